@@ -1,0 +1,38 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "Storefront",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "storefront", targets: ["storefront"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.0.0"),
+    ],
+    targets: [
+        // ncursesw, wrapped so Swift 6 sees the macros and globals it needs (see shim.h).
+        .systemLibrary(
+            name: "CNcursesw",
+            pkgConfig: "ncursesw",
+            providers: [.apt(["libncursesw5-dev"])]
+        ),
+        // Pure domain: products, prices, errors, catalog decoding. Foundation only.
+        .target(name: "StoreKitModel"),
+        .executableTarget(
+            name: "storefront",
+            dependencies: [
+                "StoreKitModel",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "StoreKitModelTests",
+            dependencies: ["StoreKitModel"],
+            resources: [.copy("Fixtures")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

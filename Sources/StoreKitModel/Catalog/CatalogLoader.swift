@@ -1,0 +1,106 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The two catalog formats Storefront reads.
+public enum CatalogFormat: String, Sendable {
+    /// Storefront's own `products.json` format.
+    case native
+    /// Xcode's StoreKit configuration file.
+    case storeKitConfiguration
+
+    /// `.storekit` by name; otherwise by shape: Xcode files have a `version` object and no `format`.
+    static func detect(source: String, root: JSONValue) -> CatalogFormat {
+        if source.lowercased().hasSuffix(".storekit") { return .storeKitConfiguration }
+        guard case .object(let object) = root, object["format"] == nil else { return .native }
+        if case .object = object["version"] { return .storeKitConfiguration }
+        if object["settings"] != nil || object["nonRenewingSubscriptions"] != nil { return .storeKitConfiguration }
+        return .native
+    }
+}
+
+/// Loads and validates a catalog from a file path or an `http(s)://` URL.
+public enum CatalogLoader {
+    /// A 100,000-product catalog is about 60 MB; anything much larger is not a catalog.
+    public static let maxBytes = 256 * 1024 * 1024
+
+    /// Throws `CatalogError` (untyped here: typed throws in async code crashes Swift 6.3's compiler).
+    public static func load(from location: String) async throws -> Catalog {
+        let lower = location.lowercased()
+        if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
+            return try decode(await download(location), source: location)
+        }
+        return try decode(try readFile(location), source: location)
+    }
+
+    /// Parses and validates bytes already in memory; `source` names them in messages.
+    public static func decode(_ bytes: [UInt8], source: String) throws(CatalogError) -> Catalog {
+        if bytes.prefix(8192).contains(0) {
+            throw CatalogError(source: source, message: "the file is binary (it contains NUL bytes); expected a JSON catalog or a .storekit file")
+        }
+        let root: JSONValue
+        do {
+            root = try JSONParser.parse(bytes)
+        } catch {
+            throw CatalogError(source: source, problems: [CatalogProblem(path: error.location.description, message: error.message)])
+        }
+        switch CatalogFormat.detect(source: source, root: root) {
+        case .native:
+            var decoder = NativeCatalogDecoder()
+            if let catalog = decoder.decode(root) { return catalog }
+            throw CatalogError(source: source, problems: decoder.check.problems)
+        case .storeKitConfiguration:
+            var decoder = StoreKitConfigDecoder()
+            if let catalog = decoder.decode(root) { return catalog }
+            throw CatalogError(source: source, problems: decoder.check.problems)
+        }
+    }
+
+    static func readFile(_ path: String) throws(CatalogError) -> [UInt8] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw CatalogError(source: path, message: "no such file; pass --catalog with the path of a products.json or .storekit file")
+        }
+        if isDirectory.boolValue {
+            throw CatalogError(source: path, message: "is a directory; pass the catalog file itself (e.g. \(path)/products.json)")
+        }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw CatalogError(source: path, message: "cannot be read (check its permissions)")
+        }
+        defer { try? handle.close() }
+        do {
+            guard let data = try handle.read(upToCount: maxBytes + 1) else { return [] }
+            if data.count > maxBytes {
+                throw CatalogError(source: path, message: "is larger than \(maxBytes / 1_048_576) MB; that is not a catalog")
+            }
+            return [UInt8](data)
+        } catch let error as CatalogError {
+            throw error
+        } catch {
+            throw CatalogError(source: path, message: "cannot be read: \(error.localizedDescription)")
+        }
+    }
+
+    static func download(_ location: String) async throws -> [UInt8] {
+        guard let url = URL(string: location), url.host != nil else {
+            throw CatalogError(source: location, message: "is not a valid URL")
+        }
+        var request = URLRequest(url: url, timeoutInterval: 15)
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        let data: Data
+        let response: URLResponse
+        do {
+            (data, response) = try await URLSession.shared.data(for: request)
+        } catch {
+            throw CatalogError(source: location, message: "could not be downloaded: \(error.localizedDescription)")
+        }
+        if let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode) {
+            throw CatalogError(source: location, message: "the server answered HTTP \(http.statusCode); expected 200 with a JSON catalog")
+        }
+        if data.count > maxBytes {
+            throw CatalogError(source: location, message: "the response is larger than \(maxBytes / 1_048_576) MB; that is not a catalog")
+        }
+        return [UInt8](data)
+    }
+}

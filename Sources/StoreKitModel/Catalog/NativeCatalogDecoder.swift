@@ -1,0 +1,169 @@
+import Foundation
+
+/// Decodes Storefront's own catalog format (`products.json`; see docs/catalog-format.md),
+/// validating everything and collecting every problem.
+struct NativeCatalogDecoder {
+    static let formatName = "storefront-catalog"
+    static let topLevelKeys = ["format", "version", "bundleId", "languages", "defaultStorefront",
+                               "storefronts", "accounts", "subscriptionGroups", "products"]
+
+    var check = Validation()
+
+    mutating func decode(_ root: JSONValue) -> Catalog? {
+        guard let top = check.object(root, .root, allowed: Self.topLevelKeys) else { return nil }
+        readHeader(top)
+        let bundleId = check.string(check.require(top, "bundleId", .root, "the app's bundle identifier, e.g. \"com.example.app\""),
+                                    JSONPath.root.key("bundleId"), maxLength: 155)
+        if let bundleId, !bundleId.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }) {
+            check.report(JSONPath.root.key("bundleId"), "\(quoted(bundleId)) is not a bundle identifier (letters, digits, '.' and '-')")
+        }
+        let languages = readLanguages(top["languages"])
+        let storefronts = readStorefronts(check.require(top, "storefronts", .root, "the list of storefronts with their currency and locale"))
+        let storefrontIds = storefronts.map(\.id)
+        let defaultStorefront = readDefaultStorefront(top["defaultStorefront"], known: storefrontIds)
+        let accounts = readAccounts(top["accounts"], storefronts: storefrontIds)
+        let groups = readGroups(top["subscriptionGroups"], languages: languages)
+        var products = ProductsDecoder(languages: languages, storefronts: storefronts, groups: groups.map(\.id))
+        let productList = products.read(check.require(top, "products", .root, "the list of products"), check: &check)
+        guard check.problems.isEmpty, let bundleId, let defaultStorefront else { return nil }
+        return Catalog(bundleId: bundleId, languages: languages, defaultStorefront: defaultStorefront,
+                       storefronts: storefronts, accounts: accounts, subscriptionGroups: groups, products: productList)
+    }
+
+    private mutating func readHeader(_ top: JSONObject) {
+        if let format = check.string(check.require(top, "format", .root, "\"\(Self.formatName)\""), JSONPath.root.key("format")),
+           format != Self.formatName {
+            check.report(JSONPath.root.key("format"), "\(quoted(format)) is not a format this tool reads (expected \"\(Self.formatName)\")")
+        }
+        if let version = check.integer(check.require(top, "version", .root, "the format version, 1"), JSONPath.root.key("version"), in: 1...Int.max),
+           version != 1 {
+            check.report(JSONPath.root.key("version"), "version \(version) is newer than this tool reads (1); update Storefront")
+        }
+    }
+
+    private mutating func readLanguages(_ value: JSONValue?) -> [String] {
+        let path = JSONPath.root.key("languages")
+        guard let items = check.array(value, path) else { return [Language.english.rawValue] }
+        var languages: [String] = []
+        for (index, item) in items.enumerated() {
+            guard let tag = check.string(item, path.index(index), maxLength: 20) else { continue }
+            if languages.contains(tag) {
+                check.report(path.index(index), "\(quoted(tag)) is listed twice")
+            } else if !tag.allSatisfy({ $0.isASCII && ($0.isLetter || $0 == "-" || $0 == "_") }) {
+                check.report(path.index(index), "\(quoted(tag)) is not a language tag such as \"en\" or \"zh-Hans\"")
+            } else {
+                languages.append(tag)
+            }
+        }
+        if items.isEmpty { check.report(path, "is empty; list at least one language, e.g. [\"en\"]") }
+        return languages
+    }
+
+    private mutating func readStorefronts(_ value: JSONValue?) -> [Storefront] {
+        let path = JSONPath.root.key("storefronts")
+        guard let items = check.array(value, path) else { return [] }
+        if items.isEmpty { check.report(path, "is empty; list at least one storefront") }
+        var storefronts: [Storefront] = []
+        for (index, item) in items.enumerated() {
+            let itemPath = path.index(index)
+            guard let object = check.object(item, itemPath, allowed: ["id", "currency", "locale"]) else { continue }
+            let id = check.string(check.require(object, "id", itemPath, "ISO 3166-1 alpha-3, e.g. \"USA\""), itemPath.key("id"), maxLength: 3)
+            let currency = check.string(check.require(object, "currency", itemPath, "ISO 4217, e.g. \"USD\""), itemPath.key("currency"), maxLength: 3)
+            let locale = check.string(check.require(object, "locale", itemPath, "a locale such as \"en_US\""), itemPath.key("locale"), maxLength: 40)
+            guard let id, let currency, let locale else { continue }
+            if !isUpperAlpha(id, count: 3) {
+                check.report(itemPath.key("id"), "\(quoted(id)) is not an ISO 3166-1 alpha-3 code (three capital letters, e.g. \"JPN\")")
+            } else if storefronts.contains(where: { $0.id == id }) {
+                check.report(itemPath.key("id"), "duplicate storefront \(quoted(id))")
+            } else if !LocaleCatalog.isKnownCurrency(currency) {
+                check.report(itemPath.key("currency"), "\(quoted(currency)) is not an ISO 4217 currency code (e.g. \"EUR\")")
+            } else if !LocaleCatalog.isKnownLocale(locale) {
+                check.report(itemPath.key("locale"), "\(quoted(locale)) is not a locale this system knows (e.g. \"de_DE\")")
+            } else {
+                storefronts.append(Storefront(id: id, currency: currency, locale: locale))
+            }
+        }
+        return storefronts
+    }
+
+    private mutating func readDefaultStorefront(_ value: JSONValue?, known: [String]) -> String? {
+        guard let value else { return known.first }
+        let path = JSONPath.root.key("defaultStorefront")
+        guard let id = check.string(value, path, maxLength: 3) else { return nil }
+        guard known.contains(id) else {
+            check.report(path, "unknown storefront \(quoted(id)) (the catalog's storefronts are \(known.joined(separator: ", ")))")
+            return nil
+        }
+        return id
+    }
+
+    private mutating func readAccounts(_ value: JSONValue?, storefronts: [String]) -> [Account] {
+        let path = JSONPath.root.key("accounts")
+        guard let items = check.array(value, path) else { return [] }
+        var accounts: [Account] = []
+        for (index, item) in items.enumerated() {
+            let itemPath = path.index(index)
+            guard let object = check.object(item, itemPath, allowed: ["name", "storefront", "askToBuy", "paymentsAllowed", "note"]) else { continue }
+            let name = check.string(check.require(object, "name", itemPath, "a short account name"), itemPath.key("name"), maxLength: 40)
+            let storefront = check.string(check.require(object, "storefront", itemPath, "the account's storefront"), itemPath.key("storefront"), maxLength: 3)
+            let askToBuy = check.bool(object["askToBuy"], itemPath.key("askToBuy")) ?? false
+            let paymentsAllowed = check.bool(object["paymentsAllowed"], itemPath.key("paymentsAllowed")) ?? true
+            let note = object["note"].flatMap { check.string($0, itemPath.key("note"), maxLength: 200) } ?? ""
+            guard let name, let storefront else { continue }
+            if !name.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || "._-".contains($0)) }) {
+                check.report(itemPath.key("name"), "\(quoted(name)) must use lowercase letters, digits, '.', '_' or '-'")
+            } else if accounts.contains(where: { $0.name == name }) {
+                check.report(itemPath.key("name"), "duplicate account \(quoted(name))")
+            } else if !storefronts.contains(storefront) {
+                check.report(itemPath.key("storefront"), "unknown storefront \(quoted(storefront)) (the catalog's storefronts are \(storefronts.joined(separator: ", ")))")
+            } else {
+                accounts.append(Account(name: name, storefront: storefront, askToBuy: askToBuy, paymentsAllowed: paymentsAllowed, note: note))
+            }
+        }
+        return accounts
+    }
+
+    private mutating func readGroups(_ value: JSONValue?, languages: [String]) -> [SubscriptionGroup] {
+        let path = JSONPath.root.key("subscriptionGroups")
+        guard let items = check.array(value, path) else { return [] }
+        var groups: [SubscriptionGroup] = []
+        for (index, item) in items.enumerated() {
+            let itemPath = path.index(index)
+            guard let object = check.object(item, itemPath, allowed: ["id", "title"]) else { continue }
+            let id = check.string(check.require(object, "id", itemPath, "the group's identifier"), itemPath.key("id"), maxLength: 100)
+            let title = check.localized(check.require(object, "title", itemPath, "the group's name in each language"),
+                                        itemPath.key("title"), languages: languages, maxLength: 100)
+            guard let id, let title else { continue }
+            if groups.contains(where: { $0.id == id }) {
+                check.report(itemPath.key("id"), "duplicate subscription group \(quoted(id))")
+            } else {
+                groups.append(SubscriptionGroup(id: id, title: title))
+            }
+        }
+        return groups
+    }
+}
+
+func isUpperAlpha(_ text: String, count: Int) -> Bool {
+    text.utf8.count == count && text.utf8.allSatisfy { (0x41...0x5A).contains($0) }
+}
+
+extension Validation {
+    /// `{"en": "...", "zh-Hans": "..."}` with every one of the catalog's languages present.
+    mutating func localized(_ value: JSONValue?, _ path: JSONPath, languages: [String], maxLength: Int) -> LocalizedText? {
+        guard let object = object(value, path) else { return nil }
+        var values: [String: String] = [:]
+        for member in object.members {
+            if let text = string(member.value, path.key(member.key), maxLength: maxLength) {
+                values[member.key] = text
+            }
+        }
+        let missing = languages.filter { object[$0] == nil }
+        if !missing.isEmpty {
+            let list = missing.map { "\"\($0)\"" }.joined(separator: ", ")
+            report(path, "missing the \(list) localization\(missing.count > 1 ? "s" : "") (the catalog's languages are \(languages.joined(separator: ", ")))")
+            return nil
+        }
+        return values.count == object.members.count ? LocalizedText(values) : nil
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+
+/// Reads the `products` array of a native catalog against its languages, storefronts and groups.
+struct ProductsDecoder {
+    static let productKeys = ["id", "type", "title", "description", "prices", "unavailableIn", "removed", "wallet", "subscription"]
+    static let types: [(String, ProductType)] = ProductType.allCases.map { ($0.rawValue, $0) }
+    static let maxTitle = 200
+    static let maxDescription = 4_000
+
+    let languages: [String]
+    let storefronts: [Storefront]
+    let groups: [String]
+    private var firstSeen: [String: Int] = [:]
+
+    init(languages: [String], storefronts: [Storefront], groups: [String]) {
+        self.languages = languages
+        self.storefronts = storefronts
+        self.groups = groups
+    }
+
+    mutating func read(_ value: JSONValue?, check: inout Validation) -> [Product] {
+        let path = JSONPath.root.key("products")
+        guard let items = check.array(value, path) else { return [] }
+        if items.isEmpty { check.report(path, "is empty; a catalog needs at least one product") }
+        var products: [Product] = []
+        products.reserveCapacity(items.count)
+        for (index, item) in items.enumerated() {
+            if let product = product(item, path.index(index), index: index, check: &check) {
+                products.append(product)
+            }
+        }
+        return products
+    }
+
+    private mutating func product(_ value: JSONValue, _ path: JSONPath, index: Int, check: inout Validation) -> Product? {
+        guard let object = check.object(value, path, allowed: Self.productKeys) else { return nil }
+        let id = productId(object, path, index: index, check: &check)
+        let type = check.choice(check.require(object, "type", path, "consumable, nonConsumable, autoRenewable or nonRenewing"),
+                                path.key("type"), "a product type", options: Self.types)
+        let title = check.localized(check.require(object, "title", path, "the product's name in each language"),
+                                    path.key("title"), languages: languages, maxLength: Self.maxTitle)
+        let description = check.localized(check.require(object, "description", path, "the product's description in each language"),
+                                          path.key("description"), languages: languages, maxLength: Self.maxDescription)
+        let unavailable = storefrontList(object["unavailableIn"], path.key("unavailableIn"), check: &check)
+        let removed = check.bool(object["removed"], path.key("removed")) ?? false
+        let prices = priceTable(check.require(object, "prices", path, "a price for each storefront"), path.key("prices"),
+                                except: unavailable, check: &check)
+        let wallet = walletGrant(object["wallet"], path.key("wallet"), type: type, check: &check)
+        let subscription = subscriptionInfo(object["subscription"], path, type: type, unavailable: unavailable, check: &check)
+        guard let id, let type, let title, let description, let prices else { return nil }
+        if type.isSubscription && subscription == nil { return nil }
+        return Product(id: id, type: type, title: title, description: description, prices: prices,
+                       unavailableIn: unavailable, removed: removed, wallet: wallet, subscription: subscription)
+    }
+
+    private mutating func productId(_ object: JSONObject, _ path: JSONPath, index: Int, check: inout Validation) -> String? {
+        guard let id = check.string(check.require(object, "id", path, "the product identifier"), path.key("id"), maxLength: 255) else { return nil }
+        guard id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }) else {
+            check.report(path.key("id"), "\(quoted(id)) is not a product identifier (letters, digits, '.', '_' and '-' only)")
+            return nil
+        }
+        if let first = firstSeen[id] {
+            check.report(path.key("id"), "duplicate product id \(quoted(id)) (first defined at products[\(first)])")
+            return nil
+        }
+        firstSeen[id] = index
+        return id
+    }
+
+    private func storefrontList(_ value: JSONValue?, _ path: JSONPath, check: inout Validation) -> Set<String> {
+        guard let items = check.array(value, path) else { return [] }
+        var result = Set<String>()
+        for (index, item) in items.enumerated() {
+            guard let id = check.string(item, path.index(index), maxLength: 3) else { continue }
+            if storefronts.contains(where: { $0.id == id }) {
+                result.insert(id)
+            } else {
+                check.report(path.index(index), unknownStorefront(id))
+            }
+        }
+        return result
+    }
+
+    /// Prices keyed by storefront: one for every storefront except `except`, and none for those.
+    func priceTable(_ value: JSONValue?, _ path: JSONPath, except unavailable: Set<String>, check: inout Validation) -> [String: Decimal]? {
+        guard let object = check.object(value, path) else { return nil }
+        var prices: [String: Decimal] = [:]
+        var valid = true
+        for member in object.members {
+            guard let storefront = storefronts.first(where: { $0.id == member.key }) else {
+                check.report(path.key(member.key), unknownStorefront(member.key))
+                valid = false
+                continue
+            }
+            if unavailable.contains(storefront.id) {
+                check.report(path.key(member.key), "has a price, but \(storefront.id) is listed in unavailableIn; remove one of them")
+                valid = false
+            } else if let price = check.price(member.value, path.key(member.key), currency: storefront.currency) {
+                prices[storefront.id] = price
+            } else {
+                valid = false
+            }
+        }
+        let missing = storefronts.map(\.id).filter { object[$0] == nil && !unavailable.contains($0) }
+        if !missing.isEmpty {
+            check.report(path, "no price for \(missing.joined(separator: ", ")); add one, or list the storefront in unavailableIn")
+            valid = false
+        }
+        return valid ? prices : nil
+    }
+
+    private func walletGrant(_ value: JSONValue?, _ path: JSONPath, type: ProductType?, check: inout Validation) -> WalletGrant? {
+        guard let value else { return nil }
+        if let type, type != .consumable {
+            check.report(path, "only consumables credit a wallet balance; this product is \(type.rawValue)")
+            return nil
+        }
+        guard let object = check.object(value, path, allowed: ["balance", "amount"]) else { return nil }
+        let balance = check.string(check.require(object, "balance", path, "the balance it credits, e.g. \"gems\""), path.key("balance"), maxLength: 40)
+        let amount = check.integer(check.require(object, "amount", path, "how much one unit credits"), path.key("amount"), in: 1...1_000_000)
+        guard let balance, let amount else { return nil }
+        return WalletGrant(balance: balance, amount: amount)
+    }
+
+    private func unknownStorefront(_ id: String) -> String {
+        "unknown storefront \(quoted(id)) (the catalog's storefronts are \(storefronts.map(\.id).joined(separator: ", ")))"
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+
+/// Collects every problem while reading a `JSONValue` tree, so a catalog is reported in full
+/// rather than stopping at the first mistake. Each accessor reports what it could not read and
+/// returns nil; callers carry on with what they have.
+struct Validation {
+    private(set) var problems: [CatalogProblem] = []
+
+    mutating func report(_ path: JSONPath, _ message: String) {
+        problems.append(CatalogProblem(path: path.description, message: message))
+    }
+
+    /// Reads an object, reporting duplicate keys, and unknown keys when `allowed` is given.
+    mutating func object(_ value: JSONValue?, _ path: JSONPath, allowed: [String]? = nil) -> JSONObject? {
+        guard let value else { return nil }
+        guard case .object(let object) = value else {
+            report(path, "expected an object, found \(brief(value))")
+            return nil
+        }
+        for key in object.duplicateKeys {
+            report(path.key(key), "the key appears more than once; each key may appear only once")
+        }
+        if let allowed {
+            for key in object.keys where !allowed.contains(key) {
+                report(path.key(key), "unknown key (expected one of: \(allowed.joined(separator: ", ")))")
+            }
+        }
+        return object
+    }
+
+    mutating func array(_ value: JSONValue?, _ path: JSONPath) -> [JSONValue]? {
+        guard let value else { return nil }
+        guard case .array(let items) = value else {
+            report(path, "expected an array, found \(brief(value))")
+            return nil
+        }
+        return items
+    }
+
+    /// A required member: reports its absence on the parent object's path.
+    mutating func require(_ object: JSONObject, _ key: String, _ path: JSONPath, _ what: String) -> JSONValue? {
+        guard let value = object[key] else {
+            report(path, "missing \"\(key)\" (\(what))")
+            return nil
+        }
+        return value
+    }
+
+    /// A string of 1…`maxLength` characters with no control characters.
+    mutating func string(_ value: JSONValue?, _ path: JSONPath, maxLength: Int = 200) -> String? {
+        guard let value else { return nil }
+        guard case .string(let text) = value else {
+            report(path, "expected a string, found \(brief(value))")
+            return nil
+        }
+        let length = text.utf8.count <= maxLength ? text.count : text.unicodeScalars.count
+        if text.isEmpty || text.allSatisfy(\.isWhitespace) {
+            report(path, "is empty; expected text")
+            return nil
+        }
+        if length > maxLength {
+            report(path, "\(quoted(text)) is too long: \(length) characters, at most \(maxLength) allowed")
+            return nil
+        }
+        if text.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\n" && $0 != "\t" }) {
+            report(path, "\(quoted(text)) contains control characters")
+            return nil
+        }
+        return text
+    }
+
+    mutating func bool(_ value: JSONValue?, _ path: JSONPath) -> Bool? {
+        guard let value else { return nil }
+        guard case .bool(let flag) = value else {
+            report(path, "expected true or false, found \(brief(value))")
+            return nil
+        }
+        return flag
+    }
+
+    mutating func integer(_ value: JSONValue?, _ path: JSONPath, in range: ClosedRange<Int>) -> Int? {
+        guard let value else { return nil }
+        guard case .number(let text) = value, let number = Int(text) else {
+            report(path, "expected a whole number from \(range.lowerBound) to \(range.upperBound), found \(brief(value))")
+            return nil
+        }
+        guard range.contains(number) else {
+            report(path, "\(number) is out of range; expected \(range.lowerBound) to \(range.upperBound)")
+            return nil
+        }
+        return number
+    }
+
+    /// One of a fixed set of words, such as a product type.
+    mutating func choice<T>(_ value: JSONValue?, _ path: JSONPath, _ what: String,
+                            options: [(String, T)]) -> T? {
+        guard let text = string(value, path) else { return nil }
+        guard let match = options.first(where: { $0.0 == text }) else {
+            report(path, "\(quoted(text)) is not \(what) (expected one of: \(options.map(\.0).joined(separator: ", ")))")
+            return nil
+        }
+        return match.1
+    }
+
+    mutating func period(_ value: JSONValue?, _ path: JSONPath) -> SubscriptionPeriod? {
+        guard let text = string(value, path) else { return nil }
+        guard let period = SubscriptionPeriod(iso8601: text) else {
+            report(path, "\(quoted(text)) is not a subscription period (expected ISO 8601 such as P1W, P1M, P3M, P6M, P1Y)")
+            return nil
+        }
+        return period
+    }
+}

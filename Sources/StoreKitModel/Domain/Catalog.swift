@@ -1,0 +1,60 @@
+/// Test-session defaults a catalog can carry (Xcode's `.storekit` `settings` block).
+public struct CatalogSettings: Sendable, Hashable {
+    public var askToBuy: Bool = false
+    public var failTransactions: Bool = false
+    public var timeRate: TimeRate = .realTime
+    /// A locale that overrides the storefront's default (`_locale`).
+    public var locale: String?
+
+    public init() {}
+}
+
+/// A validated catalog: every product, storefront and account, indexed by id.
+public struct Catalog: Sendable {
+    public let bundleId: String
+    public let languages: [String]
+    public let defaultStorefront: String
+    public let storefronts: [Storefront]
+    public let accounts: [Account]
+    public let subscriptionGroups: [SubscriptionGroup]
+    public let products: [Product]
+    public let settings: CatalogSettings
+    private let productIndex: [String: Int]
+    private let storefrontIndex: [String: Int]
+
+    public init(bundleId: String, languages: [String], defaultStorefront: String, storefronts: [Storefront],
+                accounts: [Account], subscriptionGroups: [SubscriptionGroup], products: [Product],
+                settings: CatalogSettings = CatalogSettings()) {
+        self.bundleId = bundleId
+        self.languages = languages
+        self.defaultStorefront = defaultStorefront
+        self.storefronts = storefronts
+        self.accounts = accounts
+        self.subscriptionGroups = subscriptionGroups
+        self.products = products
+        self.settings = settings
+        productIndex = Dictionary(products.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+        storefrontIndex = Dictionary(storefronts.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    public func product(id: String) -> Product? {
+        productIndex[id].map { products[$0] }
+    }
+
+    public func storefront(id: String) -> Storefront? {
+        storefrontIndex[id].map { storefronts[$0] }
+    }
+
+    public func account(named name: String) -> Account? {
+        accounts.first { $0.name == name }
+    }
+
+    /// The account used when none is named: the first one, else a generic account in the default storefront.
+    public var defaultAccount: Account {
+        accounts.first ?? Account(name: "tester", storefront: defaultStorefront)
+    }
+
+    public func group(id: String) -> SubscriptionGroup? {
+        subscriptionGroups.first { $0.id == id }
+    }
+}

@@ -1,0 +1,38 @@
+/// `SKProductsResponse`: the products the store knows and sells here, and every other
+/// requested identifier.
+public struct ProductsResponse: Sendable {
+    public let storefront: Storefront
+    public let products: [Product]
+    /// Unknown, removed, or not sold in this storefront, in request order.
+    public let invalidProductIdentifiers: [String]
+    /// The subset of the invalid identifiers that exist but are not sold in this storefront:
+    /// not part of StoreKit's response, but what a developer needs to tell the cases apart.
+    public let unavailableInStorefront: [String]
+}
+
+extension Catalog {
+    /// Answers a products request like `SKProductsRequest`: duplicates collapse, order follows the request.
+    public func request(ids: [String], storefront: Storefront) -> ProductsResponse {
+        var seen = Set<String>()
+        var found: [Product] = []
+        var invalid: [String] = []
+        var unavailable: [String] = []
+        for id in ids where seen.insert(id).inserted {
+            guard let product = product(id: id), !product.removed else {
+                invalid.append(id)
+                continue
+            }
+            if product.isSold(in: storefront.id) {
+                found.append(product)
+            } else {
+                invalid.append(id)
+                unavailable.append(id)
+            }
+        }
+        return ProductsResponse(storefront: storefront, products: found,
+                                invalidProductIdentifiers: invalid, unavailableInStorefront: unavailable)
+    }
+
+    /// Every identifier in the catalog, in catalog order: what `storefront products` asks for by default.
+    public var allProductIds: [String] { products.map(\.id) }
+}

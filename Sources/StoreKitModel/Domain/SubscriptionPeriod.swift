@@ -1,0 +1,62 @@
+/// An ISO 8601 duration of one unit, as App Store subscriptions use them (`P1W`, `P1M`, `P3M`, `P1Y`).
+public struct SubscriptionPeriod: Sendable, Hashable, Codable, CustomStringConvertible {
+    public enum Unit: String, Sendable, Hashable, Codable, CaseIterable {
+        case day = "D", week = "W", month = "M", year = "Y"
+    }
+
+    public let value: Int
+    public let unit: Unit
+
+    public init(value: Int, unit: Unit) {
+        self.value = value
+        self.unit = unit
+    }
+
+    /// Parses `PnD`, `PnW`, `PnM`, `PnY` with 1 ≤ n ≤ 999; nil for anything else.
+    public init?(iso8601 text: String) {
+        guard text.count >= 3, text.count <= 5, text.first == "P",
+              let last = text.last, let unit = Unit(rawValue: String(last)),
+              let value = Int(text.dropFirst().dropLast()), value >= 1, value <= 999,
+              text.dropFirst().dropLast().allSatisfy(\.isASCII) else { return nil }
+        self.init(value: value, unit: unit)
+    }
+
+    public var iso8601: String { "P\(value)\(unit.rawValue)" }
+    public var description: String { iso8601 }
+
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let period = SubscriptionPeriod(iso8601: text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "\"\(text)\" is not an ISO 8601 period such as P1M"))
+        }
+        self = period
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(iso8601)
+    }
+
+    /// Length in days of calendar time, used to scale renewals by the test time rate.
+    public var approximateDays: Int {
+        switch unit {
+        case .day: value
+        case .week: value * 7
+        case .month: value * 30
+        case .year: value * 365
+        }
+    }
+
+    /// "month", "3 months", "月", "3个月": the unit after a price's slash.
+    public func unitLabel(in language: Language) -> String {
+        switch language {
+        case .english:
+            let word = switch unit { case .day: "day"; case .week: "week"; case .month: "month"; case .year: "year" }
+            return value == 1 ? word : "\(value) \(word)s"
+        case .simplifiedChinese:
+            let word = switch unit { case .day: "天"; case .week: "周"; case .month: "个月"; case .year: "年" }
+            if value == 1 { return unit == .month ? "月" : word }
+            return "\(value)\(word)"
+        }
+    }
+}

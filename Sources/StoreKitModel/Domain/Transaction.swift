@@ -1,0 +1,96 @@
+import Foundation
+
+/// `SKPaymentTransactionState`, with StoreKit's raw values.
+public enum TransactionState: Int, CaseIterable, Sendable, Codable, Hashable {
+    case purchasing = 0
+    case purchased = 1
+    case failed = 2
+    case restored = 3
+    case deferred = 4
+
+    public var name: String { String(describing: self) }
+
+    public init?(name: String) {
+        guard let state = TransactionState.allCases.first(where: { $0.name == name }) else { return nil }
+        self = state
+    }
+}
+
+/// Why a transaction failed: a StoreKit error, or a network error from the URL domain.
+public enum StoreError: Error, Sendable, Hashable {
+    case storeKit(SKErrorCode)
+    case network(URLErrorCode)
+
+    public var code: Int {
+        switch self {
+        case .storeKit(let code): code.rawValue
+        case .network(let code): code.rawValue
+        }
+    }
+
+    public var name: String {
+        switch self {
+        case .storeKit(let code): code.name
+        case .network(let code): code.name
+        }
+    }
+
+    public var domain: String {
+        switch self {
+        case .storeKit: "SKErrorDomain"
+        case .network: "NSURLErrorDomain"
+        }
+    }
+
+    public func text(in language: Language) -> ErrorText {
+        switch self {
+        case .storeKit(let code): code.text(in: language)
+        case .network(let code): code.text(in: language)
+        }
+    }
+}
+
+/// `SKPayment`: what the app asks the queue to buy.
+public struct Payment: Sendable, Hashable, Codable {
+    public static let quantityRange = 1...10
+
+    public let productId: String
+    public let quantity: Int
+    /// `applicationUsername`: the app's order id, carried through the purchase (may come back empty).
+    public let applicationUsername: String?
+    public let account: String
+
+    public init(productId: String, quantity: Int = 1, applicationUsername: String? = nil, account: String) {
+        self.productId = productId
+        self.quantity = quantity
+        self.applicationUsername = applicationUsername
+        self.account = account
+    }
+}
+
+/// `SKPaymentTransaction` as the queue delivers it.
+public struct Transaction: Sendable, Hashable {
+    /// 16 decimal digits, like App Store transaction identifiers.
+    public let id: String
+    /// For a restored or renewed transaction, the first purchase's id; otherwise `id`.
+    public let originalId: String
+    public let payment: Payment
+    public var state: TransactionState
+    public var error: StoreError?
+    public let purchaseDate: Date
+    public var finished: Bool
+
+    public init(id: String, originalId: String, payment: Payment, state: TransactionState,
+                error: StoreError? = nil, purchaseDate: Date, finished: Bool = false) {
+        self.id = id
+        self.originalId = originalId
+        self.payment = payment
+        self.state = state
+        self.error = error
+        self.purchaseDate = purchaseDate
+        self.finished = finished
+    }
+
+    public var productId: String { payment.productId }
+    public var quantity: Int { payment.quantity }
+}

@@ -1,0 +1,113 @@
+extension Cursor {
+    /// A string literal: the fast path copies a run without escapes in one step; escapes and
+    /// invalid UTF-8 are handled on the slow path with a precise location.
+    mutating func string() throws(JSONSyntaxError) -> String {
+        let opened = location(of: index)
+        index += 1
+        var result = ""
+        var runStart = index
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "\""):
+                try appendRun(from: runStart, to: &result)
+                index += 1
+                return result
+            case UInt8(ascii: "\\"):
+                try appendRun(from: runStart, to: &result)
+                try escape(into: &result)
+                runStart = index
+            case 0x00..<0x20:
+                throw failure(byte == 0 ? "NUL byte inside a string (the file looks binary)"
+                                        : "unescaped control character 0x\(String(byte, radix: 16, uppercase: true)) inside a string")
+            default:
+                index += 1
+            }
+        }
+        throw JSONSyntaxError(location: opened, message: "unexpected end of file inside the string that starts here (the file looks truncated)")
+    }
+
+    private func appendRun(from start: Int, to result: inout String) throws(JSONSyntaxError) {
+        guard start < index else { return }
+        let run = UnsafeBufferPointer(rebasing: bytes[start..<index])
+        guard let text = String(validating: run, as: UTF8.self) else {
+            throw JSONSyntaxError(location: location(of: firstInvalidUTF8(in: start..<index)),
+                                  message: "invalid UTF-8 inside a string (the file is not UTF-8 text)")
+        }
+        result += text
+    }
+
+    private func firstInvalidUTF8(in range: Range<Int>) -> Int {
+        var position = range.lowerBound
+        while position < range.upperBound {
+            var end = position + 1
+            while end <= range.upperBound, end - position <= 4 {
+                if String(validating: UnsafeBufferPointer(rebasing: bytes[position..<end]), as: UTF8.self) != nil { break }
+                end += 1
+            }
+            if end > range.upperBound || end - position > 4 { return position }
+            position = end
+        }
+        return range.lowerBound
+    }
+
+    private mutating func escape(into result: inout String) throws(JSONSyntaxError) {
+        index += 1
+        guard index < bytes.count else { throw failure("unexpected end of file after '\\'") }
+        let byte = bytes[index]
+        index += 1
+        switch byte {
+        case UInt8(ascii: "\""): result += "\""
+        case UInt8(ascii: "\\"): result += "\\"
+        case UInt8(ascii: "/"): result += "/"
+        case UInt8(ascii: "b"): result += "\u{08}"
+        case UInt8(ascii: "f"): result += "\u{0C}"
+        case UInt8(ascii: "n"): result += "\n"
+        case UInt8(ascii: "r"): result += "\r"
+        case UInt8(ascii: "t"): result += "\t"
+        case UInt8(ascii: "u"): result.unicodeScalars.append(try unicodeEscape())
+        default:
+            index -= 1
+            throw failure("invalid escape '\\\(Character(Unicode.Scalar(byte)))' in a string")
+        }
+    }
+
+    /// `\uXXXX`, joining a UTF-16 surrogate pair written as two escapes.
+    private mutating func unicodeEscape() throws(JSONSyntaxError) -> Unicode.Scalar {
+        let high = try hexQuad()
+        if (0xD800..<0xDC00).contains(high) {
+            guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+                throw failure("a high surrogate \\u\(String(high, radix: 16)) must be followed by a low surrogate")
+            }
+            index += 2
+            let low = try hexQuad()
+            guard (0xDC00..<0xE000).contains(low),
+                  let scalar = Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)) else {
+                throw failure("\\u\(String(low, radix: 16)) is not a low surrogate")
+            }
+            return scalar
+        }
+        guard let scalar = Unicode.Scalar(high) else {
+            throw failure("\\u\(String(high, radix: 16)) is a lone low surrogate")
+        }
+        return scalar
+    }
+
+    private mutating func hexQuad() throws(JSONSyntaxError) -> UInt32 {
+        guard bytes.count - index >= 4 else { throw failure("unexpected end of file in a \\u escape") }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = bytes[index]
+            let digit: UInt8
+            switch byte {
+            case 0x30...0x39: digit = byte - 0x30
+            case 0x41...0x46: digit = byte - 0x41 + 10
+            case 0x61...0x66: digit = byte - 0x61 + 10
+            default: throw failure("\\u needs four hexadecimal digits")
+            }
+            value = value << 4 | UInt32(digit)
+            index += 1
+        }
+        return value
+    }
+}

@@ -1,0 +1,223 @@
+/// Where a syntax problem is, in terms a person can find in an editor.
+public struct SourceLocation: Sendable, Equatable, CustomStringConvertible {
+    public let line: Int
+    public let column: Int
+
+    public var description: String { "line \(line), column \(column)" }
+}
+
+public struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
+    public let location: SourceLocation
+    public let message: String
+
+    public var description: String { "\(location): \(message)" }
+}
+
+/// A strict RFC 8259 parser over UTF-8 bytes. It rejects what a catalog must not contain
+/// (invalid UTF-8, NUL bytes, nesting deeper than `maxDepth`) with a line and column, and
+/// never traps on any input.
+public struct JSONParser {
+    public static let maxDepth = 256
+
+    public static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
+        try bytes.withUnsafeBufferPointer { buffer throws(JSONSyntaxError) in
+            var parser = Cursor(bytes: buffer)
+            return try parser.document()
+        }
+    }
+
+    public static func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
+        try parse(Array(text.utf8))
+    }
+}
+
+struct Cursor {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var index = 0
+    var depth = 0
+
+    init(bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+    }
+
+    mutating func document() throws(JSONSyntaxError) -> JSONValue {
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }  // a UTF-8 byte-order mark is harmless
+        skipWhitespace()
+        guard index < bytes.count else {
+            throw failure(bytes.isEmpty ? "the file is empty; expected a JSON object" : "no JSON value; the file holds only whitespace")
+        }
+        let value = try value()
+        skipWhitespace()
+        guard index == bytes.count else {
+            throw failure("unexpected \(describe(bytes[index])) after the end of the JSON value")
+        }
+        return value
+    }
+
+    mutating func value() throws(JSONSyntaxError) -> JSONValue {
+        guard index < bytes.count else { throw failure("unexpected end of file; expected a value (the file looks truncated)") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return try nested { (c: inout Cursor) throws(JSONSyntaxError) in try c.object() }
+        case UInt8(ascii: "["): return try nested { (c: inout Cursor) throws(JSONSyntaxError) in try c.array() }
+        case UInt8(ascii: "\""): return .string(try string())
+        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
+        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
+        case UInt8(ascii: "n"): try literal("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try number())
+        case let byte: throw failure("unexpected \(describe(byte)); expected a value")
+        }
+    }
+
+    mutating func nested(_ body: (inout Cursor) throws(JSONSyntaxError) -> JSONValue) throws(JSONSyntaxError) -> JSONValue {
+        depth += 1
+        guard depth <= JSONParser.maxDepth else {
+            throw failure("nesting deeper than \(JSONParser.maxDepth) levels")
+        }
+        defer { depth -= 1 }
+        return try body(&self)
+    }
+
+    mutating func object() throws(JSONSyntaxError) -> JSONValue {
+        let opened = location(of: index)
+        index += 1
+        var members: [(key: String, value: JSONValue)] = []
+        skipWhitespace()
+        if try peek(closing: "}", opened: opened) { return .object(JSONObject(members: members)) }
+        while true {
+            skipWhitespace()
+            guard index < bytes.count else { throw unclosed("object", opened) }
+            guard bytes[index] == UInt8(ascii: "\"") else {
+                throw failure("unexpected \(describe(bytes[index])); expected a member name in double quotes")
+            }
+            let key = try string()
+            skipWhitespace()
+            try expect(":", context: "after the member name \"\(key.prefix(40))\"", opened: opened, container: "object")
+            skipWhitespace()
+            members.append((key, try value()))
+            skipWhitespace()
+            if try separatorOrEnd(closing: "}", opened: opened, container: "object") { return .object(JSONObject(members: members)) }
+        }
+    }
+
+    mutating func array() throws(JSONSyntaxError) -> JSONValue {
+        let opened = location(of: index)
+        index += 1
+        var elements: [JSONValue] = []
+        skipWhitespace()
+        if try peek(closing: "]", opened: opened) { return .array(elements) }
+        while true {
+            skipWhitespace()
+            elements.append(try value())
+            skipWhitespace()
+            if try separatorOrEnd(closing: "]", opened: opened, container: "array") { return .array(elements) }
+        }
+    }
+
+    /// After a member or element: `,` continues (false), the closing bracket ends (true).
+    mutating func separatorOrEnd(closing: Unicode.Scalar, opened: SourceLocation, container: String) throws(JSONSyntaxError) -> Bool {
+        guard index < bytes.count else { throw unclosed(container, opened) }
+        switch bytes[index] {
+        case UInt8(ascii: ","):
+            index += 1
+            skipWhitespace()
+            if index < bytes.count, bytes[index] == UInt8(closing.value) {
+                throw failure("trailing comma before '\(closing)'; JSON does not allow one")
+            }
+            return false
+        case UInt8(closing.value):
+            index += 1
+            return true
+        case let byte:
+            throw failure("unexpected \(describe(byte)); expected ',' or '\(closing)' in the \(container) opened at \(opened)")
+        }
+    }
+
+    mutating func peek(closing: Unicode.Scalar, opened: SourceLocation) throws(JSONSyntaxError) -> Bool {
+        guard index < bytes.count, bytes[index] == UInt8(closing.value) else { return false }
+        index += 1
+        return true
+    }
+
+    mutating func expect(_ scalar: Unicode.Scalar, context: String, opened: SourceLocation, container: String) throws(JSONSyntaxError) {
+        guard index < bytes.count else { throw unclosed(container, opened) }
+        guard bytes[index] == UInt8(scalar.value) else {
+            throw failure("unexpected \(describe(bytes[index])); expected '\(scalar)' \(context)")
+        }
+        index += 1
+    }
+
+    mutating func literal(_ word: StaticString) throws(JSONSyntaxError) {
+        let expected = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
+        guard bytes.count - index >= expected.count,
+              UnsafeBufferPointer(rebasing: bytes[index..<index + expected.count]).elementsEqual(expected) else {
+            throw failure("unexpected \(describe(bytes[index])); expected a value (strings need double quotes)")
+        }
+        index += expected.count
+    }
+
+    mutating func number() throws(JSONSyntaxError) -> String {
+        let start = index
+        if bytes[index] == UInt8(ascii: "-") { index += 1 }
+        guard index < bytes.count, isDigit(bytes[index]) else { throw failure("a number needs digits after '-'") }
+        if bytes[index] == UInt8(ascii: "0"), index + 1 < bytes.count, isDigit(bytes[index + 1]) {
+            throw failure("numbers must not have leading zeros")
+        }
+        skipDigits()
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            guard index < bytes.count, isDigit(bytes[index]) else { throw failure("a number needs digits after '.'") }
+            skipDigits()
+        }
+        if index < bytes.count, bytes[index] | 0x20 == UInt8(ascii: "e") {
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            guard index < bytes.count, isDigit(bytes[index]) else { throw failure("a number needs digits in its exponent") }
+            skipDigits()
+        }
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+    }
+
+    mutating func skipDigits() {
+        while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+    }
+
+    func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+
+    mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x0A, 0x0D, 0x09: index += 1
+            default: return
+            }
+        }
+    }
+
+    func unclosed(_ container: String, _ opened: SourceLocation) -> JSONSyntaxError {
+        failure("unexpected end of file: the \(container) opened at \(opened) is never closed (the file looks truncated)")
+    }
+
+    func failure(_ message: String) -> JSONSyntaxError {
+        JSONSyntaxError(location: location(of: index), message: message)
+    }
+
+    func location(of offset: Int) -> SourceLocation {
+        var line = 1
+        var lineStart = 0
+        for position in 0..<min(offset, bytes.count) where bytes[position] == 0x0A {
+            line += 1
+            lineStart = position + 1
+        }
+        // Columns count characters, not bytes, so they match an editor's.
+        let column = String(decoding: UnsafeBufferPointer(rebasing: bytes[lineStart..<min(offset, bytes.count)]), as: UTF8.self).count + 1
+        return SourceLocation(line: line, column: column)
+    }
+
+    func describe(_ byte: UInt8) -> String {
+        switch byte {
+        case 0x00: "NUL byte (the file looks binary)"
+        case 0x21...0x7E: "'\(Character(Unicode.Scalar(byte)))'"
+        case 0x80...: "byte 0x\(String(byte, radix: 16, uppercase: true))"
+        default: "control character 0x\(String(byte, radix: 16, uppercase: true))"
+        }
+    }
+}

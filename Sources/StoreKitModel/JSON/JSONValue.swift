@@ -1,0 +1,54 @@
+/// A parsed JSON document that keeps what validation needs and `JSONSerialization` loses:
+/// numbers as their exact source text, object members in source order (duplicates included),
+/// and where each value started, so problems can be reported precisely.
+public indirect enum JSONValue: Sendable, Equatable {
+    case object(JSONObject)
+    case array([JSONValue])
+    case string(String)
+    /// The number exactly as written (`0.99`, `1e3`), never rounded through `Double`.
+    case number(String)
+    case bool(Bool)
+    case null
+
+    /// The JSON type name, for messages such as "expected a string, found an array".
+    public var kindName: String {
+        switch self {
+        case .object: "an object"
+        case .array: "an array"
+        case .string: "a string"
+        case .number: "a number"
+        case .bool: "a boolean"
+        case .null: "null"
+        }
+    }
+}
+
+/// Object members in source order. Lookups take the first member with a key; `duplicateKeys`
+/// lists keys written more than once so a validator can report them instead of silently
+/// keeping one.
+public struct JSONObject: Sendable, Equatable {
+    public var members: [(key: String, value: JSONValue)]
+
+    public init(members: [(key: String, value: JSONValue)]) {
+        self.members = members
+    }
+
+    public subscript(key: String) -> JSONValue? {
+        members.first(where: { $0.key == key })?.value
+    }
+
+    public var keys: [String] { members.map(\.key) }
+
+    public var duplicateKeys: [String] {
+        var seen = Set<String>()
+        var duplicates: [String] = []
+        for member in members where !seen.insert(member.key).inserted && !duplicates.contains(member.key) {
+            duplicates.append(member.key)
+        }
+        return duplicates
+    }
+
+    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+        lhs.members.elementsEqual(rhs.members) { $0.key == $1.key && $0.value == $1.value }
+    }
+}

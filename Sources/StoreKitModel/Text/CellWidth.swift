@@ -1,0 +1,69 @@
+/// Width of text in terminal cells, as a terminal draws it: East Asian wide and fullwidth
+/// characters and emoji take two cells; combining marks, zero-width joiners and bidirectional
+/// marks (which ICU puts in Arabic prices) take none; everything else, including the no-break
+/// spaces U+00A0 and U+202F in formatted prices, takes one.
+public enum CellWidth {
+    public static func of(_ text: String) -> Int {
+        var total = 0
+        for character in text { total += of(character) }
+        return total
+    }
+
+    public static func of(_ character: Character) -> Int {
+        var width = 0
+        for scalar in character.unicodeScalars {
+            let scalarWidth = of(scalar)
+            if scalarWidth > width { width = scalarWidth }
+        }
+        // An emoji presentation selector turns a text-style symbol into a two-cell emoji.
+        if character.unicodeScalars.contains("\u{FE0F}") && width > 0 { return 2 }
+        return width
+    }
+
+    public static func of(_ scalar: Unicode.Scalar) -> Int {
+        let value = scalar.value
+        if value < 0x7F { return value < 0x20 ? 0 : 1 }
+        if value < 0xA0 { return 0 }
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .enclosingMark, .format, .control: return 0
+        default: break
+        }
+        if isWide(value) { return 2 }
+        if scalar.properties.isEmojiPresentation { return 2 }
+        return 1
+    }
+
+    private static func isWide(_ value: UInt32) -> Bool {
+        switch value {
+        case 0x1100...0x115F, 0x231A...0x231B, 0x2329...0x232A, 0x2E80...0x303E, 0x3041...0x33FF,
+             0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF, 0xA960...0xA97F, 0xAC00...0xD7A3,
+             0xF900...0xFAFF, 0xFE10...0xFE19, 0xFE30...0xFE6F, 0xFF00...0xFF60, 0xFFE0...0xFFE6,
+             0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x2FFFD, 0x30000...0x3FFFD:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Cuts `text` to at most `width` cells, ending with `…` when something was cut.
+    public static func truncate(_ text: String, to width: Int) -> String {
+        guard width > 0 else { return "" }
+        guard of(text) > width else { return text }
+        var result = ""
+        var used = 0
+        for character in text {
+            let cells = of(character)
+            if used + cells > width - 1 { break }
+            result.append(character)
+            used += cells
+        }
+        return result + "…"
+    }
+
+    /// Pads (or truncates) to exactly `width` cells; `alignRight` for numbers and prices.
+    public static func pad(_ text: String, to width: Int, alignRight: Bool = false) -> String {
+        let cut = truncate(text, to: width)
+        let fill = String(repeating: " ", count: max(0, width - of(cut)))
+        return alignRight ? fill + cut : cut + fill
+    }
+}

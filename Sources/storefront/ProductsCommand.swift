@@ -1,0 +1,84 @@
+import ArgumentParser
+import Foundation
+import StoreKitModel
+
+struct ProductsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "products",
+        abstract: "Run a products request and print the products and the invalid identifiers.",
+        discussion: """
+        Like SKProductsRequest: the products the store sells in the storefront, with prices in its
+        currency, plus invalidProductIdentifiers for unknown, removed or unavailable ids. Without
+        --ids every id in the catalog is requested, so removed products show up as invalid.
+        """
+    )
+
+    @OptionGroup var options: CatalogOptions
+
+    @Option(name: .long, help: ArgumentHelp("Product identifiers to request, comma-separated.", valueName: "a,b,c"))
+    var ids: String?
+
+    @Flag(name: .long, help: "Print one JSON object instead of a table.")
+    var json = false
+
+    func run() async throws {
+        let context = try await options.resolve()
+        let requested = ids.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
+            ?? context.catalog.allProductIds
+        let response = context.catalog.request(ids: requested, storefront: context.storefront)
+        if json {
+            Console.out(try JSONOutput.encode(ProductsJSON(context: context, response: response)))
+        } else {
+            Console.out(ProductTable(context: context, response: response).render())
+        }
+    }
+}
+
+/// `storefront products --json`: field names are a contract with scripts and tests.
+struct ProductsJSON: Encodable {
+    struct Item: Encodable {
+        let id: String
+        let type: String
+        let title: String
+        let description: String
+        let price: String
+        let displayPrice: String
+        let subscriptionPeriod: String?
+        let subscriptionGroup: String?
+    }
+
+    let storefront: String
+    let currency: String
+    let locale: String
+    let products: [Item]
+    let invalidProductIdentifiers: [String]
+    let unavailableInStorefront: [String]
+
+    init(context: CatalogContext, response: ProductsResponse) {
+        let formatter = context.priceFormatter
+        storefront = context.storefront.id
+        currency = context.storefront.currency
+        locale = context.locale
+        products = response.products.map { product in
+            let amount = product.prices[context.storefront.id] ?? 0
+            let period = product.subscription?.period
+            return Item(id: product.id, type: product.type.rawValue,
+                        title: product.title.text(in: context.language),
+                        description: product.description.text(in: context.language),
+                        price: amount.exactString,
+                        displayPrice: formatter.string(amount),
+                        subscriptionPeriod: period?.iso8601,
+                        subscriptionGroup: product.subscription?.group)
+        }
+        invalidProductIdentifiers = response.invalidProductIdentifiers
+        unavailableInStorefront = response.unavailableInStorefront
+    }
+}
+
+enum JSONOutput {
+    static func encode<T: Encodable>(_ value: T, pretty: Bool = false) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = pretty ? [.withoutEscapingSlashes, .prettyPrinted, .sortedKeys] : [.withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+}
