@@ -33,6 +33,11 @@ let package = Package(
             dependencies: ["StoreKitModel"],
             resources: [.copy("Fixtures")]
         ),
+        // Runs the built `storefront` executable as a user would; depending on it makes `swift test` build it.
+        .testTarget(
+            name: "StorefrontCLITests",
+            dependencies: ["storefront"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
