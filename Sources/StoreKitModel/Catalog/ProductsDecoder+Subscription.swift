@@ -9,7 +9,7 @@ extension ProductsDecoder {
         guard let type else { return nil }
         switch (type, value) {
         case (.autoRenewable, nil), (.nonRenewing, nil):
-            check.report(productPath, "a \(type.rawValue) product needs \"subscription\" with its \"period\" (e.g. {\"period\": \"P1M\"})")
+            check.report(productPath, "\(type == .autoRenewable ? "an" : "a") \(type.rawValue) product needs \"subscription\" with its \"period\" (e.g. {\"period\": \"P1M\"})")
             return nil
         case (.consumable, .some), (.nonConsumable, .some):
             check.report(path, "only subscriptions have a subscription period; this product is \(type.rawValue)")

@@ -2,7 +2,7 @@ extension Cursor {
     /// A string literal: the fast path copies a run without escapes in one step; escapes and
     /// invalid UTF-8 are handled on the slow path with a precise location.
     mutating func string() throws(JSONSyntaxError) -> String {
-        let opened = location(of: index)
+        let opened = index
         index += 1
         var result = ""
         var runStart = index
@@ -24,7 +24,7 @@ extension Cursor {
                 index += 1
             }
         }
-        throw JSONSyntaxError(location: opened, message: "unexpected end of file inside the string that starts here (the file looks truncated)")
+        throw JSONSyntaxError(location: location(of: opened), message: "unexpected end of file inside the string that starts here (the file looks truncated)")
     }
 
     private func appendRun(from start: Int, to result: inout String) throws(JSONSyntaxError) {

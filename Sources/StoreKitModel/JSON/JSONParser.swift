@@ -78,7 +78,7 @@ struct Cursor {
     }
 
     mutating func object() throws(JSONSyntaxError) -> JSONValue {
-        let opened = location(of: index)
+        let opened = index  // a byte offset: turned into a line and column only on error
         index += 1
         var members: [(key: String, value: JSONValue)] = []
         skipWhitespace()
@@ -100,7 +100,7 @@ struct Cursor {
     }
 
     mutating func array() throws(JSONSyntaxError) -> JSONValue {
-        let opened = location(of: index)
+        let opened = index  // a byte offset: turned into a line and column only on error
         index += 1
         var elements: [JSONValue] = []
         skipWhitespace()
@@ -114,7 +114,7 @@ struct Cursor {
     }
 
     /// After a member or element: `,` continues (false), the closing bracket ends (true).
-    mutating func separatorOrEnd(closing: Unicode.Scalar, opened: SourceLocation, container: String) throws(JSONSyntaxError) -> Bool {
+    mutating func separatorOrEnd(closing: Unicode.Scalar, opened: Int, container: String) throws(JSONSyntaxError) -> Bool {
         guard index < bytes.count else { throw unclosed(container, opened) }
         switch bytes[index] {
         case UInt8(ascii: ","):
@@ -128,17 +128,17 @@ struct Cursor {
             index += 1
             return true
         case let byte:
-            throw failure("unexpected \(describe(byte)); expected ',' or '\(closing)' in the \(container) opened at \(opened)")
+            throw failure("unexpected \(describe(byte)); expected ',' or '\(closing)' in the \(container) opened at \(location(of: opened))")
         }
     }
 
-    mutating func peek(closing: Unicode.Scalar, opened: SourceLocation) throws(JSONSyntaxError) -> Bool {
+    mutating func peek(closing: Unicode.Scalar, opened: Int) throws(JSONSyntaxError) -> Bool {
         guard index < bytes.count, bytes[index] == UInt8(closing.value) else { return false }
         index += 1
         return true
     }
 
-    mutating func expect(_ scalar: Unicode.Scalar, context: String, opened: SourceLocation, container: String) throws(JSONSyntaxError) {
+    mutating func expect(_ scalar: Unicode.Scalar, context: String, opened: Int, container: String) throws(JSONSyntaxError) {
         guard index < bytes.count else { throw unclosed(container, opened) }
         guard bytes[index] == UInt8(scalar.value) else {
             throw failure("unexpected \(describe(bytes[index])); expected '\(scalar)' \(context)")
@@ -192,7 +192,7 @@ struct Cursor {
         }
     }
 
-    func unclosed(_ container: String, _ opened: SourceLocation) -> JSONSyntaxError {
+    func unclosed(_ container: String, _ opened: Int) -> JSONSyntaxError {
         failure("unexpected end of file: the \(container) opened at \(opened) is never closed (the file looks truncated)")
     }
 

@@ -1,0 +1,257 @@
+import Foundation
+import Testing
+import StoreKitModel
+
+/// Decodes `bytes`, requires exactly the problem at `path`, and returns it.
+private func problem(in bytes: [UInt8], at path: String,
+                     sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> CatalogProblem {
+    let error = try #require(catalogError(bytes), "the catalog decoded", sourceLocation: sourceLocation)
+    return try #require(error.problem(at: path), "no problem at \(path) in:\n\(error)", sourceLocation: sourceLocation)
+}
+
+// MARK: - The sample catalog itself
+
+@Test func sampleCatalogDecodes() throws {
+    let catalog = try CatalogLoader.decode(SampleCatalog.bytes, source: "sample.json")
+    #expect(catalog.products.map(\.type) == [.consumable, .nonConsumable, .autoRenewable])
+    #expect(catalog.storefronts.map(\.id) == ["USA", "JPN"])
+    #expect(catalog.languages == ["en", "zh-Hans"])
+    #expect(catalog.products[0].prices == ["USA": Decimal(string: "0.99")!, "JPN": 160])
+    #expect(catalog.products[2].subscription?.introOffer?.paymentMode == .freeTrial)
+}
+
+@Test func reSerializedSampleCatalogStillDecodes() throws {
+    let catalog = try CatalogLoader.decode(SampleCatalog.mutated { _ in }, source: "sample.json")
+    #expect(catalog.products.count == 3)
+}
+
+// MARK: - One class of mistake per test
+
+@Test func duplicateProductIdPointsAtTheFirstDefinition() throws {
+    let bytes = SampleCatalog.mutatingProduct(1) { $0["id"] = "com.example.sample.gems.100" }
+    let found = try problem(in: bytes, at: "products[1].id")
+    #expect(found.message.contains("duplicate product id"))
+    #expect(found.message.contains("first defined at products[0]"))
+}
+
+@Test func unknownProductTypeListsTheTypes() throws {
+    let found = try problem(in: SampleCatalog.mutatingProduct(1) { $0["type"] = "subscription" }, at: "products[1].type")
+    #expect(found.message.contains(#""subscription" is not a product type"#))
+    #expect(found.message.contains("consumable, nonConsumable, autoRenewable, nonRenewing"))
+}
+
+@Test func negativePriceIsRefused() throws {
+    let bytes = SampleCatalog.mutatingProduct(0) { $0["prices"] = ["USA": "-0.99", "JPN": "160"] }
+    let found = try problem(in: bytes, at: "products[0].prices.USA")
+    #expect(found.message.contains(#""-0.99" is negative"#))
+}
+
+@Test func commaDecimalPriceIsRefused() throws {
+    let bytes = SampleCatalog.mutatingProduct(0) { $0["prices"] = ["USA": "0.99", "JPN": "1,60"] }
+    let found = try problem(in: bytes, at: "products[0].prices.JPN")
+    #expect(found.message.contains(#""1,60" is not a decimal number"#))
+}
+
+@Test func yenPriceWithDecimalsIsRefused() throws {
+    let bytes = SampleCatalog.mutatingProduct(0) { $0["prices"] = ["USA": "0.99", "JPN": "160.5"] }
+    let found = try problem(in: bytes, at: "products[0].prices.JPN")
+    #expect(found.message.contains(#""160.5" has more decimal places than JPY allows (none)"#))
+}
+
+@Test func dollarPriceWithThreeDecimalsIsRefused() throws {
+    let bytes = SampleCatalog.mutatingProduct(0) { $0["prices"] = ["USA": "0.999", "JPN": "160"] }
+    let found = try problem(in: bytes, at: "products[0].prices.USA")
+    #expect(found.message.contains("more decimal places than USD allows (2)"))
+}
+
+@Test func priceAsJSONNumberWithExponentIsRefused() throws {
+    let bytes = Array(SampleCatalog.text.replacingOccurrences(of: #""JPN": "480""#, with: #""JPN": 4.8e2"#).utf8)
+    let found = try problem(in: bytes, at: "products[1].prices.JPN")
+    #expect(found.message.contains("is not a decimal number"))
+}
+
+@Test func priceForAStorefrontTheCatalogDoesNotHaveIsRefused() throws {
+    let bytes = SampleCatalog.mutatingProduct(1) { $0["prices"] = ["USA": "2.99", "JPN": "480", "FRA": "3.49"] }
+    let found = try problem(in: bytes, at: "products[1].prices.FRA")
+    #expect(found.message.contains(#"unknown storefront "FRA""#))
+    #expect(found.message.contains("USA, JPN"))
+}
+
+@Test func missingPriceForAStorefrontIsRefused() throws {
+    let bytes = SampleCatalog.mutatingProduct(1) { $0["prices"] = ["USA": "2.99"] }
+    let found = try problem(in: bytes, at: "products[1].prices")
+    #expect(found.message.contains("no price for JPN"))
+    #expect(found.message.contains("unavailableIn"))
+}
+
+@Test func priceInAnUnavailableStorefrontIsRefused() throws {
+    let bytes = SampleCatalog.mutatingProduct(1) { $0["unavailableIn"] = ["JPN"] }
+    let found = try problem(in: bytes, at: "products[1].prices.JPN")
+    #expect(found.message.contains("listed in unavailableIn"))
+}
+
+@Test func missingChineseLocalizationIsRefused() throws {
+    let bytes = SampleCatalog.mutatingProduct(1) { $0["title"] = ["en": "Remove Ads"] }
+    let found = try problem(in: bytes, at: "products[1].title")
+    #expect(found.message.contains(#"missing the "zh-Hans" localization"#))
+}
+
+@Test func autoRenewableWithoutSubscriptionIsRefused() throws {
+    let bytes = SampleCatalog.mutatingProduct(2) { $0.removeValue(forKey: "subscription") }
+    let found = try problem(in: bytes, at: "products[2]")
+    #expect(found.message.contains(#"autoRenewable product needs "subscription""#))
+}
+
+@Test func subscriptionWithABadPeriodIsRefused() throws {
+    let bytes = SampleCatalog.mutatingSubscription(2) { $0["period"] = "P1Q" }
+    let found = try problem(in: bytes, at: "products[2].subscription.period")
+    #expect(found.message.contains(#""P1Q" is not a subscription period"#))
+}
+
+@Test func subscriptionInAnUnknownGroupIsRefused() throws {
+    let bytes = SampleCatalog.mutatingSubscription(2) { $0["group"] = "vip" }
+    let found = try problem(in: bytes, at: "products[2].subscription.group")
+    #expect(found.message.contains(#"unknown subscription group "vip""#))
+}
+
+@Test func misspelledKeyIsReportedAsUnknown() throws {
+    let bytes = SampleCatalog.mutatingProduct(0) { product in
+        product["pricse"] = product.removeValue(forKey: "prices")
+    }
+    let found = try problem(in: bytes, at: "products[0].pricse")
+    #expect(found.message.contains("unknown key"))
+    #expect(found.message.contains("prices"))
+    #expect(try problem(in: bytes, at: "products[0]").message.contains(#"missing "prices""#))
+}
+
+@Test func wrongJSONTypeIsRefused() throws {
+    let found = try problem(in: SampleCatalog.mutatingProduct(1) { $0["removed"] = "yes" }, at: "products[1].removed")
+    #expect(found.message.contains(#"expected true or false, found "yes""#))
+}
+
+@Test func duplicateKeyIsRefused() throws {
+    let text = SampleCatalog.text.replacingOccurrences(of: #""version": 1,"#, with: #""version": 1, "version": 1,"#)
+    let found = try problem(in: Array(text.utf8), at: "version")
+    #expect(found.message.contains("more than once"))
+}
+
+@Test func wrongFormatNameIsRefused() throws {
+    let found = try problem(in: SampleCatalog.mutated { $0["format"] = "storefront-katalog" }, at: "format")
+    #expect(found.message.contains(#""storefront-katalog" is not a format this tool reads"#))
+}
+
+@Test func unsupportedVersionIsRefused() throws {
+    let found = try problem(in: SampleCatalog.mutated { $0["version"] = 2 }, at: "version")
+    #expect(found.message.contains("version 2 is newer than this tool reads"))
+}
+
+// MARK: - Files that are not catalogs at all
+
+@Test func emptyFileIsRefused() throws {
+    let error = try #require(catalogError([], source: "empty.json"))
+    #expect(error.problems == [CatalogProblem(path: "line 1, column 1", message: "the file is empty; expected a JSON object")])
+    #expect(error.description == "empty.json: line 1, column 1: the file is empty; expected a JSON object")
+}
+
+@Test func whitespaceOnlyFileIsRefused() throws {
+    let error = try #require(catalogError(Array("\n\n   \n".utf8)))
+    #expect(error.problems.count == 1)
+    #expect(error.problems[0].path == "line 4, column 1")
+    #expect(error.problems[0].message.contains("only whitespace"))
+}
+
+@Test func binaryFileIsRefused() throws {
+    let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44, 0x52]
+    let error = try #require(catalogError(png, source: "icon.png"))
+    #expect(error.problems.count == 1)
+    #expect(error.problems[0].message.contains("binary"))
+    #expect(error.description.hasPrefix("icon.png: "))
+}
+
+@Test func truncatedFileReportsALineAndColumn() throws {
+    let bytes = Array(SampleCatalog.bytes.prefix(SampleCatalog.bytes.count / 2))
+    let error = try #require(catalogError(bytes))
+    #expect(error.problems.count == 1)
+    let match = try #require(error.problems[0].path.wholeMatch(of: /line (\d+), column (\d+)/))
+    #expect(Int(match.1)! > 1)
+    #expect(error.problems[0].message.contains("truncated"))
+}
+
+@Test(.timeLimit(.minutes(1)))
+func fiftyMegabyteTitleGivesAShortOneLineProblem() throws {
+    let length = 50_000_000
+    let halves = SampleCatalog.text.components(separatedBy: "\"100 Gems\"")
+    try #require(halves.count == 2)
+    let bytes = Array(halves[0].utf8) + [0x22] + [UInt8](repeating: 0x61, count: length) + [0x22] + Array(halves[1].utf8)
+    let error = try #require(catalogError(bytes))
+    #expect(error.problems.count == 1)
+    let found = try #require(error.problem(at: "products[0].title.en"))
+    #expect(found.message.contains("too long"))
+    #expect(found.message.contains("\(length)"))
+    #expect(!found.message.contains("\n"))
+    #expect(error.description.count < 500)
+}
+
+// MARK: - Everything at once
+
+@Test func everyProblemIsReportedInOneError() throws {
+    let bytes = SampleCatalog.mutated { root in
+        root["version"] = 2
+        var products = root["products"] as? [[String: Any]] ?? []
+        products[0]["prices"] = ["USA": "0.99", "JPN": "1,60"]
+        products[1]["type"] = "durable"
+        products[2]["subscription"] = ["group": "premium", "period": "P1Q", "rank": 1]
+        root["products"] = products
+    }
+    let error = try #require(catalogError(bytes))
+    #expect(error.problems.count >= 4)
+    for path in ["version", "products[0].prices.JPN", "products[1].type", "products[2].subscription.period"] {
+        #expect(error.problem(at: path) != nil, "no problem at \(path)")
+    }
+    #expect(error.description.hasPrefix("bad.json: \(error.problems.count) problems\n"))
+}
+
+@Test func moreThanFiftyProblemsAreSummarized() throws {
+    let bytes = SampleCatalog.mutated { root in
+        let product = (root["products"] as? [[String: Any]] ?? [])[1]
+        root["products"] = Array(repeating: product, count: 60)
+    }
+    let error = try #require(catalogError(bytes))
+    #expect(error.problems.count == 59)
+    #expect(error.description.hasSuffix("  … and 9 more"))
+    #expect(error.description.split(separator: "\n").count == CatalogError.shownLimit + 2)
+}
+
+// MARK: - The repository's products.json
+
+private let repositoryRoot = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+private func repositoryCatalog() throws -> Catalog {
+    let path = repositoryRoot.appendingPathComponent("products.json").path
+    let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+    return try CatalogLoader.decode(bytes, source: path)
+}
+
+@Test func repositoryCatalogHasEveryProductType() throws {
+    let catalog = try repositoryCatalog()
+    #expect(catalog.products.count >= 10)
+    #expect(Set(catalog.products.map(\.type)) == Set(ProductType.allCases))
+}
+
+@Test func repositoryCatalogPricesEveryMainStorefront() throws {
+    let catalog = try repositoryCatalog()
+    let required = ["USA", "JPN", "DEU", "CHN", "GBR", "IND", "BRA"]
+    #expect(Set(required).isSubset(of: catalog.storefronts.map(\.id)))
+    for product in catalog.products {
+        for storefront in required where !product.unavailableIn.contains(storefront) {
+            #expect(product.prices[storefront] != nil, "\(product.id) has no price in \(storefront)")
+        }
+    }
+}
+
+@Test func repositoryCatalogHasARemovedAndARegionLockedProduct() throws {
+    let catalog = try repositoryCatalog()
+    #expect(catalog.products.contains { $0.removed })
+    #expect(catalog.products.contains { !$0.unavailableIn.isEmpty })
+}
