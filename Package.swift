@@ -21,10 +21,20 @@ let package = Package(
         ),
         // Pure domain: products, prices, errors, catalog decoding. Foundation only.
         .target(name: "StoreKitModel"),
+        // The payment queue, the simulated store (SQLite), receipts, and the careful app side.
+        .target(
+            name: "StoreEngine",
+            dependencies: [
+                "StoreKitModel",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         .executableTarget(
             name: "storefront",
             dependencies: [
                 "StoreKitModel",
+                "StoreEngine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -32,6 +42,10 @@ let package = Package(
             name: "StoreKitModelTests",
             dependencies: ["StoreKitModel"],
             resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "StoreEngineTests",
+            dependencies: ["StoreEngine"]
         ),
         // Runs the built `storefront` executable as a user would; depending on it makes `swift test` build it.
         .testTarget(

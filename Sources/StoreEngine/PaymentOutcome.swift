@@ -1,0 +1,90 @@
+import StoreKitModel
+
+/// What the simulated store does with the next payment, as Xcode's test session can force it.
+public enum PaymentOutcome: Sendable, Hashable {
+    case success
+    /// The user cancels the payment sheet: `failed` with `paymentCancelled`.
+    case cancel
+    case fail(SKErrorCode)
+    case network(URLErrorCode)
+    /// Ask to Buy: `deferred` until a parent approves or declines.
+    case deferred
+    /// An interrupted purchase: `failed` first, `purchased` once the issue is resolved.
+    case interrupted
+
+    /// `success`, `cancel`, `fail:4`, `fail:paymentNotAllowed`, `network`, `network:-1009`, `deferred`, `interrupted`.
+    public init?(token: String) {
+        let parts = token.split(separator: ":", maxSplits: 1).map(String.init)
+        switch (parts.first, parts.count) {
+        case ("success", 1): self = .success
+        case ("cancel", 1): self = .cancel
+        case ("deferred", 1): self = .deferred
+        case ("interrupted", 1): self = .interrupted
+        case ("network", 1): self = .network(.notConnectedToInternet)
+        case ("network", 2):
+            guard let number = Int(parts[1]), let code = URLErrorCode(rawValue: number)
+                    ?? URLErrorCode.allCases.first(where: { $0.name == parts[1] }) else { return nil }
+            self = .network(code)
+        case ("fail", 2):
+            guard let code = SKErrorCode(token: parts[1]) else { return nil }
+            self = .fail(code)
+        default:
+            return nil
+        }
+    }
+
+    public var token: String {
+        switch self {
+        case .success: "success"
+        case .cancel: "cancel"
+        case .fail(let code): "fail:\(code.rawValue)"
+        case .network(let code): "network:\(code.rawValue)"
+        case .deferred: "deferred"
+        case .interrupted: "interrupted"
+        }
+    }
+}
+
+/// How receipt verification should misbehave, for testing an app's retry and error paths.
+public enum VerificationFailure: Sendable, Hashable {
+    case status(VerifyStatus)
+    /// The verification server cannot be reached: the app must keep the payment and retry.
+    case unreachable
+
+    public init?(token: String) {
+        if token == "unreachable" { self = .unreachable; return }
+        guard let number = Int(token), let status = VerifyStatus(rawValue: number), status != .valid else { return nil }
+        self = .status(status)
+    }
+
+    public var token: String {
+        switch self {
+        case .status(let status): String(status.rawValue)
+        case .unreachable: "unreachable"
+        }
+    }
+}
+
+/// The test controls of Xcode's `SKTestSession`, persisted with the store.
+public struct TestControls: Sendable, Hashable {
+    /// Applies to the next payment only, then returns to `success`.
+    public var nextOutcome: PaymentOutcome = .success
+    /// Applies to every payment of a product until removed.
+    public var productOutcomes: [String: PaymentOutcome] = [:]
+    public var latencyMilliseconds: Int = 0
+    public var askToBuy: Bool = false
+    public var paymentsAllowed: Bool = true
+    public var timeRate: TimeRate = .realTime
+    public var storefront: String?
+    public var account: String?
+    public var verificationFailure: VerificationFailure?
+
+    public init() {}
+
+    /// Defaults seeded from a catalog's settings (a `.storekit` file's `_askToBuyEnabled`, `_timeRate`, …).
+    public init(seed settings: CatalogSettings) {
+        askToBuy = settings.askToBuy
+        timeRate = settings.timeRate
+        if settings.failTransactions { nextOutcome = .fail(.unknown) }
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import GRDB
+import StoreKitModel
+
+extension SimulatedStore {
+    /// Renews every auto-renewable subscription whose period ended while auto-renew is on: one new
+    /// `purchased` transaction per elapsed period, under the current time rate.
+    public func renewDue() async throws {
+        let now = clock.now()
+        let updates: [TransactionUpdate] = try await database.pool.write { db in
+            let rate = try TestControls.load(db, defaults: self.defaults).timeRate
+            var updates: [TransactionUpdate] = []
+            let candidates = try StoredTransaction.fetchAll(db, where: "state IN (1, 3) AND expires_date IS NOT NULL AND revocation_date IS NULL AND auto_renew = 1 AND expires_date <= ?",
+                                                            [now.timeIntervalSince1970])
+            for latest in candidates {
+                guard let product = self.catalog.product(id: latest.transaction.productId), product.type == .autoRenewable,
+                      let period = product.subscription?.period, try Self.isLatest(latest, db) else { continue }
+                var previous = latest
+                // At most a year of renewals per sweep, so a huge gap under a fast rate cannot stall the store.
+                for _ in 0..<400 {
+                    guard let start = previous.expiresDate, start <= now else { break }
+                    previous = try self.renewal(after: previous, start: start, seconds: rate.seconds(for: period), db)
+                    updates.append(try self.update(for: previous, db))
+                }
+            }
+            return updates
+        }
+        publish(updates)
+    }
+
+    private static func isLatest(_ stored: StoredTransaction, _ db: Database) throws -> Bool {
+        let newer = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM transactions WHERE original_id = ? AND seq > (SELECT seq FROM transactions WHERE id = ?) AND state IN (1, 3)",
+                                     arguments: [stored.transaction.originalId, stored.id]) ?? 0
+        return newer == 0
+    }
+
+    nonisolated func renewal(after previous: StoredTransaction, start: Date, seconds: Double, _ db: Database) throws -> StoredTransaction {
+        var ended = previous
+        ended.autoRenew = false  // the chain continues in the new transaction
+        try ended.update(db)
+        let id = try StoreDatabase.nextTransactionId(db)
+        let old = previous.transaction
+        let renewal = StoredTransaction(
+            transaction: Transaction(id: id, originalId: old.originalId,
+                                     payment: Payment(productId: old.productId, quantity: 1, applicationUsername: old.payment.applicationUsername, account: old.payment.account),
+                                     state: .purchased, purchaseDate: start),
+            storefront: previous.storefront, price: previous.price, currency: previous.currency,
+            expiresDate: start.addingTimeInterval(seconds), revocationDate: nil, autoRenew: true, pendingOutcome: nil, reason: .renewal)
+        try renewal.insert(db)
+        return renewal
+    }
+
+    /// `restoreCompletedTransactions`: a new `restored` transaction for each non-consumable and
+    /// auto-renewable subscription the account owns. A forced failure (network, SKError) fails the restore.
+    public func restore(account: String) async throws -> [TransactionUpdate] {
+        try await renewDue()
+        let now = clock.now()
+        let updates: [TransactionUpdate] = try await database.pool.write { db in
+            var controls = try TestControls.load(db, defaults: self.defaults)
+            switch controls.nextOutcome {
+            case .fail(let code):
+                controls.nextOutcome = .success
+                try controls.save(db)
+                throw code == .paymentCancelled ? StoreError.storeKit(.paymentCancelled) : StoreError.storeKit(code)
+            case .network(let code):
+                controls.nextOutcome = .success
+                try controls.save(db)
+                throw StoreError.network(code)
+            default:
+                break
+            }
+            var latest: [String: StoredTransaction] = [:]
+            for row in try StoredTransaction.fetchAll(db, where: "account = ? AND state = 1 AND revocation_date IS NULL", [account]) {
+                guard let product = self.catalog.product(id: row.transaction.productId), product.type.isRestorable else { continue }
+                latest[product.id] = row
+            }
+            var updates: [TransactionUpdate] = []
+            for original in latest.values.sorted(by: { $0.id < $1.id }) {
+                let id = try StoreDatabase.nextTransactionId(db)
+                let old = original.transaction
+                let restored = StoredTransaction(
+                    transaction: Transaction(id: id, originalId: old.originalId, payment: old.payment, state: .restored, purchaseDate: now),
+                    storefront: original.storefront, price: 0, currency: original.currency,
+                    expiresDate: original.expiresDate, revocationDate: nil, autoRenew: false, pendingOutcome: nil, reason: .restore)
+                try restored.insert(db)
+                updates.append(try self.update(for: restored, db))
+            }
+            return updates
+        }
+        publish(updates)
+        return updates
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+import GRDB
+import StoreKitModel
+
+extension SimulatedStore {
+    /// `SKPaymentQueue.add`: records a `purchasing` transaction with the outcome the test controls
+    /// chose (durably, so a crash cannot change it), then completes it after the latency.
+    public func add(_ payment: Payment) async throws -> Transaction {
+        guard Payment.quantityRange.contains(payment.quantity) else {
+            throw StoreFailure("quantity \(payment.quantity) is out of range; StoreKit allows 1 to 10")
+        }
+        guard let account = catalog.account(named: payment.account) ?? (payment.account == catalog.defaultAccount.name ? catalog.defaultAccount : nil) else {
+            throw StoreFailure("unknown account \(payment.account) (this catalog has \(catalog.accounts.map(\.name).joined(separator: ", ")))")
+        }
+        let now = clock.now()
+        let catalog = catalog
+        let stored = try await database.pool.write { db in
+            var controls = try TestControls.load(db, defaults: self.defaults)
+            let storefront = controls.storefront ?? account.storefront
+            let outcome = Self.outcome(for: payment, account: account, storefront: storefront, controls: &controls, catalog: catalog)
+            try controls.save(db)
+            let id = try StoreDatabase.nextTransactionId(db)
+            let product = catalog.product(id: payment.productId)
+            let price = product?.prices[storefront] ?? 0
+            let stored = StoredTransaction(
+                transaction: Transaction(id: id, originalId: id, payment: payment, state: .purchasing, purchaseDate: now),
+                storefront: storefront, price: price * Decimal(payment.quantity),
+                currency: catalog.storefront(id: storefront)?.currency ?? "USD",
+                expiresDate: nil, revocationDate: nil, autoRenew: true, pendingOutcome: outcome, reason: .purchase)
+            try stored.insert(db)
+            return (stored, controls.latencyMilliseconds)
+        }
+        publish([TransactionUpdate(transaction: stored.0.transaction, receipt: nil)])
+        let latency = stored.1
+        Task {
+            if latency > 0 { try? await Task.sleep(for: .milliseconds(latency)) }
+            try? await self.process(stored.0.id)
+        }
+        return stored.0.transaction
+    }
+
+    /// The store's rules first (unknown product, not sold here, payments not allowed), then the
+    /// test controls (per-product override, else the one-shot next outcome), then Ask to Buy.
+    static func outcome(for payment: Payment, account: Account, storefront: String, controls: inout TestControls, catalog: Catalog) -> PaymentOutcome {
+        guard let product = catalog.product(id: payment.productId), !product.removed else { return .fail(.paymentInvalid) }
+        guard product.isSold(in: storefront) else { return .fail(.storeProductNotAvailable) }
+        guard controls.paymentsAllowed && account.paymentsAllowed else { return .fail(.paymentNotAllowed) }
+        let forced = controls.productOutcomes[payment.productId] ?? controls.nextOutcome
+        controls.nextOutcome = .success
+        if forced == .success && (controls.askToBuy || account.askToBuy) { return .deferred }
+        return forced
+    }
+
+    /// Moves a `purchasing` transaction to its recorded outcome and reports it.
+    func process(_ id: String) async throws {
+        let now = clock.now()
+        let updates: [TransactionUpdate] = try await database.pool.write { db in
+            guard var stored = try StoredTransaction.fetch(db, id: id), stored.transaction.state == .purchasing else { return [] }
+            switch stored.pendingOutcome ?? .success {
+            case .success:
+                try self.complete(&stored, at: now, db)
+            case .cancel:
+                stored.fail(.storeKit(.paymentCancelled))
+            case .fail(let code):
+                stored.fail(.storeKit(code))
+            case .network(let code):
+                stored.fail(.network(code))
+            case .deferred:
+                stored.transaction.state = .deferred
+                stored.pendingOutcome = nil
+            case .interrupted:
+                stored.fail(.storeKit(.unknown))
+                stored.pendingOutcome = .interrupted  // marks it resolvable in the transaction manager
+            }
+            try stored.update(db)
+            return [try self.update(for: stored, db)]
+        }
+        publish(updates)
+    }
+
+    /// `purchased`: sets a subscription's expiry and ends the plan it replaces in its group.
+    nonisolated func complete(_ stored: inout StoredTransaction, at now: Date, _ db: Database) throws {
+        stored.transaction.state = .purchased
+        stored.pendingOutcome = nil
+        stored.transaction.error = nil
+        guard let product = catalog.product(id: stored.transaction.productId) else { return }
+        let account = stored.transaction.payment.account
+        if product.type == .nonConsumable {
+            let owned = try StoredTransaction.fetchAll(db, where: "account = ? AND product_id = ? AND state IN (1, 3) AND revocation_date IS NULL AND id != ?",
+                                                       [account, product.id, stored.id])
+            if !owned.isEmpty { stored.price = 0 }  // buying an owned non-consumable again charges nothing
+        }
+        guard let subscription = product.subscription else { return }
+        let rate = try TestControls.load(db, defaults: defaults).timeRate
+        stored.expiresDate = now.addingTimeInterval(rate.seconds(for: subscription.period))
+        guard product.type == .autoRenewable, let group = subscription.group else { return }
+        for var active in try activeSubscriptions(account: account, at: now, db) where active.id != stored.id {
+            guard let other = catalog.product(id: active.transaction.productId), other.subscription?.group == group else { continue }
+            // Upgrades (a lower rank number) take effect at once; other changes at the next renewal date.
+            if (subscription.rank ?? 0) < (other.subscription?.rank ?? 0) { active.expiresDate = now }
+            active.autoRenew = false
+            try active.update(db)
+        }
+    }
+
+    /// The latest transaction of each auto-renewable chain that is still in force.
+    nonisolated func activeSubscriptions(account: String, at now: Date, _ db: Database) throws -> [StoredTransaction] {
+        let rows = try StoredTransaction.fetchAll(db, where: "account = ? AND state IN (1, 3) AND expires_date IS NOT NULL AND revocation_date IS NULL", [account])
+        var latest: [String: StoredTransaction] = [:]
+        for row in rows where catalog.product(id: row.transaction.productId)?.type == .autoRenewable {
+            latest[row.transaction.originalId] = row
+        }
+        return latest.values.filter { ($0.expiresDate ?? now) > now }.sorted { $0.id < $1.id }
+    }
+
+    public func finish(transactionId: String) async throws {
+        try await database.pool.write { db in
+            guard var stored = try StoredTransaction.fetch(db, id: transactionId) else {
+                throw StoreFailure("no transaction \(transactionId); see `storefront transactions`")
+            }
+            switch stored.transaction.state {
+            case .purchasing:
+                throw StoreFailure("transaction \(transactionId) is still purchasing; StoreKit refuses to finish it until it completes")
+            case .deferred:
+                throw StoreFailure("transaction \(transactionId) is deferred (waiting for Ask to Buy approval); an app must not finish it")
+            default:
+                stored.transaction.finished = true
+                try stored.update(db)
+            }
+        }
+    }
+
+    public func unfinished(account: String) async throws -> [TransactionUpdate] {
+        try await renewDue()
+        return try await database.pool.read { db in
+            try StoredTransaction.fetchAll(db, where: "account = ? AND finished = 0 AND state != 0", [account])
+                .map { try self.update(for: $0, db) }
+        }
+    }
+}
+
+extension StoredTransaction {
+    mutating func fail(_ error: StoreError) {
+        transaction.state = .failed
+        transaction.error = error
+        pendingOutcome = nil
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import GRDB
+import StoreKitModel
+
+extension SimulatedStore {
+    /// verifyReceipt plus the checks an app's server must add (reference §4): the transaction is
+    /// in the receipt, its product matches the order, and its id was not consumed by another claim.
+    public func verify(receipt: String, transactionId: String, productId: String, claim: String) async throws -> VerificationResult {
+        let controls = try await controls()
+        switch controls.verificationFailure {
+        case .unreachable:
+            return .retryLater(reason: "the verification server is unreachable")
+        case .status(let status):
+            return status.isRetryable ? .retryLater(reason: "verifyReceipt status \(status.rawValue): \(status.meaning)")
+                                      : .rejected(status: status, reason: status.meaning)
+        case nil:
+            break
+        }
+        let payload: ReceiptPayload
+        switch signer.open(receipt) {
+        case .success(let opened): payload = opened
+        case .failure(let error): return .rejected(status: error.status, reason: error.status.meaning)
+        }
+        if payload.bundle_id != catalog.bundleId {
+            return .rejected(status: nil, reason: "the receipt is for \(payload.bundle_id), not this app (\(catalog.bundleId))")
+        }
+        guard let item = payload.in_app.first(where: { $0.transaction_id == transactionId }) else {
+            return .rejected(status: nil, reason: "transaction \(transactionId) is not in the receipt")
+        }
+        guard item.product_id == productId else {
+            return .rejected(status: nil, reason: "the receipt's transaction \(transactionId) is for \(item.product_id), not \(productId)")
+        }
+        let now = clock.now()
+        return try await database.pool.write { db in
+            if let earlier = try String.fetchOne(db, sql: "SELECT claim FROM consumed WHERE transaction_id = ?", arguments: [transactionId]) {
+                return earlier == claim ? .verified
+                    : .rejected(status: nil, reason: "transaction \(transactionId) was already delivered (replayed receipt)")
+            }
+            try db.execute(sql: "INSERT INTO consumed (transaction_id, account, product_id, claim, consumed_at) VALUES (?, ?, ?, ?, ?)",
+                           arguments: [transactionId, payload.account, productId, claim, now.timeIntervalSince1970])
+            return .verified
+        }
+    }
+
+    /// Transaction-manager actions. Returns the updates they cause (approval, resolution, renewal).
+    public func perform(_ action: ManageAction) async throws -> [TransactionUpdate] {
+        let now = clock.now()
+        let updates: [TransactionUpdate] = try await database.pool.write { db in
+            switch action {
+            case .clearAll:
+                try db.execute(sql: "DELETE FROM transactions; DELETE FROM consumed")
+                return []
+            case .resetToDefaults:
+                try db.execute(sql: "DELETE FROM transactions; DELETE FROM consumed; DELETE FROM settings WHERE key LIKE 'controls.%'")
+                return []
+            case .approveAskToBuy(let id), .declineAskToBuy(let id), .resolveIssue(let id), .refund(let id),
+                 .expireSubscription(let id), .forceRenewal(let id), .delete(let id):
+                guard let stored = try StoredTransaction.fetch(db, id: id) else {
+                    throw StoreFailure("no transaction \(id); see `storefront transactions`")
+                }
+                return try self.apply(action, to: stored, at: now, db)
+            }
+        }
+        publish(updates)
+        return updates
+    }
+
+    nonisolated private func apply(_ action: ManageAction, to original: StoredTransaction, at now: Date, _ db: Database) throws -> [TransactionUpdate] {
+        var stored = original
+        let state = stored.transaction.state
+        switch action {
+        case .approveAskToBuy:
+            guard state == .deferred else { throw StoreFailure("transaction \(stored.id) is \(state.name), not deferred; only Ask to Buy requests can be approved") }
+            try complete(&stored, at: now, db)
+        case .declineAskToBuy:
+            guard state == .deferred else { throw StoreFailure("transaction \(stored.id) is \(state.name), not deferred; only Ask to Buy requests can be declined") }
+            stored.fail(.storeKit(.paymentCancelled))
+        case .resolveIssue:
+            guard stored.pendingOutcome == .interrupted else { throw StoreFailure("transaction \(stored.id) is not an interrupted purchase") }
+            stored.pendingOutcome = nil
+            try stored.update(db)
+            let id = try StoreDatabase.nextTransactionId(db)
+            var resolved = StoredTransaction(
+                transaction: Transaction(id: id, originalId: id, payment: stored.transaction.payment, state: .purchasing, purchaseDate: now),
+                storefront: stored.storefront, price: stored.price, currency: stored.currency, expiresDate: nil,
+                revocationDate: nil, autoRenew: true, pendingOutcome: nil, reason: .purchase)
+            try complete(&resolved, at: now, db)
+            try resolved.insert(db)
+            return [try update(for: resolved, db)]
+        case .refund:
+            guard state == .purchased || state == .restored else { throw StoreFailure("transaction \(stored.id) is \(state.name); only purchased transactions can be refunded") }
+            stored.revocationDate = now
+            stored.autoRenew = false
+            if stored.expiresDate != nil { stored.expiresDate = now }
+        case .expireSubscription:
+            guard stored.expiresDate != nil else { throw StoreFailure("transaction \(stored.id) is not a subscription") }
+            stored.expiresDate = now
+            stored.autoRenew = false
+        case .forceRenewal:
+            guard let product = catalog.product(id: stored.transaction.productId), product.type == .autoRenewable,
+                  let period = product.subscription?.period else { throw StoreFailure("transaction \(stored.id) is not an auto-renewable subscription") }
+            let rate = try TestControls.load(db, defaults: defaults).timeRate
+            let renewed = try renewal(after: stored, start: now, seconds: rate.seconds(for: period), db)
+            return [try update(for: renewed, db)]
+        case .delete:
+            try db.execute(sql: "DELETE FROM transactions WHERE id = ?", arguments: [stored.id])
+            return []
+        case .clearAll, .resetToDefaults:
+            return []
+        }
+        try stored.update(db)
+        return action == .refund(stored.id) || action == .expireSubscription(stored.id) ? [] : [try update(for: stored, db)]
+    }
+}

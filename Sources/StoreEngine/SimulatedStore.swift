@@ -1,0 +1,114 @@
+import Crypto
+import Foundation
+import GRDB
+import StoreKitModel
+
+/// The embedded store: StoreKit's payment-queue semantics over a durable SQLite file. Every
+/// state change is committed before it is reported, and a purchase interrupted by a crash is
+/// completed at the next start from the outcome recorded when it was added.
+public actor SimulatedStore: StoreBackend {
+    public let catalog: Catalog
+    let database: StoreDatabase
+    let clock: any StoreClock
+    let signer: ReceiptSigner
+    let defaults: TestControls
+    let environment = "Xcode"
+    private var subscribers: [UUID: AsyncStream<TransactionUpdate>.Continuation] = [:]
+
+    public init(catalog: Catalog, state: StateDirectory, clock: any StoreClock = SystemClock()) throws {
+        self.catalog = catalog
+        self.clock = clock
+        defaults = TestControls(seed: catalog.settings)
+        database = try StoreDatabase(path: try state.databasePath("store.sqlite"))
+        signer = ReceiptSigner(keyData: try database.pool.write { db in try Self.signingKey(db) })
+    }
+
+    /// Completes purchases a previous process left in `purchasing` and renews what is due.
+    public func resume() async throws {
+        let pending = try await database.pool.read { db in
+            try StoredTransaction.fetchAll(db, where: "state = ?", [TransactionState.purchasing.rawValue])
+        }
+        for stored in pending { try await process(stored.id) }
+        try await renewDue()
+    }
+
+    /// The receipt-signing key, made once per state directory and kept with the store.
+    private static func signingKey(_ db: Database) throws -> Data {
+        if let saved = try StoreDatabase.setting(db, "receipt_key"), let data = Data(base64Encoded: saved) {
+            return data
+        }
+        let key = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }
+        try StoreDatabase.setSetting(db, "receipt_key", key.base64EncodedString())
+        return key
+    }
+
+    // MARK: Updates
+
+    public func updates() -> AsyncStream<TransactionUpdate> {
+        let (stream, continuation) = AsyncStream.makeStream(of: TransactionUpdate.self, bufferingPolicy: .unbounded)
+        let id = UUID()
+        subscribers[id] = continuation
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.unsubscribe(id) }
+        }
+        return stream
+    }
+
+    private func unsubscribe(_ id: UUID) {
+        subscribers[id] = nil
+    }
+
+    func publish(_ updates: [TransactionUpdate]) {
+        for update in updates {
+            for continuation in subscribers.values { continuation.yield(update) }
+        }
+    }
+
+    nonisolated func update(for stored: StoredTransaction, _ db: Database) throws -> TransactionUpdate {
+        let state = stored.transaction.state
+        let receipt = state == .purchased || state == .restored ? try receipt(account: stored.transaction.payment.account, db) : nil
+        return TransactionUpdate(transaction: stored.transaction, receipt: receipt)
+    }
+
+    nonisolated func receipt(account: String, _ db: Database) throws -> String {
+        let owned = try StoredTransaction.fetchAll(db, where: "account = ? AND state IN (1, 3)", [account])
+        let payload = ReceiptPayload(bundle_id: catalog.bundleId, environment: environment, account: account,
+                                     receipt_creation_date_ms: String(Int64(clock.now().timeIntervalSince1970 * 1000)),
+                                     in_app: owned.map(ReceiptPayload.InApp.init))
+        return signer.sign(payload)
+    }
+
+    // MARK: Products and controls
+
+    public func products(ids: [String], storefront: String?) async throws -> ProductsResponse {
+        let controls = try await controls()
+        let id = storefront ?? controls.storefront ?? catalog.defaultStorefront
+        guard let storefront = catalog.storefront(id: id) else {
+            throw StoreFailure("unknown storefront \(id) (this catalog has \(catalog.storefronts.map(\.id).joined(separator: ", ")))")
+        }
+        return catalog.request(ids: ids, storefront: storefront)
+    }
+
+    public func controls() async throws -> TestControls {
+        let defaults = defaults
+        return try await database.pool.read { db in try TestControls.load(db, defaults: defaults) }
+    }
+
+    public func setControls(_ controls: TestControls) async throws {
+        try await database.pool.write { db in try controls.save(db) }
+    }
+
+    public func transactions(account: String?) async throws -> [Transaction] {
+        try await renewDue()
+        return try await database.pool.read { db in
+            let rows = account.map { try? StoredTransaction.fetchAll(db, where: "account = ?", [$0]) }
+                ?? (try? StoredTransaction.fetchAll(db))
+            return (rows ?? []).reversed().map(\.transaction)
+        }
+    }
+
+    /// Every stored row, with expiry and revocation, for the wallet and the transaction manager.
+    func storedTransactions(account: String) async throws -> [StoredTransaction] {
+        try await database.pool.read { db in try StoredTransaction.fetchAll(db, where: "account = ?", [account]) }
+    }
+}

@@ -1,0 +1,72 @@
+import StoreKitModel
+
+/// A transaction as the payment queue delivers it to the app, with the receipt the app sends
+/// to its server when the state is `purchased` or `restored`.
+public struct TransactionUpdate: Sendable, Hashable {
+    public let transaction: Transaction
+    public let receipt: String?
+
+    public init(transaction: Transaction, receipt: String?) {
+        self.transaction = transaction
+        self.receipt = receipt
+    }
+}
+
+/// Transaction-manager actions, as in Xcode's Transaction Manager and `SKTestSession`.
+public enum ManageAction: Sendable, Hashable {
+    case approveAskToBuy(String)
+    case declineAskToBuy(String)
+    case resolveIssue(String)
+    case refund(String)
+    case expireSubscription(String)
+    case forceRenewal(String)
+    case delete(String)
+    case clearAll
+    case resetToDefaults
+}
+
+/// The one seam between the app side (UI, headless commands) and a store: the simulated store
+/// in this process, or a remote store over HTTP. Both keep StoreKit's semantics.
+public protocol StoreBackend: Sendable {
+    /// `SKProductsRequest` in the current (or given) storefront.
+    func products(ids: [String], storefront: String?) async throws -> ProductsResponse
+    /// `SKPaymentQueue.add`: returns the new `purchasing` transaction; later states arrive as updates.
+    func add(_ payment: Payment) async throws -> Transaction
+    /// Every update from now on, for every account.
+    func updates() async -> AsyncStream<TransactionUpdate>
+    /// What the queue re-delivers at launch: every unfinished transaction of the account.
+    func unfinished(account: String) async throws -> [TransactionUpdate]
+    /// `finishTransaction`; refused for a `purchasing` transaction.
+    func finish(transactionId: String) async throws
+    /// `restoreCompletedTransactions`: new `restored` transactions, or a thrown `StoreError`.
+    func restore(account: String) async throws -> [TransactionUpdate]
+    /// Every transaction the store keeps for the account, newest first.
+    func transactions(account: String?) async throws -> [Transaction]
+    /// The app server's verification of a receipt for one transaction. `claim` identifies the
+    /// app's request (its ledger entry): the same claim retried is answered again, while another
+    /// claim on an already consumed transaction id is refused as a replay.
+    func verify(receipt: String, transactionId: String, productId: String, claim: String) async throws -> VerificationResult
+    func controls() async throws -> TestControls
+    func setControls(_ controls: TestControls) async throws
+    func perform(_ action: ManageAction) async throws -> [TransactionUpdate]
+}
+
+/// What the app's server concluded about a purchase.
+public enum VerificationResult: Sendable, Hashable {
+    case verified
+    /// Definitive: the receipt or the claim is wrong; the app must not deliver again, and finishes.
+    case rejected(status: VerifyStatus?, reason: String)
+    /// Try again later (server unreachable or a retryable status): keep the transaction unfinished.
+    case retryLater(reason: String)
+}
+
+/// A store refused a request; what went wrong and what to do.
+public struct StoreFailure: Error, Sendable, CustomStringConvertible {
+    public let message: String
+
+    public init(_ message: String) {
+        self.message = message
+    }
+
+    public var description: String { message }
+}

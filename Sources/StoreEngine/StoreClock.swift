@@ -1,0 +1,27 @@
+import Foundation
+
+/// The store's notion of now, injected so tests can run renewals without sleeping.
+public protocol StoreClock: Sendable {
+    func now() -> Date
+}
+
+public struct SystemClock: StoreClock {
+    public init() {}
+    public func now() -> Date { Date() }
+}
+
+/// A clock tests move by hand.
+public final class ManualClock: StoreClock, @unchecked Sendable {
+    private let lock = NSLock()
+    private var current: Date
+
+    public init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
+        current = start
+    }
+
+    public func now() -> Date { lock.withLock { current } }
+
+    public func advance(by seconds: TimeInterval) {
+        lock.withLock { current = current.addingTimeInterval(seconds) }
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import GRDB
+import StoreKitModel
+
+extension StoredTransaction {
+    init(row: Row) {
+        let domain: String? = row["error_domain"]
+        let code: Int? = row["error_code"]
+        var error: StoreError?
+        if let code {
+            if domain == "NSURLErrorDomain", let network = URLErrorCode(rawValue: code) {
+                error = .network(network)
+            } else {
+                error = .storeKit(SKErrorCode(rawValue: code) ?? .unknown)
+            }
+        }
+        let payment = Payment(productId: row["product_id"], quantity: row["quantity"],
+                              applicationUsername: row["order_id"], account: row["account"])
+        transaction = Transaction(id: row["id"], originalId: row["original_id"], payment: payment,
+                                  state: TransactionState(rawValue: row["state"]) ?? .failed, error: error,
+                                  purchaseDate: Date(timeIntervalSince1970: row["purchase_date"]),
+                                  finished: row["finished"])
+        storefront = row["storefront"]
+        price = Decimal(string: row["price"] as String, locale: Locale(identifier: "en_US_POSIX")) ?? 0
+        currency = row["currency"]
+        expiresDate = (row["expires_date"] as Double?).map(Date.init(timeIntervalSince1970:))
+        revocationDate = (row["revocation_date"] as Double?).map(Date.init(timeIntervalSince1970:))
+        autoRenew = row["auto_renew"]
+        pendingOutcome = (row["pending_outcome"] as String?).flatMap(PaymentOutcome.init(token:))
+        reason = TransactionReason(rawValue: row["reason"]) ?? .purchase
+    }
+
+    func insert(_ db: Database) throws {
+        try db.execute(sql: """
+            INSERT INTO transactions (id, original_id, product_id, quantity, account, order_id, state, error_domain,
+                error_code, purchase_date, expires_date, revocation_date, auto_renew, finished, pending_outcome,
+                storefront, price, currency, reason)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [
+                id, transaction.originalId, transaction.productId, transaction.quantity, transaction.payment.account,
+                transaction.payment.applicationUsername, transaction.state.rawValue, transaction.error?.domain,
+                transaction.error?.code, transaction.purchaseDate.timeIntervalSince1970,
+                expiresDate?.timeIntervalSince1970, revocationDate?.timeIntervalSince1970, autoRenew,
+                transaction.finished, pendingOutcome?.token, storefront, price.exactString, currency, reason.rawValue,
+            ])
+    }
+
+    func update(_ db: Database) throws {
+        try db.execute(sql: """
+            UPDATE transactions SET state = ?, error_domain = ?, error_code = ?, expires_date = ?, revocation_date = ?,
+                auto_renew = ?, finished = ?, pending_outcome = ? WHERE id = ?
+            """, arguments: [
+                transaction.state.rawValue, transaction.error?.domain, transaction.error?.code,
+                expiresDate?.timeIntervalSince1970, revocationDate?.timeIntervalSince1970, autoRenew,
+                transaction.finished, pendingOutcome?.token, id,
+            ])
+    }
+
+    static func fetch(_ db: Database, id: String) throws -> StoredTransaction? {
+        try Row.fetchOne(db, sql: "SELECT * FROM transactions WHERE id = ?", arguments: [id]).map(StoredTransaction.init(row:))
+    }
+
+    static func fetchAll(_ db: Database, where condition: String = "1", _ arguments: StatementArguments = []) throws -> [StoredTransaction] {
+        try Row.fetchAll(db, sql: "SELECT * FROM transactions WHERE \(condition) ORDER BY seq", arguments: arguments)
+            .map(StoredTransaction.init(row:))
+    }
+}
+
+extension StoreDatabase {
+    static func setting(_ db: Database, _ key: String) throws -> String? {
+        try String.fetchOne(db, sql: "SELECT value FROM settings WHERE key = ?", arguments: [key])
+    }
+
+    static func setSetting(_ db: Database, _ key: String, _ value: String?) throws {
+        if let value {
+            try db.execute(sql: "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                           arguments: [key, value])
+        } else {
+            try db.execute(sql: "DELETE FROM settings WHERE key = ?", arguments: [key])
+        }
+    }
+
+    /// The next 16-digit transaction id, allocated inside the caller's write so ids never repeat.
+    static func nextTransactionId(_ db: Database) throws -> String {
+        let next = (try setting(db, "next_transaction_number")).flatMap(Int.init) ?? 1
+        try setSetting(db, "next_transaction_number", String(next + 1))
+        return String(2_000_000_000_000_000 + next)
+    }
+}

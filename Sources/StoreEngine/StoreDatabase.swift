@@ -1,0 +1,81 @@
+import Foundation
+import GRDB
+import StoreKitModel
+
+/// The simulated store's durable state: transactions, the test controls, the signing key, and
+/// the app server's record of consumed transaction ids. SQLite in WAL mode with a busy timeout,
+/// so a second process on the same state directory waits instead of corrupting it.
+struct StoreDatabase: Sendable {
+    let pool: DatabasePool
+
+    init(path: String) throws {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(5)
+        do {
+            pool = try DatabasePool(path: path, configuration: configuration)
+            try Self.migrator.migrate(pool)
+        } catch {
+            throw StoreFailure("cannot open the store database \(path): \(error); if another storefront is using this state directory, wait for it or pass a different --state")
+        }
+    }
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE transactions (
+                    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                    id TEXT NOT NULL UNIQUE,
+                    original_id TEXT NOT NULL,
+                    product_id TEXT NOT NULL,
+                    quantity INTEGER NOT NULL,
+                    account TEXT NOT NULL,
+                    order_id TEXT,
+                    state INTEGER NOT NULL,
+                    error_domain TEXT,
+                    error_code INTEGER,
+                    purchase_date REAL NOT NULL,
+                    expires_date REAL,
+                    revocation_date REAL,
+                    auto_renew INTEGER NOT NULL DEFAULT 1,
+                    finished INTEGER NOT NULL DEFAULT 0,
+                    pending_outcome TEXT,
+                    storefront TEXT NOT NULL,
+                    price TEXT NOT NULL,
+                    currency TEXT NOT NULL,
+                    reason TEXT NOT NULL
+                );
+                CREATE INDEX transactions_account ON transactions(account, finished);
+                CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+                CREATE TABLE consumed (
+                    transaction_id TEXT PRIMARY KEY,
+                    account TEXT NOT NULL,
+                    product_id TEXT NOT NULL,
+                    claim TEXT NOT NULL,
+                    consumed_at REAL NOT NULL
+                );
+                """)
+        }
+        return migrator
+    }
+}
+
+/// Why a transaction exists, as StoreKit 2's `transactionReason` and Xcode's manager show it.
+enum TransactionReason: String, Sendable {
+    case purchase, renewal, restore
+}
+
+/// One row of `transactions`, with the fields the store needs beyond StoreKit's transaction.
+struct StoredTransaction: Sendable, Hashable {
+    var transaction: Transaction
+    var storefront: String
+    var price: Decimal
+    var currency: String
+    var expiresDate: Date?
+    var revocationDate: Date?
+    var autoRenew: Bool
+    var pendingOutcome: PaymentOutcome?
+    var reason: TransactionReason
+
+    var id: String { transaction.id }
+}

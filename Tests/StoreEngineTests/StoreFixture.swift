@@ -1,0 +1,42 @@
+import Foundation
+import StoreEngine
+import StoreKitModel
+
+/// A simulated store on the repository's products.json in a fresh temporary state directory,
+/// with a clock the test moves by hand.
+struct StoreFixture {
+    static let gems = "com.example.storefront.gems.100"
+    static let removeAds = "com.example.storefront.removeads"
+    static let monthly = "com.example.storefront.premium.monthly"
+    static let plusMonthly = "com.example.storefront.premiumplus.monthly"
+    static let lifetime = "com.example.storefront.pro.lifetime"
+    static let removed = "com.example.storefront.levels.classic"
+
+    let store: SimulatedStore
+    let clock: ManualClock
+    let directory: URL
+
+    init(directory: URL? = nil) throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let catalog = try CatalogLoader.decode(Array(try Data(contentsOf: root.appendingPathComponent("products.json"))), source: "products.json")
+        self.directory = directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("storefront-tests-\(UUID().uuidString)")
+        clock = ManualClock()
+        store = try SimulatedStore(catalog: catalog, state: StateDirectory(url: self.directory), clock: clock)
+    }
+
+    /// Adds a payment and waits for the update that ends `purchasing`.
+    func buy(_ productId: String, account: String = "alice", quantity: Int = 1, order: String? = nil) async throws -> TransactionUpdate {
+        let updates = await store.updates()
+        let started = try await store.add(Payment(productId: productId, quantity: quantity, applicationUsername: order, account: account))
+        for await update in updates where update.transaction.id == started.id && update.transaction.state != .purchasing {
+            return update
+        }
+        throw StoreFailure("the update stream ended before \(started.id) completed")
+    }
+
+    func setControls(_ change: (inout TestControls) -> Void) async throws {
+        var controls = try await store.controls()
+        change(&controls)
+        try await store.setControls(controls)
+    }
+}
