@@ -193,7 +193,7 @@ struct Cursor {
     }
 
     func unclosed(_ container: String, _ opened: Int) -> JSONSyntaxError {
-        failure("unexpected end of file: the \(container) opened at \(opened) is never closed (the file looks truncated)")
+        failure("unexpected end of file: the \(container) opened at \(location(of: opened)) is never closed (the file looks truncated)")
     }
 
     func failure(_ message: String) -> JSONSyntaxError {
