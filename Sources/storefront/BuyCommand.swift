@@ -1,0 +1,134 @@
+import ArgumentParser
+import Foundation
+import StoreEngine
+import StoreKitModel
+
+struct BuyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "buy",
+        abstract: "Buy a product headlessly and print every transaction update and app step.",
+        discussion: """
+        Runs the whole flow as a careful app does: transactions left unfinished by an earlier run are
+        handled first, then the payment is added; on purchased the app delivers once, records it in its
+        ledger, verifies the receipt and finishes. Exit status: 0 purchased or deferred, 3 failed or cancelled.
+        """
+    )
+
+    @OptionGroup var options: StoreOptions
+
+    @Argument(help: "The product identifier.")
+    var productId: String
+
+    @Option(name: .long, help: "Quantity, 1 to 10.")
+    var quantity = 1
+
+    @Option(name: .long, help: ArgumentHelp("The app's order id, sent as applicationUsername.", valueName: "id"))
+    var order: String?
+
+    @Option(name: .long, help: ArgumentHelp("Force this purchase's outcome: success, cancel, fail:CODE, network[:CODE], deferred, interrupted.", valueName: "outcome"))
+    var outcome: String?
+
+    @Flag(name: .long, help: "Stop after delivery without verifying or finishing, as an app that crashed.")
+    var noFinish = false
+
+    @Flag(name: .long, help: "Print JSON Lines: one object per update and app step, then the result.")
+    var json = false
+
+    func run() async throws {
+        guard Payment.quantityRange.contains(quantity) else { throw CommandFailure.usage("--quantity \(quantity): StoreKit allows 1 to 10") }
+        let forced = try outcome.map { token -> PaymentOutcome in
+            guard let parsed = PaymentOutcome(token: token) else {
+                throw CommandFailure.usage("--outcome \(token): expected success, cancel, fail:CODE, network[:CODE], deferred or interrupted")
+            }
+            return parsed
+        }
+        let (context, store, account) = try await options.open()
+        let printer = StepPrinter(json: json, language: context.language)
+        do {
+            let ledger = try AppLedger(state: StateDirectory.resolve(flag: options.state, environment: ProcessInfo.processInfo.environment))
+            let observer = PurchaseObserver(store: store, ledger: ledger, catalog: context.catalog)
+            // The observer comes first: what an earlier run left unfinished is handled before anything new.
+            for update in try await store.unfinished(account: account.name) {
+                printer.update(update)
+                for step in try await observer.handle(update) { printer.step(step) }
+            }
+            if let forced {
+                var controls = try await store.controls()
+                controls.nextOutcome = forced
+                try await store.setControls(controls)
+            }
+            let updates = await store.updates()
+            let started = try await store.add(Payment(productId: productId, quantity: quantity, applicationUsername: order, account: account.name))
+            printer.update(TransactionUpdate(transaction: started, receipt: nil))
+            for await update in updates where update.transaction.id == started.id && update.transaction.state != .purchasing {
+                printer.update(update)
+                let steps = noFinish && update.transaction.state == .purchased ? [] : try await observer.handle(update)
+                if noFinish, update.transaction.state == .purchased {
+                    let record = try ledger.recordAndDeliver(update, product: context.catalog.product(id: productId), at: Date())
+                    printer.step(.delivered(transactionId: update.transaction.id, firstTime: record.delivered))
+                }
+                for step in steps { printer.step(step) }
+                let finished = steps.contains(.finished(transactionId: update.transaction.id))
+                try printer.result(update.transaction, finished: finished)
+                if update.transaction.state == .failed { throw ExitCode(3) }
+                return
+            }
+        } catch let failure as StoreFailure {
+            throw CommandFailure.failure(failure.message)
+        }
+    }
+}
+
+/// Prints updates and steps as text or JSON Lines.
+struct StepPrinter {
+    let json: Bool
+    let language: Language
+
+    func update(_ update: TransactionUpdate) {
+        let transaction = update.transaction
+        var object: [String: Any] = ["state": transaction.state.name, "transactionId": transaction.id,
+                                     "productId": transaction.productId, "quantity": transaction.quantity]
+        if let receipt = update.receipt { object["receipt"] = receipt }
+        if let error = transaction.error {
+            object["error"] = ["code": error.code, "name": error.name, "message": error.text(in: language).message]
+        }
+        emit(object, text: "\(transaction.state.name.padding(toLength: 10, withPad: " ", startingAt: 0)) \(transaction.id)  \(transaction.productId) ×\(transaction.quantity)"
+             + (transaction.error.map { "  \($0.domain) \($0.code) \($0.name): \($0.text(in: language).message)" } ?? ""))
+    }
+
+    func step(_ step: AppStep) {
+        switch step {
+        case .delivered(let id, let first):
+            emit(["step": "delivered", "transactionId": id, "firstTime": first], text: first ? "  delivered \(id)" : "  already delivered \(id) (not credited again)")
+        case .verified(let id):
+            emit(["step": "verified", "transactionId": id], text: "  verified \(id)")
+        case .verificationRejected(let id, let reason):
+            emit(["step": "warning", "transactionId": id, "message": "verification rejected: \(reason)"], text: "  verification rejected for \(id): \(reason)")
+        case .verificationDeferred(let id, let reason):
+            emit(["step": "warning", "transactionId": id, "message": "not verified yet (\(reason)); kept unfinished and retried at next launch"],
+                 text: "  not verified yet (\(reason)); kept unfinished and retried at next launch")
+        case .finished(let id):
+            emit(["step": "finished", "transactionId": id], text: "  finished \(id)")
+        case .waitingForApproval(let id):
+            emit(["step": "warning", "transactionId": id, "message": "waiting for approval (Ask to Buy); not finished"], text: "  waiting for approval (Ask to Buy)")
+        case .showError(let id, let error):
+            emit(["step": "warning", "transactionId": id, "message": error.text(in: language).message], text: "  \(error.text(in: language).message)")
+        }
+    }
+
+    func result(_ transaction: Transaction, finished: Bool) throws {
+        let result = switch transaction.state {
+        case .purchased, .restored: "purchased"
+        case .deferred: "deferred"
+        case .failed: transaction.error == .storeKit(.paymentCancelled) ? "cancelled" : "failed"
+        case .purchasing: "purchasing"
+        }
+        emit(["result": result, "transactionId": transaction.id, "finished": finished], text: "result: \(result)\(finished ? " (finished)" : "")")
+    }
+
+    private func emit(_ object: [String: Any], text: String) {
+        guard json else { Console.out(text); return }
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        Console.out(String(decoding: data, as: UTF8.self))
+    }
+}

@@ -1,0 +1,77 @@
+import ArgumentParser
+import Foundation
+import StoreEngine
+import StoreKitModel
+
+/// Options of the commands that talk to a store: the catalog's, plus state directory and account.
+struct StoreOptions: ParsableArguments {
+    @OptionGroup var catalog: CatalogOptions
+
+    @Option(name: .long, help: ArgumentHelp("State directory. Default: $STOREFRONT_HOME, else $XDG_DATA_HOME/storefront, else ~/.local/share/storefront.", valueName: "dir"))
+    var state: String?
+
+    @Option(name: .long, help: ArgumentHelp("Test account (see products.json). Default: the catalog's first.", valueName: "name"))
+    var account: String?
+
+    /// Opens the simulated store and completes what an earlier process left half done.
+    func open() async throws -> (CatalogContext, SimulatedStore, Account) {
+        let context = try await catalog.resolve()
+        let name = account ?? context.catalog.defaultAccount.name
+        guard let account = context.catalog.account(named: name) ?? (name == context.catalog.defaultAccount.name ? context.catalog.defaultAccount : nil) else {
+            let known = context.catalog.accounts.map(\.name).joined(separator: ", ")
+            throw CommandFailure.usage("--account \(name): not an account of this catalog (it has \(known))")
+        }
+        let directory = StateDirectory.resolve(flag: state, environment: ProcessInfo.processInfo.environment)
+        do {
+            let store = try SimulatedStore(catalog: context.catalog, state: directory)
+            if catalog.storefront != nil {
+                var controls = try await store.controls()
+                controls.storefront = context.storefront.id
+                try await store.setControls(controls)
+            }
+            try await store.resume()
+            return (context, store, account)
+        } catch let failure as StoreFailure {
+            throw CommandFailure.failure(failure.message)
+        }
+    }
+}
+
+/// JSON shape of a transaction in `storefront transactions --json` and the other store commands.
+struct TransactionJSON: Encodable {
+    let transactionId: String
+    let originalTransactionId: String
+    let productId: String
+    let state: String
+    let quantity: Int
+    let purchaseDate: String
+    let finished: Bool
+    let orderId: String?
+    let error: ErrorJSON?
+
+    init(_ transaction: Transaction, language: Language) {
+        transactionId = transaction.id
+        originalTransactionId = transaction.originalId
+        productId = transaction.productId
+        state = transaction.state.name
+        quantity = transaction.quantity
+        purchaseDate = ISO8601DateFormatter().string(from: transaction.purchaseDate)
+        finished = transaction.finished
+        orderId = transaction.payment.applicationUsername
+        error = transaction.error.map { ErrorJSON($0, language: language) }
+    }
+}
+
+struct ErrorJSON: Encodable {
+    let code: Int
+    let domain: String
+    let name: String
+    let message: String
+
+    init(_ error: StoreError, language: Language) {
+        code = error.code
+        domain = error.domain
+        name = error.name
+        message = error.text(in: language).message
+    }
+}
