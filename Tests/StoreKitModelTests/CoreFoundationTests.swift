@@ -89,3 +89,18 @@ import Testing
         #expect(Language.resolve(flag: "klingon", environment: [:]) == nil)
     }
 }
+
+@Suite struct CoreProductsRequestTests {
+    @Test func answersLikeSKProductsRequest() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let catalog = try CatalogLoader.decode(Array(try Data(contentsOf: root.appendingPathComponent("products.json"))), source: "products.json")
+        let china = try #require(catalog.storefront(id: "CHN"))
+        let ids = ["com.example.storefront.gems.100", "nope", "com.example.storefront.levels.classic",
+                   "com.example.storefront.pro.lifetime", "com.example.storefront.gems.100"]
+        let response = catalog.request(ids: ids, storefront: china)
+        #expect(response.products.map(\.id) == ["com.example.storefront.gems.100"])
+        #expect(response.invalidProductIdentifiers == ["nope", "com.example.storefront.levels.classic", "com.example.storefront.pro.lifetime"])
+        #expect(response.unavailableInStorefront == ["com.example.storefront.pro.lifetime"])
+        #expect(catalog.request(ids: [], storefront: china).products.isEmpty)
+    }
+}
