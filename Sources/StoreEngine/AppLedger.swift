@@ -81,25 +81,4 @@ public struct AppLedger: Sendable {
                            arguments: [status, error, transactionId])
         }
     }
-
-    /// How many times each transaction id was delivered: the chaos and crash tests reconcile against it.
-    public func deliveryCount(transactionId: String) throws -> Int {
-        try pool.read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM deliveries WHERE transaction_id = ?", arguments: [transactionId]) ?? 0
-        }
-    }
-
-    public func balances(account: String) throws -> [String: Int] {
-        try pool.read { db in
-            Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT balance, amount FROM balances WHERE account = ?", arguments: [account])
-                .map { ($0["balance"] as String, $0["amount"] as Int) })
-        }
-    }
-
-    /// Transactions paid for but not yet confirmed by the server: what the pending banner warns about.
-    public func unverified(account: String) throws -> [String] {
-        try pool.read { db in
-            try String.fetchAll(db, sql: "SELECT transaction_id FROM ledger WHERE account = ? AND status = 'unverified' ORDER BY recorded_at", arguments: [account])
-        }
-    }
 }

@@ -61,7 +61,7 @@ extension SimulatedStore {
             case .fail(let code):
                 controls.nextOutcome = .success
                 try controls.save(db)
-                throw code == .paymentCancelled ? StoreError.storeKit(.paymentCancelled) : StoreError.storeKit(code)
+                throw StoreError.storeKit(code)
             case .network(let code):
                 controls.nextOutcome = .success
                 try controls.save(db)

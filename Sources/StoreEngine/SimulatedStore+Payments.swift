@@ -9,7 +9,7 @@ extension SimulatedStore {
         guard Payment.quantityRange.contains(payment.quantity) else {
             throw StoreFailure("quantity \(payment.quantity) is out of range; StoreKit allows 1 to 10")
         }
-        guard let account = catalog.account(named: payment.account) ?? (payment.account == catalog.defaultAccount.name ? catalog.defaultAccount : nil) else {
+        guard let account = catalog.account(named: payment.account) else {
             throw StoreFailure("unknown account \(payment.account) (this catalog has \(catalog.accounts.map(\.name).joined(separator: ", ")))")
         }
         let now = clock.now()

@@ -92,10 +92,14 @@ extension SimulatedStore {
             stored.revocationDate = now
             stored.autoRenew = false
             if stored.expiresDate != nil { stored.expiresDate = now }
+            try stored.update(db)
+            return []  // StoreKit 1 sends the app no update for a refund
         case .expireSubscription:
             guard stored.expiresDate != nil else { throw StoreFailure("transaction \(stored.id) is not a subscription") }
             stored.expiresDate = now
             stored.autoRenew = false
+            try stored.update(db)
+            return []
         case .forceRenewal:
             guard let product = catalog.product(id: stored.transaction.productId), product.type == .autoRenewable,
                   let period = product.subscription?.period else { throw StoreFailure("transaction \(stored.id) is not an auto-renewable subscription") }
@@ -109,6 +113,6 @@ extension SimulatedStore {
             return []
         }
         try stored.update(db)
-        return action == .refund(stored.id) || action == .expireSubscription(stored.id) ? [] : [try update(for: stored, db)]
+        return [try update(for: stored, db)]
     }
 }

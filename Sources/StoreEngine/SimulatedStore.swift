@@ -101,14 +101,12 @@ public actor SimulatedStore: StoreBackend {
     public func transactions(account: String?) async throws -> [Transaction] {
         try await renewDue()
         return try await database.pool.read { db in
-            let rows = account.map { try? StoredTransaction.fetchAll(db, where: "account = ?", [$0]) }
-                ?? (try? StoredTransaction.fetchAll(db))
-            return (rows ?? []).reversed().map(\.transaction)
+            let rows = if let account {
+                try StoredTransaction.fetchAll(db, where: "account = ?", [account])
+            } else {
+                try StoredTransaction.fetchAll(db)
+            }
+            return rows.reversed().map(\.transaction)
         }
-    }
-
-    /// Every stored row, with expiry and revocation, for the wallet and the transaction manager.
-    func storedTransactions(account: String) async throws -> [StoredTransaction] {
-        try await database.pool.read { db in try StoredTransaction.fetchAll(db, where: "account = ?", [account]) }
     }
 }

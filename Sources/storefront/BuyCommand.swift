@@ -62,10 +62,12 @@ struct BuyCommand: AsyncParsableCommand {
             printer.update(TransactionUpdate(transaction: started, receipt: nil))
             for await update in updates where update.transaction.id == started.id && update.transaction.state != .purchasing {
                 printer.update(update)
-                let steps = noFinish && update.transaction.state == .purchased ? [] : try await observer.handle(update)
+                let steps: [AppStep]
                 if noFinish, update.transaction.state == .purchased {
                     let record = try ledger.recordAndDeliver(update, product: context.catalog.product(id: productId), at: Date())
-                    printer.step(.delivered(transactionId: update.transaction.id, firstTime: record.delivered))
+                    steps = [.delivered(transactionId: update.transaction.id, firstTime: record.delivered)]
+                } else {
+                    steps = try await observer.handle(update)
                 }
                 for step in steps { printer.step(step) }
                 let finished = steps.contains(.finished(transactionId: update.transaction.id))

@@ -42,7 +42,7 @@ struct Storefront: AsyncParsableCommand {
             Foundation.exit(0)
         }
         Console.err(fullMessage(for: error))
-        Foundation.exit(code == .validationFailure ? 2 : code.rawValue == 64 ? 2 : code.rawValue)
+        Foundation.exit(code == .validationFailure ? 2 : code.rawValue)
     }
 }
 

@@ -17,7 +17,7 @@ struct StoreOptions: ParsableArguments {
     func open() async throws -> (CatalogContext, SimulatedStore, Account) {
         let context = try await catalog.resolve()
         let name = account ?? context.catalog.defaultAccount.name
-        guard let account = context.catalog.account(named: name) ?? (name == context.catalog.defaultAccount.name ? context.catalog.defaultAccount : nil) else {
+        guard let account = context.catalog.account(named: name) else {
             let known = context.catalog.accounts.map(\.name).joined(separator: ", ")
             throw CommandFailure.usage("--account \(name): not an account of this catalog (it has \(known))")
         }
@@ -55,7 +55,7 @@ struct TransactionJSON: Encodable {
         productId = transaction.productId
         state = transaction.state.name
         quantity = transaction.quantity
-        purchaseDate = ISO8601DateFormatter().string(from: transaction.purchaseDate)
+        purchaseDate = transaction.purchaseDate.formatted(.iso8601)
         finished = transaction.finished
         orderId = transaction.payment.applicationUsername
         error = transaction.error.map { ErrorJSON($0, language: language) }

@@ -45,8 +45,9 @@ public struct Catalog: Sendable {
         storefrontIndex[id].map { storefronts[$0] }
     }
 
+    /// The named account, including the generic default of a catalog that lists none.
     public func account(named name: String) -> Account? {
-        accounts.first { $0.name == name }
+        accounts.first { $0.name == name } ?? (name == defaultAccount.name ? defaultAccount : nil)
     }
 
     /// The account used when none is named: the first one, else a generic account in the default storefront.
