@@ -78,6 +78,8 @@ public struct TestControls: Sendable, Hashable {
     public var storefront: String?
     public var account: String?
     public var verificationFailure: VerificationFailure?
+    /// Field reports: `applicationUsername` can come back empty; on, every update drops it.
+    public var dropOrderIds: Bool = false
 
     public init() {}
 

@@ -4,9 +4,11 @@ import StoreKitModel
 /// One step the app took for a transaction, for the UI and the headless commands to show.
 public enum AppStep: Sendable, Hashable {
     case delivered(transactionId: String, firstTime: Bool)
+    /// `applicationUsername` came back empty and the order was found by account and product.
+    case orderMatched(transactionId: String, orderId: String)
     case verified(transactionId: String)
     case verificationRejected(transactionId: String, reason: String)
-    case verificationDeferred(transactionId: String, reason: String)
+    case verificationDeferred(transactionId: String, reason: String, nextAttempt: Date?)
     case finished(transactionId: String)
     case waitingForApproval(transactionId: String)
     case showError(transactionId: String, error: StoreError)
@@ -19,14 +21,25 @@ public struct PurchaseObserver: Sendable {
     public let store: any StoreBackend
     public let ledger: AppLedger
     public let catalog: Catalog
+    let clock: any StoreClock
 
-    public init(store: any StoreBackend, ledger: AppLedger, catalog: Catalog) {
+    public init(store: any StoreBackend, ledger: AppLedger, catalog: Catalog, clock: any StoreClock = SystemClock()) {
         self.store = store
         self.ledger = ledger
         self.catalog = catalog
+        self.clock = clock
     }
 
-    public func handle(_ update: TransactionUpdate) async throws -> [AppStep] {
+    /// Places the app's order, then adds the payment. The order is durable first, so a
+    /// transaction that comes back without `applicationUsername` still finds it.
+    public func buy(_ payment: Payment) async throws -> Transaction {
+        let orderId = try ledger.placeOrder(payment, at: clock.now())
+        return try await store.add(Payment(productId: payment.productId, quantity: payment.quantity,
+                                           applicationUsername: orderId, account: payment.account))
+    }
+
+    /// `stopAfterDelivery` plays an app that crashed after delivering and before verifying.
+    public func handle(_ update: TransactionUpdate, stopAfterDelivery: Bool = false) async throws -> [AppStep] {
         let transaction = update.transaction
         switch transaction.state {
         case .purchasing:
@@ -39,30 +52,72 @@ public struct PurchaseObserver: Sendable {
             let shown: [AppStep] = error == .storeKit(.paymentCancelled) ? [] : [.showError(transactionId: transaction.id, error: error)]
             return shown + [.finished(transactionId: transaction.id)]
         case .purchased, .restored:
-            return try await deliverVerifyFinish(update)
+            let (record, steps) = try deliver(update)
+            if stopAfterDelivery { return steps }
+            return steps + (try await verifyAndFinish(update, claim: record.claim))
         }
     }
 
-    private func deliverVerifyFinish(_ update: TransactionUpdate) async throws -> [AppStep] {
+    private func deliver(_ update: TransactionUpdate) throws -> (DeliveryRecord, [AppStep]) {
         let transaction = update.transaction
-        let record = try ledger.recordAndDeliver(update, product: catalog.product(id: transaction.productId), at: Date())
+        let record = try ledger.recordAndDeliver(update, product: catalog.product(id: transaction.productId), at: clock.now())
         var steps: [AppStep] = [.delivered(transactionId: transaction.id, firstTime: record.delivered)]
-        guard let receipt = update.receipt else {
-            return steps + [.verificationDeferred(transactionId: transaction.id, reason: "no receipt was delivered with the transaction")]
+        if record.delivered, record.matchedBy == .accountAndProduct, let orderId = record.orderId {
+            steps.append(.orderMatched(transactionId: transaction.id, orderId: orderId))
         }
-        switch try await store.verify(receipt: receipt, transactionId: transaction.id, productId: transaction.productId, claim: record.claim) {
+        return (record, steps)
+    }
+
+    private func verifyAndFinish(_ update: TransactionUpdate, claim: String) async throws -> [AppStep] {
+        let transaction = update.transaction
+        guard let receipt = update.receipt else {
+            return [.verificationDeferred(transactionId: transaction.id, reason: "no receipt was delivered with the transaction", nextAttempt: nil)]
+        }
+        let step: AppStep
+        switch try await store.verify(receipt: receipt, transactionId: transaction.id, productId: transaction.productId, claim: claim) {
         case .verified:
-            try ledger.mark(transaction.id, status: "verified")
-            steps.append(.verified(transactionId: transaction.id))
+            try ledger.mark(transaction.id, status: .verified, at: clock.now())
+            step = .verified(transactionId: transaction.id)
         case .rejected(_, let reason):
-            try ledger.mark(transaction.id, status: "rejected", error: reason)
-            steps.append(.verificationRejected(transactionId: transaction.id, reason: reason))
+            try ledger.mark(transaction.id, status: .rejected, error: reason, at: clock.now())
+            step = .verificationRejected(transactionId: transaction.id, reason: reason)
         case .retryLater(let reason):
-            try ledger.mark(transaction.id, status: "unverified", error: reason)
-            return steps + [.verificationDeferred(transactionId: transaction.id, reason: reason)]
+            try ledger.mark(transaction.id, status: .unverified, error: reason, at: clock.now())
+            let next = try ledger.entry(transactionId: transaction.id)?.nextAttempt
+            return [.verificationDeferred(transactionId: transaction.id, reason: reason, nextAttempt: next)]
         }
         try await store.finish(transactionId: transaction.id)
-        try ledger.mark(transaction.id, status: "finished")
-        return steps + [.finished(transactionId: transaction.id)]
+        try ledger.mark(transaction.id, status: .finished, at: clock.now())
+        return [step, .finished(transactionId: transaction.id)]
+    }
+
+    /// Verifies again every delivered-but-unverified transaction whose backoff has elapsed.
+    public func retryDue(account: String) async throws -> [AppStep] {
+        let now = clock.now()
+        let due = try ledger.entries(account: account, openOnly: true)
+            .filter { $0.status == .unverified && ($0.nextAttempt ?? now) <= now }
+        guard !due.isEmpty else { return [] }
+        let queue = Dictionary(try await store.unfinished(account: account).map { ($0.transaction.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var steps: [AppStep] = []
+        for entry in due {
+            guard let update = queue[entry.transactionId] else {
+                // Finished elsewhere (another device, or the transaction manager): nothing left to confirm.
+                try ledger.mark(entry.transactionId, status: .finished, at: now)
+                continue
+            }
+            steps += try await handle(update)
+        }
+        return steps
+    }
+
+    /// The earliest moment a retry is due, for a UI timer; nil when nothing waits for the server.
+    public func nextRetry(account: String) throws -> Date? {
+        try ledger.entries(account: account, openOnly: true).filter { $0.status == .unverified }.compactMap(\.nextAttempt).min()
+    }
+
+    /// The payments still in flight for the account (banner, pending view, buy warnings).
+    public func pending(account: String) async throws -> [PendingPayment] {
+        PendingPayment.list(unfinished: try await store.unfinished(account: account).map(\.transaction),
+                            ledger: try ledger.entries(account: account, openOnly: true))
     }
 }

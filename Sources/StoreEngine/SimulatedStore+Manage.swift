@@ -7,10 +7,10 @@ extension SimulatedStore {
     /// `purchased` transaction per elapsed period, under the current time rate.
     public func renewDue() async throws {
         let now = clock.now()
-        let updates: [TransactionUpdate] = try await database.pool.write { db in
+        let updates: [TransactionUpdate] = try await database.pool.guardedWrite { db in
             let rate = try TestControls.load(db, defaults: self.defaults).timeRate
             var updates: [TransactionUpdate] = []
-            let candidates = try StoredTransaction.fetchAll(db, where: "state IN (1, 3) AND expires_date IS NOT NULL AND revocation_date IS NULL AND auto_renew = 1 AND expires_date <= ?",
+            let candidates = try StoredTransaction.fetchAll(db, where: "state = 1 AND expires_date IS NOT NULL AND revocation_date IS NULL AND auto_renew = 1 AND expires_date <= ?",
                                                             [now.timeIntervalSince1970])
             for latest in candidates {
                 guard let product = self.catalog.product(id: latest.transaction.productId), product.type == .autoRenewable,
@@ -29,7 +29,7 @@ extension SimulatedStore {
     }
 
     private static func isLatest(_ stored: StoredTransaction, _ db: Database) throws -> Bool {
-        let newer = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM transactions WHERE original_id = ? AND seq > (SELECT seq FROM transactions WHERE id = ?) AND state IN (1, 3)",
+        let newer = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM transactions WHERE original_id = ? AND seq > (SELECT seq FROM transactions WHERE id = ?) AND state = 1",
                                      arguments: [stored.transaction.originalId, stored.id]) ?? 0
         return newer == 0
     }
@@ -55,7 +55,7 @@ extension SimulatedStore {
     public func restore(account: String) async throws -> [TransactionUpdate] {
         try await renewDue()
         let now = clock.now()
-        let updates: [TransactionUpdate] = try await database.pool.write { db in
+        let updates: [TransactionUpdate] = try await database.pool.guardedWrite { db in
             var controls = try TestControls.load(db, defaults: self.defaults)
             switch controls.nextOutcome {
             case .fail(let code):
@@ -66,6 +66,11 @@ extension SimulatedStore {
                 controls.nextOutcome = .success
                 try controls.save(db)
                 throw StoreError.network(code)
+            case .cancel:
+                // The user dismissed the App Store sign-in that restore asks for.
+                controls.nextOutcome = .success
+                try controls.save(db)
+                throw StoreError.storeKit(.paymentCancelled)
             default:
                 break
             }

@@ -14,9 +14,9 @@ extension SimulatedStore {
         }
         let now = clock.now()
         let catalog = catalog
-        let stored = try await database.pool.write { db in
+        let stored = try await database.pool.guardedWrite { db in
             var controls = try TestControls.load(db, defaults: self.defaults)
-            let storefront = controls.storefront ?? account.storefront
+            let storefront = self.storefrontOverride ?? controls.storefront ?? account.storefront
             let outcome = Self.outcome(for: payment, account: account, storefront: storefront, controls: &controls, catalog: catalog)
             try controls.save(db)
             let id = try StoreDatabase.nextTransactionId(db)
@@ -54,7 +54,7 @@ extension SimulatedStore {
     /// Moves a `purchasing` transaction to its recorded outcome and reports it.
     func process(_ id: String) async throws {
         let now = clock.now()
-        let updates: [TransactionUpdate] = try await database.pool.write { db in
+        let updates: [TransactionUpdate] = try await database.pool.guardedWrite { db in
             guard var stored = try StoredTransaction.fetch(db, id: id), stored.transaction.state == .purchasing else { return [] }
             switch stored.pendingOutcome ?? .success {
             case .success:
@@ -105,7 +105,7 @@ extension SimulatedStore {
 
     /// The latest transaction of each auto-renewable chain that is still in force.
     nonisolated func activeSubscriptions(account: String, at now: Date, _ db: Database) throws -> [StoredTransaction] {
-        let rows = try StoredTransaction.fetchAll(db, where: "account = ? AND state IN (1, 3) AND expires_date IS NOT NULL AND revocation_date IS NULL", [account])
+        let rows = try StoredTransaction.fetchAll(db, where: "account = ? AND state = 1 AND expires_date IS NOT NULL AND revocation_date IS NULL", [account])
         var latest: [String: StoredTransaction] = [:]
         for row in rows where catalog.product(id: row.transaction.productId)?.type == .autoRenewable {
             latest[row.transaction.originalId] = row
@@ -114,7 +114,7 @@ extension SimulatedStore {
     }
 
     public func finish(transactionId: String) async throws {
-        try await database.pool.write { db in
+        try await database.pool.guardedWrite { db in
             guard var stored = try StoredTransaction.fetch(db, id: transactionId) else {
                 throw StoreFailure("no transaction \(transactionId); see `storefront transactions`")
             }
@@ -132,7 +132,7 @@ extension SimulatedStore {
 
     public func unfinished(account: String) async throws -> [TransactionUpdate] {
         try await renewDue()
-        return try await database.pool.read { db in
+        return try await database.pool.guardedRead { db in
             try StoredTransaction.fetchAll(db, where: "account = ? AND finished = 0 AND state != 0", [account])
                 .map { try self.update(for: $0, db) }
         }

@@ -12,20 +12,23 @@ public actor SimulatedStore: StoreBackend {
     let clock: any StoreClock
     let signer: ReceiptSigner
     let defaults: TestControls
+    /// `--storefront` for one command: applies to this process only, unlike the persisted control.
+    let storefrontOverride: String?
     let environment = "Xcode"
     private var subscribers: [UUID: AsyncStream<TransactionUpdate>.Continuation] = [:]
 
-    public init(catalog: Catalog, state: StateDirectory, clock: any StoreClock = SystemClock()) throws {
+    public init(catalog: Catalog, state: StateDirectory, clock: any StoreClock = SystemClock(), storefrontOverride: String? = nil) throws {
         self.catalog = catalog
         self.clock = clock
+        self.storefrontOverride = storefrontOverride
         defaults = TestControls(seed: catalog.settings)
         database = try StoreDatabase(path: try state.databasePath("store.sqlite"))
-        signer = ReceiptSigner(keyData: try database.pool.write { db in try Self.signingKey(db) })
+        signer = ReceiptSigner(keyData: try database.pool.guardedWriteNow { db in try Self.signingKey(db) })
     }
 
     /// Completes purchases a previous process left in `purchasing` and renews what is due.
     public func resume() async throws {
-        let pending = try await database.pool.read { db in
+        let pending = try await database.pool.guardedRead { db in
             try StoredTransaction.fetchAll(db, where: "state = ?", [TransactionState.purchasing.rawValue])
         }
         for stored in pending { try await process(stored.id) }
@@ -65,9 +68,16 @@ public actor SimulatedStore: StoreBackend {
     }
 
     nonisolated func update(for stored: StoredTransaction, _ db: Database) throws -> TransactionUpdate {
-        let state = stored.transaction.state
-        let receipt = state == .purchased || state == .restored ? try receipt(account: stored.transaction.payment.account, db) : nil
-        return TransactionUpdate(transaction: stored.transaction, receipt: receipt)
+        var transaction = stored.transaction
+        let state = transaction.state
+        let receipt = state == .purchased || state == .restored ? try receipt(account: transaction.payment.account, db) : nil
+        if try TestControls.load(db, defaults: defaults).dropOrderIds {
+            let payment = transaction.payment
+            transaction = Transaction(id: transaction.id, originalId: transaction.originalId,
+                                      payment: Payment(productId: payment.productId, quantity: payment.quantity, account: payment.account),
+                                      state: state, error: transaction.error, purchaseDate: transaction.purchaseDate, finished: transaction.finished)
+        }
+        return TransactionUpdate(transaction: transaction, receipt: receipt)
     }
 
     nonisolated func receipt(account: String, _ db: Database) throws -> String {
@@ -82,7 +92,7 @@ public actor SimulatedStore: StoreBackend {
 
     public func products(ids: [String], storefront: String?) async throws -> ProductsResponse {
         let controls = try await controls()
-        let id = storefront ?? controls.storefront ?? catalog.defaultStorefront
+        let id = storefront ?? storefrontOverride ?? controls.storefront ?? catalog.defaultStorefront
         guard let storefront = catalog.storefront(id: id) else {
             throw StoreFailure("unknown storefront \(id) (this catalog has \(catalog.storefronts.map(\.id).joined(separator: ", ")))")
         }
@@ -91,16 +101,16 @@ public actor SimulatedStore: StoreBackend {
 
     public func controls() async throws -> TestControls {
         let defaults = defaults
-        return try await database.pool.read { db in try TestControls.load(db, defaults: defaults) }
+        return try await database.pool.guardedRead { db in try TestControls.load(db, defaults: defaults) }
     }
 
     public func setControls(_ controls: TestControls) async throws {
-        try await database.pool.write { db in try controls.save(db) }
+        try await database.pool.guardedWrite { db in try controls.save(db) }
     }
 
     public func transactions(account: String?) async throws -> [Transaction] {
         try await renewDue()
-        return try await database.pool.read { db in
+        return try await database.pool.guardedRead { db in
             let rows = if let account {
                 try StoredTransaction.fetchAll(db, where: "account = ?", [account])
             } else {

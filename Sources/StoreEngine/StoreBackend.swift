@@ -42,6 +42,8 @@ public protocol StoreBackend: Sendable {
     func restore(account: String) async throws -> [TransactionUpdate]
     /// Every transaction the store keeps for the account, newest first.
     func transactions(account: String?) async throws -> [Transaction]
+    /// Non-consumables owned and each subscription's latest period (StoreKit 2's current entitlements).
+    func entitlements(account: String) async throws -> [Entitlement]
     /// The app server's verification of a receipt for one transaction. `claim` identifies the
     /// app's request (its ledger entry): the same claim retried is answered again, while another
     /// claim on an already consumed transaction id is refused as a replay.

@@ -9,13 +9,11 @@ struct StoreDatabase: Sendable {
     let pool: DatabasePool
 
     init(path: String) throws {
-        var configuration = Configuration()
-        configuration.busyMode = .timeout(5)
         do {
-            pool = try DatabasePool(path: path, configuration: configuration)
+            pool = try DatabasePool(path: path, configuration: StateLock.configuration())
             try Self.migrator.migrate(pool)
         } catch {
-            throw StoreFailure("cannot open the store database \(path): \(error); if another storefront is using this state directory, wait for it or pass a different --state")
+            throw StoreFailure("cannot open the store database \(path): \(StateLock.explain(error, path: path))")
         }
     }
 

@@ -22,6 +22,7 @@ extension TestControls {
         controls.storefront = try value("storefront")
         controls.account = try value("account")
         controls.verificationFailure = try value("verification").flatMap(VerificationFailure.init(token:))
+        controls.dropOrderIds = try value("dropOrderIds") == "1"
         return controls
     }
 
@@ -37,5 +38,6 @@ extension TestControls {
         try set("storefront", storefront)
         try set("account", account)
         try set("verification", verificationFailure?.token)
+        try set("dropOrderIds", dropOrderIds ? "1" : "0")
     }
 }

@@ -42,36 +42,26 @@ struct BuyCommand: AsyncParsableCommand {
             }
             return parsed
         }
-        let (context, store, account) = try await options.open()
-        let printer = StepPrinter(json: json, language: context.language)
+        let session = try await options.open()
+        let printer = StepPrinter(json: json, language: session.language)
         do {
-            let ledger = try AppLedger(state: StateDirectory.resolve(flag: options.state, environment: ProcessInfo.processInfo.environment))
-            let observer = PurchaseObserver(store: store, ledger: ledger, catalog: context.catalog)
             // The observer comes first: what an earlier run left unfinished is handled before anything new.
-            for update in try await store.unfinished(account: account.name) {
-                printer.update(update)
-                for step in try await observer.handle(update) { printer.step(step) }
-            }
+            try await StepPrinter.handleUnfinished(session, printer: printer)
+            let pending = PendingPayment.blocking(productId, in: try await session.observer.pending(account: session.account.name))
+            if !pending.isEmpty { printer.pendingWarning(productId, pending) }
             if let forced {
-                var controls = try await store.controls()
+                var controls = try await session.store.controls()
                 controls.nextOutcome = forced
-                try await store.setControls(controls)
+                try await session.store.setControls(controls)
             }
-            let updates = await store.updates()
-            let started = try await store.add(Payment(productId: productId, quantity: quantity, applicationUsername: order, account: account.name))
+            let updates = await session.store.updates()
+            let started = try await session.observer.buy(Payment(productId: productId, quantity: quantity, applicationUsername: order, account: session.account.name))
             printer.update(TransactionUpdate(transaction: started, receipt: nil))
             for await update in updates where update.transaction.id == started.id && update.transaction.state != .purchasing {
                 printer.update(update)
-                let steps: [AppStep]
-                if noFinish, update.transaction.state == .purchased {
-                    let record = try ledger.recordAndDeliver(update, product: context.catalog.product(id: productId), at: Date())
-                    steps = [.delivered(transactionId: update.transaction.id, firstTime: record.delivered)]
-                } else {
-                    steps = try await observer.handle(update)
-                }
+                let steps = try await session.observer.handle(update, stopAfterDelivery: noFinish)
                 for step in steps { printer.step(step) }
-                let finished = steps.contains(.finished(transactionId: update.transaction.id))
-                try printer.result(update.transaction, finished: finished)
+                try printer.result(update.transaction, finished: steps.contains(.finished(transactionId: update.transaction.id)))
                 if update.transaction.state == .failed { throw ExitCode(3) }
                 return
             }
@@ -106,9 +96,12 @@ struct StepPrinter {
             emit(["step": "verified", "transactionId": id], text: "  verified \(id)")
         case .verificationRejected(let id, let reason):
             emit(["step": "warning", "transactionId": id, "message": "verification rejected: \(reason)"], text: "  verification rejected for \(id): \(reason)")
-        case .verificationDeferred(let id, let reason):
+        case .verificationDeferred(let id, let reason, _):
             emit(["step": "warning", "transactionId": id, "message": "not verified yet (\(reason)); kept unfinished and retried at next launch"],
                  text: "  not verified yet (\(reason)); kept unfinished and retried at next launch")
+        case .orderMatched(let id, let orderId):
+            emit(["step": "orderMatched", "transactionId": id, "orderId": orderId],
+                 text: "  applicationUsername came back empty; matched order \(orderId) by account and product")
         case .finished(let id):
             emit(["step": "finished", "transactionId": id], text: "  finished \(id)")
         case .waitingForApproval(let id):
@@ -116,6 +109,21 @@ struct StepPrinter {
         case .showError(let id, let error):
             emit(["step": "warning", "transactionId": id, "message": error.text(in: language).message], text: "  \(error.text(in: language).message)")
         }
+    }
+
+    /// Handles what the queue re-delivers at launch, printing each update and step.
+    static func handleUnfinished(_ session: StoreSession, printer: StepPrinter) async throws {
+        for update in try await session.store.unfinished(account: session.account.name) {
+            printer.update(update)
+            for step in try await session.observer.handle(update) { printer.step(step) }
+        }
+    }
+
+    func pendingWarning(_ productId: String, _ pending: [PendingPayment]) {
+        let list = pending.map { "\($0.transactionId) (\($0.waitingFor))" }.joined(separator: "; ")
+        emit(["step": "warning", "productId": productId, "pending": pending.map(\.transactionId),
+              "message": "a payment for \(productId) is already pending: \(list); paying again may charge twice"],
+             text: "  warning: a payment for \(productId) is already pending: \(list); paying again may charge twice")
     }
 
     func result(_ transaction: Transaction, finished: Bool) throws {
@@ -128,7 +136,7 @@ struct StepPrinter {
         emit(["result": result, "transactionId": transaction.id, "finished": finished], text: "result: \(result)\(finished ? " (finished)" : "")")
     }
 
-    private func emit(_ object: [String: Any], text: String) {
+    func emit(_ object: [String: Any], text: String) {
         guard json else { Console.out(text); return }
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
         Console.out(String(decoding: data, as: UTF8.self))

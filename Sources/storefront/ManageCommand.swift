@@ -12,7 +12,9 @@ struct ManageCommand: AsyncParsableCommand {
         Settings: set ask-to-buy on|off, set payments-allowed on|off, set time-rate RATE (real, 2s, 10s, 30s,
         1m, 5m, 15m, monthly-30s … or Xcode's raw value), set storefront ISO3, set next-outcome
         success|cancel|fail:CODE|network[:CODE]|deferred|interrupted, set latency MS,
-        set verification ok|unreachable|STATUS.
+        set verification ok|unreachable|STATUS, set account NAME (the default --account),
+        set drop-order-id on|off (updates come back without applicationUsername, as field reports describe),
+        set product-outcome PRODUCT_ID OUTCOME|none (every payment of that product, until none).
         """
     )
 
@@ -22,11 +24,12 @@ struct ManageCommand: AsyncParsableCommand {
     var words: [String]
 
     func run() async throws {
-        let (_, store, _) = try await options.open()
+        let session = try await options.open()
+        let store = session.store
         do {
             if words.first == "set" {
                 var controls = try await store.controls()
-                try Self.apply(Array(words.dropFirst()), to: &controls)
+                try Self.apply(Array(words.dropFirst()), to: &controls, catalog: session.context.catalog)
                 try await store.setControls(controls)
                 Console.out("set \(words.dropFirst().joined(separator: " "))")
                 return
@@ -53,7 +56,8 @@ struct ManageCommand: AsyncParsableCommand {
         }
     }
 
-    static func apply(_ words: [String], to controls: inout TestControls) throws {
+    static func apply(_ words: [String], to controls: inout TestControls, catalog: Catalog) throws {
+        if words.first == "product-outcome" { return try applyProductOutcome(Array(words.dropFirst()), to: &controls, catalog: catalog) }
         guard words.count == 2 else { throw CommandFailure.usage("manage set needs a setting and a value; see storefront manage --help") }
         let value = words[1]
         let flag = { () throws -> Bool in
@@ -66,7 +70,17 @@ struct ManageCommand: AsyncParsableCommand {
         case "time-rate":
             guard let rate = TimeRate(token: value) else { throw CommandFailure.usage("time-rate \(value): expected one of \(TimeRate.allCases.map(\.token).joined(separator: ", "))") }
             controls.timeRate = rate
-        case "storefront": controls.storefront = value.uppercased()
+        case "storefront":
+            guard catalog.storefront(id: value.uppercased()) != nil else {
+                throw CommandFailure.usage("storefront \(value): not a storefront of this catalog (it has \(catalog.storefronts.map(\.id).joined(separator: ", ")))")
+            }
+            controls.storefront = value.uppercased()
+        case "account":
+            guard catalog.account(named: value) != nil else {
+                throw CommandFailure.usage("account \(value): not an account of this catalog (it has \(catalog.accounts.map(\.name).joined(separator: ", ")))")
+            }
+            controls.account = value
+        case "drop-order-id": controls.dropOrderIds = try flag()
         case "next-outcome":
             guard let outcome = PaymentOutcome(token: value) else { throw CommandFailure.usage("next-outcome \(value): expected success, cancel, fail:CODE, network[:CODE], deferred or interrupted") }
             controls.nextOutcome = outcome
@@ -80,5 +94,17 @@ struct ManageCommand: AsyncParsableCommand {
         default:
             throw CommandFailure.usage("manage set \(words[0]): unknown setting; see storefront manage --help")
         }
+    }
+
+    private static func applyProductOutcome(_ words: [String], to controls: inout TestControls, catalog: Catalog) throws {
+        guard words.count == 2 else { throw CommandFailure.usage("manage set product-outcome needs a product id and an outcome (or none)") }
+        guard catalog.product(id: words[0]) != nil else {
+            throw CommandFailure.usage("product-outcome \(words[0]): not a product of this catalog; see storefront products")
+        }
+        if words[1] == "none" { controls.productOutcomes[words[0]] = nil; return }
+        guard let outcome = PaymentOutcome(token: words[1]) else {
+            throw CommandFailure.usage("product-outcome \(words[1]): expected success, cancel, fail:CODE, network[:CODE], deferred, interrupted or none")
+        }
+        controls.productOutcomes[words[0]] = outcome
     }
 }

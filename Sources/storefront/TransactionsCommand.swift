@@ -19,10 +19,11 @@ struct TransactionsCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let (context, store, account) = try await options.open()
-        let all = try await store.transactions(account: account.name)
-        let output = Output(unfinished: all.filter { !$0.finished && $0.state != .purchasing }.map { TransactionJSON($0, language: context.language) },
-                            history: all.map { TransactionJSON($0, language: context.language) })
+        let session = try await options.open()
+        let account = session.account
+        let all = try await session.store.transactions(account: account.name)
+        let output = Output(unfinished: all.filter { !$0.finished && $0.state != .purchasing }.map { TransactionJSON($0, language: session.language) },
+                            history: all.map { TransactionJSON($0, language: session.language) })
         if json {
             Console.out(try JSONOutput.encode(output))
             return
@@ -47,9 +48,9 @@ struct FinishCommand: AsyncParsableCommand {
     var transactionId: String
 
     func run() async throws {
-        let (_, store, _) = try await options.open()
+        let session = try await options.open()
         do {
-            try await store.finish(transactionId: transactionId)
+            try await session.store.finish(transactionId: transactionId)
             Console.out("finished \(transactionId)")
         } catch let failure as StoreFailure {
             throw CommandFailure.failure(failure.message)

@@ -1,0 +1,98 @@
+import Foundation
+import GRDB
+import StoreKitModel
+
+/// What `recordAndDeliver` did.
+public struct DeliveryRecord: Sendable, Hashable {
+    /// Identifies this app's verification request, so a retry is not mistaken for a replay.
+    public let claim: String
+    /// False when the transaction id was delivered before: nothing was credited this time.
+    public let delivered: Bool
+    public let orderId: String?
+    public let matchedBy: OrderMatch?
+}
+
+extension AppLedger {
+    /// Records the order before the payment is added, so a transaction that comes back without
+    /// its `applicationUsername` can still be matched by account and product.
+    public func placeOrder(_ payment: Payment, at now: Date) throws -> String {
+        let orderId = payment.applicationUsername ?? UUID().uuidString
+        try pool.guardedWriteNow { db in
+            try db.execute(sql: """
+                INSERT INTO orders (order_id, account, product_id, quantity, created_at) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT(order_id) DO NOTHING
+                """, arguments: [orderId, payment.account, payment.productId, payment.quantity, now.timeIntervalSince1970])
+        }
+        return orderId
+    }
+
+    /// Records the transaction as paid-but-unverified and delivers it, in one commit; a
+    /// transaction id seen before is neither recorded nor delivered again.
+    public func recordAndDeliver(_ update: TransactionUpdate, product: Product?, at now: Date) throws -> DeliveryRecord {
+        let transaction = update.transaction
+        return try pool.guardedWriteNow { db in
+            if let row = try Row.fetchOne(db, sql: "SELECT claim, order_id, matched_by FROM ledger WHERE transaction_id = ?", arguments: [transaction.id]) {
+                return DeliveryRecord(claim: row["claim"], delivered: false, orderId: row["order_id"],
+                                      matchedBy: (row["matched_by"] as String?).flatMap(OrderMatch.init(rawValue:)))
+            }
+            let (orderId, matchedBy) = try Self.matchOrder(transaction, db)
+            let claim = UUID().uuidString
+            try db.execute(sql: """
+                INSERT INTO ledger (transaction_id, claim, product_id, account, order_id, receipt, status, recorded_at, matched_by)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [transaction.id, claim, transaction.productId, transaction.payment.account, orderId,
+                                 update.receipt, LedgerStatus.unverified.rawValue, now.timeIntervalSince1970, matchedBy?.rawValue])
+            try db.execute(sql: "INSERT INTO deliveries (transaction_id, account, product_id, quantity, delivered_at) VALUES (?, ?, ?, ?, ?)",
+                           arguments: [transaction.id, transaction.payment.account, transaction.productId, transaction.quantity, now.timeIntervalSince1970])
+            if let grant = product?.wallet, product?.type == .consumable {
+                try db.execute(sql: """
+                    INSERT INTO balances (account, balance, amount) VALUES (?, ?, ?)
+                    ON CONFLICT(account, balance) DO UPDATE SET amount = amount + excluded.amount
+                    """, arguments: [transaction.payment.account, grant.balance, grant.amount * transaction.quantity])
+            }
+            return DeliveryRecord(claim: claim, delivered: true, orderId: orderId, matchedBy: matchedBy)
+        }
+    }
+
+    /// The app's order for a transaction: by `applicationUsername` when it came back, else the
+    /// oldest open order of the same account and product (field reports: it can come back empty).
+    private static func matchOrder(_ transaction: Transaction, _ db: Database) throws -> (String?, OrderMatch?) {
+        let payment = transaction.payment
+        var match: (String, OrderMatch)?
+        if let orderId = payment.applicationUsername {
+            match = (orderId, .orderId)
+        } else if let open = try String.fetchOne(db, sql: """
+            SELECT order_id FROM orders WHERE account = ? AND product_id = ? AND transaction_id IS NULL
+            ORDER BY created_at, rowid LIMIT 1
+            """, arguments: [payment.account, payment.productId]) {
+            match = (open, .accountAndProduct)
+        }
+        guard let (orderId, how) = match else { return (nil, nil) }
+        try db.execute(sql: "UPDATE orders SET transaction_id = ? WHERE order_id = ? AND transaction_id IS NULL",
+                       arguments: [transaction.id, orderId])
+        return (orderId, how)
+    }
+
+    /// Records the outcome of a verification attempt or the finish; a retryable failure schedules
+    /// the next attempt with `VerificationBackoff`, so retries survive a restart.
+    func mark(_ transactionId: String, status: LedgerStatus, error: String? = nil, at now: Date) throws {
+        try pool.guardedWriteNow { db in
+            let attempts = (try Int.fetchOne(db, sql: "SELECT attempts FROM ledger WHERE transaction_id = ?", arguments: [transactionId]) ?? 0)
+                + (status == .finished ? 0 : 1)
+            let next = status == .unverified ? now.addingTimeInterval(VerificationBackoff.delay(afterAttempts: attempts)).timeIntervalSince1970 : nil
+            try db.execute(sql: "UPDATE ledger SET status = ?, attempts = ?, last_error = COALESCE(?, last_error), next_attempt_at = ? WHERE transaction_id = ?",
+                           arguments: [status.rawValue, attempts, error, next, transactionId])
+        }
+    }
+}
+
+/// How long the app waits before verifying again after the server could not answer: doubling
+/// from 1 s, capped at 5 minutes, so an outage is not hammered and a recovery is noticed soon.
+public enum VerificationBackoff {
+    public static let cap: TimeInterval = 300
+
+    public static func delay(afterAttempts attempts: Int) -> TimeInterval {
+        guard attempts > 0 else { return 0 }
+        return min(cap, pow(2, Double(min(attempts - 1, 20))))
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import StoreKitModel
+
+/// A payment the user may believe failed but which is still in flight: the data behind the
+/// "do not pay again" banner and the warning before a second purchase of the same product.
+public struct PendingPayment: Sendable, Hashable {
+    public enum Reason: Sendable, Hashable {
+        /// Ask to Buy: deferred until a parent approves or declines.
+        case awaitingApproval
+        /// Paid and delivered; the app's server has not confirmed the receipt yet.
+        case awaitingVerification(attempts: Int, lastError: String?, nextAttempt: Date?)
+        /// In the queue, not yet handled by the app (left by an earlier run, or just arrived).
+        case unfinished
+    }
+
+    public let transactionId: String
+    public let productId: String
+    public let quantity: Int
+    public let state: TransactionState
+    public let since: Date
+    public let reason: Reason
+
+    /// What the app is waiting for, in words for the pending-payments view.
+    public var waitingFor: String {
+        switch reason {
+        case .awaitingApproval:
+            "waiting for a parent to approve (Ask to Buy)"
+        case .awaitingVerification(let attempts, let lastError, _):
+            "paid and delivered; waiting for the server to confirm the receipt" +
+                (attempts > 0 ? " (\(attempts) attempt\(attempts == 1 ? "" : "s")\(lastError.map { ": \($0)" } ?? ""))" : "")
+        case .unfinished:
+            "paid; left unfinished by an earlier run, so it will be delivered and confirmed"
+        }
+    }
+
+    /// The queue's unfinished transactions joined with the app's open ledger entries. Failed
+    /// transactions are left out: they charged nothing, whatever the app still has to finish.
+    public static func list(unfinished: [Transaction], ledger: [LedgerEntry]) -> [PendingPayment] {
+        let entries = Dictionary(ledger.map { ($0.transactionId, $0) }, uniquingKeysWith: { first, _ in first })
+        return unfinished.compactMap { transaction in
+            let reason: Reason
+            switch (transaction.state, entries[transaction.id]) {
+            case (.purchasing, _), (.failed, _):
+                return nil
+            case (.deferred, _):
+                reason = .awaitingApproval
+            case (.purchased, let entry?), (.restored, let entry?):
+                guard entry.status == .unverified else { reason = .unfinished; break }
+                reason = .awaitingVerification(attempts: entry.attempts, lastError: entry.lastError, nextAttempt: entry.nextAttempt)
+            default:
+                reason = .unfinished
+            }
+            return PendingPayment(transactionId: transaction.id, productId: transaction.productId, quantity: transaction.quantity,
+                                  state: transaction.state, since: transaction.purchaseDate, reason: reason)
+        }
+    }
+
+    /// Pending payments that should make the user think twice before buying `productId` again.
+    public static func blocking(_ productId: String, in pending: [PendingPayment]) -> [PendingPayment] {
+        pending.filter { $0.productId == productId }
+    }
+}

@@ -1,0 +1,28 @@
+import Foundation
+import GRDB
+import StoreKitModel
+
+extension SimulatedStore {
+    /// Owned non-consumables and the newest transaction of each subscription product (expired ones
+    /// included, so a wallet can say "expired"); refunded transactions grant nothing, and restored
+    /// copies add nothing to what their originals grant.
+    public func entitlements(account: String) async throws -> [Entitlement] {
+        try await renewDue()
+        let catalog = catalog
+        return try await database.pool.guardedRead { db in
+            var newest: [String: StoredTransaction] = [:]
+            for row in try StoredTransaction.fetchAll(db, where: "account = ? AND state = 1 AND revocation_date IS NULL", [account]) {
+                guard let product = catalog.product(id: row.transaction.productId), product.type != .consumable else { continue }
+                // A non-consumable's entitlement is its first purchase; a subscription's is its latest period.
+                if product.type == .nonConsumable, newest[product.id] != nil { continue }
+                newest[product.id] = row
+            }
+            return newest.values.sorted { $0.id < $1.id }.compactMap { row in
+                guard let product = catalog.product(id: row.transaction.productId) else { return nil }
+                return Entitlement(productId: product.id, type: product.type, transactionId: row.id,
+                                   originalTransactionId: row.transaction.originalId, purchaseDate: row.transaction.purchaseDate,
+                                   expiresDate: row.expiresDate, willAutoRenew: product.type == .autoRenewable && row.autoRenew)
+            }
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import ArgumentParser
+import Foundation
+import StoreEngine
+import StoreKitModel
+
+struct WalletCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "wallet",
+        abstract: "What the account has: consumable balances, owned items, subscriptions with expiry, pending payments.",
+        discussion: "Balances are the app's (credited once per transaction id); entitlements come from the store."
+    )
+
+    @OptionGroup var options: StoreOptions
+
+    @Flag(name: .long, help: "Print {\"account\",\"balances\",\"owned\",\"subscriptions\",\"pending\"} as JSON.")
+    var json = false
+
+    func run() async throws {
+        let session = try await options.open()
+        do {
+            let wallet = try await WalletJSON(session: session, now: Date())
+            Console.out(json ? try JSONOutput.encode(wallet) : wallet.text)
+        } catch let failure as StoreFailure {
+            throw CommandFailure.failure(failure.message)
+        }
+    }
+}
+
+/// `storefront wallet --json`; field names are a contract with scripts and tests.
+struct WalletJSON: Encodable {
+    struct Owned: Encodable {
+        let productId: String
+        let title: String
+        let transactionId: String
+        let purchaseDate: String
+    }
+
+    struct Subscription: Encodable {
+        let productId: String
+        let title: String
+        let transactionId: String
+        let originalTransactionId: String
+        let expiresDate: String
+        let active: Bool
+        let willAutoRenew: Bool
+        let secondsLeft: Int
+    }
+
+    struct Pending: Encodable {
+        let transactionId: String
+        let productId: String
+        let state: String
+        let since: String
+        let waitingFor: String
+    }
+
+    let account: String
+    let storefront: String
+    let balances: [String: Int]
+    let owned: [Owned]
+    let subscriptions: [Subscription]
+    let pending: [Pending]
+
+    init(session: StoreSession, now: Date) async throws {
+        let name = session.account.name
+        let catalog = session.context.catalog
+        let title = { (id: String) in catalog.product(id: id)?.title.text(in: session.language) ?? id }
+        let entitlements = try await session.store.entitlements(account: name)
+        account = name
+        storefront = session.storefront.id
+        balances = try session.ledger.balances(account: name)
+        owned = entitlements.filter { $0.expiresDate == nil }.map {
+            Owned(productId: $0.productId, title: title($0.productId), transactionId: $0.transactionId, purchaseDate: $0.purchaseDate.formatted(.iso8601))
+        }
+        subscriptions = entitlements.compactMap { entitlement in
+            guard let expires = entitlement.expiresDate else { return nil }
+            return Subscription(productId: entitlement.productId, title: title(entitlement.productId), transactionId: entitlement.transactionId,
+                                originalTransactionId: entitlement.originalTransactionId, expiresDate: expires.formatted(.iso8601),
+                                active: entitlement.isActive(at: now), willAutoRenew: entitlement.willAutoRenew,
+                                secondsLeft: max(0, Int(expires.timeIntervalSince(now).rounded(.up))))
+        }
+        pending = try await session.observer.pending(account: name).map {
+            Pending(transactionId: $0.transactionId, productId: $0.productId, state: $0.state.name,
+                    since: $0.since.formatted(.iso8601), waitingFor: $0.waitingFor)
+        }
+    }
+
+    var text: String {
+        var lines = ["\(account) (\(storefront))"]
+        let balanceText = balances.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+        lines.append("Balances: " + (balanceText.isEmpty ? "none" : balanceText))
+        lines.append("Owned: " + (owned.isEmpty ? "nothing" : owned.map(\.title).joined(separator: ", ")))
+        if subscriptions.isEmpty { lines.append("Subscriptions: none") }
+        for subscription in subscriptions {
+            let status = subscription.active
+                ? "\(subscription.willAutoRenew ? "renews" : "ends") \(subscription.expiresDate) (in \(subscription.secondsLeft) s)"
+                : "expired \(subscription.expiresDate)"
+            lines.append("Subscription: \(subscription.title) — \(status)")
+        }
+        for payment in pending {
+            lines.append("Pending: \(payment.transactionId) \(payment.productId) — \(payment.waitingFor); do not pay again")
+        }
+        return lines.joined(separator: "\n")
+    }
+}
