@@ -7,7 +7,7 @@ import StoreKitModel
 /// state change is committed before it is reported, and a purchase interrupted by a crash is
 /// completed at the next start from the outcome recorded when it was added.
 public actor SimulatedStore: StoreBackend {
-    public let catalog: Catalog
+    public nonisolated let catalog: Catalog
     let database: StoreDatabase
     let clock: any StoreClock
     let signer: ReceiptSigner

@@ -1,0 +1,174 @@
+import Foundation
+import StoreEngine
+import StoreKitModel
+import Testing
+
+/// The careful app: orders, deliveries once per transaction id, verification with backoff,
+/// pending-payment warnings, entitlements.
+@Suite struct AppSideTests {
+    struct App {
+        let fixture: StoreFixture
+        let ledger: AppLedger
+        let observer: PurchaseObserver
+
+        init(_ fixture: StoreFixture) throws {
+            self.fixture = fixture
+            ledger = try AppLedger(state: StateDirectory(url: fixture.directory))
+            observer = PurchaseObserver(store: fixture.store, ledger: ledger, catalog: fixture.store.catalog, clock: fixture.clock)
+        }
+
+        /// Places the order, adds the payment and handles the update that ends `purchasing`.
+        func buy(_ productId: String, account: String = "alice", quantity: Int = 1, stopAfterDelivery: Bool = false) async throws -> (TransactionUpdate, [AppStep]) {
+            let updates = await fixture.store.updates()
+            let started = try await observer.buy(Payment(productId: productId, quantity: quantity, account: account))
+            for await update in updates where update.transaction.id == started.id && update.transaction.state != .purchasing {
+                return (update, try await observer.handle(update, stopAfterDelivery: stopAfterDelivery))
+            }
+            throw StoreFailure("the update stream ended before \(started.id) completed")
+        }
+    }
+
+    @Test func consumableIsCreditedOncePerTransactionEvenWhenHandledTwice() async throws {
+        let app = try App(try StoreFixture())
+        let (update, steps) = try await app.buy(StoreFixture.gems, quantity: 3)
+        #expect(steps == [.delivered(transactionId: update.transaction.id, firstTime: true), .verified(transactionId: update.transaction.id),
+                          .finished(transactionId: update.transaction.id)])
+        #expect(try app.ledger.balances(account: "alice") == ["gems": 300])
+        // A finish that "failed" re-delivers the same transaction: nothing is credited again.
+        let again = try await app.observer.handle(update)
+        #expect(again.first == .delivered(transactionId: update.transaction.id, firstTime: false))
+        #expect(try app.ledger.balances(account: "alice") == ["gems": 300])
+        #expect(try app.ledger.deliveryCount(transactionId: update.transaction.id) == 1)
+    }
+
+    @Test func emptyApplicationUsernameIsMatchedByAccountAndProduct() async throws {
+        let fixture = try StoreFixture()
+        let app = try App(fixture)
+        try await fixture.setControls { $0.dropOrderIds = true }
+        let (first, steps) = try await app.buy(StoreFixture.removeAds)
+        #expect(first.transaction.payment.applicationUsername == nil)
+        let entry = try #require(try app.ledger.entry(transactionId: first.transaction.id))
+        #expect(entry.matchedBy == .accountAndProduct)
+        let orderId = try #require(entry.orderId)
+        #expect(steps.contains(.orderMatched(transactionId: first.transaction.id, orderId: orderId)))
+        // The next purchase of the same product takes the next open order, never the matched one.
+        let (second, _) = try await app.buy(StoreFixture.removeAds)
+        let secondOrder = try #require(try app.ledger.entry(transactionId: second.transaction.id)?.orderId)
+        #expect(secondOrder != orderId)
+    }
+
+    @Test func orderIdThatComesBackIsUsedAsIs() async throws {
+        let app = try App(try StoreFixture())
+        let (update, steps) = try await app.buy(StoreFixture.gems)
+        let entry = try #require(try app.ledger.entry(transactionId: update.transaction.id))
+        #expect(entry.matchedBy == .orderId)
+        #expect(entry.orderId == update.transaction.payment.applicationUsername)
+        #expect(!steps.contains { if case .orderMatched = $0 { true } else { false } })
+    }
+
+    @Test func unreachableServerKeepsThePaymentAndRetriesWithBackoff() async throws {
+        let fixture = try StoreFixture()
+        let app = try App(fixture)
+        try await fixture.setControls { $0.verificationFailure = .unreachable }
+        let (update, steps) = try await app.buy(StoreFixture.gems)
+        let id = update.transaction.id
+        #expect(steps.last == .verificationDeferred(transactionId: id, reason: "the verification server is unreachable",
+                                                   nextAttempt: fixture.clock.now().addingTimeInterval(1)))
+        #expect(try await fixture.store.unfinished(account: "alice").map(\.transaction.id) == [id])
+        // Not due yet: nothing happens. Due: tried again, still down, the wait doubles.
+        #expect(try await app.observer.retryDue(account: "alice").isEmpty)
+        fixture.clock.advance(by: 1)
+        _ = try await app.observer.retryDue(account: "alice")
+        let entry = try #require(try app.ledger.entry(transactionId: id))
+        #expect(entry.attempts == 2)
+        #expect(entry.nextAttempt == fixture.clock.now().addingTimeInterval(2))
+        #expect(try app.observer.nextRetry(account: "alice") == entry.nextAttempt)
+        // The server comes back; a new ledger on the same files (a restart) finishes the job.
+        try await fixture.setControls { $0.verificationFailure = nil }
+        fixture.clock.advance(by: 2)
+        let restarted = try App(fixture)
+        let retried = try await restarted.observer.retryDue(account: "alice")
+        #expect(retried.suffix(2) == [.verified(transactionId: id), .finished(transactionId: id)])
+        #expect(try await fixture.store.unfinished(account: "alice").isEmpty)
+        #expect(try restarted.ledger.balances(account: "alice") == ["gems": 100])
+    }
+
+    @Test func backoffDoublesFromOneSecondUpToFiveMinutes() {
+        #expect((0...10).map(VerificationBackoff.delay(afterAttempts:)) == [0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 300])
+        #expect(VerificationBackoff.delay(afterAttempts: 10_000) == 300)
+    }
+
+    @Test func pendingPaymentsNameWhatTheAppWaitsFor() async throws {
+        let fixture = try StoreFixture()
+        let app = try App(fixture)
+        let (deferred, _) = try await app.buy(StoreFixture.removeAds, account: "kid")
+        _ = try await fixture.store.perform(.approveAskToBuy(deferred.transaction.id))
+        try await fixture.setControls { $0.verificationFailure = .unreachable }
+        let (unverified, _) = try await app.buy(StoreFixture.gems)
+        try await fixture.setControls { $0.verificationFailure = nil }
+        let (crashed, _) = try await app.buy(StoreFixture.monthly, stopAfterDelivery: true)
+
+        let kid = try await app.observer.pending(account: "kid")
+        #expect(kid.map(\.transactionId) == [deferred.transaction.id])
+        #expect(kid.first?.reason == .unfinished)  // approved while the app was away: not delivered yet
+        let alice = try await app.observer.pending(account: "alice")
+        #expect(alice.map(\.transactionId) == [unverified.transaction.id, crashed.transaction.id])
+        #expect(alice.first?.reason == .awaitingVerification(attempts: 1, lastError: "the verification server is unreachable",
+                                                             nextAttempt: fixture.clock.now().addingTimeInterval(1)))
+        #expect(alice.last?.reason == .awaitingVerification(attempts: 0, lastError: nil, nextAttempt: nil))
+        #expect(PendingPayment.blocking(StoreFixture.monthly, in: alice).map(\.transactionId) == [crashed.transaction.id])
+        #expect(PendingPayment.blocking(StoreFixture.removeAds, in: alice).isEmpty)
+    }
+
+    @Test func deferredAndFailedPaymentsInThePendingList() async throws {
+        let fixture = try StoreFixture()
+        let app = try App(fixture)
+        let (deferred, _) = try await app.buy(StoreFixture.gems, account: "kid")
+        try await fixture.setControls { $0.nextOutcome = .fail(.paymentNotAllowed) }
+        let updates = await fixture.store.updates()
+        let failed = try await fixture.store.add(Payment(productId: StoreFixture.gems, account: "kid"))
+        for await update in updates where update.transaction.id == failed.id && update.transaction.state == .failed { break }
+        let pending = try await app.observer.pending(account: "kid")
+        // The failed one charged nothing: it is not a pending payment, even while unfinished.
+        #expect(pending.map(\.transactionId) == [deferred.transaction.id])
+        #expect(pending.first?.reason == .awaitingApproval)
+        #expect(pending.first?.waitingFor.contains("Ask to Buy") == true)
+    }
+
+    @Test func entitlementsListOwnedItemsAndEachSubscriptionsLatestPeriod() async throws {
+        let fixture = try StoreFixture()
+        let app = try App(fixture)
+        _ = try await app.buy(StoreFixture.gems)
+        let (ads, _) = try await app.buy(StoreFixture.removeAds)
+        let (monthly, _) = try await app.buy(StoreFixture.monthly)
+        let (again, _) = try await app.buy(StoreFixture.removeAds)  // owned already: no second entitlement
+        let entitlements = try await fixture.store.entitlements(account: "alice")
+        #expect(entitlements.map(\.productId) == [StoreFixture.removeAds, StoreFixture.monthly])
+        #expect(entitlements.first?.transactionId == ads.transaction.id)
+        #expect(entitlements.last?.willAutoRenew == true)
+        #expect(entitlements.last?.isActive(at: fixture.clock.now()) == true)
+        // A restore must not look like a newer period, nor stop the chain from renewing.
+        _ = try await fixture.store.restore(account: "alice")
+        fixture.clock.advance(by: 32 * 86_400)
+        let renewed = try await fixture.store.entitlements(account: "alice")
+        let subscription = try #require(renewed.last)
+        #expect(subscription.originalTransactionId == monthly.transaction.id)
+        #expect(subscription.transactionId != monthly.transaction.id)
+        #expect(subscription.isActive(at: fixture.clock.now()))
+        // Refunded (both purchases): no entitlement.
+        _ = try await fixture.store.perform(.refund(ads.transaction.id))
+        #expect(try await fixture.store.entitlements(account: "alice").first?.transactionId == again.transaction.id)
+        _ = try await fixture.store.perform(.refund(again.transaction.id))
+        #expect(try await fixture.store.entitlements(account: "alice").map(\.productId) == [StoreFixture.monthly])
+    }
+
+    @Test func perCommandStorefrontDoesNotPersist() async throws {
+        let fixture = try StoreFixture()
+        let japan = try SimulatedStore(catalog: fixture.store.catalog, state: StateDirectory(url: fixture.directory),
+                                       clock: fixture.clock, storefrontOverride: "JPN")
+        let response = try await japan.products(ids: [StoreFixture.gems], storefront: nil)
+        #expect(response.storefront.id == "JPN")
+        #expect(try await fixture.store.controls().storefront == nil)
+        #expect(try await fixture.store.products(ids: [StoreFixture.gems], storefront: nil).storefront.id == "USA")
+    }
+}
