@@ -30,6 +30,8 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        // The in-memory screen the pure UI renders into: cells, roles, keys. Pure Swift, no terminal.
+        .target(name: "CellGrid", dependencies: ["StoreKitModel"]),
         .executableTarget(
             name: "storefront",
             dependencies: [
@@ -46,6 +48,10 @@ let package = Package(
         .testTarget(
             name: "StoreEngineTests",
             dependencies: ["StoreEngine"]
+        ),
+        .testTarget(
+            name: "CellGridTests",
+            dependencies: ["CellGrid"]
         ),
         // Runs the built `storefront` executable as a user would; depending on it makes `swift test` build it.
         .testTarget(
