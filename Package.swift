@@ -32,6 +32,8 @@ let package = Package(
         ),
         // The in-memory screen the pure UI renders into: cells, roles, keys. Pure Swift, no terminal.
         .target(name: "CellGrid", dependencies: ["StoreKitModel"]),
+        // The only code that calls ncurses: paints a Grid, reads keys, restores the terminal.
+        .target(name: "TerminalUI", dependencies: ["CNcursesw", "CellGrid"]),
         .executableTarget(
             name: "storefront",
             dependencies: [
@@ -52,6 +54,11 @@ let package = Package(
         .testTarget(
             name: "CellGridTests",
             dependencies: ["CellGrid"]
+        ),
+        // The pure parts of the driver (key decoding, role styles); the rest is checked under tmux.
+        .testTarget(
+            name: "TerminalUITests",
+            dependencies: ["TerminalUI", "CellGrid"]
         ),
         // Runs the built `storefront` executable as a user would; depending on it makes `swift test` build it.
         .testTarget(
