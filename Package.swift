@@ -30,6 +30,10 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        // The in-memory screen the pure UI renders into: cells, roles, keys. Pure Swift, no terminal.
+        .target(name: "CellGrid", dependencies: ["StoreKitModel"]),
+        // The only code that calls ncurses: paints a Grid, reads keys, restores the terminal.
+        .target(name: "TerminalUI", dependencies: ["CNcursesw", "CellGrid"]),
         .executableTarget(
             name: "storefront",
             dependencies: [
@@ -46,6 +50,15 @@ let package = Package(
         .testTarget(
             name: "StoreEngineTests",
             dependencies: ["StoreEngine"]
+        ),
+        .testTarget(
+            name: "CellGridTests",
+            dependencies: ["CellGrid"]
+        ),
+        // The pure parts of the driver (key decoding, role styles); the rest is checked under tmux.
+        .testTarget(
+            name: "TerminalUITests",
+            dependencies: ["TerminalUI", "CellGrid"]
         ),
         // Runs the built `storefront` executable as a user would; depending on it makes `swift test` build it.
         .testTarget(
