@@ -13,10 +13,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.0.0"),
     ],
     targets: [
-        // ncursesw, wrapped so Swift 6 sees the macros and globals it needs (see shim.h).
+        // ncursesw, wrapped so Swift 6 sees the macros and globals it needs (see shim.h). No
+        // pkgConfig: SwiftPM would drop its -D flags anyway (shim.h defines what matters) and warn
+        // "prohibited flag(s)" on every build; the modulemap links ncursesw by name.
         .systemLibrary(
             name: "CNcursesw",
-            pkgConfig: "ncursesw",
             providers: [.apt(["libncursesw5-dev"])]
         ),
         // Pure domain: products, prices, errors, catalog decoding. Foundation only.
@@ -34,11 +35,17 @@ let package = Package(
         .target(name: "CellGrid", dependencies: ["StoreKitModel"]),
         // The only code that calls ncurses: paints a Grid, reads keys, restores the terminal.
         .target(name: "TerminalUI", dependencies: ["CNcursesw", "CellGrid"]),
+        // The pure UI core (Elm architecture): state, actions, reduce → effects, view → cell grid.
+        // It uses the engine's value types only; the executable performs the effects.
+        .target(name: "StorefrontUI", dependencies: ["StoreKitModel", "StoreEngine", "CellGrid"]),
         .executableTarget(
             name: "storefront",
             dependencies: [
                 "StoreKitModel",
                 "StoreEngine",
+                "StorefrontUI",
+                "TerminalUI",
+                "CellGrid",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -50,6 +57,12 @@ let package = Package(
         .testTarget(
             name: "StoreEngineTests",
             dependencies: ["StoreEngine"]
+        ),
+        // Reducer tests and golden screens (the cell grid as text); no terminal needed.
+        .testTarget(
+            name: "StorefrontUITests",
+            dependencies: ["StorefrontUI", "CellGrid", "StoreEngine", "StoreKitModel"],
+            exclude: ["Golden"]
         ),
         .testTarget(
             name: "CellGridTests",

@@ -20,6 +20,15 @@ public struct PendingPayment: Sendable, Hashable {
     public let since: Date
     public let reason: Reason
 
+    public init(transactionId: String, productId: String, quantity: Int, state: TransactionState, since: Date, reason: Reason) {
+        self.transactionId = transactionId
+        self.productId = productId
+        self.quantity = quantity
+        self.state = state
+        self.since = since
+        self.reason = reason
+    }
+
     /// What the app is waiting for, in words for the pending-payments view.
     public var waitingFor: String {
         switch reason {

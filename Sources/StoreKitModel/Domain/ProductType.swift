@@ -15,7 +15,7 @@ public enum ProductType: String, CaseIterable, Sendable, Codable, Hashable {
         case (.consumable, .english): "Consumable"
         case (.nonConsumable, .english): "Non-consumable"
         case (.autoRenewable, .english): "Subscription"
-        case (.nonRenewing, .english): "Season pass"
+        case (.nonRenewing, .english): "Non-renewing"
         case (.consumable, .simplifiedChinese): "消耗型"
         case (.nonConsumable, .simplifiedChinese): "非消耗型"
         case (.autoRenewable, .simplifiedChinese): "自动续期订阅"

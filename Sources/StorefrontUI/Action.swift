@@ -1,0 +1,57 @@
+import CellGrid
+import Foundation
+import StoreEngine
+import StoreKitModel
+
+/// Everything that can happen to the UI: keys, the clock, and the results of effects.
+public enum Action: Sendable {
+    case key(Key)
+    case resized(TerminalSize)
+    case tick(Date)
+    case productsLoaded(ProductsResponse)
+    case productsFailed(String)
+    /// A transaction update from the store's queue (this session's or an earlier run's).
+    case transactionUpdate(TransactionUpdate)
+    /// What the app did for a transaction (delivered, verified, finished, …).
+    case appSteps([AppStep])
+    case snapshot(StoreSnapshot)
+    case paymentAdded(Transaction)
+    case restoreFinished(RestoreResult)
+    /// An effect failed outside StoreKit's error model (disk full, server down): shown, never fatal.
+    case effectFailed(String)
+}
+
+/// What the UI reads from the store and the ledger after a change.
+public struct StoreSnapshot: Sendable {
+    public var history: [Transaction]
+    public var pending: [PendingPayment]
+    public var balances: [String: Int]
+    public var entitlements: [Entitlement]
+    public var controls: TestControls
+
+    public init(history: [Transaction], pending: [PendingPayment], balances: [String: Int], entitlements: [Entitlement], controls: TestControls) {
+        self.history = history
+        self.pending = pending
+        self.balances = balances
+        self.entitlements = entitlements
+        self.controls = controls
+    }
+}
+
+/// Work the reducer asks for; the runner performs it off the UI loop and answers with actions.
+public enum Effect: Sendable, Hashable {
+    case loadProducts(storefront: String)
+    /// Place the order and add the payment.
+    case buy(productId: String, quantity: Int, account: String)
+    /// Hand an update to the app's observer: deliver, verify, finish (or wait).
+    case handle(TransactionUpdate)
+    /// Re-read history, pending payments, wallet and controls for the account.
+    case refresh(account: String)
+    /// At launch and after an account switch: re-deliver what the queue holds unfinished.
+    case replayUnfinished(account: String)
+    case restore(account: String)
+    case setControls(TestControls)
+    case manage(ManageAction)
+    case retryVerification(account: String)
+    case quit
+}

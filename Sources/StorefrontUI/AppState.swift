@@ -1,0 +1,145 @@
+import CellGrid
+import Foundation
+import StoreEngine
+import StoreKitModel
+
+/// Everything the screen shows, as plain values. `reduce` changes it; `view` draws it.
+public struct AppState: Sendable {
+    public let catalog: Catalog
+    /// "simulated store" or the remote store's address, for the header.
+    public let storeLabel: String
+    public var language: Language
+    public var account: Account
+    public var storefront: Storefront
+    /// `--locale` when given; otherwise the storefront's own locale formats prices.
+    public let localeOverride: String?
+    public var asciiOnly: Bool
+    public var size: TerminalSize
+    public var now: Date
+    /// Times in the transaction list; tests pin it so golden screens do not depend on the machine.
+    public var timeZone: TimeZone = .current
+
+    public var catalogLoad: CatalogLoad = .loading
+    public var list = ProductList()
+    public var history: [Transaction] = []
+    /// What the app has done for each transaction this session, keyed by transaction id.
+    public var progress: [String: PurchaseProgress] = [:]
+    public var pending: [PendingPayment] = []
+    public var balances: [String: Int] = [:]
+    public var entitlements: [Entitlement] = []
+    public var controls = TestControls()
+    public var sheet: Sheet?
+    public var status: StatusMessage?
+    public var spinner = 0
+    /// Payments added in this session that have not reached a final app step yet.
+    public var inFlight: Set<String> = []
+    public var quitting = false
+    /// A risky command pressed once (clear all, reset); pressing it again carries it out.
+    public var armed: Command?
+
+    public init(catalog: Catalog, storeLabel: String, language: Language, account: Account, storefront: Storefront,
+                localeOverride: String?, asciiOnly: Bool, size: TerminalSize, now: Date) {
+        self.catalog = catalog
+        self.storeLabel = storeLabel
+        self.language = language
+        self.account = account
+        self.storefront = storefront
+        self.localeOverride = localeOverride
+        self.asciiOnly = asciiOnly
+        self.size = size
+        self.now = now
+    }
+
+    public var locale: String { localeOverride ?? catalog.settings.locale ?? storefront.locale }
+
+    public var priceFormatter: PriceFormatter { PriceFormatter(currency: storefront.currency, locale: locale) }
+
+    public var selectedProduct: Product? { list.selected }
+
+    /// The screen's layout now; the banner row exists while a payment is pending.
+    public var layout: Layout { Layout(size: size, banner: !pending.isEmpty) }
+
+    public func displayPrice(_ product: Product) -> String {
+        priceFormatter.displayPrice(of: product, in: storefront.id, language: language) ?? "—"
+    }
+}
+
+/// The products request, as the catalog pane shows it.
+public enum CatalogLoad: Sendable, Hashable {
+    case loading
+    case loaded(invalidIds: [String])
+    case failed(String)
+}
+
+/// The live phase of one transaction, from the queue's state and the app's steps.
+public enum PurchaseProgress: Sendable, Hashable {
+    case purchasing
+    case deferred
+    case delivered
+    case verifying
+    case verified
+    case finished
+    case failed(StoreError)
+    case unverified(String)
+    case rejected(String)
+}
+
+/// The overlay on top of the main screen; one at a time, so sheets never overlap.
+public enum Sheet: Sendable, Hashable {
+    case confirmPurchase(ConfirmPurchase)
+    case error(ErrorSheet)
+    case help
+    case pendingPayments
+    case storefrontPicker(selection: Int)
+    case accountPicker(selection: Int)
+    case testControls(selection: Int)
+    case transactionManager(selection: Int)
+    case quitConfirm
+    case restoreResult(RestoreResult)
+}
+
+public struct ConfirmPurchase: Sendable, Hashable {
+    public var productId: String
+    public var quantity: Int
+    /// Transactions already pending for this product: the sheet names them and asks again.
+    public var pendingIds: [String]
+    /// The user confirmed once despite a pending payment; the next confirmation pays.
+    public var acknowledged = false
+
+    public init(productId: String, quantity: Int, pendingIds: [String], acknowledged: Bool = false) {
+        self.productId = productId
+        self.quantity = quantity
+        self.pendingIds = pendingIds
+        self.acknowledged = acknowledged
+    }
+}
+
+public struct ErrorSheet: Sendable, Hashable {
+    public enum Kind: Sendable, Hashable {
+        case store(StoreError)
+        case verification(reason: String)
+        case failure(String)
+    }
+
+    public var kind: Kind
+    public var productId: String?
+
+    public init(kind: Kind, productId: String?) {
+        self.kind = kind
+        self.productId = productId
+    }
+}
+
+public enum RestoreResult: Sendable, Hashable {
+    case restored([String])
+    case nothing
+    case failed(StoreError)
+}
+
+public struct StatusMessage: Sendable, Hashable {
+    public enum Level: Sendable, Hashable { case info, warning, error }
+
+    public var text: String
+    public var level: Level
+    public var expires: Date
+}

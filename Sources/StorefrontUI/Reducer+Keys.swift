@@ -1,0 +1,172 @@
+import CellGrid
+import Foundation
+import StoreEngine
+import StoreKitModel
+
+extension Reducer {
+    static func reduceKey(_ state: inout AppState, _ key: Key) -> [Effect] {
+        if key == .resize { return [] }
+        if !state.layout.fits {
+            // Too small to show anything else: only quitting works.
+            return KeyBindings.command(for: key, in: .main) == .quit ? quit(&state) : []
+        }
+        if let sheet = state.sheet { return sheetKey(&state, sheet, key) }
+        if state.list.filtering { return filterKey(&state, key) }
+        guard let command = KeyBindings.command(for: key, in: .main) else { return [] }
+        if command != state.armed { state.armed = nil }
+        return mainCommand(&state, command)
+    }
+
+    static func mainCommand(_ state: inout AppState, _ command: Command) -> [Effect] {
+        let page = state.layout.listRows
+        let account = state.account.name
+        switch command {
+        case .up: state.list.move(by: -1, page: page)
+        case .down: state.list.move(by: 1, page: page)
+        case .top: state.list.moveTo(0, page: page)
+        case .bottom: state.list.moveTo(state.list.visible.count - 1, page: page)
+        case .pageUp: state.list.move(by: -page, page: page)
+        case .pageDown: state.list.move(by: page, page: page)
+        case .buy: return beginPurchase(&state)
+        case .filter: state.list.filtering = true
+        case .restore:
+            say(&state, UIStrings(state.language).restoring)
+            return [.restore(account: account)]
+        case .pending: state.sheet = .pendingPayments
+        case .storefront:
+            state.sheet = .storefrontPicker(selection: state.catalog.storefronts.firstIndex { $0.id == state.storefront.id } ?? 0)
+        case .account:
+            state.sheet = .accountPicker(selection: state.catalog.accounts.firstIndex { $0.name == account } ?? 0)
+        case .language:
+            state.language = state.language == .english ? .simplifiedChinese : .english
+            state.list.relabel(language: state.language)
+        case .controls: state.sheet = .testControls(selection: 0)
+        case .manager: state.sheet = .transactionManager(selection: 0)
+        case .help: state.sheet = .help
+        case .close:
+            if !state.list.query.isEmpty { state.list.setQuery("") }
+        case .quit: return quit(&state)
+        case .retry:
+            state.catalogLoad = .loading
+            return [.loadProducts(storefront: state.storefront.id), .retryVerification(account: account)]
+        default: break
+        }
+        return []
+    }
+
+    /// Typing after `/`: letters extend the query; arrows still move; Enter keeps it, Esc drops it.
+    static func filterKey(_ state: inout AppState, _ key: Key) -> [Effect] {
+        let page = state.layout.listRows
+        switch key {
+        case .character(let character):
+            state.list.setQuery(state.list.query + String(character))
+        case .backspace, .control("h"):
+            state.list.setQuery(String(state.list.query.dropLast()))
+        case .enter:
+            state.list.filtering = false
+        case .escape:
+            state.list.filtering = false
+            state.list.setQuery("")
+        case .up: state.list.move(by: -1, page: page)
+        case .down: state.list.move(by: 1, page: page)
+        case .pageUp: state.list.move(by: -page, page: page)
+        case .pageDown: state.list.move(by: page, page: page)
+        case .control("c"): return quit(&state)
+        default: break
+        }
+        state.list.keepVisible(page: page)
+        return []
+    }
+
+    static func quit(_ state: inout AppState) -> [Effect] {
+        if !state.inFlight.isEmpty, state.sheet != .quitConfirm {
+            state.sheet = .quitConfirm
+            return []
+        }
+        state.quitting = true
+        return [.quit]
+    }
+
+    static func sheetKey(_ state: inout AppState, _ sheet: Sheet, _ key: Key) -> [Effect] {
+        switch sheet {
+        case .confirmPurchase(var confirm):
+            switch KeyBindings.command(for: key, in: .confirm) {
+            case .increase: confirm.quantity = min(Payment.quantityRange.upperBound, confirm.quantity + 1)
+            case .decrease: confirm.quantity = max(Payment.quantityRange.lowerBound, confirm.quantity - 1)
+            case .buy where !confirm.pendingIds.isEmpty && !confirm.acknowledged: confirm.acknowledged = true
+            case .buy: return confirmPurchase(&state, confirm)
+            case .close: state.sheet = nil; return []
+            case .quit: return quit(&state)
+            default: return []
+            }
+            state.sheet = .confirmPurchase(confirm)
+            return []
+        case .quitConfirm:
+            if key == .character("y") || key == .character("q") || key == .enter || key == .control("c") {
+                state.quitting = true
+                return [.quit]
+            }
+            if key == .character("n") || key == .escape { state.sheet = nil }
+            return []
+        case .storefrontPicker(let selection):
+            return picker(&state, key, selection, count: state.catalog.storefronts.count, wrap: Sheet.storefrontPicker) { state, index in
+                switchStorefront(&state, state.catalog.storefronts[index])
+            }
+        case .accountPicker(let selection):
+            return picker(&state, key, selection, count: state.catalog.accounts.count, wrap: Sheet.accountPicker) { state, index in
+                switchAccount(&state, state.catalog.accounts[index])
+            }
+        case .testControls(let selection):
+            return controlsKey(&state, key, selection)
+        case .transactionManager(let selection):
+            return managerKey(&state, key, selection)
+        case .error, .help, .pendingPayments, .restoreResult:
+            let command = KeyBindings.command(for: key, in: .main)
+            if command == .quit { return quit(&state) }
+            if command == .close || key == .enter || command == .help { state.sheet = nil }
+            return []
+        }
+    }
+
+    /// Up/down to choose, Enter to pick, Esc to close: the storefront and account pickers.
+    static func picker(_ state: inout AppState, _ key: Key, _ selection: Int, count: Int, wrap: (Int) -> Sheet,
+                       pick: (inout AppState, Int) -> [Effect]) -> [Effect] {
+        switch KeyBindings.command(for: key, in: .main) {
+        case .up: state.sheet = wrap(max(0, selection - 1))
+        case .down: state.sheet = wrap(min(count - 1, selection + 1))
+        case .top: state.sheet = wrap(0)
+        case .bottom: state.sheet = wrap(max(0, count - 1))
+        case .buy where count > 0:
+            state.sheet = nil
+            return pick(&state, min(selection, count - 1))
+        case .close: state.sheet = nil
+        case .quit: return quit(&state)
+        default: break
+        }
+        return []
+    }
+
+    /// Prices re-format at once from the catalog; the products request then confirms availability.
+    static func switchStorefront(_ state: inout AppState, _ storefront: StoreKitModel.Storefront) -> [Effect] {
+        state.storefront = storefront
+        state.controls.storefront = storefront.id
+        say(&state, UIStrings(state.language).switchedStorefront(storefront))
+        return [.setControls(state.controls), .loadProducts(storefront: storefront.id), .refresh(account: state.account.name)]
+    }
+
+    static func switchAccount(_ state: inout AppState, _ account: Account) -> [Effect] {
+        state.account = account
+        state.controls.account = account.name
+        // Each account buys in its own storefront, as a device signed in to another Apple ID does.
+        state.controls.storefront = nil
+        if let storefront = state.catalog.storefront(id: account.storefront) { state.storefront = storefront }
+        state.history = []
+        state.pending = []
+        state.balances = [:]
+        state.entitlements = []
+        state.inFlight = []
+        say(&state, UIStrings(state.language).switchedAccount(account.name))
+        return [.setControls(state.controls), .replayUnfinished(account: account.name),
+                .loadProducts(storefront: state.storefront.id), .refresh(account: account.name)]
+    }
+}

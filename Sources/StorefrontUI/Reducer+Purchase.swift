@@ -1,0 +1,118 @@
+import Foundation
+import StoreEngine
+import StoreKitModel
+
+extension Reducer {
+    /// The queue's updates: show the state, and hand every completed one to the app's observer.
+    static func transactionUpdate(_ state: inout AppState, _ update: TransactionUpdate) -> [Effect] {
+        let transaction = update.transaction
+        // Another account's update waits for that account: its queue replays it when selected.
+        guard transaction.payment.account == state.account.name else { return [] }
+        upsert(&state, transaction)
+        let strings = UIStrings(state.language)
+        let title = state.catalog.product(id: transaction.productId)?.title.text(in: state.language) ?? transaction.productId
+        switch transaction.state {
+        case .purchasing:
+            state.progress[transaction.id] = .purchasing
+            return []
+        case .deferred:
+            state.progress[transaction.id] = .deferred
+            say(&state, strings.waitingForApproval(title), .warning)
+            return [.handle(update), .refresh(account: state.account.name)]
+        case .failed:
+            let error = transaction.error ?? .storeKit(.unknown)
+            state.progress[transaction.id] = .failed(error)
+            if error == .storeKit(.paymentCancelled) {
+                say(&state, strings.cancelled(title))
+            } else if state.inFlight.contains(transaction.id) {
+                state.sheet = .error(ErrorSheet(kind: .store(error), productId: transaction.productId))
+            } else {
+                say(&state, strings.failedEarlier(title, error), .error)
+            }
+            return [.handle(update)]
+        case .purchased, .restored:
+            state.progress[transaction.id] = .verifying
+            return [.handle(update)]
+        }
+    }
+
+    /// The app's steps for a transaction: progress, messages, and a refresh of the wallet.
+    static func appSteps(_ state: inout AppState, _ steps: [AppStep]) -> [Effect] {
+        let strings = UIStrings(state.language)
+        for step in steps {
+            switch step {
+            case .delivered(let id, _):
+                state.progress[id] = .delivered
+            case .orderMatched(_, let orderId):
+                say(&state, strings.orderMatched(orderId), .warning)
+            case .verified(let id):
+                state.progress[id] = .verified
+            case .verificationRejected(let id, let reason):
+                state.progress[id] = .rejected(reason)
+                state.inFlight.remove(id)
+                state.sheet = .error(ErrorSheet(kind: .verification(reason: reason), productId: productId(state, id)))
+            case .verificationDeferred(let id, let reason, _):
+                state.progress[id] = .unverified(reason)
+                state.inFlight.remove(id)
+                say(&state, strings.notVerifiedYet(reason), .warning)
+            case .finished(let id):
+                if case .failed = state.progress[id] {} else { state.progress[id] = .finished }
+                if let index = state.history.firstIndex(where: { $0.id == id }) { state.history[index].finished = true }
+                if state.inFlight.remove(id) != nil, state.progress[id] == .finished {
+                    say(&state, strings.purchaseComplete(title(state, id)))
+                }
+            case .waitingForApproval(let id):
+                state.progress[id] = .deferred
+                state.inFlight.remove(id)
+            case .showError:
+                break  // shown when the failed update arrived, as a sheet or a status line
+            }
+        }
+        return [.refresh(account: state.account.name)]
+    }
+
+    static func applySnapshot(_ state: inout AppState, _ snapshot: StoreSnapshot) -> [Effect] {
+        state.history = snapshot.history
+        state.pending = snapshot.pending
+        state.list.keepVisible(page: state.layout.listRows)
+        state.balances = snapshot.balances
+        state.entitlements = snapshot.entitlements
+        state.controls = snapshot.controls
+        // Changed by another process (approved from another terminal): not handled here yet.
+        let unhandled = snapshot.pending.filter { payment in
+            guard payment.reason == .unfinished else { return false }
+            switch state.progress[payment.transactionId] {
+            case .verifying?, .delivered?: return false
+            default: return true
+            }
+        }
+        return unhandled.isEmpty ? [] : [.replayUnfinished(account: state.account.name)]
+    }
+
+    /// Opens the confirmation sheet, naming any payment of the same product still pending.
+    static func beginPurchase(_ state: inout AppState) -> [Effect] {
+        guard let product = state.selectedProduct else {
+            say(&state, UIStrings(state.language).nothingSelected, .warning)
+            return []
+        }
+        let pending = PendingPayment.blocking(product.id, in: state.pending).map(\.transactionId)
+        let purchasing = state.history.filter { $0.productId == product.id && $0.state == .purchasing }.map(\.id)
+        state.sheet = .confirmPurchase(ConfirmPurchase(productId: product.id, quantity: 1, pendingIds: purchasing + pending))
+        return []
+    }
+
+    static func confirmPurchase(_ state: inout AppState, _ confirm: ConfirmPurchase) -> [Effect] {
+        state.sheet = nil
+        say(&state, UIStrings(state.language).purchasing(title(state, nil, product: confirm.productId)))
+        return [.buy(productId: confirm.productId, quantity: confirm.quantity, account: state.account.name)]
+    }
+
+    static func productId(_ state: AppState, _ transactionId: String) -> String? {
+        state.history.first { $0.id == transactionId }?.productId
+    }
+
+    static func title(_ state: AppState, _ transactionId: String?, product: String? = nil) -> String {
+        let id = product ?? transactionId.flatMap { productId(state, $0) } ?? ""
+        return state.catalog.product(id: id)?.title.text(in: state.language) ?? id
+    }
+}

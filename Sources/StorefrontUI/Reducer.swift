@@ -1,0 +1,83 @@
+import CellGrid
+import Foundation
+import StoreEngine
+import StoreKitModel
+
+/// The pure update function: an action in, the new state and the effects to run out.
+public enum Reducer {
+    /// How long a status message stays; how often the store is re-read for changes made by
+    /// other processes (an Ask to Buy approved from another terminal).
+    static let statusSeconds: TimeInterval = 4
+    static let refreshSeconds: TimeInterval = 2
+
+    /// What to do at launch: the observer first (re-deliver the unfinished), then the catalog.
+    public static func start(_ state: AppState) -> [Effect] {
+        [.replayUnfinished(account: state.account.name), .loadProducts(storefront: state.storefront.id), .refresh(account: state.account.name)]
+    }
+
+    public static func reduce(_ state: inout AppState, _ action: Action) -> [Effect] {
+        switch action {
+        case .key(let key):
+            return reduceKey(&state, key)
+        case .resized(let size):
+            state.size = size
+            state.list.keepVisible(page: state.layout.listRows)
+            return []
+        case .tick(let now):
+            return tick(&state, now)
+        case .productsLoaded(let response):
+            state.list = ProductList(products: response.products, language: state.language)
+            state.catalogLoad = .loaded(invalidIds: response.invalidProductIdentifiers)
+            return []
+        case .productsFailed(let message):
+            state.catalogLoad = .failed(message)
+            return []
+        case .transactionUpdate(let update):
+            return transactionUpdate(&state, update)
+        case .appSteps(let steps):
+            return appSteps(&state, steps)
+        case .snapshot(let snapshot):
+            return applySnapshot(&state, snapshot)
+        case .paymentAdded(let transaction):
+            upsert(&state, transaction)
+            state.inFlight.insert(transaction.id)
+            if state.progress[transaction.id] == nil { state.progress[transaction.id] = .purchasing }
+            return []
+        case .restoreFinished(let result):
+            state.sheet = .restoreResult(result)
+            return [.refresh(account: state.account.name)]
+        case .effectFailed(let message):
+            state.sheet = .error(ErrorSheet(kind: .failure(message), productId: nil))
+            return []
+        }
+    }
+
+    static func tick(_ state: inout AppState, _ now: Date) -> [Effect] {
+        let previous = state.now
+        state.now = now
+        state.spinner &+= 1
+        if let status = state.status, status.expires <= now { state.status = nil }
+        var effects: [Effect] = []
+        if Int(now.timeIntervalSince1970 / refreshSeconds) != Int(previous.timeIntervalSince1970 / refreshSeconds) {
+            effects.append(.refresh(account: state.account.name))
+        }
+        let due = state.pending.contains {
+            if case .awaitingVerification(_, _, let next?) = $0.reason { return next <= now && next > previous }
+            return false
+        }
+        if due { effects.append(.retryVerification(account: state.account.name)) }
+        return effects
+    }
+
+    static func say(_ state: inout AppState, _ text: String, _ level: StatusMessage.Level = .info) {
+        state.status = StatusMessage(text: text, level: level, expires: state.now.addingTimeInterval(statusSeconds))
+    }
+
+    static func upsert(_ state: inout AppState, _ transaction: Transaction) {
+        if let index = state.history.firstIndex(where: { $0.id == transaction.id }) {
+            state.history[index] = transaction
+        } else {
+            state.history.insert(transaction, at: 0)
+        }
+    }
+}

@@ -1,0 +1,169 @@
+import CellGrid
+import Foundation
+import StoreEngine
+import StoreKitModel
+
+/// The overlays: one centred box at a time, drawn over the main screen.
+enum Sheets {
+    struct Line {
+        var text: String
+        var role: Role = .normal
+        var selected = false
+        /// Prose wraps; rows of a list are cut with … instead, so each stays one row.
+        var wraps = true
+    }
+
+    static func draw(_ sheet: Sheet, on grid: inout Grid, _ state: AppState, _ strings: UIStrings) {
+        let (title, lines, hint) = content(sheet, state, strings)
+        box(&grid, title: title, lines: lines, hint: hint, state: state, selected: lines.firstIndex(where: \.selected))
+    }
+
+    static func content(_ sheet: Sheet, _ state: AppState, _ strings: UIStrings) -> (String, [Line], String) {
+        switch sheet {
+        case .confirmPurchase(let confirm): return confirmation(confirm, state, strings)
+        case .error(let error): return errorSheet(error, state, strings)
+        case .help: return (strings.helpTitle, help(state, strings), strings.closeHint)
+        case .pendingPayments: return (strings.pendingTitle, pending(state, strings), strings.closeHint)
+        case .storefrontPicker(let selection):
+            let product = state.selectedProduct
+            let lines = state.catalog.storefronts.enumerated().map { index, storefront in
+                let price = product.flatMap {
+                    PriceFormatter(currency: storefront.currency, locale: state.localeOverride ?? storefront.locale)
+                        .displayPrice(of: $0, in: storefront.id, language: state.language)
+                } ?? ""
+                return Line(text: "\(storefront.id)  \(storefront.currency)  \(CellWidth.pad(storefront.locale, to: 6))  \(price)", selected: index == selection, wraps: false)
+            }
+            return (strings.storefrontTitle, lines, strings.pickerHint)
+        case .accountPicker(let selection):
+            let lines = state.catalog.accounts.enumerated().map { index, account in
+                var flags: [String] = []
+                if account.askToBuy { flags.append(strings.controlAskToBuy) }
+                if !account.paymentsAllowed { flags.append(strings.controlPaymentsAllowed + ": " + strings.onOff(false)) }
+                return Line(text: "\(CellWidth.pad(account.name, to: 12)) \(account.storefront)  \(flags.joined(separator: ", "))", selected: index == selection, wraps: false)
+            }
+            return (strings.accountTitle, lines, strings.pickerHint)
+        case .testControls(let selection):
+            let lines = ControlRow.allCases.map { row in
+                Line(text: CellWidth.pad(row.label(strings), to: 24) + "  " + row.value(state), selected: row.rawValue == selection, wraps: false)
+            }
+            return (strings.controlsTitle, lines, strings.controlsHint)
+        case .transactionManager(let selection):
+            return (strings.managerTitle, manager(state, strings, selection), strings.managerHint)
+        case .quitConfirm:
+            return (strings.quitTitle, [Line(text: strings.quitBody)], "y / n")
+        case .restoreResult(let result):
+            let line: Line = switch result {
+            case .restored(let ids): Line(text: strings.restored(ids.map { Reducer.title(state, nil, product: $0) }), role: .success)
+            case .nothing: Line(text: strings.nothingToRestore)
+            case .failed(let error): Line(text: strings.restoreFailed(error), role: .error)
+            }
+            return (strings.restoreTitle, [line], strings.closeHint)
+        }
+    }
+
+    static func confirmation(_ confirm: ConfirmPurchase, _ state: AppState, _ strings: UIStrings) -> (String, [Line], String) {
+        guard let product = state.catalog.product(id: confirm.productId) else { return (strings.confirmTitle, [], strings.confirmKeys) }
+        let title = product.title.text(in: state.language)
+        let unit = product.prices[state.storefront.id]
+        let total = unit.map { state.priceFormatter.string($0 * Decimal(confirm.quantity)) } ?? "—"
+        var lines = [
+            Line(text: strings.confirmQuestion(title, quantity: confirm.quantity, price: total), role: .title),
+            Line(text: ""),
+            Line(text: CellWidth.pad(strings.quantity, to: 12) + "\(confirm.quantity)  (+/-)"),
+            Line(text: CellWidth.pad(strings.price, to: 12) + state.displayPrice(product), role: .price),
+            Line(text: CellWidth.pad(strings.total, to: 12) + total, role: .price),
+            Line(text: CellWidth.pad(strings.accountLabel, to: 12) + state.account.name),
+            Line(text: CellWidth.pad(strings.storefrontLabel, to: 12) + "\(state.storefront.id) (\(state.storefront.currency))"),
+        ]
+        if !confirm.pendingIds.isEmpty {
+            lines.append(Line(text: ""))
+            lines.append(Line(text: strings.pendingWarning(confirm.pendingIds), role: .warning))
+            if confirm.acknowledged { lines.append(Line(text: strings.payAnyway, role: .warning)) }
+        }
+        return (strings.confirmTitle, lines, strings.confirmKeys)
+    }
+
+    static func errorSheet(_ sheet: ErrorSheet, _ state: AppState, _ strings: UIStrings) -> (String, [Line], String) {
+        switch sheet.kind {
+        case .store(let error):
+            let text = error.text(in: state.language)
+            let code = "\(error.domain == "SKErrorDomain" ? "SKError" : "URLError") \(error.code) · \(error.name)"
+            return (strings.errorTitle, [Line(text: code, role: .error), Line(text: ""), Line(text: text.message, role: .title),
+                                         Line(text: ""), Line(text: strings.developerLabel + text.detail, role: .muted)], strings.closeHint)
+        case .verification(let reason):
+            return (strings.verificationTitle, [Line(text: reason, role: .error), Line(text: ""), Line(text: strings.verificationAdvice)], strings.closeHint)
+        case .failure(let message):
+            return (strings.failureTitle, [Line(text: message, role: .error)], strings.closeHint)
+        }
+    }
+
+    /// Generated from the dispatch table; two columns when one would not fit the screen.
+    static func help(_ state: AppState, _ strings: UIStrings) -> [Line] {
+        let entries = KeyBindings.table.map { binding in
+            let keys = binding.keys.map { state.asciiOnly ? $0.asciiDescription : $0.description }.joined(separator: " ")
+            return CellWidth.pad(keys, to: 10) + " " + (state.language == .english ? binding.help.en : binding.help.zh)
+        }
+        guard entries.count > state.size.rows - 6, state.size.columns >= 80 else { return entries.map { Line(text: $0, wraps: false) } }
+        let half = (entries.count + 1) / 2
+        let column = (min(96, state.size.columns - 4) - 6) / 2
+        return (0..<half).map { row in
+            let right = row + half < entries.count ? entries[row + half] : ""
+            return Line(text: CellWidth.pad(entries[row], to: column) + " " + CellWidth.truncate(right, to: column - 1), wraps: false)
+        }
+    }
+
+    static func pending(_ state: AppState, _ strings: UIStrings) -> [Line] {
+        guard !state.pending.isEmpty else { return [Line(text: strings.pendingNone)] }
+        var lines = state.pending.flatMap { payment in
+            [Line(text: "\(payment.transactionId)  \(Reducer.title(state, nil, product: payment.productId)) ×\(payment.quantity)  \(strings.since(payment.since, now: state.now))", role: .title),
+             Line(text: "  " + strings.waitingFor(payment), role: .warning)]
+        }
+        lines.append(Line(text: ""))
+        lines.append(Line(text: strings.pendingAdvice))
+        return lines
+    }
+
+    static func manager(_ state: AppState, _ strings: UIStrings, _ selection: Int) -> [Line] {
+        guard !state.history.isEmpty else { return [Line(text: strings.noTransactions, role: .muted)] }
+        let time = Date.FormatStyle(date: .numeric, time: .standard, locale: Locale(identifier: "en_GB"), timeZone: state.timeZone)
+        return state.history.enumerated().map { index, transaction in
+            let title = Reducer.title(state, nil, product: transaction.productId)
+            let flags = [transaction.finished ? "finished" : "unfinished", transaction.error.map { "\($0.code) \($0.name)" }].compactMap { $0 }
+            return Line(text: "\(transaction.id)  \(CellWidth.pad(strings.stateName(transaction.state), to: 10)) \(CellWidth.pad(title, to: 18)) ×\(transaction.quantity)  \(transaction.purchaseDate.formatted(time))  \(flags.joined(separator: " · "))",
+                        role: transaction.state == .failed ? .error : transaction.state == .deferred ? .warning : .normal,
+                        selected: index == selection, wraps: false)
+        }
+    }
+
+    /// A centred box sized to its content; long lists scroll to keep the selection in view.
+    static func box(_ grid: inout Grid, title: String, lines: [Line], hint: String, state: AppState, selected: Int?) {
+        let size = state.size
+        let widest = max((lines.map { CellWidth.of($0.text) }.max() ?? 0) + 6, CellWidth.of(hint) + 4, CellWidth.of(title) + 8)
+        let width = max(0, min(size.columns - 4, max(40, min(96, widest))))
+        let inner = max(1, width - 6)
+        var wrapped: [(Line, Int)] = []  // each display row with its source line index
+        for (index, line) in lines.enumerated() {
+            if !line.wraps || line.selected || CellWidth.of(line.text) <= inner {
+                wrapped.append((line, index))
+                continue
+            }
+            var scratch = Grid(size: TerminalSize(columns: inner, rows: 8))
+            let used = View.wrap(&scratch, line.text, row: 0, column: 0, width: inner, maxRows: 8, role: line.role)
+            for row in scratch.rows.prefix(used) { wrapped.append((Line(text: row, role: line.role), index)) }
+        }
+        let room = max(1, size.rows - 6)
+        let height = min(wrapped.count, room)
+        var first = 0
+        if let selected, let row = wrapped.firstIndex(where: { $0.1 == selected }), row >= height { first = row - height + 1 }
+        let rect = Rect(row: max(0, (size.rows - height - 4) / 2), column: max(0, (size.columns - width) / 2), width: width, height: height + 4)
+        grid.fill(rect, role: .normal)
+        grid.box(rect, title: title, ascii: state.asciiOnly)
+        for (offset, (line, _)) in wrapped[first..<min(wrapped.count, first + height)].enumerated() {
+            let row = rect.row + 1 + offset
+            if line.selected { grid.fill(Rect(row: row, column: rect.column + 1, width: width - 2, height: 1), role: .selected) }
+            grid.write((line.selected ? "> " : "  ") + line.text, row: row, column: rect.column + 1, role: line.selected ? .selected : line.role,
+                       maxWidth: width - 2, overflow: .ellipsis)
+        }
+        grid.write(hint, row: rect.row + rect.height - 2, column: rect.column + 2, role: .key, maxWidth: width - 4, overflow: .ellipsis)
+    }
+}

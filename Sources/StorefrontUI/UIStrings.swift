@@ -1,0 +1,225 @@
+import Foundation
+import StoreEngine
+import StoreKitModel
+
+/// Every sentence the screen shows, in English and Simplified Chinese. StoreKit's own error
+/// messages come from `ErrorMessages`; these are the app's words around them.
+public struct UIStrings: Sendable {
+    public let language: Language
+    var zh: Bool { language == .simplifiedChinese }
+
+    public init(_ language: Language) {
+        self.language = language
+    }
+
+    func pick(_ english: String, _ chinese: String) -> String { zh ? chinese : english }
+
+    // Header, sections, footer
+    var appName: String { "Storefront" }
+    var help: String { pick("? help", "? 帮助") }
+    var products: String { pick("Products", "商品") }
+    var transactions: String { pick("Transactions", "交易") }
+    var noTransactions: String { pick("No transactions yet — press Enter to buy.", "还没有交易 — 按 Enter 购买。") }
+    var loading: String { pick("Loading products…", "正在加载商品…") }
+    var noMatches: String { pick("No product matches the filter.", "没有符合筛选的商品。") }
+    var noProducts: String { pick("This storefront sells none of the catalog's products.", "此店面不销售目录中的任何商品。") }
+    var nothingSelected: String { pick("Select a product first.", "请先选择商品。") }
+    var filterPrompt: String { pick("filter: ", "筛选：") }
+    func tooSmall(_ need: String) -> String { pick("terminal too small (need \(need)) · q quits", "终端太小（需要 \(need)）· q 退出") }
+    func productsFailed(_ message: String) -> String { pick("Products request failed: \(message) — R retries", "商品请求失败：\(message) — 按 R 重试") }
+    func invalidIds(_ ids: [String]) -> String { pick("⚠ invalid product identifiers: ", "⚠ 无效的商品 ID：") + ids.joined(separator: ", ") }
+    var footer: String {
+        pick("q quit  / filter  Enter buy  r restore  s storefront  a account  l 中文  t test controls  m transactions  p pending",
+             "q 退出  / 筛选  Enter 购买  r 恢复  s 店面  a 账户  l English  t 测试控制  m 交易管理  p 待处理")
+    }
+
+    // Banner and pending payments
+    func banner(_ count: Int) -> String {
+        pick("⚠ \(count) payment\(count == 1 ? " is" : "s are") still being confirmed — do not pay again",
+             "⚠ 有 \(count) 笔付款仍在确认中 — 请勿重复付款")
+    }
+    var bannerKey: String { pick("[p] pending payments", "[p] 待处理的付款") }
+    var pendingTitle: String { pick("Pending payments", "待处理的付款") }
+    var pendingNone: String { pick("No payment is pending.", "没有待处理的付款。") }
+    var pendingAdvice: String {
+        pick("These payments may already have been charged. Do not pay again: each one will be delivered or refunded.",
+             "这些付款可能已经扣款。请勿重复付款：每一笔都会完成交付或退款。")
+    }
+    func since(_ date: Date, now: Date) -> String {
+        let seconds = max(0, Int(now.timeIntervalSince(date)))
+        let text = seconds < 60 ? "\(seconds) s" : seconds < 3_600 ? "\(seconds / 60) min" : "\(seconds / 3_600) h"
+        return pick("since \(text)", "已 \(text)")
+    }
+    func waitingFor(_ payment: PendingPayment) -> String {
+        guard zh else { return payment.waitingFor }
+        switch payment.reason {
+        case .awaitingApproval: return "等待家长批准（购买请求）"
+        case .awaitingVerification(let attempts, _, _): return "已付款并交付；等待服务器确认收据（已尝试 \(attempts) 次）"
+        case .unfinished: return "已付款；上次运行未完成，将会交付并确认"
+        }
+    }
+
+    // Purchase flow
+    var confirmTitle: String { pick("Confirm your in-app purchase", "确认您的 App 内购买项目") }
+    func confirmQuestion(_ title: String, quantity: Int, price: String) -> String {
+        pick("Do you want to buy \(quantity == 1 ? "one" : String(quantity)) \(title) for \(price)?",
+             "是否以 \(price) 购买 \(quantity) 个“\(title)”？")
+    }
+    var quantity: String { pick("Quantity", "数量") }
+    var price: String { pick("Price", "价格") }
+    var total: String { pick("Total", "合计") }
+    var accountLabel: String { pick("Account", "账户") }
+    var storefrontLabel: String { pick("Storefront", "店面") }
+    var confirmKeys: String { pick("Enter buy   +/- quantity   Esc cancel", "Enter 购买   +/- 数量   Esc 取消") }
+    func pendingWarning(_ ids: [String]) -> String {
+        pick("A payment for this product is already pending (\(ids.joined(separator: ", "))). Paying again may charge twice.",
+             "此商品已有待处理的付款（\(ids.joined(separator: ", "))）。再次付款可能会重复扣款。")
+    }
+    var payAnyway: String { pick("Press Enter again to pay anyway, Esc to cancel.", "再按 Enter 仍然付款，按 Esc 取消。") }
+    func purchasing(_ title: String) -> String { pick("Purchasing \(title)…", "正在购买“\(title)”…") }
+    func purchaseComplete(_ title: String) -> String { pick("\(title): delivered, verified and finished.", "“\(title)”：已交付、验证并完成。") }
+    func waitingForApproval(_ title: String) -> String { pick("\(title): waiting for approval (Ask to Buy).", "“\(title)”：等待批准（购买请求）。") }
+    func cancelled(_ title: String) -> String { pick("Purchase of \(title) cancelled.", "已取消购买“\(title)”。") }
+    func failedEarlier(_ title: String, _ error: StoreError) -> String {
+        pick("\(title) failed: \(error.text(in: language).message)", "“\(title)”失败：\(error.text(in: language).message)")
+    }
+    func notVerifiedYet(_ reason: String) -> String {
+        pick("Not verified yet (\(reason)); the payment is kept and retried.", "尚未验证（\(reason)）；付款已保留，将重试。")
+    }
+    func orderMatched(_ orderId: String) -> String {
+        pick("applicationUsername came back empty; matched order \(orderId) by account and product.",
+             "applicationUsername 为空；已按账户和商品匹配订单 \(orderId)。")
+    }
+    var restoring: String { pick("Restoring purchases…", "正在恢复购买…") }
+    func switchedStorefront(_ storefront: Storefront) -> String {
+        pick("Storefront \(storefront.id): prices in \(storefront.currency).", "店面 \(storefront.id)：价格以 \(storefront.currency) 显示。")
+    }
+    func switchedAccount(_ name: String) -> String { pick("Signed in as \(name).", "已登录为 \(name)。") }
+
+    // Progress words in the transaction list
+    func progress(_ progress: PurchaseProgress?, state: TransactionState) -> String {
+        switch progress {
+        case .purchasing?: return pick("purchasing", "购买中")
+        case .deferred?: return pick("waiting for approval", "等待批准")
+        case .delivered?: return pick("delivered · verifying", "已交付 · 验证中")
+        case .verifying?: return pick("delivering", "交付中")
+        case .verified?: return pick("verified ✓", "已验证 ✓")
+        case .finished?: return pick("verified ✓ finished", "已验证 ✓ 已完成")
+        case .failed(let error)?: return "\(error.domain == "SKErrorDomain" ? "SKError" : "URLError") \(error.code) \(error.name)"
+        case .unverified?: return pick("delivered · not verified yet", "已交付 · 尚未验证")
+        case .rejected?: return pick("verification rejected", "验证被拒绝")
+        case nil: return ""
+        }
+    }
+
+    func stateName(_ state: TransactionState) -> String {
+        guard zh else { return state.name }
+        switch state {
+        case .purchasing: return "购买中"
+        case .purchased: return "已购买"
+        case .failed: return "失败"
+        case .restored: return "已恢复"
+        case .deferred: return "已延迟"
+        }
+    }
+
+    // Wallet
+    var wallet: String { pick("Wallet", "钱包") }
+    var owned: String { pick("Owned", "已拥有") }
+    var nothingOwned: String { pick("nothing yet", "暂无") }
+    func subscription(_ title: String, expires: Date, now: Date, renews: Bool) -> String {
+        let left = Int(expires.timeIntervalSince(now).rounded(.up))
+        if left <= 0 { return pick("\(title) expired", "\(title) 已过期") }
+        let text = left < 120 ? "\(left) s" : left < 7_200 ? "\(left / 60) min" : left < 172_800 ? "\(left / 3_600) h" : "\(left / 86_400) d"
+        return renews ? pick("\(title) renews in \(text)", "\(title) \(text) 后续订") : pick("\(title) ends in \(text)", "\(title) \(text) 后到期")
+    }
+
+    /// "Intro offer: free for 1 week", "$1.99/month for 3 months", "$9.99 for 6 months".
+    func introOffer(_ offer: IntroOffer, formatter: PriceFormatter, storefront: String) -> String {
+        let total = duration(offer.period.value * offer.periods, offer.period.unit)
+        let price = offer.prices[storefront]
+        let body: String
+        switch offer.paymentMode {
+        case .freeTrial:
+            body = pick("free for \(total)", "免费试用 \(total)")
+        case .payAsYouGo:
+            let each = price.map { formatter.string($0, period: offer.period, language: language) } ?? "—"
+            body = pick("\(each) for \(total)", "\(total)内 \(each)")
+        case .payUpFront:
+            let once = price.map(formatter.string) ?? "—"
+            body = pick("\(once) for \(total)", "\(total) \(once)")
+        }
+        return pick("Intro offer: ", "首次优惠：") + body
+    }
+
+    /// "1 week", "3 months", "1周", "3个月".
+    func duration(_ value: Int, _ unit: SubscriptionPeriod.Unit) -> String {
+        let english = switch unit { case .day: "day"; case .week: "week"; case .month: "month"; case .year: "year" }
+        let chinese = switch unit { case .day: "天"; case .week: "周"; case .month: "个月"; case .year: "年" }
+        return pick("\(value) \(english)\(value == 1 ? "" : "s")", "\(value)\(chinese)")
+    }
+
+    // Sheets
+    var errorTitle: String { pick("Purchase failed", "购买失败") }
+    var verificationTitle: String { pick("Receipt verification failed", "收据验证失败") }
+    var failureTitle: String { pick("Something went wrong", "出错了") }
+    var developerLabel: String { pick("For developers: ", "开发者提示：") }
+    var closeHint: String { pick("Enter or Esc closes", "按 Enter 或 Esc 关闭") }
+    var verificationAdvice: String {
+        pick("The server refused the receipt; the transaction was finished without a second delivery.",
+             "服务器拒绝了收据；该交易已完成，不会再次交付。")
+    }
+    var helpTitle: String { pick("Keys", "按键") }
+    var restoreTitle: String { pick("Restore purchases", "恢复购买") }
+    func restored(_ titles: [String]) -> String { pick("Restored: ", "已恢复：") + titles.joined(separator: ", ") }
+    var nothingToRestore: String {
+        pick("Nothing to restore. Only non-consumables and auto-renewable subscriptions are restored; this account owns none. Consumables and non-renewing subscriptions are never restored.",
+             "没有可恢复的项目。只有非消耗型项目和自动续期订阅可以恢复；此账户没有这些项目。消耗型项目和非续期订阅不会被恢复。")
+    }
+    func restoreFailed(_ error: StoreError) -> String { pick("Restore failed: ", "恢复失败：") + error.text(in: language).message }
+    var quitTitle: String { pick("Quit while a purchase is in flight?", "购买仍在进行，确定退出？") }
+    var quitBody: String {
+        pick("The payment is safe: it will be delivered at the next launch. y quits, n stays.",
+             "付款是安全的：下次启动时会完成交付。y 退出，n 留下。")
+    }
+    var storefrontTitle: String { pick("Storefront", "店面") }
+    var accountTitle: String { pick("Account", "账户") }
+    var pickerHint: String { pick("↑/↓ choose  Enter select  Esc close", "↑/↓ 选择  Enter 确定  Esc 关闭") }
+    var controlsTitle: String { pick("Test controls", "测试控制") }
+    var controlsHint: String { pick("↑/↓ choose  ←/→/Enter change  Z reset all  Esc close", "↑/↓ 选择  ←/→/Enter 更改  Z 全部重置  Esc 关闭") }
+    var managerTitle: String { pick("Transaction manager", "交易管理器") }
+    var managerHint: String {
+        pick("A approve D decline I resolve F refund E expire N renew X delete C clear Esc",
+             "A 批准 D 拒绝 I 解决 F 退款 E 过期 N 续订 X 删除 C 清除 Esc 关闭")
+    }
+    var pressAgainToClear: String { pick("Press C again to delete every transaction.", "再按 C 删除所有交易。") }
+    var pressAgainToReset: String { pick("Press Z again to reset the store and the controls.", "再按 Z 重置商店和控制。") }
+    var controlNextOutcome: String { pick("Next purchase", "下一次购买") }
+    var controlLatency: String { pick("Latency", "延迟") }
+    var controlAskToBuy: String { pick("Ask to Buy", "购买请求") }
+    var controlPaymentsAllowed: String { pick("Payments allowed", "允许付款") }
+    var controlTimeRate: String { pick("Time rate", "时间速率") }
+    var controlVerification: String { pick("Receipt verification", "收据验证") }
+    var controlDropOrderIds: String { pick("Drop applicationUsername", "丢弃 applicationUsername") }
+    var controlStorefront: String { pick("Storefront", "店面") }
+    var controlAccount: String { pick("Account", "账户") }
+    func onOff(_ on: Bool) -> String { on ? pick("on", "开") : pick("off", "关") }
+    func outcome(_ outcome: PaymentOutcome) -> String {
+        switch outcome {
+        case .success: pick("succeed", "成功")
+        case .cancel: pick("cancel", "取消")
+        case .deferred: pick("defer (Ask to Buy)", "延迟（购买请求）")
+        case .interrupted: pick("interrupt", "中断")
+        case .fail(let code): "SKError \(code.rawValue) \(code.name)"
+        case .network(let code): "URLError \(code.rawValue) \(code.name)"
+        }
+    }
+    func timeRate(_ rate: TimeRate) -> String { rate == .realTime ? pick("real time", "实时") : rate.token }
+    func verification(_ failure: VerificationFailure?) -> String {
+        switch failure {
+        case nil: pick("succeeds", "成功")
+        case .unreachable?: pick("server unreachable", "服务器无法访问")
+        case .status(let status)?: "\(status.rawValue) \(status.meaning)"
+        }
+    }
+}

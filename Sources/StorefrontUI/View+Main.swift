@@ -1,0 +1,169 @@
+import CellGrid
+import Foundation
+import StoreEngine
+import StoreKitModel
+
+extension View {
+    static func catalog(_ grid: inout Grid, _ state: AppState, _ layout: Layout, _ strings: UIStrings) {
+        let top = layout.listTop
+        let width = layout.listWidth
+        let count = state.list.visible.count
+        let position = count == 0 ? "" : " \(state.list.selection + 1)/\(count)"
+        grid.write(strings.products + position, row: top - 1, column: 0, role: .title, attributes: .bold)
+        switch state.catalogLoad {
+        case .loading:
+            grid.write("\(spinner(state)) \(strings.loading)", row: top, column: 1, role: .muted)
+            return
+        case .failed(let message):
+            grid.write(strings.productsFailed(message), row: top, column: 1, role: .error, maxWidth: width - 2, overflow: .ellipsis)
+            return
+        case .loaded(let invalid):
+            if !invalid.isEmpty {
+                var text = strings.invalidIds(invalid)
+                if state.asciiOnly { text = text.replacingOccurrences(of: "⚠", with: "!") }
+                grid.write(text, row: layout.invalidRow, column: 0, role: .warning, overflow: .ellipsis)
+            }
+        }
+        if count == 0 {
+            grid.write(state.list.query.isEmpty ? strings.noProducts : strings.noMatches, row: top, column: 1, role: .muted)
+        }
+        let rows = state.list.visible[min(state.list.scroll, count)..<min(count, state.list.scroll + layout.listRows)]
+        let page = rows.map { state.list.products[$0] }
+        let prices = page.map { state.displayPrice($0) }
+        let typeWidth = 16
+        let priceWidth = min(20, prices.map(CellWidth.of).max() ?? 0)
+        let titleWidth = max(4, width - 3 - typeWidth - priceWidth - 2)
+        for (offset, product) in page.enumerated() {
+            let row = top + offset
+            let selected = state.list.scroll + offset == state.list.selection
+            let role: Role = selected ? .selected : .normal
+            if selected { grid.fill(Rect(row: row, column: 0, width: width, height: 1), role: .selected) }
+            grid.write(selected ? ">" : " ", row: row, column: 0, role: role, attributes: selected ? .bold : [])
+            grid.write(product.title.text(in: state.language), row: row, column: 2, role: role, maxWidth: titleWidth, overflow: .ellipsis)
+            let type = CellWidth.pad(product.type.label(in: state.language), to: typeWidth, alignRight: true)
+            grid.write(type, row: row, column: 2 + titleWidth, role: selected ? .selected : .muted)
+            let price = CellWidth.pad(prices[offset], to: priceWidth, alignRight: true)
+            grid.write(price, row: row, column: width - priceWidth - 1, role: selected ? .selected : .price, attributes: .bold)
+        }
+        if let product = state.selectedProduct { details(&grid, state, layout, product, strings) }
+    }
+
+    /// The selected product's description and id: a right pane when wide, two rows under the list when not.
+    static func details(_ grid: inout Grid, _ state: AppState, _ layout: Layout, _ product: Product, _ strings: UIStrings) {
+        let lines = [
+            product.title.text(in: state.language) + " · " + state.displayPrice(product),
+            product.description.text(in: state.language),
+            product.type.label(in: state.language) + " · " + product.id,
+        ] + offerLine(state, product)
+        if layout.sidePane {
+            let column = layout.listWidth + 1
+            let width = state.size.columns - column - 1
+            for row in layout.listTop - 1..<layout.listTop + layout.listRows {
+                grid.write(state.asciiOnly ? "|" : "│", row: row, column: column - 1, role: .border)
+            }
+            var row = layout.listTop - 1
+            for (index, line) in lines.enumerated() {
+                row += wrap(&grid, line, row: row, column: column + 1, width: width,
+                            maxRows: layout.listTop + layout.listRows - row, role: index == 0 ? .title : index == 1 ? .normal : .muted)
+            }
+        } else {
+            let row = layout.listTop + layout.listRows
+            grid.write(lines[1], row: row, column: 1, role: .normal, overflow: .ellipsis)
+            grid.write(lines[2] + (lines.count > 3 ? " · " + lines[3] : ""), row: row + 1, column: 1, role: .muted, overflow: .ellipsis)
+        }
+    }
+
+    static func offerLine(_ state: AppState, _ product: Product) -> [String] {
+        guard let offer = product.subscription?.introOffer else { return [] }
+        return [UIStrings(state.language).introOffer(offer, formatter: state.priceFormatter, storefront: state.storefront.id)]
+    }
+
+    /// Word-wraps by cells (CJK breaks anywhere); returns the rows used.
+    @discardableResult
+    static func wrap(_ grid: inout Grid, _ text: String, row: Int, column: Int, width: Int, maxRows: Int, role: Role) -> Int {
+        guard width > 0, maxRows > 0 else { return 0 }
+        var lines: [String] = []
+        var current = ""
+        for word in text.split(separator: " ", omittingEmptySubsequences: false).map(String.init) {
+            let candidate = current.isEmpty ? word : current + " " + word
+            if CellWidth.of(candidate) <= width { current = candidate; continue }
+            if !current.isEmpty { lines.append(current) }
+            current = word
+            while CellWidth.of(current) > width {
+                var head = ""
+                for character in current where CellWidth.of(head) + CellWidth.of(character) <= width { head.append(character) }
+                if head.isEmpty { break }
+                lines.append(head)
+                current = String(current.dropFirst(head.count))
+            }
+        }
+        if !current.isEmpty { lines.append(current) }
+        for (index, line) in lines.prefix(maxRows).enumerated() {
+            let last = index == maxRows - 1 && lines.count > maxRows
+            grid.write(last ? CellWidth.truncate(line + " …", to: width) : line, row: row + index, column: column, role: role, maxWidth: width)
+        }
+        return min(lines.count, maxRows)
+    }
+
+    static func transactions(_ grid: inout Grid, _ state: AppState, _ layout: Layout, _ strings: UIStrings) {
+        let top = layout.transactionsTitleRow
+        grid.write(strings.transactions, row: top, column: 0, role: .title, attributes: .bold)
+        if state.history.isEmpty {
+            grid.write(strings.noTransactions, row: top + 1, column: 1, role: .muted)
+            return
+        }
+        let wide = state.size.columns >= 100
+        for (offset, transaction) in state.history.prefix(layout.transactionRows).enumerated() {
+            let row = top + 1 + offset
+            let progress = state.progress[transaction.id]
+            let role: Role = switch (transaction.state, progress) {
+            case (.failed, _), (_, .rejected?): .error
+            case (.deferred, _), (_, .unverified?): .warning
+            case (_, .finished?), (_, .verified?): .success
+            default: .normal
+            }
+            var column = grid.write(clock(transaction.purchaseDate, state.timeZone) + " ", row: row, column: 1, role: .muted) + 1
+            column += grid.write(CellWidth.pad(strings.stateName(transaction.state), to: 10) + " ", row: row, column: column, role: role)
+            let title = state.catalog.product(id: transaction.productId)?.title.text(in: state.language) ?? transaction.productId
+            column += grid.write(CellWidth.pad(title, to: wide ? 20 : 16) + " ×\(transaction.quantity) ", row: row, column: column, role: .normal)
+            // The id matters in the transaction manager; on a narrow screen the app's progress matters more.
+            if wide { column += grid.write(transaction.id + "  ", row: row, column: column, role: .muted) }
+            let busy = progress == .purchasing || progress == .verifying || progress == .delivered ? spinner(state) + " " : ""
+            var words = strings.progress(progress ?? Self.restingProgress(transaction), state: transaction.state)
+            if state.asciiOnly { words = words.replacingOccurrences(of: "✓", with: "ok") }
+            grid.write(busy + words, row: row, column: column, role: role, overflow: .ellipsis)
+        }
+    }
+
+    /// "07:59:00" in the given zone: fixed width, so the columns after it line up.
+    static func clock(_ date: Date, _ timeZone: TimeZone) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let parts = calendar.dateComponents([.hour, .minute, .second], from: date)
+        return [parts.hour, parts.minute, parts.second].map { String(format: "%02d", $0 ?? 0) }.joined(separator: ":")
+    }
+
+    /// What a transaction from before this session shows: its error, or whether it was finished.
+    static func restingProgress(_ transaction: Transaction) -> PurchaseProgress? {
+        switch transaction.state {
+        case .failed: transaction.error.map(PurchaseProgress.failed)
+        case .deferred: .deferred
+        case .purchasing: .purchasing
+        case .purchased, .restored: transaction.finished ? .finished : nil
+        }
+    }
+
+    static func wallet(_ grid: inout Grid, _ state: AppState, _ layout: Layout, _ strings: UIStrings) {
+        let balances = state.balances.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
+        let title = { (id: String) in state.catalog.product(id: id)?.title.text(in: state.language) ?? id }
+        let owned = state.entitlements.filter { $0.expiresDate == nil }.map { title($0.productId) }
+        let subscriptions = state.entitlements.compactMap { entitlement -> String? in
+            guard let expires = entitlement.expiresDate else { return nil }
+            return strings.subscription(title(entitlement.productId), expires: expires, now: state.now, renews: entitlement.willAutoRenew)
+        }
+        let parts = [balances.isEmpty ? "0" : balances.joined(separator: ", ")]
+            + [strings.owned + ": " + (owned.isEmpty ? strings.nothingOwned : owned.joined(separator: ", "))] + subscriptions
+        let used = grid.write(strings.wallet + ": ", row: layout.walletRow, column: 0, role: .title, attributes: .bold)
+        grid.write(parts.joined(separator: " · "), row: layout.walletRow, column: used, role: .normal, overflow: .ellipsis)
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import StoreEngine
+import StoreKitModel
+import StorefrontUI
+
+/// Performs the reducer's effects against the store and the app's ledger, one at a time in the
+/// order asked (so a refresh never overtakes the purchase it follows), on a task of its own:
+/// the UI loop never waits for the disk or the network.
+final class EffectRunner: Sendable {
+    let store: any StoreBackend
+    let observer: PurchaseObserver
+    let inbox: Inbox
+    private let queue: AsyncStream<Effect>.Continuation
+    private let work: AsyncStream<Effect>
+
+    init(store: any StoreBackend, observer: PurchaseObserver, inbox: Inbox) {
+        self.store = store
+        self.observer = observer
+        self.inbox = inbox
+        (work, queue) = AsyncStream.makeStream(of: Effect.self, bufferingPolicy: .unbounded)
+    }
+
+    func submit(_ effects: [Effect]) {
+        for effect in effects { queue.yield(effect) }
+    }
+
+    /// Runs until the stream ends; also forwards the store's transaction updates to the UI.
+    func start() -> Task<Void, Never> {
+        let store = store
+        let inbox = inbox
+        Task {
+            for await update in await store.updates() { inbox.push(.transactionUpdate(update)) }
+        }
+        return Task {
+            for await effect in work {
+                do {
+                    try await perform(effect)
+                } catch let error as StoreFailure {
+                    inbox.push(.effectFailed(error.message))
+                } catch {
+                    inbox.push(.effectFailed(String(describing: error)))
+                }
+            }
+        }
+    }
+
+    func finish() {
+        queue.finish()
+    }
+
+    private func perform(_ effect: Effect) async throws {
+        switch effect {
+        case .loadProducts(let storefront):
+            do {
+                let response = try await store.products(ids: observer.catalog.allProductIds, storefront: storefront)
+                inbox.push(.productsLoaded(response))
+            } catch {
+                inbox.push(.productsFailed(String(describing: error)))
+            }
+        case .buy(let productId, let quantity, let account):
+            let transaction = try await observer.buy(Payment(productId: productId, quantity: quantity, account: account))
+            inbox.push(.paymentAdded(transaction))
+        case .handle(let update):
+            inbox.push(.appSteps(try await observer.handle(update)))
+        case .refresh(let account):
+            inbox.push(.snapshot(try await snapshot(account: account)))
+        case .replayUnfinished(let account):
+            for update in try await store.unfinished(account: account) { inbox.push(.transactionUpdate(update)) }
+        case .restore(let account):
+            do {
+                let restored = try await store.restore(account: account)
+                inbox.push(.restoreFinished(restored.isEmpty ? .nothing : .restored(restored.map(\.transaction.productId))))
+            } catch let error as StoreError {
+                inbox.push(.restoreFinished(.failed(error)))
+            }
+        case .setControls(let controls):
+            try await store.setControls(controls)
+        case .manage(let action):
+            // Updates it causes (an approval, a renewal) arrive through the store's update stream.
+            _ = try await store.perform(action)
+        case .retryVerification(let account):
+            let steps = try await observer.retryDue(account: account)
+            if !steps.isEmpty { inbox.push(.appSteps(steps)) }
+        case .quit:
+            break
+        }
+    }
+
+    private func snapshot(account: String) async throws -> StoreSnapshot {
+        StoreSnapshot(history: try await store.transactions(account: account),
+                      pending: try await observer.pending(account: account),
+                      balances: try observer.ledger.balances(account: account),
+                      entitlements: try await store.entitlements(account: account),
+                      controls: try await store.controls())
+    }
+}

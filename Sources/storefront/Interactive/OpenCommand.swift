@@ -1,0 +1,47 @@
+import ArgumentParser
+import Foundation
+import StoreEngine
+import StoreKitModel
+import StorefrontUI
+import TerminalUI
+
+/// `storefront` with no subcommand: the storefront itself, in the terminal.
+struct OpenCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "open",
+        abstract: "Open the interactive storefront (the default when no subcommand is given).",
+        discussion: """
+        Browse, buy, restore, switch storefront/account/language, and drive the test controls and the
+        transaction manager by keys alone; ? lists every key. Needs a terminal: for scripts use the
+        headless commands (products, buy, transactions, restore, wallet, manage).
+        """
+    )
+
+    @OptionGroup var options: StoreOptions
+
+    @Flag(name: .long, help: "Paint the first frame and exit (for start-up benchmarks).")
+    var exitAfterFirstFrame = false
+
+    func run() async throws {
+        guard Terminal.isInteractive else {
+            throw CommandFailure.usage("""
+                the interactive storefront needs a terminal (stdin and stdout must be a TTY). \
+                For scripts use the headless commands: storefront products | buy | transactions | restore | wallet | manage (see storefront --help)
+                """)
+        }
+        let session = try await options.open()
+        let inbox = Inbox()
+        let runner = EffectRunner(store: session.store, observer: session.observer, inbox: inbox)
+        let worker = runner.start()
+        let state = AppState(catalog: session.context.catalog, storeLabel: "simulated store", language: session.language,
+                             account: session.account, storefront: session.storefront, localeOverride: options.catalog.locale,
+                             asciiOnly: false, size: .zero, now: Date())
+        do {
+            try await UILoop.run(state, runner: runner, exitAfterFirstFrame: exitAfterFirstFrame)
+        } catch let error as TerminalError {
+            throw CommandFailure.failure("\(error)")
+        }
+        runner.finish()
+        worker.cancel()
+    }
+}

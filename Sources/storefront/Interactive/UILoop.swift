@@ -1,0 +1,43 @@
+import CellGrid
+import Foundation
+import StorefrontUI
+import TerminalUI
+
+/// The interactive loop: paint, read a key (or time out), drain the results of effects, reduce,
+/// hand new effects to the runner. It runs on the main thread, which is not one of the
+/// concurrency pool's threads, so waiting for a key never starves the effects.
+@MainActor
+enum UILoop {
+    /// How long one wait for a key lasts; results from effects are picked up at least this often.
+    static let pollMilliseconds = 40
+    static let tickSeconds = 0.1
+
+    static func run(_ initial: AppState, runner: EffectRunner, exitAfterFirstFrame: Bool) throws {
+        let terminal = Terminal()
+        try terminal.start()
+        defer { terminal.stop() }
+        var state = initial
+        state.size = terminal.size
+        state.asciiOnly = terminal.asciiOnly
+        runner.submit(Reducer.start(state))
+        var lastTick = Date()
+        while !state.quitting {
+            terminal.paint(View.render(state))
+            if exitAfterFirstFrame { return }
+            var actions: [Action] = []
+            if let key = terminal.readKey(timeoutMilliseconds: pollMilliseconds) {
+                actions.append(key == .resize ? .resized(terminal.size) : .key(key))
+                if key == .control("l") { terminal.invalidate() }
+            }
+            actions += runner.inbox.drain()
+            let now = Date()
+            if now.timeIntervalSince(lastTick) >= tickSeconds {
+                actions.append(.tick(now))
+                lastTick = now
+            }
+            for action in actions {
+                runner.submit(Reducer.reduce(&state, action))
+            }
+        }
+    }
+}

@@ -1,0 +1,288 @@
+import CellGrid
+import Foundation
+import StoreEngine
+import StoreKitModel
+import StorefrontUI
+import Testing
+
+@Suite struct ReducerTests {
+    typealias F = UIFixture
+
+    @Test func launchReplaysTheQueueBeforeLoadingTheCatalog() {
+        let state = F.state(loaded: false)
+        #expect(Reducer.start(state) == [.replayUnfinished(account: "alice"), .loadProducts(storefront: "USA"), .refresh(account: "alice")])
+        #expect(state.catalogLoad == .loading)
+    }
+
+    @Test func navigationStaysInBounds() {
+        var state = F.state()
+        let count = state.list.visible.count
+        F.keys(&state, .up, .character("k"))
+        #expect(state.list.selection == 0)
+        F.keys(&state, .character("j"), .down)
+        #expect(state.list.selection == 2)
+        F.keys(&state, .character("G"))
+        #expect(state.list.selection == count - 1)
+        F.keys(&state, .pageDown, .down)
+        #expect(state.list.selection == count - 1)
+        F.keys(&state, .character("g"))
+        #expect(state.list.selection == 0 && state.list.scroll == 0)
+        F.keys(&state, .pageDown)
+        #expect(state.list.selection == min(count - 1, Layout(size: state.size, banner: false).listRows))
+    }
+
+    @Test func filterNarrowsAsYouTypeAndEscClearsIt() {
+        var state = F.state()
+        F.keys(&state, .character("/"), .character("g"), .character("e"), .character("m"))
+        #expect(state.list.filtering)
+        #expect(state.list.visibleProducts.map(\.id).allSatisfy { $0.contains("gems") })
+        #expect(state.list.visible.count == 3)
+        F.keys(&state, .backspace, .backspace, .backspace)
+        #expect(state.list.visible.count == state.list.products.count)
+        F.keys(&state, .character("x"), .character("y"), .character("z"), .character("q"))
+        #expect(state.list.visible.isEmpty && !state.quitting)  // q is text while filtering
+        F.keys(&state, .escape)
+        #expect(!state.list.filtering && state.list.query.isEmpty && state.list.visible.count == state.list.products.count)
+    }
+
+    @Test func filterMatchesChineseTitles() {
+        var state = F.state(language: .simplifiedChinese)
+        F.keys(&state, .character("/"), .character("宝"), .character("石"), .enter)
+        #expect(state.list.visible.count == 3 && !state.list.filtering && state.list.query == "宝石")
+    }
+
+    @Test func buyingAsksForConfirmationWithQuantity() {
+        var state = F.state()
+        #expect(F.keys(&state, .enter).isEmpty)
+        #expect(state.sheet == .confirmPurchase(ConfirmPurchase(productId: F.gems, quantity: 1, pendingIds: [])))
+        F.keys(&state, .character("+"), .character("+"), .character("-"))
+        #expect(state.sheet == .confirmPurchase(ConfirmPurchase(productId: F.gems, quantity: 2, pendingIds: [])))
+        for _ in 0..<20 { F.keys(&state, .character("+")) }
+        if case .confirmPurchase(let confirm)? = state.sheet { #expect(confirm.quantity == 10) }
+        for _ in 0..<20 { F.keys(&state, .left) }
+        if case .confirmPurchase(let confirm)? = state.sheet { #expect(confirm.quantity == 1) }
+        #expect(F.keys(&state, .enter) == [.buy(productId: F.gems, quantity: 1, account: "alice")])
+        #expect(state.sheet == nil)
+    }
+
+    @Test func escapeCancelsTheConfirmation() {
+        var state = F.state()
+        #expect(F.keys(&state, .enter, .escape).isEmpty)
+        #expect(state.sheet == nil)
+    }
+
+    @Test func secondPurchaseWhilePendingAsksAgainAndNamesThePayment() {
+        var state = F.state()
+        let pending = PendingPayment.list(unfinished: [F.transaction("2000000000000007", F.gems, .deferred)], ledger: [])
+        F.send(&state, .snapshot(StoreSnapshot(history: [], pending: pending, balances: [:], entitlements: [], controls: TestControls())))
+        F.keys(&state, .enter)
+        #expect(state.sheet == .confirmPurchase(ConfirmPurchase(productId: F.gems, quantity: 1, pendingIds: ["2000000000000007"])))
+        #expect(F.keys(&state, .enter).isEmpty)  // first Enter only acknowledges the warning
+        #expect(View.render(state).text.contains("Press Enter again to pay anyway"))
+        #expect(F.keys(&state, .enter) == [.buy(productId: F.gems, quantity: 1, account: "alice")])
+    }
+
+    @Test func purchaseGoesThroughEveryStepToFinished() {
+        var state = F.state()
+        let purchasing = F.transaction("2000000000000001", F.gems, .purchasing)
+        F.send(&state, .paymentAdded(purchasing))
+        #expect(state.progress[purchasing.id] == .purchasing && state.inFlight == [purchasing.id])
+        var purchased = purchasing
+        purchased.state = .purchased
+        let update = TransactionUpdate(transaction: purchased, receipt: "r")
+        #expect(F.send(&state, .transactionUpdate(update)) == [.handle(update)])
+        #expect(state.progress[purchased.id] == .verifying)
+        F.send(&state, .appSteps([.delivered(transactionId: purchased.id, firstTime: true)]))
+        #expect(state.progress[purchased.id] == .delivered)
+        let effects = F.send(&state, .appSteps([.verified(transactionId: purchased.id), .finished(transactionId: purchased.id)]))
+        #expect(effects == [.refresh(account: "alice")])
+        #expect(state.progress[purchased.id] == .finished && state.inFlight.isEmpty)
+        #expect(state.history.first?.finished == true)
+        #expect(state.status?.text == "100 Gems: delivered, verified and finished.")
+    }
+
+    @Test func failureInThisSessionShowsTheErrorSheet() {
+        var state = F.state()
+        let failed = F.transaction("2000000000000002", F.gems, .failed, error: .storeKit(.paymentNotAllowed))
+        F.send(&state, .paymentAdded(F.transaction("2000000000000002", F.gems, .purchasing)))
+        let update = TransactionUpdate(transaction: failed, receipt: nil)
+        #expect(F.send(&state, .transactionUpdate(update)) == [.handle(update)])
+        #expect(state.sheet == .error(ErrorSheet(kind: .store(.storeKit(.paymentNotAllowed)), productId: F.gems)))
+        F.keys(&state, .escape)
+        #expect(state.sheet == nil)
+    }
+
+    @Test func cancellationIsOnlyAQuietStatusLine() {
+        var state = F.state()
+        F.send(&state, .paymentAdded(F.transaction("2000000000000003", F.gems, .purchasing)))
+        F.send(&state, .transactionUpdate(TransactionUpdate(transaction: F.transaction("2000000000000003", F.gems, .failed, error: .storeKit(.paymentCancelled)), receipt: nil)))
+        #expect(state.sheet == nil)
+        #expect(state.status?.level == .info && state.status?.text.contains("cancelled") == true)
+    }
+
+    @Test func deferredWaitsAndIsHandedToTheObserver() {
+        var state = F.state()
+        let update = TransactionUpdate(transaction: F.transaction("2000000000000004", F.removeAds, .deferred), receipt: nil)
+        #expect(F.send(&state, .transactionUpdate(update)) == [.handle(update), .refresh(account: "alice")])
+        #expect(state.progress["2000000000000004"] == .deferred && state.status?.level == .warning)
+    }
+
+    @Test func anotherAccountsUpdateIsLeftForThatAccount() {
+        var state = F.state()
+        let update = TransactionUpdate(transaction: F.transaction("2000000000000005", F.gems, .purchased, account: "kenji"), receipt: "r")
+        #expect(F.send(&state, .transactionUpdate(update)).isEmpty)
+        #expect(state.history.isEmpty)
+    }
+
+    @Test func unverifiedPurchaseStaysPendingWithAWarning() {
+        var state = F.state()
+        F.send(&state, .paymentAdded(F.transaction("2000000000000006", F.gems, .purchasing)))
+        F.send(&state, .appSteps([.verificationDeferred(transactionId: "2000000000000006", reason: "the verification server is unreachable", nextAttempt: nil)]))
+        #expect(state.progress["2000000000000006"] == .unverified("the verification server is unreachable"))
+        #expect(state.inFlight.isEmpty && state.status?.level == .warning)
+    }
+
+    @Test func snapshotWithAnUnhandledApprovalReplaysTheQueue() {
+        var state = F.state()
+        let approved = F.transaction("2000000000000008", F.removeAds, .purchased)
+        let pending = PendingPayment.list(unfinished: [approved], ledger: [])
+        let effects = F.send(&state, .snapshot(StoreSnapshot(history: [approved], pending: pending, balances: [:], entitlements: [], controls: TestControls())))
+        #expect(effects == [.replayUnfinished(account: "alice")])
+        state.progress[approved.id] = .verifying
+        #expect(F.send(&state, .snapshot(StoreSnapshot(history: [approved], pending: pending, balances: [:], entitlements: [], controls: TestControls()))).isEmpty)
+    }
+
+    @Test func switchingStorefrontReformatsPricesAtOnce() {
+        var state = F.state()
+        #expect(state.displayPrice(try! #require(state.selectedProduct)) == "$0.99")
+        F.keys(&state, .character("s"))
+        #expect(state.sheet == .storefrontPicker(selection: 0))
+        let effects = F.keys(&state, .down, .enter)
+        #expect(state.storefront.id == "JPN" && state.sheet == nil)
+        #expect(state.displayPrice(try! #require(state.selectedProduct)) == "¥160")
+        var controls = TestControls()
+        controls.storefront = "JPN"
+        #expect(effects == [.setControls(controls), .loadProducts(storefront: "JPN"), .refresh(account: "alice")])
+        F.keys(&state, .character("s"), .down, .enter)
+        #expect(state.displayPrice(try! #require(state.selectedProduct)) == "1,19\u{A0}€")
+    }
+
+    @Test func switchingAccountReplaysThatAccountsQueue() {
+        var state = F.state()
+        F.send(&state, .snapshot(StoreSnapshot(history: [F.transaction("2000000000000009", F.gems, .purchased)], pending: [], balances: ["gems": 100], entitlements: [], controls: TestControls())))
+        let effects = F.keys(&state, .character("a"), .down, .enter)
+        #expect(state.account.name == "kenji" && state.storefront.id == "JPN")
+        #expect(state.history.isEmpty && state.balances.isEmpty)
+        #expect(effects.contains(.replayUnfinished(account: "kenji")) && effects.contains(.loadProducts(storefront: "JPN")))
+    }
+
+    @Test func languageSwitchRelabelsAndKeepsTheFilter() {
+        var state = F.state()
+        F.keys(&state, .character("l"))
+        #expect(state.language == .simplifiedChinese)
+        #expect(View.render(state).text.contains("商品"))
+        F.keys(&state, .character("l"))
+        #expect(state.language == .english)
+    }
+
+    @Test func testControlsChangeOneSettingAtATime() {
+        var state = F.state()
+        F.keys(&state, .character("t"))
+        #expect(state.sheet == .testControls(selection: 0))
+        var expected = TestControls()
+        expected.nextOutcome = .cancel
+        #expect(F.keys(&state, .right) == [.setControls(expected)])
+        expected.nextOutcome = .success
+        #expect(F.keys(&state, .left) == [.setControls(expected)])
+        expected.askToBuy = true
+        #expect(F.keys(&state, .down, .down, .enter) == [.setControls(expected)])
+        #expect(F.keys(&state, .character("Z")).isEmpty)  // armed
+        #expect(F.keys(&state, .character("Z")) == [.manage(.resetToDefaults), .refresh(account: "alice")])
+        F.keys(&state, .escape)
+        #expect(state.sheet == nil)
+    }
+
+    @Test func everyOutcomeAndVerificationFailureCanBeChosen() {
+        #expect(ControlRow.allCases.count == 9)
+        var controls = TestControls()
+        var seen: Set<String> = []
+        for _ in 0..<60 {
+            var state = F.state()
+            state.controls = controls
+            state.sheet = .testControls(selection: 0)
+            if case .setControls(let next)? = F.keys(&state, .right).first { controls = next }
+            seen.insert(controls.nextOutcome.token)
+        }
+        for code in SKErrorCode.allCases where code != .paymentCancelled { #expect(seen.contains("fail:\(code.rawValue)")) }
+        #expect(seen.isSuperset(of: ["success", "cancel", "deferred", "interrupted", "network:-1009"]))
+    }
+
+    @Test func transactionManagerActsOnTheSelectedTransaction() {
+        var state = F.state()
+        let deferred = F.transaction("2000000000000010", F.removeAds, .deferred)
+        let bought = F.transaction("2000000000000011", F.gems, .purchased, finished: true)
+        F.send(&state, .snapshot(StoreSnapshot(history: [deferred, bought], pending: [], balances: [:], entitlements: [], controls: TestControls())))
+        F.keys(&state, .character("m"))
+        #expect(F.keys(&state, .character("A")) == [.manage(.approveAskToBuy(deferred.id)), .refresh(account: "alice")])
+        #expect(F.keys(&state, .down, .character("F")) == [.manage(.refund(bought.id)), .refresh(account: "alice")])
+        for (key, action) in [("D", ManageAction.declineAskToBuy(bought.id)), ("I", .resolveIssue(bought.id)), ("E", .expireSubscription(bought.id)),
+                              ("N", .forceRenewal(bought.id)), ("X", .delete(bought.id))] {
+            #expect(F.keys(&state, .character(Character(key))).first == .manage(action))
+        }
+        #expect(F.keys(&state, .character("C")).isEmpty)
+        #expect(F.keys(&state, .character("C")).first == .manage(.clearAll))
+    }
+
+    @Test func quitAsksWhileAPurchaseIsInFlight() {
+        var state = F.state()
+        #expect(F.keys(&state, .character("q")) == [.quit] && state.quitting)
+        state = F.state()
+        F.send(&state, .paymentAdded(F.transaction("2000000000000012", F.gems, .purchasing)))
+        #expect(F.keys(&state, .character("q")).isEmpty && state.sheet == .quitConfirm)
+        F.keys(&state, .character("n"))
+        #expect(state.sheet == nil && !state.quitting)
+        #expect(F.keys(&state, .control("c"), .character("y")) == [.quit] && state.quitting)
+    }
+
+    @Test func belowTheMinimumOnlyQuitWorks() {
+        var state = F.state(TerminalSize(columns: 20, rows: 5))
+        #expect(F.keys(&state, .enter, .character("t"), .character("/")).isEmpty)
+        #expect(state.sheet == nil && !state.list.filtering)
+        #expect(F.keys(&state, .character("q")) == [.quit])
+    }
+
+    @Test func helpListsEveryBindingOfTheDispatchTable() {
+        var state = F.state(TerminalSize(columns: 120, rows: 60))
+        F.keys(&state, .character("?"))
+        #expect(state.sheet == .help)
+        let screen = View.render(state).text
+        for binding in KeyBindings.table { #expect(screen.contains(binding.help.en), "help misses \(binding.help.en)") }
+    }
+
+    @Test func restoreReportsItsResult() {
+        var state = F.state()
+        #expect(F.keys(&state, .character("r")) == [.restore(account: "alice")])
+        F.send(&state, .restoreFinished(.nothing))
+        #expect(state.sheet == .restoreResult(.nothing))
+        #expect(View.render(state).text.contains("Nothing to restore"))
+    }
+
+    @Test func statusClearsAfterAFewSecondsAndTheStoreIsReread() {
+        var state = F.state()
+        F.keys(&state, .character("r"))
+        #expect(state.status != nil)
+        let effects = F.send(&state, .tick(F.now.addingTimeInterval(5)))
+        #expect(state.status == nil)
+        #expect(effects.contains(.refresh(account: "alice")))
+    }
+
+    @Test func dueVerificationRetryIsAskedForOnce() {
+        var state = F.state()
+        let entry = [PendingPayment(transactionId: "2000000000000013", productId: F.gems, quantity: 1, state: .purchased, since: F.now,
+                                    reason: .awaitingVerification(attempts: 1, lastError: "down", nextAttempt: F.now.addingTimeInterval(0.15)))]
+        state.pending = entry
+        #expect(!F.send(&state, .tick(F.now.addingTimeInterval(0.1))).contains(.retryVerification(account: "alice")))
+        #expect(F.send(&state, .tick(F.now.addingTimeInterval(0.2))).contains(.retryVerification(account: "alice")))
+        #expect(!F.send(&state, .tick(F.now.addingTimeInterval(0.3))).contains(.retryVerification(account: "alice")))
+    }
+}

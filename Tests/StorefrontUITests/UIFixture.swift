@@ -1,0 +1,73 @@
+import CellGrid
+import Foundation
+import StoreEngine
+import StoreKitModel
+import StorefrontUI
+import Testing
+
+/// An AppState on the repository's products.json with the products request answered, a fixed
+/// clock and time zone, so every screen is the same on every machine.
+enum UIFixture {
+    static let gems = "com.example.storefront.gems.100"
+    static let removeAds = "com.example.storefront.removeads"
+    static let monthly = "com.example.storefront.premium.monthly"
+    static let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static let catalog: Catalog = {
+        do {
+            return try CatalogLoader.decode(Array(try Data(contentsOf: root.appendingPathComponent("products.json"))), source: "products.json")
+        } catch {
+            preconditionFailure("products.json must load for the UI tests: \(error)")
+        }
+    }()
+
+    static func state(_ size: TerminalSize = TerminalSize(columns: 80, rows: 24), language: Language = .english,
+                      account: String = "alice", loaded: Bool = true) -> AppState {
+        let account = catalog.account(named: account) ?? catalog.defaultAccount
+        let storefront = catalog.storefront(id: account.storefront) ?? catalog.storefronts[0]
+        var state = AppState(catalog: catalog, storeLabel: "simulated store", language: language, account: account,
+                             storefront: storefront, localeOverride: nil, asciiOnly: false, size: size, now: now)
+        state.timeZone = TimeZone(identifier: "UTC") ?? .current
+        if loaded { _ = Reducer.reduce(&state, .productsLoaded(catalog.request(ids: catalog.allProductIds, storefront: storefront))) }
+        return state
+    }
+
+    static func transaction(_ id: String, _ productId: String, _ state: TransactionState, error: StoreError? = nil,
+                            account: String = "alice", quantity: Int = 1, finished: Bool = false) -> Transaction {
+        Transaction(id: id, originalId: id, payment: Payment(productId: productId, quantity: quantity, applicationUsername: "order-\(id)", account: account),
+                    state: state, error: error, purchaseDate: now.addingTimeInterval(-60), finished: finished)
+    }
+
+    /// Applies each action in turn and returns every effect asked for.
+    @discardableResult
+    static func send(_ state: inout AppState, _ actions: Action...) -> [Effect] {
+        actions.flatMap { Reducer.reduce(&state, $0) }
+    }
+
+    @discardableResult
+    static func keys(_ state: inout AppState, _ keys: Key...) -> [Effect] {
+        keys.flatMap { Reducer.reduce(&state, .key($0)) }
+    }
+}
+
+/// Compares a rendered screen with `Golden/NAME.txt`; `UPDATE_GOLDEN=1 swift test` rewrites them.
+enum Golden {
+    static func check(_ name: String, _ state: AppState, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+        let grid = View.render(state)
+        // Every row is exactly the grid's width in cells: nothing written outside it.
+        for row in grid.rows { #expect(CellWidth.of(row) <= grid.size.columns, sourceLocation: sourceLocation) }
+        let text = grid.rows.map { $0.replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }.joined(separator: "\n") + "\n"
+        let url = UIFixture.root.appendingPathComponent("Tests/StorefrontUITests/Golden/\(name).txt")
+        if ProcessInfo.processInfo.environment["UPDATE_GOLDEN"] == "1" {
+            try? text.write(to: url, atomically: true, encoding: .utf8)
+            return
+        }
+        guard let expected = try? String(contentsOf: url, encoding: .utf8) else {
+            Issue.record("missing golden file \(url.path); run UPDATE_GOLDEN=1 swift test --filter StorefrontUITests and review it", sourceLocation: sourceLocation)
+            return
+        }
+        #expect(text == expected, "screen \(name) differs from \(url.lastPathComponent):\n\(text)", sourceLocation: sourceLocation)
+    }
+}
