@@ -54,6 +54,15 @@ extension AppLedger {
         }
     }
 
+    /// Closes the order of a failed transaction, so a later purchase of the same product is not
+    /// matched to it. Idempotent: a transaction settles at most one order.
+    public func settleOrder(_ transaction: Transaction) throws {
+        try pool.guardedWriteNow { db in
+            guard try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM orders WHERE transaction_id = ?", arguments: [transaction.id]) == 0 else { return }
+            _ = try Self.matchOrder(transaction, db)
+        }
+    }
+
     /// The app's order for a transaction: by `applicationUsername` when it came back, else the
     /// oldest open order of the same account and product (field reports: it can come back empty).
     private static func matchOrder(_ transaction: Transaction, _ db: Database) throws -> (String?, OrderMatch?) {

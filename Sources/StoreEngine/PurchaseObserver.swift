@@ -47,6 +47,7 @@ public struct PurchaseObserver: Sendable {
         case .deferred:
             return [.waitingForApproval(transactionId: transaction.id)]
         case .failed:
+            try ledger.settleOrder(transaction)
             try await store.finish(transactionId: transaction.id)
             let error = transaction.error ?? .storeKit(.unknown)
             let shown: [AppStep] = error == .storeKit(.paymentCancelled) ? [] : [.showError(transactionId: transaction.id, error: error)]

@@ -55,25 +55,23 @@ extension SimulatedStore {
     public func restore(account: String) async throws -> [TransactionUpdate] {
         try await renewDue()
         let now = clock.now()
-        let updates: [TransactionUpdate] = try await database.pool.guardedWrite { db in
+        // A forced failure is consumed in its own commit: thrown inside the write it would roll back.
+        let failure: StoreError? = try await database.pool.guardedWrite { db in
             var controls = try TestControls.load(db, defaults: self.defaults)
-            switch controls.nextOutcome {
-            case .fail(let code):
-                controls.nextOutcome = .success
-                try controls.save(db)
-                throw StoreError.storeKit(code)
-            case .network(let code):
-                controls.nextOutcome = .success
-                try controls.save(db)
-                throw StoreError.network(code)
-            case .cancel:
-                // The user dismissed the App Store sign-in that restore asks for.
-                controls.nextOutcome = .success
-                try controls.save(db)
-                throw StoreError.storeKit(.paymentCancelled)
-            default:
-                break
+            let failure: StoreError? = switch controls.nextOutcome {
+            case .fail(let code): .storeKit(code)
+            case .network(let code): .network(code)
+            // The user dismissed the App Store sign-in that restore asks for.
+            case .cancel: .storeKit(.paymentCancelled)
+            default: nil
             }
+            guard failure != nil else { return nil }
+            controls.nextOutcome = .success
+            try controls.save(db)
+            return failure
+        }
+        if let failure { throw failure }
+        let updates: [TransactionUpdate] = try await database.pool.guardedWrite { db in
             var latest: [String: StoredTransaction] = [:]
             for row in try StoredTransaction.fetchAll(db, where: "account = ? AND state = 1 AND revocation_date IS NULL", [account]) {
                 guard let product = self.catalog.product(id: row.transaction.productId), product.type.isRestorable else { continue }

@@ -28,6 +28,7 @@ extension SimulatedStore {
                 currency: catalog.storefront(id: storefront)?.currency ?? "USD",
                 expiresDate: nil, revocationDate: nil, autoRenew: true, pendingOutcome: outcome, reason: .purchase)
             try stored.insert(db)
+            try db.execute(sql: "UPDATE transactions SET owner = ? WHERE id = ?", arguments: [ProcessIdentity.current.token, id])
             return (stored, controls.latencyMilliseconds)
         }
         publish([TransactionUpdate(transaction: stored.0.transaction, receipt: nil)])

@@ -26,12 +26,18 @@ public actor SimulatedStore: StoreBackend {
         signer = ReceiptSigner(keyData: try database.pool.guardedWriteNow { db in try Self.signingKey(db) })
     }
 
-    /// Completes purchases a previous process left in `purchasing` and renews what is due.
+    /// Completes purchases that a process which has since died left in `purchasing`, and renews
+    /// what is due. A live owner is left alone: it is still waiting out its latency.
     public func resume() async throws {
-        let pending = try await database.pool.guardedRead { db in
-            try StoredTransaction.fetchAll(db, where: "state = ?", [TransactionState.purchasing.rawValue])
+        let orphans = try await database.pool.guardedRead { db in
+            try Row.fetchAll(db, sql: "SELECT id, owner FROM transactions WHERE state = ?", arguments: [TransactionState.purchasing.rawValue])
+                .filter { row in
+                    guard let owner = (row["owner"] as String?).flatMap(ProcessIdentity.init(token:)) else { return true }
+                    return owner != ProcessIdentity.current && !owner.isAlive
+                }
+                .map { $0["id"] as String }
         }
-        for stored in pending { try await process(stored.id) }
+        for id in orphans { try await process(id) }
         try await renewDue()
     }
 

@@ -48,11 +48,11 @@ extension StoredTransaction {
     func update(_ db: Database) throws {
         try db.execute(sql: """
             UPDATE transactions SET state = ?, error_domain = ?, error_code = ?, expires_date = ?, revocation_date = ?,
-                auto_renew = ?, finished = ?, pending_outcome = ? WHERE id = ?
+                auto_renew = ?, finished = ?, pending_outcome = ?, price = ? WHERE id = ?
             """, arguments: [
                 transaction.state.rawValue, transaction.error?.domain, transaction.error?.code,
                 expiresDate?.timeIntervalSince1970, revocationDate?.timeIntervalSince1970, autoRenew,
-                transaction.finished, pendingOutcome?.token, id,
+                transaction.finished, pendingOutcome?.token, price.exactString, id,
             ])
     }
 

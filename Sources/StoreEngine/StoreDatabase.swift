@@ -54,6 +54,10 @@ struct StoreDatabase: Sendable {
                 );
                 """)
         }
+        migrator.registerMigration("v2: purchase owners") { db in
+            // The process waiting to complete a purchasing transaction (see ProcessIdentity).
+            try db.execute(sql: "ALTER TABLE transactions ADD COLUMN owner TEXT")
+        }
         return migrator
     }
 }
