@@ -161,6 +161,48 @@ private func problem(in bytes: [UInt8], at path: String,
     }
 }
 
+// MARK: - Values shown in messages
+
+/// True when `text` would break a one-line message (checked by scalar: "\r\n" is one Character).
+private func hasLineBreak(_ text: String) -> Bool {
+    text.unicodeScalars.contains { $0 == "\n" || $0 == "\r" || $0 == "\u{2028}" }
+}
+
+@Test func quotedValueOfFortyAccentedCharactersIsShownWhole() throws {
+    // 40 characters but 80 Unicode scalars: nothing is cut, so no "…" and no byte count.
+    let id = String(repeating: "e\u{301}", count: 40)
+    let found = try problem(in: SampleCatalog.mutatingProduct(1) { $0["id"] = id }, at: "products[1].id")
+    #expect(found.message.hasPrefix("\"\(id)\" is not a product identifier"))
+}
+
+@Test func quotedValueIsCutAfterFortyCharactersNeverInsideOne() throws {
+    let family = "👨‍👩‍👧"  // one character, five scalars
+    let id = String(repeating: family, count: 41)
+    let found = try problem(in: SampleCatalog.mutatingProduct(1) { $0["id"] = id }, at: "products[1].id")
+    #expect(found.message.hasPrefix("\"\(String(repeating: family, count: 40))…\" (\(id.utf8.count) bytes) is not a product identifier"))
+}
+
+@Test func quotedValueEscapesACarriageReturnLineFeedPair() throws {
+    // "\r\n" is a single Character of two scalars; both are escaped, so the message stays on one line.
+    let found = try problem(in: SampleCatalog.mutatingProduct(1) { $0["id"] = "a\r\nb" }, at: "products[1].id")
+    #expect(found.message.hasPrefix(#""a\r\nb""#))
+    #expect(!hasLineBreak(found.message))
+}
+
+@Test func quotedValueEscapesUnicodeLineSeparatorsAndC1Controls() throws {
+    let found = try problem(in: SampleCatalog.mutatingProduct(1) { $0["id"] = "a\u{2028}b\u{85}c" }, at: "products[1].id")
+    #expect(found.message.hasPrefix(#""a\u{2028}b\u{85}c""#))
+    #expect(!hasLineBreak(found.message))
+}
+
+@Test func quotedValueDoesNotShowOneHugeCharacterWhole() throws {
+    // One character: "a" carrying 10,000 combining acute accents (20,001 bytes).
+    let id = "a" + String(repeating: "\u{301}", count: 10_000)
+    let found = try problem(in: SampleCatalog.mutatingProduct(1) { $0["id"] = id }, at: "products[1].id")
+    #expect(found.message.hasPrefix("\"…\" (20001 bytes)"))
+    #expect(found.message.utf8.count < 200)
+}
+
 // MARK: - Files that are not catalogs at all
 
 @Test func emptyFileIsRefused() throws {
