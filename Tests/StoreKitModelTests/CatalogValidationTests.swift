@@ -156,9 +156,31 @@ private func problem(in bytes: [UInt8], at path: String,
 @Test func titleLengthCountsCharactersNotScalars() throws {
     // 150 characters, each "e" + U+0301: within the 200-character limit.
     let bytes = SampleCatalog.mutatingProduct(1) { $0["title"] = ["en": String(repeating: "e\u{301}", count: 150), "zh-Hans": "移除广告"] }
-    withKnownIssue("Validation.string counts Unicode scalars once a text exceeds maxLength bytes (Validation.swift line 56)") {
-        #expect(catalogError(bytes) == nil)
-    }
+    #expect(catalogError(bytes) == nil)
+}
+
+@Test func titleOfExactlyTwoHundredEmojiIsAccepted() throws {
+    // 200 characters of five scalars and 18 bytes each.
+    let bytes = SampleCatalog.mutatingProduct(1) { $0["title"] = ["en": String(repeating: "👨‍👩‍👧", count: 200), "zh-Hans": "移除广告"] }
+    #expect(catalogError(bytes) == nil)
+}
+
+@Test func titleOneCharacterOverTheLimitGivesItsLengthInCharacters() throws {
+    let bytes = SampleCatalog.mutatingProduct(1) { $0["title"] = ["en": String(repeating: "👨‍👩‍👧", count: 201), "zh-Hans": "移除广告"] }
+    let found = try problem(in: bytes, at: "products[1].title.en")
+    #expect(found.message.contains("is too long: 201 characters, at most 200 allowed"))
+}
+
+@Test func descriptionLengthCountsCharactersNotScalars() throws {
+    // 4,000 flags of two scalars each (8,000 scalars, 32,000 bytes): exactly the description limit.
+    let bytes = SampleCatalog.mutatingProduct(1) { $0["description"] = ["en": String(repeating: "🇯🇵", count: 4_000), "zh-Hans": "移除所有广告。"] }
+    #expect(catalogError(bytes) == nil)
+}
+
+@Test func idLengthCountsCharactersNotScalars() throws {
+    // 255 characters, 510 scalars: within the id's length limit, so the problem is the characters used.
+    let found = try problem(in: SampleCatalog.mutatingProduct(1) { $0["id"] = String(repeating: "e\u{301}", count: 255) }, at: "products[1].id")
+    #expect(found.message.contains("is not a product identifier"))
 }
 
 // MARK: - Values shown in messages
@@ -248,6 +270,33 @@ func fiftyMegabyteTitleGivesAShortOneLineProblem() throws {
     #expect(found.message.contains("\(length)"))
     #expect(!found.message.contains("\n"))
     #expect(error.description.count < 500)
+}
+
+/// The sample catalog with `title` (raw UTF-8, no escapes) as the English title of products[0].
+private func catalogWithFirstTitle(_ title: [UInt8]) throws -> [UInt8] {
+    let halves = SampleCatalog.text.components(separatedBy: "\"100 Gems\"")
+    try #require(halves.count == 2)
+    return Array(halves[0].utf8) + [0x22] + title + [0x22] + Array(halves[1].utf8)
+}
+
+@Test(.timeLimit(.minutes(1)))
+func hugeTitleOfAccentedLettersIsMeasuredInCharacters() throws {
+    let count = 1_666_666  // "e" + U+0301 is three bytes: 5 MB, 3.3 million scalars
+    let error = try #require(catalogError(try catalogWithFirstTitle(Array(String(repeating: "e\u{301}", count: count).utf8))))
+    #expect(error.problems.count == 1)
+    let found = try #require(error.problem(at: "products[0].title.en"))
+    #expect(found.message.contains("is too long: \(count) characters, at most 200 allowed"))
+    #expect(error.description.utf8.count < 500)
+}
+
+/// Too long is found before anything walks the text character by character in a debug build.
+@Test(.timeLimit(.minutes(1)))
+func hugeTitleOfSpacesIsRefusedAsTooLong() throws {
+    let length = 5_000_000
+    let error = try #require(catalogError(try catalogWithFirstTitle([UInt8](repeating: 0x20, count: length))))
+    let found = try #require(error.problem(at: "products[0].title.en"))
+    #expect(found.message.contains("is too long: \(length) characters"))
+    #expect(error.description.utf8.count < 500)
 }
 
 // MARK: - Everything at once
