@@ -147,9 +147,63 @@ private func problem(in bytes: [UInt8], at path: String,
 
 @Test func titleWithALineBreakIsRefused() throws {
     let bytes = SampleCatalog.mutatingProduct(1) { $0["title"] = ["en": "Remove\nAds", "zh-Hans": "移除广告"] }
-    let problem = catalogError(bytes)?.problem(at: "products[1].title.en")
-    withKnownIssue("Validation.string lets \\n and \\t through (Validation.swift line 65); the table row then splits") {
-        #expect(problem != nil)
+    let found = try problem(in: bytes, at: "products[1].title.en")
+    #expect(found.message.hasPrefix(#""Remove\nAds" contains a line break (U+000A, \n) at character 7; "#))
+    #expect(found.message.contains("must be a single line"))
+    #expect(!hasLineBreak(found.message))
+}
+
+@Test func titleWithATabIsRefused() throws {
+    let bytes = SampleCatalog.mutatingProduct(1) { $0["title"] = ["en": "Remove Ads", "zh-Hans": "移除\t广告"] }
+    let found = try problem(in: bytes, at: "products[1].title.zh-Hans")
+    #expect(found.message.contains("contains a tab (U+0009, \\t) at character 3"))
+}
+
+/// Each kind of line break or control character, in a title, named in the message with its position.
+@Test(arguments: [
+    ("Remove\r\nAds", "a carriage return (U+000D, \\r) at character 7"),
+    ("Remove\u{2028}Ads", "a line separator (U+2028) at character 7"),
+    ("Remove\u{2029}Ads", "a paragraph separator (U+2029) at character 7"),
+    ("\u{1B}[1mRemove Ads", "the control character U+001B at character 1"),
+    ("Remove Ads\u{7F}", "the control character U+007F at character 11"),
+    ("Remove\u{85}Ads", "the control character U+0085 at character 7"),
+    ("Re\u{0}move Ads", "a NUL character (U+0000) at character 3"),
+])
+func titleWithAControlCharacterIsRefused(title: String, expected: String) throws {
+    let bytes = SampleCatalog.mutatingProduct(1) { $0["title"] = ["en": title, "zh-Hans": "移除广告"] }
+    let found = try problem(in: bytes, at: "products[1].title.en")
+    #expect(found.message.contains(expected))
+    #expect(!hasLineBreak(found.message))
+}
+
+@Test func descriptionMayContainLineBreaksAndTabs() throws {
+    let text = "Removes all ads.\n\tBanners and videos."
+    let catalog = try CatalogLoader.decode(SampleCatalog.mutatingProduct(1) { $0["description"] = ["en": text, "zh-Hans": "移除所有广告。"] },
+                                           source: "sample.json")
+    #expect(catalog.products[1].description.text(in: .english) == text)
+}
+
+@Test func descriptionWithAnotherControlCharacterIsRefused() throws {
+    let bytes = SampleCatalog.mutatingProduct(1) { $0["description"] = ["en": "Removes\nall ads.\r", "zh-Hans": "移除所有广告。"] }
+    let found = try problem(in: bytes, at: "products[1].description.en")
+    #expect(found.message.contains("a carriage return (U+000D, \\r) at character 17"))
+    #expect(found.message.contains("a description may contain line breaks"))
+}
+
+/// Ids and names are single-line text too, wherever they appear.
+@Test func idsAndNamesWithALineBreakOrTabAreRefused() throws {
+    let cases: [(path: String, bytes: [UInt8])] = [
+        ("products[1].id", SampleCatalog.mutatingProduct(1) { $0["id"] = "com.example.sample\tremoveads" }),
+        ("bundleId", SampleCatalog.mutated { $0["bundleId"] = "com.example\nsample" }),
+        ("accounts[0].name", SampleCatalog.mutated { $0["accounts"] = [["name": "al\nice", "storefront": "USA"]] }),
+        ("accounts[0].note", SampleCatalog.mutated { $0["accounts"] = [["name": "alice", "storefront": "USA", "note": "Default\naccount."]] }),
+        ("subscriptionGroups[0].id", SampleCatalog.mutated { $0["subscriptionGroups"] = [["id": "prem\tium", "title": ["en": "Premium", "zh-Hans": "高级会员"]]] }),
+        ("subscriptionGroups[0].title.en", SampleCatalog.mutated { $0["subscriptionGroups"] = [["id": "premium", "title": ["en": "Pre\nmium", "zh-Hans": "高级会员"]]] }),
+        ("products[0].wallet.balance", SampleCatalog.mutatingProduct(0) { $0["wallet"] = ["balance": "ge\tms", "amount": 100] }),
+    ]
+    for (path, bytes) in cases {
+        let found = try problem(in: bytes, at: path)
+        #expect(found.message.contains("must be a single line"), "\(path): \(found.message)")
     }
 }
 

@@ -196,6 +196,27 @@ private let version1Group = #"""
     #expect(error.problem(at: "settings._storefront")?.message.contains(#""XYZ" is not a storefront"#) == true)
 }
 
+/// A consumable whose one localization has `displayName` and `description` as written (JSON, escapes included).
+private func storeKitProduct(displayName: String, description: String) -> String {
+    #"""
+    {"displayPrice": "0.99", "productID": "com.example.coin", "referenceName": "Coin", "type": "Consumable",
+     "localizations": [{"description": "\#(description)", "displayName": "\#(displayName)", "locale": "en_US"}]}
+    """#
+}
+
+@Test func storeKitDisplayNameWithALineBreakIsRefused() throws {
+    let bytes = storeKitFile(products: "[\(storeKitProduct(displayName: #"Gold\nCoin"#, description: "One coin."))]")
+    let error = try #require(catalogError(bytes, source: "Bad.storekit"))
+    let message = try #require(error.problem(at: "products[0].localizations[0].displayName")?.message)
+    #expect(message.contains("a line break (U+000A, \\n) at character 5"))
+}
+
+@Test func storeKitDescriptionMayContainLineBreaksAndTabs() throws {
+    let bytes = storeKitFile(products: "[\(storeKitProduct(displayName: "Coin", description: #"One coin.\n\tSpend it anywhere."#))]")
+    let catalog = try CatalogLoader.decode(bytes, source: "Coin.storekit")
+    #expect(catalog.products[0].description.text(in: .english) == "One coin.\n\tSpend it anywhere.")
+}
+
 @Test func storeKitFileWithoutProductsIsRefused() throws {
     let error = try #require(catalogError(storeKitFile(), source: "Empty.storekit"))
     #expect(error.problems.count == 1)

@@ -66,7 +66,7 @@ extension StoreKitConfigDecoder {
                                     itemPath.key("displayName"), maxLength: ProductsDecoder.maxTitle)
             // Xcode leaves a description empty until someone writes one; that is not an error.
             let description = object["description"] == .string("") ? ""
-                : check.string(object["description"], itemPath.key("description"), maxLength: ProductsDecoder.maxDescription) ?? ""
+                : check.string(object["description"], itemPath.key("description"), maxLength: ProductsDecoder.maxDescription, multiline: true) ?? ""
             guard let locale, let name else { continue }
             let tag = Language(tag: locale)?.rawValue ?? String(locale.prefix { $0 != "_" && $0 != "-" })
             if titles[tag] == nil {
