@@ -217,6 +217,34 @@ private func storeKitProduct(displayName: String, description: String) -> String
     #expect(catalog.products[0].description.text(in: .english) == "One coin.\n\tSpend it anywhere.")
 }
 
+/// `version1Group` with its intro offer's payment mode set to `mode` and its `displayPrice` removed.
+private func groupWithUnpricedIntroOffer(_ mode: String) -> String {
+    version1Group.replacingOccurrences(of: #""displayPrice": "1.99", "#, with: "")
+        .replacingOccurrences(of: #""paymentMode": "payAsYouGo""#, with: #""paymentMode": "\#(mode)""#)
+}
+
+@Test(arguments: ["payAsYouGo", "payUpFront"])
+func paidIntroOfferWithoutDisplayPriceIsRefused(mode: String) throws {
+    let error = try #require(catalogError(storeKitFile(groups: groupWithUnpricedIntroOffer(mode)), source: "Bad.storekit"))
+    #expect(error.problems.count == 1)
+    let message = try #require(error.problem(at: "subscriptionGroups[0].subscriptions[0].introductoryOffer")?.message)
+    #expect(message == #"missing "displayPrice" (the \#(mode) offer's price in the USA storefront's currency)"#)
+}
+
+@Test func freeTrialIntroOfferNeedsNoDisplayPrice() throws {
+    let catalog = try CatalogLoader.decode(storeKitFile(groups: groupWithUnpricedIntroOffer("free")), source: "Trial.storekit")
+    let offer = try #require(try product("com.example.gold.monthly", in: catalog).subscription?.introOffer)
+    #expect(offer == IntroOffer(paymentMode: .freeTrial, period: SubscriptionPeriod(value: 1, unit: .month), periods: 3, prices: [:]))
+}
+
+@Test func payUpFrontIntroOfferKeepsItsPrice() throws {
+    let group = version1Group.replacingOccurrences(of: #""paymentMode": "payAsYouGo""#, with: #""paymentMode": "payUpFront""#)
+    let catalog = try CatalogLoader.decode(storeKitFile(groups: group), source: "UpFront.storekit")
+    let offer = try #require(try product("com.example.gold.monthly", in: catalog).subscription?.introOffer)
+    #expect(offer.paymentMode == .payUpFront)
+    #expect(offer.prices == ["USA": decimal("1.99")])
+}
+
 @Test func storeKitFileWithoutProductsIsRefused() throws {
     let error = try #require(catalogError(storeKitFile(), source: "Empty.storekit"))
     #expect(error.problems.count == 1)
