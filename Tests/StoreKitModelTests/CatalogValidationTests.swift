@@ -70,6 +70,40 @@ private func problem(in bytes: [UInt8], at path: String,
     #expect(found.message.contains("is not a decimal number"))
 }
 
+/// Near misses of a price, each refused with a message that says what to change.
+@Test(arguments: [
+    ("-0", #""-0" has a minus sign; a price has no sign, so write zero as "0""#),
+    ("-0.00", #""-0.00" has a minus sign; a price has no sign, so write zero as "0""#),
+    ("+1", #""+1" is not a decimal number (a price has no sign; remove the '+')"#),
+    (" 1", #"" 1" is not a decimal number (remove the spaces around it)"#),
+    ("1\n", #""1\n" is not a decimal number (remove the spaces around it)"#),
+    ("1e2", #""1e2" is not a decimal number (exponents are not allowed; write "100")"#),
+    ("1.5E-2", #""1.5E-2" is not a decimal number (exponents are not allowed; write "0.015")"#),
+    ("1e999", #""1e999" is not a decimal number (exponents are not allowed)"#),
+    (".5", #"".5" is not a decimal number (it needs a digit before '.'; write "0.5")"#),
+    ("1.", #""1." is not a decimal number (it needs digits after '.'; write "1")"#),
+    ("-", #""-" is not a decimal number (expected digits with '.' as the decimal separator, e.g. "1.60")"#),
+    (".", #""." is not a decimal number (expected digits with '.' as the decimal separator, e.g. "1.60")"#),
+    ("1e", #""1e" is not a decimal number (expected digits with '.' as the decimal separator, e.g. "1.60")"#),
+    ("$1", #""$1" is not a decimal number (expected digits with '.' as the decimal separator, e.g. "1.60")"#),
+])
+func nearMissPriceIsRefusedSayingWhatToChange(text: String, expected: String) throws {
+    let bytes = SampleCatalog.mutatingProduct(0) { $0["prices"] = ["USA": text, "JPN": "160"] }
+    #expect(try problem(in: bytes, at: "products[0].prices.USA").message == expected)
+}
+
+@Test(arguments: ["0", "0.00", "0.99", "160", "1234.5"])
+func plainDecimalPriceIsAccepted(text: String) throws {
+    let catalog = try CatalogLoader.decode(SampleCatalog.mutatingProduct(0) { $0["prices"] = ["USA": text, "JPN": "160"] }, source: "sample.json")
+    #expect(catalog.products[0].prices["USA"] == Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")))
+}
+
+@Test func negativeZeroAsAJSONNumberIsRefused() throws {
+    let bytes = Array(SampleCatalog.text.replacingOccurrences(of: #""USA": "0.99""#, with: #""USA": -0"#).utf8)
+    let found = try problem(in: bytes, at: "products[0].prices.USA")
+    #expect(found.message.contains("has a minus sign"))
+}
+
 @Test func priceForAStorefrontTheCatalogDoesNotHaveIsRefused() throws {
     let bytes = SampleCatalog.mutatingProduct(1) { $0["prices"] = ["USA": "2.99", "JPN": "480", "FRA": "3.49"] }
     let found = try problem(in: bytes, at: "products[1].prices.FRA")

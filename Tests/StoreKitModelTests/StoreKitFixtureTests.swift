@@ -182,6 +182,13 @@ private let version1Group = #"""
     #expect(error.problem(at: "products[0].displayPrice")?.message.contains(#""abc" is not a decimal number"#) == true)
 }
 
+@Test(arguments: ["\"-0\"", "\"-0.00\"", "-0"])
+func negativeZeroDisplayPriceIsRefused(price: String) throws {
+    let bytes = storeKitFile(products: "[\(storeKitProduct(price: price))]")
+    let error = try #require(catalogError(bytes, source: "Bad.storekit"))
+    #expect(error.problem(at: "products[0].displayPrice")?.message.contains("has a minus sign") == true)
+}
+
 @Test func unknownStoreKitTypeIsRefused() throws {
     let bytes = storeKitFile(products: "[\(storeKitProduct(type: "Subscription"))]")
     let error = try #require(catalogError(bytes, source: "Bad.storekit"))
