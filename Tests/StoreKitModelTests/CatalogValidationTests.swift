@@ -70,6 +70,40 @@ private func problem(in bytes: [UInt8], at path: String,
     #expect(found.message.contains("is not a decimal number"))
 }
 
+/// Near misses of a price, each refused with a message that says what to change.
+@Test(arguments: [
+    ("-0", #""-0" has a minus sign; a price has no sign, so write zero as "0""#),
+    ("-0.00", #""-0.00" has a minus sign; a price has no sign, so write zero as "0""#),
+    ("+1", #""+1" is not a decimal number (a price has no sign; remove the '+')"#),
+    (" 1", #"" 1" is not a decimal number (remove the spaces around it)"#),
+    ("1\n", #""1\n" is not a decimal number (remove the spaces around it)"#),
+    ("1e2", #""1e2" is not a decimal number (exponents are not allowed; write "100")"#),
+    ("1.5E-2", #""1.5E-2" is not a decimal number (exponents are not allowed; write "0.015")"#),
+    ("1e999", #""1e999" is not a decimal number (exponents are not allowed)"#),
+    (".5", #"".5" is not a decimal number (it needs a digit before '.'; write "0.5")"#),
+    ("1.", #""1." is not a decimal number (it needs digits after '.'; write "1")"#),
+    ("-", #""-" is not a decimal number (expected digits with '.' as the decimal separator, e.g. "1.60")"#),
+    (".", #""." is not a decimal number (expected digits with '.' as the decimal separator, e.g. "1.60")"#),
+    ("1e", #""1e" is not a decimal number (expected digits with '.' as the decimal separator, e.g. "1.60")"#),
+    ("$1", #""$1" is not a decimal number (expected digits with '.' as the decimal separator, e.g. "1.60")"#),
+])
+func nearMissPriceIsRefusedSayingWhatToChange(text: String, expected: String) throws {
+    let bytes = SampleCatalog.mutatingProduct(0) { $0["prices"] = ["USA": text, "JPN": "160"] }
+    #expect(try problem(in: bytes, at: "products[0].prices.USA").message == expected)
+}
+
+@Test(arguments: ["0", "0.00", "0.99", "160", "1234.5"])
+func plainDecimalPriceIsAccepted(text: String) throws {
+    let catalog = try CatalogLoader.decode(SampleCatalog.mutatingProduct(0) { $0["prices"] = ["USA": text, "JPN": "160"] }, source: "sample.json")
+    #expect(catalog.products[0].prices["USA"] == Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")))
+}
+
+@Test func negativeZeroAsAJSONNumberIsRefused() throws {
+    let bytes = Array(SampleCatalog.text.replacingOccurrences(of: #""USA": "0.99""#, with: #""USA": -0"#).utf8)
+    let found = try problem(in: bytes, at: "products[0].prices.USA")
+    #expect(found.message.contains("has a minus sign"))
+}
+
 @Test func priceForAStorefrontTheCatalogDoesNotHaveIsRefused() throws {
     let bytes = SampleCatalog.mutatingProduct(1) { $0["prices"] = ["USA": "2.99", "JPN": "480", "FRA": "3.49"] }
     let found = try problem(in: bytes, at: "products[1].prices.FRA")
@@ -147,18 +181,136 @@ private func problem(in bytes: [UInt8], at path: String,
 
 @Test func titleWithALineBreakIsRefused() throws {
     let bytes = SampleCatalog.mutatingProduct(1) { $0["title"] = ["en": "Remove\nAds", "zh-Hans": "移除广告"] }
-    let problem = catalogError(bytes)?.problem(at: "products[1].title.en")
-    withKnownIssue("Validation.string lets \\n and \\t through (Validation.swift line 65); the table row then splits") {
-        #expect(problem != nil)
+    let found = try problem(in: bytes, at: "products[1].title.en")
+    #expect(found.message.hasPrefix(#""Remove\nAds" contains a line break (U+000A, \n) at character 7; "#))
+    #expect(found.message.contains("must be a single line"))
+    #expect(!hasLineBreak(found.message))
+}
+
+@Test func titleWithATabIsRefused() throws {
+    let bytes = SampleCatalog.mutatingProduct(1) { $0["title"] = ["en": "Remove Ads", "zh-Hans": "移除\t广告"] }
+    let found = try problem(in: bytes, at: "products[1].title.zh-Hans")
+    #expect(found.message.contains("contains a tab (U+0009, \\t) at character 3"))
+}
+
+/// Each kind of line break or control character, in a title, named in the message with its position.
+@Test(arguments: [
+    ("Remove\r\nAds", "a carriage return (U+000D, \\r) at character 7"),
+    ("Remove\u{2028}Ads", "a line separator (U+2028) at character 7"),
+    ("Remove\u{2029}Ads", "a paragraph separator (U+2029) at character 7"),
+    ("\u{1B}[1mRemove Ads", "the control character U+001B at character 1"),
+    ("Remove Ads\u{7F}", "the control character U+007F at character 11"),
+    ("Remove\u{85}Ads", "the control character U+0085 at character 7"),
+    ("Re\u{0}move Ads", "a NUL character (U+0000) at character 3"),
+])
+func titleWithAControlCharacterIsRefused(title: String, expected: String) throws {
+    let bytes = SampleCatalog.mutatingProduct(1) { $0["title"] = ["en": title, "zh-Hans": "移除广告"] }
+    let found = try problem(in: bytes, at: "products[1].title.en")
+    #expect(found.message.contains(expected))
+    #expect(!hasLineBreak(found.message))
+}
+
+@Test func descriptionMayContainLineBreaksAndTabs() throws {
+    let text = "Removes all ads.\n\tBanners and videos."
+    let catalog = try CatalogLoader.decode(SampleCatalog.mutatingProduct(1) { $0["description"] = ["en": text, "zh-Hans": "移除所有广告。"] },
+                                           source: "sample.json")
+    #expect(catalog.products[1].description.text(in: .english) == text)
+}
+
+@Test func descriptionWithAnotherControlCharacterIsRefused() throws {
+    let bytes = SampleCatalog.mutatingProduct(1) { $0["description"] = ["en": "Removes\nall ads.\r", "zh-Hans": "移除所有广告。"] }
+    let found = try problem(in: bytes, at: "products[1].description.en")
+    #expect(found.message.contains("a carriage return (U+000D, \\r) at character 17"))
+    #expect(found.message.contains("a description may contain line breaks"))
+}
+
+/// Ids and names are single-line text too, wherever they appear.
+@Test func idsAndNamesWithALineBreakOrTabAreRefused() throws {
+    let cases: [(path: String, bytes: [UInt8])] = [
+        ("products[1].id", SampleCatalog.mutatingProduct(1) { $0["id"] = "com.example.sample\tremoveads" }),
+        ("bundleId", SampleCatalog.mutated { $0["bundleId"] = "com.example\nsample" }),
+        ("accounts[0].name", SampleCatalog.mutated { $0["accounts"] = [["name": "al\nice", "storefront": "USA"]] }),
+        ("accounts[0].note", SampleCatalog.mutated { $0["accounts"] = [["name": "alice", "storefront": "USA", "note": "Default\naccount."]] }),
+        ("subscriptionGroups[0].id", SampleCatalog.mutated { $0["subscriptionGroups"] = [["id": "prem\tium", "title": ["en": "Premium", "zh-Hans": "高级会员"]]] }),
+        ("subscriptionGroups[0].title.en", SampleCatalog.mutated { $0["subscriptionGroups"] = [["id": "premium", "title": ["en": "Pre\nmium", "zh-Hans": "高级会员"]]] }),
+        ("products[0].wallet.balance", SampleCatalog.mutatingProduct(0) { $0["wallet"] = ["balance": "ge\tms", "amount": 100] }),
+    ]
+    for (path, bytes) in cases {
+        let found = try problem(in: bytes, at: path)
+        #expect(found.message.contains("must be a single line"), "\(path): \(found.message)")
     }
 }
 
 @Test func titleLengthCountsCharactersNotScalars() throws {
     // 150 characters, each "e" + U+0301: within the 200-character limit.
     let bytes = SampleCatalog.mutatingProduct(1) { $0["title"] = ["en": String(repeating: "e\u{301}", count: 150), "zh-Hans": "移除广告"] }
-    withKnownIssue("Validation.string counts Unicode scalars once a text exceeds maxLength bytes (Validation.swift line 56)") {
-        #expect(catalogError(bytes) == nil)
-    }
+    #expect(catalogError(bytes) == nil)
+}
+
+@Test func titleOfExactlyTwoHundredEmojiIsAccepted() throws {
+    // 200 characters of five scalars and 18 bytes each.
+    let bytes = SampleCatalog.mutatingProduct(1) { $0["title"] = ["en": String(repeating: "👨‍👩‍👧", count: 200), "zh-Hans": "移除广告"] }
+    #expect(catalogError(bytes) == nil)
+}
+
+@Test func titleOneCharacterOverTheLimitGivesItsLengthInCharacters() throws {
+    let bytes = SampleCatalog.mutatingProduct(1) { $0["title"] = ["en": String(repeating: "👨‍👩‍👧", count: 201), "zh-Hans": "移除广告"] }
+    let found = try problem(in: bytes, at: "products[1].title.en")
+    #expect(found.message.contains("is too long: 201 characters, at most 200 allowed"))
+}
+
+@Test func descriptionLengthCountsCharactersNotScalars() throws {
+    // 4,000 flags of two scalars each (8,000 scalars, 32,000 bytes): exactly the description limit.
+    let bytes = SampleCatalog.mutatingProduct(1) { $0["description"] = ["en": String(repeating: "🇯🇵", count: 4_000), "zh-Hans": "移除所有广告。"] }
+    #expect(catalogError(bytes) == nil)
+}
+
+@Test func idLengthCountsCharactersNotScalars() throws {
+    // 255 characters, 510 scalars: within the id's length limit, so the problem is the characters used.
+    let found = try problem(in: SampleCatalog.mutatingProduct(1) { $0["id"] = String(repeating: "e\u{301}", count: 255) }, at: "products[1].id")
+    #expect(found.message.contains("is not a product identifier"))
+}
+
+// MARK: - Values shown in messages
+
+/// True when `text` would break a one-line message (checked by scalar: "\r\n" is one Character).
+private func hasLineBreak(_ text: String) -> Bool {
+    text.unicodeScalars.contains { $0 == "\n" || $0 == "\r" || $0 == "\u{2028}" }
+}
+
+@Test func quotedValueOfFortyAccentedCharactersIsShownWhole() throws {
+    // 40 characters but 80 Unicode scalars: nothing is cut, so no "…" and no byte count.
+    let id = String(repeating: "e\u{301}", count: 40)
+    let found = try problem(in: SampleCatalog.mutatingProduct(1) { $0["id"] = id }, at: "products[1].id")
+    #expect(found.message.hasPrefix("\"\(id)\" is not a product identifier"))
+}
+
+@Test func quotedValueIsCutAfterFortyCharactersNeverInsideOne() throws {
+    let family = "👨‍👩‍👧"  // one character, five scalars
+    let id = String(repeating: family, count: 41)
+    let found = try problem(in: SampleCatalog.mutatingProduct(1) { $0["id"] = id }, at: "products[1].id")
+    #expect(found.message.hasPrefix("\"\(String(repeating: family, count: 40))…\" (\(id.utf8.count) bytes) is not a product identifier"))
+}
+
+@Test func quotedValueEscapesACarriageReturnLineFeedPair() throws {
+    // "\r\n" is a single Character of two scalars; both are escaped, so the message stays on one line.
+    let found = try problem(in: SampleCatalog.mutatingProduct(1) { $0["id"] = "a\r\nb" }, at: "products[1].id")
+    #expect(found.message.hasPrefix(#""a\r\nb""#))
+    #expect(!hasLineBreak(found.message))
+}
+
+@Test func quotedValueEscapesUnicodeLineSeparatorsAndC1Controls() throws {
+    let found = try problem(in: SampleCatalog.mutatingProduct(1) { $0["id"] = "a\u{2028}b\u{85}c" }, at: "products[1].id")
+    #expect(found.message.hasPrefix(#""a\u{2028}b\u{85}c""#))
+    #expect(!hasLineBreak(found.message))
+}
+
+@Test func quotedValueDoesNotShowOneHugeCharacterWhole() throws {
+    // One character: "a" carrying 10,000 combining acute accents (20,001 bytes).
+    let id = "a" + String(repeating: "\u{301}", count: 10_000)
+    let found = try problem(in: SampleCatalog.mutatingProduct(1) { $0["id"] = id }, at: "products[1].id")
+    #expect(found.message.hasPrefix("\"…\" (20001 bytes)"))
+    #expect(found.message.utf8.count < 200)
 }
 
 // MARK: - Files that are not catalogs at all
@@ -206,6 +358,33 @@ func fiftyMegabyteTitleGivesAShortOneLineProblem() throws {
     #expect(found.message.contains("\(length)"))
     #expect(!found.message.contains("\n"))
     #expect(error.description.count < 500)
+}
+
+/// The sample catalog with `title` (raw UTF-8, no escapes) as the English title of products[0].
+private func catalogWithFirstTitle(_ title: [UInt8]) throws -> [UInt8] {
+    let halves = SampleCatalog.text.components(separatedBy: "\"100 Gems\"")
+    try #require(halves.count == 2)
+    return Array(halves[0].utf8) + [0x22] + title + [0x22] + Array(halves[1].utf8)
+}
+
+@Test(.timeLimit(.minutes(1)))
+func hugeTitleOfAccentedLettersIsMeasuredInCharacters() throws {
+    let count = 1_666_666  // "e" + U+0301 is three bytes: 5 MB, 3.3 million scalars
+    let error = try #require(catalogError(try catalogWithFirstTitle(Array(String(repeating: "e\u{301}", count: count).utf8))))
+    #expect(error.problems.count == 1)
+    let found = try #require(error.problem(at: "products[0].title.en"))
+    #expect(found.message.contains("is too long: \(count) characters, at most 200 allowed"))
+    #expect(error.description.utf8.count < 500)
+}
+
+/// Too long is found before anything walks the text character by character in a debug build.
+@Test(.timeLimit(.minutes(1)))
+func hugeTitleOfSpacesIsRefusedAsTooLong() throws {
+    let length = 5_000_000
+    let error = try #require(catalogError(try catalogWithFirstTitle([UInt8](repeating: 0x20, count: length))))
+    let found = try #require(error.problem(at: "products[0].title.en"))
+    #expect(found.message.contains("is too long: \(length) characters"))
+    #expect(error.description.utf8.count < 500)
 }
 
 // MARK: - Everything at once

@@ -98,14 +98,36 @@ private func object(_ value: JSONValue) -> JSONObject? {
     #expect(error.message.contains("string that starts here"))
 }
 
-/// A file cut right after `[` or `,` ends where a value is expected; the message should still say
+/// A file cut right after `[` or `,` ends where a value is expected; the message still says
 /// which container is unclosed, as it does for a file cut after an object member.
 @Test func truncatedArrayBeforeAValueSaysWhereItWasOpened() throws {
     let error = try #require(syntaxError("{\"items\": [1,"))
     #expect(error.message.contains("truncated"))
-    withKnownIssue("Cursor.value() at EOF reports no container: JSONParser.swift line 58") {
-        #expect(error.message.contains("opened at line 1, column 11"))
-    }
+    #expect(error.message.contains("array opened at line 1, column 11"))
+    #expect(error.message.contains("where a value was expected"))
+}
+
+@Test func fileEndingAfterAColonNamesTheObject() throws {
+    let error = try #require(syntaxError("{\"a\":"))
+    #expect(error.location.description == "line 1, column 6")
+    #expect(error.message == "unexpected end of file where a value was expected: the object opened at line 1, column 1 is never closed (the file looks truncated)")
+}
+
+@Test func fileEndingAfterAnOpeningBracketNamesTheArray() throws {
+    let error = try #require(syntaxError("["))
+    #expect(error.location.description == "line 1, column 2")
+    #expect(error.message.contains("array opened at line 1, column 1 is never closed"))
+}
+
+@Test func fileEndingAfterACommaAndWhitespaceNamesTheArray() throws {
+    let error = try #require(syntaxError("[1,\n  "))
+    #expect(error.location.description == "line 2, column 3")
+    #expect(error.message.contains("array opened at line 1, column 1 is never closed"))
+}
+
+@Test func fileEndingInsideNestedContainersNamesTheInnermost() throws {
+    let error = try #require(syntaxError("{\n  \"a\": [\n    {\"b\": ["))
+    #expect(error.message.contains("array opened at line 3, column 11 is never closed"))
 }
 
 @Test func trailingCommaInObjectIsAnError() throws {

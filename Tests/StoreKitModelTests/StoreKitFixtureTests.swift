@@ -182,6 +182,13 @@ private let version1Group = #"""
     #expect(error.problem(at: "products[0].displayPrice")?.message.contains(#""abc" is not a decimal number"#) == true)
 }
 
+@Test(arguments: ["\"-0\"", "\"-0.00\"", "-0"])
+func negativeZeroDisplayPriceIsRefused(price: String) throws {
+    let bytes = storeKitFile(products: "[\(storeKitProduct(price: price))]")
+    let error = try #require(catalogError(bytes, source: "Bad.storekit"))
+    #expect(error.problem(at: "products[0].displayPrice")?.message.contains("has a minus sign") == true)
+}
+
 @Test func unknownStoreKitTypeIsRefused() throws {
     let bytes = storeKitFile(products: "[\(storeKitProduct(type: "Subscription"))]")
     let error = try #require(catalogError(bytes, source: "Bad.storekit"))
@@ -194,6 +201,55 @@ private let version1Group = #"""
     let bytes = storeKitFile(products: "[\(storeKitProduct())]", settings: #"{"_storefront": "XYZ"}"#)
     let error = try #require(catalogError(bytes, source: "Bad.storekit"))
     #expect(error.problem(at: "settings._storefront")?.message.contains(#""XYZ" is not a storefront"#) == true)
+}
+
+/// A consumable whose one localization has `displayName` and `description` as written (JSON, escapes included).
+private func storeKitProduct(displayName: String, description: String) -> String {
+    #"""
+    {"displayPrice": "0.99", "productID": "com.example.coin", "referenceName": "Coin", "type": "Consumable",
+     "localizations": [{"description": "\#(description)", "displayName": "\#(displayName)", "locale": "en_US"}]}
+    """#
+}
+
+@Test func storeKitDisplayNameWithALineBreakIsRefused() throws {
+    let bytes = storeKitFile(products: "[\(storeKitProduct(displayName: #"Gold\nCoin"#, description: "One coin."))]")
+    let error = try #require(catalogError(bytes, source: "Bad.storekit"))
+    let message = try #require(error.problem(at: "products[0].localizations[0].displayName")?.message)
+    #expect(message.contains("a line break (U+000A, \\n) at character 5"))
+}
+
+@Test func storeKitDescriptionMayContainLineBreaksAndTabs() throws {
+    let bytes = storeKitFile(products: "[\(storeKitProduct(displayName: "Coin", description: #"One coin.\n\tSpend it anywhere."#))]")
+    let catalog = try CatalogLoader.decode(bytes, source: "Coin.storekit")
+    #expect(catalog.products[0].description.text(in: .english) == "One coin.\n\tSpend it anywhere.")
+}
+
+/// `version1Group` with its intro offer's payment mode set to `mode` and its `displayPrice` removed.
+private func groupWithUnpricedIntroOffer(_ mode: String) -> String {
+    version1Group.replacingOccurrences(of: #""displayPrice": "1.99", "#, with: "")
+        .replacingOccurrences(of: #""paymentMode": "payAsYouGo""#, with: #""paymentMode": "\#(mode)""#)
+}
+
+@Test(arguments: ["payAsYouGo", "payUpFront"])
+func paidIntroOfferWithoutDisplayPriceIsRefused(mode: String) throws {
+    let error = try #require(catalogError(storeKitFile(groups: groupWithUnpricedIntroOffer(mode)), source: "Bad.storekit"))
+    #expect(error.problems.count == 1)
+    let message = try #require(error.problem(at: "subscriptionGroups[0].subscriptions[0].introductoryOffer")?.message)
+    #expect(message == #"missing "displayPrice" (the \#(mode) offer's price in the USA storefront's currency)"#)
+}
+
+@Test func freeTrialIntroOfferNeedsNoDisplayPrice() throws {
+    let catalog = try CatalogLoader.decode(storeKitFile(groups: groupWithUnpricedIntroOffer("free")), source: "Trial.storekit")
+    let offer = try #require(try product("com.example.gold.monthly", in: catalog).subscription?.introOffer)
+    #expect(offer == IntroOffer(paymentMode: .freeTrial, period: SubscriptionPeriod(value: 1, unit: .month), periods: 3, prices: [:]))
+}
+
+@Test func payUpFrontIntroOfferKeepsItsPrice() throws {
+    let group = version1Group.replacingOccurrences(of: #""paymentMode": "payAsYouGo""#, with: #""paymentMode": "payUpFront""#)
+    let catalog = try CatalogLoader.decode(storeKitFile(groups: group), source: "UpFront.storekit")
+    let offer = try #require(try product("com.example.gold.monthly", in: catalog).subscription?.introOffer)
+    #expect(offer.paymentMode == .payUpFront)
+    #expect(offer.prices == ["USA": decimal("1.99")])
 }
 
 @Test func storeKitFileWithoutProductsIsRefused() throws {

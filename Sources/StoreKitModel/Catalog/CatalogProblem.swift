@@ -40,37 +40,60 @@ public struct CatalogError: Error, Sendable, CustomStringConvertible {
     }
 }
 
-/// Renders a value for a message: quoted, control characters escaped, long text cut short
-/// with its length, so a 50 MB string yields a one-line message.
+/// Renders a value for a message: quoted, with control characters and line breaks escaped so the
+/// message stays on one line, and cut short after `limit` characters with the text's size in bytes.
+/// It cuts between characters (grapheme clusters), never inside an emoji or a letter with its
+/// accents, and reads only the characters it shows, so a 50 MB string costs no more than a short one.
 func quoted(_ text: String, limit: Int = 40) -> String {
     var shown = ""
+    var index = text.startIndex
     var count = 0
-    for character in text {
-        if count == limit { break }
+    while index < text.endIndex, count < limit {
+        let next = text.index(after: index)
+        // One character can be huge (a letter carrying thousands of combining marks): cut before it.
+        if text.utf8.distance(from: index, to: next) > maxQuotedCharacterBytes { break }
+        for scalar in text.unicodeScalars[index..<next] {
+            appendEscaped(scalar, to: &shown)
+        }
+        index = next
         count += 1
-        switch character {
-        case "\"": shown += "\\\""
-        case "\n": shown += "\\n"
-        case "\t": shown += "\\t"
-        default:
-            if let scalar = character.unicodeScalars.first, character.unicodeScalars.count == 1,
-               scalar.value < 0x20 || scalar.value == 0x7F {
-                shown += "\\u{\(String(scalar.value, radix: 16))}"
-            } else {
-                shown.append(character)
-            }
+    }
+    guard index < text.endIndex else { return "\"\(shown)\"" }
+    return "\"\(shown)…\" (\(text.utf8.count) bytes)"
+}
+
+/// Longer than any real character (a family emoji with skin tones is 41 bytes).
+private let maxQuotedCharacterBytes = 128
+
+private func appendEscaped(_ scalar: Unicode.Scalar, to shown: inout String) {
+    switch scalar {
+    case "\"": shown += "\\\""
+    case "\n": shown += "\\n"
+    case "\r": shown += "\\r"
+    case "\t": shown += "\\t"
+    default:
+        if isControlOrLineBreak(scalar) {
+            shown += "\\u{\(String(scalar.value, radix: 16))}"
+        } else {
+            shown.unicodeScalars.append(scalar)
         }
     }
-    guard count == limit, text.unicodeScalars.count > limit else { return "\"\(shown)\"" }
-    let total = text.utf8.count
-    return "\"\(shown)…\" (\(total) bytes)"
+}
+
+/// C0 and C1 control characters, DEL, and the Unicode line and paragraph separators: none of them
+/// belongs in a line of text.
+func isControlOrLineBreak(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x00..<0x20, 0x7F...0x9F, 0x2028, 0x2029: true
+    default: false
+    }
 }
 
 /// Renders any JSON value briefly, for "found …" in messages.
 func brief(_ value: JSONValue) -> String {
     switch value {
     case .string(let text): quoted(text)
-    case .number(let text): text.count > 40 ? String(text.prefix(40)) + "…" : text
+    case .number(let text): text.utf8.count > 40 ? String(text.prefix(40)) + "…" : text  // numbers are ASCII
     case .bool(let flag): String(flag)
     case .null: "null"
     case .object: "an object"

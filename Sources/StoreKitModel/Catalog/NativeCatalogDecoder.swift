@@ -150,11 +150,12 @@ func isUpperAlpha(_ text: String, count: Int) -> Bool {
 
 extension Validation {
     /// `{"en": "...", "zh-Hans": "..."}` with every one of the catalog's languages present.
-    mutating func localized(_ value: JSONValue?, _ path: JSONPath, languages: [String], maxLength: Int) -> LocalizedText? {
+    /// `multiline` lets the texts hold line breaks and tabs (descriptions); titles are one line.
+    mutating func localized(_ value: JSONValue?, _ path: JSONPath, languages: [String], maxLength: Int, multiline: Bool = false) -> LocalizedText? {
         guard let object = object(value, path) else { return nil }
         var values: [String: String] = [:]
         for member in object.members {
-            if let text = string(member.value, path.key(member.key), maxLength: maxLength) {
+            if let text = string(member.value, path.key(member.key), maxLength: maxLength, multiline: multiline) {
                 values[member.key] = text
             }
         }

@@ -10,23 +10,65 @@ enum PriceText {
     /// Far above any App Store price tier in any currency; larger is a typo.
     static let maximum = Decimal(100_000_000)
 
+    /// Why a text is not a price; the cases other than `notDecimal` name a common near miss.
     enum Problem: Error, Equatable {
-        case notDecimal, negative, tooManyDecimals(allowed: Int), tooLarge
+        case notDecimal
+        /// `" 1"`, `"1\n"`.
+        case surroundingSpace
+        /// `"+1"`.
+        case plusSign
+        /// `"1e2"`, `"4.8E2"`: written out, `suggestion` ("100", "480") when it is a sensible price.
+        case exponent(suggestion: String?)
+        /// `".5"`: written out, `suggestion` ("0.5").
+        case noWholeDigits(suggestion: String)
+        /// `"1."`: written out, `suggestion` ("1").
+        case noFractionDigits(suggestion: String)
+        /// `"-0"`, `"-0.00"`: zero, but with a minus sign.
+        case negativeZero
+        case negative
+        case tooManyDecimals(allowed: Int)
+        case tooLarge
     }
 
+    /// Only `digits[.digits]`: no sign, no exponent, no spaces, digits on both sides of the point.
     static func parse(_ text: String, currency: String?) -> Result<Decimal, Problem> {
+        if let first = text.unicodeScalars.first, let last = text.unicodeScalars.last,
+           first.properties.isWhitespace || last.properties.isWhitespace {
+            return .failure(.surroundingSpace)
+        }
         var body = Substring(text)
-        let negative = body.first == "-"
-        if negative { body = body.dropFirst() }
-        let parts = body.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        let isDigits = { (part: Substring) in !part.isEmpty && part.utf8.allSatisfy { (0x30...0x39).contains($0) } }
-        guard let whole = parts.first, isDigits(whole), parts.count == 1 || isDigits(parts[1]),
-              body.utf8.count <= 40, let value = Decimal(string: String(body), locale: Locale(identifier: "en_US_POSIX")) else {
+        let sign = body.first == "-" || body.first == "+" ? body.removeFirst() : nil
+        // An exponent is split off only to name the mistake; a price never has one.
+        var mantissa = body
+        var exponent: Substring?
+        if let e = body.firstIndex(where: { $0 == "e" || $0 == "E" }) {
+            mantissa = body[..<e]
+            exponent = body[body.index(after: e)...]
+        }
+        let parts = mantissa.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        let whole = parts.first ?? ""
+        let fraction = parts.count == 2 ? parts[1] : nil
+        let allDigits = { (part: Substring) in part.utf8.allSatisfy { (0x30...0x39).contains($0) } }
+        guard allDigits(whole), fraction.map(allDigits) ?? true, !whole.isEmpty || fraction?.isEmpty == false else {
             return .failure(.notDecimal)
         }
-        if negative && !value.isZero { return .failure(.negative) }
+        if let exponent {
+            let digits = exponent.first == "-" || exponent.first == "+" ? exponent.dropFirst() : exponent
+            guard !digits.isEmpty, allDigits(digits) else { return .failure(.notDecimal) }
+            let value = body.utf8.count <= 40 ? Decimal(string: String(body), locale: Locale(identifier: "en_US_POSIX")) : nil
+            let plain = value.flatMap { $0.isFinite && $0 <= maximum ? "\(sign == "-" ? "-" : "")\($0)" : nil }
+            return .failure(.exponent(suggestion: plain))
+        }
+        if sign == "+" { return .failure(.plusSign) }
+        let minus = sign == "-" ? "-" : ""
+        if whole.isEmpty { return .failure(.noWholeDigits(suggestion: minus + "0" + body)) }
+        if fraction?.isEmpty == true { return .failure(.noFractionDigits(suggestion: minus + whole)) }
+        guard body.utf8.count <= 40, let value = Decimal(string: String(body), locale: Locale(identifier: "en_US_POSIX")) else {
+            return .failure(.notDecimal)
+        }
+        if sign == "-" { return .failure(value.isZero ? .negativeZero : .negative) }
         let allowed = currency.map { zeroDecimalCurrencies.contains($0) ? 0 : 2 } ?? 2
-        if parts.count == 2, parts[1].count > allowed, parts[1].contains(where: { $0 != "0" }) {
+        if let fraction, fraction.count > allowed, fraction.contains(where: { $0 != "0" }) {
             return .failure(.tooManyDecimals(allowed: allowed))
         }
         if value > maximum { return .failure(.tooLarge) }
@@ -51,6 +93,19 @@ extension Validation {
             return price
         case .failure(.notDecimal):
             report(path, "\(quoted(text)) is not a decimal number (expected digits with '.' as the decimal separator, e.g. \"1.60\")")
+        case .failure(.surroundingSpace):
+            report(path, "\(quoted(text)) is not a decimal number (remove the spaces around it)")
+        case .failure(.plusSign):
+            report(path, "\(quoted(text)) is not a decimal number (a price has no sign; remove the '+')")
+        case .failure(.exponent(let suggestion)):
+            let example = suggestion.map { "; write \(quoted($0))" } ?? ""
+            report(path, "\(quoted(text)) is not a decimal number (exponents are not allowed\(example))")
+        case .failure(.noWholeDigits(let suggestion)):
+            report(path, "\(quoted(text)) is not a decimal number (it needs a digit before '.'; write \(quoted(suggestion)))")
+        case .failure(.noFractionDigits(let suggestion)):
+            report(path, "\(quoted(text)) is not a decimal number (it needs digits after '.'; write \(quoted(suggestion)))")
+        case .failure(.negativeZero):
+            report(path, "\(quoted(text)) has a minus sign; a price has no sign, so write zero as \"0\"")
         case .failure(.negative):
             report(path, "\(quoted(text)) is negative; a price must be zero or more")
         case .failure(.tooManyDecimals(let allowed)):

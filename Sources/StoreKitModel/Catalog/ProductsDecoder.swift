@@ -40,7 +40,7 @@ struct ProductsDecoder {
         let title = check.localized(check.require(object, "title", path, "the product's name in each language"),
                                     path.key("title"), languages: languages, maxLength: Self.maxTitle)
         let description = check.localized(check.require(object, "description", path, "the product's description in each language"),
-                                          path.key("description"), languages: languages, maxLength: Self.maxDescription)
+                                          path.key("description"), languages: languages, maxLength: Self.maxDescription, multiline: true)
         let unavailable = storefrontList(object["unavailableIn"], path.key("unavailableIn"), check: &check)
         let removed = check.bool(object["removed"], path.key("removed")) ?? false
         let prices = priceTable(check.require(object, "prices", path, "a price for each storefront"), path.key("prices"),

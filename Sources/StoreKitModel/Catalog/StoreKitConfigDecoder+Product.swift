@@ -47,10 +47,18 @@ extension StoreKitConfigDecoder {
                                 path.key("paymentMode"), "a payment mode", options: Self.paymentModes)
         let period = check.period(check.require(object, "subscriptionPeriod", path, "the offer period"), path.key("subscriptionPeriod"))
         let periods = object["numberOfPeriods"].flatMap { check.integer($0, path.key("numberOfPeriods"), in: 1...12) } ?? 1
-        let price = object["displayPrice"].flatMap { check.price($0, path.key("displayPrice"), currency: storefrontCurrency) }
+        // A free trial needs no price (one that is there is still checked); a paid offer must have one.
+        let priceValue: JSONValue?
+        if let mode, mode != .freeTrial, let name = Self.paymentModes.first(where: { $0.1 == mode })?.0 {
+            priceValue = check.require(object, "displayPrice", path, "the \(name) offer's price in the \(storefrontId) storefront's currency")
+        } else {
+            priceValue = object["displayPrice"]
+        }
+        let price = check.price(priceValue, path.key("displayPrice"), currency: storefrontCurrency)
         guard let mode, let period else { return nil }
-        let prices = mode == .freeTrial ? [:] : price.map { [storefrontId: $0] } ?? [:]
-        return IntroOffer(paymentMode: mode, period: period, periods: periods, prices: prices)
+        if mode == .freeTrial { return IntroOffer(paymentMode: mode, period: period, periods: periods, prices: [:]) }
+        guard let price else { return nil }
+        return IntroOffer(paymentMode: mode, period: period, periods: periods, prices: [storefrontId: price])
     }
 
     /// `localizations[{locale, displayName, description}]` → title and description keyed by language.
@@ -66,7 +74,7 @@ extension StoreKitConfigDecoder {
                                     itemPath.key("displayName"), maxLength: ProductsDecoder.maxTitle)
             // Xcode leaves a description empty until someone writes one; that is not an error.
             let description = object["description"] == .string("") ? ""
-                : check.string(object["description"], itemPath.key("description"), maxLength: ProductsDecoder.maxDescription) ?? ""
+                : check.string(object["description"], itemPath.key("description"), maxLength: ProductsDecoder.maxDescription, multiline: true) ?? ""
             guard let locale, let name else { continue }
             let tag = Language(tag: locale)?.rawValue ?? String(locale.prefix { $0 != "_" && $0 != "-" })
             if titles[tag] == nil {

@@ -46,27 +46,73 @@ struct Validation {
         return value
     }
 
-    /// A string of 1…`maxLength` characters with no control characters.
-    mutating func string(_ value: JSONValue?, _ path: JSONPath, maxLength: Int = 200) -> String? {
+    /// A string of 1…`maxLength` characters with no control characters. Only `multiline` text
+    /// (descriptions) may contain line feeds and tabs; everything else (titles, names, ids) is one
+    /// line in a table or a message.
+    ///
+    /// Lengths are in characters (grapheme clusters: "é" written as e + U+0301 is one, so is 👨‍👩‍👧),
+    /// the unit a person counts, whatever the size of the text. Counting is linear, and the checks
+    /// that walk the text in this module's code run only once it is known to be within the limit,
+    /// so a 50 MB value is refused in about a second even in a debug build.
+    mutating func string(_ value: JSONValue?, _ path: JSONPath, maxLength: Int = 200, multiline: Bool = false) -> String? {
         guard let value else { return nil }
         guard case .string(let text) = value else {
             report(path, "expected a string, found \(brief(value))")
             return nil
         }
-        let length = text.utf8.count <= maxLength ? text.count : text.unicodeScalars.count
-        if text.isEmpty || text.allSatisfy(\.isWhitespace) {
+        if text.isEmpty {
             report(path, "is empty; expected text")
             return nil
         }
-        if length > maxLength {
-            report(path, "\(quoted(text)) is too long: \(length) characters, at most \(maxLength) allowed")
+        // A text of at most `maxLength` bytes has at most that many characters: no need to count.
+        if text.utf8.count > maxLength {
+            let length = text.count
+            if length > maxLength {
+                report(path, "\(quoted(text)) is too long: \(length) characters, at most \(maxLength) allowed")
+                return nil
+            }
+        }
+        if text.allSatisfy(\.isWhitespace) {
+            report(path, "is empty; expected text")
             return nil
         }
-        if text.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\n" && $0 != "\t" }) {
-            report(path, "\(quoted(text)) contains control characters")
+        let allowed: (Unicode.Scalar) -> Bool = { multiline && ($0 == "\n" || $0 == "\t") }
+        if text.unicodeScalars.contains(where: { isControlOrLineBreak($0) && !allowed($0) }),
+           let (scalar, position) = firstForbidden(in: text, allowed: allowed) {
+            let rule = multiline
+                ? "a description may contain line breaks (\\n) and tabs (\\t), but no other control characters"
+                : "this text must be a single line without control characters (only descriptions may contain line breaks and tabs)"
+            report(path, "\(quoted(text)) contains \(name(of: scalar)) at character \(position); \(rule)")
             return nil
         }
         return text
+    }
+
+    /// The first control character or line break in `text` that is not `allowed`, with its position
+    /// counted in characters from 1, as an editor shows it.
+    private func firstForbidden(in text: String, allowed: (Unicode.Scalar) -> Bool) -> (Unicode.Scalar, Int)? {
+        var position = 0
+        for character in text {
+            position += 1
+            if let scalar = character.unicodeScalars.first(where: { isControlOrLineBreak($0) && !allowed($0) }) {
+                return (scalar, position)
+            }
+        }
+        return nil
+    }
+
+    private func name(of scalar: Unicode.Scalar) -> String {
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+        switch scalar {
+        case "\n": return "a line break (\(code), \\n)"
+        case "\r": return "a carriage return (\(code), \\r)"
+        case "\t": return "a tab (\(code), \\t)"
+        case "\u{0}": return "a NUL character (\(code))"
+        case "\u{2028}": return "a line separator (\(code))"
+        case "\u{2029}": return "a paragraph separator (\(code))"
+        default: return "the control character \(code)"
+        }
     }
 
     mutating func bool(_ value: JSONValue?, _ path: JSONPath) -> Bool? {

@@ -54,8 +54,12 @@ struct Cursor {
         return value
     }
 
-    mutating func value() throws(JSONSyntaxError) -> JSONValue {
-        guard index < bytes.count else { throw failure("unexpected end of file; expected a value (the file looks truncated)") }
+    /// A value; `container` is the innermost open object or array, named when the file ends here.
+    mutating func value(in container: (kind: String, opened: Int)? = nil) throws(JSONSyntaxError) -> JSONValue {
+        guard index < bytes.count else {
+            guard let container else { throw failure("unexpected end of file; expected a value (the file looks truncated)") }
+            throw unclosed(container.kind, container.opened, expecting: "a value")
+        }
         switch bytes[index] {
         case UInt8(ascii: "{"): return try nested { (c: inout Cursor) throws(JSONSyntaxError) in try c.object() }
         case UInt8(ascii: "["): return try nested { (c: inout Cursor) throws(JSONSyntaxError) in try c.array() }
@@ -93,7 +97,7 @@ struct Cursor {
             skipWhitespace()
             try expect(":", context: "after the member name \"\(key.prefix(40))\"", opened: opened, container: "object")
             skipWhitespace()
-            members.append((key, try value()))
+            members.append((key, try value(in: ("object", opened))))
             skipWhitespace()
             if try separatorOrEnd(closing: "}", opened: opened, container: "object") { return .object(JSONObject(members: members)) }
         }
@@ -107,7 +111,7 @@ struct Cursor {
         if try peek(closing: "]", opened: opened) { return .array(elements) }
         while true {
             skipWhitespace()
-            elements.append(try value())
+            elements.append(try value(in: ("array", opened)))
             skipWhitespace()
             if try separatorOrEnd(closing: "]", opened: opened, container: "array") { return .array(elements) }
         }
@@ -192,8 +196,10 @@ struct Cursor {
         }
     }
 
-    func unclosed(_ container: String, _ opened: Int) -> JSONSyntaxError {
-        failure("unexpected end of file: the \(container) opened at \(location(of: opened)) is never closed (the file looks truncated)")
+    /// The file ends inside `container`; `expecting` names what should have come next, if anything specific.
+    func unclosed(_ container: String, _ opened: Int, expecting: String? = nil) -> JSONSyntaxError {
+        let expected = expecting.map { " where \($0) was expected" } ?? ""
+        return failure("unexpected end of file\(expected): the \(container) opened at \(location(of: opened)) is never closed (the file looks truncated)")
     }
 
     func failure(_ message: String) -> JSONSyntaxError {
