@@ -33,6 +33,9 @@ public struct AppState: Sendable {
     public var spinner = 0
     /// Payments added in this session that have not reached a final app step yet.
     public var inFlight: Set<String> = []
+    /// Products confirmed in this session whose transaction has not been seen yet: its first
+    /// update may arrive before the effect reports the payment added.
+    public var awaitingAdd: [String] = []
     public var quitting = false
     /// A risky command pressed once (clear all, reset); pressing it again carries it out.
     public var armed: Command?

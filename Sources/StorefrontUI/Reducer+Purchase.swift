@@ -8,6 +8,7 @@ extension Reducer {
         let transaction = update.transaction
         // Another account's update waits for that account: its queue replays it when selected.
         guard transaction.payment.account == state.account.name else { return [] }
+        if state.progress[transaction.id] == nil { claimAwaitedPayment(&state, transaction) }
         upsert(&state, transaction)
         let strings = UIStrings(state.language)
         let title = state.catalog.product(id: transaction.productId)?.title.text(in: state.language) ?? transaction.productId
@@ -103,6 +104,7 @@ extension Reducer {
 
     static func confirmPurchase(_ state: inout AppState, _ confirm: ConfirmPurchase) -> [Effect] {
         state.sheet = nil
+        state.awaitingAdd.append(confirm.productId)
         say(&state, UIStrings(state.language).purchasing(title(state, nil, product: confirm.productId)))
         return [.buy(productId: confirm.productId, quantity: confirm.quantity, account: state.account.name)]
     }

@@ -39,14 +39,17 @@ public enum Reducer {
         case .snapshot(let snapshot):
             return applySnapshot(&state, snapshot)
         case .paymentAdded(let transaction):
-            upsert(&state, transaction)
-            state.inFlight.insert(transaction.id)
-            if state.progress[transaction.id] == nil { state.progress[transaction.id] = .purchasing }
+            if state.progress[transaction.id] == nil {
+                claimAwaitedPayment(&state, transaction)
+                upsert(&state, transaction)
+                state.progress[transaction.id] = .purchasing
+            }
             return []
         case .restoreFinished(let result):
             state.sheet = .restoreResult(result)
             return [.refresh(account: state.account.name)]
         case .effectFailed(let message):
+            state.awaitingAdd = []
             state.sheet = .error(ErrorSheet(kind: .failure(message), productId: nil))
             return []
         }
@@ -71,6 +74,14 @@ public enum Reducer {
 
     static func say(_ state: inout AppState, _ text: String, _ level: StatusMessage.Level = .info) {
         state.status = StatusMessage(text: text, level: level, expires: state.now.addingTimeInterval(statusSeconds))
+    }
+
+    /// The first sign of a payment this session confirmed, whichever comes first: the queue's
+    /// update or the effect's report. Either way it is now in flight.
+    static func claimAwaitedPayment(_ state: inout AppState, _ transaction: Transaction) {
+        guard let index = state.awaitingAdd.firstIndex(of: transaction.productId) else { return }
+        state.awaitingAdd.remove(at: index)
+        state.inFlight.insert(transaction.id)
     }
 
     static func upsert(_ state: inout AppState, _ transaction: Transaction) {

@@ -85,7 +85,7 @@ import Testing
     @Test func purchaseGoesThroughEveryStepToFinished() {
         var state = F.state()
         let purchasing = F.transaction("2000000000000001", F.gems, .purchasing)
-        F.send(&state, .paymentAdded(purchasing))
+        F.added(&state, purchasing)
         #expect(state.progress[purchasing.id] == .purchasing && state.inFlight == [purchasing.id])
         var purchased = purchasing
         purchased.state = .purchased
@@ -101,10 +101,22 @@ import Testing
         #expect(state.status?.text == "100 Gems: delivered, verified and finished.")
     }
 
+    @Test func failureArrivingBeforeTheAddIsReportedStillShowsTheSheet() {
+        var state = F.state()
+        F.keys(&state, .enter, .enter)  // confirmed: the buy effect is on its way
+        let failed = F.transaction("2000000000000014", F.gems, .failed, error: .storeKit(.clientInvalid))
+        F.send(&state, .transactionUpdate(TransactionUpdate(transaction: F.transaction("2000000000000014", F.gems, .purchasing), receipt: nil)),
+               .transactionUpdate(TransactionUpdate(transaction: failed, receipt: nil)))
+        #expect(state.sheet == .error(ErrorSheet(kind: .store(.storeKit(.clientInvalid)), productId: F.gems)))
+        F.send(&state, .appSteps([.finished(transactionId: failed.id)]), .paymentAdded(F.transaction("2000000000000014", F.gems, .purchasing)))
+        #expect(state.inFlight.isEmpty && state.awaitingAdd.isEmpty)  // the late report changes nothing
+        #expect(state.history.first?.state == .failed)
+    }
+
     @Test func failureInThisSessionShowsTheErrorSheet() {
         var state = F.state()
         let failed = F.transaction("2000000000000002", F.gems, .failed, error: .storeKit(.paymentNotAllowed))
-        F.send(&state, .paymentAdded(F.transaction("2000000000000002", F.gems, .purchasing)))
+        F.added(&state, F.transaction("2000000000000002", F.gems, .purchasing))
         let update = TransactionUpdate(transaction: failed, receipt: nil)
         #expect(F.send(&state, .transactionUpdate(update)) == [.handle(update)])
         #expect(state.sheet == .error(ErrorSheet(kind: .store(.storeKit(.paymentNotAllowed)), productId: F.gems)))
@@ -114,7 +126,7 @@ import Testing
 
     @Test func cancellationIsOnlyAQuietStatusLine() {
         var state = F.state()
-        F.send(&state, .paymentAdded(F.transaction("2000000000000003", F.gems, .purchasing)))
+        F.added(&state, F.transaction("2000000000000003", F.gems, .purchasing))
         F.send(&state, .transactionUpdate(TransactionUpdate(transaction: F.transaction("2000000000000003", F.gems, .failed, error: .storeKit(.paymentCancelled)), receipt: nil)))
         #expect(state.sheet == nil)
         #expect(state.status?.level == .info && state.status?.text.contains("cancelled") == true)
@@ -136,7 +148,7 @@ import Testing
 
     @Test func unverifiedPurchaseStaysPendingWithAWarning() {
         var state = F.state()
-        F.send(&state, .paymentAdded(F.transaction("2000000000000006", F.gems, .purchasing)))
+        F.added(&state, F.transaction("2000000000000006", F.gems, .purchasing))
         F.send(&state, .appSteps([.verificationDeferred(transactionId: "2000000000000006", reason: "the verification server is unreachable", nextAttempt: nil)]))
         #expect(state.progress["2000000000000006"] == .unverified("the verification server is unreachable"))
         #expect(state.inFlight.isEmpty && state.status?.level == .warning)
@@ -237,7 +249,7 @@ import Testing
         var state = F.state()
         #expect(F.keys(&state, .character("q")) == [.quit] && state.quitting)
         state = F.state()
-        F.send(&state, .paymentAdded(F.transaction("2000000000000012", F.gems, .purchasing)))
+        F.added(&state, F.transaction("2000000000000012", F.gems, .purchasing))
         #expect(F.keys(&state, .character("q")).isEmpty && state.sheet == .quitConfirm)
         F.keys(&state, .character("n"))
         #expect(state.sheet == nil && !state.quitting)

@@ -46,6 +46,12 @@ enum UIFixture {
         actions.flatMap { Reducer.reduce(&state, $0) }
     }
 
+    /// A payment confirmed in this session and reported added by the buy effect.
+    static func added(_ state: inout AppState, _ transaction: Transaction) {
+        state.awaitingAdd.append(transaction.productId)
+        _ = Reducer.reduce(&state, .paymentAdded(transaction))
+    }
+
     @discardableResult
     static func keys(_ state: inout AppState, _ keys: Key...) -> [Effect] {
         keys.flatMap { Reducer.reduce(&state, .key($0)) }

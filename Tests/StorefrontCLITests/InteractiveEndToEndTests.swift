@@ -1,0 +1,146 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The real binary in tmux, driven by keys alone, as a QA person would.
+@Suite(.serialized) struct InteractiveEndToEndTests {
+    /// A state directory of its own and the command that opens the storefront on it.
+    struct App {
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("storefront-tui-\(UUID().uuidString)")
+
+        func launch(columns: Int = 100, rows: Int = 30, environment: [String: String] = [:]) throws -> TmuxSession {
+            let session = try TmuxSession.start(command: [Executable.url.path, "--state", state.path], columns: columns, rows: rows,
+                                                environment: environment)
+            try session.waitFor(text: "Products 1/12")
+            return session
+        }
+    }
+
+    @Test func buyAConsumableAndSeeTheBalanceChange() throws {
+        let app = App()
+        let session = try app.launch()
+        defer { session.kill() }
+        try session.waitFor(text: "Wallet: 0 ")
+        try session.sendKeys("Enter")
+        try session.waitFor(text: "Confirm your in-app purchase")
+        try session.sendKeys("+", "Enter")
+        let screen = try session.waitFor(text: "Wallet: 200 gems")
+        #expect(screen.contains("verified ✓ finished"))
+        try session.sendKeys("q")
+        let exit = try session.waitForExit()
+        #expect(exit.status == 0 && exit.terminalRestored)
+    }
+
+    @Test func failWithAChosenErrorCodeAndSeeItsMessage() throws {
+        let session = try App().launch()
+        defer { session.kill() }
+        // Test controls: next purchase steps success → cancel → defer → interrupt → SKError 0, 1, 3, 4.
+        try session.sendKeys("t")
+        try session.waitFor(text: "Test controls")
+        for _ in 0..<7 { try session.sendKeys("Right") }
+        try session.waitFor(text: "SKError 4 paymentNotAllowed")
+        try session.sendKeys("Escape", "Enter")
+        try session.waitFor(text: "Confirm your in-app purchase")
+        try session.sendKeys("Enter")
+        let screen = try session.waitFor(text: "Purchase failed")
+        #expect(screen.contains("SKError 4 · paymentNotAllowed"))
+        #expect(screen.contains("Purchases aren't allowed on this device."))
+        try session.sendKeys("Escape")
+        try session.waitUntil("the sheet closed") { !$0.contains("Purchase failed") }
+    }
+
+    @Test func askToBuyIsApprovedInTheTransactionManagerAndDelivered() throws {
+        let session = try App().launch()
+        defer { session.kill() }
+        try session.sendKeys("t", "Down", "Down", "Enter")
+        try session.waitUntil("Ask to Buy is on") { $0.contains("Ask to Buy") && $0.range(of: #"Ask to Buy\s+on"#, options: .regularExpression) != nil }
+        try session.sendKeys("Escape", "j", "j", "j", "j")
+        try session.waitFor(text: "Remove Ads · $2.99")
+        try session.sendKeys("Enter", "Enter")
+        try session.waitFor(text: "waiting for approval")
+        try session.waitFor(text: "1 payment is still being confirmed")
+        try session.sendKeys("m")
+        try session.waitFor(text: "Transaction manager")
+        try session.sendKeys("A")
+        // Delivered, verified and finished: owned, and no payment pending any more.
+        try session.waitUntil("Remove Ads is owned and nothing is pending") { $0.contains("Owned: Remove Ads") && !$0.contains("still being confirmed") }
+    }
+
+    @Test func killedMidPurchaseTheRelaunchShowsThePendingBannerAndCompletesIt() throws {
+        let app = App()
+        var session = try app.launch()
+        defer { session.kill() }
+        // Latency 5 s and an unreachable verification server: the purchase is still in flight when killed.
+        try session.sendKeys("t", "Down")
+        for _ in 0..<5 { try session.sendKeys("Right") }
+        try session.waitFor(text: "5000 ms")
+        for _ in 0..<4 { try session.sendKeys("Down") }
+        try session.sendKeys("Right")
+        try session.waitFor(text: "server unreachable")
+        try session.sendKeys("Escape", "Enter", "Enter")
+        try session.waitFor(text: "purchasing")
+        try session.send(signal: SIGKILL)
+        _ = try session.waitForExit()
+        session.kill()
+
+        session = try app.launch()
+        // The store completes the orphaned purchase, the app delivers it, the server cannot confirm it yet.
+        var screen = try session.waitFor(text: "1 payment is still being confirmed")
+        try session.waitFor(text: "Wallet: 100 gems")
+        try session.sendKeys("p")
+        screen = try session.waitFor(text: "Pending payments")
+        #expect(screen.contains("waiting for the server to confirm the receipt"))
+        // The server comes back: verification succeeds, the transaction is finished, the banner goes.
+        try session.sendKeys("Escape", "t", "Down", "Down", "Down", "Down", "Down", "Left")
+        try session.waitFor(text: "succeeds")
+        try session.sendKeys("Escape", "R")
+        screen = try session.waitUntil("the banner is gone") { !$0.contains("still being confirmed") && $0.contains("verified ✓ finished") }
+        #expect(screen.contains("Wallet: 100 gems"))
+    }
+
+    @Test func switchingToJapanShowsYenPrices() throws {
+        let session = try App().launch()
+        defer { session.kill() }
+        try session.sendKeys("s")
+        try session.waitFor(text: "JPN  JPY")
+        try session.sendKeys("Down", "Enter")
+        let screen = try session.waitFor(text: "alice (JPN)")
+        #expect(screen.contains("¥160") && screen.contains("¥800/month"))
+        try session.sendKeys("l")
+        try session.waitFor(text: "100 颗宝石")
+    }
+
+    @Test func resizingToTwentyByFiveAndBackKeepsWorking() throws {
+        let session = try App().launch(columns: 80, rows: 24)
+        defer { session.kill() }
+        try session.resize(columns: 20, rows: 5)
+        try session.waitFor(text: "terminal too small")
+        try session.resize(columns: 1, rows: 1)
+        try session.resize(columns: 80, rows: 24)
+        try session.waitFor(text: "Products 1/12")
+        try session.sendKeys("j")
+        try session.waitFor(text: "Products 2/12")
+    }
+
+    @Test(arguments: [("q", nil as Int32?), ("C-c", nil), ("TERM", SIGTERM), ("HUP", SIGHUP)])
+    func theTerminalIsRestoredHoweverItEnds(key: String, signal: Int32?) throws {
+        let session = try App().launch(columns: 80, rows: 24)
+        defer { session.kill() }
+        if let signal {
+            try session.send(signal: signal)
+        } else {
+            try session.sendKeys(key)
+        }
+        let exit = try session.waitForExit()
+        #expect(exit.terminalRestored, "stty before \(exit.sttyBefore) after \(exit.sttyAfter)")
+        #expect(signal.map { exit.signal == $0 } ?? (exit.status == 0))
+    }
+
+    @Test func withoutATerminalItPointsToTheHeadlessCommands() throws {
+        let result = try Executable.run(["--state", App().state.path])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("needs a terminal") && result.stderr.contains("storefront products | buy"))
+    }
+}
