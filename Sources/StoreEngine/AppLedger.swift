@@ -12,8 +12,11 @@ public struct AppLedger: Sendable {
     public init(state: StateDirectory) throws {
         let path = try state.databasePath("app.sqlite")
         do {
-            pool = try DatabasePool(path: path, configuration: StateLock.configuration())
-            try Self.migrator.migrate(pool)
+            pool = try state.withOpenLock {
+                let pool = try DatabasePool(path: path, configuration: StateLock.configuration())
+                try Self.migrator.migrate(pool)
+                return pool
+            }
         } catch let failure as StoreFailure {
             throw failure
         } catch {

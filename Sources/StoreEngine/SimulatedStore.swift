@@ -22,7 +22,7 @@ public actor SimulatedStore: StoreBackend {
         self.clock = clock
         self.storefrontOverride = storefrontOverride
         defaults = TestControls(seed: catalog.settings)
-        database = try StoreDatabase(path: try state.databasePath("store.sqlite"))
+        database = try state.withOpenLock { try StoreDatabase(path: try state.databasePath("store.sqlite")) }
         signer = ReceiptSigner(keyData: try database.pool.guardedWriteNow { db in try Self.signingKey(db) })
     }
 

@@ -19,6 +19,24 @@ public struct StateDirectory: Sendable {
         return StateDirectory(url: URL(fileURLWithPath: home).appendingPathComponent(".local/share/storefront"))
     }
 
+    /// Runs `body` holding an exclusive lock on `open.lock` in the directory. Opening and migrating
+    /// a database goes through it: GRDB's migrator reads which migrations are applied and then runs
+    /// them, so two first runs at once would both create the same tables.
+    public func withOpenLock<T>(_ body: () throws -> T) throws -> T {
+        _ = try databasePath("open.lock")
+        let path = url.appendingPathComponent("open.lock").path
+        let descriptor = open(path, O_RDWR | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw StoreFailure("cannot open \(path): \(String(cString: strerror(errno))); pass a writable --state DIR")
+        }
+        defer { close(descriptor) }
+        while flock(descriptor, LOCK_EX) != 0 {
+            guard errno == EINTR else { throw StoreFailure("cannot lock \(path): \(String(cString: strerror(errno)))") }
+        }
+        defer { flock(descriptor, LOCK_UN) }
+        return try body()
+    }
+
     /// Creates the directory (0700) and returns the path of a database file in it, created 0600.
     public func databasePath(_ name: String) throws -> String {
         do {
