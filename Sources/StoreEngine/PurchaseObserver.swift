@@ -79,9 +79,11 @@ public struct PurchaseObserver: Sendable {
         case .verified:
             try ledger.mark(transaction.id, status: .verified, at: clock.now())
             step = .verified(transactionId: transaction.id)
-        case .rejected(_, let reason):
-            try ledger.mark(transaction.id, status: .rejected, error: reason, at: clock.now())
-            step = .verificationRejected(transactionId: transaction.id, reason: reason)
+        case .rejected(let status, let reason):
+            // The status code is what a developer searches for; the sentence is what it means.
+            let text = status.map { "verifyReceipt status \($0.rawValue): \(reason)" } ?? reason
+            try ledger.mark(transaction.id, status: .rejected, error: text, at: clock.now())
+            step = .verificationRejected(transactionId: transaction.id, reason: text)
         case .retryLater(let reason):
             try ledger.mark(transaction.id, status: .unverified, error: reason, at: clock.now())
             let next = try ledger.entry(transactionId: transaction.id)?.nextAttempt
