@@ -63,6 +63,11 @@ final class StateDir: Sendable {
     /// `manage WORDS`, which must succeed.
     @discardableResult
     func manage(_ words: String..., sourceLocation: SourceLocation = #_sourceLocation) throws -> CommandRun {
+        try manage(words, sourceLocation: sourceLocation)
+    }
+
+    @discardableResult
+    func manage(_ words: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> CommandRun {
         let result = try run(["manage"] + words, sourceLocation: sourceLocation)
         try #require(result.status == 0, "manage \(words.joined(separator: " ")): \(result.stderr)", sourceLocation: sourceLocation)
         return result
@@ -80,14 +85,23 @@ final class StateDir: Sendable {
 
     /// Rows of the app's `deliveries` table, read with python3's sqlite3 module (not through storefront).
     func deliveries() throws -> [Delivery] {
+        try query(appDatabase, "SELECT transaction_id AS transactionId, product_id AS productId, quantity FROM deliveries ORDER BY rowid")
+            .map { Delivery(transactionId: $0["transactionId"] as? String ?? "", productId: $0["productId"] as? String ?? "",
+                            quantity: $0["quantity"] as? Int ?? 0) }
+    }
+
+    /// Runs one read-only SQL query on a state file with python3's sqlite3 module, as another program
+    /// (or a curious user) would; each row as a dictionary keyed by column name.
+    func query(_ database: String, _ sql: String) throws -> [[String: Any]] {
         let script = """
             import json, sqlite3, sys
-            db = sqlite3.connect(sys.argv[1])
-            rows = db.execute("SELECT transaction_id, product_id, quantity FROM deliveries ORDER BY rowid").fetchall()
-            print(json.dumps([{"transactionId": r[0], "productId": r[1], "quantity": r[2]} for r in rows]))
+            db = sqlite3.connect("file:" + sys.argv[1] + "?mode=ro", uri=True)
+            cursor = db.execute(sys.argv[2])
+            names = [column[0] for column in cursor.description]
+            print(json.dumps([dict(zip(names, row)) for row in cursor.fetchall()]))
             """
-        let output = try Python.run(script, arguments: [appDatabase])
-        return try JSONDecoder().decode([Delivery].self, from: Data(output.utf8))
+        let output = try Python.run(script, arguments: [database, sql])
+        return try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String: Any]])
     }
 }
 
@@ -120,6 +134,11 @@ struct CommandRun: CustomStringConvertible {
 
     /// Transaction updates (lines with a `state`).
     var updates: [[String: Any]] { lines.filter { $0["state"] != nil } }
+
+    /// Each line's kind: the update's state, the step's name, or "result".
+    var kinds: [String] {
+        lines.map { ($0["step"] as? String) ?? ($0["state"] as? String) ?? ($0["result"] != nil ? "result" : "?") }
+    }
 
     /// App steps named `name`.
     func steps(_ name: String) -> [[String: Any]] { lines.filter { $0["step"] as? String == name } }
