@@ -158,6 +158,10 @@ struct CommandRun: CustomStringConvertible {
         }
     }
 
+    func requireSuccess(sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try #require(status == 0, "\(self)", sourceLocation: sourceLocation)
+    }
+
     /// The whole stdout as one JSON object (status 0 required).
     func object(sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: Any] {
         try #require(status == 0, "\(self)", sourceLocation: sourceLocation)
@@ -269,6 +273,16 @@ final class Child: @unchecked Sendable {
             Thread.sleep(forTimeInterval: 0.005)
         }
         process.waitUntilExit()
+        return true
+    }
+
+    /// Polls until the process has printed something (or exited); false when `timeout` passed first.
+    func waitForOutput(timeout: TimeInterval) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while ((try? FileManager.default.attributesOfItem(atPath: outURL.path)[.size] as? Int) ?? 0) == 0 && process.isRunning {
+            if Date() > deadline { return false }
+            Thread.sleep(forTimeInterval: 0.001)
+        }
         return true
     }
 
