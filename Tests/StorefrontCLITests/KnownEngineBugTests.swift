@@ -92,4 +92,27 @@ import Testing
         #expect(try state.wallet().balances == ["gems": 100])
         #expect(try state.transactions().unfinished.isEmpty)
     }
+
+    /// Two first runs at once on a new state directory: GRDB's `DatabaseMigrator.migrate` reads which
+    /// migrations are applied, then runs each one in its own transaction, so two processes can both
+    /// decide to run "v1" (StoreDatabase.swift line 14, AppLedger.swift line 16). The loser exits 1
+    /// with a raw SQLite error ("table ledger already exists", "duplicate column name:
+    /// next_attempt_at", "table transactions already exists"), about one pair in seven here. The
+    /// files stay sound and the next run works. Intermittent by nature.
+    @Test func twoFirstRunsOnAFreshDirectoryRaceTheirMigrations() throws {
+        var failures: [String] = []
+        for _ in 0..<12 {
+            let state = try StateDir()
+            let pair = try (0..<2).map { _ in try state.start(["transactions", "--json"]) }
+            for child in pair {
+                #expect(child.wait(timeout: 30))
+                if child.status != 0 { failures.append(try child.stderr()) }
+            }
+            // Whatever happened, the directory is usable afterwards.
+            #expect(try state.transactions().history.isEmpty)
+        }
+        withKnownIssue("concurrent migrations of a new state directory", isIntermittent: true) {
+            #expect(failures.isEmpty, "\(failures)")
+        }
+    }
 }
