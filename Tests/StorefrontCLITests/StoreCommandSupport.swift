@@ -11,7 +11,6 @@ enum ProductID {
     /// Consumable; one unit credits 100 to the `gems` balance.
     static let gems = "com.example.storefront.gems.100"
     static let removeAds = "com.example.storefront.removeads"
-    static let darkTheme = "com.example.storefront.theme.dark"
     static let monthly = "com.example.storefront.premium.monthly"
     /// Non-renewing subscription (P3M).
     static let seasonPass = "com.example.storefront.pass.season"
