@@ -32,10 +32,10 @@ public struct PurchaseObserver: Sendable {
 
     /// Places the app's order, then adds the payment. The order is durable first, so a
     /// transaction that comes back without `applicationUsername` still finds it.
-    public func buy(_ payment: Payment) async throws -> Transaction {
+    public func buy(_ payment: Payment, forcing outcome: PaymentOutcome? = nil) async throws -> Transaction {
         let orderId = try ledger.placeOrder(payment, at: clock.now())
         return try await store.add(Payment(productId: payment.productId, quantity: payment.quantity,
-                                           applicationUsername: orderId, account: payment.account))
+                                           applicationUsername: orderId, account: payment.account), forcing: outcome)
     }
 
     /// `stopAfterDelivery` plays an app that crashed after delivering and before verifying.

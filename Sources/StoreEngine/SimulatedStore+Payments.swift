@@ -5,7 +5,7 @@ import StoreKitModel
 extension SimulatedStore {
     /// `SKPaymentQueue.add`: records a `purchasing` transaction with the outcome the test controls
     /// chose (durably, so a crash cannot change it), then completes it after the latency.
-    public func add(_ payment: Payment) async throws -> Transaction {
+    public func add(_ payment: Payment, forcing forced: PaymentOutcome?) async throws -> Transaction {
         guard Payment.quantityRange.contains(payment.quantity) else {
             throw StoreFailure("quantity \(payment.quantity) is out of range; StoreKit allows 1 to 10")
         }
@@ -17,7 +17,7 @@ extension SimulatedStore {
         let stored = try await database.pool.guardedWrite { db in
             var controls = try TestControls.load(db, defaults: self.defaults)
             let storefront = self.storefrontOverride ?? controls.storefront ?? account.storefront
-            let outcome = Self.outcome(for: payment, account: account, storefront: storefront, controls: &controls, catalog: catalog)
+            let outcome = Self.outcome(for: payment, account: account, storefront: storefront, forced: forced, controls: &controls, catalog: catalog)
             try controls.save(db)
             let id = try StoreDatabase.nextTransactionId(db)
             let product = catalog.product(id: payment.productId)
@@ -41,13 +41,16 @@ extension SimulatedStore {
     }
 
     /// The store's rules first (unknown product, not sold here, payments not allowed), then the
-    /// test controls (per-product override, else the one-shot next outcome), then Ask to Buy.
-    static func outcome(for payment: Payment, account: Account, storefront: String, controls: inout TestControls, catalog: Catalog) -> PaymentOutcome {
+    /// outcome forced for this payment, else the test controls (per-product override, else the
+    /// one-shot next outcome, which this payment consumes), then Ask to Buy.
+    static func outcome(for payment: Payment, account: Account, storefront: String, forced: PaymentOutcome?,
+                        controls: inout TestControls, catalog: Catalog) -> PaymentOutcome {
         guard let product = catalog.product(id: payment.productId), !product.removed else { return .fail(.paymentInvalid) }
         guard product.isSold(in: storefront) else { return .fail(.storeProductNotAvailable) }
         guard controls.paymentsAllowed && account.paymentsAllowed else { return .fail(.paymentNotAllowed) }
-        let forced = controls.productOutcomes[payment.productId] ?? controls.nextOutcome
-        controls.nextOutcome = .success
+        let chosen = forced ?? controls.productOutcomes[payment.productId] ?? controls.nextOutcome
+        if forced == nil { controls.nextOutcome = .success }
+        let forced = chosen
         if forced == .success && (controls.askToBuy || account.askToBuy) { return .deferred }
         return forced
     }

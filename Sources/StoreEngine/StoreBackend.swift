@@ -31,7 +31,9 @@ public protocol StoreBackend: Sendable {
     /// `SKProductsRequest` in the current (or given) storefront.
     func products(ids: [String], storefront: String?) async throws -> ProductsResponse
     /// `SKPaymentQueue.add`: returns the new `purchasing` transaction; later states arrive as updates.
-    func add(_ payment: Payment) async throws -> Transaction
+    /// `forcing` chooses this payment's outcome in the same commit that records it (a test control,
+    /// like `buy --outcome`), so no other payment can take it; nil leaves it to the test controls.
+    func add(_ payment: Payment, forcing: PaymentOutcome?) async throws -> Transaction
     /// Every update from now on, for every account.
     func updates() async -> AsyncStream<TransactionUpdate>
     /// What the queue re-delivers at launch: every unfinished transaction of the account.
@@ -51,6 +53,12 @@ public protocol StoreBackend: Sendable {
     func controls() async throws -> TestControls
     func setControls(_ controls: TestControls) async throws
     func perform(_ action: ManageAction) async throws -> [TransactionUpdate]
+}
+
+extension StoreBackend {
+    public func add(_ payment: Payment) async throws -> Transaction {
+        try await add(payment, forcing: nil)
+    }
 }
 
 /// What the app's server concluded about a purchase.

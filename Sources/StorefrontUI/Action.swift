@@ -17,6 +17,8 @@ public enum Action: Sendable {
     case snapshot(StoreSnapshot)
     case paymentAdded(Transaction)
     case restoreFinished(RestoreResult)
+    /// A `setControls` effect was written; snapshots read before it no longer overwrite the panel.
+    case controlsSaved
     /// An effect failed outside StoreKit's error model (disk full, server down): shown, never fatal.
     case effectFailed(String)
 }

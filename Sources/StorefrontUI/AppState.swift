@@ -37,6 +37,8 @@ public struct AppState: Sendable {
     /// update may arrive before the effect reports the payment added.
     public var awaitingAdd: [String] = []
     public var quitting = false
+    /// `setControls` effects not yet written: until then a snapshot's controls are older than ours.
+    public var unsavedControls = 0
     /// A risky command pressed once (clear all, reset); pressing it again carries it out.
     public var armed: Command?
 

@@ -78,7 +78,7 @@ extension Reducer {
         state.list.keepVisible(page: state.layout.listRows)
         state.balances = snapshot.balances
         state.entitlements = snapshot.entitlements
-        state.controls = snapshot.controls
+        if state.unsavedControls == 0 { state.controls = snapshot.controls }
         // Changed by another process (approved from another terminal): not handled here yet.
         let unhandled = snapshot.pending.filter { payment in
             guard payment.reason == .unfinished else { return false }

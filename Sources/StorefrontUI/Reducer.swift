@@ -16,6 +16,12 @@ public enum Reducer {
     }
 
     public static func reduce(_ state: inout AppState, _ action: Action) -> [Effect] {
+        let effects = dispatch(&state, action)
+        state.unsavedControls += effects.filter { if case .setControls = $0 { true } else { false } }.count
+        return effects
+    }
+
+    static func dispatch(_ state: inout AppState, _ action: Action) -> [Effect] {
         switch action {
         case .key(let key):
             return reduceKey(&state, key)
@@ -44,6 +50,9 @@ public enum Reducer {
                 upsert(&state, transaction)
                 state.progress[transaction.id] = .purchasing
             }
+            return []
+        case .controlsSaved:
+            state.unsavedControls = max(0, state.unsavedControls - 1)
             return []
         case .restoreFinished(let result):
             state.sheet = .restoreResult(result)

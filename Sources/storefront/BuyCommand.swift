@@ -49,13 +49,9 @@ struct BuyCommand: AsyncParsableCommand {
             try await StepPrinter.handleUnfinished(session, printer: printer)
             let pending = PendingPayment.blocking(productId, in: try await session.observer.pending(account: session.account.name))
             if !pending.isEmpty { printer.pendingWarning(productId, pending) }
-            if let forced {
-                var controls = try await session.store.controls()
-                controls.nextOutcome = forced
-                try await session.store.setControls(controls)
-            }
             let updates = await session.store.updates()
-            let started = try await session.observer.buy(Payment(productId: productId, quantity: quantity, applicationUsername: order, account: session.account.name))
+            let started = try await session.observer.buy(Payment(productId: productId, quantity: quantity, applicationUsername: order, account: session.account.name),
+                                                         forcing: forced)
             printer.update(TransactionUpdate(transaction: started, receipt: nil))
             for await update in updates where update.transaction.id == started.id && update.transaction.state != .purchasing {
                 printer.update(update)

@@ -146,15 +146,12 @@ import Testing
         let ledgerStatuses = Dictionary(grouping: ledger.compactMap { $0["status"] as? String }, by: { $0 }).mapValues(\.count)
         #expect(Set(ledgerStatuses.keys).isSubset(of: ["finished", "verified"]), "\(ledgerStatuses)")
 
-        // `buy --outcome` stores the outcome in one commit (controls.nextOutcome) and the payment
-        // consumes it in the next (add); a kill in between hands it to the next payment or restore.
+        // `buy --outcome` is recorded with the payment in one commit: no kill can hand it to another payment.
         let handedOver = attempts.filter { attempt in
             guard let id = attempt.transactionIds.first, let kept = store.first(where: { $0.id == id })?.state else { return false }
             return kept != attempt.expectedState
         }
-        withKnownIssue("buy --outcome persists the outcome before adding the payment; a kill in between passes it on", isIntermittent: true) {
-            #expect(handedOver.isEmpty, "\(handedOver.map { "run \($0.index) asked for \($0.outcome)" })")
-        }
+        #expect(handedOver.isEmpty, "\(handedOver.map { "run \($0.index) asked for \($0.outcome)" })")
 
         let killed = attempts.filter(\.killed)
         let stages = Dictionary(grouping: killed, by: \.stage).mapValues(\.count).sorted { $0.key < $1.key }

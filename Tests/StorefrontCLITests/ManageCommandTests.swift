@@ -400,7 +400,7 @@ import Testing
         #expect(buy.status == 0, "\(buy)")
         #expect(buy.steps("verified").isEmpty)
         #expect(buy.steps("warning").map { $0["message"] as? String } ==
-                ["verification rejected: the receipt could not be authenticated (tampered or not signed by this store)"])
+                ["verification rejected: verifyReceipt status 21003: the receipt could not be authenticated (tampered or not signed by this store)"])
         #expect(try buy.result()["finished"] as? Bool == true)
         try state.manage("set", "verification", "ok")
         #expect(try state.buy(ProductID.gems).steps("verified").count == 1)

@@ -39,12 +39,10 @@ import Testing
         let all = runs.values
         #expect(all.count == loops * buysPerLoop)
 
-        // See KnownEngineBugTests.aSecondProcessCompletingAnInFlightPurchaseLeavesTheBuyerWaitingForever:
+        // See EngineRegressionTests.aSecondProcessLeavesALiveProcesssPurchaseAlone:
         // one process's start-up `resume()` can complete the other's in-flight purchase, which then hangs.
         let hung = all.filter { !$0.exited }
-        withKnownIssue("a buy hangs when the other process's resume() completed its purchase", isIntermittent: true) {
-            #expect(hung.isEmpty, "\(hung.count) buy(s) hung: \(hung.map(\.stdout))")
-        }
+        #expect(hung.isEmpty, "\(hung.count) buy(s) hung: \(hung.map(\.stdout))")
         for run in all where run.exited {
             #expect(run.status == 0, "loop \(run.loop): \(run.stdout)\n\(run.stderr)")
             #expect(Self.lastLine(run.stdout)?["result"] as? String == "purchased")

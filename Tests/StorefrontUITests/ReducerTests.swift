@@ -214,6 +214,17 @@ import Testing
         #expect(state.sheet == nil)
     }
 
+    @Test func aSnapshotReadBeforeAControlsWriteDoesNotUndoIt() {
+        var state = F.state()
+        F.keys(&state, .character("t"), .down, .right, .right)
+        #expect(state.controls.latencyMilliseconds == 500 && state.unsavedControls == 2)
+        let stale = StoreSnapshot(history: [], pending: [], balances: [:], entitlements: [], controls: TestControls())
+        F.send(&state, .snapshot(stale), .controlsSaved)
+        #expect(state.controls.latencyMilliseconds == 500)
+        F.send(&state, .controlsSaved, .snapshot(stale))
+        #expect(state.unsavedControls == 0 && state.controls.latencyMilliseconds == 0)  // the store's word, once written
+    }
+
     @Test func everyOutcomeAndVerificationFailureCanBeChosen() {
         #expect(ControlRow.allCases.count == 9)
         var controls = TestControls()

@@ -74,6 +74,7 @@ final class EffectRunner: Sendable {
                 inbox.push(.restoreFinished(.failed(error)))
             }
         case .setControls(let controls):
+            defer { inbox.push(.controlsSaved) }
             try await store.setControls(controls)
         case .manage(let action):
             // Updates it causes (an approval, a renewal) arrive through the store's update stream.
