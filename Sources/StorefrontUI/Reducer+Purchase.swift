@@ -74,6 +74,9 @@ extension Reducer {
 
     static func applySnapshot(_ state: inout AppState, _ snapshot: StoreSnapshot) -> [Effect] {
         state.history = snapshot.history
+        if case .transactionManager(let selection)? = state.sheet, selection >= snapshot.history.count {
+            state.sheet = .transactionManager(selection: max(0, snapshot.history.count - 1))
+        }
         state.pending = snapshot.pending
         state.list.keepVisible(page: state.layout.listRows)
         state.balances = snapshot.balances
