@@ -45,9 +45,14 @@ public struct StateDirectory: Sendable {
             throw StoreFailure("cannot create the state directory \(url.path): \(error.localizedDescription); pass --state DIR")
         }
         let path = url.appendingPathComponent(name).path
-        if !FileManager.default.fileExists(atPath: path) {
-            // Created here first so the permissions are ours, not the umask's.
-            _ = FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+        // Created here first so the permissions are ours, not the umask's. O_EXCL, never "exists?
+        // then create": FileManager.createFile replaces a file, and a second process doing that
+        // while the first writes its database would truncate it under the first.
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        if descriptor >= 0 {
+            close(descriptor)
+        } else if errno != EEXIST {
+            throw StoreFailure("cannot create \(path): \(String(cString: strerror(errno))); pass a writable --state DIR")
         }
         return path
     }
