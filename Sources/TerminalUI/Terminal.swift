@@ -203,7 +203,7 @@ public final class Terminal {
         if cell.attributes.contains(.underline) { attributes |= cn_attr_underline() }
 
         let gridWidth = wide ? 2 : 1
-        var glyph = Self.glyph(for: character)
+        var glyph = Self.glyph(for: asciiOnly ? Self.asciiStandIn(for: character) : character)
         // ncurses measures with wcwidth; if it disagrees with the grid, or the character cannot be
         // shown in this locale, draw "?" so that every following column stays where it belongs.
         var glyphWidth = glyph.first.map { Int(cn_wcwidth($0)) } ?? -1
@@ -230,6 +230,24 @@ public final class Terminal {
         // At the bottom-right corner ncurses draws the cell and reports ERR (it cannot move the
         // cursor past it); nothing to handle.
         _ = mvwadd_wch(window, Int32(row), Int32(column), &cell)
+    }
+
+    /// Under a non-UTF-8 locale, the one-cell punctuation the views use gets a readable ASCII
+    /// stand-in instead of "?"; anything else non-ASCII still becomes "?" below.
+    static func asciiStandIn(for character: Character) -> Character {
+        switch character {
+        case "·", "—", "–", "─", "━": "-"
+        case "│", "┃", "▏": "|"
+        case "┌", "┐", "└", "┘", "├", "┤": "+"
+        case "…": "."
+        case "×": "x"
+        case "✓": "v"
+        case "⚠": "!"
+        case "\u{00A0}", "\u{202F}": " "
+        case "“", "”": "\""
+        case "‘", "’": "'"
+        default: character
+        }
     }
 
     /// The wide characters for one grid character: its first scalar and the zero-width scalars
