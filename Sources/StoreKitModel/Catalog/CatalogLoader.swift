@@ -36,8 +36,8 @@ public enum CatalogLoader {
 
     /// Parses and validates bytes already in memory; `source` names them in messages.
     public static func decode(_ bytes: [UInt8], source: String) throws(CatalogError) -> Catalog {
-        if bytes.prefix(8192).contains(0) {
-            throw CatalogError(source: source, message: "the file is binary (it contains NUL bytes); expected a JSON catalog or a .storekit file")
+        if let problem = encodingProblem(bytes) {
+            throw CatalogError(source: source, problems: [problem])
         }
         let root: JSONValue
         do {
@@ -55,6 +55,30 @@ public enum CatalogLoader {
             if let catalog = decoder.decode(root) { return catalog }
             throw CatalogError(source: source, problems: decoder.check.problems)
         }
+    }
+
+    /// A file that is not UTF-8 text at all: UTF-16 or UTF-32 text (by its byte-order mark, or ASCII
+    /// with NUL bytes between), or binary (a NUL byte in the first 8 KiB). Named as such, rather than
+    /// as the JSON syntax error its first odd byte would be.
+    static func encodingProblem(_ bytes: [UInt8]) -> CatalogProblem? {
+        let start = SourceLocation(line: 1, column: 1).description
+        let head = Array(bytes.prefix(4)) + [UInt8](repeating: 0xFF, count: max(0, 4 - bytes.count))
+        let ascii = { (byte: UInt8) in byte != 0 && byte < 0x80 }
+        let encoding: String? = switch head {
+        case [0xFF, 0xFE, 0, 0], [0, 0, 0xFE, 0xFF]: "UTF-32 text (it starts with a UTF-32 byte-order mark)"
+        case _ where head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0xFE, 0xFF]): "UTF-16 text (it starts with a UTF-16 byte-order mark)"
+        case _ where ascii(head[0]) && head[1] == 0 && head[2] == 0 && head[3] == 0,
+             _ where head[0] == 0 && head[1] == 0 && head[2] == 0 && ascii(head[3]): "UTF-32 text (three NUL bytes around each character)"
+        case _ where ascii(head[0]) && head[1] == 0 && ascii(head[2]) && head[3] == 0,
+             _ where head[0] == 0 && ascii(head[1]) && head[2] == 0 && ascii(head[3]): "UTF-16 text (a NUL byte next to each character)"
+        default: nil
+        }
+        if let encoding {
+            return CatalogProblem(path: start, message: "the file is \(encoding); save it as UTF-8")
+        }
+        guard let nul = bytes.prefix(8192).firstIndex(of: 0) else { return nil }
+        return CatalogProblem(path: JSONParser.location(ofByte: nul, in: bytes).description,
+                              message: "NUL byte: the file is binary; expected a JSON catalog or a .storekit file")
     }
 
     static func readFile(_ path: String) throws(CatalogError) -> [UInt8] {

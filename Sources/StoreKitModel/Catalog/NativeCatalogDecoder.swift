@@ -8,6 +8,14 @@ struct NativeCatalogDecoder {
                                "storefronts", "accounts", "subscriptionGroups", "products"]
 
     var check = Validation()
+    /// Ids of storefront entries already reported as invalid, or nil when `storefronts` itself is
+    /// missing, empty or not an array: a price or account naming one of them is not reported again
+    /// as "unknown storefront", which would only bury the real mistake.
+    private var reportedStorefronts: Set<String>? = []
+
+    func alreadyReported(storefront id: String) -> Bool {
+        reportedStorefronts?.contains(id) ?? true
+    }
 
     mutating func decode(_ root: JSONValue) -> Catalog? {
         guard let top = check.object(root, .root, allowed: Self.topLevelKeys) else { return nil }
@@ -23,7 +31,8 @@ struct NativeCatalogDecoder {
         let defaultStorefront = readDefaultStorefront(top["defaultStorefront"], known: storefrontIds)
         let accounts = readAccounts(top["accounts"], storefronts: storefrontIds)
         let groups = readGroups(top["subscriptionGroups"], languages: languages)
-        var products = ProductsDecoder(languages: languages, storefronts: storefronts, groups: groups.map(\.id))
+        var products = ProductsDecoder(languages: languages, storefronts: storefronts, groups: groups.map(\.id),
+                                       reportedStorefronts: reportedStorefronts)
         let productList = products.read(check.require(top, "products", .root, "the list of products"), check: &check)
         guard check.problems.isEmpty, let bundleId, let defaultStorefront else { return nil }
         return Catalog(bundleId: bundleId, languages: languages, defaultStorefront: defaultStorefront,
@@ -35,9 +44,13 @@ struct NativeCatalogDecoder {
            format != Self.formatName {
             check.report(JSONPath.root.key("format"), "\(quoted(format)) is not a format this tool reads (expected \"\(Self.formatName)\")")
         }
-        if let version = check.integer(check.require(top, "version", .root, "the format version, 1"), JSONPath.root.key("version"), in: 1...Int.max),
-           version != 1 {
-            check.report(JSONPath.root.key("version"), "version \(version) is newer than this tool reads (1); update Storefront")
+        let path = JSONPath.root.key("version")
+        guard let version = check.require(top, "version", .root, "the format version, 1") else { return }
+        // Any whole number above 1, however many digits, is a newer format.
+        if case .number(let text) = version, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }), Int(text).map({ $0 > 1 }) ?? true {
+            check.report(path, "version \(brief(version)) is newer than this tool reads (1); update Storefront")
+        } else {
+            _ = check.integer(version, path, in: 1...1)
         }
     }
 
@@ -61,15 +74,21 @@ struct NativeCatalogDecoder {
 
     private mutating func readStorefronts(_ value: JSONValue?) -> [Storefront] {
         let path = JSONPath.root.key("storefronts")
-        guard let items = check.array(value, path) else { return [] }
-        if items.isEmpty { check.report(path, "is empty; list at least one storefront") }
+        guard let items = check.array(value, path), !items.isEmpty else {
+            if value == .array([]) { check.report(path, "is empty; list at least one storefront") }
+            reportedStorefronts = nil
+            return []
+        }
         var storefronts: [Storefront] = []
+        var declared = Set<String>()
+        defer { reportedStorefronts = declared.subtracting(storefronts.map(\.id)) }
         for (index, item) in items.enumerated() {
             let itemPath = path.index(index)
             guard let object = check.object(item, itemPath, allowed: ["id", "currency", "locale"]) else { continue }
             let id = check.string(check.require(object, "id", itemPath, "ISO 3166-1 alpha-3, e.g. \"USA\""), itemPath.key("id"), maxLength: 3)
             let currency = check.string(check.require(object, "currency", itemPath, "ISO 4217, e.g. \"USD\""), itemPath.key("currency"), maxLength: 3)
             let locale = check.string(check.require(object, "locale", itemPath, "a locale such as \"en_US\""), itemPath.key("locale"), maxLength: 40)
+            if let id { declared.insert(id) }
             guard let id, let currency, let locale else { continue }
             if !isUpperAlpha(id, count: 3) {
                 check.report(itemPath.key("id"), "\(quoted(id)) is not an ISO 3166-1 alpha-3 code (three capital letters, e.g. \"JPN\")")
@@ -91,6 +110,7 @@ struct NativeCatalogDecoder {
         let path = JSONPath.root.key("defaultStorefront")
         guard let id = check.string(value, path, maxLength: 3) else { return nil }
         guard known.contains(id) else {
+            if alreadyReported(storefront: id) { return nil }
             check.report(path, "unknown storefront \(quoted(id)) (the catalog's storefronts are \(known.joined(separator: ", ")))")
             return nil
         }
@@ -115,6 +135,7 @@ struct NativeCatalogDecoder {
             } else if accounts.contains(where: { $0.name == name }) {
                 check.report(itemPath.key("name"), "duplicate account \(quoted(name))")
             } else if !storefronts.contains(storefront) {
+                if alreadyReported(storefront: storefront) { continue }
                 check.report(itemPath.key("storefront"), "unknown storefront \(quoted(storefront)) (the catalog's storefronts are \(storefronts.joined(separator: ", ")))")
             } else {
                 accounts.append(Account(name: name, storefront: storefront, askToBuy: askToBuy, paymentsAllowed: paymentsAllowed, note: note))

@@ -28,7 +28,11 @@ enum PriceText {
         case negative
         case tooManyDecimals(allowed: Int)
         case tooLarge
+        /// More than `maxLength` characters of digits.
+        case tooLong
     }
+    /// No price needs more; longer text is refused before it is converted.
+    static let maxLength = 40
 
     /// Only `digits[.digits]`: no sign, no exponent, no spaces, digits on both sides of the point.
     static func parse(_ text: String, currency: String?) -> Result<Decimal, Problem> {
@@ -55,7 +59,7 @@ enum PriceText {
         if let exponent {
             let digits = exponent.first == "-" || exponent.first == "+" ? exponent.dropFirst() : exponent
             guard !digits.isEmpty, allDigits(digits) else { return .failure(.notDecimal) }
-            let value = body.utf8.count <= 40 ? Decimal(string: String(body), locale: Locale(identifier: "en_US_POSIX")) : nil
+            let value = body.utf8.count <= maxLength ? Decimal(string: String(body), locale: Locale(identifier: "en_US_POSIX")) : nil
             let plain = value.flatMap { $0.isFinite && $0 <= maximum ? "\(sign == "-" ? "-" : "")\($0)" : nil }
             return .failure(.exponent(suggestion: plain))
         }
@@ -63,7 +67,8 @@ enum PriceText {
         let minus = sign == "-" ? "-" : ""
         if whole.isEmpty { return .failure(.noWholeDigits(suggestion: minus + "0" + body)) }
         if fraction?.isEmpty == true { return .failure(.noFractionDigits(suggestion: minus + whole)) }
-        guard body.utf8.count <= 40, let value = Decimal(string: String(body), locale: Locale(identifier: "en_US_POSIX")) else {
+        guard body.utf8.count <= maxLength else { return .failure(.tooLong) }
+        guard let value = Decimal(string: String(body), locale: Locale(identifier: "en_US_POSIX")) else {
             return .failure(.notDecimal)
         }
         if sign == "-" { return .failure(value.isZero ? .negativeZero : .negative) }
@@ -111,6 +116,8 @@ extension Validation {
         case .failure(.tooManyDecimals(let allowed)):
             let currencyName = currency ?? "the currency"
             report(path, "\(quoted(text)) has more decimal places than \(currencyName) allows (\(allowed == 0 ? "none" : String(allowed)))")
+        case .failure(.tooLong):
+            report(path, "\(quoted(text)) is too long for a price: \(text.utf8.count) characters, at most \(PriceText.maxLength) (and at most \(PriceText.maximum))")
         case .failure(.tooLarge):
             report(path, "\(quoted(text)) is larger than any App Store price (at most \(PriceText.maximum))")
         }

@@ -10,12 +10,15 @@ struct ProductsDecoder {
     let languages: [String]
     let storefronts: [Storefront]
     let groups: [String]
+    /// Storefront ids whose entries were already reported as invalid; nil: every id (see NativeCatalogDecoder).
+    let reportedStorefronts: Set<String>?
     private var firstSeen: [String: Int] = [:]
 
-    init(languages: [String], storefronts: [Storefront], groups: [String]) {
+    init(languages: [String], storefronts: [Storefront], groups: [String], reportedStorefronts: Set<String>? = []) {
         self.languages = languages
         self.storefronts = storefronts
         self.groups = groups
+        self.reportedStorefronts = reportedStorefronts
     }
 
     mutating func read(_ value: JSONValue?, check: inout Validation) -> [Product] {
@@ -74,7 +77,7 @@ struct ProductsDecoder {
             guard let id = check.string(item, path.index(index), maxLength: 3) else { continue }
             if storefronts.contains(where: { $0.id == id }) {
                 result.insert(id)
-            } else {
+            } else if !alreadyReported(storefront: id) {
                 check.report(path.index(index), unknownStorefront(id))
             }
         }
@@ -88,7 +91,7 @@ struct ProductsDecoder {
         var valid = true
         for member in object.members {
             guard let storefront = storefronts.first(where: { $0.id == member.key }) else {
-                check.report(path.key(member.key), unknownStorefront(member.key))
+                if !alreadyReported(storefront: member.key) { check.report(path.key(member.key), unknownStorefront(member.key)) }
                 valid = false
                 continue
             }
@@ -120,6 +123,10 @@ struct ProductsDecoder {
         let amount = check.integer(check.require(object, "amount", path, "how much one unit credits"), path.key("amount"), in: 1...1_000_000)
         guard let balance, let amount else { return nil }
         return WalletGrant(balance: balance, amount: amount)
+    }
+
+    private func alreadyReported(storefront id: String) -> Bool {
+        reportedStorefronts?.contains(id) ?? true
     }
 
     private func unknownStorefront(_ id: String) -> String {

@@ -31,9 +31,15 @@ struct StoreKitConfigDecoder {
                 if let product = product(item, JSONPath.root.key(key).index(index), group: nil, rank: nil) { products.append(product) }
             }
         }
+        var seenGroups: [String: JSONPath] = [:]
         for (groupIndex, item) in (check.array(top["subscriptionGroups"], JSONPath.root.key("subscriptionGroups")) ?? []).enumerated() {
             let path = JSONPath.root.key("subscriptionGroups").index(groupIndex)
             guard let (group, subscriptions) = subscriptionGroup(item, path) else { continue }
+            if let first = seenGroups[group.id] {
+                check.report(path.key("id"), "duplicate subscription group id \(quoted(group.id)) (first defined at \(first))")
+                continue
+            }
+            seenGroups[group.id] = path
             groups.append(group)
             for (index, item) in subscriptions.enumerated() {
                 if let product = product(item, path.key("subscriptions").index(index), group: group.id, rank: index + 1) { products.append(product) }

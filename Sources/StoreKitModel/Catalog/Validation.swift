@@ -126,8 +126,13 @@ struct Validation {
 
     mutating func integer(_ value: JSONValue?, _ path: JSONPath, in range: ClosedRange<Int>) -> Int? {
         guard let value else { return nil }
+        let expected = range.count == 1 ? "the whole number \(range.lowerBound)" : "a whole number from \(range.lowerBound) to \(range.upperBound)"
         guard case .number(let text) = value, let number = Int(text) else {
-            report(path, "expected a whole number from \(range.lowerBound) to \(range.upperBound), found \(brief(value))")
+            if case .number(let text) = value, isWholeNumber(text) {  // too many digits for Int
+                report(path, "\(brief(value)) is out of range; expected \(range.lowerBound) to \(range.upperBound)")
+            } else {
+                report(path, "expected \(expected), found \(brief(value))")
+            }
             return nil
         }
         guard range.contains(number) else {
@@ -135,6 +140,12 @@ struct Validation {
             return nil
         }
         return number
+    }
+
+    /// Digits with an optional minus sign, as the JSON parser keeps a number without fraction or exponent.
+    private func isWholeNumber(_ text: String) -> Bool {
+        let digits = text.utf8.first == UInt8(ascii: "-") ? text.utf8.dropFirst() : text.utf8.dropFirst(0)
+        return !digits.isEmpty && digits.allSatisfy { (0x30...0x39).contains($0) }
     }
 
     /// One of a fixed set of words, such as a product type.

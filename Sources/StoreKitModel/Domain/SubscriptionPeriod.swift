@@ -16,8 +16,8 @@ public struct SubscriptionPeriod: Sendable, Hashable, Codable, CustomStringConve
     public init?(iso8601 text: String) {
         guard text.count >= 3, text.count <= 5, text.first == "P",
               let last = text.last, let unit = Unit(rawValue: String(last)),
-              let value = Int(text.dropFirst().dropLast()), value >= 1, value <= 999,
-              text.dropFirst().dropLast().allSatisfy(\.isASCII) else { return nil }
+              text.utf8.dropFirst().dropLast().allSatisfy({ (0x30...0x39).contains($0) }),  // digits only: not "P+1M"
+              let value = Int(text.dropFirst().dropLast()), value >= 1, value <= 999 else { return nil }
         self.init(value: value, unit: unit)
     }
 

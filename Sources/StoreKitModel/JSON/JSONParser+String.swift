@@ -18,13 +18,23 @@ extension Cursor {
                 try escape(into: &result)
                 runStart = index
             case 0x00..<0x20:
-                throw failure(byte == 0 ? "NUL byte inside a string (the file looks binary)"
-                                        : "unescaped control character 0x\(String(byte, radix: 16, uppercase: true)) inside a string")
+                throw failure(byte == 0 ? "NUL byte inside a string (the file looks binary)" : unescaped(byte))
             default:
                 index += 1
             }
         }
         throw JSONSyntaxError(location: location(of: opened), message: "unexpected end of file inside the string that starts here (the file looks truncated)")
+    }
+
+    /// A raw control character in a string, with the escape to write instead.
+    private func unescaped(_ byte: UInt8) -> String {
+        let (name, escape) = switch byte {
+        case 0x0A: (" (a line break)", "\\n")
+        case 0x09: (" (a tab)", "\\t")
+        case 0x0D: (" (a carriage return)", "\\r")
+        default: ("", "\\u00" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16, uppercase: true))
+        }
+        return "unescaped control character 0x\(String(byte, radix: 16, uppercase: true))\(name) inside a string; write it as \(escape)"
     }
 
     private func appendRun(from start: Int, to result: inout String) throws(JSONSyntaxError) {

@@ -49,7 +49,7 @@ struct Cursor {
         let value = try value()
         skipWhitespace()
         guard index == bytes.count else {
-            throw failure("unexpected \(describe(bytes[index])) after the end of the JSON value")
+            throw failure("unexpected \(describeCurrent()) after the end of the JSON value")
         }
         return value
     }
@@ -68,7 +68,9 @@ struct Cursor {
         case UInt8(ascii: "f"): try literal("false"); return .bool(false)
         case UInt8(ascii: "n"): try literal("null"); return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try number())
-        case let byte: throw failure("unexpected \(describe(byte)); expected a value")
+        case let byte:
+            let hint = isLetter(byte) ? " (strings need double quotes; the only words JSON knows are true, false and null)" : ""
+            throw failure("unexpected \(describeCurrent()); expected a value\(hint)")
         }
     }
 
@@ -91,7 +93,7 @@ struct Cursor {
             skipWhitespace()
             guard index < bytes.count else { throw unclosed("object", opened) }
             guard bytes[index] == UInt8(ascii: "\"") else {
-                throw failure("unexpected \(describe(bytes[index])); expected a member name in double quotes")
+                throw failure("unexpected \(describeCurrent()); expected a member name in double quotes")
             }
             let key = try string()
             skipWhitespace()
@@ -131,8 +133,8 @@ struct Cursor {
         case UInt8(closing.value):
             index += 1
             return true
-        case let byte:
-            throw failure("unexpected \(describe(byte)); expected ',' or '\(closing)' in the \(container) opened at \(location(of: opened))")
+        default:
+            throw failure("unexpected \(describeCurrent()); expected ',' or '\(closing)' in the \(container) opened at \(location(of: opened))")
         }
     }
 
@@ -145,7 +147,7 @@ struct Cursor {
     mutating func expect(_ scalar: Unicode.Scalar, context: String, opened: Int, container: String) throws(JSONSyntaxError) {
         guard index < bytes.count else { throw unclosed(container, opened) }
         guard bytes[index] == UInt8(scalar.value) else {
-            throw failure("unexpected \(describe(bytes[index])); expected '\(scalar)' \(context)")
+            throw failure("unexpected \(describeCurrent()); expected '\(scalar)' \(context)")
         }
         index += 1
     }
@@ -154,7 +156,13 @@ struct Cursor {
         let expected = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
         guard bytes.count - index >= expected.count,
               UnsafeBufferPointer(rebasing: bytes[index..<index + expected.count]).elementsEqual(expected) else {
-            throw failure("unexpected \(describe(bytes[index])); expected a value (strings need double quotes)")
+            // "tru" at the very end is a cut-off file, not a misspelling.
+            let rest = UnsafeBufferPointer(rebasing: bytes[index...])
+            if rest.count < expected.count, rest.elementsEqual(expected.prefix(rest.count)) {
+                throw JSONSyntaxError(location: location(of: bytes.count),
+                                      message: "unexpected end of file inside '\(word)' (the file looks truncated)")
+            }
+            throw failure("unexpected \(describeCurrent()); expected a value (strings need double quotes)")
         }
         index += expected.count
     }
@@ -208,7 +216,8 @@ struct Cursor {
 
     func location(of offset: Int) -> SourceLocation {
         var line = 1
-        var lineStart = 0
+        // A UTF-8 byte-order mark is invisible in an editor: columns on the first line start after it.
+        var lineStart = bytes.starts(with: [0xEF, 0xBB, 0xBF]) && offset >= 3 ? 3 : 0
         for position in 0..<min(offset, bytes.count) where bytes[position] == 0x0A {
             line += 1
             lineStart = position + 1
@@ -218,12 +227,51 @@ struct Cursor {
         return SourceLocation(line: line, column: column)
     }
 
-    func describe(_ byte: UInt8) -> String {
+    func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A }
+
+    /// The character at `index`, for "unexpected …": ASCII as itself, other UTF-8 characters with
+    /// their code point (a typographic quote pasted from a document is a common mistake), and bytes
+    /// that are not UTF-8 by value.
+    func describeCurrent() -> String {
+        let byte = bytes[index]
         switch byte {
-        case 0x00: "NUL byte (the file looks binary)"
-        case 0x21...0x7E: "'\(Character(Unicode.Scalar(byte)))'"
-        case 0x80...: "byte 0x\(String(byte, radix: 16, uppercase: true))"
-        default: "control character 0x\(String(byte, radix: 16, uppercase: true))"
+        case 0x00: return "NUL byte (the file looks binary)"
+        case 0x21...0x7E: return "'\(Character(Unicode.Scalar(byte)))'"
+        case 0x80...:
+            guard let scalar = scalar(at: index) else { return "byte 0x\(hex(byte)) (the file is not UTF-8 text)" }
+            let code = "U+" + String(repeating: "0", count: max(0, 4 - hex(scalar.value).count)) + hex(scalar.value)
+            switch scalar.value {
+            case 0x201C, 0x201D, 0x201E, 0x2018, 0x2019, 0x00AB, 0x00BB:
+                return "typographic quote '\(scalar)' (\(code); JSON needs straight quotes \")"
+            case 0xFEFF: return "byte-order mark (\(code))"
+            default:
+                if scalar.properties.isWhitespace || scalar.properties.generalCategory == .format || isControlOrLineBreak(scalar) {
+                    return "invisible character \(code)"
+                }
+                return "'\(scalar)' (\(code))"
+            }
+        default: return "control character 0x\(hex(byte))"
         }
+    }
+
+    /// The Unicode scalar encoded in UTF-8 at `offset`, or nil when the bytes there are not UTF-8.
+    func scalar(at offset: Int) -> Unicode.Scalar? {
+        let length = switch bytes[offset] {
+        case 0xC2...0xDF: 2
+        case 0xE0...0xEF: 3
+        case 0xF0...0xF4: 4
+        default: 0
+        }
+        guard length > 0, offset + length <= bytes.count else { return nil }
+        return String(validating: UnsafeBufferPointer(rebasing: bytes[offset..<offset + length]), as: UTF8.self)?.unicodeScalars.first
+    }
+
+    func hex<T: BinaryInteger>(_ value: T) -> String { String(value, radix: 16, uppercase: true) }
+}
+
+extension JSONParser {
+    /// The line and column of byte `offset` in `bytes`, counted as `parse` counts them.
+    public static func location(ofByte offset: Int, in bytes: [UInt8]) -> SourceLocation {
+        bytes.withUnsafeBufferPointer { Cursor(bytes: $0).location(of: offset) }
     }
 }
