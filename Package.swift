@@ -12,8 +12,10 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.0.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
     ],
     targets: [
@@ -53,6 +55,18 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        // The remote `StoreBackend`: the same seam over the server's HTTP API.
+        .target(
+            name: "StoreClient",
+            dependencies: [
+                "StoreKitModel",
+                "StoreEngine",
+                "StoreAPI",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
         // The in-memory screen the pure UI renders into: cells, roles, keys. Pure Swift, no terminal.
         .target(name: "CellGrid", dependencies: ["StoreKitModel"]),
         // The only code that calls ncurses: paints a Grid, reads keys, restores the terminal.
@@ -69,6 +83,7 @@ let package = Package(
                 "TerminalUI",
                 "CellGrid",
                 "StoreServer",
+                "StoreClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
