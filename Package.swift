@@ -11,6 +11,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.0.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
     ],
     targets: [
         // ncursesw, wrapped so Swift 6 sees the macros and globals it needs (see shim.h). No
@@ -31,6 +37,36 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        // The HTTP API's wire format (JSON messages, headers), shared by the server and the client.
+        .target(name: "StoreAPI", dependencies: ["StoreKitModel", "StoreEngine"]),
+        // The HTTP backend (`storefront serve`): the simulated store's semantics over a versioned JSON API,
+        // Apple's verifyReceipt contract, and ES256-signed transactions.
+        .target(
+            name: "StoreServer",
+            dependencies: [
+                "StoreKitModel",
+                "StoreEngine",
+                "StoreAPI",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        // The remote `StoreBackend`: the same seam over the server's HTTP API.
+        .target(
+            name: "StoreClient",
+            dependencies: [
+                "StoreKitModel",
+                "StoreEngine",
+                "StoreAPI",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
         // The in-memory screen the pure UI renders into: cells, roles, keys. Pure Swift, no terminal.
         .target(name: "CellGrid", dependencies: ["StoreKitModel"]),
         // The only code that calls ncurses: paints a Grid, reads keys, restores the terminal.
@@ -46,7 +82,10 @@ let package = Package(
                 "StorefrontUI",
                 "TerminalUI",
                 "CellGrid",
+                "StoreServer",
+                "StoreClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
@@ -63,6 +102,19 @@ let package = Package(
             name: "StorefrontUITests",
             dependencies: ["StorefrontUI", "CellGrid", "StoreEngine", "StoreKitModel"],
             exclude: ["Golden"]
+        ),
+        // Route tests through Hummingbird's test client, and the served JWS key.
+        .testTarget(
+            name: "StoreServerTests",
+            dependencies: [
+                "StoreServer",
+                "StoreAPI",
+                "StoreEngine",
+                "StoreKitModel",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         .testTarget(
             name: "CellGridTests",

@@ -20,7 +20,7 @@ extension SimulatedStore {
                 for _ in 0..<400 {
                     guard let start = previous.expiresDate, start <= now else { break }
                     previous = try self.renewal(after: previous, start: start, seconds: rate.seconds(for: period), db)
-                    updates.append(try self.update(for: previous, db))
+                    updates.append(try self.record(previous, db))
                 }
             }
             return updates
@@ -86,7 +86,7 @@ extension SimulatedStore {
                     storefront: original.storefront, price: 0, currency: original.currency,
                     expiresDate: original.expiresDate, revocationDate: nil, autoRenew: false, pendingOutcome: nil, reason: .restore)
                 try restored.insert(db)
-                updates.append(try self.update(for: restored, db))
+                updates.append(try self.record(restored, db))
             }
             return updates
         }

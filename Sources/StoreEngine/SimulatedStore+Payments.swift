@@ -6,15 +6,37 @@ extension SimulatedStore {
     /// `SKPaymentQueue.add`: records a `purchasing` transaction with the outcome the test controls
     /// chose (durably, so a crash cannot change it), then completes it after the latency.
     public func add(_ payment: Payment, forcing forced: PaymentOutcome?) async throws -> Transaction {
+        try await add(payment, forcing: forced, requestKey: nil)
+    }
+
+    public func add(_ payment: Payment, requestKey: String?) async throws -> Transaction {
+        try await add(payment, forcing: nil, requestKey: requestKey)
+    }
+
+    /// `add` made idempotent by `requestKey` (a server's idempotency key): the key is stored on the
+    /// transaction in the same commit, so a retry with the same key, even after a crash between the
+    /// commit and the answer, gets the same transaction (as it was when added) and charges nothing.
+    /// The same key for a different payment is refused as a conflict.
+    public func add(_ payment: Payment, forcing forced: PaymentOutcome?, requestKey: String?) async throws -> Transaction {
         guard Payment.quantityRange.contains(payment.quantity) else {
-            throw StoreFailure("quantity \(payment.quantity) is out of range; StoreKit allows 1 to 10")
+            throw StoreFailure("quantity \(payment.quantity) is out of range; StoreKit allows 1 to 10", kind: .invalid)
         }
         guard let account = catalog.account(named: payment.account) else {
-            throw StoreFailure("unknown account \(payment.account) (this catalog has \(catalog.accounts.map(\.name).joined(separator: ", ")))")
+            throw StoreFailure("unknown account \(payment.account) (this catalog has \(catalog.accounts.map(\.name).joined(separator: ", ")))", kind: .invalid)
         }
         let now = clock.now()
         let catalog = catalog
-        let stored = try await database.pool.guardedWrite { db in
+        let added: AddResult = try await database.pool.guardedWrite { db in
+            if let requestKey, let earlier = try StoredTransaction.fetchAll(db, where: "request_key = ?", [requestKey]).first {
+                let old = earlier.transaction
+                guard old.productId == payment.productId, old.quantity == payment.quantity, old.payment.account == payment.account else {
+                    throw StoreFailure("request key \(requestKey) was used for another payment (\(old.productId) ×\(old.quantity) for \(old.payment.account))", kind: .conflict)
+                }
+                // As it was when added: the answer to a retried add is the answer to the first one.
+                return AddResult(transaction: Transaction(id: old.id, originalId: old.originalId, payment: old.payment, state: .purchasing,
+                                                          purchaseDate: old.purchaseDate),
+                                 isNew: false, latency: 0)
+            }
             var controls = try TestControls.load(db, defaults: self.defaults)
             let storefront = self.storefrontOverride ?? controls.storefront ?? account.storefront
             let outcome = Self.outcome(for: payment, account: account, storefront: storefront, forced: forced, controls: &controls, catalog: catalog)
@@ -28,16 +50,26 @@ extension SimulatedStore {
                 currency: catalog.storefront(id: storefront)?.currency ?? "USD",
                 expiresDate: nil, revocationDate: nil, autoRenew: true, pendingOutcome: outcome, reason: .purchase)
             try stored.insert(db)
-            try db.execute(sql: "UPDATE transactions SET owner = ? WHERE id = ?", arguments: [ProcessIdentity.current.token, id])
-            return (stored, controls.latencyMilliseconds)
+            try db.execute(sql: "UPDATE transactions SET owner = ?, request_key = ? WHERE id = ?",
+                           arguments: [ProcessIdentity.current.token, requestKey, id])
+            try Self.journal(TransactionUpdate(transaction: stored.transaction, receipt: nil), at: now, db)
+            return AddResult(transaction: stored.transaction, isNew: true, latency: controls.latencyMilliseconds)
         }
-        publish([TransactionUpdate(transaction: stored.0.transaction, receipt: nil)])
-        let latency = stored.1
+        guard added.isNew else { return added.transaction }
+        publish([TransactionUpdate(transaction: added.transaction, receipt: nil)])
+        let latency = added.latency
+        let id = added.transaction.id
         Task {
             if latency > 0 { try? await Task.sleep(for: .milliseconds(latency)) }
-            try? await self.process(stored.0.id)
+            try? await self.process(id)
         }
-        return stored.0.transaction
+        return added.transaction
+    }
+
+    private struct AddResult: Sendable {
+        let transaction: Transaction
+        let isNew: Bool
+        let latency: Int
     }
 
     /// The store's rules first (unknown product, not sold here, payments not allowed), then the
@@ -77,7 +109,7 @@ extension SimulatedStore {
                 stored.pendingOutcome = .interrupted  // marks it resolvable in the transaction manager
             }
             try stored.update(db)
-            return [try self.update(for: stored, db)]
+            return [try self.record(stored, db)]
         }
         publish(updates)
     }
@@ -120,13 +152,13 @@ extension SimulatedStore {
     public func finish(transactionId: String) async throws {
         try await database.pool.guardedWrite { db in
             guard var stored = try StoredTransaction.fetch(db, id: transactionId) else {
-                throw StoreFailure("no transaction \(transactionId); see `storefront transactions`")
+                throw StoreFailure("no transaction \(transactionId); see `storefront transactions`", kind: .notFound)
             }
             switch stored.transaction.state {
             case .purchasing:
-                throw StoreFailure("transaction \(transactionId) is still purchasing; StoreKit refuses to finish it until it completes")
+                throw StoreFailure("transaction \(transactionId) is still purchasing; StoreKit refuses to finish it until it completes", kind: .conflict)
             case .deferred:
-                throw StoreFailure("transaction \(transactionId) is deferred (waiting for Ask to Buy approval); an app must not finish it")
+                throw StoreFailure("transaction \(transactionId) is deferred (waiting for Ask to Buy approval); an app must not finish it", kind: .conflict)
             default:
                 stored.transaction.finished = true
                 try stored.update(db)

@@ -48,15 +48,15 @@ extension SimulatedStore {
         let updates: [TransactionUpdate] = try await database.pool.guardedWrite { db in
             switch action {
             case .clearAll:
-                try db.execute(sql: "DELETE FROM transactions; DELETE FROM consumed")
+                try db.execute(sql: "DELETE FROM transactions; DELETE FROM consumed; DELETE FROM journal")
                 return []
             case .resetToDefaults:
-                try db.execute(sql: "DELETE FROM transactions; DELETE FROM consumed; DELETE FROM settings WHERE key LIKE 'controls.%'")
+                try db.execute(sql: "DELETE FROM transactions; DELETE FROM consumed; DELETE FROM journal; DELETE FROM settings WHERE key LIKE 'controls.%'")
                 return []
             case .approveAskToBuy(let id), .declineAskToBuy(let id), .resolveIssue(let id), .refund(let id),
                  .expireSubscription(let id), .forceRenewal(let id), .delete(let id):
                 guard let stored = try StoredTransaction.fetch(db, id: id) else {
-                    throw StoreFailure("no transaction \(id); see `storefront transactions`")
+                    throw StoreFailure("no transaction \(id); see `storefront transactions`", kind: .notFound)
                 }
                 return try self.apply(action, to: stored, at: now, db)
             }
@@ -70,13 +70,13 @@ extension SimulatedStore {
         let state = stored.transaction.state
         switch action {
         case .approveAskToBuy:
-            guard state == .deferred else { throw StoreFailure("transaction \(stored.id) is \(state.name), not deferred; only Ask to Buy requests can be approved") }
+            guard state == .deferred else { throw StoreFailure("transaction \(stored.id) is \(state.name), not deferred; only Ask to Buy requests can be approved", kind: .conflict) }
             try complete(&stored, at: now, db)
         case .declineAskToBuy:
-            guard state == .deferred else { throw StoreFailure("transaction \(stored.id) is \(state.name), not deferred; only Ask to Buy requests can be declined") }
+            guard state == .deferred else { throw StoreFailure("transaction \(stored.id) is \(state.name), not deferred; only Ask to Buy requests can be declined", kind: .conflict) }
             stored.fail(.storeKit(.paymentCancelled))
         case .resolveIssue:
-            guard stored.pendingOutcome == .interrupted else { throw StoreFailure("transaction \(stored.id) is not an interrupted purchase") }
+            guard stored.pendingOutcome == .interrupted else { throw StoreFailure("transaction \(stored.id) is not an interrupted purchase", kind: .conflict) }
             stored.pendingOutcome = nil
             try stored.update(db)
             let id = try StoreDatabase.nextTransactionId(db)
@@ -86,33 +86,33 @@ extension SimulatedStore {
                 revocationDate: nil, autoRenew: true, pendingOutcome: nil, reason: .purchase)
             try complete(&resolved, at: now, db)
             try resolved.insert(db)
-            return [try update(for: resolved, db)]
+            return [try record(resolved, db)]
         case .refund:
-            guard state == .purchased || state == .restored else { throw StoreFailure("transaction \(stored.id) is \(state.name); only purchased transactions can be refunded") }
+            guard state == .purchased || state == .restored else { throw StoreFailure("transaction \(stored.id) is \(state.name); only purchased transactions can be refunded", kind: .conflict) }
             stored.revocationDate = now
             stored.autoRenew = false
             if stored.expiresDate != nil { stored.expiresDate = now }
             try stored.update(db)
             return []  // StoreKit 1 sends the app no update for a refund
         case .expireSubscription:
-            guard stored.expiresDate != nil else { throw StoreFailure("transaction \(stored.id) is not a subscription") }
+            guard stored.expiresDate != nil else { throw StoreFailure("transaction \(stored.id) is not a subscription", kind: .conflict) }
             stored.expiresDate = now
             stored.autoRenew = false
             try stored.update(db)
             return []
         case .forceRenewal:
             guard let product = catalog.product(id: stored.transaction.productId), product.type == .autoRenewable,
-                  let period = product.subscription?.period else { throw StoreFailure("transaction \(stored.id) is not an auto-renewable subscription") }
+                  let period = product.subscription?.period else { throw StoreFailure("transaction \(stored.id) is not an auto-renewable subscription", kind: .conflict) }
             let rate = try TestControls.load(db, defaults: defaults).timeRate
             let renewed = try renewal(after: stored, start: now, seconds: rate.seconds(for: period), db)
-            return [try update(for: renewed, db)]
+            return [try record(renewed, db)]
         case .delete:
-            try db.execute(sql: "DELETE FROM transactions WHERE id = ?", arguments: [stored.id])
+            try db.execute(sql: "DELETE FROM transactions WHERE id = ?; DELETE FROM journal WHERE transaction_id = ?", arguments: [stored.id, stored.id])
             return []
         case .clearAll, .resetToDefaults:
             return []
         }
         try stored.update(db)
-        return [try update(for: stored, db)]
+        return [try record(stored, db)]
     }
 }

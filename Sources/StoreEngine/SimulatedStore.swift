@@ -14,11 +14,14 @@ public actor SimulatedStore: StoreBackend {
     let defaults: TestControls
     /// `--storefront` for one command: applies to this process only, unlike the persisted control.
     let storefrontOverride: String?
-    let environment = "Xcode"
+    /// The receipt environment: `Xcode` in process; `Sandbox` or `Production` when served.
+    public nonisolated let environment: String
     private var subscribers: [UUID: AsyncStream<TransactionUpdate>.Continuation] = [:]
 
-    public init(catalog: Catalog, state: StateDirectory, clock: any StoreClock = SystemClock(), storefrontOverride: String? = nil) throws {
+    public init(catalog: Catalog, state: StateDirectory, clock: any StoreClock = SystemClock(), storefrontOverride: String? = nil,
+                environment: String = "Xcode") throws {
         self.catalog = catalog
+        self.environment = environment
         self.clock = clock
         self.storefrontOverride = storefrontOverride
         defaults = TestControls(seed: catalog.settings)
@@ -100,7 +103,7 @@ public actor SimulatedStore: StoreBackend {
         let controls = try await controls()
         let id = storefront ?? storefrontOverride ?? controls.storefront ?? catalog.defaultStorefront
         guard let storefront = catalog.storefront(id: id) else {
-            throw StoreFailure("unknown storefront \(id) (this catalog has \(catalog.storefronts.map(\.id).joined(separator: ", ")))")
+            throw StoreFailure("unknown storefront \(id) (this catalog has \(catalog.storefronts.map(\.id).joined(separator: ", ")))", kind: .invalid)
         }
         return catalog.request(ids: ids, storefront: storefront)
     }

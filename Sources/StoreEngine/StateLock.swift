@@ -15,7 +15,7 @@ enum StateLock {
     static func explain(_ error: any Error, path: String) -> any Error {
         guard let database = error as? DatabaseError,
               database.resultCode == .SQLITE_BUSY || database.resultCode == .SQLITE_LOCKED else { return error }
-        return StoreFailure("\(path) is locked by another process (waited \(Int(busyTimeoutSeconds)) s): close the other storefront or sqlite3 session using this state directory, or pass a different --state")
+        return StoreFailure("\(path) is locked by another process (waited \(Int(busyTimeoutSeconds)) s): close the other storefront or sqlite3 session using this state directory, or pass a different --state", kind: .unavailable)
     }
 }
 

@@ -72,10 +72,27 @@ public enum VerificationResult: Sendable, Hashable {
 
 /// A store refused a request; what went wrong and what to do.
 public struct StoreFailure: Error, Sendable, CustomStringConvertible {
-    public let message: String
+    /// What kind of refusal, so a server can answer with the right HTTP status and a client can
+    /// tell "fix the request" from "try again later".
+    public enum Kind: String, Sendable, Hashable, Codable {
+        /// Anything else (a database error, an unexpected state).
+        case failure
+        /// The named transaction (or other record) does not exist.
+        case notFound
+        /// The request is understood but conflicts with the current state (finishing a purchasing transaction).
+        case conflict
+        /// A value in the request is not acceptable (unknown account, quantity out of range).
+        case invalid
+        /// The store cannot be reached or is not ready; the same request may succeed later.
+        case unavailable
+    }
 
-    public init(_ message: String) {
+    public let message: String
+    public let kind: Kind
+
+    public init(_ message: String, kind: Kind = .failure) {
         self.message = message
+        self.kind = kind
     }
 
     public var description: String { message }

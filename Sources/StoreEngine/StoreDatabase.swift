@@ -58,6 +58,30 @@ struct StoreDatabase: Sendable {
             // The process waiting to complete a purchasing transaction (see ProcessIdentity).
             try db.execute(sql: "ALTER TABLE transactions ADD COLUMN owner TEXT")
         }
+        migrator.registerMigration("v3: journal and request keys") { db in
+            // Every update the queue delivers, in commit order, so a server can hand them to clients by
+            // cursor (no miss, no repeat) and a second process on the same file sees them too. Each row
+            // is a snapshot: a later change of the transaction appends a new row.
+            try db.execute(sql: """
+                CREATE TABLE journal (
+                    cursor INTEGER PRIMARY KEY AUTOINCREMENT,
+                    account TEXT NOT NULL,
+                    transaction_id TEXT NOT NULL,
+                    original_id TEXT NOT NULL,
+                    product_id TEXT NOT NULL,
+                    quantity INTEGER NOT NULL,
+                    order_id TEXT,
+                    state INTEGER NOT NULL,
+                    error_domain TEXT,
+                    error_code INTEGER,
+                    purchase_date REAL NOT NULL,
+                    recorded_at REAL NOT NULL
+                );
+                CREATE INDEX journal_account ON journal(account, cursor);
+                ALTER TABLE transactions ADD COLUMN request_key TEXT;
+                CREATE UNIQUE INDEX transactions_request_key ON transactions(request_key) WHERE request_key IS NOT NULL;
+                """)
+        }
         return migrator
     }
 }

@@ -4,8 +4,8 @@ import StoreKitModel
 
 /// Options every command shares: which catalog, storefront, locale and language.
 struct CatalogOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Catalog: a products.json or .storekit file, or an http(s):// URL.", valueName: "path|url"))
-    var catalog: String = "products.json"
+    @Option(name: .long, help: ArgumentHelp("Catalog: a products.json or .storekit file, or an http(s):// URL. Default: products.json, or the server's with --store.", valueName: "path|url"))
+    var catalog: String?
 
     @Option(name: .long, help: ArgumentHelp("Storefront (ISO 3166-1 alpha-3, e.g. USA, JPN, DEU). Default: the account's, else the catalog's.", valueName: "iso3"))
     var storefront: String?
@@ -16,13 +16,15 @@ struct CatalogOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Language of titles and messages: en or zh-Hans. Default: from LC_ALL/LANG, else en.", valueName: "lang"))
     var lang: String?
 
-    func resolve() async throws -> CatalogContext {
+    /// `defaultCatalog`: where the catalog comes from when `--catalog` is not given.
+    func resolve(defaultCatalog: String = "products.json") async throws -> CatalogContext {
+        let location = self.catalog ?? defaultCatalog
         guard let language = Language.resolve(flag: lang, environment: ProcessInfo.processInfo.environment) else {
             throw CommandFailure.usage("--lang \(lang ?? ""): unknown language; use en or zh-Hans")
         }
         let catalog: Catalog
         do {
-            catalog = try await CatalogLoader.load(from: self.catalog)
+            catalog = try await CatalogLoader.load(from: location)
         } catch {
             throw CommandFailure.failure(String(describing: error))
         }

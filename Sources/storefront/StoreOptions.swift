@@ -1,9 +1,11 @@
 import ArgumentParser
 import Foundation
+import StoreClient
 import StoreEngine
 import StoreKitModel
 
-/// Options of the commands that talk to a store: the catalog's, plus state directory and account.
+/// Options of the commands that talk to a store: the catalog's, plus state directory and account,
+/// and `--store URL` to use a `storefront serve` instead of the simulated store in this process.
 struct StoreOptions: ParsableArguments {
     @OptionGroup var catalog: CatalogOptions
 
@@ -13,26 +15,65 @@ struct StoreOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Test account (see products.json). Default: the catalog's first.", valueName: "name"))
     var account: String?
 
-    /// Opens the simulated store and the app's ledger, and completes what an earlier process
-    /// left half done. `--storefront` applies to this command only; `manage set storefront` persists.
-    func open() async throws -> StoreSession {
-        let context = try await catalog.resolve()
-        let directory = StateDirectory.resolve(flag: state, environment: ProcessInfo.processInfo.environment)
+    @Option(name: .long, help: ArgumentHelp("Use the store served at this URL (storefront serve) instead of the simulated store in this process. Default: $STOREFRONT_STORE. Requests are retried with backoff for up to $STOREFRONT_RETRY_SECONDS (default 30).", valueName: "url"))
+    var store: String?
+
+    @Option(name: .long, help: ArgumentHelp("Admin token of the --store server, for test controls and the transaction manager. Default: $STOREFRONT_ADMIN_TOKEN.", valueName: "token"))
+    var adminToken: String?
+
+    /// The server URL, from `--store` or `$STOREFRONT_STORE`; nil for the simulated store.
+    func storeURL(_ environment: [String: String]) throws -> String? {
+        guard let url = store ?? environment["STOREFRONT_STORE"].flatMap({ $0.isEmpty ? nil : $0 }) else { return nil }
+        let lower = url.lowercased()
+        guard lower.hasPrefix("http://") || lower.hasPrefix("https://"), URL(string: url)?.host != nil else {
+            throw CommandFailure.usage("--store \(url): expected the server's URL, e.g. http://127.0.0.1:8080")
+        }
+        return url.hasSuffix("/") ? String(url.dropLast()) : url
+    }
+
+    /// Opens the store (simulated, or remote with --store) and the app's ledger, and completes
+    /// what an earlier process left half done. `--storefront` applies to this command only;
+    /// `manage set storefront` persists. `follow`: the remote store's updates follow only the
+    /// session's account (headless commands); the TUI, which switches accounts, follows all.
+    func open(followAccountOnly: Bool = true) async throws -> StoreSession {
+        let environment = ProcessInfo.processInfo.environment
+        let remoteURL = try storeURL(environment)
+        let context = try await catalog.resolve(defaultCatalog: remoteURL.map { "\($0)/v1/catalog" } ?? "products.json")
+        let directory = StateDirectory.resolve(flag: state, environment: environment)
         do {
-            let store = try SimulatedStore(catalog: context.catalog, state: directory, storefrontOverride: catalog.storefront.map { _ in context.storefront.id })
-            let controls = try await store.controls()
+            let store: any StoreBackend
+            let controls: TestControls
+            let label: String
+            if let remoteURL {
+                let token = adminToken ?? environment["STOREFRONT_ADMIN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+                var policy = RetryPolicy.standard
+                if let seconds = environment["STOREFRONT_RETRY_SECONDS"].flatMap(Double.init), seconds >= 0 {
+                    policy.budget = .milliseconds(Int64(seconds * 1000))
+                }
+                let probe = RemoteStore(url: remoteURL, catalog: context.catalog, adminToken: token, policy: policy)
+                controls = try await probe.controls()
+                let name = account ?? controls.account ?? context.catalog.defaultAccount.name
+                store = RemoteStore(url: remoteURL, catalog: context.catalog, adminToken: token, followedAccount: followAccountOnly ? name : nil,
+                                    policy: policy)
+                label = "remote store \(remoteURL)"
+            } else {
+                let simulated = try SimulatedStore(catalog: context.catalog, state: directory, storefrontOverride: catalog.storefront.map { _ in context.storefront.id })
+                controls = try await simulated.controls()
+                try await simulated.resume()
+                store = simulated
+                label = "simulated store"
+            }
             let name = account ?? controls.account ?? context.catalog.defaultAccount.name
             guard let account = context.catalog.account(named: name) else {
                 let known = context.catalog.accounts.map(\.name).joined(separator: ", ")
                 throw CommandFailure.usage("--account \(name): not an account of this catalog (it has \(known))")
             }
-            try await store.resume()
             let ledger = try AppLedger(state: directory)
             let storefrontId = catalog.storefront.map { _ in context.storefront.id } ?? controls.storefront ?? account.storefront
             let storefront = context.catalog.storefront(id: storefrontId) ?? context.storefront
             let locale = catalog.locale ?? context.catalog.settings.locale ?? storefront.locale
-            return StoreSession(context: context, store: store, account: account, storefront: storefront, locale: locale, ledger: ledger,
-                                observer: PurchaseObserver(store: store, ledger: ledger, catalog: context.catalog))
+            return StoreSession(context: context, store: store, storeLabel: label, account: account, storefront: storefront, locale: locale,
+                                ledger: ledger, observer: PurchaseObserver(store: store, ledger: ledger, catalog: context.catalog))
         } catch let failure as StoreFailure {
             throw CommandFailure.failure(failure.message)
         }
@@ -42,7 +83,9 @@ struct StoreOptions: ParsableArguments {
 /// An opened store with the app side beside it, as a command works with them.
 struct StoreSession {
     let context: CatalogContext
-    let store: SimulatedStore
+    let store: any StoreBackend
+    /// "simulated store" or "remote store URL", for the TUI's title bar.
+    let storeLabel: String
     let account: Account
     /// Where this account buys: `--storefront`, else the store's setting, else the account's own.
     let storefront: StoreKitModel.Storefront

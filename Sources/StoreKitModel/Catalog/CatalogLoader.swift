@@ -34,6 +34,15 @@ public enum CatalogLoader {
         return try decode(try readFile(location), source: location)
     }
 
+    /// The catalog's bytes as read from a file or downloaded, for a server that serves them on.
+    public static func bytes(from location: String) async throws -> [UInt8] {
+        let lower = location.lowercased()
+        if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
+            return try await download(location)
+        }
+        return try readFile(location)
+    }
+
     /// Parses and validates bytes already in memory; `source` names them in messages.
     public static func decode(_ bytes: [UInt8], source: String) throws(CatalogError) -> Catalog {
         if let problem = encodingProblem(bytes) {

@@ -8,6 +8,13 @@ public struct ProductsResponse: Sendable {
     /// The subset of the invalid identifiers that exist but are not sold in this storefront:
     /// not part of StoreKit's response, but what a developer needs to tell the cases apart.
     public let unavailableInStorefront: [String]
+
+    public init(storefront: Storefront, products: [Product], invalidProductIdentifiers: [String], unavailableInStorefront: [String]) {
+        self.storefront = storefront
+        self.products = products
+        self.invalidProductIdentifiers = invalidProductIdentifiers
+        self.unavailableInStorefront = unavailableInStorefront
+    }
 }
 
 extension Catalog {

@@ -29,11 +29,11 @@ struct OpenCommand: AsyncParsableCommand {
                 For scripts use the headless commands: storefront products | buy | transactions | restore | wallet | manage (see storefront --help)
                 """)
         }
-        let session = try await options.open()
+        let session = try await options.open(followAccountOnly: false)
         let inbox = Inbox()
         let runner = EffectRunner(store: session.store, observer: session.observer, inbox: inbox)
         let worker = runner.start()
-        let state = AppState(catalog: session.context.catalog, storeLabel: "simulated store", language: session.language,
+        let state = AppState(catalog: session.context.catalog, storeLabel: session.storeLabel, language: session.language,
                              account: session.account, storefront: session.storefront, localeOverride: options.catalog.locale,
                              asciiOnly: false, size: .zero, now: Date())
         do {

@@ -1,0 +1,230 @@
+import Foundation
+import StoreEngine
+import StoreKitModel
+
+/// `POST /v1/payments`.
+public struct PaymentRequest: Codable, Sendable, Hashable {
+    public let account: String
+    public let productId: String
+    /// 1 to 10; 1 when absent.
+    public let quantity: Int?
+    public let applicationUsername: String?
+
+    public init(_ payment: Payment) {
+        account = payment.account
+        productId = payment.productId
+        quantity = payment.quantity
+        applicationUsername = payment.applicationUsername
+    }
+}
+
+public struct TransactionResponse: Codable, Sendable, Hashable {
+    public let transaction: WireTransaction
+
+    public init(transaction: WireTransaction) {
+        self.transaction = transaction
+    }
+}
+
+public struct TransactionsResponse: Codable, Sendable, Hashable {
+    public let transactions: [WireTransaction]
+
+    public init(transactions: [WireTransaction]) {
+        self.transactions = transactions
+    }
+}
+
+/// A page of the update journal. `cursor` is what to pass as `after` next time: the last
+/// update's cursor, or the request's own when nothing new came.
+public struct UpdatesResponse: Codable, Sendable, Hashable {
+    public let updates: [WireUpdate]
+    public let cursor: Int64
+
+    public init(updates: [WireUpdate], cursor: Int64) {
+        self.updates = updates
+        self.cursor = cursor
+    }
+}
+
+/// `GET …/unfinished`: what the queue re-delivers at launch.
+public struct UnfinishedResponse: Codable, Sendable, Hashable {
+    public let updates: [WireUpdate]
+
+    public init(updates: [WireUpdate]) {
+        self.updates = updates
+    }
+}
+
+/// `POST …/restore`: `restored` (with the new transactions), `nothing`, or `failed` with the error
+/// `restoreCompletedTransactionsFailedWithError` would carry.
+public struct RestoreResponse: Codable, Sendable, Hashable {
+    public let outcome: String
+    public let updates: [WireUpdate]
+    public let error: WireStoreError?
+
+    public init(outcome: String, updates: [WireUpdate], error: WireStoreError?) {
+        self.outcome = outcome
+        self.updates = updates
+        self.error = error
+    }
+}
+
+public struct FinishResponse: Codable, Sendable, Hashable {
+    public let transactionId: String
+    public let finished: Bool
+
+    public init(transactionId: String, finished: Bool) {
+        self.transactionId = transactionId
+        self.finished = finished
+    }
+}
+
+/// `POST /v1/products`: a products request.
+public struct ProductsRequest: Codable, Sendable, Hashable {
+    public let ids: [String]
+    /// ISO 3166-1 alpha-3; absent: the store's storefront setting, else the catalog's default.
+    public let storefront: String?
+
+    public init(ids: [String], storefront: String?) {
+        self.ids = ids
+        self.storefront = storefront
+    }
+}
+
+public struct ProductsResponseBody: Codable, Sendable, Hashable {
+    public struct Item: Codable, Sendable, Hashable {
+        public let id: String
+        public let type: String
+        public let title: [String: String]
+        public let description: [String: String]
+        /// Exact decimal in the storefront's currency.
+        public let price: String
+        /// Formatted for the storefront's locale, as `SKProduct.priceLocale` would.
+        public let displayPrice: String
+        public let subscriptionPeriod: String?
+        public let subscriptionGroup: String?
+
+        public init(product: Product, storefront: Storefront) {
+            id = product.id
+            type = product.type.rawValue
+            title = product.title.values
+            description = product.description.values
+            let amount = product.prices[storefront.id] ?? 0
+            price = amount.exactString
+            displayPrice = PriceFormatter(storefront: storefront).string(amount)
+            subscriptionPeriod = product.subscription?.period.iso8601
+            subscriptionGroup = product.subscription?.group
+        }
+    }
+
+    public let storefront: Storefront
+    public let products: [Item]
+    public let invalidProductIdentifiers: [String]
+    public let unavailableInStorefront: [String]
+
+    public init(_ response: ProductsResponse) {
+        storefront = response.storefront
+        products = response.products.map { Item(product: $0, storefront: response.storefront) }
+        invalidProductIdentifiers = response.invalidProductIdentifiers
+        unavailableInStorefront = response.unavailableInStorefront
+    }
+}
+
+/// `GET …/wallet`: what the store says the account owns (balances are the app's, not the store's).
+public struct WalletResponse: Codable, Sendable, Hashable {
+    public struct Item: Codable, Sendable, Hashable {
+        public let productId: String
+        public let type: String
+        public let transactionId: String
+        public let originalTransactionId: String
+        public let purchaseDate: Int64
+        public let expiresDate: Int64?
+        public let willAutoRenew: Bool
+        public let active: Bool
+
+        public init(_ entitlement: Entitlement, now: Date) {
+            productId = entitlement.productId
+            type = entitlement.type.rawValue
+            transactionId = entitlement.transactionId
+            originalTransactionId = entitlement.originalTransactionId
+            purchaseDate = entitlement.purchaseDate.epochMilliseconds
+            expiresDate = entitlement.expiresDate?.epochMilliseconds
+            willAutoRenew = entitlement.willAutoRenew
+            active = entitlement.isActive(at: now)
+        }
+
+        public func entitlement() throws -> Entitlement {
+            guard let type = ProductType(rawValue: type) else { throw WireFormatError("entitlement \(productId) has an unknown type \(type)") }
+            return Entitlement(productId: productId, type: type, transactionId: transactionId, originalTransactionId: originalTransactionId,
+                               purchaseDate: Date(epochMilliseconds: purchaseDate), expiresDate: expiresDate.map(Date.init(epochMilliseconds:)),
+                               willAutoRenew: willAutoRenew)
+        }
+    }
+
+    public let account: String
+    public let entitlements: [Item]
+
+    public init(account: String, entitlements: [Item]) {
+        self.account = account
+        self.entitlements = entitlements
+    }
+}
+
+/// `POST /v1/verify`: the app server's check of one transaction in a receipt.
+public struct VerifyRequest: Codable, Sendable, Hashable {
+    public let receipt: String
+    public let transactionId: String
+    public let productId: String
+    /// The app's request id (its ledger entry): the same claim may ask again, another claim on a
+    /// consumed transaction id is a replay.
+    public let claim: String
+
+    public init(receipt: String, transactionId: String, productId: String, claim: String) {
+        self.receipt = receipt
+        self.transactionId = transactionId
+        self.productId = productId
+        self.claim = claim
+    }
+}
+
+public struct VerifyResponse: Codable, Sendable, Hashable {
+    /// `verified`, `rejected` or `retryLater`.
+    public let result: String
+    public let status: Int?
+    public let reason: String?
+
+    public init(_ result: VerificationResult) {
+        switch result {
+        case .verified:
+            self.result = "verified"
+            status = nil
+            reason = nil
+        case .rejected(let status, let reason):
+            self.result = "rejected"
+            self.status = status?.rawValue
+            self.reason = reason
+        case .retryLater(let reason):
+            self.result = "retryLater"
+            status = nil
+            self.reason = reason
+        }
+    }
+
+    public func verificationResult() throws -> VerificationResult {
+        switch result {
+        case "verified": return .verified
+        case "rejected": return .rejected(status: status.flatMap(VerifyStatus.init(rawValue:)), reason: reason ?? "rejected")
+        case "retryLater": return .retryLater(reason: reason ?? "retry later")
+        default: throw WireFormatError("unknown verification result \(result)")
+        }
+    }
+}
+
+/// The updates a transaction-manager action caused (an approval, a renewal).
+public struct ManageResponse: Codable, Sendable, Hashable {
+    public let updates: [WireUpdate]
+
+    public init(updates: [WireUpdate]) {
+        self.updates = updates
+    }
+}

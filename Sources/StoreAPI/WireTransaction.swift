@@ -1,0 +1,158 @@
+import Foundation
+import StoreEngine
+import StoreKitModel
+
+/// The HTTP API's version prefix and header names, shared by the server and the client.
+public enum API {
+    public static let prefix = "/v1"
+    public static let idempotencyKeyHeader = "Idempotency-Key"
+    /// Set on a response that is the stored answer to an earlier request with the same key.
+    public static let replayedHeader = "Idempotent-Replayed"
+    /// Longest accepted `Idempotency-Key`.
+    public static let maxIdempotencyKeyLength = 255
+    /// The longest long poll the server honours (`wait`, seconds).
+    public static let maxWaitSeconds = 60
+}
+
+/// `{"error": {...}}`: every refusal the API answers, with the HTTP status repeated in the body.
+public struct ErrorBody: Codable, Sendable, Hashable {
+    public struct Detail: Codable, Sendable, Hashable {
+        public let message: String
+        /// A stable word for scripts: `bad_request`, `unauthorized`, `not_found`, `conflict`,
+        /// `idempotency_conflict`, `payload_too_large`, `unsupported_media_type`, `invalid`, `internal`, `unavailable`.
+        public let code: String
+        public let status: Int
+        /// The request field or parameter at fault, when there is one.
+        public let field: String?
+
+        public init(message: String, code: String, status: Int, field: String? = nil) {
+            self.message = message
+            self.code = code
+            self.status = status
+            self.field = field
+        }
+    }
+
+    public let error: Detail
+
+    public init(_ error: Detail) {
+        self.error = error
+    }
+}
+
+/// A transaction's error on the wire: the domain and code StoreKit would report.
+public struct WireStoreError: Codable, Sendable, Hashable {
+    public let domain: String
+    public let code: Int
+    public let name: String
+
+    public init(_ error: StoreError) {
+        domain = error.domain
+        code = error.code
+        name = error.name
+    }
+
+    /// The error it names, or nil for a domain/code pair this build does not know.
+    public var storeError: StoreError? {
+        switch domain {
+        case "SKErrorDomain": SKErrorCode(rawValue: code).map(StoreError.storeKit)
+        case "NSURLErrorDomain": URLErrorCode(rawValue: code).map(StoreError.network)
+        default: nil
+        }
+    }
+}
+
+/// A transaction on the wire. Dates are epoch milliseconds. `jwsRepresentation` (purchased and
+/// restored only) is the ES256-signed StoreKit 2 form; the price fields come from the store.
+public struct WireTransaction: Codable, Sendable, Hashable {
+    public let transactionId: String
+    public let originalTransactionId: String
+    public let productId: String
+    public let quantity: Int
+    public let account: String
+    public let applicationUsername: String?
+    /// `purchasing`, `purchased`, `failed`, `restored` or `deferred`.
+    public let state: String
+    public let error: WireStoreError?
+    public let purchaseDate: Int64
+    public let finished: Bool
+    public let storefront: String?
+    /// The exact decimal price charged (quantity included), in `currency`.
+    public let price: String?
+    public let currency: String?
+    public let expiresDate: Int64?
+    public let revocationDate: Int64?
+    public let jwsRepresentation: String?
+
+    public init(_ transaction: Transaction, details: TransactionDetails? = nil, jws: String? = nil) {
+        transactionId = transaction.id
+        originalTransactionId = transaction.originalId
+        productId = transaction.productId
+        quantity = transaction.quantity
+        account = transaction.payment.account
+        applicationUsername = transaction.payment.applicationUsername
+        state = transaction.state.name
+        error = transaction.error.map(WireStoreError.init)
+        purchaseDate = transaction.purchaseDate.epochMilliseconds
+        finished = transaction.finished
+        storefront = details?.storefront
+        price = details?.price.exactString
+        currency = details?.currency
+        expiresDate = details?.expiresDate?.epochMilliseconds
+        revocationDate = details?.revocationDate?.epochMilliseconds
+        jwsRepresentation = jws
+    }
+
+    /// The engine's transaction; throws when the server sent a state or error this build cannot read.
+    public func transaction() throws -> Transaction {
+        guard let state = TransactionState(name: state) else {
+            throw WireFormatError("transaction \(transactionId) has an unknown state \(self.state)")
+        }
+        var storeError: StoreError?
+        if let error {
+            guard let known = error.storeError else {
+                throw WireFormatError("transaction \(transactionId) has an unknown error \(error.domain) \(error.code)")
+            }
+            storeError = known
+        }
+        return Transaction(id: transactionId, originalId: originalTransactionId,
+                           payment: Payment(productId: productId, quantity: quantity, applicationUsername: applicationUsername, account: account),
+                           state: state, error: storeError, purchaseDate: Date(epochMilliseconds: purchaseDate), finished: finished)
+    }
+}
+
+/// A transaction update as the queue delivers it; `cursor` is its place in the update journal.
+public struct WireUpdate: Codable, Sendable, Hashable {
+    public let cursor: Int64?
+    public let transaction: WireTransaction
+    public let receipt: String?
+
+    public init(cursor: Int64?, transaction: WireTransaction, receipt: String?) {
+        self.cursor = cursor
+        self.transaction = transaction
+        self.receipt = receipt
+    }
+
+    public func update() throws -> TransactionUpdate {
+        TransactionUpdate(transaction: try transaction.transaction(), receipt: receipt)
+    }
+}
+
+/// A response the client could not read (a newer server, or not this server at all).
+public struct WireFormatError: Error, Sendable, CustomStringConvertible {
+    public let description: String
+
+    public init(_ description: String) {
+        self.description = description
+    }
+}
+
+extension Date {
+    public var epochMilliseconds: Int64 {
+        Int64((timeIntervalSince1970 * 1000).rounded())
+    }
+
+    public init(epochMilliseconds: Int64) {
+        self.init(timeIntervalSince1970: Double(epochMilliseconds) / 1000)
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import GRDB
+import StoreKitModel
+
+/// One delivered update with its place in the journal: a client that asks for what came after
+/// `cursor` gets every later update once, in commit order.
+public struct JournalEntry: Sendable, Hashable {
+    public let cursor: Int64
+    public let update: TransactionUpdate
+
+    public init(cursor: Int64, update: TransactionUpdate) {
+        self.cursor = cursor
+        self.update = update
+    }
+}
+
+/// What the store keeps about a transaction beyond StoreKit's `SKPaymentTransaction`: what a
+/// signed transaction (JWS) and a verifyReceipt answer report.
+public struct TransactionDetails: Sendable, Hashable {
+    public enum Reason: String, Sendable, Hashable {
+        case purchase, renewal, restore
+    }
+
+    public let transactionId: String
+    public let storefront: String
+    /// The price charged (quantity included); 0 for a restore or an owned non-consumable bought again.
+    public let price: Decimal
+    public let currency: String
+    public let originalPurchaseDate: Date
+    public let expiresDate: Date?
+    public let revocationDate: Date?
+    public let willAutoRenew: Bool
+    public let reason: Reason
+}
+
+/// What opening a receipt found: its payload, or the verifyReceipt status that refuses it.
+public enum ReceiptCheck: Sendable, Hashable {
+    case valid(ReceiptPayload)
+    case invalid(VerifyStatus)
+}
+
+extension SimulatedStore {
+    /// The update for a state change, journaled in the caller's write so the journal never misses
+    /// or invents one, whatever crashes after the commit.
+    nonisolated func record(_ stored: StoredTransaction, _ db: Database) throws -> TransactionUpdate {
+        let update = try update(for: stored, db)
+        try Self.journal(update, at: clock.now(), db)
+        return update
+    }
+
+    static func journal(_ update: TransactionUpdate, at now: Date, _ db: Database) throws {
+        let transaction = update.transaction
+        try db.execute(sql: """
+            INSERT INTO journal (account, transaction_id, original_id, product_id, quantity, order_id, state,
+                error_domain, error_code, purchase_date, recorded_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [
+                transaction.payment.account, transaction.id, transaction.originalId, transaction.productId, transaction.quantity,
+                transaction.payment.applicationUsername, transaction.state.rawValue, transaction.error?.domain, transaction.error?.code,
+                transaction.purchaseDate.timeIntervalSince1970, now.timeIntervalSince1970,
+            ])
+    }
+
+    /// Journaled updates after `cursor`, oldest first, of one account (or all when nil). A purchased
+    /// or restored update carries the account's receipt as it is now.
+    public func journal(account: String?, after cursor: Int64, limit: Int) async throws -> [JournalEntry] {
+        let limit = max(1, min(limit, 1000))
+        return try await database.pool.guardedRead { db in
+            let rows = if let account {
+                try Row.fetchAll(db, sql: "SELECT * FROM journal WHERE account = ? AND cursor > ? ORDER BY cursor LIMIT ?",
+                                 arguments: [account, cursor, limit])
+            } else {
+                try Row.fetchAll(db, sql: "SELECT * FROM journal WHERE cursor > ? ORDER BY cursor LIMIT ?", arguments: [cursor, limit])
+            }
+            var receipts: [String: String] = [:]
+            return try rows.map { row in
+                let transaction = Self.journaledTransaction(row)
+                var receipt: String?
+                if transaction.state == .purchased || transaction.state == .restored {
+                    let account = transaction.payment.account
+                    if receipts[account] == nil { receipts[account] = try self.receipt(account: account, db) }
+                    receipt = receipts[account]
+                }
+                return JournalEntry(cursor: row["cursor"], update: TransactionUpdate(transaction: transaction, receipt: receipt))
+            }
+        }
+    }
+
+    /// The newest cursor ever handed out (0 before the first update): where "from now on" starts.
+    public func journalCursor() async throws -> Int64 {
+        try await database.pool.guardedRead { db in
+            let sequence = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'journal'") ?? 0
+            let newest = try Int64.fetchOne(db, sql: "SELECT MAX(cursor) FROM journal") ?? 0
+            return max(sequence, newest)
+        }
+    }
+
+    private static func journaledTransaction(_ row: Row) -> Transaction {
+        let domain: String? = row["error_domain"]
+        let code: Int? = row["error_code"]
+        var error: StoreError?
+        if let code {
+            if domain == "NSURLErrorDomain", let network = URLErrorCode(rawValue: code) {
+                error = .network(network)
+            } else {
+                error = .storeKit(SKErrorCode(rawValue: code) ?? .unknown)
+            }
+        }
+        let payment = Payment(productId: row["product_id"], quantity: row["quantity"], applicationUsername: row["order_id"], account: row["account"])
+        return Transaction(id: row["transaction_id"], originalId: row["original_id"], payment: payment,
+                           state: TransactionState(rawValue: row["state"]) ?? .failed, error: error,
+                           purchaseDate: Date(timeIntervalSince1970: row["purchase_date"]))
+    }
+
+    /// Price, storefront, expiry and the rest for each id the store still has (deleted ones are absent).
+    public func details(transactionIds: [String]) async throws -> [String: TransactionDetails] {
+        guard !transactionIds.isEmpty else { return [:] }
+        return try await database.pool.guardedRead { db in
+            var result: [String: TransactionDetails] = [:]
+            for id in Set(transactionIds) {
+                guard let row = try Row.fetchOne(db, sql: """
+                    SELECT t.*, COALESCE(o.purchase_date, t.purchase_date) AS original_purchase_date
+                    FROM transactions t LEFT JOIN transactions o ON o.id = t.original_id WHERE t.id = ?
+                    """, arguments: [id]) else { continue }
+                let stored = StoredTransaction(row: row)
+                result[id] = TransactionDetails(
+                    transactionId: id, storefront: stored.storefront, price: stored.price, currency: stored.currency,
+                    originalPurchaseDate: Date(timeIntervalSince1970: row["original_purchase_date"]),
+                    expiresDate: stored.expiresDate, revocationDate: stored.revocationDate,
+                    willAutoRenew: stored.autoRenew && stored.expiresDate != nil,
+                    reason: TransactionDetails.Reason(rawValue: stored.reason.rawValue) ?? .purchase)
+            }
+            return result
+        }
+    }
+
+    /// The account's receipt as the store would issue it now (verifyReceipt's `latest_receipt`).
+    public func currentReceipt(account: String) async throws -> String {
+        try await database.pool.guardedRead { db in try self.receipt(account: account, db) }
+    }
+
+    /// Checks a receipt's signature and shape, as verifyReceipt does before anything else.
+    public nonisolated func openReceipt(_ receipt: String) -> ReceiptCheck {
+        switch signer.open(receipt) {
+        case .success(let payload): .valid(payload)
+        case .failure(let error): .invalid(error.status)
+        }
+    }
+}

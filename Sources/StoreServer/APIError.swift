@@ -1,0 +1,137 @@
+import Foundation
+import Hummingbird
+import StoreAPI
+import StoreEngine
+
+/// A refusal with its HTTP status, rendered as `{"error": {"message", "code", "status", "field"}}`.
+struct APIError: Error, Sendable {
+    let status: HTTPResponse.Status
+    let code: String
+    let message: String
+    var field: String?
+    var headers: HTTPFields = [:]
+
+    static func badRequest(_ message: String, field: String? = nil) -> APIError {
+        APIError(status: .badRequest, code: "bad_request", message: message, field: field)
+    }
+
+    static func unauthorized(_ message: String) -> APIError {
+        APIError(status: .unauthorized, code: "unauthorized", message: message, headers: [.wwwAuthenticate: "Bearer realm=\"storefront-admin\""])
+    }
+
+    static func notFound(_ message: String) -> APIError {
+        APIError(status: .notFound, code: "not_found", message: message)
+    }
+
+    static func conflict(_ message: String, code: String = "conflict") -> APIError {
+        APIError(status: .conflict, code: code, message: message)
+    }
+
+    static func tooLarge(limit: Int) -> APIError {
+        APIError(status: .contentTooLarge, code: "payload_too_large",
+                 message: "the request body is larger than \(limit) bytes, the limit for this route")
+    }
+
+    static func unsupportedMediaType(_ found: String?) -> APIError {
+        APIError(status: .unsupportedMediaType, code: "unsupported_media_type",
+                 message: "the body must be JSON sent with Content-Type: application/json" + (found.map { " (got \($0))" } ?? " (no Content-Type was sent)"))
+    }
+
+    static func invalid(_ message: String, field: String? = nil) -> APIError {
+        APIError(status: .unprocessableContent, code: "invalid", message: message, field: field)
+    }
+
+    static func unavailable(_ message: String) -> APIError {
+        APIError(status: .serviceUnavailable, code: "unavailable", message: message, headers: [.retryAfter: "1"])
+    }
+
+    static func `internal`(_ message: String) -> APIError {
+        APIError(status: .internalServerError, code: "internal", message: message)
+    }
+
+    /// The engine's refusal with the status its kind calls for.
+    init(_ failure: StoreFailure) {
+        switch failure.kind {
+        case .notFound: self = .notFound(failure.message)
+        case .conflict: self = .conflict(failure.message)
+        case .invalid: self = .invalid(failure.message)
+        case .unavailable: self = .unavailable(failure.message)
+        case .failure: self = .internal(failure.message)
+        }
+    }
+
+    init(status: HTTPResponse.Status, code: String, message: String, field: String? = nil, headers: HTTPFields = [:]) {
+        self.status = status
+        self.code = code
+        self.message = message
+        self.field = field
+        self.headers = headers
+    }
+
+    var body: ErrorBody {
+        ErrorBody(ErrorBody.Detail(message: message, code: code, status: status.code, field: field))
+    }
+
+    func response() -> Response {
+        var response = JSONBody.response(body, status: status)
+        for field in headers { response.headers.append(field) }
+        return response
+    }
+}
+
+/// Turns every error a route or Hummingbird throws into the JSON error shape; nothing escapes as
+/// an empty 500. Unexpected errors are logged with their detail and answered without it.
+struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as APIError {
+            return error.response()
+        } catch let failure as StoreFailure {
+            if failure.kind == .failure { context.logger.error("store failure: \(failure.message)") }
+            return APIError(failure).response()
+        } catch let error as any HTTPResponseError {
+            switch error.status {
+            case .notFound:
+                return APIError.notFound("no route \(request.method.rawValue) \(request.uri.path); see docs/api.md").response()
+            case .contentTooLarge:
+                return APIError(status: .contentTooLarge, code: "payload_too_large", message: "the request body is too large").response()
+            case .methodNotAllowed:
+                return APIError(status: .methodNotAllowed, code: "method_not_allowed", message: "\(request.method.rawValue) is not allowed on \(request.uri.path)").response()
+            default:
+                let status = error.status
+                return APIError(status: status, code: status.code >= 500 ? "internal" : "bad_request",
+                                message: status.reasonPhrase.isEmpty ? "HTTP \(status.code)" : status.reasonPhrase).response()
+            }
+        } catch is CancellationError {
+            return APIError.unavailable("the server is shutting down; retry").response()
+        } catch {
+            context.logger.error("unexpected error: \(String(reflecting: error))")
+            return APIError.internal("internal error; the server log has the details").response()
+        }
+    }
+}
+
+/// JSON responses with one encoder configuration.
+enum JSONBody {
+    static func encoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+
+    static func data(_ value: some Encodable) -> Data {
+        // Encoding the API's own value types cannot fail; an empty object is the safe fallback.
+        (try? encoder().encode(value)) ?? Data("{}".utf8)
+    }
+
+    static func response(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
+        response(bytes: data(value), status: status)
+    }
+
+    static func response(bytes: Data, status: HTTPResponse.Status) -> Response {
+        Response(status: status,
+                 headers: [.contentType: "application/json; charset=utf-8", .contentLength: String(bytes.count)],
+                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Hummingbird
+
+/// Reading request bodies with a size limit, a content-type check and JSON decoding whose
+/// failures say what is wrong: 413 over the limit, 415 not JSON, 400 unreadable, 422 wrong shape.
+enum BodyReader {
+    /// Collects the body, refusing it (413) as soon as it passes `limit`, or at once when
+    /// Content-Length already says so.
+    static func bytes(_ request: Request, limit: Int) async throws -> Data {
+        if let length = request.headers[.contentLength].flatMap(Int.init), length > limit {
+            throw APIError.tooLarge(limit: limit)
+        }
+        do {
+            let buffer = try await request.body.collect(upTo: limit)
+            return Data(buffer.readableBytesView)
+        } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
+            throw APIError.tooLarge(limit: limit)
+        }
+    }
+
+    /// 415 unless the request says its body is JSON (`application/json`, any parameters).
+    static func requireJSON(_ request: Request) throws {
+        let contentType = request.headers[.contentType]
+        guard let contentType, isJSON(contentType) else { throw APIError.unsupportedMediaType(contentType) }
+    }
+
+    static func isJSON(_ contentType: String) -> Bool {
+        let mediaType = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        return mediaType == "application/json" || (mediaType.hasPrefix("application/") && mediaType.hasSuffix("+json"))
+    }
+
+    /// A JSON body decoded as `T`: content type, size, syntax and shape checked in that order.
+    static func decode<T: Decodable>(_ type: T.Type, from request: Request, limit: Int) async throws -> (T, Data) {
+        try requireJSON(request)
+        let data = try await bytes(request, limit: limit)
+        return (try decode(type, from: data), data)
+    }
+
+    static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        guard !data.isEmpty else { throw APIError.badRequest("the request body is empty; expected a JSON object") }
+        do {
+            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+        } catch {
+            throw APIError.badRequest("the request body is not valid JSON")
+        }
+        do {
+            return try JSONDecoder().decode(type, from: data)
+        } catch let error as DecodingError {
+            throw describe(error)
+        }
+    }
+
+    private static func describe(_ error: DecodingError) -> APIError {
+        func path(_ codingPath: [any CodingKey]) -> String {
+            codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().trimmingCharacters(in: CharacterSet(charactersIn: "."))
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            let field = path(context.codingPath + [key])
+            return .invalid("\(field) is required", field: field)
+        case .typeMismatch(let type, let context):
+            let field = path(context.codingPath)
+            return .invalid("\(field.isEmpty ? "the body" : field) has the wrong type; expected \(describe(type))", field: field.isEmpty ? nil : field)
+        case .valueNotFound(let type, let context):
+            let field = path(context.codingPath)
+            return .invalid("\(field) must not be null; expected \(describe(type))", field: field)
+        case .dataCorrupted(let context):
+            let field = path(context.codingPath)
+            return .invalid("\(field.isEmpty ? "the body" : field): \(context.debugDescription)", field: field.isEmpty ? nil : field)
+        @unknown default:
+            return .invalid("the body does not have the expected shape")
+        }
+    }
+
+    private static func describe(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Int.Type, is Int64.Type: "an integer"
+        case is Bool.Type: "true or false"
+        case is [String].Type: "an array of strings"
+        default: type is any Collection.Type ? "an array" : "an object"
+        }
+    }
+}

@@ -1,0 +1,271 @@
+import Foundation
+import Hummingbird
+import Logging
+import ServiceLifecycle
+import StoreAPI
+import StoreEngine
+import StoreKitModel
+
+/// The HTTP API (documented route by route in docs/api.md; a test keeps the two equal).
+public enum StoreRoutes {
+    public static func router(_ service: StoreService) -> Router<BasicRequestContext> {
+        let router = Router(context: BasicRequestContext.self)
+        // Order matters: the log line sees the status the error middleware chose.
+        router.add(middleware: RequestLogMiddleware())
+        router.add(middleware: ErrorMiddleware())
+        addPublicRoutes(router, service)
+        addAccountRoutes(router, service)
+        addVerifyRoutes(router, service)
+        addAdminRoutes(router, service)
+        return router
+    }
+
+    // MARK: Catalog, products, payments, finish
+
+    static func addPublicRoutes(_ router: Router<BasicRequestContext>, _ service: StoreService) {
+        let limit = service.configuration.bodyLimit
+        router.get("/v1/health") { _, _ in
+            JSONBody.response(Health(status: "ok", environment: service.configuration.environment.name,
+                                     bundleId: service.catalog.bundleId, cursor: try await service.store.journalCursor()))
+        }
+        router.get("/v1/catalog") { _, _ in
+            JSONBody.response(bytes: service.catalogBytes, status: .ok)
+        }
+        router.post("/v1/products") { request, _ in
+            let (body, _) = try await BodyReader.decode(ProductsRequest.self, from: request, limit: limit)
+            guard body.ids.count <= 1000 else { throw APIError.invalid("ids has \(body.ids.count) identifiers; at most 1000 per request", field: "ids") }
+            if let storefront = body.storefront, service.catalog.storefront(id: storefront.uppercased()) == nil {
+                throw APIError.invalid("\(storefront) is not a storefront of this catalog (it has \(service.catalog.storefronts.map(\.id).joined(separator: ", ")))",
+                                       field: "storefront")
+            }
+            let response = try await service.store.products(ids: body.ids, storefront: body.storefront?.uppercased())
+            return JSONBody.response(ProductsResponseBody(response))
+        }
+        router.post("/v1/payments") { request, _ in
+            let (body, data) = try await BodyReader.decode(PaymentRequest.self, from: request, limit: limit)
+            let payment = try validatedPayment(body, service)
+            return try await service.idempotent(request, body: data, required: true) { key in
+                let transaction = try await service.store.add(payment, requestKey: key)
+                let wire = try await service.wire([transaction])
+                return (.created, JSONBody.data(TransactionResponse(transaction: wire[0])))
+            }
+        }
+        router.post("/v1/transactions/{transactionId}/finish") { _, context in
+            let id = try transactionId(context)
+            try await service.store.finish(transactionId: id)
+            return JSONBody.response(FinishResponse(transactionId: id, finished: true))
+        }
+        router.get("/v1/controls") { _, _ in
+            JSONBody.response(WireControls(try await service.store.controls()))
+        }
+        router.get("/.well-known/storefront-jws-key.pem") { _, _ in
+            let pem = Data(service.signer.publicKeyPEM.utf8)
+            return Response(status: .ok, headers: [.contentType: "application/x-pem-file", .contentLength: String(pem.count)],
+                            body: ResponseBody(byteBuffer: ByteBuffer(bytes: pem)))
+        }
+        router.get("/.well-known/jwks.json") { _, _ in
+            JSONBody.response(service.signer.jwks)
+        }
+    }
+
+    static func validatedPayment(_ body: PaymentRequest, _ service: StoreService) throws -> Payment {
+        let quantity = body.quantity ?? 1
+        guard Payment.quantityRange.contains(quantity) else {
+            throw APIError.invalid("quantity \(quantity) is out of range; StoreKit allows 1 to 10", field: "quantity")
+        }
+        guard service.catalog.account(named: body.account) != nil else {
+            throw APIError.invalid("\(body.account) is not an account of this catalog (it has \(service.catalog.accounts.map(\.name).joined(separator: ", ")))",
+                                   field: "account")
+        }
+        guard !body.productId.isEmpty, body.productId.utf8.count <= 255 else {
+            throw APIError.invalid("productId must be 1 to 255 bytes", field: "productId")
+        }
+        if let order = body.applicationUsername, order.utf8.count > 255 {
+            throw APIError.invalid("applicationUsername must be at most 255 bytes", field: "applicationUsername")
+        }
+        // An unknown product is not refused here: StoreKit answers it with a failed transaction (paymentInvalid).
+        return Payment(productId: body.productId, quantity: quantity, applicationUsername: body.applicationUsername, account: body.account)
+    }
+
+    static func transactionId(_ context: BasicRequestContext) throws -> String {
+        guard let id = context.parameters.get("transactionId"), !id.isEmpty, id.utf8.count <= 64 else {
+            throw APIError.badRequest("the transaction id in the path is missing or too long")
+        }
+        return id
+    }
+
+    // MARK: Accounts: updates, unfinished, transactions, wallet, restore
+
+    static func addAccountRoutes(_ router: Router<BasicRequestContext>, _ service: StoreService) {
+        router.get("/v1/updates") { request, _ in
+            try await longPoll(request, account: nil, service)
+        }
+        router.get("/v1/accounts/{account}/updates") { request, context in
+            let account = try service.account(context.parameters.get("account"))
+            return try await longPoll(request, account: account.name, service)
+        }
+        router.get("/v1/accounts/{account}/unfinished") { _, context in
+            let account = try service.account(context.parameters.get("account"))
+            let updates = try await service.store.unfinished(account: account.name)
+            return JSONBody.response(UnfinishedResponse(updates: try await service.wire(updates)))
+        }
+        router.get("/v1/accounts/{account}/transactions") { _, context in
+            let account = try service.account(context.parameters.get("account"))
+            let transactions = try await service.store.transactions(account: account.name)
+            return JSONBody.response(TransactionsResponse(transactions: try await service.wire(transactions)))
+        }
+        router.get("/v1/accounts/{account}/wallet") { _, context in
+            let account = try service.account(context.parameters.get("account"))
+            let now = Date()
+            let entitlements = try await service.store.entitlements(account: account.name)
+            return JSONBody.response(WalletResponse(account: account.name, entitlements: entitlements.map { .init($0, now: now) }))
+        }
+        router.post("/v1/accounts/{account}/restore") { request, context in
+            let account = try service.account(context.parameters.get("account"))
+            let data = try await BodyReader.bytes(request, limit: service.configuration.bodyLimit)
+            return try await service.idempotent(request, body: data, required: false) { _ in
+                let response: RestoreResponse
+                do {
+                    let restored = try await service.store.restore(account: account.name)
+                    response = RestoreResponse(outcome: restored.isEmpty ? "nothing" : "restored", updates: try await service.wire(restored), error: nil)
+                } catch let error as StoreError {
+                    response = RestoreResponse(outcome: "failed", updates: [], error: WireStoreError(error))
+                }
+                return (.ok, JSONBody.data(response))
+            }
+        }
+    }
+
+    /// Updates after `after` (or from now when absent), waiting up to `wait` seconds for the
+    /// first one. The journal is read after subscribing to the store's updates, so nothing slips
+    /// between the read and the wait; other processes on the same database are seen within a second.
+    static func longPoll(_ request: Request, account: String?, _ service: StoreService) async throws -> Response {
+        let query = request.uri.queryParameters
+        let wait = try integer(query["wait"].map(String.init), name: "wait", range: 0...Int64(API.maxWaitSeconds)) ?? 0
+        let limit = try integer(query["limit"].map(String.init), name: "limit", range: 1...1000) ?? 100
+        let cursor: Int64
+        if let after = try integer(query["after"].map(String.init), name: "after", range: 0...Int64.max) {
+            cursor = after
+        } else {
+            cursor = try await service.store.journalCursor()
+        }
+        let deadline = ContinuousClock.now + .seconds(wait)
+        while true {
+            let signals = await service.store.updates()
+            let entries = try await service.store.journal(account: account, after: cursor, limit: Int(limit))
+            if !entries.isEmpty {
+                let updates = try await service.wire(entries.map(\.update), cursors: entries.map(\.cursor))
+                return JSONBody.response(UpdatesResponse(updates: updates, cursor: entries.last?.cursor ?? cursor))
+            }
+            let now = ContinuousClock.now
+            if now >= deadline || Task.isCancelled || Task.isShuttingDownGracefully {
+                return JSONBody.response(UpdatesResponse(updates: [], cursor: cursor))
+            }
+            await firstOf(signals, within: min(deadline - now, .seconds(1)))
+        }
+    }
+
+    /// Returns at the first element of `signals`, after `timeout`, or at a graceful shutdown.
+    static func firstOf(_ signals: AsyncStream<TransactionUpdate>, within timeout: Duration) async {
+        let (shutdown, shutdownContinuation) = AsyncStream.makeStream(of: Void.self)
+        await withGracefulShutdownHandler {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for await _ in signals { return }
+                }
+                group.addTask {
+                    try? await Task.sleep(for: timeout)
+                }
+                group.addTask {
+                    for await _ in shutdown { return }
+                }
+                await group.next()
+                group.cancelAll()
+            }
+        } onGracefulShutdown: {
+            shutdownContinuation.finish()
+        }
+        shutdownContinuation.finish()
+    }
+
+    static func integer(_ text: String?, name: String, range: ClosedRange<Int64>) throws -> Int64? {
+        guard let text else { return nil }
+        guard let value = Int64(text), range.contains(value) else {
+            throw APIError.badRequest("\(name)=\(text.prefix(40)) is not an integer from \(range.lowerBound) to \(range.upperBound)", field: name)
+        }
+        return value
+    }
+
+    // MARK: verifyReceipt and the app server's check
+
+    static func addVerifyRoutes(_ router: Router<BasicRequestContext>, _ service: StoreService) {
+        let limit = service.configuration.receiptBodyLimit
+        router.post("/verifyReceipt") { request, _ in
+            let body = try await BodyReader.bytes(request, limit: limit)
+            return JSONBody.response(try await service.verifier.answer(method: true, body: body, now: Date()))
+        }
+        router.get("/verifyReceipt") { _, _ in
+            JSONBody.response(try await service.verifier.answer(method: false, body: nil, now: Date()))
+        }
+        router.post("/v1/verify") { request, _ in
+            let (body, _) = try await BodyReader.decode(VerifyRequest.self, from: request, limit: limit)
+            guard !body.claim.isEmpty, body.claim.utf8.count <= 255 else { throw APIError.invalid("claim must be 1 to 255 bytes", field: "claim") }
+            let result = try await service.store.verify(receipt: body.receipt, transactionId: body.transactionId,
+                                                        productId: body.productId, claim: body.claim)
+            return JSONBody.response(VerifyResponse(result))
+        }
+    }
+
+    // MARK: Admin: test controls and the transaction manager
+
+    static func addAdminRoutes(_ router: Router<BasicRequestContext>, _ service: StoreService) {
+        let admin = router.group("/admin").add(middleware: AdminAuthMiddleware(token: service.configuration.adminToken))
+        let limit = service.configuration.bodyLimit
+        admin.get("/transactions") { _, _ in
+            let transactions = try await service.store.transactions(account: nil)
+            return JSONBody.response(TransactionsResponse(transactions: try await service.wire(transactions)))
+        }
+        admin.put("/controls") { request, _ in
+            let (body, _) = try await BodyReader.decode(WireControls.self, from: request, limit: limit)
+            let current = try await service.store.controls()
+            let controls: TestControls
+            do {
+                controls = try body.applied(to: current, catalog: service.catalog)
+            } catch let problem as WireControls.Problem {
+                throw APIError.invalid(problem.message, field: problem.field)
+            }
+            try await service.store.setControls(controls)
+            return JSONBody.response(WireControls(controls))
+        }
+        let actions: [(String, @Sendable (String) -> ManageAction)] = [
+            ("approve", ManageAction.approveAskToBuy), ("decline", ManageAction.declineAskToBuy), ("resolve", ManageAction.resolveIssue),
+            ("refund", ManageAction.refund), ("expire", ManageAction.expireSubscription), ("renew", ManageAction.forceRenewal),
+        ]
+        for (name, action) in actions {
+            admin.post(RouterPath("/transactions/{transactionId}/\(name)")) { _, context in
+                try await manage(action(try transactionId(context)), service)
+            }
+        }
+        admin.delete("/transactions/{transactionId}") { _, context in
+            try await manage(.delete(try transactionId(context)), service)
+        }
+        admin.post("/clear") { _, _ in
+            try await manage(.clearAll, service)
+        }
+        admin.post("/reset") { _, _ in
+            try await manage(.resetToDefaults, service)
+        }
+    }
+
+    static func manage(_ action: ManageAction, _ service: StoreService) async throws -> Response {
+        let updates = try await service.store.perform(action)
+        return JSONBody.response(ManageResponse(updates: try await service.wire(updates)))
+    }
+}
+
+struct Health: Encodable {
+    let status: String
+    let environment: String
+    let bundleId: String
+    let cursor: Int64
+}

@@ -1,0 +1,51 @@
+import Foundation
+import Hummingbird
+import Logging
+import ServiceLifecycle
+import StoreEngine
+
+/// `storefront serve`: the application, its background work, and graceful shutdown on SIGTERM
+/// and SIGINT (the listener closes, in-flight requests finish, long polls answer at once).
+public enum StoreHTTPServer {
+    /// The application over `service`; `onRunning` gets the bound port (useful with port 0).
+    public static func application(_ service: StoreService, logger: Logger,
+                                   onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
+        let configuration = service.configuration
+        return Application(
+            router: StoreRoutes.router(service),
+            configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "storefront"),
+            services: [MaintenanceService(service: service, logger: logger)],
+            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? configuration.port) },
+            logger: logger)
+    }
+
+    public static func run(_ service: StoreService, logger: Logger, onRunning: @escaping @Sendable (Int) async -> Void) async throws {
+        try await application(service, logger: logger, onRunning: onRunning).runService(gracefulShutdownSignals: [.sigterm, .sigint])
+    }
+}
+
+/// Renews due subscriptions every second (so long-polling clients see renewals without anyone
+/// reading first) and forgets expired idempotency keys every hour. Stops at graceful shutdown.
+struct MaintenanceService: Service {
+    let service: StoreService
+    let logger: Logger
+
+    func run() async throws {
+        try? await cancelWhenGracefulShutdown {
+            var lastPurge = ContinuousClock.now - .seconds(3600)
+            while !Task.isCancelled {
+                do {
+                    try await service.store.renewDue()
+                    if ContinuousClock.now - lastPurge >= .seconds(3600) {
+                        let purged = try await service.storage.purgeKeys(reservedBefore: Date().addingTimeInterval(-service.configuration.idempotencyLifetime))
+                        if purged > 0 { logger.info("forgot \(purged) expired idempotency keys") }
+                        lastPurge = ContinuousClock.now
+                    }
+                } catch {
+                    logger.warning("maintenance: \(error)")
+                }
+                try await Task.sleep(for: .seconds(1))
+            }
+        }
+    }
+}

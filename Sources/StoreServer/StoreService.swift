@@ -1,0 +1,159 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import StoreAPI
+import StoreEngine
+import StoreKitModel
+
+/// How `storefront serve` was started.
+public struct ServerConfiguration: Sendable {
+    public var host: String
+    public var port: Int
+    public var environment: ServerEnvironment
+    public var adminToken: String
+    /// verifyReceipt's `password`; nil: not checked.
+    public var sharedSecret: String?
+    /// Largest body of the JSON API routes.
+    public var bodyLimit: Int
+    /// Largest body of the routes that carry a receipt (`/verifyReceipt`, `/v1/verify`).
+    public var receiptBodyLimit: Int
+    /// How long an idempotency key and its stored response are kept.
+    public var idempotencyLifetime: TimeInterval
+
+    public init(host: String = "127.0.0.1", port: Int = 8080, environment: ServerEnvironment = .sandbox, adminToken: String,
+                sharedSecret: String? = nil, bodyLimit: Int = 64 * 1024, receiptBodyLimit: Int = 5 * 1024 * 1024,
+                idempotencyLifetime: TimeInterval = 24 * 3600) {
+        self.host = host
+        self.port = port
+        self.environment = environment
+        self.adminToken = adminToken
+        self.sharedSecret = sharedSecret
+        self.bodyLimit = bodyLimit
+        self.receiptBodyLimit = receiptBodyLimit
+        self.idempotencyLifetime = idempotencyLifetime
+    }
+
+    /// A 256-bit random token, base64url: what the server prints when `--admin-token` is not given.
+    public static func generateToken() -> String {
+        Base64URL.encode(SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) })
+    }
+
+    /// True for 127.0.0.0/8, ::1 and localhost: the only addresses bound without a warning.
+    public static func isLoopback(_ host: String) -> Bool {
+        let lower = host.lowercased()
+        return lower == "localhost" || lower == "::1" || lower == "[::1]" || lower.hasPrefix("127.")
+    }
+}
+
+/// Everything the routes share: the store, the server's own storage, the signer and the settings.
+public struct StoreService: Sendable {
+    public let store: any ServedStore
+    public let storage: any ServerStorage
+    public let signer: TransactionSigner
+    public let configuration: ServerConfiguration
+    /// The catalog file as loaded, served at `/v1/catalog` so clients use the same one.
+    public let catalogBytes: Data
+
+    public init(store: any ServedStore, storage: any ServerStorage, configuration: ServerConfiguration, catalogBytes: Data) async throws {
+        self.store = store
+        self.storage = storage
+        self.configuration = configuration
+        self.catalogBytes = catalogBytes
+        signer = try TransactionSigner(rawKey: try await storage.signingKey(create: { TransactionSigner.newKey() }))
+    }
+
+    /// Opens the store and the server storage in `directory` (`store.sqlite`, `server.sqlite`)
+    /// and completes what a killed server left half done.
+    public static func open(catalog: Catalog, catalogBytes: Data, directory: StateDirectory, configuration: ServerConfiguration) async throws -> StoreService {
+        let store = try SimulatedStore(catalog: catalog, state: directory, environment: configuration.environment.name)
+        let storage = try SQLiteServerStorage(path: try directory.databasePath("server.sqlite"))
+        try await store.resume()
+        return try await StoreService(store: store, storage: storage, configuration: configuration, catalogBytes: catalogBytes)
+    }
+
+    var catalog: Catalog { store.catalog }
+
+    var verifier: ReceiptVerifier {
+        ReceiptVerifier(store: store, environment: configuration.environment, sharedSecret: configuration.sharedSecret)
+    }
+
+    // MARK: Wire forms
+
+    func wire(_ transactions: [Transaction]) async throws -> [WireTransaction] {
+        let details = try await store.details(transactionIds: transactions.map(\.id))
+        let now = Date()
+        return transactions.map { transaction in
+            let detail = details[transaction.id]
+            let signed = transaction.state == .purchased || transaction.state == .restored
+            let jws = signed ? signer.sign(TransactionSigner.payload(for: transaction, details: detail, catalog: catalog,
+                                                                    environment: store.environment, signedAt: now)) : nil
+            return WireTransaction(transaction, details: detail, jws: jws)
+        }
+    }
+
+    func wire(_ updates: [TransactionUpdate], cursors: [Int64?]? = nil) async throws -> [WireUpdate] {
+        let transactions = try await wire(updates.map(\.transaction))
+        return zip(updates, transactions).enumerated().map { index, pair in
+            WireUpdate(cursor: cursors?[index] ?? nil, transaction: pair.1, receipt: pair.0.receipt)
+        }
+    }
+
+    func account(_ name: String?) throws -> Account {
+        guard let name, let account = catalog.account(named: name) else {
+            throw APIError.notFound("no account \(name ?? "") in this catalog (it has \(catalog.accounts.map(\.name).joined(separator: ", ")))")
+        }
+        return account
+    }
+
+    // MARK: Idempotency
+
+    /// Runs `operation` at most once per `Idempotency-Key`: a retry with the same key and request
+    /// gets the stored first response unchanged; the same key with another request is 409.
+    /// `operation` gets the key's generation to pass to the store, so a crash between the store's
+    /// commit and storing the response cannot charge twice. Server errors (5xx) are not stored.
+    func idempotent(_ request: Request, body: Data, required: Bool,
+                    _ operation: (String?) async throws -> (HTTPResponse.Status, Data)) async throws -> Response {
+        guard let key = request.headers[HTTPField.Name(API.idempotencyKeyHeader)!] else {
+            if required {
+                throw APIError.badRequest("the \(API.idempotencyKeyHeader) header is required: a unique id per payment (e.g. a UUID), sent again unchanged with every retry",
+                                          field: API.idempotencyKeyHeader)
+            }
+            let (status, data) = try await operation(nil)
+            return JSONBody.response(bytes: data, status: status)
+        }
+        guard (1...API.maxIdempotencyKeyLength).contains(key.utf8.count), key.unicodeScalars.allSatisfy({ $0.value >= 0x21 && $0.value <= 0x7E }) else {
+            throw APIError.badRequest("\(API.idempotencyKeyHeader) must be 1 to \(API.maxIdempotencyKeyLength) printable ASCII characters without spaces",
+                                      field: API.idempotencyKeyHeader)
+        }
+        var hasher = SHA256()
+        hasher.update(data: Data("\(request.method.rawValue) \(request.uri.path)\n".utf8))
+        hasher.update(data: body)
+        let hash = hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        let generation: String
+        switch try await storage.reserve(key: key, requestHash: hash, now: Date(), lifetime: configuration.idempotencyLifetime) {
+        case .mismatch:
+            throw APIError.conflict("\(API.idempotencyKeyHeader) \(key) was already used for a different request; use a new key for a new payment",
+                                    code: "idempotency_conflict")
+        case .completed(let stored):
+            var response = JSONBody.response(bytes: stored.body, status: HTTPResponse.Status(code: stored.status))
+            response.headers[HTTPField.Name(API.replayedHeader)!] = "true"
+            return response
+        case .reserved(let fresh), .pending(let fresh):
+            generation = fresh
+        }
+        let status: HTTPResponse.Status
+        let data: Data
+        do {
+            (status, data) = try await operation("\(key)#\(generation)")
+        } catch let error as APIError where error.status.code < 500 {
+            (status, data) = (error.status, JSONBody.data(error.body))
+        } catch let failure as StoreFailure where APIError(failure).status.code < 500 {
+            let error = APIError(failure)
+            (status, data) = (error.status, JSONBody.data(error.body))
+        }
+        let stored = try await storage.complete(key: key, generation: generation, response: StoredResponse(status: status.code, body: data))
+        return JSONBody.response(bytes: stored.body, status: HTTPResponse.Status(code: stored.status))
+    }
+}

@@ -1,0 +1,161 @@
+import Crypto
+import Foundation
+import StoreEngine
+import StoreKitModel
+
+/// Signs transactions as StoreKit 2 does: a compact JWS, ES256 over P-256, whose payload uses
+/// StoreKit 2's field names. The public key is served at `/.well-known/storefront-jws-key.pem`
+/// and as a JWK set at `/.well-known/jwks.json`; `kid` in the header names it.
+public struct TransactionSigner: Sendable {
+    /// The private key's raw representation (swift-crypto's key type is not Sendable; it is cheap to rebuild).
+    let rawKey: Data
+    public let keyId: String
+
+    public init(rawKey: Data) throws {
+        let key = try P256.Signing.PrivateKey(rawRepresentation: rawKey)
+        self.rawKey = rawKey
+        keyId = Base64URL.encode(Data(SHA256.hash(data: key.publicKey.x963Representation)).prefix(16))
+    }
+
+    /// Valid by construction: `init` checked the raw key.
+    var key: P256.Signing.PrivateKey {
+        (try? P256.Signing.PrivateKey(rawRepresentation: rawKey)) ?? P256.Signing.PrivateKey()
+    }
+
+    /// A new private key's raw representation, for `ServerStorage.signingKey(create:)`.
+    public static func newKey() -> Data {
+        P256.Signing.PrivateKey().rawRepresentation
+    }
+
+    public var publicKey: P256.Signing.PublicKey { key.publicKey }
+
+    public var publicKeyPEM: String { key.publicKey.pemRepresentation + "\n" }
+
+    /// `{"keys": [{"kty": "EC", "crv": "P-256", "x", "y", "alg": "ES256", "use": "sig", "kid"}]}`.
+    public var jwks: JWKSet {
+        let raw = key.publicKey.rawRepresentation  // x ‖ y, 32 bytes each
+        return JWKSet(keys: [JWK(kty: "EC", crv: "P-256", x: Base64URL.encode(raw.prefix(32)), y: Base64URL.encode(raw.suffix(32)),
+                                 alg: "ES256", use: "sig", kid: keyId)])
+    }
+
+    /// The compact JWS of `payload`: base64url(header).base64url(payload).base64url(r ‖ s).
+    public func sign(_ payload: SignedTransactionPayload) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let header = JWSHeader(alg: "ES256", kid: keyId, typ: "JWT")
+        let signingInput = Base64URL.encode((try? encoder.encode(header)) ?? Data()) + "." + Base64URL.encode((try? encoder.encode(payload)) ?? Data())
+        let signature = (try? key.signature(for: Data(signingInput.utf8)).rawRepresentation) ?? Data()
+        return signingInput + "." + Base64URL.encode(signature)
+    }
+
+    /// The StoreKit 2 payload of a transaction, from the store's details and the catalog.
+    public static func payload(for transaction: Transaction, details: TransactionDetails?, catalog: Catalog,
+                               environment: String, signedAt: Date) -> SignedTransactionPayload {
+        let product = catalog.product(id: transaction.productId)
+        let quantity = max(1, transaction.quantity)
+        let unitPrice = (details?.price ?? 0) / Decimal(quantity)
+        var milliunits = unitPrice * 1000
+        var rounded = Decimal()
+        NSDecimalRound(&rounded, &milliunits, 0, .bankers)
+        let token = transaction.payment.applicationUsername.flatMap(UUID.init(uuidString:))?.uuidString.lowercased()
+        return SignedTransactionPayload(
+            transactionId: transaction.id,
+            originalTransactionId: transaction.originalId,
+            bundleId: catalog.bundleId,
+            productId: transaction.productId,
+            subscriptionGroupIdentifier: product?.subscription?.group,
+            purchaseDate: transaction.purchaseDate.milliseconds,
+            originalPurchaseDate: (details?.originalPurchaseDate ?? transaction.purchaseDate).milliseconds,
+            expiresDate: details?.expiresDate?.milliseconds,
+            quantity: transaction.quantity,
+            type: product.map { typeName($0.type) } ?? "Consumable",
+            appAccountToken: token,
+            inAppOwnershipType: "PURCHASED",
+            signedDate: signedAt.milliseconds,
+            environment: environment,
+            storefront: details?.storefront ?? catalog.defaultStorefront,
+            transactionReason: details?.reason == .renewal ? "RENEWAL" : "PURCHASE",
+            revocationDate: details?.revocationDate?.milliseconds,
+            revocationReason: details?.revocationDate == nil ? nil : 0,
+            currency: details?.currency ?? "USD",
+            price: NSDecimalNumber(decimal: rounded).int64Value)
+    }
+
+    static func typeName(_ type: ProductType) -> String {
+        switch type {
+        case .consumable: "Consumable"
+        case .nonConsumable: "Non-Consumable"
+        case .autoRenewable: "Auto-Renewable Subscription"
+        case .nonRenewing: "Non-Renewing Subscription"
+        }
+    }
+}
+
+struct JWSHeader: Codable {
+    let alg: String
+    let kid: String
+    let typ: String
+}
+
+/// StoreKit 2's `JWSTransactionDecodedPayload` field names; dates in epoch milliseconds, price in milliunits.
+public struct SignedTransactionPayload: Codable, Sendable, Hashable {
+    public let transactionId: String
+    public let originalTransactionId: String
+    public let bundleId: String
+    public let productId: String
+    public let subscriptionGroupIdentifier: String?
+    public let purchaseDate: Int64
+    public let originalPurchaseDate: Int64
+    public let expiresDate: Int64?
+    public let quantity: Int
+    /// `Consumable`, `Non-Consumable`, `Auto-Renewable Subscription`, `Non-Renewing Subscription`.
+    public let type: String
+    /// The app's order id when it is a UUID (StoreKit 2's appAccountToken is one).
+    public let appAccountToken: String?
+    public let inAppOwnershipType: String
+    public let signedDate: Int64
+    /// `Sandbox`, `Production` or `Xcode`.
+    public let environment: String
+    /// ISO 3166-1 alpha-3.
+    public let storefront: String
+    /// `PURCHASE` or `RENEWAL`.
+    public let transactionReason: String
+    public let revocationDate: Int64?
+    public let revocationReason: Int?
+    public let currency: String
+    /// Price of one unit in milliunits of `currency` (1.99 → 1990).
+    public let price: Int64
+}
+
+public struct JWK: Codable, Sendable, Hashable {
+    public let kty: String
+    public let crv: String
+    public let x: String
+    public let y: String
+    public let alg: String
+    public let use: String
+    public let kid: String
+}
+
+public struct JWKSet: Codable, Sendable, Hashable {
+    public let keys: [JWK]
+}
+
+/// RFC 4648 §5 base64url without padding, as JWS uses.
+public enum Base64URL {
+    public static func encode(_ data: Data) -> String {
+        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    public static func decode(_ text: String) -> Data? {
+        guard text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else { return nil }
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        return Data(base64Encoded: base64)
+    }
+}
+
+extension Date {
+    var milliseconds: Int64 { Int64((timeIntervalSince1970 * 1000).rounded()) }
+}

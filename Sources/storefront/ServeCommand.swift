@@ -1,0 +1,108 @@
+import ArgumentParser
+import Foundation
+import Logging
+import StoreEngine
+import StoreKitModel
+import StoreServer
+
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the store over HTTP: the payment queue for several devices, verifyReceipt, signed transactions.",
+        discussion: """
+        The simulated store's semantics behind a versioned JSON API (docs/api.md), so several terminals of
+        one account share one store. Clients use `storefront --store http://HOST:PORT` (and --store on every
+        headless command). /admin needs Authorization: Bearer <admin token>; without --admin-token (or
+        $STOREFRONT_ADMIN_TOKEN) a token is generated and printed at start.
+
+        State: --db DIR is a directory holding store.sqlite (the store, as the simulated store keeps it) and
+        server.sqlite (idempotency keys and the transaction-signing key). Default: the state directory's
+        `server` subdirectory ($STOREFRONT_HOME/server, …). SIGTERM or SIGINT shuts down gracefully.
+        """
+    )
+
+    @Option(name: .long, help: "Address to bind. Anything but loopback is reachable from the network (a warning is printed).")
+    var host = "127.0.0.1"
+
+    @Option(name: .long, help: "Port to listen on; 0 picks a free one (printed at start).")
+    var port = 8080
+
+    @Option(name: .long, help: ArgumentHelp("State directory of the server (store.sqlite, server.sqlite). Default: <state dir>/server.", valueName: "dir"))
+    var db: String?
+
+    @Option(name: .long, help: ArgumentHelp("Catalog: a products.json or .storekit file, or an http(s):// URL.", valueName: "path|url"))
+    var catalog = "products.json"
+
+    @Option(name: .long, help: ArgumentHelp("Token for /admin. Default: $STOREFRONT_ADMIN_TOKEN, else a random one, printed at start.", valueName: "token"))
+    var adminToken: String?
+
+    @Option(name: .long, help: "Receipt environment: sandbox or production (verifyReceipt answers 21007/21008 across them).")
+    var environment = "sandbox"
+
+    @Option(name: .long, help: ArgumentHelp("verifyReceipt's shared secret (`password`). Default: $STOREFRONT_SHARED_SECRET, else not checked.", valueName: "secret"))
+    var sharedSecret: String?
+
+    func run() async throws {
+        // A parent may have started us with SIGTERM/SIGINT blocked (as test runners do); the
+        // graceful shutdown needs them delivered.
+        var termination = sigset_t()
+        sigemptyset(&termination)
+        sigaddset(&termination, SIGTERM)
+        sigaddset(&termination, SIGINT)
+        pthread_sigmask(SIG_UNBLOCK, &termination, nil)
+        guard let environment = ServerEnvironment(rawValue: environment.lowercased()) else {
+            throw CommandFailure.usage("--environment \(environment): expected sandbox or production")
+        }
+        guard (0...65535).contains(port) else { throw CommandFailure.usage("--port \(port): expected 0 to 65535") }
+        let env = ProcessInfo.processInfo.environment
+        let givenToken = adminToken ?? env["STOREFRONT_ADMIN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        if let givenToken, givenToken.count < 8 {
+            throw CommandFailure.usage("--admin-token: use at least 8 characters")
+        }
+        let token = givenToken ?? ServerConfiguration.generateToken()
+        let secret = sharedSecret ?? env["STOREFRONT_SHARED_SECRET"].flatMap { $0.isEmpty ? nil : $0 }
+        let bytes: [UInt8]
+        let loaded: Catalog
+        do {
+            bytes = try await CatalogLoader.bytes(from: catalog)
+            loaded = try CatalogLoader.decode(bytes, source: catalog)
+        } catch {
+            throw CommandFailure.failure(String(describing: error))
+        }
+        let directory = db.map { StateDirectory(url: URL(fileURLWithPath: $0)) }
+            ?? StateDirectory(url: StateDirectory.resolve(flag: nil, environment: env).url.appendingPathComponent("server"))
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory.url.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+            throw CommandFailure.usage("--db \(directory.url.path) is a file; pass a directory (the server keeps store.sqlite and server.sqlite in it)")
+        }
+        let configuration = ServerConfiguration(host: host, port: port, environment: environment, adminToken: token, sharedSecret: secret)
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = .info
+            return handler
+        }
+        let logger = Logger(label: "storefront.serve")
+        let service: StoreService
+        do {
+            service = try await StoreService.open(catalog: loaded, catalogBytes: Data(bytes), directory: directory, configuration: configuration)
+        } catch let failure as StoreFailure {
+            throw CommandFailure.failure(failure.message)
+        }
+        if !ServerConfiguration.isLoopback(host) {
+            Console.err("storefront serve: warning: binding \(host), not loopback: anyone who can reach this machine can use the store (and /admin with the token)")
+        }
+        let generated = givenToken == nil
+        let host = host
+        let directoryPath = directory.url.path
+        do {
+            try await StoreHTTPServer.run(service, logger: logger) { port in
+                let shown = host.contains(":") ? "[\(host)]" : host
+                Console.out("storefront serve: listening on http://\(shown):\(port) (\(environment.name), state \(directoryPath))")
+                if generated { Console.out("storefront serve: admin token \(token)") }
+                Console.out("storefront serve: JWS public key at http://\(shown):\(port)/.well-known/storefront-jws-key.pem")
+            }
+        } catch {
+            throw CommandFailure.failure("the server stopped: \(error)")
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import StoreServer
+import Testing
+
+@Suite struct BadInputTests {
+    @Test func malformedJSONIs400AndChangesNothing() async throws {
+        let fixture = try await ServerFixture()
+        try await fixture.test { client in
+            for body in ["{\"account\": ", "not json", "", "\u{00}\u{01}"] {
+                let response = try await client.send(.post, "/v1/payments", json: body, headers: ["Idempotency-Key": UUID().uuidString])
+                #expect(response.status == .badRequest, "\(body.debugDescription)")
+                #expect((try json(response)["error"] as? [String: Any])?["message"] is String)
+            }
+            let history = try await client.object(.get, "/v1/accounts/alice/transactions")
+            #expect((history["transactions"] as? [Any])?.isEmpty == true)
+        }
+    }
+
+    @Test func wrongShapesAndValuesAre422() async throws {
+        let fixture = try await ServerFixture()
+        try await fixture.test { client in
+            let cases: [(String, String)] = [
+                (#"{"productId":"x"}"#, "account"),
+                (#"{"account":"alice","productId":7}"#, "productId"),
+                (#"{"account":"alice","productId":"x","quantity":0}"#, "quantity"),
+                (#"{"account":"alice","productId":"x","quantity":11}"#, "quantity"),
+                (#"{"account":"nobody","productId":"x"}"#, "account"),
+                (#"[]"#, ""),
+            ]
+            for (body, field) in cases {
+                let response = try await client.send(.post, "/v1/payments", json: body, headers: ["Idempotency-Key": UUID().uuidString])
+                #expect(response.status == .unprocessableContent, "\(body)")
+                let error = try #require(try json(response)["error"] as? [String: Any])
+                #expect(error["status"] as? Int == 422)
+                if !field.isEmpty { #expect(error["field"] as? String == field, "\(body)") }
+            }
+            _ = try await client.object(.post, "/v1/products", json: #"{"ids":[],"storefront":"XXX"}"#, expect: .unprocessableContent)
+            let history = try await client.object(.get, "/v1/accounts/alice/transactions")
+            #expect((history["transactions"] as? [Any])?.isEmpty == true)
+        }
+    }
+
+    @Test func aBodyNotDeclaredAsJSONIs415() async throws {
+        let fixture = try await ServerFixture()
+        try await fixture.test { client in
+            for contentType in ["text/plain", "application/x-www-form-urlencoded", nil] as [String?] {
+                let response = try await client.send(.post, "/v1/payments", json: #"{"account":"alice","productId":"x"}"#,
+                                                     contentType: contentType, headers: ["Idempotency-Key": UUID().uuidString])
+                #expect(response.status == .unsupportedMediaType, "\(contentType ?? "none")")
+                #expect((try json(response)["error"] as? [String: Any])?["code"] as? String == "unsupported_media_type")
+            }
+            let charset = try await client.send(.post, "/v1/products", json: #"{"ids":[]}"#, contentType: "application/json; charset=utf-8")
+            #expect(charset.status == .ok)
+        }
+    }
+
+    @Test func aHugeBodyIs413() async throws {
+        let fixture = try await ServerFixture()
+        try await fixture.test { client in
+            let huge = #"{"account":"alice","productId":""# + String(repeating: "x", count: 200_000) + #""}"#
+            let response = try await client.send(.post, "/v1/payments", json: huge, headers: ["Idempotency-Key": UUID().uuidString])
+            #expect(response.status == .contentTooLarge)
+            #expect((try json(response)["error"] as? [String: Any])?["code"] as? String == "payload_too_large")
+            let receipt = #"{"receipt-data":""# + String(repeating: "A", count: 6 * 1024 * 1024) + #""}"#
+            #expect(try await client.send(.post, "/verifyReceipt", json: receipt).status == .contentTooLarge)
+        }
+    }
+
+    @Test func unknownRoutesAndMethodsAre404JSON() async throws {
+        let fixture = try await ServerFixture()
+        try await fixture.test { client in
+            for (method, path) in [(HTTPRequest.Method.get, "/nope"), (.get, "/v2/products"), (.delete, "/v1/payments"), (.put, "/verifyReceipt")] {
+                let response = try await client.send(method, path)
+                #expect(response.status == .notFound, "\(method) \(path)")
+                #expect(response.headers[.contentType]?.hasPrefix("application/json") == true)
+                #expect((try json(response)["error"] as? [String: Any])?["code"] as? String == "not_found")
+            }
+            _ = try await client.object(.post, "/v1/transactions/1234/finish", expect: .notFound)
+        }
+    }
+
+    @Test func finishingAPurchasingTransactionIs409() async throws {
+        let fixture = try await ServerFixture()
+        try await fixture.test { client in
+            _ = try await client.object(.put, "/admin/controls", json: #"{"latencyMilliseconds":5000}"#, admin: true)
+            let response = try await client.pay(ServerFixture.gems)
+            let id = try #require((try json(response)["transaction"] as? [String: Any])?["transactionId"] as? String)
+            let refused = try await client.object(.post, "/v1/transactions/\(id)/finish", expect: .conflict)
+            #expect((refused["error"] as? [String: Any])?["code"] as? String == "conflict")
+        }
+    }
+}

@@ -1,0 +1,158 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import StoreEngine
+import StoreServer
+import Testing
+
+@Suite struct PaymentRouteTests {
+    @Test func productsRequestHasExactAndFormattedPricesAndInvalidIdentifiers() async throws {
+        let fixture = try await ServerFixture()
+        try await fixture.test { client in
+            let body = try await client.object(.post, "/v1/products",
+                                               json: #"{"ids":["\#(ServerFixture.gems)","nope","com.example.storefront.levels.classic"],"storefront":"JPN"}"#)
+            let products = try #require(body["products"] as? [[String: Any]])
+            #expect(products.count == 1)
+            #expect(products.first?["price"] as? String == "160")
+            #expect(products.first?["displayPrice"] as? String == "¥160")
+            #expect(body["invalidProductIdentifiers"] as? [String] == ["nope", "com.example.storefront.levels.classic"])
+            #expect((body["storefront"] as? [String: Any])?["currency"] as? String == "JPY")
+        }
+    }
+
+    @Test func aRetryWithTheSameKeyGetsTheStoredResponseAndChargesOnce() async throws {
+        let fixture = try await ServerFixture()
+        try await fixture.test { client in
+            let key = UUID().uuidString
+            let first = try await client.pay(ServerFixture.gems, key: key)
+            #expect(first.status == .created)
+            // Let the purchase complete in between: the retry must still get the first answer, byte for byte.
+            let id = try #require((try json(first)["transaction"] as? [String: Any])?["transactionId"] as? String)
+            _ = try await client.awaitUpdate(account: "alice", after: 0, transactionId: id)
+            let retry = try await client.pay(ServerFixture.gems, key: key)
+            #expect(retry.status == .created)
+            #expect(retry.body == first.body)
+            #expect(retry.headers[HTTPField.Name("Idempotent-Replayed")!] == "true")
+            let history = try await client.object(.get, "/v1/accounts/alice/transactions")
+            #expect((history["transactions"] as? [Any])?.count == 1)
+        }
+    }
+
+    @Test func theSameKeyWithAnotherBodyIsAConflict() async throws {
+        let fixture = try await ServerFixture()
+        try await fixture.test { client in
+            let key = UUID().uuidString
+            #expect(try await client.pay(ServerFixture.gems, key: key).status == .created)
+            let other = try await client.pay(ServerFixture.gems, key: key, quantity: 2)
+            #expect(other.status == .conflict)
+            let error = try #require(try json(other)["error"] as? [String: Any])
+            #expect(error["code"] as? String == "idempotency_conflict")
+            #expect(error["status"] as? Int == 409)
+            let history = try await client.object(.get, "/v1/accounts/alice/transactions")
+            #expect((history["transactions"] as? [Any])?.count == 1)
+        }
+    }
+
+    @Test func aPaymentWithoutAKeyIsRefused() async throws {
+        let fixture = try await ServerFixture()
+        try await fixture.test { client in
+            let response = try await client.send(.post, "/v1/payments", json: #"{"account":"alice","productId":"\#(ServerFixture.gems)"}"#)
+            #expect(response.status == .badRequest)
+            #expect((try json(response)["error"] as? [String: Any])?["field"] as? String == "Idempotency-Key")
+            let history = try await client.object(.get, "/v1/accounts/alice/transactions")
+            #expect((history["transactions"] as? [Any])?.isEmpty == true)
+        }
+    }
+
+    /// The server committed the payment and died before storing its answer: the retry finds the
+    /// transaction by the key recorded in the same commit and charges nothing more.
+    @Test func aPaymentCommittedBeforeACrashIsNotRepeatedByTheRetry() async throws {
+        let fixture = try await ServerFixture()
+        let key = "crash-key-1"
+        let body = #"{"account":"alice","productId":"\#(ServerFixture.gems)","quantity":1}"#
+        // Replay what the first request did before the crash: reserve the key, commit the payment.
+        var hasher = [UInt8]()
+        hasher.append(contentsOf: Array("POST /v1/payments\n".utf8))
+        hasher.append(contentsOf: Array(body.utf8))
+        let hash = sha256Hex(hasher)
+        guard case .reserved(let generation) = try await fixture.service.storage.reserve(key: key, requestHash: hash, now: Date(), lifetime: 3600) else {
+            Issue.record("the key was not fresh")
+            return
+        }
+        let committed = try await fixture.service.store.add(.init(productId: ServerFixture.gems, account: "alice"), requestKey: "\(key)#\(generation)")
+        try await fixture.test { client in
+            let retry = try await client.send(.post, "/v1/payments", json: body, headers: ["Idempotency-Key": key])
+            #expect(retry.status == .created)
+            #expect((try json(retry)["transaction"] as? [String: Any])?["transactionId"] as? String == committed.id)
+            #expect((try json(retry)["transaction"] as? [String: Any])?["state"] as? String == "purchasing")
+            let history = try await client.object(.get, "/v1/accounts/alice/transactions")
+            #expect((history["transactions"] as? [Any])?.count == 1)
+        }
+    }
+
+    @Test func anExpiredKeyMayBeUsedForANewPayment() async throws {
+        let fixture = try await ServerFixture(idempotencyLifetime: 0.3)
+        try await fixture.test { client in
+            #expect(try await client.pay(ServerFixture.gems, key: "reused").status == .created)
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(try await client.pay(ServerFixture.gems, key: "reused", quantity: 2).status == .created)
+            let history = try await client.object(.get, "/v1/accounts/alice/transactions")
+            #expect((history["transactions"] as? [Any])?.count == 2)
+        }
+    }
+
+    @Test func anUnknownProductFailsAsStoreKitDoesAndAFinishedOneStaysFinished() async throws {
+        let fixture = try await ServerFixture()
+        try await fixture.test { client in
+            let response = try await client.pay("com.example.nope")
+            #expect(response.status == .created)
+            let id = try #require((try json(response)["transaction"] as? [String: Any])?["transactionId"] as? String)
+            let (update, _) = try await client.awaitUpdate(account: "alice", after: 0, transactionId: id)
+            let transaction = try #require(update["transaction"] as? [String: Any])
+            #expect(transaction["state"] as? String == "failed")
+            #expect((transaction["error"] as? [String: Any])?["code"] as? Int == 3)
+            #expect(transaction["jwsRepresentation"] == nil || transaction["jwsRepresentation"] is NSNull)
+            _ = try await client.object(.post, "/v1/transactions/\(id)/finish")
+            _ = try await client.object(.post, "/v1/transactions/\(id)/finish")
+            let unfinished = try await client.object(.get, "/v1/accounts/alice/unfinished")
+            #expect((unfinished["updates"] as? [Any])?.isEmpty == true)
+        }
+    }
+
+    @Test func restoreReportsRestoredNothingAndFailed() async throws {
+        let fixture = try await ServerFixture()
+        try await fixture.test { client in
+            let nothing = try await client.object(.post, "/v1/accounts/alice/restore")
+            #expect(nothing["outcome"] as? String == "nothing")
+            _ = try await fixture.buy(ServerFixture.removeAds)
+            let restored = try await client.object(.post, "/v1/accounts/alice/restore")
+            #expect(restored["outcome"] as? String == "restored")
+            let updates = try #require(restored["updates"] as? [[String: Any]])
+            #expect(updates.count == 1)
+            #expect((updates.first?["transaction"] as? [String: Any])?["state"] as? String == "restored")
+            #expect(updates.first?["receipt"] is String)
+            _ = try await client.object(.put, "/admin/controls", json: #"{"nextOutcome":"network:-1009"}"#, admin: true)
+            let failed = try await client.object(.post, "/v1/accounts/alice/restore")
+            #expect(failed["outcome"] as? String == "failed")
+            #expect((failed["error"] as? [String: Any])?["code"] as? Int == -1009)
+            #expect((failed["error"] as? [String: Any])?["domain"] as? String == "NSURLErrorDomain")
+        }
+    }
+
+    @Test func walletListsEntitlements() async throws {
+        let fixture = try await ServerFixture()
+        _ = try await fixture.buy(ServerFixture.removeAds)
+        _ = try await fixture.buy(ServerFixture.monthly)
+        try await fixture.test { client in
+            let wallet = try await client.object(.get, "/v1/accounts/alice/wallet")
+            let items = try #require(wallet["entitlements"] as? [[String: Any]])
+            #expect(Set(items.compactMap { $0["productId"] as? String }) == [ServerFixture.removeAds, ServerFixture.monthly])
+            #expect(items.first { $0["productId"] as? String == ServerFixture.monthly }?["expiresDate"] is NSNumber)
+        }
+    }
+}
+
+func sha256Hex(_ bytes: [UInt8]) -> String {
+    SHA256Helper.hex(bytes)
+}

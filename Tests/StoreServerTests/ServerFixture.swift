@@ -1,0 +1,116 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import StoreAPI
+import StoreEngine
+import StoreKitModel
+import StoreServer
+import Testing
+
+/// A server over products.json in a fresh state directory, exercised through Hummingbird's
+/// router test client (no socket).
+struct ServerFixture {
+    static let token = "test-admin-token-0123456789"
+    static let gems = "com.example.storefront.gems.100"
+    static let removeAds = "com.example.storefront.removeads"
+    static let monthly = "com.example.storefront.premium.monthly"
+
+    static var repositoryRoot: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    static func catalogBytes() throws -> Data {
+        try Data(contentsOf: repositoryRoot.appendingPathComponent("products.json"))
+    }
+
+    let service: StoreService
+    let directory: URL
+
+    init(directory: URL? = nil, environment: ServerEnvironment = .sandbox, sharedSecret: String? = nil,
+         catalogBytes: Data? = nil, idempotencyLifetime: TimeInterval = 24 * 3600) async throws {
+        let bytes = try catalogBytes ?? Self.catalogBytes()
+        let catalog = try CatalogLoader.decode(Array(bytes), source: "products.json")
+        self.directory = directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("storefront-server-\(UUID().uuidString)")
+        let configuration = ServerConfiguration(port: 0, environment: environment, adminToken: Self.token, sharedSecret: sharedSecret,
+                                                bodyLimit: 64 * 1024, receiptBodyLimit: 5 * 1024 * 1024, idempotencyLifetime: idempotencyLifetime)
+        service = try await StoreService.open(catalog: catalog, catalogBytes: bytes, directory: StateDirectory(url: self.directory),
+                                              configuration: configuration)
+    }
+
+    var application: some ApplicationProtocol {
+        var logger = Logger(label: "storefront.test")
+        logger.logLevel = .warning
+        return StoreHTTPServer.application(service, logger: logger)
+    }
+
+    func test<Value: Sendable>(_ body: @Sendable (any TestClientProtocol) async throws -> Value) async throws -> Value {
+        try await application.test(.router, body)
+    }
+
+    /// A purchase through the store itself, waiting for the update that ends `purchasing`.
+    func buy(_ productId: String, account: String = "alice") async throws -> TransactionUpdate {
+        let updates = await service.store.updates()
+        let started = try await service.store.add(Payment(productId: productId, account: account))
+        for await update in updates where update.transaction.id == started.id && update.transaction.state != .purchasing {
+            return update
+        }
+        throw StoreFailure("the update stream ended")
+    }
+}
+
+/// JSON helpers over the test client.
+extension TestClientProtocol {
+    @discardableResult
+    func send(_ method: HTTPRequest.Method, _ uri: String, json: String? = nil, contentType: String? = "application/json",
+              headers extra: [String: String] = [:], admin: Bool = false) async throws -> TestResponse {
+        var headers = HTTPFields()
+        if json != nil, let contentType { headers[.contentType] = contentType }
+        if admin { headers[.authorization] = "Bearer \(ServerFixture.token)" }
+        for (name, value) in extra {
+            if let field = HTTPField.Name(name) { headers[field] = value }
+        }
+        return try await execute(uri: uri, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) })
+    }
+
+    func object(_ method: HTTPRequest.Method, _ uri: String, json: String? = nil, headers: [String: String] = [:],
+                admin: Bool = false, expect status: HTTPResponse.Status = .ok,
+                sourceLocation: Testing.SourceLocation = #_sourceLocation) async throws -> [String: Any] {
+        let response = try await send(method, uri, json: json, headers: headers, admin: admin)
+        #expect(response.status == status, "\(method) \(uri): \(String(buffer: response.body))", sourceLocation: sourceLocation)
+        return try #require(try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any], sourceLocation: sourceLocation)
+    }
+
+    func pay(_ productId: String, account: String = "alice", key: String = UUID().uuidString, quantity: Int = 1) async throws -> TestResponse {
+        try await send(.post, "/v1/payments", json: #"{"account":"\#(account)","productId":"\#(productId)","quantity":\#(quantity)}"#,
+                       headers: ["Idempotency-Key": key])
+    }
+
+    /// Long-polls the account's updates after `cursor` until one of `id` leaves `purchasing` (or `until` holds).
+    func awaitUpdate(account: String, after cursor: Int64, transactionId: String,
+                     until done: (String) -> Bool = { $0 != "purchasing" }) async throws -> (update: [String: Any], cursor: Int64) {
+        var cursor = cursor
+        for _ in 0..<20 {
+            let page = try await object(.get, "/v1/accounts/\(account)/updates?after=\(cursor)&wait=5")
+            for update in page["updates"] as? [[String: Any]] ?? [] {
+                let transaction = update["transaction"] as? [String: Any] ?? [:]
+                if transaction["transactionId"] as? String == transactionId, done(transaction["state"] as? String ?? "") {
+                    return (update, (update["cursor"] as? NSNumber)?.int64Value ?? cursor)
+                }
+            }
+            cursor = (page["cursor"] as? NSNumber)?.int64Value ?? cursor
+        }
+        throw StoreFailure("no update for \(transactionId)")
+    }
+}
+
+extension Data {
+    init(buffer: ByteBuffer) {
+        self.init(buffer.readableBytesView)
+    }
+}
+
+func json(_ response: TestResponse) throws -> [String: Any] {
+    try #require(try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])
+}

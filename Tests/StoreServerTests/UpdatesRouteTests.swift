@@ -1,0 +1,114 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import StoreEngine
+import StoreServer
+import Testing
+
+@Suite struct UpdatesRouteTests {
+    /// Reads the journal in pages of two, as a client that disconnects after every answer and
+    /// reconnects with its cursor: every update arrives once, in order, and nothing more.
+    @Test func pagesResumedFromTheirCursorMissNothingAndRepeatNothing() async throws {
+        let fixture = try await ServerFixture()
+        var bought: [String] = []
+        for _ in 0..<3 { bought.append(try await fixture.buy(ServerFixture.gems).transaction.id) }
+        let ids = bought
+        _ = try await fixture.buy(ServerFixture.gems, account: "kenji")  // another account's: never in alice's feed
+        try await fixture.test { client in
+            var cursor: Int64 = 0
+            var seen: [(String, String)] = []
+            var cursors: [Int64] = []
+            while true {
+                let page = try await client.object(.get, "/v1/accounts/alice/updates?after=\(cursor)&limit=2")
+                let updates = try #require(page["updates"] as? [[String: Any]])
+                if updates.isEmpty {
+                    #expect((page["cursor"] as? NSNumber)?.int64Value == cursor)
+                    break
+                }
+                #expect(updates.count <= 2)
+                for update in updates {
+                    let transaction = try #require(update["transaction"] as? [String: Any])
+                    seen.append((transaction["transactionId"] as? String ?? "", transaction["state"] as? String ?? ""))
+                    cursors.append((update["cursor"] as? NSNumber)?.int64Value ?? -1)
+                    #expect(transaction["account"] as? String == "alice")
+                }
+                cursor = try #require((page["cursor"] as? NSNumber)?.int64Value)
+            }
+            #expect(cursors == cursors.sorted() && Set(cursors).count == cursors.count)
+            let expected = ids.flatMap { [($0, "purchasing"), ($0, "purchased")] }
+            #expect(seen.map { "\($0.0) \($0.1)" } == expected.map { "\($0.0) \($0.1)" })
+            // Something new after the last cursor: exactly that, nothing before it again.
+            let next = try await fixture.buy(ServerFixture.removeAds).transaction.id
+            let page = try await client.object(.get, "/v1/accounts/alice/updates?after=\(cursor)")
+            let states = (page["updates"] as? [[String: Any]] ?? []).compactMap { $0["transaction"] as? [String: Any] }
+                .map { "\($0["transactionId"] as? String ?? "") \($0["state"] as? String ?? "")" }
+            #expect(states == ["\(next) purchasing", "\(next) purchased"])
+        }
+    }
+
+    @Test func aLongPollAnswersAsSoonAsAnUpdateArrives() async throws {
+        let fixture = try await ServerFixture()
+        try await fixture.test { client in
+            let start = try await client.object(.get, "/v1/accounts/alice/updates?wait=0")
+            let cursor = try #require((start["cursor"] as? NSNumber)?.int64Value)
+            let clock = ContinuousClock()
+            let began = clock.now
+            async let page = client.object(.get, "/v1/accounts/alice/updates?after=\(cursor)&wait=20")
+            try await Task.sleep(for: .milliseconds(300))
+            _ = try await client.pay(ServerFixture.gems)
+            let updates = try #require(try await page["updates"] as? [[String: Any]])
+            #expect(!updates.isEmpty)
+            #expect(clock.now - began < .seconds(10))
+        }
+    }
+
+    @Test func aLongPollWithNothingNewAnswersEmptyAfterItsWait() async throws {
+        let fixture = try await ServerFixture()
+        try await fixture.test { client in
+            let clock = ContinuousClock()
+            let began = clock.now
+            let page = try await client.object(.get, "/v1/accounts/alice/updates?after=0&wait=1")
+            #expect((page["updates"] as? [Any])?.isEmpty == true)
+            #expect((page["cursor"] as? NSNumber)?.int64Value == 0)
+            #expect(clock.now - began >= .milliseconds(900))
+        }
+    }
+
+    @Test func askToBuyApprovedThroughAdminReachesTheClientsPoll() async throws {
+        let fixture = try await ServerFixture()
+        try await fixture.test { client in
+            let response = try await client.pay(ServerFixture.removeAds, account: "kid")
+            let id = try #require((try json(response)["transaction"] as? [String: Any])?["transactionId"] as? String)
+            let (deferred, cursor) = try await client.awaitUpdate(account: "kid", after: 0, transactionId: id)
+            #expect((deferred["transaction"] as? [String: Any])?["state"] as? String == "deferred")
+            // A client waiting on the account's feed, and a third client (the parent) approving.
+            async let waiting = client.awaitUpdate(account: "kid", after: cursor, transactionId: id)
+            try await Task.sleep(for: .milliseconds(200))
+            let approval = try await client.object(.post, "/admin/transactions/\(id)/approve", admin: true)
+            #expect(((approval["updates"] as? [[String: Any]])?.first?["transaction"] as? [String: Any])?["state"] as? String == "purchased")
+            let (approved, _) = try await waiting
+            let transaction = try #require(approved["transaction"] as? [String: Any])
+            #expect(transaction["state"] as? String == "purchased")
+            #expect(transaction["jwsRepresentation"] is String)
+            #expect(approved["receipt"] is String)
+        }
+    }
+
+    @Test func theAllAccountsFeedAndUnknownAccounts() async throws {
+        let fixture = try await ServerFixture()
+        _ = try await fixture.buy(ServerFixture.gems)
+        _ = try await fixture.buy(ServerFixture.gems, account: "kenji")
+        try await fixture.test { client in
+            let page = try await client.object(.get, "/v1/updates?after=0")
+            let accounts = Set((page["updates"] as? [[String: Any]] ?? []).compactMap { ($0["transaction"] as? [String: Any])?["account"] as? String })
+            #expect(accounts == ["alice", "kenji"])
+            let missing = try await client.object(.get, "/v1/accounts/nobody/updates", expect: .notFound)
+            #expect((missing["error"] as? [String: Any])?["code"] as? String == "not_found")
+            let bad = try await client.object(.get, "/v1/accounts/alice/updates?after=-1", expect: .badRequest)
+            #expect((bad["error"] as? [String: Any])?["field"] as? String == "after")
+            let tooLong = try await client.object(.get, "/v1/accounts/alice/updates?wait=999", expect: .badRequest)
+            #expect((tooLong["error"] as? [String: Any])?["field"] as? String == "wait")
+        }
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import StoreEngine
+import StoreServer
+import Testing
+
+@Suite struct VerifyReceiptTests {
+    func verify(_ client: any TestClientProtocol, _ body: String, contentType: String? = "application/json") async throws -> [String: Any] {
+        let response = try await client.send(.post, "/verifyReceipt", json: body, contentType: contentType)
+        #expect(response.status == .ok)  // verifyReceipt always answers 200; the status is in the body
+        return try json(response)
+    }
+
+    func receiptData(_ receipt: String) -> String {
+        #"{"receipt-data":"\#(receipt)"}"#
+    }
+
+    @Test func aValidReceiptHasApplesFullShape() async throws {
+        let fixture = try await ServerFixture()
+        let bought = try await fixture.buy(ServerFixture.gems)
+        let receipt = try #require(bought.receipt)
+        try await fixture.test { client in
+            let answer = try await verify(client, receiptData(receipt), contentType: "text/plain")
+            #expect(answer["status"] as? Int == 0)
+            #expect(answer["environment"] as? String == "Sandbox")
+            let body = try #require(answer["receipt"] as? [String: Any])
+            #expect(body["bundle_id"] as? String == "com.example.storefront.demo")
+            #expect(body["receipt_type"] as? String == "ProductionSandbox")
+            for key in ["receipt_creation_date", "request_date", "original_purchase_date"] {
+                #expect(body[key] is String && body["\(key)_ms"] is String && body["\(key)_pst"] is String, "\(key)")
+            }
+            let item = try #require((body["in_app"] as? [[String: Any]])?.first)
+            #expect(item["quantity"] as? String == "1")
+            #expect(item["product_id"] as? String == ServerFixture.gems)
+            #expect(item["transaction_id"] as? String == bought.transaction.id)
+            #expect(item["original_transaction_id"] as? String == bought.transaction.id)
+            let gmt = try #require(item["purchase_date"] as? String)
+            let pst = try #require(item["purchase_date_pst"] as? String)
+            let ms = try #require(item["purchase_date_ms"] as? String)
+            #expect(gmt.wholeMatch(of: /\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} Etc\/GMT/) != nil, "\(gmt)")
+            #expect(pst.wholeMatch(of: /\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} America\/Los_Angeles/) != nil, "\(pst)")
+            #expect(Int64(ms) == Int64((bought.transaction.purchaseDate.timeIntervalSince1970 * 1000).rounded()))
+            #expect(item["expires_date"] == nil)
+            #expect(answer["latest_receipt_info"] == nil)
+            // Every value of an in_app item is a string.
+            #expect(item.values.allSatisfy { $0 is String })
+        }
+    }
+
+    @Test func subscriptionsAddLatestReceiptInfoAndExcludeOldTransactions() async throws {
+        let fixture = try await ServerFixture()
+        let first = try await fixture.buy(ServerFixture.monthly)
+        try await fixture.test { client in
+            _ = try await client.object(.post, "/admin/transactions/\(first.transaction.id)/renew", admin: true)
+            let receipt = try await fixture.service.store.currentReceipt(account: "alice")
+            let all = try await verify(client, receiptData(receipt))
+            #expect(all["status"] as? Int == 0)
+            let latest = try #require(all["latest_receipt_info"] as? [[String: Any]])
+            #expect(latest.count == 2)
+            #expect(latest.allSatisfy { $0["expires_date"] is String && $0["expires_date_ms"] is String && $0["expires_date_pst"] is String })
+            #expect(latest.allSatisfy { $0["original_transaction_id"] as? String == first.transaction.id })
+            #expect(all["latest_receipt"] is String)
+            #expect((all["pending_renewal_info"] as? [[String: Any]])?.first?["auto_renew_status"] as? String == "1")
+            let newest = try await verify(client, #"{"receipt-data":"\#(receipt)","exclude-old-transactions":true}"#)
+            #expect((newest["latest_receipt_info"] as? [Any])?.count == 1)
+        }
+    }
+
+    @Test func everyStatusTheContractNames() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("storefront-verify-\(UUID().uuidString)")
+        let sandbox = try await ServerFixture(directory: directory, sharedSecret: "s3cret")
+        let sandboxReceipt = try #require(try await sandbox.buy(ServerFixture.monthly).receipt)
+        // The same state opened as production: its receipts say Production.
+        let production = try await ServerFixture(directory: directory, environment: .production)
+        let productionReceipt = try #require(try await production.buy(ServerFixture.gems, account: "kenji").receipt)
+        // The same state under a catalog without alice: her account is gone.
+        var catalog = try #require(try JSONSerialization.jsonObject(with: ServerFixture.catalogBytes()) as? [String: Any])
+        catalog["accounts"] = (catalog["accounts"] as? [[String: Any]] ?? []).filter { $0["name"] as? String != "alice" }
+        let withoutAlice = try await ServerFixture(directory: directory, catalogBytes: try JSONSerialization.data(withJSONObject: catalog))
+
+        try await sandbox.test { client in
+            let get = try await client.send(.get, "/verifyReceipt")
+            #expect(get.status == .ok)
+            #expect(try json(get)["status"] as? Int == 21000)
+            #expect(try await verify(client, "{not json")["status"] as? Int == 21000)
+            #expect(try await verify(client, "[1,2]")["status"] as? Int == 21000)
+            #expect(try await verify(client, #"{"password":"s3cret"}"#)["status"] as? Int == 21002)
+            #expect(try await verify(client, #"{"receipt-data":"%%% not base64 %%%","password":"s3cret"}"#)["status"] as? Int == 21002)
+            #expect(try await verify(client, #"{"receipt-data":42}"#)["status"] as? Int == 21002)
+            #expect(try await verify(client, #"{"receipt-data":"\#(tampered(sandboxReceipt))","password":"s3cret"}"#)["status"] as? Int == 21003)
+            #expect(try await verify(client, #"{"receipt-data":"\#(sandboxReceipt)","password":"wrong"}"#)["status"] as? Int == 21004)
+            // A subscription receipt without the password, on a server with a shared secret.
+            #expect(try await verify(client, #"{"receipt-data":"\#(sandboxReceipt)"}"#)["status"] as? Int == 21004)
+            #expect(try await verify(client, #"{"receipt-data":"\#(productionReceipt)","password":"s3cret"}"#)["status"] as? Int == 21008)
+            let valid = try await verify(client, #"{"receipt-data":"\#(sandboxReceipt)","password":"s3cret"}"#)
+            #expect(valid["status"] as? Int == 0)
+            let refused = try await verify(client, #"{"receipt-data":"\#(productionReceipt)"}"#)
+            #expect(refused["receipt"] == nil)  // a non-zero status carries no receipt
+        }
+        try await production.test { client in
+            let sandboxOnProduction = try await verify(client, receiptData(sandboxReceipt))
+            #expect(sandboxOnProduction["status"] as? Int == 21007)
+            let productionOnProduction = try await verify(client, receiptData(productionReceipt))
+            #expect(productionOnProduction["status"] as? Int == 0)
+            #expect(productionOnProduction["environment"] as? String == "Production")
+        }
+        try await withoutAlice.test { client in
+            let deleted = try await verify(client, receiptData(sandboxReceipt))
+            #expect(deleted["status"] as? Int == 21010)
+        }
+    }
+
+    @Test func aForcedStatusAndAnUnreachableVerifier() async throws {
+        let fixture = try await ServerFixture()
+        let receipt = try #require(try await fixture.buy(ServerFixture.gems).receipt)
+        try await fixture.test { client in
+            _ = try await client.object(.put, "/admin/controls", json: #"{"verification":"21005"}"#, admin: true)
+            let forced = try await verify(client, receiptData(receipt))
+            #expect(forced["status"] as? Int == 21005)
+            #expect(forced["is-retryable"] as? Bool == true)
+            _ = try await client.object(.put, "/admin/controls", json: #"{"verification":"unreachable"}"#, admin: true)
+            #expect(try await client.send(.post, "/verifyReceipt", json: receiptData(receipt)).status == .serviceUnavailable)
+        }
+    }
+
+    /// The app server's check: the claim that verified a transaction may ask again; any other claim
+    /// on the same transaction id is a replay and is refused.
+    @Test func aReplayedTransactionIsRefused() async throws {
+        let fixture = try await ServerFixture()
+        let bought = try await fixture.buy(ServerFixture.gems)
+        let receipt = try #require(bought.receipt)
+        try await fixture.test { client in
+            func check(_ claim: String, product: String = ServerFixture.gems) async throws -> [String: Any] {
+                try await client.object(.post, "/v1/verify", json: """
+                    {"receipt":"\(receipt)","transactionId":"\(bought.transaction.id)","productId":"\(product)","claim":"\(claim)"}
+                    """)
+            }
+            #expect(try await check("ledger-1")["result"] as? String == "verified")
+            #expect(try await check("ledger-1")["result"] as? String == "verified")
+            let replay = try await check("ledger-2")
+            #expect(replay["result"] as? String == "rejected")
+            #expect((replay["reason"] as? String)?.contains("replayed") == true)
+            #expect(try await check("ledger-3", product: ServerFixture.removeAds)["result"] as? String == "rejected")
+        }
+    }
+}
+
+/// The receipt with its first transaction's product changed and the old signature kept.
+func tampered(_ receipt: String) -> String {
+    guard let envelopeData = Data(base64Encoded: receipt),
+          var envelope = try? JSONSerialization.jsonObject(with: envelopeData) as? [String: String],
+          let payloadData = envelope["payload"].flatMap({ Data(base64Encoded: $0) }),
+          var payload = try? JSONSerialization.jsonObject(with: payloadData) as? [String: Any],
+          var items = payload["in_app"] as? [[String: Any]], !items.isEmpty else { return "" }
+    items[0]["product_id"] = "com.example.storefront.pro.lifetime"
+    payload["in_app"] = items
+    guard let changed = try? JSONSerialization.data(withJSONObject: payload, options: [.sortedKeys]) else { return "" }
+    envelope["payload"] = changed.base64EncodedString()
+    guard let data = try? JSONSerialization.data(withJSONObject: envelope, options: [.sortedKeys]) else { return "" }
+    return data.base64EncodedString()
+}

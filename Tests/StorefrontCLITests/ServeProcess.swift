@@ -1,0 +1,114 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `storefront serve` started as a child process on a loopback port (0: a free one, read back from
+/// its start-up line), with its state in `db`. `stop()` ends it with SIGKILL if it still runs.
+final class ServeProcess: @unchecked Sendable {
+    struct StartFailure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    let process: Process
+    let port: Int
+    let db: URL
+    let stdoutFile: URL
+    let stderrFile: URL
+
+    private init(process: Process, port: Int, db: URL, stdoutFile: URL, stderrFile: URL) {
+        self.process = process
+        self.port = port
+        self.db = db
+        self.stdoutFile = stdoutFile
+        self.stderrFile = stderrFile
+    }
+
+    var baseURL: String { "http://127.0.0.1:\(port)" }
+    var stdout: String { (try? String(contentsOf: stdoutFile, encoding: .utf8)) ?? "" }
+    var stderr: String { (try? String(contentsOf: stderrFile, encoding: .utf8)) ?? "" }
+
+    static func start(db: URL, port: Int = 0, arguments: [String] = [], environment: [String: String] = [:]) throws -> ServeProcess {
+        let logs = db.deletingLastPathComponent().appendingPathComponent("serve-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)
+        let out = logs.appendingPathComponent("stdout.txt")
+        let err = logs.appendingPathComponent("stderr.txt")
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
+        let process = Process()
+        process.executableURL = Executable.url
+        process.arguments = ["serve", "--port", String(port), "--db", db.path,
+                             "--catalog", Executable.repositoryRoot.appendingPathComponent("products.json").path] + arguments
+        process.currentDirectoryURL = Executable.repositoryRoot
+        var env = ProcessInfo.processInfo.environment
+        env.merge(environment) { _, new in new }
+        process.environment = env
+        process.standardOutput = try FileHandle(forWritingTo: out)
+        process.standardError = try FileHandle(forWritingTo: err)
+        try process.run()
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline, process.isRunning {
+            let text = (try? String(contentsOf: out, encoding: .utf8)) ?? ""
+            if let match = text.firstMatch(of: /listening on http:\/\/[^:]+:(\d+)/), let bound = Int(match.1) {
+                return ServeProcess(process: process, port: bound, db: db, stdoutFile: out, stderrFile: err)
+            }
+            usleep(20_000)
+        }
+        let stderr = (try? String(contentsOf: err, encoding: .utf8)) ?? ""
+        if process.isRunning { _ = kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+        throw StartFailure(description: "storefront serve did not start: \(stderr)")
+    }
+
+    /// The admin token the server printed (when it generated one).
+    var printedToken: String? {
+        stdout.firstMatch(of: /admin token (\S+)/).map { String($0.1) }
+    }
+
+    /// Sends `signal` and waits up to `timeout` seconds; true if the process ended.
+    @discardableResult
+    func signal(_ signal: Int32, timeout: TimeInterval = 15) -> Bool {
+        guard process.isRunning else { return true }
+        _ = kill(process.processIdentifier, signal)
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning, Date() < deadline { usleep(20_000) }
+        if !process.isRunning { process.waitUntilExit() }
+        return !process.isRunning
+    }
+
+    func stop() {
+        signal(SIGKILL)
+    }
+}
+
+/// Plain HTTP for the tests (URLSession), answering status, headers and body.
+enum HTTP {
+    struct Reply: Sendable {
+        let status: Int
+        let headers: [String: String]
+        let body: Data
+
+        var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
+        var text: String { String(decoding: body, as: UTF8.self) }
+    }
+
+    static func send(_ method: String, _ url: String, body: Data? = nil, headers: [String: String] = [:], timeout: TimeInterval = 30) async throws -> Reply {
+        guard let target = URL(string: url) else { throw URLError(.badURL) }
+        var request = URLRequest(url: target, timeoutInterval: timeout)
+        request.httpMethod = method
+        request.httpBody = body
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let http = response as? HTTPURLResponse
+        var fields: [String: String] = [:]
+        for (name, value) in http?.allHeaderFields ?? [:] { fields[String(describing: name).lowercased()] = String(describing: value) }
+        return Reply(status: http?.statusCode ?? 0, headers: fields, body: data)
+    }
+
+    static func json(_ method: String, _ url: String, _ text: String, headers: [String: String] = [:]) async throws -> Reply {
+        try await send(method, url, body: Data(text.utf8), headers: ["Content-Type": "application/json"].merging(headers) { _, new in new })
+    }
+}
+
+func temporaryDirectory(_ name: String) -> URL {
+    FileManager.default.temporaryDirectory.appendingPathComponent("storefront-\(name)-\(UUID().uuidString)")
+}
