@@ -17,6 +17,8 @@ public enum Action: Sendable {
     case snapshot(StoreSnapshot)
     case paymentAdded(Transaction)
     case restoreFinished(RestoreResult)
+    /// Re-reading the store failed (a remote store went away): shown until a read succeeds again.
+    case refreshFailed(String)
     /// A `setControls` effect was written; snapshots read before it no longer overwrite the panel.
     case controlsSaved
     /// An effect failed outside StoreKit's error model (disk full, server down): shown, never fatal.

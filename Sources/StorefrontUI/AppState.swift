@@ -37,6 +37,8 @@ public struct AppState: Sendable {
     /// update may arrive before the effect reports the payment added.
     public var awaitingAdd: [String] = []
     public var quitting = false
+    /// Why the store cannot be read right now (a remote store is down); nil when it answers.
+    public var storeProblem: String?
     /// `setControls` effects not yet written: until then a snapshot's controls are older than ours.
     public var unsavedControls = 0
     /// A risky command pressed once (clear all, reset); pressing it again carries it out.

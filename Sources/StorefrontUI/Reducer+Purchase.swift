@@ -73,6 +73,7 @@ extension Reducer {
     }
 
     static func applySnapshot(_ state: inout AppState, _ snapshot: StoreSnapshot) -> [Effect] {
+        state.storeProblem = nil
         state.history = snapshot.history
         if case .transactionManager(let selection)? = state.sheet, selection >= snapshot.history.count {
             state.sheet = .transactionManager(selection: max(0, snapshot.history.count - 1))

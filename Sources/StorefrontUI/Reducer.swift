@@ -51,6 +51,9 @@ public enum Reducer {
                 state.progress[transaction.id] = .purchasing
             }
             return []
+        case .refreshFailed(let message):
+            state.storeProblem = message
+            return []
         case .controlsSaved:
             state.unsavedControls = max(0, state.unsavedControls - 1)
             return []

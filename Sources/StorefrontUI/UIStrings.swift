@@ -90,6 +90,9 @@ public struct UIStrings: Sendable {
         pick("applicationUsername came back empty; matched order \(orderId) by account and product.",
              "applicationUsername 为空；已按账户和商品匹配订单 \(orderId)。")
     }
+    func storeUnreachable(_ problem: String) -> String {
+        pick("⚠ store unreachable (\(problem)) — retrying; payments in flight are kept", "⚠ 无法连接商店（\(problem)）— 正在重试；进行中的付款会被保留")
+    }
     var restoring: String { pick("Restoring purchases…", "正在恢复购买…") }
     func switchedStorefront(_ storefront: Storefront) -> String {
         pick("Storefront \(storefront.id): prices in \(storefront.currency).", "店面 \(storefront.id)：价格以 \(storefront.currency) 显示。")

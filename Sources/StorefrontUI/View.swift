@@ -59,7 +59,14 @@ public enum View {
             grid.write(state.list.query + (state.asciiOnly ? (state.list.filtering ? "_" : "") : cursor), row: layout.statusRow, column: used,
                        role: .input, maxWidth: state.size.columns / 2 - used)
         }
-        guard let status = state.status else { return }
+        guard let status = state.status else {
+            if let problem = state.storeProblem {
+                var text = strings.storeUnreachable(problem)
+                if state.asciiOnly { text = text.replacingOccurrences(of: "⚠", with: "!") }
+                grid.write(text, row: layout.statusRow, column: 0, role: .error, overflow: .ellipsis)
+            }
+            return
+        }
         let role: Role = switch status.level {
         case .info: .info
         case .warning: .warning

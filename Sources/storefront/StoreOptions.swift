@@ -35,7 +35,9 @@ struct StoreOptions: ParsableArguments {
     /// what an earlier process left half done. `--storefront` applies to this command only;
     /// `manage set storefront` persists. `follow`: the remote store's updates follow only the
     /// session's account (headless commands); the TUI, which switches accounts, follows all.
-    func open(followAccountOnly: Bool = true) async throws -> StoreSession {
+    /// `retryBudget`: how long one call to a remote store keeps retrying; the TUI keeps it short,
+    /// since it shows "store unreachable" and tries again on its own, and its effects run in order.
+    func open(followAccountOnly: Bool = true, retryBudget: Duration? = nil) async throws -> StoreSession {
         let environment = ProcessInfo.processInfo.environment
         let remoteURL = try storeURL(environment)
         let context = try await catalog.resolve(defaultCatalog: remoteURL.map { "\($0)/v1/catalog" } ?? "products.json")
@@ -47,6 +49,7 @@ struct StoreOptions: ParsableArguments {
             if let remoteURL {
                 let token = adminToken ?? environment["STOREFRONT_ADMIN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
                 var policy = RetryPolicy.standard
+                if let retryBudget { policy.budget = retryBudget }
                 if let seconds = environment["STOREFRONT_RETRY_SECONDS"].flatMap(Double.init), seconds >= 0 {
                     policy.budget = .milliseconds(Int64(seconds * 1000))
                 }

@@ -63,7 +63,12 @@ final class EffectRunner: Sendable {
         case .handle(let update):
             inbox.push(.appSteps(try await observer.handle(update)))
         case .refresh(let account):
-            inbox.push(.snapshot(try await snapshot(account: account)))
+            // Periodic and quiet: a store that does not answer is a state to show, not a sheet per try.
+            do {
+                inbox.push(.snapshot(try await snapshot(account: account)))
+            } catch {
+                inbox.push(.refreshFailed((error as? StoreFailure)?.message ?? String(describing: error)))
+            }
         case .replayUnfinished(let account):
             for update in try await store.unfinished(account: account) { inbox.push(.transactionUpdate(update)) }
         case .restore(let account):

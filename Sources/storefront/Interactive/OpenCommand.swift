@@ -29,7 +29,7 @@ struct OpenCommand: AsyncParsableCommand {
                 For scripts use the headless commands: storefront products | buy | transactions | restore | wallet | manage (see storefront --help)
                 """)
         }
-        let session = try await options.open(followAccountOnly: false)
+        let session = try await options.open(followAccountOnly: false, retryBudget: .seconds(3))
         let inbox = Inbox()
         let runner = EffectRunner(store: session.store, observer: session.observer, inbox: inbox)
         let worker = runner.start()
