@@ -97,7 +97,7 @@ struct Cursor {
             }
             let key = try string()
             skipWhitespace()
-            try expect(":", context: "after the member name \"\(key.prefix(40))\"", opened: opened, container: "object")
+            try expect(":", context: "after the member name \(quoted(key))", opened: opened, container: "object")
             skipWhitespace()
             members.append((key, try value(in: ("object", opened))))
             skipWhitespace()
@@ -236,6 +236,7 @@ struct Cursor {
         let byte = bytes[index]
         switch byte {
         case 0x00: return "NUL byte (the file looks binary)"
+        case 0x20: return "a space"
         case 0x21...0x7E: return "'\(Character(Unicode.Scalar(byte)))'"
         case 0x80...:
             guard let scalar = scalar(at: index) else { return "byte 0x\(hex(byte)) (the file is not UTF-8 text)" }
