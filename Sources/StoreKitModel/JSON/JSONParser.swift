@@ -144,10 +144,11 @@ struct Cursor {
         return true
     }
 
-    mutating func expect(_ scalar: Unicode.Scalar, context: String, opened: Int, container: String) throws(JSONSyntaxError) {
+    /// `context` is built only for the message: it is not paid for on every member.
+    mutating func expect(_ scalar: Unicode.Scalar, context: @autoclosure () -> String, opened: Int, container: String) throws(JSONSyntaxError) {
         guard index < bytes.count else { throw unclosed(container, opened) }
         guard bytes[index] == UInt8(scalar.value) else {
-            throw failure("unexpected \(describeCurrent()); expected '\(scalar)' \(context)")
+            throw failure("unexpected \(describeCurrent()); expected '\(scalar)' \(context())")
         }
         index += 1
     }
