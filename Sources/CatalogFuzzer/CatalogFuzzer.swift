@@ -99,8 +99,10 @@ enum CatalogFuzzerReplay {
                 ? ((try? FileManager.default.contentsOfDirectory(atPath: argument)) ?? []).sorted().map { "\(argument)/\($0)" }
                 : [argument]
             for path in paths {
-                guard let data = FileManager.default.contents(atPath: path) else { continue }
-                CatalogFuzz.run([UInt8](data))
+                // FileHandle, not FileManager.contents(atPath:), which leaks 4 KiB per empty file in swift-foundation 6.3.
+                guard let handle = FileHandle(forReadingAtPath: path) else { continue }
+                defer { try? handle.close() }
+                CatalogFuzz.run([UInt8]((try? handle.readToEnd()) ?? Data()))
                 count += 1
             }
         }
