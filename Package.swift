@@ -88,6 +88,10 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // A libFuzzer target over the catalog decoders. `Fuzz/run` builds it with the fuzzer; a normal
+        // build makes a harmless replayer of saved inputs. CLibFuzzer only declares libFuzzer's driver.
+        .systemLibrary(name: "CLibFuzzer"),
+        .executableTarget(name: "CatalogFuzzer", dependencies: ["StoreKitModel", "CLibFuzzer"]),
         .testTarget(
             name: "StoreKitModelTests",
             dependencies: ["StoreKitModel"],

@@ -89,6 +89,15 @@ func isControlOrLineBreak(_ scalar: Unicode.Scalar) -> Bool {
     }
 }
 
+/// A list for a message: the first `limit` items, then how many there are in all (`total`, when
+/// `items` holds only the first ones), so a catalog with thousands of storefronts or languages still
+/// gets short messages.
+func listed(_ items: [String], total: Int? = nil, limit: Int = 10) -> String {
+    let total = total ?? items.count
+    guard total > limit else { return items.joined(separator: ", ") }
+    return items.prefix(limit).joined(separator: ", ") + ", … (\(total) in all)"
+}
+
 /// Renders any JSON value briefly, for "found …" in messages.
 func brief(_ value: JSONValue) -> String {
     switch value {

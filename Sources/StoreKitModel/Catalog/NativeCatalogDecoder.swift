@@ -26,12 +26,13 @@ struct NativeCatalogDecoder {
             check.report(JSONPath.root.key("bundleId"), "\(quoted(bundleId)) is not a bundle identifier (letters, digits, '.' and '-')")
         }
         let languages = readLanguages(top["languages"])
+        let languageList = IdList(languages)
         let storefronts = readStorefronts(check.require(top, "storefronts", .root, "the list of storefronts with their currency and locale"))
-        let storefrontIds = storefronts.map(\.id)
+        let storefrontIds = IdList(storefronts.map(\.id))
         let defaultStorefront = readDefaultStorefront(top["defaultStorefront"], known: storefrontIds)
         let accounts = readAccounts(top["accounts"], storefronts: storefrontIds)
-        let groups = readGroups(top["subscriptionGroups"], languages: languages)
-        var products = ProductsDecoder(languages: languages, storefronts: storefronts, groups: groups.map(\.id),
+        let groups = readGroups(top["subscriptionGroups"], languages: languageList)
+        var products = ProductsDecoder(languages: languageList, storefronts: storefronts, groups: groups.map(\.id),
                                        reportedStorefronts: reportedStorefronts)
         let productList = products.read(check.require(top, "products", .root, "the list of products"), check: &check)
         guard check.problems.isEmpty, let bundleId, let defaultStorefront else { return nil }
@@ -58,14 +59,16 @@ struct NativeCatalogDecoder {
         let path = JSONPath.root.key("languages")
         guard let items = check.array(value, path) else { return [Language.english.rawValue] }
         var languages: [String] = []
+        var seen = Set<String>()  // sets, here and below: a catalog with 100,000 entries must not take quadratic time
         for (index, item) in items.enumerated() {
             guard let tag = check.string(item, path.index(index), maxLength: 20) else { continue }
-            if languages.contains(tag) {
+            if seen.contains(tag) {
                 check.report(path.index(index), "\(quoted(tag)) is listed twice")
             } else if !tag.allSatisfy({ $0.isASCII && ($0.isLetter || $0 == "-" || $0 == "_") }) {
                 check.report(path.index(index), "\(quoted(tag)) is not a language tag such as \"en\" or \"zh-Hans\"")
             } else {
                 languages.append(tag)
+                seen.insert(tag)
             }
         }
         if items.isEmpty { check.report(path, "is empty; list at least one language, e.g. [\"en\"]") }
@@ -80,6 +83,7 @@ struct NativeCatalogDecoder {
             return []
         }
         var storefronts: [Storefront] = []
+        var ids = Set<String>()
         var declared = Set<String>()
         defer { reportedStorefronts = declared.subtracting(storefronts.map(\.id)) }
         for (index, item) in items.enumerated() {
@@ -92,7 +96,7 @@ struct NativeCatalogDecoder {
             guard let id, let currency, let locale else { continue }
             if !isUpperAlpha(id, count: 3) {
                 check.report(itemPath.key("id"), "\(quoted(id)) is not an ISO 3166-1 alpha-3 code (three capital letters, e.g. \"JPN\")")
-            } else if storefronts.contains(where: { $0.id == id }) {
+            } else if ids.contains(id) {
                 check.report(itemPath.key("id"), "duplicate storefront \(quoted(id))")
             } else if !LocaleCatalog.isKnownCurrency(currency) {
                 check.report(itemPath.key("currency"), "\(quoted(currency)) is not an ISO 4217 currency code (e.g. \"EUR\")")
@@ -100,26 +104,28 @@ struct NativeCatalogDecoder {
                 check.report(itemPath.key("locale"), "\(quoted(locale)) is not a locale this system knows (e.g. \"de_DE\")")
             } else {
                 storefronts.append(Storefront(id: id, currency: currency, locale: locale))
+                ids.insert(id)
             }
         }
         return storefronts
     }
 
-    private mutating func readDefaultStorefront(_ value: JSONValue?, known: [String]) -> String? {
-        guard let value else { return known.first }
+    private mutating func readDefaultStorefront(_ value: JSONValue?, known: IdList) -> String? {
+        guard let value else { return known.ids.first }
         let path = JSONPath.root.key("defaultStorefront")
         guard let id = check.string(value, path, maxLength: 3) else { return nil }
         guard known.contains(id) else {
             if alreadyReported(storefront: id) { return nil }
-            check.report(path, "unknown storefront \(quoted(id)) (the catalog's storefronts are \(known.joined(separator: ", ")))")
+            check.report(path, "unknown storefront \(quoted(id)) (the catalog's storefronts are \(known.text))")
             return nil
         }
         return id
     }
 
-    private mutating func readAccounts(_ value: JSONValue?, storefronts: [String]) -> [Account] {
+    private mutating func readAccounts(_ value: JSONValue?, storefronts: IdList) -> [Account] {
         let path = JSONPath.root.key("accounts")
         guard let items = check.array(value, path) else { return [] }
+        var names = Set<String>()
         var accounts: [Account] = []
         for (index, item) in items.enumerated() {
             let itemPath = path.index(index)
@@ -132,22 +138,24 @@ struct NativeCatalogDecoder {
             guard let name, let storefront else { continue }
             if !name.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || "._-".contains($0)) }) {
                 check.report(itemPath.key("name"), "\(quoted(name)) must use lowercase letters, digits, '.', '_' or '-'")
-            } else if accounts.contains(where: { $0.name == name }) {
+            } else if names.contains(name) {
                 check.report(itemPath.key("name"), "duplicate account \(quoted(name))")
             } else if !storefronts.contains(storefront) {
                 if alreadyReported(storefront: storefront) { continue }
-                check.report(itemPath.key("storefront"), "unknown storefront \(quoted(storefront)) (the catalog's storefronts are \(storefronts.joined(separator: ", ")))")
+                check.report(itemPath.key("storefront"), "unknown storefront \(quoted(storefront)) (the catalog's storefronts are \(storefronts.text))")
             } else {
                 accounts.append(Account(name: name, storefront: storefront, askToBuy: askToBuy, paymentsAllowed: paymentsAllowed, note: note))
+                names.insert(name)
             }
         }
         return accounts
     }
 
-    private mutating func readGroups(_ value: JSONValue?, languages: [String]) -> [SubscriptionGroup] {
+    private mutating func readGroups(_ value: JSONValue?, languages: IdList) -> [SubscriptionGroup] {
         let path = JSONPath.root.key("subscriptionGroups")
         guard let items = check.array(value, path) else { return [] }
         var groups: [SubscriptionGroup] = []
+        var ids = Set<String>()
         for (index, item) in items.enumerated() {
             let itemPath = path.index(index)
             guard let object = check.object(item, itemPath, allowed: ["id", "title"]) else { continue }
@@ -155,10 +163,11 @@ struct NativeCatalogDecoder {
             let title = check.localized(check.require(object, "title", itemPath, "the group's name in each language"),
                                         itemPath.key("title"), languages: languages, maxLength: 100)
             guard let id, let title else { continue }
-            if groups.contains(where: { $0.id == id }) {
+            if ids.contains(id) {
                 check.report(itemPath.key("id"), "duplicate subscription group \(quoted(id))")
             } else {
                 groups.append(SubscriptionGroup(id: id, title: title))
+                ids.insert(id)
             }
         }
         return groups
@@ -172,7 +181,7 @@ func isUpperAlpha(_ text: String, count: Int) -> Bool {
 extension Validation {
     /// `{"en": "...", "zh-Hans": "..."}` with every one of the catalog's languages present.
     /// `multiline` lets the texts hold line breaks and tabs (descriptions); titles are one line.
-    mutating func localized(_ value: JSONValue?, _ path: JSONPath, languages: [String], maxLength: Int, multiline: Bool = false) -> LocalizedText? {
+    mutating func localized(_ value: JSONValue?, _ path: JSONPath, languages: IdList, maxLength: Int, multiline: Bool = false) -> LocalizedText? {
         guard let object = object(value, path) else { return nil }
         var values: [String: String] = [:]
         for member in object.members {
@@ -180,10 +189,9 @@ extension Validation {
                 values[member.key] = text
             }
         }
-        let missing = languages.filter { object[$0] == nil }
-        if !missing.isEmpty {
-            let list = missing.map { "\"\($0)\"" }.joined(separator: ", ")
-            report(path, "missing the \(list) localization\(missing.count > 1 ? "s" : "") (the catalog's languages are \(languages.joined(separator: ", ")))")
+        if let missing = languages.missing(from: object.keys) {
+            let list = listed(missing.first.map { "\"\($0)\"" }, total: missing.count)
+            report(path, "missing the \(list) localization\(missing.count > 1 ? "s" : "") (the catalog's languages are \(languages.text))")
             return nil
         }
         return values.count == object.members.count ? LocalizedText(values) : nil

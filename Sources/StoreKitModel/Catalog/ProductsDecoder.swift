@@ -7,17 +7,21 @@ struct ProductsDecoder {
     static let maxTitle = 200
     static let maxDescription = 4_000
 
-    let languages: [String]
+    let languages: IdList
     let storefronts: [Storefront]
-    let groups: [String]
+    let groups: Set<String>
+    private let storefrontsById: [String: Storefront]
+    private let storefrontIds: IdList
     /// Storefront ids whose entries were already reported as invalid; nil: every id (see NativeCatalogDecoder).
     let reportedStorefronts: Set<String>?
     private var firstSeen: [String: Int] = [:]
 
-    init(languages: [String], storefronts: [Storefront], groups: [String], reportedStorefronts: Set<String>? = []) {
+    init(languages: IdList, storefronts: [Storefront], groups: [String], reportedStorefronts: Set<String>? = []) {
         self.languages = languages
         self.storefronts = storefronts
-        self.groups = groups
+        self.groups = Set(groups)
+        storefrontsById = Dictionary(storefronts.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        storefrontIds = IdList(storefronts.map(\.id))
         self.reportedStorefronts = reportedStorefronts
     }
 
@@ -75,7 +79,7 @@ struct ProductsDecoder {
         var result = Set<String>()
         for (index, item) in items.enumerated() {
             guard let id = check.string(item, path.index(index), maxLength: 3) else { continue }
-            if storefronts.contains(where: { $0.id == id }) {
+            if storefrontsById[id] != nil {
                 result.insert(id)
             } else if !alreadyReported(storefront: id) {
                 check.report(path.index(index), unknownStorefront(id))
@@ -90,7 +94,7 @@ struct ProductsDecoder {
         var prices: [String: Decimal] = [:]
         var valid = true
         for member in object.members {
-            guard let storefront = storefronts.first(where: { $0.id == member.key }) else {
+            guard let storefront = storefrontsById[member.key] else {
                 if !alreadyReported(storefront: member.key) { check.report(path.key(member.key), unknownStorefront(member.key)) }
                 valid = false
                 continue
@@ -104,9 +108,8 @@ struct ProductsDecoder {
                 valid = false
             }
         }
-        let missing = storefronts.map(\.id).filter { object[$0] == nil && !unavailable.contains($0) }
-        if !missing.isEmpty {
-            check.report(path, "no price for \(missing.joined(separator: ", ")); add one, or list the storefront in unavailableIn")
+        if let missing = storefrontIds.missing(from: object.keys, except: unavailable) {
+            check.report(path, "no price for \(listed(missing.first, total: missing.count)); add one, or list the storefront in unavailableIn")
             valid = false
         }
         return valid ? prices : nil
@@ -130,6 +133,6 @@ struct ProductsDecoder {
     }
 
     private func unknownStorefront(_ id: String) -> String {
-        "unknown storefront \(quoted(id)) (the catalog's storefronts are \(storefronts.map(\.id).joined(separator: ", ")))"
+        "unknown storefront \(quoted(id)) (the catalog's storefronts are \(storefrontIds.text))"
     }
 }

@@ -78,7 +78,9 @@ extension Cursor {
         case UInt8(ascii: "u"): result.unicodeScalars.append(try unicodeEscape())
         default:
             index -= 1
-            throw failure("invalid escape '\\\(Character(Unicode.Scalar(byte)))' in a string")
+            // The byte after the backslash may be anything; only printable ASCII is shown as itself.
+            let escape = (0x21...0x7E).contains(byte) ? "'\\\(Character(Unicode.Scalar(byte)))'" : "'\\' followed by \(describeCurrent())"
+            throw failure("invalid escape \(escape) in a string")
         }
     }
 

@@ -97,7 +97,7 @@ struct Cursor {
             }
             let key = try string()
             skipWhitespace()
-            try expect(":", context: "after the member name \"\(key.prefix(40))\"", opened: opened, container: "object")
+            try expect(":", context: "after the member name \(quoted(key))", opened: opened, container: "object")
             skipWhitespace()
             members.append((key, try value(in: ("object", opened))))
             skipWhitespace()
@@ -144,10 +144,11 @@ struct Cursor {
         return true
     }
 
-    mutating func expect(_ scalar: Unicode.Scalar, context: String, opened: Int, container: String) throws(JSONSyntaxError) {
+    /// `context` is built only for the message: it is not paid for on every member.
+    mutating func expect(_ scalar: Unicode.Scalar, context: @autoclosure () -> String, opened: Int, container: String) throws(JSONSyntaxError) {
         guard index < bytes.count else { throw unclosed(container, opened) }
         guard bytes[index] == UInt8(scalar.value) else {
-            throw failure("unexpected \(describeCurrent()); expected '\(scalar)' \(context)")
+            throw failure("unexpected \(describeCurrent()); expected '\(scalar)' \(context())")
         }
         index += 1
     }
@@ -236,6 +237,7 @@ struct Cursor {
         let byte = bytes[index]
         switch byte {
         case 0x00: return "NUL byte (the file looks binary)"
+        case 0x20: return "a space"
         case 0x21...0x7E: return "'\(Character(Unicode.Scalar(byte)))'"
         case 0x80...:
             guard let scalar = scalar(at: index) else { return "byte 0x\(hex(byte)) (the file is not UTF-8 text)" }

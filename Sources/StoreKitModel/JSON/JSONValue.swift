@@ -41,8 +41,9 @@ public struct JSONObject: Sendable, Equatable {
 
     public var duplicateKeys: [String] {
         var seen = Set<String>()
+        var reported = Set<String>()
         var duplicates: [String] = []
-        for member in members where !seen.insert(member.key).inserted && !duplicates.contains(member.key) {
+        for member in members where !seen.insert(member.key).inserted && reported.insert(member.key).inserted {
             duplicates.append(member.key)
         }
         return duplicates
