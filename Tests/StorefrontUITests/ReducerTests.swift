@@ -225,6 +225,15 @@ import Testing
         #expect(state.unsavedControls == 0 && state.controls.latencyMilliseconds == 0)  // the store's word, once written
     }
 
+    @Test func anUnreachableStoreIsALineNotASheetAndClearsWhenItAnswers() {
+        var state = F.state()
+        F.send(&state, .refreshFailed("store unreachable at http://127.0.0.1:9/"))
+        #expect(state.sheet == nil && state.storeProblem != nil)
+        #expect(View.render(state).text.contains("store unreachable (store unreachable at http://127.0.0.1:9/) — retrying"))
+        F.send(&state, .snapshot(StoreSnapshot(history: [], pending: [], balances: [:], entitlements: [], controls: TestControls())))
+        #expect(state.storeProblem == nil)
+    }
+
     @Test func everyOutcomeAndVerificationFailureCanBeChosen() {
         #expect(ControlRow.allCases.count == 9)
         var controls = TestControls()
