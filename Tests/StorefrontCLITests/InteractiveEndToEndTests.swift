@@ -26,8 +26,8 @@ import Glibc
         try session.sendKeys("Enter")
         try session.waitFor(text: "Confirm your in-app purchase")
         try session.sendKeys("+", "Enter")
-        let screen = try session.waitFor(text: "Wallet: 200 gems")
-        #expect(screen.contains("verified ✓ finished"))
+        // Whole frames only: a capture can land while ncurses is still painting one.
+        try session.waitUntil("200 gems, verified and finished") { $0.contains("Wallet: 200 gems") && $0.contains("verified ✓ finished") }
         try session.sendKeys("q")
         let exit = try session.waitForExit()
         #expect(exit.status == 0 && exit.terminalRestored)
@@ -44,9 +44,9 @@ import Glibc
         try session.sendKeys("Escape", "Enter")
         try session.waitFor(text: "Confirm your in-app purchase")
         try session.sendKeys("Enter")
-        let screen = try session.waitFor(text: "Purchase failed")
-        #expect(screen.contains("SKError 4 · paymentNotAllowed"))
-        #expect(screen.contains("Purchases aren't allowed on this device."))
+        try session.waitUntil("the error sheet for SKError 4") {
+            $0.contains("Purchase failed") && $0.contains("SKError 4 · paymentNotAllowed") && $0.contains("Purchases aren't allowed on this device.")
+        }
         try session.sendKeys("Escape")
         try session.waitUntil("the sheet closed") { !$0.contains("Purchase failed") }
     }
@@ -87,17 +87,19 @@ import Glibc
 
         session = try app.launch()
         // The store completes the orphaned purchase, the app delivers it, the server cannot confirm it yet.
-        var screen = try session.waitFor(text: "1 payment is still being confirmed")
+        try session.waitFor(text: "1 payment is still being confirmed")
         try session.waitFor(text: "Wallet: 100 gems")
         try session.sendKeys("p")
-        screen = try session.waitFor(text: "Pending payments")
-        #expect(screen.contains("waiting for the server to confirm the receipt"))
+        try session.waitUntil("the pending view says what the app waits for") {
+            $0.contains("Pending payments") && $0.contains("waiting for the server to confirm the receipt")
+        }
         // The server comes back: verification succeeds, the transaction is finished, the banner goes.
         try session.sendKeys("Escape", "t", "Down", "Down", "Down", "Down", "Down", "Left")
         try session.waitFor(text: "succeeds")
         try session.sendKeys("Escape", "R")
-        screen = try session.waitUntil("the banner is gone") { !$0.contains("still being confirmed") && $0.contains("verified ✓ finished") }
-        #expect(screen.contains("Wallet: 100 gems"))
+        try session.waitUntil("the banner is gone") {
+            !$0.contains("still being confirmed") && $0.contains("verified ✓ finished") && $0.contains("Wallet: 100 gems")
+        }
     }
 
     @Test func switchingToJapanShowsYenPrices() throws {
@@ -106,8 +108,7 @@ import Glibc
         try session.sendKeys("s")
         try session.waitFor(text: "JPN  JPY")
         try session.sendKeys("Down", "Enter")
-        let screen = try session.waitFor(text: "alice (JPN)")
-        #expect(screen.contains("¥160") && screen.contains("¥800/month"))
+        try session.waitUntil("yen prices") { $0.contains("alice (JPN)") && $0.contains("¥160") && $0.contains("¥800/month") }
         try session.sendKeys("l")
         try session.waitFor(text: "100 颗宝石")
     }
