@@ -1,15 +1,13 @@
 // A libFuzzer target over the catalog decoders: every input goes through `CatalogLoader.decode` as a
 // native catalog and as a `.storekit` file, and what comes back is checked (see `CatalogFuzz.run`).
 //
-// Two builds of the same file:
-// - `Fuzz/run` builds it with `-sanitize=fuzzer,address -DCATALOG_FUZZING`: libFuzzer drives it.
-// - A normal `swift build` makes a replayer: `CatalogFuzzer FILE_OR_DIRECTORY...` runs the same
-//   checks over saved inputs (a crash file, the seed corpus) without the fuzzer runtime.
+// One source, two executables:
+// - built with `-sanitize=fuzzer,address` (`Fuzz/run`), it is a libFuzzer fuzzer;
+// - built normally (`swift build`), the fuzzer runtime is absent and it replays saved inputs:
+//   `CatalogFuzzer FILE_OR_DIRECTORY...` runs the same checks over a crash file or a corpus.
+import CLibFuzzer
 import Foundation
 import StoreKitModel
-#if CATALOG_FUZZING
-import CLibFuzzer
-#endif
 
 enum CatalogFuzz {
     /// One input, decoded the two ways the loader can read it. A failed check traps, which libFuzzer
@@ -74,22 +72,24 @@ public func catalogFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int
     return 0
 }
 
-#if CATALOG_FUZZING
-/// SwiftPM links an executable with `main` defined as `<module>_main` (so tests can link the module),
-/// which leaves libFuzzer's own `main` unused: this is that entry point, and it starts libFuzzer's driver.
-@_cdecl("CatalogFuzzer_main")
-public func catalogFuzzerMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var argc = argc
-    var argv = argv
-    return LLVMFuzzerRunDriver(&argc, &argv) { data, size in catalogFuzzerTestOneInput(data, size) }
-}
-#else
-/// Replays saved inputs through the same checks: each argument is a file or a directory of files.
+/// SwiftPM renames an executable's entry point to `CatalogFuzzer_main` and links `main` to it, so
+/// libFuzzer's own `main` is never used: this entry point starts libFuzzer's driver itself when the
+/// fuzzer runtime is linked, and replays files otherwise.
 @main
-enum CatalogFuzzerReplay {
+enum CatalogFuzzerMain {
     static func main() {
+        if cf_fuzzer_linked() != 0 {
+            var argc = CommandLine.argc
+            var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
+            exit(cf_run_fuzzer(&argc, &argv) { data, size in catalogFuzzerTestOneInput(data, size) })
+        }
+        replay(CommandLine.arguments.dropFirst())
+    }
+
+    /// Replays saved inputs through the same checks: each argument is a file or a directory of files.
+    static func replay(_ arguments: ArraySlice<String>) {
         var count = 0
-        for argument in CommandLine.arguments.dropFirst() {
+        for argument in arguments {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory) else {
                 print("CatalogFuzzer: no such file: \(argument)")
@@ -109,4 +109,3 @@ enum CatalogFuzzerReplay {
         print("CatalogFuzzer: \(count) inputs replayed, every check held (this build has no fuzzer; see Fuzz/run)")
     }
 }
-#endif
