@@ -49,6 +49,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // In-process benchmarks (filter per keystroke, view, catalog decode); run by Benchmarks/run in release.
+        .executableTarget(
+            name: "storefront-bench",
+            dependencies: ["StoreKitModel", "StorefrontUI", "CellGrid"]
+        ),
         .testTarget(
             name: "StoreKitModelTests",
             dependencies: ["StoreKitModel"],
