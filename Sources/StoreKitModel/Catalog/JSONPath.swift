@@ -1,20 +1,56 @@
 /// A location inside a JSON document, printed the way people write it: `products[3].prices.JPN`.
+///
+/// Decoders make a path for every value they read but print one only for a problem, so a path is
+/// a chain of components and its text is built on demand.
 struct JSONPath: Sendable, CustomStringConvertible {
-    let description: String
+    private enum Component: Sendable {
+        case key(String)
+        case index(Int)
+    }
 
-    static let root = JSONPath(description: "")
+    private final class Node: Sendable {
+        let parent: Node?
+        let component: Component
+
+        init(parent: Node?, component: Component) {
+            self.parent = parent
+            self.component = component
+        }
+    }
+
+    private let node: Node?
+
+    static let root = JSONPath(node: nil)
 
     func key(_ key: String) -> JSONPath {
-        let simple = !key.isEmpty && key.utf8.allSatisfy { byte in
-            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
-                || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
-        }
-        let component = simple ? key : "[\(quoted(key))]"
-        if description.isEmpty { return JSONPath(description: component) }
-        return JSONPath(description: simple ? "\(description).\(component)" : description + component)
+        JSONPath(node: Node(parent: node, component: .key(key)))
     }
 
     func index(_ index: Int) -> JSONPath {
-        JSONPath(description: "\(description)[\(index)]")
+        JSONPath(node: Node(parent: node, component: .index(index)))
+    }
+
+    var description: String {
+        var components: [Component] = []
+        var current = node
+        while let step = current {
+            components.append(step.component)
+            current = step.parent
+        }
+        var text = ""
+        for component in components.reversed() {
+            switch component {
+            case .key(let key):
+                let simple = !key.isEmpty && key.utf8.allSatisfy { byte in
+                    (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                        || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+                }
+                let part = simple ? key : "[\(quoted(key))]"
+                text = text.isEmpty ? part : simple ? "\(text).\(part)" : text + part
+            case .index(let index):
+                text = "\(text)[\(index)]"
+            }
+        }
+        return text
     }
 }

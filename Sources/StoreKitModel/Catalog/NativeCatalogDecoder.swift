@@ -151,18 +151,18 @@ func isUpperAlpha(_ text: String, count: Int) -> Bool {
 extension Validation {
     /// `{"en": "...", "zh-Hans": "..."}` with every one of the catalog's languages present.
     /// `multiline` lets the texts hold line breaks and tabs (descriptions); titles are one line.
-    mutating func localized(_ value: JSONValue?, _ path: JSONPath, languages: [String], maxLength: Int, multiline: Bool = false) -> LocalizedText? {
-        guard let object = object(value, path) else { return nil }
-        var values: [String: String] = [:]
+    mutating func localized(_ value: JSONValue?, _ path: @autoclosure () -> JSONPath, languages: [String], maxLength: Int, multiline: Bool = false) -> LocalizedText? {
+        guard let object = object(value, path()) else { return nil }
+        var values = [String: String](minimumCapacity: object.members.count)
         for member in object.members {
-            if let text = string(member.value, path.key(member.key), maxLength: maxLength, multiline: multiline) {
+            if let text = string(member.value, path().key(member.key), maxLength: maxLength, multiline: multiline) {
                 values[member.key] = text
             }
         }
         let missing = languages.filter { object[$0] == nil }
         if !missing.isEmpty {
             let list = missing.map { "\"\($0)\"" }.joined(separator: ", ")
-            report(path, "missing the \(list) localization\(missing.count > 1 ? "s" : "") (the catalog's languages are \(languages.joined(separator: ", ")))")
+            report(path(), "missing the \(list) localization\(missing.count > 1 ? "s" : "") (the catalog's languages are \(languages.joined(separator: ", ")))")
             return nil
         }
         return values.count == object.members.count ? LocalizedText(values) : nil

@@ -24,6 +24,7 @@ struct ProductsDecoder {
         if items.isEmpty { check.report(path, "is empty; a catalog needs at least one product") }
         var products: [Product] = []
         products.reserveCapacity(items.count)
+        firstSeen.reserveCapacity(items.count)
         for (index, item) in items.enumerated() {
             if let product = product(item, path.index(index), index: index, check: &check) {
                 products.append(product)
@@ -55,7 +56,11 @@ struct ProductsDecoder {
 
     private mutating func productId(_ object: JSONObject, _ path: JSONPath, index: Int, check: inout Validation) -> String? {
         guard let id = check.string(check.require(object, "id", path, "the product identifier"), path.key("id"), maxLength: 255) else { return nil }
-        guard id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }) else {
+        // ASCII letters, digits, '.', '_' and '-', checked byte by byte.
+        guard id.utf8.allSatisfy({ byte in
+            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+        }) else {
             check.report(path.key("id"), "\(quoted(id)) is not a product identifier (letters, digits, '.', '_' and '-' only)")
             return nil
         }
@@ -84,10 +89,12 @@ struct ProductsDecoder {
     /// Prices keyed by storefront: one for every storefront except `except`, and none for those.
     func priceTable(_ value: JSONValue?, _ path: JSONPath, except unavailable: Set<String>, check: inout Validation) -> [String: Decimal]? {
         guard let object = check.object(value, path) else { return nil }
-        var prices: [String: Decimal] = [:]
+        var prices = [String: Decimal](minimumCapacity: object.members.count)
         var valid = true
-        for member in object.members {
-            guard let storefront = storefronts.first(where: { $0.id == member.key }) else {
+        for (position, member) in object.members.enumerated() {
+            // Price tables usually list the storefronts in the catalog's order: try that one first.
+            let inOrder = position < storefronts.count && storefronts[position].id == member.key ? storefronts[position] : nil
+            guard let storefront = inOrder ?? storefronts.first(where: { $0.id == member.key }) else {
                 check.report(path.key(member.key), unknownStorefront(member.key))
                 valid = false
                 continue
@@ -101,7 +108,9 @@ struct ProductsDecoder {
                 valid = false
             }
         }
-        let missing = storefronts.map(\.id).filter { object[$0] == nil && !unavailable.contains($0) }
+        // Every storefront has a price or is unavailable (the two never overlap in `prices`): none missing.
+        let complete = prices.count + unavailable.count == storefronts.count
+        let missing = complete ? [] : storefronts.map(\.id).filter { object[$0] == nil && !unavailable.contains($0) }
         if !missing.isEmpty {
             check.report(path, "no price for \(missing.joined(separator: ", ")); add one, or list the storefront in unavailableIn")
             valid = false

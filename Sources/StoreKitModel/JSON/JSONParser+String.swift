@@ -1,11 +1,24 @@
 extension Cursor {
-    /// A string literal: the fast path copies a run without escapes in one step; escapes and
+    /// A string literal: the fast path takes a run without escapes as one string; escapes and
     /// invalid UTF-8 are handled on the slow path with a precise location.
     mutating func string() throws(JSONSyntaxError) -> String {
         let opened = index
         index += 1
+        let start = index
+        var bits: UInt8 = 0  // every byte OR-ed: below 0x80 means the run is ASCII
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                let text = try run(from: start, ascii: bits < 0x80)
+                index += 1
+                return text
+            }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            bits |= byte
+            index += 1
+        }
         var result = ""
-        var runStart = index
+        var runStart = start
         while index < bytes.count {
             let byte = bytes[index]
             switch byte {
@@ -29,12 +42,23 @@ extension Cursor {
 
     private func appendRun(from start: Int, to result: inout String) throws(JSONSyntaxError) {
         guard start < index else { return }
+        result += try run(from: start, ascii: false)
+    }
+
+    /// The bytes from `start` to `index` as a string, refusing invalid UTF-8.
+    private func run(from start: Int, ascii: Bool) throws(JSONSyntaxError) -> String {
         let run = UnsafeBufferPointer(rebasing: bytes[start..<index])
-        guard let text = String(validating: run, as: UTF8.self) else {
+        // Decoding replaces invalid UTF-8 with U+FFFD, so the text has exactly the input's bytes
+        // only when they were valid. (Cheaper than String(validating:), which is generic.)
+        let text = String(decoding: run, as: UTF8.self)
+        if ascii { return text }
+        let valid = text.utf8.count == run.count
+            && (text.utf8.withContiguousStorageIfAvailable { $0.elementsEqual(run) } ?? text.utf8.elementsEqual(run))
+        guard valid else {
             throw JSONSyntaxError(location: location(of: firstInvalidUTF8(in: start..<index)),
                                   message: "invalid UTF-8 inside a string (the file is not UTF-8 text)")
         }
-        result += text
+        return text
     }
 
     private func firstInvalidUTF8(in range: Range<Int>) -> Int {

@@ -35,6 +35,10 @@ struct Cursor {
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
     var depth = 0
+    /// Reused buffers, one per nesting level: members and elements are collected here and copied
+    /// once into storage of the exact size, instead of growing a new array step by step.
+    private var memberBuffers: [[(key: String, value: JSONValue)]] = []
+    private var elementBuffers: [[JSONValue]] = []
 
     init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
@@ -84,9 +88,16 @@ struct Cursor {
     mutating func object() throws(JSONSyntaxError) -> JSONValue {
         let opened = index  // a byte offset: turned into a line and column only on error
         index += 1
-        var members: [(key: String, value: JSONValue)] = []
         skipWhitespace()
-        if try peek(closing: "}", opened: opened) { return .object(JSONObject(members: members)) }
+        if try peek(closing: "}", opened: opened) { return .object(JSONObject(members: [])) }
+        let level = depth  // a failure deeper down may leave `depth` raised while this unwinds
+        while memberBuffers.count <= level { memberBuffers.append([]) }
+        var members = memberBuffers[level]
+        memberBuffers[level] = []
+        defer {
+            members.removeAll(keepingCapacity: true)
+            memberBuffers[level] = members
+        }
         while true {
             skipWhitespace()
             guard index < bytes.count else { throw unclosed("object", opened) }
@@ -99,21 +110,35 @@ struct Cursor {
             skipWhitespace()
             members.append((key, try value(in: ("object", opened))))
             skipWhitespace()
-            if try separatorOrEnd(closing: "}", opened: opened, container: "object") { return .object(JSONObject(members: members)) }
+            if try separatorOrEnd(closing: "}", opened: opened, container: "object") { return .object(JSONObject(members: exactCopy(members))) }
         }
     }
 
     mutating func array() throws(JSONSyntaxError) -> JSONValue {
         let opened = index  // a byte offset: turned into a line and column only on error
         index += 1
-        var elements: [JSONValue] = []
         skipWhitespace()
-        if try peek(closing: "]", opened: opened) { return .array(elements) }
+        if try peek(closing: "]", opened: opened) { return .array([]) }
+        let level = depth  // a failure deeper down may leave `depth` raised while this unwinds
+        while elementBuffers.count <= level { elementBuffers.append([]) }
+        var elements = elementBuffers[level]
+        elementBuffers[level] = []
+        defer {
+            elements.removeAll(keepingCapacity: true)
+            elementBuffers[level] = elements
+        }
         while true {
             skipWhitespace()
             elements.append(try value(in: ("array", opened)))
             skipWhitespace()
-            if try separatorOrEnd(closing: "]", opened: opened, container: "array") { return .array(elements) }
+            if try separatorOrEnd(closing: "]", opened: opened, container: "array") { return .array(exactCopy(elements)) }
+        }
+    }
+
+    /// A copy in storage of exactly its size (`Array(items)` would share the buffer being reused).
+    func exactCopy<T>(_ items: [T]) -> [T] {
+        [T](unsafeUninitializedCapacity: items.count) { buffer, count in
+            count = buffer.initialize(fromContentsOf: items)
         }
     }
 
@@ -142,10 +167,10 @@ struct Cursor {
         return true
     }
 
-    mutating func expect(_ scalar: Unicode.Scalar, context: String, opened: Int, container: String) throws(JSONSyntaxError) {
+    mutating func expect(_ scalar: Unicode.Scalar, context: @autoclosure () -> String, opened: Int, container: String) throws(JSONSyntaxError) {
         guard index < bytes.count else { throw unclosed(container, opened) }
         guard bytes[index] == UInt8(scalar.value) else {
-            throw failure("unexpected \(describe(bytes[index])); expected '\(scalar)' \(context)")
+            throw failure("unexpected \(describe(bytes[index])); expected '\(scalar)' \(context())")
         }
         index += 1
     }
