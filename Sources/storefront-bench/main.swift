@@ -243,7 +243,7 @@ if let only = options.only {
         print("keystroke median \(format(filter.keystroke.median)), p90 \(format(filter.keystroke.p90)), max \(format(filter.keystroke.max))")
     case "render":
         let state = loadedState(catalog(), size: frame)
-        let stats = measure(warmup: 10, runs: quick ? 200 : 2000) { View.render(state).size.rows }
+        let stats = measure(warmup: 10, runs: quick ? 200 : 10_000) { View.render(state).size.rows }
         print("render median \(format(stats.median))")
     default:
         fail("--only: decode, decode-small, parse, filter or render")
