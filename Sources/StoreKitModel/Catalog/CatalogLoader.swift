@@ -39,21 +39,37 @@ public enum CatalogLoader {
         if bytes.prefix(8192).contains(0) {
             throw CatalogError(source: source, message: "the file is binary (it contains NUL bytes); expected a JSON catalog or a .storekit file")
         }
-        let root: JSONValue
-        do {
-            root = try JSONParser.parse(bytes)
-        } catch {
-            throw CatalogError(source: source, problems: [CatalogProblem(path: error.location.description, message: error.message)])
-        }
+        // A native catalog's products are read while they are parsed (see NativeProductStream).
+        let stream = source.lowercased().hasSuffix(".storekit") ? nil : NativeProductStream()
+        let root = try parse(bytes, source: source, streamingTo: stream)
         switch CatalogFormat.detect(source: source, root: root) {
         case .native:
             var decoder = NativeCatalogDecoder()
+            if let stream, stream.began {
+                if let catalog = decoder.decode(root, streamed: stream) { return catalog }
+                if decoder.streamedContextDiffers {
+                    // The header went on after the products: decode the whole tree after all.
+                    decoder = NativeCatalogDecoder()
+                    if let catalog = decoder.decode(try parse(bytes, source: source, streamingTo: nil)) { return catalog }
+                }
+                throw CatalogError(source: source, problems: decoder.check.problems)
+            }
             if let catalog = decoder.decode(root) { return catalog }
             throw CatalogError(source: source, problems: decoder.check.problems)
         case .storeKitConfiguration:
             var decoder = StoreKitConfigDecoder()
             if let catalog = decoder.decode(root) { return catalog }
             throw CatalogError(source: source, problems: decoder.check.problems)
+        }
+    }
+
+    /// The JSON tree of `bytes`, its syntax error as the catalog's only problem.
+    static func parse(_ bytes: [UInt8], source: String, streamingTo stream: NativeProductStream?) throws(CatalogError) -> JSONValue {
+        do {
+            if let stream { return try JSONParser.parse(bytes, streaming: "products", to: stream) }
+            return try JSONParser.parse(bytes)
+        } catch {
+            throw CatalogError(source: source, problems: [CatalogProblem(path: error.location.description, message: error.message)])
         }
     }
 

@@ -11,6 +11,7 @@ struct ProductsDecoder {
     let storefronts: [Storefront]
     let groups: [String]
     private var firstSeen: [String: Int] = [:]
+    private let priceTables = PriceTables()
 
     init(languages: [String], storefronts: [Storefront], groups: [String]) {
         self.languages = languages
@@ -18,19 +19,25 @@ struct ProductsDecoder {
         self.groups = groups
     }
 
+    static let path = JSONPath.root.key("products")
+
     mutating func read(_ value: JSONValue?, check: inout Validation) -> [Product] {
-        let path = JSONPath.root.key("products")
-        guard let items = check.array(value, path) else { return [] }
-        if items.isEmpty { check.report(path, "is empty; a catalog needs at least one product") }
+        guard let items = check.array(value, Self.path) else { return [] }
+        if items.isEmpty { check.report(Self.path, "is empty; a catalog needs at least one product") }
         var products: [Product] = []
         products.reserveCapacity(items.count)
         firstSeen.reserveCapacity(items.count)
         for (index, item) in items.enumerated() {
-            if let product = product(item, path.index(index), index: index, check: &check) {
+            if let product = element(item, index: index, check: &check) {
                 products.append(product)
             }
         }
         return products
+    }
+
+    /// `products[index]`, read after the ones before it (ids are checked for duplicates in order).
+    mutating func element(_ item: JSONValue, index: Int, check: inout Validation) -> Product? {
+        product(item, Self.path.index(index), index: index, check: &check)
     }
 
     private mutating func product(_ value: JSONValue, _ path: JSONPath, index: Int, check: inout Validation) -> Product? {
@@ -88,6 +95,8 @@ struct ProductsDecoder {
 
     /// Prices keyed by storefront: one for every storefront except `except`, and none for those.
     func priceTable(_ value: JSONValue?, _ path: JSONPath, except unavailable: Set<String>, check: inout Validation) -> [String: Decimal]? {
+        if case .object(let written)? = value, let known = priceTables.table(written, except: unavailable) { return known }
+        let problemsBefore = check.problems.count
         guard let object = check.object(value, path) else { return nil }
         var prices = [String: Decimal](minimumCapacity: object.members.count)
         var valid = true
@@ -115,7 +124,9 @@ struct ProductsDecoder {
             check.report(path, "no price for \(missing.joined(separator: ", ")); add one, or list the storefront in unavailableIn")
             valid = false
         }
-        return valid ? prices : nil
+        guard valid else { return nil }
+        if check.problems.count == problemsBefore { priceTables.remember(prices, for: object, except: unavailable) }
+        return prices
     }
 
     private func walletGrant(_ value: JSONValue?, _ path: JSONPath, type: ProductType?, check: inout Validation) -> WalletGrant? {
@@ -133,5 +144,44 @@ struct ProductsDecoder {
 
     private func unknownStorefront(_ id: String) -> String {
         "unknown storefront \(quoted(id)) (the catalog's storefronts are \(storefronts.map(\.id).joined(separator: ", ")))"
+    }
+}
+
+/// Price tables already read, by what was written. A catalog writes the same few price points
+/// (the App Store's tiers) over and over: a table written exactly like an earlier one that had no
+/// problem, with the same storefronts unavailable, is that table again (prices are read the same
+/// way every time), so it is neither read again nor stored again; the products share it.
+final class PriceTables {
+    static let limit = 4_096
+    private var tables: [Written: [String: Decimal]] = [:]
+
+    func table(_ object: JSONObject, except unavailable: Set<String>) -> [String: Decimal]? {
+        tables.isEmpty ? nil : tables[Written(members: object.members, unavailable: unavailable)]
+    }
+
+    func remember(_ prices: [String: Decimal], for object: JSONObject, except unavailable: Set<String>) {
+        if tables.count < Self.limit { tables[Written(members: object.members, unavailable: unavailable)] = prices }
+    }
+
+    private struct Written: Hashable {
+        let members: [(key: String, value: JSONValue)]
+        let unavailable: Set<String>
+
+        static func == (lhs: Written, rhs: Written) -> Bool {
+            lhs.unavailable == rhs.unavailable
+                && lhs.members.elementsEqual(rhs.members) { $0.key == $1.key && $0.value == $1.value }
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(unavailable)
+            hasher.combine(members.count)
+            for member in members {
+                hasher.combine(member.key)
+                switch member.value {
+                case .string(let text), .number(let text): hasher.combine(text)
+                default: hasher.combine(member.value.kindName)
+                }
+            }
+        }
     }
 }

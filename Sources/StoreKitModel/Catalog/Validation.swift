@@ -13,6 +13,11 @@ struct Validation {
         problems.append(CatalogProblem(path: path.description, message: message))
     }
 
+    /// Problems found by another `Validation`, after the ones found so far.
+    mutating func include(_ others: [CatalogProblem]) {
+        problems += others
+    }
+
     /// Reads an object, reporting duplicate keys, and unknown keys when `allowed` is given.
     mutating func object(_ value: JSONValue?, _ path: @autoclosure () -> JSONPath, allowed: [String]? = nil) -> JSONObject? {
         guard let value else { return nil }

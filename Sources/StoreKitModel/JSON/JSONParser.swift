@@ -29,6 +29,26 @@ public struct JSONParser {
     public static func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
         try parse(Array(text.utf8))
     }
+
+    /// Like `parse(_:)`, but the elements of the array in the root object's first member named
+    /// `key` go to `sink` one by one as they are parsed, when `sink.begin` accepts them; that
+    /// member is then an empty array in the tree. A large catalog's products need not all be in
+    /// memory as a tree at once. Syntax errors are exactly those of `parse(_:)`.
+    static func parse(_ bytes: [UInt8], streaming key: String, to sink: any JSONElementSink) throws(JSONSyntaxError) -> JSONValue {
+        try bytes.withUnsafeBufferPointer { buffer throws(JSONSyntaxError) in
+            var parser = Cursor(bytes: buffer)
+            parser.stream = (key, sink)
+            return try parser.document()
+        }
+    }
+}
+
+/// Receives the elements of one array as the parser reads them (see `JSONParser.parse(_:streaming:to:)`).
+protocol JSONElementSink: AnyObject {
+    /// The array begins; `preceding` are the root object's members before it. False keeps its
+    /// elements in the tree instead.
+    func begin(preceding: JSONObject) -> Bool
+    func element(_ value: JSONValue, at index: Int)
 }
 
 struct Cursor {
@@ -39,6 +59,9 @@ struct Cursor {
     /// once into storage of the exact size, instead of growing a new array step by step.
     private var memberBuffers: [[(key: String, value: JSONValue)]] = []
     private var elementBuffers: [[JSONValue]] = []
+    /// The root member whose array elements go to a sink, and whether it has been met.
+    var stream: (key: String, sink: any JSONElementSink)?
+    private var streamMet = false
 
     init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
@@ -108,17 +131,37 @@ struct Cursor {
             skipWhitespace()
             try expect(":", context: "after the member name \"\(key.prefix(40))\"", opened: opened, container: "object")
             skipWhitespace()
+            if level == 1, !streamMet, let stream, key == stream.key {
+                streamMet = true  // only the first member with that name: the one a lookup finds
+                if index < bytes.count, bytes[index] == UInt8(ascii: "["), stream.sink.begin(preceding: JSONObject(members: exactCopy(members))) {
+                    members.append((key, try nested { (c: inout Cursor) throws(JSONSyntaxError) in try c.array(sink: stream.sink) }))
+                    skipWhitespace()
+                    if try separatorOrEnd(closing: "}", opened: opened, container: "object") { return .object(JSONObject(members: exactCopy(members))) }
+                    continue
+                }
+            }
             members.append((key, try value(in: ("object", opened))))
             skipWhitespace()
             if try separatorOrEnd(closing: "}", opened: opened, container: "object") { return .object(JSONObject(members: exactCopy(members))) }
         }
     }
 
-    mutating func array() throws(JSONSyntaxError) -> JSONValue {
+    /// An array; with a `sink`, each element goes there instead of into the (then empty) array.
+    mutating func array(sink: (any JSONElementSink)? = nil) throws(JSONSyntaxError) -> JSONValue {
         let opened = index  // a byte offset: turned into a line and column only on error
         index += 1
         skipWhitespace()
         if try peek(closing: "]", opened: opened) { return .array([]) }
+        if let sink {
+            var count = 0
+            while true {
+                skipWhitespace()
+                sink.element(try value(in: ("array", opened)), at: count)
+                count += 1
+                skipWhitespace()
+                if try separatorOrEnd(closing: "]", opened: opened, container: "array") { return .array([]) }
+            }
+        }
         let level = depth  // a failure deeper down may leave `depth` raised while this unwinds
         while elementBuffers.count <= level { elementBuffers.append([]) }
         var elements = elementBuffers[level]
