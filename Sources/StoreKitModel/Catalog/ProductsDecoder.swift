@@ -71,11 +71,12 @@ struct ProductsDecoder {
             check.report(path.key("id"), "\(quoted(id)) is not a product identifier (letters, digits, '.', '_' and '-' only)")
             return nil
         }
-        if let first = firstSeen[id] {
+        // One lookup: a duplicate puts the first definition back.
+        if let first = firstSeen.updateValue(index, forKey: id) {
+            firstSeen[id] = first
             check.report(path.key("id"), "duplicate product id \(quoted(id)) (first defined at products[\(first)])")
             return nil
         }
-        firstSeen[id] = index
         return id
     }
 
