@@ -210,6 +210,34 @@ func renderFigures(small: AppState, large: AppState, runs: Int) -> RenderFigures
                          largeMiddle: Stats(milliseconds: samples[2]), ratio: largeStats.median / max(smallStats.median, 1e-9))
 }
 
+/// What moving the cursor one row (`j`) changes on screen, in cells: the floor for the bytes a
+/// diffing painter must send, next to everything a full repaint draws.
+struct MoveFigure: Encodable {
+    let catalog: String
+    let columns: Int
+    let rows: Int
+    let cellsChanged: Int
+    let cellsNotBlank: Int
+    let cells: Int
+}
+
+func moveFigure(_ state: AppState, catalog: String) -> MoveFigure {
+    var moved = state
+    let before = View.render(state)
+    _ = Reducer.reduce(&moved, .key(.character("j")))
+    let after = View.render(moved)
+    var changed = 0
+    var notBlank = 0
+    for row in 0..<after.size.rows {
+        for column in 0..<after.size.columns {
+            if before[row, column] != after[row, column] { changed += 1 }
+            if after[row, column] != Cell.blank { notBlank += 1 }
+        }
+    }
+    return MoveFigure(catalog: catalog, columns: state.size.columns, rows: state.size.rows, cellsChanged: changed,
+                      cellsNotBlank: notBlank, cells: state.size.columns * state.size.rows)
+}
+
 struct Report: Encodable {
     let large: DecodeFigures
     let medium: DecodeFigures
@@ -217,6 +245,9 @@ struct Report: Encodable {
     let filter: FilterFigures
     let filterMedium: FilterFigures
     let render: RenderFigures
+    /// products.json in place of a catalog that fills the list: 50 synthetic products.
+    let renderFullList: Stats
+    let moves: [MoveFigure]
 }
 
 // MARK: - Main
@@ -260,7 +291,15 @@ let filter = filterFigures(largeState, query: options.query, repetitions: quick 
 let filterMedium = filterFigures(loadedState(mediumCatalog, size: frame), query: options.query, repetitions: quick ? 3 : 21)
 let render = renderFigures(small: loadedState(smallCatalog, size: frame), large: largeState, runs: quick ? 50 : 1000)
 
-let report = Report(large: largeDecode, medium: mediumDecode, small: smallDecode, filter: filter, filterMedium: filterMedium, render: render)
+let fullList = loadedState(decode(SyntheticCatalog.generate(count: 50, seed: 1), source: "synthetic-50"), size: frame)
+let renderFullList = measure(warmup: 20, runs: quick ? 50 : 1000) { View.render(fullList).size.rows }
+let moves = [
+    moveFigure(loadedState(smallCatalog, size: TerminalSize(columns: 80, rows: 24)), catalog: "small"),
+    moveFigure(loadedState(smallCatalog, size: frame), catalog: "small"),
+    moveFigure(largeState, catalog: "large"),
+]
+let report = Report(large: largeDecode, medium: mediumDecode, small: smallDecode, filter: filter, filterMedium: filterMedium, render: render,
+                    renderFullList: renderFullList, moves: moves)
 
 print("storefront-bench (in process, medians; p90 in brackets)")
 func row(_ name: String, _ stats: Stats, _ note: String = "") {
@@ -282,6 +321,10 @@ row("filter keystroke, \(filterMedium.products) products", filterMedium.keystrok
 row("render 200×60, \(render.largeProducts) products", render.large, "target ≤ 2 ms")
 row("render 200×60, \(render.largeProducts) products, middle", render.largeMiddle)
 row("render 200×60, \(render.smallProducts) products", render.small, "ratio \(fixed(render.ratio, 2))×; target ≤ 1.5×")
+row("render 200×60, 50 products (the list full)", renderFullList, "100k is \(fixed(render.large.median / max(renderFullList.median, 1e-9), 2))× this")
+for move in moves {
+    print("  j at \(move.columns)×\(move.rows), \(move.catalog): \(move.cellsChanged) cells change of \(move.cellsNotBlank) drawn (\(move.cells) cells)")
+}
 
 if let path = options.json {
     let encoder = JSONEncoder()
