@@ -140,8 +140,8 @@ def main():
         add(f"View.render 200×60, {render['largeProducts']} products, in process", ms(render["large"]["median"]),
             "≤ 2 ms and ≤ 1.5× small", f"{render['smallProducts']} products: {ms(render['small']['median'])}",
             f"{render['ratio']:.2f}× small", render["large"]["median"] <= 2 and render["ratio"] <= 1.5)
-    if render and inprocess.get("renderFullList"):
-        full = inprocess["renderFullList"]["median"]
+    if render and render.get("fullList"):
+        full = render["fullList"]["median"]
         add("  the same frame, 50-product catalog (list full, as with 100k)", ms(full), "(report)", "",
             f"100k is {render['large']['median'] / full:.2f}× this")
     moves = {(move["catalog"], move["columns"], move["rows"]): move for move in inprocess.get("moves", [])}
