@@ -92,6 +92,11 @@ let package = Package(
         // build makes a harmless replayer of saved inputs. CLibFuzzer only declares libFuzzer's driver.
         .systemLibrary(name: "CLibFuzzer"),
         .executableTarget(name: "CatalogFuzzer", dependencies: ["StoreKitModel", "CLibFuzzer"]),
+        // In-process benchmarks (filter per keystroke, view, catalog decode); run by Benchmarks/run in release.
+        .executableTarget(
+            name: "storefront-bench",
+            dependencies: ["StoreKitModel", "StorefrontUI", "CellGrid"]
+        ),
         .testTarget(
             name: "StoreKitModelTests",
             dependencies: ["StoreKitModel"],

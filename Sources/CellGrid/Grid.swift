@@ -50,31 +50,62 @@ public struct Grid: Hashable, Sendable, CustomStringConvertible {
         if overflow == .ellipsis, CellWidth.of(text) > limit {
             text = CellWidth.truncate(text, to: limit)
         }
+        var layout = LineLayout(row: row, column: column, limit: limit, role: role, attributes: attributes)
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            // ASCII: one character per byte. CR LF, the only two-byte character, has no width,
+            // and neither have CR and LF apart, so both are skipped either way.
+            for byte in text.utf8 {
+                guard layout.place(Character(Unicode.Scalar(byte)), width: byte >= 0x20 && byte < 0x7F ? 1 : 0, on: &self) else { break }
+            }
+        } else {
+            for character in text {
+                guard layout.place(character, width: CellWidth.of(character), on: &self) else { break }
+            }
+        }
+        return layout.used
+    }
+
+    /// Lays out the characters of one `write`, left to right.
+    private struct LineLayout {
+        let row: Int
+        let column: Int
+        let limit: Int
+        let role: Role
+        let attributes: Attributes
         var offset = 0  // cells laid out so far, visible or not
         var used = 0
-        for character in text {
-            let width = CellWidth.of(character)
-            if width == 0 { continue }
+
+        init(row: Int, column: Int, limit: Int, role: Role, attributes: Attributes) {
+            self.row = row
+            self.column = column
+            self.limit = limit
+            self.role = role
+            self.attributes = attributes
+        }
+
+        /// Places one character of `width` cells; false when the line is full.
+        mutating func place(_ character: Character, width: Int, on grid: inout Grid) -> Bool {
+            if width == 0 { return true }
             let x = column + offset  // cannot overflow: offset ≤ limit ≤ columns - column
             if offset + width > limit {
                 // A wide character with one cell left: fill that cell so it is not stale.
                 if offset < limit, x >= 0 {
-                    put(" ", width: 1, row: row, column: x, role: role, attributes: attributes)
+                    grid.put(" ", width: 1, row: row, column: x, role: role, attributes: attributes)
                     used += 1
                 }
-                break
+                return false
             }
             if x >= 0 {
-                put(character, width: width, row: row, column: x, role: role, attributes: attributes)
+                grid.put(character, width: width, row: row, column: x, role: role, attributes: attributes)
                 used += width
             } else if x + width > 0 {
                 // The right half of a wide character at column 0: show a space, never half a glyph.
-                put(" ", width: 1, row: row, column: 0, role: role, attributes: attributes)
+                grid.put(" ", width: 1, row: row, column: 0, role: role, attributes: attributes)
                 used += 1
             }
             offset += width
+            return true
         }
-        return used
     }
 
     /// Fills the part of `rect` inside the grid with `character` (a one-cell character; anything
@@ -161,7 +192,7 @@ public struct Grid: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Stores one character of `width` cells, repairing any wide character it cuts in half.
-    private mutating func put(_ character: Character, width: Int, row: Int, column: Int,
+    fileprivate mutating func put(_ character: Character, width: Int, row: Int, column: Int,
                               role: Role, attributes: Attributes) {
         guard row >= 0, row < size.rows, column >= 0, column < size.columns,
               width <= size.columns - column else { return }

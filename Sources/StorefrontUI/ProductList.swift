@@ -2,23 +2,35 @@ import StoreKitModel
 
 /// The catalog list: products from the products request, the filter typed with `/`, the
 /// selection and the scroll position. Filtering is incremental: a longer query searches only
-/// what the shorter one matched, so each keystroke costs less than the last.
+/// what the shorter one matched, so each keystroke costs less than the last; and the results of
+/// the shorter queries are kept, so Backspace answers from them without searching again.
 public struct ProductList: Sendable {
     public private(set) var products: [Product] = []
-    /// Lower-cased UTF-8 of each product's title (in the current language) and id.
-    private var keys: [[UInt8]] = []
+    /// Search keys: the lower-cased UTF-8 of each product's title (in the current language), a
+    /// space and its id, one after another in a single buffer; product `i`'s key is
+    /// `keyBytes[keyStarts[i]..<keyStarts[i + 1]]`.
+    private var keyBytes: [UInt8] = []
+    private var keyStarts: [Int] = [0]
     public private(set) var query = ""
     /// Indices into `products` matching `query`, in catalog order.
     public private(set) var visible: [Int] = []
     public var filtering = false
     public private(set) var selection = 0
     public private(set) var scroll = 0
+    /// The lower-cased UTF-8 of `query`.
+    private var needle: [UInt8] = []
+    /// Whether `visible` is exactly what searching all products for `query` gives. It is unless a
+    /// query was extended in a way that does not extend its lower-cased form (rare case mappings).
+    private var exact = true
+    /// Shorter queries typed on the way to `query`, each with its exact result, oldest first.
+    private var earlier: [(query: String, visible: [Int])] = []
+    static let earlierLimit = 64
 
     public init() {}
 
     public init(products: [Product], language: Language) {
         self.products = products
-        keys = products.map { Self.key($0, language: language) }
+        buildKeys(language: language)
         visible = Array(products.indices)
     }
 
@@ -32,20 +44,48 @@ public struct ProductList: Sendable {
 
     /// Same products in another language: titles are searched as shown.
     public mutating func relabel(language: Language) {
-        keys = products.map { Self.key($0, language: language) }
+        buildKeys(language: language)
         let current = query
         query = ""
+        needle = []
+        exact = true
+        earlier = []
         visible = Array(products.indices)
         setQuery(current)
     }
 
     public mutating func setQuery(_ newQuery: String) {
-        let selectedId = selected?.id
-        let needle = Array(newQuery.lowercased().utf8)
-        let base = newQuery.hasPrefix(query) && !query.isEmpty ? visible : Array(products.indices)
-        visible = needle.isEmpty ? Array(products.indices) : base.filter { Self.contains(keys[$0], needle) }
+        let selectedIndex = visible.indices.contains(selection) ? visible[selection] : nil
+        let newNeedle = Array(newQuery.lowercased().utf8)
+        if newNeedle.isEmpty {
+            visible = Array(products.indices)
+            exact = true
+            earlier = []
+        } else if newQuery.hasPrefix(query) && !query.isEmpty {
+            // Typing on: search what the shorter query matched.
+            if exact {
+                earlier.append((query, visible))
+                if earlier.count > Self.earlierLimit { earlier.removeFirst() }
+            }
+            let extendsNeedle = newNeedle.starts(with: needle)
+            visible = matching(newNeedle, among: visible)
+            exact = exact && extendsNeedle
+            if !exact { earlier = [] }
+        } else if let known = earlier.lastIndex(where: { $0.query == newQuery }) {
+            // Back to a query typed before (Backspace): its result is already known.
+            visible = earlier[known].visible
+            earlier.removeSubrange(known...)
+            exact = true
+        } else {
+            visible = matching(newNeedle, among: nil)
+            exact = true
+            earlier = []
+        }
         query = newQuery
-        selection = selectedId.flatMap { id in visible.firstIndex { products[$0].id == id } } ?? 0
+        needle = newNeedle
+        // The same product stays selected if it still matches. Products in a list are unique (a
+        // products response never repeats an id) and `visible` is in catalog order: a binary search.
+        selection = selectedIndex.flatMap { position(of: $0) } ?? 0
         scroll = min(scroll, max(0, visible.count - 1))
     }
 
@@ -67,28 +107,72 @@ public struct ProductList: Sendable {
         scroll = max(0, min(scroll, max(0, visible.count - page)))
     }
 
-    private static func key(_ product: Product, language: Language) -> [UInt8] {
-        Array((product.title.text(in: language) + " " + product.id).lowercased().utf8)
+    private mutating func buildKeys(language: Language) {
+        var bytes: [UInt8] = []
+        var starts: [Int] = [0]
+        starts.reserveCapacity(products.count + 1)
+        for product in products {
+            Self.appendKey(product.title.text(in: language) + " " + product.id, to: &bytes)
+            starts.append(bytes.count)
+        }
+        keyBytes = bytes
+        keyStarts = starts
+    }
+
+    /// Appends the lower-cased UTF-8 of `text`: ASCII directly, anything else through `lowercased()`.
+    private static func appendKey(_ text: String, to bytes: inout [UInt8]) {
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            for byte in text.utf8 { bytes.append(byte &+ (byte >= 0x41 && byte <= 0x5A ? 0x20 : 0)) }
+        } else {
+            bytes.append(contentsOf: text.lowercased().utf8)
+        }
+    }
+
+    /// Where product `index` is in `visible`, if it is there.
+    private func position(of index: Int) -> Int? {
+        var low = 0
+        var high = visible.count
+        while low < high {
+            let middle = (low + high) / 2
+            if visible[middle] < index { low = middle + 1 } else { high = middle }
+        }
+        return low < visible.count && visible[low] == index ? low : nil
+    }
+
+    /// The products among `candidates` (all when nil) whose key contains `needle`, in order.
+    private func matching(_ needle: [UInt8], among candidates: [Int]?) -> [Int] {
+        var result: [Int] = []
+        keyBytes.withUnsafeBufferPointer { keys in
+            keyStarts.withUnsafeBufferPointer { starts in
+                needle.withUnsafeBufferPointer { pin in
+                    if let candidates {
+                        for index in candidates where Self.contains(keys, starts[index]..<starts[index + 1], pin) {
+                            result.append(index)
+                        }
+                    } else {
+                        for index in 0..<(starts.count - 1) where Self.contains(keys, starts[index]..<starts[index + 1], pin) {
+                            result.append(index)
+                        }
+                    }
+                }
+            }
+        }
+        return result
     }
 
     /// Byte-wise substring search: lower-cased UTF-8 keeps CJK intact and avoids String overhead.
-    private static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
-        guard needle.count <= haystack.count else { return false }
-        let first = needle[0]
-        var index = 0
-        let last = haystack.count - needle.count
-        return haystack.withUnsafeBufferPointer { hay in
-            needle.withUnsafeBufferPointer { pin in
-                while index <= last {
-                    if hay[index] == first {
-                        var offset = 1
-                        while offset < pin.count && hay[index + offset] == pin[offset] { offset += 1 }
-                        if offset == pin.count { return true }
-                    }
-                    index += 1
-                }
-                return false
+    private static func contains(_ keys: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ needle: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard needle.count <= range.count, let first = needle.first else { return needle.isEmpty }
+        var index = range.lowerBound
+        let last = range.upperBound - needle.count
+        while index <= last {
+            if keys[index] == first {
+                var offset = 1
+                while offset < needle.count && keys[index + offset] == needle[offset] { offset += 1 }
+                if offset == needle.count { return true }
             }
+            index += 1
         }
+        return false
     }
 }

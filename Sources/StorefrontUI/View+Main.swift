@@ -19,7 +19,7 @@ extension View {
             return
         case .loaded(let invalid):
             if !invalid.isEmpty {
-                var text = strings.invalidIds(invalid)
+                var text = strings.invalidIds(shownIds(invalid, width: state.size.columns))
                 if state.asciiOnly { text = text.replacingOccurrences(of: "⚠", with: "!") }
                 grid.write(text, row: layout.invalidRow, column: 0, role: .warning, overflow: .ellipsis)
             }
@@ -29,7 +29,7 @@ extension View {
         }
         let rows = state.list.visible[min(state.list.scroll, count)..<min(count, state.list.scroll + layout.listRows)]
         let page = rows.map { state.list.products[$0] }
-        let prices = page.map { state.displayPrice($0) }
+        let prices = displayPrices(page, state)
         let typeWidth = 16
         let priceWidth = min(20, prices.map(CellWidth.of).max() ?? 0)
         let titleWidth = max(4, width - 3 - typeWidth - priceWidth - 2)
@@ -46,6 +46,39 @@ extension View {
             grid.write(price, row: row, column: width - priceWidth - 1, role: selected ? .selected : .price, attributes: .bold)
         }
         if let product = state.selectedProduct { details(&grid, state, layout, product, strings) }
+    }
+
+    /// What a display price depends on besides the storefront and language (see `PriceFormatter.displayPrice`).
+    private struct PricePoint: Hashable {
+        let amount: Decimal?
+        let type: ProductType
+        let period: SubscriptionPeriod?
+    }
+
+    /// The display prices of a page of products. Formatting is the costly part of a row, and a
+    /// page repeats a few price points (the App Store's tiers), so each is formatted once.
+    static func displayPrices(_ products: [Product], _ state: AppState) -> [String] {
+        let formatter = state.priceFormatter
+        var formatted: [PricePoint: String] = [:]
+        return products.map { product in
+            let point = PricePoint(amount: product.prices[state.storefront.id], type: product.type, period: product.subscription?.period)
+            if let text = formatted[point] { return text }
+            let text = formatter.displayPrice(of: product, in: state.storefront.id, language: state.language) ?? "—"
+            formatted[point] = text
+            return text
+        }
+    }
+
+    /// The first invalid ids, enough to overflow a line of `width` cells: the line is cut there
+    /// anyway, and a catalog can have thousands of them. Their text is the text of all of them
+    /// up to and past the edge, so the line shows exactly the same.
+    static func shownIds(_ ids: [String], width: Int) -> [String] {
+        var cells = 0
+        for (count, id) in ids.enumerated() {
+            cells += CellWidth.of(id) + 2
+            if cells > width { return Array(ids.prefix(count + 1)) }
+        }
+        return ids
     }
 
     /// The selected product's description and id: a right pane when wide, two rows under the list when not.

@@ -21,16 +21,41 @@ struct ProductsCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Print one JSON object instead of a table.")
     var json = false
 
+    @Flag(name: .long, help: "Print only how many products and invalid identifiers the response has (the catalog is still loaded and validated in full).")
+    var countOnly = false
+
     func run() async throws {
         let context = try await options.resolve()
         let requested = ids.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
             ?? context.catalog.allProductIds
         let response = context.catalog.request(ids: requested, storefront: context.storefront)
-        if json {
+        if countOnly {
+            let counts = ProductCounts(response: response)
+            Console.out(json ? try JSONOutput.encode(counts) : counts.text)
+        } else if json {
             Console.out(try JSONOutput.encode(ProductsJSON(context: context, response: response)))
         } else {
             Console.out(ProductTable(context: context, response: response).render())
         }
+    }
+}
+
+/// `storefront products --count-only [--json]`: the size of the response without its contents.
+struct ProductCounts: Encodable {
+    let storefront: String
+    let products: Int
+    let invalidProductIdentifiers: Int
+    let unavailableInStorefront: Int
+
+    init(response: ProductsResponse) {
+        storefront = response.storefront.id
+        products = response.products.count
+        invalidProductIdentifiers = response.invalidProductIdentifiers.count
+        unavailableInStorefront = response.unavailableInStorefront.count
+    }
+
+    var text: String {
+        "\(storefront): \(products) product\(products == 1 ? "" : "s"), \(invalidProductIdentifiers) invalid identifier\(invalidProductIdentifiers == 1 ? "" : "s") (\(unavailableInStorefront) not sold in \(storefront))"
     }
 }
 

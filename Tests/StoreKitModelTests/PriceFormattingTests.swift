@@ -187,3 +187,18 @@ func truncateNeverExceedsTheWidth(width: Int) {
         #expect(CellWidth.of(CellWidth.pad("高级会员（月度）", to: width)) == width)
     }
 }
+
+/// Formatted prices are remembered process-wide; a remembered text must be what formatting gives.
+@Test func rememberedPricesAreWhatFormattingGives() throws {
+    let cases: [(String, String, String)] = [("USD", "en_US", "0.99"), ("JPY", "ja_JP", "160"), ("EUR", "de_DE", "1234.99"),
+                                             ("CHF", "fr_CH", "1.00"), ("CHF", "fr_CH", "1"), ("SAR", "ar_SA", "3.99"), ("EUR", "fr_FR", "1.19")]
+    for _ in 0..<2 {
+        for (currency, locale, text) in cases {
+            let amount = try #require(Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")))
+            let direct = amount.formatted(Decimal.FormatStyle.Currency(code: currency, locale: Locale(identifier: locale)))
+            #expect(PriceFormatter(currency: currency, locale: locale).string(amount) == direct, "\(currency) \(locale) \(text)")
+        }
+    }
+    // The same amount in another currency or locale is not the remembered one.
+    #expect(PriceFormatter(currency: "USD", locale: "en_US").string(1) != PriceFormatter(currency: "EUR", locale: "de_DE").string(1))
+}

@@ -48,15 +48,21 @@ public enum CatalogLoader {
         if let problem = encodingProblem(bytes) {
             throw CatalogError(source: source, problems: [problem])
         }
-        let root: JSONValue
-        do {
-            root = try JSONParser.parse(bytes)
-        } catch {
-            throw CatalogError(source: source, problems: [CatalogProblem(path: error.location.description, message: error.message)])
-        }
+        // A native catalog's products are read while they are parsed (see NativeProductStream).
+        let stream = source.lowercased().hasSuffix(".storekit") ? nil : NativeProductStream()
+        let root = try parse(bytes, source: source, streamingTo: stream)
         switch CatalogFormat.detect(source: source, root: root) {
         case .native:
             var decoder = NativeCatalogDecoder()
+            if let stream, stream.began {
+                if let catalog = decoder.decode(root, streamed: stream) { return catalog }
+                if decoder.streamedContextDiffers {
+                    // The header went on after the products: decode the whole tree after all.
+                    decoder = NativeCatalogDecoder()
+                    if let catalog = decoder.decode(try parse(bytes, source: source, streamingTo: nil)) { return catalog }
+                }
+                throw CatalogError(source: source, problems: decoder.check.problems)
+            }
             if let catalog = decoder.decode(root) { return catalog }
             throw CatalogError(source: source, problems: decoder.check.problems)
         case .storeKitConfiguration:
@@ -88,6 +94,16 @@ public enum CatalogLoader {
         guard let nul = bytes.prefix(8192).firstIndex(of: 0) else { return nil }
         return CatalogProblem(path: JSONParser.location(ofByte: nul, in: bytes).description,
                               message: "NUL byte: the file is binary; expected a JSON catalog or a .storekit file")
+    }
+
+    /// The JSON tree of `bytes`, its syntax error as the catalog's only problem.
+    static func parse(_ bytes: [UInt8], source: String, streamingTo stream: NativeProductStream?) throws(CatalogError) -> JSONValue {
+        do {
+            if let stream { return try JSONParser.parse(bytes, streaming: "products", to: stream) }
+            return try JSONParser.parse(bytes)
+        } catch {
+            throw CatalogError(source: source, problems: [CatalogProblem(path: error.location.description, message: error.message)])
+        }
     }
 
     static func readFile(_ path: String) throws(CatalogError) -> [UInt8] {

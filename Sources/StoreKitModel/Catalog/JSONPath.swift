@@ -1,25 +1,58 @@
 /// A location inside a JSON document, printed the way people write it: `products[3].prices.JPN`,
 /// and `top level` for the document itself.
+///
+/// Decoders make a path for every value they read but print one only for a problem, so a path is
+/// a chain of components and its text is built on demand.
 struct JSONPath: Sendable, CustomStringConvertible {
-    /// The path as written; empty for the document itself.
-    private let text: String
+    private enum Component: Sendable {
+        case key(String)
+        case index(Int)
+    }
 
-    var description: String { text.isEmpty ? "top level" : text }
+    private final class Node: Sendable {
+        let parent: Node?
+        let component: Component
 
-    static let root = JSONPath(text: "")
+        init(parent: Node?, component: Component) {
+            self.parent = parent
+            self.component = component
+        }
+    }
+
+    private let node: Node?
+
+    static let root = JSONPath(node: nil)
 
     func key(_ key: String) -> JSONPath {
-        // Short plain keys as `.key`; anything else quoted and, when long, cut short like a value.
-        let simple = !key.isEmpty && key.utf8.count <= 40 && key.utf8.allSatisfy { byte in
-            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
-                || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
-        }
-        let component = simple ? key : "[\(quoted(key))]"
-        if text.isEmpty { return JSONPath(text: component) }
-        return JSONPath(text: simple ? "\(text).\(component)" : text + component)
+        JSONPath(node: Node(parent: node, component: .key(key)))
     }
 
     func index(_ index: Int) -> JSONPath {
-        JSONPath(text: "\(text)[\(index)]")
+        JSONPath(node: Node(parent: node, component: .index(index)))
+    }
+
+    var description: String {
+        var components: [Component] = []
+        var current = node
+        while let step = current {
+            components.append(step.component)
+            current = step.parent
+        }
+        var text = ""
+        for component in components.reversed() {
+            switch component {
+            case .key(let key):
+                // Short plain keys as `.key`; anything else quoted and, when long, cut short like a value.
+                let simple = !key.isEmpty && key.utf8.count <= 40 && key.utf8.allSatisfy { byte in
+                    (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                        || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+                }
+                let part = simple ? key : "[\(quoted(key))]"
+                text = text.isEmpty ? part : simple ? "\(text).\(part)" : text + part
+            case .index(let index):
+                text = "\(text)[\(index)]"
+            }
+        }
+        return text.isEmpty ? "top level" : text
     }
 }

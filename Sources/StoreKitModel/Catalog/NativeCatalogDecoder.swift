@@ -11,13 +11,18 @@ struct NativeCatalogDecoder {
     /// Ids of storefront entries already reported as invalid, or nil when `storefronts` itself is
     /// missing, empty or not an array: a price or account naming one of them is not reported again
     /// as "unknown storefront", which would only bury the real mistake.
-    private var reportedStorefronts: Set<String>? = []
+    private(set) var reportedStorefronts: Set<String>? = []
 
     func alreadyReported(storefront id: String) -> Bool {
         reportedStorefronts?.contains(id) ?? true
     }
+    /// Set when `decode` was given products read while parsing under other languages,
+    /// storefronts or groups than the whole file has: decode the full tree instead.
+    private(set) var streamedContextDiffers = false
 
-    mutating func decode(_ root: JSONValue) -> Catalog? {
+    /// Decodes the catalog; `streamed` holds the products if they were read while parsing (the
+    /// tree then has an empty array in their place).
+    mutating func decode(_ root: JSONValue, streamed: NativeProductStream? = nil) -> Catalog? {
         guard let top = check.object(root, .root, allowed: Self.topLevelKeys) else { return nil }
         readHeader(top)
         let bundleId = check.string(check.require(top, "bundleId", .root, "the app's bundle identifier, e.g. \"com.example.app\""),
@@ -32,9 +37,20 @@ struct NativeCatalogDecoder {
         let defaultStorefront = readDefaultStorefront(top["defaultStorefront"], known: storefrontIds)
         let accounts = readAccounts(top["accounts"], storefronts: storefrontIds)
         let groups = readGroups(top["subscriptionGroups"], languages: languageList)
-        var products = ProductsDecoder(languages: languageList, storefronts: storefronts, groups: groups.map(\.id),
-                                       reportedStorefronts: reportedStorefronts)
-        let productList = products.read(check.require(top, "products", .root, "the list of products"), check: &check)
+        let productsValue = check.require(top, "products", .root, "the list of products")
+        let productList: [Product]
+        if let streamed {
+            guard streamed.languages == languages, streamed.storefronts == storefronts, streamed.groups == groups.map(\.id),
+                  streamed.reportedStorefronts == reportedStorefronts else {
+                streamedContextDiffers = true
+                return nil
+            }
+            productList = streamed.take(productsValue, check: &check)
+        } else {
+            var products = ProductsDecoder(languages: languageList, storefronts: storefronts, groups: groups.map(\.id),
+                                           reportedStorefronts: reportedStorefronts)
+            productList = products.read(productsValue, check: &check)
+        }
         guard check.problems.isEmpty, let bundleId, let defaultStorefront else { return nil }
         return Catalog(bundleId: bundleId, languages: languages, defaultStorefront: defaultStorefront,
                        storefronts: storefronts, accounts: accounts, subscriptionGroups: groups, products: productList)
@@ -55,7 +71,7 @@ struct NativeCatalogDecoder {
         }
     }
 
-    private mutating func readLanguages(_ value: JSONValue?) -> [String] {
+    mutating func readLanguages(_ value: JSONValue?) -> [String] {
         let path = JSONPath.root.key("languages")
         guard let items = check.array(value, path) else { return [Language.english.rawValue] }
         var languages: [String] = []
@@ -75,7 +91,7 @@ struct NativeCatalogDecoder {
         return languages
     }
 
-    private mutating func readStorefronts(_ value: JSONValue?) -> [Storefront] {
+    mutating func readStorefronts(_ value: JSONValue?) -> [Storefront] {
         let path = JSONPath.root.key("storefronts")
         guard let items = check.array(value, path), !items.isEmpty else {
             if value == .array([]) { check.report(path, "is empty; list at least one storefront") }
@@ -151,7 +167,7 @@ struct NativeCatalogDecoder {
         return accounts
     }
 
-    private mutating func readGroups(_ value: JSONValue?, languages: IdList) -> [SubscriptionGroup] {
+    mutating func readGroups(_ value: JSONValue?, languages: IdList) -> [SubscriptionGroup] {
         let path = JSONPath.root.key("subscriptionGroups")
         guard let items = check.array(value, path) else { return [] }
         var groups: [SubscriptionGroup] = []
@@ -174,6 +190,51 @@ struct NativeCatalogDecoder {
     }
 }
 
+/// Reads a native catalog's products while the parser goes through them, each as soon as it is
+/// parsed, so their tree never exists all at once. It starts only when the root's `format` comes
+/// before `products` (the file is then certainly a native catalog) and reads them under the
+/// languages, storefronts and groups written before `products`; `NativeCatalogDecoder.decode`
+/// uses the result only if the whole file has the same ones, and otherwise the full tree is
+/// decoded as usual. Either way the catalog and its problems are the same.
+final class NativeProductStream: JSONElementSink {
+    private(set) var began = false
+    private(set) var languages: [String] = []
+    private(set) var storefronts: [Storefront] = []
+    private(set) var groups: [String] = []
+    private(set) var reportedStorefronts: Set<String>? = []
+    private var decoder = ProductsDecoder(languages: IdList([]), storefronts: [], groups: [])
+    private var check = Validation()
+    private var products: [Product] = []
+    private var count = 0
+
+    func begin(preceding: JSONObject) -> Bool {
+        guard preceding["format"] != nil else { return false }
+        var header = NativeCatalogDecoder()  // its problems are reported again by the real decode
+        languages = header.readLanguages(preceding["languages"])
+        storefronts = header.readStorefronts(preceding["storefronts"])
+        reportedStorefronts = header.reportedStorefronts
+        groups = header.readGroups(preceding["subscriptionGroups"], languages: IdList(languages)).map(\.id)
+        decoder = ProductsDecoder(languages: IdList(languages), storefronts: storefronts, groups: groups,
+                                  reportedStorefronts: reportedStorefronts)
+        began = true
+        return true
+    }
+
+    func element(_ value: JSONValue, at index: Int) {
+        count += 1
+        if let product = decoder.element(value, index: index, check: &check) { products.append(product) }
+    }
+
+    /// The products and their problems, as `ProductsDecoder.read` reports them; `value` is the
+    /// empty array left in the tree.
+    func take(_ value: JSONValue?, check outer: inout Validation) -> [Product] {
+        guard outer.array(value, ProductsDecoder.path) != nil else { return [] }
+        if count == 0 { outer.report(ProductsDecoder.path, "is empty; a catalog needs at least one product") }
+        outer.include(check.problems)
+        return products
+    }
+}
+
 func isUpperAlpha(_ text: String, count: Int) -> Bool {
     text.utf8.count == count && text.utf8.allSatisfy { (0x41...0x5A).contains($0) }
 }
@@ -181,17 +242,17 @@ func isUpperAlpha(_ text: String, count: Int) -> Bool {
 extension Validation {
     /// `{"en": "...", "zh-Hans": "..."}` with every one of the catalog's languages present.
     /// `multiline` lets the texts hold line breaks and tabs (descriptions); titles are one line.
-    mutating func localized(_ value: JSONValue?, _ path: JSONPath, languages: IdList, maxLength: Int, multiline: Bool = false) -> LocalizedText? {
-        guard let object = object(value, path) else { return nil }
-        var values: [String: String] = [:]
+    mutating func localized(_ value: JSONValue?, _ path: @autoclosure () -> JSONPath, languages: IdList, maxLength: Int, multiline: Bool = false) -> LocalizedText? {
+        guard let object = object(value, path()) else { return nil }
+        var values = [String: String](minimumCapacity: object.members.count)
         for member in object.members {
-            if let text = string(member.value, path.key(member.key), maxLength: maxLength, multiline: multiline) {
+            if let text = string(member.value, path().key(member.key), maxLength: maxLength, multiline: multiline) {
                 values[member.key] = text
             }
         }
         if let missing = languages.missing(from: object.keys) {
             let list = listed(missing.first.map { "\"\($0)\"" }, total: missing.count)
-            report(path, "missing the \(list) localization\(missing.count > 1 ? "s" : "") (the catalog's languages are \(languages.text))")
+            report(path(), "missing the \(list) localization\(missing.count > 1 ? "s" : "") (the catalog's languages are \(languages.text))")
             return nil
         }
         return values.count == object.members.count ? LocalizedText(values) : nil

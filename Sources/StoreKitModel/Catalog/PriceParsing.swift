@@ -81,45 +81,61 @@ enum PriceText {
     }
 }
 
+/// A price text and its currency: `PriceText.parse` depends on nothing else.
+struct PriceKey: Hashable {
+    let text: String
+    let currency: String?
+}
+
 extension Validation {
+    /// `PriceText.parse`, remembered: a catalog repeats the same few price points (one per tier
+    /// and currency) thousands of times, and parsing a decimal exactly is the costly part.
+    mutating func parsePrice(_ text: String, currency: String?) -> Result<Decimal, PriceText.Problem> {
+        let key = PriceKey(text: text, currency: currency)
+        if let known = priceMemo[key] { return known }
+        let result = PriceText.parse(text, currency: currency)
+        if priceMemo.count < Self.priceMemoLimit { priceMemo[key] = result }
+        return result
+    }
+
     /// A price in `currency`, reporting the exact reason a value is refused.
-    mutating func price(_ value: JSONValue?, _ path: JSONPath, currency: String?) -> Decimal? {
+    mutating func price(_ value: JSONValue?, _ path: @autoclosure () -> JSONPath, currency: String?) -> Decimal? {
         guard let value else { return nil }
         let text: String
         switch value {
         case .string(let string): text = string
         case .number(let number): text = number
         default:
-            report(path, "expected a price as a decimal string such as \"0.99\", found \(brief(value))")
+            report(path(), "expected a price as a decimal string such as \"0.99\", found \(brief(value))")
             return nil
         }
-        switch PriceText.parse(text, currency: currency) {
+        switch parsePrice(text, currency: currency) {
         case .success(let price):
             return price
         case .failure(.notDecimal):
-            report(path, "\(quoted(text)) is not a decimal number (expected digits with '.' as the decimal separator, e.g. \"1.60\")")
+            report(path(), "\(quoted(text)) is not a decimal number (expected digits with '.' as the decimal separator, e.g. \"1.60\")")
         case .failure(.surroundingSpace):
-            report(path, "\(quoted(text)) is not a decimal number (remove the spaces around it)")
+            report(path(), "\(quoted(text)) is not a decimal number (remove the spaces around it)")
         case .failure(.plusSign):
-            report(path, "\(quoted(text)) is not a decimal number (a price has no sign; remove the '+')")
+            report(path(), "\(quoted(text)) is not a decimal number (a price has no sign; remove the '+')")
         case .failure(.exponent(let suggestion)):
             let example = suggestion.map { "; write \(quoted($0))" } ?? ""
-            report(path, "\(quoted(text)) is not a decimal number (exponents are not allowed\(example))")
+            report(path(), "\(quoted(text)) is not a decimal number (exponents are not allowed\(example))")
         case .failure(.noWholeDigits(let suggestion)):
-            report(path, "\(quoted(text)) is not a decimal number (it needs a digit before '.'; write \(quoted(suggestion)))")
+            report(path(), "\(quoted(text)) is not a decimal number (it needs a digit before '.'; write \(quoted(suggestion)))")
         case .failure(.noFractionDigits(let suggestion)):
-            report(path, "\(quoted(text)) is not a decimal number (it needs digits after '.'; write \(quoted(suggestion)))")
+            report(path(), "\(quoted(text)) is not a decimal number (it needs digits after '.'; write \(quoted(suggestion)))")
         case .failure(.negativeZero):
-            report(path, "\(quoted(text)) has a minus sign; a price has no sign, so write zero as \"0\"")
+            report(path(), "\(quoted(text)) has a minus sign; a price has no sign, so write zero as \"0\"")
         case .failure(.negative):
-            report(path, "\(quoted(text)) is negative; a price must be zero or more")
+            report(path(), "\(quoted(text)) is negative; a price must be zero or more")
         case .failure(.tooManyDecimals(let allowed)):
             let currencyName = currency ?? "the currency"
-            report(path, "\(quoted(text)) has more decimal places than \(currencyName) allows (\(allowed == 0 ? "none" : String(allowed)))")
+            report(path(), "\(quoted(text)) has more decimal places than \(currencyName) allows (\(allowed == 0 ? "none" : String(allowed)))")
         case .failure(.tooLong):
-            report(path, "\(quoted(text)) is too long for a price: \(text.utf8.count) characters, at most \(PriceText.maxLength) (and at most \(PriceText.maximum))")
+            report(path(), "\(quoted(text)) is too long for a price: \(text.utf8.count) characters, at most \(PriceText.maxLength) (and at most \(PriceText.maximum))")
         case .failure(.tooLarge):
-            report(path, "\(quoted(text)) is larger than any App Store price (at most \(PriceText.maximum))")
+            report(path(), "\(quoted(text)) is larger than any App Store price (at most \(PriceText.maximum))")
         }
         return nil
     }

@@ -15,6 +15,7 @@ struct ProductsDecoder {
     /// Storefront ids whose entries were already reported as invalid; nil: every id (see NativeCatalogDecoder).
     let reportedStorefronts: Set<String>?
     private var firstSeen: [String: Int] = [:]
+    private let priceTables = PriceTables()
 
     init(languages: IdList, storefronts: [Storefront], groups: [String], reportedStorefronts: Set<String>? = []) {
         self.languages = languages
@@ -25,18 +26,25 @@ struct ProductsDecoder {
         self.reportedStorefronts = reportedStorefronts
     }
 
+    static let path = JSONPath.root.key("products")
+
     mutating func read(_ value: JSONValue?, check: inout Validation) -> [Product] {
-        let path = JSONPath.root.key("products")
-        guard let items = check.array(value, path) else { return [] }
-        if items.isEmpty { check.report(path, "is empty; a catalog needs at least one product") }
+        guard let items = check.array(value, Self.path) else { return [] }
+        if items.isEmpty { check.report(Self.path, "is empty; a catalog needs at least one product") }
         var products: [Product] = []
         products.reserveCapacity(items.count)
+        firstSeen.reserveCapacity(items.count)
         for (index, item) in items.enumerated() {
-            if let product = product(item, path.index(index), index: index, check: &check) {
+            if let product = element(item, index: index, check: &check) {
                 products.append(product)
             }
         }
         return products
+    }
+
+    /// `products[index]`, read after the ones before it (ids are checked for duplicates in order).
+    mutating func element(_ item: JSONValue, index: Int, check: inout Validation) -> Product? {
+        product(item, Self.path.index(index), index: index, check: &check)
     }
 
     private mutating func product(_ value: JSONValue, _ path: JSONPath, index: Int, check: inout Validation) -> Product? {
@@ -62,15 +70,20 @@ struct ProductsDecoder {
 
     private mutating func productId(_ object: JSONObject, _ path: JSONPath, index: Int, check: inout Validation) -> String? {
         guard let id = check.string(check.require(object, "id", path, "the product identifier"), path.key("id"), maxLength: 255) else { return nil }
-        guard id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }) else {
+        // ASCII letters, digits, '.', '_' and '-', checked byte by byte.
+        guard id.utf8.allSatisfy({ byte in
+            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+        }) else {
             check.report(path.key("id"), "\(quoted(id)) is not a product identifier (letters, digits, '.', '_' and '-' only)")
             return nil
         }
-        if let first = firstSeen[id] {
+        // One lookup: a duplicate puts the first definition back.
+        if let first = firstSeen.updateValue(index, forKey: id) {
+            firstSeen[id] = first
             check.report(path.key("id"), "duplicate product id \(quoted(id)) (first defined at products[\(first)])")
             return nil
         }
-        firstSeen[id] = index
         return id
     }
 
@@ -90,8 +103,10 @@ struct ProductsDecoder {
 
     /// Prices keyed by storefront: one for every storefront except `except`, and none for those.
     func priceTable(_ value: JSONValue?, _ path: JSONPath, except unavailable: Set<String>, check: inout Validation) -> [String: Decimal]? {
+        if case .object(let written)? = value, let known = priceTables.table(written, except: unavailable) { return known }
+        let problemsBefore = check.problems.count
         guard let object = check.object(value, path) else { return nil }
-        var prices: [String: Decimal] = [:]
+        var prices = [String: Decimal](minimumCapacity: object.members.count)
         var valid = true
         for member in object.members {
             guard let storefront = storefrontsById[member.key] else {
@@ -112,7 +127,9 @@ struct ProductsDecoder {
             check.report(path, "no price for \(listed(missing.first, total: missing.count)); add one, or list the storefront in unavailableIn")
             valid = false
         }
-        return valid ? prices : nil
+        guard valid else { return nil }
+        if check.problems.count == problemsBefore { priceTables.remember(prices, for: object, except: unavailable) }
+        return prices
     }
 
     private func walletGrant(_ value: JSONValue?, _ path: JSONPath, type: ProductType?, check: inout Validation) -> WalletGrant? {
@@ -134,5 +151,44 @@ struct ProductsDecoder {
 
     private func unknownStorefront(_ id: String) -> String {
         "unknown storefront \(quoted(id)) (the catalog's storefronts are \(storefrontIds.text))"
+    }
+}
+
+/// Price tables already read, by what was written. A catalog writes the same few price points
+/// (the App Store's tiers) over and over: a table written exactly like an earlier one that had no
+/// problem, with the same storefronts unavailable, is that table again (prices are read the same
+/// way every time), so it is neither read again nor stored again; the products share it.
+final class PriceTables {
+    static let limit = 4_096
+    private var tables: [Written: [String: Decimal]] = [:]
+
+    func table(_ object: JSONObject, except unavailable: Set<String>) -> [String: Decimal]? {
+        tables.isEmpty ? nil : tables[Written(members: object.members, unavailable: unavailable)]
+    }
+
+    func remember(_ prices: [String: Decimal], for object: JSONObject, except unavailable: Set<String>) {
+        if tables.count < Self.limit { tables[Written(members: object.members, unavailable: unavailable)] = prices }
+    }
+
+    private struct Written: Hashable {
+        let members: [(key: String, value: JSONValue)]
+        let unavailable: Set<String>
+
+        static func == (lhs: Written, rhs: Written) -> Bool {
+            lhs.unavailable == rhs.unavailable
+                && lhs.members.elementsEqual(rhs.members) { $0.key == $1.key && $0.value == $1.value }
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(unavailable)
+            hasher.combine(members.count)
+            for member in members {
+                hasher.combine(member.key)
+                switch member.value {
+                case .string(let text), .number(let text): hasher.combine(text)
+                default: hasher.combine(member.value.kindName)
+                }
+            }
+        }
     }
 }

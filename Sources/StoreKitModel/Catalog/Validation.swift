@@ -5,33 +5,41 @@ import Foundation
 /// returns nil; callers carry on with what they have.
 struct Validation {
     private(set) var problems: [CatalogProblem] = []
+    /// Prices already parsed (see `parsePrice`), up to `priceMemoLimit` distinct ones.
+    var priceMemo: [PriceKey: Result<Decimal, PriceText.Problem>] = [:]
+    static let priceMemoLimit = 4_096
 
     mutating func report(_ path: JSONPath, _ message: String) {
         problems.append(CatalogProblem(path: path.description, message: message))
     }
 
+    /// Problems found by another `Validation`, after the ones found so far.
+    mutating func include(_ others: [CatalogProblem]) {
+        problems += others
+    }
+
     /// Reads an object, reporting duplicate keys, and unknown keys when `allowed` is given.
-    mutating func object(_ value: JSONValue?, _ path: JSONPath, allowed: [String]? = nil) -> JSONObject? {
+    mutating func object(_ value: JSONValue?, _ path: @autoclosure () -> JSONPath, allowed: [String]? = nil) -> JSONObject? {
         guard let value else { return nil }
         guard case .object(let object) = value else {
-            report(path, "expected an object, found \(brief(value))")
+            report(path(), "expected an object, found \(brief(value))")
             return nil
         }
         for key in object.duplicateKeys {
-            report(path.key(key), "the key appears more than once; each key may appear only once")
+            report(path().key(key), "the key appears more than once; each key may appear only once")
         }
         if let allowed {
-            for key in object.keys where !allowed.contains(key) {
-                report(path.key(key), "unknown key (expected one of: \(allowed.joined(separator: ", ")))")
+            for member in object.members where !allowed.contains(member.key) {
+                report(path().key(member.key), "unknown key (expected one of: \(allowed.joined(separator: ", ")))")
             }
         }
         return object
     }
 
-    mutating func array(_ value: JSONValue?, _ path: JSONPath) -> [JSONValue]? {
+    mutating func array(_ value: JSONValue?, _ path: @autoclosure () -> JSONPath) -> [JSONValue]? {
         guard let value else { return nil }
         guard case .array(let items) = value else {
-            report(path, "expected an array, found \(brief(value))")
+            report(path(), "expected an array, found \(brief(value))")
             return nil
         }
         return items
@@ -54,38 +62,55 @@ struct Validation {
     /// the unit a person counts, whatever the size of the text. Counting is linear, and the checks
     /// that walk the text in this module's code run only once it is known to be within the limit,
     /// so a 50 MB value is refused in about a second even in a debug build.
-    mutating func string(_ value: JSONValue?, _ path: JSONPath, maxLength: Int = 200, multiline: Bool = false) -> String? {
+    mutating func string(_ value: JSONValue?, _ path: @autoclosure () -> JSONPath, maxLength: Int = 200, multiline: Bool = false) -> String? {
         guard let value else { return nil }
         guard case .string(let text) = value else {
-            report(path, "expected a string, found \(brief(value))")
+            report(path(), "expected a string, found \(brief(value))")
             return nil
         }
         if text.isEmpty {
-            report(path, "is empty; expected text")
+            report(path(), "is empty; expected text")
             return nil
         }
         // A text of at most `maxLength` bytes has at most that many characters: no need to count.
         if text.utf8.count > maxLength {
             let length = text.count
             if length > maxLength {
-                report(path, "\(quoted(text)) is too long: \(length) characters, at most \(maxLength) allowed")
+                report(path(), "\(quoted(text)) is too long: \(length) characters, at most \(maxLength) allowed")
                 return nil
             }
         }
-        if text.allSatisfy(\.isWhitespace) {
-            report(path, "is empty; expected text")
+        if mayBeAllWhitespace(text), text.allSatisfy(\.isWhitespace) {
+            report(path(), "is empty; expected text")
             return nil
         }
         let allowed: (Unicode.Scalar) -> Bool = { multiline && ($0 == "\n" || $0 == "\t") }
-        if text.unicodeScalars.contains(where: { isControlOrLineBreak($0) && !allowed($0) }),
+        if mayHoldControlOrLineBreak(text),
+           text.unicodeScalars.contains(where: { isControlOrLineBreak($0) && !allowed($0) }),
            let (scalar, position) = firstForbidden(in: text, allowed: allowed) {
             let rule = multiline
                 ? "a description may contain line breaks (\\n) and tabs (\\t), but no other control characters"
                 : "this text must be a single line without control characters (only descriptions may contain line breaks and tabs)"
-            report(path, "\(quoted(text)) contains \(name(of: scalar)) at character \(position); \(rule)")
+            report(path(), "\(quoted(text)) contains \(name(of: scalar)) at character \(position); \(rule)")
             return nil
         }
         return text
+    }
+
+    /// False when no byte of `text` can start a control character or line break: bytes below
+    /// 0x20 and 0x7F are C0 controls and DEL, 0xC2 leads the C1 controls (U+0080…U+009F) and 0xE2
+    /// leads U+2028 and U+2029. Most text is settled by this one pass over its bytes.
+    private func mayHoldControlOrLineBreak(_ text: String) -> Bool {
+        let test = { (byte: UInt8) in byte < 0x20 || byte == 0x7F || byte == 0xC2 || byte == 0xE2 }
+        return text.utf8.withContiguousStorageIfAvailable { $0.contains(where: test) } ?? text.utf8.contains(where: test)
+    }
+
+    /// False when the first character is plainly not whitespace: an ASCII first byte other than
+    /// tab, line feed, vertical tab, form feed, carriage return and space is the first scalar of
+    /// the first character, and `Character.isWhitespace` looks at that scalar.
+    private func mayBeAllWhitespace(_ text: String) -> Bool {
+        guard let first = text.utf8.first, first < 0x80 else { return true }
+        return (0x09...0x0D).contains(first) || first == 0x20
     }
 
     /// The first control character or line break in `text` that is not `allowed`, with its position
@@ -115,28 +140,28 @@ struct Validation {
         }
     }
 
-    mutating func bool(_ value: JSONValue?, _ path: JSONPath) -> Bool? {
+    mutating func bool(_ value: JSONValue?, _ path: @autoclosure () -> JSONPath) -> Bool? {
         guard let value else { return nil }
         guard case .bool(let flag) = value else {
-            report(path, "expected true or false, found \(brief(value))")
+            report(path(), "expected true or false, found \(brief(value))")
             return nil
         }
         return flag
     }
 
-    mutating func integer(_ value: JSONValue?, _ path: JSONPath, in range: ClosedRange<Int>) -> Int? {
+    mutating func integer(_ value: JSONValue?, _ path: @autoclosure () -> JSONPath, in range: ClosedRange<Int>) -> Int? {
         guard let value else { return nil }
         let expected = range.count == 1 ? "the whole number \(range.lowerBound)" : "a whole number from \(range.lowerBound) to \(range.upperBound)"
         guard case .number(let text) = value, let number = Int(text) else {
             if case .number(let text) = value, isWholeNumber(text) {  // too many digits for Int
-                report(path, "\(brief(value)) is out of range; expected \(range.lowerBound) to \(range.upperBound)")
+                report(path(), "\(brief(value)) is out of range; expected \(range.lowerBound) to \(range.upperBound)")
             } else {
-                report(path, "expected \(expected), found \(brief(value))")
+                report(path(), "expected \(expected), found \(brief(value))")
             }
             return nil
         }
         guard range.contains(number) else {
-            report(path, "\(number) is out of range; expected \(range.lowerBound) to \(range.upperBound)")
+            report(path(), "\(number) is out of range; expected \(range.lowerBound) to \(range.upperBound)")
             return nil
         }
         return number
@@ -149,20 +174,20 @@ struct Validation {
     }
 
     /// One of a fixed set of words, such as a product type.
-    mutating func choice<T>(_ value: JSONValue?, _ path: JSONPath, _ what: String,
+    mutating func choice<T>(_ value: JSONValue?, _ path: @autoclosure () -> JSONPath, _ what: String,
                             options: [(String, T)]) -> T? {
-        guard let text = string(value, path) else { return nil }
+        guard let text = string(value, path()) else { return nil }
         guard let match = options.first(where: { $0.0 == text }) else {
-            report(path, "\(quoted(text)) is not \(what) (expected one of: \(options.map(\.0).joined(separator: ", ")))")
+            report(path(), "\(quoted(text)) is not \(what) (expected one of: \(options.map(\.0).joined(separator: ", ")))")
             return nil
         }
         return match.1
     }
 
-    mutating func period(_ value: JSONValue?, _ path: JSONPath) -> SubscriptionPeriod? {
-        guard let text = string(value, path) else { return nil }
+    mutating func period(_ value: JSONValue?, _ path: @autoclosure () -> JSONPath) -> SubscriptionPeriod? {
+        guard let text = string(value, path()) else { return nil }
         guard let period = SubscriptionPeriod(iso8601: text) else {
-            report(path, "\(quoted(text)) is not a subscription period (expected ISO 8601 such as P1W, P1M, P3M, P6M, P1Y)")
+            report(path(), "\(quoted(text)) is not a subscription period (expected ISO 8601 such as P1W, P1M, P3M, P6M, P1Y)")
             return nil
         }
         return period

@@ -20,8 +20,9 @@ public struct ProductsResponse: Sendable {
 extension Catalog {
     /// Answers a products request like `SKProductsRequest`: duplicates collapse, order follows the request.
     public func request(ids: [String], storefront: Storefront) -> ProductsResponse {
-        var seen = Set<String>()
+        var seen = Set<String>(minimumCapacity: ids.count)
         var found: [Product] = []
+        found.reserveCapacity(ids.count)
         var invalid: [String] = []
         var unavailable: [String] = []
         for id in ids where seen.insert(id).inserted {

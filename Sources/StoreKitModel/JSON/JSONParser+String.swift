@@ -1,11 +1,24 @@
 extension Cursor {
-    /// A string literal: the fast path copies a run without escapes in one step; escapes and
+    /// A string literal: the fast path takes a run without escapes as one string; escapes and
     /// invalid UTF-8 are handled on the slow path with a precise location.
     mutating func string() throws(JSONSyntaxError) -> String {
         let opened = index
         index += 1
+        let start = index
+        var bits: UInt8 = 0  // every byte OR-ed: below 0x80 means the run is ASCII
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                let text = try run(from: start, ascii: bits < 0x80)
+                index += 1
+                return text
+            }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            bits |= byte
+            index += 1
+        }
         var result = ""
-        var runStart = index
+        var runStart = start
         while index < bytes.count {
             let byte = bytes[index]
             switch byte {
@@ -39,12 +52,20 @@ extension Cursor {
 
     private func appendRun(from start: Int, to result: inout String) throws(JSONSyntaxError) {
         guard start < index else { return }
+        result += try run(from: start, ascii: false)
+    }
+
+    /// The bytes from `start` to `index` as a string, refusing invalid UTF-8. (Validating once
+    /// with UTF8Span and copying is cheaper than the generic String(validating:).)
+    private func run(from start: Int, ascii: Bool) throws(JSONSyntaxError) -> String {
         let run = UnsafeBufferPointer(rebasing: bytes[start..<index])
-        guard let text = String(validating: run, as: UTF8.self) else {
+        if ascii { return String(decoding: run, as: UTF8.self) }
+        do {
+            return String(copying: try UTF8Span(validating: run.span))
+        } catch {
             throw JSONSyntaxError(location: location(of: firstInvalidUTF8(in: start..<index)),
                                   message: "invalid UTF-8 inside a string (the file is not UTF-8 text)")
         }
-        result += text
     }
 
     private func firstInvalidUTF8(in range: Range<Int>) -> Int {

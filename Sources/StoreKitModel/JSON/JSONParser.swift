@@ -29,12 +29,39 @@ public struct JSONParser {
     public static func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
         try parse(Array(text.utf8))
     }
+
+    /// Like `parse(_:)`, but the elements of the array in the root object's first member named
+    /// `key` go to `sink` one by one as they are parsed, when `sink.begin` accepts them; that
+    /// member is then an empty array in the tree. A large catalog's products need not all be in
+    /// memory as a tree at once. Syntax errors are exactly those of `parse(_:)`.
+    static func parse(_ bytes: [UInt8], streaming key: String, to sink: any JSONElementSink) throws(JSONSyntaxError) -> JSONValue {
+        try bytes.withUnsafeBufferPointer { buffer throws(JSONSyntaxError) in
+            var parser = Cursor(bytes: buffer)
+            parser.stream = (key, sink)
+            return try parser.document()
+        }
+    }
+}
+
+/// Receives the elements of one array as the parser reads them (see `JSONParser.parse(_:streaming:to:)`).
+protocol JSONElementSink: AnyObject {
+    /// The array begins; `preceding` are the root object's members before it. False keeps its
+    /// elements in the tree instead.
+    func begin(preceding: JSONObject) -> Bool
+    func element(_ value: JSONValue, at index: Int)
 }
 
 struct Cursor {
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
     var depth = 0
+    /// Reused buffers, one per nesting level: members and elements are collected here and copied
+    /// once into storage of the exact size, instead of growing a new array step by step.
+    private var memberBuffers: [[(key: String, value: JSONValue)]] = []
+    private var elementBuffers: [[JSONValue]] = []
+    /// The root member whose array elements go to a sink, and whether it has been met.
+    var stream: (key: String, sink: any JSONElementSink)?
+    private var streamMet = false
 
     init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
@@ -86,9 +113,16 @@ struct Cursor {
     mutating func object() throws(JSONSyntaxError) -> JSONValue {
         let opened = index  // a byte offset: turned into a line and column only on error
         index += 1
-        var members: [(key: String, value: JSONValue)] = []
         skipWhitespace()
-        if try peek(closing: "}", opened: opened) { return .object(JSONObject(members: members)) }
+        if try peek(closing: "}", opened: opened) { return .object(JSONObject(members: [])) }
+        let level = depth  // a failure deeper down may leave `depth` raised while this unwinds
+        while memberBuffers.count <= level { memberBuffers.append([]) }
+        var members = memberBuffers[level]
+        memberBuffers[level] = []
+        defer {
+            members.removeAll(keepingCapacity: true)
+            memberBuffers[level] = members
+        }
         while true {
             skipWhitespace()
             guard index < bytes.count else { throw unclosed("object", opened) }
@@ -99,23 +133,57 @@ struct Cursor {
             skipWhitespace()
             try expect(":", context: "after the member name \(quoted(key))", opened: opened, container: "object")
             skipWhitespace()
+            if level == 1, !streamMet, let stream, key == stream.key {
+                streamMet = true  // only the first member with that name: the one a lookup finds
+                if index < bytes.count, bytes[index] == UInt8(ascii: "["), stream.sink.begin(preceding: JSONObject(members: exactCopy(members))) {
+                    members.append((key, try nested { (c: inout Cursor) throws(JSONSyntaxError) in try c.array(sink: stream.sink) }))
+                    skipWhitespace()
+                    if try separatorOrEnd(closing: "}", opened: opened, container: "object") { return .object(JSONObject(members: exactCopy(members))) }
+                    continue
+                }
+            }
             members.append((key, try value(in: ("object", opened))))
             skipWhitespace()
-            if try separatorOrEnd(closing: "}", opened: opened, container: "object") { return .object(JSONObject(members: members)) }
+            if try separatorOrEnd(closing: "}", opened: opened, container: "object") { return .object(JSONObject(members: exactCopy(members))) }
         }
     }
 
-    mutating func array() throws(JSONSyntaxError) -> JSONValue {
+    /// An array; with a `sink`, each element goes there instead of into the (then empty) array.
+    mutating func array(sink: (any JSONElementSink)? = nil) throws(JSONSyntaxError) -> JSONValue {
         let opened = index  // a byte offset: turned into a line and column only on error
         index += 1
-        var elements: [JSONValue] = []
         skipWhitespace()
-        if try peek(closing: "]", opened: opened) { return .array(elements) }
+        if try peek(closing: "]", opened: opened) { return .array([]) }
+        if let sink {
+            var count = 0
+            while true {
+                skipWhitespace()
+                sink.element(try value(in: ("array", opened)), at: count)
+                count += 1
+                skipWhitespace()
+                if try separatorOrEnd(closing: "]", opened: opened, container: "array") { return .array([]) }
+            }
+        }
+        let level = depth  // a failure deeper down may leave `depth` raised while this unwinds
+        while elementBuffers.count <= level { elementBuffers.append([]) }
+        var elements = elementBuffers[level]
+        elementBuffers[level] = []
+        defer {
+            elements.removeAll(keepingCapacity: true)
+            elementBuffers[level] = elements
+        }
         while true {
             skipWhitespace()
             elements.append(try value(in: ("array", opened)))
             skipWhitespace()
-            if try separatorOrEnd(closing: "]", opened: opened, container: "array") { return .array(elements) }
+            if try separatorOrEnd(closing: "]", opened: opened, container: "array") { return .array(exactCopy(elements)) }
+        }
+    }
+
+    /// A copy in storage of exactly its size (`Array(items)` would share the buffer being reused).
+    func exactCopy<T>(_ items: [T]) -> [T] {
+        [T](unsafeUninitializedCapacity: items.count) { buffer, count in
+            count = buffer.initialize(fromContentsOf: items)
         }
     }
 

@@ -1,7 +1,10 @@
 /// A parsed JSON document that keeps what validation needs and `JSONSerialization` loses:
 /// numbers as their exact source text, object members in source order (duplicates included),
 /// and where each value started, so problems can be reported precisely.
-public indirect enum JSONValue: Sendable, Equatable {
+///
+/// Not `indirect`: objects and arrays already keep their contents in heap storage, so a string or
+/// a number is stored inline instead of in a box of its own (a catalog has millions of them).
+public enum JSONValue: Sendable, Equatable {
     case object(JSONObject)
     case array([JSONValue])
     case string(String)
@@ -40,6 +43,17 @@ public struct JSONObject: Sendable, Equatable {
     public var keys: [String] { members.map(\.key) }
 
     public var duplicateKeys: [String] {
+        // Catalog objects have a handful of members: comparing pairs beats hashing every key.
+        if members.count <= 16 {
+            var duplicates: [String] = []
+            for index in members.indices.dropFirst() {
+                let key = members[index].key
+                if !duplicates.contains(key), members[..<index].contains(where: { $0.key == key }) {
+                    duplicates.append(key)
+                }
+            }
+            return duplicates
+        }
         var seen = Set<String>()
         var reported = Set<String>()
         var duplicates: [String] = []

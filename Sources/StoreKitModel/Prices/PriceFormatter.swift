@@ -6,11 +6,13 @@ import Foundation
 public struct PriceFormatter: Sendable {
     public let currency: String
     public let locale: Locale
+    private let localeIdentifier: String
     private let style: Decimal.FormatStyle.Currency
 
     public init(currency: String, locale: String) {
         self.currency = currency
         self.locale = Locale(identifier: locale)
+        localeIdentifier = locale
         style = Decimal.FormatStyle.Currency(code: currency, locale: self.locale)
     }
 
@@ -21,7 +23,11 @@ public struct PriceFormatter: Sendable {
 
     /// `$0.99`, `¥160`, `1,19 €`: rounded to the currency's minor units with banker's rounding.
     public func string(_ amount: Decimal) -> String {
-        amount.formatted(style)
+        let key = FormattedPrices.Key(currency: currency, locale: localeIdentifier, amount: amount)
+        if let known = FormattedPrices.shared.text(for: key) { return known }
+        let text = amount.formatted(style)
+        FormattedPrices.shared.remember(text, for: key)
+        return text
     }
 
     /// A subscription's price with its period: `$4.99/month`, `$49.99/year`, `¥30/月`.
@@ -36,6 +42,57 @@ public struct PriceFormatter: Sendable {
         guard let amount = product.prices[storefront] else { return nil }
         let period = product.type == .autoRenewable ? product.subscription?.period : nil
         return string(amount, period: period, language: language)
+    }
+}
+
+/// Prices already formatted, shared by every formatter in the process: formatting through ICU
+/// takes microseconds, and a screen or a products list shows the same price points (the App
+/// Store's tiers) again and again. Keyed by the amount's exact bits, so only an identical
+/// Decimal finds an entry; the same currency, locale and amount always format the same.
+final class FormattedPrices: @unchecked Sendable {  // every access holds `lock`
+    static let shared = FormattedPrices()
+    static let limit = 4_096
+
+    struct Key: Hashable {
+        let currency: String
+        let locale: String
+        let bits: (UInt64, UInt64, UInt32)
+
+        init(currency: String, locale: String, amount: Decimal) {
+            self.currency = currency
+            self.locale = locale
+            bits = withUnsafeBytes(of: amount) { raw in
+                var words: (UInt64, UInt64, UInt32) = (0, 0, 0)
+                withUnsafeMutableBytes(of: &words) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: raw.prefix(20))) }
+                return words
+            }
+        }
+
+        static func == (lhs: Key, rhs: Key) -> Bool {
+            lhs.bits == rhs.bits && lhs.currency == rhs.currency && lhs.locale == rhs.locale
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(currency)
+            hasher.combine(locale)
+            hasher.combine(bits.0)
+            hasher.combine(bits.1)
+            hasher.combine(bits.2)
+        }
+    }
+
+    private let lock = NSLock()
+    private var texts: [Key: String] = [:]
+
+    func text(for key: Key) -> String? {
+        lock.withLock { texts[key] }
+    }
+
+    func remember(_ text: String, for key: Key) {
+        lock.withLock {
+            if texts.count >= Self.limit { texts.removeAll(keepingCapacity: true) }
+            texts[key] = text
+        }
     }
 }
 

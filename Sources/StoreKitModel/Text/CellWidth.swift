@@ -4,12 +4,26 @@
 /// spaces U+00A0 and U+202F in formatted prices, takes one.
 public enum CellWidth {
     public static func of(_ text: String) -> Int {
+        if let ascii = asciiWidth(text) { return ascii }
         var total = 0
         for character in text { total += of(character) }
         return total
     }
 
+    /// The width of ASCII text byte by byte, nil for any other text: every ASCII character is one
+    /// byte except CR LF, and control characters (CR and LF included) take no cells.
+    static func asciiWidth(_ text: String) -> Int? {
+        var width = 0
+        for byte in text.utf8 {
+            if byte >= 0x80 { return nil }
+            if byte >= 0x20 && byte < 0x7F { width += 1 }
+        }
+        return width
+    }
+
     public static func of(_ character: Character) -> Int {
+        // ASCII ("\r\n" reports 0x0A, and both of its scalars are controls of width 0 too).
+        if let ascii = character.asciiValue { return ascii >= 0x20 && ascii < 0x7F ? 1 : 0 }
         var width = 0
         for scalar in character.unicodeScalars {
             let scalarWidth = of(scalar)
