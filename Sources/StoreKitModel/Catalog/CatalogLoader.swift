@@ -31,6 +31,12 @@ public enum CatalogLoader {
         if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
             return try decode(await download(location), source: location)
         }
+        if let mapped = try MappedFile.openIfLarge(location) {
+            // Pages behind the parser are handed back as it goes: peak memory is the catalog, not the file too.
+            return try withExtendedLifetime(mapped) { () throws(CatalogError) in
+                try decode(mapped.bytes, source: location, consumed: mapped.release(upTo:))
+            }
+        }
         return try decode(try readFile(location), source: location)
     }
 
@@ -45,11 +51,16 @@ public enum CatalogLoader {
 
     /// Parses and validates bytes already in memory; `source` names them in messages.
     public static func decode(_ bytes: [UInt8], source: String) throws(CatalogError) -> Catalog {
+        try bytes.withUnsafeBufferPointer { buffer throws(CatalogError) in try decode(buffer, source: source, consumed: nil) }
+    }
+
+    /// `consumed` learns, while products stream, that the bytes before an offset are no longer read.
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, source: String, consumed: ((Int) -> Void)?) throws(CatalogError) -> Catalog {
         if let problem = encodingProblem(bytes) {
             throw CatalogError(source: source, problems: [problem])
         }
         // A native catalog's products are read while they are parsed (see NativeProductStream).
-        let stream = source.lowercased().hasSuffix(".storekit") ? nil : NativeProductStream()
+        let stream = source.lowercased().hasSuffix(".storekit") ? nil : NativeProductStream(consumed: consumed)
         let root = try parse(bytes, source: source, streamingTo: stream)
         switch CatalogFormat.detect(source: source, root: root) {
         case .native:
@@ -75,7 +86,7 @@ public enum CatalogLoader {
     /// A file that is not UTF-8 text at all: UTF-16 or UTF-32 text (by its byte-order mark, or ASCII
     /// with NUL bytes between), or binary (a NUL byte in the first 8 KiB). Named as such, rather than
     /// as the JSON syntax error its first odd byte would be.
-    static func encodingProblem(_ bytes: [UInt8]) -> CatalogProblem? {
+    static func encodingProblem(_ bytes: UnsafeBufferPointer<UInt8>) -> CatalogProblem? {
         let start = SourceLocation(line: 1, column: 1).description
         let head = Array(bytes.prefix(4)) + [UInt8](repeating: 0xFF, count: max(0, 4 - bytes.count))
         let ascii = { (byte: UInt8) in byte != 0 && byte < 0x80 }
@@ -97,7 +108,7 @@ public enum CatalogLoader {
     }
 
     /// The JSON tree of `bytes`, its syntax error as the catalog's only problem.
-    static func parse(_ bytes: [UInt8], source: String, streamingTo stream: NativeProductStream?) throws(CatalogError) -> JSONValue {
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, source: String, streamingTo stream: NativeProductStream?) throws(CatalogError) -> JSONValue {
         do {
             if let stream { return try JSONParser.parse(bytes, streaming: "products", to: stream) }
             return try JSONParser.parse(bytes)

@@ -206,6 +206,15 @@ final class NativeProductStream: JSONElementSink {
     private var check = Validation()
     private var products: [Product] = []
     private var count = 0
+    private let consumed: ((Int) -> Void)?
+
+    init(consumed: ((Int) -> Void)? = nil) {
+        self.consumed = consumed
+    }
+
+    func consumed(upTo offset: Int) {
+        consumed?(offset)
+    }
 
     func begin(preceding: JSONObject) -> Bool {
         guard preceding["format"] != nil else { return false }

@@ -34,12 +34,15 @@ public struct JSONParser {
     /// `key` go to `sink` one by one as they are parsed, when `sink.begin` accepts them; that
     /// member is then an empty array in the tree. A large catalog's products need not all be in
     /// memory as a tree at once. Syntax errors are exactly those of `parse(_:)`.
-    static func parse(_ bytes: [UInt8], streaming key: String, to sink: any JSONElementSink) throws(JSONSyntaxError) -> JSONValue {
-        try bytes.withUnsafeBufferPointer { buffer throws(JSONSyntaxError) in
-            var parser = Cursor(bytes: buffer)
-            parser.stream = (key, sink)
-            return try parser.document()
-        }
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, streaming key: String, to sink: any JSONElementSink) throws(JSONSyntaxError) -> JSONValue {
+        var parser = Cursor(bytes: bytes)
+        parser.stream = (key, sink)
+        return try parser.document()
+    }
+
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> JSONValue {
+        var parser = Cursor(bytes: bytes)
+        return try parser.document()
     }
 }
 
@@ -49,6 +52,8 @@ protocol JSONElementSink: AnyObject {
     /// elements in the tree instead.
     func begin(preceding: JSONObject) -> Bool
     func element(_ value: JSONValue, at index: Int)
+    /// The parser is done with every byte before `offset` (the element just sent ended there).
+    func consumed(upTo offset: Int)
 }
 
 struct Cursor {
@@ -159,6 +164,7 @@ struct Cursor {
             while true {
                 skipWhitespace()
                 sink.element(try value(in: ("array", opened)), at: count)
+                sink.consumed(upTo: index)
                 count += 1
                 skipWhitespace()
                 if try separatorOrEnd(closing: "]", opened: opened, container: "array") { return .array([]) }
@@ -342,6 +348,10 @@ struct Cursor {
 extension JSONParser {
     /// The line and column of byte `offset` in `bytes`, counted as `parse` counts them.
     public static func location(ofByte offset: Int, in bytes: [UInt8]) -> SourceLocation {
-        bytes.withUnsafeBufferPointer { Cursor(bytes: $0).location(of: offset) }
+        bytes.withUnsafeBufferPointer { location(ofByte: offset, in: $0) }
+    }
+
+    static func location(ofByte offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> SourceLocation {
+        Cursor(bytes: bytes).location(of: offset)
     }
 }

@@ -1,0 +1,62 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A large catalog file mapped into memory instead of copied: the parser reads it in place, and
+/// the pages it has gone past are given back (`release(upTo:)`), so loading a 100,000-product
+/// catalog holds the catalog in memory, not the catalog and its 80 MB file as well. Pages given
+/// back are read again from the page cache if an error message needs them.
+///
+/// Only files of `threshold` bytes or more are mapped: a small file is cheaper to read, and a
+/// mapped file that another program truncates while it is parsed ends the process (SIGBUS), a
+/// risk worth taking only where memory is at stake.
+final class MappedFile {
+    static let threshold = 16 * 1024 * 1024
+
+    let bytes: UnsafeBufferPointer<UInt8>
+    private let base: UnsafeMutableRawPointer
+    private let length: Int
+    private var released = 0
+    /// Pages are given back when this many bytes or more lie behind the parser.
+    private let releaseStep: Int
+    private static let pageSize = max(4096, sysconf(Int32(_SC_PAGESIZE)))
+
+    private init(base: UnsafeMutableRawPointer, length: Int, releaseStep: Int) {
+        self.base = base
+        self.length = length
+        self.releaseStep = releaseStep
+        bytes = UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: length)
+    }
+
+    deinit {
+        munmap(base, length)
+    }
+
+    /// The file mapped read-only, or nil when it is not a regular file of at least `threshold`
+    /// bytes (or cannot be mapped): the caller then reads it the usual way, with its messages.
+    static func openIfLarge(_ path: String, threshold: Int = threshold, releaseStep: Int = 4 * 1024 * 1024) throws(CatalogError) -> MappedFile? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+        let size = Int(status.st_size)
+        guard size >= threshold, size > 0 else { return nil }
+        if size > CatalogLoader.maxBytes {
+            throw CatalogError(source: path, message: "is larger than \(CatalogLoader.maxBytes / 1_048_576) MB; that is not a catalog")
+        }
+        guard let base = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), base != MAP_FAILED else { return nil }
+        _ = madvise(base, size, MADV_SEQUENTIAL)
+        return MappedFile(base: base, length: size, releaseStep: releaseStep)
+    }
+
+    /// Gives back the whole pages before `offset`, in steps of `releaseStep`.
+    func release(upTo offset: Int) {
+        let end = min(offset, length) / Self.pageSize * Self.pageSize
+        guard end - released >= releaseStep else { return }
+        _ = madvise(base + released, end - released, MADV_DONTNEED)
+        released = end
+    }
+}

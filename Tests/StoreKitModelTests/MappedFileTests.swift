@@ -1,0 +1,73 @@
+import Foundation
+@testable import StoreKitModel
+import Testing
+
+/// A catalog file of `MappedFile.threshold` bytes or more is parsed in place from a mapping whose
+/// pages are given back behind the parser. Its catalog and its messages must be exactly those of
+/// the same bytes decoded from memory, including messages that point back into released pages.
+@Suite struct MappedFileTests {
+    static func write(_ bytes: [UInt8]) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("storefront-mapped-\(UUID().uuidString).json").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    static func message(_ body: () async throws -> Catalog) async -> String {
+        do {
+            let catalog = try await body()
+            return "ok \(catalog.products.count) \(catalog.products.last?.id ?? "")"
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    /// `from` replaced by `to` once, from the end (in the last product).
+    static func editLast(_ bytes: [UInt8], _ from: String, _ to: String) throws -> [UInt8] {
+        let text = String(decoding: bytes, as: UTF8.self)
+        let range = try #require(text.range(of: from, options: .backwards))
+        return Array(text.replacingCharacters(in: range, with: to).utf8)
+    }
+
+    /// Mapped with no threshold and pages given back after every one: each message must be the one
+    /// the same bytes give from memory, even when it points back into pages already given back.
+    @Test(arguments: ["valid", "bad price at the end", "duplicate id at the end", "syntax error at the end", "first product bad", "header after the products"])
+    func aMappedFileGivesTheSameCatalogAndMessages(_ variant: String) async throws {
+        var bytes = SyntheticCatalog.generate(count: 300, seed: 5)
+        let text = String(decoding: bytes, as: UTF8.self)
+        switch variant {
+        case "bad price at the end": bytes = try Self.editLast(bytes, "\"USA\": \"", "\"USA\": \"-")
+        case "duplicate id at the end":
+            let first = try #require(text.firstMatch(of: /"id": "(com\.example\.synthetic\.[^"]+)"/)?.1)
+            bytes = try Self.editLast(bytes, "\"id\": \"com.example.synthetic.", "\"id\": \"\(first)\", \"x\": \"")
+        case "syntax error at the end": bytes = try Self.editLast(bytes, "}", "},")
+        case "first product bad": bytes = Array(text.replacingOccurrences(of: "\"type\": \"consumable\"", with: "\"type\": \"soup\"").utf8)
+        case "header after the products": bytes = try Self.editLast(bytes, "}", ", \"languages\": [\"en\"]}")
+        default: break
+        }
+        let path = try Self.write(bytes)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let mapped = try #require(try MappedFile.openIfLarge(path, threshold: 0, releaseStep: 1))
+        let fromMemory = await Self.message { try CatalogLoader.decode(bytes, source: path) }
+        let fromMapping = await Self.message {
+            try withExtendedLifetime(mapped) { try CatalogLoader.decode(mapped.bytes, source: path, consumed: mapped.release(upTo:)) }
+        }
+        #expect(fromMapping == fromMemory)
+        #expect(variant == "valid" ? fromMapping.hasPrefix("ok 3") : !fromMapping.hasPrefix("ok "), "\(fromMapping.prefix(300))")
+    }
+
+    /// `load(from:)` maps a file from the threshold up (here a small catalog and 16 MiB of spaces).
+    @Test func loadMapsALargeFileAndReadsASmallOne() async throws {
+        let catalog = SyntheticCatalog.generate(count: 20, seed: 5)
+        let large = try Self.write(catalog + [UInt8](repeating: 0x20, count: MappedFile.threshold))
+        let small = try Self.write(catalog)
+        defer {
+            try? FileManager.default.removeItem(atPath: large)
+            try? FileManager.default.removeItem(atPath: small)
+        }
+        #expect(try MappedFile.openIfLarge(large) != nil)
+        #expect(try MappedFile.openIfLarge(small) == nil)
+        #expect(try await CatalogLoader.load(from: large).products.count == CatalogLoader.load(from: small).products.count)
+        #expect(try MappedFile.openIfLarge("/nonexistent/catalog.json") == nil)
+        #expect(try MappedFile.openIfLarge("/tmp") == nil)
+    }
+}
