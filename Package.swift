@@ -95,7 +95,7 @@ let package = Package(
         // In-process benchmarks (filter per keystroke, view, catalog decode); run by Benchmarks/run in release.
         .executableTarget(
             name: "storefront-bench",
-            dependencies: ["StoreKitModel", "StorefrontUI", "CellGrid"]
+            dependencies: ["StoreKitModel", "StorefrontUI", "CellGrid", "StoreEngine"]
         ),
         .testTarget(
             name: "StoreKitModelTests",

@@ -249,6 +249,7 @@ struct Report: Encodable {
     let filterMedium: FilterFigures
     let render: RenderFigures
     let moves: [MoveFigure]
+    let purchase: PurchaseFigures
 }
 
 // MARK: - Main
@@ -273,12 +274,15 @@ if let only = options.only {
     case "filter":
         let filter = filterFigures(loadedState(catalog(), size: frame), query: options.query, repetitions: quick ? 5 : 50)
         print("keystroke median \(format(filter.keystroke.median)), p90 \(format(filter.keystroke.p90)), max \(format(filter.keystroke.max))")
+    case "purchase":
+        let figures = purchaseFigures(catalogBytes: smallBytes, count: quick ? 20 : 200)
+        print("purchase median \(format(figures.perPurchase.median)), \(fixed(figures.purchasesPerSecond, 0))/s")
     case "render":
         let state = loadedState(catalog(), size: frame)
         let stats = measure(warmup: 10, runs: quick ? 200 : 10_000) { View.render(state).size.rows }
         print("render median \(format(stats.median))")
     default:
-        fail("--only: decode, decode-small, parse, filter or render")
+        fail("--only: decode, decode-small, parse, filter, render or purchase")
     }
     exit(0)
 }
@@ -298,8 +302,9 @@ let moves = [
     moveFigure(loadedState(smallCatalog, size: frame), catalog: "small"),
     moveFigure(largeState, catalog: "large"),
 ]
+let purchase = purchaseFigures(catalogBytes: smallBytes, count: quick ? 20 : 200)
 let report = Report(large: largeDecode, medium: mediumDecode, small: smallDecode, filter: filter, filterMedium: filterMedium, render: render,
-                    moves: moves)
+                    moves: moves, purchase: purchase)
 
 print("storefront-bench (in process, medians; p90 in brackets)")
 func row(_ name: String, _ stats: Stats, _ note: String = "") {
@@ -325,6 +330,8 @@ row("render 200×60, 50 products (the list full)", render.fullList, "100k is \(f
 for move in moves {
     print("  j at \(move.columns)×\(move.rows), \(move.catalog): \(move.cellsChanged) cells change of \(move.cellsNotBlank) drawn (\(move.cells) cells)")
 }
+row("purchase end to end, \(purchase.purchases) consumables, zero latency", purchase.perPurchase,
+    "\(fixed(purchase.purchasesPerSecond, 0)) purchases/s")
 
 if let path = options.json {
     let encoder = JSONEncoder()
