@@ -104,7 +104,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StoreEngineTests",
-            dependencies: ["StoreEngine"]
+            dependencies: ["StoreEngine", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // Reducer tests and golden screens (the cell grid as text); no terminal needed.
         .testTarget(

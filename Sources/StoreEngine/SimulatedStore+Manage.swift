@@ -7,7 +7,7 @@ extension SimulatedStore {
     /// `purchased` transaction per elapsed period, under the current time rate.
     public func renewDue() async throws {
         let now = clock.now()
-        let updates: [TransactionUpdate] = try await database.pool.guardedWrite { db in
+        let updates: [TransactionUpdate] = try await database.writer.write { db in
             let rate = try TestControls.load(db, defaults: self.defaults).timeRate
             var updates: [TransactionUpdate] = []
             let candidates = try StoredTransaction.fetchAll(db, where: "state = 1 AND expires_date IS NOT NULL AND revocation_date IS NULL AND auto_renew = 1 AND expires_date <= ?",
@@ -56,7 +56,7 @@ extension SimulatedStore {
         try await renewDue()
         let now = clock.now()
         // A forced failure is consumed in its own commit: thrown inside the write it would roll back.
-        let failure: StoreError? = try await database.pool.guardedWrite { db in
+        let failure: StoreError? = try await database.writer.write { db in
             var controls = try TestControls.load(db, defaults: self.defaults)
             let failure: StoreError? = switch controls.nextOutcome {
             case .fail(let code): .storeKit(code)
@@ -71,7 +71,7 @@ extension SimulatedStore {
             return failure
         }
         if let failure { throw failure }
-        let updates: [TransactionUpdate] = try await database.pool.guardedWrite { db in
+        let updates: [TransactionUpdate] = try await database.writer.write { db in
             var latest: [String: StoredTransaction] = [:]
             for row in try StoredTransaction.fetchAll(db, where: "account = ? AND state = 1 AND revocation_date IS NULL", [account]) {
                 guard let product = self.catalog.product(id: row.transaction.productId), product.type.isRestorable else { continue }

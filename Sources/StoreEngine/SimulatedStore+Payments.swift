@@ -26,7 +26,7 @@ extension SimulatedStore {
         }
         let now = clock.now()
         let catalog = catalog
-        let added: AddResult = try await database.pool.guardedWrite { db in
+        let added: AddResult = try await database.writer.write { db in
             if let requestKey, let earlier = try StoredTransaction.fetchAll(db, where: "request_key = ?", [requestKey]).first {
                 let old = earlier.transaction
                 guard old.productId == payment.productId, old.quantity == payment.quantity, old.payment.account == payment.account else {
@@ -90,7 +90,7 @@ extension SimulatedStore {
     /// Moves a `purchasing` transaction to its recorded outcome and reports it.
     func process(_ id: String) async throws {
         let now = clock.now()
-        let updates: [TransactionUpdate] = try await database.pool.guardedWrite { db in
+        let updates: [TransactionUpdate] = try await database.writer.write { db in
             guard var stored = try StoredTransaction.fetch(db, id: id), stored.transaction.state == .purchasing else { return [] }
             switch stored.pendingOutcome ?? .success {
             case .success:
@@ -150,7 +150,7 @@ extension SimulatedStore {
     }
 
     public func finish(transactionId: String) async throws {
-        try await database.pool.guardedWrite { db in
+        try await database.writer.write { db in
             guard var stored = try StoredTransaction.fetch(db, id: transactionId) else {
                 throw StoreFailure("no transaction \(transactionId); see `storefront transactions`", kind: .notFound)
             }

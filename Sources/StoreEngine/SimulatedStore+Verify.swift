@@ -31,7 +31,7 @@ extension SimulatedStore {
             return .rejected(status: nil, reason: "the receipt's transaction \(transactionId) is for \(item.product_id), not \(productId)")
         }
         let now = clock.now()
-        return try await database.pool.guardedWrite { db in
+        return try await database.writer.write { db in
             if let earlier = try String.fetchOne(db, sql: "SELECT claim FROM consumed WHERE transaction_id = ?", arguments: [transactionId]) {
                 return earlier == claim ? .verified
                     : .rejected(status: nil, reason: "transaction \(transactionId) was already delivered (replayed receipt)")
@@ -45,7 +45,7 @@ extension SimulatedStore {
     /// Transaction-manager actions. Returns the updates they cause (approval, resolution, renewal).
     public func perform(_ action: ManageAction) async throws -> [TransactionUpdate] {
         let now = clock.now()
-        let updates: [TransactionUpdate] = try await database.pool.guardedWrite { db in
+        let updates: [TransactionUpdate] = try await database.writer.write { db in
             switch action {
             case .clearAll:
                 try db.execute(sql: "DELETE FROM transactions; DELETE FROM consumed; DELETE FROM journal")

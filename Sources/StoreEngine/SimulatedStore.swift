@@ -114,7 +114,7 @@ public actor SimulatedStore: StoreBackend {
     }
 
     public func setControls(_ controls: TestControls) async throws {
-        try await database.pool.guardedWrite { db in try controls.save(db) }
+        try await database.writer.write { db in try controls.save(db) }
     }
 
     public func transactions(account: String?) async throws -> [Transaction] {

@@ -7,10 +7,13 @@ import StoreKitModel
 /// so a second process on the same state directory waits instead of corrupting it.
 struct StoreDatabase: Sendable {
     let pool: DatabasePool
+    /// Writes share commits when they arrive together (a server under load); see `GroupCommit`.
+    let writer: GroupCommit
 
     init(path: String) throws {
         do {
             pool = try DatabasePool(path: path, configuration: StateLock.configuration())
+            writer = GroupCommit(pool: pool)
             try Self.migrator.migrate(pool)
         } catch {
             throw StoreFailure("cannot open the store database \(path): \(StateLock.explain(error, path: path))")

@@ -46,12 +46,15 @@ public protocol ServerStorage: Sendable {
 /// `ServerStorage` in its own SQLite file (WAL, busy timeout) beside the store's.
 public struct SQLiteServerStorage: ServerStorage {
     let pool: DatabasePool
+    /// Reservations and stored answers of concurrent requests share commits (see `GroupCommit`).
+    let writer: GroupCommit
 
     public init(path: String) throws {
         do {
             var configuration = Configuration()
             configuration.busyMode = .timeout(5)
             pool = try DatabasePool(path: path, configuration: configuration)
+            writer = GroupCommit(pool: pool)
             try Self.migrator.migrate(pool)
         } catch {
             throw StoreFailure("cannot open the server database \(path): \(error)")
@@ -131,7 +134,7 @@ public struct SQLiteServerStorage: ServerStorage {
 
     private func write<T: Sendable>(_ updates: @Sendable @escaping (Database) throws -> T) async throws -> T {
         do {
-            return try await pool.write(updates)
+            return try await writer.write(updates)
         } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
             throw StoreFailure("\(pool.path) is locked by another process; retry", kind: .unavailable)
         }

@@ -1,0 +1,88 @@
+import GRDB
+import Synchronization
+
+/// Group commit: writes that arrive while a commit is on its way to the disk wait for it, then go
+/// to the disk together in one transaction, each in a savepoint of its own. Every commit is still
+/// durable (WAL, synchronous FULL: one fsync) before any of its writers hears back, and a writer
+/// whose closure throws has its savepoint rolled back and gets its own error, as if it had had a
+/// transaction to itself. One writer waits no longer than before; many share the fsync.
+///
+/// Closures must not write through the same `GroupCommit` again (they already run inside its
+/// transaction) and must not use statements that a savepoint forbids (`VACUUM`, `PRAGMA journal_mode`).
+public final class GroupCommit: Sendable {
+    /// Writes in one transaction at most: a long batch keeps the first writer waiting.
+    static let batchLimit = 256
+
+    let pool: DatabasePool
+    private let queue = Mutex(Queue())
+
+    private struct Queue {
+        var jobs: [Job] = []
+        var draining = false
+    }
+
+    private struct Job: Sendable {
+        /// Runs the closure in its savepoint and keeps its result.
+        let run: @Sendable (Database) -> Void
+        /// Called after the commit: nil when it succeeded, else why it did not.
+        let finish: @Sendable ((any Error)?) -> Void
+    }
+
+    public init(pool: DatabasePool) {
+        self.pool = pool
+    }
+
+    public func write<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            let outcome = Mutex<Result<T, any Error>?>(nil)
+            let job = Job(run: { db in
+                let result: Result<T, any Error>
+                do {
+                    var value: T?
+                    try db.inSavepoint {
+                        value = try updates(db)
+                        return .commit
+                    }
+                    result = value.map { .success($0) } ?? .failure(StoreFailure("a write produced no result"))
+                } catch {
+                    result = .failure(error)
+                }
+                outcome.withLock { $0 = result }
+            }, finish: { commitFailure in
+                if let commitFailure {
+                    continuation.resume(throwing: commitFailure)
+                } else {
+                    continuation.resume(with: outcome.withLock { $0 } ?? .failure(StoreFailure("a write was not run")))
+                }
+            })
+            let leads = queue.withLock { queue in
+                queue.jobs.append(job)
+                guard !queue.draining else { return false }
+                queue.draining = true
+                return true
+            }
+            if leads { Task { await self.drain() } }
+        }
+    }
+
+    /// Commits what is queued, batch after batch, until nothing is left.
+    private func drain() async {
+        while true {
+            let jobs: [Job] = queue.withLock { queue in
+                let batch = Array(queue.jobs.prefix(Self.batchLimit))
+                queue.jobs.removeFirst(batch.count)
+                if batch.isEmpty { queue.draining = false }
+                return batch
+            }
+            if jobs.isEmpty { return }
+            do {
+                try await pool.guardedWrite { db in
+                    for job in jobs { job.run(db) }
+                }
+                for job in jobs { job.finish(nil) }
+            } catch {
+                for job in jobs { job.finish(error) }
+            }
+        }
+    }
+}
