@@ -109,9 +109,29 @@ extension SimulatedStore {
                 stored.pendingOutcome = .interrupted  // marks it resolvable in the transaction manager
             }
             try stored.update(db)
-            return [try self.record(stored, db)]
+            return [try self.record(stored, db, withReceipt: false)]
         }
-        publish(updates)
+        publish(try await receipted(updates))
+    }
+
+    /// The updates with the account's receipt on each purchased or restored one, read after the
+    /// commit: a receipt lists every purchase of the account, so building it inside the write
+    /// would hold every other writer for as long, and nobody needs it when nobody in this process
+    /// listens (a server's clients read updates, receipts included, from the journal).
+    func receipted(_ updates: [TransactionUpdate]) async throws -> [TransactionUpdate] {
+        guard !subscribers.isEmpty else { return updates }
+        var result: [TransactionUpdate] = []
+        for update in updates {
+            let state = update.transaction.state
+            guard update.receipt == nil, state == .purchased || state == .restored else {
+                result.append(update)
+                continue
+            }
+            let account = update.transaction.payment.account
+            let receipt = try await database.pool.guardedRead { db in try self.receipt(account: account, db) }
+            result.append(TransactionUpdate(transaction: update.transaction, receipt: receipt))
+        }
+        return result
     }
 
     /// `purchased`: sets a subscription's expiry and ends the plan it replaces in its group.

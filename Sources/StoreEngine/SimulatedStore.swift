@@ -16,7 +16,7 @@ public actor SimulatedStore: StoreBackend {
     let storefrontOverride: String?
     /// The receipt environment: `Xcode` in process; `Sandbox` or `Production` when served.
     public nonisolated let environment: String
-    private var subscribers: [UUID: AsyncStream<TransactionUpdate>.Continuation] = [:]
+    private(set) var subscribers: [UUID: AsyncStream<TransactionUpdate>.Continuation] = [:]
 
     public init(catalog: Catalog, state: StateDirectory, clock: any StoreClock = SystemClock(), storefrontOverride: String? = nil,
                 environment: String = "Xcode") throws {
@@ -76,10 +76,10 @@ public actor SimulatedStore: StoreBackend {
         }
     }
 
-    nonisolated func update(for stored: StoredTransaction, _ db: Database) throws -> TransactionUpdate {
+    nonisolated func update(for stored: StoredTransaction, _ db: Database, withReceipt: Bool = true) throws -> TransactionUpdate {
         var transaction = stored.transaction
         let state = transaction.state
-        let receipt = state == .purchased || state == .restored ? try receipt(account: transaction.payment.account, db) : nil
+        let receipt = withReceipt && (state == .purchased || state == .restored) ? try receipt(account: transaction.payment.account, db) : nil
         if try TestControls.load(db, defaults: defaults).dropOrderIds {
             let payment = transaction.payment
             transaction = Transaction(id: transaction.id, originalId: transaction.originalId,
