@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Random keys and resizes against the real binary in tmux (the reducer-level monkey test covers
+/// far more steps; this one checks the painter, the key decoder and the effect runner underneath).
+/// Fixed seeds; `TMUX_MONKEY_KEYS=N` for a longer run. After the keys: the program is still
+/// running, it still answers a key, and `q` restores the terminal.
+@Suite(.serialized) struct MonkeyInTmuxTests {
+    /// tmux key names: every binding's key, editing and function keys, text. No `q` or Ctrl-C (they
+    /// end the run), no Ctrl-Z (it stops the program).
+    static let keys = ["j", "k", "g", "G", "Up", "Down", "PageUp", "PageDown", "Home", "End", "Enter", "Escape", "Tab", "BTab",
+                       "BSpace", "DC", "Left", "Right", "/", "?", "r", "R", "s", "a", "l", "t", "m", "p", "w", "+", "-", "y", "n",
+                       "A", "D", "I", "F", "E", "N", "X", "C", "Z", "1", "5", "x", "é", "宝", "F1", "F5", "IC", "Space", "C-l", "C-u"]
+
+    /// A small deterministic generator (SplitMix64), so a failing seed replays exactly.
+    struct Generator {
+        var state: UInt64
+        mutating func next(_ bound: Int) -> Int {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return Int((z ^ (z >> 31)) % UInt64(bound))
+        }
+    }
+
+    @Test(arguments: [11, 12] as [UInt64])
+    func randomKeysAndResizesNeverEndTheProgram(seed: UInt64) throws {
+        let steps = ProcessInfo.processInfo.environment["TMUX_MONKEY_KEYS"].flatMap(Int.init) ?? 250
+        let app = InteractiveEndToEndTests.App()
+        let session = try app.launch(columns: 100, rows: 30, environment: ["SWIFT_BACKTRACE": "interactive=no"])
+        defer { session.kill() }
+        let pid = try session.processID()
+        var random = Generator(state: seed)
+        var log: [String] = []
+        for step in 0..<steps {
+            if random.next(20) == 0 {
+                let columns = [1, 20, 59, 60, 80, 120, 300][random.next(7)]
+                let rows = [1, 5, 15, 16, 24, 40, 100][random.next(7)]
+                log.append("resize \(columns)x\(rows)")
+                try session.resize(columns: columns, rows: rows)
+            } else {
+                let key = Self.keys[random.next(Self.keys.count)]
+                log.append(key)
+                try session.sendKeys(key)
+            }
+            if step % 50 == 49 {
+                #expect(kill(pid, 0) == 0, "the program ended after: \(log.suffix(20).joined(separator: " "))")
+            }
+        }
+        #expect(kill(pid, 0) == 0, "the program ended after: \(log.suffix(20).joined(separator: " "))")
+        // Back to a normal size and the main screen; it must still draw and answer.
+        try session.resize(columns: 100, rows: 30)
+        for _ in 0..<4 { try session.sendKeys("Escape") }
+        try session.waitUntil("the main screen after \(steps) random keys (seed \(seed))", timeout: .seconds(20)) { screen in
+            screen.contains("Products") || screen.contains("Confirm") || screen.contains("quit")
+        }
+        try session.sendKeys("q")
+        // A purchase may still be in flight: then q asks first, and y confirms.
+        var exit: TmuxSession.Exit?
+        for _ in 0..<3 where exit == nil {
+            exit = try? session.waitForExit(timeout: .seconds(5))
+            if exit == nil { try session.sendKeys("Escape", "q", "y") }
+        }
+        let ended = try #require(exit, "the program did not quit; keys: \(log.suffix(30).joined(separator: " "))")
+        #expect(ended.status == 0 && ended.terminalRestored, "status \(ended.status), stty before \(ended.sttyBefore) after \(ended.sttyAfter)")
+    }
+}
