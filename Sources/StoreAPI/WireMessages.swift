@@ -192,27 +192,33 @@ public struct VerifyResponse: Codable, Sendable, Hashable {
     public let result: String
     public let status: Int?
     public let reason: String?
+    /// With `rejected`: the transaction id was verified for another claim first (left out otherwise).
+    public let replayed: Bool?
 
     public init(_ result: VerificationResult) {
         switch result {
         case .verified:
-            self.result = "verified"
-            status = nil
-            reason = nil
+            self.init(result: "verified", status: nil, reason: nil, replayed: nil)
         case .rejected(let status, let reason):
-            self.result = "rejected"
-            self.status = status?.rawValue
-            self.reason = reason
+            self.init(result: "rejected", status: status?.rawValue, reason: reason, replayed: nil)
+        case .replayed(let reason):
+            self.init(result: "rejected", status: nil, reason: reason, replayed: true)
         case .retryLater(let reason):
-            self.result = "retryLater"
-            status = nil
-            self.reason = reason
+            self.init(result: "retryLater", status: nil, reason: reason, replayed: nil)
         }
+    }
+
+    init(result: String, status: Int?, reason: String?, replayed: Bool?) {
+        self.result = result
+        self.status = status
+        self.reason = reason
+        self.replayed = replayed
     }
 
     public func verificationResult() throws -> VerificationResult {
         switch result {
         case "verified": return .verified
+        case "rejected" where replayed == true: return .replayed(reason: reason ?? "already delivered under another claim")
         case "rejected": return .rejected(status: status.flatMap(VerifyStatus.init(rawValue:)), reason: reason ?? "rejected")
         case "retryLater": return .retryLater(reason: reason ?? "retry later")
         default: throw WireFormatError("unknown verification result \(result)")

@@ -82,6 +82,34 @@ extension AppLedger {
         return (orderId, how)
     }
 
+    /// Takes back this app's delivery of a transaction that another claim (another device of the
+    /// account) had verified first: the delivery row and the consumable credit go, in one commit,
+    /// and the entry is marked rejected with the reason. Idempotent: a second call finds no delivery.
+    public func takeBack(_ transactionId: String, product: Product?, reason: String, at now: Date) throws {
+        try pool.guardedWriteNow { db in
+            if let row = try Row.fetchOne(db, sql: "SELECT account, quantity FROM deliveries WHERE transaction_id = ?", arguments: [transactionId]) {
+                try db.execute(sql: "DELETE FROM deliveries WHERE transaction_id = ?", arguments: [transactionId])
+                if let grant = product?.wallet, product?.type == .consumable {
+                    let account: String = row["account"]
+                    let quantity: Int = row["quantity"]
+                    try db.execute(sql: "UPDATE balances SET amount = amount - ? WHERE account = ? AND balance = ?",
+                                   arguments: [grant.amount * quantity, account, grant.balance])
+                }
+            }
+            try db.execute(sql: "UPDATE ledger SET status = ?, last_error = ?, next_attempt_at = NULL WHERE transaction_id = ?",
+                           arguments: [LedgerStatus.rejected.rawValue, reason, transactionId])
+        }
+    }
+
+    /// The claim and the receipt an entry was recorded with, to verify it again when the queue no
+    /// longer offers the transaction (another device finished it).
+    func claimAndReceipt(transactionId: String) throws -> (claim: String, receipt: String?)? {
+        try pool.guardedReadNow { db in
+            try Row.fetchOne(db, sql: "SELECT claim, receipt FROM ledger WHERE transaction_id = ?", arguments: [transactionId])
+                .map { (claim: $0["claim"], receipt: $0["receipt"]) }
+        }
+    }
+
     /// Records the outcome of a verification attempt or the finish; a retryable failure schedules
     /// the next attempt with `VerificationBackoff`, so retries survive a restart.
     func mark(_ transactionId: String, status: LedgerStatus, error: String? = nil, at now: Date) throws {

@@ -9,6 +9,9 @@ public enum AppStep: Sendable, Hashable {
     case verified(transactionId: String)
     case verificationRejected(transactionId: String, reason: String)
     case verificationDeferred(transactionId: String, reason: String, nextAttempt: Date?)
+    /// Another device of the account had the transaction verified first: this device's provisional
+    /// delivery was taken back (the other device's stands), and the transaction finished.
+    case deliveredElsewhere(transactionId: String)
     case finished(transactionId: String)
     case waitingForApproval(transactionId: String)
     case showError(transactionId: String, error: StoreError)
@@ -74,24 +77,65 @@ public struct PurchaseObserver: Sendable {
         guard let receipt = update.receipt else {
             return [.verificationDeferred(transactionId: transaction.id, reason: "no receipt was delivered with the transaction", nextAttempt: nil)]
         }
-        let step: AppStep
-        switch try await store.verify(receipt: receipt, transactionId: transaction.id, productId: transaction.productId, claim: claim) {
-        case .verified:
-            try ledger.mark(transaction.id, status: .verified, at: clock.now())
-            step = .verified(transactionId: transaction.id)
-        case .rejected(let status, let reason):
-            // The status code is what a developer searches for; the sentence is what it means.
-            let text = status.map { "verifyReceipt status \($0.rawValue): \(reason)" } ?? reason
-            try ledger.mark(transaction.id, status: .rejected, error: text, at: clock.now())
-            step = .verificationRejected(transactionId: transaction.id, reason: text)
-        case .retryLater(let reason):
-            try ledger.mark(transaction.id, status: .unverified, error: reason, at: clock.now())
+        guard let step = try await verify(transactionId: transaction.id, productId: transaction.productId, receipt: receipt, claim: claim) else {
             let next = try ledger.entry(transactionId: transaction.id)?.nextAttempt
-            return [.verificationDeferred(transactionId: transaction.id, reason: reason, nextAttempt: next)]
+            return [.verificationDeferred(transactionId: transaction.id, reason: try ledger.entry(transactionId: transaction.id)?.lastError ?? "retry later",
+                                          nextAttempt: next)]
         }
         try await store.finish(transactionId: transaction.id)
         try ledger.mark(transaction.id, status: .finished, at: clock.now())
         return [step, .finished(transactionId: transaction.id)]
+    }
+
+    /// Asks the app's server and records the answer in the ledger; nil when it said "later".
+    private func verify(transactionId: String, productId: String, receipt: String, claim: String) async throws -> AppStep? {
+        switch try await store.verify(receipt: receipt, transactionId: transactionId, productId: productId, claim: claim) {
+        case .verified:
+            try ledger.mark(transactionId, status: .verified, at: clock.now())
+            return .verified(transactionId: transactionId)
+        case .rejected(let status, let reason):
+            // The status code is what a developer searches for; the sentence is what it means.
+            let text = status.map { "verifyReceipt status \($0.rawValue): \(reason)" } ?? reason
+            try ledger.mark(transactionId, status: .rejected, error: text, at: clock.now())
+            return .verificationRejected(transactionId: transactionId, reason: text)
+        case .replayed(let reason):
+            // Both devices of the account delivered it; the server kept the other's claim.
+            try ledger.takeBack(transactionId, product: catalog.product(id: productId), reason: reason, at: clock.now())
+            return .deliveredElsewhere(transactionId: transactionId)
+        case .retryLater(let reason):
+            try ledger.mark(transactionId, status: .unverified, error: reason, at: clock.now())
+            return nil
+        }
+    }
+
+    /// The app's own record, re-sent at launch: every delivered-but-unverified entry the queue no
+    /// longer offers (another device of the account, or the transaction manager, finished it) is
+    /// verified again with the claim and receipt it was recorded with. Verified: it stays delivered;
+    /// another device's claim won: its delivery here is taken back; later: kept for the next launch.
+    /// `queue`: the ids the queue offers, which `handle` takes care of.
+    public func recoverLedger(account: String, queue: Set<String>) async throws -> [AppStep] {
+        var steps: [AppStep] = []
+        for entry in try ledger.entries(account: account, openOnly: true) where entry.status == .unverified && !queue.contains(entry.transactionId) {
+            steps += try await confirmOutsideTheQueue(entry)
+        }
+        return steps
+    }
+
+    private func confirmOutsideTheQueue(_ entry: LedgerEntry) async throws -> [AppStep] {
+        let now = clock.now()
+        guard let (claim, receipt) = try ledger.claimAndReceipt(transactionId: entry.transactionId), let receipt else {
+            // Nothing to show the server: finished elsewhere, as before.
+            try ledger.mark(entry.transactionId, status: .finished, at: now)
+            return []
+        }
+        guard let step = try await verify(transactionId: entry.transactionId, productId: entry.productId, receipt: receipt, claim: claim) else {
+            let next = try ledger.entry(transactionId: entry.transactionId)?.nextAttempt
+            return [.verificationDeferred(transactionId: entry.transactionId, reason: try ledger.entry(transactionId: entry.transactionId)?.lastError ?? "retry later",
+                                          nextAttempt: next)]
+        }
+        // Already finished in the store (or deleted from it): only the ledger is left to close.
+        try ledger.mark(entry.transactionId, status: .finished, at: clock.now())
+        return [step, .finished(transactionId: entry.transactionId)]
     }
 
     /// Verifies again every delivered-but-unverified transaction whose backoff has elapsed.
@@ -104,8 +148,8 @@ public struct PurchaseObserver: Sendable {
         var steps: [AppStep] = []
         for entry in due {
             guard let update = queue[entry.transactionId] else {
-                // Finished elsewhere (another device, or the transaction manager): nothing left to confirm.
-                try ledger.mark(entry.transactionId, status: .finished, at: now)
+                // Finished elsewhere (another device, or the transaction manager): confirmed from the ledger.
+                steps += try await confirmOutsideTheQueue(entry)
                 continue
             }
             steps += try await handle(update)

@@ -34,7 +34,7 @@ extension SimulatedStore {
         return try await database.writer.write { db in
             if let earlier = try String.fetchOne(db, sql: "SELECT claim FROM consumed WHERE transaction_id = ?", arguments: [transactionId]) {
                 return earlier == claim ? .verified
-                    : .rejected(status: nil, reason: "transaction \(transactionId) was already delivered (replayed receipt)")
+                    : .replayed(reason: "transaction \(transactionId) was already delivered under another claim (replayed receipt, or another device of the account)")
             }
             try db.execute(sql: "INSERT INTO consumed (transaction_id, account, product_id, claim, consumed_at) VALUES (?, ?, ?, ?, ?)",
                            arguments: [transactionId, payload.account, productId, claim, now.timeIntervalSince1970])

@@ -66,6 +66,10 @@ public enum VerificationResult: Sendable, Hashable {
     case verified
     /// Definitive: the receipt or the claim is wrong; the app must not deliver again, and finishes.
     case rejected(status: VerifyStatus?, reason: String)
+    /// Definitive: another claim (another device of the account) was verified for this transaction
+    /// id first, so the delivery is that claim's. The app takes back its own provisional delivery
+    /// and finishes; the transaction is delivered exactly once across the account's devices.
+    case replayed(reason: String)
     /// Try again later (server unreachable or a retryable status): keep the transaction unfinished.
     case retryLater(reason: String)
 }

@@ -52,6 +52,10 @@ extension Reducer {
                 state.progress[id] = .rejected(reason)
                 state.inFlight.remove(id)
                 state.sheet = .error(ErrorSheet(kind: .verification(reason: reason), productId: productId(state, id)))
+            case .deliveredElsewhere(let id):
+                state.progress[id] = .verified
+                state.inFlight.remove(id)
+                say(&state, strings.deliveredElsewhere(title(state, id)), .warning)
             case .verificationDeferred(let id, let reason, _):
                 state.progress[id] = .unverified(reason)
                 state.inFlight.remove(id)

@@ -86,6 +86,10 @@ public struct UIStrings: Sendable {
     func notVerifiedYet(_ reason: String) -> String {
         pick("Not verified yet (\(reason)); the payment is kept and retried.", "尚未验证（\(reason)）；付款已保留，将重试。")
     }
+    func deliveredElsewhere(_ title: String) -> String {
+        pick("\(title) was delivered on another device of this account; it is not credited here twice.",
+             "\(title) 已在此账户的另一台设备上交付；此处不会重复计入。")
+    }
     func orderMatched(_ orderId: String) -> String {
         pick("applicationUsername came back empty; matched order \(orderId) by account and product.",
              "applicationUsername 为空；已按账户和商品匹配订单 \(orderId)。")

@@ -98,6 +98,9 @@ struct StepPrinter {
         case .orderMatched(let id, let orderId):
             emit(["step": "orderMatched", "transactionId": id, "orderId": orderId],
                  text: "  applicationUsername came back empty; matched order \(orderId) by account and product")
+        case .deliveredElsewhere(let id):
+            emit(["step": "deliveredElsewhere", "transactionId": id],
+                 text: "  \(id) was delivered on another device of the account; this device's delivery was taken back")
         case .finished(let id):
             emit(["step": "finished", "transactionId": id], text: "  finished \(id)")
         case .waitingForApproval(let id):
@@ -107,12 +110,16 @@ struct StepPrinter {
         }
     }
 
-    /// Handles what the queue re-delivers at launch, printing each update and step.
+    /// Handles what the queue re-delivers at launch, then re-sends the ledger's unverified entries
+    /// the queue no longer offers (another device finished them), printing each update and step.
     static func handleUnfinished(_ session: StoreSession, printer: StepPrinter) async throws {
-        for update in try await session.store.unfinished(account: session.account.name) {
+        let queue = try await session.store.unfinished(account: session.account.name)
+        for update in queue {
             printer.update(update)
             for step in try await session.observer.handle(update) { printer.step(step) }
         }
+        let offered = Set(queue.map(\.transaction.id))
+        for step in try await session.observer.recoverLedger(account: session.account.name, queue: offered) { printer.step(step) }
     }
 
     func pendingWarning(_ productId: String, _ pending: [PendingPayment]) {

@@ -17,14 +17,16 @@ struct CatalogOptions: ParsableArguments {
     var lang: String?
 
     /// `defaultCatalog`: where the catalog comes from when `--catalog` is not given.
-    func resolve(defaultCatalog: String = "products.json") async throws -> CatalogContext {
+    /// `defaultRetryBudget`: how long that default is tried again when it cannot be downloaded yet
+    /// (a store's own catalog, while the store restarts).
+    func resolve(defaultCatalog: String = "products.json", defaultRetryBudget: Duration = .zero) async throws -> CatalogContext {
         let location = self.catalog ?? defaultCatalog
         guard let language = Language.resolve(flag: lang, environment: ProcessInfo.processInfo.environment) else {
             throw CommandFailure.usage("--lang \(lang ?? ""): unknown language; use en or zh-Hans")
         }
         let catalog: Catalog
         do {
-            catalog = try await CatalogLoader.load(from: location)
+            catalog = try await CatalogLoader.load(from: location, retryingFor: self.catalog == nil ? defaultRetryBudget : .zero)
         } catch {
             throw CommandFailure.failure(String(describing: error))
         }

@@ -40,7 +40,15 @@ struct StoreOptions: ParsableArguments {
     func open(followAccountOnly: Bool = true, retryBudget: Duration? = nil) async throws -> StoreSession {
         let environment = ProcessInfo.processInfo.environment
         let remoteURL = try storeURL(environment)
-        let context = try await catalog.resolve(defaultCatalog: remoteURL.map { "\($0)/v1/catalog" } ?? "products.json")
+        var policy = RetryPolicy.standard
+        if let retryBudget { policy.budget = retryBudget }
+        if let seconds = environment["STOREFRONT_RETRY_SECONDS"].flatMap(Double.init), seconds >= 0 {
+            policy.budget = .milliseconds(Int64(seconds * 1000))
+        }
+        // The store's catalog is its first request: retried like the others, so a client launched
+        // while the server restarts waits for it.
+        let context = try await catalog.resolve(defaultCatalog: remoteURL.map { "\($0)/v1/catalog" } ?? "products.json",
+                                                defaultRetryBudget: remoteURL == nil ? .zero : policy.budget)
         let directory = StateDirectory.resolve(flag: state, environment: environment)
         do {
             let store: any StoreBackend
@@ -48,11 +56,6 @@ struct StoreOptions: ParsableArguments {
             let label: String
             if let remoteURL {
                 let token = adminToken ?? environment["STOREFRONT_ADMIN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
-                var policy = RetryPolicy.standard
-                if let retryBudget { policy.budget = retryBudget }
-                if let seconds = environment["STOREFRONT_RETRY_SECONDS"].flatMap(Double.init), seconds >= 0 {
-                    policy.budget = .milliseconds(Int64(seconds * 1000))
-                }
                 let probe = RemoteStore(url: remoteURL, catalog: context.catalog, adminToken: token, policy: policy)
                 controls = try await probe.controls()
                 let name = account ?? controls.account ?? context.catalog.defaultAccount.name

@@ -41,6 +41,46 @@ import Testing
         #expect(try app.ledger.deliveryCount(transactionId: update.transaction.id) == 1)
     }
 
+    /// Chaos run finding: two devices of one account both saw a transaction in the queue (the buyer
+    /// crashed after delivering, or was still verifying) and both delivered it; the app server kept
+    /// one claim and the other device kept its credit too: doubled. Now the device whose claim lost
+    /// takes its delivery back, also when it learns so at its next launch, after the winner finished
+    /// the transaction and the queue no longer offers it.
+    @Test func twoDevicesOfOneAccountDeliverATransactionOnce() async throws {
+        let fixture = try StoreFixture()
+        let phone = try App(fixture)
+        let tabletLedger = try AppLedger(state: StateDirectory(url: fixture.directory.appendingPathComponent("tablet")))
+        let tablet = PurchaseObserver(store: fixture.store, ledger: tabletLedger, catalog: fixture.store.catalog, clock: fixture.clock)
+
+        // The phone buys and crashes after delivering; the tablet launches, finds it in the queue, delivers and verifies first.
+        let (bought, _) = try await phone.buy(StoreFixture.gems, quantity: 2, stopAfterDelivery: true)
+        let id = bought.transaction.id
+        let queue = try await fixture.store.unfinished(account: "alice")
+        #expect(queue.map(\.transaction.id) == [id])
+        #expect(try await tablet.handle(queue[0]) == [.delivered(transactionId: id, firstTime: true), .verified(transactionId: id), .finished(transactionId: id)])
+        #expect(try tabletLedger.balances(account: "alice") == ["gems": 200])
+
+        // The phone relaunches: the queue is empty, its ledger still has the unverified delivery.
+        #expect(try await fixture.store.unfinished(account: "alice").isEmpty)
+        let steps = try await phone.observer.recoverLedger(account: "alice", queue: [])
+        #expect(steps == [.deliveredElsewhere(transactionId: id), .finished(transactionId: id)])
+        #expect(try phone.ledger.balances(account: "alice") == ["gems": 0])
+        #expect(try phone.ledger.deliveryCount(transactionId: id) == 0)
+        #expect(try tabletLedger.deliveryCount(transactionId: id) == 1)
+        #expect(try phone.ledger.entries(account: "alice", openOnly: true).isEmpty)
+        // Nothing more at the next launch.
+        #expect(try await phone.observer.recoverLedger(account: "alice", queue: []).isEmpty)
+
+        // Both deliver before either verifies; the first to verify keeps it, the other gives it back in the same run.
+        let (second, _) = try await phone.buy(StoreFixture.gems, stopAfterDelivery: true)
+        let other = try #require(try await fixture.store.unfinished(account: "alice").first)
+        _ = try await tablet.handle(other, stopAfterDelivery: true)
+        #expect(try await phone.observer.handle(second).suffix(2) == [.verified(transactionId: second.transaction.id), .finished(transactionId: second.transaction.id)])
+        #expect(try await tablet.handle(other).suffix(2) == [.deliveredElsewhere(transactionId: other.transaction.id), .finished(transactionId: other.transaction.id)])
+        #expect(try phone.ledger.balances(account: "alice") == ["gems": 100])
+        #expect(try tabletLedger.balances(account: "alice") == ["gems": 200])
+    }
+
     @Test func emptyApplicationUsernameIsMatchedByAccountAndProduct() async throws {
         let fixture = try StoreFixture()
         let app = try App(fixture)

@@ -54,7 +54,7 @@ import Testing
         // The same claim retried (the app crashed before recording the answer) is answered again.
         #expect(try await fixture.store.verify(receipt: receipt, transactionId: id, productId: StoreFixture.gems, claim: "a") == .verified)
         let replay = try await fixture.store.verify(receipt: receipt, transactionId: id, productId: StoreFixture.gems, claim: "b")
-        guard case .rejected(nil, let reason) = replay else { Issue.record("replay accepted: \(replay)"); return }
+        guard case .replayed(let reason) = replay else { Issue.record("replay accepted: \(replay)"); return }
         #expect(reason.contains("replayed"))
         let wrongProduct = try await fixture.store.verify(receipt: receipt, transactionId: id, productId: StoreFixture.removeAds, claim: "c")
         guard case .rejected = wrongProduct else { Issue.record("wrong product accepted"); return }

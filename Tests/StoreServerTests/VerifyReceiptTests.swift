@@ -142,6 +142,9 @@ import Testing
             let replay = try await check("ledger-2")
             #expect(replay["result"] as? String == "rejected")
             #expect((replay["reason"] as? String)?.contains("replayed") == true)
+            // Told apart from a bad receipt, so the app of another device can take back its own delivery.
+            #expect(replay["replayed"] as? Bool == true)
+            #expect(try await check("ledger-1")["replayed"] == nil)
             #expect(try await check("ledger-3", product: ServerFixture.removeAds)["result"] as? String == "rejected")
         }
     }

@@ -143,6 +143,44 @@ import Testing
         #expect(balances == ["gems": 100])
     }
 
+    /// Chaos run finding: a client relaunched while its server restarted failed at once with
+    /// "…/v1/catalog: could not be downloaded", before any of its requests that are retried; the
+    /// store's catalog is now retried with the same budget.
+    @Test func aClientLaunchedWhileItsServerRestartsWaitsForIt() async throws {
+        let root = temporaryDirectory("e2e")
+        let db = root.appendingPathComponent("server")
+        let first = try ServeProcess.start(db: db, arguments: ["--admin-token", Self.token])
+        let port = first.port
+        #expect(first.signal(SIGKILL))
+
+        let device = root.appendingPathComponent("device")
+        let output = root.appendingPathComponent("transactions.txt")
+        let errors = root.appendingPathComponent("transactions.err")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+        let client = Process()
+        client.executableURL = Executable.url
+        client.arguments = ["transactions", "--account", "alice", "--json", "--store", first.baseURL, "--state", device.path]
+        client.currentDirectoryURL = Executable.repositoryRoot
+        client.environment = ProcessInfo.processInfo.environment.merging(["STOREFRONT_RETRY_SECONDS": "30"]) { _, new in new }
+        client.standardOutput = try FileHandle(forWritingTo: output)
+        client.standardError = try FileHandle(forWritingTo: errors)
+        try client.run()
+        defer { if client.isRunning { _ = kill(client.processIdentifier, SIGKILL) } }
+
+        try await Task.sleep(for: .seconds(1.5))
+        #expect(client.isRunning, "gave up while the server was down: \((try? String(contentsOf: errors, encoding: .utf8)) ?? "")")
+        let second = try ServeProcess.start(db: db, port: port, arguments: ["--admin-token", Self.token])
+        defer { second.stop() }
+        let deadline = Date().addingTimeInterval(60)
+        while client.isRunning, Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(!client.isRunning)
+        client.waitUntilExit()
+        #expect(client.terminationStatus == 0, "\((try? String(contentsOf: errors, encoding: .utf8)) ?? "")")
+        let listed = try JSONSerialization.jsonObject(with: Data(contentsOf: output)) as? [String: Any]
+        #expect(listed?["history"] as? [Any] != nil)
+    }
+
     @Test func anUnreachableStoreIsReportedClearly() throws {
         let result = try Executable.run(["transactions", "--store", "http://127.0.0.1:9", "--catalog", "products.json",
                                          "--state", temporaryDirectory("e2e").path],

@@ -26,10 +26,14 @@ public enum CatalogLoader {
     public static let maxBytes = 256 * 1024 * 1024
 
     /// Throws `CatalogError` (untyped here: typed throws in async code crashes Swift 6.3's compiler).
-    public static func load(from location: String) async throws -> Catalog {
+    /// `retryingFor`: how long a download that failed for a reason that passes (no connection, the
+    /// connection lost, HTTP 502, 503 or 504) is tried again, with backoff. A client that takes its
+    /// catalog from its store gives the store's retry budget, so a relaunch while the server restarts
+    /// waits for it instead of failing.
+    public static func load(from location: String, retryingFor budget: Duration = .zero) async throws -> Catalog {
         let lower = location.lowercased()
         if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
-            return try decode(await download(location), source: location)
+            return try decode(await download(location, retryingFor: budget), source: location)
         }
         if let mapped = try MappedFile.openIfLarge(location) {
             // Pages behind the parser are handed back as it goes: peak memory is the catalog, not the file too.
@@ -142,9 +146,29 @@ public enum CatalogLoader {
         }
     }
 
-    static func download(_ location: String) async throws -> [UInt8] {
+    static func download(_ location: String, retryingFor budget: Duration = .zero) async throws -> [UInt8] {
+        let start = ContinuousClock.now
+        var delay = Duration.milliseconds(200)
+        while true {
+            do {
+                return try await downloadOnce(location)
+            } catch let failure as DownloadFailure {
+                guard failure.passes, ContinuousClock.now + delay - start < budget else { throw failure.error }
+                try await Task.sleep(for: delay)
+                delay = min(delay * 2, .seconds(5))
+            }
+        }
+    }
+
+    /// A failed download, and whether trying again later may succeed.
+    struct DownloadFailure: Error {
+        let error: CatalogError
+        let passes: Bool
+    }
+
+    private static func downloadOnce(_ location: String) async throws -> [UInt8] {
         guard let url = URL(string: location), url.host != nil else {
-            throw CatalogError(source: location, message: "is not a valid URL")
+            throw DownloadFailure(error: CatalogError(source: location, message: "is not a valid URL"), passes: false)
         }
         var request = URLRequest(url: url, timeoutInterval: 15)
         request.setValue("application/json", forHTTPHeaderField: "Accept")
@@ -153,13 +177,15 @@ public enum CatalogLoader {
         do {
             (data, response) = try await URLSession.shared.data(for: request)
         } catch {
-            throw CatalogError(source: location, message: "could not be downloaded: \(error.localizedDescription)")
+            throw DownloadFailure(error: CatalogError(source: location, message: "could not be downloaded: \(error.localizedDescription)"), passes: true)
         }
         if let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode) {
-            throw CatalogError(source: location, message: "the server answered HTTP \(http.statusCode); expected 200 with a JSON catalog")
+            throw DownloadFailure(error: CatalogError(source: location, message: "the server answered HTTP \(http.statusCode); expected 200 with a JSON catalog"),
+                                  passes: [502, 503, 504].contains(http.statusCode))
         }
         if data.count > maxBytes {
-            throw CatalogError(source: location, message: "the response is larger than \(maxBytes / 1_048_576) MB; that is not a catalog")
+            throw DownloadFailure(error: CatalogError(source: location, message: "the response is larger than \(maxBytes / 1_048_576) MB; that is not a catalog"),
+                                  passes: false)
         }
         return [UInt8](data)
     }
