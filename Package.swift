@@ -137,7 +137,7 @@ let package = Package(
         // Runs the built `storefront` executable as a user would; depending on it makes `swift test` build it.
         .testTarget(
             name: "StorefrontCLITests",
-            dependencies: ["storefront"]
+            dependencies: ["storefront", "StoreClient", "StoreKitModel"]
         ),
     ],
     swiftLanguageModes: [.v6]
