@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import NIOHTTP1
 import StoreAPI
 import StoreEngine
 
@@ -87,6 +88,11 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch let error as APIError {
             return error.response()
+        } catch let error as HTTPParserError {
+            // The request's framing is broken (a bad chunk size in a body being read): the
+            // connection cannot carry another request. Hummingbird answers 400 and closes it when
+            // this error reaches it; answered here, it became a 500 and the connection stayed open.
+            throw error
         } catch let failure as StoreFailure {
             if failure.kind == .failure { context.logger.error("store failure: \(failure.message)") }
             return APIError(failure).response()
