@@ -24,6 +24,13 @@ struct APIError: Error, Sendable {
         APIError(status: .notFound, code: "not_found", message: message)
     }
 
+    /// A known path with a method it does not have; `Allow` lists the ones it has.
+    static func methodNotAllowed(_ method: String, _ path: String, allowed: [String]) -> APIError {
+        APIError(status: .methodNotAllowed, code: "method_not_allowed",
+                 message: "\(method.prefix(20)) is not allowed on \(path); it allows \(allowed.joined(separator: ", "))",
+                 headers: [.allow: allowed.joined(separator: ", ")])
+    }
+
     static func conflict(_ message: String, code: String = "conflict") -> APIError {
         APIError(status: .conflict, code: code, message: message)
     }
@@ -83,6 +90,8 @@ struct APIError: Error, Sendable {
 /// Turns every error a route or Hummingbird throws into the JSON error shape; nothing escapes as
 /// an empty 500. Unexpected errors are logged with their detail and answered without it.
 struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    let allowed: AllowedMethods
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
@@ -99,11 +108,13 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as any HTTPResponseError {
             switch error.status {
             case .notFound:
+                let methods = allowed.methods(for: request.uri.path)
+                guard methods.isEmpty else { return APIError.methodNotAllowed(request.method.rawValue, request.uri.path, allowed: methods).response() }
                 return APIError.notFound("no route \(request.method.rawValue) \(request.uri.path); see docs/api.md").response()
             case .contentTooLarge:
                 return APIError(status: .contentTooLarge, code: "payload_too_large", message: "the request body is too large").response()
             case .methodNotAllowed:
-                return APIError(status: .methodNotAllowed, code: "method_not_allowed", message: "\(request.method.rawValue) is not allowed on \(request.uri.path)").response()
+                return APIError.methodNotAllowed(request.method.rawValue, request.uri.path, allowed: allowed.methods(for: request.uri.path)).response()
             default:
                 let status = error.status
                 return APIError(status: status, code: status.code >= 500 ? "internal" : "bad_request",

@@ -114,7 +114,7 @@ public struct StoreService: Sendable {
 
     func account(_ name: String?) throws -> Account {
         guard let name, let account = catalog.account(named: name) else {
-            throw APIError.notFound("no account \(name ?? "") in this catalog (it has \(catalog.accounts.map(\.name).joined(separator: ", ")))")
+            throw APIError.notFound("no account \((name ?? "").prefix(64)) in this catalog (it has \(catalog.accounts.map(\.name).joined(separator: ", ")))")
         }
         return account
     }
