@@ -22,7 +22,8 @@ public enum PaymentOutcome: Sendable, Hashable {
         case ("interrupted", 1): self = .interrupted
         case ("network", 1): self = .network(.notConnectedToInternet)
         case ("network", 2):
-            guard let number = Int(parts[1]), let code = URLErrorCode(rawValue: number)
+            // A number or a name; the name fallback used to sit behind a guard that required a number.
+            guard let code = Int(parts[1]).flatMap(URLErrorCode.init(rawValue:))
                     ?? URLErrorCode.allCases.first(where: { $0.name == parts[1] }) else { return nil }
             self = .network(code)
         case ("fail", 2):

@@ -21,6 +21,15 @@ extension SimulatedStore {
         case .success(let opened): payload = opened
         case .failure(let error): return .rejected(status: error.status, reason: error.status.meaning)
         }
+        // A receipt of another environment is genuine but not for this store: verifyReceipt's 21007/21008.
+        if payload.environment != environment {
+            let status: VerifyStatus? = switch (payload.environment, environment) {
+            case ("Sandbox", "Production"): .sandboxReceiptSentToProduction
+            case ("Production", "Sandbox"): .productionReceiptSentToSandbox
+            default: nil
+            }
+            return .rejected(status: status, reason: "a \(payload.environment) receipt sent to a \(environment) store")
+        }
         if payload.bundle_id != catalog.bundleId {
             return .rejected(status: nil, reason: "the receipt is for \(payload.bundle_id), not this app (\(catalog.bundleId))")
         }

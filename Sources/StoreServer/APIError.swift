@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import NIOHTTP1
 import StoreAPI
 import StoreEngine
 
@@ -21,6 +22,13 @@ struct APIError: Error, Sendable {
 
     static func notFound(_ message: String) -> APIError {
         APIError(status: .notFound, code: "not_found", message: message)
+    }
+
+    /// A known path with a method it does not have; `Allow` lists the ones it has.
+    static func methodNotAllowed(_ method: String, _ path: String, allowed: [String]) -> APIError {
+        APIError(status: .methodNotAllowed, code: "method_not_allowed",
+                 message: "\(method.prefix(20)) is not allowed on \(path); it allows \(allowed.joined(separator: ", "))",
+                 headers: [.allow: allowed.joined(separator: ", ")])
     }
 
     static func conflict(_ message: String, code: String = "conflict") -> APIError {
@@ -82,22 +90,31 @@ struct APIError: Error, Sendable {
 /// Turns every error a route or Hummingbird throws into the JSON error shape; nothing escapes as
 /// an empty 500. Unexpected errors are logged with their detail and answered without it.
 struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    let allowed: AllowedMethods
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
         } catch let error as APIError {
             return error.response()
+        } catch let error as HTTPParserError {
+            // The request's framing is broken (a bad chunk size in a body being read): the
+            // connection cannot carry another request. Hummingbird answers 400 and closes it when
+            // this error reaches it; answered here, it became a 500 and the connection stayed open.
+            throw error
         } catch let failure as StoreFailure {
             if failure.kind == .failure { context.logger.error("store failure: \(failure.message)") }
             return APIError(failure).response()
         } catch let error as any HTTPResponseError {
             switch error.status {
             case .notFound:
+                let methods = allowed.methods(for: request.uri.path)
+                guard methods.isEmpty else { return APIError.methodNotAllowed(request.method.rawValue, request.uri.path, allowed: methods).response() }
                 return APIError.notFound("no route \(request.method.rawValue) \(request.uri.path); see docs/api.md").response()
             case .contentTooLarge:
                 return APIError(status: .contentTooLarge, code: "payload_too_large", message: "the request body is too large").response()
             case .methodNotAllowed:
-                return APIError(status: .methodNotAllowed, code: "method_not_allowed", message: "\(request.method.rawValue) is not allowed on \(request.uri.path)").response()
+                return APIError.methodNotAllowed(request.method.rawValue, request.uri.path, allowed: allowed.methods(for: request.uri.path)).response()
             default:
                 let status = error.status
                 return APIError(status: status, code: status.code >= 500 ? "internal" : "bad_request",

@@ -7,11 +7,21 @@ import Logging
 struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
-        let response = try await next(request, context)
-        let elapsed = ContinuousClock.now - start
-        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-        context.logger.info("\(request.method.rawValue) \(request.uri.path) \(response.status.code) \(String(format: "%.1f", milliseconds))ms")
+        let response: Response
+        do {
+            response = try await next(request, context)
+        } catch {
+            // Only a broken HTTP framing gets past ErrorMiddleware; Hummingbird answers it 400 and closes.
+            context.logger.info("\(request.method.rawValue) \(request.uri.path) 400 \(Self.milliseconds(since: start))ms (malformed HTTP, connection closed)")
+            throw error
+        }
+        context.logger.info("\(request.method.rawValue) \(request.uri.path) \(response.status.code) \(Self.milliseconds(since: start))ms")
         return response
+    }
+
+    static func milliseconds(since start: ContinuousClock.Instant) -> String {
+        let elapsed = ContinuousClock.now - start
+        return String(format: "%.1f", Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
     }
 }
 

@@ -38,15 +38,31 @@ enum BodyReader {
 
     static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
         guard !data.isEmpty else { throw APIError.badRequest("the request body is empty; expected a JSON object") }
+        let parsed: Any
         do {
-            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            parsed = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
         } catch {
             throw APIError.badRequest("the request body is not valid JSON")
+        }
+        if let known = T.self as? any KnownFields.Type, let object = parsed as? [String: Any] {
+            try check(object, against: known.fields)
         }
         do {
             return try JSONDecoder().decode(type, from: data)
         } catch let error as DecodingError {
             throw describe(error)
+        }
+    }
+
+    /// Unknown fields and explicit nulls are refused: a field is either left out or has a value
+    /// (`null` read as "left out" made `{"storefront": null}` look accepted while it did nothing).
+    private static func check(_ object: [String: Any], against fields: Set<String>) throws {
+        if let unknown = object.keys.filter({ !fields.contains($0) }).sorted().first {
+            throw APIError.invalid("\(unknown.prefix(64).debugDescription) is not a field of this request; it has \(fields.sorted().joined(separator: ", "))",
+                                   field: String(unknown.prefix(64)))
+        }
+        if let null = object.filter({ $0.value is NSNull }).keys.sorted().first {
+            throw APIError.invalid("\(null) must not be null; leave it out instead", field: null)
         }
     }
 

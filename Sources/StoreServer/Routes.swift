@@ -10,13 +10,15 @@ import StoreKitModel
 public enum StoreRoutes {
     public static func router(_ service: StoreService) -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
+        let allowed = AllowedMethods()
         // Order matters: the log line sees the status the error middleware chose.
         router.add(middleware: RequestLogMiddleware())
-        router.add(middleware: ErrorMiddleware())
+        router.add(middleware: ErrorMiddleware(allowed: allowed))
         addPublicRoutes(router, service)
         addAccountRoutes(router, service)
         addVerifyRoutes(router, service)
         addAdminRoutes(router, service)
+        allowed.record(router.routes.map { (method: $0.method.rawValue, path: "\($0.path)") })
         return router
     }
 
@@ -77,21 +79,28 @@ public enum StoreRoutes {
             throw APIError.invalid("\(body.account) is not an account of this catalog (it has \(service.catalog.accounts.map(\.name).joined(separator: ", ")))",
                                    field: "account")
         }
-        guard !body.productId.isEmpty, body.productId.utf8.count <= 255 else {
-            throw APIError.invalid("productId must be 1 to 255 bytes", field: "productId")
+        // Lengths in Unicode code points, as JSON Schema's maxLength (docs/openapi.json) counts them.
+        guard !body.productId.isEmpty, body.productId.unicodeScalars.count <= 255 else {
+            throw APIError.invalid("productId must be 1 to 255 characters", field: "productId")
         }
-        if let order = body.applicationUsername, order.utf8.count > 255 {
-            throw APIError.invalid("applicationUsername must be at most 255 bytes", field: "applicationUsername")
+        if let order = body.applicationUsername, order.unicodeScalars.count > 255 {
+            throw APIError.invalid("applicationUsername must be at most 255 characters", field: "applicationUsername")
         }
         // An unknown product is not refused here: StoreKit answers it with a failed transaction (paymentInvalid).
         return Payment(productId: body.productId, quantity: quantity, applicationUsername: body.applicationUsername, account: body.account)
     }
 
     static func transactionId(_ context: BasicRequestContext) throws -> String {
-        guard let id = context.parameters.get("transactionId"), !id.isEmpty, id.utf8.count <= 64 else {
-            throw APIError.badRequest("the transaction id in the path is missing or too long")
+        guard let id = pathParameter(context, "transactionId"), !id.isEmpty, id.unicodeScalars.count <= 64 else {
+            throw APIError.badRequest("the transaction id in the path is missing, not valid percent-encoding, or longer than 64 characters")
         }
         return id
+    }
+
+    /// A path parameter, percent-decoded: Hummingbird hands them over as sent, so `Jos%C3%A9` would
+    /// never match the account José. Nil when missing or not valid percent-encoding.
+    static func pathParameter(_ context: BasicRequestContext, _ name: String) -> String? {
+        context.parameters.get(name).flatMap { $0.removingPercentEncoding }
     }
 
     // MARK: Accounts: updates, unfinished, transactions, wallet, restore
@@ -101,27 +110,27 @@ public enum StoreRoutes {
             try await longPoll(request, account: nil, service)
         }
         router.get("/v1/accounts/{account}/updates") { request, context in
-            let account = try service.account(context.parameters.get("account"))
+            let account = try service.account(pathParameter(context, "account"))
             return try await longPoll(request, account: account.name, service)
         }
         router.get("/v1/accounts/{account}/unfinished") { _, context in
-            let account = try service.account(context.parameters.get("account"))
+            let account = try service.account(pathParameter(context, "account"))
             let updates = try await service.store.unfinished(account: account.name)
             return JSONBody.response(UnfinishedResponse(updates: try await service.wire(updates)))
         }
         router.get("/v1/accounts/{account}/transactions") { _, context in
-            let account = try service.account(context.parameters.get("account"))
+            let account = try service.account(pathParameter(context, "account"))
             let transactions = try await service.store.transactions(account: account.name)
             return JSONBody.response(TransactionsResponse(transactions: try await service.wire(transactions)))
         }
         router.get("/v1/accounts/{account}/wallet") { _, context in
-            let account = try service.account(context.parameters.get("account"))
+            let account = try service.account(pathParameter(context, "account"))
             let now = Date()
             let entitlements = try await service.store.entitlements(account: account.name)
             return JSONBody.response(WalletResponse(account: account.name, entitlements: entitlements.map { .init($0, now: now) }))
         }
         router.post("/v1/accounts/{account}/restore") { request, context in
-            let account = try service.account(context.parameters.get("account"))
+            let account = try service.account(pathParameter(context, "account"))
             let data = try await BodyReader.bytes(request, limit: service.configuration.bodyLimit)
             return try await service.idempotent(request, body: data, required: false) { _ in
                 let response: RestoreResponse
@@ -209,7 +218,7 @@ public enum StoreRoutes {
         }
         router.post("/v1/verify") { request, _ in
             let (body, _) = try await BodyReader.decode(VerifyRequest.self, from: request, limit: limit)
-            guard !body.claim.isEmpty, body.claim.utf8.count <= 255 else { throw APIError.invalid("claim must be 1 to 255 bytes", field: "claim") }
+            guard !body.claim.isEmpty, body.claim.unicodeScalars.count <= 255 else { throw APIError.invalid("claim must be 1 to 255 characters", field: "claim") }
             let result = try await service.store.verify(receipt: body.receipt, transactionId: body.transactionId,
                                                         productId: body.productId, claim: body.claim)
             return JSONBody.response(VerifyResponse(result))

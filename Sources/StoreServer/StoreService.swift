@@ -41,9 +41,21 @@ public struct ServerConfiguration: Sendable {
     }
 
     /// True for 127.0.0.0/8, ::1 and localhost: the only addresses bound without a warning.
+    /// Addresses are parsed, not matched by prefix: `127.example.com` is a name that can resolve
+    /// anywhere, and `::0:1` is `::1`.
     public static func isLoopback(_ host: String) -> Bool {
         let lower = host.lowercased()
-        return lower == "localhost" || lower == "::1" || lower == "[::1]" || lower.hasPrefix("127.")
+        if lower == "localhost" { return true }
+        let bare = lower.hasPrefix("[") && lower.hasSuffix("]") ? String(lower.dropFirst().dropLast()) : lower
+        var v4 = in_addr()
+        if inet_pton(AF_INET, bare, &v4) == 1 {
+            return UInt32(bigEndian: v4.s_addr) >> 24 == 127
+        }
+        var v6 = in6_addr()
+        if inet_pton(AF_INET6, bare, &v6) == 1 {
+            return withUnsafeBytes(of: &v6) { Array($0) } == Array(repeating: 0, count: 15) + [1]
+        }
+        return false
     }
 }
 
@@ -102,7 +114,7 @@ public struct StoreService: Sendable {
 
     func account(_ name: String?) throws -> Account {
         guard let name, let account = catalog.account(named: name) else {
-            throw APIError.notFound("no account \(name ?? "") in this catalog (it has \(catalog.accounts.map(\.name).joined(separator: ", ")))")
+            throw APIError.notFound("no account \((name ?? "").prefix(64)) in this catalog (it has \(catalog.accounts.map(\.name).joined(separator: ", ")))")
         }
         return account
     }

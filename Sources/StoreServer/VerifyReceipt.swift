@@ -293,11 +293,3 @@ extension Date {
         self.init(timeIntervalSince1970: Double(milliseconds) / 1000)
     }
 }
-
-/// Comparison whose time does not depend on the secrets: both are hashed to fixed-length digests,
-/// which swift-crypto compares in constant time.
-enum ConstantTime {
-    static func equal(_ a: String, _ b: String) -> Bool {
-        SHA256.hash(data: Data(a.utf8)) == SHA256.hash(data: Data(b.utf8))
-    }
-}

@@ -30,6 +30,35 @@ import Testing
         }
     }
 
+    /// Every near miss is refused the same way: a token one byte off (first or last), one byte
+    /// longer or shorter, a prefix, another scheme, an empty one, and the token outside the header.
+    @Test func everyWrongTokenOrSchemeIs401() async throws {
+        let fixture = try await ServerFixture()
+        let token = ServerFixture.token
+        let flipLast = String(token.dropLast()) + (token.last == "x" ? "y" : "x")
+        let flipFirst = (token.first == "x" ? "y" : "x") + String(token.dropFirst())
+        let refused: [String?] = [
+            nil, "", "Bearer", "Bearer ", "Bearer \(flipLast)", "Bearer \(flipFirst)", "Bearer \(token)x", "Bearer \(token.dropLast())",
+            "Bearer \(token.prefix(8))", "Bearer \(token.uppercased())", "Bearer \(token) \(token)", "Basic \(token)", "Token \(token)",
+            "\(token)", "Bearer\(token)", "Bearer \(String(repeating: "a", count: 10_000))",
+        ]
+        try await fixture.test { client in
+            for header in refused {
+                let response = try await client.send(.get, "/admin/transactions", headers: header.map { ["Authorization": $0] } ?? [:])
+                #expect(response.status == .unauthorized, "\(header.map { String($0.prefix(60)) } ?? "no header")")
+                #expect(response.headers[.wwwAuthenticate]?.hasPrefix("Bearer") == true)
+                let error = try json(response)["error"] as? [String: Any]
+                #expect(error?["code"] as? String == "unauthorized")
+                #expect((error?["message"] as? String)?.contains(token) == false)
+            }
+            // In the query string it is not a credential either.
+            #expect(try await client.send(.get, "/admin/transactions?token=\(token)").status == .unauthorized)
+            // The scheme is case-insensitive (RFC 9110 §11.1); the token is not.
+            #expect(try await client.send(.get, "/admin/transactions", headers: ["Authorization": "bearer \(token)"]).status == .ok)
+            #expect(try await client.send(.get, "/admin/transactions", headers: ["Authorization": "Bearer \(token)"]).status == .ok)
+        }
+    }
+
     @Test func controlsAreSetAndCheckedFieldByField() async throws {
         let fixture = try await ServerFixture()
         try await fixture.test { client in

@@ -69,16 +69,36 @@ import Testing
         }
     }
 
-    @Test func unknownRoutesAndMethodsAre404JSON() async throws {
+    @Test func unknownRoutesAre404JSON() async throws {
         let fixture = try await ServerFixture()
         try await fixture.test { client in
-            for (method, path) in [(HTTPRequest.Method.get, "/nope"), (.get, "/v2/products"), (.delete, "/v1/payments"), (.put, "/verifyReceipt")] {
+            for (method, path) in [(HTTPRequest.Method.get, "/nope"), (.get, "/v2/products"), (.delete, "/v1/payments/x"), (.put, "/verifyReceipt/x")] {
                 let response = try await client.send(method, path)
                 #expect(response.status == .notFound, "\(method) \(path)")
                 #expect(response.headers[.contentType]?.hasPrefix("application/json") == true)
                 #expect((try json(response)["error"] as? [String: Any])?["code"] as? String == "not_found")
             }
             _ = try await client.object(.post, "/v1/transactions/1234/finish", expect: .notFound)
+        }
+    }
+
+    /// Found by Fuzz/http (schemathesis' unsupported_method check): a known path with a method it
+    /// does not have was 404; it is 405 with `Allow` listing the path's methods (RFC 9110 §15.5.6).
+    @Test func aKnownPathWithAnotherMethodIs405WithAllow() async throws {
+        let fixture = try await ServerFixture()
+        try await fixture.test { client in
+            let cases: [(HTTPRequest.Method, String, String)] = [
+                (.delete, "/v1/payments", "POST"), (.put, "/verifyReceipt", "GET, POST"), (.trace, "/v1/health", "GET"),
+                (.patch, "/admin/controls", "PUT"), (.get, "/admin/transactions/123/approve", "POST"),
+                (.get, "/admin/transactions/123", "DELETE"), (.post, "/v1/accounts/alice/wallet", "GET"),
+                (.trace, "/.well-known/jwks.json", "GET"),
+            ]
+            for (method, path, allow) in cases {
+                let response = try await client.send(method, path)
+                #expect(response.status == .methodNotAllowed, "\(method) \(path)")
+                #expect(response.headers[.allow] == allow, "\(method) \(path)")
+                #expect((try json(response)["error"] as? [String: Any])?["code"] as? String == "method_not_allowed")
+            }
         }
     }
 

@@ -65,6 +65,66 @@ import Testing
         }
     }
 
+    /// `JWSVerifier`, what an app server uses: the genuine JWS passes, and every forgery is refused
+    /// with its reason: a changed payload, `alg` changed to `none` (with and without a signature),
+    /// another algorithm, a signature of another key (with the header naming ours or its own key),
+    /// a changed `kid`, a truncated or missing signature, and what is not a JWS at all.
+    @Test func theVerifierRefusesForgedAndTamperedJWS() async throws {
+        let fixture = try await ServerFixture()
+        _ = try await fixture.buy(ServerFixture.removeAds)
+        let jws: String = try await fixture.test { client in
+            let history = try await client.object(.get, "/v1/accounts/alice/transactions")
+            return try #require((history["transactions"] as? [[String: Any]])?.first?["jwsRepresentation"] as? String)
+        }
+        let verifier = JWSVerifier(fixture.service.signer)
+        let verified = try verifier.verify(jws).get()
+        #expect(verified.productId == ServerFixture.removeAds)
+
+        let parts = jws.split(separator: ".").map(String.init)
+        func header(_ fields: [String: String]) -> String {
+            Base64URL.encode((try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])) ?? Data())
+        }
+        let kid = fixture.service.signer.keyId
+        let payloadData = try #require(Base64URL.decode(parts[1]))
+        var payload = try #require(try JSONSerialization.jsonObject(with: payloadData) as? [String: Any])
+        payload["productId"] = "com.example.storefront.pro.lifetime"
+        let changedPayload = Base64URL.encode(try JSONSerialization.data(withJSONObject: payload, options: [.sortedKeys]))
+        let otherKey = P256.Signing.PrivateKey()
+        func signed(_ input: String, with key: P256.Signing.PrivateKey) throws -> String {
+            input + "." + Base64URL.encode(try key.signature(for: Data(input.utf8)).rawRepresentation)
+        }
+        let ownHeaderOtherKey = try signed("\(parts[0]).\(changedPayload)", with: otherKey)
+        let noneHeader = header(["alg": "none", "kid": kid, "typ": "JWT"])
+        let hsHeader = header(["alg": "HS256", "kid": kid, "typ": "JWT"])
+        let otherKid = header(["alg": "ES256", "kid": "another-key", "typ": "JWT"])
+        let cases: [(String, JWSVerifier.Refusal)] = [
+            ("\(parts[0]).\(changedPayload).\(parts[2])", .badSignature),
+            (ownHeaderOtherKey, .badSignature),
+            ("\(noneHeader).\(parts[1]).", .unsupportedAlgorithm("none")),
+            ("\(noneHeader).\(changedPayload).", .unsupportedAlgorithm("none")),
+            ("\(noneHeader).\(parts[1]).\(parts[2])", .unsupportedAlgorithm("none")),
+            ("\(hsHeader).\(parts[1]).\(parts[2])", .unsupportedAlgorithm("HS256")),
+            (try signed("\(otherKid).\(changedPayload)", with: otherKey), .unknownKey("another-key")),
+            ("\(otherKid).\(parts[1]).\(parts[2])", .unknownKey("another-key")),
+            ("\(parts[0]).\(parts[1]).\(parts[2].dropLast(4))", .badSignature),
+            ("\(parts[0]).\(parts[1]).", .badSignature),
+            ("\(parts[0]).\(parts[1])", .notCompact),
+            ("\(parts[0]).\(parts[1]).\(parts[2]).\(parts[2])", .notCompact),
+            ("not a jws", .notCompact),
+            ("", .notCompact),
+            ("\(header([:])).\(parts[1]).\(parts[2])", .badHeader),
+        ]
+        for (index, (forged, refusal)) in cases.enumerated() {
+            switch verifier.verify(forged) {
+            case .success: Issue.record("case \(index) was accepted")
+            case .failure(let found): #expect(found == refusal, "case \(index)")
+            }
+        }
+        // Another store's verifier refuses this store's genuine JWS.
+        let other = try await ServerFixture()
+        #expect(throws: JWSVerifier.Refusal.self) { try JWSVerifier(other.service.signer).verify(jws).get() }
+    }
+
     @Test func theSigningKeyIsKeptWithTheStore() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("storefront-jws-\(UUID().uuidString)")
         let first = try await ServerFixture(directory: directory)

@@ -28,7 +28,11 @@ final class ServeProcess: @unchecked Sendable {
     var stdout: String { (try? String(contentsOf: stdoutFile, encoding: .utf8)) ?? "" }
     var stderr: String { (try? String(contentsOf: stderrFile, encoding: .utf8)) ?? "" }
 
-    static func start(db: URL, port: Int = 0, arguments: [String] = [], environment: [String: String] = [:]) throws -> ServeProcess {
+    /// `umask`: when set, the server starts under it (through `sh -c 'umask …; exec …'`), to show
+    /// the permissions of what it creates do not depend on the caller's. `defaultDB`: no `--db`
+    /// (the server uses `$STOREFRONT_HOME/server`); `db` then only says where the logs go.
+    static func start(db: URL, port: Int = 0, arguments: [String] = [], environment: [String: String] = [:],
+                      umask: String? = nil, defaultDB: Bool = false) throws -> ServeProcess {
         let logs = db.deletingLastPathComponent().appendingPathComponent("serve-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)
         let out = logs.appendingPathComponent("stdout.txt")
@@ -36,9 +40,15 @@ final class ServeProcess: @unchecked Sendable {
         _ = FileManager.default.createFile(atPath: out.path, contents: nil)
         _ = FileManager.default.createFile(atPath: err.path, contents: nil)
         let process = Process()
-        process.executableURL = Executable.url
-        process.arguments = ["serve", "--port", String(port), "--db", db.path,
-                             "--catalog", Executable.repositoryRoot.appendingPathComponent("products.json").path] + arguments
+        let serve = ["serve", "--port", String(port), "--catalog", Executable.repositoryRoot.appendingPathComponent("products.json").path]
+            + (defaultDB ? [] : ["--db", db.path]) + arguments
+        if let umask {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "umask \(umask) && exec \"$0\" \"$@\"", Executable.url.path] + serve
+        } else {
+            process.executableURL = Executable.url
+            process.arguments = serve
+        }
         process.currentDirectoryURL = Executable.repositoryRoot
         var env = ProcessInfo.processInfo.environment
         env.merge(environment) { _, new in new }

@@ -1,0 +1,26 @@
+import StoreAPI
+
+/// A request body whose top-level fields are all known: any other field is refused (422, naming it)
+/// instead of being silently ignored, so a typo such as `{"askTobuy": true}` in a PUT of the test
+/// controls is an error and not a change that never happened. verifyReceipt is not one of these:
+/// Apple's contract ignores what it does not know.
+protocol KnownFields: Decodable {
+    static var fields: Set<String> { get }
+}
+
+extension ProductsRequest: KnownFields {
+    static let fields: Set<String> = ["ids", "storefront"]
+}
+
+extension PaymentRequest: KnownFields {
+    static let fields: Set<String> = ["account", "productId", "quantity", "applicationUsername"]
+}
+
+extension VerifyRequest: KnownFields {
+    static let fields: Set<String> = ["receipt", "transactionId", "productId", "claim"]
+}
+
+extension WireControls: KnownFields {
+    static let fields: Set<String> = ["nextOutcome", "productOutcomes", "latencyMilliseconds", "askToBuy", "paymentsAllowed",
+                                      "timeRate", "storefront", "account", "verification", "dropOrderIds"]
+}
