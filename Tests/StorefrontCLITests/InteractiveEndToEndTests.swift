@@ -138,7 +138,7 @@ import Glibc
         }
         let exit = try session.waitForExit()
         #expect(exit.terminalRestored, "stty before \(exit.sttyBefore) after \(exit.sttyAfter)")
-        #expect(signal.map { exit.signal == $0 } ?? (exit.status == 0))
+        #expect(signal.map { exit.signal == $0 } ?? (exit.status == 0), "exit status \(exit.status)")
     }
 
     @Test func withoutATerminalItPointsToTheHeadlessCommands() throws {
