@@ -127,8 +127,7 @@ extension SimulatedStore {
                 result.append(update)
                 continue
             }
-            let account = update.transaction.payment.account
-            let receipt = try await database.pool.guardedRead { db in try self.receipt(account: account, db) }
+            let receipt = try await currentReceipt(account: update.transaction.payment.account)
             result.append(TransactionUpdate(transaction: update.transaction, receipt: receipt))
         }
         return result

@@ -132,11 +132,9 @@ public struct SQLiteServerStorage: ServerStorage {
         }
     }
 
+    /// Through the group commit, whose commit already turns a lock timeout into a readable
+    /// `StoreFailure` (503 to clients).
     private func write<T: Sendable>(_ updates: @Sendable @escaping (Database) throws -> T) async throws -> T {
-        do {
-            return try await writer.write(updates)
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
-            throw StoreFailure("\(pool.path) is locked by another process; retry", kind: .unavailable)
-        }
+        try await writer.write(updates)
     }
 }

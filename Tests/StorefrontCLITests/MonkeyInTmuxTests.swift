@@ -15,18 +15,6 @@ import Glibc
                        "BSpace", "DC", "Left", "Right", "/", "?", "r", "R", "s", "a", "l", "t", "m", "p", "w", "+", "-", "y", "n",
                        "A", "D", "I", "F", "E", "N", "X", "C", "Z", "1", "5", "x", "é", "宝", "F1", "F5", "IC", "Space", "C-l", "C-u"]
 
-    /// A small deterministic generator (SplitMix64), so a failing seed replays exactly.
-    struct Generator {
-        var state: UInt64
-        mutating func next(_ bound: Int) -> Int {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return Int((z ^ (z >> 31)) % UInt64(bound))
-        }
-    }
-
     @Test(arguments: [11, 12] as [UInt64])
     func randomKeysAndResizesNeverEndTheProgram(seed: UInt64) throws {
         let steps = ProcessInfo.processInfo.environment["TMUX_MONKEY_KEYS"].flatMap(Int.init) ?? 250
@@ -34,16 +22,16 @@ import Glibc
         let session = try app.launch(columns: 100, rows: 30, environment: ["SWIFT_BACKTRACE": "interactive=no"])
         defer { session.kill() }
         let pid = try session.processID()
-        var random = Generator(state: seed)
+        var random = SeededGenerator(seed: seed)
         var log: [String] = []
         for step in 0..<steps {
-            if random.next(20) == 0 {
-                let columns = [1, 20, 59, 60, 80, 120, 300][random.next(7)]
-                let rows = [1, 5, 15, 16, 24, 40, 100][random.next(7)]
+            if Int.random(in: 0..<20, using: &random) == 0 {
+                let columns = [1, 20, 59, 60, 80, 120, 300][Int.random(in: 0..<7, using: &random)]
+                let rows = [1, 5, 15, 16, 24, 40, 100][Int.random(in: 0..<7, using: &random)]
                 log.append("resize \(columns)x\(rows)")
                 try session.resize(columns: columns, rows: rows)
             } else {
-                let key = Self.keys[random.next(Self.keys.count)]
+                let key = Self.keys[Int.random(in: 0..<Self.keys.count, using: &random)]
                 log.append(key)
                 try session.sendKeys(key)
             }

@@ -5,21 +5,6 @@ import Testing
 /// verifyReceipt's shared secret, not the JWS signing key nor the receipt key, not even a near miss
 /// of the token sent by a client, whatever the requests do (refusals, errors, request logging).
 @Suite struct ServeSecretsTests {
-    /// The value of a setting in one of the server's SQLite files (needs the sqlite3 tool; nil without it).
-    static func setting(_ database: URL, _ sql: String) -> String? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["sqlite3", "-readonly", database.path, sql]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return nil }
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        return process.terminationStatus == 0 && !text.isEmpty ? text : nil
-    }
-
     /// Requests that reach every place a secret could leak from: refusals of near-miss tokens,
     /// wrong and right passwords, bad input, server-side errors of the store, the admin routes.
     static func exercise(_ server: ServeProcess, token: String, secret: String) async throws {
@@ -61,9 +46,12 @@ import Testing
         let output = server.stdout + server.stderr
         #expect(output.contains("GET /admin/transactions 401"))  // the requests were logged, without their secrets
         var secrets = [token, String(token.dropLast()), token.uppercased(), secret, String(secret.dropLast())]
-        let jwsKey = Self.setting(db.appendingPathComponent("server.sqlite"), "SELECT value FROM server_settings WHERE key = 'jws_key'")
-        let receiptKey = Self.setting(db.appendingPathComponent("store.sqlite"), "SELECT value FROM settings WHERE key = 'receipt_key'")
-        for key in [jwsKey, receiptKey].compactMap({ $0 }) {
+        let files = try StateDir()
+        let jwsKey = try #require(try files.query(db.appendingPathComponent("server.sqlite").path,
+                                                  "SELECT value FROM server_settings WHERE key = 'jws_key'").first?["value"] as? String)
+        let receiptKey = try #require(try files.query(db.appendingPathComponent("store.sqlite").path,
+                                                      "SELECT value FROM settings WHERE key = 'receipt_key'").first?["value"] as? String)
+        for key in [jwsKey, receiptKey] {
             let raw = Data(base64Encoded: key) ?? Data()
             secrets += [key, raw.map { String(format: "%02x", $0) }.joined(), raw.base64EncodedString()]
         }

@@ -136,7 +136,7 @@ public enum CatalogLoader {
         do {
             guard let data = try handle.read(upToCount: maxBytes + 1) else { return [] }
             if data.count > maxBytes {
-                throw CatalogError(source: path, message: "is larger than \(maxBytes / 1_048_576) MB; that is not a catalog")
+                throw tooLarge(path)
             }
             return [UInt8](data)
         } catch let error as CatalogError {
@@ -144,6 +144,11 @@ public enum CatalogLoader {
         } catch {
             throw CatalogError(source: path, message: "cannot be read: \(error.localizedDescription)")
         }
+    }
+
+    /// A local file over `maxBytes`, however it was opened.
+    static func tooLarge(_ path: String) -> CatalogError {
+        CatalogError(source: path, message: "is larger than \(maxBytes / 1_048_576) MB; that is not a catalog")
     }
 
     static func download(_ location: String, retryingFor budget: Duration = .zero) async throws -> [UInt8] {

@@ -45,7 +45,7 @@ final class MappedFile {
         let size = Int(status.st_size)
         guard size >= threshold, size > 0 else { return nil }
         if size > CatalogLoader.maxBytes {
-            throw CatalogError(source: path, message: "is larger than \(CatalogLoader.maxBytes / 1_048_576) MB; that is not a catalog")
+            throw CatalogLoader.tooLarge(path)
         }
         guard let base = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), base != MAP_FAILED else { return nil }
         _ = madvise(base, size, MADV_SEQUENTIAL)
