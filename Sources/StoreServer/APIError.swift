@@ -113,8 +113,6 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                 return APIError.notFound("no route \(request.method.rawValue) \(request.uri.path); see docs/api.md").response()
             case .contentTooLarge:
                 return APIError(status: .contentTooLarge, code: "payload_too_large", message: "the request body is too large").response()
-            case .methodNotAllowed:
-                return APIError.methodNotAllowed(request.method.rawValue, request.uri.path, allowed: allowed.methods(for: request.uri.path)).response()
             default:
                 let status = error.status
                 return APIError(status: status, code: status.code >= 500 ? "internal" : "bad_request",

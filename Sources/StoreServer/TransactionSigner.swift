@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import StoreAPI
 import StoreEngine
 import StoreKitModel
 
@@ -64,18 +65,18 @@ public struct TransactionSigner: Sendable {
             bundleId: catalog.bundleId,
             productId: transaction.productId,
             subscriptionGroupIdentifier: product?.subscription?.group,
-            purchaseDate: transaction.purchaseDate.milliseconds,
-            originalPurchaseDate: (details?.originalPurchaseDate ?? transaction.purchaseDate).milliseconds,
-            expiresDate: details?.expiresDate?.milliseconds,
+            purchaseDate: transaction.purchaseDate.epochMilliseconds,
+            originalPurchaseDate: (details?.originalPurchaseDate ?? transaction.purchaseDate).epochMilliseconds,
+            expiresDate: details?.expiresDate?.epochMilliseconds,
             quantity: transaction.quantity,
             type: product.map { typeName($0.type) } ?? "Consumable",
             appAccountToken: token,
             inAppOwnershipType: "PURCHASED",
-            signedDate: signedAt.milliseconds,
+            signedDate: signedAt.epochMilliseconds,
             environment: environment,
             storefront: details?.storefront ?? catalog.defaultStorefront,
             transactionReason: details?.reason == .renewal ? "RENEWAL" : "PURCHASE",
-            revocationDate: details?.revocationDate?.milliseconds,
+            revocationDate: details?.revocationDate?.epochMilliseconds,
             revocationReason: details?.revocationDate == nil ? nil : 0,
             currency: details?.currency ?? "USD",
             price: NSDecimalNumber(decimal: rounded).int64Value)
@@ -154,8 +155,4 @@ public enum Base64URL {
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
         return Data(base64Encoded: base64)
     }
-}
-
-extension Date {
-    var milliseconds: Int64 { Int64((timeIntervalSince1970 * 1000).rounded()) }
 }

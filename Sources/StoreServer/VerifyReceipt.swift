@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import StoreAPI
 import StoreEngine
 import StoreKitModel
 
@@ -284,7 +285,7 @@ enum AppleDate {
 
     static func gmt(_ date: Date) -> String { date.formatted(gmtStyle) + " Etc/GMT" }
     static func pst(_ date: Date) -> String { date.formatted(pstStyle) + " America/Los_Angeles" }
-    static func ms(_ date: Date) -> String { String(date.milliseconds) }
+    static func ms(_ date: Date) -> String { String(date.epochMilliseconds) }
 }
 
 extension Date {
