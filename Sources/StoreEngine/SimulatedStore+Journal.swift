@@ -51,11 +51,11 @@ extension SimulatedStore {
 
     static func journal(_ update: TransactionUpdate, at now: Date, _ db: Database) throws {
         let transaction = update.transaction
-        try db.execute(sql: """
+        try db.cachedStatement(sql: """
             INSERT INTO journal (account, transaction_id, original_id, product_id, quantity, order_id, state,
                 error_domain, error_code, purchase_date, recorded_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [
+            """).execute(arguments: [
                 transaction.payment.account, transaction.id, transaction.originalId, transaction.productId, transaction.quantity,
                 transaction.payment.applicationUsername, transaction.state.rawValue, transaction.error?.domain, transaction.error?.code,
                 transaction.purchaseDate.timeIntervalSince1970, now.timeIntervalSince1970,
@@ -68,10 +68,10 @@ extension SimulatedStore {
         let limit = max(1, min(limit, 1000))
         return try await database.pool.guardedRead { db in
             let rows = if let account {
-                try Row.fetchAll(db, sql: "SELECT * FROM journal WHERE account = ? AND cursor > ? ORDER BY cursor LIMIT ?",
+                try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM journal WHERE account = ? AND cursor > ? ORDER BY cursor LIMIT ?"),
                                  arguments: [account, cursor, limit])
             } else {
-                try Row.fetchAll(db, sql: "SELECT * FROM journal WHERE cursor > ? ORDER BY cursor LIMIT ?", arguments: [cursor, limit])
+                try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM journal WHERE cursor > ? ORDER BY cursor LIMIT ?"), arguments: [cursor, limit])
             }
             var receipts: [String: String] = [:]
             return try rows.map { row in
@@ -119,10 +119,10 @@ extension SimulatedStore {
         return try await database.pool.guardedRead { db in
             var result: [String: TransactionDetails] = [:]
             for id in Set(transactionIds) {
-                guard let row = try Row.fetchOne(db, sql: """
+                guard let row = try Row.fetchOne(db.cachedStatement(sql: """
                     SELECT t.*, COALESCE(o.purchase_date, t.purchase_date) AS original_purchase_date
                     FROM transactions t LEFT JOIN transactions o ON o.id = t.original_id WHERE t.id = ?
-                    """, arguments: [id]) else { continue }
+                    """), arguments: [id]) else { continue }
                 let stored = StoredTransaction(row: row)
                 result[id] = TransactionDetails(
                     transactionId: id, storefront: stored.storefront, price: stored.price, currency: stored.currency,

@@ -37,10 +37,11 @@ extension SimulatedStore {
                                                           purchaseDate: old.purchaseDate),
                                  isNew: false, latency: 0)
             }
-            var controls = try TestControls.load(db, defaults: self.defaults)
+            let loaded = try TestControls.load(db, defaults: self.defaults)
+            var controls = loaded
             let storefront = self.storefrontOverride ?? controls.storefront ?? account.storefront
             let outcome = Self.outcome(for: payment, account: account, storefront: storefront, forced: forced, controls: &controls, catalog: catalog)
-            try controls.save(db)
+            if controls != loaded { try controls.save(db) }  // a one-shot outcome was consumed
             let id = try StoreDatabase.nextTransactionId(db)
             let product = catalog.product(id: payment.productId)
             let price = product?.prices[storefront] ?? 0
@@ -50,8 +51,8 @@ extension SimulatedStore {
                 currency: catalog.storefront(id: storefront)?.currency ?? "USD",
                 expiresDate: nil, revocationDate: nil, autoRenew: true, pendingOutcome: outcome, reason: .purchase)
             try stored.insert(db)
-            try db.execute(sql: "UPDATE transactions SET owner = ?, request_key = ? WHERE id = ?",
-                           arguments: [ProcessIdentity.current.token, requestKey, id])
+            try db.cachedStatement(sql: "UPDATE transactions SET owner = ?, request_key = ? WHERE id = ?")
+                .execute(arguments: [ProcessIdentity.current.token, requestKey, id])
             try Self.journal(TransactionUpdate(transaction: stored.transaction, receipt: nil), at: now, db)
             return AddResult(transaction: stored.transaction, isNew: true, latency: controls.latencyMilliseconds)
         }

@@ -31,12 +31,12 @@ extension StoredTransaction {
     }
 
     func insert(_ db: Database) throws {
-        try db.execute(sql: """
+        try db.cachedStatement(sql: """
             INSERT INTO transactions (id, original_id, product_id, quantity, account, order_id, state, error_domain,
                 error_code, purchase_date, expires_date, revocation_date, auto_renew, finished, pending_outcome,
                 storefront, price, currency, reason)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [
+            """).execute(arguments: [
                 id, transaction.originalId, transaction.productId, transaction.quantity, transaction.payment.account,
                 transaction.payment.applicationUsername, transaction.state.rawValue, transaction.error?.domain,
                 transaction.error?.code, transaction.purchaseDate.timeIntervalSince1970,
@@ -46,10 +46,10 @@ extension StoredTransaction {
     }
 
     func update(_ db: Database) throws {
-        try db.execute(sql: """
+        try db.cachedStatement(sql: """
             UPDATE transactions SET state = ?, error_domain = ?, error_code = ?, expires_date = ?, revocation_date = ?,
                 auto_renew = ?, finished = ?, pending_outcome = ?, price = ? WHERE id = ?
-            """, arguments: [
+            """).execute(arguments: [
                 transaction.state.rawValue, transaction.error?.domain, transaction.error?.code,
                 expiresDate?.timeIntervalSince1970, revocationDate?.timeIntervalSince1970, autoRenew,
                 transaction.finished, pendingOutcome?.token, price.exactString, id,
@@ -57,26 +57,26 @@ extension StoredTransaction {
     }
 
     static func fetch(_ db: Database, id: String) throws -> StoredTransaction? {
-        try Row.fetchOne(db, sql: "SELECT * FROM transactions WHERE id = ?", arguments: [id]).map(StoredTransaction.init(row:))
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM transactions WHERE id = ?"), arguments: [id]).map(StoredTransaction.init(row:))
     }
 
     static func fetchAll(_ db: Database, where condition: String = "1", _ arguments: StatementArguments = []) throws -> [StoredTransaction] {
-        try Row.fetchAll(db, sql: "SELECT * FROM transactions WHERE \(condition) ORDER BY seq", arguments: arguments)
+        try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM transactions WHERE \(condition) ORDER BY seq"), arguments: arguments)
             .map(StoredTransaction.init(row:))
     }
 }
 
 extension StoreDatabase {
     static func setting(_ db: Database, _ key: String) throws -> String? {
-        try String.fetchOne(db, sql: "SELECT value FROM settings WHERE key = ?", arguments: [key])
+        try String.fetchOne(db.cachedStatement(sql: "SELECT value FROM settings WHERE key = ?"), arguments: [key])
     }
 
     static func setSetting(_ db: Database, _ key: String, _ value: String?) throws {
         if let value {
-            try db.execute(sql: "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                           arguments: [key, value])
+            try db.cachedStatement(sql: "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value")
+                .execute(arguments: [key, value])
         } else {
-            try db.execute(sql: "DELETE FROM settings WHERE key = ?", arguments: [key])
+            try db.cachedStatement(sql: "DELETE FROM settings WHERE key = ?").execute(arguments: [key])
         }
     }
 

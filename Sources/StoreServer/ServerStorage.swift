@@ -83,7 +83,7 @@ public struct SQLiteServerStorage: ServerStorage {
 
     public func reserve(key: String, requestHash: String, now: Date, lifetime: TimeInterval) async throws -> IdempotencyReservation {
         try await write { db in
-            if let row = try Row.fetchOne(db, sql: "SELECT * FROM idempotency_keys WHERE key = ?", arguments: [key]) {
+            if let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM idempotency_keys WHERE key = ?"), arguments: [key]) {
                 let reservedAt: Double = row["reserved_at"]
                 if reservedAt >= now.timeIntervalSince1970 - lifetime {
                     guard row["request_hash"] as String == requestHash else { return .mismatch }
@@ -92,22 +92,21 @@ public struct SQLiteServerStorage: ServerStorage {
                     }
                     return .pending(generation: row["generation"])
                 }
-                try db.execute(sql: "DELETE FROM idempotency_keys WHERE key = ?", arguments: [key])
+                try db.cachedStatement(sql: "DELETE FROM idempotency_keys WHERE key = ?").execute(arguments: [key])
             }
             let generation = UUID().uuidString
-            try db.execute(sql: "INSERT INTO idempotency_keys (key, request_hash, generation, reserved_at) VALUES (?, ?, ?, ?)",
-                           arguments: [key, requestHash, generation, now.timeIntervalSince1970])
+            try db.cachedStatement(sql: "INSERT INTO idempotency_keys (key, request_hash, generation, reserved_at) VALUES (?, ?, ?, ?)").execute(arguments: [key, requestHash, generation, now.timeIntervalSince1970])
             return .reserved(generation: generation)
         }
     }
 
     public func complete(key: String, generation: String, response: StoredResponse) async throws -> StoredResponse {
         try await write { db in
-            try db.execute(sql: """
+            try db.cachedStatement(sql: """
                 UPDATE idempotency_keys SET status = ?, body = ?, completed_at = ?
                 WHERE key = ? AND generation = ? AND status IS NULL
-                """, arguments: [response.status, response.body, Date().timeIntervalSince1970, key, generation])
-            guard let row = try Row.fetchOne(db, sql: "SELECT status, body FROM idempotency_keys WHERE key = ? AND generation = ?", arguments: [key, generation]),
+                """).execute(arguments: [response.status, response.body, Date().timeIntervalSince1970, key, generation])
+            guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT status, body FROM idempotency_keys WHERE key = ? AND generation = ?"), arguments: [key, generation]),
                   let status = row["status"] as Int?, let body = row["body"] as Data? else { return response }
             return StoredResponse(status: status, body: body)
         }
@@ -115,7 +114,7 @@ public struct SQLiteServerStorage: ServerStorage {
 
     public func purgeKeys(reservedBefore date: Date) async throws -> Int {
         try await write { db in
-            try db.execute(sql: "DELETE FROM idempotency_keys WHERE reserved_at < ?", arguments: [date.timeIntervalSince1970])
+            try db.cachedStatement(sql: "DELETE FROM idempotency_keys WHERE reserved_at < ?").execute(arguments: [date.timeIntervalSince1970])
             return db.changesCount
         }
     }

@@ -142,7 +142,8 @@ public struct StoreService: Sendable {
         var hasher = SHA256()
         hasher.update(data: Data("\(request.method.rawValue) \(request.uri.path)\n".utf8))
         hasher.update(data: body)
-        let hash = hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        let digits = Array("0123456789abcdef".utf8)
+        let hash = String(decoding: hasher.finalize().flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }, as: UTF8.self)
         let generation: String
         switch try await storage.reserve(key: key, requestHash: hash, now: Date(), lifetime: configuration.idempotencyLifetime) {
         case .mismatch:
