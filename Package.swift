@@ -124,6 +124,8 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                // Writes an earlier version's server.sqlite for the import test.
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .testTarget(

@@ -119,20 +119,24 @@ extension SimulatedStore {
         return try await database.pool.guardedRead { db in
             var result: [String: TransactionDetails] = [:]
             for id in Set(transactionIds) {
-                guard let row = try Row.fetchOne(db.cachedStatement(sql: """
-                    SELECT t.*, COALESCE(o.purchase_date, t.purchase_date) AS original_purchase_date
-                    FROM transactions t LEFT JOIN transactions o ON o.id = t.original_id WHERE t.id = ?
-                    """), arguments: [id]) else { continue }
-                let stored = StoredTransaction(row: row)
-                result[id] = TransactionDetails(
-                    transactionId: id, storefront: stored.storefront, price: stored.price, currency: stored.currency,
-                    originalPurchaseDate: Date(timeIntervalSince1970: row["original_purchase_date"]),
-                    expiresDate: stored.expiresDate, revocationDate: stored.revocationDate,
-                    willAutoRenew: stored.autoRenew && stored.expiresDate != nil,
-                    reason: TransactionDetails.Reason(rawValue: stored.reason.rawValue) ?? .purchase)
+                result[id] = try self.details(of: id, db)
             }
             return result
         }
+    }
+
+    nonisolated func details(of id: String, _ db: Database) throws -> TransactionDetails? {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: """
+            SELECT t.*, COALESCE(o.purchase_date, t.purchase_date) AS original_purchase_date
+            FROM transactions t LEFT JOIN transactions o ON o.id = t.original_id WHERE t.id = ?
+            """), arguments: [id]) else { return nil }
+        let stored = StoredTransaction(row: row)
+        return TransactionDetails(
+            transactionId: id, storefront: stored.storefront, price: stored.price, currency: stored.currency,
+            originalPurchaseDate: Date(timeIntervalSince1970: row["original_purchase_date"]),
+            expiresDate: stored.expiresDate, revocationDate: stored.revocationDate,
+            willAutoRenew: stored.autoRenew && stored.expiresDate != nil,
+            reason: TransactionDetails.Reason(rawValue: stored.reason.rawValue) ?? .purchase)
     }
 
     /// The account's receipt as the store would issue it now (verifyReceipt's `latest_receipt`).

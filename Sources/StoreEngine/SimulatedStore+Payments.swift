@@ -18,45 +18,35 @@ extension SimulatedStore {
     /// commit and the answer, gets the same transaction (as it was when added) and charges nothing.
     /// The same key for a different payment is refused as a conflict.
     public func add(_ payment: Payment, forcing forced: PaymentOutcome?, requestKey: String?) async throws -> Transaction {
+        let account = try validatedAccount(payment)
+        let now = clock.now()
+        let added = try await database.writer.write { db in
+            try self.insertPayment(payment, account: account, forced: forced, requestKey: requestKey, at: now, db)
+        }
+        started(added)
+        return added.transaction
+    }
+
+    /// The payment's account, once its quantity and account are known to be valid.
+    nonisolated func validatedAccount(_ payment: Payment) throws -> Account {
         guard Payment.quantityRange.contains(payment.quantity) else {
             throw StoreFailure("quantity \(payment.quantity) is out of range; StoreKit allows 1 to 10", kind: .invalid)
         }
         guard let account = catalog.account(named: payment.account) else {
             throw StoreFailure("unknown account \(payment.account) (this catalog has \(catalog.accounts.map(\.name).joined(separator: ", ")))", kind: .invalid)
         }
-        let now = clock.now()
-        let catalog = catalog
-        let added: AddResult = try await database.writer.write { db in
-            if let requestKey, let earlier = try StoredTransaction.fetchAll(db, where: "request_key = ?", [requestKey]).first {
-                let old = earlier.transaction
-                guard old.productId == payment.productId, old.quantity == payment.quantity, old.payment.account == payment.account else {
-                    throw StoreFailure("request key \(requestKey) was used for another payment (\(old.productId) ×\(old.quantity) for \(old.payment.account))", kind: .conflict)
-                }
-                // As it was when added: the answer to a retried add is the answer to the first one.
-                return AddResult(transaction: Transaction(id: old.id, originalId: old.originalId, payment: old.payment, state: .purchasing,
-                                                          purchaseDate: old.purchaseDate),
-                                 isNew: false, latency: 0)
-            }
-            let loaded = try TestControls.load(db, defaults: self.defaults)
-            var controls = loaded
-            let storefront = self.storefrontOverride ?? controls.storefront ?? account.storefront
-            let outcome = Self.outcome(for: payment, account: account, storefront: storefront, forced: forced, controls: &controls, catalog: catalog)
-            if controls != loaded { try controls.save(db) }  // a one-shot outcome was consumed
-            let id = try StoreDatabase.nextTransactionId(db)
-            let product = catalog.product(id: payment.productId)
-            let price = product?.prices[storefront] ?? 0
-            let stored = StoredTransaction(
-                transaction: Transaction(id: id, originalId: id, payment: payment, state: .purchasing, purchaseDate: now),
-                storefront: storefront, price: price * Decimal(payment.quantity),
-                currency: catalog.storefront(id: storefront)?.currency ?? "USD",
-                expiresDate: nil, revocationDate: nil, autoRenew: true, pendingOutcome: outcome, reason: .purchase)
-            try stored.insert(db)
-            try db.cachedStatement(sql: "UPDATE transactions SET owner = ?, request_key = ? WHERE id = ?")
-                .execute(arguments: [ProcessIdentity.current.token, requestKey, id])
-            try Self.journal(TransactionUpdate(transaction: stored.transaction, receipt: nil), at: now, db)
-            return AddResult(transaction: stored.transaction, isNew: true, latency: controls.latencyMilliseconds)
-        }
-        guard added.isNew else { return added.transaction }
+        return account
+    }
+
+    struct AddResult: Sendable {
+        let transaction: Transaction
+        let isNew: Bool
+        let latency: Int
+    }
+
+    /// After the add's commit: reports a new transaction and completes it after the latency.
+    func started(_ added: AddResult) {
+        guard added.isNew else { return }
         publish([TransactionUpdate(transaction: added.transaction, receipt: nil)])
         let latency = added.latency
         let id = added.transaction.id
@@ -64,13 +54,40 @@ extension SimulatedStore {
             if latency > 0 { try? await Task.sleep(for: .milliseconds(latency)) }
             try? await self.process(id)
         }
-        return added.transaction
     }
 
-    private struct AddResult: Sendable {
-        let transaction: Transaction
-        let isNew: Bool
-        let latency: Int
+    /// The add's write: the transaction found by `requestKey` as it was when added, or a new
+    /// `purchasing` one with the outcome the controls choose, its owner and its journal entry.
+    nonisolated func insertPayment(_ payment: Payment, account: Account, forced: PaymentOutcome?, requestKey: String?,
+                                   at now: Date, _ db: Database) throws -> AddResult {
+        if let requestKey, let earlier = try StoredTransaction.fetchAll(db, where: "request_key = ?", [requestKey]).first {
+            let old = earlier.transaction
+            guard old.productId == payment.productId, old.quantity == payment.quantity, old.payment.account == payment.account else {
+                throw StoreFailure("request key \(requestKey) was used for another payment (\(old.productId) ×\(old.quantity) for \(old.payment.account))", kind: .conflict)
+            }
+            // As it was when added: the answer to a retried add is the answer to the first one.
+            return AddResult(transaction: Transaction(id: old.id, originalId: old.originalId, payment: old.payment, state: .purchasing,
+                                                      purchaseDate: old.purchaseDate),
+                             isNew: false, latency: 0)
+        }
+        let loaded = try TestControls.load(db, defaults: defaults)
+        var controls = loaded
+        let storefront = storefrontOverride ?? controls.storefront ?? account.storefront
+        let outcome = Self.outcome(for: payment, account: account, storefront: storefront, forced: forced, controls: &controls, catalog: catalog)
+        if controls != loaded { try controls.save(db) }  // a one-shot outcome was consumed
+        let id = try StoreDatabase.nextTransactionId(db)
+        let product = catalog.product(id: payment.productId)
+        let price = product?.prices[storefront] ?? 0
+        let stored = StoredTransaction(
+            transaction: Transaction(id: id, originalId: id, payment: payment, state: .purchasing, purchaseDate: now),
+            storefront: storefront, price: price * Decimal(payment.quantity),
+            currency: catalog.storefront(id: storefront)?.currency ?? "USD",
+            expiresDate: nil, revocationDate: nil, autoRenew: true, pendingOutcome: outcome, reason: .purchase)
+        try stored.insert(db)
+        try db.cachedStatement(sql: "UPDATE transactions SET owner = ?, request_key = ? WHERE id = ?")
+            .execute(arguments: [ProcessIdentity.current.token, requestKey, id])
+        try Self.journal(TransactionUpdate(transaction: stored.transaction, receipt: nil), at: now, db)
+        return AddResult(transaction: stored.transaction, isNew: true, latency: controls.latencyMilliseconds)
     }
 
     /// The store's rules first (unknown product, not sold here, payments not allowed), then the

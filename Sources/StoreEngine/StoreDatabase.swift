@@ -2,8 +2,8 @@ import Foundation
 import GRDB
 import StoreKitModel
 
-/// The simulated store's durable state: transactions, the test controls, the signing key, and
-/// the app server's record of consumed transaction ids. SQLite in WAL mode with a busy timeout,
+/// The simulated store's durable state: transactions, the test controls, the signing keys, the
+/// app server's record of consumed transaction ids, and a server's idempotency keys. SQLite in WAL mode with a busy timeout,
 /// so a second process on the same state directory waits instead of corrupting it.
 struct StoreDatabase: Sendable {
     let pool: DatabasePool
@@ -83,6 +83,22 @@ struct StoreDatabase: Sendable {
                 CREATE INDEX journal_account ON journal(account, cursor);
                 ALTER TABLE transactions ADD COLUMN request_key TEXT;
                 CREATE UNIQUE INDEX transactions_request_key ON transactions(request_key) WHERE request_key IS NOT NULL;
+                """)
+        }
+        migrator.registerMigration("v4: idempotency keys") { db in
+            // A server's idempotency keys with their first answers, here rather than in a file of
+            // their own so that a payment, its key and its answer are one commit.
+            try db.execute(sql: """
+                CREATE TABLE idempotency_keys (
+                    key TEXT PRIMARY KEY,
+                    request_hash TEXT NOT NULL,
+                    generation TEXT NOT NULL,
+                    reserved_at REAL NOT NULL,
+                    status INTEGER,
+                    body BLOB,
+                    completed_at REAL
+                );
+                CREATE INDEX idempotency_keys_reserved ON idempotency_keys(reserved_at);
                 """)
         }
         return migrator

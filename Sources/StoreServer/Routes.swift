@@ -46,11 +46,7 @@ public enum StoreRoutes {
         router.post("/v1/payments") { request, _ in
             let (body, data) = try await BodyReader.decode(PaymentRequest.self, from: request, limit: limit)
             let payment = try validatedPayment(body, service)
-            return try await service.idempotent(request, body: data, required: true) { key in
-                let transaction = try await service.store.add(payment, requestKey: key)
-                let wire = try await service.wire([transaction])
-                return (.created, JSONBody.data(TransactionResponse(transaction: wire[0])))
-            }
+            return try await service.idempotentPayment(request, body: data, payment: payment)
         }
         router.post("/v1/transactions/{transactionId}/finish") { _, context in
             let id = try transactionId(context)

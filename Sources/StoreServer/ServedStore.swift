@@ -2,14 +2,24 @@ import Foundation
 import StoreEngine
 import StoreKitModel
 
-/// What the server needs from a store beyond the `StoreBackend` seam: idempotent adds, the update
-/// journal by cursor, the details a signed transaction reports, and receipt checking. The
-/// simulated store provides it over SQLite; another store (PostgreSQL) would implement the same.
+/// What the server needs from a store beyond the `StoreBackend` seam: idempotent adds and the
+/// idempotency keys, the update journal by cursor, the details a signed transaction reports, the
+/// signing key, and receipt checking. Everything a second server instance would need is here,
+/// none of it only in memory. The simulated store provides it over SQLite; another store
+/// (PostgreSQL) would implement the same.
 public protocol ServedStore: StoreBackend {
     var catalog: Catalog { get }
     /// The receipt environment: `Sandbox` or `Production` when served.
     var environment: String { get }
     func add(_ payment: Payment, requestKey: String?) async throws -> Transaction
+    /// A payment, its idempotency key and its answer in one commit (see `SimulatedStore`).
+    func add(_ payment: Payment, idempotency: IdempotentRequest,
+             respond: @escaping @Sendable (Transaction, TransactionDetails) throws -> StoredResponse) async throws -> IdempotentAdd
+    func reserve(_ request: IdempotentRequest) async throws -> IdempotencyReservation
+    func complete(key: String, generation: String, response: StoredResponse) async throws -> StoredResponse
+    @discardableResult
+    func purgeKeys(reservedBefore date: Date) async throws -> Int
+    func transactionSigningKey(create: @escaping @Sendable () -> Data) async throws -> Data
     func journal(account: String?, after cursor: Int64, limit: Int) async throws -> [JournalEntry]
     func journalCursor() async throws -> Int64
     func details(transactionIds: [String]) async throws -> [String: TransactionDetails]

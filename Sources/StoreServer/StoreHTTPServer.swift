@@ -37,7 +37,7 @@ struct MaintenanceService: Service {
                 do {
                     try await service.store.renewDue()
                     if ContinuousClock.now - lastPurge >= .seconds(3600) {
-                        let purged = try await service.storage.purgeKeys(reservedBefore: Date().addingTimeInterval(-service.configuration.idempotencyLifetime))
+                        let purged = try await service.store.purgeKeys(reservedBefore: Date().addingTimeInterval(-service.configuration.idempotencyLifetime))
                         if purged > 0 { logger.info("forgot \(purged) expired idempotency keys") }
                         lastPurge = ContinuousClock.now
                     }

@@ -59,30 +59,29 @@ public struct ServerConfiguration: Sendable {
     }
 }
 
-/// Everything the routes share: the store, the server's own storage, the signer and the settings.
+/// Everything the routes share: the store (which keeps the idempotency keys and the signing key
+/// too), the signer and the settings.
 public struct StoreService: Sendable {
     public let store: any ServedStore
-    public let storage: any ServerStorage
     public let signer: TransactionSigner
     public let configuration: ServerConfiguration
     /// The catalog file as loaded, served at `/v1/catalog` so clients use the same one.
     public let catalogBytes: Data
 
-    public init(store: any ServedStore, storage: any ServerStorage, configuration: ServerConfiguration, catalogBytes: Data) async throws {
+    public init(store: any ServedStore, configuration: ServerConfiguration, catalogBytes: Data) async throws {
         self.store = store
-        self.storage = storage
         self.configuration = configuration
         self.catalogBytes = catalogBytes
-        signer = try TransactionSigner(rawKey: try await storage.signingKey(create: { TransactionSigner.newKey() }))
+        signer = try TransactionSigner(rawKey: try await store.transactionSigningKey(create: { TransactionSigner.newKey() }))
     }
 
-    /// Opens the store and the server storage in `directory` (`store.sqlite`, `server.sqlite`)
-    /// and completes what a killed server left half done.
+    /// Opens the store in `directory` (`store.sqlite`), brings in an earlier version's
+    /// `server.sqlite`, and completes what a killed server left half done.
     public static func open(catalog: Catalog, catalogBytes: Data, directory: StateDirectory, configuration: ServerConfiguration) async throws -> StoreService {
         let store = try SimulatedStore(catalog: catalog, state: directory, environment: configuration.environment.name)
-        let storage = try SQLiteServerStorage(path: try directory.databasePath("server.sqlite"))
+        try store.importLegacyServerFile(in: directory)
         try await store.resume()
-        return try await StoreService(store: store, storage: storage, configuration: configuration, catalogBytes: catalogBytes)
+        return try await StoreService(store: store, configuration: configuration, catalogBytes: catalogBytes)
     }
 
     var catalog: Catalog { store.catalog }
@@ -97,12 +96,17 @@ public struct StoreService: Sendable {
         let details = try await store.details(transactionIds: transactions.map(\.id))
         let now = Date()
         return transactions.map { transaction in
-            let detail = details[transaction.id]
-            let signed = transaction.state == .purchased || transaction.state == .restored
-            let jws = signed ? signer.sign(TransactionSigner.payload(for: transaction, details: detail, catalog: catalog,
-                                                                    environment: store.environment, signedAt: now)) : nil
-            return WireTransaction(transaction, details: detail, jws: jws)
+            Self.wire(transaction, details: details[transaction.id], catalog: catalog, environment: store.environment, signer: signer, signedAt: now)
         }
+    }
+
+    /// A transaction as clients see it, signed when purchased or restored.
+    static func wire(_ transaction: Transaction, details: TransactionDetails?, catalog: Catalog, environment: String,
+                     signer: TransactionSigner, signedAt: Date) -> WireTransaction {
+        let signed = transaction.state == .purchased || transaction.state == .restored
+        let jws = signed ? signer.sign(TransactionSigner.payload(for: transaction, details: details, catalog: catalog,
+                                                                environment: environment, signedAt: signedAt)) : nil
+        return WireTransaction(transaction, details: details, jws: jws)
     }
 
     func wire(_ updates: [TransactionUpdate], cursors: [Int64?]? = nil) async throws -> [WireUpdate] {
@@ -125,15 +129,66 @@ public struct StoreService: Sendable {
     /// gets the stored first response unchanged; the same key with another request is 409.
     /// `operation` gets the key's generation to pass to the store, so a crash between the store's
     /// commit and storing the response cannot charge twice. Server errors (5xx) are not stored.
+    /// Payments use `idempotentPayment`, which does all of it in one commit.
     func idempotent(_ request: Request, body: Data, required: Bool,
                     _ operation: (String?) async throws -> (HTTPResponse.Status, Data)) async throws -> Response {
+        guard let idempotency = try idempotentRequest(request, body: body, required: required) else {
+            let (status, data) = try await operation(nil)
+            return JSONBody.response(bytes: data, status: status)
+        }
+        let generation: String
+        switch try await store.reserve(idempotency) {
+        case .mismatch:
+            throw Self.keyConflict(idempotency.key)
+        case .completed(let stored):
+            return Self.response(stored, replayed: true)
+        case .reserved(let fresh), .pending(let fresh):
+            generation = fresh
+        }
+        let status: HTTPResponse.Status
+        let data: Data
+        do {
+            (status, data) = try await operation("\(idempotency.key)#\(generation)")
+        } catch let error as APIError where error.status.code < 500 {
+            (status, data) = (error.status, JSONBody.data(error.body))
+        } catch let failure as StoreFailure where APIError(failure).status.code < 500 {
+            let error = APIError(failure)
+            (status, data) = (error.status, JSONBody.data(error.body))
+        }
+        let stored = try await store.complete(key: idempotency.key, generation: generation, response: StoredResponse(status: status.code, body: data))
+        return Self.response(stored, replayed: false)
+    }
+
+    /// `POST /v1/payments`: the key, the payment and its answer (201 with the `purchasing`
+    /// transaction) in one commit, so a payment costs one fsync.
+    func idempotentPayment(_ request: Request, body: Data, payment: Payment) async throws -> Response {
+        guard let idempotency = try idempotentRequest(request, body: body, required: true) else {
+            throw APIError.badRequest("the \(API.idempotencyKeyHeader) header is required", field: API.idempotencyKeyHeader)
+        }
+        let catalog = catalog
+        let environment = store.environment
+        let signer = signer
+        let outcome = try await store.add(payment, idempotency: idempotency) { transaction, details in
+            let wire = Self.wire(transaction, details: details, catalog: catalog, environment: environment, signer: signer, signedAt: Date())
+            return StoredResponse(status: HTTPResponse.Status.created.code, body: JSONBody.data(TransactionResponse(transaction: wire)))
+        }
+        switch outcome {
+        case .mismatch:
+            throw Self.keyConflict(idempotency.key)
+        case .answered(let stored, let replayed):
+            return Self.response(stored, replayed: replayed)
+        }
+    }
+
+    /// The request's key with the hash of its method, path and body; nil when it has no key and
+    /// none is required.
+    private func idempotentRequest(_ request: Request, body: Data, required: Bool) throws -> IdempotentRequest? {
         guard let key = request.headers[HTTPField.Name(API.idempotencyKeyHeader)!] else {
             if required {
                 throw APIError.badRequest("the \(API.idempotencyKeyHeader) header is required: a unique id per payment (e.g. a UUID), sent again unchanged with every retry",
                                           field: API.idempotencyKeyHeader)
             }
-            let (status, data) = try await operation(nil)
-            return JSONBody.response(bytes: data, status: status)
+            return nil
         }
         guard (1...API.maxIdempotencyKeyLength).contains(key.utf8.count), key.unicodeScalars.allSatisfy({ $0.value >= 0x21 && $0.value <= 0x7E }) else {
             throw APIError.badRequest("\(API.idempotencyKeyHeader) must be 1 to \(API.maxIdempotencyKeyLength) printable ASCII characters without spaces",
@@ -144,29 +199,17 @@ public struct StoreService: Sendable {
         hasher.update(data: body)
         let digits = Array("0123456789abcdef".utf8)
         let hash = String(decoding: hasher.finalize().flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }, as: UTF8.self)
-        let generation: String
-        switch try await storage.reserve(key: key, requestHash: hash, now: Date(), lifetime: configuration.idempotencyLifetime) {
-        case .mismatch:
-            throw APIError.conflict("\(API.idempotencyKeyHeader) \(key) was already used for a different request; use a new key for a new payment",
-                                    code: "idempotency_conflict")
-        case .completed(let stored):
-            var response = JSONBody.response(bytes: stored.body, status: HTTPResponse.Status(code: stored.status))
-            response.headers[HTTPField.Name(API.replayedHeader)!] = "true"
-            return response
-        case .reserved(let fresh), .pending(let fresh):
-            generation = fresh
-        }
-        let status: HTTPResponse.Status
-        let data: Data
-        do {
-            (status, data) = try await operation("\(key)#\(generation)")
-        } catch let error as APIError where error.status.code < 500 {
-            (status, data) = (error.status, JSONBody.data(error.body))
-        } catch let failure as StoreFailure where APIError(failure).status.code < 500 {
-            let error = APIError(failure)
-            (status, data) = (error.status, JSONBody.data(error.body))
-        }
-        let stored = try await storage.complete(key: key, generation: generation, response: StoredResponse(status: status.code, body: data))
-        return JSONBody.response(bytes: stored.body, status: HTTPResponse.Status(code: stored.status))
+        return IdempotentRequest(key: key, requestHash: hash, lifetime: configuration.idempotencyLifetime, now: Date())
+    }
+
+    private static func keyConflict(_ key: String) -> APIError {
+        APIError.conflict("\(API.idempotencyKeyHeader) \(key) was already used for a different request; use a new key for a new payment",
+                          code: "idempotency_conflict")
+    }
+
+    private static func response(_ stored: StoredResponse, replayed: Bool) -> Response {
+        var response = JSONBody.response(bytes: stored.body, status: HTTPResponse.Status(code: stored.status))
+        if replayed { response.headers[HTTPField.Name(API.replayedHeader)!] = "true" }
+        return response
     }
 }

@@ -23,7 +23,7 @@ public struct TransactionSigner: Sendable {
         (try? P256.Signing.PrivateKey(rawRepresentation: rawKey)) ?? P256.Signing.PrivateKey()
     }
 
-    /// A new private key's raw representation, for `ServerStorage.signingKey(create:)`.
+    /// A new private key's raw representation, for `ServedStore.transactionSigningKey(create:)`.
     public static func newKey() -> Data {
         P256.Signing.PrivateKey().rawRepresentation
     }

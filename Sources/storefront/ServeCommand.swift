@@ -15,9 +15,10 @@ struct ServeCommand: AsyncParsableCommand {
         headless command). /admin needs Authorization: Bearer <admin token>; without --admin-token (or
         $STOREFRONT_ADMIN_TOKEN) a token is generated and printed at start.
 
-        State: --db DIR is a directory holding store.sqlite (the store, as the simulated store keeps it) and
-        server.sqlite (idempotency keys and the transaction-signing key). Default: the state directory's
-        `server` subdirectory ($STOREFRONT_HOME/server, …). SIGTERM or SIGINT shuts down gracefully.
+        State: --db DIR is a directory holding store.sqlite: the store as the simulated store keeps it, with
+        the idempotency keys and the transaction-signing key (a server.sqlite left by an earlier version is
+        imported at start). Default: the state directory's `server` subdirectory ($STOREFRONT_HOME/server, …).
+        SIGTERM or SIGINT shuts down gracefully.
         """
     )
 
@@ -27,7 +28,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Port to listen on; 0 picks a free one (printed at start).")
     var port = 8080
 
-    @Option(name: .long, help: ArgumentHelp("State directory of the server (store.sqlite, server.sqlite). Default: <state dir>/server.", valueName: "dir"))
+    @Option(name: .long, help: ArgumentHelp("State directory of the server (store.sqlite). Default: <state dir>/server.", valueName: "dir"))
     var db: String?
 
     @Option(name: .long, help: ArgumentHelp("Catalog: a products.json or .storekit file, or an http(s):// URL.", valueName: "path|url"))
@@ -73,7 +74,7 @@ struct ServeCommand: AsyncParsableCommand {
             ?? StateDirectory(url: StateDirectory.resolve(flag: nil, environment: env).url.appendingPathComponent("server"))
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: directory.url.path, isDirectory: &isDirectory), !isDirectory.boolValue {
-            throw CommandFailure.usage("--db \(directory.url.path) is a file; pass a directory (the server keeps store.sqlite and server.sqlite in it)")
+            throw CommandFailure.usage("--db \(directory.url.path) is a file; pass a directory (the server keeps store.sqlite in it)")
         }
         let configuration = ServerConfiguration(host: host, port: port, environment: environment, adminToken: token, sharedSecret: secret)
         LoggingSystem.bootstrap { label in

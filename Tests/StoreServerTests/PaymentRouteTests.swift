@@ -65,8 +65,10 @@ import Testing
         }
     }
 
-    /// The server committed the payment and died before storing its answer: the retry finds the
-    /// transaction by the key recorded in the same commit and charges nothing more.
+    /// A key reserved whose payment was committed but whose answer was never stored (what an
+    /// earlier version, which kept keys in `server.sqlite`, left when it died between its commits,
+    /// imported with that file): the retry finds the transaction by the key's generation recorded
+    /// on it and charges nothing more.
     @Test func aPaymentCommittedBeforeACrashIsNotRepeatedByTheRetry() async throws {
         let fixture = try await ServerFixture()
         let key = "crash-key-1"
@@ -76,7 +78,8 @@ import Testing
         hasher.append(contentsOf: Array("POST /v1/payments\n".utf8))
         hasher.append(contentsOf: Array(body.utf8))
         let hash = sha256Hex(hasher)
-        guard case .reserved(let generation) = try await fixture.service.storage.reserve(key: key, requestHash: hash, now: Date(), lifetime: 3600) else {
+        let request = IdempotentRequest(key: key, requestHash: hash, lifetime: 3600, now: Date())
+        guard case .reserved(let generation) = try await fixture.service.store.reserve(request) else {
             Issue.record("the key was not fresh")
             return
         }
@@ -86,6 +89,25 @@ import Testing
             #expect(retry.status == .created)
             #expect((try json(retry)["transaction"] as? [String: Any])?["transactionId"] as? String == committed.id)
             #expect((try json(retry)["transaction"] as? [String: Any])?["state"] as? String == "purchasing")
+            let history = try await client.object(.get, "/v1/accounts/alice/transactions")
+            #expect((history["transactions"] as? [Any])?.count == 1)
+        }
+    }
+
+    /// The key, the payment and its answer are one commit: many concurrent requests with one key
+    /// (they share group commits) charge once and all get the first answer.
+    @Test func concurrentRequestsWithOneKeyChargeOnceAndGetOneAnswer() async throws {
+        let fixture = try await ServerFixture()
+        try await fixture.test { client in
+            let responses = try await withThrowingTaskGroup(of: TestResponse.self) { group in
+                for _ in 0..<16 {
+                    group.addTask { try await client.pay(ServerFixture.gems, key: "one-key-many-requests") }
+                }
+                return try await group.reduce(into: [TestResponse]()) { $0.append($1) }
+            }
+            #expect(responses.allSatisfy { $0.status == .created })
+            #expect(Set(responses.map(\.body)).count == 1, "the answers differ")
+            #expect(responses.filter { $0.headers[HTTPField.Name("Idempotent-Replayed")!] == nil }.count == 1)
             let history = try await client.object(.get, "/v1/accounts/alice/transactions")
             #expect((history["transactions"] as? [Any])?.count == 1)
         }

@@ -47,8 +47,8 @@ import Testing
         #expect(output.contains("GET /admin/transactions 401"))  // the requests were logged, without their secrets
         var secrets = [token, String(token.dropLast()), token.uppercased(), secret, String(secret.dropLast())]
         let files = try StateDir()
-        let jwsKey = try #require(try files.query(db.appendingPathComponent("server.sqlite").path,
-                                                  "SELECT value FROM server_settings WHERE key = 'jws_key'").first?["value"] as? String)
+        let jwsKey = try #require(try files.query(db.appendingPathComponent("store.sqlite").path,
+                                                  "SELECT value FROM settings WHERE key = 'jws_key'").first?["value"] as? String)
         let receiptKey = try #require(try files.query(db.appendingPathComponent("store.sqlite").path,
                                                       "SELECT value FROM settings WHERE key = 'receipt_key'").first?["value"] as? String)
         for key in [jwsKey, receiptKey] {

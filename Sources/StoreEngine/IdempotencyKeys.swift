@@ -1,0 +1,82 @@
+import Foundation
+import GRDB
+
+/// A response kept for an idempotency key: returned unchanged to every retry with that key.
+public struct StoredResponse: Sendable, Hashable {
+    public let status: Int
+    public let body: Data
+
+    public init(status: Int, body: Data) {
+        self.status = status
+        self.body = body
+    }
+}
+
+/// A request that carries an idempotency key: the key, a hash of what was asked (method, path and
+/// body), and how long the key and its answer are kept.
+public struct IdempotentRequest: Sendable, Hashable {
+    public let key: String
+    public let requestHash: String
+    public let lifetime: TimeInterval
+    public let now: Date
+
+    public init(key: String, requestHash: String, lifetime: TimeInterval, now: Date) {
+        self.key = key
+        self.requestHash = requestHash
+        self.lifetime = lifetime
+        self.now = now
+    }
+}
+
+/// What an idempotency key found.
+public enum IdempotencyReservation: Sendable, Hashable {
+    /// First use: the request runs. `generation` names this use of the key (a key that expired and
+    /// is used again gets a new one) and is what the store records on the transaction.
+    case reserved(generation: String)
+    /// An earlier request with this key and body started but its answer was never stored (a crash
+    /// or a concurrent retry): run it again under the same generation; the store will not repeat it.
+    case pending(generation: String)
+    /// Answered before: send this again.
+    case completed(StoredResponse)
+    /// The key was used with another request (method, path or body differ).
+    case mismatch
+}
+
+/// The `idempotency_keys` table of the store's database. Kept beside the transactions so that a
+/// payment's key, the payment and its answer are one commit (`SimulatedStore.add(_:idempotency:respond:)`).
+enum IdempotencyKeys {
+    static func reserve(_ request: IdempotentRequest, _ db: Database) throws -> IdempotencyReservation {
+        if let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM idempotency_keys WHERE key = ?"), arguments: [request.key]) {
+            let reservedAt: Double = row["reserved_at"]
+            if reservedAt >= request.now.timeIntervalSince1970 - request.lifetime {
+                guard row["request_hash"] as String == request.requestHash else { return .mismatch }
+                if let status = row["status"] as Int?, let body = row["body"] as Data? {
+                    return .completed(StoredResponse(status: status, body: body))
+                }
+                return .pending(generation: row["generation"])
+            }
+            try db.cachedStatement(sql: "DELETE FROM idempotency_keys WHERE key = ?").execute(arguments: [request.key])
+        }
+        let generation = UUID().uuidString
+        try db.cachedStatement(sql: "INSERT INTO idempotency_keys (key, request_hash, generation, reserved_at) VALUES (?, ?, ?, ?)")
+            .execute(arguments: [request.key, request.requestHash, generation, request.now.timeIntervalSince1970])
+        return .reserved(generation: generation)
+    }
+
+    /// Stores the first response of a reservation; returns the stored one (an earlier answer wins).
+    static func complete(key: String, generation: String, response: StoredResponse, at now: Date, _ db: Database) throws -> StoredResponse {
+        try db.cachedStatement(sql: """
+            UPDATE idempotency_keys SET status = ?, body = ?, completed_at = ?
+            WHERE key = ? AND generation = ? AND status IS NULL
+            """).execute(arguments: [response.status, response.body, now.timeIntervalSince1970, key, generation])
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT status, body FROM idempotency_keys WHERE key = ? AND generation = ?"),
+                                         arguments: [key, generation]),
+              let status = row["status"] as Int?, let body = row["body"] as Data? else { return response }
+        return StoredResponse(status: status, body: body)
+    }
+
+    static func purge(reservedBefore date: Date, _ db: Database) throws -> Int {
+        try db.execute(sql: "DELETE FROM idempotency_keys WHERE reserved_at < ?", arguments: [date.timeIntervalSince1970])
+        return db.changesCount
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import GRDB
+import StoreKitModel
+
+/// What an idempotent payment answered.
+public enum IdempotentAdd: Sendable, Hashable {
+    /// The answer to send: the first one stored for the key. `replayed`: stored by an earlier request.
+    case answered(StoredResponse, replayed: Bool)
+    /// The key was used with another request (method, path or body differ).
+    case mismatch
+}
+
+/// A server's idempotency keys and its transaction-signing key, kept in the store's database.
+extension SimulatedStore {
+    /// A server's payment in one commit: the key reserved (or found), the payment added (or found
+    /// by the key's generation, after a crash that lost its answer), and the answer that `respond`
+    /// builds from the transaction stored with the key. One fsync instead of three, and a crash
+    /// leaves either all of it or none. If `respond` throws, nothing is kept.
+    public func add(_ payment: Payment, idempotency request: IdempotentRequest,
+                    respond: @escaping @Sendable (Transaction, TransactionDetails) throws -> StoredResponse) async throws -> IdempotentAdd {
+        let account = try validatedAccount(payment)
+        let now = clock.now()
+        let (answer, added): (IdempotentAdd, AddResult?) = try await database.writer.write { db in
+            let generation: String
+            switch try IdempotencyKeys.reserve(request, db) {
+            case .mismatch: return (.mismatch, nil)
+            case .completed(let stored): return (.answered(stored, replayed: true), nil)
+            case .reserved(let fresh), .pending(let fresh): generation = fresh
+            }
+            let added = try self.insertPayment(payment, account: account, forced: nil, requestKey: "\(request.key)#\(generation)", at: now, db)
+            guard let details = try self.details(of: added.transaction.id, db) else {
+                throw StoreFailure("transaction \(added.transaction.id) vanished inside its own write")
+            }
+            let stored = try IdempotencyKeys.complete(key: request.key, generation: generation,
+                                                      response: try respond(added.transaction, details), at: request.now, db)
+            return (.answered(stored, replayed: false), added)
+        }
+        if let added { started(added) }
+        return answer
+    }
+
+    /// Reserves a key for a request other than a payment (whose `add(_:idempotency:respond:)` does
+    /// it in its own commit), or reports what its earlier use left. A key older than its lifetime
+    /// is forgotten and reserved anew.
+    public nonisolated func reserve(_ request: IdempotentRequest) async throws -> IdempotencyReservation {
+        try await database.writer.write { db in try IdempotencyKeys.reserve(request, db) }
+    }
+
+    /// Stores the first response of a reservation; returns the stored one (an earlier answer wins).
+    public nonisolated func complete(key: String, generation: String, response: StoredResponse) async throws -> StoredResponse {
+        let now = clock.now()
+        return try await database.writer.write { db in
+            try IdempotencyKeys.complete(key: key, generation: generation, response: response, at: now, db)
+        }
+    }
+
+    /// Deletes keys reserved before `date`; returns how many.
+    @discardableResult
+    public nonisolated func purgeKeys(reservedBefore date: Date) async throws -> Int {
+        try await database.writer.write { db in try IdempotencyKeys.purge(reservedBefore: date, db) }
+    }
+
+    /// A server's transaction-signing key (a P-256 private key's raw representation), made by
+    /// `create` on first use and kept with the store.
+    public nonisolated func transactionSigningKey(create: @escaping @Sendable () -> Data) async throws -> Data {
+        try await database.writer.write { db in
+            if let saved = try StoreDatabase.setting(db, "jws_key"), let data = Data(base64Encoded: saved) {
+                return data
+            }
+            let key = create()
+            try StoreDatabase.setSetting(db, "jws_key", key.base64EncodedString())
+            return key
+        }
+    }
+}
