@@ -7,11 +7,13 @@ extension SimulatedStore {
     /// `purchased` transaction per elapsed period, under the current time rate.
     public func renewDue() async throws {
         let now = clock.now()
+        // Nearly always nothing is due: a read says so without taking the write lock (this runs at
+        // every start, every second in a server, and before every unfinished-transactions read).
+        guard try await database.pool.guardedRead({ db in try !Self.dueForRenewal(at: now, db).isEmpty }) else { return }
         let updates: [TransactionUpdate] = try await database.writer.write { db in
             let rate = try TestControls.load(db, defaults: self.defaults).timeRate
             var updates: [TransactionUpdate] = []
-            let candidates = try StoredTransaction.fetchAll(db, where: "state = 1 AND expires_date IS NOT NULL AND revocation_date IS NULL AND auto_renew = 1 AND expires_date <= ?",
-                                                            [now.timeIntervalSince1970])
+            let candidates = try Self.dueForRenewal(at: now, db)
             for latest in candidates {
                 guard let product = self.catalog.product(id: latest.transaction.productId), product.type == .autoRenewable,
                       let period = product.subscription?.period, try Self.isLatest(latest, db) else { continue }
@@ -26,6 +28,11 @@ extension SimulatedStore {
             return updates
         }
         publish(updates)
+    }
+
+    private static func dueForRenewal(at now: Date, _ db: Database) throws -> [StoredTransaction] {
+        try StoredTransaction.fetchAll(db, where: "state = 1 AND expires_date IS NOT NULL AND revocation_date IS NULL AND auto_renew = 1 AND expires_date <= ?",
+                                       [now.timeIntervalSince1970])
     }
 
     private static func isLatest(_ stored: StoredTransaction, _ db: Database) throws -> Bool {
