@@ -47,23 +47,58 @@ public struct Grid: Hashable, Sendable, CustomStringConvertible {
         guard limit > 0 else { return 0 }
 
         var text = text
-        if overflow == .ellipsis, CellWidth.of(text) > limit {
+        // No character takes more cells than its UTF-8 bytes, so a text of at most `limit` bytes
+        // fits; `truncate` returns any other text that fits unchanged.
+        if overflow == .ellipsis, text.utf8.count > limit {
             text = CellWidth.truncate(text, to: limit)
         }
-        var layout = LineLayout(row: row, column: column, limit: limit, role: role, attributes: attributes)
         if text.utf8.allSatisfy({ $0 < 0x80 }) {
-            // ASCII: one character per byte. CR LF, the only two-byte character, has no width,
-            // and neither have CR and LF apart, so both are skipped either way.
-            for byte in text.utf8 {
-                guard layout.place(Character(Unicode.Scalar(byte)), width: byte >= 0x20 && byte < 0x7F ? 1 : 0, on: &self) else { break }
+            return writeASCII(text, row: row, column: column, limit: limit, role: role, attributes: attributes)
+        }
+        var layout = LineLayout(row: row, column: column, limit: limit, role: role, attributes: attributes)
+        if CellWidth.isOneScalarPerCharacter(text) {
+            for scalar in text.unicodeScalars {
+                guard layout.place(Character(scalar), width: CellWidth.of(scalar), on: &self) else { break }
             }
-        } else {
-            for character in text {
-                guard layout.place(character, width: CellWidth.of(character), on: &self) else { break }
-            }
+            return layout.used
+        }
+        for character in text {
+            guard layout.place(character, width: CellWidth.of(character), on: &self) else { break }
         }
         return layout.used
     }
+
+    /// `write` for ASCII text, the usual case, in one pass over the row: one cell per printable
+    /// byte (CR LF, the only two-byte character, has no width, and neither have CR and LF apart,
+    /// so control bytes are skipped). Only the cells at the two ends can cut a wide character in
+    /// half; those are repaired as `put` does.
+    private mutating func writeASCII(_ text: String, row: Int, column: Int, limit: Int, role: Role, attributes: Attributes) -> Int {
+        let columns = size.columns
+        let start = row * columns
+        return cells.withUnsafeMutableBufferPointer { cells in
+            var offset = 0
+            var first = -1
+            var last = -1
+            for byte in text.utf8 where byte >= 0x20 && byte < 0x7F {
+                guard offset < limit else { break }
+                let x = column + offset  // cannot overflow: offset < limit ≤ columns - column
+                offset += 1
+                guard x >= 0 else { continue }
+                if first < 0 {
+                    first = x
+                    if cells[start + x].isContinuation, x > 0 { cells[start + x - 1].content = .character(" ") }
+                }
+                last = x
+                cells[start + x] = Cell(content: .character(Self.asciiCharacters[Int(byte)]), role: role, attributes: attributes)
+            }
+            guard first >= 0 else { return 0 }
+            if last + 1 < columns, cells[start + last + 1].isContinuation { cells[start + last + 1].content = .character(" ") }
+            return last - first + 1
+        }
+    }
+
+    /// The ASCII characters by code, made once: building a `Character` per cell costs more than the cell.
+    private static let asciiCharacters: [Character] = (0..<128).map { Character(Unicode.Scalar(UInt8($0))) }
 
     /// Lays out the characters of one `write`, left to right.
     private struct LineLayout {

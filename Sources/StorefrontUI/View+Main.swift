@@ -31,8 +31,15 @@ extension View {
         let page = rows.map { state.list.products[$0] }
         let prices = displayPrices(page, state)
         let typeWidth = 16
-        let priceWidth = min(20, prices.map(CellWidth.of).max() ?? 0)
+        let priceWidth = min(20, prices.unique.map(CellWidth.of).max() ?? 0)
         let titleWidth = max(4, width - 3 - typeWidth - priceWidth - 2)
+        // Right-aligned by their start column rather than padded with spaces (the cells left of them
+        // are blank already); a page repeats a few types and price points, each measured once.
+        var types: [ProductType: (text: String, width: Int)] = [:]
+        let fittedPrices = prices.unique.map { price in
+            let text = CellWidth.truncate(price, to: priceWidth)
+            return (text: text, width: CellWidth.of(text))
+        }
         for (offset, product) in page.enumerated() {
             let row = top + offset
             let selected = state.list.scroll + offset == state.list.selection
@@ -40,33 +47,40 @@ extension View {
             if selected { grid.fill(Rect(row: row, column: 0, width: width, height: 1), role: .selected) }
             grid.write(selected ? ">" : " ", row: row, column: 0, role: role, attributes: selected ? .bold : [])
             grid.write(product.title.text(in: state.language), row: row, column: 2, role: role, maxWidth: titleWidth, overflow: .ellipsis)
-            let type = CellWidth.pad(product.type.label(in: state.language), to: typeWidth, alignRight: true)
-            grid.write(type, row: row, column: 2 + titleWidth, role: selected ? .selected : .muted)
-            let price = CellWidth.pad(prices[offset], to: priceWidth, alignRight: true)
-            grid.write(price, row: row, column: width - priceWidth - 1, role: selected ? .selected : .price, attributes: .bold)
+            let type = types[product.type] ?? {
+                let text = CellWidth.truncate(product.type.label(in: state.language), to: typeWidth)
+                return (text, CellWidth.of(text))
+            }()
+            types[product.type] = type
+            grid.write(type.text, row: row, column: 2 + titleWidth + typeWidth - type.width, role: selected ? .selected : .muted)
+            let price = fittedPrices[prices.index[offset]]
+            grid.write(price.text, row: row, column: width - 1 - price.width, role: selected ? .selected : .price, attributes: .bold)
         }
         if let product = state.selectedProduct { details(&grid, state, layout, product, strings) }
     }
 
     /// What a display price depends on besides the storefront and language (see `PriceFormatter.displayPrice`).
     private struct PricePoint: Hashable {
-        let amount: Decimal?
+        let amount: DecimalBits?
         let type: ProductType
         let period: SubscriptionPeriod?
     }
 
-    /// The display prices of a page of products. Formatting is the costly part of a row, and a
-    /// page repeats a few price points (the App Store's tiers), so each is formatted once.
-    static func displayPrices(_ products: [Product], _ state: AppState) -> [String] {
+    /// The display prices of a page of products: each distinct one once (`unique`), and for each
+    /// product the index of its own. Formatting is the costly part of a row, and a page repeats a
+    /// few price points (the App Store's tiers), so each is formatted (and padded) once.
+    static func displayPrices(_ products: [Product], _ state: AppState) -> (unique: [String], index: [Int]) {
         let formatter = state.priceFormatter
-        var formatted: [PricePoint: String] = [:]
-        return products.map { product in
-            let point = PricePoint(amount: product.prices[state.storefront.id], type: product.type, period: product.subscription?.period)
-            if let text = formatted[point] { return text }
-            let text = formatter.displayPrice(of: product, in: state.storefront.id, language: state.language) ?? "—"
-            formatted[point] = text
-            return text
+        var seen: [PricePoint: Int] = [:]
+        var unique: [String] = []
+        let index = products.map { product in
+            let point = PricePoint(amount: product.prices[state.storefront.id].map(DecimalBits.init), type: product.type, period: product.subscription?.period)
+            if let known = seen[point] { return known }
+            unique.append(formatter.displayPrice(of: product, in: state.storefront.id, language: state.language) ?? "—")
+            seen[point] = unique.count - 1
+            return unique.count - 1
         }
+        return (unique, index)
     }
 
     /// The first invalid ids, enough to overflow a line of `width` cells: the line is cut there
@@ -117,17 +131,29 @@ extension View {
         guard width > 0, maxRows > 0 else { return 0 }
         var lines: [String] = []
         var current = ""
+        var currentWidth = 0
         for word in text.split(separator: " ", omittingEmptySubsequences: false).map(String.init) {
             let candidate = current.isEmpty ? word : current + " " + word
-            if CellWidth.of(candidate) <= width { current = candidate; continue }
+            // Widths add up across the joining space unless a scalar there could join it in one
+            // grapheme (combining marks, selectors, prepended marks start at U+0300): then measure.
+            let simple = (current.unicodeScalars.last?.value ?? 0) < 0x300 && (word.unicodeScalars.first?.value ?? 0) < 0x300
+            let candidateWidth = current.isEmpty ? CellWidth.of(word)
+                : simple ? currentWidth + 1 + CellWidth.of(word) : CellWidth.of(candidate)
+            if candidateWidth <= width {
+                current = candidate
+                currentWidth = candidateWidth
+                continue
+            }
             if !current.isEmpty { lines.append(current) }
             current = word
+            currentWidth = CellWidth.of(word)
             while CellWidth.of(current) > width {
                 var head = ""
                 for character in current where CellWidth.of(head) + CellWidth.of(character) <= width { head.append(character) }
                 if head.isEmpty { break }
                 lines.append(head)
                 current = String(current.dropFirst(head.count))
+                currentWidth = CellWidth.of(current)
             }
         }
         if !current.isEmpty { lines.append(current) }

@@ -278,9 +278,10 @@ if let only = options.only {
         let figures = purchaseFigures(catalogBytes: smallBytes, count: quick ? 20 : 200)
         print("purchase median \(format(figures.perPurchase.median)), \(fixed(figures.purchasesPerSecond, 0))/s")
     case "render":
-        let state = loadedState(catalog(), size: frame)
-        let stats = measure(warmup: 10, runs: quick ? 200 : 10_000) { View.render(state).size.rows }
-        print("render median \(format(stats.median))")
+        let large = loadedState(catalog(), size: frame)
+        let small = loadedState(decode(smallBytes, source: "profile"), size: frame)
+        let figures = renderFigures(small: small, large: large, fullList: small, runs: quick ? 200 : 5_000)
+        print("render median \(format(figures.large.median)), small \(format(figures.small.median)), ratio \(fixed(figures.ratio, 2))×")
     default:
         fail("--only: decode, decode-small, parse, filter, render or purchase")
     }

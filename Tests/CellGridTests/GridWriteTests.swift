@@ -174,6 +174,19 @@ private func grid(_ columns: Int, _ rows: Int) -> Grid {
         for row in 0..<3 { #expect(continuationsFollowWideCharacters(screen, row: row)) }
     }
 
+    /// ASCII runs are written in one pass; only their two ends can cut a wide character, and both
+    /// ends are repaired, with control bytes taking no cells on the way.
+    @Test func anASCIIRunOverWideCharactersRepairsBothEnds() {
+        var screen = grid(8, 2)
+        screen.write("中文字", row: 0, column: 0)
+        #expect(screen.write("a\u{7}bcd", row: 0, column: 1) == 4)  // from 中's right half to 字's left half
+        #expect(screen.rows[0] == " abcd   ")
+        screen.write("中文字", row: 1, column: 1)
+        #expect(screen.write("\r\nxy", row: 1, column: -1, maxWidth: 3) == 1)  // one cell left of column 0 is clipped
+        #expect(screen.rows[1] == "y中文字 ")
+        for row in 0..<2 { #expect(continuationsFollowWideCharacters(screen, row: row)) }
+    }
+
     @Test func attributesAreKept() {
         var screen = grid(3, 1)
         screen.write("ab", row: 0, column: 0, role: .key, attributes: [.bold, .underline])

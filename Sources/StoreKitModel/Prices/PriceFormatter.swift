@@ -56,28 +56,12 @@ final class FormattedPrices: @unchecked Sendable {  // every access holds `lock`
     struct Key: Hashable {
         let currency: String
         let locale: String
-        let bits: (UInt64, UInt64, UInt32)
+        let bits: DecimalBits
 
         init(currency: String, locale: String, amount: Decimal) {
             self.currency = currency
             self.locale = locale
-            bits = withUnsafeBytes(of: amount) { raw in
-                var words: (UInt64, UInt64, UInt32) = (0, 0, 0)
-                withUnsafeMutableBytes(of: &words) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: raw.prefix(20))) }
-                return words
-            }
-        }
-
-        static func == (lhs: Key, rhs: Key) -> Bool {
-            lhs.bits == rhs.bits && lhs.currency == rhs.currency && lhs.locale == rhs.locale
-        }
-
-        func hash(into hasher: inout Hasher) {
-            hasher.combine(currency)
-            hasher.combine(locale)
-            hasher.combine(bits.0)
-            hasher.combine(bits.1)
-            hasher.combine(bits.2)
+            bits = DecimalBits(amount)
         }
     }
 
@@ -93,6 +77,23 @@ final class FormattedPrices: @unchecked Sendable {  // every access holds `lock`
             if texts.count >= Self.limit { texts.removeAll(keepingCapacity: true) }
             texts[key] = text
         }
+    }
+}
+
+/// A Decimal's exact representation (its 20 bytes), as a key: equal only for an identical
+/// Decimal (1.5 and 1.50 differ), and much cheaper to hash than the Decimal's own `Hashable`,
+/// which compares by value.
+public struct DecimalBits: Hashable, Sendable {
+    let high: UInt64
+    let low: UInt64
+    let tail: UInt32
+
+    public init(_ amount: Decimal) {
+        var words: (UInt64, UInt64, UInt32) = (0, 0, 0)
+        withUnsafeBytes(of: amount) { raw in
+            withUnsafeMutableBytes(of: &words) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: raw.prefix(20))) }
+        }
+        (high, low, tail) = words
     }
 }
 

@@ -5,9 +5,41 @@
 public enum CellWidth {
     public static func of(_ text: String) -> Int {
         if let ascii = asciiWidth(text) { return ascii }
+        if let simple = scalarWidth(text) { return simple }
         var total = 0
         for character in text { total += of(character) }
         return total
+    }
+
+    /// True when every scalar of `text` is one the grapheme rules never join to a neighbour, so
+    /// each scalar is a character of its own and scalars can be measured without the (much
+    /// slower) character iteration. Printable ASCII, Latin, general punctuation, arrows and
+    /// symbols (box drawing, ⚠), CJK punctuation and ideographs, fullwidth forms: the text of this
+    /// UI. Combining marks, joiners, selectors, controls, Hangul jamo, regional indicators and
+    /// the rest are outside these ranges and send the text the slow, exact way.
+    public static func isOneScalarPerCharacter(_ text: String) -> Bool {
+        text.unicodeScalars.allSatisfy(isStandalone)
+    }
+
+    private static func isStandalone(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x20...0x7E, 0xA0...0x2FF, 0x2010...0x2027, 0x2030...0x205E, 0x2190...0x2BFF, 0x3000...0x3029,
+             0x4E00...0x9FFF, 0xFF01...0xFF60, 0xFFE0...0xFFE6:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// The width of `text` measured scalar by scalar, in one pass; nil unless every scalar is
+    /// one of `isOneScalarPerCharacter`'s.
+    static func scalarWidth(_ text: String) -> Int? {
+        var width = 0
+        for scalar in text.unicodeScalars {
+            guard isStandalone(scalar) else { return nil }
+            width += of(scalar)
+        }
+        return width
     }
 
     /// The width of ASCII text byte by byte, nil for any other text: every ASCII character is one
@@ -62,7 +94,32 @@ public enum CellWidth {
     /// Cuts `text` to at most `width` cells, ending with `…` when something was cut.
     public static func truncate(_ text: String, to width: Int) -> String {
         guard width > 0 else { return "" }
-        guard of(text) > width else { return text }
+        if let ascii = asciiWidth(text) {
+            guard ascii > width else { return text }
+            // Byte by byte: control bytes (CR LF too) take no cells, so they never end the cut.
+            var result: [UInt8] = []
+            var used = 0
+            for byte in text.utf8 {
+                let cells = byte >= 0x20 && byte < 0x7F ? 1 : 0
+                if used + cells > width - 1 { break }
+                result.append(byte)
+                used += cells
+            }
+            return String(decoding: result, as: UTF8.self) + "…"
+        } else if let simple = scalarWidth(text) {
+            guard simple > width else { return text }
+            var result = String.UnicodeScalarView()
+            var used = 0
+            for scalar in text.unicodeScalars {
+                let cells = of(scalar)
+                if used + cells > width - 1 { break }
+                result.append(scalar)
+                used += cells
+            }
+            return String(result) + "…"
+        } else {
+            guard of(text) > width else { return text }
+        }
         var result = ""
         var used = 0
         for character in text {
