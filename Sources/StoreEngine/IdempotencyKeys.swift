@@ -69,6 +69,7 @@ enum IdempotencyKeys {
             UPDATE idempotency_keys SET status = ?, body = ?, completed_at = ?
             WHERE key = ? AND generation = ? AND status IS NULL
             """).execute(arguments: [response.status, response.body, now.timeIntervalSince1970, key, generation])
+        if db.changesCount == 1 { return response }  // this is the first answer
         guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT status, body FROM idempotency_keys WHERE key = ? AND generation = ?"),
                                          arguments: [key, generation]),
               let status = row["status"] as Int?, let body = row["body"] as Data? else { return response }

@@ -9,14 +9,11 @@ extension SimulatedStore {
         let now = clock.now()
         // Nearly always nothing is due: a read says so without taking the write lock (this runs at
         // every start, every second in a server, and before every unfinished-transactions read).
-        guard try await database.pool.guardedRead({ db in try !Self.dueForRenewal(at: now, db).isEmpty }) else { return }
+        guard try await database.pool.guardedRead({ db in try !self.dueForRenewal(at: now, db).isEmpty }) else { return }
         let updates: [TransactionUpdate] = try await database.writer.write { db in
             let rate = try TestControls.load(db, defaults: self.defaults).timeRate
             var updates: [TransactionUpdate] = []
-            let candidates = try Self.dueForRenewal(at: now, db)
-            for latest in candidates {
-                guard let product = self.catalog.product(id: latest.transaction.productId), product.type == .autoRenewable,
-                      let period = product.subscription?.period, try Self.isLatest(latest, db) else { continue }
+            for (latest, period) in try self.dueForRenewal(at: now, db) {
                 var previous = latest
                 // At most a year of renewals per sweep, so a huge gap under a fast rate cannot stall the store.
                 for _ in 0..<400 {
@@ -30,9 +27,17 @@ extension SimulatedStore {
         publish(updates)
     }
 
-    private static func dueForRenewal(at now: Date, _ db: Database) throws -> [StoredTransaction] {
+    /// The latest transaction of each auto-renewable chain whose period has ended with auto-renew
+    /// on, with its product's period. Expired non-renewing subscriptions (auto-renew is never
+    /// turned off on them) and products gone from the catalog match the query but not this.
+    private nonisolated func dueForRenewal(at now: Date, _ db: Database) throws -> [(StoredTransaction, SubscriptionPeriod)] {
         try StoredTransaction.fetchAll(db, where: "state = 1 AND expires_date IS NOT NULL AND revocation_date IS NULL AND auto_renew = 1 AND expires_date <= ?",
                                        [now.timeIntervalSince1970])
+            .compactMap { stored in
+                guard let product = catalog.product(id: stored.transaction.productId), product.type == .autoRenewable,
+                      let period = product.subscription?.period, try Self.isLatest(stored, db) else { return nil }
+                return (stored, period)
+            }
     }
 
     private static func isLatest(_ stored: StoredTransaction, _ db: Database) throws -> Bool {

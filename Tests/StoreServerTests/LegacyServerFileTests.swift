@@ -53,6 +53,37 @@ import Testing
         #expect(again.service.signer.publicKeyPEM == fixture.service.signer.publicKeyPEM)
     }
 
+    /// An earlier import's file is still there (an upgrade, a downgrade that made a new
+    /// server.sqlite, an upgrade again): the new one is set aside under the next free name, and
+    /// rows an earlier version could not have written are skipped instead of trapping on replay.
+    @Test func aSecondImportAndMalformedRowsDoNotStopTheServer() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("storefront-legacy-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let answer = Data(#"{"transaction":{"transactionId":"2000000000000042","state":"purchasing"}}"#.utf8)
+        try Self.writeLegacyFile(in: directory, jwsKey: TransactionSigner.newKey(), answer: answer)
+        try Data("an earlier import".utf8).write(to: directory.appendingPathComponent("server.sqlite.imported"))
+        let queue = try DatabaseQueue(path: directory.appendingPathComponent("server.sqlite").path)
+        try await queue.write { db in
+            try db.execute(sql: "INSERT INTO idempotency_keys VALUES ('bad-status', 'h', 'g', 1e12, 9999, x'00', 1e12)")
+            try db.execute(sql: "INSERT INTO idempotency_keys VALUES ('bad-time', 'h', 'g', 'yesterday', NULL, NULL, NULL)")
+        }
+        try queue.close()
+
+        let fixture = try await ServerFixture(directory: directory)
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        #expect(files.contains("server.sqlite.imported-2") && !files.contains("server.sqlite"), "\(files.sorted())")
+        try await fixture.test { client in
+            let retry = try await client.send(.post, "/v1/payments", json: Self.body, headers: ["Idempotency-Key": "legacy-key"])
+            #expect(Data(buffer: retry.body) == answer)
+            let other = #"{"account":"alice","productId":"\#(ServerFixture.gems)","quantity":2}"#
+            for key in ["bad-status", "bad-time"] {
+                // Not imported: the key is free, so this is a new payment rather than a replay or a 409.
+                let paid = try await client.send(.post, "/v1/payments", json: other, headers: ["Idempotency-Key": key])
+                #expect(paid.status == .created && paid.headers[HTTPField.Name("Idempotent-Replayed")!] == nil)
+            }
+        }
+    }
+
     /// A store that already has a signing key keeps it: clients already verify with it.
     @Test func theStoresOwnSigningKeyWins() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("storefront-legacy-\(UUID().uuidString)")
