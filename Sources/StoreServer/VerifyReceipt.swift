@@ -85,25 +85,25 @@ struct ReceiptVerifier: Sendable {
             return VerifyReceiptResponse(status: 0, environment: environment.name, receipt: receipt)
         }
         // Newest first; with exclude-old-transactions only the latest transaction of each subscription.
-        var latest = subscriptions.sorted { $0.purchaseDate > $1.purchaseDate }
-        if excludeOld {
-            var seen = Set<String>()
-            latest = latest.filter { seen.insert($0.originalId).inserted }
-        }
-        let latestInfo = latest.map { InAppItem(transaction: $0, details: details[$0.id], product: catalog.product(id: $0.productId)) }
-        var renewals: [PendingRenewal] = []
-        var seenChains = Set<String>()
-        for transaction in subscriptions.sorted(by: { $0.purchaseDate > $1.purchaseDate }) where seenChains.insert(transaction.originalId).inserted {
-            let detail = details[transaction.id]
-            let expired = (detail?.expiresDate).map { $0 <= now } ?? false
-            renewals.append(PendingRenewal(
-                auto_renew_product_id: transaction.productId, product_id: transaction.productId,
-                original_transaction_id: transaction.originalId, auto_renew_status: detail?.willAutoRenew == true ? "1" : "0",
-                expiration_intent: expired && detail?.willAutoRenew != true ? "1" : nil))
+        let newestFirst = subscriptions.sorted { $0.purchaseDate > $1.purchaseDate }
+        var seen = Set<String>()
+        let latestOfEachChain = newestFirst.filter { seen.insert($0.originalId).inserted }
+        let latestInfo = (excludeOld ? latestOfEachChain : newestFirst).map {
+            InAppItem(transaction: $0, details: details[$0.id], product: catalog.product(id: $0.productId))
         }
         return VerifyReceiptResponse(status: 0, environment: environment.name, receipt: receipt,
                                      latestReceipt: try await store.currentReceipt(account: payload.account),
-                                     latestReceiptInfo: latestInfo, pendingRenewalInfo: renewals)
+                                     latestReceiptInfo: latestInfo,
+                                     pendingRenewalInfo: latestOfEachChain.map { Self.pendingRenewal($0, details[$0.id], now: now) })
+    }
+
+    /// `pending_renewal_info` for the latest transaction of one subscription chain.
+    private static func pendingRenewal(_ transaction: Transaction, _ detail: TransactionDetails?, now: Date) -> PendingRenewal {
+        let expired = (detail?.expiresDate).map { $0 <= now } ?? false
+        return PendingRenewal(
+            auto_renew_product_id: transaction.productId, product_id: transaction.productId,
+            original_transaction_id: transaction.originalId, auto_renew_status: detail?.willAutoRenew == true ? "1" : "0",
+            expiration_intent: expired && detail?.willAutoRenew != true ? "1" : nil)
     }
 }
 
