@@ -119,6 +119,14 @@ enum HTTP {
     }
 }
 
+/// A fresh directory path under this test process's scratch root, which is removed when the
+/// process exits (tests hand these to servers and commands, which outlive any one scope).
 func temporaryDirectory(_ name: String) -> URL {
-    FileManager.default.temporaryDirectory.appendingPathComponent("storefront-\(name)-\(UUID().uuidString)")
+    scratchRoot.appendingPathComponent("storefront-\(name)-\(UUID().uuidString)")
 }
+
+private let scratchRoot: URL = {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("storefront-cli-tests-\(getpid())")
+    atexit { try? FileManager.default.removeItem(at: scratchRoot) }
+    return root
+}()
