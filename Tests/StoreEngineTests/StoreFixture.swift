@@ -19,7 +19,7 @@ struct StoreFixture {
     init(directory: URL? = nil) throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let catalog = try CatalogLoader.decode(Array(try Data(contentsOf: root.appendingPathComponent("products.json"))), source: "products.json")
-        self.directory = directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("storefront-tests-\(UUID().uuidString)")
+        self.directory = directory ?? scratchDirectory("store")
         clock = ManualClock()
         store = try SimulatedStore(catalog: catalog, state: StateDirectory(url: self.directory), clock: clock)
     }
@@ -40,3 +40,15 @@ struct StoreFixture {
         try await store.setControls(controls)
     }
 }
+
+/// Fresh directories under one scratch root per test process, removed when the process exits
+/// (fixtures hand them to stores that outlive any one scope).
+func scratchDirectory(_ name: String) -> URL {
+    scratchRoot.appendingPathComponent("\(name)-\(UUID().uuidString)")
+}
+
+private let scratchRoot: URL = {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("storefront-engine-tests-\(getpid())")
+    atexit { try? FileManager.default.removeItem(at: scratchRoot) }
+    return root
+}()

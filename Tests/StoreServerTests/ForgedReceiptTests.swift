@@ -68,7 +68,7 @@ import Testing
     /// A genuine receipt of the other environment (the same state opened as production) is refused
     /// by the app server's check too, not only by verifyReceipt (21007/21008 there).
     @Test func aReceiptFromTheOtherEnvironmentIsRefusedByTheAppServerCheck() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("storefront-forged-\(UUID().uuidString)")
+        let directory = scratchDirectory("forged")
         let production = try await ServerFixture(directory: directory, environment: .production)
         let bought = try await production.buy(ServerFixture.gems)
         let receipt = try #require(bought.receipt)

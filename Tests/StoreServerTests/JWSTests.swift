@@ -126,7 +126,7 @@ import Testing
     }
 
     @Test func theSigningKeyIsKeptWithTheStore() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("storefront-jws-\(UUID().uuidString)")
+        let directory = scratchDirectory("jws")
         let first = try await ServerFixture(directory: directory)
         let second = try await ServerFixture(directory: directory)
         #expect(first.service.signer.publicKey.rawRepresentation == second.service.signer.publicKey.rawRepresentation)

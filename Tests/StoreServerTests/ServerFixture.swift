@@ -32,7 +32,7 @@ struct ServerFixture {
          catalogBytes: Data? = nil, idempotencyLifetime: TimeInterval = 24 * 3600) async throws {
         let bytes = try catalogBytes ?? Self.catalogBytes()
         let catalog = try CatalogLoader.decode(Array(bytes), source: "products.json")
-        self.directory = directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("storefront-server-\(UUID().uuidString)")
+        self.directory = directory ?? scratchDirectory("server")
         let configuration = ServerConfiguration(port: 0, environment: environment, adminToken: Self.token, sharedSecret: sharedSecret,
                                                 bodyLimit: 64 * 1024, receiptBodyLimit: 5 * 1024 * 1024, idempotencyLifetime: idempotencyLifetime)
         service = try await StoreService.open(catalog: catalog, catalogBytes: bytes, directory: StateDirectory(url: self.directory),
@@ -114,3 +114,15 @@ extension Data {
 func json(_ response: TestResponse) throws -> [String: Any] {
     try #require(try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])
 }
+
+/// Fresh directories under one scratch root per test process, removed when the process exits
+/// (fixtures hand them to stores that outlive any one scope).
+func scratchDirectory(_ name: String) -> URL {
+    scratchRoot.appendingPathComponent("\(name)-\(UUID().uuidString)")
+}
+
+private let scratchRoot: URL = {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("storefront-server-tests-\(getpid())")
+    atexit { try? FileManager.default.removeItem(at: scratchRoot) }
+    return root
+}()

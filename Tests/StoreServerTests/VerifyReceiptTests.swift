@@ -69,7 +69,7 @@ import Testing
     }
 
     @Test func everyStatusTheContractNames() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("storefront-verify-\(UUID().uuidString)")
+        let directory = scratchDirectory("verify")
         let sandbox = try await ServerFixture(directory: directory, sharedSecret: "s3cret")
         let sandboxReceipt = try #require(try await sandbox.buy(ServerFixture.monthly).receipt)
         // The same state opened as production: its receipts say Production.

@@ -37,7 +37,7 @@ import Testing
     }
 
     @Test func buyRunsTheWholeFlowAndRedeliversWhatWasLeftUnfinished() throws {
-        let state = FileManager.default.temporaryDirectory.appendingPathComponent("storefront-cli-\(UUID().uuidString)").path
+        let state = temporaryDirectory("cli").path
         let crashed = try Executable.run(["buy", "com.example.storefront.gems.100", "--state", state, "--no-finish", "--json"])
         #expect(crashed.status == 0)
         let next = try Executable.run(["buy", "com.example.storefront.removeads", "--state", state, "--json"])

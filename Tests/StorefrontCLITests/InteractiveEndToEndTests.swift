@@ -8,7 +8,7 @@ import Glibc
 @Suite(.serialized) struct InteractiveEndToEndTests {
     /// A state directory of its own and the command that opens the storefront on it.
     struct App {
-        let state = FileManager.default.temporaryDirectory.appendingPathComponent("storefront-tui-\(UUID().uuidString)")
+        let state = temporaryDirectory("tui")
 
         func launch(columns: Int = 100, rows: Int = 30, environment: [String: String] = [:]) throws -> TmuxSession {
             let session = try TmuxSession.start(command: [Executable.url.path, "--state", state.path], columns: columns, rows: rows,
