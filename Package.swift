@@ -130,7 +130,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CellGridTests",
-            dependencies: ["CellGrid"]
+            dependencies: ["CellGrid", "StoreKitModel"]
         ),
         // The pure parts of the driver (key decoding, role styles); the rest is checked under tmux.
         .testTarget(

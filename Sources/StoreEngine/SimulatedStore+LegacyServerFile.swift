@@ -52,7 +52,12 @@ extension SimulatedStore {
             let body = Data.fromDatabaseValue(row["body"])
             // An answer is a status in 100...599 with a body, or nothing yet.
             guard (status == nil && body == nil) || (status.map { (100...599).contains($0) } == true && body != nil) else { return nil }
-            (self.key, self.requestHash, self.generation, self.reservedAt, self.status, self.body) = (key, requestHash, generation, reservedAt, status, body)
+            self.key = key
+            self.requestHash = requestHash
+            self.generation = generation
+            self.reservedAt = reservedAt
+            self.status = status
+            self.body = body
             completedAt = Double.fromDatabaseValue(row["completed_at"])
         }
     }

@@ -6,22 +6,10 @@ extension SimulatedStore {
     /// `SKPaymentQueue.add`: records a `purchasing` transaction with the outcome the test controls
     /// chose (durably, so a crash cannot change it), then completes it after the latency.
     public func add(_ payment: Payment, forcing forced: PaymentOutcome?) async throws -> Transaction {
-        try await add(payment, forcing: forced, requestKey: nil)
-    }
-
-    public func add(_ payment: Payment, requestKey: String?) async throws -> Transaction {
-        try await add(payment, forcing: nil, requestKey: requestKey)
-    }
-
-    /// `add` made idempotent by `requestKey` (a server's idempotency key): the key is stored on the
-    /// transaction in the same commit, so a retry with the same key, even after a crash between the
-    /// commit and the answer, gets the same transaction (as it was when added) and charges nothing.
-    /// The same key for a different payment is refused as a conflict.
-    public func add(_ payment: Payment, forcing forced: PaymentOutcome?, requestKey: String?) async throws -> Transaction {
         let account = try validatedAccount(payment)
         let now = clock.now()
         let added = try await database.writer.write { db in
-            try self.insertPayment(payment, account: account, forced: forced, requestKey: requestKey, at: now, db)
+            try self.insertPayment(payment, account: account, forced: forced, requestKey: nil, at: now, db)
         }
         started(added)
         return added.transaction
@@ -58,6 +46,9 @@ extension SimulatedStore {
 
     /// The add's write: the transaction found by `requestKey` as it was when added, or a new
     /// `purchasing` one with the outcome the controls choose, its owner and its journal entry.
+    /// `requestKey` (a server's idempotency key and its generation) is stored on the transaction in
+    /// the same commit, so a retry with it charges nothing; the same key for a different payment is
+    /// refused as a conflict.
     nonisolated func insertPayment(_ payment: Payment, account: Account, forced: PaymentOutcome?, requestKey: String?,
                                    at now: Date, _ db: Database) throws -> AddResult {
         if let requestKey, let earlier = try StoredTransaction.fetchAll(db, where: "request_key = ?", [requestKey]).first {

@@ -128,7 +128,7 @@ public enum StoreRoutes {
         router.post("/v1/accounts/{account}/restore") { request, context in
             let account = try service.account(pathParameter(context, "account"))
             let data = try await BodyReader.bytes(request, limit: service.configuration.bodyLimit)
-            return try await service.idempotent(request, body: data, required: false) { _ in
+            return try await service.idempotent(request, body: data) {
                 let response: RestoreResponse
                 do {
                     let restored = try await service.store.restore(account: account.name)

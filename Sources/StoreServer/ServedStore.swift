@@ -11,7 +11,6 @@ public protocol ServedStore: StoreBackend {
     var catalog: Catalog { get }
     /// The receipt environment: `Sandbox` or `Production` when served.
     var environment: String { get }
-    func add(_ payment: Payment, requestKey: String?) async throws -> Transaction
     /// A payment, its idempotency key and its answer in one commit (see `SimulatedStore`).
     func add(_ payment: Payment, idempotency: IdempotentRequest,
              respond: @escaping @Sendable (Transaction, TransactionDetails) throws -> StoredResponse) async throws -> IdempotentAdd

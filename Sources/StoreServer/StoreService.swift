@@ -125,15 +125,14 @@ public struct StoreService: Sendable {
 
     // MARK: Idempotency
 
-    /// Runs `operation` at most once per `Idempotency-Key`: a retry with the same key and request
-    /// gets the stored first response unchanged; the same key with another request is 409.
-    /// `operation` gets the key's generation to pass to the store, so a crash between the store's
-    /// commit and storing the response cannot charge twice. Server errors (5xx) are not stored.
-    /// Payments use `idempotentPayment`, which does all of it in one commit.
-    func idempotent(_ request: Request, body: Data, required: Bool,
-                    _ operation: (String?) async throws -> (HTTPResponse.Status, Data)) async throws -> Response {
-        guard let idempotency = try idempotentRequest(request, body: body, required: required) else {
-            let (status, data) = try await operation(nil)
+    /// Runs `operation` at most once per optional `Idempotency-Key` (a restore): a retry with the
+    /// same key and request gets the stored first response unchanged; the same key with another
+    /// request is 409. Server errors (5xx) are not stored. Payments use `idempotentPayment`, whose
+    /// key is required and written in the payment's own commit.
+    func idempotent(_ request: Request, body: Data,
+                    _ operation: () async throws -> (HTTPResponse.Status, Data)) async throws -> Response {
+        guard let idempotency = try idempotentRequest(request, body: body) else {
+            let (status, data) = try await operation()
             return JSONBody.response(bytes: data, status: status)
         }
         let generation: String
@@ -148,7 +147,7 @@ public struct StoreService: Sendable {
         let status: HTTPResponse.Status
         let data: Data
         do {
-            (status, data) = try await operation("\(idempotency.key)#\(generation)")
+            (status, data) = try await operation()
         } catch let error as APIError where error.status.code < 500 {
             (status, data) = (error.status, JSONBody.data(error.body))
         } catch let failure as StoreFailure where APIError(failure).status.code < 500 {
@@ -162,8 +161,9 @@ public struct StoreService: Sendable {
     /// `POST /v1/payments`: the key, the payment and its answer (201 with the `purchasing`
     /// transaction) in one commit, so a payment costs one fsync.
     func idempotentPayment(_ request: Request, body: Data, payment: Payment) async throws -> Response {
-        guard let idempotency = try idempotentRequest(request, body: body, required: true) else {
-            throw APIError.badRequest("the \(API.idempotencyKeyHeader) header is required", field: API.idempotencyKeyHeader)
+        guard let idempotency = try idempotentRequest(request, body: body) else {
+            throw APIError.badRequest("the \(API.idempotencyKeyHeader) header is required: a unique id per payment (e.g. a UUID), sent again unchanged with every retry",
+                                      field: API.idempotencyKeyHeader)
         }
         let catalog = catalog
         let environment = store.environment
@@ -180,16 +180,9 @@ public struct StoreService: Sendable {
         }
     }
 
-    /// The request's key with the hash of its method, path and body; nil when it has no key and
-    /// none is required.
-    private func idempotentRequest(_ request: Request, body: Data, required: Bool) throws -> IdempotentRequest? {
-        guard let key = request.headers[HTTPField.Name(API.idempotencyKeyHeader)!] else {
-            if required {
-                throw APIError.badRequest("the \(API.idempotencyKeyHeader) header is required: a unique id per payment (e.g. a UUID), sent again unchanged with every retry",
-                                          field: API.idempotencyKeyHeader)
-            }
-            return nil
-        }
+    /// The request's key with the hash of its method, path and body; nil when it has no key.
+    private func idempotentRequest(_ request: Request, body: Data) throws -> IdempotentRequest? {
+        guard let key = request.headers[HTTPField.Name(API.idempotencyKeyHeader)!] else { return nil }
         guard (1...API.maxIdempotencyKeyLength).contains(key.utf8.count), key.unicodeScalars.allSatisfy({ $0.value >= 0x21 && $0.value <= 0x7E }) else {
             throw APIError.badRequest("\(API.idempotencyKeyHeader) must be 1 to \(API.maxIdempotencyKeyLength) printable ASCII characters without spaces",
                                       field: API.idempotencyKeyHeader)

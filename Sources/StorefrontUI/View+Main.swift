@@ -34,8 +34,7 @@ extension View {
         let priceWidth = min(20, prices.unique.map(CellWidth.of).max() ?? 0)
         let titleWidth = max(4, width - 3 - typeWidth - priceWidth - 2)
         // Right-aligned by their start column rather than padded with spaces (the cells left of them
-        // are blank already); a page repeats a few types and price points, each measured once.
-        var types: [ProductType: (text: String, width: Int)] = [:]
+        // are blank already); a page repeats a few price points, each measured once.
         let fittedPrices = prices.unique.map { price in
             let text = CellWidth.truncate(price, to: priceWidth)
             return (text: text, width: CellWidth.of(text))
@@ -47,12 +46,8 @@ extension View {
             if selected { grid.fill(Rect(row: row, column: 0, width: width, height: 1), role: .selected) }
             grid.write(selected ? ">" : " ", row: row, column: 0, role: role, attributes: selected ? .bold : [])
             grid.write(product.title.text(in: state.language), row: row, column: 2, role: role, maxWidth: titleWidth, overflow: .ellipsis)
-            let type = types[product.type] ?? {
-                let text = CellWidth.truncate(product.type.label(in: state.language), to: typeWidth)
-                return (text, CellWidth.of(text))
-            }()
-            types[product.type] = type
-            grid.write(type.text, row: row, column: 2 + titleWidth + typeWidth - type.width, role: selected ? .selected : .muted)
+            let type = CellWidth.truncate(product.type.label(in: state.language), to: typeWidth)
+            grid.write(type, row: row, column: 2 + titleWidth + typeWidth - CellWidth.of(type), role: selected ? .selected : .muted)
             let price = fittedPrices[prices.index[offset]]
             grid.write(price.text, row: row, column: width - 1 - price.width, role: selected ? .selected : .price, attributes: .bold)
         }
@@ -68,7 +63,7 @@ extension View {
 
     /// The display prices of a page of products: each distinct one once (`unique`), and for each
     /// product the index of its own. Formatting is the costly part of a row, and a page repeats a
-    /// few price points (the App Store's tiers), so each is formatted (and padded) once.
+    /// few price points (the App Store's tiers), so each is formatted once.
     static func displayPrices(_ products: [Product], _ state: AppState) -> (unique: [String], index: [Int]) {
         let formatter = state.priceFormatter
         var seen: [PricePoint: Int] = [:]

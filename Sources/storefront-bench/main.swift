@@ -187,6 +187,11 @@ struct RenderFigures: Encodable {
     let ratio: Double
 }
 
+/// A 50-product catalog: its list fills the 200×60 frame, as the 100k catalog's does.
+func fullListState() -> AppState {
+    loadedState(decode(SyntheticCatalog.generate(count: 50, seed: 1), source: "synthetic-50"), size: frame)
+}
+
 func renderFigures(small: AppState, large: AppState, fullList: AppState, runs: Int) -> RenderFigures {
     var middle = large
     let page = middle.layout.listRows
@@ -280,8 +285,9 @@ if let only = options.only {
     case "render":
         let large = loadedState(catalog(), size: frame)
         let small = loadedState(decode(smallBytes, source: "profile"), size: frame)
-        let figures = renderFigures(small: small, large: large, fullList: small, runs: quick ? 200 : 5_000)
-        print("render median \(format(figures.large.median)), small \(format(figures.small.median)), ratio \(fixed(figures.ratio, 2))×")
+        let figures = renderFigures(small: small, large: large, fullList: fullListState(), runs: quick ? 200 : 5_000)
+        print("render median \(format(figures.large.median)), small \(format(figures.small.median)), ratio \(fixed(figures.ratio, 2))×, "
+              + "50 products \(format(figures.fullList.median))")
     default:
         fail("--only: decode, decode-small, parse, filter, render or purchase")
     }
@@ -295,8 +301,7 @@ let (smallDecode, smallCatalog) = decodeFigures(smallBytes, source: options.smal
 let largeState = loadedState(largeCatalog, size: frame)
 let filter = filterFigures(largeState, query: options.query, repetitions: quick ? 3 : 21)
 let filterMedium = filterFigures(loadedState(mediumCatalog, size: frame), query: options.query, repetitions: quick ? 3 : 21)
-let fullList = loadedState(decode(SyntheticCatalog.generate(count: 50, seed: 1), source: "synthetic-50"), size: frame)
-let render = renderFigures(small: loadedState(smallCatalog, size: frame), large: largeState, fullList: fullList, runs: quick ? 50 : 1000)
+let render = renderFigures(small: loadedState(smallCatalog, size: frame), large: largeState, fullList: fullListState(), runs: quick ? 50 : 1000)
 
 let moves = [
     moveFigure(loadedState(smallCatalog, size: TerminalSize(columns: 80, rows: 24)), catalog: "small"),

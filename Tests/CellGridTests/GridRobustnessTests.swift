@@ -1,20 +1,10 @@
 import CellGrid
+import StoreKitModel
 import Testing
 
 /// Random operations at random places on small grids never crash and never leave half a wide
 /// character. Deterministic: a fixed seed, so a failure reproduces.
 @Suite struct GridRobustnessTests {
-    struct SplitMix64: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test func randomOperationsKeepTheInvariant() {
         var random = SplitMix64(state: 42)
         let texts = ["", "a", "中", "中文字", "¥160", "1\u{202F}234,56\u{202F}€", "👍e\u{301}", "Remove Ads",

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
@@ -68,27 +69,24 @@ import Testing
     /// A key reserved whose payment was committed but whose answer was never stored (what an
     /// earlier version, which kept keys in `server.sqlite`, left when it died between its commits,
     /// imported with that file): the retry finds the transaction by the key's generation recorded
-    /// on it and charges nothing more.
+    /// on it and charges nothing more. The state is made by paying, then erasing the stored answer.
     @Test func aPaymentCommittedBeforeACrashIsNotRepeatedByTheRetry() async throws {
         let fixture = try await ServerFixture()
         let key = "crash-key-1"
         let body = #"{"account":"alice","productId":"\#(ServerFixture.gems)","quantity":1}"#
-        // Replay what the first request did before the crash: reserve the key, commit the payment.
-        var hasher = [UInt8]()
-        hasher.append(contentsOf: Array("POST /v1/payments\n".utf8))
-        hasher.append(contentsOf: Array(body.utf8))
-        let hash = sha256Hex(hasher)
-        let request = IdempotentRequest(key: key, requestHash: hash, lifetime: 3600, now: Date())
-        guard case .reserved(let generation) = try await fixture.service.store.reserve(request) else {
-            Issue.record("the key was not fresh")
-            return
-        }
-        let committed = try await fixture.service.store.add(.init(productId: ServerFixture.gems, account: "alice"), requestKey: "\(key)#\(generation)")
         try await fixture.test { client in
+            let first = try await client.send(.post, "/v1/payments", json: body, headers: ["Idempotency-Key": key])
+            let committed = try #require((try json(first)["transaction"] as? [String: Any])?["transactionId"] as? String)
+            let database = try DatabaseQueue(path: fixture.directory.appendingPathComponent("store.sqlite").path)
+            try await database.write { db in
+                try db.execute(sql: "UPDATE idempotency_keys SET status = NULL, body = NULL, completed_at = NULL WHERE key = ?", arguments: [key])
+            }
+            try database.close()
             let retry = try await client.send(.post, "/v1/payments", json: body, headers: ["Idempotency-Key": key])
             #expect(retry.status == .created)
-            #expect((try json(retry)["transaction"] as? [String: Any])?["transactionId"] as? String == committed.id)
+            #expect((try json(retry)["transaction"] as? [String: Any])?["transactionId"] as? String == committed)
             #expect((try json(retry)["transaction"] as? [String: Any])?["state"] as? String == "purchasing")
+            #expect(retry.headers[HTTPField.Name("Idempotent-Replayed")!] == nil, "the answer was still stored: not the state under test")
             let history = try await client.object(.get, "/v1/accounts/alice/transactions")
             #expect((history["transactions"] as? [Any])?.count == 1)
         }
@@ -173,8 +171,4 @@ import Testing
             #expect(items.first { $0["productId"] as? String == ServerFixture.monthly }?["expiresDate"] is NSNumber)
         }
     }
-}
-
-func sha256Hex(_ bytes: [UInt8]) -> String {
-    SHA256Helper.hex(bytes)
 }

@@ -1,4 +1,5 @@
 import Foundation
+import StoreKitModel
 import Testing
 
 /// Issue 3's crash test: `storefront buy` killed with SIGKILL at random points of many purchases,
@@ -31,7 +32,7 @@ import Testing
 
     @Test func sigkillAtRandomPointsLosesNothingAndDeliversEachPurchaseOnce() throws {
         let state = try StateDir()
-        var random = SeededGenerator(seed: Self.seed)
+        var random = SplitMix64(state: Self.seed)
 
         // How long an uninterrupted buy takes here, and when it starts printing (the purchase itself
         // is a short stretch at the end; before it the process is loading). Two runs: the first also

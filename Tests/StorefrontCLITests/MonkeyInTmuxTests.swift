@@ -1,4 +1,5 @@
 import Foundation
+import StoreKitModel
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -22,7 +23,7 @@ import Glibc
         let session = try app.launch(columns: 100, rows: 30, environment: ["SWIFT_BACKTRACE": "interactive=no"])
         defer { session.kill() }
         let pid = try session.processID()
-        var random = SeededGenerator(seed: seed)
+        var random = SplitMix64(state: seed)
         var log: [String] = []
         for step in 0..<steps {
             if Int.random(in: 0..<20, using: &random) == 0 {

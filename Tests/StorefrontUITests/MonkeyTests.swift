@@ -10,20 +10,6 @@ import Testing
 @Suite struct MonkeyTests {
     typealias F = UIFixture
 
-    /// SplitMix64: small, fast, and the same sequence on every machine for a seed.
-    struct Random {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(max(1, bound))) }
-        mutating func pick<T>(_ values: [T]) -> T { values[below(values.count)] }
-    }
-
     static let keys: [Key] = KeyBindings.table.flatMap(\.keys) + [
         .character("x"), .character("é"), .character("宝"), .character("1"), .character(" "), .backspace, .tab, .backTab,
         .delete, .function(5), .control("l"), .control("z"), .left, .right, .enter, .escape, .enter, .escape,
@@ -33,7 +19,7 @@ import Testing
 
     @Test(arguments: [1, 2, 3] as [UInt64])
     func randomInputNeverBreaksAnInvariant(seed: UInt64) {
-        var random = Random(state: seed)
+        var random = SplitMix64(state: seed)
         var state = F.state()
         let ids = (1...8).map { String(2_000_000_000_000_000 + $0) }
         let products = F.catalog.allProductIds
@@ -45,7 +31,7 @@ import Testing
         }
     }
 
-    static func action(_ random: inout Random, ids: [String], products: [String], step: Int) -> Action {
+    static func action(_ random: inout SplitMix64, ids: [String], products: [String], step: Int) -> Action {
         switch random.below(100) {
         case 0..<70:
             return .key(random.pick(keys))

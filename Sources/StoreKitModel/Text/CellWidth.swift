@@ -91,44 +91,35 @@ public enum CellWidth {
         }
     }
 
-    /// Cuts `text` to at most `width` cells, ending with `…` when something was cut.
+    /// Cuts `text` to at most `width` cells, ending with `…` when something was cut. ASCII is cut
+    /// byte by byte and simple text scalar by scalar (see `isOneScalarPerCharacter`), the rest by
+    /// character; all three give the same result.
     public static func truncate(_ text: String, to width: Int) -> String {
         guard width > 0 else { return "" }
         if let ascii = asciiWidth(text) {
             guard ascii > width else { return text }
-            // Byte by byte: control bytes (CR LF too) take no cells, so they never end the cut.
-            var result: [UInt8] = []
-            var used = 0
-            for byte in text.utf8 {
-                let cells = byte >= 0x20 && byte < 0x7F ? 1 : 0
-                if used + cells > width - 1 { break }
-                result.append(byte)
-                used += cells
-            }
-            return String(decoding: result, as: UTF8.self) + "…"
-        } else if let simple = scalarWidth(text) {
+            // Control bytes (CR LF too) take no cells, so they never end the cut.
+            return String(decoding: prefix(text.utf8, fitting: width - 1) { $0 >= 0x20 && $0 < 0x7F ? 1 : 0 }, as: UTF8.self) + "…"
+        }
+        if let simple = scalarWidth(text) {
             guard simple > width else { return text }
-            var result = String.UnicodeScalarView()
-            var used = 0
-            for scalar in text.unicodeScalars {
-                let cells = of(scalar)
-                if used + cells > width - 1 { break }
-                result.append(scalar)
-                used += cells
-            }
-            return String(result) + "…"
-        } else {
-            guard of(text) > width else { return text }
+            return String(prefix(text.unicodeScalars, fitting: width - 1, of)) + "…"
         }
-        var result = ""
+        guard of(text) > width else { return text }
+        return String(prefix(text, fitting: width - 1, of)) + "…"
+    }
+
+    /// The longest prefix of `items` whose widths add up to at most `cells`.
+    private static func prefix<Items: Collection>(_ items: Items, fitting cells: Int, _ width: (Items.Element) -> Int) -> Items.SubSequence {
         var used = 0
-        for character in text {
-            let cells = of(character)
-            if used + cells > width - 1 { break }
-            result.append(character)
-            used += cells
+        var end = items.startIndex
+        while end != items.endIndex {
+            let cellsOfItem = width(items[end])
+            if used + cellsOfItem > cells { break }
+            used += cellsOfItem
+            items.formIndex(after: &end)
         }
-        return result + "…"
+        return items[..<end]
     }
 
     /// Pads (or truncates) to exactly `width` cells; `alignRight` for numbers and prices.
