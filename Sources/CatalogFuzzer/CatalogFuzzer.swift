@@ -20,6 +20,23 @@ enum CatalogFuzz {
                 check(error, source: source)
             }
         }
+        checkDirectReading(bytes)
+    }
+
+    /// Products read straight from the bytes give what reading them through a tree gives: the
+    /// same catalog, or the same problems in the same order.
+    static func checkDirectReading(_ bytes: [UInt8]) {
+        let outcomes = [CatalogLoader.ProductReading.direct, .tree].map { reading in
+            Result { () throws(CatalogError) in try CatalogLoader.decode(bytes, source: "fuzz.json", reading: reading) }
+        }
+        switch (outcomes[0], outcomes[1]) {
+        case (.success(let direct), .success(let tree)):
+            precondition(direct == tree, "the direct reading gave another catalog")
+        case (.failure(let direct), .failure(let tree)):
+            precondition(direct.problems == tree.problems, "the direct reading gave other problems: \(direct) against \(tree)")
+        default:
+            preconditionFailure("one reading decoded the catalog and the other did not: \(outcomes)")
+        }
     }
 
     /// A refusal has at least one problem; each names a location and is one line of plain text

@@ -13,7 +13,8 @@ struct IdList: Sendable {
         text = listed(ids)
     }
 
-    func contains(_ id: String) -> Bool { set.contains(id) }
+    /// A short list is searched: comparing a few strings costs less than hashing one.
+    func contains(_ id: String) -> Bool { ids.count <= 8 ? ids.contains(id) : set.contains(id) }
 
     /// The ids that are neither among `keys` nor in `except`: the first eleven in list order (enough
     /// for `listed`) and how many there are in all; nil when none is missing.

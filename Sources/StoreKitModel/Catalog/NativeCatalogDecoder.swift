@@ -206,10 +206,14 @@ final class NativeProductStream: JSONElementSink {
     private var check = Validation()
     private var products: [Product] = []
     private var count = 0
+    /// How many of the products were read straight from the bytes.
+    private(set) var directCount = 0
     private let consumed: ((Int) -> Void)?
+    private let reading: CatalogLoader.ProductReading
 
-    init(consumed: ((Int) -> Void)? = nil) {
+    init(consumed: ((Int) -> Void)? = nil, reading: CatalogLoader.ProductReading = .direct) {
         self.consumed = consumed
+        self.reading = reading
     }
 
     func consumed(upTo offset: Int) {
@@ -232,6 +236,14 @@ final class NativeProductStream: JSONElementSink {
     func element(_ value: JSONValue, at index: Int) {
         count += 1
         if let product = decoder.element(value, index: index, check: &check) { products.append(product) }
+    }
+
+    func element(reading cursor: inout Cursor, at index: Int) -> Bool {
+        guard reading == .direct, let product = decoder.directProduct(&cursor, index: index) else { return false }
+        count += 1
+        directCount += 1
+        products.append(product)
+        return true
     }
 
     /// The products and their problems, as `ProductsDecoder.read` reports them; `value` is the

@@ -14,8 +14,12 @@ struct ProductsDecoder {
     private let storefrontIds: IdList
     /// Storefront ids whose entries were already reported as invalid; nil: every id (see NativeCatalogDecoder).
     let reportedStorefronts: Set<String>?
-    private var firstSeen: [String: Int] = [:]
-    private let priceTables = PriceTables()
+    /// The index of each product id's first definition.
+    var firstSeen: [String: Int] = [:]
+    let priceTables = PriceTables()
+    /// Problems found while reading a product straight from the bytes, which then gives up (see
+    /// `directProduct`); kept between products for its memo of parsed prices.
+    var scratch = Validation()
 
     init(languages: IdList, storefronts: [Storefront], groups: [String], reportedStorefronts: Set<String>? = []) {
         self.languages = languages
@@ -70,11 +74,7 @@ struct ProductsDecoder {
 
     private mutating func productId(_ object: JSONObject, _ path: JSONPath, index: Int, check: inout Validation) -> String? {
         guard let id = check.string(check.require(object, "id", path, "the product identifier"), path.key("id"), maxLength: 255) else { return nil }
-        // ASCII letters, digits, '.', '_' and '-', checked byte by byte.
-        guard id.utf8.allSatisfy({ byte in
-            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
-                || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
-        }) else {
+        guard Self.isProductId(id) else {
             check.report(path.key("id"), "\(quoted(id)) is not a product identifier (letters, digits, '.', '_' and '-' only)")
             return nil
         }
@@ -87,7 +87,15 @@ struct ProductsDecoder {
         return id
     }
 
-    private func storefrontList(_ value: JSONValue?, _ path: JSONPath, check: inout Validation) -> Set<String> {
+    /// ASCII letters, digits, '.', '_' and '-', checked byte by byte.
+    static func isProductId(_ id: String) -> Bool {
+        id.utf8.allSatisfy { byte in
+            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+        }
+    }
+
+    func storefrontList(_ value: JSONValue?, _ path: JSONPath, check: inout Validation) -> Set<String> {
         guard let items = check.array(value, path) else { return [] }
         var result = Set<String>()
         for (index, item) in items.enumerated() {
@@ -132,7 +140,7 @@ struct ProductsDecoder {
         return prices
     }
 
-    private func walletGrant(_ value: JSONValue?, _ path: JSONPath, type: ProductType?, check: inout Validation) -> WalletGrant? {
+    func walletGrant(_ value: JSONValue?, _ path: JSONPath, type: ProductType?, check: inout Validation) -> WalletGrant? {
         guard let value else { return nil }
         if let type, type != .consumable {
             check.report(path, "only consumables credit a wallet balance; this product is \(type.rawValue)")
@@ -168,6 +176,33 @@ final class PriceTables {
 
     func remember(_ prices: [String: Decimal], for object: JSONObject, except unavailable: Set<String>) {
         if tables.count < Self.limit { tables[Written(members: object.members, unavailable: unavailable)] = prices }
+    }
+
+    /// The same, by the exact bytes a table was written with, for a reader that finds a table
+    /// before parsing it (`ProductsDecoder.directProduct`). Equal bytes are equal JSON, so bytes
+    /// found here need no checking either.
+    private var bytesTables: [Int: [(written: [UInt8], unavailable: Set<String>, prices: [String: Decimal])]] = [:]
+    private var bytesTableCount = 0
+
+    func table(written bytes: UnsafeBufferPointer<UInt8>, except unavailable: Set<String>) -> [String: Decimal]? {
+        bytesTables[Self.hash(bytes)]?.first { $0.written.withUnsafeBufferPointer { equal($0, bytes) } && $0.unavailable == unavailable }?.prices
+    }
+
+    func remember(_ prices: [String: Decimal], written bytes: UnsafeBufferPointer<UInt8>, except unavailable: Set<String>) {
+        guard bytesTableCount < Self.limit else { return }
+        bytesTables[Self.hash(bytes), default: []].append((Array(bytes), unavailable, prices))
+        bytesTableCount += 1
+    }
+
+    private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var hasher = Hasher()
+        hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
+        return hasher.finalize()
+    }
+
+    private func equal(_ lhs: UnsafeBufferPointer<UInt8>, _ rhs: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard lhs.count == rhs.count, let left = lhs.baseAddress, let right = rhs.baseAddress else { return lhs.count == rhs.count }
+        return memcmp(left, right, lhs.count) == 0
     }
 
     private struct Written: Hashable {

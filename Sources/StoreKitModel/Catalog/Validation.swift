@@ -13,6 +13,11 @@ struct Validation {
         problems.append(CatalogProblem(path: path.description, message: message))
     }
 
+    /// Forgets the problems found so far (a reader that gives up on a value, to read it again another way).
+    mutating func discardProblems() {
+        problems.removeAll(keepingCapacity: true)
+    }
+
     /// Problems found by another `Validation`, after the ones found so far.
     mutating func include(_ others: [CatalogProblem]) {
         problems += others

@@ -10,7 +10,7 @@ public struct CatalogSettings: Sendable, Hashable {
 }
 
 /// A validated catalog: every product, storefront and account, indexed by id.
-public struct Catalog: Sendable {
+public struct Catalog: Sendable, Equatable {
     public let bundleId: String
     public let languages: [String]
     public let defaultStorefront: String
@@ -33,8 +33,9 @@ public struct Catalog: Sendable {
         self.subscriptionGroups = subscriptionGroups
         self.products = products
         self.settings = settings
-        productIndex = Dictionary(products.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
-        storefrontIndex = Dictionary(storefronts.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+        // By position, so each element's id is read in place rather than the element copied.
+        productIndex = Dictionary(products.indices.lazy.map { (products[$0].id, $0) }, uniquingKeysWith: { first, _ in first })
+        storefrontIndex = Dictionary(storefronts.indices.lazy.map { (storefronts[$0].id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     public func product(id: String) -> Product? {

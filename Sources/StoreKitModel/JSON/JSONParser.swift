@@ -52,6 +52,10 @@ protocol JSONElementSink: AnyObject {
     /// elements in the tree instead.
     func begin(preceding: JSONObject) -> Bool
     func element(_ value: JSONValue, at index: Int)
+    /// Reads the element at the cursor straight from the bytes, without its tree, if it can; false
+    /// when it cannot, and the parser then reads the element into a tree for `element(_:at:)` as
+    /// usual (from where it began, so what this read does not count).
+    func element(reading cursor: inout Cursor, at index: Int) -> Bool
     /// The parser is done with every byte before `offset` (the element just sent ended there).
     func consumed(upTo offset: Int)
 }
@@ -163,7 +167,11 @@ struct Cursor {
             var count = 0
             while true {
                 skipWhitespace()
-                sink.element(try value(in: ("array", opened)), at: count)
+                let (start, level) = (index, depth)
+                if !sink.element(reading: &self, at: count) {
+                    (index, depth) = (start, level)
+                    sink.element(try value(in: ("array", opened)), at: count)
+                }
                 sink.consumed(upTo: index)
                 count += 1
                 skipWhitespace()
