@@ -74,6 +74,22 @@ func measure(warmup: Int, runs: Int, _ body: () -> Int) -> Stats {
     return Stats(milliseconds: samples)
 }
 
+/// Two bodies measured in turns, run by run, so drift on a busy machine falls on both alike.
+func measureAlternately(warmup: Int, runs: Int, _ first: () -> Int, _ second: () -> Int) -> (Stats, Stats) {
+    for _ in 0..<warmup { consume(first() + second()) }
+    var samples: ([Double], [Double]) = ([], [])
+    for run in 0..<runs {
+        for body in run.isMultiple(of: 2) ? [0, 1] : [1, 0] {
+            let start = now()
+            let result = body == 0 ? first() : second()
+            let end = now()
+            consume(result)
+            if body == 0 { samples.0.append(Double(end - start) / 1_000_000) } else { samples.1.append(Double(end - start) / 1_000_000) }
+        }
+    }
+    return (Stats(milliseconds: samples.0), Stats(milliseconds: samples.1))
+}
+
 func format(_ milliseconds: Double) -> String {
     if milliseconds >= 100 { return String(Int(milliseconds.rounded())) + " ms" }
     if milliseconds >= 1 { return fixed(milliseconds, 2) + " ms" }

@@ -56,9 +56,9 @@ func readBytes(_ path: String) -> [UInt8] {
     return [UInt8](data)
 }
 
-func decode(_ bytes: [UInt8], source: String) -> Catalog {
+func decode(_ bytes: [UInt8], source: String, reading: CatalogLoader.ProductReading = .direct) -> Catalog {
     do {
-        return try CatalogLoader.decode(bytes, source: source)
+        return try CatalogLoader.decode(bytes, source: source, reading: reading)
     } catch {
         fail("\(error)")
     }
@@ -84,6 +84,9 @@ struct DecodeFigures: Encodable {
     let parse: Stats
     /// CatalogLoader.decode: parse, validate everything, build the Catalog and its id index.
     let decode: Stats
+    /// The same with every product read through a JSON tree (`ProductReading.tree`, the reading
+    /// before products were read straight from the bytes), measured in turns with `decode`.
+    let decodeThroughTree: Stats
     /// The products request and the UI's ProductList (search keys): what the TUI does next.
     let index: Stats
 }
@@ -98,9 +101,11 @@ func decodeFigures(_ bytes: [UInt8], source: String, runs: Int) -> (DecodeFigure
             fail("\(source): \(error)")
         }
     }
-    let full = measure(warmup: 1, runs: runs) { decode(bytes, source: source).products.count }
+    let (full, tree) = measureAlternately(warmup: 1, runs: runs, { decode(bytes, source: source).products.count },
+                                         { decode(bytes, source: source, reading: .tree).products.count })
     let index = measure(warmup: 1, runs: runs) { loadedState(catalog, size: TerminalSize(columns: 200, rows: 60)).list.visible.count }
-    return (DecodeFigures(products: catalog.products.count, bytes: bytes.count, parse: parse, decode: full, index: index), catalog)
+    return (DecodeFigures(products: catalog.products.count, bytes: bytes.count, parse: parse, decode: full,
+                          decodeThroughTree: tree, index: index), catalog)
 }
 
 struct KeystrokeFigure: Encodable {
@@ -272,6 +277,10 @@ let smallBytes = readBytes(options.small)
 if let only = options.only {
     let catalog = { decode(largeBytes, source: "profile") }
     switch only {
+    case "readings":
+        let (direct, tree) = measureAlternately(warmup: 1, runs: quick ? 5 : 21, { decode(mediumBytes, source: "profile").products.count },
+                                                { decode(mediumBytes, source: "profile", reading: .tree).products.count })
+        print("10k decode: direct \(format(direct.median)), through a tree \(format(tree.median)) (\(fixed(tree.median / direct.median, 2))×)")
     case "decode", "decode-small":
         for _ in 0..<(quick ? 1 : 3) { consume(decode(only == "decode" ? largeBytes : smallBytes, source: "profile").products.count) }
     case "parse":
@@ -289,7 +298,7 @@ if let only = options.only {
         print("render median \(format(figures.large.median)), small \(format(figures.small.median)), ratio \(fixed(figures.ratio, 2))×, "
               + "50 products \(format(figures.fullList.median))")
     default:
-        fail("--only: decode, decode-small, parse, filter, render or purchase")
+        fail("--only: decode, decode-small, readings, parse, filter, render or purchase")
     }
     exit(0)
 }
@@ -319,7 +328,8 @@ func row(_ name: String, _ stats: Stats, _ note: String = "") {
 for (label, figures) in [("100k", largeDecode), ("10k", mediumDecode), ("small", smallDecode)] {
     let megabytes = fixed(Double(figures.bytes) / 1_048_576, 1)
     row("parse \(label) (\(figures.products) products, \(megabytes) MB)", figures.parse)
-    row("decode+validate+index \(label)", figures.decode)
+    row("decode+validate+index \(label)", figures.decode,
+        "through a tree \(format(figures.decodeThroughTree.median)) (\(fixed(figures.decodeThroughTree.median / max(figures.decode.median, 1e-9), 2))×)")
     row("products request + list keys \(label)", figures.index)
 }
 row("filter keystroke, \(filter.products) products", filter.keystroke, "max \(format(filter.keystroke.max)); target ≤ 16 ms")

@@ -71,3 +71,46 @@ import Testing
         #expect(try MappedFile.openIfLarge("/tmp") == nil)
     }
 }
+
+/// Files under the mapping threshold are read straight into memory: whole, from a pipe in steps,
+/// and with a message that says what to do when the path is wrong.
+@Suite struct ReadFileTests {
+    @Test func aFileIsReadWhole() async throws {
+        let bytes = SyntheticCatalog.generate(count: 50, seed: 2)
+        let path = try MappedFileTests.write(bytes)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(try CatalogLoader.readFile(path) == bytes)
+        #expect(try await CatalogLoader.load(from: path) == CatalogLoader.decode(bytes, source: path))
+    }
+
+    /// A pipe has no size: it is read in steps (more than one here) until the writer closes it.
+    @Test func aPipeIsReadToItsEnd() async throws {
+        let bytes = SyntheticCatalog.generate(count: 2_000, seed: 2)
+        #expect(bytes.count > 1 << 20)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("storefront-fifo-\(UUID().uuidString)").path
+        #expect(mkfifo(path, 0o600) == 0)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let writer = Thread {
+            guard let handle = FileHandle(forWritingAtPath: path) else { return }
+            handle.write(Data(bytes))
+            try? handle.close()
+        }
+        writer.start()
+        #expect(try CatalogLoader.readFile(path) == bytes)
+    }
+
+    @Test func aWrongPathSaysWhatToPass() throws {
+        let missing = "/nonexistent-\(UUID().uuidString)/products.json"
+        #expect(Self.message(missing) == "\(missing): no such file; pass --catalog with the path of a products.json or .storekit file")
+        let directory = FileManager.default.temporaryDirectory.path
+        #expect(Self.message(directory) == "\(directory): is a directory; pass the catalog file itself (e.g. \(directory)/products.json)")
+    }
+
+    static func message(_ path: String) -> String {
+        do {
+            return "read \(try CatalogLoader.readFile(path).count) bytes"
+        } catch {
+            return error.description
+        }
+    }
+}

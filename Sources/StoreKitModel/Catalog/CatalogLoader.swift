@@ -131,29 +131,53 @@ public enum CatalogLoader {
         }
     }
 
+    /// The file's bytes, read straight into the array (one copy, no `Data` in between).
     static func readFile(_ path: String) throws(CatalogError) -> [UInt8] {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw CatalogError(source: path, message: "no such file; pass --catalog with the path of a products.json or .storekit file")
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let code = errno
+            switch code {
+            case ENOENT, ENOTDIR: throw CatalogError(source: path, message: "no such file; pass --catalog with the path of a products.json or .storekit file")
+            case EACCES: throw CatalogError(source: path, message: "cannot be read (check its permissions)")
+            default: throw CatalogError(source: path, message: "cannot be read: \(String(cString: strerror(code)))")
+            }
         }
-        if isDirectory.boolValue {
+        defer { close(descriptor) }
+        var status = stat()
+        if fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
             throw CatalogError(source: path, message: "is a directory; pass the catalog file itself (e.g. \(path)/products.json)")
         }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw CatalogError(source: path, message: "cannot be read (check its permissions)")
+        // A regular file's size is known: one read. A pipe or a device is read in steps until it ends.
+        var step = min(max(Int(status.st_size), 0) + 1, maxBytes + 1)
+        var (bytes, failure) = readChunk(descriptor, upTo: step)
+        var filled = bytes.count == step  // there may be more
+        while failure == 0, filled, bytes.count <= maxBytes {
+            step = min(max(step, 1 << 20), maxBytes + 1 - bytes.count)
+            let (more, error) = readChunk(descriptor, upTo: step)
+            bytes += more
+            (failure, filled) = (error, more.count == step)
         }
-        defer { try? handle.close() }
-        do {
-            guard let data = try handle.read(upToCount: maxBytes + 1) else { return [] }
-            if data.count > maxBytes {
-                throw tooLarge(path)
+        if failure != 0 { throw CatalogError(source: path, message: "cannot be read: \(String(cString: strerror(failure)))") }
+        if bytes.count > maxBytes { throw tooLarge(path) }
+        return bytes
+    }
+
+    /// Up to `limit` bytes read from `descriptor` (fewer only at its end), and the error that stopped it, if any.
+    private static func readChunk(_ descriptor: Int32, upTo limit: Int) -> ([UInt8], Int32) {
+        var failure: Int32 = 0
+        let bytes = [UInt8](unsafeUninitializedCapacity: limit) { buffer, count in
+            count = 0
+            while count < buffer.count {
+                let got = read(descriptor, buffer.baseAddress! + count, buffer.count - count)
+                if got > 0 {
+                    count += got
+                } else if got == 0 || errno != EINTR {
+                    failure = got < 0 ? errno : 0
+                    return
+                }
             }
-            return [UInt8](data)
-        } catch let error as CatalogError {
-            throw error
-        } catch {
-            throw CatalogError(source: path, message: "cannot be read: \(error.localizedDescription)")
         }
+        return (bytes, failure)
     }
 
     /// A local file over `maxBytes`, however it was opened.

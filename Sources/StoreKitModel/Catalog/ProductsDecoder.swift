@@ -89,10 +89,11 @@ struct ProductsDecoder {
 
     /// ASCII letters, digits, '.', '_' and '-', checked byte by byte.
     static func isProductId(_ id: String) -> Bool {
-        id.utf8.allSatisfy { byte in
+        let allowed = { (byte: UInt8) in
             (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
                 || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
         }
+        return id.utf8.withContiguousStorageIfAvailable { $0.allSatisfy(allowed) } ?? id.utf8.allSatisfy(allowed)
     }
 
     func storefrontList(_ value: JSONValue?, _ path: JSONPath, check: inout Validation) -> Set<String> {

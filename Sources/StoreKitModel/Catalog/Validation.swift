@@ -110,11 +110,13 @@ struct Validation {
         return text.utf8.withContiguousStorageIfAvailable { $0.contains(where: test) } ?? text.utf8.contains(where: test)
     }
 
-    /// False when the first character is plainly not whitespace: an ASCII first byte other than
-    /// tab, line feed, vertical tab, form feed, carriage return and space is the first scalar of
-    /// the first character, and `Character.isWhitespace` looks at that scalar.
+    /// False when the first character is plainly not whitespace: `Character.isWhitespace` looks
+    /// at the character's first scalar, which is the text's first scalar (an ASCII first byte
+    /// other than tab, line feed, vertical tab, form feed, carriage return and space is settled
+    /// without looking up its properties).
     private func mayBeAllWhitespace(_ text: String) -> Bool {
-        guard let first = text.utf8.first, first < 0x80 else { return true }
+        guard let first = text.utf8.first else { return true }
+        guard first < 0x80 else { return text.unicodeScalars.first?.properties.isWhitespace ?? true }
         return (0x09...0x0D).contains(first) || first == 0x20
     }
 
@@ -156,8 +158,8 @@ struct Validation {
 
     mutating func integer(_ value: JSONValue?, _ path: @autoclosure () -> JSONPath, in range: ClosedRange<Int>) -> Int? {
         guard let value else { return nil }
-        let expected = range.count == 1 ? "the whole number \(range.lowerBound)" : "a whole number from \(range.lowerBound) to \(range.upperBound)"
         guard case .number(let text) = value, let number = Int(text) else {
+            let expected = range.count == 1 ? "the whole number \(range.lowerBound)" : "a whole number from \(range.lowerBound) to \(range.upperBound)"
             if case .number(let text) = value, isWholeNumber(text) {  // too many digits for Int
                 report(path(), "\(brief(value)) is out of range; expected \(range.lowerBound) to \(range.upperBound)")
             } else {
