@@ -63,7 +63,7 @@ enum CatalogFuzz {
             precondition(catalog.storefront(id: account.storefront) != nil, "an account in an unknown storefront")
         }
         for product in catalog.products {
-            precondition(catalog.product(id: product.id) != nil)
+            precondition(catalog.product(id: product.id) == product, "the id index does not find \(product.id)")
             for (storefront, price) in product.prices {
                 precondition(catalog.storefront(id: storefront) != nil, "a price in an unknown storefront")
                 precondition(price >= 0 && price <= 100_000_000, "price \(price) out of range")

@@ -49,7 +49,7 @@ import Testing
         let mapped = try #require(try MappedFile.openIfLarge(path, threshold: 0, releaseStep: 1))
         let fromMemory = await Self.message { try CatalogLoader.decode(bytes, source: path) }
         let fromMapping = await Self.message {
-            try withExtendedLifetime(mapped) { try CatalogLoader.decode(mapped.bytes, source: path, consumed: mapped.release(upTo:)) }
+            try withExtendedLifetime(mapped) { try CatalogLoader.decode(mapped.bytes, source: path, mapped: mapped) }
         }
         #expect(fromMapping == fromMemory)
         #expect(variant == "valid" ? fromMapping.hasPrefix("ok 3") : !fromMapping.hasPrefix("ok "), "\(fromMapping.prefix(300))")

@@ -38,7 +38,7 @@ public enum CatalogLoader {
         if let mapped = try MappedFile.openIfLarge(location) {
             // Pages behind the parser are handed back as it goes: peak memory is the catalog, not the file too.
             return try withExtendedLifetime(mapped) { () throws(CatalogError) in
-                try decode(mapped.bytes, source: location, consumed: mapped.release(upTo:))
+                try decode(mapped.bytes, source: location, mapped: mapped)
             }
         }
         return try decode(try readFile(location), source: location)
@@ -64,17 +64,17 @@ public enum CatalogLoader {
 
     /// Parses and validates bytes already in memory; `source` names them in messages.
     public static func decode(_ bytes: [UInt8], source: String, reading: ProductReading = .direct) throws(CatalogError) -> Catalog {
-        try bytes.withUnsafeBufferPointer { buffer throws(CatalogError) in try decode(buffer, source: source, consumed: nil, reading: reading) }
+        try bytes.withUnsafeBufferPointer { buffer throws(CatalogError) in try decode(buffer, source: source, mapped: nil, reading: reading) }
     }
 
-    /// `consumed` learns, while products stream, that the bytes before an offset are no longer read.
-    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, source: String, consumed: ((Int) -> Void)?,
+    /// `mapped`: the file `bytes` are mapped from, whose pages are given back as products stream.
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, source: String, mapped: MappedFile?,
                        reading: ProductReading = .direct) throws(CatalogError) -> Catalog {
         if let problem = encodingProblem(bytes) {
             throw CatalogError(source: source, problems: [problem])
         }
         // A native catalog's products are read while they are parsed (see NativeProductStream).
-        let stream = source.lowercased().hasSuffix(".storekit") ? nil : NativeProductStream(consumed: consumed, reading: reading)
+        let stream = source.lowercased().hasSuffix(".storekit") ? nil : NativeProductStream(mapped: mapped, reading: reading)
         let root = try parse(bytes, source: source, streamingTo: stream)
         switch CatalogFormat.detect(source: source, root: root) {
         case .native:

@@ -5,22 +5,25 @@ import Darwin
 #endif
 
 /// A large catalog file mapped into memory instead of copied: the parser reads it in place, and
-/// the pages it has gone past are given back (`release(upTo:)`), so loading a 100,000-product
+/// the pages it has gone past are given back (`PageRelease`), so loading a 100,000-product
 /// catalog holds the catalog in memory, not the catalog and its 80 MB file as well. Pages given
-/// back are read again from the page cache if an error message needs them.
+/// back are read again from the page cache if anything reads them again (an error message, or a
+/// reader of the neighbouring part on another core): the mapping is private and never written.
+///
+/// Immutable once made, and `madvise` may be called from any thread: readers on several cores
+/// share one.
 ///
 /// Only files of `threshold` bytes or more are mapped: a small file is cheaper to read, and a
 /// mapped file that another program truncates while it is parsed ends the process (SIGBUS), a
 /// risk worth taking only where memory is at stake.
-final class MappedFile {
+final class MappedFile: @unchecked Sendable {
     static let threshold = 16 * 1024 * 1024
 
     let bytes: UnsafeBufferPointer<UInt8>
     private let base: UnsafeMutableRawPointer
     private let length: Int
-    private var released = 0
-    /// Pages are given back when this many bytes or more lie behind the parser.
-    private let releaseStep: Int
+    /// Pages are given back when this many bytes or more lie behind a reader.
+    let releaseStep: Int
     private static let pageSize = max(4096, sysconf(Int32(_SC_PAGESIZE)))
 
     private init(base: UnsafeMutableRawPointer, length: Int, releaseStep: Int) {
@@ -52,11 +55,29 @@ final class MappedFile {
         return MappedFile(base: base, length: size, releaseStep: releaseStep)
     }
 
-    /// Gives back the whole pages before `offset`, in steps of `releaseStep`.
-    func release(upTo offset: Int) {
-        let end = min(offset, length) / Self.pageSize * Self.pageSize
-        guard end - released >= releaseStep else { return }
-        _ = madvise(base + released, end - released, MADV_DONTNEED)
-        released = end
+    /// Gives back the pages that begin in `range` and end before its end.
+    func release(_ range: Range<Int>) {
+        let start = range.lowerBound / Self.pageSize * Self.pageSize
+        let end = min(range.upperBound, length) / Self.pageSize * Self.pageSize
+        guard end > start else { return }
+        _ = madvise(base + start, end - start, MADV_DONTNEED)
+    }
+}
+
+/// The pages behind one reader moving forward through a mapped file, given back a step at a time.
+struct PageRelease {
+    let file: MappedFile
+    private var released: Int
+
+    init(_ file: MappedFile, from start: Int = 0) {
+        self.file = file
+        released = start
+    }
+
+    /// The reader is done with every byte before `offset`.
+    mutating func advance(to offset: Int) {
+        guard offset - released >= file.releaseStep else { return }
+        file.release(released..<offset)
+        released = offset
     }
 }

@@ -38,7 +38,7 @@ struct NativeCatalogDecoder {
         let accounts = readAccounts(top["accounts"], storefronts: storefrontIds)
         let groups = readGroups(top["subscriptionGroups"], languages: languageList)
         let productsValue = check.require(top, "products", .root, "the list of products")
-        let productList: [Product]
+        let productList: (products: [Product], index: [String: Int])
         if let streamed {
             guard streamed.languages == languages, streamed.storefronts == storefronts, streamed.groups == groups.map(\.id),
                   streamed.reportedStorefronts == reportedStorefronts else {
@@ -49,11 +49,12 @@ struct NativeCatalogDecoder {
         } else {
             var products = ProductsDecoder(languages: languageList, storefronts: storefronts, groups: groups.map(\.id),
                                            reportedStorefronts: reportedStorefronts)
-            productList = products.read(productsValue, check: &check)
+            productList = (products.read(productsValue, check: &check), products.firstSeen)
         }
         guard check.problems.isEmpty, let bundleId, let defaultStorefront else { return nil }
-        return Catalog(bundleId: bundleId, languages: languages, defaultStorefront: defaultStorefront,
-                       storefronts: storefronts, accounts: accounts, subscriptionGroups: groups, products: productList)
+        // With no problem every element is a product, so where each id was first seen is its position.
+        return Catalog(bundleId: bundleId, languages: languages, defaultStorefront: defaultStorefront, storefronts: storefronts,
+                       accounts: accounts, subscriptionGroups: groups, products: productList.products, productIndex: productList.index)
     }
 
     private mutating func readHeader(_ top: JSONObject) {
@@ -187,72 +188,6 @@ struct NativeCatalogDecoder {
             }
         }
         return groups
-    }
-}
-
-/// Reads a native catalog's products while the parser goes through them, each as soon as it is
-/// parsed, so their tree never exists all at once. It starts only when the root's `format` comes
-/// before `products` (the file is then certainly a native catalog) and reads them under the
-/// languages, storefronts and groups written before `products`; `NativeCatalogDecoder.decode`
-/// uses the result only if the whole file has the same ones, and otherwise the full tree is
-/// decoded as usual. Either way the catalog and its problems are the same.
-final class NativeProductStream: JSONElementSink {
-    private(set) var began = false
-    private(set) var languages: [String] = []
-    private(set) var storefronts: [Storefront] = []
-    private(set) var groups: [String] = []
-    private(set) var reportedStorefronts: Set<String>? = []
-    private var decoder = ProductsDecoder(languages: IdList([]), storefronts: [], groups: [])
-    private var check = Validation()
-    private var products: [Product] = []
-    private var count = 0
-    /// How many of the products were read straight from the bytes.
-    private(set) var directCount = 0
-    private let consumed: ((Int) -> Void)?
-    private let reading: CatalogLoader.ProductReading
-
-    init(consumed: ((Int) -> Void)? = nil, reading: CatalogLoader.ProductReading = .direct) {
-        self.consumed = consumed
-        self.reading = reading
-    }
-
-    func consumed(upTo offset: Int) {
-        consumed?(offset)
-    }
-
-    func begin(preceding: JSONObject) -> Bool {
-        guard preceding["format"] != nil else { return false }
-        var header = NativeCatalogDecoder()  // its problems are reported again by the real decode
-        languages = header.readLanguages(preceding["languages"])
-        storefronts = header.readStorefronts(preceding["storefronts"])
-        reportedStorefronts = header.reportedStorefronts
-        groups = header.readGroups(preceding["subscriptionGroups"], languages: IdList(languages)).map(\.id)
-        decoder = ProductsDecoder(languages: IdList(languages), storefronts: storefronts, groups: groups,
-                                  reportedStorefronts: reportedStorefronts)
-        began = true
-        return true
-    }
-
-    func element(_ value: JSONValue, at index: Int) {
-        count += 1
-        if let product = decoder.element(value, index: index, check: &check) { products.append(product) }
-    }
-
-    func element(reading cursor: inout Cursor, at index: Int) -> Bool {
-        guard reading == .direct, let product = decoder.directProduct(&cursor, index: index) else { return false }
-        count += 1
-        directCount += 1
-        products.append(product)
-        return true
-    }
-
-    /// The products and their problems, as `ProductsDecoder.read` reports them; `value` is the
-    /// empty array left in the tree.
-    func take(_ value: JSONValue?, check outer: inout Validation) -> [Product] {
-        guard outer.array(value, ProductsDecoder.path) != nil else { return [] }
-        if count == 0 { outer.report(ProductsDecoder.path, "is empty; a catalog needs at least one product") }
-        outer.include(check.problems)
-        return products
     }
 }
 

@@ -16,7 +16,7 @@ struct ProductsDecoder {
     let reportedStorefronts: Set<String>?
     /// The index of each product id's first definition.
     var firstSeen: [String: Int] = [:]
-    let priceTables = PriceTables()
+    private(set) var priceTables = PriceTables()
     /// Problems found while reading a product straight from the bytes, which then gives up (see
     /// `directProduct`); kept between products for its memo of parsed prices.
     var scratch = Validation()
@@ -31,6 +31,16 @@ struct ProductsDecoder {
     }
 
     static let path = JSONPath.root.key("products")
+
+    /// A decoder for another part of the same products, read at the same time on another thread:
+    /// the same catalog, but price tables and ids of its own.
+    func forked() -> ProductsDecoder {
+        var fork = self
+        fork.priceTables = PriceTables()
+        fork.firstSeen = [:]
+        fork.scratch = Validation()
+        return fork
+    }
 
     mutating func read(_ value: JSONValue?, check: inout Validation) -> [Product] {
         guard let items = check.array(value, Self.path) else { return [] }

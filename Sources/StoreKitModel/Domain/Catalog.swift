@@ -25,6 +25,16 @@ public struct Catalog: Sendable, Equatable {
     public init(bundleId: String, languages: [String], defaultStorefront: String, storefronts: [Storefront],
                 accounts: [Account], subscriptionGroups: [SubscriptionGroup], products: [Product],
                 settings: CatalogSettings = CatalogSettings()) {
+        // By position, so each element's id is read in place rather than the element copied.
+        let index = Dictionary(products.indices.lazy.map { (products[$0].id, $0) }, uniquingKeysWith: { first, _ in first })
+        self.init(bundleId: bundleId, languages: languages, defaultStorefront: defaultStorefront, storefronts: storefronts,
+                  accounts: accounts, subscriptionGroups: subscriptionGroups, products: products, productIndex: index, settings: settings)
+    }
+
+    /// `productIndex`: each product's position by id, already known to the decoder that read them.
+    init(bundleId: String, languages: [String], defaultStorefront: String, storefronts: [Storefront],
+         accounts: [Account], subscriptionGroups: [SubscriptionGroup], products: [Product], productIndex: [String: Int],
+         settings: CatalogSettings = CatalogSettings()) {
         self.bundleId = bundleId
         self.languages = languages
         self.defaultStorefront = defaultStorefront
@@ -33,8 +43,7 @@ public struct Catalog: Sendable, Equatable {
         self.subscriptionGroups = subscriptionGroups
         self.products = products
         self.settings = settings
-        // By position, so each element's id is read in place rather than the element copied.
-        productIndex = Dictionary(products.indices.lazy.map { (products[$0].id, $0) }, uniquingKeysWith: { first, _ in first })
+        self.productIndex = productIndex
         storefrontIndex = Dictionary(storefronts.indices.lazy.map { (storefronts[$0].id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 

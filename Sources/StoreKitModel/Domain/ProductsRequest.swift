@@ -20,13 +20,16 @@ public struct ProductsResponse: Sendable {
 extension Catalog {
     /// Answers a products request like `SKProductsRequest`: duplicates collapse, order follows the request.
     public func request(ids: [String], storefront: Storefront) -> ProductsResponse {
-        var seen = Set<String>(minimumCapacity: ids.count)
+        // Every id in catalog order (what the UI and `storefront products` ask for): catalog ids
+        // are unique, and each is at its own position, so no set and no lookups are needed.
+        let wholeCatalog = ids.count == products.count && ids.indices.allSatisfy { ids[$0] == products[$0].id }
+        var seen = Set<String>(minimumCapacity: wholeCatalog ? 0 : ids.count)
         var found: [Product] = []
         found.reserveCapacity(ids.count)
         var invalid: [String] = []
         var unavailable: [String] = []
-        for id in ids where seen.insert(id).inserted {
-            guard let product = product(id: id), !product.removed else {
+        for (position, id) in ids.enumerated() where wholeCatalog || seen.insert(id).inserted {
+            guard let product = wholeCatalog ? products[position] : product(id: id), !product.removed else {
                 invalid.append(id)
                 continue
             }

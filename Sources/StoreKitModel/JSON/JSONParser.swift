@@ -56,6 +56,9 @@ protocol JSONElementSink: AnyObject {
     /// when it cannot, and the parser then reads the element into a tree for `element(_:at:)` as
     /// usual (from where it began, so what this read does not count).
     func element(reading cursor: inout Cursor, at index: Int) -> Bool
+    /// Reads every element at once, from the first (at the cursor) through the closing bracket,
+    /// if it can; false when it cannot, and the parser then goes through them one by one.
+    func elements(reading cursor: inout Cursor) -> Bool
     /// The parser is done with every byte before `offset` (the element just sent ended there).
     func consumed(upTo offset: Int)
 }
@@ -164,6 +167,9 @@ struct Cursor {
         skipWhitespace()
         if try peek(closing: "]", opened: opened) { return .array([]) }
         if let sink {
+            let (start, level) = (index, depth)
+            if sink.elements(reading: &self) { return .array([]) }
+            (index, depth) = (start, level)
             var count = 0
             while true {
                 skipWhitespace()

@@ -1,0 +1,139 @@
+import Foundation
+
+/// The products of a large catalog read in parts, one per core, at the same time.
+///
+/// Where each part begins is a guess: the first `{` that follows `}` and `,` (whitespace allowed
+/// between) after an even share of the bytes. That text could sit inside a string, so a guess
+/// counts only when the part before it, read element by element from a start already confirmed,
+/// ends exactly there; the last part must end at the array's closing bracket. Every product is
+/// read straight from the bytes (`ProductsDecoder.directProduct`), and the parts are joined only
+/// if each was read whole and no id appears in two of them.
+///
+/// Anything else (a product that needs the tree reading, a wrong guess, an array that is not last
+/// in the file) gives nil, and the parser reads the products one by one as before, which gives
+/// the same products or says what is wrong: a valid catalog loads sooner, and any other loads as
+/// it always did.
+enum ParallelProducts {
+    /// Below this, one core is done before several would have started.
+    static let minimumBytes = 1 << 20
+    static let maximumParts = 8
+
+    /// What the parts read together.
+    struct Whole {
+        let products: [Product]
+        /// Each product's position by id.
+        let index: [String: Int]
+        /// Just after the array's closing bracket.
+        let end: Int
+    }
+
+    /// The products from the cursor (at the array's first element) to the array's end.
+    static func read(from cursor: Cursor, decoder: ProductsDecoder, mapped: MappedFile?,
+                     cores: Int) -> Whole? {
+        let bytes = cursor.bytes
+        let (first, span, count) = (cursor.index, bytes.count - cursor.index, min(cores, maximumParts))
+        guard count > 1, span >= minimumBytes else { return nil }
+        var starts = [first]
+        for part in 1..<count {
+            if let start = likelyElementStart(in: bytes, from: first + span / count * part), start > starts[starts.count - 1] {
+                starts.append(start)
+            }
+        }
+        guard starts.count > 1 else { return nil }
+        var parts = [Part?](repeating: nil, count: starts.count)
+        parts.withUnsafeMutableBufferPointer { slots in
+            let job = Job(bytes: bytes, starts: starts, depth: cursor.depth, decoder: decoder, mapped: mapped, slots: slots)
+            DispatchQueue.concurrentPerform(iterations: starts.count) { part in job.run(part) }
+        }
+        return join(&parts)
+    }
+
+    /// What the parts share while they run. Unchecked: the bytes, the starts and the decoder are
+    /// only read (each part reads with its own fork of the decoder), and each part writes its own
+    /// slot only; nothing else looks at the slots until every part is done.
+    private struct Job: @unchecked Sendable {
+        let bytes: UnsafeBufferPointer<UInt8>
+        let starts: [Int]
+        let depth: Int
+        let decoder: ProductsDecoder
+        let mapped: MappedFile?
+        let slots: UnsafeMutableBufferPointer<Part?>
+
+        func run(_ part: Int) {
+            slots[part] = read(bytes, from: starts[part], until: part + 1 < starts.count ? starts[part + 1] : nil,
+                               depth: depth, decoder: decoder.forked(), mapped: mapped)
+        }
+    }
+
+    private struct Part {
+        var products: [Product]
+        /// Each id read, with its index in the part.
+        var ids: [String: Int]
+        /// Where the part ended: where the next begins, or just after the array's closing bracket.
+        var end: Int
+    }
+
+    /// The products from `start`, one after another, until `next` (the next part's start) or, for
+    /// the last part (`next` nil), through the closing bracket. Nil unless it ends exactly there.
+    private static func read(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, until next: Int?, depth: Int,
+                             decoder: ProductsDecoder, mapped: MappedFile?) -> Part? {
+        var decoder = decoder
+        var cursor = Cursor(bytes: bytes)
+        (cursor.index, cursor.depth) = (start, depth)
+        var pages = mapped.map { PageRelease($0, from: start) }
+        var products: [Product] = []
+        while true {
+            guard let product = decoder.directProduct(&cursor, index: products.count) else { return nil }
+            products.append(product)
+            pages?.advance(to: cursor.index)
+            cursor.skipWhitespace()
+            if cursor.next(is: "]") {
+                return next == nil ? Part(products: products, ids: decoder.firstSeen, end: cursor.index + 1) : nil
+            }
+            guard cursor.next(is: ",") else { return nil }
+            cursor.index += 1
+            cursor.skipWhitespace()
+            if let next, cursor.index >= next {
+                return cursor.index == next ? Part(products: products, ids: decoder.firstSeen, end: next) : nil
+            }
+        }
+    }
+
+    /// The parts' products in order, if every part was read and no id repeats across parts. The
+    /// first part's products and ids are taken over, not copied: the others are added to them.
+    private static func join(_ parts: inout [Part?]) -> Whole? {
+        guard parts.allSatisfy({ $0 != nil }), var products = parts[0]?.products, var index = parts[0]?.ids else { return nil }
+        parts[0]?.products = []
+        parts[0]?.ids = [:]
+        let total = parts.reduce(0) { $0 + ($1?.ids.count ?? 0) }
+        products.reserveCapacity(total)
+        index.reserveCapacity(total)
+        for case let part? in parts.dropFirst() {
+            // Every product of a part was read, so its ids are its positions, after the parts before it.
+            for (id, position) in part.ids where index.updateValue(products.count + position, forKey: id) != nil { return nil }
+            products += part.products
+        }
+        return Whole(products: products, index: index, end: parts[parts.count - 1]?.end ?? 0)
+    }
+
+    /// The first `{` at or after `offset` that follows `,` and `}`, whitespace allowed between:
+    /// where an element of an array of objects would begin. Only a guess (see above).
+    static func likelyElementStart(in bytes: UnsafeBufferPointer<UInt8>, from offset: Int) -> Int? {
+        /// The last byte before `position` that is not JSON whitespace, if any.
+        func previous(_ position: Int) -> Int? {
+            var index = position - 1
+            while index >= 0 {
+                switch bytes[index] {
+                case 0x20, 0x0A, 0x0D, 0x09: index -= 1
+                default: return index
+                }
+            }
+            return nil
+        }
+        for position in max(offset, 0)..<bytes.count where bytes[position] == UInt8(ascii: "{") {
+            if let comma = previous(position), bytes[comma] == UInt8(ascii: ","),
+               let close = previous(comma), bytes[close] == UInt8(ascii: "}") { return position }
+        }
+        return nil
+    }
+}
