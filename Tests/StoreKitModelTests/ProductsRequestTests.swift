@@ -92,3 +92,17 @@ private enum RequestCatalog {
     #expect(response.invalidProductIdentifiers == ["legacy", "pro", "promo"])
     #expect(response.unavailableInStorefront == ["pro", "promo"])
 }
+
+/// Every id in catalog order takes a shortcut (no set, no lookups): its answer must be the one the
+/// general path gives for the same ids written with a repeat, in both storefronts.
+@Test func theWholeCatalogInOrderAnswersAsTheGeneralPath() {
+    let catalog = RequestCatalog.catalog
+    for storefront in [RequestCatalog.usa, RequestCatalog.japan] {
+        let whole = catalog.request(ids: catalog.allProductIds, storefront: storefront)
+        let general = catalog.request(ids: catalog.allProductIds + ["gems"], storefront: storefront)
+        #expect(whole.products == general.products)
+        #expect(whole.invalidProductIdentifiers == general.invalidProductIdentifiers)
+        #expect(whole.unavailableInStorefront == general.unavailableInStorefront)
+    }
+    #expect(catalog.request(ids: catalog.allProductIds, storefront: RequestCatalog.japan).invalidProductIdentifiers == ["legacy", "pro", "promo"])
+}
