@@ -24,18 +24,6 @@ extension ProductsDecoder {
         var prices: Range<Int>?
         var wallet: JSONValue?
         var subscription: JSONValue?
-
-        /// Whether the member named `key` was read as the kind of value it must be.
-        func read(_ key: String) -> Bool {
-            switch key {
-            case "id": id != nil
-            case "type": type != nil
-            case "title": title != nil
-            case "description": description != nil
-            case "removed": removed != nil
-            default: true  // the others were read as any JSON value, and are checked later
-            }
-        }
     }
 
     /// `products[index]` read from the cursor, or nil, with the cursor anywhere and nothing
@@ -63,29 +51,50 @@ extension ProductsDecoder {
                        unavailableIn: unavailable, removed: members.removed ?? false, wallet: wallet, subscription: subscription)
     }
 
-    /// Every member, each key known and written once; nil otherwise.
+    /// Every member, each key known and written once; nil otherwise. A member already read is set
+    /// (one that could not be read ends the reading), so a key written twice finds it set.
     private func readMembers(_ cursor: inout Cursor, check: inout Validation) throws(JSONSyntaxError) -> Members? {
         let languages = languages  // captured alone: capturing `self` copies the whole decoder each time
         var members = Members()
-        var seen: UInt16 = 0
         let complete = try cursor.readObject { (value: inout Cursor, key: String) throws(JSONSyntaxError) -> Bool in
-            guard let slot = Self.productKeys.firstIndex(of: key), seen & (1 << slot) == 0 else { return false }
-            seen |= 1 << slot
             switch key {
-            case "id": members.id = try value.readString()
-            case "type": members.type = try value.readString()
-            case "title": members.title = try Self.localized(&value, languages: languages, maxLength: Self.maxTitle, multiline: false, check: &check)
-            case "description": members.description = try Self.localized(&value, languages: languages, maxLength: Self.maxDescription, multiline: true, check: &check)
-            case "removed": members.removed = value.readBool()
-            case "unavailableIn": members.unavailableIn = try value.value()
-            case "wallet": members.wallet = try value.value()
-            case "subscription": members.subscription = try value.value()
-            default:  // prices: found by their bytes later, once unavailableIn is known
-                guard let end = value.endOfContainer() else { return false }
+            case "id":
+                guard members.id == nil else { return false }
+                members.id = try value.readString()
+                return members.id != nil
+            case "type":
+                guard members.type == nil else { return false }
+                members.type = try value.readString()
+                return members.type != nil
+            case "title":
+                guard members.title == nil else { return false }
+                members.title = try Self.localized(&value, languages: languages, maxLength: Self.maxTitle, multiline: false, check: &check)
+                return members.title != nil
+            case "description":
+                guard members.description == nil else { return false }
+                members.description = try Self.localized(&value, languages: languages, maxLength: Self.maxDescription, multiline: true, check: &check)
+                return members.description != nil
+            case "removed":
+                guard members.removed == nil else { return false }
+                members.removed = value.readBool()
+                return members.removed != nil
+            case "unavailableIn":
+                guard members.unavailableIn == nil else { return false }
+                members.unavailableIn = try value.value()
+            case "wallet":
+                guard members.wallet == nil else { return false }
+                members.wallet = try value.value()
+            case "subscription":
+                guard members.subscription == nil else { return false }
+                members.subscription = try value.value()
+            case "prices":  // found by their bytes later, once unavailableIn is known
+                guard members.prices == nil, let end = value.endOfContainer() else { return false }
                 members.prices = value.index..<end
                 value.index = end
+            default:
+                return false  // an unknown key: the tree reading reports it
             }
-            return members.read(key)
+            return true
         }
         return complete ? members : nil
     }
