@@ -27,10 +27,15 @@ extension View {
         if count == 0 {
             grid.write(state.list.query.isEmpty ? strings.noProducts : strings.noMatches, row: top, column: 1, role: .muted)
         }
-        let rows = state.list.visible[min(state.list.scroll, count)..<min(count, state.list.scroll + layout.listRows)]
-        let page = rows.map { state.list.products[$0] }
-        let prices = displayPrices(page, state)
+        // Positions in `state.list.products`: a row reads its product in place instead of a copy.
+        let page = state.list.visible[min(state.list.scroll, count)..<min(count, state.list.scroll + layout.listRows)]
+        let prices = displayPrices(page, of: state.list.products, state)
         let typeWidth = 16
+        // The four type labels, each cut and measured once per frame rather than once per row.
+        let types = ProductType.allCases.map { type in
+            let label = CellWidth.truncate(type.label(in: state.language), to: typeWidth)
+            return (type: type, label: label, width: CellWidth.of(label))
+        }
         let priceWidth = min(20, prices.unique.map(CellWidth.of).max() ?? 0)
         let titleWidth = max(4, width - 3 - typeWidth - priceWidth - 2)
         // Right-aligned by their start column rather than padded with spaces (the cells left of them
@@ -39,15 +44,19 @@ extension View {
             let text = CellWidth.truncate(price, to: priceWidth)
             return (text: text, width: CellWidth.of(text))
         }
-        for (offset, product) in page.enumerated() {
+        let products = state.list.products
+        for (offset, position) in page.enumerated() {
             let row = top + offset
             let selected = state.list.scroll + offset == state.list.selection
             let role: Role = selected ? .selected : .normal
-            if selected { grid.fill(Rect(row: row, column: 0, width: width, height: 1), role: .selected) }
-            grid.write(selected ? ">" : " ", row: row, column: 0, role: role, attributes: selected ? .bold : [])
-            grid.write(product.title.text(in: state.language), row: row, column: 2, role: role, maxWidth: titleWidth, overflow: .ellipsis)
-            let type = CellWidth.truncate(product.type.label(in: state.language), to: typeWidth)
-            grid.write(type, row: row, column: 2 + titleWidth + typeWidth - CellWidth.of(type), role: selected ? .selected : .muted)
+            if selected {  // other rows keep the blank cells the frame starts with
+                grid.fill(Rect(row: row, column: 0, width: width, height: 1), role: .selected)
+                grid.write(">", row: row, column: 0, role: role, attributes: .bold)
+            }
+            // Fields read in place: binding the whole product would copy it, a retain per field.
+            grid.write(products[position].title.text(in: state.language), row: row, column: 2, role: role, maxWidth: titleWidth, overflow: .ellipsis)
+            let type = types.first { $0.type == products[position].type } ?? types[0]
+            grid.write(type.label, row: row, column: 2 + titleWidth + typeWidth - type.width, role: selected ? .selected : .muted)
             let price = fittedPrices[prices.index[offset]]
             grid.write(price.text, row: row, column: width - 1 - price.width, role: selected ? .selected : .price, attributes: .bold)
         }
@@ -64,14 +73,15 @@ extension View {
     /// The display prices of a page of products: each distinct one once (`unique`), and for each
     /// product the index of its own. Formatting is the costly part of a row, and a page repeats a
     /// few price points (the App Store's tiers), so each is formatted once.
-    static func displayPrices(_ products: [Product], _ state: AppState) -> (unique: [String], index: [Int]) {
+    static func displayPrices(_ page: ArraySlice<Int>, of products: [Product], _ state: AppState) -> (unique: [String], index: [Int]) {
         let formatter = state.priceFormatter
         var seen: [PricePoint: Int] = [:]
         var unique: [String] = []
-        let index = products.map { product in
-            let point = PricePoint(amount: product.prices[state.storefront.id].map(DecimalBits.init), type: product.type, period: product.subscription?.period)
+        let index = page.map { position in
+            let point = PricePoint(amount: products[position].prices[state.storefront.id].map(DecimalBits.init),
+                                   type: products[position].type, period: products[position].subscription?.period)
             if let known = seen[point] { return known }
-            unique.append(formatter.displayPrice(of: product, in: state.storefront.id, language: state.language) ?? "—")
+            unique.append(formatter.displayPrice(of: products[position], in: state.storefront.id, language: state.language) ?? "—")
             seen[point] = unique.count - 1
             return unique.count - 1
         }
