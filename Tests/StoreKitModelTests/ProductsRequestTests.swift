@@ -106,3 +106,12 @@ private enum RequestCatalog {
     }
     #expect(catalog.request(ids: catalog.allProductIds, storefront: RequestCatalog.japan).invalidProductIdentifiers == ["legacy", "pro", "promo"])
 }
+
+/// A catalog built in code may repeat an id (the decoders refuse that, `Catalog.init` does not):
+/// the shortcut must not apply, and the repeat collapses as in any request.
+@Test func aCatalogWithARepeatedIdStillCollapsesTheRepeat() {
+    let product = RequestCatalog.product("a", prices: ["USA": 1])
+    let catalog = Catalog(bundleId: "com.example.repeat", languages: ["en"], defaultStorefront: "USA", storefronts: [RequestCatalog.usa],
+                          accounts: [], subscriptionGroups: [], products: [product, product])
+    #expect(catalog.request(ids: ["a", "a"], storefront: RequestCatalog.usa).products.map(\.id) == ["a"])
+}

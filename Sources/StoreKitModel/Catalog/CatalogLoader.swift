@@ -147,6 +147,7 @@ public enum CatalogLoader {
         if fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
             throw CatalogError(source: path, message: "is a directory; pass the catalog file itself (e.g. \(path)/products.json)")
         }
+        if (status.st_mode & S_IFMT) == S_IFREG, Int(status.st_size) > maxBytes { throw tooLarge(path) }
         // A regular file's size is known: one read. A pipe or a device is read in steps until it ends.
         var step = min(max(Int(status.st_size), 0) + 1, maxBytes + 1)
         var (bytes, failure) = readChunk(descriptor, upTo: step)

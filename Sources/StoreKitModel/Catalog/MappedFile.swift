@@ -55,7 +55,9 @@ final class MappedFile: @unchecked Sendable {
         return MappedFile(base: base, length: size, releaseStep: releaseStep)
     }
 
-    /// Gives back the pages that begin in `range` and end before its end.
+    /// Gives back the whole pages from the one holding `range`'s start to the last one that ends
+    /// before its end. The first may hold bytes a reader of the part before still reads: they are
+    /// read again from the page cache if so.
     func release(_ range: Range<Int>) {
         let start = range.lowerBound / Self.pageSize * Self.pageSize
         let end = min(range.upperBound, length) / Self.pageSize * Self.pageSize

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The products of a large catalog read in parts, one per core, at the same time.
 ///
@@ -42,7 +43,7 @@ enum ParallelProducts {
         guard starts.count > 1 else { return nil }
         var parts = [Part?](repeating: nil, count: starts.count)
         parts.withUnsafeMutableBufferPointer { slots in
-            let job = Job(bytes: bytes, starts: starts, depth: cursor.depth, decoder: decoder, mapped: mapped, slots: slots)
+            let job = Job(bytes: bytes, starts: starts, depth: cursor.depth, decoder: decoder, mapped: mapped, slots: slots, abandoned: Abandoned())
             DispatchQueue.concurrentPerform(iterations: starts.count) { part in job.run(part) }
         }
         return join(&parts)
@@ -58,11 +59,19 @@ enum ParallelProducts {
         let decoder: ProductsDecoder
         let mapped: MappedFile?
         let slots: UnsafeMutableBufferPointer<Part?>
+        let abandoned: Abandoned
 
         func run(_ part: Int) {
             slots[part] = read(bytes, from: starts[part], until: part + 1 < starts.count ? starts[part + 1] : nil,
-                               depth: depth, decoder: decoder.forked(), mapped: mapped)
+                               depth: depth, decoder: decoder.forked(), mapped: mapped, abandoned: abandoned)
+            if slots[part] == nil { abandoned.flag.store(true, ordering: .relaxed) }
         }
+    }
+
+    /// Set by the first part that cannot be read whole: every product is then read again one by
+    /// one, so the other parts stop at their next product instead of reading on for nothing.
+    private final class Abandoned: Sendable {
+        let flag = Atomic<Bool>(false)
     }
 
     private struct Part {
@@ -76,13 +85,13 @@ enum ParallelProducts {
     /// The products from `start`, one after another, until `next` (the next part's start) or, for
     /// the last part (`next` nil), through the closing bracket. Nil unless it ends exactly there.
     private static func read(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, until next: Int?, depth: Int,
-                             decoder: ProductsDecoder, mapped: MappedFile?) -> Part? {
+                             decoder: ProductsDecoder, mapped: MappedFile?, abandoned: Abandoned) -> Part? {
         var decoder = decoder
         var cursor = Cursor(bytes: bytes)
         (cursor.index, cursor.depth) = (start, depth)
         var pages = mapped.map { PageRelease($0, from: start) }
         var products: [Product] = []
-        while true {
+        while !abandoned.flag.load(ordering: .relaxed) {
             guard let product = decoder.directProduct(&cursor, index: products.count) else { return nil }
             products.append(product)
             pages?.advance(to: cursor.index)
@@ -97,15 +106,16 @@ enum ParallelProducts {
                 return cursor.index == next ? Part(products: products, ids: decoder.firstSeen, end: next) : nil
             }
         }
+        return nil
     }
 
     /// The parts' products in order, if every part was read and no id repeats across parts. The
     /// first part's products and ids are taken over, not copied: the others are added to them.
     private static func join(_ parts: inout [Part?]) -> Whole? {
         guard parts.allSatisfy({ $0 != nil }), var products = parts[0]?.products, var index = parts[0]?.ids else { return nil }
+        let total = parts.reduce(0) { $0 + ($1?.ids.count ?? 0) }
         parts[0]?.products = []
         parts[0]?.ids = [:]
-        let total = parts.reduce(0) { $0 + ($1?.ids.count ?? 0) }
         products.reserveCapacity(total)
         index.reserveCapacity(total)
         for case let part? in parts.dropFirst() {

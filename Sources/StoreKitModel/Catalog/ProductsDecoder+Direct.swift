@@ -26,8 +26,9 @@ extension ProductsDecoder {
         var subscription: JSONValue?
     }
 
-    /// `products[index]` read from the cursor, or nil, with the cursor anywhere and nothing
-    /// remembered, when it cannot be read directly (see above).
+    /// `products[index]` read from the cursor, or nil, with the cursor anywhere, when it cannot be
+    /// read directly (see above). Declining leaves no trace but valid price tables remembered,
+    /// which read the same for any product.
     mutating func directProduct(_ cursor: inout Cursor, index: Int) -> Product? {
         // Taken out of `self` while it is in use, so checks can write to it while `self` is read.
         var check = scratch

@@ -33,7 +33,8 @@ struct ProductsDecoder {
     static let path = JSONPath.root.key("products")
 
     /// A decoder for another part of the same products, read at the same time on another thread:
-    /// the same catalog, but price tables and ids of its own.
+    /// the same catalog, but price tables and ids of its own. Everything else is immutable or a
+    /// value; a cache added here later must be replaced here too, or threads would share it.
     func forked() -> ProductsDecoder {
         var fork = self
         fork.priceTables = PriceTables()

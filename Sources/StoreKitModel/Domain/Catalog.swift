@@ -47,6 +47,9 @@ public struct Catalog: Sendable, Equatable {
         storefrontIndex = Dictionary(storefronts.indices.lazy.map { (storefronts[$0].id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
+    /// No id is written twice (the index keeps one entry per id).
+    var hasUniqueIds: Bool { productIndex.count == products.count }
+
     public func product(id: String) -> Product? {
         productIndex[id].map { products[$0] }
     }

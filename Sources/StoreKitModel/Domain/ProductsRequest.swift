@@ -20,9 +20,10 @@ public struct ProductsResponse: Sendable {
 extension Catalog {
     /// Answers a products request like `SKProductsRequest`: duplicates collapse, order follows the request.
     public func request(ids: [String], storefront: Storefront) -> ProductsResponse {
-        // Every id in catalog order (what the UI and `storefront products` ask for): catalog ids
-        // are unique, and each is at its own position, so no set and no lookups are needed.
-        let wholeCatalog = ids.count == products.count && ids.indices.allSatisfy { ids[$0] == products[$0].id }
+        // Every id in catalog order (what the UI and `storefront products` ask for), in a catalog
+        // whose ids are unique (a decoded one always is; the index has one entry per id): each is
+        // at its own position, so no set and no lookups are needed.
+        let wholeCatalog = ids.count == products.count && hasUniqueIds && ids.indices.allSatisfy { ids[$0] == products[$0].id }
         var seen = Set<String>(minimumCapacity: wholeCatalog ? 0 : ids.count)
         var found: [Product] = []
         found.reserveCapacity(ids.count)
