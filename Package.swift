@@ -98,6 +98,8 @@ let package = Package(
             name: "storefront-bench",
             dependencies: ["StoreKitModel", "StorefrontUI", "CellGrid", "StoreEngine"]
         ),
+        // Shared by the test targets: scratch directories removed when the test process exits.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(
             name: "StoreKitModelTests",
             dependencies: ["StoreKitModel"],
@@ -105,7 +107,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StoreEngineTests",
-            dependencies: ["StoreEngine", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["StoreEngine", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // Reducer tests and golden screens (the cell grid as text); no terminal needed.
         .testTarget(
@@ -121,6 +123,7 @@ let package = Package(
                 "StoreAPI",
                 "StoreEngine",
                 "StoreKitModel",
+                "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -140,7 +143,7 @@ let package = Package(
         // Runs the built `storefront` executable as a user would; depending on it makes `swift test` build it.
         .testTarget(
             name: "StorefrontCLITests",
-            dependencies: ["storefront", "StoreClient", "StoreKitModel"]
+            dependencies: ["storefront", "StoreClient", "StoreKitModel", "TestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

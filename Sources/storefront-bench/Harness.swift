@@ -61,33 +61,30 @@ struct Stats: Encodable {
 /// Runs `body` `warmup` times unmeasured, then `runs` times measured; `body` returns a value
 /// that is consumed so its work stays.
 func measure(warmup: Int, runs: Int, _ body: () -> Int) -> Stats {
-    for _ in 0..<warmup { consume(body()) }
-    var samples: [Double] = []
-    samples.reserveCapacity(runs)
-    for _ in 0..<runs {
-        let start = now()
-        let result = body()
-        let end = now()
-        consume(result)
-        samples.append(Double(end - start) / 1_000_000)
-    }
-    return Stats(milliseconds: samples)
+    measureInTurns(warmup: warmup, runs: runs, count: 1) { _ in body() }[0]
 }
 
 /// Two bodies measured in turns, run by run, so drift on a busy machine falls on both alike.
 func measureAlternately(warmup: Int, runs: Int, _ first: () -> Int, _ second: () -> Int) -> (Stats, Stats) {
-    for _ in 0..<warmup { consume(first() + second()) }
-    var samples: ([Double], [Double]) = ([], [])
+    let stats = measureInTurns(warmup: warmup, runs: runs, count: 2) { $0 == 0 ? first() : second() }
+    return (stats[0], stats[1])
+}
+
+/// `body(i)` for each of `count` bodies once per run, the first one rotating from run to run.
+private func measureInTurns(warmup: Int, runs: Int, count: Int, _ body: (Int) -> Int) -> [Stats] {
+    for _ in 0..<warmup { for index in 0..<count { consume(body(index)) } }
+    var samples = [[Double]](repeating: [], count: count)
     for run in 0..<runs {
-        for body in run.isMultiple(of: 2) ? [0, 1] : [1, 0] {
+        for turn in 0..<count {
+            let index = (run + turn) % count
             let start = now()
-            let result = body == 0 ? first() : second()
+            let result = body(index)
             let end = now()
             consume(result)
-            if body == 0 { samples.0.append(Double(end - start) / 1_000_000) } else { samples.1.append(Double(end - start) / 1_000_000) }
+            samples[index].append(Double(end - start) / 1_000_000)
         }
     }
-    return (Stats(milliseconds: samples.0), Stats(milliseconds: samples.1))
+    return samples.map { Stats(milliseconds: $0) }
 }
 
 func format(_ milliseconds: Double) -> String {

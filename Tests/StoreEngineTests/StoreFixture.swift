@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import StoreEngine
 import StoreKitModel
 
@@ -40,15 +41,3 @@ struct StoreFixture {
         try await store.setControls(controls)
     }
 }
-
-/// Fresh directories under one scratch root per test process, removed when the process exits
-/// (fixtures hand them to stores that outlive any one scope).
-func scratchDirectory(_ name: String) -> URL {
-    scratchRoot.appendingPathComponent("\(name)-\(UUID().uuidString)")
-}
-
-private let scratchRoot: URL = {
-    let root = FileManager.default.temporaryDirectory.appendingPathComponent("storefront-engine-tests-\(getpid())")
-    atexit { try? FileManager.default.removeItem(at: scratchRoot) }
-    return root
-}()

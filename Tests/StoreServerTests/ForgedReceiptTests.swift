@@ -5,6 +5,7 @@ import Hummingbird
 import HummingbirdTesting
 import StoreServer
 import Testing
+import TestSupport
 
 /// Receipts that were not issued by this store, or were changed after, are refused by verifyReceipt
 /// and by the app server's check, and a refused one records nothing.

@@ -5,6 +5,7 @@ import Hummingbird
 import HummingbirdTesting
 import StoreServer
 import Testing
+import TestSupport
 
 @Suite struct JWSTests {
     /// Splits a compact JWS and checks its ES256 signature with `key`.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
@@ -114,15 +115,3 @@ extension Data {
 func json(_ response: TestResponse) throws -> [String: Any] {
     try #require(try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])
 }
-
-/// Fresh directories under one scratch root per test process, removed when the process exits
-/// (fixtures hand them to stores that outlive any one scope).
-func scratchDirectory(_ name: String) -> URL {
-    scratchRoot.appendingPathComponent("\(name)-\(UUID().uuidString)")
-}
-
-private let scratchRoot: URL = {
-    let root = FileManager.default.temporaryDirectory.appendingPathComponent("storefront-server-tests-\(getpid())")
-    atexit { try? FileManager.default.removeItem(at: scratchRoot) }
-    return root
-}()

@@ -5,6 +5,7 @@ import HummingbirdTesting
 import StoreEngine
 import StoreServer
 import Testing
+import TestSupport
 
 @Suite struct VerifyReceiptTests {
     func verify(_ client: any TestClientProtocol, _ body: String, contentType: String? = "application/json") async throws -> [String: Any] {

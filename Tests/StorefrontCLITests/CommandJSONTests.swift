@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 @Suite struct CommandJSONTests {
     func json(_ arguments: [String], environment: [String: String] = [:]) throws -> Any {
@@ -37,7 +38,7 @@ import Testing
     }
 
     @Test func buyRunsTheWholeFlowAndRedeliversWhatWasLeftUnfinished() throws {
-        let state = temporaryDirectory("cli").path
+        let state = scratchDirectory("storefront-cli").path
         let crashed = try Executable.run(["buy", "com.example.storefront.gems.100", "--state", state, "--no-finish", "--json"])
         #expect(crashed.status == 0)
         let next = try Executable.run(["buy", "com.example.storefront.removeads", "--state", state, "--json"])

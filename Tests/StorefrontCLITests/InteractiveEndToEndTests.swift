@@ -3,12 +3,13 @@ import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
+import TestSupport
 
 /// The real binary in tmux, driven by keys alone, as a QA person would.
 @Suite(.serialized) struct InteractiveEndToEndTests {
     /// A state directory of its own and the command that opens the storefront on it.
     struct App {
-        let state = temporaryDirectory("tui")
+        let state = scratchDirectory("storefront-tui")
 
         func launch(columns: Int = 100, rows: Int = 30, environment: [String: String] = [:]) throws -> TmuxSession {
             let session = try TmuxSession.start(command: [Executable.url.path, "--state", state.path], columns: columns, rows: rows,

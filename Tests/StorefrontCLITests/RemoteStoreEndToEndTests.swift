@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Clients (`storefront … --store URL`, each with its own state directory, like separate devices)
 /// against the real `storefront serve`.
@@ -20,7 +21,7 @@ import Testing
     }
 
     @Test func twoClientsOnOneAccountSeeTheSameTransactionsAndTheSecondRestores() async throws {
-        let root = temporaryDirectory("e2e")
+        let root = scratchDirectory("storefront-e2e")
         let server = try ServeProcess.start(db: root.appendingPathComponent("server"), arguments: ["--admin-token", Self.token])
         defer { server.stop() }
         let phone = root.appendingPathComponent("phone")
@@ -60,7 +61,7 @@ import Testing
     }
 
     @Test func askToBuyApprovedByAThirdClient() async throws {
-        let root = temporaryDirectory("e2e")
+        let root = scratchDirectory("storefront-e2e")
         let server = try ServeProcess.start(db: root.appendingPathComponent("server"), arguments: ["--admin-token", Self.token])
         defer { server.stop() }
         let child = root.appendingPathComponent("child")
@@ -89,7 +90,7 @@ import Testing
     /// The server dies (SIGKILL) while the purchase waits out its latency; it is restarted on the
     /// same port and state. The client, long-polling from its cursor, completes the purchase once.
     @Test func aServerKilledMidPurchaseCompletesThePurchaseExactlyOnce() async throws {
-        let root = temporaryDirectory("e2e")
+        let root = scratchDirectory("storefront-e2e")
         let db = root.appendingPathComponent("server")
         let first = try ServeProcess.start(db: db, arguments: ["--admin-token", Self.token])
         let port = first.port
@@ -147,7 +148,7 @@ import Testing
     /// "…/v1/catalog: could not be downloaded", before any of its requests that are retried; the
     /// store's catalog is now retried with the same budget.
     @Test func aClientLaunchedWhileItsServerRestartsWaitsForIt() async throws {
-        let root = temporaryDirectory("e2e")
+        let root = scratchDirectory("storefront-e2e")
         let db = root.appendingPathComponent("server")
         let first = try ServeProcess.start(db: db, arguments: ["--admin-token", Self.token])
         let port = first.port
@@ -183,7 +184,7 @@ import Testing
 
     @Test func anUnreachableStoreIsReportedClearly() throws {
         let result = try Executable.run(["transactions", "--store", "http://127.0.0.1:9", "--catalog", "products.json",
-                                         "--state", temporaryDirectory("e2e").path],
+                                         "--state", scratchDirectory("storefront-e2e").path],
                                         environment: ["STOREFRONT_RETRY_SECONDS": "1"])
         #expect(result.status == 1)
         #expect(result.stderr.contains("store unreachable"))

@@ -5,6 +5,7 @@ import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
+import TestSupport
 
 /// A subscriber to a remote store's updates that starts while the server is down must not miss the
 /// updates of a payment made once it is back (found by the chaos run: a `buy` started while its
@@ -12,7 +13,7 @@ import Glibc
 /// after the purchase had completed).
 @Suite(.serialized) struct RemoteUpdatesAcrossRestartTests {
     @Test func updatesSubscribedWhileTheServerIsDownIncludeAPaymentMadeWhenItIsBack() async throws {
-        let root = temporaryDirectory("e2e")
+        let root = scratchDirectory("storefront-e2e")
         let db = root.appendingPathComponent("server")
         let token = "restart-admin-token-0123456789"
         let first = try ServeProcess.start(db: db, arguments: ["--admin-token", token])

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The real `storefront serve` on a free loopback port.
 @Suite struct ServeCommandTests {
     @Test func servesOnAFreeLoopbackPortAndShutsDownGracefullyOnSIGTERM() async throws {
-        let server = try ServeProcess.start(db: temporaryDirectory("serve"))
+        let server = try ServeProcess.start(db: scratchDirectory("storefront-serve"))
         defer { server.stop() }
         let health = try await HTTP.send("GET", server.baseURL + "/v1/health")
         #expect(health.status == 200)
@@ -27,7 +28,7 @@ import Testing
 
     @Test func aGivenAdminTokenGuardsAdminAndIsNotPrinted() async throws {
         let token = "given-token-\(UUID().uuidString)"
-        let server = try ServeProcess.start(db: temporaryDirectory("serve"), arguments: ["--admin-token", token])
+        let server = try ServeProcess.start(db: scratchDirectory("storefront-serve"), arguments: ["--admin-token", token])
         defer { server.stop() }
         #expect(server.printedToken == nil)
         #expect(!server.stdout.contains(token))
@@ -37,13 +38,13 @@ import Testing
     }
 
     @Test func bindingBeyondLoopbackWarns() async throws {
-        let server = try ServeProcess.start(db: temporaryDirectory("serve"), arguments: ["--host", "0.0.0.0"])
+        let server = try ServeProcess.start(db: scratchDirectory("storefront-serve"), arguments: ["--host", "0.0.0.0"])
         defer { server.stop() }
         #expect(server.stderr.contains("not loopback"))
     }
 
     @Test func badRequestsOverARealSocket() async throws {
-        let server = try ServeProcess.start(db: temporaryDirectory("serve"))
+        let server = try ServeProcess.start(db: scratchDirectory("storefront-serve"))
         defer { server.stop() }
         let key = ["Idempotency-Key": UUID().uuidString]
         let malformed = try await HTTP.json("POST", server.baseURL + "/v1/payments", "{\"account\":", headers: key)
@@ -64,7 +65,7 @@ import Testing
     }
 
     @Test func aRetriedPaymentChargesOnce() async throws {
-        let server = try ServeProcess.start(db: temporaryDirectory("serve"))
+        let server = try ServeProcess.start(db: scratchDirectory("storefront-serve"))
         defer { server.stop() }
         let body = #"{"account":"alice","productId":"com.example.storefront.gems.100"}"#
         let key = ["Idempotency-Key": "retry-\(UUID().uuidString)"]

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -118,15 +119,3 @@ enum HTTP {
         try await send(method, url, body: Data(text.utf8), headers: ["Content-Type": "application/json"].merging(headers) { _, new in new })
     }
 }
-
-/// A fresh directory path under this test process's scratch root, which is removed when the
-/// process exits (tests hand these to servers and commands, which outlive any one scope).
-func temporaryDirectory(_ name: String) -> URL {
-    scratchRoot.appendingPathComponent("storefront-\(name)-\(UUID().uuidString)")
-}
-
-private let scratchRoot: URL = {
-    let root = FileManager.default.temporaryDirectory.appendingPathComponent("storefront-cli-tests-\(getpid())")
-    atexit { try? FileManager.default.removeItem(at: scratchRoot) }
-    return root
-}()

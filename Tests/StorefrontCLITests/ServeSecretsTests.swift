@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// No secret reaches the server's output: not the admin token (given by flag or environment), not
 /// verifyReceipt's shared secret, not the JWS signing key nor the receipt key, not even a near miss
@@ -36,7 +37,7 @@ import Testing
     func noSecretReachesTheServersOutput(_ how: String) async throws {
         let token = "admin-token-\(UUID().uuidString)"
         let secret = "shared-secret-\(UUID().uuidString)"
-        let db = temporaryDirectory("secrets")
+        let db = scratchDirectory("storefront-secrets")
         let server = how == "flags"
             ? try ServeProcess.start(db: db, arguments: ["--admin-token", token, "--shared-secret", secret])
             : try ServeProcess.start(db: db, environment: ["STOREFRONT_ADMIN_TOKEN": token, "STOREFRONT_SHARED_SECRET": secret])

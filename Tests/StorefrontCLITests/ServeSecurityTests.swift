@@ -1,12 +1,13 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// What `storefront serve` promises about where it listens and what it accepts on the socket.
 @Suite struct ServeSecurityTests {
     /// By default the listening socket is bound to 127.0.0.1 (read back from /proc/net/tcp), the
     /// server cannot be reached on the machine's other addresses, and no warning is printed.
     @Test func listensOnLoopbackOnlyByDefault() async throws {
-        let server = try ServeProcess.start(db: temporaryDirectory("serve"))
+        let server = try ServeProcess.start(db: scratchDirectory("storefront-serve"))
         defer { server.stop() }
         #expect(try await HTTP.send("GET", server.baseURL + "/v1/health").status == 200)
         let bound = listeningAddresses(port: server.port)
@@ -21,7 +22,7 @@ import Testing
 
     /// `--host 0.0.0.0` does what it says, and says so: the warning names the address and the risk.
     @Test func bindingEveryAddressWarns() async throws {
-        let server = try ServeProcess.start(db: temporaryDirectory("serve"), arguments: ["--host", "0.0.0.0"])
+        let server = try ServeProcess.start(db: scratchDirectory("storefront-serve"), arguments: ["--host", "0.0.0.0"])
         defer { server.stop() }
         #expect(server.stderr.contains("storefront serve: warning: binding 0.0.0.0, not loopback"))
         if FileManager.default.fileExists(atPath: "/proc/net/tcp") {
@@ -33,7 +34,7 @@ import Testing
     /// answers 400 or 431 and closes the connection (Hummingbird's HTTP/1 decoder limits), its
     /// memory does not grow with what was sent, and it goes on serving.
     @Test func oversizedHeadersAreRefusedAndTheServerStaysUp() async throws {
-        let server = try ServeProcess.start(db: temporaryDirectory("serve"))
+        let server = try ServeProcess.start(db: scratchDirectory("storefront-serve"))
         defer { server.stop() }
         let before = residentKiB(server.process.processIdentifier)
         let huge = "GET /v1/health HTTP/1.1\r\nHost: x\r\nX-Big: " + String(repeating: "a", count: 1024 * 1024)
@@ -57,7 +58,7 @@ import Testing
     /// Without Content-Length, a chunked body is cut at the route's limit too (413), on the JSON API,
     /// on the receipt routes and on restore, which reads its body only to hash it.
     @Test func chunkedBodiesAreBoundedToo() async throws {
-        let server = try ServeProcess.start(db: temporaryDirectory("serve"))
+        let server = try ServeProcess.start(db: scratchDirectory("storefront-serve"))
         defer { server.stop() }
         let cases: [(String, Int, Int)] = [  // path, chunks of 64 KiB, expected
             ("/v1/payments", 16, 413), ("/v1/products", 16, 413), ("/v1/accounts/alice/restore", 16, 413),
@@ -80,7 +81,7 @@ import Testing
     /// Regression: a chunked body with a broken chunk size (a wrong length, or not hexadecimal) was
     /// answered 500 with the connection left open; it is 400 and the connection is closed.
     @Test func aMalformedChunkedBodyIs400AndClosesTheConnection() async throws {
-        let server = try ServeProcess.start(db: temporaryDirectory("serve"))
+        let server = try ServeProcess.start(db: scratchDirectory("storefront-serve"))
         defer { server.stop() }
         let bodies = ["b\r\n{\"ids\":[]}\r\n0\r\n\r\n", "zz\r\n{\"ids\":[]}\r\n0\r\n\r\n", "5\r\n{\"ids\r\n\r\n"]
         for path in ["/v1/products", "/v1/payments", "/verifyReceipt", "/v1/accounts/alice/restore"] {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// State directories are 0700 and every file in them 0600 (the databases, their -wal and -shm
 /// files, the lock file), whatever the umask of whoever started the program: the store holds
@@ -39,7 +40,7 @@ import Testing
     /// The server's --db directory while it runs, after purchases: the SQLite files of both
     /// databases, with their write-ahead logs and shared-memory files, are the owner's only.
     @Test func theServersFilesAreOwnerOnlyWhileItRuns() async throws {
-        let root = temporaryDirectory("perm")
+        let root = scratchDirectory("storefront-perm")
         let db = root.appendingPathComponent("nested/db")
         let server = try ServeProcess.start(db: db, umask: "000")
         defer { server.stop() }
@@ -58,7 +59,7 @@ import Testing
     /// Without --db the server keeps its state in `$STOREFRONT_HOME/server`: both directories it
     /// creates are 0700, since the first is also the client's state directory.
     @Test func theDefaultServerDirectoryAndItsParentAreOwnerOnly() async throws {
-        let root = temporaryDirectory("perm")
+        let root = scratchDirectory("storefront-perm")
         let home = root.appendingPathComponent("home")
         let server = try ServeProcess.start(db: root.appendingPathComponent("unused"), environment: ["STOREFRONT_HOME": home.path],
                                             umask: "000", defaultDB: true)
@@ -70,7 +71,7 @@ import Testing
 
     /// The client's state directory after a purchase and a restore (store.sqlite, app.sqlite, the lock).
     @Test func theClientsStateDirectoryIsOwnerOnly() throws {
-        let state = temporaryDirectory("perm").appendingPathComponent("a/b/state").path
+        let state = scratchDirectory("storefront-perm").appendingPathComponent("a/b/state").path
         #expect(try Self.runUnderOpenUmask(["buy", "com.example.storefront.removeads", "--state", state]) == 0)
         #expect(try Self.runUnderOpenUmask(["restore", "--state", state]) == 0)
         let names = Self.expectOwnerOnly(state)

@@ -40,15 +40,10 @@ extension Cursor {
         next(is: "\"") ? try string() : nil
     }
 
-    /// `true` or `false` at the cursor; nil for anything else.
+    /// `true` or `false` at the cursor; nil for anything else (the parser's own `literal` reads them).
     mutating func readBool() -> Bool? {
-        for (word, flag) in [("true" as StaticString, true), ("false", false)] {
-            let expected = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
-            if bytes.count - index >= expected.count, bytes[index..<index + expected.count].elementsEqual(expected) {
-                index += expected.count
-                return flag
-            }
-        }
+        if next(is: "t") { return (try? literal("true")).map { true } }
+        if next(is: "f") { return (try? literal("false")).map { false } }
         return nil
     }
 
