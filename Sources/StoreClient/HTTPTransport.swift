@@ -88,7 +88,7 @@ struct HTTPTransport: Sendable {
     }
 
     func unreachable(_ error: any Error) -> StoreFailure {
-        StoreFailure("store unreachable at \(baseURL): \(describe(error)); is `storefront serve` running?", kind: .unavailable)
+        StoreFailure("store unreachable at \(baseURL): \(transportErrorText(error)); is `storefront serve` running?", kind: .unavailable)
     }
 
     private func once(_ method: Method, _ path: String, body: Data?, idempotencyKey: String?, admin: Bool, timeout: Duration) async throws -> Reply {
@@ -106,10 +106,5 @@ struct HTTPTransport: Sendable {
         let response = try await client.execute(request, timeout: .milliseconds(milliseconds))
         let buffer = try await response.body.collect(upTo: 64 * 1024 * 1024)
         return Reply(status: Int(response.status.code), body: Data(buffer.readableBytesView))
-    }
-
-    private func describe(_ error: any Error) -> String {
-        if let client = error as? HTTPClientError { return String(describing: client) }
-        return String(describing: error)
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import StoreClient
 import StoreKitModel
 
 /// Options every command shares: which catalog, storefront, locale and language.
@@ -26,7 +27,8 @@ struct CatalogOptions: ParsableArguments {
         }
         let catalog: Catalog
         do {
-            catalog = try await CatalogLoader.load(from: location, retryingFor: self.catalog == nil ? defaultRetryBudget : .zero)
+            catalog = try await CatalogLoader.load(from: location, retryingFor: self.catalog == nil ? defaultRetryBudget : .zero,
+                                                 fetcher: HTTPCatalogFetcher())
         } catch {
             throw CommandFailure.failure(String(describing: error))
         }

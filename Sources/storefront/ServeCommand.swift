@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import StoreClient
 import StoreEngine
 import StoreKitModel
 import StoreServer
@@ -65,7 +66,7 @@ struct ServeCommand: AsyncParsableCommand {
         let bytes: [UInt8]
         let loaded: Catalog
         do {
-            bytes = try await CatalogLoader.bytes(from: catalog)
+            bytes = try await CatalogLoader.bytes(from: catalog, fetcher: HTTPCatalogFetcher())
             loaded = try CatalogLoader.decode(bytes, source: catalog)
         } catch {
             throw CommandFailure.failure(String(describing: error))

@@ -66,7 +66,7 @@ import Testing
         }
         #expect(try MappedFile.openIfLarge(large) != nil)
         #expect(try MappedFile.openIfLarge(small) == nil)
-        #expect(try await CatalogLoader.load(from: large).products.count == CatalogLoader.load(from: small).products.count)
+        #expect(try await CatalogLoader.load(from: large, fetcher: nil).products.count == CatalogLoader.load(from: small, fetcher: nil).products.count)
         #expect(try MappedFile.openIfLarge("/nonexistent/catalog.json") == nil)
         #expect(try MappedFile.openIfLarge("/tmp") == nil)
     }
@@ -80,7 +80,7 @@ import Testing
         let path = try MappedFileTests.write(bytes)
         defer { try? FileManager.default.removeItem(atPath: path) }
         #expect(try CatalogLoader.readFile(path) == bytes)
-        #expect(try await CatalogLoader.load(from: path) == CatalogLoader.decode(bytes, source: path))
+        #expect(try await CatalogLoader.load(from: path, fetcher: nil) == CatalogLoader.decode(bytes, source: path))
     }
 
     /// A pipe has no size: it is read in steps (more than one here) until the writer closes it.

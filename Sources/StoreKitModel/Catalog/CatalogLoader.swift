@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// The two catalog formats Storefront reads.
 public enum CatalogFormat: String, Sendable {
@@ -29,11 +26,12 @@ public enum CatalogLoader {
     /// `retryingFor`: how long a download that failed for a reason that passes (no connection, the
     /// connection lost, HTTP 502, 503 or 504) is tried again, with backoff. A client that takes its
     /// catalog from its store gives the store's retry budget, so a relaunch while the server restarts
-    /// waits for it instead of failing.
-    public static func load(from location: String, retryingFor budget: Duration = .zero) async throws -> Catalog {
-        let lower = location.lowercased()
-        if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
-            return try decode(await download(location, retryingFor: budget), source: location)
+    /// waits for it instead of failing. `fetcher` makes the one GET of a download; nil where only
+    /// files are read (a URL is then refused with a message).
+    public static func load(from location: String, retryingFor budget: Duration = .zero,
+                            fetcher: (any CatalogFetching)?) async throws -> Catalog {
+        if isURL(location) {
+            return try decode(await download(location, retryingFor: budget, fetcher: fetcher), source: location)
         }
         if let mapped = try MappedFile.openIfLarge(location) {
             // Pages behind the parser are handed back as it goes: peak memory is the catalog, not the file too.
@@ -45,10 +43,9 @@ public enum CatalogLoader {
     }
 
     /// The catalog's bytes as read from a file or downloaded, for a server that serves them on.
-    public static func bytes(from location: String) async throws -> [UInt8] {
-        let lower = location.lowercased()
-        if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
-            return try await download(location)
+    public static func bytes(from location: String, fetcher: (any CatalogFetching)?) async throws -> [UInt8] {
+        if isURL(location) {
+            return try await download(location, fetcher: fetcher)
         }
         return try readFile(location)
     }
@@ -184,49 +181,5 @@ public enum CatalogLoader {
     /// A local file over `maxBytes`, however it was opened.
     static func tooLarge(_ path: String) -> CatalogError {
         CatalogError(source: path, message: "is larger than \(maxBytes / 1_048_576) MB; that is not a catalog")
-    }
-
-    static func download(_ location: String, retryingFor budget: Duration = .zero) async throws -> [UInt8] {
-        let start = ContinuousClock.now
-        var delay = Duration.milliseconds(200)
-        while true {
-            do {
-                return try await downloadOnce(location)
-            } catch let failure as DownloadFailure {
-                guard failure.passes, ContinuousClock.now + delay - start < budget else { throw failure.error }
-                try await Task.sleep(for: delay)
-                delay = min(delay * 2, .seconds(5))
-            }
-        }
-    }
-
-    /// A failed download, and whether trying again later may succeed.
-    struct DownloadFailure: Error {
-        let error: CatalogError
-        let passes: Bool
-    }
-
-    private static func downloadOnce(_ location: String) async throws -> [UInt8] {
-        guard let url = URL(string: location), url.host != nil else {
-            throw DownloadFailure(error: CatalogError(source: location, message: "is not a valid URL"), passes: false)
-        }
-        var request = URLRequest(url: url, timeoutInterval: 15)
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        let data: Data
-        let response: URLResponse
-        do {
-            (data, response) = try await URLSession.shared.data(for: request)
-        } catch {
-            throw DownloadFailure(error: CatalogError(source: location, message: "could not be downloaded: \(error.localizedDescription)"), passes: true)
-        }
-        if let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode) {
-            throw DownloadFailure(error: CatalogError(source: location, message: "the server answered HTTP \(http.statusCode); expected 200 with a JSON catalog"),
-                                  passes: [502, 503, 504].contains(http.statusCode))
-        }
-        if data.count > maxBytes {
-            throw DownloadFailure(error: CatalogError(source: location, message: "the response is larger than \(maxBytes / 1_048_576) MB; that is not a catalog"),
-                                  passes: false)
-        }
-        return [UInt8](data)
     }
 }
