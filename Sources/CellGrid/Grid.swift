@@ -8,11 +8,16 @@ import StoreKitModel
 /// Writes that cut a wide character in half turn the remaining half into a space.
 public struct Grid: Hashable, Sendable, CustomStringConvertible {
     public let size: TerminalSize
-    private var cells: [Cell]
+    /// Row by row. Codes rather than `Cell`s: a `Cell` holds a `Character`, a `String`, and making,
+    /// overwriting and freeing the 12,000 cells of a frame was a third of drawing it, in reference counting.
+    private var cells: [StoredCell]
+    /// The characters of more than one scalar that cells point at (an emoji sequence, a letter
+    /// with a combining mark): few or none in a frame.
+    private var clusters: [Character] = []
 
     public init(size: TerminalSize, role: Role = .normal) {
         self.size = size
-        self.cells = Array(repeating: Cell(" ", role: role), count: size.columns * size.rows)
+        self.cells = Array(repeating: StoredCell(code: StoredCell.space, role: role, attributes: []), count: size.columns * size.rows)
     }
 
     public var bounds: Rect { Rect(row: 0, column: 0, width: size.columns, height: size.rows) }
@@ -20,7 +25,9 @@ public struct Grid: Hashable, Sendable, CustomStringConvertible {
     /// The cell at a position; a blank cell outside the grid.
     public subscript(row: Int, column: Int) -> Cell {
         guard contains(row: row, column: column) else { return .blank }
-        return cells[row * size.columns + column]
+        let stored = cells[row * size.columns + column]
+        let content: Cell.Content = stored.isContinuation ? .continuation : .character(character(stored.code))
+        return Cell(content: content, role: stored.role, attributes: stored.attributes)
     }
 
     /// What `write` does with text wider than the space it has.
@@ -46,59 +53,83 @@ public struct Grid: Hashable, Sendable, CustomStringConvertible {
         let limit = min(maxWidth ?? Int.max, overflowed ? Int.max : toEdge)
         guard limit > 0 else { return 0 }
 
-        var text = text
-        // No character takes more cells than its UTF-8 bytes, so a text of at most `limit` bytes
-        // fits; `truncate` returns any other text that fits unchanged.
-        if overflow == .ellipsis, text.utf8.count > limit {
-            text = CellWidth.truncate(text, to: limit)
+        // No character takes more cells than its UTF-8 bytes, so a text of at most `limit` bytes fits.
+        let mayOverflow = overflow == .ellipsis && text.utf8.count > limit
+        let ascii = text.utf8.withContiguousStorageIfAvailable { bytes -> Int? in
+            guard !mayOverflow, bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+            return writeASCII(bytes, row: row, column: column, limit: limit, role: role, attributes: attributes)
         }
-        if text.utf8.allSatisfy({ $0 < 0x80 }) {
-            return writeASCII(text, row: row, column: column, limit: limit, role: role, attributes: attributes)
+        if let written = ascii ?? nil { return written }
+        if let written = writeMeasured(text, row: row, column: column, limit: limit, role: role, attributes: attributes,
+                                       ellipsis: mayOverflow) {
+            return written
         }
+        // Characters of several scalars: the exact, slower way.
+        let cut = mayOverflow ? CellWidth.truncate(text, to: limit) : text
         var layout = LineLayout(row: row, column: column, limit: limit, role: role, attributes: attributes)
-        if CellWidth.isOneScalarPerCharacter(text) {
-            for scalar in text.unicodeScalars {
-                guard layout.place(Character(scalar), width: CellWidth.of(scalar), on: &self) else { break }
-            }
-            return layout.used
-        }
-        for character in text {
-            guard layout.place(character, width: CellWidth.of(character), on: &self) else { break }
+        for character in cut {
+            guard layout.place(code(for: character), width: CellWidth.of(character), on: &self) else { break }
         }
         return layout.used
+    }
+
+    /// `write` for text whose every scalar is a character of its own (`CellWidth.isOneScalarPerCharacter`),
+    /// the rest of this UI's text: each scalar measured once, then placed, ending with "…" when
+    /// `ellipsis` and the text is wider than `limit`. Nil, with nothing written, for other text.
+    private mutating func writeMeasured(_ text: String, row: Int, column: Int, limit: Int, role: Role,
+                                        attributes: Attributes, ellipsis: Bool) -> Int? {
+        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: max(1, text.utf8.count)) { measured -> Int? in
+            var count = 0
+            var total = 0
+            var fitting = -1  // how many scalars fit in `limit - 1` cells, leaving room for "…"
+            for scalar in text.unicodeScalars {
+                guard CellWidth.isStandalone(scalar) else { return nil }
+                let width = CellWidth.of(scalar)
+                if fitting < 0, total + width > limit - 1 { fitting = count }
+                total += width
+                measured[count] = UInt64(scalar.value) << 8 | UInt64(width)
+                count += 1
+                if total > limit { break }  // nothing after this scalar can show
+            }
+            let cut = ellipsis && total > limit
+            var layout = LineLayout(row: row, column: column, limit: limit, role: role, attributes: attributes)
+            for entry in measured[..<(cut ? fitting : count)] {
+                guard layout.place(UInt32(truncatingIfNeeded: entry >> 8), width: Int(entry & 0xFF), on: &self) else { break }
+            }
+            if cut { _ = layout.place(0x2026, width: 1, on: &self) }  // "…"
+            return layout.used
+        }
     }
 
     /// `write` for ASCII text, the usual case, in one pass over the row: one cell per printable
     /// byte (CR LF, the only two-byte character, has no width, and neither have CR and LF apart,
     /// so control bytes are skipped). Only the cells at the two ends can cut a wide character in
     /// half; those are repaired as `put` does.
-    private mutating func writeASCII(_ text: String, row: Int, column: Int, limit: Int, role: Role, attributes: Attributes) -> Int {
+    private mutating func writeASCII(_ text: UnsafeBufferPointer<UInt8>, row: Int, column: Int, limit: Int, role: Role, attributes: Attributes) -> Int {
         let columns = size.columns
         let start = row * columns
         return cells.withUnsafeMutableBufferPointer { cells in
             var offset = 0
             var first = -1
             var last = -1
-            for byte in text.utf8 where byte >= 0x20 && byte < 0x7F {
+            for byte in text where byte >= 0x20 && byte < 0x7F {
                 guard offset < limit else { break }
                 let x = column + offset  // cannot overflow: offset < limit ≤ columns - column
                 offset += 1
                 guard x >= 0 else { continue }
                 if first < 0 {
                     first = x
-                    if cells[start + x].isContinuation, x > 0 { cells[start + x - 1].content = .character(" ") }
+                    if cells[start + x].isContinuation, x > 0 { cells[start + x - 1].code = StoredCell.space }
                 }
                 last = x
-                cells[start + x] = Cell(content: .character(Self.asciiCharacters[Int(byte)]), role: role, attributes: attributes)
+                cells[start + x] = StoredCell(code: UInt32(byte), role: role, attributes: attributes)
             }
             guard first >= 0 else { return 0 }
-            if last + 1 < columns, cells[start + last + 1].isContinuation { cells[start + last + 1].content = .character(" ") }
+            if last + 1 < columns, cells[start + last + 1].isContinuation { cells[start + last + 1].code = StoredCell.space }
             return last - first + 1
         }
     }
 
-    /// The ASCII characters by code, made once: building a `Character` per cell costs more than the cell.
-    private static let asciiCharacters: [Character] = (0..<128).map { Character(Unicode.Scalar(UInt8($0))) }
 
     /// Lays out the characters of one `write`, left to right.
     private struct LineLayout {
@@ -118,24 +149,24 @@ public struct Grid: Hashable, Sendable, CustomStringConvertible {
             self.attributes = attributes
         }
 
-        /// Places one character of `width` cells; false when the line is full.
-        mutating func place(_ character: Character, width: Int, on grid: inout Grid) -> Bool {
+        /// Places one character (its code) of `width` cells; false when the line is full.
+        mutating func place(_ code: UInt32, width: Int, on grid: inout Grid) -> Bool {
             if width == 0 { return true }
             let x = column + offset  // cannot overflow: offset ≤ limit ≤ columns - column
             if offset + width > limit {
                 // A wide character with one cell left: fill that cell so it is not stale.
                 if offset < limit, x >= 0 {
-                    grid.put(" ", width: 1, row: row, column: x, role: role, attributes: attributes)
+                    grid.put(StoredCell.space, width: 1, row: row, column: x, role: role, attributes: attributes)
                     used += 1
                 }
                 return false
             }
             if x >= 0 {
-                grid.put(character, width: width, row: row, column: x, role: role, attributes: attributes)
+                grid.put(code, width: width, row: row, column: x, role: role, attributes: attributes)
                 used += width
             } else if x + width > 0 {
                 // The right half of a wide character at column 0: show a space, never half a glyph.
-                grid.put(" ", width: 1, row: row, column: 0, role: role, attributes: attributes)
+                grid.put(StoredCell.space, width: 1, row: row, column: 0, role: role, attributes: attributes)
                 used += 1
             }
             offset += width
@@ -147,11 +178,12 @@ public struct Grid: Hashable, Sendable, CustomStringConvertible {
     /// else fills with spaces).
     public mutating func fill(_ rect: Rect, role: Role = .normal, attributes: Attributes = [],
                               character: Character = " ") {
-        let fillCharacter = CellWidth.of(character) == 1 ? character : " "
         let (rows, columns) = clip(rect)
+        guard !rows.isEmpty, !columns.isEmpty else { return }
+        let fillCode = CellWidth.of(character) == 1 ? code(for: character) : StoredCell.space
         for row in rows {
             for column in columns {
-                put(fillCharacter, width: 1, row: row, column: column, role: role, attributes: attributes)
+                put(fillCode, width: 1, row: row, column: column, role: role, attributes: attributes)
             }
         }
     }
@@ -162,8 +194,9 @@ public struct Grid: Hashable, Sendable, CustomStringConvertible {
     public mutating func box(_ rect: Rect, title: String? = nil, role: Role = .border,
                              titleRole: Role = .title, ascii: Bool = false) {
         guard !rect.isEmpty else { return }
-        let glyphs: (horizontal: Character, vertical: Character, corners: [Character]) =
-            ascii ? ("-", "|", ["+", "+", "+", "+"]) : ("─", "│", ["┌", "┐", "└", "┘"])
+        // Box-drawing characters are one scalar each: their codes are their scalar values.
+        let glyphs: (horizontal: UInt32, vertical: UInt32, corners: [UInt32]) =
+            ascii ? (0x2D, 0x7C, [0x2B, 0x2B, 0x2B, 0x2B]) : (0x2500, 0x2502, [0x250C, 0x2510, 0x2514, 0x2518])
         let top = rect.row
         let left = rect.column
         let bottom = Self.saturatingAdd(rect.row, rect.height - 1)
@@ -194,8 +227,8 @@ public struct Grid: Hashable, Sendable, CustomStringConvertible {
     public var rows: [String] {
         (0..<size.rows).map { row in
             var line = ""
-            for cell in cells[row * size.columns ..< (row + 1) * size.columns] {
-                if case .character(let character) = cell.content { line.append(character) }
+            for stored in cells[row * size.columns ..< (row + 1) * size.columns] where !stored.isContinuation {
+                line.append(character(stored.code))
             }
             return line
         }
@@ -220,28 +253,88 @@ public struct Grid: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    // MARK: - Equality (cells hold the same scalars, roles and attributes)
+
+    public static func == (lhs: Grid, rhs: Grid) -> Bool {
+        guard lhs.size == rhs.size else { return false }
+        if lhs.clusters.isEmpty, rhs.clusters.isEmpty { return lhs.cells == rhs.cells }
+        return lhs.cells.indices.allSatisfy { lhs.sameCell(at: $0, as: rhs) }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(size)
+        for stored in cells {
+            if stored.isCluster {
+                for scalar in clusters[Int(stored.code & ~StoredCell.cluster)].unicodeScalars { hasher.combine(scalar.value) }
+            } else {
+                hasher.combine(stored.code)
+            }
+            hasher.combine(stored.role)
+            hasher.combine(stored.attributes.rawValue)
+        }
+    }
+
+    /// Whether the cell at (`row`, `column`) is the same in `other` (a grid of the same size), for a
+    /// painter that redraws only what changed; false outside either grid.
+    package func sameCell(as other: Grid, row: Int, column: Int) -> Bool {
+        guard size == other.size, contains(row: row, column: column) else { return false }
+        return sameCell(at: row * size.columns + column, as: other)
+    }
+
+    /// Whether the cell at (`row`, `column`) is the right half of a wide character; false outside the grid.
+    package func isContinuation(row: Int, column: Int) -> Bool {
+        contains(row: row, column: column) && cells[row * size.columns + column].isContinuation
+    }
+
+    private func sameCell(at index: Int, as other: Grid) -> Bool {
+        let (mine, theirs) = (cells[index], other.cells[index])
+        guard mine.role == theirs.role, mine.attributes == theirs.attributes else { return false }
+        guard mine.isCluster, theirs.isCluster else { return mine.code == theirs.code }
+        return clusters[Int(mine.code & ~StoredCell.cluster)].unicodeScalars
+            .elementsEqual(other.clusters[Int(theirs.code & ~StoredCell.cluster)].unicodeScalars)
+    }
+
     // MARK: - Internals
+
+    /// The code a cell stores for `character`: its scalar value, or a new entry in `clusters`.
+    private mutating func code(for character: Character) -> UInt32 {
+        var scalars = character.unicodeScalars.makeIterator()
+        if let first = scalars.next(), scalars.next() == nil { return first.value }
+        clusters.append(character)
+        return StoredCell.cluster | UInt32(clusters.count - 1)
+    }
+
+    /// The character a cell's code stands for (not a continuation's).
+    private func character(_ code: UInt32) -> Character {
+        if code < 0x80 { return Self.asciiCharacters[Int(code)] }
+        if code & StoredCell.cluster != 0 { return clusters[Int(code & ~StoredCell.cluster)] }
+        return Unicode.Scalar(code).map(Character.init) ?? " "
+    }
+
+    /// The ASCII characters by code, made once: reading a frame back (golden tests, the painter)
+    /// would otherwise build a `Character` per cell.
+    private static let asciiCharacters: [Character] = (0..<128).map { Character(Unicode.Scalar(UInt8($0))) }
 
     private func contains(row: Int, column: Int) -> Bool {
         row >= 0 && row < size.rows && column >= 0 && column < size.columns
     }
 
-    /// Stores one character of `width` cells, repairing any wide character it cuts in half.
-    fileprivate mutating func put(_ character: Character, width: Int, row: Int, column: Int,
-                              role: Role, attributes: Attributes) {
+    /// Stores one character (its code) of `width` cells, repairing any wide character it cuts in half.
+    fileprivate mutating func put(_ code: UInt32, width: Int, row: Int, column: Int,
+                                  role: Role, attributes: Attributes) {
         guard row >= 0, row < size.rows, column >= 0, column < size.columns,
               width <= size.columns - column else { return }
         let start = row * size.columns
         let last = column + width - 1
         if cells[start + column].isContinuation, column > 0 {
-            cells[start + column - 1].content = .character(" ")
+            cells[start + column - 1].code = StoredCell.space
         }
         if last + 1 < size.columns, cells[start + last + 1].isContinuation {
-            cells[start + last + 1].content = .character(" ")
+            cells[start + last + 1].code = StoredCell.space
         }
-        cells[start + column] = Cell(content: .character(character), role: role, attributes: attributes)
+        cells[start + column] = StoredCell(code: code, role: role, attributes: attributes)
         if width == 2 {
-            cells[start + column + 1] = Cell(content: .continuation, role: role, attributes: attributes)
+            cells[start + column + 1] = StoredCell(code: StoredCell.continuation, role: role, attributes: attributes)
         }
     }
 

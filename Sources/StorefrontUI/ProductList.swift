@@ -6,6 +6,10 @@ import StoreKitModel
 /// the shorter queries are kept, so Backspace answers from them without searching again.
 public struct ProductList: Sendable {
     public private(set) var products: [Product] = []
+    /// Each product's title in `language`, looked up once: a row reads it by position.
+    public private(set) var titles: [String] = []
+    /// The language of `titles` and of the search keys.
+    public private(set) var language = Language.english
     /// Search keys: the lower-cased UTF-8 of each product's title (in the current language), a
     /// space and its id, one after another in a single buffer; product `i`'s key is
     /// `keyBytes[keyStarts[i]..<keyStarts[i + 1]]`.
@@ -111,8 +115,10 @@ public struct ProductList: Sendable {
         var bytes: [UInt8] = []
         var starts: [Int] = [0]
         starts.reserveCapacity(products.count + 1)
-        for product in products {
-            Self.appendKey(product.title.text(in: language) + " " + product.id, to: &bytes)
+        self.language = language
+        titles = products.map { $0.title.text(in: language) }
+        for (product, title) in zip(products, titles) {
+            Self.appendKey(title + " " + product.id, to: &bytes)
             starts.append(bytes.count)
         }
         keyBytes = bytes

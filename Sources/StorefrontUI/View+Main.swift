@@ -45,6 +45,9 @@ extension View {
             return (text: text, width: CellWidth.of(text))
         }
         let products = state.list.products
+        let titles = state.list.titles
+        // The list's titles are in the language shown unless the state was changed without relabeling it.
+        let titlesShown = state.list.language == state.language
         for (offset, position) in page.enumerated() {
             let row = top + offset
             let selected = state.list.scroll + offset == state.list.selection
@@ -54,7 +57,8 @@ extension View {
                 grid.write(">", row: row, column: 0, role: role, attributes: .bold)
             }
             // Fields read in place: binding the whole product would copy it, a retain per field.
-            grid.write(products[position].title.text(in: state.language), row: row, column: 2, role: role, maxWidth: titleWidth, overflow: .ellipsis)
+            let title = titlesShown ? titles[position] : products[position].title.text(in: state.language)
+            grid.write(title, row: row, column: 2, role: role, maxWidth: titleWidth, overflow: .ellipsis)
             let type = types.first { $0.type == products[position].type } ?? types[0]
             grid.write(type.label, row: row, column: 2 + titleWidth + typeWidth - type.width, role: selected ? .selected : .muted)
             let price = fittedPrices[prices.index[offset]]
@@ -64,7 +68,7 @@ extension View {
     }
 
     /// What a display price depends on besides the storefront and language (see `PriceFormatter.displayPrice`).
-    private struct PricePoint: Hashable {
+    private struct PricePoint: Equatable {
         let amount: DecimalBits?
         let type: ProductType
         let period: SubscriptionPeriod?
@@ -75,14 +79,18 @@ extension View {
     /// few price points (the App Store's tiers), so each is formatted once.
     static func displayPrices(_ page: ArraySlice<Int>, of products: [Product], _ state: AppState) -> (unique: [String], index: [Int]) {
         let formatter = state.priceFormatter
-        var seen: [PricePoint: Int] = [:]
+        let storefront = state.storefront.id
+        // Searched in a list, not hashed: a page has a few dozen rows and fewer points.
+        var seen: [PricePoint] = []
         var unique: [String] = []
         let index = page.map { position in
-            let point = PricePoint(amount: products[position].prices[state.storefront.id].map(DecimalBits.init),
-                                   type: products[position].type, period: products[position].subscription?.period)
-            if let known = seen[point] { return known }
-            unique.append(formatter.displayPrice(of: products[position], in: state.storefront.id, language: state.language) ?? "—")
-            seen[point] = unique.count - 1
+            let type = products[position].type
+            // Only a subscription's period shows in its price (and reading it for others would copy their details).
+            let point = PricePoint(amount: products[position].prices[storefront].map(DecimalBits.init), type: type,
+                                   period: type == .autoRenewable ? products[position].subscription?.period : nil)
+            if let known = seen.firstIndex(of: point) { return known }
+            unique.append(formatter.displayPrice(of: products[position], in: storefront, language: state.language) ?? "—")
+            seen.append(point)
             return unique.count - 1
         }
         return (unique, index)

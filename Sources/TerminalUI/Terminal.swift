@@ -161,9 +161,8 @@ public final class Terminal {
         let columns = min(grid.size.columns, screenSize.columns)
         for row in 0..<rows {
             for column in 0..<columns {
-                let cell = grid[row, column]
-                if let previous, previous[row, column] == cell { continue }
-                draw(cell, wide: grid[row, column + 1].isContinuation, row: row, column: column,
+                if let previous, grid.sameCell(as: previous, row: row, column: column) { continue }
+                draw(grid[row, column], wide: grid.isContinuation(row: row, column: column + 1), row: row, column: column,
                      screenColumns: columns, in: window)
             }
         }

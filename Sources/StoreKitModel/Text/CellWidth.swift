@@ -21,7 +21,8 @@ public enum CellWidth {
         text.unicodeScalars.allSatisfy(isStandalone)
     }
 
-    private static func isStandalone(_ scalar: Unicode.Scalar) -> Bool {
+    /// Whether `scalar` is a character of its own wherever it stands (see `isOneScalarPerCharacter`).
+    package static func isStandalone(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x20...0x7E, 0xA0...0x2FF, 0x2010...0x2027, 0x2030...0x205E, 0x2190...0x2BFF, 0x3000...0x3029,
              0x4E00...0x9FFF, 0xFF01...0xFF60, 0xFFE0...0xFFE6:
