@@ -61,6 +61,11 @@ public struct AppState: Sendable {
 
     public var priceFormatter: PriceFormatter { PriceFormatter(currency: storefront.currency, locale: locale) }
 
+    /// What display prices are formatted for now.
+    public var pricing: ProductList.Pricing {
+        ProductList.Pricing(storefront: storefront.id, currency: storefront.currency, locale: locale, language: language)
+    }
+
     public var selectedProduct: Product? { list.selected }
 
     /// The screen's layout now; the banner row exists while a payment is pending.

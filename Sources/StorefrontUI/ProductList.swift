@@ -10,6 +10,10 @@ public struct ProductList: Sendable {
     public private(set) var titles: [String] = []
     /// The language of `titles` and of the search keys.
     public private(set) var language = Language.english
+    /// Each product's display price for `pricing`, formatted once per price point (see `reprice`).
+    public internal(set) var displayPrices: [String] = []
+    /// What `displayPrices` were formatted for; nil until `reprice`.
+    public internal(set) var pricing: Pricing?
     /// Search keys: the lower-cased UTF-8 of each product's title (in the current language), a
     /// space and its id, one after another in a single buffer; product `i`'s key is
     /// `keyBytes[keyStarts[i]..<keyStarts[i + 1]]`.

@@ -33,6 +33,7 @@ public enum Reducer {
             return tick(&state, now)
         case .productsLoaded(let response):
             state.list = ProductList(products: response.products, language: state.language)
+            state.list.reprice(for: state.pricing)
             state.catalogLoad = .loaded(invalidIds: response.invalidProductIdentifiers)
             return []
         case .productsFailed(let message):

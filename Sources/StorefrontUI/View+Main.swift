@@ -67,27 +67,21 @@ extension View {
         if let product = state.selectedProduct { details(&grid, state, layout, product, strings) }
     }
 
-    /// What a display price depends on besides the storefront and language (see `PriceFormatter.displayPrice`).
-    private struct PricePoint: Equatable {
-        let amount: DecimalBits?
-        let type: ProductType
-        let period: SubscriptionPeriod?
-    }
-
     /// The display prices of a page of products: each distinct one once (`unique`), and for each
     /// product the index of its own. Formatting is the costly part of a row, and a page repeats a
     /// few price points (the App Store's tiers), so each is formatted once.
     static func displayPrices(_ page: ArraySlice<Int>, of products: [Product], _ state: AppState) -> (unique: [String], index: [Int]) {
+        if state.list.pricing == state.pricing {
+            // Formatted when the list was made or repriced: one string per row, read by position.
+            return (page.map { state.list.displayPrices[$0] }, Array(0..<page.count))
+        }
         let formatter = state.priceFormatter
         let storefront = state.storefront.id
         // Searched in a list, not hashed: a page has a few dozen rows and fewer points.
         var seen: [PricePoint] = []
         var unique: [String] = []
         let index = page.map { position in
-            let type = products[position].type
-            // Only a subscription's period shows in its price (and reading it for others would copy their details).
-            let point = PricePoint(amount: products[position].prices[storefront].map(DecimalBits.init), type: type,
-                                   period: type == .autoRenewable ? products[position].subscription?.period : nil)
+            let point = PricePoint(products[position], in: storefront)
             if let known = seen.firstIndex(of: point) { return known }
             unique.append(formatter.displayPrice(of: products[position], in: storefront, language: state.language) ?? "—")
             seen.append(point)

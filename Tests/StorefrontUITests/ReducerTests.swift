@@ -2,7 +2,7 @@ import CellGrid
 import Foundation
 import StoreEngine
 import StoreKitModel
-import StorefrontUI
+@testable import StorefrontUI
 import Testing
 
 @Suite struct ReducerTests {
@@ -177,6 +177,32 @@ import Testing
         #expect(effects == [.setControls(controls), .loadProducts(storefront: "JPN"), .refresh(account: "alice")])
         F.keys(&state, .character("s"), .down, .enter)
         #expect(state.displayPrice(try! #require(state.selectedProduct)) == "1,19\u{A0}€")
+    }
+
+    /// The list's prices are formatted once per storefront, locale and language; every way of
+    /// changing one reformats them, and a frame drawn from them is the frame drawn without them.
+    @Test func listPricesFollowEverySwitch() {
+        func fresh(_ state: AppState) -> AppState {
+            var uncached = state
+            uncached.list.pricing = nil  // the frame formats each row's price itself
+            return uncached
+        }
+        var state = F.state(TerminalSize(columns: 120, rows: 40))
+        #expect(state.list.pricing == state.pricing)
+        let steps: [[Key]] = [[.character("s"), .down, .enter], [.character("l")], [.character("a"), .down, .enter],
+                              [.character("l")], [.character("s"), .down, .down, .enter]]
+        var firstRows: [String] = []
+        for keys in steps {
+            keys.forEach { F.keys(&state, $0) }
+            #expect(state.list.pricing == state.pricing)
+            let frame = View.render(state)
+            #expect(frame == View.render(fresh(state)))
+            firstRows.append(frame.rows[2])
+        }
+        #expect(firstRows[0].contains("100 Gems") && firstRows[0].contains("¥160"))
+        #expect(firstRows[1].contains("100 颗宝石") && firstRows[1].contains("¥160"))
+        #expect(firstRows[4].contains("100 Gems") && !firstRows[4].contains("¥160"))
+        #expect(state.list.displayPrices.count == state.list.products.count)
     }
 
     @Test func switchingAccountReplaysThatAccountsQueue() {
