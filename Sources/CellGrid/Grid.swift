@@ -109,19 +109,6 @@ public struct Grid: Hashable, Sendable, CustomStringConvertible {
         let columns = size.columns
         let start = row * columns
         return cells.withUnsafeMutableBufferPointer { cells in
-            if text.allSatisfy({ $0 &- 0x20 < 0x5F }) {
-                // Printable bytes only (titles, labels, prices): a straight copy of the part that shows.
-                let skip = column >= 0 ? 0 : (column > -text.count ? -column : text.count)  // left of column 0
-                let end = min(text.count, limit)
-                guard skip < end else { return 0 }
-                let (first, last) = (column + skip, column + end - 1)
-                if cells[start + first].isContinuation, first > 0 { cells[start + first - 1].code = StoredCell.space }
-                for index in skip..<end {
-                    cells[start + column + index] = StoredCell(code: UInt32(text[index]), role: role, attributes: attributes)
-                }
-                if last + 1 < columns, cells[start + last + 1].isContinuation { cells[start + last + 1].code = StoredCell.space }
-                return end - skip
-            }
             var offset = 0
             var first = -1
             var last = -1

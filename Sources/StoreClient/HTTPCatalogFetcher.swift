@@ -23,23 +23,18 @@ public struct HTTPCatalogFetcher: CatalogFetching {
         var request = HTTPClientRequest(url: url)
         request.headers.add(name: "Accept", value: "application/json")
         request.headers.add(name: "User-Agent", value: "storefront")
-        let response: HTTPClientResponse
         do {
-            response = try await client.execute(request, timeout: deadline)
-        } catch is CancellationError {
-            throw CancellationError()
-        } catch {
-            throw FetchFailure(description: transportErrorText(error))
-        }
-        let status = Int(response.status.code)
-        if let length = response.headers.first(name: "Content-Length").flatMap(Int.init), length > limit {
-            return .tooLarge(status: status)
-        }
-        do {
-            let buffer = try await response.body.collect(upTo: limit)
-            return .body(status: status, Array(buffer.readableBytesView))
-        } catch is NIOTooManyBytesError {
-            return .tooLarge(status: status)
+            let response = try await client.execute(request, timeout: deadline)
+            let status = Int(response.status.code)
+            if let length = response.headers.first(name: "Content-Length").flatMap(Int.init), length > limit {
+                return .tooLarge(status: status)
+            }
+            do {
+                let buffer = try await response.body.collect(upTo: limit)
+                return .body(status: status, Array(buffer.readableBytesView))
+            } catch is NIOTooManyBytesError {
+                return .tooLarge(status: status)
+            }
         } catch is CancellationError {
             throw CancellationError()
         } catch {
