@@ -21,7 +21,8 @@ extension StoredTransaction {
                                   purchaseDate: Date(timeIntervalSince1970: row["purchase_date"]),
                                   finished: row["finished"])
         storefront = row["storefront"]
-        price = Decimal(string: row["price"] as String, locale: Locale(identifier: "en_US_POSIX")) ?? 0
+        // Written by `exactString` with '.': read back with no locale, so ICU is not asked.
+        price = Decimal(string: row["price"] as String) ?? 0
         currency = row["currency"]
         expiresDate = (row["expires_date"] as Double?).map(Date.init(timeIntervalSince1970:))
         revocationDate = (row["revocation_date"] as Double?).map(Date.init(timeIntervalSince1970:))

@@ -99,8 +99,8 @@ public struct DecimalBits: Hashable, Sendable {
 
 extension Decimal {
     /// The exact decimal text (`4.99`, `160`), independent of any locale.
+    /// `description` always writes '.'; a locale, even en_US_POSIX, would load ICU's number data.
     public var exactString: String {
-        var value = self
-        return NSDecimalString(&value, Locale(identifier: "en_US_POSIX"))
+        description
     }
 }
