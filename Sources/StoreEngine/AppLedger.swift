@@ -13,7 +13,7 @@ public struct AppLedger: Sendable {
         let path = try state.databasePath("app.sqlite")
         do {
             pool = try state.withOpenLock {
-                let pool = try DatabasePool(path: path, configuration: StateLock.configuration())
+                let pool = try DurablePool.open(path: path)
                 try Self.migrator.migrate(pool)
                 return pool
             }

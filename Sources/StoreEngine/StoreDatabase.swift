@@ -12,7 +12,7 @@ struct StoreDatabase: Sendable {
 
     init(path: String) throws {
         do {
-            pool = try DatabasePool(path: path, configuration: StateLock.configuration())
+            pool = try DurablePool.open(path: path)
             writer = GroupCommit(pool: pool)
             try Self.migrator.migrate(pool)
         } catch {
