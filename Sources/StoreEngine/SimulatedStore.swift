@@ -20,12 +20,18 @@ public actor SimulatedStore: StoreBackend {
 
     public init(catalog: Catalog, state: StateDirectory, clock: any StoreClock = SystemClock(), storefrontOverride: String? = nil,
                 environment: String = "Xcode") throws {
+        try self.init(catalog: catalog, database: StoreDatabase(state: state), clock: clock, storefrontOverride: storefrontOverride,
+                      environment: environment)
+    }
+
+    public init(catalog: Catalog, database: StoreDatabase, clock: any StoreClock = SystemClock(), storefrontOverride: String? = nil,
+                environment: String = "Xcode") throws {
         self.catalog = catalog
         self.environment = environment
         self.clock = clock
         self.storefrontOverride = storefrontOverride
         defaults = TestControls(seed: catalog.settings)
-        database = try state.withOpenLock { try StoreDatabase(path: try state.databasePath("store.sqlite")) }
+        self.database = database
         signer = ReceiptSigner(keyData: try database.pool.guardedWriteNow { db in try Self.signingKey(db) })
     }
 

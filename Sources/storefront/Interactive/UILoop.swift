@@ -19,10 +19,16 @@ enum UILoop {
         var state = initial
         state.size = terminal.size
         state.asciiOnly = terminal.asciiOnly
-        runner.submit(Reducer.start(state))
         var lastTick = Date()
+        var loading = false
         while !state.quitting {
             terminal.paint(View.render(state))
+            // The first frame ("Loading products…") needs none of the loading: it is painted
+            // first, so the effects' work on the disk and in ICU does not share the cores with it.
+            if !loading {
+                runner.submit(Reducer.start(state))
+                loading = true
+            }
             if exitAfterFirstFrame { return }
             var actions: [Action] = []
             if let key = terminal.readKey(timeoutMilliseconds: pollMilliseconds) {
