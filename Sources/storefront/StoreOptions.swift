@@ -37,7 +37,9 @@ struct StoreOptions: ParsableArguments {
     /// session's account (headless commands); the TUI, which switches accounts, follows all.
     /// `retryBudget`: how long one call to a remote store keeps retrying; the TUI keeps it short,
     /// since it shows "store unreachable" and tries again on its own, and its effects run in order.
-    func open(followAccountOnly: Bool = true, retryBudget: Duration? = nil) async throws -> StoreSession {
+    /// `resuming`: complete what an earlier process left half done before returning; the TUI says
+    /// false and calls `StoreSession.resume` after its first frame.
+    func open(followAccountOnly: Bool = true, retryBudget: Duration? = nil, resuming: Bool = true) async throws -> StoreSession {
         let environment = ProcessInfo.processInfo.environment
         let remoteURL = try storeURL(environment)
         var policy = RetryPolicy.standard
@@ -61,6 +63,7 @@ struct StoreOptions: ParsableArguments {
         do {
             let opened = try await files.value
             let store: any StoreBackend
+            var simulated: SimulatedStore?
             let controls: TestControls
             let label: String
             if let remoteURL {
@@ -74,11 +77,12 @@ struct StoreOptions: ParsableArguments {
             } else {
                 // `files` opens it whenever there is no remote URL.
                 guard let database = opened.store else { throw StoreFailure("internal error: the store database was not opened") }
-                let simulated = try SimulatedStore(catalog: context.catalog, database: database,
-                                                   storefrontOverride: catalog.storefront.map { _ in context.storefront.id })
-                controls = try await simulated.controls()
-                try await simulated.resume()
-                store = simulated
+                let local = try SimulatedStore(catalog: context.catalog, database: database,
+                                               storefrontOverride: catalog.storefront.map { _ in context.storefront.id })
+                controls = try await local.controls()
+                if resuming { try await local.resume() }
+                store = local
+                simulated = local
                 label = "simulated store"
             }
             let name = account ?? controls.account ?? context.catalog.defaultAccount.name
@@ -89,8 +93,8 @@ struct StoreOptions: ParsableArguments {
             let storefrontId = catalog.storefront.map { _ in context.storefront.id } ?? controls.storefront ?? account.storefront
             let storefront = context.catalog.storefront(id: storefrontId) ?? context.storefront
             let locale = catalog.locale ?? context.catalog.settings.locale ?? storefront.locale
-            return StoreSession(context: context, store: store, storeLabel: label, account: account, storefront: storefront, locale: locale,
-                                ledger: opened.ledger, observer: PurchaseObserver(store: store, ledger: opened.ledger, catalog: context.catalog))
+            return StoreSession(context: context, store: store, simulated: simulated, storeLabel: label, account: account,
+                                storefront: storefront, locale: locale, ledger: opened.ledger, observer: PurchaseObserver(store: store, ledger: opened.ledger, catalog: context.catalog))
         } catch let failure as StoreFailure {
             throw CommandFailure.failure(failure.message)
         }
@@ -112,6 +116,8 @@ private struct StateFiles: Sendable {
 struct StoreSession {
     let context: CatalogContext
     let store: any StoreBackend
+    /// The store when it is the simulated one in this process.
+    let simulated: SimulatedStore?
     /// "simulated store" or "remote store URL", for the TUI's title bar.
     let storeLabel: String
     let account: Account
@@ -123,6 +129,12 @@ struct StoreSession {
     let observer: PurchaseObserver
 
     var language: Language { context.language }
+
+    /// Completes purchases an earlier process left in `purchasing` and renews what is due (see
+    /// `SimulatedStore.resume`); a remote store's server does this itself.
+    func resume() async throws {
+        try await simulated?.resume()
+    }
 
     var priceFormatter: PriceFormatter {
         PriceFormatter(currency: storefront.currency, locale: locale)

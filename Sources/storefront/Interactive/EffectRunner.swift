@@ -24,23 +24,30 @@ final class EffectRunner: Sendable {
         for effect in effects { queue.yield(effect) }
     }
 
-    /// Runs until the stream ends; also forwards the store's transaction updates to the UI.
-    func start() -> Task<Void, Never> {
+    /// Runs `first` (completing what an earlier process left half done), then the effects until
+    /// the stream ends; also forwards the store's transaction updates to the UI.
+    func start(first: @escaping @Sendable () async throws -> Void) -> Task<Void, Never> {
         let store = store
         let inbox = inbox
         Task {
             for await update in await store.updates() { inbox.push(.transactionUpdate(update)) }
         }
         return Task {
+            await run(first)
             for await effect in work {
-                do {
-                    try await perform(effect)
-                } catch let error as StoreFailure {
-                    inbox.push(.effectFailed(error.message))
-                } catch {
-                    inbox.push(.effectFailed(String(describing: error)))
-                }
+                await run { try await self.perform(effect) }
             }
+        }
+    }
+
+    /// One job; its failure becomes a message for the UI.
+    private func run(_ job: () async throws -> Void) async {
+        do {
+            try await job()
+        } catch let error as StoreFailure {
+            inbox.push(.effectFailed(error.message))
+        } catch {
+            inbox.push(.effectFailed(String(describing: error)))
         }
     }
 

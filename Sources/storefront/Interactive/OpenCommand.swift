@@ -29,10 +29,11 @@ struct OpenCommand: AsyncParsableCommand {
                 For scripts use the headless commands: storefront products | buy | transactions | restore | wallet | manage (see storefront --help)
                 """)
         }
-        let session = try await options.open(followAccountOnly: false, retryBudget: .seconds(3))
+        // The store resumes on the runner, before its first effect: the first frame does not wait for it.
+        let session = try await options.open(followAccountOnly: false, retryBudget: .seconds(3), resuming: false)
         let inbox = Inbox()
         let runner = EffectRunner(store: session.store, observer: session.observer, inbox: inbox)
-        let worker = runner.start()
+        let worker = runner.start(first: session.resume)
         let state = AppState(catalog: session.context.catalog, storeLabel: session.storeLabel, language: session.language,
                              account: session.account, storefront: session.storefront, localeOverride: options.catalog.locale,
                              asciiOnly: false, size: .zero, now: Date())
