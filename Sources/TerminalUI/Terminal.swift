@@ -202,30 +202,34 @@ public final class Terminal {
         if cell.attributes.contains(.underline) { attributes |= cn_attr_underline() }
 
         let gridWidth = wide ? 2 : 1
-        var glyph = Self.glyph(for: asciiOnly ? Self.asciiStandIn(for: character) : character)
-        // ncurses measures with wcwidth; if it disagrees with the grid, or the character cannot be
-        // shown in this locale, draw "?" so that every following column stays where it belongs.
-        var glyphWidth = glyph.first.map { Int(cn_wcwidth($0)) } ?? -1
-        if glyphWidth != gridWidth, !(gridWidth == 2 && glyphWidth == 1) {
-            glyph = [0x3F]
-            glyphWidth = 1
-        }
-        if glyphWidth == 2, column + 1 >= screenColumns {
-            glyph = [0x20]  // half off screen: ncurses would wrap it onto the next line
-            glyphWidth = 1
-        }
-        put(glyph, attributes: attributes, pair: style.pair, row: row, column: column, in: window)
-        if gridWidth == 2, glyphWidth == 1, column + 1 < screenColumns {
-            put([0x20], attributes: attributes, pair: style.pair, row: row, column: column + 1, in: window)
+        let shown = asciiOnly ? Self.asciiStandIn(for: character) : character
+        // A buffer on the stack: painting allocates nothing per cell.
+        withUnsafeTemporaryAllocation(of: wchar_t.self, capacity: Int(CCHARW_MAX)) { glyph in
+            let count = Self.glyph(for: shown, into: glyph)
+            // ncurses measures with wcwidth; if it disagrees with the grid, or the character cannot be
+            // shown in this locale, draw "?" so that every following column stays where it belongs.
+            var glyphWidth = count > 0 ? Int(cn_wcwidth(glyph[0])) : -1
+            if glyphWidth != gridWidth, !(gridWidth == 2 && glyphWidth == 1) {
+                Self.single(0x3F, in: glyph)
+                glyphWidth = 1
+            }
+            if glyphWidth == 2, column + 1 >= screenColumns {
+                Self.single(0x20, in: glyph)  // half off screen: ncurses would wrap it onto the next line
+                glyphWidth = 1
+            }
+            put(glyph, attributes: attributes, pair: style.pair, row: row, column: column, in: window)
+            if gridWidth == 2, glyphWidth == 1, column + 1 < screenColumns {
+                Self.single(0x20, in: glyph)
+                put(glyph, attributes: attributes, pair: style.pair, row: row, column: column + 1, in: window)
+            }
         }
     }
 
-    private func put(_ glyph: [wchar_t], attributes: attr_t, pair: Int16, row: Int, column: Int,
+    /// `glyph` holds a zero-terminated wide string, as `setcchar` takes it.
+    private func put(_ glyph: UnsafeMutableBufferPointer<wchar_t>, attributes: attr_t, pair: Int16, row: Int, column: Int,
                      in window: UnsafeMutablePointer<WINDOW>) {
         var cell = cchar_t()
-        _ = (glyph + [0]).withUnsafeBufferPointer { text in
-            setcchar(&cell, text.baseAddress, attributes, pair, nil)
-        }
+        setcchar(&cell, glyph.baseAddress, attributes, pair, nil)
         // At the bottom-right corner ncurses draws the cell and reports ERR (it cannot move the
         // cursor past it); nothing to handle.
         _ = mvwadd_wch(window, Int32(row), Int32(column), &cell)
@@ -249,19 +253,26 @@ public final class Terminal {
         }
     }
 
-    /// The wide characters for one grid character: its first scalar and the zero-width scalars
-    /// after it (combining marks, variation selectors), as many as a cchar_t holds.
-    private static func glyph(for character: Character) -> [wchar_t] {
-        var result: [wchar_t] = []
+    /// Writes the wide characters for one grid character into `buffer` (room for CCHARW_MAX,
+    /// the terminating zero included): its first scalar and the zero-width scalars after it
+    /// (combining marks, variation selectors), as many as a cchar_t holds. Returns how many.
+    private static func glyph(for character: Character, into buffer: UnsafeMutableBufferPointer<wchar_t>) -> Int {
+        var count = 0
         for scalar in character.unicodeScalars {
             let value = wchar_t(bitPattern: scalar.value)
-            if result.isEmpty {
-                result.append(value)
-            } else if result.count < Int(CCHARW_MAX) - 1, cn_wcwidth(value) == 0 {
-                result.append(value)
+            if count == 0 || (count < buffer.count - 1 && cn_wcwidth(value) == 0) {
+                buffer[count] = value
+                count += 1
             }
         }
-        return result
+        buffer[count] = 0
+        return count
+    }
+
+    /// One character, zero-terminated, in place of whatever `buffer` held.
+    private static func single(_ value: wchar_t, in buffer: UnsafeMutableBufferPointer<wchar_t>) {
+        buffer[0] = value
+        buffer[1] = 0
     }
 
     private func setUpColors() {
