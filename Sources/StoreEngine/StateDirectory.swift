@@ -39,10 +39,15 @@ public struct StateDirectory: Sendable {
 
     /// Creates the directory (0700) and returns the path of a database file in it, created 0600.
     public func databasePath(_ name: String) throws -> String {
-        do {
-            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw StoreFailure("cannot create the state directory \(url.path): \(error.localizedDescription); pass --state DIR")
+        // FileManager, even for a directory that exists, stats every parent and reads the user and
+        // group databases (0.2 ms of every start); one stat answers the common case.
+        var info = stat()
+        if stat(url.path, &info) != 0 || info.st_mode & S_IFMT != S_IFDIR {
+            do {
+                try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw StoreFailure("cannot create the state directory \(url.path): \(error.localizedDescription); pass --state DIR")
+            }
         }
         let path = url.appendingPathComponent(name).path
         // Created here first so the permissions are ours, not the umask's. O_EXCL, never "exists?
