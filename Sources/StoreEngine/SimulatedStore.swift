@@ -16,6 +16,10 @@ public actor SimulatedStore: StoreBackend {
     let storefrontOverride: String?
     /// The receipt environment: `Xcode` in process; `Sandbox` or `Production` when served.
     public nonisolated let environment: String
+    /// The test controls as stored when the store opened: a command's first look at them, read
+    /// with the signing key on the writer's connection (a first reader connection costs about a
+    /// millisecond to open). Later changes, from this process or another, come from `controls()`.
+    public nonisolated let openingControls: TestControls
     private(set) var subscribers: [UUID: AsyncStream<TransactionUpdate>.Continuation] = [:]
 
     public init(catalog: Catalog, state: StateDirectory, clock: any StoreClock = SystemClock(), storefrontOverride: String? = nil,
@@ -30,9 +34,14 @@ public actor SimulatedStore: StoreBackend {
         self.environment = environment
         self.clock = clock
         self.storefrontOverride = storefrontOverride
-        defaults = TestControls(seed: catalog.settings)
+        let defaults = TestControls(seed: catalog.settings)
+        self.defaults = defaults
         self.database = database
-        signer = ReceiptSigner(keyData: try database.pool.guardedWriteNow { db in try Self.signingKey(db) })
+        let (key, controls) = try database.pool.guardedWriteNow { db in
+            (try Self.signingKey(db), try TestControls.load(db, defaults: defaults))
+        }
+        signer = ReceiptSigner(keyData: key)
+        openingControls = controls
     }
 
     /// Completes purchases that a process which has since died left in `purchasing`, and renews

@@ -79,7 +79,7 @@ struct StoreOptions: ParsableArguments {
                 guard let database = opened.store else { throw StoreFailure("internal error: the store database was not opened") }
                 let local = try SimulatedStore(catalog: context.catalog, database: database,
                                                storefrontOverride: catalog.storefront.map { _ in context.storefront.id })
-                controls = try await local.controls()
+                controls = local.openingControls
                 if resuming { try await local.resume() }
                 store = local
                 simulated = local

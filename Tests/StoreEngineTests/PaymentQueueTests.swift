@@ -82,6 +82,15 @@ import Testing
         #expect(try await reopened.store.unfinished(account: "alice").isEmpty)
     }
 
+    @Test func theOpeningControlsAreTheStoredOnes() async throws {
+        let first = try StoreFixture()
+        #expect(first.store.openingControls == (try await first.store.controls()))
+        try await first.setControls { $0.askToBuy = true; $0.storefront = "JPN"; $0.account = "bob" }
+        let reopened = try StoreFixture(directory: first.directory)
+        #expect(reopened.store.openingControls == (try await first.store.controls()))
+        #expect(reopened.store.openingControls.storefront == "JPN" && reopened.store.openingControls.account == "bob")
+    }
+
     @Test func quantityOutsideOneToTenIsRefused() async throws {
         let fixture = try StoreFixture()
         await #expect(throws: StoreFailure.self) {
