@@ -12,11 +12,7 @@ public struct AppLedger: Sendable {
     public init(state: StateDirectory) throws {
         let path = try state.databasePath("app.sqlite")
         do {
-            pool = try state.withOpenLock {
-                let pool = try DurablePool.open(path: path)
-                try Self.migrator.migrate(pool)
-                return pool
-            }
+            pool = try DurablePool.open(path: path, migrator: Self.migrator, state: state, lock: "app.lock")
         } catch let failure as StoreFailure {
             throw failure
         } catch {

@@ -19,12 +19,12 @@ public struct StateDirectory: Sendable {
         return StateDirectory(url: URL(fileURLWithPath: home).appendingPathComponent(".local/share/storefront"))
     }
 
-    /// Runs `body` holding an exclusive lock on `open.lock` in the directory. Opening and migrating
-    /// a database goes through it: GRDB's migrator reads which migrations are applied and then runs
-    /// them, so two first runs at once would both create the same tables.
-    public func withOpenLock<T>(_ body: () throws -> T) throws -> T {
-        _ = try databasePath("open.lock")
-        let path = url.appendingPathComponent("open.lock").path
+    /// Runs `body` holding an exclusive lock on the file `name` in the directory. Opening and
+    /// migrating a database goes through it (see `DurablePool`): GRDB's migrator reads which
+    /// migrations are applied and then runs them, so two first runs at once would both create
+    /// the same tables. The store's lock is `open.lock`, as in earlier versions; the ledger has its own.
+    public func withOpenLock<T>(_ name: String = "open.lock", _ body: () throws -> T) throws -> T {
+        let path = try databasePath(name)
         let descriptor = open(path, O_RDWR | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw StoreFailure("cannot open \(path): \(String(cString: strerror(errno))); pass a writable --state DIR")

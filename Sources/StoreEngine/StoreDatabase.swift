@@ -15,14 +15,10 @@ public struct StoreDatabase: Sendable {
 
     /// `store.sqlite` in the state directory, created and migrated if need be.
     public init(state: StateDirectory) throws {
-        self = try state.withOpenLock { try StoreDatabase(path: try state.databasePath("store.sqlite")) }
-    }
-
-    init(path: String) throws {
+        let path = try state.databasePath("store.sqlite")
         do {
-            pool = try DurablePool.open(path: path)
+            pool = try DurablePool.open(path: path, migrator: Self.migrator, state: state, lock: "open.lock")
             writer = GroupCommit(pool: pool)
-            try Self.migrator.migrate(pool)
         } catch {
             throw StoreFailure("cannot open the store database \(path): \(StateLock.explain(error, path: path))")
         }

@@ -49,7 +49,7 @@ struct StoreOptions: ParsableArguments {
         }
         let directory = StateDirectory.resolve(flag: state, environment: environment)
         // The databases need no catalog: they open on another thread while it loads.
-        let files = Task.detached { try StateFiles(directory: directory, withStore: remoteURL == nil) }
+        let files = Task.detached { try await StateFiles.open(directory: directory, withStore: remoteURL == nil) }
         let context: CatalogContext
         do {
             // The store's catalog is its first request: retried like the others, so a client launched
@@ -106,9 +106,11 @@ private struct StateFiles: Sendable {
     let store: StoreDatabase?
     let ledger: AppLedger
 
-    init(directory: StateDirectory, withStore: Bool) throws {
-        store = withStore ? try StoreDatabase(state: directory) : nil
-        ledger = try AppLedger(state: directory)
+    /// Both at once: each holds the state directory's lock only to migrate.
+    static func open(directory: StateDirectory, withStore: Bool) async throws -> StateFiles {
+        async let store = withStore ? StoreDatabase(state: directory) : nil
+        async let ledger = AppLedger(state: directory)
+        return StateFiles(store: try await store, ledger: try await ledger)
     }
 }
 

@@ -14,7 +14,7 @@ import TestSupport
 
     @Test func theStoreDatabaseSyncsEveryCommit() throws {
         let state = StateDirectory(url: scratchDirectory("durable-store"))
-        let database = try StoreDatabase(path: try state.databasePath("store.sqlite"))
+        let database = try StoreDatabase(state: state)
         #expect(try Self.synchronous(database.pool) == 2)
         try database.pool.write { try StoreDatabase.setSetting($0, "probe", "1") }
         #expect(try Self.synchronous(database.pool) == 2)

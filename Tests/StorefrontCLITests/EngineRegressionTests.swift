@@ -65,7 +65,7 @@ import Testing
         #expect(try state.transactions().unfinished.isEmpty)
     }
 
-    /// Two first runs at once on a new state directory: opening and migrating is serialised by open.lock (they once raced GRDB's migrator).
+    /// Two first runs at once on a new state directory: opening and migrating each database is serialised by its lock file (they once raced GRDB's migrator).
     @Test func twoFirstRunsOnAFreshDirectoryDoNotRaceTheirMigrations() throws {
         var failures: [String] = []
         for _ in 0..<12 {
