@@ -24,8 +24,9 @@ final class EffectRunner: Sendable {
         for effect in effects { queue.yield(effect) }
     }
 
-    /// Runs `first` (completing what an earlier process left half done), then the effects until
-    /// the stream ends; also forwards the store's transaction updates to the UI.
+    /// Runs the effects until the stream ends, `first` (completing what an earlier process left
+    /// half done) before the first of them: the UI submits them after its first frame, which so
+    /// shares the cores with none of this. Also forwards the store's transaction updates to the UI.
     func start(first: @escaping @Sendable () async throws -> Void) -> Task<Void, Never> {
         let store = store
         let inbox = inbox
@@ -33,8 +34,12 @@ final class EffectRunner: Sendable {
             for await update in await store.updates() { inbox.push(.transactionUpdate(update)) }
         }
         return Task {
-            await run(first)
+            var ranFirst = false
             for await effect in work {
+                if !ranFirst {
+                    await run(first)
+                    ranFirst = true
+                }
                 await run { try await self.perform(effect) }
             }
         }

@@ -23,13 +23,13 @@ enum UILoop {
         var loading = false
         while !state.quitting {
             terminal.paint(View.render(state))
+            if exitAfterFirstFrame { return }
             // The first frame ("Loading products…") needs none of the loading: it is painted
             // first, so the effects' work on the disk and in ICU does not share the cores with it.
             if !loading {
                 runner.submit(Reducer.start(state))
                 loading = true
             }
-            if exitAfterFirstFrame { return }
             var actions: [Action] = []
             if let key = terminal.readKey(timeoutMilliseconds: pollMilliseconds) {
                 actions.append(key == .resize ? .resized(terminal.size) : .key(key))
