@@ -42,6 +42,11 @@ struct OpenCommand: AsyncParsableCommand {
         } catch let error as TerminalError {
             throw CommandFailure.failure("\(error)")
         }
+        if exitAfterFirstFrame {
+            // The measurement ends with the frame, and every commit is already on the disk: leave
+            // without closing the databases, which checkpoints their logs (teardown, not start-up).
+            Foundation.exit(0)
+        }
         runner.finish()
         worker.cancel()
     }
