@@ -20,11 +20,11 @@ extension SimulatedStore {
                     respond: @escaping @Sendable (Transaction, TransactionDetails) throws -> StoredResponse) async throws -> IdempotentAdd {
         let account = try validatedAccount(payment)
         let now = clock.now()
-        let (answer, added): (IdempotentAdd, AddResult?) = try await database.writer.write { db in
+        let (answer, added, completed): (IdempotentAdd, AddResult?, TransactionUpdate?) = try await database.writer.write { db in
             let generation: String
             switch try IdempotencyKeys.reserve(request, db) {
-            case .mismatch: return (.mismatch, nil)
-            case .completed(let stored): return (.answered(stored, replayed: true), nil)
+            case .mismatch: return (.mismatch, nil, nil)
+            case .completed(let stored): return (.answered(stored, replayed: true), nil, nil)
             case .reserved(let fresh), .pending(let fresh): generation = fresh
             }
             let added = try self.insertPayment(payment, account: account, forced: nil, requestKey: "\(request.key)#\(generation)", at: now, db)
@@ -33,9 +33,10 @@ extension SimulatedStore {
             }
             let stored = try IdempotencyKeys.complete(key: request.key, generation: generation,
                                                       response: try respond(added.transaction, details), at: request.now, db)
-            return (.answered(stored, replayed: false), added)
+            // The answer shows the payment as added (`purchasing`); its outcome follows in the same commit.
+            return (.answered(stored, replayed: false), added, try self.completeAtOnce(added, at: now, db))
         }
-        if let added { started(added) }
+        if let added { started(added, completed: completed) }
         return answer
     }
 

@@ -8,10 +8,11 @@ extension SimulatedStore {
     public func add(_ payment: Payment, forcing forced: PaymentOutcome?) async throws -> Transaction {
         let account = try validatedAccount(payment)
         let now = clock.now()
-        let added = try await database.writer.write { db in
-            try self.insertPayment(payment, account: account, forced: forced, requestKey: nil, at: now, db)
+        let (added, completed) = try await database.writer.write { db in
+            let added = try self.insertPayment(payment, account: account, forced: forced, requestKey: nil, at: now, db)
+            return (added, try self.completeAtOnce(added, at: now, db))
         }
-        started(added)
+        started(added, completed: completed)
         return added.transaction
     }
 
@@ -32,13 +33,26 @@ extension SimulatedStore {
         let latency: Int
     }
 
-    /// After the add's commit: reports a new transaction and completes it after the latency.
-    func started(_ added: AddResult) {
+    /// Without latency, a new payment reaches its outcome in the add's own commit, after its
+    /// `purchasing` journal entry: one commit, one fsync, where a second commit right after the
+    /// first cost a server's payment a second fsync. Nil with a latency (`started` waits it out).
+    nonisolated func completeAtOnce(_ added: AddResult, at now: Date, _ db: Database) throws -> TransactionUpdate? {
+        guard added.isNew, added.latency == 0 else { return nil }
+        return try resolve(added.transaction.id, at: now, db)
+    }
+
+    /// After the add's commit: reports the new transaction, then its outcome, completed in that
+    /// commit (`completed`) or after the latency.
+    func started(_ added: AddResult, completed: TransactionUpdate?) {
         guard added.isNew else { return }
         publish([TransactionUpdate(transaction: added.transaction, receipt: nil)])
         let latency = added.latency
         let id = added.transaction.id
         Task {
+            if let completed {
+                if let receipted = try? await self.receipted([completed]) { self.publish(receipted) }
+                return
+            }
             if latency > 0 { try? await Task.sleep(for: .milliseconds(latency)) }
             try? await self.process(id)
         }
@@ -100,27 +114,33 @@ extension SimulatedStore {
     func process(_ id: String) async throws {
         let now = clock.now()
         let updates: [TransactionUpdate] = try await database.writer.write { db in
-            guard var stored = try StoredTransaction.fetch(db, id: id), stored.transaction.state == .purchasing else { return [] }
-            switch stored.pendingOutcome ?? .success {
-            case .success:
-                try self.complete(&stored, at: now, db)
-            case .cancel:
-                stored.fail(.storeKit(.paymentCancelled))
-            case .fail(let code):
-                stored.fail(.storeKit(code))
-            case .network(let code):
-                stored.fail(.network(code))
-            case .deferred:
-                stored.transaction.state = .deferred
-                stored.pendingOutcome = nil
-            case .interrupted:
-                stored.fail(.storeKit(.unknown))
-                stored.pendingOutcome = .interrupted  // marks it resolvable in the transaction manager
-            }
-            try stored.update(db)
-            return [try self.record(stored, db, withReceipt: false)]
+            try self.resolve(id, at: now, db).map { [$0] } ?? []
         }
         publish(try await receipted(updates))
+    }
+
+    /// In the caller's write: moves a `purchasing` transaction to its recorded outcome and
+    /// journals it; nil when it is no longer purchasing.
+    nonisolated func resolve(_ id: String, at now: Date, _ db: Database) throws -> TransactionUpdate? {
+        guard var stored = try StoredTransaction.fetch(db, id: id), stored.transaction.state == .purchasing else { return nil }
+        switch stored.pendingOutcome ?? .success {
+        case .success:
+            try complete(&stored, at: now, db)
+        case .cancel:
+            stored.fail(.storeKit(.paymentCancelled))
+        case .fail(let code):
+            stored.fail(.storeKit(code))
+        case .network(let code):
+            stored.fail(.network(code))
+        case .deferred:
+            stored.transaction.state = .deferred
+            stored.pendingOutcome = nil
+        case .interrupted:
+            stored.fail(.storeKit(.unknown))
+            stored.pendingOutcome = .interrupted  // marks it resolvable in the transaction manager
+        }
+        try stored.update(db)
+        return try record(stored, db, withReceipt: false)
     }
 
     /// The updates with the account's receipt on each purchased or restored one, read after the
