@@ -42,7 +42,7 @@ public enum ReceiptCheck: Sendable, Hashable {
 extension SimulatedStore {
     /// The update for a state change, journaled in the caller's write so the journal never misses
     /// or invents one, whatever crashes after the commit.
-    /// `withReceipt: false` leaves the receipt out (see `process`); the journal never keeps one.
+    /// `withReceipt: false` leaves the receipt out (see `resolve`); the journal never keeps one.
     nonisolated func record(_ stored: StoredTransaction, _ db: Database, withReceipt: Bool = true) throws -> TransactionUpdate {
         let update = try update(for: stored, db, withReceipt: withReceipt)
         try Self.journal(update, at: clock.now(), db)

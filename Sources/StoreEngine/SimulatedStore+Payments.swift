@@ -4,7 +4,8 @@ import StoreKitModel
 
 extension SimulatedStore {
     /// `SKPaymentQueue.add`: records a `purchasing` transaction with the outcome the test controls
-    /// chose (durably, so a crash cannot change it), then completes it after the latency.
+    /// chose (durably, so a crash cannot change it), then completes it after the latency; without
+    /// one, in the same commit (`completeAtOnce`).
     public func add(_ payment: Payment, forcing forced: PaymentOutcome?) async throws -> Transaction {
         let account = try validatedAccount(payment)
         let now = clock.now()

@@ -19,6 +19,8 @@ public struct StoreDatabase: Sendable {
         do {
             pool = try DurablePool.open(path: path, migrator: Self.migrator, state: state, lock: "open.lock")
             writer = GroupCommit(pool: pool)
+        } catch let failure as StoreFailure {
+            throw failure
         } catch {
             throw StoreFailure("cannot open the store database \(path): \(StateLock.explain(error, path: path))")
         }

@@ -204,7 +204,7 @@ public final class Terminal {
         let gridWidth = wide ? 2 : 1
         let shown = asciiOnly ? Self.asciiStandIn(for: character) : character
         // A buffer on the stack: painting allocates nothing per cell.
-        withUnsafeTemporaryAllocation(of: wchar_t.self, capacity: Int(CCHARW_MAX)) { glyph in
+        withUnsafeTemporaryAllocation(of: wchar_t.self, capacity: max(Int(CCHARW_MAX), 2)) { glyph in
             let count = Self.glyph(for: shown, into: glyph)
             // ncurses measures with wcwidth; if it disagrees with the grid, or the character cannot be
             // shown in this locale, draw "?" so that every following column stays where it belongs.

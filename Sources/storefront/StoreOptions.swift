@@ -106,7 +106,7 @@ private struct StateFiles: Sendable {
     let store: StoreDatabase?
     let ledger: AppLedger
 
-    /// Both at once: each holds the state directory's lock only to migrate.
+    /// Both at once: each is opened and migrated under a lock file of its own (see `DurablePool`).
     static func open(directory: StateDirectory, withStore: Bool) async throws -> StateFiles {
         async let store = withStore ? StoreDatabase(state: directory) : nil
         async let ledger = AppLedger(state: directory)

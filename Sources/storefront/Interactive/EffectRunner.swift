@@ -26,22 +26,28 @@ final class EffectRunner: Sendable {
 
     /// Runs the effects until the stream ends, `first` (completing what an earlier process left
     /// half done) before the first of them: the UI submits them after its first frame, which so
-    /// shares the cores with none of this. Also forwards the store's transaction updates to the UI.
+    /// shares the cores with none of this. Then forwards the store's transaction updates to the UI.
     func start(first: @escaping @Sendable () async throws -> Void) -> Task<Void, Never> {
-        let store = store
-        let inbox = inbox
         Task {
-            for await update in await store.updates() { inbox.push(.transactionUpdate(update)) }
-        }
-        return Task {
             var ranFirst = false
             for await effect in work {
                 if !ranFirst {
                     await run(first)
+                    await forwardUpdates()
                     ranFirst = true
                 }
                 await run { try await self.perform(effect) }
             }
+        }
+    }
+
+    /// Subscribes before it returns, so no effect's update is missed; after `first`, whose updates
+    /// (orphans completed, renewals) the UI gets from the unfinished transactions it replays, once.
+    private func forwardUpdates() async {
+        let updates = await store.updates()
+        let inbox = inbox
+        Task {
+            for await update in updates { inbox.push(.transactionUpdate(update)) }
         }
     }
 

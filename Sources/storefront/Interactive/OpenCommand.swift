@@ -19,7 +19,7 @@ struct OpenCommand: AsyncParsableCommand {
 
     @OptionGroup var options: StoreOptions
 
-    @Flag(name: .long, help: "Paint the first frame and exit, without starting to load (for start-up benchmarks).")
+    @Flag(name: .long, help: "Paint the first frame and exit, before the products are requested (for start-up benchmarks).")
     var exitAfterFirstFrame = false
 
     func run() async throws {
