@@ -26,7 +26,7 @@ public struct Grid: Hashable, Sendable, CustomStringConvertible {
     public subscript(row: Int, column: Int) -> Cell {
         guard contains(row: row, column: column) else { return .blank }
         let stored = cells[row * size.columns + column]
-        let content: Cell.Content = stored.isContinuation ? .continuation : .character(character(stored.code))
+        let content: Cell.Content = stored.isContinuation ? .continuation : .character(character(stored))
         return Cell(content: content, role: stored.role, attributes: stored.attributes)
     }
 
@@ -227,7 +227,7 @@ public struct Grid: Hashable, Sendable, CustomStringConvertible {
         (0..<size.rows).map { row in
             var line = ""
             for stored in cells[row * size.columns ..< (row + 1) * size.columns] where !stored.isContinuation {
-                line.append(character(stored.code))
+                line.append(character(stored))
             }
             return line
         }
@@ -264,7 +264,7 @@ public struct Grid: Hashable, Sendable, CustomStringConvertible {
         hasher.combine(size)
         for stored in cells {
             if stored.isCluster {
-                for scalar in clusters[Int(stored.code & ~StoredCell.cluster)].unicodeScalars { hasher.combine(scalar.value) }
+                for scalar in clusters[stored.clusterIndex].unicodeScalars { hasher.combine(scalar.value) }
             } else {
                 hasher.combine(stored.code)
             }
@@ -289,8 +289,8 @@ public struct Grid: Hashable, Sendable, CustomStringConvertible {
         let (mine, theirs) = (cells[index], other.cells[index])
         guard mine.role == theirs.role, mine.attributes == theirs.attributes else { return false }
         guard mine.isCluster, theirs.isCluster else { return mine.code == theirs.code }
-        return clusters[Int(mine.code & ~StoredCell.cluster)].unicodeScalars
-            .elementsEqual(other.clusters[Int(theirs.code & ~StoredCell.cluster)].unicodeScalars)
+        return clusters[mine.clusterIndex].unicodeScalars
+            .elementsEqual(other.clusters[theirs.clusterIndex].unicodeScalars)
     }
 
     // MARK: - Internals
@@ -303,11 +303,11 @@ public struct Grid: Hashable, Sendable, CustomStringConvertible {
         return StoredCell.cluster | UInt32(clusters.count - 1)
     }
 
-    /// The character a cell's code stands for (not a continuation's).
-    private func character(_ code: UInt32) -> Character {
-        if code < 0x80 { return Self.asciiCharacters[Int(code)] }
-        if code & StoredCell.cluster != 0 { return clusters[Int(code & ~StoredCell.cluster)] }
-        return Unicode.Scalar(code).map(Character.init) ?? " "
+    /// The character a cell stands for (not a continuation's).
+    private func character(_ stored: StoredCell) -> Character {
+        if stored.code < 0x80 { return Self.asciiCharacters[Int(stored.code)] }
+        if stored.isCluster { return clusters[stored.clusterIndex] }
+        return Unicode.Scalar(stored.code).map(Character.init) ?? " "
     }
 
     /// The ASCII characters by code, made once: reading a frame back (golden tests, the painter)

@@ -14,4 +14,6 @@ struct StoredCell: Equatable, Sendable {
 
     var isContinuation: Bool { code == Self.continuation }
     var isCluster: Bool { code & Self.cluster != 0 && code != Self.continuation }
+    /// Where a cluster's character is in the grid's `clusters`.
+    var clusterIndex: Int { Int(code & ~Self.cluster) }
 }

@@ -6,25 +6,21 @@ import StoreKitModel
 /// client, the one remote stores use. `CatalogLoader` checks the URL and the status and decides on
 /// retries; this only makes the request and reads the body up to the limit.
 public struct HTTPCatalogFetcher: CatalogFetching {
-    /// Nil: the process's shared client, made only when a download happens. Every command is handed
-    /// a fetcher, and a catalog read from a file must not pay for an HTTP client and its threads.
-    let client: HTTPClient?
     /// From the request to the last byte of the body. A 60 MB catalog over a slow link needs minutes,
     /// not seconds; a server that does not answer at all is caught sooner by the client's 3 s connect timeout.
-    let deadline: TimeAmount
+    static let deadline = TimeAmount.seconds(120)
 
-    public init(client: HTTPClient? = nil, deadline: TimeAmount = .seconds(120)) {
-        self.client = client
-        self.deadline = deadline
-    }
+    public init() {}
 
     public func get(_ url: String, limit: Int) async throws -> CatalogFetchReply {
-        let client = client ?? RemoteStore.sharedClient
+        // The shared client is made on first use: every command is handed a fetcher, and a catalog
+        // read from a file must not pay for an HTTP client and its threads.
+        let client = RemoteStore.sharedClient
         var request = HTTPClientRequest(url: url)
         request.headers.add(name: "Accept", value: "application/json")
         request.headers.add(name: "User-Agent", value: "storefront")
         do {
-            let response = try await client.execute(request, timeout: deadline)
+            let response = try await client.execute(request, timeout: Self.deadline)
             let status = Int(response.status.code)
             if let length = response.headers.first(name: "Content-Length").flatMap(Int.init), length > limit {
                 return .tooLarge(status: status)

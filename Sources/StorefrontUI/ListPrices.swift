@@ -2,34 +2,42 @@ import StoreKitModel
 
 extension ProductList {
     /// What a list's display prices are formatted for: change any and they are formatted again.
+    /// Made only by `AppState.pricing`, so its initializer stays the synthesized internal one.
     public struct Pricing: Equatable, Sendable {
         public let storefront: String
         public let currency: String
         public let locale: String
         public let language: Language
-
-        public init(storefront: String, currency: String, locale: String, language: Language) {
-            self.storefront = storefront
-            self.currency = currency
-            self.locale = locale
-            self.language = language
-        }
     }
 
-    /// Formats every product's display price for `pricing`, each distinct price point once (a
-    /// catalog repeats the App Store's tiers), so a frame reads its rows' prices instead of
-    /// formatting them: 100,000 products take a few milliseconds, here rather than in every frame.
+    /// Formats every product's display price for `pricing`, so a frame reads its rows' prices
+    /// instead of formatting them: 100,000 products take a few milliseconds, here rather than in
+    /// every frame. The reducer calls it whenever `pricing` changes.
     public mutating func reprice(for pricing: Pricing) {
-        let formatter = PriceFormatter(currency: pricing.currency, locale: pricing.locale)
-        var known: [PricePoint: String] = [:]
-        displayPrices = products.map { product in
-            let point = PricePoint(product, in: pricing.storefront)
-            if let text = known[point] { return text }
-            let text = formatter.displayPrice(of: product, in: pricing.storefront, language: pricing.language) ?? "—"
-            known[point] = text
-            return text
-        }
+        var texts = PriceTexts(pricing)
+        displayPrices = products.map { texts.text(for: $0) }
         self.pricing = pricing
+    }
+}
+
+/// Display prices for one `Pricing`, each distinct price point formatted once (a catalog repeats
+/// the App Store's tiers).
+struct PriceTexts {
+    private let pricing: ProductList.Pricing
+    private let formatter: PriceFormatter
+    private var known: [PricePoint: String] = [:]
+
+    init(_ pricing: ProductList.Pricing) {
+        self.pricing = pricing
+        formatter = PriceFormatter(currency: pricing.currency, locale: pricing.locale)
+    }
+
+    mutating func text(for product: Product) -> String {
+        let point = PricePoint(product, in: pricing.storefront)
+        if let text = known[point] { return text }
+        let text = formatter.displayPrice(of: product, in: pricing.storefront, language: pricing.language) ?? "—"
+        known[point] = text
+        return text
     }
 }
 

@@ -40,7 +40,6 @@ extension Reducer {
         case .language:
             state.language = state.language == .english ? .simplifiedChinese : .english
             state.list.relabel(language: state.language)
-            state.list.reprice(for: state.pricing)
         case .controls: state.sheet = .testControls(selection: 0)
         case .manager: state.sheet = .transactionManager(selection: 0)
         case .help: state.sheet = .help
@@ -151,7 +150,6 @@ extension Reducer {
     static func switchStorefront(_ state: inout AppState, _ storefront: StoreKitModel.Storefront) -> [Effect] {
         state.storefront = storefront
         state.controls.storefront = storefront.id
-        state.list.reprice(for: state.pricing)
         say(&state, UIStrings(state.language).switchedStorefront(storefront))
         return [.setControls(state.controls), .loadProducts(storefront: storefront.id), .refresh(account: state.account.name)]
     }
@@ -162,7 +160,6 @@ extension Reducer {
         // Each account buys in its own storefront, as a device signed in to another Apple ID does.
         state.controls.storefront = nil
         if let storefront = state.catalog.storefront(id: account.storefront) { state.storefront = storefront }
-        state.list.reprice(for: state.pricing)
         state.history = []
         state.pending = []
         state.balances = [:]

@@ -17,6 +17,9 @@ public enum Reducer {
 
     public static func reduce(_ state: inout AppState, _ action: Action) -> [Effect] {
         let effects = dispatch(&state, action)
+        // Whichever action changed the products, the storefront, the locale or the language, the
+        // list's display prices follow, here once rather than in each of those actions.
+        if state.list.pricing != state.pricing { state.list.reprice(for: state.pricing) }
         state.unsavedControls += effects.filter { if case .setControls = $0 { true } else { false } }.count
         return effects
     }
@@ -33,7 +36,6 @@ public enum Reducer {
             return tick(&state, now)
         case .productsLoaded(let response):
             state.list = ProductList(products: response.products, language: state.language)
-            state.list.reprice(for: state.pricing)
             state.catalogLoad = .loaded(invalidIds: response.invalidProductIdentifiers)
             return []
         case .productsFailed(let message):

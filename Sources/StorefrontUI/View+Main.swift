@@ -36,11 +36,11 @@ extension View {
             let label = CellWidth.truncate(type.label(in: state.language), to: typeWidth)
             return (type: type, label: label, width: CellWidth.of(label))
         }
-        let priceWidth = min(20, prices.unique.map(CellWidth.of).max() ?? 0)
+        let priceWidth = min(20, prices.map(CellWidth.of).max() ?? 0)
         let titleWidth = max(4, width - 3 - typeWidth - priceWidth - 2)
         // Right-aligned by their start column rather than padded with spaces (the cells left of them
-        // are blank already); a page repeats a few price points, each measured once.
-        let fittedPrices = prices.unique.map { price in
+        // are blank already).
+        let fittedPrices = prices.map { price in
             let text = CellWidth.truncate(price, to: priceWidth)
             return (text: text, width: CellWidth.of(text))
         }
@@ -61,33 +61,18 @@ extension View {
             grid.write(title, row: row, column: 2, role: role, maxWidth: titleWidth, overflow: .ellipsis)
             let type = types.first { $0.type == products[position].type } ?? types[0]
             grid.write(type.label, row: row, column: 2 + titleWidth + typeWidth - type.width, role: selected ? .selected : .muted)
-            let price = fittedPrices[prices.index[offset]]
+            let price = fittedPrices[offset]
             grid.write(price.text, row: row, column: width - 1 - price.width, role: selected ? .selected : .price, attributes: .bold)
         }
         if let product = state.selectedProduct { details(&grid, state, layout, product, strings) }
     }
 
-    /// The display prices of a page of products: each distinct one once (`unique`), and for each
-    /// product the index of its own. Formatting is the costly part of a row, and a page repeats a
-    /// few price points (the App Store's tiers), so each is formatted once.
-    static func displayPrices(_ page: ArraySlice<Int>, of products: [Product], _ state: AppState) -> (unique: [String], index: [Int]) {
-        if state.list.pricing == state.pricing {
-            // Formatted when the list was made or repriced: one string per row, read by position.
-            return (page.map { state.list.displayPrices[$0] }, Array(0..<page.count))
-        }
-        let formatter = state.priceFormatter
-        let storefront = state.storefront.id
-        // Searched in a list, not hashed: a page has a few dozen rows and fewer points.
-        var seen: [PricePoint] = []
-        var unique: [String] = []
-        let index = page.map { position in
-            let point = PricePoint(products[position], in: storefront)
-            if let known = seen.firstIndex(of: point) { return known }
-            unique.append(formatter.displayPrice(of: products[position], in: storefront, language: state.language) ?? "—")
-            seen.append(point)
-            return unique.count - 1
-        }
-        return (unique, index)
+    /// Each row's display price: as the list formatted them (`ProductList.reprice`), or, for a
+    /// state whose storefront, locale or language changed without the reducer, formatted here.
+    static func displayPrices(_ page: ArraySlice<Int>, of products: [Product], _ state: AppState) -> [String] {
+        if state.list.pricing == state.pricing { return page.map { state.list.displayPrices[$0] } }
+        var texts = PriceTexts(state.pricing)
+        return page.map { texts.text(for: products[$0]) }
     }
 
     /// The first invalid ids, enough to overflow a line of `width` cells: the line is cut there

@@ -24,8 +24,7 @@ struct StoreOptions: ParsableArguments {
     /// The server URL, from `--store` or `$STOREFRONT_STORE`; nil for the simulated store.
     func storeURL(_ environment: [String: String]) throws -> String? {
         guard let url = store ?? environment["STOREFRONT_STORE"].flatMap({ $0.isEmpty ? nil : $0 }) else { return nil }
-        let lower = url.lowercased()
-        guard lower.hasPrefix("http://") || lower.hasPrefix("https://"), URL(string: url)?.host != nil else {
+        guard CatalogLoader.isURL(url), URL(string: url)?.host != nil else {
             throw CommandFailure.usage("--store \(url): expected the server's URL, e.g. http://127.0.0.1:8080")
         }
         return url.hasSuffix("/") ? String(url.dropLast()) : url
@@ -48,22 +47,18 @@ struct StoreOptions: ParsableArguments {
             policy.budget = .milliseconds(Int64(seconds * 1000))
         }
         let directory = StateDirectory.resolve(flag: state, environment: environment)
-        // The databases need no catalog: they open on another thread while it loads.
-        let files = Task.detached { try await StateFiles.open(directory: directory, withStore: remoteURL == nil) }
-        let context: CatalogContext
-        do {
-            // The store's catalog is its first request: retried like the others, so a client launched
-            // while the server restarts waits for it.
-            context = try await catalog.resolve(defaultCatalog: remoteURL.map { "\($0)/v1/catalog" } ?? "products.json",
+        // The databases need no catalog: they open beside it, each under a lock file of its own (see
+        // `DurablePool`). Should the catalog fail, leaving this scope still waits for them, so no
+        // database is left half created.
+        async let storeDatabase = remoteURL == nil ? StoreDatabase(state: directory) : nil
+        async let appLedger = AppLedger(state: directory)
+        // The store's catalog is its first request: retried like the others, so a client launched
+        // while the server restarts waits for it.
+        let context = try await catalog.resolve(defaultCatalog: remoteURL.map { "\($0)/v1/catalog" } ?? "products.json",
                                                 defaultRetryBudget: remoteURL == nil ? .zero : policy.budget)
-        } catch {
-            _ = await files.result // never stop while a database is being created
-            throw error
-        }
         do {
-            let opened = try await files.value
+            let ledger = try await appLedger
             let store: any StoreBackend
-            var simulated: SimulatedStore?
             let controls: TestControls
             let label: String
             if let remoteURL {
@@ -75,14 +70,13 @@ struct StoreOptions: ParsableArguments {
                                     policy: policy)
                 label = "remote store \(remoteURL)"
             } else {
-                // `files` opens it whenever there is no remote URL.
-                guard let database = opened.store else { throw StoreFailure("internal error: the store database was not opened") }
+                // Opened above whenever there is no remote URL.
+                guard let database = try await storeDatabase else { throw StoreFailure("internal error: the store database was not opened") }
                 let local = try SimulatedStore(catalog: context.catalog, database: database,
                                                storefrontOverride: catalog.storefront.map { _ in context.storefront.id })
                 controls = local.openingControls
                 if resuming { try await local.resume() }
                 store = local
-                simulated = local
                 label = "simulated store"
             }
             let name = account ?? controls.account ?? context.catalog.defaultAccount.name
@@ -93,24 +87,11 @@ struct StoreOptions: ParsableArguments {
             let storefrontId = catalog.storefront.map { _ in context.storefront.id } ?? controls.storefront ?? account.storefront
             let storefront = context.catalog.storefront(id: storefrontId) ?? context.storefront
             let locale = catalog.locale ?? context.catalog.settings.locale ?? storefront.locale
-            return StoreSession(context: context, store: store, simulated: simulated, storeLabel: label, account: account,
-                                storefront: storefront, locale: locale, ledger: opened.ledger, observer: PurchaseObserver(store: store, ledger: opened.ledger, catalog: context.catalog))
+            return StoreSession(context: context, store: store, storeLabel: label, account: account, storefront: storefront, locale: locale,
+                                ledger: ledger, observer: PurchaseObserver(store: store, ledger: ledger, catalog: context.catalog))
         } catch let failure as StoreFailure {
             throw CommandFailure.failure(failure.message)
         }
-    }
-}
-
-/// The state directory's databases: the simulated store's (nil with `--store`) and the app's ledger.
-private struct StateFiles: Sendable {
-    let store: StoreDatabase?
-    let ledger: AppLedger
-
-    /// Both at once: each is opened and migrated under a lock file of its own (see `DurablePool`).
-    static func open(directory: StateDirectory, withStore: Bool) async throws -> StateFiles {
-        async let store = withStore ? StoreDatabase(state: directory) : nil
-        async let ledger = AppLedger(state: directory)
-        return StateFiles(store: try await store, ledger: try await ledger)
     }
 }
 
@@ -118,8 +99,6 @@ private struct StateFiles: Sendable {
 struct StoreSession {
     let context: CatalogContext
     let store: any StoreBackend
-    /// The store when it is the simulated one in this process.
-    let simulated: SimulatedStore?
     /// "simulated store" or "remote store URL", for the TUI's title bar.
     let storeLabel: String
     let account: Account
@@ -135,7 +114,7 @@ struct StoreSession {
     /// Completes purchases an earlier process left in `purchasing` and renews what is due (see
     /// `SimulatedStore.resume`); a remote store's server does this itself.
     func resume() async throws {
-        try await simulated?.resume()
+        try await (store as? SimulatedStore)?.resume()
     }
 
     var priceFormatter: PriceFormatter {

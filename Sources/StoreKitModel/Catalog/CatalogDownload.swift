@@ -22,7 +22,8 @@ public enum CatalogFetchReply: Sendable, Equatable {
 }
 
 extension CatalogLoader {
-    static func isURL(_ location: String) -> Bool {
+    /// An `http://` or `https://` location, whatever its case.
+    public static func isURL(_ location: String) -> Bool {
         let lower = location.lowercased()
         return lower.hasPrefix("http://") || lower.hasPrefix("https://")
     }
