@@ -37,8 +37,13 @@ public actor SimulatedStore: StoreBackend {
         let defaults = TestControls(seed: catalog.settings)
         self.defaults = defaults
         self.database = database
-        let (key, controls) = try database.pool.guardedWriteNow { db in
-            (try Self.signingKey(db), try TestControls.load(db, defaults: defaults))
+        let (key, controls): (Data, TestControls)
+        do {
+            (key, controls) = try database.pool.write { db in
+                (try Self.signingKey(db), try TestControls.load(db, defaults: defaults))
+            }
+        } catch {
+            throw StoreDatabase.cannotOpen(database.pool.path, error)
         }
         signer = ReceiptSigner(keyData: key)
         openingControls = controls

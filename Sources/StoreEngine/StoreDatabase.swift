@@ -22,8 +22,15 @@ public struct StoreDatabase: Sendable {
         } catch let failure as StoreFailure {
             throw failure
         } catch {
-            throw StoreFailure("cannot open the store database \(path): \(StateLock.explain(error, path: path))")
+            throw Self.cannotOpen(path, error)
         }
+    }
+
+    /// Opening failed, here or in the store's first write (`SimulatedStore.init`): which of the two
+    /// meets a lock another process holds depends on what the last process left in the log, and the
+    /// user reads the same message either way.
+    static func cannotOpen(_ path: String, _ error: any Error) -> StoreFailure {
+        StoreFailure("cannot open the store database \(path): \(StateLock.explain(error, path: path))")
     }
 
     static var migrator: DatabaseMigrator {

@@ -74,14 +74,18 @@ import Testing
         lastLine(stdout)?["transactionId"] as? String
     }
 
-    @Test(arguments: [("store.sqlite", "store database"), ("app.sqlite", "app ledger")])
-    func aLockHeldByAnotherProcessFailsWithAClearMessage(file: String, what: String) throws {
+    /// `leavingALog`: the holder commits a write before it takes the lock, so the file's log is not
+    /// empty and opening needs no write; the store then meets the lock in its first write, in
+    /// `SimulatedStore.init`, and must say the same (which of the two happened once depended on
+    /// whether the earlier process had closed the store before it exited).
+    @Test(arguments: [("store.sqlite", "store database", false), ("store.sqlite", "store database", true), ("app.sqlite", "app ledger", false)])
+    func aLockHeldByAnotherProcessFailsWithAClearMessage(file: String, what: String, leavingALog: Bool) throws {
         let state = try StateDir()
         let first = try state.buy(ProductID.gems)
         #expect(first.status == 0, "\(first)")
         let path = state.path + "/" + file
 
-        let holder = try LockHolder(path: path)
+        let holder = try LockHolder(path: path, leavingALog: leavingALog)
         defer { holder.release() }
         let started = Date()
         let blocked = try state.run(["buy", ProductID.gems, "--json"], timeout: 30)
@@ -115,17 +119,20 @@ final class LockHolder {
     private let input = Pipe()
     private var released = false
 
-    init(path: String) throws {
+    init(path: String, leavingALog: Bool = false) throws {
         let script = """
             import select, sqlite3, sys
             db = sqlite3.connect(sys.argv[1], isolation_level=None, timeout=0)
+            if sys.argv[2] == "log":
+                version = db.execute("PRAGMA user_version").fetchone()[0]
+                db.execute(f"PRAGMA user_version = {version}")  # a commit that changes nothing
             db.execute("BEGIN EXCLUSIVE")
             print("locked", flush=True)
             select.select([sys.stdin], [], [], 120)
             db.execute("COMMIT")
             """
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, path]
+        process.arguments = ["python3", "-c", script, path, leavingALog ? "log" : "empty"]
         let output = Pipe()
         process.standardInput = input
         process.standardOutput = output
