@@ -61,28 +61,29 @@ public final class GroupCommit: Sendable {
                 queue.draining = true
                 return true
             }
-            if leads { Task { await self.drain() } }
+            if leads { commitNext() }
         }
     }
 
-    /// Commits what is queued, batch after batch, until nothing is left.
-    private func drain() async {
-        while true {
-            let jobs: [Job] = queue.withLock { queue in
-                let batch = Array(queue.jobs.prefix(Self.batchLimit))
-                queue.jobs.removeFirst(batch.count)
-                if batch.isEmpty { queue.draining = false }
-                return batch
-            }
-            if jobs.isEmpty { return }
-            do {
-                try await pool.guardedWrite { db in
-                    for job in jobs { job.run(db) }
-                }
-                for job in jobs { job.finish(nil) }
-            } catch {
-                for job in jobs { job.finish(error) }
-            }
+    /// Commits what is queued, batch after batch, until nothing is left. Each batch runs on the
+    /// pool's writer queue, and its completion (on the same queue, after the commit) takes the next
+    /// one there: a writer's request goes from its task to the writer and back, with no task of
+    /// the group's own in between to wake.
+    private func commitNext() {
+        let jobs: [Job] = queue.withLock { queue in
+            let batch = Array(queue.jobs.prefix(Self.batchLimit))
+            queue.jobs.removeFirst(batch.count)
+            if batch.isEmpty { queue.draining = false }
+            return batch
         }
+        if jobs.isEmpty { return }
+        let path = pool.path
+        pool.asyncWrite({ db in
+            for job in jobs { job.run(db) }
+        }, completion: { _, result in
+            let failure: (any Error)? = if case .failure(let error) = result { StateLock.explain(error, path: path) } else { nil }
+            for job in jobs { job.finish(failure) }
+            self.commitNext()
+        })
     }
 }

@@ -22,13 +22,20 @@ extension SimulatedStore {
         let now = clock.now()
         let (answer, added, completed): (IdempotentAdd, AddResult?, TransactionUpdate?) = try await database.writer.write { db in
             let generation: String
+            var earlier: AddResult?
             switch try IdempotencyKeys.reserve(request, db) {
             case .mismatch: return (.mismatch, nil, nil)
             case .completed(let stored): return (.answered(stored, replayed: true), nil, nil)
-            case .reserved(let fresh), .pending(let fresh): generation = fresh
+            case .reserved(let fresh): generation = fresh
+            case .pending(let again):
+                // A fresh generation has no transaction yet; this one may have, if a crash lost its answer.
+                generation = again
+                earlier = try self.earlierPayment(payment, requestKey: "\(request.key)#\(again)", db)
             }
-            let added = try self.insertPayment(payment, account: account, forced: nil, requestKey: "\(request.key)#\(generation)", at: now, db)
-            guard let details = try self.details(of: added.transaction.id, db) else {
+            let added = try earlier ?? self.insertPayment(payment, account: account, forced: nil, requestKey: "\(request.key)#\(generation)", at: now, db)
+            // A new transaction is its own original; one an earlier request added is read back.
+            guard let details = try added.inserted.map({ TransactionDetails($0, originalPurchaseDate: now) })
+                    ?? self.details(of: added.transaction.id, db) else {
                 throw StoreFailure("transaction \(added.transaction.id) vanished inside its own write")
             }
             let stored = try IdempotencyKeys.complete(key: request.key, generation: generation,

@@ -31,6 +31,18 @@ public struct TransactionDetails: Sendable, Hashable {
     public let revocationDate: Date?
     public let willAutoRenew: Bool
     public let reason: Reason
+
+    init(_ stored: StoredTransaction, originalPurchaseDate: Date) {
+        transactionId = stored.id
+        storefront = stored.storefront
+        price = stored.price
+        currency = stored.currency
+        self.originalPurchaseDate = originalPurchaseDate
+        expiresDate = stored.expiresDate
+        revocationDate = stored.revocationDate
+        willAutoRenew = stored.autoRenew && stored.expiresDate != nil
+        reason = Reason(rawValue: stored.reason.rawValue) ?? .purchase
+    }
 }
 
 /// What opening a receipt found: its payload, or the verifyReceipt status that refuses it.
@@ -97,16 +109,7 @@ extension SimulatedStore {
     }
 
     private static func journaledTransaction(_ row: Row) -> Transaction {
-        let domain: String? = row["error_domain"]
-        let code: Int? = row["error_code"]
-        var error: StoreError?
-        if let code {
-            if domain == "NSURLErrorDomain", let network = URLErrorCode(rawValue: code) {
-                error = .network(network)
-            } else {
-                error = .storeKit(SKErrorCode(rawValue: code) ?? .unknown)
-            }
-        }
+        let error = StoreError.stored(domain: row["error_domain"], code: row["error_code"])
         let payment = Payment(productId: row["product_id"], quantity: row["quantity"], applicationUsername: row["order_id"], account: row["account"])
         return Transaction(id: row["transaction_id"], originalId: row["original_id"], payment: payment,
                            state: TransactionState(rawValue: row["state"]) ?? .failed, error: error,
@@ -126,18 +129,16 @@ extension SimulatedStore {
     }
 
     nonisolated func details(of id: String, _ db: Database) throws -> TransactionDetails? {
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: """
-            SELECT t.*, COALESCE(o.purchase_date, t.purchase_date) AS original_purchase_date
-            FROM transactions t LEFT JOIN transactions o ON o.id = t.original_id WHERE t.id = ?
-            """), arguments: [id]) else { return nil }
-        let stored = StoredTransaction(row: row)
-        return TransactionDetails(
-            transactionId: id, storefront: stored.storefront, price: stored.price, currency: stored.currency,
-            originalPurchaseDate: Date(timeIntervalSince1970: row["original_purchase_date"]),
-            expiresDate: stored.expiresDate, revocationDate: stored.revocationDate,
-            willAutoRenew: stored.autoRenew && stored.expiresDate != nil,
-            reason: TransactionDetails.Reason(rawValue: stored.reason.rawValue) ?? .purchase)
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: Self.detailsQuery), arguments: [id]) else { return nil }
+        let originalPurchaseDate = Date(timeIntervalSince1970: row[StoredTransaction.Field.allCases.count])
+        return TransactionDetails(StoredTransaction(row: row), originalPurchaseDate: originalPurchaseDate)
     }
+
+    /// A transaction's columns, then its original's purchase date.
+    private static let detailsQuery = """
+        SELECT \(StoredTransaction.columns(of: "t")), COALESCE(o.purchase_date, t.purchase_date)
+        FROM transactions t LEFT JOIN transactions o ON o.id = t.original_id WHERE t.id = ?
+        """
 
     /// The account's receipt as the store would issue it now (verifyReceipt's `latest_receipt`).
     public func currentReceipt(account: String) async throws -> String {

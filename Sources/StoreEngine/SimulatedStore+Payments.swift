@@ -30,16 +30,19 @@ extension SimulatedStore {
 
     struct AddResult: Sendable {
         let transaction: Transaction
-        let isNew: Bool
+        /// The transaction as this add inserted it; nil when an earlier add of the same request had.
+        let inserted: StoredTransaction?
         let latency: Int
+
+        var isNew: Bool { inserted != nil }
     }
 
     /// Without latency, a new payment reaches its outcome in the add's own commit, after its
     /// `purchasing` journal entry: one commit, one fsync, where a second commit right after the
     /// first cost a server's payment a second fsync. Nil with a latency (`started` waits it out).
     nonisolated func completeAtOnce(_ added: AddResult, at now: Date, _ db: Database) throws -> TransactionUpdate? {
-        guard added.isNew, added.latency == 0 else { return nil }
-        return try resolve(added.transaction.id, at: now, db)
+        guard let inserted = added.inserted, added.latency == 0 else { return nil }
+        return try resolve(inserted, at: now, db)
     }
 
     /// After the add's commit: reports the new transaction, then its outcome, completed in that
@@ -47,35 +50,27 @@ extension SimulatedStore {
     func started(_ added: AddResult, completed: TransactionUpdate?) {
         guard added.isNew else { return }
         publish([TransactionUpdate(transaction: added.transaction, receipt: nil)])
+        if let completed {
+            // Nobody in this process listens (a server): the journal has the outcome, and a task
+            // per payment would only compete with the answer for the cores.
+            guard !subscribers.isEmpty else { return }
+            Task { if let receipted = try? await self.receipted([completed]) { self.publish(receipted) } }
+            return
+        }
         let latency = added.latency
         let id = added.transaction.id
         Task {
-            if let completed {
-                if let receipted = try? await self.receipted([completed]) { self.publish(receipted) }
-                return
-            }
             if latency > 0 { try? await Task.sleep(for: .milliseconds(latency)) }
             try? await self.process(id)
         }
     }
 
-    /// The add's write: the transaction found by `requestKey` as it was when added, or a new
-    /// `purchasing` one with the outcome the controls choose, its owner and its journal entry.
-    /// `requestKey` (a server's idempotency key and its generation) is stored on the transaction in
-    /// the same commit, so a retry with it charges nothing; the same key for a different payment is
-    /// refused as a conflict.
+    /// The add's write: a new `purchasing` transaction with the outcome the controls choose, its
+    /// owner and its journal entry. `requestKey` (a server's idempotency key and its generation)
+    /// is stored on the transaction in the same commit, so a retry with it charges nothing (see
+    /// `earlierPayment`).
     nonisolated func insertPayment(_ payment: Payment, account: Account, forced: PaymentOutcome?, requestKey: String?,
                                    at now: Date, _ db: Database) throws -> AddResult {
-        if let requestKey, let earlier = try StoredTransaction.fetchAll(db, where: "request_key = ?", [requestKey]).first {
-            let old = earlier.transaction
-            guard old.productId == payment.productId, old.quantity == payment.quantity, old.payment.account == payment.account else {
-                throw StoreFailure("request key \(requestKey) was used for another payment (\(old.productId) ×\(old.quantity) for \(old.payment.account))", kind: .conflict)
-            }
-            // As it was when added: the answer to a retried add is the answer to the first one.
-            return AddResult(transaction: Transaction(id: old.id, originalId: old.originalId, payment: old.payment, state: .purchasing,
-                                                      purchaseDate: old.purchaseDate),
-                             isNew: false, latency: 0)
-        }
         let loaded = try TestControls.load(db, defaults: defaults)
         var controls = loaded
         let storefront = storefrontOverride ?? controls.storefront ?? account.storefront
@@ -89,11 +84,23 @@ extension SimulatedStore {
             storefront: storefront, price: price * Decimal(payment.quantity),
             currency: catalog.storefront(id: storefront)?.currency ?? "USD",
             expiresDate: nil, revocationDate: nil, autoRenew: true, pendingOutcome: outcome, reason: .purchase)
-        try stored.insert(db)
-        try db.cachedStatement(sql: "UPDATE transactions SET owner = ?, request_key = ? WHERE id = ?")
-            .execute(arguments: [ProcessIdentity.current.token, requestKey, id])
+        try stored.insert(owner: ProcessIdentity.current.token, requestKey: requestKey, db)
         try Self.journal(TransactionUpdate(transaction: stored.transaction, receipt: nil), at: now, db)
-        return AddResult(transaction: stored.transaction, isNew: true, latency: controls.latencyMilliseconds)
+        return AddResult(transaction: stored.transaction, inserted: stored, latency: controls.latencyMilliseconds)
+    }
+
+    /// The transaction that an earlier request with `requestKey` added, as it was when added (the
+    /// answer to a retried add is the answer to the first one); nil when there is none. The same
+    /// key for a different payment is refused as a conflict.
+    nonisolated func earlierPayment(_ payment: Payment, requestKey: String, _ db: Database) throws -> AddResult? {
+        guard let earlier = try StoredTransaction.fetchAll(db, where: "request_key = ?", [requestKey]).first else { return nil }
+        let old = earlier.transaction
+        guard old.productId == payment.productId, old.quantity == payment.quantity, old.payment.account == payment.account else {
+            throw StoreFailure("request key \(requestKey) was used for another payment (\(old.productId) ×\(old.quantity) for \(old.payment.account))", kind: .conflict)
+        }
+        return AddResult(transaction: Transaction(id: old.id, originalId: old.originalId, payment: old.payment, state: .purchasing,
+                                                  purchaseDate: old.purchaseDate),
+                         inserted: nil, latency: 0)
     }
 
     /// The store's rules first (unknown product, not sold here, payments not allowed), then the
@@ -123,7 +130,13 @@ extension SimulatedStore {
     /// In the caller's write: moves a `purchasing` transaction to its recorded outcome and
     /// journals it; nil when it is no longer purchasing.
     nonisolated func resolve(_ id: String, at now: Date, _ db: Database) throws -> TransactionUpdate? {
-        guard var stored = try StoredTransaction.fetch(db, id: id), stored.transaction.state == .purchasing else { return nil }
+        try StoredTransaction.fetch(db, id: id).flatMap { try resolve($0, at: now, db) }
+    }
+
+    /// `resolve` for a transaction as it is stored (one this write has just inserted, say).
+    nonisolated func resolve(_ stored: StoredTransaction, at now: Date, _ db: Database) throws -> TransactionUpdate? {
+        guard stored.transaction.state == .purchasing else { return nil }
+        var stored = stored
         switch stored.pendingOutcome ?? .success {
         case .success:
             try complete(&stored, at: now, db)

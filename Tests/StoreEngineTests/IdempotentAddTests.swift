@@ -1,5 +1,5 @@
 import Foundation
-import StoreEngine
+@testable import StoreEngine
 import StoreKitModel
 import Testing
 
@@ -60,5 +60,39 @@ import Testing
         }
         #expect(try await reopened.store.add(payment, idempotency: Self.request("k3"), respond: Self.answer) == .answered(stored, replayed: true))
         #expect(try await reopened.store.transactions(account: "alice").count == 1)
+    }
+
+    /// A key whose answer was lost after its payment was stored (an older version's separate
+    /// commits, then a crash) is retried as `pending`: the retry answers with that payment and
+    /// charges nothing more. A pending key without a payment adds one.
+    @Test func aPendingKeyFindsThePaymentItsFirstRequestAdded() async throws {
+        let fixture = try StoreFixture()
+        let store = fixture.store
+        let payment = Payment(productId: StoreFixture.gems, account: "alice")
+        guard case .reserved(let generation) = try await store.reserve(Self.request("k4")) else {
+            Issue.record("k4 was not fresh")
+            return
+        }
+        let account = try store.validatedAccount(payment)
+        let first = try await store.database.writer.write { db in
+            try store.insertPayment(payment, account: account, forced: nil, requestKey: "k4#\(generation)", at: Date(), db).transaction
+        }
+        let retry = try await store.add(payment, idempotency: Self.request("k4"), respond: Self.answer)
+        guard case .answered(let stored, replayed: false) = retry else {
+            Issue.record("the retry was not answered: \(retry)")
+            return
+        }
+        #expect(String(decoding: stored.body, as: UTF8.self).hasPrefix("\(first.id) purchasing"))
+        #expect(try await store.transactions(account: "alice").map(\.id) == [first.id])
+
+        guard case .reserved = try await store.reserve(Self.request("k5")) else {
+            Issue.record("k5 was not fresh")
+            return
+        }
+        guard case .answered(_, replayed: false) = try await store.add(payment, idempotency: Self.request("k5"), respond: Self.answer) else {
+            Issue.record("a pending key without a payment was not run")
+            return
+        }
+        #expect(try await store.transactions(account: "alice").count == 2)
     }
 }

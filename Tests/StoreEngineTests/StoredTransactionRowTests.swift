@@ -1,0 +1,71 @@
+import Foundation
+import GRDB
+import StoreKitModel
+import Testing
+import TestSupport
+@testable import StoreEngine
+
+/// A transaction's row is read by position (`StoredTransaction.Field`), not by column name: every
+/// field must come back as it was written, from the plain fetch and from the details' join.
+@Suite struct StoredTransactionRowTests {
+    private static func sample(id: String) -> StoredTransaction {
+        StoredTransaction(
+            transaction: Transaction(id: id, originalId: "2000000000000001",
+                                     payment: Payment(productId: "com.example.monthly", quantity: 3, applicationUsername: "order-7", account: "bob"),
+                                     state: .failed, error: .network(.timedOut),
+                                     purchaseDate: Date(timeIntervalSince1970: 1_700_000_000.25), finished: true),
+            storefront: "FRA", price: Decimal(string: "13.47")!, currency: "EUR",
+            expiresDate: Date(timeIntervalSince1970: 1_700_086_400.5), revocationDate: Date(timeIntervalSince1970: 1_700_001_000),
+            autoRenew: false, pendingOutcome: .fail(.paymentInvalid), reason: .renewal)
+    }
+
+    @Test func theColumnsAndTheFieldsAgree() {
+        let names = StoredTransaction.columns.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(names.count == StoredTransaction.Field.allCases.count)
+        #expect(names[StoredTransaction.Field.pendingOutcome.rawValue] == "pending_outcome")
+        #expect(names.last == "reason")
+        #expect(StoredTransaction.columns(of: "t").hasPrefix("t.id, t.original_id, "))
+    }
+
+    @Test func everyFieldComesBackAsWritten() throws {
+        let database = try StoreDatabase(state: StateDirectory(url: scratchDirectory("stored-row")))
+        let original = StoredTransaction(
+            transaction: Transaction(id: "2000000000000001", originalId: "2000000000000001",
+                                     payment: Payment(productId: "com.example.monthly", quantity: 1, applicationUsername: nil, account: "bob"),
+                                     state: .purchased, purchaseDate: Date(timeIntervalSince1970: 1_690_000_000)),
+            storefront: "USA", price: 9, currency: "USD", expiresDate: nil, revocationDate: nil,
+            autoRenew: true, pendingOutcome: nil, reason: .purchase)
+        let renewal = Self.sample(id: "2000000000000002")
+        try database.pool.write { db in
+            try original.insert(db)
+            try renewal.insert(owner: "process", requestKey: "key#generation", db)
+        }
+        let (fetched, all, requestKey) = try database.pool.read { db in
+            (try StoredTransaction.fetch(db, id: renewal.id), try StoredTransaction.fetchAll(db),
+             try String.fetchOne(db, sql: "SELECT request_key FROM transactions WHERE id = ?", arguments: [renewal.id]))
+        }
+        #expect(fetched == renewal)
+        #expect(all == [original, renewal])
+        #expect(requestKey == "key#generation")
+    }
+
+    @Test func theDetailsReadTheSameRowAndTheOriginalsDate() async throws {
+        let fixture = try StoreFixture()
+        let store = fixture.store
+        let original = StoredTransaction(
+            transaction: Transaction(id: "2000000000000001", originalId: "2000000000000001",
+                                     payment: Payment(productId: "com.example.monthly", quantity: 1, applicationUsername: nil, account: "bob"),
+                                     state: .purchased, purchaseDate: Date(timeIntervalSince1970: 1_690_000_000)),
+            storefront: "USA", price: 9, currency: "USD", expiresDate: nil, revocationDate: nil,
+            autoRenew: true, pendingOutcome: nil, reason: .purchase)
+        let renewal = Self.sample(id: "2000000000000002")
+        try await store.database.pool.write { db in
+            try original.insert(db)
+            try renewal.insert(db)
+        }
+        let details = try #require(try await store.details(transactionIds: [renewal.id])[renewal.id])
+        #expect(details == TransactionDetails(renewal, originalPurchaseDate: original.transaction.purchaseDate))
+        #expect(details.originalPurchaseDate == Date(timeIntervalSince1970: 1_690_000_000))
+        #expect(details.price == Decimal(string: "13.47")! && details.currency == "EUR" && details.reason == .renewal)
+    }
+}
