@@ -114,6 +114,11 @@ public struct StoreDatabase: Sendable {
                 CREATE INDEX idempotency_keys_reserved ON idempotency_keys(reserved_at);
                 """)
         }
+        migrator.registerMigration("v5: keys purged in reservation order") { db in
+            // Keys are purged oldest first in rowid order (`IdempotencyKeys.purge`): the index on
+            // reserved_at served only that hourly purge, and every payment's commit wrote a page of it.
+            try db.execute(sql: "DROP INDEX IF EXISTS idempotency_keys_reserved")
+        }
         return migrator
     }
 }

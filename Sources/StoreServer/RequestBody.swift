@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import StoreKitModel
 
 /// Reading request bodies with a size limit, a content-type check and JSON decoding whose
 /// failures say what is wrong: 413 over the limit, 415 not JSON, 400 unreadable, 422 wrong shape.
@@ -38,13 +39,14 @@ enum BodyReader {
 
     static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
         guard !data.isEmpty else { throw APIError.badRequest("the request body is empty; expected a JSON object") }
-        let parsed: Any
+        // The catalog's parser, not JSONSerialization: a third of the cost, and it says where the syntax breaks.
+        let parsed: JSONValue
         do {
-            parsed = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            parsed = try JSONParser.parse([UInt8](data))
         } catch {
-            throw APIError.badRequest("the request body is not valid JSON")
+            throw APIError.badRequest("the request body is not valid JSON (\(error))")
         }
-        if let known = T.self as? any KnownFields.Type, let object = parsed as? [String: Any] {
+        if let known = T.self as? any KnownFields.Type, case .object(let object) = parsed {
             try check(object, against: known.fields)
         }
         do {
@@ -56,12 +58,12 @@ enum BodyReader {
 
     /// Unknown fields and explicit nulls are refused: a field is either left out or has a value
     /// (`null` read as "left out" made `{"storefront": null}` look accepted while it did nothing).
-    private static func check(_ object: [String: Any], against fields: Set<String>) throws {
+    private static func check(_ object: JSONObject, against fields: Set<String>) throws {
         if let unknown = object.keys.filter({ !fields.contains($0) }).sorted().first {
             throw APIError.invalid("\(unknown.prefix(64).debugDescription) is not a field of this request; it has \(fields.sorted().joined(separator: ", "))",
                                    field: String(unknown.prefix(64)))
         }
-        if let null = object.filter({ $0.value is NSNull }).keys.sorted().first {
+        if let null = object.members.filter({ $0.value == .null }).map(\.key).sorted().first {
             throw APIError.invalid("\(null) must not be null; leave it out instead", field: null)
         }
     }

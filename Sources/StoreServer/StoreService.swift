@@ -190,9 +190,20 @@ public struct StoreService: Sendable {
         var hasher = SHA256()
         hasher.update(data: Data("\(request.method.rawValue) \(request.uri.path)\n".utf8))
         hasher.update(data: body)
-        let digits = Array("0123456789abcdef".utf8)
-        let hash = String(decoding: hasher.finalize().flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }, as: UTF8.self)
-        return IdempotentRequest(key: key, requestHash: hash, lifetime: configuration.idempotencyLifetime, now: Date())
+        return IdempotentRequest(key: key, requestHash: Self.hex(hasher.finalize()), lifetime: configuration.idempotencyLifetime, now: Date())
+    }
+
+    /// Lowercase hex, two digits a byte, written straight into the string.
+    static func hex(_ bytes: some Sequence<UInt8>) -> String {
+        let digits: StaticString = "0123456789abcdef"
+        let bytes = Array(bytes)
+        return String(unsafeUninitializedCapacity: bytes.count * 2) { buffer in
+            for (index, byte) in bytes.enumerated() {
+                buffer[2 * index] = digits.utf8Start[Int(byte >> 4)]
+                buffer[2 * index + 1] = digits.utf8Start[Int(byte & 15)]
+            }
+            return bytes.count * 2
+        }
     }
 
     private static func keyConflict(_ key: String) -> APIError {

@@ -95,4 +95,35 @@ import Testing
         }
         #expect(try await store.transactions(account: "alice").count == 2)
     }
+
+    /// The hourly purge forgets the keys reserved before the cutoff, oldest first, and keeps the
+    /// rest: a purged key is fresh again, a kept one still answers with its first response.
+    @Test func thePurgeForgetsOnlyExpiredKeys() async throws {
+        let fixture = try StoreFixture()
+        let store = fixture.store
+        let start = Date()
+        func request(_ key: String, at minutes: Double) -> IdempotentRequest {
+            IdempotentRequest(key: key, requestHash: "hash-1", lifetime: 3600, now: start.addingTimeInterval(minutes * 60))
+        }
+        for (index, key) in ["old-1", "old-2", "new-1", "new-2"].enumerated() {
+            _ = try await store.reserve(request(key, at: Double(index * 10)))
+        }
+        #expect(try await store.purgeKeys(reservedBefore: start.addingTimeInterval(15 * 60)) == 2)
+        #expect(try await store.purgeKeys(reservedBefore: start.addingTimeInterval(15 * 60)) == 0)
+        guard case .reserved = try await store.reserve(request("old-1", at: 40)) else {
+            Issue.record("a purged key was not fresh")
+            return
+        }
+        guard case .pending = try await store.reserve(request("new-1", at: 40)) else {
+            Issue.record("a kept key was forgotten")
+            return
+        }
+        // old-1, reserved again, is now the newest row: a purge before its new time keeps it.
+        #expect(try await store.purgeKeys(reservedBefore: start.addingTimeInterval(35 * 60)) == 2)
+        guard case .pending = try await store.reserve(request("old-1", at: 41)) else {
+            Issue.record("the key reserved again was purged")
+            return
+        }
+        #expect(try await store.purgeKeys(reservedBefore: start.addingTimeInterval(60 * 60)) == 1)
+    }
 }
