@@ -19,6 +19,14 @@ import TestSupport
             autoRenew: false, pendingOutcome: .fail(.paymentInvalid), reason: .renewal)
     }
 
+    /// The first of the chain `sample` renews.
+    private static let original = StoredTransaction(
+        transaction: Transaction(id: "2000000000000001", originalId: "2000000000000001",
+                                 payment: Payment(productId: "com.example.monthly", quantity: 1, applicationUsername: nil, account: "bob"),
+                                 state: .purchased, purchaseDate: Date(timeIntervalSince1970: 1_690_000_000)),
+        storefront: "USA", price: 9, currency: "USD", expiresDate: nil, revocationDate: nil,
+        autoRenew: true, pendingOutcome: nil, reason: .purchase)
+
     @Test func theColumnsAndTheFieldsAgree() {
         let names = StoredTransaction.columns.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         #expect(names.count == StoredTransaction.Field.allCases.count)
@@ -29,12 +37,7 @@ import TestSupport
 
     @Test func everyFieldComesBackAsWritten() throws {
         let database = try StoreDatabase(state: StateDirectory(url: scratchDirectory("stored-row")))
-        let original = StoredTransaction(
-            transaction: Transaction(id: "2000000000000001", originalId: "2000000000000001",
-                                     payment: Payment(productId: "com.example.monthly", quantity: 1, applicationUsername: nil, account: "bob"),
-                                     state: .purchased, purchaseDate: Date(timeIntervalSince1970: 1_690_000_000)),
-            storefront: "USA", price: 9, currency: "USD", expiresDate: nil, revocationDate: nil,
-            autoRenew: true, pendingOutcome: nil, reason: .purchase)
+        let original = Self.original
         let renewal = Self.sample(id: "2000000000000002")
         try database.pool.write { db in
             try original.insert(db)
@@ -52,12 +55,7 @@ import TestSupport
     @Test func theDetailsReadTheSameRowAndTheOriginalsDate() async throws {
         let fixture = try StoreFixture()
         let store = fixture.store
-        let original = StoredTransaction(
-            transaction: Transaction(id: "2000000000000001", originalId: "2000000000000001",
-                                     payment: Payment(productId: "com.example.monthly", quantity: 1, applicationUsername: nil, account: "bob"),
-                                     state: .purchased, purchaseDate: Date(timeIntervalSince1970: 1_690_000_000)),
-            storefront: "USA", price: 9, currency: "USD", expiresDate: nil, revocationDate: nil,
-            autoRenew: true, pendingOutcome: nil, reason: .purchase)
+        let original = Self.original
         let renewal = Self.sample(id: "2000000000000002")
         try await store.database.pool.write { db in
             try original.insert(db)
