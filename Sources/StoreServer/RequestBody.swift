@@ -44,7 +44,7 @@ enum BodyReader {
         do {
             parsed = try JSONParser.parse([UInt8](data))
         } catch {
-            throw APIError.badRequest("the request body is not valid JSON (\(error))")
+            throw APIError.badRequest("the request body is not valid JSON (\(error.location): \(aboutTheBody(error.message)))")
         }
         if let known = T.self as? any KnownFields.Type, case .object(let object) = parsed {
             try check(object, against: known.fields)
@@ -54,6 +54,11 @@ enum BodyReader {
         } catch let error as DecodingError {
             throw describe(error)
         }
+    }
+
+    /// The parser speaks of catalog files; here the text is a request's body.
+    private static func aboutTheBody(_ message: String) -> String {
+        message.replacingOccurrences(of: "end of file", with: "end of the body").replacingOccurrences(of: "the file", with: "the body")
     }
 
     /// Unknown fields and explicit nulls are refused: a field is either left out or has a value

@@ -125,5 +125,16 @@ import Testing
             return
         }
         #expect(try await store.purgeKeys(reservedBefore: start.addingTimeInterval(60 * 60)) == 1)
+
+        // A key reserved a moment out of order (its row after a key still in force) waits for a
+        // later purge; the key in force is never deleted.
+        _ = try await store.reserve(request("late", at: 120))
+        _ = try await store.reserve(request("early", at: 100))
+        #expect(try await store.purgeKeys(reservedBefore: start.addingTimeInterval(110 * 60)) == 0)
+        guard case .pending = try await store.reserve(request("late", at: 121)) else {
+            Issue.record("a key in force was purged")
+            return
+        }
+        #expect(try await store.purgeKeys(reservedBefore: start.addingTimeInterval(130 * 60)) == 2)
     }
 }

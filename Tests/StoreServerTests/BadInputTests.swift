@@ -14,6 +14,11 @@ import Testing
                 #expect(response.status == .badRequest, "\(body.debugDescription)")
                 #expect((try json(response)["error"] as? [String: Any])?["message"] is String)
             }
+            // A syntax error says where, and speaks of the body, not of a file.
+            let truncated = try await client.send(.post, "/v1/payments", json: "{\"account\": ", headers: ["Idempotency-Key": UUID().uuidString])
+            let message = try #require((try json(truncated)["error"] as? [String: Any])?["message"] as? String)
+            #expect(message.hasPrefix("the request body is not valid JSON (line 1, column 13: unexpected end of the body"), "\(message)")
+            #expect(!message.contains("file"), "\(message)")
             let history = try await client.object(.get, "/v1/accounts/alice/transactions")
             #expect((history["transactions"] as? [Any])?.isEmpty == true)
         }
