@@ -9,10 +9,13 @@ import StoreKitModel
 public struct AppLedger: Sendable {
     let pool: DatabasePool
 
+    /// The lock file that serialises opening the ledger (`StateDirectory.withOpenLock`).
+    static let lockName = "app.lock"
+
     public init(state: StateDirectory) throws {
         let path = try state.databasePath("app.sqlite")
         do {
-            pool = try DurablePool.open(path: path, migrator: Self.migrator, state: state, lock: "app.lock")
+            pool = try DurablePool.open(path: path, migrator: Self.migrator, state: state, lock: Self.lockName)
         } catch let failure as StoreFailure {
             throw failure
         } catch {

@@ -76,16 +76,16 @@ enum IdempotencyKeys {
         return StoredResponse(status: status, body: body)
     }
 
-    /// Deletes the keys reserved before `date`. Rows are in the order their keys were reserved (a
-    /// key reserved again after it expired is a new row), so the expired ones come first: the
-    /// purge reads up to the first key still in force, with no index on `reserved_at` for every
-    /// payment to update. A key reserved a moment out of order may wait for the next purge;
-    /// `reserve` treats it as expired meanwhile.
+    /// Deletes the keys reserved before `date`: every row before the first key still in force.
+    /// Rows are in the order their keys were reserved (a key reserved again after it expired is a
+    /// new row), so the expired ones come first, with no index on `reserved_at` for every payment
+    /// to update. A key reserved a moment out of order may wait for the next purge; `reserve`
+    /// treats it as expired meanwhile.
     static func purge(reservedBefore date: Date, _ db: Database) throws -> Int {
-        let cutoff = date.timeIntervalSince1970
-        let firstKept = try Int64.fetchOne(db, sql: "SELECT rowid FROM idempotency_keys WHERE reserved_at >= ? ORDER BY rowid LIMIT 1",
-                                           arguments: [cutoff])
-        try db.execute(sql: "DELETE FROM idempotency_keys WHERE rowid < ? AND reserved_at < ?", arguments: [firstKept ?? Int64.max, cutoff])
+        try db.execute(sql: """
+            DELETE FROM idempotency_keys WHERE rowid < COALESCE(
+                (SELECT rowid FROM idempotency_keys WHERE reserved_at >= ? ORDER BY rowid LIMIT 1), \(Int64.max))
+            """, arguments: [date.timeIntervalSince1970])
         return db.changesCount
     }
 }

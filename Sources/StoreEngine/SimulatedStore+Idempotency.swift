@@ -34,7 +34,7 @@ extension SimulatedStore {
             }
             let added = try earlier ?? self.insertPayment(payment, account: account, forced: nil, requestKey: "\(request.key)#\(generation)", at: now, db)
             // A new transaction is its own original; one an earlier request added is read back.
-            guard let details = try added.inserted.map({ TransactionDetails($0, originalPurchaseDate: now) })
+            guard let details = try added.inserted.map({ TransactionDetails($0.stored, originalPurchaseDate: now) })
                     ?? self.details(of: added.transaction.id, db) else {
                 throw StoreFailure("transaction \(added.transaction.id) vanished inside its own write")
             }

@@ -54,9 +54,10 @@ public enum ReceiptCheck: Sendable, Hashable {
 extension SimulatedStore {
     /// The update for a state change, journaled in the caller's write so the journal never misses
     /// or invents one, whatever crashes after the commit.
-    /// `withReceipt: false` leaves the receipt out (see `resolve`); the journal never keeps one.
-    nonisolated func record(_ stored: StoredTransaction, _ db: Database, withReceipt: Bool = true) throws -> TransactionUpdate {
-        let update = try update(for: stored, db, withReceipt: withReceipt)
+    /// `controls`: the test controls as the caller's write has them. `withReceipt: false` leaves
+    /// the receipt out (see `resolve`); the journal never keeps one.
+    nonisolated func record(_ stored: StoredTransaction, controls: TestControls, _ db: Database, withReceipt: Bool = true) throws -> TransactionUpdate {
+        let update = try update(for: stored, controls: controls, db, withReceipt: withReceipt)
         try Self.journal(update, at: clock.now(), db)
         return update
     }
@@ -130,7 +131,7 @@ extension SimulatedStore {
 
     nonisolated func details(of id: String, _ db: Database) throws -> TransactionDetails? {
         guard let row = try Row.fetchOne(db.cachedStatement(sql: Self.detailsQuery), arguments: [id]) else { return nil }
-        let originalPurchaseDate = Date(timeIntervalSince1970: row[StoredTransaction.Field.allCases.count])
+        let originalPurchaseDate = Date(timeIntervalSince1970: row[StoredTransaction.fieldCount])
         return TransactionDetails(StoredTransaction(row: row), originalPurchaseDate: originalPurchaseDate)
     }
 

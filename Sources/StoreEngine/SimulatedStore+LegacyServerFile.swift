@@ -13,7 +13,7 @@ extension SimulatedStore {
     @discardableResult
     public nonisolated func importLegacyServerFile(in state: StateDirectory) throws -> Bool {
         let path = state.url.appendingPathComponent("server.sqlite").path
-        return try state.withOpenLock {
+        return try state.withOpenLock(StoreDatabase.lockName) {
             guard FileManager.default.fileExists(atPath: path) else { return false }
             let (jwsKey, keys) = try Self.readLegacyServerFile(path)
             try database.pool.guardedWriteNow { db in

@@ -11,15 +11,15 @@ extension SimulatedStore {
         // every start, every second in a server, and before every unfinished-transactions read).
         guard try await database.pool.guardedRead({ db in try !self.dueForRenewal(at: now, db).isEmpty }) else { return }
         let updates: [TransactionUpdate] = try await database.writer.write { db in
-            let rate = try TestControls.load(db, defaults: self.defaults).timeRate
+            let controls = try TestControls.load(db, defaults: self.defaults)
             var updates: [TransactionUpdate] = []
             for (latest, period) in try self.dueForRenewal(at: now, db) {
                 var previous = latest
                 // At most a year of renewals per sweep, so a huge gap under a fast rate cannot stall the store.
                 for _ in 0..<400 {
                     guard let start = previous.expiresDate, start <= now else { break }
-                    previous = try self.renewal(after: previous, start: start, seconds: rate.seconds(for: period), db)
-                    updates.append(try self.record(previous, db))
+                    previous = try self.renewal(after: previous, start: start, seconds: controls.timeRate.seconds(for: period), db)
+                    updates.append(try self.record(previous, controls: controls, db))
                 }
             }
             return updates
@@ -84,6 +84,7 @@ extension SimulatedStore {
         }
         if let failure { throw failure }
         let updates: [TransactionUpdate] = try await database.writer.write { db in
+            let controls = try TestControls.load(db, defaults: self.defaults)
             var latest: [String: StoredTransaction] = [:]
             for row in try StoredTransaction.fetchAll(db, where: "account = ? AND state = 1 AND revocation_date IS NULL", [account]) {
                 guard let product = self.catalog.product(id: row.transaction.productId), product.type.isRestorable else { continue }
@@ -98,7 +99,7 @@ extension SimulatedStore {
                     storefront: original.storefront, price: 0, currency: original.currency,
                     expiresDate: original.expiresDate, revocationDate: nil, autoRenew: false, pendingOutcome: nil, reason: .restore)
                 try restored.insert(db)
-                updates.append(try self.record(restored, db))
+                updates.append(try self.record(restored, controls: controls, db))
             }
             return updates
         }

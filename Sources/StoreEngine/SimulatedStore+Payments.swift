@@ -30,11 +30,17 @@ extension SimulatedStore {
 
     struct AddResult: Sendable {
         let transaction: Transaction
-        /// The transaction as this add inserted it; nil when an earlier add of the same request had.
-        let inserted: StoredTransaction?
-        let latency: Int
+        /// What this add inserted; nil when an earlier add of the same request had.
+        let inserted: Inserted?
+
+        /// The transaction as inserted, and the test controls (as this add left them) that chose its outcome.
+        struct Inserted: Sendable {
+            let stored: StoredTransaction
+            let controls: TestControls
+        }
 
         var isNew: Bool { inserted != nil }
+        var latency: Int { inserted?.controls.latencyMilliseconds ?? 0 }
     }
 
     /// Without latency, a new payment reaches its outcome in the add's own commit, after its
@@ -42,7 +48,7 @@ extension SimulatedStore {
     /// first cost a server's payment a second fsync. Nil with a latency (`started` waits it out).
     nonisolated func completeAtOnce(_ added: AddResult, at now: Date, _ db: Database) throws -> TransactionUpdate? {
         guard let inserted = added.inserted, added.latency == 0 else { return nil }
-        return try resolve(inserted, at: now, db)
+        return try resolve(inserted.stored, at: now, controls: inserted.controls, db)
     }
 
     /// After the add's commit: reports the new transaction, then its outcome, completed in that
@@ -86,7 +92,7 @@ extension SimulatedStore {
             expiresDate: nil, revocationDate: nil, autoRenew: true, pendingOutcome: outcome, reason: .purchase)
         try stored.insert(owner: ProcessIdentity.current.token, requestKey: requestKey, db)
         try Self.journal(TransactionUpdate(transaction: stored.transaction, receipt: nil), at: now, db)
-        return AddResult(transaction: stored.transaction, inserted: stored, latency: controls.latencyMilliseconds)
+        return AddResult(transaction: stored.transaction, inserted: AddResult.Inserted(stored: stored, controls: controls))
     }
 
     /// The transaction that an earlier request with `requestKey` added, as it was when added (the
@@ -100,7 +106,7 @@ extension SimulatedStore {
         }
         return AddResult(transaction: Transaction(id: old.id, originalId: old.originalId, payment: old.payment, state: .purchasing,
                                                   purchaseDate: old.purchaseDate),
-                         inserted: nil, latency: 0)
+                         inserted: nil)
     }
 
     /// The store's rules first (unknown product, not sold here, payments not allowed), then the
@@ -130,16 +136,18 @@ extension SimulatedStore {
     /// In the caller's write: moves a `purchasing` transaction to its recorded outcome and
     /// journals it; nil when it is no longer purchasing.
     nonisolated func resolve(_ id: String, at now: Date, _ db: Database) throws -> TransactionUpdate? {
-        try StoredTransaction.fetch(db, id: id).flatMap { try resolve($0, at: now, db) }
+        guard let stored = try StoredTransaction.fetch(db, id: id) else { return nil }
+        return try resolve(stored, at: now, controls: TestControls.load(db, defaults: defaults), db)
     }
 
-    /// `resolve` for a transaction as it is stored (one this write has just inserted, say).
-    nonisolated func resolve(_ stored: StoredTransaction, at now: Date, _ db: Database) throws -> TransactionUpdate? {
+    /// `resolve` for a transaction as it is stored (one this write has just inserted, say), under
+    /// the test controls as this write has them.
+    nonisolated func resolve(_ stored: StoredTransaction, at now: Date, controls: TestControls, _ db: Database) throws -> TransactionUpdate? {
         guard stored.transaction.state == .purchasing else { return nil }
         var stored = stored
         switch stored.pendingOutcome ?? .success {
         case .success:
-            try complete(&stored, at: now, db)
+            try complete(&stored, at: now, controls: controls, db)
         case .cancel:
             stored.fail(.storeKit(.paymentCancelled))
         case .fail(let code):
@@ -154,7 +162,7 @@ extension SimulatedStore {
             stored.pendingOutcome = .interrupted  // marks it resolvable in the transaction manager
         }
         try stored.update(db)
-        return try record(stored, db, withReceipt: false)
+        return try record(stored, controls: controls, db, withReceipt: false)
     }
 
     /// The updates with the account's receipt on each purchased or restored one, read after the
@@ -177,7 +185,7 @@ extension SimulatedStore {
     }
 
     /// `purchased`: sets a subscription's expiry and ends the plan it replaces in its group.
-    nonisolated func complete(_ stored: inout StoredTransaction, at now: Date, _ db: Database) throws {
+    nonisolated func complete(_ stored: inout StoredTransaction, at now: Date, controls: TestControls, _ db: Database) throws {
         stored.transaction.state = .purchased
         stored.pendingOutcome = nil
         stored.transaction.error = nil
@@ -189,8 +197,7 @@ extension SimulatedStore {
             if !owned.isEmpty { stored.price = 0 }  // buying an owned non-consumable again charges nothing
         }
         guard let subscription = product.subscription else { return }
-        let rate = try TestControls.load(db, defaults: defaults).timeRate
-        stored.expiresDate = now.addingTimeInterval(rate.seconds(for: subscription.period))
+        stored.expiresDate = now.addingTimeInterval(controls.timeRate.seconds(for: subscription.period))
         guard product.type == .autoRenewable, let group = subscription.group else { return }
         for var active in try activeSubscriptions(account: account, at: now, db) where active.id != stored.id {
             guard let other = catalog.product(id: active.transaction.productId), other.subscription?.group == group else { continue }
@@ -231,8 +238,9 @@ extension SimulatedStore {
     public func unfinished(account: String) async throws -> [TransactionUpdate] {
         try await renewDue()
         return try await database.pool.guardedRead { db in
-            try StoredTransaction.fetchAll(db, where: "account = ? AND finished = 0 AND state != 0", [account])
-                .map { try self.update(for: $0, db) }
+            let controls = try TestControls.load(db, defaults: self.defaults)
+            return try StoredTransaction.fetchAll(db, where: "account = ? AND finished = 0 AND state != 0", [account])
+                .map { try self.update(for: $0, controls: controls, db) }
         }
     }
 }

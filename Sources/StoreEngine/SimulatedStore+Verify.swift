@@ -77,10 +77,11 @@ extension SimulatedStore {
     nonisolated private func apply(_ action: ManageAction, to original: StoredTransaction, at now: Date, _ db: Database) throws -> [TransactionUpdate] {
         var stored = original
         let state = stored.transaction.state
+        let controls = try TestControls.load(db, defaults: defaults)
         switch action {
         case .approveAskToBuy:
             guard state == .deferred else { throw StoreFailure("transaction \(stored.id) is \(state.name), not deferred; only Ask to Buy requests can be approved", kind: .conflict) }
-            try complete(&stored, at: now, db)
+            try complete(&stored, at: now, controls: controls, db)
         case .declineAskToBuy:
             guard state == .deferred else { throw StoreFailure("transaction \(stored.id) is \(state.name), not deferred; only Ask to Buy requests can be declined", kind: .conflict) }
             stored.fail(.storeKit(.paymentCancelled))
@@ -93,9 +94,9 @@ extension SimulatedStore {
                 transaction: Transaction(id: id, originalId: id, payment: stored.transaction.payment, state: .purchasing, purchaseDate: now),
                 storefront: stored.storefront, price: stored.price, currency: stored.currency, expiresDate: nil,
                 revocationDate: nil, autoRenew: true, pendingOutcome: nil, reason: .purchase)
-            try complete(&resolved, at: now, db)
+            try complete(&resolved, at: now, controls: controls, db)
             try resolved.insert(db)
-            return [try record(resolved, db)]
+            return [try record(resolved, controls: controls, db)]
         case .refund:
             guard state == .purchased || state == .restored else { throw StoreFailure("transaction \(stored.id) is \(state.name); only purchased transactions can be refunded", kind: .conflict) }
             stored.revocationDate = now
@@ -112,9 +113,8 @@ extension SimulatedStore {
         case .forceRenewal:
             guard let product = catalog.product(id: stored.transaction.productId), product.type == .autoRenewable,
                   let period = product.subscription?.period else { throw StoreFailure("transaction \(stored.id) is not an auto-renewable subscription", kind: .conflict) }
-            let rate = try TestControls.load(db, defaults: defaults).timeRate
-            let renewed = try renewal(after: stored, start: now, seconds: rate.seconds(for: period), db)
-            return [try record(renewed, db)]
+            let renewed = try renewal(after: stored, start: now, seconds: controls.timeRate.seconds(for: period), db)
+            return [try record(renewed, controls: controls, db)]
         case .delete:
             try db.execute(sql: "DELETE FROM transactions WHERE id = ?; DELETE FROM journal WHERE transaction_id = ?", arguments: [stored.id, stored.id])
             return []
@@ -122,6 +122,6 @@ extension SimulatedStore {
             return []
         }
         try stored.update(db)
-        return [try record(stored, db)]
+        return [try record(stored, controls: controls, db)]
     }
 }

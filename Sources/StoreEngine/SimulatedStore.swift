@@ -96,11 +96,12 @@ public actor SimulatedStore: StoreBackend {
         }
     }
 
-    nonisolated func update(for stored: StoredTransaction, _ db: Database, withReceipt: Bool = true) throws -> TransactionUpdate {
+    /// The update an app is sent for `stored`; `controls` say whether order ids are dropped.
+    nonisolated func update(for stored: StoredTransaction, controls: TestControls, _ db: Database, withReceipt: Bool = true) throws -> TransactionUpdate {
         var transaction = stored.transaction
         let state = transaction.state
         let receipt = withReceipt && (state == .purchased || state == .restored) ? try receipt(account: transaction.payment.account, db) : nil
-        if try TestControls.load(db, defaults: defaults).dropOrderIds {
+        if controls.dropOrderIds {
             let payment = transaction.payment
             transaction = Transaction(id: transaction.id, originalId: transaction.originalId,
                                       payment: Payment(productId: payment.productId, quantity: payment.quantity, account: payment.account),

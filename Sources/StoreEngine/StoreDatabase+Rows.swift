@@ -18,6 +18,9 @@ extension StoredTransaction {
              expiresDate, revocationDate, autoRenew, finished, pendingOutcome, storefront, price, currency, reason
     }
 
+    /// How many columns `columns` lists: where a query's own columns after them start.
+    static let fieldCount = Field.allCases.count
+
     /// Reads the row of a `SELECT` that starts with `columns`.
     init(row: Row) {
         func value<T: DatabaseValueConvertible>(_ field: Field) -> T { row[field.rawValue] }

@@ -13,11 +13,15 @@ public struct StoreDatabase: Sendable {
     /// Writes share commits when they arrive together (a server under load); see `GroupCommit`.
     let writer: GroupCommit
 
+    /// The lock file that serialises opening the store (`StateDirectory.withOpenLock`); earlier
+    /// versions used it for the ledger too.
+    static let lockName = "open.lock"
+
     /// `store.sqlite` in the state directory, created and migrated if need be.
     public init(state: StateDirectory) throws {
         let path = try state.databasePath("store.sqlite")
         do {
-            pool = try DurablePool.open(path: path, migrator: Self.migrator, state: state, lock: "open.lock")
+            pool = try DurablePool.open(path: path, migrator: Self.migrator, state: state, lock: Self.lockName)
             writer = GroupCommit(pool: pool)
         } catch let failure as StoreFailure {
             throw failure

@@ -42,9 +42,9 @@ enum BodyReader {
         // The catalog's parser, not JSONSerialization: a third of the cost, and it says where the syntax breaks.
         let parsed: JSONValue
         do {
-            parsed = try JSONParser.parse([UInt8](data))
+            parsed = try JSONParser.parse([UInt8](data), as: .requestBody)
         } catch {
-            throw APIError.badRequest("the request body is not valid JSON (\(error.location): \(aboutTheBody(error.message)))")
+            throw APIError.badRequest("the request body is not valid JSON (\(error))")
         }
         if let known = T.self as? any KnownFields.Type, case .object(let object) = parsed {
             try check(object, against: known.fields)
@@ -54,11 +54,6 @@ enum BodyReader {
         } catch let error as DecodingError {
             throw describe(error)
         }
-    }
-
-    /// The parser speaks of catalog files; here the text is a request's body.
-    private static func aboutTheBody(_ message: String) -> String {
-        message.replacingOccurrences(of: "end of file", with: "end of the body").replacingOccurrences(of: "the file", with: "the body")
     }
 
     /// Unknown fields and explicit nulls are refused: a field is either left out or has a value

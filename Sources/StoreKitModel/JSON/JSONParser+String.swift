@@ -31,12 +31,12 @@ extension Cursor {
                 try escape(into: &result)
                 runStart = index
             case 0x00..<0x20:
-                throw failure(byte == 0 ? "NUL byte inside a string (the file looks binary)" : unescaped(byte))
+                throw failure(byte == 0 ? "NUL byte inside a string (\(text.name) looks binary)" : unescaped(byte))
             default:
                 index += 1
             }
         }
-        throw JSONSyntaxError(location: location(of: opened), message: "unexpected end of file inside the string that starts here (the file looks truncated)")
+        throw JSONSyntaxError(location: location(of: opened), message: "unexpected \(text.end) inside the string that starts here (\(text.name) looks truncated)")
     }
 
     /// A raw control character in a string, with the escape to write instead.
@@ -64,7 +64,7 @@ extension Cursor {
             return String(copying: try UTF8Span(validating: run.span))
         } catch {
             throw JSONSyntaxError(location: location(of: firstInvalidUTF8(in: start..<index)),
-                                  message: "invalid UTF-8 inside a string (the file is not UTF-8 text)")
+                                  message: "invalid UTF-8 inside a string (\(text.name) is not UTF-8 text)")
         }
     }
 
@@ -84,7 +84,7 @@ extension Cursor {
 
     private mutating func escape(into result: inout String) throws(JSONSyntaxError) {
         index += 1
-        guard index < bytes.count else { throw failure("unexpected end of file after '\\'") }
+        guard index < bytes.count else { throw failure("unexpected \(text.end) after '\\'") }
         let byte = bytes[index]
         index += 1
         switch byte {
@@ -127,7 +127,7 @@ extension Cursor {
     }
 
     private mutating func hexQuad() throws(JSONSyntaxError) -> UInt32 {
-        guard bytes.count - index >= 4 else { throw failure("unexpected end of file in a \\u escape") }
+        guard bytes.count - index >= 4 else { throw failure("unexpected \(text.end) in a \\u escape") }
         var value: UInt32 = 0
         for _ in 0..<4 {
             let byte = bytes[index]

@@ -19,9 +19,21 @@ public struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertib
 public struct JSONParser {
     public static let maxDepth = 256
 
-    public static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
+    /// What the parsed text is, as the messages name it.
+    public enum Text: Sendable {
+        /// A catalog file (the default).
+        case file
+        /// A request's body, on the server.
+        case requestBody
+
+        var name: String { self == .file ? "the file" : "the body" }
+        var end: String { self == .file ? "end of file" : "end of the body" }
+    }
+
+    public static func parse(_ bytes: [UInt8], as text: Text = .file) throws(JSONSyntaxError) -> JSONValue {
         try bytes.withUnsafeBufferPointer { buffer throws(JSONSyntaxError) in
             var parser = Cursor(bytes: buffer)
+            parser.text = text
             return try parser.document()
         }
     }
@@ -71,6 +83,8 @@ struct Cursor {
     /// once into storage of the exact size, instead of growing a new array step by step.
     private var memberBuffers: [[(key: String, value: JSONValue)]] = []
     private var elementBuffers: [[JSONValue]] = []
+    /// What the text is, for messages.
+    var text = JSONParser.Text.file
     /// The root member whose array elements go to a sink, and whether it has been met.
     var stream: (key: String, sink: any JSONElementSink)?
     private var streamMet = false
@@ -83,7 +97,7 @@ struct Cursor {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }  // a UTF-8 byte-order mark is harmless
         skipWhitespace()
         guard index < bytes.count else {
-            throw failure(bytes.isEmpty ? "the file is empty; expected a JSON object" : "no JSON value; the file holds only whitespace")
+            throw failure(bytes.isEmpty ? "\(text.name) is empty; expected a JSON object" : "no JSON value; \(text.name) holds only whitespace")
         }
         let value = try value()
         skipWhitespace()
@@ -96,7 +110,7 @@ struct Cursor {
     /// A value; `container` is the innermost open object or array, named when the file ends here.
     mutating func value(in container: (kind: String, opened: Int)? = nil) throws(JSONSyntaxError) -> JSONValue {
         guard index < bytes.count else {
-            guard let container else { throw failure("unexpected end of file; expected a value (the file looks truncated)") }
+            guard let container else { throw failure("unexpected \(text.end); expected a value (\(text.name) looks truncated)") }
             throw unclosed(container.kind, container.opened, expecting: "a value")
         }
         switch bytes[index] {
@@ -249,7 +263,7 @@ struct Cursor {
             let rest = UnsafeBufferPointer(rebasing: bytes[index...])
             if rest.count < expected.count, rest.elementsEqual(expected.prefix(rest.count)) {
                 throw JSONSyntaxError(location: location(of: bytes.count),
-                                      message: "unexpected end of file inside '\(word)' (the file looks truncated)")
+                                      message: "unexpected \(text.end) inside '\(word)' (\(text.name) looks truncated)")
             }
             throw failure("unexpected \(describeCurrent()); expected a value (strings need double quotes)")
         }
@@ -296,7 +310,7 @@ struct Cursor {
     /// The file ends inside `container`; `expecting` names what should have come next, if anything specific.
     func unclosed(_ container: String, _ opened: Int, expecting: String? = nil) -> JSONSyntaxError {
         let expected = expecting.map { " where \($0) was expected" } ?? ""
-        return failure("unexpected end of file\(expected): the \(container) opened at \(location(of: opened)) is never closed (the file looks truncated)")
+        return failure("unexpected \(text.end)\(expected): the \(container) opened at \(location(of: opened)) is never closed (\(text.name) looks truncated)")
     }
 
     func failure(_ message: String) -> JSONSyntaxError {
@@ -324,11 +338,11 @@ struct Cursor {
     func describeCurrent() -> String {
         let byte = bytes[index]
         switch byte {
-        case 0x00: return "NUL byte (the file looks binary)"
+        case 0x00: return "NUL byte (\(text.name) looks binary)"
         case 0x20: return "a space"
         case 0x21...0x7E: return "'\(Character(Unicode.Scalar(byte)))'"
         case 0x80...:
-            guard let scalar = scalar(at: index) else { return "byte 0x\(hex(byte)) (the file is not UTF-8 text)" }
+            guard let scalar = scalar(at: index) else { return "byte 0x\(hex(byte)) (\(text.name) is not UTF-8 text)" }
             let code = "U+" + String(repeating: "0", count: max(0, 4 - hex(scalar.value).count)) + hex(scalar.value)
             switch scalar.value {
             case 0x201C, 0x201D, 0x201E, 0x2018, 0x2019, 0x00AB, 0x00BB:
