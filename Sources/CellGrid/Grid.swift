@@ -56,8 +56,8 @@ public struct Grid: Hashable, Sendable, CustomStringConvertible {
         // No character takes more cells than its UTF-8 bytes, so a text of at most `limit` bytes fits.
         let mayOverflow = overflow == .ellipsis && text.utf8.count > limit
         let ascii = text.utf8.withContiguousStorageIfAvailable { bytes -> Int? in
-            guard !mayOverflow, bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
-            return writeASCII(bytes, row: row, column: column, limit: limit, role: role, attributes: attributes)
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+            return writeASCII(bytes, row: row, column: column, limit: limit, role: role, attributes: attributes, ellipsis: mayOverflow)
         }
         if let written = ascii ?? nil { return written }
         if let written = writeMeasured(text, row: row, column: column, limit: limit, role: role, attributes: attributes,
@@ -105,6 +105,21 @@ public struct Grid: Hashable, Sendable, CustomStringConvertible {
     /// byte (CR LF, the only two-byte character, has no width, and neither have CR and LF apart,
     /// so control bytes are skipped). Only the cells at the two ends can cut a wide character in
     /// half; those are repaired as `put` does.
+    private mutating func writeASCII(_ text: UnsafeBufferPointer<UInt8>, row: Int, column: Int, limit: Int, role: Role,
+                                     attributes: Attributes, ellipsis: Bool) -> Int {
+        // Wider than `limit` (one cell per printable byte): the first `limit - 1` and "…", as `writeMeasured` cuts.
+        guard ellipsis, text.count(where: { $0 >= 0x20 && $0 < 0x7F }) > limit else {
+            return writeASCII(text, row: row, column: column, limit: limit, role: role, attributes: attributes)
+        }
+        var used = writeASCII(text, row: row, column: column, limit: limit - 1, role: role, attributes: attributes)
+        let x = column + limit - 1  // cannot overflow: limit ≤ columns - column
+        if x >= 0 {
+            put(0x2026, width: 1, row: row, column: x, role: role, attributes: attributes)
+            used += 1
+        }
+        return used
+    }
+
     private mutating func writeASCII(_ text: UnsafeBufferPointer<UInt8>, row: Int, column: Int, limit: Int, role: Role, attributes: Attributes) -> Int {
         let columns = size.columns
         let start = row * columns

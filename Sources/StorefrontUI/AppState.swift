@@ -101,6 +101,8 @@ public enum PurchaseProgress: Sendable, Hashable {
 /// The overlay on top of the main screen; one at a time, so sheets never overlap.
 public enum Sheet: Sendable, Hashable {
     case confirmPurchase(ConfirmPurchase)
+    /// The selected product's every field: the list shows only what fits a row.
+    case productDetails
     case error(ErrorSheet)
     case help
     case pendingPayments

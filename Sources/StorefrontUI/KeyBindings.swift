@@ -3,7 +3,7 @@ import CellGrid
 /// What a key does; the same table drives dispatch and the help overlay, so they cannot drift.
 public enum Command: Sendable, Hashable, CaseIterable {
     case up, down, top, bottom, pageUp, pageDown
-    case buy, filter, restore, pending, storefront, account, language, controls, manager
+    case buy, details, filter, restore, pending, storefront, account, language, controls, manager
     case help, close, quit, retry
     case increase, decrease, toggle
     case approve, decline, resolve, refund, expire, renew, delete, clearAll, reset
@@ -35,6 +35,7 @@ public enum KeyBindings {
         KeyBinding(keys: [.pageUp], command: .pageUp, help: ("page up", "上一页"), scope: .everywhere),
         KeyBinding(keys: [.pageDown], command: .pageDown, help: ("page down", "下一页"), scope: .everywhere),
         KeyBinding(keys: [.enter, .character("b")], command: .buy, help: ("buy the selected product", "购买所选商品"), scope: .main),
+        KeyBinding(keys: [.character("i")], command: .details, help: ("product details", "商品详情"), scope: .main),
         KeyBinding(keys: [.character("/")], command: .filter, help: ("filter products as you type", "输入以筛选商品"), scope: .main),
         KeyBinding(keys: [.character("r")], command: .restore, help: ("restore purchases", "恢复购买"), scope: .main),
         KeyBinding(keys: [.character("p")], command: .pending, help: ("pending payments", "待处理的付款"), scope: .main),

@@ -4,8 +4,11 @@ import CellGrid
 /// whether the banner shows), so the reducer pages by the same number of rows the view draws.
 public struct Layout: Sendable, Hashable {
     public static let minimum = TerminalSize(columns: 60, rows: 16)
-    /// From this width the product details get their own pane on the right.
-    static let detailPaneWidth = 100
+    /// Each product takes two lines: its title, type and price, then its description and id, as
+    /// a table cell with a subtitle does on iOS.
+    static let linesPerProduct = 2
+    /// From this width a product's id shows at the end of its description line.
+    static let idColumnWidth = 100
 
     public let size: TerminalSize
     public let banner: Bool
@@ -17,17 +20,19 @@ public struct Layout: Sendable, Hashable {
 
     public var fits: Bool { size.fits(Self.minimum) }
 
-    var sidePane: Bool { size.columns >= Self.detailPaneWidth }
     var transactionRows: Int { size.rows >= 34 ? 6 : size.rows >= 20 ? 4 : 2 }
     /// Header, banner, products title, invalid-ids line, transactions title, wallet, status, footer.
     var chromeRows: Int { 7 + (banner ? 1 : 0) }
-    var detailRows: Int { sidePane ? 0 : 2 }
+    /// The screen lines the list has; an odd one left over stays blank under it.
+    var listLines: Int { max(Self.linesPerProduct, size.rows - chromeRows - transactionRows) }
 
-    public var listRows: Int { max(1, size.rows - chromeRows - transactionRows - detailRows) }
+    /// Products on one page of the list.
+    public var listRows: Int { max(1, listLines / Self.linesPerProduct) }
 
     var listTop: Int { 2 + (banner ? 1 : 0) }
-    var listWidth: Int { sidePane ? size.columns * 3 / 5 : size.columns }
-    var invalidRow: Int { listTop + listRows + detailRows }
+    var listWidth: Int { size.columns }
+    var showsIds: Bool { size.columns >= Self.idColumnWidth }
+    var invalidRow: Int { listTop + listLines }
     var transactionsTitleRow: Int { invalidRow + 1 }
     var walletRow: Int { size.rows - 3 }
     var statusRow: Int { size.rows - 2 }

@@ -8,6 +8,9 @@ public struct ProductList: Sendable {
     public private(set) var products: [Product] = []
     /// Each product's title in `language`, looked up once: a row reads it by position.
     public private(set) var titles: [String] = []
+    /// Each product's description in `language`, for the rows' second line: read from one array,
+    /// a row touches a string rather than a dictionary of its own (on a large catalog, cache misses).
+    public private(set) var descriptions: [String] = []
     /// The language of `titles` and of the search keys.
     public private(set) var language = Language.english
     /// Each product's display price for `pricing`, formatted once per price point (see `reprice`).
@@ -121,6 +124,7 @@ public struct ProductList: Sendable {
         starts.reserveCapacity(products.count + 1)
         self.language = language
         titles = products.map { $0.title.text(in: language) }
+        descriptions = products.map { $0.description.text(in: language) }
         for (product, title) in zip(products, titles) {
             Self.appendKey(title + " " + product.id, to: &bytes)
             starts.append(bytes.count)

@@ -28,6 +28,7 @@ extension Reducer {
         case .pageUp: state.list.move(by: -page, page: page)
         case .pageDown: state.list.move(by: page, page: page)
         case .buy: return beginPurchase(&state)
+        case .details where state.selectedProduct != nil: state.sheet = .productDetails
         case .filter: state.list.filtering = true
         case .restore:
             say(&state, UIStrings(state.language).restoring)
@@ -116,6 +117,8 @@ extension Reducer {
             return picker(&state, key, selection, count: state.catalog.accounts.count, wrap: Sheet.accountPicker) { state, index in
                 switchAccount(&state, state.catalog.accounts[index])
             }
+        case .productDetails:
+            return detailsKey(&state, key)
         case .testControls(let selection):
             return controlsKey(&state, key, selection)
         case .transactionManager(let selection):
@@ -126,6 +129,21 @@ extension Reducer {
             if command == .close || key == .enter || command == .help { state.sheet = nil }
             return []
         }
+    }
+
+    /// The details follow the selection as it moves; Enter buys what they show.
+    static func detailsKey(_ state: inout AppState, _ key: Key) -> [Effect] {
+        guard let command = KeyBindings.command(for: key, in: .main) else { return [] }
+        switch command {
+        case .up, .down, .top, .bottom, .pageUp, .pageDown: return mainCommand(&state, command)
+        case .buy:
+            state.sheet = nil
+            return beginPurchase(&state)
+        case .close, .details, .help: state.sheet = nil
+        case .quit: return quit(&state)
+        default: break
+        }
+        return []
     }
 
     /// Up/down to choose, Enter to pick, Esc to close: the storefront and account pickers.

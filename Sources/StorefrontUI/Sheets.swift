@@ -21,6 +21,7 @@ enum Sheets {
     static func content(_ sheet: Sheet, _ state: AppState, _ strings: UIStrings) -> (String, [Line], String) {
         switch sheet {
         case .confirmPurchase(let confirm): return confirmation(confirm, state, strings)
+        case .productDetails: return (strings.detailsTitle, details(state, strings), strings.detailsHint)
         case .error(let error): return errorSheet(error, state, strings)
         case .help: return (strings.helpTitle, help(state, strings), strings.closeHint)
         case .pendingPayments: return (strings.pendingTitle, pending(state, strings), strings.closeHint)
@@ -81,6 +82,26 @@ enum Sheets {
             if confirm.acknowledged { lines.append(Line(text: strings.payAnyway, role: .warning)) }
         }
         return (strings.confirmTitle, lines, strings.confirmKeys)
+    }
+
+    /// Everything about the selected product, labelled; its description wraps at the end.
+    static func details(_ state: AppState, _ strings: UIStrings) -> [Line] {
+        guard let product = state.selectedProduct else { return [Line(text: strings.nothingSelected, role: .muted)] }
+        let label = { (text: String) in CellWidth.pad(text, to: 12) }
+        var lines = [
+            Line(text: product.title.text(in: state.language), role: .title),
+            Line(text: ""),
+            Line(text: label(strings.price) + state.displayPrice(product), role: .price),
+            Line(text: label(strings.typeLabel) + product.type.label(in: state.language)),
+            Line(text: label(strings.productIdLabel) + product.id, wraps: false),
+        ]
+        if let subscription = product.subscription, let group = subscription.group {
+            let name = state.catalog.group(id: group)?.title.text(in: state.language) ?? group
+            lines.append(Line(text: label(strings.groupLabel) + name))
+        }
+        lines += View.offerLine(state, product).map { Line(text: $0, role: .success) }
+        lines += [Line(text: ""), Line(text: product.description.text(in: state.language))]
+        return lines
     }
 
     static func errorSheet(_ sheet: ErrorSheet, _ state: AppState, _ strings: UIStrings) -> (String, [Line], String) {

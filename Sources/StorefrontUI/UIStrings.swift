@@ -27,10 +27,10 @@ public struct UIStrings: Sendable {
     var filterPrompt: String { pick("filter: ", "筛选：") }
     func tooSmall(_ need: String) -> String { pick("terminal too small (need \(need)) · q quits", "终端太小（需要 \(need)）· q 退出") }
     func productsFailed(_ message: String) -> String { pick("Products request failed: \(message) — R retries", "商品请求失败：\(message) — 按 R 重试") }
-    func invalidIds(_ ids: [String]) -> String { pick("⚠ invalid product identifiers: ", "⚠ 无效的商品 ID：") + ids.joined(separator: ", ") }
+    var invalidIdsLabel: String { pick("⚠ invalid product identifiers: ", "⚠ 无效的商品 ID：") }
     var footer: String {
-        pick("q quit  / filter  Enter buy  r restore  s storefront  a account  l 中文  t test controls  m transactions  p pending",
-             "q 退出  / 筛选  Enter 购买  r 恢复  s 店面  a 账户  l English  t 测试控制  m 交易管理  p 待处理")
+        pick("q quit  / filter  Enter buy  i details  r restore  s storefront  a account  l 中文  t test controls  m transactions  p pending",
+             "q 退出  / 筛选  Enter 购买  i 详情  r 恢复  s 店面  a 账户  l English  t 测试控制  m 交易管理  p 待处理")
     }
 
     // Banner and pending payments
@@ -167,6 +167,11 @@ public struct UIStrings: Sendable {
     }
 
     // Sheets
+    var detailsTitle: String { pick("Product details", "商品详情") }
+    var typeLabel: String { pick("Type", "类型") }
+    var productIdLabel: String { pick("Product ID", "商品 ID") }
+    var groupLabel: String { pick("Group", "订阅群组") }
+    var detailsHint: String { pick("Enter buy   ↑/↓ other products   Esc closes", "Enter 购买   ↑/↓ 其他商品   Esc 关闭") }
     var errorTitle: String { pick("Purchase failed", "购买失败") }
     var verificationTitle: String { pick("Receipt verification failed", "收据验证失败") }
     var failureTitle: String { pick("Something went wrong", "出错了") }

@@ -8,8 +8,10 @@ extension View {
         let top = layout.listTop
         let width = layout.listWidth
         let count = state.list.visible.count
-        let position = count == 0 ? "" : " \(state.list.selection + 1)/\(count)"
-        grid.write(strings.products + position, row: top - 1, column: 0, role: .title, attributes: .bold)
+        let used = grid.write(strings.products, row: top - 1, column: 0, role: .title, attributes: .bold)
+        // The position in plain text: it changes on every move, and a bold one costs the terminal
+        // an attribute change more each time.
+        if count > 0 { grid.write(" \(state.list.selection + 1)/\(count)", row: top - 1, column: used, role: .normal) }
         switch state.catalogLoad {
         case .loading:
             grid.write("\(spinner(state)) \(strings.loading)", row: top, column: 1, role: .muted)
@@ -19,9 +21,12 @@ extension View {
             return
         case .loaded(let invalid):
             if !invalid.isEmpty {
-                var text = strings.invalidIds(shownIds(invalid, width: state.size.columns))
-                if state.asciiOnly { text = text.replacingOccurrences(of: "⚠", with: "!") }
-                grid.write(text, row: layout.invalidRow, column: 0, role: .warning, overflow: .ellipsis)
+                var label = strings.invalidIdsLabel
+                if state.asciiOnly { label = label.replacingOccurrences(of: "⚠", with: "!") }
+                // Apart from the label, the ids are (nearly always) ASCII, which the grid writes fastest.
+                let used = grid.write(label, row: layout.invalidRow, column: 0, role: .warning, overflow: .ellipsis)
+                grid.write(shownIds(invalid, width: state.size.columns).joined(separator: ", "), row: layout.invalidRow, column: used,
+                           role: .warning, overflow: .ellipsis)
             }
         }
         if count == 0 {
@@ -49,22 +54,42 @@ extension View {
         // The list's titles are in the language shown unless the state was changed without relabeling it.
         let titlesShown = state.list.language == state.language
         for (offset, position) in page.enumerated() {
-            let row = top + offset
-            let selected = state.list.scroll + offset == state.list.selection
-            let role: Role = selected ? .selected : .normal
-            if selected {  // other rows keep the blank cells the frame starts with
-                grid.fill(Rect(row: row, column: 0, width: width, height: 1), role: .selected)
-                grid.write(">", row: row, column: 0, role: role, attributes: .bold)
+            let row = top + offset * Layout.linesPerProduct
+            // Only a marker shows the selection: moving it rewrites two cells, not two whole rows
+            // (a full-width bar, or details that follow it, cost the terminal 6 % of a repaint a move).
+            if state.list.scroll + offset == state.list.selection {
+                grid.write(">", row: row, column: 0, role: .selected)
             }
             // Fields read in place: binding the whole product would copy it, a retain per field.
             let title = titlesShown ? titles[position] : products[position].title.text(in: state.language)
-            grid.write(title, row: row, column: 2, role: role, maxWidth: titleWidth, overflow: .ellipsis)
+            grid.write(title, row: row, column: 2, role: .normal, maxWidth: titleWidth, overflow: .ellipsis)
             let type = types.first { $0.type == products[position].type } ?? types[0]
-            grid.write(type.label, row: row, column: 2 + titleWidth + typeWidth - type.width, role: selected ? .selected : .muted)
+            grid.write(type.label, row: row, column: 2 + titleWidth + typeWidth - type.width, role: .muted)
             let price = fittedPrices[offset]
-            grid.write(price.text, row: row, column: width - 1 - price.width, role: selected ? .selected : .price, attributes: .bold)
+            grid.write(price.text, row: row, column: width - 1 - price.width, role: .price, attributes: .bold)
+            subtitle(&grid, state, layout, products, position, row: row + 1)
         }
-        if let product = state.selectedProduct { details(&grid, state, layout, product, strings) }
+    }
+
+    /// A product's second line: its description, and its id where the screen is wide enough.
+    /// Read in place from `products`, as the row's other fields are.
+    static func subtitle(_ grid: inout Grid, _ state: AppState, _ layout: Layout, _ products: [Product], _ position: Int, row: Int) {
+        let width = layout.listWidth
+        var end = width - 1
+        if layout.showsIds {
+            var id = products[position].id
+            var idWidth = CellWidth.of(id)
+            if idWidth > width / 3 {
+                id = CellWidth.truncate(id, to: width / 3)
+                idWidth = CellWidth.of(id)
+            }
+            end -= idWidth
+            grid.write(id, row: row, column: end, role: .muted)
+            end -= 2
+        }
+        let description = state.list.language == state.language ? state.list.descriptions[position]
+            : products[position].description.text(in: state.language)
+        grid.write(description, row: row, column: 4, role: .muted, maxWidth: end - 4, overflow: .ellipsis)
     }
 
     /// Each row's display price: as the list formatted them (`ProductList.reprice`), or, for a
@@ -85,31 +110,6 @@ extension View {
             if cells > width { return Array(ids.prefix(count + 1)) }
         }
         return ids
-    }
-
-    /// The selected product's description and id: a right pane when wide, two rows under the list when not.
-    static func details(_ grid: inout Grid, _ state: AppState, _ layout: Layout, _ product: Product, _ strings: UIStrings) {
-        let lines = [
-            product.title.text(in: state.language) + " · " + state.displayPrice(product),
-            product.description.text(in: state.language),
-            product.type.label(in: state.language) + " · " + product.id,
-        ] + offerLine(state, product)
-        if layout.sidePane {
-            let column = layout.listWidth + 1
-            let width = state.size.columns - column - 1
-            for row in layout.listTop - 1..<layout.listTop + layout.listRows {
-                grid.write(state.asciiOnly ? "|" : "│", row: row, column: column - 1, role: .border)
-            }
-            var row = layout.listTop - 1
-            for (index, line) in lines.enumerated() {
-                row += wrap(&grid, line, row: row, column: column + 1, width: width,
-                            maxRows: layout.listTop + layout.listRows - row, role: index == 0 ? .title : index == 1 ? .normal : .muted)
-            }
-        } else {
-            let row = layout.listTop + layout.listRows
-            grid.write(lines[1], row: row, column: 1, role: .normal, overflow: .ellipsis)
-            grid.write(lines[2] + (lines.count > 3 ? " · " + lines[3] : ""), row: row + 1, column: 1, role: .muted, overflow: .ellipsis)
-        }
     }
 
     static func offerLine(_ state: AppState, _ product: Product) -> [String] {

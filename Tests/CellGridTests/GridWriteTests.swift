@@ -187,6 +187,18 @@ private func grid(_ columns: Int, _ rows: Int) -> Grid {
         for row in 0..<2 { #expect(continuationsFollowWideCharacters(screen, row: row)) }
     }
 
+    @Test func anASCIIRunCutWithAnEllipsisRepairsBothEnds() {
+        var screen = grid(8, 1)
+        screen.write("中文字中", row: 0, column: 0)
+        // From 中's right half; "…" lands on 字's left half.
+        #expect(screen.write("abcdef", row: 0, column: 1, maxWidth: 4, overflow: .ellipsis) == 4)
+        #expect(screen.rows[0] == " abc… 中")
+        #expect(continuationsFollowWideCharacters(screen, row: 0))
+        // Five printable bytes in four cells: "vwx" and "…", of which "v" and "w" fall left of column 0.
+        #expect(screen.write("\u{7}vwxyz\r\n", row: 0, column: -2, maxWidth: 4, overflow: .ellipsis) == 2)
+        #expect(screen.rows[0] == "x…bc… 中")
+    }
+
     @Test func attributesAreKept() {
         var screen = grid(3, 1)
         screen.write("ab", row: 0, column: 0, role: .key, attributes: [.bold, .underline])

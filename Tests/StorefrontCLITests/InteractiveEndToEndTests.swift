@@ -58,8 +58,13 @@ import TestSupport
         try session.sendKeys("t", "Down", "Down", "Enter")
         try session.waitUntil("Ask to Buy is on") { $0.contains("Ask to Buy") && $0.range(of: #"Ask to Buy\s+on"#, options: .regularExpression) != nil }
         try session.sendKeys("Escape", "j", "j", "j", "j")
-        try session.waitFor(text: "Remove Ads · $2.99")
-        try session.sendKeys("Enter", "Enter")
+        try session.waitFor(text: "> Remove Ads")
+        // Bought from its details sheet: Enter there opens the confirmation as on the list.
+        try session.sendKeys("i")
+        try session.waitFor(text: "Product ID  com.example.storefront.removeads")
+        try session.sendKeys("Enter")
+        try session.waitFor(text: "Confirm your in-app purchase")
+        try session.sendKeys("Enter")
         try session.waitFor(text: "waiting for approval")
         try session.waitFor(text: "1 payment is still being confirmed")
         try session.sendKeys("m")

@@ -128,6 +128,16 @@ import Testing
         Golden.check("manager-\(name)", state)
     }
 
+    /// A subscription with an intro offer and a group: every field the list has no room for.
+    @Test func productDetails() {
+        var state = F.state(Self.large)
+        F.keys(&state, .character("/"), .character("m"), .character("o"), .character("n"), .enter, .character("i"))
+        Golden.check("details-120x40", state)
+        var chinese = F.state(Self.small, language: .simplifiedChinese)
+        F.keys(&chinese, .character("G"), .character("i"))
+        Golden.check("details-zh-80x24", chinese)
+    }
+
     @Test func storefrontPickerShowsThePriceInEach() {
         var state = F.state(Self.small)
         F.keys(&state, .character("s"))

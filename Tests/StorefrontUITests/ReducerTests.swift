@@ -31,6 +31,42 @@ import Testing
         #expect(state.list.selection == min(count - 1, Layout(size: state.size, banner: false).listRows))
     }
 
+    @Test func detailsFollowTheSelectionAndEnterBuysWhatTheyShow() {
+        var state = F.state()
+        F.keys(&state, .character("i"))
+        #expect(state.sheet == .productDetails)
+        F.keys(&state, .character("j"), .down)
+        #expect(state.sheet == .productDetails && state.list.selection == 2)
+        let shown = state.selectedProduct?.id
+        F.keys(&state, .enter)
+        #expect(state.sheet == .confirmPurchase(ConfirmPurchase(productId: shown ?? "", quantity: 1, pendingIds: [])))
+        F.keys(&state, .escape, .character("i"), .escape)
+        #expect(state.sheet == nil)
+        F.keys(&state, .character("i"), .character("i"))
+        #expect(state.sheet == nil)  // i closes what it opened
+        F.keys(&state, .character("/"), .character("z"), .character("z"), .character("z"), .enter, .character("i"))
+        #expect(state.sheet == nil)  // nothing selected, nothing to show
+    }
+
+    /// Only a marker shows the selection, so moving it changes the two marker cells and the
+    /// position in the list's title: what the terminal is sent (≤ 1 % of a repaint) follows from this.
+    @Test(arguments: [TerminalSize(columns: 80, rows: 24), TerminalSize(columns: 200, rows: 60)])
+    func aMoveChangesOnlyTheMarkerAndThePosition(size: TerminalSize) {
+        var state = F.state(size)
+        F.keys(&state, .down)
+        let before = View.render(state)
+        F.keys(&state, .down)
+        let after = View.render(state)
+        var changed: [String] = []
+        for row in 0..<size.rows {
+            for column in 0..<size.columns where before[row, column] != after[row, column] { changed.append("\(row),\(column)") }
+        }
+        let top = Layout(size: size, banner: false).listTop
+        let counter = "Products 2/12".count - 4  // the "2" of "2/12"
+        #expect(changed == ["\(top - 1),\(counter)", "\(top + 2),0", "\(top + 4),0"])
+        #expect(after[top + 4, 0].role == .selected)
+    }
+
     @Test func filterNarrowsAsYouTypeAndEscClearsIt() {
         var state = F.state()
         F.keys(&state, .character("/"), .character("g"), .character("e"), .character("m"))

@@ -46,8 +46,13 @@ public enum CellWidth {
     /// The width of ASCII text byte by byte, nil for any other text: every ASCII character is one
     /// byte except CR LF, and control characters (CR and LF included) take no cells.
     static func asciiWidth(_ text: String) -> Int? {
+        // A native string's bytes are contiguous: a loop over them is several times faster than over the view.
+        text.utf8.withContiguousStorageIfAvailable(asciiWidth) ?? asciiWidth(text.utf8)
+    }
+
+    private static func asciiWidth(_ bytes: some Sequence<UInt8>) -> Int? {
         var width = 0
-        for byte in text.utf8 {
+        for byte in bytes {
             if byte >= 0x80 { return nil }
             if byte >= 0x20 && byte < 0x7F { width += 1 }
         }
