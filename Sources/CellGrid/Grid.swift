@@ -295,6 +295,15 @@ public struct Grid: Hashable, Sendable, CustomStringConvertible {
         return sameCell(at: row * size.columns + column, as: other)
     }
 
+    /// Whether the whole of `row` is the same in `other` (a grid of the same size): a painter skips
+    /// unchanged rows in one call rather than asking cell by cell; false outside either grid.
+    package func sameRow(as other: Grid, row: Int) -> Bool {
+        guard size == other.size, row >= 0, row < size.rows else { return false }
+        let start = row * size.columns
+        for index in start..<start + size.columns where !sameCell(at: index, as: other) { return false }
+        return true
+    }
+
     /// Whether the cell at (`row`, `column`) is the right half of a wide character; false outside the grid.
     package func isContinuation(row: Int, column: Int) -> Bool {
         contains(row: row, column: column) && cells[row * size.columns + column].isContinuation

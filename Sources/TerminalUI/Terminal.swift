@@ -159,14 +159,19 @@ public final class Terminal {
         }
         let rows = min(grid.size.rows, screenSize.rows)
         let columns = min(grid.size.columns, screenSize.columns)
+        var changed = previous == nil
         for row in 0..<rows {
+            // Most frames change a few rows (a spinner, a moved marker): the rest are skipped whole.
+            if let previous, grid.sameRow(as: previous, row: row) { continue }
+            changed = true
             for column in 0..<columns {
                 if let previous, grid.sameCell(as: previous, row: row, column: column) { continue }
                 draw(grid[row, column], wide: grid.isContinuation(row: row, column: column + 1), row: row, column: column,
                      screenColumns: columns, in: window)
             }
         }
-        wrefresh(window)
+        // An idle screen is painted 25 times a second; when nothing changed there is nothing to send.
+        if changed { wrefresh(window) }
         painted = grid
         paintedScreenSize = screenSize
     }

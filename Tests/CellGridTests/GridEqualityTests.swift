@@ -30,6 +30,11 @@ import Testing
         #expect(base != bold)
         #expect(!base.sameCell(as: bold, row: 0, column: 1))
         #expect(base.sameCell(as: bold, row: 0, column: 0))
+        // Row by row, as the painter skips unchanged rows: the first differs, the second does not.
+        #expect(!base.sameRow(as: bold, row: 0) && base.sameRow(as: bold, row: 1))
+        #expect(Self.grid([("👍🏽👍🏽", 0), ("ab e\u{301}", 0)]).sameRow(as: Self.grid([("ab e\u{301}", 0)]), row: 0))
+        #expect(!base.sameRow(as: base, row: 2) && !base.sameRow(as: base, row: -1))
+        #expect(!base.sameRow(as: Grid(size: TerminalSize(columns: 4, rows: 2)), row: 1))
     }
 
     @Test func wideCharactersReadBackAsTheyWereWritten() {

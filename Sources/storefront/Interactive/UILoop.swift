@@ -21,8 +21,11 @@ enum UILoop {
         state.asciiOnly = terminal.asciiOnly
         var lastTick = Date()
         var loading = false
+        // Whether an action has come since the last frame: the screen is a function of the state,
+        // so a wait that brought nothing (most of an idle second) paints nothing.
+        var changed = true
         while !state.quitting {
-            terminal.paint(View.render(state))
+            if changed { terminal.paint(View.render(state)) }
             if exitAfterFirstFrame { return }
             // The first frame ("Loading products…") needs none of the loading: it is painted
             // first, so the effects' work on the disk and in ICU does not share the cores with it.
@@ -44,6 +47,7 @@ enum UILoop {
             for action in actions {
                 runner.submit(Reducer.reduce(&state, action))
             }
+            changed = !actions.isEmpty
         }
     }
 }
