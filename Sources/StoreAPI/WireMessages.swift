@@ -38,21 +38,30 @@ public struct TransactionsResponse: Codable, Sendable, Hashable {
 /// update's cursor, or the request's own when nothing new came.
 public struct UpdatesResponse: Codable, Sendable, Hashable {
     public let updates: [WireUpdate]
+    /// Account → receipt, for the purchased and restored updates (see `WireUpdates`).
+    public let receipts: [String: String]?
     public let cursor: Int64
 
-    public init(updates: [WireUpdate], cursor: Int64) {
-        self.updates = updates
+    public init(updates: WireUpdates, cursor: Int64) {
+        self.updates = updates.updates
+        self.receipts = updates.encodedReceipts
         self.cursor = cursor
     }
+
+    public var wireUpdates: WireUpdates { WireUpdates(updates: updates, receipts: receipts) }
 }
 
 /// `GET …/unfinished`: what the queue re-delivers at launch.
 public struct UnfinishedResponse: Codable, Sendable, Hashable {
     public let updates: [WireUpdate]
+    public let receipts: [String: String]?
 
-    public init(updates: [WireUpdate]) {
-        self.updates = updates
+    public init(updates: WireUpdates) {
+        self.updates = updates.updates
+        self.receipts = updates.encodedReceipts
     }
+
+    public var wireUpdates: WireUpdates { WireUpdates(updates: updates, receipts: receipts) }
 }
 
 /// `POST …/restore`: `restored` (with the new transactions), `nothing`, or `failed` with the error
@@ -60,13 +69,17 @@ public struct UnfinishedResponse: Codable, Sendable, Hashable {
 public struct RestoreResponse: Codable, Sendable, Hashable {
     public let outcome: String
     public let updates: [WireUpdate]
+    public let receipts: [String: String]?
     public let error: WireStoreError?
 
-    public init(outcome: String, updates: [WireUpdate], error: WireStoreError?) {
+    public init(outcome: String, updates: WireUpdates, error: WireStoreError?) {
         self.outcome = outcome
-        self.updates = updates
+        self.updates = updates.updates
+        self.receipts = updates.encodedReceipts
         self.error = error
     }
+
+    public var wireUpdates: WireUpdates { WireUpdates(updates: updates, receipts: receipts) }
 }
 
 public struct FinishResponse: Codable, Sendable, Hashable {
@@ -229,8 +242,12 @@ public struct VerifyResponse: Codable, Sendable, Hashable {
 /// The updates a transaction-manager action caused (an approval, a renewal).
 public struct ManageResponse: Codable, Sendable, Hashable {
     public let updates: [WireUpdate]
+    public let receipts: [String: String]?
 
-    public init(updates: [WireUpdate]) {
-        self.updates = updates
+    public init(updates: WireUpdates) {
+        self.updates = updates.updates
+        self.receipts = updates.encodedReceipts
     }
+
+    public var wireUpdates: WireUpdates { WireUpdates(updates: updates, receipts: receipts) }
 }

@@ -127,7 +127,7 @@ public final class RemoteStore: StoreBackend {
                     failures = 0
                     for item in page.updates {
                         // An update this build cannot read is skipped, not retried forever.
-                        if let update = try? item.update() { continuation.yield(update) }
+                        if let update = try? item.update(receipts: page.receipts ?? [:]) { continuation.yield(update) }
                     }
                     cursor = page.cursor
                 } catch is CancellationError {
@@ -144,7 +144,7 @@ public final class RemoteStore: StoreBackend {
     }
 
     public func unfinished(account: String) async throws -> [TransactionUpdate] {
-        try await call(UnfinishedResponse.self, .GET, "/v1/accounts/\(Self.segment(account))/unfinished").updates.map { try $0.update() }
+        try await call(UnfinishedResponse.self, .GET, "/v1/accounts/\(Self.segment(account))/unfinished").wireUpdates.transactionUpdates()
     }
 
     public func finish(transactionId: String) async throws {
@@ -158,7 +158,7 @@ public final class RemoteStore: StoreBackend {
             guard let error = response.error?.storeError else { throw StoreFailure("restore failed with an error this client does not know") }
             throw error
         }
-        return try response.updates.map { try $0.update() }
+        return try response.wireUpdates.transactionUpdates()
     }
 
     public func transactions(account: String?) async throws -> [Transaction] {
@@ -214,6 +214,6 @@ public final class RemoteStore: StoreBackend {
         case .clearAll: (.POST, "/admin/clear")
         case .resetToDefaults: (.POST, "/admin/reset")
         }
-        return try await call(ManageResponse.self, method, path, admin: true).updates.map { try $0.update() }
+        return try await call(ManageResponse.self, method, path, admin: true).wireUpdates.transactionUpdates()
     }
 }

@@ -54,10 +54,12 @@ public enum ReceiptCheck: Sendable, Hashable {
 extension SimulatedStore {
     /// The update for a state change, journaled in the caller's write so the journal never misses
     /// or invents one, whatever crashes after the commit.
-    /// `controls`: the test controls as the caller's write has them. `withReceipt: false` leaves
-    /// the receipt out (see `resolve`); the journal never keeps one.
-    nonisolated func record(_ stored: StoredTransaction, controls: TestControls, _ db: Database, withReceipt: Bool = true) throws -> TransactionUpdate {
-        let update = try update(for: stored, controls: controls, db, withReceipt: withReceipt)
+    /// `controls`: the test controls as the caller's write has them. The update has no receipt:
+    /// a receipt lists every purchase of the account, so the caller adds it after the commit
+    /// (`withReceipts`), once per account, instead of holding every other writer while it is built;
+    /// the journal never keeps one.
+    nonisolated func record(_ stored: StoredTransaction, controls: TestControls, _ db: Database) throws -> TransactionUpdate {
+        let update = update(for: stored, controls: controls)
         try Self.journal(update, at: clock.now(), db)
         return update
     }
@@ -90,7 +92,7 @@ extension SimulatedStore {
             return try rows.map { row in
                 let transaction = Self.journaledTransaction(row)
                 var receipt: String?
-                if transaction.state == .purchased || transaction.state == .restored {
+                if transaction.state.hasReceipt {
                     let account = transaction.payment.account
                     if receipts[account] == nil { receipts[account] = try self.receipt(account: account, db) }
                     receipt = receipts[account]

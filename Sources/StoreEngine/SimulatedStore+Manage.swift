@@ -24,7 +24,7 @@ extension SimulatedStore {
             }
             return updates
         }
-        publish(updates)
+        publish(try await receipted(updates))
     }
 
     /// The latest transaction of each auto-renewable chain whose period has ended with auto-renew
@@ -103,7 +103,8 @@ extension SimulatedStore {
             }
             return updates
         }
-        publish(updates)
-        return updates
+        let receipted = try await withReceipts(updates)
+        publish(receipted)
+        return receipted
     }
 }

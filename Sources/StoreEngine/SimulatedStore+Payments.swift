@@ -162,24 +162,29 @@ extension SimulatedStore {
             stored.pendingOutcome = .interrupted  // marks it resolvable in the transaction manager
         }
         try stored.update(db)
-        return try record(stored, controls: controls, db, withReceipt: false)
+        return try record(stored, controls: controls, db)
+    }
+
+    /// `withReceipts` for updates about to be published: nobody needs their receipts when nobody
+    /// in this process listens (a server's clients read updates, receipts included, from the journal).
+    func receipted(_ updates: [TransactionUpdate]) async throws -> [TransactionUpdate] {
+        subscribers.isEmpty ? updates : try await withReceipts(updates)
     }
 
     /// The updates with the account's receipt on each purchased or restored one, read after the
-    /// commit: a receipt lists every purchase of the account, so building it inside the write
-    /// would hold every other writer for as long, and nobody needs it when nobody in this process
-    /// listens (a server's clients read updates, receipts included, from the journal).
-    func receipted(_ updates: [TransactionUpdate]) async throws -> [TransactionUpdate] {
-        guard !subscribers.isEmpty else { return updates }
+    /// commit, each account's once: a restore or a sweep of renewals gives many updates, and a
+    /// receipt per update would grow with the square of the account's purchases.
+    func withReceipts(_ updates: [TransactionUpdate]) async throws -> [TransactionUpdate] {
+        var receipts: [String: String] = [:]
         var result: [TransactionUpdate] = []
         for update in updates {
-            let state = update.transaction.state
-            guard update.receipt == nil, state == .purchased || state == .restored else {
+            guard update.receipt == nil, update.transaction.state.hasReceipt else {
                 result.append(update)
                 continue
             }
-            let receipt = try await currentReceipt(account: update.transaction.payment.account)
-            result.append(TransactionUpdate(transaction: update.transaction, receipt: receipt))
+            let account = update.transaction.payment.account
+            if receipts[account] == nil { receipts[account] = try await currentReceipt(account: account) }
+            result.append(TransactionUpdate(transaction: update.transaction, receipt: receipts[account]))
         }
         return result
     }
@@ -239,8 +244,12 @@ extension SimulatedStore {
         try await renewDue()
         return try await database.pool.guardedRead { db in
             let controls = try TestControls.load(db, defaults: self.defaults)
-            return try StoredTransaction.fetchAll(db, where: "account = ? AND finished = 0 AND state != 0", [account])
-                .map { try self.update(for: $0, controls: controls, db) }
+            let updates = try StoredTransaction.fetchAll(db, where: "account = ? AND finished = 0 AND state != 0", [account])
+                .map { self.update(for: $0, controls: controls) }
+            // One receipt for them all, built in the same read, when any of them carries one.
+            guard updates.contains(where: { $0.transaction.state.hasReceipt }) else { return updates }
+            let receipt = try self.receipt(account: account, db)
+            return updates.map { TransactionUpdate(transaction: $0.transaction, receipt: $0.transaction.state.hasReceipt ? receipt : nil) }
         }
     }
 }

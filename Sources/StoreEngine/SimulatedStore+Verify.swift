@@ -70,8 +70,9 @@ extension SimulatedStore {
                 return try self.apply(action, to: stored, at: now, db)
             }
         }
-        publish(updates)
-        return updates
+        let receipted = try await withReceipts(updates)
+        publish(receipted)
+        return receipted
     }
 
     nonisolated private func apply(_ action: ManageAction, to original: StoredTransaction, at now: Date, _ db: Database) throws -> [TransactionUpdate] {

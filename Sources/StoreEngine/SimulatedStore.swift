@@ -96,18 +96,18 @@ public actor SimulatedStore: StoreBackend {
         }
     }
 
-    /// The update an app is sent for `stored`; `controls` say whether order ids are dropped.
-    nonisolated func update(for stored: StoredTransaction, controls: TestControls, _ db: Database, withReceipt: Bool = true) throws -> TransactionUpdate {
+    /// The update an app is sent for `stored`, without its receipt (see `withReceipts`); `controls`
+    /// say whether order ids are dropped.
+    nonisolated func update(for stored: StoredTransaction, controls: TestControls) -> TransactionUpdate {
         var transaction = stored.transaction
         let state = transaction.state
-        let receipt = withReceipt && (state == .purchased || state == .restored) ? try receipt(account: transaction.payment.account, db) : nil
         if controls.dropOrderIds {
             let payment = transaction.payment
             transaction = Transaction(id: transaction.id, originalId: transaction.originalId,
                                       payment: Payment(productId: payment.productId, quantity: payment.quantity, account: payment.account),
                                       state: state, error: transaction.error, purchaseDate: transaction.purchaseDate, finished: transaction.finished)
         }
-        return TransactionUpdate(transaction: transaction, receipt: receipt)
+        return TransactionUpdate(transaction: transaction, receipt: nil)
     }
 
     nonisolated func receipt(account: String, _ db: Database) throws -> String {

@@ -134,7 +134,7 @@ public enum StoreRoutes {
                     let restored = try await service.store.restore(account: account.name)
                     response = RestoreResponse(outcome: restored.isEmpty ? "nothing" : "restored", updates: try await service.wire(restored), error: nil)
                 } catch let error as StoreError {
-                    response = RestoreResponse(outcome: "failed", updates: [], error: WireStoreError(error))
+                    response = RestoreResponse(outcome: "failed", updates: .none, error: WireStoreError(error))
                 }
                 return (.ok, JSONBody.data(response))
             }
@@ -164,7 +164,7 @@ public enum StoreRoutes {
             }
             let now = ContinuousClock.now
             if now >= deadline || Task.isCancelled || Task.isShuttingDownGracefully {
-                return JSONBody.response(UpdatesResponse(updates: [], cursor: cursor))
+                return JSONBody.response(UpdatesResponse(updates: .none, cursor: cursor))
             }
             await firstOf(signals, within: min(deadline - now, .seconds(1)))
         }

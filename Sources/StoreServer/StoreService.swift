@@ -109,11 +109,12 @@ public struct StoreService: Sendable {
         return WireTransaction(transaction, details: details, jws: jws)
     }
 
-    func wire(_ updates: [TransactionUpdate], cursors: [Int64?]? = nil) async throws -> [WireUpdate] {
+    func wire(_ updates: [TransactionUpdate], cursors: [Int64?]? = nil) async throws -> WireUpdates {
         let transactions = try await wire(updates.map(\.transaction))
-        return zip(updates, transactions).enumerated().map { index, pair in
-            WireUpdate(cursor: cursors?[index] ?? nil, transaction: pair.1, receipt: pair.0.receipt)
+        let items = zip(updates, transactions).enumerated().map { index, pair in
+            (cursor: cursors?[index] ?? nil, transaction: pair.1, receipt: pair.0.receipt)
         }
+        return WireUpdates(items, accounts: updates.map(\.transaction.payment.account))
     }
 
     func account(_ name: String?) throws -> Account {

@@ -37,6 +37,14 @@ import Testing
         #expect(restored.allSatisfy { $0.transaction.state == .restored && $0.receipt != nil })
         #expect(Set(restored.map(\.transaction.originalId)) == [ads.transaction.id, monthly.transaction.id])
         #expect(restored.allSatisfy { !Set([ads.transaction.id, monthly.transaction.id]).contains($0.transaction.id) })
+        // One receipt, built after the restore's commit, lists every restored transaction and
+        // comes with each of them (not one per update, each listing those restored before it).
+        #expect(Set(restored.map(\.receipt)).count == 1)
+        guard case .valid(let payload) = fixture.store.openReceipt(try #require(restored.first?.receipt)) else {
+            Issue.record("the restore's receipt does not open")
+            return
+        }
+        #expect(Set(restored.map(\.transaction.id)).isSubset(of: Set(payload.in_app.map(\.transaction_id))))
     }
 
     @Test func restoreFailsWithAForcedNetworkError() async throws {

@@ -128,7 +128,7 @@ import Testing
             let response = try await client.pay("com.example.nope")
             #expect(response.status == .created)
             let id = try #require((try json(response)["transaction"] as? [String: Any])?["transactionId"] as? String)
-            let (update, _) = try await client.awaitUpdate(account: "alice", after: 0, transactionId: id)
+            let (update, _, _) = try await client.awaitUpdate(account: "alice", after: 0, transactionId: id)
             let transaction = try #require(update["transaction"] as? [String: Any])
             #expect(transaction["state"] as? String == "failed")
             #expect((transaction["error"] as? [String: Any])?["code"] as? Int == 3)
@@ -151,7 +151,8 @@ import Testing
             let updates = try #require(restored["updates"] as? [[String: Any]])
             #expect(updates.count == 1)
             #expect((updates.first?["transaction"] as? [String: Any])?["state"] as? String == "restored")
-            #expect(updates.first?["receipt"] is String)
+            #expect(updates.first?["receipt"] == nil)  // the account's receipt is in `receipts`, once
+            #expect((restored["receipts"] as? [String: Any])?["alice"] is String)
             _ = try await client.object(.put, "/admin/controls", json: #"{"nextOutcome":"network:-1009"}"#, admin: true)
             let failed = try await client.object(.post, "/v1/accounts/alice/restore")
             #expect(failed["outcome"] as? String == "failed")

@@ -88,16 +88,17 @@ extension TestClientProtocol {
                        headers: ["Idempotency-Key": key])
     }
 
-    /// Long-polls the account's updates after `cursor` until one of `id` leaves `purchasing` (or `until` holds).
+    /// Long-polls the account's updates after `cursor` until one of `id` leaves `purchasing` (or
+    /// `until` holds); with the receipts of the page it came in (by account).
     func awaitUpdate(account: String, after cursor: Int64, transactionId: String,
-                     until done: (String) -> Bool = { $0 != "purchasing" }) async throws -> (update: [String: Any], cursor: Int64) {
+                     until done: (String) -> Bool = { $0 != "purchasing" }) async throws -> (update: [String: Any], cursor: Int64, receipts: [String: Any]) {
         var cursor = cursor
         for _ in 0..<20 {
             let page = try await object(.get, "/v1/accounts/\(account)/updates?after=\(cursor)&wait=5")
             for update in page["updates"] as? [[String: Any]] ?? [] {
                 let transaction = update["transaction"] as? [String: Any] ?? [:]
                 if transaction["transactionId"] as? String == transactionId, done(transaction["state"] as? String ?? "") {
-                    return (update, (update["cursor"] as? NSNumber)?.int64Value ?? cursor)
+                    return (update, (update["cursor"] as? NSNumber)?.int64Value ?? cursor, page["receipts"] as? [String: Any] ?? [:])
                 }
             }
             cursor = (page["cursor"] as? NSNumber)?.int64Value ?? cursor

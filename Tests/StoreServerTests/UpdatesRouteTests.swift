@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import StoreAPI
 import StoreEngine
 import StoreServer
 import Testing
@@ -47,6 +48,33 @@ import Testing
         }
     }
 
+    /// A receipt lists every purchase of its account: a page carries it once per account, not in
+    /// every purchased update (which made a page grow with the square of the purchases).
+    @Test func aPageCarriesEachAccountsReceiptOnce() async throws {
+        let fixture = try await ServerFixture()
+        for _ in 0..<20 { _ = try await fixture.buy(ServerFixture.gems) }
+        _ = try await fixture.buy(ServerFixture.gems, account: "kenji")
+        try await fixture.test { client in
+            let response = try await client.send(.get, "/v1/updates?after=0&limit=1000")
+            let page = try #require(try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])
+            let updates = try #require(page["updates"] as? [[String: Any]])
+            #expect(updates.count == 42)
+            #expect(updates.allSatisfy { $0["receipt"] == nil })
+            let receipts = try #require(page["receipts"] as? [String: String])
+            #expect(receipts.keys.sorted() == ["alice", "kenji"])
+            // The two receipts are most of the page; twenty copies of alice's would be many times it.
+            let alice = try #require(receipts["alice"])
+            #expect(response.body.readableBytes < 3 * alice.utf8.count + 2_000 * updates.count)
+            // Decoded, every purchased update has its account's receipt back, and only those.
+            let decoded = try JSONDecoder().decode(UpdatesResponse.self, from: Data(buffer: response.body)).wireUpdates.transactionUpdates()
+            #expect(decoded.filter { $0.transaction.state == .purchased }.allSatisfy { $0.receipt == receipts[$0.transaction.payment.account] })
+            #expect(decoded.filter { $0.transaction.state == .purchasing }.allSatisfy { $0.receipt == nil })
+            // Nothing new: no receipts at all.
+            let empty = try await client.object(.get, "/v1/updates?after=\((page["cursor"] as? NSNumber)?.int64Value ?? 0)")
+            #expect(empty["receipts"] == nil && (empty["updates"] as? [Any])?.isEmpty == true)
+        }
+    }
+
     @Test func aLongPollAnswersAsSoonAsAnUpdateArrives() async throws {
         let fixture = try await ServerFixture()
         try await fixture.test { client in
@@ -80,18 +108,18 @@ import Testing
         try await fixture.test { client in
             let response = try await client.pay(ServerFixture.removeAds, account: "kid")
             let id = try #require((try json(response)["transaction"] as? [String: Any])?["transactionId"] as? String)
-            let (deferred, cursor) = try await client.awaitUpdate(account: "kid", after: 0, transactionId: id)
+            let (deferred, cursor, _) = try await client.awaitUpdate(account: "kid", after: 0, transactionId: id)
             #expect((deferred["transaction"] as? [String: Any])?["state"] as? String == "deferred")
             // A client waiting on the account's feed, and a third client (the parent) approving.
             async let waiting = client.awaitUpdate(account: "kid", after: cursor, transactionId: id)
             try await Task.sleep(for: .milliseconds(200))
             let approval = try await client.object(.post, "/admin/transactions/\(id)/approve", admin: true)
             #expect(((approval["updates"] as? [[String: Any]])?.first?["transaction"] as? [String: Any])?["state"] as? String == "purchased")
-            let (approved, _) = try await waiting
+            let (approved, _, receipts) = try await waiting
             let transaction = try #require(approved["transaction"] as? [String: Any])
             #expect(transaction["state"] as? String == "purchased")
             #expect(transaction["jwsRepresentation"] is String)
-            #expect(approved["receipt"] is String)
+            #expect(approved["receipt"] == nil && receipts["kid"] is String)
         }
     }
 

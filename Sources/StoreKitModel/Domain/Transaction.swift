@@ -10,6 +10,9 @@ public enum TransactionState: Int, CaseIterable, Sendable, Codable, Hashable {
 
     public var name: String { String(describing: self) }
 
+    /// Purchased or restored: the transactions a receipt lists, whose updates come with the receipt.
+    public var hasReceipt: Bool { self == .purchased || self == .restored }
+
     public init?(name: String) {
         guard let state = TransactionState.allCases.first(where: { $0.name == name }) else { return nil }
         self = state
