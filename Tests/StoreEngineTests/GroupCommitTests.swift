@@ -14,6 +14,10 @@ import Testing
         func databaseDidRollback(_ db: Database) {}
     }
 
+    final class CallCounter: Sendable {
+        let calls = Mutex(0)
+    }
+
     static func pool() throws -> (DatabasePool, URL) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("storefront-group-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -29,11 +33,18 @@ import Testing
         pool.add(transactionObserver: counter)
         let writer = GroupCommit(pool: pool)
         let count = 300
+        // The first write to run holds its batch until every writer has been called (or a second
+        // has passed): however the tasks are scheduled, the writes overlap, and all but the first
+        // wait in shared batches.
+        let called = CallCounter()
         let results = await withTaskGroup(of: (Int, Result<Int64, any Error>).self) { group in
             for index in 0..<count {
                 group.addTask {
                     do {
+                        called.calls.withLock { $0 += 1 }
                         return (index, .success(try await writer.write { db in
+                            let deadline = Date().addingTimeInterval(1)
+                            while called.calls.withLock({ $0 }) < count, Date() < deadline { usleep(200) }
                             // Every tenth write inserts, then fails: its row must not survive.
                             try db.execute(sql: "INSERT INTO items (value) VALUES (?)", arguments: ["item \(index)"])
                             if index % 10 == 7 { throw StoreFailure("write \(index) refused") }
