@@ -56,7 +56,18 @@ public struct Grid: Hashable, Sendable, CustomStringConvertible {
         // No character takes more cells than its UTF-8 bytes, so a text of at most `limit` bytes fits.
         let mayOverflow = overflow == .ellipsis && text.utf8.count > limit
         let ascii = text.utf8.withContiguousStorageIfAvailable { bytes -> Int? in
-            guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+            // One pass, without early exits so it runs on whole words: any byte ≥ 0x80, any control byte.
+            var high: UInt8 = 0
+            var control = false
+            for byte in bytes {
+                high |= byte
+                control = control || byte &- 0x20 >= 0x5F  // below 0x20, or 0x7F and above
+            }
+            guard high < 0x80 else { return nil }
+            if !control, column >= 0 {
+                return copyPrintable(bytes, row: row, column: column, limit: limit, role: role, attributes: attributes,
+                                     ellipsis: overflow == .ellipsis)
+            }
             return writeASCII(bytes, row: row, column: column, limit: limit, role: role, attributes: attributes, ellipsis: mayOverflow)
         }
         if let written = ascii ?? nil { return written }
@@ -105,6 +116,31 @@ public struct Grid: Hashable, Sendable, CustomStringConvertible {
     /// byte (CR LF, the only two-byte character, has no width, and neither have CR and LF apart,
     /// so control bytes are skipped). Only the cells at the two ends can cut a wide character in
     /// half; those are repaired as `put` does.
+    /// `write` for printable ASCII from a visible column, nearly every write of a frame: one cell
+    /// per byte, copied in a straight loop; only the two ends can cut a wide character in half, and
+    /// are repaired as `put` does. Wider than `limit`: the first `limit - 1` bytes and "…" when `ellipsis`.
+    private mutating func copyPrintable(_ text: UnsafeBufferPointer<UInt8>, row: Int, column: Int, limit: Int, role: Role,
+                                        attributes: Attributes, ellipsis: Bool) -> Int {
+        let cut = ellipsis && text.count > limit
+        let count = min(text.count, cut ? limit - 1 : limit)
+        let columns = size.columns
+        let start = row * columns + column
+        if count > 0 {
+            cells.withUnsafeMutableBufferPointer { cells in
+                if cells[start].isContinuation, column > 0 { cells[start - 1].code = StoredCell.space }
+                var cell = StoredCell(code: StoredCell.space, role: role, attributes: attributes)
+                for index in 0..<count {
+                    cell.code = UInt32(text[index])
+                    cells[start + index] = cell
+                }
+                if column + count < columns, cells[start + count].isContinuation { cells[start + count].code = StoredCell.space }
+            }
+        }
+        guard cut else { return count }
+        put(0x2026, width: 1, row: row, column: column + limit - 1, role: role, attributes: attributes)  // "…"
+        return count + 1
+    }
+
     private mutating func writeASCII(_ text: UnsafeBufferPointer<UInt8>, row: Int, column: Int, limit: Int, role: Role,
                                      attributes: Attributes, ellipsis: Bool) -> Int {
         // Wider than `limit` (one cell per printable byte): the first `limit - 1` and "…", as `writeMeasured` cuts.

@@ -71,24 +71,18 @@ extension View {
         }
     }
 
-    /// A product's second line: its description, and its id where the screen is wide enough.
+    /// A product's second line: its description, and its id where the screen is wide enough, in
+    /// a column of its own (left-aligned, so no id has to be measured to place it).
     /// Read in place from `products`, as the row's other fields are.
     static func subtitle(_ grid: inout Grid, _ state: AppState, _ layout: Layout, _ products: [Product], _ position: Int, row: Int) {
         let width = layout.listWidth
-        var end = width - 1
+        let idColumn = layout.showsIds ? width - width / 3 : width
         if layout.showsIds {
-            var id = products[position].id
-            var idWidth = CellWidth.of(id)
-            if idWidth > width / 3 {
-                id = CellWidth.truncate(id, to: width / 3)
-                idWidth = CellWidth.of(id)
-            }
-            end -= idWidth
-            grid.write(id, row: row, column: end, role: .muted)
-            end -= 2
+            grid.write(products[position].id, row: row, column: idColumn, role: .muted, maxWidth: width - 1 - idColumn, overflow: .ellipsis)
         }
         let description = state.list.language == state.language ? state.list.descriptions[position]
             : products[position].description.text(in: state.language)
+        let end = layout.showsIds ? idColumn - 2 : width - 1
         grid.write(description, row: row, column: 4, role: .muted, maxWidth: end - 4, overflow: .ellipsis)
     }
 
