@@ -112,10 +112,6 @@ public struct Grid: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// `write` for ASCII text, the usual case, in one pass over the row: one cell per printable
-    /// byte (CR LF, the only two-byte character, has no width, and neither have CR and LF apart,
-    /// so control bytes are skipped). Only the cells at the two ends can cut a wide character in
-    /// half; those are repaired as `put` does.
     /// `write` for printable ASCII from a visible column, nearly every write of a frame: one cell
     /// per byte, copied in a straight loop; only the two ends can cut a wide character in half, and
     /// are repaired as `put` does. Wider than `limit`: the first `limit - 1` bytes and "…" when `ellipsis`.
@@ -141,6 +137,8 @@ public struct Grid: Hashable, Sendable, CustomStringConvertible {
         return count + 1
     }
 
+    /// `write` for other ASCII text (control bytes, or starting left of column 0), cut for "…" when
+    /// `ellipsis` and it is wider than `limit`.
     private mutating func writeASCII(_ text: UnsafeBufferPointer<UInt8>, row: Int, column: Int, limit: Int, role: Role,
                                      attributes: Attributes, ellipsis: Bool) -> Int {
         // Wider than `limit` (one cell per printable byte): the first `limit - 1` and "…", as `writeMeasured` cuts.
@@ -148,7 +146,7 @@ public struct Grid: Hashable, Sendable, CustomStringConvertible {
             return writeASCII(text, row: row, column: column, limit: limit, role: role, attributes: attributes)
         }
         var used = writeASCII(text, row: row, column: column, limit: limit - 1, role: role, attributes: attributes)
-        let x = column + limit - 1  // cannot overflow: limit ≤ columns - column
+        let x = column + limit - 1  // cannot overflow: column < 0, or limit ≤ columns - column
         if x >= 0 {
             put(0x2026, width: 1, row: row, column: x, role: role, attributes: attributes)
             used += 1
@@ -156,6 +154,9 @@ public struct Grid: Hashable, Sendable, CustomStringConvertible {
         return used
     }
 
+    /// One pass over the row: one cell per printable byte (CR LF, the only two-byte character, has
+    /// no width, and neither have CR and LF apart, so control bytes are skipped). Only the cells at
+    /// the two ends can cut a wide character in half; those are repaired as `put` does.
     private mutating func writeASCII(_ text: UnsafeBufferPointer<UInt8>, row: Int, column: Int, limit: Int, role: Role, attributes: Attributes) -> Int {
         let columns = size.columns
         let start = row * columns

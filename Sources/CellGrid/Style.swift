@@ -7,7 +7,7 @@ public enum Role: Int, CaseIterable, Hashable, Sendable {
     /// Secondary text: identifiers, hints, timestamps.
     case muted
     case price
-    /// The highlighted row of a list.
+    /// The selection: the marker of the main list, the highlighted row of a sheet's list.
     case selected
     case warning
     case error

@@ -34,9 +34,19 @@ public struct TransactionsResponse: Codable, Sendable, Hashable {
     }
 }
 
+/// An answer with updates, whose receipts are in `receipts` by account (see `WireUpdates`).
+public protocol CarriesUpdates {
+    var updates: [WireUpdate] { get }
+    var receipts: [String: String]? { get }
+}
+
+extension CarriesUpdates {
+    public var wireUpdates: WireUpdates { WireUpdates(updates: updates, receipts: receipts) }
+}
+
 /// A page of the update journal. `cursor` is what to pass as `after` next time: the last
 /// update's cursor, or the request's own when nothing new came.
-public struct UpdatesResponse: Codable, Sendable, Hashable {
+public struct UpdatesResponse: CarriesUpdates, Codable, Sendable, Hashable {
     public let updates: [WireUpdate]
     /// Account → receipt, for the purchased and restored updates (see `WireUpdates`).
     public let receipts: [String: String]?
@@ -47,12 +57,10 @@ public struct UpdatesResponse: Codable, Sendable, Hashable {
         self.receipts = updates.encodedReceipts
         self.cursor = cursor
     }
-
-    public var wireUpdates: WireUpdates { WireUpdates(updates: updates, receipts: receipts) }
 }
 
 /// `GET …/unfinished`: what the queue re-delivers at launch.
-public struct UnfinishedResponse: Codable, Sendable, Hashable {
+public struct UnfinishedResponse: CarriesUpdates, Codable, Sendable, Hashable {
     public let updates: [WireUpdate]
     public let receipts: [String: String]?
 
@@ -60,13 +68,11 @@ public struct UnfinishedResponse: Codable, Sendable, Hashable {
         self.updates = updates.updates
         self.receipts = updates.encodedReceipts
     }
-
-    public var wireUpdates: WireUpdates { WireUpdates(updates: updates, receipts: receipts) }
 }
 
 /// `POST …/restore`: `restored` (with the new transactions), `nothing`, or `failed` with the error
 /// `restoreCompletedTransactionsFailedWithError` would carry.
-public struct RestoreResponse: Codable, Sendable, Hashable {
+public struct RestoreResponse: CarriesUpdates, Codable, Sendable, Hashable {
     public let outcome: String
     public let updates: [WireUpdate]
     public let receipts: [String: String]?
@@ -78,8 +84,6 @@ public struct RestoreResponse: Codable, Sendable, Hashable {
         self.receipts = updates.encodedReceipts
         self.error = error
     }
-
-    public var wireUpdates: WireUpdates { WireUpdates(updates: updates, receipts: receipts) }
 }
 
 public struct FinishResponse: Codable, Sendable, Hashable {
@@ -240,7 +244,7 @@ public struct VerifyResponse: Codable, Sendable, Hashable {
 }
 
 /// The updates a transaction-manager action caused (an approval, a renewal).
-public struct ManageResponse: Codable, Sendable, Hashable {
+public struct ManageResponse: CarriesUpdates, Codable, Sendable, Hashable {
     public let updates: [WireUpdate]
     public let receipts: [String: String]?
 
@@ -248,6 +252,4 @@ public struct ManageResponse: Codable, Sendable, Hashable {
         self.updates = updates.updates
         self.receipts = updates.encodedReceipts
     }
-
-    public var wireUpdates: WireUpdates { WireUpdates(updates: updates, receipts: receipts) }
 }

@@ -133,8 +133,9 @@ public struct WireUpdate: Codable, Sendable, Hashable {
         self.receipt = receipt
     }
 
-    /// The update, with its receipt from `receipts` (by account) when it carries none of its own.
-    public func update(receipts: [String: String] = [:]) throws -> TransactionUpdate {
+    /// The update, with its receipt from `receipts` (by account) when it carries none of its own;
+    /// an answer from before `receipts` carried each one inline, and still decodes.
+    public func update(receipts: [String: String]) throws -> TransactionUpdate {
         let transaction = try transaction.transaction()
         let shared = transaction.state.hasReceipt ? receipts[transaction.payment.account] : nil
         return TransactionUpdate(transaction: transaction, receipt: receipt ?? shared)
@@ -145,18 +146,22 @@ public struct WireUpdate: Codable, Sendable, Hashable {
 /// copy in every purchased or restored update. A receipt lists every purchase of its account, so
 /// the copies made a page of an account's updates grow with the square of its purchases (500
 /// purchases: 81 MB for one page of 1,000).
+///
+/// Every purchased or restored update of an account in one answer comes with that account's
+/// receipt (the store reads one per account for the answer), which is what lets decoding give it back.
 public struct WireUpdates: Sendable, Hashable {
     public let updates: [WireUpdate]
     /// Account → receipt; empty when no update has one.
     public let receipts: [String: String]
 
-    /// Takes each account's first receipt into `receipts`; an update whose receipt differs from
-    /// its account's first keeps it inline.
-    public init(_ updates: [(cursor: Int64?, transaction: WireTransaction, receipt: String?)], accounts: [String]) {
+    /// Takes each account's first receipt, on a purchased or restored update, into `receipts`; an
+    /// update whose receipt differs from its account's keeps it inline, and so does any other.
+    public init(_ updates: [(cursor: Int64?, transaction: WireTransaction, receipt: String?)]) {
         var receipts: [String: String] = [:]
-        self.updates = zip(updates, accounts).map { update, account in
+        self.updates = updates.map { update in
+            let account = update.transaction.account
             var inline = update.receipt
-            if let receipt = update.receipt {
+            if let receipt = update.receipt, TransactionState(name: update.transaction.state)?.hasReceipt == true {
                 if receipts[account] == nil { receipts[account] = receipt }
                 if receipts[account] == receipt { inline = nil }
             }

@@ -127,7 +127,7 @@ public final class RemoteStore: StoreBackend {
                     failures = 0
                     for item in page.updates {
                         // An update this build cannot read is skipped, not retried forever.
-                        if let update = try? item.update(receipts: page.receipts ?? [:]) { continuation.yield(update) }
+                        if let update = try? item.update(receipts: page.wireUpdates.receipts) { continuation.yield(update) }
                     }
                     cursor = page.cursor
                 } catch is CancellationError {

@@ -103,7 +103,7 @@ extension SimulatedStore {
             }
             return updates
         }
-        let receipted = try await withReceipts(updates)
+        let receipted = await receiptedAfterCommit(updates)
         publish(receipted)
         return receipted
     }

@@ -165,6 +165,13 @@ extension SimulatedStore {
         return try record(stored, controls: controls, db)
     }
 
+    /// `withReceipts` for a write that has committed: its updates are reported whatever happens to
+    /// the read of the receipts (without them, an app defers verification rather than hearing
+    /// nothing of an approval or a restore that happened).
+    func receiptedAfterCommit(_ updates: [TransactionUpdate]) async -> [TransactionUpdate] {
+        (try? await withReceipts(updates)) ?? updates
+    }
+
     /// `withReceipts` for updates about to be published: nobody needs their receipts when nobody
     /// in this process listens (a server's clients read updates, receipts included, from the journal).
     func receipted(_ updates: [TransactionUpdate]) async throws -> [TransactionUpdate] {

@@ -70,7 +70,7 @@ extension SimulatedStore {
                 return try self.apply(action, to: stored, at: now, db)
             }
         }
-        let receipted = try await withReceipts(updates)
+        let receipted = await receiptedAfterCommit(updates)
         publish(receipted)
         return receipted
     }

@@ -114,7 +114,7 @@ public struct StoreService: Sendable {
         let items = zip(updates, transactions).enumerated().map { index, pair in
             (cursor: cursors?[index] ?? nil, transaction: pair.1, receipt: pair.0.receipt)
         }
-        return WireUpdates(items, accounts: updates.map(\.transaction.payment.account))
+        return WireUpdates(items)
     }
 
     func account(_ name: String?) throws -> Account {

@@ -7,8 +7,8 @@ public struct Layout: Sendable, Hashable {
     /// Each product takes two lines: its title, type and price, then its description and id, as
     /// a table cell with a subtitle does on iOS.
     static let linesPerProduct = 2
-    /// From this width a product's id shows at the end of its description line.
-    static let idColumnWidth = 100
+    /// From this screen width a product's id shows on its description line, in a column of its own.
+    static let idsFromWidth = 100
 
     public let size: TerminalSize
     public let banner: Bool
@@ -26,12 +26,12 @@ public struct Layout: Sendable, Hashable {
     /// The screen lines the list has; an odd one left over stays blank under it.
     var listLines: Int { max(Self.linesPerProduct, size.rows - chromeRows - transactionRows) }
 
-    /// Products on one page of the list.
+    /// Products on one page of the list (each `linesPerProduct` screen lines).
     public var listRows: Int { max(1, listLines / Self.linesPerProduct) }
 
     var listTop: Int { 2 + (banner ? 1 : 0) }
     var listWidth: Int { size.columns }
-    var showsIds: Bool { size.columns >= Self.idColumnWidth }
+    var showsIds: Bool { size.columns >= Self.idsFromWidth }
     var invalidRow: Int { listTop + listLines }
     var transactionsTitleRow: Int { invalidRow + 1 }
     var walletRow: Int { size.rows - 3 }

@@ -51,7 +51,7 @@ extension View {
         }
         let products = state.list.products
         let titles = state.list.titles
-        // The list's titles are in the language shown unless the state was changed without relabeling it.
+        // The list's titles and descriptions are in the language shown unless the state was changed without relabeling it.
         let titlesShown = state.list.language == state.language
         for (offset, position) in page.enumerated() {
             let row = top + offset * Layout.linesPerProduct
@@ -67,20 +67,22 @@ extension View {
             grid.write(type.label, row: row, column: 2 + titleWidth + typeWidth - type.width, role: .muted)
             let price = fittedPrices[offset]
             grid.write(price.text, row: row, column: width - 1 - price.width, role: .price, attributes: .bold)
-            subtitle(&grid, state, layout, products, position, row: row + 1)
+            subtitle(&grid, state, layout, products, position, row: row + 1, shown: titlesShown)
         }
     }
 
     /// A product's second line: its description, and its id where the screen is wide enough, in
     /// a column of its own (left-aligned, so no id has to be measured to place it).
     /// Read in place from `products`, as the row's other fields are.
-    static func subtitle(_ grid: inout Grid, _ state: AppState, _ layout: Layout, _ products: [Product], _ position: Int, row: Int) {
+    /// `shown`: whether the list's texts are in the language shown (see `catalog`).
+    static func subtitle(_ grid: inout Grid, _ state: AppState, _ layout: Layout, _ products: [Product], _ position: Int, row: Int,
+                         shown: Bool) {
         let width = layout.listWidth
         let idColumn = layout.showsIds ? width - width / 3 : width
         if layout.showsIds {
             grid.write(products[position].id, row: row, column: idColumn, role: .muted, maxWidth: width - 1 - idColumn, overflow: .ellipsis)
         }
-        let description = state.list.language == state.language ? state.list.descriptions[position]
+        let description = shown ? state.list.descriptions[position]
             : products[position].description.text(in: state.language)
         let end = layout.showsIds ? idColumn - 2 : width - 1
         grid.write(description, row: row, column: 4, role: .muted, maxWidth: end - 4, overflow: .ellipsis)

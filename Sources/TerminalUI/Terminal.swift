@@ -170,7 +170,7 @@ public final class Terminal {
                      screenColumns: columns, in: window)
             }
         }
-        // An idle screen is painted 25 times a second; when nothing changed there is nothing to send.
+        // A frame with no row changed (a tick that moved nothing) has nothing to send.
         if changed { wrefresh(window) }
         painted = grid
         paintedScreenSize = screenSize

@@ -62,7 +62,7 @@ import Testing
             for column in 0..<size.columns where before[row, column] != after[row, column] { changed.append("\(row),\(column)") }
         }
         let top = Layout(size: size, banner: false).listTop
-        let counter = "Products 2/12".count - 4  // the "2" of "2/12"
+        let counter = CellWidth.of(UIStrings(.english).products + " ")  // the "2" of "Products 2/12"
         #expect(changed == ["\(top - 1),\(counter)", "\(top + 2),0", "\(top + 4),0"])
         #expect(after[top + 4, 0].role == .selected)
     }
