@@ -65,8 +65,7 @@ public struct Grid: Hashable, Sendable, CustomStringConvertible {
             }
             guard high < 0x80 else { return nil }
             if !control, column >= 0 {
-                return copyPrintable(bytes, row: row, column: column, limit: limit, role: role, attributes: attributes,
-                                     ellipsis: overflow == .ellipsis)
+                return copyPrintable(bytes, row: row, column: column, limit: limit, role: role, attributes: attributes, cut: mayOverflow)
             }
             return writeASCII(bytes, row: row, column: column, limit: limit, role: role, attributes: attributes, ellipsis: mayOverflow)
         }
@@ -114,10 +113,9 @@ public struct Grid: Hashable, Sendable, CustomStringConvertible {
 
     /// `write` for printable ASCII from a visible column, nearly every write of a frame: one cell
     /// per byte, copied in a straight loop; only the two ends can cut a wide character in half, and
-    /// are repaired as `put` does. Wider than `limit`: the first `limit - 1` bytes and "…" when `ellipsis`.
+    /// are repaired as `put` does. `cut` (asked for "…" and wider than `limit`): the first `limit - 1` bytes and "…".
     private mutating func copyPrintable(_ text: UnsafeBufferPointer<UInt8>, row: Int, column: Int, limit: Int, role: Role,
-                                        attributes: Attributes, ellipsis: Bool) -> Int {
-        let cut = ellipsis && text.count > limit
+                                        attributes: Attributes, cut: Bool) -> Int {
         let count = min(text.count, cut ? limit - 1 : limit)
         let columns = size.columns
         let start = row * columns + column

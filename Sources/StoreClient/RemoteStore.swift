@@ -125,9 +125,10 @@ public final class RemoteStore: StoreBackend {
                     let query = cursor.map { "?after=\($0)&wait=\(pollWait)" } ?? "?wait=0"
                     let page = try await self.call(UpdatesResponse.self, .GET, path + query, extraTimeout: .seconds(pollWait), retry: false)
                     failures = 0
+                    let receipts = page.wireUpdates.receipts
                     for item in page.updates {
                         // An update this build cannot read is skipped, not retried forever.
-                        if let update = try? item.update(receipts: page.wireUpdates.receipts) { continuation.yield(update) }
+                        if let update = try? item.update(receipts: receipts) { continuation.yield(update) }
                     }
                     cursor = page.cursor
                 } catch is CancellationError {

@@ -77,12 +77,17 @@ public final class GroupCommit: Sendable {
     private func commitInPlace() {
         let jobs = nextBatch(after: nil)
         if jobs.isEmpty { return }
-        var failure: (any Error)?
         do {
             try pool.write { db in for job in jobs { job.run(db) } }
+            finished(jobs, failure: nil)
         } catch {
-            failure = StateLock.explain(error, path: pool.path)
+            finished(jobs, failure: error)
         }
+    }
+
+    /// After a batch's commit, on either path: tells its writers, then commits what came meanwhile.
+    private func finished(_ jobs: [Job], failure: (any Error)?) {
+        let failure = failure.map { StateLock.explain($0, path: pool.path) }
         for job in jobs { job.finish(failure) }
         commit(nextBatch(after: jobs.count))
     }
@@ -106,13 +111,11 @@ public final class GroupCommit: Sendable {
     /// with no task of the group's own in between to wake.
     private func commit(_ jobs: [Job]) {
         if jobs.isEmpty { return }
-        let path = pool.path
         pool.asyncWrite({ db in
             for job in jobs { job.run(db) }
         }, completion: { _, result in
-            let failure: (any Error)? = if case .failure(let error) = result { StateLock.explain(error, path: path) } else { nil }
-            for job in jobs { job.finish(failure) }
-            self.commit(self.nextBatch(after: jobs.count))
+            let failure: (any Error)? = if case .failure(let error) = result { error } else { nil }
+            self.finished(jobs, failure: failure)
         })
     }
 }

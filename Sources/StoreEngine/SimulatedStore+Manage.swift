@@ -24,7 +24,7 @@ extension SimulatedStore {
             }
             return updates
         }
-        publish(try await receipted(updates))
+        publish(await receipted(updates))
     }
 
     /// The latest transaction of each auto-renewable chain whose period has ended with auto-renew
@@ -103,7 +103,7 @@ extension SimulatedStore {
             }
             return updates
         }
-        let receipted = await receiptedAfterCommit(updates)
+        let receipted = await withReceipts(updates)
         publish(receipted)
         return receipted
     }

@@ -60,7 +60,7 @@ extension SimulatedStore {
             // Nobody in this process listens (a server): the journal has the outcome, and a task
             // per payment would only compete with the answer for the cores.
             guard !subscribers.isEmpty else { return }
-            Task { if let receipted = try? await self.receipted([completed]) { self.publish(receipted) } }
+            Task { self.publish(await self.receipted([completed])) }
             return
         }
         let latency = added.latency
@@ -130,7 +130,7 @@ extension SimulatedStore {
         let updates: [TransactionUpdate] = try await database.writer.write { db in
             try self.resolve(id, at: now, db).map { [$0] } ?? []
         }
-        publish(try await receipted(updates))
+        publish(await receipted(updates))
     }
 
     /// In the caller's write: moves a `purchasing` transaction to its recorded outcome and
@@ -165,23 +165,19 @@ extension SimulatedStore {
         return try record(stored, controls: controls, db)
     }
 
-    /// `withReceipts` for a write that has committed: its updates are reported whatever happens to
-    /// the read of the receipts (without them, an app defers verification rather than hearing
-    /// nothing of an approval or a restore that happened).
-    func receiptedAfterCommit(_ updates: [TransactionUpdate]) async -> [TransactionUpdate] {
-        (try? await withReceipts(updates)) ?? updates
-    }
-
     /// `withReceipts` for updates about to be published: nobody needs their receipts when nobody
     /// in this process listens (a server's clients read updates, receipts included, from the journal).
-    func receipted(_ updates: [TransactionUpdate]) async throws -> [TransactionUpdate] {
-        subscribers.isEmpty ? updates : try await withReceipts(updates)
+    func receipted(_ updates: [TransactionUpdate]) async -> [TransactionUpdate] {
+        subscribers.isEmpty ? updates : await withReceipts(updates)
     }
 
     /// The updates with the account's receipt on each purchased or restored one, read after the
     /// commit, each account's once: a restore or a sweep of renewals gives many updates, and a
-    /// receipt per update would grow with the square of the account's purchases.
-    func withReceipts(_ updates: [TransactionUpdate]) async throws -> [TransactionUpdate] {
+    /// receipt per update would grow with the square of the account's purchases. The write has
+    /// committed, so its updates are reported whatever happens to this read: an update left
+    /// without its receipt has the app defer verification, rather than hear nothing of a purchase,
+    /// an approval or a restore that happened.
+    func withReceipts(_ updates: [TransactionUpdate]) async -> [TransactionUpdate] {
         var receipts: [String: String] = [:]
         var result: [TransactionUpdate] = []
         for update in updates {
@@ -190,7 +186,7 @@ extension SimulatedStore {
                 continue
             }
             let account = update.transaction.payment.account
-            if receipts[account] == nil { receipts[account] = try await currentReceipt(account: account) }
+            if receipts[account] == nil { receipts[account] = try? await currentReceipt(account: account) }
             result.append(TransactionUpdate(transaction: update.transaction, receipt: receipts[account]))
         }
         return result

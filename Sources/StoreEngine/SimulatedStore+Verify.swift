@@ -70,7 +70,7 @@ extension SimulatedStore {
                 return try self.apply(action, to: stored, at: now, db)
             }
         }
-        let receipted = await receiptedAfterCommit(updates)
+        let receipted = await withReceipts(updates)
         publish(receipted)
         return receipted
     }

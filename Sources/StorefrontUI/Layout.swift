@@ -30,7 +30,6 @@ public struct Layout: Sendable, Hashable {
     public var listRows: Int { max(1, listLines / Self.linesPerProduct) }
 
     var listTop: Int { 2 + (banner ? 1 : 0) }
-    var listWidth: Int { size.columns }
     var showsIds: Bool { size.columns >= Self.idsFromWidth }
     var invalidRow: Int { listTop + listLines }
     var transactionsTitleRow: Int { invalidRow + 1 }

@@ -70,11 +70,11 @@ enum Sheets {
         var lines = [
             Line(text: strings.confirmQuestion(title, quantity: confirm.quantity, price: total), role: .title),
             Line(text: ""),
-            Line(text: CellWidth.pad(strings.quantity, to: 12) + "\(confirm.quantity)  (+/-)"),
-            Line(text: CellWidth.pad(strings.price, to: 12) + state.displayPrice(product), role: .price),
-            Line(text: CellWidth.pad(strings.total, to: 12) + total, role: .price),
-            Line(text: CellWidth.pad(strings.accountLabel, to: 12) + state.account.name),
-            Line(text: CellWidth.pad(strings.storefrontLabel, to: 12) + "\(state.storefront.id) (\(state.storefront.currency))"),
+            Line(text: field(strings.quantity, "\(confirm.quantity)  (+/-)")),
+            Line(text: field(strings.price, state.displayPrice(product)), role: .price),
+            Line(text: field(strings.total, total), role: .price),
+            Line(text: field(strings.accountLabel, state.account.name)),
+            Line(text: field(strings.storefrontLabel, "\(state.storefront.id) (\(state.storefront.currency))")),
         ]
         if !confirm.pendingIds.isEmpty {
             lines.append(Line(text: ""))
@@ -84,20 +84,22 @@ enum Sheets {
         return (strings.confirmTitle, lines, strings.confirmKeys)
     }
 
+    /// A labelled value of a sheet, the values lined up in one column.
+    static func field(_ label: String, _ value: String) -> String { CellWidth.pad(label, to: 12) + value }
+
     /// Everything about the selected product, labelled; its description wraps at the end.
     static func details(_ state: AppState, _ strings: UIStrings) -> [Line] {
         guard let product = state.selectedProduct else { return [Line(text: strings.nothingSelected, role: .muted)] }
-        let label = { (text: String) in CellWidth.pad(text, to: 12) }
         var lines = [
             Line(text: product.title.text(in: state.language), role: .title),
             Line(text: ""),
-            Line(text: label(strings.price) + state.displayPrice(product), role: .price),
-            Line(text: label(strings.typeLabel) + product.type.label(in: state.language)),
-            Line(text: label(strings.productIdLabel) + product.id, wraps: false),
+            Line(text: field(strings.price, state.displayPrice(product)), role: .price),
+            Line(text: field(strings.typeLabel, product.type.label(in: state.language))),
+            Line(text: field(strings.productIdLabel, product.id), wraps: false),
         ]
         if let subscription = product.subscription, let group = subscription.group {
             let name = state.catalog.group(id: group)?.title.text(in: state.language) ?? group
-            lines.append(Line(text: label(strings.groupLabel) + name))
+            lines.append(Line(text: field(strings.groupLabel, name)))
         }
         lines += View.offerLine(state, product).map { Line(text: $0, role: .success) }
         lines += [Line(text: ""), Line(text: product.description.text(in: state.language))]

@@ -6,7 +6,7 @@ import StoreKitModel
 extension View {
     static func catalog(_ grid: inout Grid, _ state: AppState, _ layout: Layout, _ strings: UIStrings) {
         let top = layout.listTop
-        let width = layout.listWidth
+        let width = layout.size.columns
         let count = state.list.visible.count
         let used = grid.write(strings.products, row: top - 1, column: 0, role: .title, attributes: .bold)
         // The position in plain text: it changes on every move, and a bold one costs the terminal
@@ -77,7 +77,7 @@ extension View {
     /// `shown`: whether the list's texts are in the language shown (see `catalog`).
     static func subtitle(_ grid: inout Grid, _ state: AppState, _ layout: Layout, _ products: [Product], _ position: Int, row: Int,
                          shown: Bool) {
-        let width = layout.listWidth
+        let width = layout.size.columns
         let idColumn = layout.showsIds ? width - width / 3 : width
         if layout.showsIds {
             grid.write(products[position].id, row: row, column: idColumn, role: .muted, maxWidth: width - 1 - idColumn, overflow: .ellipsis)
