@@ -28,23 +28,49 @@ let package = Package(
         ),
         // Pure domain: products, prices, errors, catalog decoding. Foundation only.
         .target(name: "StoreKitModel"),
-        // The payment queue, the simulated store (SQLite), receipts, and the careful app side.
+        // The seam between the app side and a store: the `StoreBackend` protocol and the values that
+        // cross it (transactions, updates, outcomes, test controls, entitlements, pending payments,
+        // verification results, the clock). No I/O: StoreKitModel and Foundation only.
+        .target(name: "StoreCore", dependencies: ["StoreKitModel"]),
+        // Where durable state lives: the state directory, its open locks, and SQLite pools that
+        // commit to the disk before a write returns.
+        .target(
+            name: "LocalState",
+            dependencies: ["StoreCore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        // The durable simulated store: StoreKit's payment queue, the transaction manager and receipts
+        // over SQLite.
         .target(
             name: "StoreEngine",
             dependencies: [
                 "StoreKitModel",
+                "StoreCore",
+                "LocalState",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        // The careful app: its ledger of orders, deliveries and balances, and the purchase observer
+        // that delivers once, verifies, then finishes.
+        .target(
+            name: "AppSide",
+            dependencies: [
+                "StoreKitModel",
+                "StoreCore",
+                "LocalState",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
         // The HTTP API's wire format (JSON messages, headers), shared by the server and the client.
-        .target(name: "StoreAPI", dependencies: ["StoreKitModel", "StoreEngine"]),
+        .target(name: "StoreAPI", dependencies: ["StoreKitModel", "StoreCore"]),
         // The HTTP backend (`storefront serve`): the simulated store's semantics over a versioned JSON API,
         // Apple's verifyReceipt contract, and ES256-signed transactions.
         .target(
             name: "StoreServer",
             dependencies: [
                 "StoreKitModel",
+                "StoreCore",
+                "LocalState",
                 "StoreEngine",
                 "StoreAPI",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -61,26 +87,33 @@ let package = Package(
             name: "StoreClient",
             dependencies: [
                 "StoreKitModel",
-                "StoreEngine",
+                "StoreCore",
                 "StoreAPI",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
-        // The in-memory screen the pure UI renders into: cells, roles, keys. Pure Swift, no terminal.
-        .target(name: "CellGrid", dependencies: ["StoreKitModel"]),
+        // The in-memory screen the pure UI renders into: cells, roles, keys, text width. Depends on nothing.
+        .target(name: "CellGrid"),
         // The only code that calls ncurses: paints a Grid, reads keys, restores the terminal.
         .target(name: "TerminalUI", dependencies: ["CNcursesw", "CellGrid"]),
         // The pure UI core (Elm architecture): state, actions, reduce → effects, view → cell grid.
-        // It uses the engine's value types only; the executable performs the effects.
-        .target(name: "StorefrontUI", dependencies: ["StoreKitModel", "StoreEngine", "CellGrid"]),
+        // It uses the store core's value types only; StorefrontRuntime performs the effects.
+        .target(name: "StorefrontUI", dependencies: ["StoreKitModel", "StoreCore", "CellGrid"]),
+        // Performs the reducer's effects against a StoreBackend and the app side, in order, and
+        // feeds their results back to the UI loop as actions.
+        .target(name: "StorefrontRuntime", dependencies: ["StorefrontUI", "StoreCore", "AppSide", "StoreKitModel"]),
         .executableTarget(
             name: "storefront",
             dependencies: [
                 "StoreKitModel",
+                "StoreCore",
+                "LocalState",
                 "StoreEngine",
+                "AppSide",
                 "StorefrontUI",
+                "StorefrontRuntime",
                 "TerminalUI",
                 "CellGrid",
                 "StoreServer",
@@ -96,23 +129,32 @@ let package = Package(
         // In-process benchmarks (filter per keystroke, view, catalog decode); run by Benchmarks/run in release.
         .executableTarget(
             name: "storefront-bench",
-            dependencies: ["StoreKitModel", "StorefrontUI", "CellGrid", "StoreEngine"]
+            dependencies: ["StoreKitModel", "StorefrontUI", "CellGrid", "StoreCore", "LocalState", "StoreEngine", "AppSide"]
         ),
-        // Shared by the test targets: scratch directories removed when the test process exits.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // Shared by the test targets: scratch directories removed when the test process exits, a clock
+        // moved by hand, a simulated store on products.json, a scripted StoreBackend.
+        .target(
+            name: "TestSupport",
+            dependencies: ["StoreCore", "LocalState", "StoreEngine", "StoreKitModel"],
+            path: "Tests/TestSupport"
+        ),
         .testTarget(
             name: "StoreKitModelTests",
-            dependencies: ["StoreKitModel"],
+            dependencies: ["StoreKitModel", "CellGrid"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "StoreEngineTests",
-            dependencies: ["StoreEngine", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["StoreEngine", "StoreCore", "LocalState", "AppSide", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .testTarget(
+            name: "AppSideTests",
+            dependencies: ["AppSide", "StoreEngine", "StoreCore", "LocalState", "StoreKitModel", "TestSupport"]
         ),
         // Reducer tests and golden screens (the cell grid as text); no terminal needed.
         .testTarget(
             name: "StorefrontUITests",
-            dependencies: ["StorefrontUI", "CellGrid", "StoreEngine", "StoreKitModel"],
+            dependencies: ["StorefrontUI", "CellGrid", "StoreCore", "StoreKitModel"],
             exclude: ["Golden"]
         ),
         // Route tests through Hummingbird's test client, and the served JWS key.
@@ -121,19 +163,20 @@ let package = Package(
             dependencies: [
                 "StoreServer",
                 "StoreAPI",
+                "StoreCore",
+                "LocalState",
                 "StoreEngine",
                 "StoreKitModel",
                 "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Crypto", package: "swift-crypto"),
-                // Writes an earlier version's server.sqlite for the import test.
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .testTarget(
             name: "CellGridTests",
-            dependencies: ["CellGrid", "StoreKitModel"]
+            dependencies: ["CellGrid"]
         ),
         // The pure parts of the driver (key decoding, role styles); the rest is checked under tmux.
         .testTarget(

@@ -1,4 +1,4 @@
-import StoreEngine
+import StoreCore
 import StoreKitModel
 
 /// The test controls on the wire, with the same tokens as `storefront manage set`.

@@ -1,5 +1,5 @@
 import Foundation
-import StoreEngine
+import StoreCore
 import StoreKitModel
 
 /// The HTTP API's version prefix and header names, shared by the server and the client.

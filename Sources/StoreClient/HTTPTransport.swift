@@ -3,7 +3,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import StoreAPI
-import StoreEngine
+import StoreCore
 
 /// How hard the client tries before it reports the store unreachable.
 public struct RetryPolicy: Sendable {

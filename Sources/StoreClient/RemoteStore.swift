@@ -1,7 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import StoreAPI
-import StoreEngine
+import StoreCore
 import StoreKitModel
 
 /// The `StoreBackend` over `storefront serve`'s HTTP API: the same StoreKit semantics, shared by

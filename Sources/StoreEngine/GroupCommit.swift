@@ -1,4 +1,6 @@
 import GRDB
+import LocalState
+import StoreCore
 import Synchronization
 
 /// Group commit: writes that arrive while a commit is on its way to the disk wait for it, then go

@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+import LocalState
+import StoreCore
 
 /// A response kept for an idempotency key: returned unchanged to every retry with that key.
 public struct StoredResponse: Sendable, Hashable {

@@ -1,4 +1,6 @@
 import Foundation
+import LocalState
+import StoreCore
 
 /// Who owns a `purchasing` transaction: the process id and its start time, so a recycled pid is
 /// not taken for the original owner. A purchase whose owner is alive is still in that process's

@@ -1,5 +1,7 @@
 import Crypto
 import Foundation
+import LocalState
+import StoreCore
 import StoreKitModel
 
 /// What a receipt says: the app, the account, and every transaction of the account so far,

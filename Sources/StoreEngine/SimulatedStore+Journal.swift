@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+import LocalState
+import StoreCore
 import StoreKitModel
 
 /// One delivered update with its place in the journal: a client that asks for what came after
@@ -14,34 +16,12 @@ public struct JournalEntry: Sendable, Hashable {
     }
 }
 
-/// What the store keeps about a transaction beyond StoreKit's `SKPaymentTransaction`: what a
-/// signed transaction (JWS) and a verifyReceipt answer report.
-public struct TransactionDetails: Sendable, Hashable {
-    public enum Reason: String, Sendable, Hashable {
-        case purchase, renewal, restore
-    }
-
-    public let transactionId: String
-    public let storefront: String
-    /// The price charged (quantity included); 0 for a restore or an owned non-consumable bought again.
-    public let price: Decimal
-    public let currency: String
-    public let originalPurchaseDate: Date
-    public let expiresDate: Date?
-    public let revocationDate: Date?
-    public let willAutoRenew: Bool
-    public let reason: Reason
-
+extension TransactionDetails {
     init(_ stored: StoredTransaction, originalPurchaseDate: Date) {
-        transactionId = stored.id
-        storefront = stored.storefront
-        price = stored.price
-        currency = stored.currency
-        self.originalPurchaseDate = originalPurchaseDate
-        expiresDate = stored.expiresDate
-        revocationDate = stored.revocationDate
-        willAutoRenew = stored.autoRenew && stored.expiresDate != nil
-        reason = Reason(rawValue: stored.reason.rawValue) ?? .purchase
+        self.init(transactionId: stored.id, storefront: stored.storefront, price: stored.price, currency: stored.currency,
+                  originalPurchaseDate: originalPurchaseDate, expiresDate: stored.expiresDate, revocationDate: stored.revocationDate,
+                  willAutoRenew: stored.autoRenew && stored.expiresDate != nil,
+                  reason: Reason(rawValue: stored.reason.rawValue) ?? .purchase)
     }
 }
 

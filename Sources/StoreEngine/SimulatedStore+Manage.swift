@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+import LocalState
+import StoreCore
 import StoreKitModel
 
 extension SimulatedStore {

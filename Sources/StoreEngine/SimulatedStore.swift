@@ -1,6 +1,8 @@
 import Crypto
 import Foundation
 import GRDB
+import LocalState
+import StoreCore
 import StoreKitModel
 
 /// The embedded store: StoreKit's payment-queue semantics over a durable SQLite file. Every

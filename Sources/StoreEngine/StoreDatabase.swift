@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+import LocalState
+import StoreCore
 import StoreKitModel
 
 /// The simulated store's durable state: transactions, the test controls, the signing keys, the

@@ -1,4 +1,6 @@
 import GRDB
+import LocalState
+import StoreCore
 import StoreKitModel
 
 /// Test controls live in the `settings` table, one key each, so they survive restarts and a

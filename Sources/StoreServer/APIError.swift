@@ -1,7 +1,10 @@
+import AppSide
 import Foundation
 import Hummingbird
+import LocalState
 import NIOHTTP1
 import StoreAPI
+import StoreCore
 import StoreEngine
 
 /// A refusal with its HTTP status, rendered as `{"error": {"message", "code", "status", "field"}}`.

@@ -1,8 +1,11 @@
+import AppSide
 import Foundation
 import Hummingbird
+import LocalState
 import Logging
 import ServiceLifecycle
 import StoreAPI
+import StoreCore
 import StoreEngine
 import StoreKitModel
 

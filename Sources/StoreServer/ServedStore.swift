@@ -1,4 +1,7 @@
+import AppSide
 import Foundation
+import LocalState
+import StoreCore
 import StoreEngine
 import StoreKitModel
 

@@ -1,7 +1,10 @@
+import AppSide
 import Foundation
 import Hummingbird
+import LocalState
 import Logging
 import ServiceLifecycle
+import StoreCore
 import StoreEngine
 
 /// `storefront serve`: the application, its background work, and graceful shutdown on SIGTERM

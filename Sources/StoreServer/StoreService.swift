@@ -1,9 +1,12 @@
+import AppSide
 import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
+import LocalState
 import Logging
 import StoreAPI
+import StoreCore
 import StoreEngine
 import StoreKitModel
 
@@ -75,11 +78,9 @@ public struct StoreService: Sendable {
         signer = try TransactionSigner(rawKey: try await store.transactionSigningKey(create: { TransactionSigner.newKey() }))
     }
 
-    /// Opens the store in `directory` (`store.sqlite`), brings in an earlier version's
-    /// `server.sqlite`, and completes what a killed server left half done.
+    /// Opens the store in `directory` (`store.sqlite`) and completes what a killed server left half done.
     public static func open(catalog: Catalog, catalogBytes: Data, directory: StateDirectory, configuration: ServerConfiguration) async throws -> StoreService {
         let store = try SimulatedStore(catalog: catalog, state: directory, environment: configuration.environment.name)
-        try store.importLegacyServerFile(in: directory)
         try await store.resume()
         return try await StoreService(store: store, configuration: configuration, catalogBytes: catalogBytes)
     }

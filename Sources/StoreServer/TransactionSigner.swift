@@ -1,6 +1,9 @@
+import AppSide
 import Crypto
 import Foundation
+import LocalState
 import StoreAPI
+import StoreCore
 import StoreEngine
 import StoreKitModel
 

@@ -1,6 +1,6 @@
 import CellGrid
 import Foundation
-import StoreEngine
+import StoreCore
 import StoreKitModel
 
 /// Everything that can happen to the UI: keys, the clock, and the results of effects.

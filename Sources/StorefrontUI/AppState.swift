@@ -1,6 +1,6 @@
 import CellGrid
 import Foundation
-import StoreEngine
+import StoreCore
 import StoreKitModel
 
 /// Everything the screen shows, as plain values. `reduce` changes it; `view` draws it.

@@ -1,5 +1,5 @@
 import CellGrid
-import StoreEngine
+import StoreCore
 import StoreKitModel
 
 /// The rows of the test-controls panel: each reads its value from `TestControls` and steps it.

@@ -1,6 +1,6 @@
 import CellGrid
 import Foundation
-import StoreEngine
+import StoreCore
 import StoreKitModel
 
 extension Reducer {

@@ -1,5 +1,5 @@
 import Foundation
-import StoreEngine
+import StoreCore
 import StoreKitModel
 
 extension Reducer {

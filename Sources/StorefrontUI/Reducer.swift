@@ -1,6 +1,6 @@
 import CellGrid
 import Foundation
-import StoreEngine
+import StoreCore
 import StoreKitModel
 
 /// The pure update function: an action in, the new state and the effects to run out.

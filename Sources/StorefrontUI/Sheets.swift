@@ -1,6 +1,6 @@
 import CellGrid
 import Foundation
-import StoreEngine
+import StoreCore
 import StoreKitModel
 
 /// The overlays: one centred box at a time, drawn over the main screen.

@@ -1,5 +1,5 @@
 import Foundation
-import StoreEngine
+import StoreCore
 import StoreKitModel
 
 /// Every sentence the screen shows, in English and Simplified Chinese. StoreKit's own error

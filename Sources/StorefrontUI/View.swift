@@ -1,6 +1,6 @@
 import CellGrid
 import Foundation
-import StoreEngine
+import StoreCore
 import StoreKitModel
 
 /// The pure view: state and size to a grid of styled cells. Only the visible rows of the

@@ -1,3 +1,4 @@
+import CellGrid
 import StoreKitModel
 
 /// The human-readable products table, aligned in terminal cells (CJK titles, `¥`, `€`, no-break spaces).

@@ -1,5 +1,8 @@
+import AppSide
 import ArgumentParser
 import Foundation
+import LocalState
+import StoreCore
 import StoreEngine
 import StoreKitModel
 

@@ -1,7 +1,10 @@
+import AppSide
 import ArgumentParser
 import Foundation
+import LocalState
 import Logging
 import StoreClient
+import StoreCore
 import StoreEngine
 import StoreKitModel
 import StoreServer
@@ -17,8 +20,7 @@ struct ServeCommand: AsyncParsableCommand {
         $STOREFRONT_ADMIN_TOKEN) a token is generated and printed at start.
 
         State: --db DIR is a directory holding store.sqlite: the store as the simulated store keeps it, with
-        the idempotency keys and the transaction-signing key (a server.sqlite left by an earlier version is
-        imported at start). Default: the state directory's `server` subdirectory ($STOREFRONT_HOME/server, …).
+        the idempotency keys and the transaction-signing key. Default: the state directory's `server` subdirectory ($STOREFRONT_HOME/server, …).
         SIGTERM or SIGINT shuts down gracefully.
         """
     )

@@ -1,6 +1,9 @@
+import AppSide
 import ArgumentParser
 import Foundation
+import LocalState
 import StoreClient
+import StoreCore
 import StoreEngine
 import StoreKitModel
 

@@ -1,7 +1,10 @@
 import Foundation
 import GRDB
+import LocalState
+import StoreCore
 import Testing
 import TestSupport
+@testable import AppSide
 @testable import StoreEngine
 
 /// A commit is on the disk before the write returns: the writer connection of each state database

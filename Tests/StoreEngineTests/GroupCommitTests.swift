@@ -1,8 +1,10 @@
 import Foundation
 import GRDB
-@testable import StoreEngine
+import LocalState
+import StoreCore
 import Synchronization
 import Testing
+@testable import StoreEngine
 
 /// Concurrent writes share commits, and each still behaves as if it had a transaction of its own.
 @Suite struct GroupCommitTests {

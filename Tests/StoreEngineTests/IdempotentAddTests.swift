@@ -1,7 +1,10 @@
 import Foundation
-@testable import StoreEngine
+import LocalState
+import StoreCore
 import StoreKitModel
 import Testing
+import TestSupport
+@testable import StoreEngine
 
 /// `add(_:idempotency:respond:)`: a server's payment, its idempotency key and its answer in one commit.
 @Suite struct IdempotentAddTests {

@@ -1,7 +1,11 @@
+import AppSide
 import Foundation
+import LocalState
+import StoreCore
 import StoreEngine
 import StoreKitModel
 import Testing
+import TestSupport
 
 /// Every forced outcome against every product type: the state, the error, the receipt, and
 /// what the account owns afterwards.

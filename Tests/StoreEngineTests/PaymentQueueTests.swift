@@ -1,7 +1,11 @@
+import AppSide
 import Foundation
+import LocalState
+import StoreCore
 import StoreEngine
 import StoreKitModel
 import Testing
+import TestSupport
 
 @Suite struct PaymentQueueTests {
     @Test func successfulPurchaseIsPurchasedWithSixteenDigitIdAndReceipt() async throws {

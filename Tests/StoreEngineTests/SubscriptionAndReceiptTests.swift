@@ -1,7 +1,11 @@
+import AppSide
 import Foundation
+import LocalState
+import StoreCore
 import StoreEngine
 import StoreKitModel
 import Testing
+import TestSupport
 
 @Suite struct SubscriptionAndReceiptTests {
     @Test func subscriptionRenewsEachPeriodUnderTheTimeRate() async throws {

@@ -1,3 +1,4 @@
+import CellGrid
 import Foundation
 import StoreKitModel
 import Testing

@@ -1,6 +1,7 @@
+import CellGrid
 import Foundation
-import Testing
 import StoreKitModel
+import Testing
 
 private func decimal(_ text: String) -> Decimal {
     Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))!

@@ -1,6 +1,8 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import LocalState
+import StoreCore
 import StoreServer
 import Testing
 

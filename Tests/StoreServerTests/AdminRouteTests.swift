@@ -2,6 +2,8 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import LocalState
+import StoreCore
 import StoreServer
 import Testing
 

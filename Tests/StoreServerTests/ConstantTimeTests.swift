@@ -1,4 +1,6 @@
 import Foundation
+import LocalState
+import StoreCore
 import StoreServer
 import Testing
 

@@ -1,11 +1,14 @@
+import AppSide
 import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import LocalState
 import StoreAPI
+import StoreCore
 import StoreEngine
-import StoreServer
 import StoreKitModel
+import StoreServer
 import Testing
 
 /// One test per server bug Fuzz/http (schemathesis over docs/openapi.json) found; see RELIABILITY.md §2.

@@ -3,6 +3,8 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import LocalState
+import StoreCore
 import StoreServer
 import Testing
 import TestSupport

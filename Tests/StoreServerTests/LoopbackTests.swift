@@ -1,3 +1,5 @@
+import LocalState
+import StoreCore
 import StoreServer
 import Testing
 

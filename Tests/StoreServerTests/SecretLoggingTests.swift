@@ -2,7 +2,9 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import LocalState
 import Logging
+import StoreCore
 import StoreServer
 import Testing
 

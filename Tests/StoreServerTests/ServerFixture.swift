@@ -1,14 +1,17 @@
+import AppSide
 import Foundation
-import TestSupport
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import LocalState
 import Logging
 import StoreAPI
+import StoreCore
 import StoreEngine
 import StoreKitModel
 import StoreServer
 import Testing
+import TestSupport
 
 /// A server over products.json in a fresh state directory, exercised through Hummingbird's
 /// router test client (no socket).

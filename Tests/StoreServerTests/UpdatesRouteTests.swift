@@ -1,8 +1,11 @@
+import AppSide
 import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import LocalState
 import StoreAPI
+import StoreCore
 import StoreEngine
 import StoreServer
 import Testing

@@ -1,7 +1,10 @@
+import AppSide
 import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import LocalState
+import StoreCore
 import StoreEngine
 import StoreServer
 import Testing

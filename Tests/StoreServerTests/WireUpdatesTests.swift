@@ -1,5 +1,7 @@
 import Foundation
+import LocalState
 import StoreAPI
+import StoreCore
 import StoreKitModel
 import Testing
 

@@ -1,8 +1,8 @@
 import CellGrid
 import Foundation
-import StoreEngine
-import StoreKitModel
+import StoreCore
 import StorefrontUI
+import StoreKitModel
 import Testing
 
 /// The screens as text at 80×24, 120×40 and below the minimum, checked in under Golden/.
@@ -23,7 +23,7 @@ import Testing
             (F.transaction("2000000000000002", F.gems, .failed, error: .storeKit(.paymentNotAllowed), finished: true), nil),
             (F.transaction("2000000000000001", F.removeAds, .purchased, finished: true), .finished),
         ]
-        let pending = PendingPayment.list(unfinished: rows.map(\.0).filter { !$0.finished }, ledger: [])
+        let pending = F.pending(rows.map(\.0).filter { !$0.finished })
         F.send(&state, .snapshot(StoreSnapshot(history: rows.map(\.0), pending: pending, balances: ["gems": 300],
                                                entitlements: [Entitlement(productId: F.removeAds, type: .nonConsumable, transactionId: "2000000000000001",
                                                                           originalTransactionId: "2000000000000001", purchaseDate: F.now, expiresDate: nil, willAutoRenew: false),

@@ -1,8 +1,8 @@
 import CellGrid
 import Foundation
-import StoreEngine
-import StoreKitModel
+import StoreCore
 import StorefrontUI
+import StoreKitModel
 import Testing
 
 /// Random keys, resizes and store events against the reducer and the view, with the invariants
@@ -55,7 +55,7 @@ import Testing
             return .appSteps([random.pick(steps)])
         case 93..<97:
             let history = ids.prefix(random.below(ids.count + 1)).map { F.transaction($0, random.pick(products), random.pick([.purchased, .deferred, .failed])) }
-            return .snapshot(StoreSnapshot(history: history, pending: PendingPayment.list(unfinished: history, ledger: []),
+            return .snapshot(StoreSnapshot(history: history, pending: F.pending(history),
                                            balances: ["gems": random.below(1000)], entitlements: [], controls: TestControls()))
         case 97:
             return .productsFailed("HTTP 503")

@@ -1,9 +1,9 @@
 import CellGrid
 import Foundation
-import StoreEngine
+import StoreCore
 import StoreKitModel
-@testable import StorefrontUI
 import Testing
+@testable import StorefrontUI
 
 @Suite struct ReducerTests {
     typealias F = UIFixture
@@ -109,7 +109,7 @@ import Testing
 
     @Test func secondPurchaseWhilePendingAsksAgainAndNamesThePayment() {
         var state = F.state()
-        let pending = PendingPayment.list(unfinished: [F.transaction("2000000000000007", F.gems, .deferred)], ledger: [])
+        let pending = F.pending([F.transaction("2000000000000007", F.gems, .deferred)])
         F.send(&state, .snapshot(StoreSnapshot(history: [], pending: pending, balances: [:], entitlements: [], controls: TestControls())))
         F.keys(&state, .enter)
         #expect(state.sheet == .confirmPurchase(ConfirmPurchase(productId: F.gems, quantity: 1, pendingIds: ["2000000000000007"])))
@@ -193,7 +193,7 @@ import Testing
     @Test func snapshotWithAnUnhandledApprovalReplaysTheQueue() {
         var state = F.state()
         let approved = F.transaction("2000000000000008", F.removeAds, .purchased)
-        let pending = PendingPayment.list(unfinished: [approved], ledger: [])
+        let pending = F.pending([approved])
         let effects = F.send(&state, .snapshot(StoreSnapshot(history: [approved], pending: pending, balances: [:], entitlements: [], controls: TestControls())))
         #expect(effects == [.replayUnfinished(account: "alice")])
         state.progress[approved.id] = .verifying

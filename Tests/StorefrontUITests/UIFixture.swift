@@ -1,8 +1,8 @@
 import CellGrid
 import Foundation
-import StoreEngine
-import StoreKitModel
+import StoreCore
 import StorefrontUI
+import StoreKitModel
 import Testing
 
 /// An AppState on the repository's products.json with the products request answered, a fixed
@@ -38,6 +38,21 @@ enum UIFixture {
                             account: String = "alice", quantity: Int = 1, finished: Bool = false) -> Transaction {
         Transaction(id: id, originalId: id, payment: Payment(productId: productId, quantity: quantity, applicationUsername: "order-\(id)", account: account),
                     state: state, error: error, purchaseDate: now.addingTimeInterval(-60), finished: finished)
+    }
+
+    /// The pending payments a store with an empty app ledger reports for these unfinished
+    /// transactions: Ask to Buy waits for a parent; the paid ones are unfinished.
+    static func pending(_ unfinished: [Transaction]) -> [PendingPayment] {
+        unfinished.compactMap { transaction in
+            let reason: PendingPayment.Reason
+            switch transaction.state {
+            case .purchasing, .failed: return nil
+            case .deferred: reason = .awaitingApproval
+            case .purchased, .restored: reason = .unfinished
+            }
+            return PendingPayment(transactionId: transaction.id, productId: transaction.productId, quantity: transaction.quantity,
+                                  state: transaction.state, since: transaction.purchaseDate, reason: reason)
+        }
     }
 
     /// Applies each action in turn and returns every effect asked for.

@@ -1,8 +1,12 @@
+import AppSide
 import ArgumentParser
 import Foundation
+import LocalState
+import StoreCore
 import StoreEngine
-import StoreKitModel
+import StorefrontRuntime
 import StorefrontUI
+import StoreKitModel
 import TerminalUI
 
 /// `storefront` with no subcommand: the storefront itself, in the terminal.

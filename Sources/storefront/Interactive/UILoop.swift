@@ -1,5 +1,6 @@
 import CellGrid
 import Foundation
+import StorefrontRuntime
 import StorefrontUI
 import TerminalUI
 

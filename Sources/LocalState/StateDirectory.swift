@@ -1,4 +1,5 @@
 import Foundation
+import StoreCore
 
 /// Where Storefront keeps its durable state: `--state DIR`, else `$STOREFRONT_HOME`, else
 /// `$XDG_DATA_HOME/storefront`, else `~/.local/share/storefront`.

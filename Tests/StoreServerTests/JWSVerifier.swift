@@ -1,5 +1,8 @@
 import Crypto
 import Foundation
+import LocalState
+import StoreCore
+@testable import StoreServer
 
 /// Checks a transaction's `jwsRepresentation` as an app server would, with the key served at
 /// `/.well-known/storefront-jws-key.pem`: the counterpart of `TransactionSigner`.
@@ -7,7 +10,7 @@ import Foundation
 /// The header is read only to refuse what this store never issues; the algorithm is fixed to ES256
 /// whatever the header says, so `"alg": "none"`, an HMAC algorithm keyed with the public key, or a
 /// header naming another key cannot change how the signature is checked.
-public struct JWSVerifier: Sendable {
+struct JWSVerifier: Sendable {
     /// Why a JWS was refused.
     public enum Refusal: Error, Sendable, Hashable, CustomStringConvertible {
         case notCompact

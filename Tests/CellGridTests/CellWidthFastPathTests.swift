@@ -1,3 +1,4 @@
+import CellGrid
 import StoreKitModel
 import Testing
 

@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+import LocalState
+import StoreCore
 import StoreKitModel
 
 /// The careful app's own durable records, in a separate file from the store's (as an app's data

@@ -1,33 +1,34 @@
+import AppSide
 import Foundation
-import StoreEngine
-import StoreKitModel
+import StoreCore
 import StorefrontUI
+import StoreKitModel
 
 /// Performs the reducer's effects against the store and the app's ledger, one at a time in the
 /// order asked (so a refresh never overtakes the purchase it follows), on a task of its own:
 /// the UI loop never waits for the disk or the network.
-final class EffectRunner: Sendable {
-    let store: any StoreBackend
-    let observer: PurchaseObserver
-    let inbox: Inbox
+public final class EffectRunner: Sendable {
+    public let store: any StoreBackend
+    public let observer: PurchaseObserver
+    public let inbox: Inbox
     private let queue: AsyncStream<Effect>.Continuation
     private let work: AsyncStream<Effect>
 
-    init(store: any StoreBackend, observer: PurchaseObserver, inbox: Inbox) {
+    public init(store: any StoreBackend, observer: PurchaseObserver, inbox: Inbox) {
         self.store = store
         self.observer = observer
         self.inbox = inbox
         (work, queue) = AsyncStream.makeStream(of: Effect.self, bufferingPolicy: .unbounded)
     }
 
-    func submit(_ effects: [Effect]) {
+    public func submit(_ effects: [Effect]) {
         for effect in effects { queue.yield(effect) }
     }
 
     /// Runs the effects until the stream ends, `first` (completing what an earlier process left
     /// half done) before the first of them: the UI submits them after its first frame, which so
     /// shares the cores with none of this. Then forwards the store's transaction updates to the UI.
-    func start(first: @escaping @Sendable () async throws -> Void) -> Task<Void, Never> {
+    public func start(first: @escaping @Sendable () async throws -> Void) -> Task<Void, Never> {
         Task {
             var ranFirst = false
             for await effect in work {
@@ -62,7 +63,7 @@ final class EffectRunner: Sendable {
         }
     }
 
-    func finish() {
+    public func finish() {
         queue.finish()
     }
 

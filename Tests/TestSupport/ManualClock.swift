@@ -1,14 +1,5 @@
 import Foundation
-
-/// The store's notion of now, injected so tests can run renewals without sleeping.
-public protocol StoreClock: Sendable {
-    func now() -> Date
-}
-
-public struct SystemClock: StoreClock {
-    public init() {}
-    public func now() -> Date { Date() }
-}
+import StoreCore
 
 /// A clock tests move by hand.
 public final class ManualClock: StoreClock, @unchecked Sendable {

@@ -1,23 +1,24 @@
 import Foundation
-import TestSupport
+import LocalState
+import StoreCore
 import StoreEngine
 import StoreKitModel
 
 /// A simulated store on the repository's products.json in a fresh temporary state directory,
 /// with a clock the test moves by hand.
-struct StoreFixture {
-    static let gems = "com.example.storefront.gems.100"
-    static let removeAds = "com.example.storefront.removeads"
-    static let monthly = "com.example.storefront.premium.monthly"
-    static let plusMonthly = "com.example.storefront.premiumplus.monthly"
-    static let lifetime = "com.example.storefront.pro.lifetime"
-    static let removed = "com.example.storefront.levels.classic"
+public struct StoreFixture {
+    public static let gems = "com.example.storefront.gems.100"
+    public static let removeAds = "com.example.storefront.removeads"
+    public static let monthly = "com.example.storefront.premium.monthly"
+    public static let plusMonthly = "com.example.storefront.premiumplus.monthly"
+    public static let lifetime = "com.example.storefront.pro.lifetime"
+    public static let removed = "com.example.storefront.levels.classic"
 
-    let store: SimulatedStore
-    let clock: ManualClock
-    let directory: URL
+    public let store: SimulatedStore
+    public let clock: ManualClock
+    public let directory: URL
 
-    init(directory: URL? = nil) throws {
+    public init(directory: URL? = nil) throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let catalog = try CatalogLoader.decode(Array(try Data(contentsOf: root.appendingPathComponent("products.json"))), source: "products.json")
         self.directory = directory ?? scratchDirectory("store")
@@ -26,7 +27,7 @@ struct StoreFixture {
     }
 
     /// Adds a payment and waits for the update that ends `purchasing`.
-    func buy(_ productId: String, account: String = "alice", quantity: Int = 1, order: String? = nil) async throws -> TransactionUpdate {
+    public func buy(_ productId: String, account: String = "alice", quantity: Int = 1, order: String? = nil) async throws -> TransactionUpdate {
         let updates = await store.updates()
         let started = try await store.add(Payment(productId: productId, quantity: quantity, applicationUsername: order, account: account))
         for await update in updates where update.transaction.id == started.id && update.transaction.state != .purchasing {
@@ -35,7 +36,7 @@ struct StoreFixture {
         throw StoreFailure("the update stream ended before \(started.id) completed")
     }
 
-    func setControls(_ change: (inout TestControls) -> Void) async throws {
+    public func setControls(_ change: (inout TestControls) -> Void) async throws {
         var controls = try await store.controls()
         change(&controls)
         try await store.setControls(controls)

@@ -1,7 +1,11 @@
+import AppSide
 import Foundation
+import LocalState
+import StoreCore
 import StoreEngine
 import StoreKitModel
 import Testing
+import TestSupport
 
 /// The careful app: orders, deliveries once per transaction id, verification with backoff,
 /// pending-payment warnings, entitlements.

@@ -1,0 +1,18 @@
+import Foundation
+import StoreKitModel
+
+/// One step the app took for a transaction, for the UI and the headless commands to show.
+public enum AppStep: Sendable, Hashable {
+    case delivered(transactionId: String, firstTime: Bool)
+    /// `applicationUsername` came back empty and the order was found by account and product.
+    case orderMatched(transactionId: String, orderId: String)
+    case verified(transactionId: String)
+    case verificationRejected(transactionId: String, reason: String)
+    case verificationDeferred(transactionId: String, reason: String, nextAttempt: Date?)
+    /// Another device of the account had the transaction verified first: this device's provisional
+    /// delivery was taken back (the other device's stands), and the transaction finished.
+    case deliveredElsewhere(transactionId: String)
+    case finished(transactionId: String)
+    case waitingForApproval(transactionId: String)
+    case showError(transactionId: String, error: StoreError)
+}

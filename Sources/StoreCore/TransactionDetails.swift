@@ -1,0 +1,33 @@
+import Foundation
+
+/// What the store keeps about a transaction beyond StoreKit's `SKPaymentTransaction`: what a
+/// signed transaction (JWS) and a verifyReceipt answer report.
+public struct TransactionDetails: Sendable, Hashable {
+    public enum Reason: String, Sendable, Hashable {
+        case purchase, renewal, restore
+    }
+
+    public let transactionId: String
+    public let storefront: String
+    /// The price charged (quantity included); 0 for a restore or an owned non-consumable bought again.
+    public let price: Decimal
+    public let currency: String
+    public let originalPurchaseDate: Date
+    public let expiresDate: Date?
+    public let revocationDate: Date?
+    public let willAutoRenew: Bool
+    public let reason: Reason
+
+    public init(transactionId: String, storefront: String, price: Decimal, currency: String, originalPurchaseDate: Date,
+                expiresDate: Date?, revocationDate: Date?, willAutoRenew: Bool, reason: Reason) {
+        self.transactionId = transactionId
+        self.storefront = storefront
+        self.price = price
+        self.currency = currency
+        self.originalPurchaseDate = originalPurchaseDate
+        self.expiresDate = expiresDate
+        self.revocationDate = revocationDate
+        self.willAutoRenew = willAutoRenew
+        self.reason = reason
+    }
+}
