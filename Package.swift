@@ -151,6 +151,11 @@ let package = Package(
             name: "AppSideTests",
             dependencies: ["AppSide", "StoreEngine", "StoreCore", "LocalState", "StoreKitModel", "TestSupport"]
         ),
+        // The effect runner against a scripted StoreBackend: order, failures as actions, the update stream.
+        .testTarget(
+            name: "StorefrontRuntimeTests",
+            dependencies: ["StorefrontRuntime", "StorefrontUI", "AppSide", "StoreCore", "LocalState", "StoreKitModel", "TestSupport"]
+        ),
         // Reducer tests and golden screens (the cell grid as text); no terminal needed.
         .testTarget(
             name: "StorefrontUITests",

@@ -1,37 +1,76 @@
 import AppSide
 import Foundation
 import StoreCore
-import StorefrontUI
 import StoreKitModel
+import StorefrontUI
+import Synchronization
 
 /// Performs the reducer's effects against the store and the app's ledger, one at a time in the
 /// order asked (so a refresh never overtakes the purchase it follows), on a task of its own:
 /// the UI loop never waits for the disk or the network.
+///
+/// It also guarantees the order in which the UI learns things, so the reducer needs no state to
+/// reconcile races:
+/// - a payment is reported added before any update of its transaction, even when the store
+///   publishes the update while the add is still returning;
+/// - a snapshot reduced after controls were changed carries those controls, even when it was
+///   read from the store before they were written.
 public final class EffectRunner: Sendable {
     public let store: any StoreBackend
     public let observer: PurchaseObserver
-    public let inbox: Inbox
+    let inbox = Inbox()
     private let queue: AsyncStream<Effect>.Continuation
     private let work: AsyncStream<Effect>
+    /// Taken to report a result and by `turn`, so a turn's reductions and its effects' bookkeeping
+    /// happen with no report in between.
+    private let order = Mutex(Ordering())
 
-    public init(store: any StoreBackend, observer: PurchaseObserver, inbox: Inbox) {
+    struct Ordering: Sendable {
+        /// A payment is being added: the store's updates wait here until it is reported added.
+        var adding = false
+        var held: [TransactionUpdate] = []
+        /// Controls the UI asked to set that are not written yet, oldest first.
+        var unwrittenControls: [TestControls] = []
+    }
+
+    public init(store: any StoreBackend, observer: PurchaseObserver) {
         self.store = store
         self.observer = observer
-        self.inbox = inbox
         (work, queue) = AsyncStream.makeStream(of: Effect.self, bufferingPolicy: .unbounded)
     }
 
+    /// Queues effects to run after every effect queued before them.
     public func submit(_ effects: [Effect]) {
-        for effect in effects { queue.yield(effect) }
+        order.withLock { order in enqueue(effects, &order) }
     }
 
-    /// Runs the effects until the stream ends, `first` (completing what an earlier process left
+    private func enqueue(_ effects: [Effect], _ order: inout Ordering) {
+        for effect in effects {
+            if case .setControls(let controls) = effect { order.unwrittenControls.append(controls) }
+            queue.yield(effect)
+        }
+    }
+
+    /// One turn of the UI loop: the results reported since the last turn, then the loop's own
+    /// actions (keys, the clock), each reduced in that order; the effects they ask for are queued.
+    /// Returns how many actions were reduced.
+    public func turn(_ local: [Action], reduce: (Action) -> [Effect]) -> Int {
+        order.withLock { order in
+            let actions = inbox.drain() + local
+            for action in actions { enqueue(reduce(action), &order) }
+            return actions.count
+        }
+    }
+
+    /// Runs the effects until the stream ends or the task is cancelled, `first` (completing what an earlier process left
     /// half done) before the first of them: the UI submits them after its first frame, which so
     /// shares the cores with none of this. Then forwards the store's transaction updates to the UI.
     public func start(first: @escaping @Sendable () async throws -> Void) -> Task<Void, Never> {
         Task {
             var ranFirst = false
             for await effect in work {
+                // Cancelled: the effects still queued are dropped, not run.
+                if Task.isCancelled { break }
                 if !ranFirst {
                     await run(first)
                     await forwardUpdates()
@@ -42,14 +81,26 @@ public final class EffectRunner: Sendable {
         }
     }
 
+    /// Ends the effects: the ones queued are still run, later ones are dropped.
+    public func finish() {
+        queue.finish()
+    }
+
     /// Subscribes before it returns, so no effect's update is missed; after `first`, whose updates
     /// (orphans completed, renewals) the UI gets from the unfinished transactions it replays, once.
     private func forwardUpdates() async {
         let updates = await store.updates()
-        let inbox = inbox
         Task {
-            for await update in updates { inbox.push(.transactionUpdate(update)) }
+            for await update in updates {
+                order.withLock { order in
+                    if order.adding { order.held.append(update) } else { inbox.push(.transactionUpdate(update)) }
+                }
+            }
         }
+    }
+
+    private func report(_ action: Action) {
+        order.withLock { _ in inbox.push(action) }
     }
 
     /// One job; its failure becomes a message for the UI.
@@ -57,65 +108,78 @@ public final class EffectRunner: Sendable {
         do {
             try await job()
         } catch let error as StoreFailure {
-            inbox.push(.effectFailed(error.message))
+            report(.effectFailed(error.message))
         } catch {
-            inbox.push(.effectFailed(String(describing: error)))
+            report(.effectFailed(String(describing: error)))
         }
-    }
-
-    public func finish() {
-        queue.finish()
     }
 
     private func perform(_ effect: Effect) async throws {
         switch effect {
         case .loadProducts(let storefront):
             do {
-                let response = try await store.products(ids: observer.catalog.allProductIds, storefront: storefront)
-                inbox.push(.productsLoaded(response))
+                report(.productsLoaded(try await store.products(ids: observer.catalog.allProductIds, storefront: storefront)))
             } catch {
-                inbox.push(.productsFailed(String(describing: error)))
+                report(.productsFailed((error as? StoreFailure)?.message ?? String(describing: error)))
             }
         case .buy(let productId, let quantity, let account):
-            let transaction = try await observer.buy(Payment(productId: productId, quantity: quantity, account: account))
-            inbox.push(.paymentAdded(transaction))
+            try await buy(Payment(productId: productId, quantity: quantity, account: account))
         case .handle(let update):
-            inbox.push(.appSteps(try await observer.handle(update)))
+            report(.appSteps(try await observer.handle(update)))
         case .refresh(let account):
-            // Periodic and quiet: a store that does not answer is a state to show, not a sheet per try.
-            do {
-                inbox.push(.snapshot(try await snapshot(account: account)))
-            } catch {
-                inbox.push(.refreshFailed((error as? StoreFailure)?.message ?? String(describing: error)))
-            }
+            await refresh(account: account)
         case .replayUnfinished(let account):
-            for update in try await store.unfinished(account: account) { inbox.push(.transactionUpdate(update)) }
+            for update in try await store.unfinished(account: account) { report(.transactionUpdate(update)) }
         case .restore(let account):
             do {
                 let restored = try await store.restore(account: account)
-                inbox.push(.restoreFinished(restored.isEmpty ? .nothing : .restored(restored.map(\.transaction.productId))))
+                report(.restoreFinished(restored.isEmpty ? .nothing : .restored(restored.map(\.transaction.productId))))
             } catch let error as StoreError {
-                inbox.push(.restoreFinished(.failed(error)))
+                report(.restoreFinished(.failed(error)))
             }
         case .setControls(let controls):
-            defer { inbox.push(.controlsSaved) }
+            defer { order.withLock { order in _ = order.unwrittenControls.removeFirst() } }
             try await store.setControls(controls)
         case .manage(let action):
             // Updates it causes (an approval, a renewal) arrive through the store's update stream.
             _ = try await store.perform(action)
         case .retryVerification(let account):
             let steps = try await observer.retryDue(account: account)
-            if !steps.isEmpty { inbox.push(.appSteps(steps)) }
+            if !steps.isEmpty { report(.appSteps(steps)) }
         case .quit:
             break
         }
     }
 
-    private func snapshot(account: String) async throws -> StoreSnapshot {
-        StoreSnapshot(history: try await store.transactions(account: account),
-                      pending: try await observer.pending(account: account),
-                      balances: try observer.ledger.balances(account: account),
-                      entitlements: try await store.entitlements(account: account),
-                      controls: try await store.controls())
+    /// Adds the payment, holding the store's updates until the payment is reported added.
+    private func buy(_ payment: Payment) async throws {
+        order.withLock { order in order.adding = true }
+        var added: Transaction?
+        defer {
+            order.withLock { order in
+                if let added { inbox.push(.paymentAdded(added)) }
+                for update in order.held { inbox.push(.transactionUpdate(update)) }
+                order.held = []
+                order.adding = false
+            }
+        }
+        added = try await observer.buy(payment)
+    }
+
+    /// Periodic and quiet: a store that does not answer is a state to show, not a sheet per try.
+    private func refresh(account: String) async {
+        do {
+            var snapshot = StoreSnapshot(history: try await store.transactions(account: account),
+                                         pending: try await observer.pending(account: account),
+                                         balances: try observer.ledger.balances(account: account),
+                                         entitlements: try await store.entitlements(account: account),
+                                         controls: try await store.controls())
+            order.withLock { order in
+                if let latest = order.unwrittenControls.last { snapshot.controls = latest }
+                inbox.push(.snapshot(snapshot))
+            }
+        } catch {
+            report(.refreshFailed((error as? StoreFailure)?.message ?? String(describing: error)))
+        }
     }
 }

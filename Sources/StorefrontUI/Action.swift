@@ -4,7 +4,7 @@ import StoreCore
 import StoreKitModel
 
 /// Everything that can happen to the UI: keys, the clock, and the results of effects.
-public enum Action: Sendable {
+public enum Action: Sendable, Equatable {
     case key(Key)
     case resized(TerminalSize)
     case tick(Date)
@@ -19,14 +19,12 @@ public enum Action: Sendable {
     case restoreFinished(RestoreResult)
     /// Re-reading the store failed (a remote store went away): shown until a read succeeds again.
     case refreshFailed(String)
-    /// A `setControls` effect was written; snapshots read before it no longer overwrite the panel.
-    case controlsSaved
     /// An effect failed outside StoreKit's error model (disk full, server down): shown, never fatal.
     case effectFailed(String)
 }
 
 /// What the UI reads from the store and the ledger after a change.
-public struct StoreSnapshot: Sendable {
+public struct StoreSnapshot: Sendable, Equatable {
     public var history: [Transaction]
     public var pending: [PendingPayment]
     public var balances: [String: Int]

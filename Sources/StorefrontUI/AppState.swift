@@ -4,7 +4,7 @@ import StoreCore
 import StoreKitModel
 
 /// Everything the screen shows, as plain values. `reduce` changes it; `view` draws it.
-public struct AppState: Sendable {
+public struct AppState: Sendable, Equatable {
     public let catalog: Catalog
     /// "simulated store" or the remote store's address, for the header.
     public let storeLabel: String
@@ -33,16 +33,12 @@ public struct AppState: Sendable {
     public var sheet: Sheet?
     public var status: StatusMessage?
     public var spinner = 0
-    /// Payments added in this session that have not reached a final app step yet.
+    /// Payments added in this session that have not reached a final app step yet. The runner
+    /// reports a payment added before any update of its transaction, so this is known in time.
     public var inFlight: Set<String> = []
-    /// Products confirmed in this session whose transaction has not been seen yet: its first
-    /// update may arrive before the effect reports the payment added.
-    public var awaitingAdd: [String] = []
     public var quitting = false
     /// Why the store cannot be read right now (a remote store is down); nil when it answers.
     public var storeProblem: String?
-    /// `setControls` effects not yet written: until then a snapshot's controls are older than ours.
-    public var unsavedControls = 0
     /// A risky command pressed once (clear all, reset); pressing it again carries it out.
     public var armed: Command?
 

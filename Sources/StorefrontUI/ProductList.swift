@@ -4,7 +4,7 @@ import StoreKitModel
 /// selection and the scroll position. Filtering is incremental: a longer query searches only
 /// what the shorter one matched, so each keystroke costs less than the last; and the results of
 /// the shorter queries are kept, so Backspace answers from them without searching again.
-public struct ProductList: Sendable {
+public struct ProductList: Sendable, Equatable {
     public private(set) var products: [Product] = []
     /// Each product's title in `language`, looked up once: a row reads it by position.
     public private(set) var titles: [String] = []
@@ -34,7 +34,7 @@ public struct ProductList: Sendable {
     /// query was extended in a way that does not extend its lower-cased form (rare case mappings).
     private var exact = true
     /// Shorter queries typed on the way to `query`, each with its exact result, oldest first.
-    private var earlier: [(query: String, visible: [Int])] = []
+    private var earlier: [EarlierQuery] = []
     static let earlierLimit = 64
 
     public init() {}
@@ -75,7 +75,7 @@ public struct ProductList: Sendable {
         } else if newQuery.hasPrefix(query) && !query.isEmpty {
             // Typing on: search what the shorter query matched.
             if exact {
-                earlier.append((query, visible))
+                earlier.append(EarlierQuery(query: query, visible: visible))
                 if earlier.count > Self.earlierLimit { earlier.removeFirst() }
             }
             let extendsNeedle = newNeedle.starts(with: needle)
@@ -189,4 +189,10 @@ public struct ProductList: Sendable {
         }
         return false
     }
+}
+
+/// A shorter query typed on the way to the current one, with its exact result.
+struct EarlierQuery: Sendable, Equatable {
+    let query: String
+    let visible: [Int]
 }

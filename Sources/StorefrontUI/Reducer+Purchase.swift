@@ -8,7 +8,6 @@ extension Reducer {
         let transaction = update.transaction
         // Another account's update waits for that account: its queue replays it when selected.
         guard transaction.payment.account == state.account.name else { return [] }
-        if state.progress[transaction.id] == nil { claimAwaitedPayment(&state, transaction) }
         upsert(&state, transaction)
         let strings = UIStrings(state.language)
         let title = state.catalog.product(id: transaction.productId)?.title.text(in: state.language) ?? transaction.productId
@@ -86,7 +85,7 @@ extension Reducer {
         state.list.keepVisible(page: state.layout.listRows)
         state.balances = snapshot.balances
         state.entitlements = snapshot.entitlements
-        if state.unsavedControls == 0 { state.controls = snapshot.controls }
+        state.controls = snapshot.controls
         // Changed by another process (approved from another terminal): not handled here yet.
         let unhandled = snapshot.pending.filter { payment in
             guard payment.reason == .unfinished else { return false }
@@ -112,7 +111,6 @@ extension Reducer {
 
     static func confirmPurchase(_ state: inout AppState, _ confirm: ConfirmPurchase) -> [Effect] {
         state.sheet = nil
-        state.awaitingAdd.append(confirm.productId)
         say(&state, UIStrings(state.language).purchasing(title(state, nil, product: confirm.productId)))
         return [.buy(productId: confirm.productId, quantity: confirm.quantity, account: state.account.name)]
     }

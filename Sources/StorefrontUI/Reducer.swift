@@ -20,7 +20,6 @@ public enum Reducer {
         // Whichever action changed the products, the storefront, the locale or the language, the
         // list's display prices follow, here once rather than in each of those actions.
         if state.list.pricing != state.pricing { state.list.reprice(for: state.pricing) }
-        state.unsavedControls += effects.filter { if case .setControls = $0 { true } else { false } }.count
         return effects
     }
 
@@ -48,23 +47,17 @@ public enum Reducer {
         case .snapshot(let snapshot):
             return applySnapshot(&state, snapshot)
         case .paymentAdded(let transaction):
-            if state.progress[transaction.id] == nil {
-                claimAwaitedPayment(&state, transaction)
-                upsert(&state, transaction)
-                state.progress[transaction.id] = .purchasing
-            }
+            state.inFlight.insert(transaction.id)
+            upsert(&state, transaction)
+            if state.progress[transaction.id] == nil { state.progress[transaction.id] = .purchasing }
             return []
         case .refreshFailed(let message):
             state.storeProblem = message
-            return []
-        case .controlsSaved:
-            state.unsavedControls = max(0, state.unsavedControls - 1)
             return []
         case .restoreFinished(let result):
             state.sheet = .restoreResult(result)
             return [.refresh(account: state.account.name)]
         case .effectFailed(let message):
-            state.awaitingAdd = []
             state.sheet = .error(ErrorSheet(kind: .failure(message), productId: nil))
             return []
         }
@@ -89,14 +82,6 @@ public enum Reducer {
 
     static func say(_ state: inout AppState, _ text: String, _ level: StatusMessage.Level = .info) {
         state.status = StatusMessage(text: text, level: level, expires: state.now.addingTimeInterval(statusSeconds))
-    }
-
-    /// The first sign of a payment this session confirmed, whichever comes first: the queue's
-    /// update or the effect's report. Either way it is now in flight.
-    static func claimAwaitedPayment(_ state: inout AppState, _ transaction: Transaction) {
-        guard let index = state.awaitingAdd.firstIndex(of: transaction.productId) else { return }
-        state.awaitingAdd.remove(at: index)
-        state.inFlight.insert(transaction.id)
     }
 
     static func upsert(_ state: inout AppState, _ transaction: Transaction) {

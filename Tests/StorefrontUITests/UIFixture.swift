@@ -63,7 +63,6 @@ enum UIFixture {
 
     /// A payment confirmed in this session and reported added by the buy effect.
     static func added(_ state: inout AppState, _ transaction: Transaction) {
-        state.awaitingAdd.append(transaction.productId)
         _ = Reducer.reduce(&state, .paymentAdded(transaction))
     }
 

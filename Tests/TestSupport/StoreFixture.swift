@@ -19,11 +19,16 @@ public struct StoreFixture {
     public let directory: URL
 
     public init(directory: URL? = nil) throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let catalog = try CatalogLoader.decode(Array(try Data(contentsOf: root.appendingPathComponent("products.json"))), source: "products.json")
+        let catalog = try Self.catalog()
         self.directory = directory ?? scratchDirectory("store")
         clock = ManualClock()
         store = try SimulatedStore(catalog: catalog, state: StateDirectory(url: self.directory), clock: clock)
+    }
+
+    /// The repository's products.json.
+    public static func catalog() throws -> Catalog {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return try CatalogLoader.decode(Array(try Data(contentsOf: root.appendingPathComponent("products.json"))), source: "products.json")
     }
 
     /// Adds a payment and waits for the update that ends `purchasing`.

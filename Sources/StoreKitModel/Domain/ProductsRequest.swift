@@ -1,6 +1,6 @@
 /// `SKProductsResponse`: the products the store knows and sells here, and every other
 /// requested identifier.
-public struct ProductsResponse: Sendable {
+public struct ProductsResponse: Sendable, Hashable {
     public let storefront: Storefront
     public let products: [Product]
     /// Unknown, removed, or not sold in this storefront, in request order.

@@ -35,8 +35,7 @@ struct OpenCommand: AsyncParsableCommand {
         }
         // The store resumes on the runner, before its first effect: the first frame does not wait for it.
         let session = try await options.open(followAccountOnly: false, retryBudget: .seconds(3), resuming: false)
-        let inbox = Inbox()
-        let runner = EffectRunner(store: session.store, observer: session.observer, inbox: inbox)
+        let runner = EffectRunner(store: session.store, observer: session.observer)
         let worker = runner.start(first: session.resume)
         let state = AppState(catalog: session.context.catalog, storeLabel: session.storeLabel, language: session.language,
                              account: session.account, storefront: session.storefront, localeOverride: options.catalog.locale,

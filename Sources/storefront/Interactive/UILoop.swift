@@ -39,16 +39,12 @@ enum UILoop {
                 actions.append(key == .resize ? .resized(terminal.size) : .key(key))
                 if key == .control("l") { terminal.invalidate() }
             }
-            actions += runner.inbox.drain()
             let now = Date()
             if now.timeIntervalSince(lastTick) >= tickSeconds {
                 actions.append(.tick(now))
                 lastTick = now
             }
-            for action in actions {
-                runner.submit(Reducer.reduce(&state, action))
-            }
-            changed = !actions.isEmpty
+            changed = runner.turn(actions) { Reducer.reduce(&state, $0) } > 0
         }
     }
 }

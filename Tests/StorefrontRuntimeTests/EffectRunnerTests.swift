@@ -1,0 +1,161 @@
+import AppSide
+import Foundation
+import LocalState
+import StoreCore
+import StoreKitModel
+import StorefrontRuntime
+import StorefrontUI
+import Testing
+import TestSupport
+
+/// The runner against a scripted store and a real app ledger in a scratch directory.
+@Suite struct EffectRunnerTests {
+    let store: ScriptedStore
+    let runner: EffectRunner
+    let worker: Task<Void, Never>
+
+    init() throws {
+        let catalog = try StoreFixture.catalog()
+        store = ScriptedStore(catalog: catalog)
+        let ledger = try AppLedger(state: StateDirectory(url: scratchDirectory("runner")))
+        runner = EffectRunner(store: store, observer: PurchaseObserver(store: store, ledger: ledger, catalog: catalog))
+        worker = runner.start(first: {})
+    }
+
+    /// Takes what the runner reported until `done` holds for everything taken so far.
+    func reports(until done: ([Action]) -> Bool) async throws -> [Action] {
+        var taken: [Action] = []
+        let deadline = Date().addingTimeInterval(120)  // only so a broken runner cannot hang the suite
+        while !done(taken) {
+            guard Date() < deadline else {
+                Issue.record("the runner did not report what was expected; it reported \(taken)")
+                return taken
+            }
+            _ = runner.turn([]) { taken.append($0); return [] }
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        return taken
+    }
+
+    func calls(until count: Int) async throws -> [String] {
+        let deadline = Date().addingTimeInterval(120)  // only so a broken runner cannot hang the suite
+        while await store.calls.count < count, Date() < deadline { try await Task.sleep(for: .milliseconds(2)) }
+        return await store.calls
+    }
+
+    @Test func effectsRunOneAtATimeInTheOrderAsked() async throws {
+        await store.hold("perform")
+        runner.submit([.manage(.clearAll), .setControls(TestControls()), .replayUnfinished(account: "alice"), .restore(account: "alice")])
+        // The first effect is held: nothing after it starts.
+        #expect(try await calls(until: 1) == ["perform"])
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(await store.calls == ["perform"])
+        await store.release("perform")
+        #expect(try await calls(until: 4) == ["perform", "setControls", "unfinished", "restore"])
+    }
+
+    @Test func aPaymentIsReportedAddedBeforeAnyUpdateOfItsTransaction() async throws {
+        await store.set { $0.publishedDuringAdd = [.purchased] }
+        runner.submit([.refresh(account: "alice")])  // the update stream is subscribed before the first effect
+        _ = try await reports { $0.contains { if case .snapshot = $0 { true } else { false } } }
+        runner.submit([.buy(productId: StoreFixture.gems, quantity: 1, account: "alice")])
+        let actions = try await reports { $0.count >= 3 }
+        guard case .paymentAdded(let added) = actions.first else {
+            Issue.record("the first report was not the payment added: \(actions)")
+            return
+        }
+        #expect(actions.dropFirst().map(\.updateState) == [.purchasing, .purchased])
+        #expect(actions.dropFirst().allSatisfy { $0.transactionId == added.id })
+    }
+
+    @Test func aFailedEffectBecomesAnAction() async throws {
+        await store.set { $0.failures = ["perform": StoreFailure("disk full"), "products": StoreFailure("store unreachable")] }
+        runner.submit([.manage(.clearAll), .loadProducts(storefront: "USA")])
+        let actions = try await reports { $0.count >= 2 }
+        #expect(actions == [.effectFailed("disk full"), .productsFailed("store unreachable")])
+    }
+
+    @Test func aFailedRestoreIsItsResultNotAFailure() async throws {
+        await store.set { $0.failures = ["restore": StoreError.storeKit(.cloudServiceNetworkConnectionFailed)] }
+        runner.submit([.restore(account: "alice")])
+        #expect(try await reports { !$0.isEmpty } == [.restoreFinished(.failed(.storeKit(.cloudServiceNetworkConnectionFailed)))])
+    }
+
+    @Test func aFailedBuyStillReleasesTheUpdatesItHeld() async throws {
+        await store.set { $0.failures = ["add": StoreFailure("store unreachable")] }
+        runner.submit([.refresh(account: "alice")])
+        _ = try await reports { !$0.isEmpty }
+        runner.submit([.buy(productId: StoreFixture.gems, quantity: 1, account: "alice")])
+        #expect(try await reports { !$0.isEmpty } == [.effectFailed("store unreachable")])
+        let elsewhere = Transaction(id: "2000000000000099", originalId: "2000000000000099", payment: Payment(productId: StoreFixture.gems, account: "alice"),
+                                    state: .deferred, error: nil, purchaseDate: Date(timeIntervalSince1970: 0), finished: false)
+        await store.publish(TransactionUpdate(transaction: elsewhere, receipt: nil))
+        #expect(try await reports { !$0.isEmpty } == [.transactionUpdate(TransactionUpdate(transaction: elsewhere, receipt: nil))])
+    }
+
+    @Test func aSnapshotReadBeforeNewControlsAreWrittenCarriesThem() async throws {
+        var changed = TestControls()
+        changed.latencyMilliseconds = 5000
+        await store.hold("controls")
+        runner.submit([.refresh(account: "alice")])
+        while await store.waitingCount("controls") == 0 { try await Task.sleep(for: .milliseconds(2)) }
+        // The refresh has read everything but the controls; the user changes them now.
+        _ = runner.turn([.tick(Date())]) { _ in [.setControls(changed)] }
+        await store.release("controls")
+        let actions = try await reports { !$0.isEmpty }
+        guard case .snapshot(let snapshot) = actions.first else {
+            Issue.record("expected a snapshot, got \(actions)")
+            return
+        }
+        #expect(snapshot.controls == changed)
+        #expect(try await calls(until: 5) == ["transactions", "unfinished", "entitlements", "controls", "setControls"])
+        #expect(await store.storedControls == changed)
+    }
+
+    @Test func aTurnReducesReportsBeforeTheLoopsOwnActions() async throws {
+        runner.submit([.restore(account: "alice")])
+        _ = try await calls(until: 1)
+        try await Task.sleep(for: .milliseconds(20))
+        var order: [Action] = []
+        let deadline = Date().addingTimeInterval(120)  // only so a broken runner cannot hang the suite
+        while order.isEmpty, Date() < deadline {
+            _ = runner.turn([.tick(Date(timeIntervalSince1970: 1))]) { action in
+                if action != .tick(Date(timeIntervalSince1970: 1)) || !order.isEmpty { order.append(action) }
+                return []
+            }
+        }
+        _ = runner.turn([.tick(Date(timeIntervalSince1970: 2))]) { order.append($0); return [] }
+        #expect(order.first == .restoreFinished(.nothing))
+    }
+
+    @Test func cancellingTheWorkerRunsNothingMore() async throws {
+        await store.hold("perform")
+        runner.submit([.manage(.clearAll), .restore(account: "alice")])
+        _ = try await calls(until: 1)
+        worker.cancel()
+        await store.release("perform")
+        await worker.value
+        #expect(await store.calls == ["perform"])
+    }
+
+    @Test func finishingRunsWhatIsQueuedAndDropsTheRest() async throws {
+        await store.hold("perform")
+        runner.submit([.manage(.clearAll), .restore(account: "alice")])
+        _ = try await calls(until: 1)
+        runner.finish()
+        runner.submit([.replayUnfinished(account: "alice")])
+        await store.release("perform")
+        await worker.value
+        #expect(await store.calls == ["perform", "restore"])
+    }
+}
+
+extension Action {
+    var updateState: TransactionState? {
+        if case .transactionUpdate(let update) = self { update.transaction.state } else { nil }
+    }
+
+    var transactionId: String? {
+        if case .transactionUpdate(let update) = self { update.transaction.id } else { nil }
+    }
+}

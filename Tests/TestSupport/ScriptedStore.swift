@@ -1,0 +1,129 @@
+import Foundation
+import StoreCore
+import StoreKitModel
+
+/// A `StoreBackend` whose answers a test sets, which records every call in order and can hold
+/// any call until the test releases it: for code that drives a store, tested apart from one.
+public actor ScriptedStore: StoreBackend {
+    /// The calls received, by method name (`add`, `products`, `setControls`, …), oldest first.
+    public private(set) var calls: [String] = []
+    public var failures: [String: any Error] = [:]
+    public var unfinishedUpdates: [TransactionUpdate] = []
+    public var restored: [TransactionUpdate] = []
+    public var history: [Transaction] = []
+    public var storedControls = TestControls()
+    /// What `add` publishes on the update stream before it returns, as a store that completes a
+    /// payment without latency does; the added transaction itself is always published first.
+    public var publishedDuringAdd: [TransactionState] = []
+    private let catalog: Catalog
+    private var holds: Set<String> = []
+    private var waiting: [String: [CheckedContinuation<Void, Never>]] = [:]
+    private var subscribers: [AsyncStream<TransactionUpdate>.Continuation] = []
+    private var nextId = 2_000_000_000_000_001
+
+    public init(catalog: Catalog) {
+        self.catalog = catalog
+    }
+
+    public func set(_ change: @Sendable (isolated ScriptedStore) -> Void) {
+        change(self)
+    }
+
+    /// The next calls of `method` wait until `release(method)`.
+    public func hold(_ method: String) {
+        holds.insert(method)
+    }
+
+    public func release(_ method: String) {
+        holds.remove(method)
+        for continuation in waiting.removeValue(forKey: method) ?? [] { continuation.resume() }
+    }
+
+    /// How many calls of `method` are waiting to be released.
+    public func waitingCount(_ method: String) -> Int {
+        waiting[method]?.count ?? 0
+    }
+
+    public func publish(_ update: TransactionUpdate) {
+        for subscriber in subscribers { subscriber.yield(update) }
+    }
+
+    private func call(_ method: String) async throws {
+        calls.append(method)
+        if holds.contains(method) {
+            await withCheckedContinuation { waiting[method, default: []].append($0) }
+        }
+        if let failure = failures[method] { throw failure }
+    }
+
+    public func products(ids: [String], storefront: String?) async throws -> ProductsResponse {
+        try await call("products")
+        let storefront = catalog.storefront(id: storefront ?? catalog.defaultStorefront) ?? catalog.storefronts[0]
+        return catalog.request(ids: ids, storefront: storefront)
+    }
+
+    public func add(_ payment: Payment, forcing: PaymentOutcome?) async throws -> Transaction {
+        try await call("add")
+        let id = String(nextId)
+        nextId += 1
+        let transaction = Transaction(id: id, originalId: id, payment: payment, state: .purchasing, error: nil,
+                                      purchaseDate: Date(timeIntervalSince1970: 1_800_000_000), finished: false)
+        publish(TransactionUpdate(transaction: transaction, receipt: nil))
+        for state in publishedDuringAdd {
+            var later = transaction
+            later.state = state
+            publish(TransactionUpdate(transaction: later, receipt: state == .purchased ? "receipt-\(id)" : nil))
+        }
+        return transaction
+    }
+
+    public func updates() async -> AsyncStream<TransactionUpdate> {
+        let (stream, continuation) = AsyncStream.makeStream(of: TransactionUpdate.self, bufferingPolicy: .unbounded)
+        subscribers.append(continuation)
+        return stream
+    }
+
+    public func unfinished(account: String) async throws -> [TransactionUpdate] {
+        try await call("unfinished")
+        return unfinishedUpdates
+    }
+
+    public func finish(transactionId: String) async throws {
+        try await call("finish")
+    }
+
+    public func restore(account: String) async throws -> [TransactionUpdate] {
+        try await call("restore")
+        return restored
+    }
+
+    public func transactions(account: String?) async throws -> [Transaction] {
+        try await call("transactions")
+        return history
+    }
+
+    public func entitlements(account: String) async throws -> [Entitlement] {
+        try await call("entitlements")
+        return []
+    }
+
+    public func verify(receipt: String, transactionId: String, productId: String, claim: String) async throws -> VerificationResult {
+        try await call("verify")
+        return .verified
+    }
+
+    public func controls() async throws -> TestControls {
+        try await call("controls")
+        return storedControls
+    }
+
+    public func setControls(_ controls: TestControls) async throws {
+        try await call("setControls")
+        storedControls = controls
+    }
+
+    public func perform(_ action: ManageAction) async throws -> [TransactionUpdate] {
+        try await call("perform")
+        return []
+    }
+}
