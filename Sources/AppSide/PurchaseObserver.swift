@@ -3,7 +3,7 @@ import LocalState
 import StoreCore
 import StoreKitModel
 
-/// What a careful iOS app does with each transaction update (reference §2): deliver once per
+/// What a careful iOS app does with each transaction update: deliver once per
 /// transaction id, keep a durable record until the server verifies, finish only after
 /// verification; show failures (not cancellations) and finish them; leave deferred ones alone.
 public struct PurchaseObserver: Sendable {
@@ -141,11 +141,6 @@ public struct PurchaseObserver: Sendable {
             steps += try await handle(update)
         }
         return steps
-    }
-
-    /// The earliest moment a retry is due, for a UI timer; nil when nothing waits for the server.
-    public func nextRetry(account: String) throws -> Date? {
-        try ledger.entries(account: account, openOnly: true).filter { $0.status == .unverified }.compactMap(\.nextAttempt).min()
     }
 
     /// The payments still in flight for the account (banner, pending view, buy warnings).

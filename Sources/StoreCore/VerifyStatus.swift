@@ -1,4 +1,4 @@
-/// verifyReceipt status codes (Apple's contract; reference §4).
+/// verifyReceipt status codes, as Apple's `verifyReceipt` endpoint answers them.
 public enum VerifyStatus: Int, CaseIterable, Sendable, Codable, Hashable {
     case valid = 0
     case notPostOrUnreadable = 21000

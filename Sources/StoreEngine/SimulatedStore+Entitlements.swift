@@ -13,7 +13,7 @@ extension SimulatedStore {
         let catalog = catalog
         return try await database.pool.guardedRead { db in
             var newest: [String: StoredTransaction] = [:]
-            for row in try StoredTransaction.fetchAll(db, where: "account = ? AND state = 1 AND revocation_date IS NULL", [account]) {
+            for row in try StoredTransaction.fetchAll(db, where: "account = ? AND state = \(StateSQL.purchased) AND revocation_date IS NULL", [account]) {
                 guard let product = catalog.product(id: row.transaction.productId), product.type != .consumable else { continue }
                 // A non-consumable's entitlement is its first purchase; a subscription's is its latest period.
                 if product.type == .nonConsumable, newest[product.id] != nil { continue }

@@ -33,7 +33,7 @@ extension SimulatedStore {
     /// on, with its product's period. Expired non-renewing subscriptions (auto-renew is never
     /// turned off on them) and products gone from the catalog match the query but not this.
     private nonisolated func dueForRenewal(at now: Date, _ db: Database) throws -> [(StoredTransaction, SubscriptionPeriod)] {
-        try StoredTransaction.fetchAll(db, where: "state = 1 AND expires_date IS NOT NULL AND revocation_date IS NULL AND auto_renew = 1 AND expires_date <= ?",
+        try StoredTransaction.fetchAll(db, where: "state = \(StateSQL.purchased) AND expires_date IS NOT NULL AND revocation_date IS NULL AND auto_renew = 1 AND expires_date <= ?",
                                        [now.timeIntervalSince1970])
             .compactMap { stored in
                 guard let product = catalog.product(id: stored.transaction.productId), product.type == .autoRenewable,
@@ -43,7 +43,7 @@ extension SimulatedStore {
     }
 
     private static func isLatest(_ stored: StoredTransaction, _ db: Database) throws -> Bool {
-        let newer = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM transactions WHERE original_id = ? AND seq > (SELECT seq FROM transactions WHERE id = ?) AND state = 1",
+        let newer = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM transactions WHERE original_id = ? AND seq > (SELECT seq FROM transactions WHERE id = ?) AND state = \(StateSQL.purchased)",
                                      arguments: [stored.transaction.originalId, stored.id]) ?? 0
         return newer == 0
     }
@@ -88,7 +88,7 @@ extension SimulatedStore {
         let updates: [TransactionUpdate] = try await database.writer.write { db in
             let controls = try TestControls.load(db, defaults: self.defaults)
             var latest: [String: StoredTransaction] = [:]
-            for row in try StoredTransaction.fetchAll(db, where: "account = ? AND state = 1 AND revocation_date IS NULL", [account]) {
+            for row in try StoredTransaction.fetchAll(db, where: "account = ? AND state = \(StateSQL.purchased) AND revocation_date IS NULL", [account]) {
                 guard let product = self.catalog.product(id: row.transaction.productId), product.type.isRestorable else { continue }
                 latest[product.id] = row
             }

@@ -202,7 +202,7 @@ extension SimulatedStore {
         guard let product = catalog.product(id: stored.transaction.productId) else { return }
         let account = stored.transaction.payment.account
         if product.type == .nonConsumable {
-            let owned = try StoredTransaction.fetchAll(db, where: "account = ? AND product_id = ? AND state IN (1, 3) AND revocation_date IS NULL AND id != ?",
+            let owned = try StoredTransaction.fetchAll(db, where: "account = ? AND product_id = ? AND state IN \(StateSQL.paid) AND revocation_date IS NULL AND id != ?",
                                                        [account, product.id, stored.id])
             if !owned.isEmpty { stored.price = 0 }  // buying an owned non-consumable again charges nothing
         }
@@ -220,7 +220,7 @@ extension SimulatedStore {
 
     /// The latest transaction of each auto-renewable chain that is still in force.
     nonisolated func activeSubscriptions(account: String, at now: Date, _ db: Database) throws -> [StoredTransaction] {
-        let rows = try StoredTransaction.fetchAll(db, where: "account = ? AND state = 1 AND expires_date IS NOT NULL AND revocation_date IS NULL", [account])
+        let rows = try StoredTransaction.fetchAll(db, where: "account = ? AND state = \(StateSQL.purchased) AND expires_date IS NOT NULL AND revocation_date IS NULL", [account])
         var latest: [String: StoredTransaction] = [:]
         for row in rows where catalog.product(id: row.transaction.productId)?.type == .autoRenewable {
             latest[row.transaction.originalId] = row
@@ -249,7 +249,7 @@ extension SimulatedStore {
         try await renewDue()
         return try await database.pool.guardedRead { db in
             let controls = try TestControls.load(db, defaults: self.defaults)
-            let updates = try StoredTransaction.fetchAll(db, where: "account = ? AND finished = 0 AND state != 0", [account])
+            let updates = try StoredTransaction.fetchAll(db, where: "account = ? AND finished = 0 AND state != \(StateSQL.purchasing)", [account])
                 .map { self.update(for: $0, controls: controls) }
             // One receipt for them all, built in the same read, when any of them carries one.
             guard updates.contains(where: { $0.transaction.state.hasReceipt }) else { return updates }

@@ -5,7 +5,7 @@ import StoreCore
 import StoreKitModel
 
 extension SimulatedStore {
-    /// verifyReceipt plus the checks an app's server must add (reference §4): the transaction is
+    /// verifyReceipt plus the checks an app's server must add: the transaction is
     /// in the receipt, its product matches the order, and its id was not consumed by another claim.
     public func verify(receipt: String, transactionId: String, productId: String, claim: String) async throws -> VerificationResult {
         let controls = try await controls()

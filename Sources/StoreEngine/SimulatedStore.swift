@@ -113,7 +113,7 @@ public actor SimulatedStore: StoreBackend {
     }
 
     nonisolated func receipt(account: String, _ db: Database) throws -> String {
-        let owned = try StoredTransaction.fetchAll(db, where: "account = ? AND state IN (1, 3)", [account])
+        let owned = try StoredTransaction.fetchAll(db, where: "account = ? AND state IN \(StateSQL.paid)", [account])
         let payload = ReceiptPayload(bundle_id: catalog.bundleId, environment: environment, account: account,
                                      receipt_creation_date_ms: String(Int64(clock.now().timeIntervalSince1970 * 1000)),
                                      in_app: owned.map(ReceiptPayload.InApp.init))

@@ -88,6 +88,15 @@ extension StoredTransaction {
     }
 }
 
+/// Transaction states as they appear in SQL, so a query names the state it means rather than its
+/// raw value.
+enum StateSQL {
+    static let purchasing = String(TransactionState.purchasing.rawValue)
+    static let purchased = String(TransactionState.purchased.rawValue)
+    /// Purchased or restored: the transactions that give the account something.
+    static let paid = "(\(TransactionState.purchased.rawValue), \(TransactionState.restored.rawValue))"
+}
+
 extension StoreError {
     /// An error as the store keeps it (an error's domain and code columns); nil without a code.
     /// A code this build does not know reads as `SKError.unknown`.

@@ -16,7 +16,7 @@ public enum ServerEnvironment: String, Sendable, CaseIterable {
     public var name: String { self == .sandbox ? "Sandbox" : "Production" }
 }
 
-/// Apple's verifyReceipt (reference §4): status codes and the response shape, with every date
+/// Apple's verifyReceipt: status codes and the response shape, with every date
 /// in the three forms (`…_date` GMT, `…_date_ms`, `…_date_pst`) and every number as a string.
 struct ReceiptVerifier: Sendable {
     let store: any ServedStore

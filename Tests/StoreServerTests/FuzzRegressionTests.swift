@@ -11,7 +11,7 @@ import StoreKitModel
 import StoreServer
 import Testing
 
-/// One test per server bug Fuzz/http (schemathesis over docs/openapi.json) found; see RELIABILITY.md §2.
+/// One test per server bug Fuzz/http (schemathesis over docs/openapi.json) found; see "HTTP fuzzing" in RELIABILITY.md.
 @Suite struct FuzzRegressionTests {
     /// Unknown fields were silently ignored: `{"askTobuy": true}` answered 200 and changed nothing.
     /// Every field of each request type is still accepted (the lists cannot drift from StoreAPI).

@@ -2,7 +2,7 @@ import Foundation
 import StoreKitModel
 import Testing
 
-/// Issue 3's crash test: `storefront buy` killed with SIGKILL at random points of many purchases,
+/// The crash test: `storefront buy` killed with SIGKILL at random points of many purchases,
 /// then one more run; zero transactions lost and zero double deliveries.
 @Suite struct CrashRecoveryTests {
     /// How one killed (or not) run was started and how far it got.
