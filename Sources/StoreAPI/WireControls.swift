@@ -33,75 +33,26 @@ public struct WireControls: Codable, Sendable, Hashable {
         dropOrderIds = controls.dropOrderIds
     }
 
-    /// A field that does not parse, named by its JSON key.
-    public struct Problem: Error, Sendable, Hashable {
-        public let field: String
-        public let message: String
-    }
-
-    /// `current` with every field this object sets; the catalog checks storefronts, accounts and products.
-    public func applied(to current: TestControls, catalog: Catalog) throws(Problem) -> TestControls {
+    /// `current` with every field this object sets, each parsed as `storefront manage set` parses
+    /// it; the catalog checks storefronts, accounts and products.
+    public func applied(to current: TestControls, catalog: Catalog) throws(ControlProblem) -> TestControls {
         var controls = current
-        if let nextOutcome {
-            guard let outcome = PaymentOutcome(token: nextOutcome) else {
-                throw Problem(field: "nextOutcome", message: "\(nextOutcome) is not an outcome; expected success, cancel, fail:CODE, network[:CODE], deferred or interrupted")
-            }
-            controls.nextOutcome = outcome
+        let settings: [(ControlSetting, String?)] = [
+            (.nextOutcome, nextOutcome), (.latency, latencyMilliseconds.map(String.init)), (.askToBuy, askToBuy.map(Self.flag)),
+            (.paymentsAllowed, paymentsAllowed.map(Self.flag)), (.timeRate, timeRate), (.storefront, storefront),
+            (.account, account), (.verification, verification), (.dropOrderId, dropOrderIds.map(Self.flag)),
+        ]
+        for case let (setting, value?) in settings {
+            try setting.apply(value, to: &controls, catalog: catalog)
         }
         if let productOutcomes {
-            var parsed: [String: PaymentOutcome] = [:]
-            for (product, token) in productOutcomes {
-                guard catalog.product(id: product) != nil else {
-                    throw Problem(field: "productOutcomes", message: "\(product) is not a product of this catalog")
-                }
-                guard let outcome = PaymentOutcome(token: token) else {
-                    throw Problem(field: "productOutcomes", message: "\(token) (for \(product)) is not an outcome")
-                }
-                parsed[product] = outcome
-            }
-            controls.productOutcomes = parsed
-        }
-        if let latencyMilliseconds {
-            guard (0...600_000).contains(latencyMilliseconds) else {
-                throw Problem(field: "latencyMilliseconds", message: "\(latencyMilliseconds) is out of range; expected 0 to 600000")
-            }
-            controls.latencyMilliseconds = latencyMilliseconds
-        }
-        if let askToBuy { controls.askToBuy = askToBuy }
-        if let paymentsAllowed { controls.paymentsAllowed = paymentsAllowed }
-        if let timeRate {
-            guard let rate = TimeRate(token: timeRate) else {
-                throw Problem(field: "timeRate", message: "\(timeRate) is not a time rate; expected one of \(TimeRate.allCases.map(\.token).joined(separator: ", "))")
-            }
-            controls.timeRate = rate
-        }
-        if let storefront, storefront.isEmpty {
-            controls.storefront = nil
-        } else if let storefront {
-            guard catalog.storefront(id: storefront.uppercased()) != nil else {
-                throw Problem(field: "storefront", message: "\(storefront) is not a storefront of this catalog")
-            }
-            controls.storefront = storefront.uppercased()
-        }
-        if let account, account.isEmpty {
-            controls.account = nil
-        } else if let account {
-            guard catalog.account(named: account) != nil else {
-                throw Problem(field: "account", message: "\(account) is not an account of this catalog")
-            }
-            controls.account = account
-        }
-        if let verification {
-            if verification == "ok" {
-                controls.verificationFailure = nil
-            } else {
-                guard let failure = VerificationFailure(token: verification) else {
-                    throw Problem(field: "verification", message: "\(verification): expected ok, unreachable or a verifyReceipt status such as 21003")
-                }
-                controls.verificationFailure = failure
+            controls.productOutcomes = [:]
+            for (product, token) in productOutcomes.sorted(by: { $0.key < $1.key }) {
+                try controls.setProductOutcome(product, token, catalog: catalog)
             }
         }
-        if let dropOrderIds { controls.dropOrderIds = dropOrderIds }
         return controls
     }
+
+    private static func flag(_ on: Bool) -> String { on ? "on" : "off" }
 }

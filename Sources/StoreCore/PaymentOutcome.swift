@@ -34,6 +34,17 @@ public enum PaymentOutcome: Sendable, Hashable {
         }
     }
 
+    /// Every form `init(token:)` reads, for messages.
+    public static let tokenForms = ["success", "cancel", "fail:CODE", "network[:CODE]", "deferred", "interrupted"]
+
+    /// "success, cancel, …, deferred or interrupted".
+    public static var accepted: String { alternatives(tokenForms) }
+
+    /// "a, b or c".
+    static func alternatives(_ words: [String]) -> String {
+        words.count < 2 ? words.joined() : words.dropLast().joined(separator: ", ") + " or " + (words.last ?? "")
+    }
+
     public var token: String {
         switch self {
         case .success: "success"

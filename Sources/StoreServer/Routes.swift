@@ -239,8 +239,8 @@ public enum StoreRoutes {
             let controls: TestControls
             do {
                 controls = try body.applied(to: current, catalog: service.catalog)
-            } catch let problem as WireControls.Problem {
-                throw APIError.invalid(problem.message, field: problem.field)
+            } catch let problem as ControlProblem {
+                throw APIError.invalid(problem.valueAndMessage, field: problem.field)
             }
             try await service.store.setControls(controls)
             return JSONBody.response(WireControls(controls))

@@ -409,11 +409,8 @@ import Testing
     // MARK: Usage errors
 
     @Test(arguments: [
-        (["frobnicate", "1"], "manage frobnicate 1: unknown action; see storefront manage --help"),
-        (["approve"], "manage approve: unknown action; see storefront manage --help"),
-        (["clear", "now"], "manage clear now: unknown action; see storefront manage --help"),
-        (["set", "frobnicate", "on"], "manage set frobnicate: unknown setting; see storefront manage --help"),
-        (["set", "ask-to-buy"], "manage set needs a setting and a value; see storefront manage --help"),
+        (["set", "frobnicate", "on"], "manage set frobnicate: unknown setting; see storefront manage set --help"),
+        (["set", "ask-to-buy"], "manage set ask-to-buy needs one value: on or off"),
         (["set", "ask-to-buy", "maybe"], "ask-to-buy: expected on or off, got maybe"),
         (["set", "payments-allowed", "yes"], "payments-allowed: expected on or off, got yes"),
         (["set", "drop-order-id", "1"], "drop-order-id: expected on or off, got 1"),
@@ -433,6 +430,35 @@ import Testing
         #expect(result.status == 2)
         #expect(result.stdout.isEmpty)
         #expect(result.stderr == "storefront: \(message)\n")
+    }
+
+    /// Actions are subcommands: a wrong shape is the argument parser's usage error, naming what is
+    /// wrong and the help to read.
+    @Test(arguments: [
+        (["frobnicate", "1"], "Error: 2 unexpected arguments: 'frobnicate', '1'", "See 'storefront manage --help'"),
+        (["approve"], "Error: Missing expected argument '<id>'", "See 'storefront manage approve --help'"),
+        (["clear", "now"], "Error: Unexpected argument 'now'", "See 'storefront manage clear --help'"),
+    ])
+    func aWrongShapeIsAUsageError(words: [String], error: String, help: String) throws {
+        let state = try StateDir()
+        let result = try state.run(["manage"] + words)
+        #expect(result.status == 2)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.hasPrefix(error + "\n"), "\(result.stderr)")
+        #expect(result.stderr.contains(help), "\(result.stderr)")
+    }
+
+    @Test func everyActionAndSettingIsDocumentedInHelp() throws {
+        let state = try StateDir()
+        let manage = try state.run(["manage", "--help"])
+        for action in ["approve", "decline", "resolve", "refund", "expire", "renew", "delete", "clear", "reset", "set"] {
+            #expect(manage.stdout.contains("  \(action) "), "manage --help lacks \(action)")
+        }
+        let set = try state.run(["manage", "set", "--help"])
+        for setting in ["ask-to-buy", "payments-allowed", "time-rate", "storefront", "account", "drop-order-id", "next-outcome",
+                        "latency", "verification", "product-outcome"] {
+            #expect(set.stdout.contains("  \(setting)"), "manage set --help lacks \(setting)")
+        }
     }
 
     @Test func aBadSettingChangesNothing() throws {

@@ -1,0 +1,138 @@
+import StoreKitModel
+
+/// One test control, by the name `storefront manage set NAME VALUE` uses, with the one parser of
+/// its value that the command line and the server's `/admin/controls` share.
+public enum ControlSetting: String, CaseIterable, Sendable, Hashable {
+    case askToBuy = "ask-to-buy"
+    case paymentsAllowed = "payments-allowed"
+    case timeRate = "time-rate"
+    case storefront
+    case account
+    case dropOrderId = "drop-order-id"
+    case nextOutcome = "next-outcome"
+    case latency
+    case verification
+
+    /// The field of `PUT /admin/controls` that carries this setting.
+    public var wireField: String {
+        switch self {
+        case .askToBuy: "askToBuy"
+        case .paymentsAllowed: "paymentsAllowed"
+        case .timeRate: "timeRate"
+        case .storefront: "storefront"
+        case .account: "account"
+        case .dropOrderId: "dropOrderIds"
+        case .nextOutcome: "nextOutcome"
+        case .latency: "latencyMilliseconds"
+        case .verification: "verification"
+        }
+    }
+
+    /// What a value may be, for help texts and error messages.
+    public var accepted: String {
+        switch self {
+        case .askToBuy, .paymentsAllowed, .dropOrderId: "on or off"
+        case .timeRate: "one of \(TimeRate.allCases.map(\.token).joined(separator: ", "))"
+        case .storefront: "a storefront of the catalog (ISO 3166 alpha-3), or an empty value for the account's own"
+        case .account: "an account of the catalog, or an empty value for the catalog's default"
+        case .nextOutcome: PaymentOutcome.accepted
+        case .latency: "milliseconds, 0 to \(TestControls.latencyLimit)"
+        case .verification: "ok, unreachable or a verifyReceipt status such as 21003"
+        }
+    }
+
+    /// Sets this control in `controls` from its textual value; `controls` is unchanged on a problem.
+    public func apply(_ value: String, to controls: inout TestControls, catalog: Catalog) throws(ControlProblem) {
+        switch self {
+        case .askToBuy: controls.askToBuy = try flag(value)
+        case .paymentsAllowed: controls.paymentsAllowed = try flag(value)
+        case .dropOrderId: controls.dropOrderIds = try flag(value)
+        case .timeRate: controls.timeRate = try parsed(value, TimeRate(token: value))
+        case .nextOutcome: controls.nextOutcome = try parsed(value, PaymentOutcome(token: value))
+        case .latency:
+            controls.latencyMilliseconds = try parsed(value, Int(value).flatMap { (0...TestControls.latencyLimit).contains($0) ? $0 : nil })
+        case .verification:
+            controls.verificationFailure = value == "ok" ? nil : try parsed(value, VerificationFailure(token: value))
+        case .storefront:
+            guard !value.isEmpty else { controls.storefront = nil; return }
+            guard catalog.storefront(id: value.uppercased()) != nil else {
+                throw problem(value, "not a storefront of this catalog (it has \(catalog.storefronts.map(\.id).joined(separator: ", ")))")
+            }
+            controls.storefront = value.uppercased()
+        case .account:
+            guard !value.isEmpty else { controls.account = nil; return }
+            guard catalog.account(named: value) != nil else {
+                throw problem(value, "not an account of this catalog (it has \(catalog.accounts.map(\.name).joined(separator: ", ")))")
+            }
+            controls.account = value
+        }
+    }
+
+    /// The textual value of this control in `controls`, as `apply` reads it.
+    public func value(in controls: TestControls) -> String {
+        switch self {
+        case .askToBuy: controls.askToBuy ? "on" : "off"
+        case .paymentsAllowed: controls.paymentsAllowed ? "on" : "off"
+        case .dropOrderId: controls.dropOrderIds ? "on" : "off"
+        case .timeRate: controls.timeRate.token
+        case .nextOutcome: controls.nextOutcome.token
+        case .latency: String(controls.latencyMilliseconds)
+        case .verification: controls.verificationFailure?.token ?? "ok"
+        case .storefront: controls.storefront ?? ""
+        case .account: controls.account ?? ""
+        }
+    }
+
+    private func flag(_ value: String) throws(ControlProblem) -> Bool {
+        guard value == "on" || value == "off" else { throw problem(value, "expected on or off, got \(value)", echo: false) }
+        return value == "on"
+    }
+
+    private func parsed<T>(_ value: String, _ result: T?) throws(ControlProblem) -> T {
+        guard let result else { throw problem(value, "expected \(accepted)") }
+        return result
+    }
+
+    private func problem(_ value: String, _ message: String, echo: Bool = true) -> ControlProblem {
+        ControlProblem(setting: rawValue, field: wireField, value: echo ? value : nil, message: message)
+    }
+}
+
+extension TestControls {
+    /// The longest latency a payment may be given.
+    public static let latencyLimit = 600_000
+
+    /// Every payment of `productId` ends with `token` (an outcome, or `none` to remove it).
+    public mutating func setProductOutcome(_ productId: String, _ token: String, catalog: Catalog) throws(ControlProblem) {
+        guard catalog.product(id: productId) != nil else {
+            throw ControlProblem(setting: "product-outcome", field: "productOutcomes", value: productId,
+                                 message: "not a product of this catalog; see storefront products")
+        }
+        if token == "none" { productOutcomes[productId] = nil; return }
+        guard let outcome = PaymentOutcome(token: token) else {
+            throw ControlProblem(setting: "product-outcome", field: "productOutcomes", value: token,
+                                 message: "expected \(PaymentOutcome.alternatives(PaymentOutcome.tokenForms + ["none"]))")
+        }
+        productOutcomes[productId] = outcome
+    }
+}
+
+/// A test control's value that does not parse: which control, the value, and what it accepts.
+public struct ControlProblem: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The name `manage set` uses.
+    public let setting: String
+    /// The JSON field of `PUT /admin/controls`.
+    public let field: String
+    public let value: String?
+    public let message: String
+
+    /// "700000: expected milliseconds, 0 to 600000", for an answer that names the field apart.
+    public var valueAndMessage: String {
+        value.map { "\($0): \(message)" } ?? message
+    }
+
+    /// "latency 700000: expected milliseconds, 0 to 600000".
+    public var description: String {
+        "\(setting)\(value.map { " \($0)" } ?? ""): \(message)"
+    }
+}
