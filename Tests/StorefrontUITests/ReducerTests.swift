@@ -5,8 +5,33 @@ import StoreKitModel
 import Testing
 @testable import StorefrontUI
 
+/// Every action goes through `ReducerTestStore`: each `send`/`press` states the whole change it
+/// makes and every effect it asks for. The list's fields are set through `ProductList`'s own API
+/// (they are `private(set)`, with caches behind them), so what the user sees of it (selection,
+/// scroll, query, matches) is then checked with literal values.
 @Suite struct ReducerTests {
     typealias F = UIFixture
+
+    /// How long a status line stays on screen.
+    static let statusLifetime: TimeInterval = 4
+    /// The products the fixture's USA storefront sells: all of products.json but the removed
+    /// Classic Level Pack, 80×24 shows them on pages of 6.
+    static let allProducts = Array(0..<12)
+
+    /// The status line a message said at the fixture's clock shows: it expires 4 s later.
+    static func status(_ text: String, _ level: StatusMessage.Level = .info) -> StatusMessage {
+        StatusMessage(text: text, level: level, expires: F.now.addingTimeInterval(statusLifetime))
+    }
+
+    static func storefront(_ id: String) -> StoreKitModel.Storefront {
+        guard let storefront = F.catalog.storefront(id: id) else { preconditionFailure("products.json has no storefront \(id)") }
+        return storefront
+    }
+
+    static func account(_ name: String) -> Account {
+        guard let account = F.catalog.account(named: name) else { preconditionFailure("products.json has no account \(name)") }
+        return account
+    }
 
     @Test func launchReplaysTheQueueBeforeLoadingTheCatalog() {
         let state = F.state(loaded: false)
@@ -15,48 +40,57 @@ import Testing
     }
 
     @Test func navigationStaysInBounds() {
-        var state = F.state()
-        let count = state.list.visible.count
-        F.keys(&state, .up, .character("k"))
-        #expect(state.list.selection == 0)
-        F.keys(&state, .character("j"), .down)
-        #expect(state.list.selection == 2)
-        F.keys(&state, .character("G"))
-        #expect(state.list.selection == count - 1)
-        F.keys(&state, .pageDown, .down)
-        #expect(state.list.selection == count - 1)
-        F.keys(&state, .character("g"))
-        #expect(state.list.selection == 0 && state.list.scroll == 0)
-        F.keys(&state, .pageDown)
-        #expect(state.list.selection == min(count - 1, Layout(size: state.size, banner: false).listRows))
+        var store = ReducerTestStore(F.state())
+        store.press(.up)
+        store.press(.character("k"))
+        store.press(.character("j")) { $0.list.moveTo(1, page: 6) }
+        store.press(.down) { $0.list.moveTo(2, page: 6) }
+        #expect(store.state.list.selection == 2 && store.state.list.scroll == 0)
+        store.press(.character("G")) { $0.list.moveTo(11, page: 6) }
+        #expect(store.state.list.selection == 11 && store.state.list.scroll == 6)
+        store.press(.pageDown)
+        store.press(.down)
+        store.press(.character("g")) { $0.list.moveTo(0, page: 6) }
+        #expect(store.state.list.selection == 0 && store.state.list.scroll == 0)
+        store.press(.pageDown) { $0.list.moveTo(6, page: 6) }
+        #expect(store.state.list.selection == 6 && store.state.list.scroll == 1)
     }
 
     @Test func detailsFollowTheSelectionAndEnterBuysWhatTheyShow() {
-        var state = F.state()
-        F.keys(&state, .character("i"))
-        #expect(state.sheet == .productDetails)
-        F.keys(&state, .character("j"), .down)
-        #expect(state.sheet == .productDetails && state.list.selection == 2)
-        let shown = state.selectedProduct?.id
-        F.keys(&state, .enter)
-        #expect(state.sheet == .confirmPurchase(ConfirmPurchase(productId: shown ?? "", quantity: 1, pendingIds: [])))
-        F.keys(&state, .escape, .character("i"), .escape)
-        #expect(state.sheet == nil)
-        F.keys(&state, .character("i"), .character("i"))
-        #expect(state.sheet == nil)  // i closes what it opened
-        F.keys(&state, .character("/"), .character("z"), .character("z"), .character("z"), .enter, .character("i"))
-        #expect(state.sheet == nil)  // nothing selected, nothing to show
+        var store = ReducerTestStore(F.state())
+        store.press(.character("i")) { $0.sheet = .productDetails }
+        store.press(.character("j")) { $0.list.moveTo(1, page: 6) }
+        store.press(.down) { $0.list.moveTo(2, page: 6) }
+        #expect(store.state.list.selection == 2)
+        #expect(store.state.selectedProduct?.id == "com.example.storefront.gems.1200")
+        store.press(.enter) {
+            $0.sheet = .confirmPurchase(ConfirmPurchase(productId: "com.example.storefront.gems.1200", quantity: 1, pendingIds: []))
+        }
+        store.press(.escape) { $0.sheet = nil }
+        store.press(.character("i")) { $0.sheet = .productDetails }
+        store.press(.escape) { $0.sheet = nil }
+        store.press(.character("i")) { $0.sheet = .productDetails }
+        store.press(.character("i")) { $0.sheet = nil }  // i closes what it opened
+        store.press(.character("/")) { $0.list.filtering = true }
+        store.press(.character("z")) { $0.list.setQuery("z") }
+        store.press(.character("z")) { $0.list.setQuery("zz") }
+        store.press(.character("z")) { $0.list.setQuery("zzz") }
+        #expect(store.state.list.visible.isEmpty && store.state.list.selection == 0)
+        store.press(.enter) { $0.list.filtering = false }
+        store.press(.character("i"))  // nothing selected, nothing to show
     }
 
     /// Only a marker shows the selection, so moving it changes the two marker cells and the
     /// position in the list's title: what the terminal is sent (≤ 1 % of a repaint) follows from this.
     @Test(arguments: [TerminalSize(columns: 80, rows: 24), TerminalSize(columns: 200, rows: 60)])
     func aMoveChangesOnlyTheMarkerAndThePosition(size: TerminalSize) {
-        var state = F.state(size)
-        F.keys(&state, .down)
-        let before = View.render(state)
-        F.keys(&state, .down)
-        let after = View.render(state)
+        let page = Layout(size: size, banner: false).listRows
+        var store = ReducerTestStore(F.state(size))
+        store.press(.down) { $0.list.moveTo(1, page: page) }
+        let before = View.render(store.state)
+        store.press(.down) { $0.list.moveTo(2, page: page) }
+        #expect(store.state.list.selection == 2 && store.state.list.scroll == 0)
+        let after = View.render(store.state)
         var changed: [String] = []
         for row in 0..<size.rows {
             for column in 0..<size.columns where before[row, column] != after[row, column] { changed.append("\(row),\(column)") }
@@ -68,151 +102,254 @@ import Testing
     }
 
     @Test func filterNarrowsAsYouTypeAndEscClearsIt() {
-        var state = F.state()
-        F.keys(&state, .character("/"), .character("g"), .character("e"), .character("m"))
-        #expect(state.list.filtering)
-        #expect(state.list.visibleProducts.map(\.id).allSatisfy { $0.contains("gems") })
-        #expect(state.list.visible.count == 3)
-        F.keys(&state, .backspace, .backspace, .backspace)
-        #expect(state.list.visible.count == state.list.products.count)
-        F.keys(&state, .character("x"), .character("y"), .character("z"), .character("q"))
-        #expect(state.list.visible.isEmpty && !state.quitting)  // q is text while filtering
-        F.keys(&state, .escape)
-        #expect(!state.list.filtering && state.list.query.isEmpty && state.list.visible.count == state.list.products.count)
+        var store = ReducerTestStore(F.state())
+        store.press(.character("/")) { $0.list.filtering = true }
+        store.press(.character("g")) { $0.list.setQuery("g") }
+        #expect(store.state.list.visible == [0, 1, 2, 3])  // the gems and the Energy Refill
+        store.press(.character("e")) { $0.list.setQuery("ge") }
+        store.press(.character("m")) { $0.list.setQuery("gem") }
+        #expect(store.state.list.query == "gem" && store.state.list.filtering && store.state.list.selection == 0)
+        #expect(store.state.list.visibleProducts.map(\.id) == [F.gems, "com.example.storefront.gems.550", "com.example.storefront.gems.1200"])
+        store.press(.backspace) { $0.list.setQuery("ge") }
+        store.press(.backspace) { $0.list.setQuery("g") }
+        #expect(store.state.list.visible == [0, 1, 2, 3])
+        store.press(.backspace) { $0.list.setQuery("") }
+        #expect(store.state.list.query.isEmpty && store.state.list.visible == Self.allProducts)
+        store.press(.character("x")) { $0.list.setQuery("x") }
+        #expect(store.state.list.visible == Self.allProducts)  // every id has the x of "example"
+        store.press(.character("y")) { $0.list.setQuery("xy") }
+        store.press(.character("z")) { $0.list.setQuery("xyz") }
+        store.press(.character("q")) { $0.list.setQuery("xyzq") }  // q is text while filtering: no quit
+        #expect(store.state.list.visible.isEmpty && store.state.list.query == "xyzq")
+        store.press(.escape) {
+            $0.list.filtering = false
+            $0.list.setQuery("")
+        }
+        #expect(!store.state.list.filtering && store.state.list.query.isEmpty && store.state.list.visible == Self.allProducts)
+        #expect(store.state.list.selection == 0 && store.state.list.scroll == 0)
     }
 
     @Test func filterMatchesChineseTitles() {
-        var state = F.state(language: .simplifiedChinese)
-        F.keys(&state, .character("/"), .character("宝"), .character("石"), .enter)
-        #expect(state.list.visible.count == 3 && !state.list.filtering && state.list.query == "宝石")
+        var store = ReducerTestStore(F.state(language: .simplifiedChinese))
+        store.press(.character("/")) { $0.list.filtering = true }
+        store.press(.character("宝")) { $0.list.setQuery("宝") }
+        store.press(.character("石")) { $0.list.setQuery("宝石") }
+        store.press(.enter) { $0.list.filtering = false }
+        #expect(store.state.list.visible == [0, 1, 2] && !store.state.list.filtering && store.state.list.query == "宝石")
+        #expect(store.state.list.titles[0] == "100 颗宝石")
     }
 
     @Test func buyingAsksForConfirmationWithQuantity() {
-        var state = F.state()
-        #expect(F.keys(&state, .enter).isEmpty)
-        #expect(state.sheet == .confirmPurchase(ConfirmPurchase(productId: F.gems, quantity: 1, pendingIds: [])))
-        F.keys(&state, .character("+"), .character("+"), .character("-"))
-        #expect(state.sheet == .confirmPurchase(ConfirmPurchase(productId: F.gems, quantity: 2, pendingIds: [])))
-        for _ in 0..<20 { F.keys(&state, .character("+")) }
-        if case .confirmPurchase(let confirm)? = state.sheet { #expect(confirm.quantity == 10) }
-        for _ in 0..<20 { F.keys(&state, .left) }
-        if case .confirmPurchase(let confirm)? = state.sheet { #expect(confirm.quantity == 1) }
-        #expect(F.keys(&state, .enter) == [.buy(productId: F.gems, quantity: 1, account: "alice")])
-        #expect(state.sheet == nil)
+        func confirm(_ quantity: Int) -> Sheet {
+            .confirmPurchase(ConfirmPurchase(productId: F.gems, quantity: quantity, pendingIds: []))
+        }
+        var store = ReducerTestStore(F.state())
+        store.press(.enter) { $0.sheet = confirm(1) }
+        store.press(.character("+")) { $0.sheet = confirm(2) }
+        store.press(.character("+")) { $0.sheet = confirm(3) }
+        store.press(.character("-")) { $0.sheet = confirm(2) }
+        // Twenty more "+": up to 10, then no further.
+        for quantity in 3...10 { store.press(.character("+")) { $0.sheet = confirm(quantity) } }
+        for _ in 0..<12 { store.press(.character("+")) }
+        // Twenty "←": down to 1, then no further.
+        for quantity in (1...9).reversed() { store.press(.left) { $0.sheet = confirm(quantity) } }
+        for _ in 0..<11 { store.press(.left) }
+        store.press(.enter, effects: [.buy(productId: F.gems, quantity: 1, account: "alice")]) {
+            $0.sheet = nil
+            $0.status = Self.status("Purchasing 100 Gems…")
+        }
     }
 
     @Test func escapeCancelsTheConfirmation() {
-        var state = F.state()
-        #expect(F.keys(&state, .enter, .escape).isEmpty)
-        #expect(state.sheet == nil)
+        var store = ReducerTestStore(F.state())
+        store.press(.enter) { $0.sheet = .confirmPurchase(ConfirmPurchase(productId: F.gems, quantity: 1, pendingIds: [])) }
+        store.press(.escape) { $0.sheet = nil }
     }
 
     @Test func secondPurchaseWhilePendingAsksAgainAndNamesThePayment() {
-        var state = F.state()
+        var store = ReducerTestStore(F.state())
         let pending = F.pending([F.transaction("2000000000000007", F.gems, .deferred)])
-        F.send(&state, .snapshot(StoreSnapshot(history: [], pending: pending, balances: [:], entitlements: [], controls: TestControls())))
-        F.keys(&state, .enter)
-        #expect(state.sheet == .confirmPurchase(ConfirmPurchase(productId: F.gems, quantity: 1, pendingIds: ["2000000000000007"])))
-        #expect(F.keys(&state, .enter).isEmpty)  // first Enter only acknowledges the warning
-        #expect(View.render(state).text.contains("Press Enter again to pay anyway"))
-        #expect(F.keys(&state, .enter) == [.buy(productId: F.gems, quantity: 1, account: "alice")])
+        store.send(.snapshot(StoreSnapshot(history: [], pending: pending, balances: [:], entitlements: [], controls: TestControls()))) {
+            $0.pending = pending
+        }
+        store.press(.enter) {
+            $0.sheet = .confirmPurchase(ConfirmPurchase(productId: F.gems, quantity: 1, pendingIds: ["2000000000000007"]))
+        }
+        // The first Enter only acknowledges the warning.
+        store.press(.enter) {
+            $0.sheet = .confirmPurchase(ConfirmPurchase(productId: F.gems, quantity: 1, pendingIds: ["2000000000000007"], acknowledged: true))
+        }
+        #expect(View.render(store.state).text.contains("Press Enter again to pay anyway"))
+        store.press(.enter, effects: [.buy(productId: F.gems, quantity: 1, account: "alice")]) {
+            $0.sheet = nil
+            $0.status = Self.status("Purchasing 100 Gems…")
+        }
     }
 
     @Test func purchaseGoesThroughEveryStepToFinished() {
-        var state = F.state()
+        var store = ReducerTestStore(F.state())
         let purchasing = F.transaction("2000000000000001", F.gems, .purchasing)
-        F.added(&state, purchasing)
-        #expect(state.progress[purchasing.id] == .purchasing && state.inFlight == [purchasing.id])
-        var purchased = purchasing
-        purchased.state = .purchased
+        store.send(.paymentAdded(purchasing)) {
+            $0.inFlight = ["2000000000000001"]
+            $0.history = [purchasing]
+            $0.progress = ["2000000000000001": .purchasing]
+        }
+        let purchased = F.transaction("2000000000000001", F.gems, .purchased)
         let update = TransactionUpdate(transaction: purchased, receipt: "r")
-        #expect(F.send(&state, .transactionUpdate(update)) == [.handle(update)])
-        #expect(state.progress[purchased.id] == .verifying)
-        F.send(&state, .appSteps([.delivered(transactionId: purchased.id, firstTime: true)]))
-        #expect(state.progress[purchased.id] == .delivered)
-        let effects = F.send(&state, .appSteps([.verified(transactionId: purchased.id), .finished(transactionId: purchased.id)]))
-        #expect(effects == [.refresh(account: "alice")])
-        #expect(state.progress[purchased.id] == .finished && state.inFlight.isEmpty)
-        #expect(state.history.first?.finished == true)
-        #expect(state.status?.text == "100 Gems: delivered, verified and finished.")
+        store.send(.transactionUpdate(update), effects: [.handle(update)]) {
+            $0.history = [purchased]
+            $0.progress = ["2000000000000001": .verifying]
+        }
+        store.send(.appSteps([.delivered(transactionId: "2000000000000001", firstTime: true)]), effects: [.refresh(account: "alice")]) {
+            $0.progress = ["2000000000000001": .delivered]
+        }
+        store.send(.appSteps([.verified(transactionId: "2000000000000001"), .finished(transactionId: "2000000000000001")]),
+                   effects: [.refresh(account: "alice")]) {
+            $0.progress = ["2000000000000001": .finished]
+            $0.inFlight = []
+            $0.history = [F.transaction("2000000000000001", F.gems, .purchased, finished: true)]
+            $0.status = Self.status("100 Gems: delivered, verified and finished.")
+        }
     }
 
     @Test func aFailureOfThisSessionsPaymentShowsTheSheet() {
-        var state = F.state()
-        F.keys(&state, .enter, .enter)  // confirmed: the buy effect is on its way
+        var store = ReducerTestStore(F.state())
+        store.press(.enter) { $0.sheet = .confirmPurchase(ConfirmPurchase(productId: F.gems, quantity: 1, pendingIds: [])) }
+        // Confirmed: the buy effect is on its way.
+        store.press(.enter, effects: [.buy(productId: F.gems, quantity: 1, account: "alice")]) {
+            $0.sheet = nil
+            $0.status = Self.status("Purchasing 100 Gems…")
+        }
+        let purchasing = F.transaction("2000000000000014", F.gems, .purchasing)
+        store.send(.paymentAdded(purchasing)) {
+            $0.inFlight = ["2000000000000014"]
+            $0.history = [purchasing]
+            $0.progress = ["2000000000000014": .purchasing]
+        }
         let failed = F.transaction("2000000000000014", F.gems, .failed, error: .storeKit(.clientInvalid))
-        F.send(&state, .paymentAdded(F.transaction("2000000000000014", F.gems, .purchasing)),
-               .transactionUpdate(TransactionUpdate(transaction: failed, receipt: nil)))
-        #expect(state.sheet == .error(ErrorSheet(kind: .store(.storeKit(.clientInvalid)), productId: F.gems)))
-        F.send(&state, .appSteps([.finished(transactionId: failed.id)]))
-        #expect(state.inFlight.isEmpty)
-        #expect(state.history.first?.state == .failed)
+        let update = TransactionUpdate(transaction: failed, receipt: nil)
+        store.send(.transactionUpdate(update), effects: [.handle(update)]) {
+            $0.history = [failed]
+            $0.progress = ["2000000000000014": .failed(.storeKit(.clientInvalid))]
+            $0.sheet = .error(ErrorSheet(kind: .store(.storeKit(.clientInvalid)), productId: F.gems))
+        }
+        // Finishing a failed payment keeps it failed and says nothing more.
+        store.send(.appSteps([.finished(transactionId: "2000000000000014")]), effects: [.refresh(account: "alice")]) {
+            $0.inFlight = []
+            $0.history = [F.transaction("2000000000000014", F.gems, .failed, error: .storeKit(.clientInvalid), finished: true)]
+        }
+        #expect(store.state.history.first?.state == .failed)
     }
 
     @Test func failureInThisSessionShowsTheErrorSheet() {
-        var state = F.state()
+        var store = ReducerTestStore(F.state())
+        let purchasing = F.transaction("2000000000000002", F.gems, .purchasing)
+        store.send(.paymentAdded(purchasing)) {
+            $0.inFlight = ["2000000000000002"]
+            $0.history = [purchasing]
+            $0.progress = ["2000000000000002": .purchasing]
+        }
         let failed = F.transaction("2000000000000002", F.gems, .failed, error: .storeKit(.paymentNotAllowed))
-        F.added(&state, F.transaction("2000000000000002", F.gems, .purchasing))
         let update = TransactionUpdate(transaction: failed, receipt: nil)
-        #expect(F.send(&state, .transactionUpdate(update)) == [.handle(update)])
-        #expect(state.sheet == .error(ErrorSheet(kind: .store(.storeKit(.paymentNotAllowed)), productId: F.gems)))
-        F.keys(&state, .escape)
-        #expect(state.sheet == nil)
+        store.send(.transactionUpdate(update), effects: [.handle(update)]) {
+            $0.history = [failed]
+            $0.progress = ["2000000000000002": .failed(.storeKit(.paymentNotAllowed))]
+            $0.sheet = .error(ErrorSheet(kind: .store(.storeKit(.paymentNotAllowed)), productId: F.gems))
+        }
+        store.press(.escape) { $0.sheet = nil }
     }
 
     @Test func cancellationIsOnlyAQuietStatusLine() {
-        var state = F.state()
-        F.added(&state, F.transaction("2000000000000003", F.gems, .purchasing))
-        F.send(&state, .transactionUpdate(TransactionUpdate(transaction: F.transaction("2000000000000003", F.gems, .failed, error: .storeKit(.paymentCancelled)), receipt: nil)))
-        #expect(state.sheet == nil)
-        #expect(state.status?.level == .info && state.status?.text.contains("cancelled") == true)
+        var store = ReducerTestStore(F.state())
+        let purchasing = F.transaction("2000000000000003", F.gems, .purchasing)
+        store.send(.paymentAdded(purchasing)) {
+            $0.inFlight = ["2000000000000003"]
+            $0.history = [purchasing]
+            $0.progress = ["2000000000000003": .purchasing]
+        }
+        let cancelled = F.transaction("2000000000000003", F.gems, .failed, error: .storeKit(.paymentCancelled))
+        let update = TransactionUpdate(transaction: cancelled, receipt: nil)
+        store.send(.transactionUpdate(update), effects: [.handle(update)]) {
+            $0.history = [cancelled]
+            $0.progress = ["2000000000000003": .failed(.storeKit(.paymentCancelled))]
+            $0.status = Self.status("Purchase of 100 Gems cancelled.")  // no sheet
+        }
     }
 
     @Test func deferredWaitsAndIsHandedToTheObserver() {
-        var state = F.state()
-        let update = TransactionUpdate(transaction: F.transaction("2000000000000004", F.removeAds, .deferred), receipt: nil)
-        #expect(F.send(&state, .transactionUpdate(update)) == [.handle(update), .refresh(account: "alice")])
-        #expect(state.progress["2000000000000004"] == .deferred && state.status?.level == .warning)
+        var store = ReducerTestStore(F.state())
+        let deferred = F.transaction("2000000000000004", F.removeAds, .deferred)
+        let update = TransactionUpdate(transaction: deferred, receipt: nil)
+        store.send(.transactionUpdate(update), effects: [.handle(update), .refresh(account: "alice")]) {
+            $0.history = [deferred]
+            $0.progress = ["2000000000000004": .deferred]
+            $0.status = Self.status("Remove Ads: waiting for approval (Ask to Buy).", .warning)
+        }
     }
 
     @Test func anotherAccountsUpdateIsLeftForThatAccount() {
-        var state = F.state()
+        var store = ReducerTestStore(F.state())
         let update = TransactionUpdate(transaction: F.transaction("2000000000000005", F.gems, .purchased, account: "kenji"), receipt: "r")
-        #expect(F.send(&state, .transactionUpdate(update)).isEmpty)
-        #expect(state.history.isEmpty)
+        store.send(.transactionUpdate(update))
     }
 
     @Test func unverifiedPurchaseStaysPendingWithAWarning() {
-        var state = F.state()
-        F.added(&state, F.transaction("2000000000000006", F.gems, .purchasing))
-        F.send(&state, .appSteps([.verificationDeferred(transactionId: "2000000000000006", reason: "the verification server is unreachable", nextAttempt: nil)]))
-        #expect(state.progress["2000000000000006"] == .unverified("the verification server is unreachable"))
-        #expect(state.inFlight.isEmpty && state.status?.level == .warning)
+        var store = ReducerTestStore(F.state())
+        let purchasing = F.transaction("2000000000000006", F.gems, .purchasing)
+        store.send(.paymentAdded(purchasing)) {
+            $0.inFlight = ["2000000000000006"]
+            $0.history = [purchasing]
+            $0.progress = ["2000000000000006": .purchasing]
+        }
+        let step = AppStep.verificationDeferred(transactionId: "2000000000000006", reason: "the verification server is unreachable", nextAttempt: nil)
+        store.send(.appSteps([step]), effects: [.refresh(account: "alice")]) {
+            $0.progress = ["2000000000000006": .unverified("the verification server is unreachable")]
+            $0.inFlight = []
+            $0.status = Self.status("Not verified yet (the verification server is unreachable); the payment is kept and retried.", .warning)
+        }
     }
 
     @Test func snapshotWithAnUnhandledApprovalReplaysTheQueue() {
-        var state = F.state()
+        var store = ReducerTestStore(F.state())
         let approved = F.transaction("2000000000000008", F.removeAds, .purchased)
         let pending = F.pending([approved])
-        let effects = F.send(&state, .snapshot(StoreSnapshot(history: [approved], pending: pending, balances: [:], entitlements: [], controls: TestControls())))
-        #expect(effects == [.replayUnfinished(account: "alice")])
-        state.progress[approved.id] = .verifying
-        #expect(F.send(&state, .snapshot(StoreSnapshot(history: [approved], pending: pending, balances: [:], entitlements: [], controls: TestControls()))).isEmpty)
+        let snapshot = StoreSnapshot(history: [approved], pending: pending, balances: [:], entitlements: [], controls: TestControls())
+        store.send(.snapshot(snapshot), effects: [.replayUnfinished(account: "alice")]) {
+            $0.history = [approved]
+            $0.pending = pending
+        }
+        store.arrange { $0.progress["2000000000000008"] = .verifying }
+        store.send(.snapshot(snapshot))
     }
 
     @Test func switchingStorefrontReformatsPricesAtOnce() {
-        var state = F.state()
-        #expect(state.displayPrice(try! #require(state.selectedProduct)) == "$0.99")
-        F.keys(&state, .character("s"))
-        #expect(state.sheet == .storefrontPicker(selection: 0))
-        let effects = F.keys(&state, .down, .enter)
-        #expect(state.storefront.id == "JPN" && state.sheet == nil)
-        #expect(state.displayPrice(try! #require(state.selectedProduct)) == "¥160")
+        var store = ReducerTestStore(F.state())
+        #expect(store.state.displayPrice(try! #require(store.state.selectedProduct)) == "$0.99")
+        store.press(.character("s")) { $0.sheet = .storefrontPicker(selection: 0) }
+        store.press(.down) { $0.sheet = .storefrontPicker(selection: 1) }
         var controls = TestControls()
         controls.storefront = "JPN"
-        #expect(effects == [.setControls(controls), .loadProducts(storefront: "JPN"), .refresh(account: "alice")])
-        F.keys(&state, .character("s"), .down, .enter)
-        #expect(state.displayPrice(try! #require(state.selectedProduct)) == "1,19\u{A0}€")
+        store.press(.enter, effects: [.setControls(controls), .loadProducts(storefront: "JPN"), .refresh(account: "alice")]) {
+            $0.sheet = nil
+            $0.storefront = Self.storefront("JPN")
+            $0.controls.storefront = "JPN"
+            $0.status = Self.status("Storefront JPN: prices in JPY.")
+            $0.list.reprice(for: $0.pricing)
+        }
+        #expect(store.state.displayPrice(try! #require(store.state.selectedProduct)) == "¥160")
+        #expect(store.state.list.displayPrices[0] == "¥160")
+        store.press(.character("s")) { $0.sheet = .storefrontPicker(selection: 1) }
+        store.press(.down) { $0.sheet = .storefrontPicker(selection: 2) }
+        controls.storefront = "DEU"
+        store.press(.enter, effects: [.setControls(controls), .loadProducts(storefront: "DEU"), .refresh(account: "alice")]) {
+            $0.sheet = nil
+            $0.storefront = Self.storefront("DEU")
+            $0.controls.storefront = "DEU"
+            $0.status = Self.status("Storefront DEU: prices in EUR.")
+            $0.list.reprice(for: $0.pricing)
+        }
+        #expect(store.state.displayPrice(try! #require(store.state.selectedProduct)) == "1,19\u{A0}€")
+        #expect(store.state.list.displayPrices[0] == "1,19\u{A0}€")
     }
 
     /// The list's prices are formatted once per storefront, locale and language; every way of
@@ -223,149 +360,276 @@ import Testing
             uncached.list.pricing = nil  // the frame formats each row's price itself
             return uncached
         }
-        var state = F.state(TerminalSize(columns: 120, rows: 40))
-        #expect(state.list.pricing == state.pricing)
-        let steps: [[Key]] = [[.character("s"), .down, .enter], [.character("l")], [.character("a"), .down, .enter],
-                              [.character("l")], [.character("s"), .down, .down, .enter]]
-        var firstRows: [String] = []
-        for keys in steps {
-            keys.forEach { F.keys(&state, $0) }
-            #expect(state.list.pricing == state.pricing)
+        /// The first product's row, after checking the frame is the one drawn without the cache.
+        func firstRow(_ state: AppState, sourceLocation: Testing.SourceLocation = #_sourceLocation) -> String {
+            #expect(state.list.pricing == state.pricing, sourceLocation: sourceLocation)
             let frame = View.render(state)
-            #expect(frame == View.render(fresh(state)))
-            firstRows.append(frame.rows[2])
+            #expect(frame == View.render(fresh(state)), sourceLocation: sourceLocation)
+            return frame.rows[2]
         }
-        #expect(firstRows[0].contains("100 Gems") && firstRows[0].contains("¥160"))
-        #expect(firstRows[1].contains("100 颗宝石") && firstRows[1].contains("¥160"))
-        #expect(firstRows[4].contains("100 Gems") && !firstRows[4].contains("¥160"))
-        #expect(state.list.displayPrices.count == state.list.products.count)
+        var store = ReducerTestStore(F.state(TerminalSize(columns: 120, rows: 40)))
+        #expect(store.state.list.pricing == store.state.pricing)
+        var controls = TestControls()
+
+        // The storefront picker: JPN.
+        store.press(.character("s")) { $0.sheet = .storefrontPicker(selection: 0) }
+        store.press(.down) { $0.sheet = .storefrontPicker(selection: 1) }
+        controls.storefront = "JPN"
+        store.press(.enter, effects: [.setControls(controls), .loadProducts(storefront: "JPN"), .refresh(account: "alice")]) {
+            $0.sheet = nil
+            $0.storefront = Self.storefront("JPN")
+            $0.controls.storefront = "JPN"
+            $0.status = Self.status("Storefront JPN: prices in JPY.")
+            $0.list.reprice(for: $0.pricing)
+        }
+        #expect(store.state.list.displayPrices[0] == "¥160")
+        let japan = firstRow(store.state)
+        #expect(japan.contains("100 Gems") && japan.contains("¥160"))
+
+        // The language: Chinese.
+        store.press(.character("l")) {
+            $0.language = .simplifiedChinese
+            $0.list.relabel(language: .simplifiedChinese)
+            $0.list.reprice(for: $0.pricing)
+        }
+        #expect(store.state.list.titles[0] == "100 颗宝石" && store.state.list.query.isEmpty && store.state.list.visible == Self.allProducts)
+        let chinese = firstRow(store.state)
+        #expect(chinese.contains("100 颗宝石") && chinese.contains("¥160"))
+
+        // The account picker: kenji, who buys in JPN already, so the prices stay.
+        store.press(.character("a")) { $0.sheet = .accountPicker(selection: 0) }
+        store.press(.down) { $0.sheet = .accountPicker(selection: 1) }
+        controls.account = "kenji"
+        controls.storefront = nil
+        store.press(.enter, effects: [.setControls(controls), .replayUnfinished(account: "kenji"), .loadProducts(storefront: "JPN"),
+                                      .refresh(account: "kenji")]) {
+            $0.sheet = nil
+            $0.account = Self.account("kenji")
+            $0.controls.account = "kenji"
+            $0.controls.storefront = nil
+            $0.status = Self.status("已登录为 kenji。")
+        }
+        _ = firstRow(store.state)
+
+        // The language: English again.
+        store.press(.character("l")) {
+            $0.language = .english
+            $0.list.relabel(language: .english)
+            $0.list.reprice(for: $0.pricing)
+        }
+        #expect(store.state.list.titles[0] == "100 Gems")
+        _ = firstRow(store.state)
+
+        // The storefront picker: CHN.
+        store.press(.character("s")) { $0.sheet = .storefrontPicker(selection: 1) }
+        store.press(.down) { $0.sheet = .storefrontPicker(selection: 2) }
+        store.press(.down) { $0.sheet = .storefrontPicker(selection: 3) }
+        controls.storefront = "CHN"
+        store.press(.enter, effects: [.setControls(controls), .loadProducts(storefront: "CHN"), .refresh(account: "kenji")]) {
+            $0.sheet = nil
+            $0.storefront = Self.storefront("CHN")
+            $0.controls.storefront = "CHN"
+            $0.status = Self.status("Storefront CHN: prices in CNY.")
+            $0.list.reprice(for: $0.pricing)
+        }
+        let china = firstRow(store.state)
+        #expect(china.contains("100 Gems") && !china.contains("¥160"))
+        #expect(store.state.list.displayPrices.count == store.state.list.products.count)
     }
 
     @Test func switchingAccountReplaysThatAccountsQueue() {
-        var state = F.state()
-        F.send(&state, .snapshot(StoreSnapshot(history: [F.transaction("2000000000000009", F.gems, .purchased)], pending: [], balances: ["gems": 100], entitlements: [], controls: TestControls())))
-        let effects = F.keys(&state, .character("a"), .down, .enter)
-        #expect(state.account.name == "kenji" && state.storefront.id == "JPN")
-        #expect(state.history.isEmpty && state.balances.isEmpty)
-        #expect(effects.contains(.replayUnfinished(account: "kenji")) && effects.contains(.loadProducts(storefront: "JPN")))
+        var store = ReducerTestStore(F.state())
+        let bought = F.transaction("2000000000000009", F.gems, .purchased)
+        store.send(.snapshot(StoreSnapshot(history: [bought], pending: [], balances: ["gems": 100], entitlements: [], controls: TestControls()))) {
+            $0.history = [bought]
+            $0.balances = ["gems": 100]
+        }
+        store.press(.character("a")) { $0.sheet = .accountPicker(selection: 0) }
+        store.press(.down) { $0.sheet = .accountPicker(selection: 1) }
+        var controls = TestControls()
+        controls.account = "kenji"
+        store.press(.enter, effects: [.setControls(controls), .replayUnfinished(account: "kenji"), .loadProducts(storefront: "JPN"),
+                                      .refresh(account: "kenji")]) {
+            $0.sheet = nil
+            $0.account = Self.account("kenji")
+            $0.storefront = Self.storefront("JPN")
+            $0.controls.account = "kenji"
+            $0.history = []
+            $0.balances = [:]
+            $0.status = Self.status("Signed in as kenji.")
+            $0.list.reprice(for: $0.pricing)
+        }
+        #expect(store.state.account.name == "kenji" && store.state.storefront.id == "JPN")
+        #expect(store.state.list.displayPrices[0] == "¥160")
     }
 
     @Test func languageSwitchRelabelsAndKeepsTheFilter() {
-        var state = F.state()
-        F.keys(&state, .character("l"))
-        #expect(state.language == .simplifiedChinese)
-        #expect(View.render(state).text.contains("商品"))
-        F.keys(&state, .character("l"))
-        #expect(state.language == .english)
+        var store = ReducerTestStore(F.state())
+        store.arrange { $0.list.setQuery("gem") }
+        store.press(.character("l")) {
+            $0.language = .simplifiedChinese
+            $0.list.relabel(language: .simplifiedChinese)
+            $0.list.reprice(for: $0.pricing)
+        }
+        #expect(store.state.list.titles[0] == "100 颗宝石")
+        #expect(store.state.list.query == "gem" && store.state.list.visible == [0, 1, 2])  // the ids still match
+        #expect(View.render(store.state).text.contains("商品"))
+        store.press(.character("l")) {
+            $0.language = .english
+            $0.list.relabel(language: .english)
+            $0.list.reprice(for: $0.pricing)
+        }
+        #expect(store.state.list.titles[0] == "100 Gems")
+        #expect(store.state.list.query == "gem" && store.state.list.visible == [0, 1, 2])
     }
 
     @Test func testControlsChangeOneSettingAtATime() {
-        var state = F.state()
-        F.keys(&state, .character("t"))
-        #expect(state.sheet == .testControls(selection: 0))
+        var store = ReducerTestStore(F.state())
+        store.press(.character("t")) { $0.sheet = .testControls(selection: 0) }
         var expected = TestControls()
         expected.nextOutcome = .cancel
-        #expect(F.keys(&state, .right) == [.setControls(expected)])
+        store.press(.right, effects: [.setControls(expected)]) { $0.controls.nextOutcome = .cancel }
         expected.nextOutcome = .success
-        #expect(F.keys(&state, .left) == [.setControls(expected)])
+        store.press(.left, effects: [.setControls(expected)]) { $0.controls.nextOutcome = .success }
+        store.press(.down) { $0.sheet = .testControls(selection: 1) }
+        store.press(.down) { $0.sheet = .testControls(selection: 2) }
         expected.askToBuy = true
-        #expect(F.keys(&state, .down, .down, .enter) == [.setControls(expected)])
-        #expect(F.keys(&state, .character("Z")).isEmpty)  // armed
-        #expect(F.keys(&state, .character("Z")) == [.manage(.resetToDefaults), .refresh(account: "alice")])
-        F.keys(&state, .escape)
-        #expect(state.sheet == nil)
+        store.press(.enter, effects: [.setControls(expected)]) { $0.controls.askToBuy = true }
+        store.press(.character("Z")) {  // armed
+            $0.armed = .reset
+            $0.status = Self.status("Press Z again to reset the store and the controls.", .warning)
+        }
+        store.press(.character("Z"), effects: [.manage(.resetToDefaults), .refresh(account: "alice")]) { $0.armed = nil }
+        store.press(.escape) { $0.sheet = nil }
     }
 
     @Test func anUnreachableStoreIsALineNotASheetAndClearsWhenItAnswers() {
-        var state = F.state()
-        F.send(&state, .refreshFailed("store unreachable at http://127.0.0.1:9/"))
-        #expect(state.sheet == nil && state.storeProblem != nil)
-        #expect(View.render(state).text.contains("store unreachable (store unreachable at http://127.0.0.1:9/) — retrying"))
-        F.send(&state, .snapshot(StoreSnapshot(history: [], pending: [], balances: [:], entitlements: [], controls: TestControls())))
-        #expect(state.storeProblem == nil)
+        var store = ReducerTestStore(F.state())
+        store.send(.refreshFailed("store unreachable at http://127.0.0.1:9/")) { $0.storeProblem = "store unreachable at http://127.0.0.1:9/" }
+        #expect(View.render(store.state).text.contains("store unreachable (store unreachable at http://127.0.0.1:9/) — retrying"))
+        store.send(.snapshot(StoreSnapshot(history: [], pending: [], balances: [:], entitlements: [], controls: TestControls()))) {
+            $0.storeProblem = nil
+        }
     }
 
     @Test func everyOutcomeAndVerificationFailureCanBeChosen() {
         #expect(ControlRow.allCases.count == 9)
+        // → steps through these in turn, then starts again.
+        let outcomes: [PaymentOutcome] = [.success, .cancel, .deferred, .interrupted]
+            + SKErrorCode.allCases.filter { $0 != .paymentCancelled }.map { .fail($0) }
+            + URLErrorCode.allCases.map { .network($0) }
+        var store = ReducerTestStore(F.state())
+        store.arrange { $0.sheet = .testControls(selection: 0) }
         var controls = TestControls()
         var seen: Set<String> = []
-        for _ in 0..<60 {
-            var state = F.state()
-            state.controls = controls
-            state.sheet = .testControls(selection: 0)
-            if case .setControls(let next)? = F.keys(&state, .right).first { controls = next }
-            seen.insert(controls.nextOutcome.token)
+        for step in 1...outcomes.count + 1 {
+            controls.nextOutcome = outcomes[step % outcomes.count]
+            store.press(.right, effects: [.setControls(controls)]) { $0.controls.nextOutcome = outcomes[step % outcomes.count] }
+            seen.insert(store.state.controls.nextOutcome.token)
         }
+        #expect(store.state.controls.nextOutcome == .cancel)  // round once, and one step on
         for code in SKErrorCode.allCases where code != .paymentCancelled { #expect(seen.contains("fail:\(code.rawValue)")) }
         #expect(seen.isSuperset(of: ["success", "cancel", "deferred", "interrupted", "network:-1009"]))
+
+        // The verification row (the sixth) steps through every failure the same way.
+        let failures: [VerificationFailure?] = [nil, .unreachable] + VerifyStatus.allCases.filter { $0 != .valid }.map { .status($0) }
+        store.arrange { $0.sheet = .testControls(selection: 5) }
+        for step in 1...failures.count {
+            controls.verificationFailure = failures[step % failures.count]
+            store.press(.right, effects: [.setControls(controls)]) { $0.controls.verificationFailure = failures[step % failures.count] }
+        }
+        #expect(store.state.controls.verificationFailure == nil)  // round once
     }
 
     @Test func transactionManagerActsOnTheSelectedTransaction() {
-        var state = F.state()
+        var store = ReducerTestStore(F.state())
         let deferred = F.transaction("2000000000000010", F.removeAds, .deferred)
         let bought = F.transaction("2000000000000011", F.gems, .purchased, finished: true)
-        F.send(&state, .snapshot(StoreSnapshot(history: [deferred, bought], pending: [], balances: [:], entitlements: [], controls: TestControls())))
-        F.keys(&state, .character("m"))
-        #expect(F.keys(&state, .character("A")) == [.manage(.approveAskToBuy(deferred.id)), .refresh(account: "alice")])
-        #expect(F.keys(&state, .down, .character("F")) == [.manage(.refund(bought.id)), .refresh(account: "alice")])
-        for (key, action) in [("D", ManageAction.declineAskToBuy(bought.id)), ("I", .resolveIssue(bought.id)), ("E", .expireSubscription(bought.id)),
-                              ("N", .forceRenewal(bought.id)), ("X", .delete(bought.id))] {
-            #expect(F.keys(&state, .character(Character(key))).first == .manage(action))
+        store.send(.snapshot(StoreSnapshot(history: [deferred, bought], pending: [], balances: [:], entitlements: [], controls: TestControls()))) {
+            $0.history = [deferred, bought]
         }
-        #expect(F.keys(&state, .character("C")).isEmpty)
-        #expect(F.keys(&state, .character("C")).first == .manage(.clearAll))
+        store.press(.character("m")) { $0.sheet = .transactionManager(selection: 0) }
+        store.press(.character("A"), effects: [.manage(.approveAskToBuy("2000000000000010")), .refresh(account: "alice")])
+        store.press(.down) { $0.sheet = .transactionManager(selection: 1) }
+        store.press(.character("F"), effects: [.manage(.refund("2000000000000011")), .refresh(account: "alice")])
+        for (key, action) in [("D", ManageAction.declineAskToBuy("2000000000000011")), ("I", .resolveIssue("2000000000000011")),
+                              ("E", .expireSubscription("2000000000000011")), ("N", .forceRenewal("2000000000000011")),
+                              ("X", .delete("2000000000000011"))] {
+            store.press(.character(Character(key)), effects: [.manage(action), .refresh(account: "alice")])
+        }
+        store.press(.character("C")) {  // armed
+            $0.armed = .clearAll
+            $0.status = Self.status("Press C again to delete every transaction.", .warning)
+        }
+        store.press(.character("C"), effects: [.manage(.clearAll), .refresh(account: "alice")]) { $0.armed = nil }
     }
 
     @Test func quitAsksWhileAPurchaseIsInFlight() {
-        var state = F.state()
-        #expect(F.keys(&state, .character("q")) == [.quit] && state.quitting)
-        state = F.state()
-        F.added(&state, F.transaction("2000000000000012", F.gems, .purchasing))
-        #expect(F.keys(&state, .character("q")).isEmpty && state.sheet == .quitConfirm)
-        F.keys(&state, .character("n"))
-        #expect(state.sheet == nil && !state.quitting)
-        #expect(F.keys(&state, .control("c"), .character("y")) == [.quit] && state.quitting)
+        var idle = ReducerTestStore(F.state())
+        idle.press(.character("q"), effects: [.quit]) { $0.quitting = true }
+
+        var store = ReducerTestStore(F.state())
+        let purchasing = F.transaction("2000000000000012", F.gems, .purchasing)
+        store.send(.paymentAdded(purchasing)) {
+            $0.inFlight = ["2000000000000012"]
+            $0.history = [purchasing]
+            $0.progress = ["2000000000000012": .purchasing]
+        }
+        store.press(.character("q")) { $0.sheet = .quitConfirm }
+        store.press(.character("n")) { $0.sheet = nil }
+        store.press(.control("c")) { $0.sheet = .quitConfirm }
+        store.press(.character("y"), effects: [.quit]) { $0.quitting = true }
     }
 
     @Test func belowTheMinimumOnlyQuitWorks() {
-        var state = F.state(TerminalSize(columns: 20, rows: 5))
-        #expect(F.keys(&state, .enter, .character("t"), .character("/")).isEmpty)
-        #expect(state.sheet == nil && !state.list.filtering)
-        #expect(F.keys(&state, .character("q")) == [.quit])
+        var store = ReducerTestStore(F.state(TerminalSize(columns: 20, rows: 5)))
+        store.press(.enter)
+        store.press(.character("t"))
+        store.press(.character("/"))
+        store.press(.character("q"), effects: [.quit]) { $0.quitting = true }
     }
 
     @Test func helpListsEveryBindingOfTheDispatchTable() {
-        var state = F.state(TerminalSize(columns: 120, rows: 60))
-        F.keys(&state, .character("?"))
-        #expect(state.sheet == .help)
-        let screen = View.render(state).text
+        var store = ReducerTestStore(F.state(TerminalSize(columns: 120, rows: 60)))
+        store.press(.character("?")) { $0.sheet = .help }
+        let screen = View.render(store.state).text
         for binding in KeyBindings.table { #expect(screen.contains(binding.help.en), "help misses \(binding.help.en)") }
     }
 
     @Test func restoreReportsItsResult() {
-        var state = F.state()
-        #expect(F.keys(&state, .character("r")) == [.restore(account: "alice")])
-        F.send(&state, .restoreFinished(.nothing))
-        #expect(state.sheet == .restoreResult(.nothing))
-        #expect(View.render(state).text.contains("Nothing to restore"))
+        var store = ReducerTestStore(F.state())
+        store.press(.character("r"), effects: [.restore(account: "alice")]) { $0.status = Self.status("Restoring purchases…") }
+        store.send(.restoreFinished(.nothing), effects: [.refresh(account: "alice")]) { $0.sheet = .restoreResult(.nothing) }
+        #expect(View.render(store.state).text.contains("Nothing to restore"))
     }
 
     @Test func statusClearsAfterAFewSecondsAndTheStoreIsReread() {
-        var state = F.state()
-        F.keys(&state, .character("r"))
-        #expect(state.status != nil)
-        let effects = F.send(&state, .tick(F.now.addingTimeInterval(5)))
-        #expect(state.status == nil)
-        #expect(effects.contains(.refresh(account: "alice")))
+        var store = ReducerTestStore(F.state())
+        store.press(.character("r"), effects: [.restore(account: "alice")]) { $0.status = Self.status("Restoring purchases…") }
+        // 5 s later: past the status's 4 s, and into another 2 s refresh period.
+        store.send(.tick(F.now.addingTimeInterval(5)), effects: [.refresh(account: "alice")]) {
+            $0.now = F.now.addingTimeInterval(5)
+            $0.spinner = 1
+            $0.status = nil
+        }
     }
 
     @Test func dueVerificationRetryIsAskedForOnce() {
-        var state = F.state()
+        var store = ReducerTestStore(F.state())
         let entry = [PendingPayment(transactionId: "2000000000000013", productId: F.gems, quantity: 1, state: .purchased, since: F.now,
                                     reason: .awaitingVerification(attempts: 1, lastError: "down", nextAttempt: F.now.addingTimeInterval(0.15)))]
-        state.pending = entry
-        #expect(!F.send(&state, .tick(F.now.addingTimeInterval(0.1))).contains(.retryVerification(account: "alice")))
-        #expect(F.send(&state, .tick(F.now.addingTimeInterval(0.2))).contains(.retryVerification(account: "alice")))
-        #expect(!F.send(&state, .tick(F.now.addingTimeInterval(0.3))).contains(.retryVerification(account: "alice")))
+        store.arrange { $0.pending = entry }
+        store.send(.tick(F.now.addingTimeInterval(0.1))) {
+            $0.now = F.now.addingTimeInterval(0.1)
+            $0.spinner = 1
+        }
+        store.send(.tick(F.now.addingTimeInterval(0.2)), effects: [.retryVerification(account: "alice")]) {
+            $0.now = F.now.addingTimeInterval(0.2)
+            $0.spinner = 2
+        }
+        store.send(.tick(F.now.addingTimeInterval(0.3))) {
+            $0.now = F.now.addingTimeInterval(0.3)
+            $0.spinner = 3
+        }
     }
 }
