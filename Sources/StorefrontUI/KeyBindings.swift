@@ -7,6 +7,8 @@ public enum Command: Sendable, Hashable, CaseIterable {
     case help, close, quit, retry
     case increase, decrease, toggle
     case approve, decline, resolve, refund, expire, renew, delete, clearAll, reset
+    /// Answers to a question (quit while a payment is in flight?) and the key that closes a message.
+    case yes, no, dismiss
 }
 
 public struct KeyBinding: Sendable {
@@ -15,6 +17,16 @@ public struct KeyBinding: Sendable {
     public let help: (en: String, zh: String)
     /// Where the binding applies.
     public let scope: Scope
+    /// The word or two a hint shows after the key ("buy"); the help text when nil.
+    public let short: (en: String, zh: String)?
+
+    init(keys: [Key], command: Command, help: (en: String, zh: String), scope: Scope, short: (en: String, zh: String)? = nil) {
+        self.keys = keys
+        self.command = command
+        self.help = help
+        self.scope = scope
+        self.short = short
+    }
 
     public enum Scope: Sendable, Hashable {
         /// The main screen and lists inside sheets.
@@ -23,6 +35,10 @@ public struct KeyBinding: Sendable {
         case controls
         case manager
         case confirm
+        /// A yes/no question (quit with a payment in flight).
+        case question
+        /// A message sheet (an error, help, pending payments, a restore's result).
+        case message
     }
 }
 
@@ -34,39 +50,58 @@ public enum KeyBindings {
         KeyBinding(keys: [.character("G"), .end], command: .bottom, help: ("last item", "最后一项"), scope: .everywhere),
         KeyBinding(keys: [.pageUp], command: .pageUp, help: ("page up", "上一页"), scope: .everywhere),
         KeyBinding(keys: [.pageDown], command: .pageDown, help: ("page down", "下一页"), scope: .everywhere),
-        KeyBinding(keys: [.enter, .character("b")], command: .buy, help: ("buy the selected product", "购买所选商品"), scope: .main),
-        KeyBinding(keys: [.character("i")], command: .details, help: ("product details", "商品详情"), scope: .main),
-        KeyBinding(keys: [.character("/")], command: .filter, help: ("filter products as you type", "输入以筛选商品"), scope: .main),
-        KeyBinding(keys: [.character("r")], command: .restore, help: ("restore purchases", "恢复购买"), scope: .main),
-        KeyBinding(keys: [.character("p")], command: .pending, help: ("pending payments", "待处理的付款"), scope: .main),
-        KeyBinding(keys: [.character("s")], command: .storefront, help: ("switch storefront", "切换店面"), scope: .main),
-        KeyBinding(keys: [.character("a")], command: .account, help: ("switch account", "切换账户"), scope: .main),
-        KeyBinding(keys: [.character("l")], command: .language, help: ("switch language (en / 中文)", "切换语言 (en / 中文)"), scope: .main),
+        KeyBinding(keys: [.enter, .character("b")], command: .buy, help: ("buy the selected product", "购买所选商品"), scope: .main,
+                   short: ("buy", "购买")),
+        KeyBinding(keys: [.character("i")], command: .details, help: ("product details", "商品详情"), scope: .main, short: ("details", "详情")),
+        KeyBinding(keys: [.character("/")], command: .filter, help: ("filter products as you type", "输入以筛选商品"), scope: .main,
+                   short: ("filter", "筛选")),
+        KeyBinding(keys: [.character("r")], command: .restore, help: ("restore purchases", "恢复购买"), scope: .main, short: ("restore", "恢复")),
+        KeyBinding(keys: [.character("p")], command: .pending, help: ("pending payments", "待处理的付款"), scope: .main, short: ("pending", "待处理")),
+        KeyBinding(keys: [.character("s")], command: .storefront, help: ("switch storefront", "切换店面"), scope: .main, short: ("storefront", "店面")),
+        KeyBinding(keys: [.character("a")], command: .account, help: ("switch account", "切换账户"), scope: .main, short: ("account", "账户")),
+        KeyBinding(keys: [.character("l")], command: .language, help: ("switch language (en / 中文)", "切换语言 (en / 中文)"), scope: .main,
+                   short: ("中文", "English")),
         KeyBinding(keys: [.character("t")], command: .controls, help: ("test controls", "测试控制"), scope: .main),
-        KeyBinding(keys: [.character("m")], command: .manager, help: ("transaction manager", "交易管理器"), scope: .main),
+        KeyBinding(keys: [.character("m")], command: .manager, help: ("transaction manager", "交易管理器"), scope: .main,
+                   short: ("transactions", "交易管理")),
         KeyBinding(keys: [.character("R")], command: .retry, help: ("reload products / retry verification", "重新加载商品 / 重试验证"), scope: .main),
         KeyBinding(keys: [.character("+"), .right], command: .increase, help: ("quantity or value up", "增加数量或数值"), scope: .confirm),
         KeyBinding(keys: [.character("-"), .left], command: .decrease, help: ("quantity or value down", "减少数量或数值"), scope: .confirm),
-        KeyBinding(keys: [.enter, .character(" "), .right, .left], command: .toggle, help: ("change the setting", "更改设置"), scope: .controls),
-        KeyBinding(keys: [.character("A")], command: .approve, help: ("approve Ask to Buy", "批准购买请求"), scope: .manager),
-        KeyBinding(keys: [.character("D")], command: .decline, help: ("decline Ask to Buy", "拒绝购买请求"), scope: .manager),
-        KeyBinding(keys: [.character("I")], command: .resolve, help: ("resolve an interrupted purchase", "解决中断的购买"), scope: .manager),
+        KeyBinding(keys: [.left, .right, .enter, .character(" ")], command: .toggle, help: ("change the setting", "更改设置"), scope: .controls),
+        KeyBinding(keys: [.character("A")], command: .approve, help: ("approve Ask to Buy", "批准购买请求"), scope: .manager, short: ("approve", "批准")),
+        KeyBinding(keys: [.character("D")], command: .decline, help: ("decline Ask to Buy", "拒绝购买请求"), scope: .manager, short: ("decline", "拒绝")),
+        KeyBinding(keys: [.character("I")], command: .resolve, help: ("resolve an interrupted purchase", "解决中断的购买"), scope: .manager,
+                   short: ("resolve", "解决")),
         KeyBinding(keys: [.character("F")], command: .refund, help: ("refund", "退款"), scope: .manager),
-        KeyBinding(keys: [.character("E")], command: .expire, help: ("expire subscription", "使订阅过期"), scope: .manager),
-        KeyBinding(keys: [.character("N")], command: .renew, help: ("renew subscription now", "立即续订"), scope: .manager),
-        KeyBinding(keys: [.character("X")], command: .delete, help: ("delete transaction", "删除交易"), scope: .manager),
-        KeyBinding(keys: [.character("C")], command: .clearAll, help: ("clear all transactions", "清除所有交易"), scope: .manager),
-        KeyBinding(keys: [.character("Z")], command: .reset, help: ("reset controls and store to defaults", "将控制与商店重置为默认"), scope: .controls),
+        KeyBinding(keys: [.character("E")], command: .expire, help: ("expire subscription", "使订阅过期"), scope: .manager, short: ("expire", "过期")),
+        KeyBinding(keys: [.character("N")], command: .renew, help: ("renew subscription now", "立即续订"), scope: .manager, short: ("renew", "续订")),
+        KeyBinding(keys: [.character("X")], command: .delete, help: ("delete transaction", "删除交易"), scope: .manager, short: ("delete", "删除")),
+        KeyBinding(keys: [.character("C")], command: .clearAll, help: ("clear all transactions", "清除所有交易"), scope: .manager, short: ("clear", "清除")),
+        KeyBinding(keys: [.character("Z")], command: .reset, help: ("reset controls and store to defaults", "将控制与商店重置为默认"), scope: .controls,
+                   short: ("reset all", "全部重置")),
         KeyBinding(keys: [.character("?")], command: .help, help: ("this help", "此帮助"), scope: .everywhere),
-        KeyBinding(keys: [.escape], command: .close, help: ("close the sheet / clear the filter", "关闭面板 / 清除筛选"), scope: .everywhere),
+        KeyBinding(keys: [.escape], command: .close, help: ("close the sheet / clear the filter", "关闭面板 / 清除筛选"), scope: .everywhere,
+                   short: ("close", "关闭")),
         KeyBinding(keys: [.character("q"), .control("c")], command: .quit, help: ("quit", "退出"), scope: .everywhere),
+        KeyBinding(keys: [.character("y"), .enter], command: .yes, help: ("yes: quit now", "是：立即退出"), scope: .question),
+        KeyBinding(keys: [.character("n")], command: .no, help: ("no: stay", "否：留下"), scope: .question),
+        KeyBinding(keys: [.enter], command: .dismiss, help: ("close the message", "关闭消息"), scope: .message, short: ("close", "关闭")),
     ]
 
     /// The command for a key in the given scope: the scope's own bindings first, then the ones
     /// that apply everywhere, then the main screen's (Enter confirms in every sheet as it buys there).
     public static func command(for key: Key, in scope: KeyBinding.Scope) -> Command? {
+        binding(in: scope) { $0.keys.contains(key) }?.command
+    }
+
+    /// The binding of `command` that dispatch would use in `scope`.
+    public static func binding(of command: Command, in scope: KeyBinding.Scope) -> KeyBinding? {
+        binding(in: scope) { $0.command == command }
+    }
+
+    private static func binding(in scope: KeyBinding.Scope, where matches: (KeyBinding) -> Bool) -> KeyBinding? {
         for candidate in [scope, .everywhere, .main] {
-            if let binding = table.first(where: { $0.scope == candidate && $0.keys.contains(key) }) { return binding.command }
+            if let binding = table.first(where: { $0.scope == candidate && matches($0) }) { return binding }
         }
         return nil
     }

@@ -103,11 +103,15 @@ extension Reducer {
             state.sheet = .confirmPurchase(confirm)
             return []
         case .quitConfirm:
-            if key == .character("y") || key == .character("q") || key == .enter || key == .control("c") {
+            switch KeyBindings.command(for: key, in: .question) {
+            case .yes?, .quit?:
                 state.quitting = true
                 return [.quit]
+            case .no?, .close?:
+                state.sheet = nil
+            default:
+                break
             }
-            if key == .character("n") || key == .escape { state.sheet = nil }
             return []
         case .storefrontPicker(let selection):
             return picker(&state, key, selection, count: state.catalog.storefronts.count, wrap: Sheet.storefrontPicker) { state, index in
@@ -124,9 +128,9 @@ extension Reducer {
         case .transactionManager(let selection):
             return managerKey(&state, key, selection)
         case .error, .help, .pendingPayments, .restoreResult:
-            let command = KeyBindings.command(for: key, in: .main)
+            let command = KeyBindings.command(for: key, in: .message)
             if command == .quit { return quit(&state) }
-            if command == .close || key == .enter || command == .help { state.sheet = nil }
+            if command == .close || command == .dismiss || command == .help { state.sheet = nil }
             return []
         }
     }

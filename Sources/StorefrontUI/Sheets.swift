@@ -14,17 +14,18 @@ enum Sheets {
     }
 
     static func draw(_ sheet: Sheet, on grid: inout Grid, _ state: AppState, _ strings: UIStrings) {
-        let (title, lines, hint) = content(sheet, state, strings)
+        let hints = KeyHints(language: state.language, ascii: state.asciiOnly)
+        let (title, lines, hint) = content(sheet, state, strings, hints)
         box(&grid, title: title, lines: lines, hint: hint, state: state, selected: lines.firstIndex(where: \.selected))
     }
 
-    static func content(_ sheet: Sheet, _ state: AppState, _ strings: UIStrings) -> (String, [Line], String) {
+    static func content(_ sheet: Sheet, _ state: AppState, _ strings: UIStrings, _ hints: KeyHints) -> (String, [Line], String) {
         switch sheet {
-        case .confirmPurchase(let confirm): return confirmation(confirm, state, strings)
-        case .productDetails: return (strings.detailsTitle, details(state, strings), strings.detailsHint)
-        case .error(let error): return errorSheet(error, state, strings)
-        case .help: return (strings.helpTitle, help(state, strings), strings.closeHint)
-        case .pendingPayments: return (strings.pendingTitle, pending(state, strings), strings.closeHint)
+        case .confirmPurchase(let confirm): return confirmation(confirm, state, strings, hints)
+        case .productDetails: return (strings.detailsTitle, details(state, strings), hints.details)
+        case .error(let error): return errorSheet(error, state, strings, hints)
+        case .help: return (strings.helpTitle, help(state, strings), hints.message)
+        case .pendingPayments: return (strings.pendingTitle, pending(state, strings), hints.message)
         case .storefrontPicker(let selection):
             let product = state.selectedProduct
             let lines = state.catalog.storefronts.enumerated().map { index, storefront in
@@ -34,7 +35,7 @@ enum Sheets {
                 } ?? ""
                 return Line(text: "\(storefront.id)  \(storefront.currency)  \(CellWidth.pad(storefront.locale, to: 6))  \(price)", selected: index == selection, wraps: false)
             }
-            return (strings.storefrontTitle, lines, strings.pickerHint)
+            return (strings.storefrontTitle, lines, hints.picker)
         case .accountPicker(let selection):
             let lines = state.catalog.accounts.enumerated().map { index, account in
                 var flags: [String] = []
@@ -42,28 +43,28 @@ enum Sheets {
                 if !account.paymentsAllowed { flags.append(strings.controlPaymentsAllowed + ": " + strings.onOff(false)) }
                 return Line(text: "\(CellWidth.pad(account.name, to: 12)) \(account.storefront)  \(flags.joined(separator: ", "))", selected: index == selection, wraps: false)
             }
-            return (strings.accountTitle, lines, strings.pickerHint)
+            return (strings.accountTitle, lines, hints.picker)
         case .testControls(let selection):
             let lines = ControlRow.allCases.map { row in
                 Line(text: CellWidth.pad(row.label(strings), to: 24) + "  " + row.value(state), selected: row.rawValue == selection, wraps: false)
             }
-            return (strings.controlsTitle, lines, strings.controlsHint)
+            return (strings.controlsTitle, lines, hints.controls)
         case .transactionManager(let selection):
-            return (strings.managerTitle, manager(state, strings, selection), strings.managerHint)
+            return (strings.managerTitle, manager(state, strings, selection), hints.manager)
         case .quitConfirm:
-            return (strings.quitTitle, [Line(text: strings.quitBody)], "y / n")
+            return (strings.quitTitle, [Line(text: strings.quitBody)], hints.question)
         case .restoreResult(let result):
             let line: Line = switch result {
             case .restored(let ids): Line(text: strings.restored(ids.map { Reducer.title(state, nil, product: $0) }), role: .success)
             case .nothing: Line(text: strings.nothingToRestore)
             case .failed(let error): Line(text: strings.restoreFailed(error), role: .error)
             }
-            return (strings.restoreTitle, [line], strings.closeHint)
+            return (strings.restoreTitle, [line], hints.message)
         }
     }
 
-    static func confirmation(_ confirm: ConfirmPurchase, _ state: AppState, _ strings: UIStrings) -> (String, [Line], String) {
-        guard let product = state.catalog.product(id: confirm.productId) else { return (strings.confirmTitle, [], strings.confirmKeys) }
+    static func confirmation(_ confirm: ConfirmPurchase, _ state: AppState, _ strings: UIStrings, _ hints: KeyHints) -> (String, [Line], String) {
+        guard let product = state.catalog.product(id: confirm.productId) else { return (strings.confirmTitle, [], hints.confirm) }
         let title = product.title.text(in: state.language)
         let unit = product.prices[state.storefront.id]
         let total = unit.map { state.priceFormatter.string($0 * Decimal(confirm.quantity)) } ?? "—"
@@ -81,7 +82,7 @@ enum Sheets {
             lines.append(Line(text: strings.pendingWarning(confirm.pendingIds), role: .warning))
             if confirm.acknowledged { lines.append(Line(text: strings.payAnyway, role: .warning)) }
         }
-        return (strings.confirmTitle, lines, strings.confirmKeys)
+        return (strings.confirmTitle, lines, hints.confirm)
     }
 
     /// A labelled value of a sheet, the values lined up in one column.
@@ -106,23 +107,23 @@ enum Sheets {
         return lines
     }
 
-    static func errorSheet(_ sheet: ErrorSheet, _ state: AppState, _ strings: UIStrings) -> (String, [Line], String) {
+    static func errorSheet(_ sheet: ErrorSheet, _ state: AppState, _ strings: UIStrings, _ hints: KeyHints) -> (String, [Line], String) {
         switch sheet.kind {
         case .store(let error):
             let text = error.text(in: state.language)
             let code = "\(error.domain == "SKErrorDomain" ? "SKError" : "URLError") \(error.code) · \(error.name)"
             return (strings.errorTitle, [Line(text: code, role: .error), Line(text: ""), Line(text: text.message, role: .title),
-                                         Line(text: ""), Line(text: strings.developerLabel + text.detail, role: .muted)], strings.closeHint)
+                                         Line(text: ""), Line(text: strings.developerLabel + text.detail, role: .muted)], hints.message)
         case .verification(let reason):
-            return (strings.verificationTitle, [Line(text: reason, role: .error), Line(text: ""), Line(text: strings.verificationAdvice)], strings.closeHint)
+            return (strings.verificationTitle, [Line(text: reason, role: .error), Line(text: ""), Line(text: strings.verificationAdvice)], hints.message)
         case .failure(let message):
-            return (strings.failureTitle, [Line(text: message, role: .error)], strings.closeHint)
+            return (strings.failureTitle, [Line(text: message, role: .error)], hints.message)
         }
     }
 
     /// Generated from the dispatch table; two columns when one would not fit the screen.
     static func help(_ state: AppState, _ strings: UIStrings) -> [Line] {
-        let entries = KeyBindings.table.map { binding in
+        let entries = KeyBindings.table.filter { $0.scope != .question && $0.scope != .message }.map { binding in
             let keys = binding.keys.map { state.asciiOnly ? $0.asciiDescription : $0.description }.joined(separator: " ")
             return CellWidth.pad(keys, to: 10) + " " + (state.language == .english ? binding.help.en : binding.help.zh)
         }

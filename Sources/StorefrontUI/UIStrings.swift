@@ -16,29 +16,31 @@ public struct UIStrings: Sendable {
 
     // Header, sections, footer
     var appName: String { "Storefront" }
-    var help: String { pick("? help", "? 帮助") }
+    /// Names keys inside sentences; letters and Enter read the same with or without UTF-8.
+    var keys: KeyHints { KeyHints(language: language, ascii: false) }
+    var help: String { pick("\(keys.key(.help)) help", "\(keys.key(.help)) 帮助") }
     var products: String { pick("Products", "商品") }
     var transactions: String { pick("Transactions", "交易") }
-    var noTransactions: String { pick("No transactions yet — press Enter to buy.", "还没有交易 — 按 Enter 购买。") }
+    var noTransactions: String { pick("No transactions yet — press \(keys.key(.buy)) to buy.", "还没有交易 — 按 \(keys.key(.buy)) 购买。") }
     var loading: String { pick("Loading products…", "正在加载商品…") }
     var noMatches: String { pick("No product matches the filter.", "没有符合筛选的商品。") }
     var noProducts: String { pick("This storefront sells none of the catalog's products.", "此店面不销售目录中的任何商品。") }
     var nothingSelected: String { pick("Select a product first.", "请先选择商品。") }
     var filterPrompt: String { pick("filter: ", "筛选：") }
-    func tooSmall(_ need: String) -> String { pick("terminal too small (need \(need)) · q quits", "终端太小（需要 \(need)）· q 退出") }
-    func productsFailed(_ message: String) -> String { pick("Products request failed: \(message) — R retries", "商品请求失败：\(message) — 按 R 重试") }
-    var invalidIdsLabel: String { pick("⚠ invalid product identifiers: ", "⚠ 无效的商品 ID：") }
-    var footer: String {
-        pick("q quit  / filter  Enter buy  i details  r restore  s storefront  a account  l 中文  t test controls  m transactions  p pending",
-             "q 退出  / 筛选  Enter 购买  i 详情  r 恢复  s 店面  a 账户  l English  t 测试控制  m 交易管理  p 待处理")
+    func tooSmall(_ need: String) -> String {
+        pick("terminal too small (need \(need)) · \(keys.key(.quit)) quits", "终端太小（需要 \(need)）· \(keys.key(.quit)) 退出")
     }
+    func productsFailed(_ message: String) -> String {
+        pick("Products request failed: \(message) — \(keys.key(.retry)) retries", "商品请求失败：\(message) — 按 \(keys.key(.retry)) 重试")
+    }
+    var invalidIdsLabel: String { pick("⚠ invalid product identifiers: ", "⚠ 无效的商品 ID：") }
 
     // Banner and pending payments
     func banner(_ count: Int) -> String {
         pick("⚠ \(count) payment\(count == 1 ? " is" : "s are") still being confirmed — do not pay again",
              "⚠ 有 \(count) 笔付款仍在确认中 — 请勿重复付款")
     }
-    var bannerKey: String { pick("[p] pending payments", "[p] 待处理的付款") }
+    var bannerKey: String { pick("[\(keys.key(.pending))] pending payments", "[\(keys.key(.pending))] 待处理的付款") }
     var pendingTitle: String { pick("Pending payments", "待处理的付款") }
     var pendingNone: String { pick("No payment is pending.", "没有待处理的付款。") }
     var pendingAdvice: String {
@@ -70,12 +72,14 @@ public struct UIStrings: Sendable {
     var total: String { pick("Total", "合计") }
     var accountLabel: String { pick("Account", "账户") }
     var storefrontLabel: String { pick("Storefront", "店面") }
-    var confirmKeys: String { pick("Enter buy   +/- quantity   Esc cancel", "Enter 购买   +/- 数量   Esc 取消") }
     func pendingWarning(_ ids: [String]) -> String {
         pick("A payment for this product is already pending (\(ids.joined(separator: ", "))). Paying again may charge twice.",
              "此商品已有待处理的付款（\(ids.joined(separator: ", "))）。再次付款可能会重复扣款。")
     }
-    var payAnyway: String { pick("Press Enter again to pay anyway, Esc to cancel.", "再按 Enter 仍然付款，按 Esc 取消。") }
+    var payAnyway: String {
+        let (buy, close) = (keys.key(.buy, .confirm), keys.key(.close, .confirm))
+        return pick("Press \(buy) again to pay anyway, \(close) to cancel.", "再按 \(buy) 仍然付款，按 \(close) 取消。")
+    }
     func purchasing(_ title: String) -> String { pick("Purchasing \(title)…", "正在购买“\(title)”…") }
     func purchaseComplete(_ title: String) -> String { pick("\(title): delivered, verified and finished.", "“\(title)”：已交付、验证并完成。") }
     func waitingForApproval(_ title: String) -> String { pick("\(title): waiting for approval (Ask to Buy).", "“\(title)”：等待批准（购买请求）。") }
@@ -171,12 +175,10 @@ public struct UIStrings: Sendable {
     var typeLabel: String { pick("Type", "类型") }
     var productIdLabel: String { pick("Product ID", "商品 ID") }
     var groupLabel: String { pick("Group", "订阅群组") }
-    var detailsHint: String { pick("Enter buy   ↑/↓ other products   Esc closes", "Enter 购买   ↑/↓ 其他商品   Esc 关闭") }
     var errorTitle: String { pick("Purchase failed", "购买失败") }
     var verificationTitle: String { pick("Receipt verification failed", "收据验证失败") }
     var failureTitle: String { pick("Something went wrong", "出错了") }
     var developerLabel: String { pick("For developers: ", "开发者提示：") }
-    var closeHint: String { pick("Enter or Esc closes", "按 Enter 或 Esc 关闭") }
     var verificationAdvice: String {
         pick("The server refused the receipt; the transaction was finished without a second delivery.",
              "服务器拒绝了收据；该交易已完成，不会再次交付。")
@@ -196,16 +198,14 @@ public struct UIStrings: Sendable {
     }
     var storefrontTitle: String { pick("Storefront", "店面") }
     var accountTitle: String { pick("Account", "账户") }
-    var pickerHint: String { pick("↑/↓ choose  Enter select  Esc close", "↑/↓ 选择  Enter 确定  Esc 关闭") }
     var controlsTitle: String { pick("Test controls", "测试控制") }
-    var controlsHint: String { pick("↑/↓ choose  ←/→/Enter change  Z reset all  Esc close", "↑/↓ 选择  ←/→/Enter 更改  Z 全部重置  Esc 关闭") }
     var managerTitle: String { pick("Transaction manager", "交易管理器") }
-    var managerHint: String {
-        pick("A approve D decline I resolve F refund E expire N renew X delete C clear Esc",
-             "A 批准 D 拒绝 I 解决 F 退款 E 过期 N 续订 X 删除 C 清除 Esc 关闭")
+    var pressAgainToClear: String {
+        pick("Press \(keys.key(.clearAll, .manager)) again to delete every transaction.", "再按 \(keys.key(.clearAll, .manager)) 删除所有交易。")
     }
-    var pressAgainToClear: String { pick("Press C again to delete every transaction.", "再按 C 删除所有交易。") }
-    var pressAgainToReset: String { pick("Press Z again to reset the store and the controls.", "再按 Z 重置商店和控制。") }
+    var pressAgainToReset: String {
+        pick("Press \(keys.key(.reset, .controls)) again to reset the store and the controls.", "再按 \(keys.key(.reset, .controls)) 重置商店和控制。")
+    }
     var controlNextOutcome: String { pick("Next purchase", "下一次购买") }
     var controlLatency: String { pick("Latency", "延迟") }
     var controlAskToBuy: String { pick("Ask to Buy", "购买请求") }

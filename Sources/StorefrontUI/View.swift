@@ -23,7 +23,7 @@ public enum View {
         transactions(&grid, state, layout, strings)
         wallet(&grid, state, layout, strings)
         statusLine(&grid, state, layout, strings)
-        grid.write(strings.footer, row: layout.footerRow, column: 0, role: .key, overflow: .ellipsis)
+        grid.write(KeyHints(language: state.language, ascii: state.asciiOnly).footer, row: layout.footerRow, column: 0, role: .key, overflow: .ellipsis)
         if let sheet = state.sheet { Sheets.draw(sheet, on: &grid, state, strings) }
         return grid
     }

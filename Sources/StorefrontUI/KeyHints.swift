@@ -1,0 +1,78 @@
+import CellGrid
+import StoreKitModel
+
+/// The key hints on screen (the footer, each sheet's last line, keys named in sentences), built
+/// from `KeyBindings.table`: a hint names the key that dispatch gives the command, so the two
+/// cannot drift apart.
+struct KeyHints {
+    let language: Language
+    let ascii: Bool
+
+    /// One hint: the keys of `commands` joined by "/" (each command's first `count` keys, as
+    /// dispatch looks them up in `scope`), then `label`, or the first command's short label.
+    struct Item {
+        var commands: [Command]
+        var scope: KeyBinding.Scope
+        var label: (en: String, zh: String)?
+        var count = 1
+    }
+
+    /// The first key of `command` in `scope`, named for the screen ("Enter", "q", "↑").
+    func key(_ command: Command, _ scope: KeyBinding.Scope = .main) -> String {
+        keys(command, scope, count: 1)
+    }
+
+    func keys(_ command: Command, _ scope: KeyBinding.Scope, count: Int) -> String {
+        guard let binding = KeyBindings.binding(of: command, in: scope) else { return "?" }
+        return binding.keys.prefix(count).map { ascii ? $0.asciiDescription : $0.description }.joined(separator: "/")
+    }
+
+    func line(_ items: [Item], separator: String = "  ") -> String {
+        items.map { item in
+            let keys = item.commands.map { self.keys($0, item.scope, count: item.count) }.joined(separator: "/")
+            let label = item.label ?? item.commands.first.flatMap { KeyBindings.binding(of: $0, in: item.scope) }.map { $0.short ?? $0.help }
+            return label.map { keys + " " + (language == .english ? $0.en : $0.zh) } ?? keys
+        }.joined(separator: separator)
+    }
+
+    private func item(_ commands: [Command], _ scope: KeyBinding.Scope = .main, _ label: (String, String)? = nil, count: Int = 1) -> Item {
+        Item(commands: commands, scope: scope, label: label.map { (en: $0.0, zh: $0.1) }, count: count)
+    }
+
+    /// The main screen's keys, most important first: a narrow footer loses the last ones.
+    var footer: String {
+        line([.quit, .filter, .buy, .details, .restore, .storefront, .account, .language, .controls, .manager, .pending].map { item([$0]) })
+    }
+
+    var confirm: String {
+        line([item([.buy], .confirm), item([.increase, .decrease], .confirm, ("quantity", "数量")), item([.close], .confirm, ("cancel", "取消"))],
+             separator: "   ")
+    }
+
+    var details: String {
+        line([item([.buy]), item([.up, .down], .everywhere, ("other products", "其他商品")), item([.close], .everywhere, ("closes", "关闭"))],
+             separator: "   ")
+    }
+
+    var message: String {
+        line([item([.dismiss, .close], .message)])
+    }
+
+    var picker: String {
+        line([item([.up, .down], .everywhere, ("choose", "选择")), item([.buy], .main, ("select", "确定")), item([.close], .everywhere)])
+    }
+
+    var controls: String {
+        line([item([.up, .down], .everywhere, ("choose", "选择")), item([.toggle], .controls, ("change", "更改"), count: 3),
+              item([.reset], .controls), item([.close], .everywhere)])
+    }
+
+    var manager: String {
+        line([.approve, .decline, .resolve, .refund, .expire, .renew, .delete, .clearAll].map { item([$0], .manager) } + [item([.close], .everywhere)],
+             separator: " ")
+    }
+
+    var question: String {
+        line([item([.yes], .question, ("quit", "退出")), item([.no], .question, ("stay", "留下"))])
+    }
+}

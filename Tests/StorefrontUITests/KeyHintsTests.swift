@@ -1,0 +1,34 @@
+import CellGrid
+import StoreKitModel
+import Testing
+@testable import StorefrontUI
+
+/// Hints are built from the dispatch table; these check that what a hint names is what a key does.
+@Suite struct KeyHintsTests {
+    /// Every command a hint shows, with the scope its sheet dispatches in.
+    static let hinted: [(Command, KeyBinding.Scope)] =
+        [Command.quit, .filter, .buy, .details, .restore, .storefront, .account, .language, .controls, .manager, .pending, .retry, .help]
+            .map { ($0, .main) }
+        + [(.buy, .confirm), (.increase, .confirm), (.decrease, .confirm), (.close, .confirm), (.toggle, .controls), (.reset, .controls),
+           (.yes, .question), (.no, .question), (.dismiss, .message), (.close, .message)]
+        + [Command.approve, .decline, .resolve, .refund, .expire, .renew, .delete, .clearAll].map { ($0, .manager) }
+
+    @Test(arguments: hinted.indices)
+    func theKeyAHintNamesDoesWhatTheHintSays(index: Int) throws {
+        let (command, scope) = Self.hinted[index]
+        let binding = try #require(KeyBindings.binding(of: command, in: scope), "\(command) has no key in \(scope)")
+        for key in binding.keys {
+            #expect(KeyBindings.command(for: key, in: scope) == command, "\(key) in \(scope) is hinted as \(command)")
+        }
+    }
+
+    @Test func hintsNameTheTablesKeys() {
+        let english = KeyHints(language: .english, ascii: false)
+        #expect(english.footer == "q quit  / filter  Enter buy  i details  r restore  s storefront  a account  l 中文  t test controls  m transactions  p pending")
+        #expect(english.confirm == "Enter buy   +/- quantity   Esc cancel")
+        #expect(english.controls == "↑/↓ choose  ←/→/Enter change  Z reset all  Esc close")
+        #expect(english.question == "y quit  n stay")
+        #expect(KeyHints(language: .english, ascii: true).details == "Enter buy   Up/Down other products   Esc closes")
+        #expect(KeyHints(language: .simplifiedChinese, ascii: false).message == "Enter/Esc 关闭")
+    }
+}
