@@ -1,0 +1,42 @@
+import CellGrid
+import StoreCore
+import StoreKitModel
+
+extension Reducer {
+    /// The transaction manager: move, then act on the selected transaction; clearing all asks twice.
+    static func managerKey(_ state: inout AppState, _ key: Key, _ selection: Int) -> [Effect] {
+        let count = state.history.count
+        let command = KeyBindings.command(for: key, in: .manager)
+        if command != state.armed { state.armed = nil }
+        let selected = state.history.indices.contains(selection) ? state.history[selection] : nil
+        let action: ManageAction?
+        switch command {
+        case .up: state.sheet = .transactionManager(selection: max(0, selection - 1)); return []
+        case .down: state.sheet = .transactionManager(selection: max(0, min(count - 1, selection + 1))); return []
+        case .top: state.sheet = .transactionManager(selection: 0); return []
+        case .bottom: state.sheet = .transactionManager(selection: max(0, count - 1)); return []
+        case .close: state.sheet = nil; return []
+        case .quit: return quit(&state)
+        case .help: state.sheet = .help; return []
+        case .approve: action = selected.map { .approveAskToBuy($0.id) }
+        case .decline: action = selected.map { .declineAskToBuy($0.id) }
+        case .resolve: action = selected.map { .resolveIssue($0.id) }
+        case .refund: action = selected.map { .refund($0.id) }
+        case .expire: action = selected.map { .expireSubscription($0.id) }
+        case .renew: action = selected.map { .forceRenewal($0.id) }
+        case .delete: action = selected.map { .delete($0.id) }
+        case .clearAll:
+            guard state.armed == .clearAll else {
+                state.armed = .clearAll
+                say(&state, UIStrings(state.language).pressAgainToClear, .warning)
+                return []
+            }
+            state.armed = nil
+            state.progress = [:]
+            action = .clearAll
+        default: return []
+        }
+        guard let action else { return [] }
+        return [.manage(action), .refresh(account: state.account.name)]
+    }
+}
