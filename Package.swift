@@ -181,7 +181,8 @@ let package = Package(
         ),
         .testTarget(
             name: "CellGridTests",
-            dependencies: ["CellGrid"]
+            // StoreKitModel for its seeded random numbers (SplitMix64) only.
+            dependencies: ["CellGrid", "StoreKitModel"]
         ),
         // The pure parts of the driver (key decoding, role styles); the rest is checked under tmux.
         .testTarget(

@@ -1,4 +1,3 @@
-import StoreKitModel
 
 /// The in-memory screen: a fixed-size array of cells that the pure view renders into and the
 /// terminal driver paints. Every operation clips to the grid and ignores what falls outside, for

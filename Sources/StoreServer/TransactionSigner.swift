@@ -1,4 +1,3 @@
-import AppSide
 import Crypto
 import Foundation
 import LocalState

@@ -1,4 +1,3 @@
-import AppSide
 import Foundation
 import HTTPTypes
 import Hummingbird
