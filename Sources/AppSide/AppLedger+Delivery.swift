@@ -21,31 +21,32 @@ extension AppLedger {
         let orderId = payment.applicationUsername ?? UUID().uuidString
         try pool.guardedWriteNow { db in
             try db.execute(sql: """
-                INSERT INTO orders (order_id, account, product_id, quantity, created_at) VALUES (?, ?, ?, ?, ?)
+                INSERT INTO orders (order_id, account, product_id, quantity, created_at, store_id) VALUES (?, ?, ?, ?, ?, ?)
                 ON CONFLICT(order_id) DO NOTHING
-                """, arguments: [orderId, payment.account, payment.productId, payment.quantity, now.timeIntervalSince1970])
+                """, arguments: [orderId, payment.account, payment.productId, payment.quantity, now.timeIntervalSince1970, storeId])
         }
         return orderId
     }
 
     /// Records the transaction as paid-but-unverified and delivers it, in one commit; a
-    /// transaction id seen before is neither recorded nor delivered again.
+    /// transaction id seen before from this store is neither recorded nor delivered again.
     public func recordAndDeliver(_ update: TransactionUpdate, product: Product?, at now: Date) throws -> DeliveryRecord {
         let transaction = update.transaction
         return try pool.guardedWriteNow { db in
-            if let row = try Row.fetchOne(db, sql: "SELECT claim, order_id, matched_by FROM ledger WHERE transaction_id = ?", arguments: [transaction.id]) {
+            if let row = try Row.fetchOne(db, sql: "SELECT claim, order_id, matched_by FROM ledger WHERE store_id = ? AND transaction_id = ?",
+                                         arguments: [storeId, transaction.id]) {
                 return DeliveryRecord(claim: row["claim"], delivered: false, orderId: row["order_id"],
                                       matchedBy: (row["matched_by"] as String?).flatMap(OrderMatch.init(rawValue:)))
             }
-            let (orderId, matchedBy) = try Self.matchOrder(transaction, db)
+            let (orderId, matchedBy) = try matchOrder(transaction, db)
             let claim = UUID().uuidString
             try db.execute(sql: """
-                INSERT INTO ledger (transaction_id, claim, product_id, account, order_id, receipt, status, recorded_at, matched_by)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [transaction.id, claim, transaction.productId, transaction.payment.account, orderId,
+                INSERT INTO ledger (store_id, transaction_id, claim, product_id, account, order_id, receipt, status, recorded_at, matched_by)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [storeId, transaction.id, claim, transaction.productId, transaction.payment.account, orderId,
                                  update.receipt, LedgerStatus.unverified.rawValue, now.timeIntervalSince1970, matchedBy?.rawValue])
-            try db.execute(sql: "INSERT INTO deliveries (transaction_id, account, product_id, quantity, delivered_at) VALUES (?, ?, ?, ?, ?)",
-                           arguments: [transaction.id, transaction.payment.account, transaction.productId, transaction.quantity, now.timeIntervalSince1970])
+            try db.execute(sql: "INSERT INTO deliveries (store_id, transaction_id, account, product_id, quantity, delivered_at) VALUES (?, ?, ?, ?, ?, ?)",
+                           arguments: [storeId, transaction.id, transaction.payment.account, transaction.productId, transaction.quantity, now.timeIntervalSince1970])
             if let grant = product?.wallet, product?.type == .consumable {
                 try db.execute(sql: """
                     INSERT INTO balances (account, balance, amount) VALUES (?, ?, ?)
@@ -60,14 +61,15 @@ extension AppLedger {
     /// matched to it. Idempotent: a transaction settles at most one order.
     public func settleOrder(_ transaction: Transaction) throws {
         try pool.guardedWriteNow { db in
-            guard try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM orders WHERE transaction_id = ?", arguments: [transaction.id]) == 0 else { return }
-            _ = try Self.matchOrder(transaction, db)
+            guard try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM orders WHERE store_id = ? AND transaction_id = ?",
+                                   arguments: [storeId, transaction.id]) == 0 else { return }
+            _ = try matchOrder(transaction, db)
         }
     }
 
     /// The app's order for a transaction: by `applicationUsername` when it came back, else the
     /// oldest open order of the same account and product (field reports: it can come back empty).
-    private static func matchOrder(_ transaction: Transaction, _ db: Database) throws -> (String?, OrderMatch?) {
+    private func matchOrder(_ transaction: Transaction, _ db: Database) throws -> (String?, OrderMatch?) {
         let payment = transaction.payment
         var match: (String, OrderMatch)?
         if let orderId = payment.applicationUsername {
@@ -79,8 +81,8 @@ extension AppLedger {
             match = (open, .accountAndProduct)
         }
         guard let (orderId, how) = match else { return (nil, nil) }
-        try db.execute(sql: "UPDATE orders SET transaction_id = ? WHERE order_id = ? AND transaction_id IS NULL",
-                       arguments: [transaction.id, orderId])
+        try db.execute(sql: "UPDATE orders SET transaction_id = ?, store_id = ? WHERE order_id = ? AND transaction_id IS NULL",
+                       arguments: [transaction.id, storeId, orderId])
         return (orderId, how)
     }
 
@@ -89,8 +91,9 @@ extension AppLedger {
     /// and the entry is marked rejected with the reason. Idempotent: a second call finds no delivery.
     public func takeBack(_ transactionId: String, product: Product?, reason: String, at now: Date) throws {
         try pool.guardedWriteNow { db in
-            if let row = try Row.fetchOne(db, sql: "SELECT account, quantity FROM deliveries WHERE transaction_id = ?", arguments: [transactionId]) {
-                try db.execute(sql: "DELETE FROM deliveries WHERE transaction_id = ?", arguments: [transactionId])
+            if let row = try Row.fetchOne(db, sql: "SELECT account, quantity FROM deliveries WHERE store_id = ? AND transaction_id = ?",
+                                          arguments: [storeId, transactionId]) {
+                try db.execute(sql: "DELETE FROM deliveries WHERE store_id = ? AND transaction_id = ?", arguments: [storeId, transactionId])
                 if let grant = product?.wallet, product?.type == .consumable {
                     let account: String = row["account"]
                     let quantity: Int = row["quantity"]
@@ -98,8 +101,8 @@ extension AppLedger {
                                    arguments: [grant.amount * quantity, account, grant.balance])
                 }
             }
-            try db.execute(sql: "UPDATE ledger SET status = ?, last_error = ?, next_attempt_at = NULL WHERE transaction_id = ?",
-                           arguments: [LedgerStatus.rejected.rawValue, reason, transactionId])
+            try db.execute(sql: "UPDATE ledger SET status = ?, last_error = ?, next_attempt_at = NULL WHERE store_id = ? AND transaction_id = ?",
+                           arguments: [LedgerStatus.rejected.rawValue, reason, storeId, transactionId])
         }
     }
 
@@ -107,7 +110,7 @@ extension AppLedger {
     /// longer offers the transaction (another device finished it).
     func claimAndReceipt(transactionId: String) throws -> (claim: String, receipt: String?)? {
         try pool.guardedReadNow { db in
-            try Row.fetchOne(db, sql: "SELECT claim, receipt FROM ledger WHERE transaction_id = ?", arguments: [transactionId])
+            try Row.fetchOne(db, sql: "SELECT claim, receipt FROM ledger WHERE store_id = ? AND transaction_id = ?", arguments: [storeId, transactionId])
                 .map { (claim: $0["claim"], receipt: $0["receipt"]) }
         }
     }
@@ -116,11 +119,14 @@ extension AppLedger {
     /// the next attempt with `VerificationBackoff`, so retries survive a restart.
     func mark(_ transactionId: String, status: LedgerStatus, error: String? = nil, at now: Date) throws {
         try pool.guardedWriteNow { db in
-            let attempts = (try Int.fetchOne(db, sql: "SELECT attempts FROM ledger WHERE transaction_id = ?", arguments: [transactionId]) ?? 0)
+            let attempts = (try Int.fetchOne(db, sql: "SELECT attempts FROM ledger WHERE store_id = ? AND transaction_id = ?",
+                                             arguments: [storeId, transactionId]) ?? 0)
                 + (status == .finished ? 0 : 1)
             let next = status == .unverified ? now.addingTimeInterval(VerificationBackoff.delay(afterAttempts: attempts)).timeIntervalSince1970 : nil
-            try db.execute(sql: "UPDATE ledger SET status = ?, attempts = ?, last_error = COALESCE(?, last_error), next_attempt_at = ? WHERE transaction_id = ?",
-                           arguments: [status.rawValue, attempts, error, next, transactionId])
+            try db.execute(sql: """
+                UPDATE ledger SET status = ?, attempts = ?, last_error = COALESCE(?, last_error), next_attempt_at = ?
+                WHERE store_id = ? AND transaction_id = ?
+                """, arguments: [status.rawValue, attempts, error, next, storeId, transactionId])
         }
     }
 }

@@ -2,18 +2,20 @@ import Foundation
 import GRDB
 
 extension AppLedger {
-    /// Ledger entries of the account, oldest first; `open` keeps only those not finished yet.
+    /// Ledger entries of the account from this store, oldest first; `open` keeps only those not finished yet.
     public func entries(account: String, openOnly: Bool = false) throws -> [LedgerEntry] {
         try pool.guardedReadNow { db in
             let filter = openOnly ? " AND status != 'finished'" : ""
-            return try Row.fetchAll(db, sql: "SELECT * FROM ledger WHERE account = ?\(filter) ORDER BY recorded_at, rowid", arguments: [account])
+            return try Row.fetchAll(db, sql: "SELECT * FROM ledger WHERE store_id = ? AND account = ?\(filter) ORDER BY recorded_at, rowid",
+                                arguments: [storeId, account])
                 .map(LedgerEntry.init(row:))
         }
     }
 
     public func entry(transactionId: String) throws -> LedgerEntry? {
         try pool.guardedReadNow { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM ledger WHERE transaction_id = ?", arguments: [transactionId]).map(LedgerEntry.init(row:))
+            try Row.fetchOne(db, sql: "SELECT * FROM ledger WHERE store_id = ? AND transaction_id = ?", arguments: [storeId, transactionId])
+                .map(LedgerEntry.init(row:))
         }
     }
 
@@ -28,10 +30,10 @@ extension AppLedger {
         }
     }
 
-    /// How many times each transaction id was delivered (always 0 or 1; the crash test checks it).
+    /// How many times this store's transaction id was delivered (always 0 or 1; the crash test checks it).
     public func deliveryCount(transactionId: String) throws -> Int {
         try pool.guardedReadNow { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM deliveries WHERE transaction_id = ?", arguments: [transactionId]) ?? 0
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM deliveries WHERE store_id = ? AND transaction_id = ?", arguments: [storeId, transactionId]) ?? 0
         }
     }
 }

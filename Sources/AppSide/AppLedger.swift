@@ -10,6 +10,9 @@ import StoreKitModel
 /// kept until the app's server confirms them.
 public struct AppLedger: Sendable {
     let pool: DatabasePool
+    /// The store this ledger records deliveries from (`bound(to:)`): transaction ids are unique
+    /// within one store only. Empty until bound, for a ledger used with one store.
+    public let storeId: String
 
     /// The lock file that serialises opening the ledger (`StateDirectory.withOpenLock`).
     static let lockName = "app.lock"
@@ -18,6 +21,7 @@ public struct AppLedger: Sendable {
         let path = try state.databasePath("app.sqlite")
         do {
             pool = try DurablePool.open(path: path, migrator: Self.migrator, state: state, lock: Self.lockName)
+            storeId = ""
         } catch let failure as StoreFailure {
             throw failure
         } catch {
@@ -69,7 +73,109 @@ public struct AppLedger: Sendable {
                 CREATE INDEX orders_open ON orders(account, product_id, transaction_id);
                 """)
         }
+        migrator.registerMigration("v3: deliveries per store") { db in
+            try Self.keyByStore(db)
+        }
         return migrator
+    }
+
+    private init(pool: DatabasePool, storeId: String) {
+        self.pool = pool
+        self.storeId = storeId
+    }
+
+    /// This ledger for the store `id`: what it records and reads from now on is that store's. The
+    /// first store a ledger meets takes the deliveries recorded before stores had identities; a
+    /// different store is reported once, as `StoreChange`, and every credit is kept.
+    public func bound(to id: String) throws -> (ledger: AppLedger, change: StoreChange?) {
+        let previous: String? = try pool.guardedWriteNow { db in
+            let previous = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'store'")
+            if previous == nil {
+                for table in ["ledger", "deliveries", "orders"] {
+                    try db.execute(sql: "UPDATE \(table) SET store_id = ? WHERE store_id = ''", arguments: [id])
+                }
+            }
+            try db.execute(sql: "INSERT INTO meta (key, value) VALUES ('store', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                           arguments: [id])
+            return previous
+        }
+        let change = previous.flatMap { $0 == id ? nil : StoreChange(previous: $0, current: id) }
+        return (AppLedger(pool: pool, storeId: id), change)
+    }
+
+    /// Adds `store_id` to the key of the ledger, the deliveries and the orders (tables rebuilt:
+    /// SQLite cannot change a primary key in place). Rows recorded before get an empty store id.
+    private static func keyByStore(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+            CREATE TABLE ledger_new (
+                store_id TEXT NOT NULL DEFAULT '',
+                transaction_id TEXT NOT NULL,
+                claim TEXT NOT NULL,
+                product_id TEXT NOT NULL,
+                account TEXT NOT NULL,
+                order_id TEXT,
+                receipt TEXT,
+                status TEXT NOT NULL,
+                recorded_at REAL NOT NULL,
+                attempts INTEGER NOT NULL DEFAULT 0,
+                last_error TEXT,
+                next_attempt_at REAL,
+                matched_by TEXT,
+                PRIMARY KEY (store_id, transaction_id)
+            );
+            INSERT INTO ledger_new (transaction_id, claim, product_id, account, order_id, receipt, status, recorded_at, attempts,
+                                    last_error, next_attempt_at, matched_by)
+                SELECT transaction_id, claim, product_id, account, order_id, receipt, status, recorded_at, attempts,
+                       last_error, next_attempt_at, matched_by FROM ledger;
+            DROP TABLE ledger;
+            ALTER TABLE ledger_new RENAME TO ledger;
+            CREATE TABLE deliveries_new (
+                store_id TEXT NOT NULL DEFAULT '',
+                transaction_id TEXT NOT NULL,
+                account TEXT NOT NULL,
+                product_id TEXT NOT NULL,
+                quantity INTEGER NOT NULL,
+                delivered_at REAL NOT NULL,
+                PRIMARY KEY (store_id, transaction_id)
+            );
+            INSERT INTO deliveries_new (transaction_id, account, product_id, quantity, delivered_at)
+                SELECT transaction_id, account, product_id, quantity, delivered_at FROM deliveries;
+            DROP TABLE deliveries;
+            ALTER TABLE deliveries_new RENAME TO deliveries;
+            CREATE TABLE orders_new (
+                order_id TEXT PRIMARY KEY,
+                account TEXT NOT NULL,
+                product_id TEXT NOT NULL,
+                quantity INTEGER NOT NULL,
+                created_at REAL NOT NULL,
+                store_id TEXT NOT NULL DEFAULT '',
+                transaction_id TEXT,
+                UNIQUE (store_id, transaction_id)
+            );
+            INSERT INTO orders_new (order_id, account, product_id, quantity, created_at, transaction_id)
+                SELECT order_id, account, product_id, quantity, created_at, transaction_id FROM orders;
+            DROP TABLE orders;
+            ALTER TABLE orders_new RENAME TO orders;
+            CREATE INDEX orders_open ON orders(account, product_id, transaction_id);
+            """)
+    }
+}
+
+/// The app's ledger met a store other than the one it last recorded deliveries from (a device
+/// moved from the simulated store to a server, or to a fresh server).
+public struct StoreChange: Sendable, Hashable {
+    public let previous: String
+    public let current: String
+
+    public init(previous: String, current: String) {
+        self.previous = previous
+        self.current = current
+    }
+
+    public var message: String {
+        "this device's purchases were recorded with store \(previous) and it now talks to store \(current): " +
+            "each store's transactions are delivered once, and every credit so far is kept"
     }
 }
 

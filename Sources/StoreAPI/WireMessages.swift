@@ -253,3 +253,21 @@ public struct ManageResponse: CarriesUpdates, Codable, Sendable, Hashable {
         self.receipts = updates.encodedReceipts
     }
 }
+
+/// `GET /v1/health`: the server answers, in which environment, for which app, how far its journal
+/// has come, and which store it is (a client keys its deliveries by it).
+public struct HealthResponse: Codable, Sendable, Hashable {
+    public let status: String
+    public let environment: String
+    public let bundleId: String
+    public let cursor: Int64
+    public let storeId: String
+
+    public init(status: String, environment: String, bundleId: String, cursor: Int64, storeId: String) {
+        self.status = status
+        self.environment = environment
+        self.bundleId = bundleId
+        self.cursor = cursor
+        self.storeId = storeId
+    }
+}

@@ -187,6 +187,10 @@ public final class RemoteStore: StoreBackend {
         }
     }
 
+    public func storeId() async throws -> String {
+        try await call(HealthResponse.self, .GET, "/v1/health").storeId
+    }
+
     public func controls() async throws -> TestControls {
         let wire = try await call(WireControls.self, .GET, "/v1/controls")
         do {

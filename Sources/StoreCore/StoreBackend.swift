@@ -28,6 +28,10 @@ public enum ManageAction: Sendable, Hashable {
 /// The one seam between the app side (UI, headless commands) and a store: the simulated store
 /// in this process, or a remote store over HTTP. Both keep StoreKit's semantics.
 public protocol StoreBackend: Sendable {
+    /// The store's stable identity, made once with its database. Transaction ids are unique within
+    /// one store only (every store numbers from 2000000000000001), so the app keys what it
+    /// delivered by store and transaction id.
+    func storeId() async throws -> String
     /// `SKProductsRequest` in the current (or given) storefront.
     func products(ids: [String], storefront: String?) async throws -> ProductsResponse
     /// `SKPaymentQueue.add`: returns the new `purchasing` transaction; later states arrive as updates.

@@ -22,6 +22,8 @@ public actor SimulatedStore: StoreBackend {
     /// with the signing key on the writer's connection (a first reader connection costs about a
     /// millisecond to open). Later changes, from this process or another, come from `controls()`.
     public nonisolated let openingControls: TestControls
+    /// Made once per store database and kept in it (see `StoreBackend.storeId`).
+    public nonisolated let identity: String
     private(set) var subscribers: [UUID: AsyncStream<TransactionUpdate>.Continuation] = [:]
 
     public init(catalog: Catalog, state: StateDirectory, clock: any StoreClock = SystemClock(), storefrontOverride: String? = nil,
@@ -39,16 +41,17 @@ public actor SimulatedStore: StoreBackend {
         let defaults = TestControls(seed: catalog.settings)
         self.defaults = defaults
         self.database = database
-        let (key, controls): (Data, TestControls)
+        let (key, controls, identity): (Data, TestControls, String)
         do {
-            (key, controls) = try database.pool.write { db in
-                (try Self.signingKey(db), try TestControls.load(db, defaults: defaults))
+            (key, controls, identity) = try database.pool.write { db in
+                (try Self.signingKey(db), try TestControls.load(db, defaults: defaults), try Self.identity(db))
             }
         } catch {
             throw StoreDatabase.cannotOpen(database.pool.path, error)
         }
         signer = ReceiptSigner(keyData: key)
         openingControls = controls
+        self.identity = identity
     }
 
     /// Completes purchases that a process which has since died left in `purchasing`, and renews
@@ -65,6 +68,16 @@ public actor SimulatedStore: StoreBackend {
         for id in orphans { try await process(id) }
         try await renewDue()
     }
+
+    /// The store's identity, made with its database (or at its first open by this version).
+    private static func identity(_ db: Database) throws -> String {
+        if let saved = try StoreDatabase.setting(db, "store_id") { return saved }
+        let identity = UUID().uuidString.lowercased()
+        try StoreDatabase.setSetting(db, "store_id", identity)
+        return identity
+    }
+
+    public nonisolated func storeId() -> String { identity }
 
     /// The receipt-signing key, made once per state directory and kept with the store.
     private static func signingKey(_ db: Database) throws -> Data {

@@ -29,8 +29,9 @@ public enum StoreRoutes {
     static func addPublicRoutes(_ router: Router<BasicRequestContext>, _ service: StoreService) {
         let limit = service.configuration.bodyLimit
         router.get("/v1/health") { _, _ in
-            JSONBody.response(Health(status: "ok", environment: service.configuration.environment.name,
-                                     bundleId: service.catalog.bundleId, cursor: try await service.store.journalCursor()))
+            JSONBody.response(HealthResponse(status: "ok", environment: service.configuration.environment.name,
+                                     bundleId: service.catalog.bundleId, cursor: try await service.store.journalCursor(),
+                                     storeId: try await service.store.storeId()))
         }
         router.get("/v1/catalog") { _, _ in
             JSONBody.response(bytes: service.catalogBytes, status: .ok)
@@ -270,9 +271,4 @@ public enum StoreRoutes {
     }
 }
 
-struct Health: Encodable {
-    let status: String
-    let environment: String
-    let bundleId: String
-    let cursor: Int64
-}
+

@@ -154,4 +154,10 @@ public struct StatusMessage: Sendable, Hashable {
     public var text: String
     public var level: Level
     public var expires: Date
+
+    public init(text: String, level: Level, expires: Date) {
+        self.text = text
+        self.level = level
+        self.expires = expires
+    }
 }

@@ -41,7 +41,9 @@ struct StoreOptions: ParsableArguments {
     /// since it shows "store unreachable" and tries again on its own, and its effects run in order.
     /// `resuming`: complete what an earlier process left half done before returning; the TUI says
     /// false and calls `StoreSession.resume` after its first frame.
-    func open(followAccountOnly: Bool = true, retryBudget: Duration? = nil, resuming: Bool = true) async throws -> StoreSession {
+    /// `announcing`: say on stderr that the device met another store (the TUI shows it instead).
+    func open(followAccountOnly: Bool = true, retryBudget: Duration? = nil, resuming: Bool = true,
+              announcing: Bool = true) async throws -> StoreSession {
         let environment = ProcessInfo.processInfo.environment
         let remoteURL = try storeURL(environment)
         var policy = RetryPolicy.standard
@@ -60,7 +62,7 @@ struct StoreOptions: ParsableArguments {
         let context = try await catalog.resolve(defaultCatalog: remoteURL.map { "\($0)/v1/catalog" } ?? "products.json",
                                                 defaultRetryBudget: remoteURL == nil ? .zero : policy.budget)
         do {
-            let ledger = try await appLedger
+            let opened = try await appLedger
             let store: any StoreBackend
             let controls: TestControls
             let label: String
@@ -82,6 +84,8 @@ struct StoreOptions: ParsableArguments {
                 store = local
                 label = "simulated store"
             }
+            let (ledger, storeChange) = try opened.bound(to: try await store.storeId())
+            if announcing, let storeChange { Console.err("storefront: note: \(storeChange.message)") }
             let name = account ?? controls.account ?? context.catalog.defaultAccount.name
             guard let account = context.catalog.account(named: name) else {
                 let known = context.catalog.accounts.map(\.name).joined(separator: ", ")
@@ -91,7 +95,8 @@ struct StoreOptions: ParsableArguments {
             let storefront = context.catalog.storefront(id: storefrontId) ?? context.storefront
             let locale = catalog.locale ?? context.catalog.settings.locale ?? storefront.locale
             return StoreSession(context: context, store: store, storeLabel: label, account: account, storefront: storefront, locale: locale,
-                                ledger: ledger, observer: PurchaseObserver(store: store, ledger: ledger, catalog: context.catalog))
+                                ledger: ledger, observer: PurchaseObserver(store: store, ledger: ledger, catalog: context.catalog),
+                                storeChange: storeChange)
         } catch let failure as StoreFailure {
             throw CommandFailure.failure(failure.message)
         }
@@ -111,6 +116,8 @@ struct StoreSession {
     let locale: String
     let ledger: AppLedger
     let observer: PurchaseObserver
+    /// The app's ledger last recorded deliveries from another store; said once, by whoever opens.
+    let storeChange: StoreChange?
 
     var language: Language { context.language }
 

@@ -15,9 +15,10 @@ import TestSupport
         let ledger: AppLedger
         let observer: PurchaseObserver
 
-        init(_ fixture: StoreFixture) throws {
+        /// `device`: the app's state directory, the store's by default (the simulated store in process).
+        init(_ fixture: StoreFixture, device: URL? = nil) throws {
             self.fixture = fixture
-            ledger = try AppLedger(state: StateDirectory(url: fixture.directory))
+            ledger = try AppLedger(state: StateDirectory(url: device ?? fixture.directory)).bound(to: fixture.store.storeId()).ledger
             observer = PurchaseObserver(store: fixture.store, ledger: ledger, catalog: fixture.store.catalog, clock: fixture.clock)
         }
 
@@ -43,6 +44,50 @@ import TestSupport
         #expect(again.first == .delivered(transactionId: update.transaction.id, firstTime: false))
         #expect(try app.ledger.balances(account: "alice") == ["gems": 300])
         #expect(try app.ledger.deliveryCount(transactionId: update.transaction.id) == 1)
+    }
+
+    /// A device that moves to another store (a fresh server, or from the simulated store to a
+    /// server) meets the same transaction ids again: every store numbers from 2000000000000001.
+    /// Each store's purchase is delivered, the change is said once, and no credit is lost.
+    @Test func aDeviceThatChangesStoreIsCreditedForEachStoresPurchases() async throws {
+        let device = scratchDirectory("device")
+        let first = try StoreFixture()
+        let (bought, _) = try await App(first, device: device).buy(StoreFixture.gems)
+        let second = try StoreFixture()
+        let ledger = try AppLedger(state: StateDirectory(url: device))
+        let (moved, change) = try ledger.bound(to: second.store.storeId())
+        #expect(change == StoreChange(previous: first.store.storeId(), current: second.store.storeId()))
+        #expect(try ledger.bound(to: second.store.storeId()).change == nil)  // said once
+        let app = try App(second, device: device)
+        let (again, steps) = try await app.buy(StoreFixture.gems)
+        #expect(again.transaction.id == bought.transaction.id)
+        #expect(steps.first == .delivered(transactionId: again.transaction.id, firstTime: true))
+        #expect(try moved.balances(account: "alice") == ["gems": 200])
+        // Back to the first store: its delivery is still known, nothing is credited twice.
+        let back = try App(first, device: device)
+        #expect(try await back.observer.handle(bought).first == .delivered(transactionId: bought.transaction.id, firstTime: false))
+        #expect(try back.ledger.balances(account: "alice") == ["gems": 200])
+    }
+
+    /// A ledger written before stores had identities: the first store it meets takes its deliveries.
+    @Test func theFirstStoreALedgerMeetsTakesItsEarlierDeliveries() async throws {
+        let fixture = try StoreFixture()
+        let device = scratchDirectory("device")
+        let unbound = try AppLedger(state: StateDirectory(url: device))
+        let observer = PurchaseObserver(store: fixture.store, ledger: unbound, catalog: fixture.store.catalog, clock: fixture.clock)
+        let updates = await fixture.store.updates()
+        let started = try await observer.buy(Payment(productId: StoreFixture.gems, account: "alice"))
+        var completed: TransactionUpdate?
+        for await update in updates where update.transaction.id == started.id && update.transaction.state != .purchasing {
+            completed = update
+            break
+        }
+        let update = try #require(completed)
+        _ = try await observer.handle(update)
+        let (bound, change) = try AppLedger(state: StateDirectory(url: device)).bound(to: fixture.store.storeId())
+        #expect(change == nil)
+        #expect(try bound.deliveryCount(transactionId: update.transaction.id) == 1)
+        #expect(try bound.entry(transactionId: update.transaction.id)?.status == .finished)
     }
 
     /// Chaos run finding: two devices of one account both saw a transaction in the queue (the buyer

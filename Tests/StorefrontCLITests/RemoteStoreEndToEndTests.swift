@@ -20,6 +20,31 @@ import TestSupport
         text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
     }
 
+    /// A device used with the simulated store, then with a fresh server, then with another fresh
+    /// server: each store numbers from 2000000000000001, and each store's purchase is credited.
+    @Test func aDeviceMovingBetweenStoresIsCreditedForEveryPurchase() async throws {
+        let root = scratchDirectory("storefront-move")
+        let device = root.appendingPathComponent("device")
+        let local = try Executable.run(["buy", Self.gems, "--account", "alice", "--json", "--state", device.path])
+        #expect(local.status == 0, "\(local.stderr)")
+        var ids = [try #require(lines(local.stdout).last?["transactionId"] as? String)]
+        for name in ["first", "second"] {
+            let server = try ServeProcess.start(db: root.appendingPathComponent(name), arguments: ["--admin-token", Self.token])
+            defer { server.stop() }
+            let bought = try client(["buy", Self.gems, "--account", "alice", "--json"], server: server, state: device)
+            #expect(bought.status == 0, "\(bought.stderr)")
+            let steps = lines(bought.stdout)
+            ids.append(try #require(steps.last?["transactionId"] as? String))
+            #expect(steps.contains { $0["step"] as? String == "delivered" && $0["firstTime"] as? Bool == true }, "\(bought.stdout)")
+            #expect(bought.stderr.contains("storefront: note: this device's purchases were recorded with store"), "\(bought.stderr)")
+            let again = try client(["wallet", "--account", "alice", "--json"], server: server, state: device)
+            #expect(!again.stderr.contains("note:"), "the change is said once: \(again.stderr)")
+            let balances = (try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any])?["balances"] as? [String: Int]
+            #expect(balances == ["gems": 100 * ids.count])
+        }
+        #expect(Set(ids) == ["2000000000000001"], "every store numbers from the same id: \(ids)")
+    }
+
     @Test func twoClientsOnOneAccountSeeTheSameTransactionsAndTheSecondRestores() async throws {
         let root = scratchDirectory("storefront-e2e")
         let server = try ServeProcess.start(db: root.appendingPathComponent("server"), arguments: ["--admin-token", Self.token])

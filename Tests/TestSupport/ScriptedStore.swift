@@ -56,6 +56,13 @@ public actor ScriptedStore: StoreBackend {
         if let failure = failures[method] { throw failure }
     }
 
+    public var identity = "scripted-store"
+
+    public func storeId() async throws -> String {
+        try await call("storeId")
+        return identity
+    }
+
     public func products(ids: [String], storefront: String?) async throws -> ProductsResponse {
         try await call("products")
         let storefront = catalog.storefront(id: storefront ?? catalog.defaultStorefront) ?? catalog.storefronts[0]

@@ -34,12 +34,15 @@ struct OpenCommand: AsyncParsableCommand {
                 """)
         }
         // The store resumes on the runner, before its first effect: the first frame does not wait for it.
-        let session = try await options.open(followAccountOnly: false, retryBudget: .seconds(3), resuming: false)
+        let session = try await options.open(followAccountOnly: false, retryBudget: .seconds(3), resuming: false, announcing: false)
         let runner = EffectRunner(store: session.store, observer: session.observer)
         let worker = runner.start(first: session.resume)
-        let state = AppState(catalog: session.context.catalog, storeLabel: session.storeLabel, language: session.language,
+        var state = AppState(catalog: session.context.catalog, storeLabel: session.storeLabel, language: session.language,
                              account: session.account, storefront: session.storefront, localeOverride: options.catalog.locale,
                              asciiOnly: false, size: .zero, now: Date())
+        if let change = session.storeChange {
+            state.status = StatusMessage(text: change.message, level: .warning, expires: Date().addingTimeInterval(20))
+        }
         do {
             try await UILoop.run(state, runner: runner, exitAfterFirstFrame: exitAfterFirstFrame)
         } catch let error as TerminalError {
