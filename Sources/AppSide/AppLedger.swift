@@ -17,10 +17,13 @@ public struct AppLedger: Sendable {
     /// The lock file that serialises opening the ledger (`StateDirectory.withOpenLock`).
     static let lockName = "app.lock"
 
+    /// What `app.sqlite` is: SQLite's application id "SFAP" marks the file as an app ledger.
+    static let kind = DatabaseKind(description: "the app ledger", applicationId: 0x5346_4150, signatureTable: "ledger")
+
     public init(state: StateDirectory) throws {
-        let path = try state.databasePath("app.sqlite")
+        let path = try state.filePath("app.sqlite")
         do {
-            pool = try DurablePool.open(path: path, migrator: Self.migrator, state: state, lock: Self.lockName)
+            pool = try DurablePool.open("app.sqlite", kind: Self.kind, migrator: Self.migrator, state: state, lock: Self.lockName)
             storeId = ""
         } catch let failure as StoreFailure {
             throw failure

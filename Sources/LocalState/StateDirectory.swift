@@ -5,9 +5,12 @@ import StoreCore
 /// `$XDG_DATA_HOME/storefront`, else `~/.local/share/storefront`.
 public struct StateDirectory: Sendable {
     public let url: URL
+    /// The option that names this directory (`--state`, or `--db` for `serve`), for messages.
+    public let option: String
 
-    public init(url: URL) {
+    public init(url: URL, option: String = "--state") {
         self.url = url
+        self.option = option
     }
 
     public static func resolve(flag: String?, environment: [String: String]) -> StateDirectory {
@@ -25,10 +28,10 @@ public struct StateDirectory: Sendable {
     /// migrations are applied and then runs them, so two first runs at once would both create
     /// the same tables. Each database names its own (`StoreDatabase.lockName`, `AppLedger.lockName`).
     public func withOpenLock<T>(_ name: String, _ body: () throws -> T) throws -> T {
-        let path = try databasePath(name)
+        let path = try createdFile(name)
         let descriptor = open(path, O_RDWR | O_CLOEXEC)
         guard descriptor >= 0 else {
-            throw StoreFailure("cannot open \(path): \(String(cString: strerror(errno))); pass a writable --state DIR")
+            throw StoreFailure("cannot open \(path): \(String(cString: strerror(errno))); pass a writable \(option) DIR")
         }
         defer { close(descriptor) }
         while flock(descriptor, LOCK_EX) != 0 {
@@ -38,8 +41,8 @@ public struct StateDirectory: Sendable {
         return try body()
     }
 
-    /// Creates the directory (0700) and returns the path of a database file in it, created 0600.
-    public func databasePath(_ name: String) throws -> String {
+    /// Creates the directory (0700) if need be and returns the path of a file in it.
+    public func filePath(_ name: String) throws -> String {
         // FileManager, even for a directory that exists, stats every parent and reads the user and
         // group databases (0.2 ms of every start); one stat answers the common case.
         var info = stat()
@@ -47,10 +50,15 @@ public struct StateDirectory: Sendable {
             do {
                 try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             } catch {
-                throw StoreFailure("cannot create the state directory \(url.path): \(error.localizedDescription); pass --state DIR")
+                throw StoreFailure("cannot create the state directory \(url.path): \(error.localizedDescription); pass \(option) DIR")
             }
         }
-        let path = url.appendingPathComponent(name).path
+        return url.appendingPathComponent(name).path
+    }
+
+    /// `filePath`, with the file created 0600 if it is not there.
+    func createdFile(_ name: String) throws -> String {
+        let path = try filePath(name)
         // Created here first so the permissions are ours, not the umask's. O_EXCL, never "exists?
         // then create": FileManager.createFile replaces a file, and a second process doing that
         // while the first writes its database would truncate it under the first.
@@ -58,7 +66,7 @@ public struct StateDirectory: Sendable {
         if descriptor >= 0 {
             close(descriptor)
         } else if errno != EEXIST {
-            throw StoreFailure("cannot create \(path): \(String(cString: strerror(errno))); pass a writable --state DIR")
+            throw StoreFailure("cannot create \(path): \(String(cString: strerror(errno))); pass a writable \(option) DIR")
         }
         return path
     }

@@ -19,11 +19,15 @@ public struct StoreDatabase: Sendable {
     /// versions used it for the ledger too.
     static let lockName = "open.lock"
 
-    /// `store.sqlite` in the state directory, created and migrated if need be.
-    public init(state: StateDirectory) throws {
-        let path = try state.databasePath("store.sqlite")
+    /// What `store.sqlite` is: SQLite's application id "SFST" marks the file as a store.
+    static let kind = DatabaseKind(description: "the store database", applicationId: 0x5346_5354, signatureTable: "transactions")
+
+    /// `store.sqlite` in the state directory, created and migrated if need be. `thorough`: check
+    /// every index against its table before use (a server's start; commands check each page only).
+    public init(state: StateDirectory, thorough: Bool = false) throws {
+        let path = try state.filePath("store.sqlite")
         do {
-            pool = try DurablePool.open(path: path, migrator: Self.migrator, state: state, lock: Self.lockName)
+            pool = try DurablePool.open("store.sqlite", kind: Self.kind, migrator: Self.migrator, state: state, lock: Self.lockName, thorough: thorough)
             writer = GroupCommit(pool: pool)
         } catch let failure as StoreFailure {
             throw failure

@@ -79,7 +79,8 @@ public struct StoreService: Sendable {
 
     /// Opens the store in `directory` (`store.sqlite`) and completes what a killed server left half done.
     public static func open(catalog: Catalog, catalogBytes: Data, directory: StateDirectory, configuration: ServerConfiguration) async throws -> StoreService {
-        let store = try SimulatedStore(catalog: catalog, state: directory, environment: configuration.environment.name)
+        let store = try SimulatedStore(catalog: catalog, database: StoreDatabase(state: directory, thorough: true),
+                                       environment: configuration.environment.name)
         try await store.resume()
         return try await StoreService(store: store, configuration: configuration, catalogBytes: catalogBytes)
     }

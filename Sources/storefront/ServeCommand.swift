@@ -73,8 +73,8 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw CommandFailure.failure(String(describing: error))
         }
-        let directory = db.map { StateDirectory(url: URL(fileURLWithPath: $0)) }
-            ?? StateDirectory(url: StateDirectory.resolve(flag: nil, environment: env).url.appendingPathComponent("server"))
+        let directory = db.map { StateDirectory(url: URL(fileURLWithPath: $0), option: "--db") }
+            ?? StateDirectory(url: StateDirectory.resolve(flag: nil, environment: env).url.appendingPathComponent("server"), option: "--db")
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: directory.url.path, isDirectory: &isDirectory), !isDirectory.boolValue {
             throw CommandFailure.usage("--db \(directory.url.path) is a file; pass a directory (the server keeps store.sqlite in it)")
