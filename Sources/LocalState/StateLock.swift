@@ -1,9 +1,10 @@
 import GRDB
 import StoreCore
 
-/// Turns SQLite's "database is locked" into a message a user can act on. WAL mode lets readers
+/// Turns SQLite's errors into messages a user can act on, naming the file. WAL mode lets readers
 /// and one writer share a state directory; a writer that waits longer than the busy timeout means
-/// another process holds a long write (or a stuck `sqlite3` shell), and the user must know which file.
+/// another process holds a long write (or a stuck `sqlite3` shell), and the user must know which
+/// file. A full disk or a damaged page is a storage failure (`StoreFailure.Kind.storage`).
 package enum StateLock {
     package static let busyTimeoutSeconds = 5.0
 
@@ -13,10 +14,26 @@ package enum StateLock {
         return configuration
     }
 
+    /// SQLite's errors a user can act on, as a `StoreFailure` naming the file; others unchanged.
     package static func explain(_ error: any Error, path: String) -> any Error {
-        guard let database = error as? DatabaseError,
-              database.resultCode == .SQLITE_BUSY || database.resultCode == .SQLITE_LOCKED else { return error }
-        return StoreFailure("\(path) is locked by another process (waited \(Int(busyTimeoutSeconds)) s): close the other storefront or sqlite3 session using this state directory, or pass a different --state", kind: .unavailable)
+        guard let database = error as? DatabaseError else { return error }
+        switch database.resultCode {
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            return StoreFailure("\(path) is locked by another process (waited \(Int(busyTimeoutSeconds)) s): close the other storefront or sqlite3 session using this state directory, or pass a different --state", kind: .unavailable)
+        case .SQLITE_FULL:
+            return storage(path, database, advice: "the disk (or the file system's quota) is full: free space, then retry")
+        case .SQLITE_CORRUPT, .SQLITE_NOTADB:
+            return storage(path, database, advice: "a page of the file is damaged: stop the server, keep a copy of the file, and restore it from a backup or `storefront reset`")
+        case .SQLITE_IOERR, .SQLITE_CANTOPEN, .SQLITE_READONLY, .SQLITE_PERM:
+            return storage(path, database, advice: "the file cannot be read or written: check the disk, the file's permissions and the mount")
+        default:
+            return error
+        }
+    }
+
+    private static func storage(_ path: String, _ error: DatabaseError, advice: String) -> StoreFailure {
+        StoreFailure("storage failure in \(path): \(error.message ?? "SQLite error \(error.resultCode.rawValue)") (SQLite error \(error.extendedResultCode.rawValue)); \(advice)",
+                     kind: .storage)
     }
 }
 

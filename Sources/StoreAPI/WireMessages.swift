@@ -254,20 +254,24 @@ public struct ManageResponse: CarriesUpdates, Codable, Sendable, Hashable {
     }
 }
 
-/// `GET /v1/health`: the server answers, in which environment, for which app, how far its journal
-/// has come, and which store it is (a client keys its deliveries by it).
+/// `GET /v1/health`: the server answers (`ok`, or `degraded` after a storage failure, with the
+/// reason), in which environment, for which app, how far its journal has come, and which store it
+/// is (a client keys its deliveries by it).
 public struct HealthResponse: Codable, Sendable, Hashable {
     public let status: String
     public let environment: String
     public let bundleId: String
     public let cursor: Int64
     public let storeId: String
+    /// Why the status is `degraded`: the last storage failure, until a write succeeds again.
+    public let reason: String?
 
-    public init(status: String, environment: String, bundleId: String, cursor: Int64, storeId: String) {
+    public init(status: String, environment: String, bundleId: String, cursor: Int64, storeId: String, reason: String? = nil) {
         self.status = status
         self.environment = environment
         self.bundleId = bundleId
         self.cursor = cursor
         self.storeId = storeId
+        self.reason = reason
     }
 }

@@ -93,6 +93,9 @@ public struct StoreFailure: Error, Sendable, CustomStringConvertible {
         case invalid
         /// The store cannot be reached or is not ready; the same request may succeed later.
         case unavailable
+        /// The store's files failed (the disk is full, a page is damaged): nothing was recorded, and
+        /// the same request can succeed only once someone fixes the storage.
+        case storage
     }
 
     public let message: String

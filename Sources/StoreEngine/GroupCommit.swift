@@ -17,6 +17,8 @@ public final class GroupCommit: Sendable {
     static let batchLimit = 256
 
     let pool: DatabasePool
+    /// Storage failures of these writes, cleared by the next commit that succeeds.
+    public let health = StorageHealth()
     private let queue = Mutex(Queue())
 
     private struct Queue {
@@ -32,6 +34,8 @@ public final class GroupCommit: Sendable {
         let run: @Sendable (Database) -> Void
         /// Called after the commit: nil when it succeeded, else why it did not.
         let finish: @Sendable ((any Error)?) -> Void
+        /// The closure's own error, once it has run.
+        let failure: @Sendable () -> (any Error)?
     }
 
     public init(pool: DatabasePool) {
@@ -54,12 +58,18 @@ public final class GroupCommit: Sendable {
                     result = .failure(error)
                 }
                 outcome.withLock { $0 = result }
-            }, finish: { commitFailure in
+            }, finish: { [pool, health] commitFailure in
                 if let commitFailure {
                     continuation.resume(throwing: commitFailure)
-                } else {
-                    continuation.resume(with: outcome.withLock { $0 } ?? .failure(StoreFailure("a write was not run")))
+                    return
                 }
+                // A writer's own statement can meet the storage failure (a full disk on its insert).
+                let result = (outcome.withLock { $0 } ?? .failure(StoreFailure("a write was not run")))
+                    .mapError { StateLock.explain($0, path: pool.path) }
+                if case .failure(let error) = result { health.record(error) }
+                continuation.resume(with: result)
+            }, failure: {
+                if case .failure(let error)? = outcome.withLock({ $0 }) { error } else { nil }
             })
             let (leads, inPlace) = queue.withLock { queue in
                 queue.jobs.append(job)
@@ -89,7 +99,14 @@ public final class GroupCommit: Sendable {
 
     /// After a batch's commit, on either path: tells its writers, then commits what came meanwhile.
     private func finished(_ jobs: [Job], failure: (any Error)?) {
-        let failure = failure.map { StateLock.explain($0, path: pool.path) }
+        var failure = failure.map { StateLock.explain($0, path: pool.path) }
+        // SQLite rolls the whole transaction back on a full disk; the commit then only says
+        // "aborted", and every writer of the batch is told the cause a statement met.
+        if failure != nil, let cause = jobs.lazy.compactMap({ $0.failure() }).map({ StateLock.explain($0, path: self.pool.path) })
+            .first(where: { ($0 as? StoreFailure)?.kind == .storage }) {
+            failure = cause
+        }
+        if let failure { health.record(failure) } else { health.recovered() }
         for job in jobs { job.finish(failure) }
         commit(nextBatch(after: jobs.count))
     }

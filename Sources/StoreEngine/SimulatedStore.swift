@@ -79,6 +79,8 @@ public actor SimulatedStore: StoreBackend {
 
     public nonisolated func storeId() -> String { identity }
 
+    public nonisolated var storageHealth: StorageHealth { database.writer.health }
+
     /// The receipt-signing key, made once per state directory and kept with the store.
     private static func signingKey(_ db: Database) throws -> Data {
         if let saved = try StoreDatabase.setting(db, "receipt_key"), let data = Data(base64Encoded: saved) {

@@ -66,6 +66,8 @@ struct APIError: Error, Sendable {
         case .conflict: self = .conflict(failure.message)
         case .invalid: self = .invalid(failure.message)
         case .unavailable: self = .unavailable(failure.message)
+        case .storage:
+            self = APIError(status: .serviceUnavailable, code: "storage", message: failure.message, headers: [.retryAfter: "30"])
         case .failure: self = .internal(failure.message)
         }
     }
@@ -93,6 +95,8 @@ struct APIError: Error, Sendable {
 /// an empty 500. Unexpected errors are logged with their detail and answered without it.
 struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     let allowed: AllowedMethods
+    /// Storage failures met by reads are kept here too, for `/v1/health`.
+    let storage: StorageHealth
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
@@ -105,7 +109,8 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             // this error reaches it; answered here, it became a 500 and the connection stayed open.
             throw error
         } catch let failure as StoreFailure {
-            if failure.kind == .failure { context.logger.error("store failure: \(failure.message)") }
+            if failure.kind == .failure || failure.kind == .storage { context.logger.error("store failure: \(failure.message)") }
+            storage.record(failure)
             return APIError(failure).response()
         } catch let error as any HTTPResponseError {
             switch error.status {

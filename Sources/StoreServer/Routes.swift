@@ -15,7 +15,7 @@ public enum StoreRoutes {
         let allowed = AllowedMethods()
         // Order matters: the log line sees the status the error middleware chose.
         router.add(middleware: RequestLogMiddleware())
-        router.add(middleware: ErrorMiddleware(allowed: allowed))
+        router.add(middleware: ErrorMiddleware(allowed: allowed, storage: service.store.storageHealth))
         addPublicRoutes(router, service)
         addAccountRoutes(router, service)
         addVerifyRoutes(router, service)
@@ -29,9 +29,12 @@ public enum StoreRoutes {
     static func addPublicRoutes(_ router: Router<BasicRequestContext>, _ service: StoreService) {
         let limit = service.configuration.bodyLimit
         router.get("/v1/health") { _, _ in
-            JSONBody.response(HealthResponse(status: "ok", environment: service.configuration.environment.name,
-                                     bundleId: service.catalog.bundleId, cursor: try await service.store.journalCursor(),
-                                     storeId: try await service.store.storeId()))
+            let problem = service.store.storageHealth.problem
+            let health = HealthResponse(status: problem == nil ? "ok" : "degraded", environment: service.configuration.environment.name,
+                                        bundleId: service.catalog.bundleId, cursor: try await service.store.journalCursor(),
+                                        storeId: try await service.store.storeId(), reason: problem?.reason)
+            // Degraded is 503 so a load balancer or a client's retry takes it for "not now".
+            return JSONBody.response(health, status: problem == nil ? .ok : .serviceUnavailable)
         }
         router.get("/v1/catalog") { _, _ in
             JSONBody.response(bytes: service.catalogBytes, status: .ok)

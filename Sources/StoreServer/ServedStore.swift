@@ -28,6 +28,8 @@ public protocol ServedStore: StoreBackend {
     func currentReceipt(account: String) async throws -> String
     func renewDue() async throws
     func resume() async throws
+    /// The last storage failure, until a write succeeds again (`/v1/health`).
+    var storageHealth: StorageHealth { get }
 }
 
 extension SimulatedStore: ServedStore {}
