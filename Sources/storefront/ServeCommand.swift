@@ -87,7 +87,11 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let logger = Logger(label: "storefront.serve")
         let service: StoreService
+        let exclusive: ExclusiveUse
         do {
+            // One server per --db: a second one would complete neither its own nor the first's
+            // half-done purchases; it is refused before it opens the store.
+            exclusive = try ExclusiveUse(of: directory, lock: "serve.lock", by: "storefront serve")
             service = try await StoreService.open(catalog: loaded, catalogBytes: Data(bytes), directory: directory, configuration: configuration)
         } catch let failure as StoreFailure {
             throw CommandFailure.failure(failure.message)
@@ -108,5 +112,6 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw CommandFailure.failure("the server stopped: \(error)")
         }
+        withExtendedLifetime(exclusive) {}
     }
 }

@@ -1,0 +1,21 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// One server per --db. Two servers on one store each left the other's in-flight purchases in
+/// `purchasing` (each completes only orphans of dead processes, and the other was alive); the
+/// second is now refused, and the directory is free again once the first has gone, however.
+@Suite struct ServeExclusiveTests {
+    @Test func aSecondServerOnTheSameDatabaseIsRefusedUntilTheFirstIsGone() throws {
+        let db = scratchDirectory("exclusive").appendingPathComponent("server")
+        let first = try ServeProcess.start(db: db, arguments: ["--admin-token", "exclusive-token-0123"])
+        let second = try Executable.run(["serve", "--db", db.path, "--port", "0", "--admin-token", "exclusive-token-0123",
+                                         "--catalog", Executable.repositoryRoot.appendingPathComponent("products.json").path])
+        #expect(second.status == 1)
+        #expect(second.stderr.contains("another storefront serve (pid \(first.process.processIdentifier)) is using --db \(db.path)"), "\(second.stderr)")
+        // SIGKILL: no chance to clean up; the kernel drops the lock with the process.
+        #expect(first.signal(SIGKILL))
+        let third = try ServeProcess.start(db: db, arguments: ["--admin-token", "exclusive-token-0123"])
+        third.stop()
+    }
+}
