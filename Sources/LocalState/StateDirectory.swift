@@ -71,3 +71,26 @@ public struct StateDirectory: Sendable {
         return path
     }
 }
+
+extension StateDirectory {
+    /// The files that hold signing keys and purchases: readable by their owner only.
+    static let privateFiles = ["store.sqlite", "app.sqlite"].flatMap { [$0, $0 + "-wal", $0 + "-shm"] }
+
+    /// Takes group and other permissions away from the directory and the files that hold keys and
+    /// purchases (a directory made by hand, a file copied in with the umask's mode); says what it
+    /// changed, for the caller to tell the user.
+    public func tightenPermissions() throws -> [String] {
+        var changed: [String] = []
+        for (path, mode) in [(url.path, mode_t(0o700))] + Self.privateFiles.map({ (url.appendingPathComponent($0).path, mode_t(0o600)) }) {
+            var info = stat()
+            guard stat(path, &info) == 0, info.st_mode & 0o077 != 0 else { continue }
+            let was = String(info.st_mode & 0o777, radix: 8)
+            guard chmod(path, mode) == 0 else {
+                throw StoreFailure("\(path) is readable by others (mode \(was)) and cannot be made private: \(String(cString: strerror(errno))); "
+                                   + "fix its permissions (chmod \(String(mode, radix: 8))) or pass another \(option)")
+            }
+            changed.append("\(path) was readable by others (mode \(was)); made \(String(mode, radix: 8)), as it holds keys and purchases")
+        }
+        return changed
+    }
+}

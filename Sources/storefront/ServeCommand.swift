@@ -37,8 +37,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Catalog: a products.json or .storekit file, or an http(s):// URL.", valueName: "path|url"))
     var catalog = "products.json"
 
-    @Option(name: .long, help: ArgumentHelp("Token for /admin. Default: $STOREFRONT_ADMIN_TOKEN, else a random one, printed at start.", valueName: "token"))
+    @Option(name: .long, help: ArgumentHelp("Token for /admin: \(AdminToken.rule). Default: $STOREFRONT_ADMIN_TOKEN, else a random one, printed at start.", valueName: "token"))
     var adminToken: String?
+
+    @Option(name: .long, help: ArgumentHelp("Read the /admin token from the first line of this file, so it is not in ps.", valueName: "path"))
+    var adminTokenFile: String?
 
     @Option(name: .long, help: "Receipt environment: sandbox or production (verifyReceipt answers 21007/21008 across them).")
     var environment = "sandbox"
@@ -59,9 +62,9 @@ struct ServeCommand: AsyncParsableCommand {
         }
         guard (0...65535).contains(port) else { throw CommandFailure.usage("--port \(port): expected 0 to 65535") }
         let env = ProcessInfo.processInfo.environment
-        let givenToken = adminToken ?? env["STOREFRONT_ADMIN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
-        if let givenToken, givenToken.count < 8 {
-            throw CommandFailure.usage("--admin-token: use at least 8 characters")
+        let givenToken = try AdminToken.resolve(flag: adminToken, file: adminTokenFile, environment: env)
+        if db?.isEmpty == true {
+            throw CommandFailure.usage("--db needs a directory; an empty value would write the store into the current directory")
         }
         let token = givenToken ?? ServerConfiguration.generateToken()
         let secret = sharedSecret ?? env["STOREFRONT_SHARED_SECRET"].flatMap { $0.isEmpty ? nil : $0 }
@@ -78,6 +81,11 @@ struct ServeCommand: AsyncParsableCommand {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: directory.url.path, isDirectory: &isDirectory), !isDirectory.boolValue {
             throw CommandFailure.usage("--db \(directory.url.path) is a file; pass a directory (the server keeps store.sqlite in it)")
+        }
+        do {
+            for notice in try directory.tightenPermissions() { Console.err("storefront serve: note: \(notice)") }
+        } catch let failure as StoreFailure {
+            throw CommandFailure.failure(failure.message)
         }
         let configuration = ServerConfiguration(host: host, port: port, environment: environment, adminToken: token, sharedSecret: secret)
         LoggingSystem.bootstrap { label in

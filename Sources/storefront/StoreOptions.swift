@@ -41,7 +41,7 @@ struct StoreOptions: ParsableArguments {
     /// since it shows "store unreachable" and tries again on its own, and its effects run in order.
     /// `resuming`: complete what an earlier process left half done before returning; the TUI says
     /// false and calls `StoreSession.resume` after its first frame.
-    /// `announcing`: say on stderr that the device met another store (the TUI shows it instead).
+    /// `announcing`: say the session's notices on stderr (the TUI shows them instead).
     func open(followAccountOnly: Bool = true, retryBudget: Duration? = nil, resuming: Bool = true,
               announcing: Bool = true) async throws -> StoreSession {
         let environment = ProcessInfo.processInfo.environment
@@ -51,7 +51,16 @@ struct StoreOptions: ParsableArguments {
         if let seconds = environment["STOREFRONT_RETRY_SECONDS"].flatMap(Double.init), seconds >= 0 {
             policy.budget = .milliseconds(Int64(seconds * 1000))
         }
+        if state?.isEmpty == true {
+            throw CommandFailure.usage("--state needs a directory; an empty value would quietly use the default one")
+        }
         let directory = StateDirectory.resolve(flag: state, environment: environment)
+        var notices: [String]
+        do {
+            notices = try directory.tightenPermissions()
+        } catch let failure as StoreFailure {
+            throw CommandFailure.failure(failure.message)
+        }
         // The databases need no catalog: they open beside it, each under a lock file of its own (see
         // `DurablePool`). Should the catalog fail, leaving this scope still waits for them, so no
         // database is left half created.
@@ -85,7 +94,8 @@ struct StoreOptions: ParsableArguments {
                 label = "simulated store"
             }
             let (ledger, storeChange) = try opened.bound(to: try await store.storeId())
-            if announcing, let storeChange { Console.err("storefront: note: \(storeChange.message)") }
+            if let storeChange { notices.append(storeChange.message) }
+            if announcing { for notice in notices { Console.err("storefront: note: \(notice)") } }
             let name = account ?? controls.account ?? context.catalog.defaultAccount.name
             guard let account = context.catalog.account(named: name) else {
                 let known = context.catalog.accounts.map(\.name).joined(separator: ", ")
@@ -96,7 +106,7 @@ struct StoreOptions: ParsableArguments {
             let locale = catalog.locale ?? context.catalog.settings.locale ?? storefront.locale
             return StoreSession(context: context, store: store, storeLabel: label, account: account, storefront: storefront, locale: locale,
                                 ledger: ledger, observer: PurchaseObserver(store: store, ledger: ledger, catalog: context.catalog),
-                                storeChange: storeChange)
+                                notices: notices)
         } catch let failure as StoreFailure {
             throw CommandFailure.failure(failure.message)
         }
@@ -116,8 +126,9 @@ struct StoreSession {
     let locale: String
     let ledger: AppLedger
     let observer: PurchaseObserver
-    /// The app's ledger last recorded deliveries from another store; said once, by whoever opens.
-    let storeChange: StoreChange?
+    /// What opening found and changed that the user should hear once: another store met by the
+    /// app's ledger, permissions made private.
+    let notices: [String]
 
     var language: Language { context.language }
 

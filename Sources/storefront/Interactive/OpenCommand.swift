@@ -40,8 +40,8 @@ struct OpenCommand: AsyncParsableCommand {
         var state = AppState(catalog: session.context.catalog, storeLabel: session.storeLabel, language: session.language,
                              account: session.account, storefront: session.storefront, localeOverride: options.catalog.locale,
                              asciiOnly: false, size: .zero, now: Date())
-        if let change = session.storeChange {
-            state.status = StatusMessage(text: change.message, level: .warning, expires: Date().addingTimeInterval(20))
+        if !session.notices.isEmpty {
+            state.status = StatusMessage(text: session.notices.joined(separator: " · "), level: .warning, expires: Date().addingTimeInterval(20))
         }
         do {
             try await UILoop.run(state, runner: runner, exitAfterFirstFrame: exitAfterFirstFrame)
