@@ -6,11 +6,15 @@ import StoreKitModel
 /// client, the one remote stores use. `CatalogLoader` checks the URL and the status and decides on
 /// retries; this only makes the request and reads the body up to the limit.
 public struct HTTPCatalogFetcher: CatalogFetching {
-    /// From the request to the last byte of the body. A 60 MB catalog over a slow link needs minutes,
-    /// not seconds; a server that does not answer at all is caught sooner by the client's 3 s connect timeout.
-    static let deadline = TimeAmount.seconds(120)
+    /// From the request to the last byte of the body, whatever the server does meanwhile (answers
+    /// nothing, or a byte a second). A 60 MB catalog over a slow link needs most of a minute.
+    public static let defaultTimeout = Duration.seconds(60)
 
-    public init() {}
+    let timeout: Duration
+
+    public init(timeout: Duration = defaultTimeout) {
+        self.timeout = timeout
+    }
 
     public func get(_ url: String, limit: Int) async throws -> CatalogFetchReply {
         // The shared client is made on first use: every command is handed a fetcher, and a catalog
@@ -20,17 +24,23 @@ public struct HTTPCatalogFetcher: CatalogFetching {
         request.headers.add(name: "Accept", value: "application/json")
         request.headers.add(name: "User-Agent", value: "storefront")
         do {
-            let response = try await client.execute(request, timeout: Self.deadline)
-            let status = Int(response.status.code)
-            if let length = response.headers.first(name: "Content-Length").flatMap(Int.init), length > limit {
-                return .tooLarge(status: status)
+            let request = request
+            let timeout = timeout
+            return try await withDeadline(timeout) {
+                let response = try await client.execute(request, timeout: .seconds(Int64(timeout.components.seconds) + 1))
+                let status = Int(response.status.code)
+                if let length = response.headers.first(name: "Content-Length").flatMap(Int.init), length > limit {
+                    return .tooLarge(status: status)
+                }
+                do {
+                    let buffer = try await response.body.collect(upTo: limit)
+                    return .body(status: status, Array(buffer.readableBytesView))
+                } catch is NIOTooManyBytesError {
+                    return .tooLarge(status: status)
+                }
             }
-            do {
-                let buffer = try await response.body.collect(upTo: limit)
-                return .body(status: status, Array(buffer.readableBytesView))
-            } catch is NIOTooManyBytesError {
-                return .tooLarge(status: status)
-            }
+        } catch is DeadlineExceeded {
+            throw FetchFailure(description: "no complete answer within \(timeout.components.seconds) s")
         } catch is CancellationError {
             throw CancellationError()
         } catch {

@@ -17,18 +17,35 @@ struct CatalogOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Language of titles and messages: en or zh-Hans. Default: from LC_ALL/LANG, else en.", valueName: "lang"))
     var lang: String?
 
+    @Option(name: .long, help: ArgumentHelp("Seconds a --catalog URL may take, from the request to its last byte. Default: 60.", valueName: "seconds"))
+    var catalogTimeout: Double?
+
     /// `defaultCatalog`: where the catalog comes from when `--catalog` is not given.
     /// `defaultRetryBudget`: how long that default is tried again when it cannot be downloaded yet
     /// (a store's own catalog, while the store restarts).
-    func resolve(defaultCatalog: String = "products.json", defaultRetryBudget: Duration = .zero) async throws -> CatalogContext {
+    /// `store`: the remote store the default catalog comes from; its requests' timeout bounds each
+    /// try, and a download that never gets an answer says the store is unreachable.
+    func resolve(defaultCatalog: String = "products.json", defaultRetryBudget: Duration = .zero,
+                 store: (url: String, requestTimeout: Duration)? = nil) async throws -> CatalogContext {
         let location = self.catalog ?? defaultCatalog
+        if let catalogTimeout, !(catalogTimeout > 0 && catalogTimeout <= 3600) {
+            throw CommandFailure.usage("--catalog-timeout \(catalogTimeout): expected seconds, more than 0 and at most 3600")
+        }
+        let fromStore = self.catalog == nil ? store : nil
+        let timeout = fromStore?.requestTimeout ?? catalogTimeout.map { Duration.milliseconds(Int64($0 * 1000)) } ?? HTTPCatalogFetcher.defaultTimeout
         guard let language = Language.resolve(flag: lang, environment: ProcessInfo.processInfo.environment) else {
             throw CommandFailure.usage("--lang \(lang ?? ""): unknown language; use en or zh-Hans")
         }
         let catalog: Catalog
+        let budget = self.catalog == nil ? defaultRetryBudget : .zero
         do {
-            catalog = try await CatalogLoader.load(from: location, retryingFor: self.catalog == nil ? defaultRetryBudget : .zero,
-                                                 fetcher: HTTPCatalogFetcher())
+            let load = { @Sendable in try await CatalogLoader.load(from: location, retryingFor: budget, fetcher: HTTPCatalogFetcher(timeout: timeout)) }
+            // A store's catalog is its first request: the store's whole retry budget, not a try more.
+            catalog = try await fromStore == nil ? load() : withDeadline(max(budget, .seconds(1)), load)
+        } catch let error as CatalogError where error.unreachable && fromStore != nil {
+            throw unreachable(fromStore?.url ?? location, error.problems.first?.message ?? "no answer", budget: budget)
+        } catch is DeadlineExceeded {
+            throw unreachable(fromStore?.url ?? location, "no answer", budget: budget)
         } catch {
             throw CommandFailure.failure(String(describing: error))
         }
@@ -42,6 +59,12 @@ struct CatalogOptions: ParsableArguments {
             throw CommandFailure.usage("--locale \(locale): not a locale this system knows (e.g. en_US, ja_JP, de_DE)")
         }
         return CatalogContext(catalog: catalog, storefront: storefront, locale: localeId, language: language)
+    }
+
+    private func unreachable(_ url: String, _ reason: String, budget: Duration) -> CommandFailure {
+        let why = reason.hasPrefix("could not be downloaded: ") ? String(reason.dropFirst("could not be downloaded: ".count)) : reason
+        return CommandFailure.failure("store unreachable at \(url): \(why) (tried for \(budget.components.seconds) s; "
+                                      + "STOREFRONT_RETRY_SECONDS sets how long). Is `storefront serve` running there?")
     }
 }
 

@@ -69,7 +69,8 @@ struct StoreOptions: ParsableArguments {
         // The store's catalog is its first request: retried like the others, so a client launched
         // while the server restarts waits for it.
         let context = try await catalog.resolve(defaultCatalog: remoteURL.map { "\($0)/v1/catalog" } ?? "products.json",
-                                                defaultRetryBudget: remoteURL == nil ? .zero : policy.budget)
+                                                defaultRetryBudget: remoteURL == nil ? .zero : policy.budget,
+                                                store: remoteURL.map { (url: $0, requestTimeout: policy.requestTimeout) })
         do {
             let opened = try await appLedger
             let store: any StoreBackend

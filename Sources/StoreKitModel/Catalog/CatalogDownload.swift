@@ -41,7 +41,11 @@ extension CatalogLoader {
             do {
                 return try await downloadOnce(location, fetcher: fetcher)
             } catch let failure as DownloadFailure {
-                guard failure.passes, ContinuousClock.now + delay - start < budget else { throw failure.error }
+                guard failure.passes, ContinuousClock.now + delay - start < budget else {
+                    var error = failure.error
+                    error.unreachable = failure.passes
+                    throw error
+                }
                 try await Task.sleep(for: delay)
                 delay = min(delay * 2, .seconds(5))
             }

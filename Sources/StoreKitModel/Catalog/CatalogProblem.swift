@@ -17,6 +17,9 @@ public struct CatalogError: Error, Sendable, CustomStringConvertible {
     /// The file path or URL the catalog came from.
     public let source: String
     public let problems: [CatalogProblem]
+    /// A download that got no answer (or only 502, 503, 504) until it gave up: the server is
+    /// unreachable rather than the catalog wrong.
+    public var unreachable = false
     /// How many problems are printed before "… and N more".
     public static let shownLimit = 50
 
