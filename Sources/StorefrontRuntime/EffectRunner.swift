@@ -123,7 +123,13 @@ public final class EffectRunner: Sendable {
                 report(.productsFailed((error as? StoreFailure)?.message ?? String(describing: error)))
             }
         case .buy(let productId, let quantity, let account):
-            try await buy(Payment(productId: productId, quantity: quantity, account: account))
+            // The order id is chosen here, so a payment whose answer never came can be found later.
+            let orderId = UUID().uuidString
+            do {
+                try await buy(Payment(productId: productId, quantity: quantity, applicationUsername: orderId, account: account))
+            } catch let failure as StoreFailure where failure.kind == .unavailable {
+                report(.paymentUnconfirmed(productId: productId, quantity: quantity, orderId: orderId, reason: failure.message))
+            }
         case .handle(let update):
             report(.appSteps(try await observer.handle(update)))
         case .refresh(let account):

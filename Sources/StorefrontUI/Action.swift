@@ -16,6 +16,9 @@ public enum Action: Sendable, Equatable {
     case appSteps([AppStep])
     case snapshot(StoreSnapshot)
     case paymentAdded(Transaction)
+    /// Adding the payment failed because the store went away: it may have arrived before it did.
+    /// `orderId` is the app's order, which the transaction would carry as `applicationUsername`.
+    case paymentUnconfirmed(productId: String, quantity: Int, orderId: String, reason: String)
     case restoreFinished(RestoreResult)
     /// Re-reading the store failed (a remote store went away): shown until a read succeeds again.
     case refreshFailed(String)

@@ -39,6 +39,9 @@ public struct AppState: Sendable, Equatable {
     public var quitting = false
     /// Why the store cannot be read right now (a remote store is down); nil when it answers.
     public var storeProblem: String?
+    /// Payments whose outcome the store could not tell before it went away: they may or may not
+    /// have gone through, and are checked when it answers again.
+    public var unconfirmed: [UnconfirmedPayment] = []
     /// A risky command pressed once (clear all, reset); pressing it again carries it out.
     public var armed: Command?
 
@@ -66,11 +69,29 @@ public struct AppState: Sendable, Equatable {
 
     public var selectedProduct: Product? { list.selected }
 
-    /// The screen's layout now; the banner row exists while a payment is pending.
-    public var layout: Layout { Layout(size: size, banner: !pending.isEmpty) }
+    /// The screen's layout now; the banner row exists while a payment is pending or unconfirmed.
+    public var layout: Layout { Layout(size: size, banner: !pending.isEmpty || !unconfirmed.isEmpty) }
 
     public func displayPrice(_ product: Product) -> String {
         priceFormatter.displayPrice(of: product, in: storefront.id, language: language) ?? "—"
+    }
+}
+
+/// A payment the store went away in the middle of: asked for (`orderId`, the app's order, which
+/// the transaction carries as `applicationUsername`) or seen `purchasing` (`transactionId`).
+public struct UnconfirmedPayment: Sendable, Hashable {
+    public var productId: String
+    public var quantity: Int
+    public var orderId: String?
+    public var transactionId: String?
+    public var since: Date
+
+    public init(productId: String, quantity: Int, orderId: String?, transactionId: String?, since: Date) {
+        self.productId = productId
+        self.quantity = quantity
+        self.orderId = orderId
+        self.transactionId = transactionId
+        self.since = since
     }
 }
 

@@ -75,8 +75,35 @@ extension Reducer {
         return [.refresh(account: state.account.name)]
     }
 
+    /// The store went away while payments of this session were `purchasing`: their outcome waits
+    /// for it, and the screen says so instead of spinning on.
+    static func holdPurchasing(_ state: inout AppState) {
+        for id in state.inFlight.sorted() where state.progress[id] == .purchasing && !state.unconfirmed.contains(where: { $0.transactionId == id }) {
+            guard let transaction = state.history.first(where: { $0.id == id }) else { continue }
+            state.unconfirmed.append(UnconfirmedPayment(productId: transaction.productId, quantity: transaction.quantity,
+                                                        orderId: transaction.payment.applicationUsername, transactionId: id, since: state.now))
+        }
+    }
+
+    /// The store answers again: a held purchase goes on as its transaction says; a payment that
+    /// never got an answer either reached the store (its transaction carries the order) or did not,
+    /// and then nothing was charged.
+    static func settleUnconfirmed(_ state: inout AppState, _ history: [Transaction]) {
+        let strings = UIStrings(state.language)
+        for payment in state.unconfirmed where payment.transactionId == nil {
+            let arrived = history.contains { transaction in
+                transaction.productId == payment.productId && (transaction.payment.applicationUsername == payment.orderId
+                    // An order id dropped on the way (a test control does that): by product and time.
+                    || (transaction.payment.applicationUsername == nil && transaction.purchaseDate >= payment.since.addingTimeInterval(-120)))
+            }
+            if !arrived { say(&state, strings.paymentDidNotArrive(title(state, nil, product: payment.productId))) }
+        }
+        state.unconfirmed = []
+    }
+
     static func applySnapshot(_ state: inout AppState, _ snapshot: StoreSnapshot) -> [Effect] {
         state.storeProblem = nil
+        if !state.unconfirmed.isEmpty { settleUnconfirmed(&state, snapshot.history) }
         state.history = snapshot.history
         if case .transactionManager(let selection)? = state.sheet, selection >= snapshot.history.count {
             state.sheet = .transactionManager(selection: max(0, snapshot.history.count - 1))
@@ -105,7 +132,8 @@ extension Reducer {
         }
         let pending = PendingPayment.blocking(product.id, in: state.pending).map(\.transactionId)
         let purchasing = state.history.filter { $0.productId == product.id && $0.state == .purchasing }.map(\.id)
-        state.sheet = .confirmPurchase(ConfirmPurchase(productId: product.id, quantity: 1, pendingIds: purchasing + pending))
+        let unconfirmed = state.unconfirmed.filter { $0.productId == product.id && $0.transactionId == nil }.map { $0.orderId ?? "" }
+        state.sheet = .confirmPurchase(ConfirmPurchase(productId: product.id, quantity: 1, pendingIds: purchasing + pending + unconfirmed))
         return []
     }
 

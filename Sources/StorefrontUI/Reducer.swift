@@ -51,8 +51,15 @@ public enum Reducer {
             upsert(&state, transaction)
             if state.progress[transaction.id] == nil { state.progress[transaction.id] = .purchasing }
             return []
+        case .paymentUnconfirmed(let productId, let quantity, let orderId, let reason):
+            state.storeProblem = reason
+            state.unconfirmed.append(UnconfirmedPayment(productId: productId, quantity: quantity, orderId: orderId, transactionId: nil,
+                                                        since: state.now))
+            say(&state, UIStrings(state.language).paymentUnconfirmed(title(state, nil, product: productId)), .warning)
+            return []
         case .refreshFailed(let message):
             state.storeProblem = message
+            holdPurchasing(&state)
             return []
         case .restoreFinished(let result):
             state.sheet = .restoreResult(result)

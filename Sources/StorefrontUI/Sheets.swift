@@ -137,8 +137,12 @@ enum Sheets {
     }
 
     static func pending(_ state: AppState, _ strings: UIStrings) -> [Line] {
-        guard !state.pending.isEmpty else { return [Line(text: strings.pendingNone)] }
-        var lines = state.pending.flatMap { payment in
+        guard !state.pending.isEmpty || !state.unconfirmed.isEmpty else { return [Line(text: strings.pendingNone)] }
+        var lines = state.unconfirmed.flatMap { payment in
+            [Line(text: "\(payment.transactionId ?? "—")  \(Reducer.title(state, nil, product: payment.productId)) ×\(payment.quantity)  \(strings.since(payment.since, now: state.now))", role: .title),
+             Line(text: "  " + strings.unconfirmedReason, role: .warning)]
+        }
+        lines += state.pending.flatMap { payment in
             [Line(text: "\(payment.transactionId)  \(Reducer.title(state, nil, product: payment.productId)) ×\(payment.quantity)  \(strings.since(payment.since, now: state.now))", role: .title),
              Line(text: "  " + strings.waitingFor(payment), role: .warning)]
         }

@@ -40,6 +40,22 @@ public struct UIStrings: Sendable {
         pick("⚠ \(count) payment\(count == 1 ? " is" : "s are") still being confirmed — do not pay again",
              "⚠ 有 \(count) 笔付款仍在确认中 — 请勿重复付款")
     }
+    func bannerUnconfirmed(_ count: Int) -> String {
+        pick("⚠ \(count) payment\(count == 1 ? "" : "s") may or may not have gone through — checked when the store is back; do not pay again",
+             "⚠ 有 \(count) 笔付款可能已完成也可能未完成 — 商店恢复后会核实；请勿重复付款")
+    }
+    func paymentUnconfirmed(_ title: String) -> String {
+        pick("\(title): the store went away before it answered; the payment may or may not have gone through.",
+             "“\(title)”：商店在回应前断开；这笔付款可能已完成也可能未完成。")
+    }
+    func paymentDidNotArrive(_ title: String) -> String {
+        pick("\(title): the payment never reached the store; you were not charged.", "“\(title)”：付款未到达商店；未扣款。")
+    }
+    var heldPurchase: String { pick("unconfirmed · store away", "未确认 · 商店断开") }
+    var unconfirmedReason: String {
+        pick("the store went away before it answered: it may or may not have gone through; checked when the store is back",
+             "商店在回应前断开：可能已完成也可能未完成；商店恢复后会核实")
+    }
     var bannerKey: String { pick("[\(keys.key(.pending))] pending payments", "[\(keys.key(.pending))] 待处理的付款") }
     var pendingTitle: String { pick("Pending payments", "待处理的付款") }
     var pendingNone: String { pick("No payment is pending.", "没有待处理的付款。") }
@@ -98,8 +114,9 @@ public struct UIStrings: Sendable {
         pick("applicationUsername came back empty; matched order \(orderId) by account and product.",
              "applicationUsername 为空；已按账户和商品匹配订单 \(orderId)。")
     }
+    /// The words that matter first: a narrow screen cuts the detail, not the news.
     func storeUnreachable(_ problem: String) -> String {
-        pick("⚠ store unreachable (\(problem)) — retrying; payments in flight are kept", "⚠ 无法连接商店（\(problem)）— 正在重试；进行中的付款会被保留")
+        pick("⚠ store unreachable — retrying; payments in flight are kept · \(problem)", "⚠ 无法连接商店 — 正在重试；进行中的付款会被保留 · \(problem)")
     }
     var restoring: String { pick("Restoring purchases…", "正在恢复购买…") }
     func switchedStorefront(_ storefront: Storefront) -> String {

@@ -175,8 +175,10 @@ extension View {
             column += grid.write(CellWidth.pad(title, to: wide ? 20 : 16) + " ×\(transaction.quantity) ", row: row, column: column, role: .normal)
             // The id matters in the transaction manager; on a narrow screen the app's progress matters more.
             if wide { column += grid.write(transaction.id + "  ", row: row, column: column, role: .muted) }
-            let busy = progress == .purchasing || progress == .verifying || progress == .delivered ? spinner(state) + " " : ""
-            var words = strings.progress(progress ?? Self.restingProgress(transaction), state: transaction.state)
+            // A purchase held while the store is away waits, visibly, instead of spinning on.
+            let held = state.unconfirmed.contains { $0.transactionId == transaction.id }
+            let busy = !held && (progress == .purchasing || progress == .verifying || progress == .delivered) ? spinner(state) + " " : ""
+            var words = held ? strings.heldPurchase : strings.progress(progress ?? Self.restingProgress(transaction), state: transaction.state)
             if state.asciiOnly { words = words.replacingOccurrences(of: "✓", with: "ok") }
             grid.write(busy + words, row: row, column: column, role: role, overflow: .ellipsis)
         }

@@ -8,7 +8,7 @@ import StoreKitModel
 public enum View {
     public static func render(_ state: AppState) -> Grid {
         var grid = Grid(size: state.size)
-        let layout = Layout(size: state.size, banner: !state.pending.isEmpty)
+        let layout = state.layout
         let strings = UIStrings(state.language)
         guard layout.fits else {
             let need = "\(Layout.minimum.columns)×\(Layout.minimum.rows)"
@@ -41,7 +41,8 @@ public enum View {
         let width = state.size.columns
         grid.fill(Rect(row: 1, column: 0, width: width, height: 1), role: .banner)
         let key = strings.bannerKey + " "
-        var text = " " + strings.banner(state.pending.count)
+        var text = " " + (state.unconfirmed.isEmpty ? strings.banner(state.pending.count)
+                                                    : strings.bannerUnconfirmed(state.unconfirmed.count))
         if state.asciiOnly { text = text.replacingOccurrences(of: "⚠", with: "!") }
         grid.write(text, row: 1, column: 0, role: .banner, attributes: .bold, maxWidth: width - CellWidth.of(key) - 1, overflow: .ellipsis)
         grid.write(key, row: 1, column: width - CellWidth.of(key), role: .banner)

@@ -159,3 +159,17 @@ extension Action {
         if case .transactionUpdate(let update) = self { update.transaction.id } else { nil }
     }
 }
+
+extension EffectRunnerTests {
+    @Test func aBuyTheStoreNeverAnsweredIsReportedUnconfirmedWithItsOrder() async throws {
+        await store.set { $0.failures = ["add": StoreFailure("store unreachable at http://127.0.0.1:9", kind: .unavailable)] }
+        runner.submit([.buy(productId: StoreFixture.gems, quantity: 2, account: "alice")])
+        let actions = try await reports { !$0.isEmpty }
+        guard case .paymentUnconfirmed(let product, let quantity, let orderId, let reason)? = actions.first else {
+            Issue.record("expected an unconfirmed payment, got \(actions)")
+            return
+        }
+        #expect(product == StoreFixture.gems && quantity == 2 && reason == "store unreachable at http://127.0.0.1:9")
+        #expect(UUID(uuidString: orderId) != nil)
+    }
+}
