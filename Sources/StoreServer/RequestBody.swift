@@ -46,6 +46,9 @@ enum BodyReader {
         } catch {
             throw APIError.badRequest("the request body is not valid JSON (\(error))")
         }
+        if case .object(let object) = parsed {
+            try checkText(object, at: .root)
+        }
         if let known = T.self as? any KnownFields.Type, case .object(let object) = parsed {
             try check(object, against: known.fields)
         }
@@ -53,6 +56,24 @@ enum BodyReader {
             return try JSONDecoder().decode(type, from: data)
         } catch let error as DecodingError {
             throw describe(error)
+        }
+    }
+
+    /// Every key and string in `object`, at any depth, must be text without control characters.
+    private static func checkText(_ object: JSONObject, at path: JSONPath) throws {
+        for member in object.members {
+            let memberPath = path.key(member.key)
+            try NetworkText.refuseControls(member.key, field: memberPath.description, place: "the key \(memberPath)")
+            try checkText(member.value, at: memberPath)
+        }
+    }
+
+    private static func checkText(_ value: JSONValue, at path: JSONPath) throws {
+        switch value {
+        case .string(let text): try NetworkText.refuseControls(text, field: path.description, place: path.description)
+        case .object(let object): try checkText(object, at: path)
+        case .array(let items): for (index, item) in items.enumerated() { try checkText(item, at: path.index(index)) }
+        case .number, .bool, .null: break
         }
     }
 

@@ -93,16 +93,19 @@ public enum StoreRoutes {
     }
 
     static func transactionId(_ context: BasicRequestContext) throws -> String {
-        guard let id = pathParameter(context, "transactionId"), !id.isEmpty, id.unicodeScalars.count <= 64 else {
+        guard let id = try pathParameter(context, "transactionId"), !id.isEmpty, id.unicodeScalars.count <= 64 else {
             throw APIError.badRequest("the transaction id in the path is missing, not valid percent-encoding, or longer than 64 characters")
         }
         return id
     }
 
     /// A path parameter, percent-decoded: Hummingbird hands them over as sent, so `Jos%C3%A9` would
-    /// never match the account José. Nil when missing or not valid percent-encoding.
-    static func pathParameter(_ context: BasicRequestContext, _ name: String) -> String? {
-        context.parameters.get(name).flatMap { $0.removingPercentEncoding }
+    /// never match the account José. Nil when missing or not valid percent-encoding; 400 when it
+    /// decodes to a control character (`%00`).
+    static func pathParameter(_ context: BasicRequestContext, _ name: String) throws -> String? {
+        guard let text = context.parameters.get(name).flatMap({ $0.removingPercentEncoding }) else { return nil }
+        try NetworkText.refuseControls(text, field: name, place: "the \(name) in the path")
+        return text
     }
 
     // MARK: Accounts: updates, unfinished, transactions, wallet, restore

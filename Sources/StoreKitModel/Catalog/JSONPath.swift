@@ -2,8 +2,9 @@
 /// and `top level` for the document itself.
 ///
 /// Decoders make a path for every value they read but print one only for a problem, so a path is
-/// a chain of components and its text is built on demand.
-struct JSONPath: Sendable, CustomStringConvertible {
+/// a chain of components and its text is built on demand. Public so that the server names a
+/// place in a request body as a catalog's problems name a place in the file.
+public struct JSONPath: Sendable, CustomStringConvertible {
     private enum Component: Sendable {
         case key(String)
         case index(Int)
@@ -21,17 +22,17 @@ struct JSONPath: Sendable, CustomStringConvertible {
 
     private let node: Node?
 
-    static let root = JSONPath(node: nil)
+    public static let root = JSONPath(node: nil)
 
-    func key(_ key: String) -> JSONPath {
+    public func key(_ key: String) -> JSONPath {
         JSONPath(node: Node(parent: node, component: .key(key)))
     }
 
-    func index(_ index: Int) -> JSONPath {
+    public func index(_ index: Int) -> JSONPath {
         JSONPath(node: Node(parent: node, component: .index(index)))
     }
 
-    var description: String {
+    public var description: String {
         var components: [Component] = []
         var current = node
         while let step = current {
