@@ -42,6 +42,9 @@ public enum StoreRoutes {
         router.post("/v1/products") { request, _ in
             let (body, _) = try await BodyReader.decode(ProductsRequest.self, from: request, limit: limit)
             guard body.ids.count <= 1000 else { throw APIError.invalid("ids has \(body.ids.count) identifiers; at most 1000 per request", field: "ids") }
+            for (index, id) in body.ids.enumerated() {
+                try IdRules.refuse(IdRules.productIdProblem(id), field: "ids[\(index)]")
+            }
             if let storefront = body.storefront, service.catalog.storefront(id: storefront.uppercased()) == nil {
                 throw APIError.invalid("\(storefront) is not a storefront of this catalog (it has \(service.catalog.storefronts.map(\.id).joined(separator: ", ")))",
                                        field: "storefront")
@@ -77,14 +80,13 @@ public enum StoreRoutes {
         guard Payment.quantityRange.contains(quantity) else {
             throw APIError.invalid("quantity \(quantity) is out of range; StoreKit allows 1 to 10", field: "quantity")
         }
+        try IdRules.refuse(IdRules.accountNameProblem(body.account), field: "account")
         guard service.catalog.account(named: body.account) != nil else {
             throw APIError.invalid("\(body.account) is not an account of this catalog (it has \(service.catalog.accounts.map(\.name).joined(separator: ", ")))",
                                    field: "account")
         }
+        try IdRules.refuse(IdRules.productIdProblem(body.productId), field: "productId")
         // Lengths in Unicode code points, as JSON Schema's maxLength (docs/openapi.json) counts them.
-        guard !body.productId.isEmpty, body.productId.unicodeScalars.count <= 255 else {
-            throw APIError.invalid("productId must be 1 to 255 characters", field: "productId")
-        }
         if let order = body.applicationUsername, order.unicodeScalars.count > 255 {
             throw APIError.invalid("applicationUsername must be at most 255 characters", field: "applicationUsername")
         }
@@ -93,9 +95,10 @@ public enum StoreRoutes {
     }
 
     static func transactionId(_ context: BasicRequestContext) throws -> String {
-        guard let id = try pathParameter(context, "transactionId"), !id.isEmpty, id.unicodeScalars.count <= 64 else {
-            throw APIError.badRequest("the transaction id in the path is missing, not valid percent-encoding, or longer than 64 characters")
+        guard let id = try pathParameter(context, "transactionId") else {
+            throw APIError.badRequest("the transactionId in the path is not valid percent-encoding", field: "transactionId")
         }
+        try IdRules.refuse(IdRules.transactionIdProblem(id), field: "transactionId", inPath: true)
         return id
     }
 
@@ -224,6 +227,8 @@ public enum StoreRoutes {
         router.post("/v1/verify") { request, _ in
             let (body, _) = try await BodyReader.decode(VerifyRequest.self, from: request, limit: limit)
             guard !body.claim.isEmpty, body.claim.unicodeScalars.count <= 255 else { throw APIError.invalid("claim must be 1 to 255 characters", field: "claim") }
+            try IdRules.refuse(IdRules.transactionIdProblem(body.transactionId), field: "transactionId")
+            try IdRules.refuse(IdRules.productIdProblem(body.productId), field: "productId")
             let result = try await service.store.verify(receipt: body.receipt, transactionId: body.transactionId,
                                                         productId: body.productId, claim: body.claim)
             return JSONBody.response(VerifyResponse(result))

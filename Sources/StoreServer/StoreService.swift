@@ -118,7 +118,9 @@ public struct StoreService: Sendable {
         return WireUpdates(items)
     }
 
+    /// The account a path names: 400 when no catalog could have it, 404 when this one has not.
     func account(_ name: String?) throws -> Account {
+        if let name { try IdRules.refuse(IdRules.accountNameProblem(name), field: "account", inPath: true) }
         guard let name, let account = catalog.account(named: name) else {
             throw APIError.notFound("no account \((name ?? "").prefix(64)) in this catalog (it has \(catalog.accounts.map(\.name).joined(separator: ", ")))")
         }

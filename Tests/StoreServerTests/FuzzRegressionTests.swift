@@ -47,14 +47,15 @@ import Testing
 
     /// Lengths were counted in UTF-8 bytes while the schema (JSON Schema maxLength) counts code
     /// points, so a valid 64-character transaction id or a 255-character productId of non-ASCII
-    /// characters was refused (400/422).
+    /// characters was refused (400/422). Transaction ids are digits now; account names in a path
+    /// (at most 40) show the same.
     @Test func lengthLimitsCountCharactersNotBytes() async throws {
         let fixture = try await ServerFixture()
         try await fixture.test { client in
-            let id = String(repeating: "é", count: 64).addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? ""
-            _ = try await client.object(.post, "/admin/transactions/\(id)/approve", admin: true, expect: .notFound)
-            let tooLong = String(repeating: "é", count: 65).addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? ""
-            _ = try await client.object(.post, "/admin/transactions/\(tooLong)/approve", admin: true, expect: .badRequest)
+            let name = String(repeating: "é", count: 40).addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? ""
+            _ = try await client.object(.get, "/v1/accounts/\(name)/wallet", expect: .notFound)
+            let tooLong = String(repeating: "é", count: 41).addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? ""
+            _ = try await client.object(.get, "/v1/accounts/\(tooLong)/wallet", expect: .badRequest)
             let product = String(repeating: "商", count: 255)
             let paid = try await client.send(.post, "/v1/payments", json: #"{"account":"alice","productId":"\#(product)","applicationUsername":"\#(product)"}"#,
                                              headers: ["Idempotency-Key": UUID().uuidString])

@@ -65,4 +65,65 @@ import Testing
             #expect((controls["productOutcomes"] as? [String: Any])?.isEmpty == true)
         }
     }
+
+    @Test func transactionIdsAreThisStoresDigits() async throws {
+        let fixture = try await ServerFixture()
+        try await fixture.test { client in
+            for id in ["abc", "12a", "-1", "1.0", "%201", "%D9%A1%D9%A2%D9%A3", String(repeating: "1", count: 65)] {
+                let refused = try await client.object(.post, "/admin/transactions/\(id)/approve", admin: true, expect: .badRequest)
+                #expect(Self.error(refused)["field"] as? String == "transactionId", "\(id)")
+                #expect((Self.error(refused)["message"] as? String)?.contains("digits") == true, "\(refused)")
+            }
+            _ = try await client.object(.post, "/v1/transactions/abc/finish", expect: .badRequest)
+            _ = try await client.object(.post, "/admin/transactions/\(String(repeating: "1", count: 64))/approve", admin: true, expect: .notFound)
+            let verify = try await client.object(.post, "/v1/verify", json: #"{"receipt":"x","transactionId":"abc","productId":"\#(ServerFixture.gems)","claim":"c"}"#,
+                                                 expect: .unprocessableContent)
+            #expect(Self.error(verify)["field"] as? String == "transactionId")
+        }
+    }
+
+    /// A product id follows the rules every catalog reads its ids with: one line, not blank, at most
+    /// 255 characters. One that does but is not in the catalog is still StoreKit's business (a
+    /// failed payment, an invalid identifier).
+    @Test func productIdsFollowTheCatalogsRules() async throws {
+        let fixture = try await ServerFixture()
+        try await fixture.test { client in
+            for id in ["   ", "com.example\\u2028gems", "\\u2029"] {
+                let payment = try await client.object(.post, "/v1/payments", json: #"{"account":"alice","productId":"\#(id)"}"#,
+                                                      headers: ["Idempotency-Key": UUID().uuidString], expect: .unprocessableContent)
+                #expect(Self.error(payment)["field"] as? String == "productId", "\(id)")
+                #expect((Self.error(payment)["message"] as? String)?.hasPrefix("productId: ") == true, "\(payment)")
+                let products = try await client.object(.post, "/v1/products", json: #"{"ids":["\#(ServerFixture.gems)","\#(id)"]}"#,
+                                                       expect: .unprocessableContent)
+                #expect(Self.error(products)["field"] as? String == "ids[1]", "\(id)")
+                let verify = try await client.object(.post, "/v1/verify", json: #"{"receipt":"x","transactionId":"1","productId":"\#(id)","claim":"c"}"#,
+                                                     expect: .unprocessableContent)
+                #expect(Self.error(verify)["field"] as? String == "productId", "\(id)")
+            }
+            let empty = try await client.object(.post, "/v1/products", json: #"{"ids":[""]}"#, expect: .unprocessableContent)
+            #expect(Self.error(empty)["field"] as? String == "ids[0]")
+            let history = try await client.object(.get, "/v1/accounts/alice/transactions")
+            #expect((history["transactions"] as? [Any])?.isEmpty == true)
+            #expect(try await client.pay("com.example.not in the catalog").status == .created)
+            let unknown = try await client.object(.post, "/v1/products", json: #"{"ids":["com.example.not in the catalog"]}"#)
+            #expect(unknown["invalidProductIdentifiers"] as? [String] == ["com.example.not in the catalog"])
+        }
+    }
+
+    /// No catalog has an account name over 40 characters, so a longer one is refused before it is
+    /// looked up (and never echoed whole).
+    @Test func accountNamesHaveTheCatalogsLengthLimit() async throws {
+        let fixture = try await ServerFixture()
+        let long = String(repeating: "a", count: 41)
+        try await fixture.test { client in
+            let path = try await client.object(.get, "/v1/accounts/\(long)/wallet", expect: .badRequest)
+            #expect(Self.error(path)["field"] as? String == "account")
+            #expect((Self.error(path)["message"] as? String)?.contains("40 characters") == true, "\(path)")
+            let body = try await client.object(.post, "/v1/payments", json: #"{"account":"\#(long)","productId":"\#(ServerFixture.gems)"}"#,
+                                               headers: ["Idempotency-Key": UUID().uuidString], expect: .unprocessableContent)
+            #expect(Self.error(body)["field"] as? String == "account")
+            #expect((Self.error(body)["message"] as? String)?.contains("40 characters") == true, "\(body)")
+            _ = try await client.object(.get, "/v1/accounts/\(String(repeating: "a", count: 40))/wallet", expect: .notFound)
+        }
+    }
 }

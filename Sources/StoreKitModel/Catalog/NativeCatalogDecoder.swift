@@ -147,7 +147,7 @@ struct NativeCatalogDecoder {
         for (index, item) in items.enumerated() {
             let itemPath = path.index(index)
             guard let object = check.object(item, itemPath, allowed: ["name", "storefront", "askToBuy", "paymentsAllowed", "note"]) else { continue }
-            let name = check.string(check.require(object, "name", itemPath, "a short account name"), itemPath.key("name"), maxLength: 40)
+            let name = check.string(check.require(object, "name", itemPath, "a short account name"), itemPath.key("name"), maxLength: Account.maxNameLength)
             let storefront = check.string(check.require(object, "storefront", itemPath, "the account's storefront"), itemPath.key("storefront"), maxLength: 3)
             let askToBuy = check.bool(object["askToBuy"], itemPath.key("askToBuy")) ?? false
             let paymentsAllowed = check.bool(object["paymentsAllowed"], itemPath.key("paymentsAllowed")) ?? true

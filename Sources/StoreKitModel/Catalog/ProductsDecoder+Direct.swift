@@ -40,7 +40,7 @@ extension ProductsDecoder {
         guard let members = (try? readMembers(&cursor, check: &check)) ?? nil,
               let id = members.id, let typeName = members.type, let title = members.title,
               let description = members.description, let pricesWritten = members.prices,
-              check.string(.string(id), JSONPath.root, maxLength: 255) != nil, Self.isProductId(id), firstSeen[id] == nil,
+              check.string(.string(id), JSONPath.root, maxLength: Product.maxIdLength) != nil, Self.isProductId(id), firstSeen[id] == nil,
               let type = Self.types.first(where: { $0.0 == typeName })?.1 else { return nil }
         let unavailable = storefrontList(members.unavailableIn, .root, check: &check)
         guard let prices = directPrices(cursor, pricesWritten, except: unavailable, check: &check) else { return nil }

@@ -84,7 +84,7 @@ struct ProductsDecoder {
     }
 
     private mutating func productId(_ object: JSONObject, _ path: JSONPath, index: Int, check: inout Validation) -> String? {
-        guard let id = check.string(check.require(object, "id", path, "the product identifier"), path.key("id"), maxLength: 255) else { return nil }
+        guard let id = check.string(check.require(object, "id", path, "the product identifier"), path.key("id"), maxLength: Product.maxIdLength) else { return nil }
         guard Self.isProductId(id) else {
             check.report(path.key("id"), "\(quoted(id)) is not a product identifier (letters, digits, '.', '_' and '-' only)")
             return nil

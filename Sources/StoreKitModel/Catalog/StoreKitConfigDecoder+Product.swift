@@ -3,7 +3,7 @@ import Foundation
 extension StoreKitConfigDecoder {
     mutating func product(_ value: JSONValue, _ path: JSONPath, group: String?, rank: Int?) -> Product? {
         guard let object = check.object(value, path) else { return nil }
-        let id = check.string(check.require(object, "productID", path, "the product identifier"), path.key("productID"), maxLength: 255)
+        let id = check.string(check.require(object, "productID", path, "the product identifier"), path.key("productID"), maxLength: Product.maxIdLength)
         let type = check.choice(check.require(object, "type", path, "Consumable, NonConsumable, NonRenewingSubscription or RecurringSubscription"),
                                 path.key("type"), "a StoreKit product type", options: Self.types)
         let price = check.price(check.require(object, "displayPrice", path, "the price in the \(storefrontId) storefront's currency"),

@@ -200,3 +200,18 @@ struct Validation {
         return period
     }
 }
+
+extension Product {
+    /// The longest product identifier a catalog accepts, in characters.
+    public static let maxIdLength = 255
+
+    /// Why `id` could not be a product identifier, by the rule both catalog formats read ids with
+    /// (one line of text, not blank, at most `maxIdLength` characters); nil when it could. A
+    /// products.json also limits the characters (`ProductsDecoder.isProductId`), a `.storekit` file
+    /// does not, and the server may serve either.
+    public static func identifierProblem(_ id: String) -> String? {
+        var check = Validation()
+        _ = check.string(.string(id), .root, maxLength: maxIdLength)
+        return check.problems.first?.message
+    }
+}

@@ -14,6 +14,9 @@ public struct Storefront: Sendable, Hashable, Codable {
 
 /// A test account, like the sandbox testers of App Store Connect.
 public struct Account: Sendable, Hashable, Codable {
+    /// The longest name a catalog accepts, in characters.
+    public static let maxNameLength = 40
+
     public let name: String
     public let storefront: String
     /// A child in a Family Sharing group: purchases wait for a parent's approval (deferred).
