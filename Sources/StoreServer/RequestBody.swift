@@ -38,6 +38,20 @@ enum BodyReader {
     }
 
     static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        let object = try parseObject(data)
+        if let known = T.self as? any KnownFields.Type {
+            try check(object, against: known.fields)
+        }
+        do {
+            return try JSONDecoder().decode(type, from: data)
+        } catch let error as DecodingError {
+            throw describe(error, in: object)
+        }
+    }
+
+    /// The body as a JSON object whose text is checked: 400 when it is not JSON or holds a control
+    /// character, 422 when it is JSON but not an object (every request body of this API is one).
+    private static func parseObject(_ data: Data) throws -> JSONObject {
         guard !data.isEmpty else { throw APIError.badRequest("the request body is empty; expected a JSON object") }
         // The catalog's parser, not JSONSerialization: a third of the cost, and it says where the syntax breaks.
         let parsed: JSONValue
@@ -46,17 +60,11 @@ enum BodyReader {
         } catch {
             throw APIError.badRequest("the request body is not valid JSON (\(error))")
         }
-        if case .object(let object) = parsed {
-            try checkText(object, at: .root)
+        guard case .object(let object) = parsed else {
+            throw APIError.invalid("the body is \(parsed.kindName); expected a JSON object with this route's fields (docs/api.md)")
         }
-        if let known = T.self as? any KnownFields.Type, case .object(let object) = parsed {
-            try check(object, against: known.fields)
-        }
-        do {
-            return try JSONDecoder().decode(type, from: data)
-        } catch let error as DecodingError {
-            throw describe(error)
-        }
+        try checkText(object, at: .root)
+        return object
     }
 
     /// Every key and string in `object`, at any depth, must be text without control characters.
@@ -89,7 +97,7 @@ enum BodyReader {
         }
     }
 
-    private static func describe(_ error: DecodingError) -> APIError {
+    private static func describe(_ error: DecodingError, in object: JSONObject) -> APIError {
         func path(_ codingPath: [any CodingKey]) -> String {
             codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().trimmingCharacters(in: CharacterSet(charactersIn: "."))
         }
@@ -103,11 +111,34 @@ enum BodyReader {
         case .valueNotFound(let type, let context):
             let field = path(context.codingPath)
             return .invalid("\(field) must not be null; expected \(describe(type))", field: field)
+        case .dataCorrupted(let context) where context.codingPath.isEmpty:
+            // Foundation's decoder says "not valid JSON", at no path, of a number an integer
+            // cannot hold; the parser accepted the syntax, so that number is the cause.
+            guard let (at, number) = firstNonInteger(in: .object(object), at: .root) else {
+                return .invalid("the body: \(context.debugDescription)")
+            }
+            return .invalid("\(at): \(number) is not an integer; expected an integer", field: at.description)
         case .dataCorrupted(let context):
             let field = path(context.codingPath)
             return .invalid("\(field.isEmpty ? "the body" : field): \(context.debugDescription)", field: field.isEmpty ? nil : field)
         @unknown default:
             return .invalid("the body does not have the expected shape")
+        }
+    }
+
+    /// The first number in `value` that no integer type holds: a fraction (1.5) or too large (1e30).
+    private static func firstNonInteger(in value: JSONValue, at path: JSONPath) -> (JSONPath, String)? {
+        switch value {
+        case .number(let text):
+            guard Int(text) == nil else { return nil }
+            let number = Double(text) ?? .infinity
+            return number.rounded() == number && abs(number) < 0x1p63 ? nil : (path, text)
+        case .object(let object):
+            return object.members.lazy.compactMap { firstNonInteger(in: $0.value, at: path.key($0.key)) }.first
+        case .array(let items):
+            return items.enumerated().lazy.compactMap { firstNonInteger(in: $0.element, at: path.index($0.offset)) }.first
+        case .string, .bool, .null:
+            return nil
         }
     }
 
@@ -117,7 +148,8 @@ enum BodyReader {
         case is Int.Type, is Int64.Type: "an integer"
         case is Bool.Type: "true or false"
         case is [String].Type: "an array of strings"
-        default: type is any Collection.Type ? "an array" : "an object"
+        // A dictionary is a collection too: asked first, or an object would be called an array.
+        default: type is any ExpressibleByDictionaryLiteral.Type || !(type is any Collection.Type) ? "an object" : "an array"
         }
     }
 }

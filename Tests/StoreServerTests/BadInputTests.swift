@@ -50,6 +50,46 @@ import Testing
         }
     }
 
+    /// Foundation's decoder called a body that is not an object "the wrong type; expected an
+    /// array", the type it tried being a dictionary, and so was a field that must be an object.
+    @Test func aBodyThatIsNotAnObjectIsNamedAndAnObjectAsked() async throws {
+        let fixture = try await ServerFixture()
+        try await fixture.test { client in
+            for (body, kind) in [("[]", "an array"), (#""x""#, "a string"), ("3", "a number"), ("true", "a boolean"), ("null", "null")] {
+                for (method, path) in [(HTTPRequest.Method.post, "/v1/payments"), (.post, "/v1/products"), (.put, "/admin/controls")] {
+                    let refused = try await client.object(method, path, json: body, headers: ["Idempotency-Key": UUID().uuidString],
+                                                          admin: true, expect: .unprocessableContent)
+                    let message = try #require((refused["error"] as? [String: Any])?["message"] as? String)
+                    #expect(message == "the body is \(kind); expected a JSON object with this route's fields (docs/api.md)", "\(path) \(body)")
+                }
+            }
+            let nested = try await client.object(.put, "/admin/controls", json: #"{"productOutcomes":[]}"#, admin: true, expect: .unprocessableContent)
+            #expect((nested["error"] as? [String: Any])?["message"] as? String == "productOutcomes has the wrong type; expected an object")
+        }
+    }
+
+    /// Foundation's decoder reports a number an integer cannot hold as "not valid JSON" at no path.
+    @Test func aNumberThatIsNotAnIntegerNamesItsFieldAndAsksForOne() async throws {
+        let fixture = try await ServerFixture()
+        try await fixture.test { client in
+            let cases: [(HTTPRequest.Method, String, String, String)] = [
+                (.post, "/v1/payments", #"{"account":"alice","productId":"x","quantity":1.5}"#, "quantity"),
+                (.post, "/v1/payments", #"{"account":"alice","productId":"x","quantity":1e30}"#, "quantity"),
+                (.put, "/admin/controls", #"{"askToBuy":false,"latencyMilliseconds":2.5}"#, "latencyMilliseconds"),
+            ]
+            for (method, path, body, field) in cases {
+                let refused = try await client.object(method, path, json: body, headers: ["Idempotency-Key": UUID().uuidString],
+                                                      admin: true, expect: .unprocessableContent)
+                let error = try #require(refused["error"] as? [String: Any])
+                #expect(error["field"] as? String == field, "\(body)")
+                #expect((error["message"] as? String)?.hasPrefix("\(field): ") == true, "\(error)")
+                #expect((error["message"] as? String)?.contains("expected an integer") == true, "\(error)")
+            }
+            let history = try await client.object(.get, "/v1/accounts/alice/transactions")
+            #expect((history["transactions"] as? [Any])?.isEmpty == true)
+        }
+    }
+
     @Test func aBodyNotDeclaredAsJSONIs415() async throws {
         let fixture = try await ServerFixture()
         try await fixture.test { client in
