@@ -49,8 +49,9 @@ enum BodyReader {
         }
     }
 
-    /// The body as a JSON object whose text is checked: 400 when it is not JSON or holds a control
-    /// character, 422 when it is JSON but not an object (every request body of this API is one).
+    /// The body as a JSON object whose text and keys are checked: 400 when it is not JSON, holds a
+    /// control character or a key twice, 422 when it is JSON but not an object (every request body
+    /// of this API is one).
     private static func parseObject(_ data: Data) throws -> JSONObject {
         guard !data.isEmpty else { throw APIError.badRequest("the request body is empty; expected a JSON object") }
         // The catalog's parser, not JSONSerialization: a third of the cost, and it says where the syntax breaks.
@@ -63,24 +64,30 @@ enum BodyReader {
         guard case .object(let object) = parsed else {
             throw APIError.invalid("the body is \(parsed.kindName); expected a JSON object with this route's fields (docs/api.md)")
         }
-        try checkText(object, at: .root)
+        try checkKeysAndText(object, at: .root)
         return object
     }
 
-    /// Every key and string in `object`, at any depth, must be text without control characters.
-    private static func checkText(_ object: JSONObject, at path: JSONPath) throws {
+    /// Every key and string in `object`, at any depth, must be text without control characters,
+    /// and no object may have a key twice: catalogs are held to the same, and which of two values
+    /// a request meant is a guess (Foundation's decoder keeps one of them).
+    private static func checkKeysAndText(_ object: JSONObject, at path: JSONPath) throws {
+        if let key = object.duplicateKeys.first {
+            let keyPath = path.key(key)
+            throw APIError.badRequest("\(keyPath): the key appears more than once; each key may appear only once", field: keyPath.description)
+        }
         for member in object.members {
             let memberPath = path.key(member.key)
             try NetworkText.refuseControls(member.key, field: memberPath.description, place: "the key \(memberPath)")
-            try checkText(member.value, at: memberPath)
+            try checkKeysAndText(member.value, at: memberPath)
         }
     }
 
-    private static func checkText(_ value: JSONValue, at path: JSONPath) throws {
+    private static func checkKeysAndText(_ value: JSONValue, at path: JSONPath) throws {
         switch value {
         case .string(let text): try NetworkText.refuseControls(text, field: path.description, place: path.description)
-        case .object(let object): try checkText(object, at: path)
-        case .array(let items): for (index, item) in items.enumerated() { try checkText(item, at: path.index(index)) }
+        case .object(let object): try checkKeysAndText(object, at: path)
+        case .array(let items): for (index, item) in items.enumerated() { try checkKeysAndText(item, at: path.index(index)) }
         case .number, .bool, .null: break
         }
     }

@@ -90,6 +90,31 @@ import Testing
         }
     }
 
+    /// A catalog file with a key written twice is refused; a request body was read with either
+    /// value (Foundation's decoder keeps one), so what was charged depended on the decoder.
+    @Test func aKeyWrittenTwiceIs400NamingTheKeyAndWhere() async throws {
+        let fixture = try await ServerFixture()
+        let gems = ServerFixture.gems
+        let cases: [(HTTPRequest.Method, String, String, String)] = [
+            (.post, "/v1/payments", #"{"account":"alice","productId":"\#(gems)","account":"kenji"}"#, "account"),
+            (.post, "/v1/payments", #"{"account":"alice","productId":"\#(gems)","quantity":1,"quantity":2}"#, "quantity"),
+            (.put, "/admin/controls", #"{"productOutcomes":{"\#(gems)":"cancel","\#(gems)":"success"}}"#, #"productOutcomes["\#(gems)"]"#),
+        ]
+        try await fixture.test { client in
+            for (method, path, body, field) in cases {
+                let refused = try await client.object(method, path, json: body, headers: ["Idempotency-Key": UUID().uuidString],
+                                                      admin: true, expect: .badRequest)
+                let error = try #require(refused["error"] as? [String: Any])
+                #expect(error["field"] as? String == field, "\(body)")
+                #expect((error["message"] as? String)?.hasPrefix("\(field): the key appears more than once") == true, "\(error)")
+            }
+            let history = try await client.object(.get, "/admin/transactions", admin: true)
+            #expect((history["transactions"] as? [Any])?.isEmpty == true)
+            let controls = try await client.object(.get, "/v1/controls")
+            #expect((controls["productOutcomes"] as? [String: Any])?.isEmpty == true)
+        }
+    }
+
     @Test func aBodyNotDeclaredAsJSONIs415() async throws {
         let fixture = try await ServerFixture()
         try await fixture.test { client in
