@@ -86,6 +86,19 @@ public struct RestoreResponse: CarriesUpdates, Codable, Sendable, Hashable {
     }
 }
 
+/// `POST /v1/transactions/{id}/finish`'s optional body, the answer's shape: the path names the
+/// transaction, and a body that names one must name the same.
+public struct FinishRequest: Codable, Sendable, Hashable {
+    public let transactionId: String?
+    /// Only `true`: a finished transaction stays finished.
+    public let finished: Bool?
+
+    public init(transactionId: String?, finished: Bool?) {
+        self.transactionId = transactionId
+        self.finished = finished
+    }
+}
+
 public struct FinishResponse: Codable, Sendable, Hashable {
     public let transactionId: String
     public let finished: Bool

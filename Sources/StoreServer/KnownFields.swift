@@ -16,6 +16,10 @@ extension PaymentRequest: KnownFields {
     static let fields: Set<String> = ["account", "productId", "quantity", "applicationUsername"]
 }
 
+extension FinishRequest: KnownFields {
+    static let fields: Set<String> = ["transactionId", "finished"]
+}
+
 extension VerifyRequest: KnownFields {
     static let fields: Set<String> = ["receipt", "transactionId", "productId", "claim"]
 }

@@ -57,8 +57,9 @@ public enum StoreRoutes {
             let payment = try validatedPayment(body, service)
             return try await service.idempotentPayment(request, body: data, payment: payment)
         }
-        router.post("/v1/transactions/{transactionId}/finish") { _, context in
+        router.post("/v1/transactions/{transactionId}/finish") { request, context in
             let id = try transactionId(context)
+            try await checkFinishBody(request, transactionId: id, limit: limit)
             try await service.store.finish(transactionId: id)
             return JSONBody.response(FinishResponse(transactionId: id, finished: true))
         }
@@ -92,6 +93,22 @@ public enum StoreRoutes {
         }
         // An unknown product is not refused here: StoreKit answers it with a failed transaction (paymentInvalid).
         return Payment(productId: body.productId, quantity: quantity, applicationUsername: body.applicationUsername, account: body.account)
+    }
+
+    /// No body is needed; one that is sent must agree with the path, which names the transaction.
+    static func checkFinishBody(_ request: Request, transactionId id: String, limit: Int) async throws {
+        let data = try await BodyReader.bytes(request, limit: limit)
+        guard !data.isEmpty else { return }
+        try BodyReader.requireJSON(request)
+        let body = try BodyReader.decode(FinishRequest.self, from: data)
+        if let named = body.transactionId, named != id {
+            throw APIError.conflict("the body names transaction \(String(named.prefix(64)).debugDescription) but the path names \(id); "
+                                    + "send the transaction to finish in the path, and the same id or none in the body")
+        }
+        guard body.finished != false else {
+            throw APIError.invalid("finished: false cannot be asked for; a finished transaction stays finished (send true or leave it out)",
+                                   field: "finished")
+        }
     }
 
     static func transactionId(_ context: BasicRequestContext) throws -> String {

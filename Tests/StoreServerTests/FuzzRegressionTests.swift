@@ -21,11 +21,13 @@ import Testing
         controls.storefront = "JPN"
         controls.account = "alice"
         controls.productOutcomes = [ServerFixture.gems: .cancel]
+        let bought = try await fixture.buy(ServerFixture.gems).transaction.id
         let full: [(HTTPRequest.Method, String, Data)] = [
             (.post, "/v1/products", try encoder.encode(ProductsRequest(ids: [ServerFixture.gems], storefront: "JPN"))),
             (.post, "/v1/payments", try encoder.encode(PaymentRequest(Payment(productId: ServerFixture.gems, quantity: 2, applicationUsername: "o", account: "alice")))),
             (.post, "/v1/verify", try encoder.encode(VerifyRequest(receipt: "x", transactionId: "1", productId: ServerFixture.gems, claim: "c"))),
             (.put, "/admin/controls", try encoder.encode(WireControls(controls))),
+            (.post, "/v1/transactions/\(bought)/finish", try encoder.encode(FinishRequest(transactionId: bought, finished: true))),
         ]
         try await fixture.test { client in
             for (method, path, data) in full {

@@ -142,6 +142,30 @@ import Testing
         }
     }
 
+    /// The path names the transaction to finish; a body naming another one was ignored, so a
+    /// client that mixed them up finished a transaction it did not mean to.
+    @Test func aFinishWhoseBodyNamesAnotherTransactionIsRefused() async throws {
+        let fixture = try await ServerFixture()
+        let first = try await fixture.buy(ServerFixture.gems).transaction.id
+        let second = try await fixture.buy(ServerFixture.gems).transaction.id
+        try await fixture.test { client in
+            let refused = try await client.object(.post, "/v1/transactions/\(first)/finish", json: #"{"transactionId":"\#(second)","finished":true}"#,
+                                                  expect: .conflict)
+            let message = try #require((refused["error"] as? [String: Any])?["message"] as? String)
+            #expect(message.contains(first) && message.contains(second), "\(message)")
+            let unfinished = try await client.object(.get, "/v1/accounts/alice/unfinished")
+            #expect((unfinished["updates"] as? [Any])?.count == 2)
+            let finished = try await client.object(.post, "/v1/transactions/\(first)/finish", json: #"{"transactionId":"\#(first)","finished":true}"#)
+            #expect(finished["transactionId"] as? String == first)
+            _ = try await client.object(.post, "/v1/transactions/\(second)/finish", json: #"{"finished":false}"#, expect: .unprocessableContent)
+            _ = try await client.object(.post, "/v1/transactions/\(second)/finish", json: #"{"transactionId":"\#(second)","finish":true}"#,
+                                        expect: .unprocessableContent)
+            _ = try await client.object(.post, "/v1/transactions/\(second)/finish")
+            let none = try await client.object(.get, "/v1/accounts/alice/unfinished")
+            #expect((none["updates"] as? [Any])?.isEmpty == true)
+        }
+    }
+
     @Test func restoreReportsRestoredNothingAndFailed() async throws {
         let fixture = try await ServerFixture()
         try await fixture.test { client in
