@@ -53,9 +53,9 @@ public enum StoreRoutes {
             return JSONBody.response(ProductsResponseBody(response))
         }
         router.post("/v1/payments") { request, _ in
-            let (body, data) = try await BodyReader.decode(PaymentRequest.self, from: request, limit: limit)
+            let (body, _) = try await BodyReader.decode(PaymentRequest.self, from: request, limit: limit)
             let payment = try validatedPayment(body, service)
-            return try await service.idempotentPayment(request, body: data, payment: payment)
+            return try await service.idempotentPayment(request, payment: payment)
         }
         router.post("/v1/transactions/{transactionId}/finish") { request, context in
             let id = try transactionId(context)

@@ -163,9 +163,13 @@ public struct StoreService: Sendable {
     }
 
     /// `POST /v1/payments`: the key, the payment and its answer (201 with the `purchasing`
-    /// transaction) in one commit, so a payment costs one fsync.
-    func idempotentPayment(_ request: Request, body: Data, payment: Payment) async throws -> Response {
-        guard let idempotency = try idempotentRequest(request, body: body) else {
+    /// transaction) in one commit, so a payment costs one fsync. The request compared with the
+    /// key's first one is the payment as decoded and validated, re-encoded with sorted keys: the
+    /// same payment written in another key order, spacing or escaping, or with the default
+    /// quantity left out, is a retry, not a conflict.
+    func idempotentPayment(_ request: Request, payment: Payment) async throws -> Response {
+        let canonical = JSONBody.data(PaymentRequest(payment))
+        guard let idempotency = try idempotentRequest(request, body: canonical) else {
             throw APIError.badRequest("the \(API.idempotencyKeyHeader) header is required: a unique id per payment (e.g. a UUID), sent again unchanged with every retry",
                                       field: API.idempotencyKeyHeader)
         }
@@ -184,7 +188,8 @@ public struct StoreService: Sendable {
         }
     }
 
-    /// The request's key with the hash of its method, path and body; nil when it has no key.
+    /// The request's key with the hash of its method, path and `body` (the bytes that identify the
+    /// request); nil when it has no key.
     private func idempotentRequest(_ request: Request, body: Data) throws -> IdempotentRequest? {
         guard let key = request.headers[HTTPField.Name(API.idempotencyKeyHeader)!] else { return nil }
         guard (1...API.maxIdempotencyKeyLength).contains(key.utf8.count), key.unicodeScalars.allSatisfy({ $0.value >= 0x21 && $0.value <= 0x7E }) else {

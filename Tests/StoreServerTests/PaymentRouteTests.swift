@@ -57,6 +57,45 @@ import Testing
         }
     }
 
+    /// Requests were compared byte for byte, so a client that re-encoded the same payment for its
+    /// retry (another key order, spacing, escapes) got 409 and no answer. The decoded request is
+    /// compared now; a quantity left out is the default 1.
+    @Test func theSamePaymentWrittenDifferentlyReplaysTheFirstAnswer() async throws {
+        let fixture = try await ServerFixture()
+        let gems = ServerFixture.gems
+        let key = ["Idempotency-Key": UUID().uuidString]
+        let same = [
+            #"{ "applicationUsername" : "order-1", "quantity" : 1, "productId" : "\#(gems)", "account" : "alice" }"#,
+            #"{"account":"\u0061lice","productId":"\#(gems)","applicationUsername":"order-1"}"#,
+            "{\n\t\"productId\": \"\(gems)\",\n\t\"account\": \"alice\",\n\t\"applicationUsername\": \"order-1\",\n\t\"quantity\": 1\n}",
+        ]
+        let different = [
+            #"{"account":"alice","productId":"\#(gems)","quantity":2,"applicationUsername":"order-1"}"#,
+            #"{"account":"alice","productId":"\#(gems)","applicationUsername":"order-2"}"#,
+            #"{"account":"alice","productId":"\#(gems)"}"#,
+            #"{"account":"kenji","productId":"\#(gems)","applicationUsername":"order-1"}"#,
+            #"{"account":"alice","productId":"com.example.storefront.gems.550","applicationUsername":"order-1"}"#,
+        ]
+        try await fixture.test { client in
+            let first = try await client.send(.post, "/v1/payments", json: #"{"account":"alice","productId":"\#(gems)","quantity":1,"applicationUsername":"order-1"}"#,
+                                              headers: key)
+            #expect(first.status == .created)
+            for body in same {
+                let retry = try await client.send(.post, "/v1/payments", json: body, headers: key)
+                #expect(retry.status == .created, "\(body): \(String(buffer: retry.body))")
+                #expect(retry.body == first.body, "\(body)")
+                #expect(retry.headers[HTTPField.Name("Idempotent-Replayed")!] == "true", "\(body)")
+            }
+            for body in different {
+                let other = try await client.send(.post, "/v1/payments", json: body, headers: key)
+                #expect(other.status == .conflict, "\(body)")
+                #expect((try json(other)["error"] as? [String: Any])?["code"] as? String == "idempotency_conflict", "\(body)")
+            }
+            let history = try await client.object(.get, "/admin/transactions", admin: true)
+            #expect((history["transactions"] as? [Any])?.count == 1)
+        }
+    }
+
     @Test func aPaymentWithoutAKeyIsRefused() async throws {
         let fixture = try await ServerFixture()
         try await fixture.test { client in
