@@ -61,6 +61,7 @@ struct APIError: Error, Sendable {
 
     /// The engine's refusal with the status its kind calls for.
     init(_ failure: StoreFailure) {
+        let failure = failure.namingServerOptions
         switch failure.kind {
         case .notFound: self = .notFound(failure.message)
         case .conflict: self = .conflict(failure.message)

@@ -61,6 +61,14 @@ public struct ServerConfiguration: Sendable {
     }
 }
 
+extension StoreFailure {
+    /// The same failure in the server's words. LocalState's advice names the state directory's
+    /// option as the other commands spell it, `--state DIR`; the server's is `--db DIR`.
+    var namingServerOptions: StoreFailure {
+        StoreFailure(message.replacingOccurrences(of: "--state", with: "--db"), kind: kind)
+    }
+}
+
 /// Everything the routes share: the store (which keeps the idempotency keys and the signing key
 /// too), the signer and the settings.
 public struct StoreService: Sendable {
@@ -79,10 +87,14 @@ public struct StoreService: Sendable {
 
     /// Opens the store in `directory` (`store.sqlite`) and completes what a killed server left half done.
     public static func open(catalog: Catalog, catalogBytes: Data, directory: StateDirectory, configuration: ServerConfiguration) async throws -> StoreService {
-        let store = try SimulatedStore(catalog: catalog, database: StoreDatabase(state: directory, thorough: true),
-                                       environment: configuration.environment.name)
-        try await store.resume()
-        return try await StoreService(store: store, configuration: configuration, catalogBytes: catalogBytes)
+        do {
+            let store = try SimulatedStore(catalog: catalog, database: StoreDatabase(state: directory, thorough: true),
+                                           environment: configuration.environment.name)
+            try await store.resume()
+            return try await StoreService(store: store, configuration: configuration, catalogBytes: catalogBytes)
+        } catch let failure as StoreFailure {
+            throw failure.namingServerOptions
+        }
     }
 
     var catalog: Catalog { store.catalog }

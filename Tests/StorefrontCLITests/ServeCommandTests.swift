@@ -43,6 +43,30 @@ import TestSupport
         #expect(server.stderr.contains("not loopback"))
     }
 
+    /// The server's state directory is its --db option; the errors about it named the client's
+    /// --state, which `serve` does not have. A lock file (`open.lock`) that is a directory cannot
+    /// be opened even by root; a read-only directory shows the same to anyone else.
+    @Test func aStateDirectoryItCannotUseIsNamedByItsDbOption() throws {
+        let scratch = scratchDirectory("storefront-serve-db")
+        let unusable = scratch.appendingPathComponent("unusable")
+        try FileManager.default.createDirectory(at: unusable.appendingPathComponent("open.lock"), withIntermediateDirectories: true)
+        let file = scratch.appendingPathComponent("file")
+        try Data().write(to: file)
+        var cases = [(unusable, "pass a writable --db DIR"), (file.appendingPathComponent("db"), "pass --db DIR")]
+        if geteuid() != 0 {
+            let readOnly = scratch.appendingPathComponent("read-only")
+            try FileManager.default.createDirectory(at: readOnly, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o500])
+            cases.append((readOnly, "pass a writable --db DIR"))
+        }
+        for (db, advice) in cases {
+            let result = try Executable.run(["serve", "--port", "0", "--db", db.path,
+                                             "--catalog", Executable.repositoryRoot.appendingPathComponent("products.json").path])
+            #expect(result.status == 1, "\(result.stderr)")
+            #expect(result.stderr.contains(advice), "\(result.stderr)")
+            #expect(!result.stderr.contains("--state"), "\(result.stderr)")
+        }
+    }
+
     @Test func badRequestsOverARealSocket() async throws {
         let server = try ServeProcess.start(db: scratchDirectory("storefront-serve"))
         defer { server.stop() }
