@@ -145,6 +145,6 @@ struct StepPrinter {
     func emit(_ object: [String: Any], text: String) {
         guard json else { Console.out(text); return }
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
-        Console.out(String(decoding: data, as: UTF8.self))
+        Console.json(String(decoding: data, as: UTF8.self))
     }
 }

@@ -47,7 +47,7 @@ struct CatalogOptions: ParsableArguments {
         } catch is DeadlineExceeded {
             throw unreachable(fromStore?.url ?? location, "no answer", budget: budget)
         } catch {
-            throw CommandFailure.failure(String(describing: error))
+            throw CommandFailure.catalog(error)
         }
         let storefrontId = storefront?.uppercased() ?? catalog.defaultStorefront
         guard let storefront = catalog.storefront(id: storefrontId) else {

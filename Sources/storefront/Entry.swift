@@ -1,4 +1,5 @@
 import ArgumentParser
+import CellGrid
 import Foundation
 import StoreKitModel
 
@@ -33,34 +34,60 @@ struct Storefront: AsyncParsableCommand {
 
     static func exit(withError error: any Error) -> Never {
         if let failure = error as? CommandFailure {
-            Console.err("storefront: \(failure.message)")
+            Console.err(lines: ["storefront: " + (failure.lines.first ?? "")] + failure.lines.dropFirst())
             Foundation.exit(failure.status)
         }
+        // Usage, help and ArgumentParser's errors: their line breaks are its own.
+        let lines = fullMessage(for: error).components(separatedBy: "\n")
         let code = exitCode(for: error)
         if code == .success {
-            Console.out(fullMessage(for: error))
+            Console.out(lines: lines)
             Foundation.exit(0)
         }
-        Console.err(fullMessage(for: error))
+        Console.err(lines: lines)
         Foundation.exit(code == .validationFailure ? 2 : code.rawValue)
     }
 }
 
 /// An error that ends a command with a readable message and a chosen exit status.
 struct CommandFailure: Error {
-    let message: String
+    /// The message, a line each.
+    let lines: [String]
     let status: Int32
 
-    static func usage(_ message: String) -> CommandFailure { CommandFailure(message: message, status: 2) }
-    static func failure(_ message: String) -> CommandFailure { CommandFailure(message: message, status: 1) }
+    static func usage(_ message: String) -> CommandFailure { CommandFailure(lines: [message], status: 2) }
+    static func failure(_ message: String) -> CommandFailure { CommandFailure(lines: [message], status: 1) }
+
+    /// A catalog that could not be loaded: a `CatalogError` has a line for each problem.
+    static func catalog(_ error: any Error) -> CommandFailure {
+        CommandFailure(lines: (error as? CatalogError)?.lines ?? [String(describing: error)], status: 1)
+    }
 }
 
+/// Every write of the headless commands to standard output and standard error. Text goes out a
+/// line at a time, each line through `TerminalText.escaped`, so nothing read from a catalog, a
+/// store or a server reaches the terminal as a control, bidirectional or invisible character,
+/// and the only line breaks written are the ones between lines. JSON goes through `json`.
 enum Console {
-    static func out(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    static func out(_ line: String) { write([line], to: .standardOutput) }
+    static func out(lines: [String]) { write(lines, to: .standardOutput) }
+    static func err(_ line: String) { write([line], to: .standardError) }
+    static func err(lines: [String]) { write(lines, to: .standardError) }
+
+    /// One line of compact JSON (a document, or a JSON Lines record). Its strings keep their exact
+    /// values, so the characters `TerminalText` would escape are written as JSON escapes instead:
+    /// JSON encoders escape C0 controls but leave C1 controls and format characters raw.
+    static func json(_ text: String) {
+        let escaped = TerminalText.replacingUnprintable(text) { scalar in
+            String(scalar).utf16.map { unit in
+                let hex = String(unit, radix: 16, uppercase: true)
+                return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            }.joined()
+        }
+        FileHandle.standardOutput.write(Data((escaped + "\n").utf8))
     }
 
-    static func err(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+    private static func write(_ lines: [String], to handle: FileHandle) {
+        handle.write(Data((lines.map(TerminalText.escaped).joined(separator: "\n") + "\n").utf8))
     }
 }

@@ -32,7 +32,7 @@ struct ErrorsCommand: ParsableCommand {
             return Entry(code: error.code, domain: error.domain, name: error.name, message: text.message, detail: text.detail)
         }
         if json {
-            Console.out(try JSONOutput.encode(entries))
+            Console.json(try JSONOutput.encode(entries))
             return
         }
         for entry in entries {

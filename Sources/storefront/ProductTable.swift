@@ -6,15 +6,20 @@ struct ProductTable {
     let context: CatalogContext
     let response: ProductsResponse
 
-    func render() -> String {
+    /// The table's lines, for `Console.out(lines:)`.
+    func render() -> [String] {
         let english = context.language == .english
         let formatter = context.priceFormatter
         let header = english ? ["Title", "Type", "Price", "Product ID"] : ["名称", "类型", "价格", "商品 ID"]
+        // Cells are measured as they will be shown: escaped, as `Console` would escape them.
+        // ICU brackets an Arabic or Hebrew price with right-to-left marks for bidirectional
+        // renderers; the price is ours, the marks show nothing in a terminal column, and the
+        // terminal UI drops them too.
         let rows = response.products.map { product in
-            [product.title.text(in: context.language),
+            [TerminalText.escaped(product.title.text(in: context.language)),
              product.type.label(in: context.language),
-             formatter.displayPrice(of: product, in: context.storefront.id, language: context.language) ?? "—",
-             product.id]
+             TerminalText.removingUnprintable(formatter.displayPrice(of: product, in: context.storefront.id, language: context.language) ?? "—"),
+             TerminalText.escaped(product.id)]
         }
         let widths = (0..<header.count).map { column in
             ([header] + rows).map { CellWidth.of($0[column]) }.max() ?? 0
@@ -39,7 +44,7 @@ struct ProductTable {
             lines.append((english ? "  of which not sold in \(storefront.id): " : "  其中在 \(storefront.id) 不销售：")
                 + response.unavailableInStorefront.joined(separator: ", "))
         }
-        return lines.joined(separator: "\n")
+        return lines
     }
 }
 

@@ -31,11 +31,11 @@ struct ProductsCommand: AsyncParsableCommand {
         let response = context.catalog.request(ids: requested, storefront: context.storefront)
         if countOnly {
             let counts = ProductCounts(response: response)
-            Console.out(json ? try JSONOutput.encode(counts) : counts.text)
+            if json { Console.json(try JSONOutput.encode(counts)) } else { Console.out(counts.text) }
         } else if json {
-            Console.out(try JSONOutput.encode(ProductsJSON(context: context, response: response)))
+            Console.json(try JSONOutput.encode(ProductsJSON(context: context, response: response)))
         } else {
-            Console.out(ProductTable(context: context, response: response).render())
+            Console.out(lines: ProductTable(context: context, response: response).render())
         }
     }
 }
@@ -101,9 +101,10 @@ struct ProductsJSON: Encodable {
 }
 
 enum JSONOutput {
-    static func encode<T: Encodable>(_ value: T, pretty: Bool = false) throws -> String {
+    /// Compact JSON, one line, for `Console.json`.
+    static func encode<T: Encodable>(_ value: T) throws -> String {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = pretty ? [.withoutEscapingSlashes, .prettyPrinted, .sortedKeys] : [.withoutEscapingSlashes]
+        encoder.outputFormatting = [.withoutEscapingSlashes]
         return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 }

@@ -74,7 +74,7 @@ struct ServeCommand: AsyncParsableCommand {
             bytes = try await CatalogLoader.bytes(from: catalog, fetcher: HTTPCatalogFetcher())
             loaded = try CatalogLoader.decode(bytes, source: catalog)
         } catch {
-            throw CommandFailure.failure(String(describing: error))
+            throw CommandFailure.catalog(error)
         }
         let directory = db.map { StateDirectory(url: URL(fileURLWithPath: $0), option: "--db") }
             ?? StateDirectory(url: StateDirectory.resolve(flag: nil, environment: env).url.appendingPathComponent("server"), option: "--db")
@@ -89,7 +89,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let configuration = ServerConfiguration(host: host, port: port, environment: environment, adminToken: token, sharedSecret: secret)
         LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
+            var handler = StreamLogHandler(label: label, stream: ConsoleLog())
             handler.logLevel = .info
             return handler
         }
@@ -121,5 +121,14 @@ struct ServeCommand: AsyncParsableCommand {
             throw CommandFailure.failure("the server stopped: \(error)")
         }
         withExtendedLifetime(exclusive) {}
+    }
+}
+
+/// The server's log on standard error, through `Console` like every other line: a logged path or
+/// error may quote what a client sent.
+private struct ConsoleLog: TextOutputStream, Sendable {
+    /// `StreamLogHandler` writes an entry and its line break at once.
+    mutating func write(_ entry: String) {
+        Console.err(entry.hasSuffix("\n") ? String(entry.dropLast()) : entry)
     }
 }

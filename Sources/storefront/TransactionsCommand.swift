@@ -28,7 +28,7 @@ struct TransactionsCommand: AsyncParsableCommand {
         let output = Output(unfinished: all.filter { !$0.finished && $0.state != .purchasing }.map { TransactionJSON($0, language: session.language) },
                             history: all.map { TransactionJSON($0, language: session.language) })
         if json {
-            Console.out(try JSONOutput.encode(output))
+            Console.json(try JSONOutput.encode(output))
             return
         }
         Console.out("\(account.name): \(output.unfinished.count) unfinished, \(output.history.count) in all")

@@ -22,7 +22,11 @@ struct WalletCommand: AsyncParsableCommand {
         let session = try await options.open()
         do {
             let wallet = try await WalletJSON(session: session, now: Date())
-            Console.out(json ? try JSONOutput.encode(wallet) : wallet.text)
+            if json {
+                Console.json(try JSONOutput.encode(wallet))
+            } else {
+                Console.out(lines: wallet.lines)
+            }
         } catch let failure as StoreFailure {
             throw CommandFailure.failure(failure.message)
         }
@@ -88,7 +92,7 @@ struct WalletJSON: Encodable {
         }
     }
 
-    var text: String {
+    var lines: [String] {
         var lines = ["\(account) (\(storefront))"]
         let balanceText = balances.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
         lines.append("Balances: " + (balanceText.isEmpty ? "none" : balanceText))
@@ -103,6 +107,6 @@ struct WalletJSON: Encodable {
         for payment in pending {
             lines.append("Pending: \(payment.transactionId) \(payment.productId) — \(payment.waitingFor); do not pay again")
         }
-        return lines.joined(separator: "\n")
+        return lines
     }
 }

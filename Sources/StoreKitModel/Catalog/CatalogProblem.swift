@@ -32,14 +32,18 @@ public struct CatalogError: Error, Sendable, CustomStringConvertible {
         self.init(source: source, problems: [CatalogProblem(path: "", message: message)])
     }
 
-    public var description: String {
-        if problems.count == 1 { return "\(source): \(problems[0])" }
+    public var description: String { lines.joined(separator: "\n") }
+
+    /// The message a line at a time: the source and the problem, or the source, the number of
+    /// problems and a line for each of the first `shownLimit`.
+    public var lines: [String] {
+        if problems.count == 1 { return ["\(source): \(problems[0])"] }
         var lines = ["\(source): \(problems.count) problems"]
         lines += problems.prefix(Self.shownLimit).map { "  \($0)" }
         if problems.count > Self.shownLimit {
             lines.append("  … and \(problems.count - Self.shownLimit) more")
         }
-        return lines.joined(separator: "\n")
+        return lines
     }
 }
 
