@@ -16,7 +16,9 @@
 /// U+E0020–U+E007F in an emoji tag sequence after 🏴 (the flag of Scotland).
 ///
 /// `escaped` shows each unprintable character as an escape; `replacingUnprintable` writes it
-/// another way (JSON escapes keep a value exact), `removingUnprintable` drops it.
+/// another way (JSON escapes keep a value exact), `removingUnprintable` drops it. Catalog
+/// validation refuses the same characters (`UnprintableScan` in StoreKitModel, which cannot
+/// import this module), so only text a store holds can carry them.
 public enum TerminalText {
     /// `text` with each unprintable character written as in a Swift string literal: `\n`, `\r`,
     /// `\t`, and `\u{…}` with the code point in uppercase hex for the rest (`\u{1B}`,

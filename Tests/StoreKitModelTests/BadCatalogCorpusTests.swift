@@ -1,3 +1,4 @@
+import CellGrid
 import Foundation
 import Testing
 import StoreKitModel
@@ -73,8 +74,8 @@ func everyBadCatalogProblemNamesALocation(_ name: String) throws {
         let isJSONPath = problem.path == "top level"
             || problem.path.wholeMatch(of: /(?:[A-Za-z_][A-Za-z0-9_-]*|\[[^\n]+\])(?:\.[A-Za-z0-9_-]+|\[[0-9]+\]|\["[^\n]*\])*/) != nil
         #expect(isLineAndColumn || isJSONPath, "\(name): no location in \"\(problem)\"")
-        let raw = problem.description.unicodeScalars.first { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || $0 == "\u{2028}" || $0 == "\u{2029}" }
-        #expect(raw == nil, "\(name): a control character or line break in \(problem.description.debugDescription)")
+        #expect(TerminalText.isPrintable(problem.description),
+                "\(name): a control, bidirectional or invisible character in \(problem.description.debugDescription)")
     }
     for problem in error.problems.prefix(CatalogError.shownLimit) {
         #expect(error.description.contains("\(problem.path): "), "\(name): the message does not show \(problem.path)")

@@ -103,6 +103,7 @@ import Testing
             ("\":\"0.99\"", "\":0.99"),  // a price as a number
             (", \"", " ,\n\t \""),  // whitespace between members
             ("\"description\": {", "\"description\": {\"fr\": \"Texte\", "),  // a language the catalog does not list
+            ("\"en\":\"", "\"en\":\"👨‍👩‍👧 💎\\u200D💎 "),  // joiners in emoji, one escaped in the JSON
         ]
         for (find, replace) in edits {
             let bytes = Self.assemble((texts.header, texts.products.map { $0.replacingOccurrences(of: find, with: replace) }))
@@ -145,6 +146,9 @@ import Testing
         { text, _ in text.replacingOccurrences(of: "\"JPN\":\"", with: "\"USA\":\"") },
         { text, _ in text.replacingOccurrences(of: "\"zh-Hans\":", with: "\"zh-Hant\":") },
         { text, _ in text.replacingOccurrences(of: "\"en\":\"", with: "\"en\":\"\\n") },
+        { text, _ in text.replacingOccurrences(of: "\"en\":\"", with: "\"en\":\"\u{202E}") },
+        { text, _ in text.replacingOccurrences(of: "\"zh-Hans\":\"", with: "\"zh-Hans\":\"\\u200b") },
+        { text, _ in text.replacingOccurrences(of: "\"en\":\"", with: "\"en\":\"x\u{200D}") },
         { text, _ in text.replacingOccurrences(of: "\"en\":\"", with: "\"en\":\" \",\"en2\":\"") },
         { text, _ in text.replacingOccurrences(of: "\"title\": {", with: "\"title\": {\"en\": \"Twice\", ") },
         { text, _ in "{\"id\": \"com.example.synthetic.consumable.gem-pack.1\", " + text.dropFirst() },  // another product's id, maybe

@@ -111,4 +111,16 @@ import TestSupport
         #expect(!table.stdout.contains("\\u{"), "\(table.stdout)")
         #expect(table.stdout.contains("٣٫٩٩\u{A0}ر.س."), "\(table.stdout)")
     }
+
+    /// A title with a right-to-left override would move the price column: the catalog is refused,
+    /// with the title's location.
+    @Test func aCatalogTitleWithARightToLeftOverrideIsRefused() throws {
+        let catalog = Executable.repositoryRoot.appendingPathComponent("Tests/StoreKitModelTests/Fixtures/bad-catalogs/l10n-title-with-rtl-override.json")
+        let products = try Executable.run(["products", "--catalog", catalog.path])
+        #expect(products.status == 1)
+        #expect(products.stdout.isEmpty)
+        #expect(products.stderr.contains(#"products[1].title.en: "Season Pass \u{202E}99.9$" contains a right-to-left override (U+202E)"#),
+                "\(products.stderr)")
+        #expect(Self.raw(products.stderr).isEmpty, "raw: \(Self.raw(products.stderr))")
+    }
 }

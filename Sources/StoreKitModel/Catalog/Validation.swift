@@ -61,7 +61,9 @@ struct Validation {
 
     /// A string of 1…`maxLength` characters with no control characters. Only `multiline` text
     /// (descriptions) may contain line feeds and tabs; everything else (titles, names, ids) is one
-    /// line in a table or a message.
+    /// line in a table or a message. No text may hold a bidirectional control or an invisible
+    /// format character (`UnprintableScan`): a title could reorder the columns of a table, or two
+    /// ids look the same.
     ///
     /// Lengths are in characters (grapheme clusters: "é" written as e + U+0301 is one, so is 👨‍👩‍👧),
     /// the unit a person counts, whatever the size of the text. Counting is linear, and the checks
@@ -90,24 +92,40 @@ struct Validation {
             return nil
         }
         let allowed: (Unicode.Scalar) -> Bool = { multiline && ($0 == "\n" || $0 == "\t") }
-        if mayHoldControlOrLineBreak(text),
-           text.unicodeScalars.contains(where: { isControlOrLineBreak($0) && !allowed($0) }),
+        if mayHoldUnprintable(text), holdsUnprintable(text, allowed: allowed),
            let (scalar, position) = firstForbidden(in: text, allowed: allowed) {
-            let rule = multiline
-                ? "a description may contain line breaks (\\n) and tabs (\\t), but no other control characters"
-                : "this text must be a single line without control characters (only descriptions may contain line breaks and tabs)"
-            report(path(), "\(quoted(text)) contains \(name(of: scalar)) at character \(position); \(rule)")
+            report(path(), "\(quoted(text)) contains \(UnprintableName.of(scalar)) at character \(position); \(rule(for: scalar, multiline: multiline))")
             return nil
         }
         return text
     }
 
-    /// False when no byte of `text` can start a control character or line break: bytes below
-    /// 0x20 and 0x7F are C0 controls and DEL, 0xC2 leads the C1 controls (U+0080…U+009F) and 0xE2
-    /// leads U+2028 and U+2029. Most text is settled by this one pass over its bytes.
-    private func mayHoldControlOrLineBreak(_ text: String) -> Bool {
-        let test = { (byte: UInt8) in byte < 0x20 || byte == 0x7F || byte == 0xC2 || byte == 0xE2 }
+    private func rule(for scalar: Unicode.Scalar, multiline: Bool) -> String {
+        guard isControlOrLineBreak(scalar) else { return UnprintableName.rule(for: scalar) }
+        return multiline
+            ? "a description may contain line breaks (\\n) and tabs (\\t), but no other control characters"
+            : "this text must be a single line without control characters (only descriptions may contain line breaks and tabs)"
+    }
+
+    /// False when no byte of `text` can start an unprintable character: bytes below 0x20 and 0x7F
+    /// are C0 controls and DEL; 0xC2 leads the C1 controls and U+00AD, 0xE2 U+2000…U+2FFF (the
+    /// zero-width, bidirectional and separator characters), 0xEF U+FEFF and U+FFF9…U+FFFB, and
+    /// the rest lead the remaining format characters (Arabic, Syriac, Mongolian, and beyond
+    /// U+FFFF). ASCII text is settled by this one pass over its bytes.
+    private func mayHoldUnprintable(_ text: String) -> Bool {
+        let test = { (byte: UInt8) in
+            switch byte {
+            case 0x00..<0x20, 0x7F, 0xC2, 0xD8, 0xDB, 0xDC, 0xE0, 0xE1, 0xE2, 0xEF, 0xF0, 0xF3: true
+            default: false
+            }
+        }
         return text.utf8.withContiguousStorageIfAvailable { $0.contains(where: test) } ?? text.utf8.contains(where: test)
+    }
+
+    /// Scalar by scalar, without the slower walk by character that finds the position.
+    private func holdsUnprintable(_ text: String, allowed: (Unicode.Scalar) -> Bool) -> Bool {
+        var scan = UnprintableScan()
+        return text.unicodeScalars.contains { scan.isUnprintable($0) && !allowed($0) }
     }
 
     /// False when the first character is plainly not whitespace: `Character.isWhitespace` looks
@@ -120,31 +138,18 @@ struct Validation {
         return (0x09...0x0D).contains(first) || first == 0x20
     }
 
-    /// The first control character or line break in `text` that is not `allowed`, with its position
-    /// counted in characters from 1, as an editor shows it.
+    /// The first unprintable character in `text` that is not `allowed`, with its position counted
+    /// in characters from 1, as an editor shows it.
     private func firstForbidden(in text: String, allowed: (Unicode.Scalar) -> Bool) -> (Unicode.Scalar, Int)? {
+        var scan = UnprintableScan()
         var position = 0
         for character in text {
             position += 1
-            if let scalar = character.unicodeScalars.first(where: { isControlOrLineBreak($0) && !allowed($0) }) {
-                return (scalar, position)
-            }
+            // Every scalar goes through the scan, in order: a joiner is judged by the one before it.
+            let forbidden = character.unicodeScalars.filter { scan.isUnprintable($0) && !allowed($0) }
+            if let scalar = forbidden.first { return (scalar, position) }
         }
         return nil
-    }
-
-    private func name(of scalar: Unicode.Scalar) -> String {
-        let hex = String(scalar.value, radix: 16, uppercase: true)
-        let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
-        switch scalar {
-        case "\n": return "a line break (\(code), \\n)"
-        case "\r": return "a carriage return (\(code), \\r)"
-        case "\t": return "a tab (\(code), \\t)"
-        case "\u{0}": return "a NUL character (\(code))"
-        case "\u{2028}": return "a line separator (\(code))"
-        case "\u{2029}": return "a paragraph separator (\(code))"
-        default: return "the control character \(code)"
-        }
     }
 
     mutating func bool(_ value: JSONValue?, _ path: @autoclosure () -> JSONPath) -> Bool? {
