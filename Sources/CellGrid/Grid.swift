@@ -39,8 +39,10 @@ public struct Grid: Hashable, Sendable, CustomStringConvertible {
 
     /// Writes `text` from (`row`, `column`) to the right, at most `maxWidth` cells and never past the
     /// grid's right edge. Text left of column 0 is clipped too. A two-cell character that does not
-    /// fit (at the edge, at `maxWidth`, or half left of column 0) becomes a space. Characters of
-    /// zero width on their own (control characters, lone format marks) are dropped.
+    /// fit (at the edge, at `maxWidth`, or half left of column 0) becomes a space. What
+    /// `TerminalText` calls unprintable (controls, bidirectional and invisible format characters)
+    /// is dropped, even where it joins a character, and so are other characters of zero width on
+    /// their own: the layout is measured in cells, so they are not shown escaped.
     ///
     /// - Returns: the number of grid cells written.
     @discardableResult
@@ -73,8 +75,10 @@ public struct Grid: Hashable, Sendable, CustomStringConvertible {
                                        ellipsis: mayOverflow) {
             return written
         }
-        // Characters of several scalars: the exact, slower way.
-        let cut = mayOverflow ? CellWidth.truncate(text, to: limit) : text
+        // Characters of several scalars: the exact, slower way. The ASCII and one-scalar ways
+        // above skip controls and lone format marks by their width of 0.
+        let shown = TerminalText.removingUnprintable(text)
+        let cut = mayOverflow ? CellWidth.truncate(shown, to: limit) : shown
         var layout = LineLayout(row: row, column: column, limit: limit, role: role, attributes: attributes)
         for character in cut {
             guard layout.place(code(for: character), width: CellWidth.of(character), on: &self) else { break }

@@ -67,6 +67,24 @@ private func grid(_ columns: Int, _ rows: Int) -> Grid {
         #expect(screen.rows == ["abc     "])
     }
 
+    /// What `TerminalText` would not show raw never reaches a cell, even joined to a character:
+    /// a planted escape sequence, bidirectional controls, a joiner after a letter, an Arabic
+    /// number sign before a digit, tags outside an emoji flag. The writing that needs a joiner
+    /// or tags keeps them.
+    @Test(arguments: [
+        ("\u{1B}]52;c;SGVsbG8=\u{7}\u{1B}[2KOK", "]52;c;SGVsbG8=[2KOK"), ("Gems\u{202E}$0.99", "Gems$0.99"),
+        ("\u{2067}高级\u{2069}会员", "高级会员"), ("ge\u{200D}ms", "gems"), ("x\u{0600}12", "x12"), ("a\u{E0067}\u{E0062}b", "ab"),
+        ("👨‍👩‍👧", "👨‍👩‍👧"), ("🏴󠁧󠁢󠁳󠁣󠁴󠁿", "🏴󠁧󠁢󠁳󠁣󠁴󠁿"), ("می\u{200C}خواهم", "می\u{200C}خواهم"),
+    ])
+    func unprintableCharactersNeverReachACell(_ text: String, _ shown: String) {
+        var screen = grid(24, 1)
+        screen.write(text, row: 0, column: 0)
+        let written = screen.rows[0].unicodeScalars.filter { $0 != " " }
+        #expect(String(String.UnicodeScalarView(written)) == shown.replacingOccurrences(of: " ", with: ""))
+        #expect(TerminalText.isPrintable(screen.rows[0]))
+        #expect(screen.write(text, row: 0, column: 0) == CellWidth.of(shown))
+    }
+
     @Test func clipsAtTheRightEdge() {
         var screen = grid(5, 1)
         #expect(screen.write("Remove Ads", row: 0, column: 2) == 3)
