@@ -91,6 +91,10 @@ public struct AppLedger: Sendable {
     /// first store a ledger meets takes the deliveries recorded before stores had identities; a
     /// different store is reported once, as `StoreChange`, and every credit is kept.
     public func bound(to id: String) throws -> (ledger: AppLedger, change: StoreChange?) {
+        // Read first: a command's start should not pay for a commit (and its fsync) when nothing changed.
+        if try pool.guardedReadNow({ db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'store'") }) == id {
+            return (AppLedger(pool: pool, storeId: id), nil)
+        }
         let previous: String? = try pool.guardedWriteNow { db in
             let previous = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'store'")
             if previous == nil {
