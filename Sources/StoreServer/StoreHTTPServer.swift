@@ -2,27 +2,33 @@ import Foundation
 import Hummingbird
 import LocalState
 import Logging
+import NIOCore
 import ServiceLifecycle
 import StoreCore
 import StoreEngine
 
-/// `storefront serve`: the application, its background work, and graceful shutdown on SIGTERM
-/// and SIGINT (the listener closes, in-flight requests finish, long polls answer at once).
+/// `storefront serve`: the application, its background work, its connection limits, and graceful
+/// shutdown on SIGTERM and SIGINT (the listener closes, in-flight requests finish, long polls
+/// answer at once).
 public enum StoreHTTPServer {
     /// The application over `service`; `onRunning` gets the bound port (useful with port 0).
-    public static func application(_ service: StoreService, logger: Logger,
+    public static func application(_ service: StoreService, limits: ConnectionLimits = .standard, logger: Logger,
                                    onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
         let configuration = service.configuration
+        let load = ServerLoad(limits: limits, logger: logger)
         return Application(
             router: StoreRoutes.router(service),
+            server: .http1(configuration: .init(additionalChannelHandlers: [ConnectionGuardInstaller(load: load)],
+                                                idleTimeout: TimeAmount(limits.idleTimeout))),
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "storefront"),
             services: [MaintenanceService(service: service, logger: logger)],
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? configuration.port) },
             logger: logger)
     }
 
-    public static func run(_ service: StoreService, logger: Logger, onRunning: @escaping @Sendable (Int) async -> Void) async throws {
-        try await application(service, logger: logger, onRunning: onRunning).runService(gracefulShutdownSignals: [.sigterm, .sigint])
+    public static func run(_ service: StoreService, limits: ConnectionLimits = .standard, logger: Logger,
+                           onRunning: @escaping @Sendable (Int) async -> Void) async throws {
+        try await application(service, limits: limits, logger: logger, onRunning: onRunning).runService(gracefulShutdownSignals: [.sigterm, .sigint])
     }
 }
 

@@ -22,6 +22,10 @@ struct ServeCommand: AsyncParsableCommand {
         State: --db DIR is a directory holding store.sqlite: the store as the simulated store keeps it, with
         the idempotency keys and the transaction-signing key. Default: the state directory's `server` subdirectory ($STOREFRONT_HOME/server, …).
         SIGTERM or SIGINT shuts down gracefully.
+
+        Limits (docs/api.md, "Limits"): a request must arrive in full within --request-timeout of its \
+        first byte, or it is answered 408 and its connection closed. A connection that sends nothing \
+        for --idle-timeout, unless the server is answering it, is closed.
         """
     )
 
@@ -49,6 +53,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("verifyReceipt's shared secret (`password`). Default: $STOREFRONT_SHARED_SECRET, else not checked.", valueName: "secret"))
     var sharedSecret: String?
 
+    @Option(name: .long, help: ArgumentHelp("Seconds a request has, from its first byte, to arrive in full (head and body); then 408 and the connection is closed.", valueName: "seconds"))
+    var requestTimeout = LimitText.seconds(of: ConnectionLimits.standard.requestTimeout)
+
+    @Option(name: .long, help: ArgumentHelp("Seconds a connection may send nothing, unless the server is answering it; then it is closed.", valueName: "seconds"))
+    var idleTimeout = LimitText.seconds(of: ConnectionLimits.standard.idleTimeout)
+
     func run() async throws {
         // A parent may have started us with SIGTERM/SIGINT blocked (as test runners do); the
         // graceful shutdown needs them delivered.
@@ -68,6 +78,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let token = givenToken ?? ServerConfiguration.generateToken()
         let secret = sharedSecret ?? env["STOREFRONT_SHARED_SECRET"].flatMap { $0.isEmpty ? nil : $0 }
+        let limits = try connectionLimits()
         let bytes: [UInt8]
         let loaded: Catalog
         do {
@@ -111,7 +122,7 @@ struct ServeCommand: AsyncParsableCommand {
         let host = host
         let directoryPath = directory.url.path
         do {
-            try await StoreHTTPServer.run(service, logger: logger) { port in
+            try await StoreHTTPServer.run(service, limits: limits, logger: logger) { port in
                 let shown = host.contains(":") ? "[\(host)]" : host
                 Console.out("storefront serve: listening on http://\(shown):\(port) (\(environment.name), state \(directoryPath))")
                 if generated { Console.out("storefront serve: admin token \(token)") }
@@ -121,6 +132,19 @@ struct ServeCommand: AsyncParsableCommand {
             throw CommandFailure.failure("the server stopped: \(error)")
         }
         withExtendedLifetime(exclusive) {}
+    }
+
+    /// The limit flags, checked: each bad value is a usage error naming the flag and what it takes.
+    func connectionLimits() throws -> ConnectionLimits {
+        ConnectionLimits(requestTimeout: try Self.timeout(requestTimeout, flag: "--request-timeout"),
+                         idleTimeout: try Self.timeout(idleTimeout, flag: "--idle-timeout"))
+    }
+
+    static func timeout(_ text: String, flag: String) throws -> Duration {
+        guard let duration = LimitText.seconds(text), duration > .zero, duration <= .seconds(3600) else {
+            throw CommandFailure.usage("\(flag) \(text): expected seconds, more than 0 and at most 3600 (e.g. 30 or 0.5)")
+        }
+        return duration
     }
 }
 

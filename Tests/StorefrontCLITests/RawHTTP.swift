@@ -30,12 +30,16 @@ enum RawHTTP {
                          untilClosed: Bool = false, timeout: TimeInterval = 10) throws -> Answer {
         let socket = try connect(port: port, address: address)
         defer { close(socket) }
-        var timeval = timeval(tv_sec: Int(timeout), tv_usec: 0)
-        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeval, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(socket, SOL_SOCKET, SO_SNDTIMEO, &timeval, socklen_t(MemoryLayout<timeval>.size))
+        setTimeouts(socket, timeout)
         for part in [Data((head + "\r\n\r\n").utf8)] + body {
             guard sendAll(socket, part) else { break }
         }
+        return read(socket, untilClosed: untilClosed)
+    }
+
+    /// Reads until a whole response has come (or, with `untilClosed`, until the server closes the
+    /// connection) or the socket's receive timeout passes.
+    static func read(_ socket: Int32, untilClosed: Bool) -> Answer {
         var received = Data()
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
@@ -49,6 +53,12 @@ enum RawHTTP {
                 return Answer(bytes: received, closed: false)  // timed out with the connection open
             }
         }
+    }
+
+    static func setTimeouts(_ socket: Int32, _ timeout: TimeInterval) {
+        var timeval = timeval(tv_sec: Int(timeout), tv_usec: .init((timeout - timeout.rounded(.down)) * 1_000_000))
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeval, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(socket, SOL_SOCKET, SO_SNDTIMEO, &timeval, socklen_t(MemoryLayout<timeval>.size))
     }
 
     /// True once `bytes` hold a response head and the Content-Length bytes of body after it.
@@ -95,7 +105,7 @@ enum RawHTTP {
     }
 
     /// False when the peer stopped reading (reset, closed, or the send timed out).
-    private static func sendAll(_ socket: Int32, _ data: Data) -> Bool {
+    static func sendAll(_ socket: Int32, _ data: Data) -> Bool {
         data.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
@@ -109,6 +119,56 @@ enum RawHTTP {
             }
             return true
         }
+    }
+}
+
+/// A connection a test keeps open, to send a request a piece at a time and see what the server
+/// does meanwhile. Closed when released.
+final class HeldConnection {
+    private(set) var socket: Int32
+
+    /// `timeout` bounds every send and every wait for an answer.
+    init(port: Int, timeout: TimeInterval = 15) throws {
+        socket = try RawHTTP.connect(port: port, address: "127.0.0.1")
+        RawHTTP.setTimeouts(socket, timeout)
+    }
+
+    deinit { close() }
+
+    func close() {
+        guard socket >= 0 else { return }
+        #if canImport(Glibc)
+        Glibc.close(socket)
+        #else
+        Darwin.close(socket)
+        #endif
+        socket = -1
+    }
+
+    /// False when the server stopped reading or closed the connection.
+    @discardableResult
+    func send(_ text: String) -> Bool { RawHTTP.sendAll(socket, Data(text.utf8)) }
+
+    @discardableResult
+    func send(_ data: Data) -> Bool { RawHTTP.sendAll(socket, data) }
+
+    /// A whole response, or with `untilClosed` everything until the server closed the connection;
+    /// whatever came before the timeout otherwise.
+    func answer(untilClosed: Bool = false) -> RawHTTP.Answer {
+        RawHTTP.read(socket, untilClosed: untilClosed)
+    }
+
+    /// Sends `bytes` one at a time, `interval` apart, stopping as soon as the server answers or
+    /// closes; then reads until it closes. Answers what came back and how many bytes were sent.
+    func trickle(_ bytes: Data, interval: Duration = .milliseconds(100)) -> (answer: RawHTTP.Answer, sent: Int) {
+        var sent = 0
+        for byte in bytes {
+            var pending = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+            if poll(&pending, 1, Int32(interval / .milliseconds(1))) != 0 { break }
+            guard RawHTTP.sendAll(socket, Data([byte])) else { break }
+            sent += 1
+        }
+        return (answer(untilClosed: true), sent)
     }
 }
 

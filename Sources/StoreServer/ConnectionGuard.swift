@@ -1,0 +1,268 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+import NIOHTTP1
+
+/// What every connection of one server shares: its limits and its log.
+final class ServerLoad: Sendable {
+    let limits: ConnectionLimits
+    let logger: Logger
+
+    init(limits: ConnectionLimits, logger: Logger) {
+        self.limits = limits
+        self.logger = logger
+    }
+}
+
+/// The answers a connection gets when a limit is reached, in the API's error shape.
+extension APIError {
+    static func requestTimeout(_ limits: ConnectionLimits) -> APIError {
+        APIError(status: .requestTimeout, code: "request_timeout",
+                 message: "the request did not arrive in full within \(LimitText.describe(limits.requestTimeout)) of its first byte (the server's --request-timeout); send it again, all at once")
+    }
+}
+
+/// Holds one connection to the server's limits. It sits between the HTTP/1 decoder and
+/// Hummingbird, so it sees each request's head, body and end before the routes do, and each
+/// response on its way out: a request must arrive in full within `requestTimeout` of its first
+/// byte (`ByteWatcher` reports that byte); a head still incomplete then is answered 408 here, a
+/// body still incomplete is failed with 408 under the route reading it.
+///
+/// A request failed under its route gets the route's answer (the error middleware renders the
+/// error), then the connection is closed, since the rest of that body will not be read.
+final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    /// Where the request being read is.
+    private enum Reading {
+        case waiting     // between requests
+        case head        // bytes of a head have come, not all of it
+        case body        // the head went to the routes, the body is still coming
+        case discarding  // the routes were told this body will not come; what comes is dropped
+        case refusing    // this guard answered and is closing: everything is dropped
+    }
+
+    private let load: ServerLoad
+    private var reading = Reading.waiting
+    private var context: ChannelHandlerContext?
+    private var deadline: Scheduled<Void>?
+    private var closing: Scheduled<Void>?
+    private var unanswered = 0
+    private var closeAfterAnswer = false
+
+    init(load: ServerLoad) {
+        self.load = load
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        deadline?.cancel()
+        closing?.cancel()
+        self.context = nil
+    }
+
+    /// Called by `ByteWatcher` for every read; false: drop the bytes before they are decoded.
+    func bytesArrived() -> Bool {
+        switch reading {
+        case .waiting:
+            reading = .head
+            armDeadline()
+        case .refusing:
+            return false
+        case .head, .body, .discarding:
+            break
+        }
+        return true
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch (reading, unwrapInboundIn(data)) {
+        case (.refusing, _), (.discarding, _):
+            return
+        case (_, .head):
+            if reading == .waiting { armDeadline() }  // the whole head came in one read
+            reading = .body
+            unanswered += 1
+            context.fireChannelRead(data)
+        case (_, .body):
+            context.fireChannelRead(data)
+        case (_, .end):
+            deadline?.cancel()
+            reading = .waiting
+            context.fireChannelRead(data)
+        }
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        guard reading != .refusing else {
+            promise?.fail(ChannelError.outputClosed)
+            return
+        }
+        switch unwrapOutboundIn(data) {
+        case .head(var head) where closeAfterAnswer:
+            head.headers.replaceOrAdd(name: "connection", value: "close")
+            context.write(wrapOutboundOut(.head(head)), promise: promise)
+        case .end:
+            answered()
+            guard closeAfterAnswer, unanswered == 0 else { return context.write(data, promise: promise) }
+            let written = context.eventLoop.makePromise(of: Void.self)
+            written.futureResult.cascade(to: promise)
+            context.writeAndFlush(data, promise: written)
+            written.futureResult.assumeIsolated().whenComplete { _ in self.linger() }
+        default:
+            context.write(data, promise: promise)
+        }
+    }
+
+    private func answered() {
+        unanswered = max(unanswered - 1, 0)
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        switch event {
+        case ChannelEvent.inputClosed where reading == .refusing:
+            context.close(promise: nil)
+        default:
+            break
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // Once this guard has answered, the connection's leftovers (a body cut short, bytes that
+        // do not parse) concern no one.
+        guard reading != .refusing, reading != .discarding else { return }
+        context.fireErrorCaught(error)
+    }
+
+    private func armDeadline() {
+        guard let context else { return }
+        deadline?.cancel()
+        deadline = context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(load.limits.requestTimeout)) {
+            self.requestTimedOut()
+        }
+    }
+
+    private func requestTimedOut() {
+        guard let context else { return }
+        switch reading {
+        case .head where unanswered == 0:
+            refuse(.requestTimeout(load.limits), to: nil, context: context)
+        case .head:
+            closeAfterPendingAnswer()
+        case .body:
+            abort(.requestTimeout(load.limits), context: context)
+        case .waiting, .discarding, .refusing:
+            break
+        }
+    }
+
+    /// The routes have the request: fail its body under them (their answer is the error's), then
+    /// close once it is answered. Already answered (the body was being drained), close now.
+    private func abort(_ error: APIError, context: ChannelHandlerContext) {
+        deadline?.cancel()
+        reading = .discarding
+        closeAfterAnswer = true
+        if unanswered == 0 {
+            linger()
+        } else {
+            context.fireErrorCaught(error)
+        }
+    }
+
+    /// A request that should be refused came while an earlier one (pipelined) is still being
+    /// answered: an answer now would overtake that one. It is dropped instead, and the connection
+    /// closes once the earlier answer is out; a client that pipelines sends it again.
+    private func closeAfterPendingAnswer() {
+        deadline?.cancel()
+        reading = .discarding
+        closeAfterAnswer = true
+    }
+
+    /// Answers `error` here: the request never reaches a route. Logged as the routes log a
+    /// request (no query string: it may hold a secret).
+    private func refuse(_ error: APIError, to head: HTTPRequestHead?, context: ChannelHandlerContext) {
+        deadline?.cancel()
+        reading = .refusing
+        let request = head.map { "\($0.method.rawValue) \($0.uri.prefix { $0 != "?" }.prefix(200)) " } ?? ""
+        load.logger.info("\(request)\(error.status.code) (\(error.message)); connection closed")
+        let body = JSONBody.data(error.body)
+        var headers = HTTPHeaders([("content-type", "application/json; charset=utf-8"), ("content-length", String(body.count)), ("connection", "close")])
+        for field in error.headers { headers.add(name: field.name.rawName, value: field.value) }
+        let status = HTTPResponseStatus(statusCode: error.status.code)
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body)))), promise: nil)
+        let written = context.eventLoop.makePromise(of: Void.self)
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: written)
+        written.futureResult.assumeIsolated().whenComplete { _ in self.linger() }
+    }
+
+    /// Stops sending, drops whatever still comes, and closes when the client closes its side or
+    /// after `ConnectionLimits.linger`.
+    private func linger() {
+        guard let context else { return }
+        reading = .refusing
+        deadline?.cancel()
+        closing?.cancel()
+        closing = context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(ConnectionLimits.linger)) {
+            self.context?.close(promise: nil)
+        }
+        let halfClosed = context.eventLoop.makePromise(of: Void.self)
+        context.close(mode: .output, promise: halfClosed)
+        halfClosed.futureResult.assumeIsolated().whenFailure { _ in self.context?.close(promise: nil) }
+    }
+}
+
+/// Sits first in a connection's pipeline, where bytes arrive before any decoding: tells the
+/// guard when a request's first byte comes (its deadline starts there, not when the head is
+/// complete), and drops bytes the guard no longer wants.
+final class ByteWatcher: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+
+    private let connectionGuard: ConnectionGuard
+
+    init(_ connectionGuard: ConnectionGuard) {
+        self.connectionGuard = connectionGuard
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if connectionGuard.bytesArrived() { context.fireChannelRead(data) }
+    }
+}
+
+/// Puts `ConnectionGuard` and `ByteWatcher` where they must be, then leaves. Hummingbird adds
+/// extra handlers only after its HTTP/1 codec, where requests are already converted; the guard
+/// needs NIO's own request parts (right after the decoder) and the watcher the raw bytes (first).
+final class ConnectionGuardInstaller: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = Never
+
+    private let load: ServerLoad
+
+    init(load: ServerLoad) {
+        self.load = load
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        let pipeline = context.pipeline.syncOperations
+        do {
+            let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
+            let connectionGuard = ConnectionGuard(load: load)
+            try pipeline.addHandler(connectionGuard, position: .after(decoder))
+            try pipeline.addHandler(ByteWatcher(connectionGuard), position: .first)
+            pipeline.removeHandler(context: context, promise: nil)
+        } catch {
+            // Serving a connection without its limits would undo them; refusing it is loud.
+            load.logger.error("connection closed: the connection limits could not be set up (\(error)); Hummingbird's HTTP/1 pipeline is not what this server expects")
+            context.close(promise: nil)
+        }
+    }
+}
