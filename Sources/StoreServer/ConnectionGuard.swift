@@ -4,15 +4,53 @@ import Hummingbird
 import Logging
 import NIOCore
 import NIOHTTP1
+import Synchronization
 
-/// What every connection of one server shares: its limits and its log.
+/// What every connection of one server shares: how many connections are served, and how many
+/// bytes of request bodies are held for requests not yet answered.
 final class ServerLoad: Sendable {
     let limits: ConnectionLimits
+    /// The largest body a route reads. A request declaring more is refused by its route (413)
+    /// without being read, so it needs no room here.
+    let largestBody: Int
     let logger: Logger
+    private let counts = Mutex((connections: 0, bufferedBytes: 0))
 
-    init(limits: ConnectionLimits, logger: Logger) {
+    init(limits: ConnectionLimits, largestBody: Int, logger: Logger) {
         self.limits = limits
+        self.largestBody = largestBody
         self.logger = logger
+    }
+
+    /// True, and counted, when the connection is within `maxConnections`.
+    func admitConnection() -> Bool {
+        counts.withLock { counts in
+            guard counts.connections < limits.maxConnections else { return false }
+            counts.connections += 1
+            return true
+        }
+    }
+
+    func connectionClosed() {
+        counts.withLock { $0.connections -= 1 }
+    }
+
+    /// True, and counted, when `bytes` more stay within `maxBufferedBody`.
+    func reserve(_ bytes: Int) -> Bool {
+        counts.withLock { counts in
+            guard counts.bufferedBytes + bytes <= limits.maxBufferedBody else { return false }
+            counts.bufferedBytes += bytes
+            return true
+        }
+    }
+
+    func release(_ bytes: Int) {
+        guard bytes > 0 else { return }
+        counts.withLock { $0.bufferedBytes -= bytes }
+    }
+
+    func hasRoom(for bytes: Int) -> Bool {
+        counts.withLock { $0.bufferedBytes + bytes <= limits.maxBufferedBody }
     }
 }
 
@@ -22,13 +60,27 @@ extension APIError {
         APIError(status: .requestTimeout, code: "request_timeout",
                  message: "the request did not arrive in full within \(LimitText.describe(limits.requestTimeout)) of its first byte (the server's --request-timeout); send it again, all at once")
     }
+
+    static func tooManyConnections(_ limits: ConnectionLimits) -> APIError {
+        .unavailable("the server is at its limit of open connections (--max-connections \(limits.maxConnections)); retry in a moment, or reuse an open connection")
+    }
+
+    static func tooManyBodies(_ limits: ConnectionLimits) -> APIError {
+        .unavailable("the server is at its limit of request bodies held for requests not yet answered (--max-buffered-body \(LimitText.describe(bytes: limits.maxBufferedBody))); retry in a moment")
+    }
 }
 
 /// Holds one connection to the server's limits. It sits between the HTTP/1 decoder and
 /// Hummingbird, so it sees each request's head, body and end before the routes do, and each
-/// response on its way out: a request must arrive in full within `requestTimeout` of its first
-/// byte (`ByteWatcher` reports that byte); a head still incomplete then is answered 408 here, a
-/// body still incomplete is failed with 408 under the route reading it.
+/// response on its way out:
+///
+/// - a request must arrive in full within `requestTimeout` of its first byte (`ByteWatcher`
+///   reports that byte); a head still incomplete then is answered 408 here, a body still
+///   incomplete is failed with 408 under the route reading it;
+/// - a connection beyond `maxConnections`, or a request whose declared body has no room in
+///   `maxBufferedBody`, is answered 503 here, without reaching a route;
+/// - body bytes are counted against `maxBufferedBody` until the request is answered; a chunked
+///   body that outgrows the room is failed with 503 under its route.
 ///
 /// A request failed under its route gets the route's answer (the error middleware renders the
 /// error), then the connection is closed, since the rest of that body will not be read.
@@ -48,10 +100,13 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private let load: ServerLoad
+    private var admitted = false
     private var reading = Reading.waiting
     private var context: ChannelHandlerContext?
     private var deadline: Scheduled<Void>?
     private var closing: Scheduled<Void>?
+    /// Body bytes counted for the requests the routes have not answered yet.
+    private var held = 0
     private var unanswered = 0
     private var closeAfterAnswer = false
 
@@ -61,11 +116,16 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
+        admitted = load.admitConnection()
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
         deadline?.cancel()
         closing?.cancel()
+        load.release(held)
+        held = 0
+        if admitted { load.connectionClosed() }
+        admitted = false
         self.context = nil
     }
 
@@ -87,18 +147,47 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         switch (reading, unwrapInboundIn(data)) {
         case (.refusing, _), (.discarding, _):
             return
-        case (_, .head):
-            if reading == .waiting { armDeadline() }  // the whole head came in one read
-            reading = .body
-            unanswered += 1
-            context.fireChannelRead(data)
-        case (_, .body):
-            context.fireChannelRead(data)
+        case (_, .head(let head)):
+            receivedHead(head, data, context: context)
+        case (_, .body(let buffer)):
+            receivedBody(buffer.readableBytes, data, context: context)
         case (_, .end):
             deadline?.cancel()
             reading = .waiting
             context.fireChannelRead(data)
         }
+    }
+
+    private func receivedHead(_ head: HTTPRequestHead, _ data: NIOAny, context: ChannelHandlerContext) {
+        if reading == .waiting { armDeadline() }  // the whole head came in one read
+        if let refusal = refusal(for: head) {
+            if unanswered > 0 { return closeAfterPendingAnswer() }
+            refuse(refusal, to: head, context: context)
+            return
+        }
+        reading = .body
+        unanswered += 1
+        context.fireChannelRead(data)
+    }
+
+    private func refusal(for head: HTTPRequestHead) -> APIError? {
+        if !admitted { return .tooManyConnections(load.limits) }
+        if let length = head.headers.first(name: "content-length").flatMap(Int.init),
+           length <= load.largestBody, !load.hasRoom(for: length) {
+            return .tooManyBodies(load.limits)
+        }
+        return nil
+    }
+
+    private func receivedBody(_ count: Int, _ data: NIOAny, context: ChannelHandlerContext) {
+        // Answered already: the rest of the body is being read only to be dropped.
+        guard unanswered > 0 else { return context.fireChannelRead(data) }
+        guard load.reserve(count) else {
+            abort(.tooManyBodies(load.limits), context: context)
+            return
+        }
+        held += count
+        context.fireChannelRead(data)
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
@@ -124,6 +213,10 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     private func answered() {
         unanswered = max(unanswered - 1, 0)
+        if unanswered == 0 {
+            load.release(held)
+            held = 0
+        }
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
@@ -171,6 +264,8 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         deadline?.cancel()
         reading = .discarding
         closeAfterAnswer = true
+        load.release(held)
+        held = 0
         if unanswered == 0 {
             linger()
         } else {

@@ -15,12 +15,13 @@ public enum StoreHTTPServer {
     public static func application(_ service: StoreService, limits: ConnectionLimits = .standard, logger: Logger,
                                    onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
         let configuration = service.configuration
-        let load = ServerLoad(limits: limits, logger: logger)
+        let load = ServerLoad(limits: limits, largestBody: max(configuration.bodyLimit, configuration.receiptBodyLimit), logger: logger)
         return Application(
             router: StoreRoutes.router(service),
             server: .http1(configuration: .init(additionalChannelHandlers: [ConnectionGuardInstaller(load: load)],
                                                 idleTimeout: TimeAmount(limits.idleTimeout))),
-            configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "storefront"),
+            configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "storefront",
+                                                    availableConnectionsDelegate: .maximum(limits.acceptCeiling, logger: logger)),
             services: [MaintenanceService(service: service, logger: logger)],
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? configuration.port) },
             logger: logger)

@@ -23,9 +23,11 @@ struct ServeCommand: AsyncParsableCommand {
         the idempotency keys and the transaction-signing key. Default: the state directory's `server` subdirectory ($STOREFRONT_HOME/server, …).
         SIGTERM or SIGINT shuts down gracefully.
 
-        Limits (docs/api.md, "Limits"): a request must arrive in full within --request-timeout of its \
-        first byte, or it is answered 408 and its connection closed. A connection that sends nothing \
-        for --idle-timeout, unless the server is answering it, is closed.
+        Limits (docs/api.md, "Limits"): a connection beyond --max-connections, or a request whose body \
+        has no room in --max-buffered-body, is answered 503 with Retry-After. A request must arrive in \
+        full within --request-timeout of its first byte, or it is answered 408 and its connection \
+        closed. A connection that sends nothing for --idle-timeout, unless the server is answering it, \
+        is closed.
         """
     )
 
@@ -53,11 +55,17 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("verifyReceipt's shared secret (`password`). Default: $STOREFRONT_SHARED_SECRET, else not checked.", valueName: "secret"))
     var sharedSecret: String?
 
+    @Option(name: .long, help: ArgumentHelp("Connections served at once (1 to 65536); a connection beyond them is answered 503 and closed.", valueName: "n"))
+    var maxConnections = ConnectionLimits.standard.maxConnections
+
     @Option(name: .long, help: ArgumentHelp("Seconds a request has, from its first byte, to arrive in full (head and body); then 408 and the connection is closed.", valueName: "seconds"))
     var requestTimeout = LimitText.seconds(of: ConnectionLimits.standard.requestTimeout)
 
     @Option(name: .long, help: ArgumentHelp("Seconds a connection may send nothing, unless the server is answering it; then it is closed.", valueName: "seconds"))
     var idleTimeout = LimitText.seconds(of: ConnectionLimits.standard.idleTimeout)
+
+    @Option(name: .long, help: ArgumentHelp("Request bodies held at once, across connections, for requests not yet answered: bytes, or with KiB, MiB or GiB (at least 5MiB, one receipt). A request beyond it is answered 503.", valueName: "size"))
+    var maxBufferedBody = LimitText.describe(bytes: ConnectionLimits.standard.maxBufferedBody)
 
     func run() async throws {
         // A parent may have started us with SIGTERM/SIGINT blocked (as test runners do); the
@@ -78,7 +86,8 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let token = givenToken ?? ServerConfiguration.generateToken()
         let secret = sharedSecret ?? env["STOREFRONT_SHARED_SECRET"].flatMap { $0.isEmpty ? nil : $0 }
-        let limits = try connectionLimits()
+        let configuration = ServerConfiguration(host: host, port: port, environment: environment, adminToken: token, sharedSecret: secret)
+        let limits = try connectionLimits(leastBody: configuration.receiptBodyLimit)
         let bytes: [UInt8]
         let loaded: Catalog
         do {
@@ -98,7 +107,6 @@ struct ServeCommand: AsyncParsableCommand {
         } catch let failure as StoreFailure {
             throw CommandFailure.failure(failure.message)
         }
-        let configuration = ServerConfiguration(host: host, port: port, environment: environment, adminToken: token, sharedSecret: secret)
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler(label: label, stream: ConsoleLog())
             handler.logLevel = .info
@@ -135,9 +143,17 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     /// The limit flags, checked: each bad value is a usage error naming the flag and what it takes.
-    func connectionLimits() throws -> ConnectionLimits {
-        ConnectionLimits(requestTimeout: try Self.timeout(requestTimeout, flag: "--request-timeout"),
-                         idleTimeout: try Self.timeout(idleTimeout, flag: "--idle-timeout"))
+    /// `leastBody`: the largest body a route reads, which must fit in the buffered-body limit.
+    func connectionLimits(leastBody: Int) throws -> ConnectionLimits {
+        guard (1...65536).contains(maxConnections) else {
+            throw CommandFailure.usage("--max-connections \(maxConnections): expected a number of connections from 1 to 65536")
+        }
+        let request = try Self.timeout(requestTimeout, flag: "--request-timeout")
+        let idle = try Self.timeout(idleTimeout, flag: "--idle-timeout")
+        guard let buffered = LimitText.bytes(maxBufferedBody), buffered >= leastBody else {
+            throw CommandFailure.usage("--max-buffered-body \(maxBufferedBody): expected a size of at least \(LimitText.describe(bytes: leastBody)) (one receipt body), in bytes or with KiB, MiB or GiB (e.g. 64MiB)")
+        }
+        return ConnectionLimits(maxConnections: maxConnections, requestTimeout: request, idleTimeout: idle, maxBufferedBody: buffered)
     }
 
     static func timeout(_ text: String, flag: String) throws -> Duration {

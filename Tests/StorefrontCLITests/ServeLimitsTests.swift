@@ -2,8 +2,9 @@ import Foundation
 import Testing
 import TestSupport
 
-/// What `storefront serve` does with clients that are slow or silent. The limits are set small
-/// here so each case is quick; the bounds on waiting are safety nets, not measurements.
+/// What `storefront serve` does with clients that are slow, silent or too many: timeouts and the
+/// connection and buffered-body caps. The limits are set small here so each case is quick; the
+/// bounds on waiting are safety nets, not measurements (Benchmarks/slow_clients.py measures).
 @Suite struct ServeLimitsTests {
     static let receiptHead = "POST /verifyReceipt HTTP/1.1\r\nHost: x\r\nContent-Type: application/json"
 
@@ -11,6 +12,12 @@ import TestSupport
         guard let start = answer.bytes.firstRange(of: Data("\r\n\r\n".utf8)),
               let json = try? JSONSerialization.jsonObject(with: answer.bytes[start.upperBound...]) as? [String: Any] else { return [:] }
         return json["error"] as? [String: Any] ?? [:]
+    }
+
+    static func header(_ name: String, in answer: RawHTTP.Answer) -> String? {
+        let head = answer.text.components(separatedBy: "\r\n\r\n").first ?? ""
+        return head.split(separator: "\r\n").first { $0.lowercased().hasPrefix(name.lowercased() + ":") }
+            .map { $0.dropFirst(name.count + 1).trimmingCharacters(in: .whitespaces) }
     }
 
     /// A connection that sends nothing, first or after an answer, is closed after --idle-timeout.
@@ -58,13 +65,85 @@ import TestSupport
         #expect(try await HTTP.send("GET", server.baseURL + "/v1/health").status == 200)
     }
 
+    /// Beyond --max-connections, a connection's request is answered 503 with Retry-After and the
+    /// API's error body, and closed; once a connection closes, the next one is served.
+    @Test func connectionsBeyondTheCapAreAnswered503() async throws {
+        let server = try ServeProcess.start(db: scratchDirectory("storefront-serve"), arguments: ["--max-connections", "2"])
+        defer { server.stop() }
+        var held = try (0..<2).map { _ in try HeldConnection(port: server.port) }
+        for connection in held {
+            connection.send("GET /v1/health HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(connection.answer().status == 200)
+        }
+        let refused = try RawHTTP.exchange(port: server.port, head: "GET /v1/health HTTP/1.1\r\nHost: x", untilClosed: true)
+        #expect(refused.status == 503, "\(refused.text.prefix(300))")
+        #expect(Self.header("Retry-After", in: refused) != nil)
+        #expect(Self.error(refused)["code"] as? String == "unavailable")
+        #expect(Self.error(refused)["status"] as? Int == 503)
+        #expect((Self.error(refused)["message"] as? String)?.contains("--max-connections 2") == true)
+        #expect(refused.closed)
+        held.removeFirst()
+        #expect(try Self.eventuallyServed(server), "a connection was freed, yet requests are still refused")
+    }
+
+    /// Beyond --max-buffered-body across connections, a request is answered 503 (at its head when
+    /// its Content-Length does not fit, while it is read when it is chunked); once the bodies held
+    /// are gone, the same request is served.
+    @Test func bodiesBeyondTheBufferCapAreAnswered503() async throws {
+        let server = try ServeProcess.start(db: scratchDirectory("storefront-serve"), arguments: ["--max-buffered-body", "5MiB"])
+        defer { server.stop() }
+        let mebibyte = 1024 * 1024
+        let holder = try HeldConnection(port: server.port)
+        holder.send(Self.receiptHead + "\r\nContent-Length: \(4 * mebibyte)\r\n\r\n")
+        holder.send(Data(repeating: UInt8(ascii: " "), count: 3 * mebibyte))
+        // A head declaring a byte more than what is left once the holder's 3 MiB are all counted:
+        // refused only then. It sends no body, so it never takes room the holder needs.
+        let probe = Self.receiptHead + "\r\nContent-Length: \(2 * mebibyte + 1)"
+        let counted = try Self.eventually({ try RawHTTP.exchange(port: server.port, head: probe, timeout: 1) }, until: { $0.status == 503 })
+        #expect(counted.status == 503, "the held body was never counted: \(counted.text.prefix(300))")
+        let declared = Self.receiptHead + "\r\nContent-Length: \(3 * mebibyte)"
+        let declaredBody = [Data(repeating: UInt8(ascii: " "), count: 3 * mebibyte)]
+        let chunked = Self.receiptHead + "\r\nTransfer-Encoding: chunked"
+        for (head, body) in [(declared, declaredBody), (chunked, RawHTTP.chunked(48, of: 64 * 1024))] {
+            let refused = try RawHTTP.exchange(port: server.port, head: head, body: body)
+            #expect(refused.status == 503, "\(head): \(refused.text.prefix(300))")
+            #expect(Self.header("Retry-After", in: refused) != nil, "\(head)")
+            #expect(Self.error(refused)["code"] as? String == "unavailable", "\(head)")
+            #expect((Self.error(refused)["message"] as? String)?.contains("--max-buffered-body 5MiB") == true, "\(head)")
+        }
+        holder.close()
+        let served = try Self.eventually({ try RawHTTP.exchange(port: server.port, head: declared, body: declaredBody) }, until: { $0.status == 200 })
+        #expect(served.status == 200, "\(served.text.prefix(300))")
+    }
+
+    /// Repeats `exchange` until `accept` holds of its answer, for up to 10 s: the server sees other
+    /// connections' bytes, and their closing, a moment after the test does.
+    static func eventually(_ exchange: () throws -> RawHTTP.Answer, until accept: (RawHTTP.Answer) -> Bool) throws -> RawHTTP.Answer {
+        let deadline = Date().addingTimeInterval(10)
+        var answer = try exchange()
+        while !accept(answer), Date() < deadline {
+            usleep(100_000)
+            answer = try exchange()
+        }
+        return answer
+    }
+
+    static func eventuallyServed(_ server: ServeProcess) throws -> Bool {
+        try eventually({ try RawHTTP.exchange(port: server.port, head: "GET /v1/health HTTP/1.1\r\nHost: x") }, until: { $0.status == 200 }).status == 200
+    }
+
     /// Every limit is a flag whose value is checked: a bad one is a usage error (exit 2) naming the
     /// flag, the value and what is expected, before anything is opened.
     @Test func badLimitValuesAreUsageErrors() throws {
         let cases: [([String], String)] = [
+            (["--max-connections", "0"], "--max-connections 0: expected"),
+            (["--max-connections", "many"], "--max-connections"),
             (["--request-timeout", "0"], "--request-timeout 0: expected"),
             (["--request-timeout", "nan"], "--request-timeout nan: expected"),
             (["--idle-timeout", "99999"], "--idle-timeout 99999: expected"),
+            (["--max-buffered-body", "1KiB"], "--max-buffered-body 1KiB: expected"),
+            (["--max-buffered-body", "lots"], "--max-buffered-body lots: expected"),
+            (["--max-buffered-body", "5MB"], "--max-buffered-body 5MB: expected"),
         ]
         let db = scratchDirectory("storefront-serve")
         for (arguments, message) in cases {
@@ -78,7 +157,7 @@ import TestSupport
     /// `serve --help` names every limit with its default.
     @Test func helpDocumentsEveryLimitAndItsDefault() throws {
         let entries = Self.optionEntries(try Executable.run(["serve", "--help"]).stdout)
-        for (flag, value) in [("--request-timeout", "30"), ("--idle-timeout", "75")] {
+        for (flag, value) in [("--max-connections", "512"), ("--request-timeout", "30"), ("--idle-timeout", "75"), ("--max-buffered-body", "32MiB")] {
             let entry = entries.first { $0.hasPrefix(flag + " ") }
             #expect(entry?.contains("(default: \(value))") == true, "\(flag): \(entry ?? "missing from serve --help")")
         }
