@@ -68,6 +68,8 @@ extension APIError {
     static func tooManyBodies(_ limits: ConnectionLimits) -> APIError {
         .unavailable("the server is at its limit of request bodies held for requests not yet answered (--max-buffered-body \(LimitText.describe(bytes: limits.maxBufferedBody))); retry in a moment")
     }
+
+    static let shuttingDown = APIError.unavailable("the server is shutting down; retry")
 }
 
 /// Holds one connection to the server's limits. It sits between the HTTP/1 decoder and
@@ -80,7 +82,9 @@ extension APIError {
 /// - a connection beyond `maxConnections`, or a request whose declared body has no room in
 ///   `maxBufferedBody`, is answered 503 here, without reaching a route;
 /// - body bytes are counted against `maxBufferedBody` until the request is answered; a chunked
-///   body that outgrows the room is failed with 503 under its route.
+///   body that outgrows the room is failed with 503 under its route;
+/// - on graceful shutdown a body still arriving is failed with 503, and the connection is closed
+///   `shutdownGrace` later whatever it is doing.
 ///
 /// A request failed under its route gets the route's answer (the error middleware renders the
 /// error), then the connection is closed, since the rest of that body will not be read.
@@ -108,6 +112,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     /// Body bytes counted for the requests the routes have not answered yet.
     private var held = 0
     private var unanswered = 0
+    private var quiescing = false
     private var closeAfterAnswer = false
 
     init(load: ServerLoad) {
@@ -172,6 +177,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     private func refusal(for head: HTTPRequestHead) -> APIError? {
         if !admitted { return .tooManyConnections(load.limits) }
+        if quiescing { return .shuttingDown }
         if let length = head.headers.first(name: "content-length").flatMap(Int.init),
            length <= load.largestBody, !load.hasRoom(for: length) {
             return .tooManyBodies(load.limits)
@@ -221,6 +227,8 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         switch event {
+        case is ChannelShouldQuiesceEvent:
+            quiesce(context: context)
         case ChannelEvent.inputClosed where reading == .refusing:
             context.close(promise: nil)
         default:
@@ -234,6 +242,15 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         // do not parse) concern no one.
         guard reading != .refusing, reading != .discarding else { return }
         context.fireErrorCaught(error)
+    }
+
+    private func quiesce(context: ChannelHandlerContext) {
+        quiescing = true
+        let grace = TimeAmount(load.limits.shutdownGrace)
+        if closing == nil {
+            closing = context.eventLoop.assumeIsolated().scheduleTask(in: grace) { self.context?.close(promise: nil) }
+        }
+        if reading == .body { abort(.shuttingDown, context: context) }
     }
 
     private func armDeadline() {

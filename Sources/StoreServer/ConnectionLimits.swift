@@ -14,13 +14,17 @@ public struct ConnectionLimits: Sendable {
     /// Bytes of request bodies held, across connections, for requests not yet answered; a request
     /// that would pass it is answered 503.
     public var maxBufferedBody: Int
+    /// After SIGTERM, the time requests already being answered get before their connections are
+    /// closed, so shutdown ends whatever the clients do.
+    public var shutdownGrace: Duration
 
     public init(maxConnections: Int = 512, requestTimeout: Duration = .seconds(30), idleTimeout: Duration = .seconds(75),
-                maxBufferedBody: Int = 32 * 1024 * 1024) {
+                maxBufferedBody: Int = 32 * 1024 * 1024, shutdownGrace: Duration = .seconds(5)) {
         self.maxConnections = maxConnections
         self.requestTimeout = requestTimeout
         self.idleTimeout = idleTimeout
         self.maxBufferedBody = maxBufferedBody
+        self.shutdownGrace = shutdownGrace
     }
 
     public static let standard = ConnectionLimits()
@@ -33,6 +37,10 @@ public struct ConnectionLimits: Sendable {
     /// Connections accepted at all: those served plus as many being refused. Past it the listener
     /// stops accepting until one closes, so even refusals cannot pile up.
     var acceptCeiling: Int { maxConnections > Int.max / 2 ? Int.max : maxConnections * 2 }
+
+    /// Once graceful shutdown has lasted this long, the remaining work is cancelled: the grace,
+    /// then time for the closed connections' handlers to return.
+    var shutdownDeadline: Duration { shutdownGrace + .seconds(3) }
 }
 
 /// The text forms of limit values, shared by `storefront serve`'s flags, its help and its answers.

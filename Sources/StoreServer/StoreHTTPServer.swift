@@ -9,7 +9,8 @@ import StoreEngine
 
 /// `storefront serve`: the application, its background work, its connection limits, and graceful
 /// shutdown on SIGTERM and SIGINT (the listener closes, in-flight requests finish, long polls
-/// answer at once).
+/// answer at once, requests still arriving are answered 503, and whatever is left is closed after
+/// the limits' shutdown grace).
 public enum StoreHTTPServer {
     /// The application over `service`; `onRunning` gets the bound port (useful with port 0).
     public static func application(_ service: StoreService, limits: ConnectionLimits = .standard, logger: Logger,
@@ -29,7 +30,12 @@ public enum StoreHTTPServer {
 
     public static func run(_ service: StoreService, limits: ConnectionLimits = .standard, logger: Logger,
                            onRunning: @escaping @Sendable (Int) async -> Void) async throws {
-        try await application(service, limits: limits, logger: logger, onRunning: onRunning).runService(gracefulShutdownSignals: [.sigterm, .sigint])
+        let application = application(service, limits: limits, logger: logger, onRunning: onRunning)
+        var group = ServiceGroupConfiguration(services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        // The connections close themselves after the grace; this cancels whatever work outlives
+        // them (a route stuck on a lock), so the process always ends.
+        group.maximumGracefulShutdownDuration = limits.shutdownDeadline
+        try await ServiceGroup(configuration: group).run()
     }
 }
 

@@ -21,7 +21,8 @@ struct ServeCommand: AsyncParsableCommand {
 
         State: --db DIR is a directory holding store.sqlite: the store as the simulated store keeps it, with
         the idempotency keys and the transaction-signing key. Default: the state directory's `server` subdirectory ($STOREFRONT_HOME/server, …).
-        SIGTERM or SIGINT shuts down gracefully.
+        SIGTERM or SIGINT shuts down gracefully: in-flight requests finish, requests still arriving are \
+        answered 503, and every connection is closed within 5 s.
 
         Limits (docs/api.md, "Limits"): a connection beyond --max-connections, or a request whose body \
         has no room in --max-buffered-body, is answered 503 with Retry-After. A request must arrive in \

@@ -2,9 +2,10 @@ import Foundation
 import Testing
 import TestSupport
 
-/// What `storefront serve` does with clients that are slow, silent or too many: timeouts and the
-/// connection and buffered-body caps. The limits are set small here so each case is quick; the
-/// bounds on waiting are safety nets, not measurements (Benchmarks/slow_clients.py measures).
+/// What `storefront serve` does with clients that are slow, silent or too many: timeouts, the
+/// connection and buffered-body caps, and a shutdown no client can hold up. The limits are set
+/// small here so each case is quick; the bounds on waiting are safety nets, not measurements
+/// (Benchmarks/slow_clients.py measures).
 @Suite struct ServeLimitsTests {
     static let receiptHead = "POST /verifyReceipt HTTP/1.1\r\nHost: x\r\nContent-Type: application/json"
 
@@ -18,6 +19,31 @@ import TestSupport
         let head = answer.text.components(separatedBy: "\r\n\r\n").first ?? ""
         return head.split(separator: "\r\n").first { $0.lowercased().hasPrefix(name.lowercased() + ":") }
             .map { $0.dropFirst(name.count + 1).trimmingCharacters(in: .whitespaces) }
+    }
+
+    /// Regression: SIGTERM waited for as long as a client held a request body open. Now a request
+    /// still being received is answered 503 (retry) and every connection is closed, so the server
+    /// exits whatever the clients do. The requirement is 10 s; 15 s is the safety bound.
+    @Test func sigtermEndsTheServerWhileClientsHoldIncompleteRequests() async throws {
+        // Timeouts far away: on a loaded machine the default 30 s could end the held body before SIGTERM does.
+        let server = try ServeProcess.start(db: scratchDirectory("storefront-serve"), arguments: ["--request-timeout", "600", "--idle-timeout", "600"])
+        defer { server.stop() }
+        let body = try HeldConnection(port: server.port)
+        body.send(Self.receiptHead + "\r\nContent-Length: 100000\r\n\r\n" + String(repeating: "a", count: 1000))
+        let head = try HeldConnection(port: server.port)
+        head.send("GET /v1/health HTTP/1.1\r\nHost: x\r\nX-Slow: aaa")
+        let idle = try HeldConnection(port: server.port)
+        idle.send("GET /v1/health HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(idle.answer().status == 200)
+        #expect(try await HTTP.send("GET", server.baseURL + "/v1/health").status == 200)  // the server has read them all by now
+        try #require(server.signal(SIGTERM, timeout: 15), "storefront serve still running 15 s after SIGTERM")
+        #expect(server.process.terminationStatus == 0)
+        let refused = body.answer(untilClosed: true)
+        #expect(refused.status == 503, "\(refused.text.prefix(300))")
+        #expect(Self.error(refused)["code"] as? String == "unavailable")
+        #expect(refused.closed)
+        #expect(head.answer(untilClosed: true).closed)
+        #expect(idle.answer(untilClosed: true).closed)
     }
 
     /// A connection that sends nothing, first or after an answer, is closed after --idle-timeout.
