@@ -27,6 +27,8 @@ extension Reducer {
             }
             state.armed = nil
             state.progress = [:]
+            state.inFlight = []
+            say(&state, UIStrings(state.language).resetDone)
             return [.manage(.resetToDefaults), .refresh(account: state.account.name)]
         case .close: state.sheet = nil
         case .quit: return quit(&state)

@@ -92,8 +92,13 @@ extension Reducer {
         switch sheet {
         case .confirmPurchase(var confirm):
             switch KeyBindings.command(for: key, in: .confirm) {
-            case .increase: confirm.quantity = min(Payment.quantityRange.upperBound, confirm.quantity + 1)
-            case .decrease: confirm.quantity = max(Payment.quantityRange.lowerBound, confirm.quantity - 1)
+            // Another quantity is another payment: a warning acknowledged for the first is asked again.
+            case .increase:
+                confirm.quantity = min(Payment.quantityRange.upperBound, confirm.quantity + 1)
+                confirm.acknowledged = false
+            case .decrease:
+                confirm.quantity = max(Payment.quantityRange.lowerBound, confirm.quantity - 1)
+                confirm.acknowledged = false
             case .buy where !confirm.pendingIds.isEmpty && !confirm.acknowledged: confirm.acknowledged = true
             case .buy: return confirmPurchase(&state, confirm)
             case .close: state.sheet = nil; return []
@@ -187,6 +192,8 @@ extension Reducer {
         state.balances = [:]
         state.entitlements = []
         state.inFlight = []
+        state.progress = [:]
+        state.armed = nil
         say(&state, UIStrings(state.language).switchedAccount(account.name))
         return [.setControls(state.controls), .replayUnfinished(account: account.name),
                 .loadProducts(storefront: state.storefront.id), .refresh(account: account.name)]

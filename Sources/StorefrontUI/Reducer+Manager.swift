@@ -32,7 +32,11 @@ extension Reducer {
                 return []
             }
             state.armed = nil
+            // Nothing of this session is in flight any more: the quit question and the purchase
+            // messages must not wait for transactions that are gone.
             state.progress = [:]
+            state.inFlight = []
+            say(&state, UIStrings(state.language).clearedAll)
             action = .clearAll
         default: return []
         }

@@ -217,6 +217,8 @@ public struct UIStrings: Sendable {
     var accountTitle: String { pick("Account", "账户") }
     var controlsTitle: String { pick("Test controls", "测试控制") }
     var managerTitle: String { pick("Transaction manager", "交易管理器") }
+    var clearedAll: String { pick("Every transaction deleted.", "已删除所有交易。") }
+    var resetDone: String { pick("Store and test controls reset to the catalog's defaults.", "商店和测试控制已重置为目录默认值。") }
     var pressAgainToClear: String {
         pick("Press \(keys.key(.clearAll, .manager)) again to delete every transaction.", "再按 \(keys.key(.clearAll, .manager)) 删除所有交易。")
     }

@@ -180,6 +180,16 @@ import Testing
             $0.sheet = .confirmPurchase(ConfirmPurchase(productId: F.gems, quantity: 1, pendingIds: ["2000000000000007"], acknowledged: true))
         }
         #expect(View.render(store.state).text.contains("Press Enter again to pay anyway"))
+        // Another quantity is another payment: asked again.
+        store.press(.character("+")) {
+            $0.sheet = .confirmPurchase(ConfirmPurchase(productId: F.gems, quantity: 2, pendingIds: ["2000000000000007"]))
+        }
+        store.press(.character("-")) {
+            $0.sheet = .confirmPurchase(ConfirmPurchase(productId: F.gems, quantity: 1, pendingIds: ["2000000000000007"]))
+        }
+        store.press(.enter) {
+            $0.sheet = .confirmPurchase(ConfirmPurchase(productId: F.gems, quantity: 1, pendingIds: ["2000000000000007"], acknowledged: true))
+        }
         store.press(.enter, effects: [.buy(productId: F.gems, quantity: 1, account: "alice")]) {
             $0.sheet = nil
             $0.status = Self.status("Purchasing 100 Gems…")
@@ -499,7 +509,10 @@ import Testing
             $0.armed = .reset
             $0.status = Self.status("Press Z again to reset the store and the controls.", .warning)
         }
-        store.press(.character("Z"), effects: [.manage(.resetToDefaults), .refresh(account: "alice")]) { $0.armed = nil }
+        store.press(.character("Z"), effects: [.manage(.resetToDefaults), .refresh(account: "alice")]) {
+            $0.armed = nil
+            $0.status = Self.status("Store and test controls reset to the catalog's defaults.")
+        }
         store.press(.escape) { $0.sheet = nil }
     }
 
@@ -562,7 +575,58 @@ import Testing
             $0.armed = .clearAll
             $0.status = Self.status("Press C again to delete every transaction.", .warning)
         }
-        store.press(.character("C"), effects: [.manage(.clearAll), .refresh(account: "alice")]) { $0.armed = nil }
+        store.press(.character("C"), effects: [.manage(.clearAll), .refresh(account: "alice")]) {
+            $0.armed = nil
+            $0.status = Self.status("Every transaction deleted.")
+        }
+    }
+
+    /// Clearing every transaction ends what this session had in flight: quitting no longer asks
+    /// about a purchase that is gone.
+    @Test func clearingAllLeavesNothingInFlight() {
+        var store = ReducerTestStore(F.state())
+        let purchasing = F.transaction("2000000000000013", F.gems, .purchasing)
+        store.send(.paymentAdded(purchasing)) {
+            $0.inFlight = ["2000000000000013"]
+            $0.history = [purchasing]
+            $0.progress = ["2000000000000013": .purchasing]
+        }
+        store.press(.character("m")) { $0.sheet = .transactionManager(selection: 0) }
+        store.press(.character("C")) {
+            $0.armed = .clearAll
+            $0.status = Self.status("Press C again to delete every transaction.", .warning)
+        }
+        store.press(.character("C"), effects: [.manage(.clearAll), .refresh(account: "alice")]) {
+            $0.armed = nil
+            $0.progress = [:]
+            $0.inFlight = []
+            $0.status = Self.status("Every transaction deleted.")
+        }
+        store.press(.escape) { $0.sheet = nil }
+        store.press(.character("q"), effects: [.quit]) { $0.quitting = true }
+    }
+
+    /// Another account starts with no purchase of this session shown as its own.
+    @Test func switchingAccountForgetsTheOtherAccountsProgress() {
+        var store = ReducerTestStore(F.state())
+        let purchased = F.transaction("2000000000000014", F.gems, .purchased)
+        store.send(.appSteps([.verified(transactionId: purchased.id)]), effects: [.refresh(account: "alice")]) {
+            $0.progress = [purchased.id: .verified]
+        }
+        store.press(.character("a")) { $0.sheet = .accountPicker(selection: 0) }
+        store.press(.down) { $0.sheet = .accountPicker(selection: 1) }
+        var controls = TestControls()
+        controls.account = "kenji"
+        store.press(.enter, effects: [.setControls(controls), .replayUnfinished(account: "kenji"), .loadProducts(storefront: "JPN"),
+                                      .refresh(account: "kenji")]) {
+            $0.sheet = nil
+            $0.account = Self.account("kenji")
+            $0.controls.account = "kenji"
+            $0.storefront = F.catalog.storefront(id: "JPN")!
+            $0.progress = [:]
+            $0.status = Self.status("Signed in as kenji.")
+            $0.list.reprice(for: $0.pricing)
+        }
     }
 
     @Test func quitAsksWhileAPurchaseIsInFlight() {
