@@ -18,7 +18,6 @@ import Synchronization
 public final class EffectRunner: Sendable {
     public let store: any StoreBackend
     public let observer: PurchaseObserver
-    let inbox = Inbox()
     private let queue: AsyncStream<Effect>.Continuation
     private let work: AsyncStream<Effect>
     /// Taken to report a result and by `turn`, so a turn's reductions and its effects' bookkeeping
@@ -26,6 +25,8 @@ public final class EffectRunner: Sendable {
     private let order = Mutex(Ordering())
 
     struct Ordering: Sendable {
+        /// Results reported since the UI loop's last turn, oldest first.
+        var reports: [Action] = []
         /// A payment is being added: the store's updates wait here until it is reported added.
         var adding = false
         var held: [TransactionUpdate] = []
@@ -56,7 +57,8 @@ public final class EffectRunner: Sendable {
     /// Returns how many actions were reduced.
     public func turn(_ local: [Action], reduce: (Action) -> [Effect]) -> Int {
         order.withLock { order in
-            let actions = inbox.drain() + local
+            let actions = order.reports + local
+            order.reports.removeAll(keepingCapacity: true)
             for action in actions { enqueue(reduce(action), &order) }
             return actions.count
         }
@@ -93,14 +95,14 @@ public final class EffectRunner: Sendable {
         Task {
             for await update in updates {
                 order.withLock { order in
-                    if order.adding { order.held.append(update) } else { inbox.push(.transactionUpdate(update)) }
+                    if order.adding { order.held.append(update) } else { order.reports.append(.transactionUpdate(update)) }
                 }
             }
         }
     }
 
     private func report(_ action: Action) {
-        order.withLock { _ in inbox.push(action) }
+        order.withLock { order in order.reports.append(action) }
     }
 
     /// One job; its failure becomes a message for the UI.
@@ -163,8 +165,8 @@ public final class EffectRunner: Sendable {
         var added: Transaction?
         defer {
             order.withLock { order in
-                if let added { inbox.push(.paymentAdded(added)) }
-                for update in order.held { inbox.push(.transactionUpdate(update)) }
+                if let added { order.reports.append(.paymentAdded(added)) }
+                order.reports += order.held.map(Action.transactionUpdate)
                 order.held = []
                 order.adding = false
             }
@@ -182,7 +184,7 @@ public final class EffectRunner: Sendable {
                                          controls: try await store.controls())
             order.withLock { order in
                 if let latest = order.unwrittenControls.last { snapshot.controls = latest }
-                inbox.push(.snapshot(snapshot))
+                order.reports.append(.snapshot(snapshot))
             }
         } catch {
             report(.refreshFailed((error as? StoreFailure)?.message ?? String(describing: error)))
