@@ -32,7 +32,7 @@ public enum StoreRoutes {
             let problem = service.store.storageHealth.problem
             let health = HealthResponse(status: problem == nil ? "ok" : "degraded", environment: service.configuration.environment.name,
                                         bundleId: service.catalog.bundleId, cursor: try await service.store.journalCursor(),
-                                        storeId: try await service.store.storeId(), reason: problem?.reason)
+                                        storeId: try await service.store.storeId(), reason: problem)
             // Degraded is 503 so a load balancer or a client's retry takes it for "not now".
             return JSONBody.response(health, status: problem == nil ? .ok : .serviceUnavailable)
         }
