@@ -118,7 +118,10 @@ import Testing
         try await fixture.test { client in
             let first = try await client.send(.post, "/v1/payments", json: body, headers: ["Idempotency-Key": key])
             let committed = try #require((try json(first)["transaction"] as? [String: Any])?["transactionId"] as? String)
-            let database = try DatabaseQueue(path: fixture.directory.appendingPathComponent("store.sqlite").path)
+            // The server's own writes (its maintenance, the purchase's completion) may hold the file
+            // for a moment: wait for them as the server does, rather than fail on SQLITE_BUSY.
+            let database = try DatabaseQueue(path: fixture.directory.appendingPathComponent("store.sqlite").path,
+                                             configuration: StateLock.configuration())
             try await database.write { db in
                 try db.execute(sql: "UPDATE idempotency_keys SET status = NULL, body = NULL, completed_at = NULL WHERE key = ?", arguments: [key])
             }
