@@ -91,19 +91,23 @@ extension AppLedger {
     /// and the entry is marked rejected with the reason. Idempotent: a second call finds no delivery.
     public func takeBack(_ transactionId: String, product: Product?, reason: String, at now: Date) throws {
         try pool.guardedWriteNow { db in
-            if let row = try Row.fetchOne(db, sql: "SELECT account, quantity FROM deliveries WHERE store_id = ? AND transaction_id = ?",
-                                          arguments: [storeId, transactionId]) {
-                try db.execute(sql: "DELETE FROM deliveries WHERE store_id = ? AND transaction_id = ?", arguments: [storeId, transactionId])
-                if let grant = product?.wallet, product?.type == .consumable {
-                    let account: String = row["account"]
-                    let quantity: Int = row["quantity"]
-                    try db.execute(sql: "UPDATE balances SET amount = amount - ? WHERE account = ? AND balance = ?",
-                                   arguments: [grant.amount * quantity, account, grant.balance])
-                }
-            }
+            _ = try withdraw(transactionId, product: product, db)
             try db.execute(sql: "UPDATE ledger SET status = ?, last_error = ?, next_attempt_at = NULL WHERE store_id = ? AND transaction_id = ?",
                            arguments: [LedgerStatus.rejected.rawValue, reason, storeId, transactionId])
         }
+    }
+
+    /// Removes the transaction's delivery, and a consumable's credit from its balance, in the
+    /// caller's write; what was taken from which balance, or nil when nothing was credited.
+    func withdraw(_ transactionId: String, product: Product?, _ db: Database) throws -> (balance: String, amount: Int)? {
+        guard let row = try Row.fetchOne(db, sql: "SELECT account, quantity FROM deliveries WHERE store_id = ? AND transaction_id = ?",
+                                         arguments: [storeId, transactionId]) else { return nil }
+        try db.execute(sql: "DELETE FROM deliveries WHERE store_id = ? AND transaction_id = ?", arguments: [storeId, transactionId])
+        guard let grant = product?.wallet, product?.type == .consumable else { return nil }
+        let amount = grant.amount * (row["quantity"] as Int)
+        try db.execute(sql: "UPDATE balances SET amount = amount - ? WHERE account = ? AND balance = ?",
+                       arguments: [amount, row["account"] as String, grant.balance])
+        return (grant.balance, amount)
     }
 
     /// The claim and the receipt an entry was recorded with, to verify it again when the queue no

@@ -79,6 +79,21 @@ public struct AppLedger: Sendable {
         migrator.registerMigration("v3: deliveries per store") { db in
             try Self.keyByStore(db)
         }
+        migrator.registerMigration("v4: revocations") { db in
+            // Each refund the app has acted on, so a revocation seen again (a relaunch, a second
+            // update) takes nothing back twice.
+            try db.execute(sql: """
+                CREATE TABLE revocations (
+                    store_id TEXT NOT NULL,
+                    transaction_id TEXT NOT NULL,
+                    account TEXT NOT NULL,
+                    product_id TEXT NOT NULL,
+                    taken_back INTEGER NOT NULL,
+                    revoked_at REAL NOT NULL,
+                    PRIMARY KEY (store_id, transaction_id)
+                );
+                """)
+        }
         return migrator
     }
 

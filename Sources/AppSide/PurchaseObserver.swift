@@ -42,10 +42,36 @@ public struct PurchaseObserver: Sendable {
             let shown: [AppStep] = error == .storeKit(.paymentCancelled) ? [] : [.showError(transactionId: transaction.id, error: error)]
             return shown + [.finished(transactionId: transaction.id)]
         case .purchased, .restored:
+            if transaction.terms?.revocation != nil { return try await revoke(transaction) }
             let (record, steps) = try deliver(update)
             if stopAfterDelivery { return steps }
             return steps + (try await verifyAndFinish(update, claim: record.claim))
         }
+    }
+
+    /// A refund (StoreKit 2 sends the revoked transaction): the app withdraws what it granted,
+    /// once, and finishes the transaction if the queue still held it.
+    private func revoke(_ transaction: Transaction) async throws -> [AppStep] {
+        let record = try ledger.revoke(transaction, product: catalog.product(id: transaction.productId), at: clock.now())
+        guard record.firstTime else { return [] }
+        var steps: [AppStep] = [.revoked(transactionId: transaction.id, balance: record.balance, amount: record.amount)]
+        if !transaction.finished {
+            try await store.finish(transactionId: transaction.id)
+            try ledger.mark(transaction.id, status: .finished, at: clock.now())
+            steps.append(.finished(transactionId: transaction.id))
+        }
+        return steps
+    }
+
+    /// At launch: refunds made while the app was not running (the transaction manager, another
+    /// process, the server's admin), which no update brought, are acted on like the updates.
+    public func reconcileRevocations(account: String) async throws -> [AppStep] {
+        let acted = try ledger.revokedIds(account: account)
+        var steps: [AppStep] = []
+        for transaction in try await store.transactions(account: account) where transaction.terms?.revocation != nil && !acted.contains(transaction.id) {
+            steps += try await revoke(transaction)
+        }
+        return steps
     }
 
     private func deliver(_ update: TransactionUpdate) throws -> (DeliveryRecord, [AppStep]) {

@@ -82,6 +82,15 @@ public struct WireTransaction: Codable, Sendable, Hashable {
     public let currency: String?
     public let expiresDate: Int64?
     public let revocationDate: Int64?
+    /// `other` or `developerIssue`, with `revocationDate`.
+    public let revocationReason: String?
+    /// `introductory`, `promotional`, `code` or `winBack`, when an offer applied.
+    public let offerType: String?
+    public let offerId: String?
+    /// `freeTrial`, `payAsYouGo` or `payUpFront`, with `offerType`.
+    public let offerPaymentMode: String?
+    /// One period of the offer (ISO 8601), with `offerType`.
+    public let offerPeriod: String?
     public let jwsRepresentation: String?
 
     public init(_ transaction: Transaction, details: TransactionDetails? = nil, jws: String? = nil) {
@@ -100,7 +109,28 @@ public struct WireTransaction: Codable, Sendable, Hashable {
         currency = details?.currency
         expiresDate = details?.expiresDate?.epochMilliseconds
         revocationDate = details?.revocationDate?.epochMilliseconds
+        revocationReason = details?.revocationDate == nil ? nil : (details?.revocationReason ?? .other).name
+        let offer = details?.offer
+        offerType = offer?.type.rawValue
+        offerId = offer?.id
+        offerPaymentMode = offer?.paymentMode.rawValue
+        offerPeriod = offer?.period.iso8601
         jwsRepresentation = jws
+    }
+
+    /// What the store told of the terms, once the transaction is purchased or restored.
+    var terms: TransactionTerms? {
+        guard TransactionState(name: state)?.hasReceipt == true, let price = price.flatMap({ Decimal(string: $0) }), let currency else { return nil }
+        let revocation = revocationDate.map {
+            Revocation(date: Date(epochMilliseconds: $0), reason: revocationReason.flatMap(RevocationReason.init(name:)) ?? .other)
+        }
+        var offer: TransactionOffer?
+        if let type = offerType.flatMap(OfferType.init(rawValue:)), let mode = offerPaymentMode.flatMap(IntroOffer.PaymentMode.init(rawValue:)),
+           let period = offerPeriod.flatMap(SubscriptionPeriod.init(iso8601:)) {
+            offer = TransactionOffer(type: type, id: offerId, paymentMode: mode, period: period)
+        }
+        return TransactionTerms(price: price, currency: currency, expirationDate: expiresDate.map(Date.init(epochMilliseconds:)),
+                                offer: offer, revocation: revocation)
     }
 
     /// The engine's transaction; throws when the server sent a state or error this build cannot read.
@@ -117,7 +147,8 @@ public struct WireTransaction: Codable, Sendable, Hashable {
         }
         return Transaction(id: transactionId, originalId: originalTransactionId,
                            payment: Payment(productId: productId, quantity: quantity, applicationUsername: applicationUsername, account: account),
-                           state: state, error: storeError, purchaseDate: Date(epochMilliseconds: purchaseDate), finished: finished)
+                           state: state, error: storeError, purchaseDate: Date(epochMilliseconds: purchaseDate), finished: finished,
+                           terms: terms)
     }
 }
 

@@ -14,5 +14,8 @@ public enum AppStep: Sendable, Hashable {
     case deliveredElsewhere(transactionId: String)
     case finished(transactionId: String)
     case waitingForApproval(transactionId: String)
+    /// The App Store refunded the transaction: the app withdrew what it granted, and `amount` of
+    /// `balance` when it was a consumable's credit.
+    case revoked(transactionId: String, balance: String?, amount: Int)
     case showError(transactionId: String, error: StoreError)
 }

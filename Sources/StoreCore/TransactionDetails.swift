@@ -1,4 +1,5 @@
 import Foundation
+import StoreKitModel
 
 /// What the store keeps about a transaction beyond StoreKit's `SKPaymentTransaction`: what a
 /// signed transaction (JWS) and a verifyReceipt answer report.
@@ -9,7 +10,7 @@ public struct TransactionDetails: Sendable, Hashable {
 
     public let transactionId: String
     public let storefront: String
-    /// The price charged (quantity included); 0 for a restore or an owned non-consumable bought again.
+    /// The price charged (quantity included); 0 for a restore, a free trial or something owned bought again.
     public let price: Decimal
     public let currency: String
     public let originalPurchaseDate: Date
@@ -17,9 +18,12 @@ public struct TransactionDetails: Sendable, Hashable {
     public let revocationDate: Date?
     public let willAutoRenew: Bool
     public let reason: Reason
+    public let offer: TransactionOffer?
+    public let revocationReason: RevocationReason?
 
     public init(transactionId: String, storefront: String, price: Decimal, currency: String, originalPurchaseDate: Date,
-                expiresDate: Date?, revocationDate: Date?, willAutoRenew: Bool, reason: Reason) {
+                expiresDate: Date?, revocationDate: Date?, willAutoRenew: Bool, reason: Reason,
+                offer: TransactionOffer? = nil, revocationReason: RevocationReason? = nil) {
         self.transactionId = transactionId
         self.storefront = storefront
         self.price = price
@@ -29,5 +33,7 @@ public struct TransactionDetails: Sendable, Hashable {
         self.revocationDate = revocationDate
         self.willAutoRenew = willAutoRenew
         self.reason = reason
+        self.offer = offer
+        self.revocationReason = revocationReason
     }
 }

@@ -10,21 +10,30 @@ extension SimulatedStore {
     /// copies add nothing to what their originals grant.
     public func entitlements(account: String) async throws -> [Entitlement] {
         try await renewDue()
-        let catalog = catalog
-        return try await database.pool.guardedRead { db in
-            var newest: [String: StoredTransaction] = [:]
-            for row in try StoredTransaction.fetchAll(db, where: "account = ? AND state = \(StateSQL.purchased) AND revocation_date IS NULL", [account]) {
-                guard let product = catalog.product(id: row.transaction.productId), product.type != .consumable else { continue }
-                // A non-consumable's entitlement is its first purchase; a subscription's is its latest period.
-                if product.type == .nonConsumable, newest[product.id] != nil { continue }
-                newest[product.id] = row
-            }
-            return newest.values.sorted { $0.id < $1.id }.compactMap { row in
-                guard let product = catalog.product(id: row.transaction.productId) else { return nil }
-                return Entitlement(productId: product.id, type: product.type, transactionId: row.id,
-                                   originalTransactionId: row.transaction.originalId, purchaseDate: row.transaction.purchaseDate,
-                                   expiresDate: row.expiresDate, willAutoRenew: product.type == .autoRenewable && row.autoRenew)
-            }
+        return try await database.pool.guardedRead { db in try self.entitlements(account: account, db) }
+    }
+
+    nonisolated func entitlements(account: String, _ db: Database) throws -> [Entitlement] {
+        var newest: [String: StoredTransaction] = [:]
+        for row in try StoredTransaction.fetchAll(db, where: "account = ? AND state = \(StateSQL.purchased) AND revocation_date IS NULL", [account]) {
+            guard let product = catalog.product(id: row.transaction.productId), product.type != .consumable else { continue }
+            // A non-consumable's entitlement is its first purchase; a subscription's is its latest period.
+            if product.type == .nonConsumable, newest[product.id] != nil { continue }
+            newest[product.id] = row
         }
+        return newest.values.sorted { $0.id < $1.id }.compactMap { row in
+            guard let product = catalog.product(id: row.transaction.productId) else { return nil }
+            return Entitlement(productId: product.id, type: product.type, transactionId: row.id,
+                               originalTransactionId: row.transaction.originalId, purchaseDate: row.transaction.purchaseDate,
+                               expiresDate: row.expiresDate, willAutoRenew: product.type == .autoRenewable && row.autoRenew)
+        }
+    }
+
+    /// What the account holds as the purchase rules see it, leaving out the transaction being
+    /// completed (`excluding`), in the caller's read or write.
+    nonisolated func holdings(account: String, excluding id: String, at now: Date, _ db: Database) throws -> Holdings {
+        let history = try StoredTransaction.fetchAll(db, where: "account = ? AND state IN \(StateSQL.paid) AND id != ?", [account, id])
+        return Holdings(entitlements: try entitlements(account: account, db).filter { $0.transactionId != id },
+                        history: history.map(\.transaction), catalog: catalog, at: now)
     }
 }

@@ -21,7 +21,8 @@ extension TransactionDetails {
         self.init(transactionId: stored.id, storefront: stored.storefront, price: stored.price, currency: stored.currency,
                   originalPurchaseDate: originalPurchaseDate, expiresDate: stored.expiresDate, revocationDate: stored.revocationDate,
                   willAutoRenew: stored.autoRenew && stored.expiresDate != nil,
-                  reason: Reason(rawValue: stored.reason.rawValue) ?? .purchase)
+                  reason: Reason(rawValue: stored.reason.rawValue) ?? .purchase, offer: stored.offer,
+                  revocationReason: stored.revocationDate == nil ? nil : stored.revocationReason ?? .other)
     }
 }
 
@@ -46,14 +47,19 @@ extension SimulatedStore {
 
     static func journal(_ update: TransactionUpdate, at now: Date, _ db: Database) throws {
         let transaction = update.transaction
+        let terms = transaction.terms
         try db.cachedStatement(sql: """
             INSERT INTO journal (account, transaction_id, original_id, product_id, quantity, order_id, state,
-                error_domain, error_code, purchase_date, recorded_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                error_domain, error_code, purchase_date, recorded_at, price, currency, expires_date, offer_type, offer_id,
+                offer_mode, offer_period, revocation_date, revocation_reason)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """).execute(arguments: [
                 transaction.payment.account, transaction.id, transaction.originalId, transaction.productId, transaction.quantity,
                 transaction.payment.applicationUsername, transaction.state.rawValue, transaction.error?.domain, transaction.error?.code,
                 transaction.purchaseDate.timeIntervalSince1970, now.timeIntervalSince1970,
+                terms?.price.exactString, terms?.currency, terms?.expirationDate?.timeIntervalSince1970,
+                terms?.offer?.type.rawValue, terms?.offer?.id, terms?.offer?.paymentMode.rawValue, terms?.offer?.period.iso8601,
+                terms?.revocation?.date.timeIntervalSince1970, terms?.revocation?.reason.rawValue,
             ])
     }
 
@@ -96,7 +102,18 @@ extension SimulatedStore {
         let payment = Payment(productId: row["product_id"], quantity: row["quantity"], applicationUsername: row["order_id"], account: row["account"])
         return Transaction(id: row["transaction_id"], originalId: row["original_id"], payment: payment,
                            state: TransactionState(rawValue: row["state"]) ?? .failed, error: error,
-                           purchaseDate: Date(timeIntervalSince1970: row["purchase_date"]))
+                           purchaseDate: Date(timeIntervalSince1970: row["purchase_date"]), terms: journaledTerms(row))
+    }
+
+    /// A snapshot's terms; nil for one journaled without them (before they were kept, or not purchased).
+    private static func journaledTerms(_ row: Row) -> TransactionTerms? {
+        guard let price = (row["price"] as String?).flatMap({ Decimal(string: $0) }), let currency = row["currency"] as String? else { return nil }
+        let revocation = (row["revocation_date"] as Double?).map {
+            Revocation(date: Date(timeIntervalSince1970: $0), reason: (row["revocation_reason"] as Int?).flatMap(RevocationReason.init(rawValue:)) ?? .other)
+        }
+        return TransactionTerms(price: price, currency: currency, expirationDate: (row["expires_date"] as Double?).map(Date.init(timeIntervalSince1970:)),
+                                offer: TransactionOffer(type: row["offer_type"], id: row["offer_id"], mode: row["offer_mode"], period: row["offer_period"]),
+                                revocation: revocation)
     }
 
     /// Price, storefront, expiry and the rest for each id the store still has (deleted ones are absent).

@@ -20,7 +20,7 @@ extension SimulatedStore {
                 // At most a year of renewals per sweep, so a huge gap under a fast rate cannot stall the store.
                 for _ in 0..<400 {
                     guard let start = previous.expiresDate, start <= now else { break }
-                    previous = try self.renewal(after: previous, start: start, seconds: controls.timeRate.seconds(for: period), db)
+                    previous = try self.renewal(after: previous, start: start, period: period, controls: controls, db)
                     updates.append(try self.record(previous, controls: controls, db))
                 }
             }
@@ -48,20 +48,54 @@ extension SimulatedStore {
         return newer == 0
     }
 
-    nonisolated func renewal(after previous: StoredTransaction, start: Date, seconds: Double, _ db: Database) throws -> StoredTransaction {
+    /// The next period of `previous`'s chain from `start`: at the introductory price while a
+    /// pay-as-you-go offer has periods left, else at the product's price in the chain's storefront.
+    nonisolated func renewal(after previous: StoredTransaction, start: Date, period: SubscriptionPeriod, controls: TestControls,
+                             _ db: Database) throws -> StoredTransaction {
         var ended = previous
         ended.autoRenew = false  // the chain continues in the new transaction
         try ended.update(db)
         let id = try StoreDatabase.nextTransactionId(db)
         let old = previous.transaction
-        let renewal = StoredTransaction(
+        let product = catalog.product(id: old.productId)
+        var price = product?.prices[previous.storefront] ?? previous.price
+        var seconds = controls.timeRate.seconds(for: period)
+        var offer: TransactionOffer?
+        if let intro = product?.subscription?.introOffer, previous.offer?.type == .introductory, intro.paymentMode == .payAsYouGo,
+           let offerPrice = intro.prices[previous.storefront], try Self.offerPeriods(chain: old.originalId, db) < intro.periods {
+            price = offerPrice
+            seconds = controls.timeRate.seconds(for: intro.period)
+            offer = previous.offer
+        }
+        var renewal = StoredTransaction(
             transaction: Transaction(id: id, originalId: old.originalId,
                                      payment: Payment(productId: old.productId, quantity: 1, applicationUsername: old.payment.applicationUsername, account: old.payment.account),
                                      state: .purchased, purchaseDate: start),
-            storefront: previous.storefront, price: previous.price, currency: previous.currency,
+            storefront: previous.storefront, price: price, currency: previous.currency,
             expiresDate: start.addingTimeInterval(seconds), revocationDate: nil, autoRenew: true, pendingOutcome: nil, reason: .renewal)
+        renewal.offer = offer
         try renewal.insert(db)
         return renewal
+    }
+
+    /// Xcode's forced renewal: the period in force ends now and the next one starts, so periods
+    /// never overlap; a chain that has expired renews from now.
+    nonisolated func forcedRenewal(of stored: StoredTransaction, period: SubscriptionPeriod, at now: Date, controls: TestControls,
+                                   _ db: Database) throws -> StoredTransaction {
+        guard var latest = try StoredTransaction.fetchAll(db, where: "original_id = ? AND state = \(StateSQL.purchased)", [stored.transaction.originalId]).last else {
+            throw StoreFailure("transaction \(stored.id) is \(stored.transaction.state.name); only a purchased subscription can be renewed", kind: .conflict)
+        }
+        guard latest.revocationDate == nil else {
+            throw StoreFailure("transaction \(latest.id) was refunded; a refunded subscription does not renew", kind: .conflict)
+        }
+        if let expiry = latest.expiresDate, expiry > now { latest.expiresDate = now }
+        return try renewal(after: latest, start: now, period: period, controls: controls, db)
+    }
+
+    /// How many periods of a chain were paid at its introductory offer.
+    private static func offerPeriods(chain originalId: String, _ db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM transactions WHERE original_id = ? AND offer_type = ? AND state = \(StateSQL.purchased)",
+                         arguments: [originalId, OfferType.introductory.rawValue]) ?? 0
     }
 
     /// `restoreCompletedTransactions`: a new `restored` transaction for each non-consumable and

@@ -24,6 +24,9 @@ extension SimulatedStore {
         guard Payment.quantityRange.contains(payment.quantity) else {
             throw StoreFailure("quantity \(payment.quantity) is out of range; StoreKit allows 1 to 10", kind: .invalid)
         }
+        if let product = catalog.product(id: payment.productId), let problem = PurchaseRules.quantityProblem(payment.quantity, for: product) {
+            throw StoreFailure(problem, kind: .invalid)
+        }
         guard let account = catalog.account(named: payment.account) else {
             throw StoreFailure("unknown account \(payment.account) (this catalog has \(catalog.accounts.map(\.name).joined(separator: ", ")))", kind: .invalid)
         }
@@ -194,20 +197,32 @@ extension SimulatedStore {
         return result
     }
 
-    /// `purchased`: sets a subscription's expiry and ends the plan it replaces in its group.
+    /// `purchased`, on the App Store's terms (`PurchaseRules`): what the account already has is
+    /// delivered again without a charge, an eligible subscriber gets the introductory offer, and a
+    /// new subscription ends the plan it replaces in its group.
     nonisolated func complete(_ stored: inout StoredTransaction, at now: Date, controls: TestControls, _ db: Database) throws {
         stored.transaction.state = .purchased
         stored.pendingOutcome = nil
         stored.transaction.error = nil
-        guard let product = catalog.product(id: stored.transaction.productId) else { return }
+        guard let product = catalog.product(id: stored.transaction.productId), product.type != .consumable else { return }
         let account = stored.transaction.payment.account
-        if product.type == .nonConsumable {
-            let owned = try StoredTransaction.fetchAll(db, where: "account = ? AND product_id = ? AND state IN \(StateSQL.paid) AND revocation_date IS NULL AND id != ?",
-                                                       [account, product.id, stored.id])
-            if !owned.isEmpty { stored.price = 0 }  // buying an owned non-consumable again charges nothing
-        }
+        let quote = PurchaseRules.quote(product, quantity: stored.transaction.quantity, storefront: stored.storefront,
+                                        holdings: try holdings(account: account, excluding: stored.id, at: now, db))
+        if let price = quote.price { stored.price = price }
         guard let subscription = product.subscription else { return }
-        stored.expiresDate = now.addingTimeInterval(controls.timeRate.seconds(for: subscription.period))
+        switch quote.basis {
+        case .alreadyOwned:
+            return
+        case .alreadySubscribed:
+            try joinActiveChain(&stored, at: now, db)
+            return
+        case .introductory(let offer):
+            stored.offer = TransactionOffer(type: .introductory, id: nil, paymentMode: offer.paymentMode, period: offer.period)
+            let term = offer.firstTerm
+            stored.expiresDate = now.addingTimeInterval(controls.timeRate.seconds(for: term.period) * Double(term.count))
+        case .fullPrice:
+            stored.expiresDate = now.addingTimeInterval(controls.timeRate.seconds(for: subscription.period))
+        }
         guard product.type == .autoRenewable, let group = subscription.group else { return }
         for var active in try activeSubscriptions(account: account, at: now, db) where active.id != stored.id {
             guard let other = catalog.product(id: active.transaction.productId), other.subscription?.group == group else { continue }
@@ -216,6 +231,18 @@ extension SimulatedStore {
             active.autoRenew = false
             try active.update(db)
         }
+    }
+
+    /// A subscription bought again while in force: the new transaction continues the chain in
+    /// force (its original id and expiry) instead of starting a second one that would renew too.
+    nonisolated func joinActiveChain(_ stored: inout StoredTransaction, at now: Date, _ db: Database) throws {
+        guard var active = try activeSubscriptions(account: stored.transaction.payment.account, at: now, db)
+            .first(where: { $0.transaction.productId == stored.transaction.productId && $0.id != stored.id }) else { return }
+        stored.transaction.originalId = active.transaction.originalId
+        stored.expiresDate = active.expiresDate
+        stored.autoRenew = active.autoRenew
+        active.autoRenew = false  // the chain continues in the new transaction
+        try active.update(db)
     }
 
     /// The latest transaction of each auto-renewable chain that is still in force.

@@ -102,11 +102,13 @@ extension SimulatedStore {
             return [try record(resolved, controls: controls, db)]
         case .refund:
             guard state == .purchased || state == .restored else { throw StoreFailure("transaction \(stored.id) is \(state.name); only purchased transactions can be refunded", kind: .conflict) }
+            guard stored.revocationDate == nil else { throw StoreFailure("transaction \(stored.id) was already refunded", kind: .conflict) }
             stored.revocationDate = now
+            stored.revocationReason = .other
             stored.autoRenew = false
             if stored.expiresDate != nil { stored.expiresDate = now }
-            try stored.update(db)
-            return []  // StoreKit 1 sends the app no update for a refund
+            // StoreKit 2 tells the app (Transaction.updates, with the revocation date): the app
+            // takes back what it granted. StoreKit 1's queue says nothing.
         case .expireSubscription:
             guard stored.expiresDate != nil else { throw StoreFailure("transaction \(stored.id) is not a subscription", kind: .conflict) }
             stored.expiresDate = now
@@ -116,8 +118,7 @@ extension SimulatedStore {
         case .forceRenewal:
             guard let product = catalog.product(id: stored.transaction.productId), product.type == .autoRenewable,
                   let period = product.subscription?.period else { throw StoreFailure("transaction \(stored.id) is not an auto-renewable subscription", kind: .conflict) }
-            let renewed = try renewal(after: stored, start: now, seconds: controls.timeRate.seconds(for: period), db)
-            return [try record(renewed, controls: controls, db)]
+            return [try record(try forcedRenewal(of: stored, period: period, at: now, controls: controls, db), controls: controls, db)]
         case .delete:
             try db.execute(sql: "DELETE FROM transactions WHERE id = ?; DELETE FROM journal WHERE transaction_id = ?", arguments: [stored.id, stored.id])
             return []

@@ -116,13 +116,13 @@ public actor SimulatedStore: StoreBackend {
     /// The update an app is sent for `stored`, without its receipt (see `withReceipts`); `controls`
     /// say whether order ids are dropped.
     nonisolated func update(for stored: StoredTransaction, controls: TestControls) -> TransactionUpdate {
-        var transaction = stored.transaction
-        let state = transaction.state
+        var transaction = stored.published
         if controls.dropOrderIds {
             let payment = transaction.payment
             transaction = Transaction(id: transaction.id, originalId: transaction.originalId,
                                       payment: Payment(productId: payment.productId, quantity: payment.quantity, account: payment.account),
-                                      state: state, error: transaction.error, purchaseDate: transaction.purchaseDate, finished: transaction.finished)
+                                      state: transaction.state, error: transaction.error, purchaseDate: transaction.purchaseDate,
+                                      finished: transaction.finished, terms: transaction.terms)
         }
         return TransactionUpdate(transaction: transaction, receipt: nil)
     }
@@ -163,7 +163,7 @@ public actor SimulatedStore: StoreBackend {
             } else {
                 try StoredTransaction.fetchAll(db)
             }
-            return rows.reversed().map(\.transaction)
+            return rows.reversed().map(\.published)
         }
     }
 }

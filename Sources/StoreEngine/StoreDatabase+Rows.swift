@@ -11,13 +11,15 @@ extension StoredTransaction {
     /// payment's instructions.
     static let columns = """
         id, original_id, product_id, quantity, account, order_id, state, error_domain, error_code, purchase_date, \
-        expires_date, revocation_date, auto_renew, finished, pending_outcome, storefront, price, currency, reason
+        expires_date, revocation_date, auto_renew, finished, pending_outcome, storefront, price, currency, reason, \
+        offer_type, offer_id, offer_mode, offer_period, revocation_reason
         """
 
     /// A column's position in `columns`.
     enum Field: Int, CaseIterable {
         case id, originalId, productId, quantity, account, orderId, state, errorDomain, errorCode, purchaseDate,
-             expiresDate, revocationDate, autoRenew, finished, pendingOutcome, storefront, price, currency, reason
+             expiresDate, revocationDate, autoRenew, finished, pendingOutcome, storefront, price, currency, reason,
+             offerType, offerId, offerMode, offerPeriod, revocationReason
     }
 
     /// How many columns `columns` lists: where a query's own columns after them start.
@@ -43,6 +45,8 @@ extension StoredTransaction {
         autoRenew = value(.autoRenew)
         pendingOutcome = (optional(.pendingOutcome) as String?).flatMap(PaymentOutcome.init(token:))
         reason = TransactionReason(rawValue: value(.reason)) ?? .purchase
+        offer = TransactionOffer(type: optional(.offerType), id: optional(.offerId), mode: optional(.offerMode), period: optional(.offerPeriod))
+        revocationReason = (optional(.revocationReason) as Int?).flatMap(RevocationReason.init(rawValue:))
     }
 
     /// Inserts the transaction; `owner` and `requestKey` are the process that added it and the
@@ -50,13 +54,14 @@ extension StoredTransaction {
     func insert(owner: String? = nil, requestKey: String? = nil, _ db: Database) throws {
         try db.cachedStatement(sql: """
             INSERT INTO transactions (\(Self.columns), owner, request_key)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """).execute(arguments: [
                 id, transaction.originalId, transaction.productId, transaction.quantity, transaction.payment.account,
                 transaction.payment.applicationUsername, transaction.state.rawValue, transaction.error?.domain,
                 transaction.error?.code, transaction.purchaseDate.timeIntervalSince1970,
                 expiresDate?.timeIntervalSince1970, revocationDate?.timeIntervalSince1970, autoRenew,
                 transaction.finished, pendingOutcome?.token, storefront, price.exactString, currency, reason.rawValue,
+                offer?.type.rawValue, offer?.id, offer?.paymentMode.rawValue, offer?.period.iso8601, revocationReason?.rawValue,
                 owner, requestKey,
             ])
     }
@@ -64,11 +69,13 @@ extension StoredTransaction {
     func update(_ db: Database) throws {
         try db.cachedStatement(sql: """
             UPDATE transactions SET state = ?, error_domain = ?, error_code = ?, expires_date = ?, revocation_date = ?,
-                auto_renew = ?, finished = ?, pending_outcome = ?, price = ? WHERE id = ?
+                auto_renew = ?, finished = ?, pending_outcome = ?, price = ?, original_id = ?, offer_type = ?, offer_id = ?,
+                offer_mode = ?, offer_period = ?, revocation_reason = ? WHERE id = ?
             """).execute(arguments: [
                 transaction.state.rawValue, transaction.error?.domain, transaction.error?.code,
                 expiresDate?.timeIntervalSince1970, revocationDate?.timeIntervalSince1970, autoRenew,
-                transaction.finished, pendingOutcome?.token, price.exactString, id,
+                transaction.finished, pendingOutcome?.token, price.exactString, transaction.originalId,
+                offer?.type.rawValue, offer?.id, offer?.paymentMode.rawValue, offer?.period.iso8601, revocationReason?.rawValue, id,
             ])
     }
 
@@ -126,5 +133,14 @@ extension StoreDatabase {
         let next = (try setting(db, "next_transaction_number")).flatMap(Int.init) ?? 1
         try setSetting(db, "next_transaction_number", String(next + 1))
         return String(2_000_000_000_000_000 + next)
+    }
+}
+
+extension TransactionOffer {
+    /// An offer as its columns keep it; nil when there is none or a column is unreadable.
+    init?(type: String?, id: String?, mode: String?, period: String?) {
+        guard let type = type.flatMap(OfferType.init(rawValue:)), let mode = mode.flatMap(IntroOffer.PaymentMode.init(rawValue:)),
+              let period = period.flatMap(SubscriptionPeriod.init(iso8601:)) else { return nil }
+        self.init(type: type, id: id, paymentMode: mode, period: period)
     }
 }

@@ -129,6 +129,27 @@ public struct StoreDatabase: Sendable {
             // reserved_at served only that hourly purge, and every payment's commit wrote a page of it.
             try db.execute(sql: "DROP INDEX IF EXISTS idempotency_keys_reserved")
         }
+        migrator.registerMigration("v6: offers and revocation reasons") { db in
+            // The offer a transaction was bought with and why it was refunded, on the transaction
+            // and on each journaled snapshot, with what was charged: a client reading the journal
+            // sees what StoreKit 2's Transaction.updates would show.
+            try db.execute(sql: """
+                ALTER TABLE transactions ADD COLUMN offer_type TEXT;
+                ALTER TABLE transactions ADD COLUMN offer_id TEXT;
+                ALTER TABLE transactions ADD COLUMN offer_mode TEXT;
+                ALTER TABLE transactions ADD COLUMN offer_period TEXT;
+                ALTER TABLE transactions ADD COLUMN revocation_reason INTEGER;
+                ALTER TABLE journal ADD COLUMN price TEXT;
+                ALTER TABLE journal ADD COLUMN currency TEXT;
+                ALTER TABLE journal ADD COLUMN expires_date REAL;
+                ALTER TABLE journal ADD COLUMN offer_type TEXT;
+                ALTER TABLE journal ADD COLUMN offer_id TEXT;
+                ALTER TABLE journal ADD COLUMN offer_mode TEXT;
+                ALTER TABLE journal ADD COLUMN offer_period TEXT;
+                ALTER TABLE journal ADD COLUMN revocation_date REAL;
+                ALTER TABLE journal ADD COLUMN revocation_reason INTEGER;
+                """)
+        }
         return migrator
     }
 }
@@ -149,6 +170,18 @@ struct StoredTransaction: Sendable, Hashable {
     var autoRenew: Bool
     var pendingOutcome: PaymentOutcome?
     var reason: TransactionReason
+    var offer: TransactionOffer? = nil
+    var revocationReason: RevocationReason? = nil
 
     var id: String { transaction.id }
+
+    /// The transaction as the app is told of it: with StoreKit 2's terms once it is purchased
+    /// or restored (nothing was charged before, or for a failure).
+    var published: Transaction {
+        var published = transaction
+        guard transaction.state.hasReceipt else { return published }
+        published.terms = TransactionTerms(price: price, currency: currency, expirationDate: expiresDate, offer: offer,
+                                           revocation: revocationDate.map { Revocation(date: $0, reason: revocationReason ?? .other) })
+        return published
+    }
 }

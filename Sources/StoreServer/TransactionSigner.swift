@@ -79,9 +79,22 @@ public struct TransactionSigner: Sendable {
             storefront: details?.storefront ?? catalog.defaultStorefront,
             transactionReason: details?.reason == .renewal ? "RENEWAL" : "PURCHASE",
             revocationDate: details?.revocationDate?.epochMilliseconds,
-            revocationReason: details?.revocationDate == nil ? nil : 0,
+            revocationReason: details?.revocationDate == nil ? nil : (details?.revocationReason ?? .other).rawValue,
             currency: details?.currency ?? "USD",
-            price: NSDecimalNumber(decimal: rounded).int64Value)
+            price: NSDecimalNumber(decimal: rounded).int64Value,
+            offerType: details?.offer?.type.serverValue,
+            offerIdentifier: details?.offer?.id,
+            offerDiscountType: details?.offer.map { discountType($0.paymentMode) },
+            offerPeriod: details?.offer?.period.iso8601)
+    }
+
+    /// The App Store Server API's `offerDiscountType`.
+    static func discountType(_ mode: IntroOffer.PaymentMode) -> String {
+        switch mode {
+        case .freeTrial: "FREE_TRIAL"
+        case .payAsYouGo: "PAY_AS_YOU_GO"
+        case .payUpFront: "PAY_UP_FRONT"
+        }
     }
 
     static func typeName(_ type: ProductType) -> String {
@@ -126,8 +139,16 @@ public struct SignedTransactionPayload: Codable, Sendable, Hashable {
     public let revocationDate: Int64?
     public let revocationReason: Int?
     public let currency: String
-    /// Price of one unit in milliunits of `currency` (1.99 → 1990).
+    /// Price of one unit in milliunits of `currency` (1.99 → 1990); 0 for a free trial.
     public let price: Int64
+    /// 1 introductory, 2 promotional, 3 offer code, 4 win-back.
+    public let offerType: Int?
+    /// The offer's id (promotional, code, win-back); none for an introductory offer.
+    public let offerIdentifier: String?
+    /// `FREE_TRIAL`, `PAY_AS_YOU_GO` or `PAY_UP_FRONT`.
+    public let offerDiscountType: String?
+    /// One period of the offer, ISO 8601.
+    public let offerPeriod: String?
 }
 
 public struct JWK: Codable, Sendable, Hashable {

@@ -193,6 +193,8 @@ struct InAppItem: Encodable, Sendable {
     let originalPurchaseDate: Date
     let expiresDate: Date?
     let cancellationDate: Date?
+    let cancellationReason: RevocationReason?
+    let offer: TransactionOffer?
     let isSubscription: Bool
     let webOrderLineItemId: String?
 
@@ -205,6 +207,8 @@ struct InAppItem: Encodable, Sendable {
         originalPurchaseDate = details?.originalPurchaseDate ?? purchaseDate
         expiresDate = item.expires_date_ms.flatMap(Date.init(epochMillisecondsText:))
         cancellationDate = item.cancellation_date_ms.flatMap(Date.init(epochMillisecondsText:))
+        cancellationReason = details?.revocationReason
+        offer = details?.offer
         isSubscription = product?.type == .autoRenewable
         webOrderLineItemId = isSubscription ? String(Int64(transactionId).map { $0 + 1_000_000_000_000_000 } ?? 0) : nil
     }
@@ -218,6 +222,8 @@ struct InAppItem: Encodable, Sendable {
         originalPurchaseDate = details?.originalPurchaseDate ?? transaction.purchaseDate
         expiresDate = details?.expiresDate
         cancellationDate = details?.revocationDate
+        cancellationReason = details?.revocationReason
+        offer = details?.offer
         isSubscription = product?.type == .autoRenewable
         webOrderLineItemId = isSubscription ? String(Int64(transactionId).map { $0 + 1_000_000_000_000_000 } ?? 0) : nil
     }
@@ -252,14 +258,13 @@ struct InAppItem: Encodable, Sendable {
             try container.encode(AppleDate.gmt(cancellationDate), forKey: .cancellation_date)
             try container.encode(AppleDate.ms(cancellationDate), forKey: .cancellation_date_ms)
             try container.encode(AppleDate.pst(cancellationDate), forKey: .cancellation_date_pst)
-            try container.encode("0", forKey: .cancellation_reason)
+            try container.encode(String((cancellationReason ?? .other).rawValue), forKey: .cancellation_reason)
         }
         if let webOrderLineItemId { try container.encode(webOrderLineItemId, forKey: .web_order_line_item_id) }
+        let introductory = offer?.type == .introductory
+        try container.encode(String(introductory && offer?.paymentMode == .freeTrial), forKey: .is_trial_period)
         if isSubscription {
-            try container.encode("false", forKey: .is_trial_period)
-            try container.encode("false", forKey: .is_in_intro_offer_period)
-        } else {
-            try container.encode("false", forKey: .is_trial_period)
+            try container.encode(String(introductory && offer?.paymentMode != .freeTrial), forKey: .is_in_intro_offer_period)
         }
         try container.encode("PURCHASED", forKey: .in_app_ownership_type)
     }

@@ -138,6 +138,8 @@ public final class EffectRunner: Sendable {
             await refresh(account: account)
         case .replayUnfinished(let account):
             for update in try await store.unfinished(account: account) { report(.transactionUpdate(update)) }
+            let revoked = try await observer.reconcileRevocations(account: account)
+            if !revoked.isEmpty { report(.appSteps(revoked)) }
         case .restore(let account):
             do {
                 let restored = try await store.restore(account: account)

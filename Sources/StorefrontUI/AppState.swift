@@ -72,6 +72,12 @@ public struct AppState: Sendable, Equatable {
     /// The screen's layout now; the banner row exists while a payment is pending or unconfirmed.
     public var layout: Layout { Layout(size: size, banner: !pending.isEmpty || !unconfirmed.isEmpty) }
 
+    /// What the store will charge this account for `product` now (what it owns, its offers).
+    public func quote(_ product: Product, quantity: Int) -> PurchaseQuote {
+        PurchaseRules.quote(product, quantity: quantity, storefront: storefront.id,
+                            holdings: Holdings(entitlements: entitlements, history: history, catalog: catalog, at: now))
+    }
+
     public func displayPrice(_ product: Product) -> String {
         priceFormatter.displayPrice(of: product, in: storefront.id, language: language) ?? "—"
     }
@@ -113,6 +119,8 @@ public enum PurchaseProgress: Sendable, Hashable {
     case failed(StoreError)
     case unverified(String)
     case rejected(String)
+    /// The App Store refunded it: what it granted is withdrawn.
+    case revoked
 }
 
 /// The overlay on top of the main screen; one at a time, so sheets never overlap.

@@ -44,9 +44,12 @@ struct KeyHints {
         line([.quit, .filter, .buy, .details, .restore, .storefront, .account, .language, .controls, .manager, .pending].map { item([$0]) })
     }
 
-    var confirm: String {
-        line([item([.buy], .confirm), item([.increase, .decrease], .confirm, ("quantity", "数量")), item([.close], .confirm, ("cancel", "取消"))],
-             separator: "   ")
+    var confirm: String { confirm(quantity: true) }
+
+    /// The sheet's keys; `quantity` only where the product comes more than one at a time.
+    func confirm(quantity: Bool) -> String {
+        let change = quantity ? [item([.increase, .decrease], .confirm, ("quantity", "数量"))] : []
+        return line([item([.buy], .confirm)] + change + [item([.close], .confirm, ("cancel", "取消"))], separator: "   ")
     }
 
     var details: String {

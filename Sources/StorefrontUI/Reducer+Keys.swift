@@ -94,7 +94,9 @@ extension Reducer {
             switch KeyBindings.command(for: key, in: .confirm) {
             // Another quantity is another payment: a warning acknowledged for the first is asked again.
             case .increase:
-                confirm.quantity = min(Payment.quantityRange.upperBound, confirm.quantity + 1)
+                // Only consumables come more than one at a time (the store refuses the rest).
+                let consumable = state.catalog.product(id: confirm.productId)?.type == .consumable
+                confirm.quantity = min(consumable ? Payment.quantityRange.upperBound : 1, confirm.quantity + 1)
                 confirm.acknowledged = false
             case .decrease:
                 confirm.quantity = max(Payment.quantityRange.lowerBound, confirm.quantity - 1)

@@ -31,7 +31,7 @@ extension Reducer {
             }
             return [.handle(update)]
         case .purchased, .restored:
-            state.progress[transaction.id] = .verifying
+            state.progress[transaction.id] = transaction.terms?.revocation != nil ? .revoked : .verifying
             return [.handle(update)]
         }
     }
@@ -59,8 +59,14 @@ extension Reducer {
                 state.progress[id] = .unverified(reason)
                 state.inFlight.remove(id)
                 say(&state, strings.notVerifiedYet(reason), .warning)
+            case .revoked(let id, let balance, let amount):
+                state.progress[id] = .revoked
+                say(&state, strings.refunded(title(state, id), balance: balance, amount: amount), .warning)
             case .finished(let id):
-                if case .failed = state.progress[id] {} else { state.progress[id] = .finished }
+                switch state.progress[id] {
+                case .failed?, .revoked?: break
+                default: state.progress[id] = .finished
+                }
                 if let index = state.history.firstIndex(where: { $0.id == id }) { state.history[index].finished = true }
                 if state.inFlight.remove(id) != nil, state.progress[id] == .finished {
                     say(&state, strings.purchaseComplete(title(state, id)))

@@ -66,12 +66,12 @@ enum Sheets {
     static func confirmation(_ confirm: ConfirmPurchase, _ state: AppState, _ strings: UIStrings, _ hints: KeyHints) -> (String, [Line], String) {
         guard let product = state.catalog.product(id: confirm.productId) else { return (strings.confirmTitle, [], hints.confirm) }
         let title = product.title.text(in: state.language)
-        let unit = product.prices[state.storefront.id]
-        let total = unit.map { state.priceFormatter.string($0 * Decimal(confirm.quantity)) } ?? "—"
-        var lines = [
-            Line(text: strings.confirmQuestion(title, quantity: confirm.quantity, price: total), role: .title),
-            Line(text: ""),
-            Line(text: field(strings.quantity, "\(confirm.quantity)  (+/-)")),
+        let quote = state.quote(product, quantity: confirm.quantity)
+        let total = quote.price.map { state.priceFormatter.string($0) } ?? "—"
+        var lines = quoteLines(quote, product: product, title: title, quantity: confirm.quantity, total: total, state, strings)
+        lines += [Line(text: "")]
+        if product.type == .consumable { lines.append(Line(text: field(strings.quantity, "\(confirm.quantity)  (+/-)"))) }
+        lines += [
             Line(text: field(strings.price, state.displayPrice(product)), role: .price),
             Line(text: field(strings.total, total), role: .price),
             Line(text: field(strings.accountLabel, state.account.name)),
@@ -82,7 +82,29 @@ enum Sheets {
             lines.append(Line(text: strings.pendingWarning(confirm.pendingIds), role: .warning))
             if confirm.acknowledged { lines.append(Line(text: strings.payAnyway, role: .warning)) }
         }
-        return (strings.confirmTitle, lines, hints.confirm)
+        return (strings.confirmTitle, lines, hints.confirm(quantity: product.type == .consumable))
+    }
+
+    /// The sheet's first words, as the App Store's purchase sheet puts them: what the account
+    /// already has is not sold again, and an introductory offer says what follows it.
+    static func quoteLines(_ quote: PurchaseQuote, product: Product, title: String, quantity: Int, total: String,
+                           _ state: AppState, _ strings: UIStrings) -> [Line] {
+        switch quote.basis {
+        case .alreadyOwned:
+            return [Line(text: strings.alreadyPurchased(title), role: .title)]
+        case .alreadySubscribed(let until):
+            let renews = state.entitlements.first { $0.productId == product.id }?.willAutoRenew ?? false
+            return [Line(text: strings.alreadySubscribed(title), role: .title),
+                    Line(text: strings.subscription(title, expires: until, now: state.now, renews: renews), role: .muted)]
+        case .introductory(let offer):
+            let renewal = product.subscription.flatMap { subscription in
+                quote.renewalPrice.map { state.priceFormatter.string($0, period: subscription.period, language: state.language) }
+            } ?? "—"
+            return [Line(text: strings.confirmSubscribe(title), role: .title),
+                    Line(text: strings.offerThen(offer, renewal: renewal, formatter: state.priceFormatter, storefront: state.storefront.id), role: .success)]
+        case .fullPrice:
+            return [Line(text: strings.confirmQuestion(title, quantity: quantity, price: total), role: .title)]
+        }
     }
 
     /// A labelled value of a sheet, the values lined up in one column.

@@ -83,6 +83,7 @@ public struct UIStrings: Sendable {
         pick("Do you want to buy \(quantity == 1 ? "one" : String(quantity)) \(title) for \(price)?",
              "是否以 \(price) 购买 \(quantity) 个“\(title)”？")
     }
+    func confirmSubscribe(_ title: String) -> String { pick("Do you want to subscribe to \(title)?", "是否订阅“\(title)”？") }
     var quantity: String { pick("Quantity", "数量") }
     var price: String { pick("Price", "价格") }
     var total: String { pick("Total", "合计") }
@@ -99,6 +100,11 @@ public struct UIStrings: Sendable {
     func purchasing(_ title: String) -> String { pick("Purchasing \(title)…", "正在购买“\(title)”…") }
     func purchaseComplete(_ title: String) -> String { pick("\(title): delivered, verified and finished.", "“\(title)”：已交付、验证并完成。") }
     func waitingForApproval(_ title: String) -> String { pick("\(title): waiting for approval (Ask to Buy).", "“\(title)”：等待批准（购买请求）。") }
+    /// A refund the app acted on: what it took back, when it was a consumable's credit.
+    func refunded(_ title: String, balance: String?, amount: Int) -> String {
+        guard let balance, amount > 0 else { return pick("\(title) was refunded; it is withdrawn.", "“\(title)”已退款，已收回。") }
+        return pick("\(title) was refunded; \(amount) \(balance) taken back.", "“\(title)”已退款，已扣回 \(amount) \(balance)。")
+    }
     func cancelled(_ title: String) -> String { pick("Purchase of \(title) cancelled.", "已取消购买“\(title)”。") }
     func failedEarlier(_ title: String, _ error: StoreError) -> String {
         pick("\(title) failed: \(error.text(in: language).message)", "“\(title)”失败：\(error.text(in: language).message)")
@@ -136,6 +142,7 @@ public struct UIStrings: Sendable {
         case .failed(let error)?: return "\(error.domain == "SKErrorDomain" ? "SKError" : "URLError") \(error.code) \(error.name)"
         case .unverified?: return pick("delivered · not verified yet", "已交付 · 尚未验证")
         case .rejected?: return pick("verification rejected", "验证被拒绝")
+        case .revoked?: return pick("refunded", "已退款")
         case nil: return ""
         }
     }
@@ -154,6 +161,7 @@ public struct UIStrings: Sendable {
     // Wallet
     var wallet: String { pick("Wallet", "钱包") }
     var owned: String { pick("Owned", "已拥有") }
+    var subscribed: String { pick("Subscribed", "已订阅") }
     var nothingOwned: String { pick("nothing yet", "暂无") }
     func subscription(_ title: String, expires: Date, now: Date, renews: Bool) -> String {
         let left = Int(expires.timeIntervalSince(now).rounded(.up))
@@ -164,6 +172,25 @@ public struct UIStrings: Sendable {
 
     /// "Intro offer: free for 1 week", "$1.99/month for 3 months", "$9.99 for 6 months".
     func introOffer(_ offer: IntroOffer, formatter: PriceFormatter, storefront: String) -> String {
+        pick("Intro offer: ", "首次优惠：") + offerTerms(offer, formatter: formatter, storefront: storefront)
+    }
+
+    /// What the purchase sheet says of an offer the account gets: "free for 1 week, then $4.99/month".
+    func offerThen(_ offer: IntroOffer, renewal: String, formatter: PriceFormatter, storefront: String) -> String {
+        let terms = offerTerms(offer, formatter: formatter, storefront: storefront)
+        return pick("\(terms.prefix(1).uppercased() + terms.dropFirst()), then \(renewal)", "\(terms)，之后 \(renewal)")
+    }
+
+    func alreadyPurchased(_ title: String) -> String {
+        pick("You've already purchased \(title). It will be restored for free.", "你已购买“\(title)”，将免费恢复。")
+    }
+
+    func alreadySubscribed(_ title: String) -> String {
+        pick("You're currently subscribed to \(title). Nothing will be charged.", "你目前已订阅“\(title)”，不会扣费。")
+    }
+
+    /// "free for 1 week", "$1.99/month for 3 months", "$9.99 for 6 months".
+    func offerTerms(_ offer: IntroOffer, formatter: PriceFormatter, storefront: String) -> String {
         let total = duration(offer.period.value * offer.periods, offer.period.unit)
         let price = offer.prices[storefront]
         let body: String
@@ -177,7 +204,7 @@ public struct UIStrings: Sendable {
             let once = price.map(formatter.string) ?? "—"
             body = pick("\(once) for \(total)", "\(total) \(once)")
         }
-        return pick("Intro offer: ", "首次优惠：") + body
+        return body
     }
 
     /// "1 week", "3 months", "1周", "3个月".

@@ -34,7 +34,11 @@ extension View {
         }
         // Positions in `state.list.products`: a row reads its product in place instead of a copy.
         let page = state.list.visible[min(state.list.scroll, count)..<min(count, state.list.scroll + layout.listRows)]
-        let prices = displayPrices(page, of: state.list.products, state)
+        // What the account has shows in the price's place, as the App Store shows "Purchased".
+        let marks = ownershipMarks(state, strings)
+        let prices = zip(page, displayPrices(page, of: state.list.products, state)).map { position, price in
+            marks.isEmpty ? price : marks[state.list.products[position].id] ?? price
+        }
         let typeWidth = 16
         // The four type labels, each cut and measured once per frame rather than once per row.
         let types = ProductType.allCases.map { type in
@@ -66,9 +70,24 @@ extension View {
             let type = types.first { $0.type == products[position].type } ?? types[0]
             grid.write(type.label, row: row, column: 2 + titleWidth + typeWidth - type.width, role: .muted)
             let price = fittedPrices[offset]
-            grid.write(price.text, row: row, column: width - 1 - price.width, role: .price, attributes: .bold)
+            let marked = !marks.isEmpty && marks[products[position].id] != nil
+            grid.write(price.text, row: row, column: width - 1 - price.width, role: marked ? .success : .price, attributes: .bold)
             subtitle(&grid, state, layout, products, position, row: row + 1, shown: titlesShown)
         }
+    }
+
+    /// "Owned" for each non-consumable the account has and "Subscribed" for each subscription in
+    /// force, by product id; empty for an account with neither (most frames).
+    static func ownershipMarks(_ state: AppState, _ strings: UIStrings) -> [String: String] {
+        var marks: [String: String] = [:]
+        for entitlement in state.entitlements where entitlement.isActive(at: state.now) {
+            switch entitlement.type {
+            case .nonConsumable: marks[entitlement.productId] = strings.owned
+            case .autoRenewable: marks[entitlement.productId] = strings.subscribed
+            case .consumable, .nonRenewing: break
+            }
+        }
+        return marks
     }
 
     /// A product's second line: its description, and its id where the screen is wide enough, in
@@ -162,10 +181,11 @@ extension View {
         let wide = state.size.columns >= 100
         for (offset, transaction) in state.history.prefix(layout.transactionRows).enumerated() {
             let row = top + 1 + offset
-            let progress = state.progress[transaction.id]
+            // A refund outranks whatever this session saw of the purchase.
+            let progress = transaction.terms?.revocation != nil ? .revoked : state.progress[transaction.id]
             let role: Role = switch (transaction.state, progress) {
             case (.failed, _), (_, .rejected?): .error
-            case (.deferred, _), (_, .unverified?): .warning
+            case (.deferred, _), (_, .unverified?), (_, .revoked?): .warning
             case (_, .finished?), (_, .verified?): .success
             default: .normal
             }
@@ -198,7 +218,7 @@ extension View {
         case .failed: transaction.error.map(PurchaseProgress.failed)
         case .deferred: .deferred
         case .purchasing: .purchasing
-        case .purchased, .restored: transaction.finished ? .finished : nil
+        case .purchased, .restored: transaction.terms?.revocation != nil ? .revoked : transaction.finished ? .finished : nil
         }
     }
 

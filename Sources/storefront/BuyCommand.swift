@@ -108,6 +108,10 @@ struct StepPrinter {
             emit(["step": "finished", "transactionId": id], text: "  finished \(id)")
         case .waitingForApproval(let id):
             emit(["step": "warning", "transactionId": id, "message": "waiting for approval (Ask to Buy); not finished"], text: "  waiting for approval (Ask to Buy)")
+        case .revoked(let id, let balance, let amount):
+            var object: [String: Any] = ["step": "revoked", "transactionId": id, "amount": amount]
+            if let balance { object["balance"] = balance }
+            emit(object, text: "  refunded \(id): " + (balance.map { "\(amount) \($0) taken back" } ?? "what it unlocked is withdrawn"))
         case .showError(let id, let error):
             emit(["step": "warning", "transactionId": id, "message": error.text(in: language).message], text: "  \(error.text(in: language).message)")
         }
@@ -123,6 +127,7 @@ struct StepPrinter {
         }
         let offered = Set(queue.map(\.transaction.id))
         for step in try await session.observer.recoverLedger(account: session.account.name, queue: offered) { printer.step(step) }
+        for step in try await session.observer.reconcileRevocations(account: session.account.name) { printer.step(step) }
     }
 
     func pendingWarning(_ productId: String, _ pending: [PendingPayment]) {

@@ -26,7 +26,10 @@ struct ManageCommand: AsyncParsableCommand {
         let session = try await options.open()
         do {
             let updates = try await session.store.perform(action)
-            Console.out("\(words.joined(separator: " ")): done" + updates.map { "; \($0.transaction.id) is \($0.transaction.state.name)" }.joined())
+            Console.out("\(words.joined(separator: " ")): done" + updates.map { update in
+                let state = update.transaction.terms?.revocation.map { "refunded (\($0.reason.name))" } ?? update.transaction.state.name
+                return "; \(update.transaction.id) is \(state)"
+            }.joined())
         } catch let failure as StoreFailure {
             throw CommandFailure.failure(failure.message)
         }

@@ -155,6 +155,18 @@ struct TransactionJSON: Encodable {
     let finished: Bool
     let orderId: String?
     let error: ErrorJSON?
+    /// What was charged (an exact decimal string, quantity included): "0" for a free trial,
+    /// a restore, or something owned bought again. Absent until purchased or restored.
+    let price: String?
+    let currency: String?
+    let expirationDate: String?
+    /// `introductory`, `promotional`, `code` or `winBack`.
+    let offerType: String?
+    let offerId: String?
+    let offerPaymentMode: String?
+    let revocationDate: String?
+    /// `other` or `developerIssue`.
+    let revocationReason: String?
 
     init(_ transaction: Transaction, language: Language) {
         transactionId = transaction.id
@@ -166,6 +178,15 @@ struct TransactionJSON: Encodable {
         finished = transaction.finished
         orderId = transaction.payment.applicationUsername
         error = transaction.error.map { ErrorJSON($0, language: language) }
+        let terms = transaction.terms
+        price = terms?.price.exactString
+        currency = terms?.currency
+        expirationDate = terms?.expirationDate?.formatted(.iso8601)
+        offerType = terms?.offer?.type.rawValue
+        offerId = terms?.offer?.id
+        offerPaymentMode = terms?.offer?.paymentMode.rawValue
+        revocationDate = terms?.revocation?.date.formatted(.iso8601)
+        revocationReason = terms?.revocation?.reason.name
     }
 }
 

@@ -34,7 +34,10 @@ struct TransactionsCommand: AsyncParsableCommand {
         Console.out("\(account.name): \(output.unfinished.count) unfinished, \(output.history.count) in all")
         for item in output.history {
             let error = item.error.map { "  SKError \($0.code) \($0.name)" } ?? ""
-            Console.out("\(item.purchaseDate)  \(item.transactionId)  \(item.state.padding(toLength: 10, withPad: " ", startingAt: 0))  \(item.productId) ×\(item.quantity)\(item.finished ? "  finished" : "")\(error)")
+            let charged = item.price.map { "  \($0) \(item.currency ?? "")" } ?? ""
+            let offer = item.offerType.map { "  \($0) offer" + (item.offerPaymentMode.map { " (\($0))" } ?? "") } ?? ""
+            let refunded = item.revocationDate.map { "  refunded \($0) (\(item.revocationReason ?? "other"))" } ?? ""
+            Console.out("\(item.purchaseDate)  \(item.transactionId)  \(item.state.padding(toLength: 10, withPad: " ", startingAt: 0))  \(item.productId) ×\(item.quantity)\(item.finished ? "  finished" : "")\(charged)\(offer)\(refunded)\(error)")
         }
     }
 }

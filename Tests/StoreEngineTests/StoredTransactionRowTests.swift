@@ -33,14 +33,17 @@ import TestSupport
         let names = StoredTransaction.columns.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         #expect(names.count == StoredTransaction.Field.allCases.count)
         #expect(names[StoredTransaction.Field.pendingOutcome.rawValue] == "pending_outcome")
-        #expect(names.last == "reason")
+        #expect(names.last == "revocation_reason")
         #expect(StoredTransaction.columns(of: "t").hasPrefix("t.id, t.original_id, "))
     }
 
     @Test func everyFieldComesBackAsWritten() throws {
         let database = try StoreDatabase(state: StateDirectory(url: scratchDirectory("stored-row")))
         let original = Self.original
-        let renewal = Self.sample(id: "2000000000000002")
+        var renewal = Self.sample(id: "2000000000000002")
+        renewal.offer = TransactionOffer(type: .introductory, id: nil, paymentMode: .payAsYouGo, period: SubscriptionPeriod(value: 1, unit: .month))
+        renewal.revocationDate = Date(timeIntervalSince1970: 1_700_000_000)
+        renewal.revocationReason = .developerIssue
         try database.pool.write { db in
             try original.insert(db)
             try renewal.insert(owner: "process", requestKey: "key#generation", db)

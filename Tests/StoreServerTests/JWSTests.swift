@@ -44,7 +44,11 @@ import TestSupport
             #expect(payload["environment"] as? String == "Sandbox")
             #expect(payload["storefront"] as? String == "USA")
             #expect(payload["currency"] as? String == "USD")
-            #expect(payload["price"] as? Int == 4990)
+            // Premium Monthly starts with its free week: nothing charged, and the offer named.
+            #expect(payload["price"] as? Int == 0)
+            #expect(payload["offerType"] as? Int == 1)
+            #expect(payload["offerDiscountType"] as? String == "FREE_TRIAL")
+            #expect(payload["offerPeriod"] as? String == "P1W")
             #expect((payload["purchaseDate"] as? NSNumber)?.int64Value == Int64((bought.transaction.purchaseDate.timeIntervalSince1970 * 1000).rounded()))
             #expect(payload["expiresDate"] is NSNumber)
             #expect(payload["appAccountToken"] == nil)  // bought without an order id: no token, not an empty one

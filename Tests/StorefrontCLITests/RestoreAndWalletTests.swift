@@ -164,7 +164,8 @@ import Testing
         #expect(wallet.subscriptions.count == 2)
 
         let expected: [(id: String, title: String, days: Double, renews: Bool)] = [
-            (monthly, "Premium Monthly", 30, true), (season, "Season Pass", 90, false),
+            // Premium Monthly starts with its free week.
+            (monthly, "Premium Monthly", 7, true), (season, "Season Pass", 90, false),
         ]
         for (subscription, expected) in zip(wallet.subscriptions, expected) {
             #expect(subscription.transactionId == expected.id)

@@ -14,6 +14,7 @@ enum ProductID {
     static let monthly = "com.example.storefront.premium.monthly"
     /// Non-renewing subscription (P3M).
     static let seasonPass = "com.example.storefront.pass.season"
+    static let theme = "com.example.storefront.theme.dark"
     /// Not sold in the CHN storefront.
     static let lifetime = "com.example.storefront.pro.lifetime"
 }
@@ -193,6 +194,14 @@ struct TransactionRecord: Decodable, Equatable {
     let finished: Bool
     let orderId: String?
     let error: Failure?
+    let price: String?
+    let currency: String?
+    let expirationDate: String?
+    let offerType: String?
+    let offerId: String?
+    let offerPaymentMode: String?
+    let revocationDate: String?
+    let revocationReason: String?
 }
 
 /// `storefront wallet --json`.

@@ -4,7 +4,7 @@ import Testing
 /// `storefront transactions --json` and `storefront finish ID`.
 @Suite struct TransactionsCommandTests {
     static let transactionKeys: Set<String> = ["transactionId", "originalTransactionId", "productId", "state", "quantity",
-                                               "purchaseDate", "finished", "orderId"]
+                                               "purchaseDate", "finished", "orderId", "price", "currency"]
 
     @Test func emptyStateListsNothing() throws {
         let state = try StateDir()
@@ -34,6 +34,8 @@ import Testing
         #expect(transaction["quantity"] as? Int == 2)
         #expect(transaction["finished"] as? Bool == true)
         #expect(transaction["orderId"] as? String == "order-42")
+        #expect(transaction["price"] as? String == "1.98")
+        #expect(transaction["currency"] as? String == "USD")
         #expect(id.count == 16 && id.allSatisfy(\.isNumber))
         let date = try #require(transaction["purchaseDate"] as? String)
         let parsed = try #require(try? Date(date, strategy: .iso8601), "purchaseDate \(date) is not ISO 8601")

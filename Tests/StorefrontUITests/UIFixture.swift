@@ -11,6 +11,7 @@ enum UIFixture {
     static let gems = "com.example.storefront.gems.100"
     static let removeAds = "com.example.storefront.removeads"
     static let monthly = "com.example.storefront.premium.monthly"
+    static let plusMonthly = "com.example.storefront.premiumplus.monthly"
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
 
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -74,11 +75,16 @@ enum UIFixture {
 
 /// Compares a rendered screen with `Golden/NAME.txt`; `UPDATE_GOLDEN=1 swift test` rewrites them.
 enum Golden {
+    /// The screen as a golden file holds it: each row without its trailing blanks.
+    static func text(_ state: AppState) -> String {
+        View.render(state).rows.map { $0.replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }.joined(separator: "\n") + "\n"
+    }
+
     static func check(_ name: String, _ state: AppState, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
         let grid = View.render(state)
         // Every row is exactly the grid's width in cells: nothing written outside it.
         for row in grid.rows { #expect(CellWidth.of(row) <= grid.size.columns, sourceLocation: sourceLocation) }
-        let text = grid.rows.map { $0.replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }.joined(separator: "\n") + "\n"
+        let text = text(state)
         let url = UIFixture.root.appendingPathComponent("Tests/StorefrontUITests/Golden/\(name).txt")
         if ProcessInfo.processInfo.environment["UPDATE_GOLDEN"] == "1" {
             try? text.write(to: url, atomically: true, encoding: .utf8)

@@ -76,15 +76,18 @@ public struct Transaction: Sendable, Hashable {
     /// 16 decimal digits, like App Store transaction identifiers.
     public let id: String
     /// For a restored or renewed transaction, the first purchase's id; otherwise `id`.
-    public let originalId: String
+    public var originalId: String
     public let payment: Payment
     public var state: TransactionState
     public var error: StoreError?
     public let purchaseDate: Date
     public var finished: Bool
+    /// StoreKit 2's view of what the store decided; nil until the store says (a `purchasing`
+    /// transaction, or an answer from a store that does not tell).
+    public var terms: TransactionTerms?
 
     public init(id: String, originalId: String, payment: Payment, state: TransactionState,
-                error: StoreError? = nil, purchaseDate: Date, finished: Bool = false) {
+                error: StoreError? = nil, purchaseDate: Date, finished: Bool = false, terms: TransactionTerms? = nil) {
         self.id = id
         self.originalId = originalId
         self.payment = payment
@@ -92,6 +95,7 @@ public struct Transaction: Sendable, Hashable {
         self.error = error
         self.purchaseDate = purchaseDate
         self.finished = finished
+        self.terms = terms
     }
 
     public var productId: String { payment.productId }

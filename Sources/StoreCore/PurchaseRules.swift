@@ -1,0 +1,110 @@
+import Foundation
+import StoreKitModel
+
+/// What an account holds, as the App Store's purchase rules need it. The store builds it from
+/// its records inside a payment's write; the storefront builds it from the store's entitlements
+/// and history, so the sheet quotes what the store will charge.
+public struct Holdings: Sendable, Hashable {
+    /// Non-consumables the account owns (not refunded).
+    public var owned: Set<String>
+    /// Auto-renewable subscriptions in force, with their current expiry.
+    public var activeSubscriptions: [String: Date]
+    /// Subscription groups the account has ever subscribed in: their introductory offers are spent.
+    public var groupsSubscribed: Set<String>
+
+    public init(owned: Set<String> = [], activeSubscriptions: [String: Date] = [:], groupsSubscribed: Set<String> = []) {
+        self.owned = owned
+        self.activeSubscriptions = activeSubscriptions
+        self.groupsSubscribed = groupsSubscribed
+    }
+
+    /// From StoreKit 2's current entitlements and the account's transactions (any order).
+    public init(entitlements: [Entitlement], history: [Transaction], catalog: Catalog, at now: Date) {
+        var holdings = Holdings()
+        for entitlement in entitlements {
+            switch entitlement.type {
+            case .nonConsumable:
+                holdings.owned.insert(entitlement.productId)
+            case .autoRenewable:
+                if let expiry = entitlement.expiresDate, expiry > now { holdings.activeSubscriptions[entitlement.productId] = expiry }
+            case .consumable, .nonRenewing:
+                break
+            }
+        }
+        for transaction in history where transaction.state.hasReceipt {
+            if let group = catalog.product(id: transaction.productId)?.subscription?.group { holdings.groupsSubscribed.insert(group) }
+        }
+        self = holdings
+    }
+
+    public func isEligibleForIntroOffer(_ product: Product) -> Bool {
+        guard product.type == .autoRenewable, let subscription = product.subscription, subscription.introOffer != nil,
+              let group = subscription.group else { return false }
+        return !groupsSubscribed.contains(group)
+    }
+}
+
+/// What buying a product costs an account now, by the App Store's rules. The confirmation
+/// sheet shows it; the store charges exactly it.
+public struct PurchaseQuote: Sendable, Hashable {
+    public enum Basis: Sendable, Hashable {
+        /// The price times the quantity.
+        case fullPrice
+        /// A non-consumable the account owns: delivered again, free ("already purchased").
+        case alreadyOwned
+        /// This subscription is in force: delivered again, nothing charged, nothing extended.
+        case alreadySubscribed(until: Date)
+        /// The subscription's introductory offer, which the account is eligible for.
+        case introductory(IntroOffer)
+    }
+
+    public let basis: Basis
+    /// Charged now, in the storefront's currency; nil where the product is not sold.
+    public let price: Decimal?
+    /// What a subscription renews at after this purchase's period (and its offer) ends.
+    public let renewalPrice: Decimal?
+
+    public init(basis: Basis, price: Decimal?, renewalPrice: Decimal?) {
+        self.basis = basis
+        self.price = price
+        self.renewalPrice = renewalPrice
+    }
+}
+
+/// The App Store's rules for a purchase, apart from any store: what may be bought how often,
+/// and what it costs an account with given holdings.
+public enum PurchaseRules {
+    /// Quantities above 1 are for consumables only; nil when `quantity` is allowed.
+    public static func quantityProblem(_ quantity: Int, for product: Product) -> String? {
+        guard quantity > 1, product.type != .consumable else { return nil }
+        return "quantity \(quantity): only consumables can be bought more than one at a time, and \(product.id) is \(product.type.label(in: .english).lowercased())"
+    }
+
+    public static func quote(_ product: Product, quantity: Int, storefront: String, holdings: Holdings) -> PurchaseQuote {
+        let unit = product.prices[storefront]
+        let renewal = product.type == .autoRenewable ? unit : nil
+        switch product.type {
+        case .nonConsumable where holdings.owned.contains(product.id):
+            return PurchaseQuote(basis: .alreadyOwned, price: unit.map { _ in 0 }, renewalPrice: nil)
+        case .autoRenewable:
+            if let expiry = holdings.activeSubscriptions[product.id] {
+                return PurchaseQuote(basis: .alreadySubscribed(until: expiry), price: unit.map { _ in 0 }, renewalPrice: renewal)
+            }
+            if let offer = product.subscription?.introOffer, holdings.isEligibleForIntroOffer(product) {
+                let price: Decimal? = offer.paymentMode == .freeTrial ? unit.map { _ in 0 } : offer.prices[storefront]
+                return PurchaseQuote(basis: .introductory(offer), price: price, renewalPrice: renewal)
+            }
+        default:
+            break
+        }
+        return PurchaseQuote(basis: .fullPrice, price: unit.map { $0 * Decimal(quantity) }, renewalPrice: renewal)
+    }
+}
+
+extension IntroOffer {
+    /// How long the first transaction of an offer runs: the whole offer when paid at once (a
+    /// free trial, pay up front), one period when paid as you go.
+    public var firstTerm: (period: SubscriptionPeriod, count: Int) {
+        paymentMode == .payAsYouGo ? (period, 1) : (period, periods)
+    }
+}

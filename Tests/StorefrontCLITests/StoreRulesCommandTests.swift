@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+
+/// The store's purchase rules as the headless commands show them: the free-trial and refund
+/// walkthroughs, and what an account already has.
+@Suite struct StoreRulesCommandTests {
+    @Test func aFreeTrialWalkthrough() throws {
+        let state = try StateDir()
+        let id = try state.buy(ProductID.monthly).transactionId()
+        let trial = try #require(try state.transactions().transaction(id))
+        #expect(trial.price == "0")
+        #expect(trial.currency == "USD")
+        #expect(trial.offerType == "introductory")
+        #expect(trial.offerPaymentMode == "freeTrial")
+        #expect(trial.offerId == nil)
+        let start = try Date(trial.purchaseDate, strategy: .iso8601)
+        let end = try Date(try #require(trial.expirationDate), strategy: .iso8601)
+        #expect(end.timeIntervalSince(start) == 7 * 86_400)
+        // The text form says what was charged and which offer applied.
+        let text = try state.run(["transactions"])
+        #expect(text.stdout.contains("\(id)  purchased   \(ProductID.monthly) ×1  finished  0 USD  introductory offer (freeTrial)"), "\(text)")
+    }
+
+    @Test func aRefundWalkthroughTakesTheCreditBackOnce() throws {
+        let state = try StateDir()
+        let gems = try state.buy(ProductID.gems).transactionId()
+        #expect(try state.wallet().balances == ["gems": 100])
+        let refund = try state.manage("refund", gems)
+        #expect(refund.stdout == "refund \(gems): done; \(gems) is refunded (other)\n")
+        // The app learns of it at its next launch, takes the gems back and says so.
+        let next = try state.buy(ProductID.removeAds)
+        let revoked = next.steps("revoked")
+        #expect(revoked.count == 1, "\(next)")
+        #expect(revoked.first?["transactionId"] as? String == gems)
+        #expect(revoked.first?["amount"] as? Int == 100)
+        #expect(revoked.first?["balance"] as? String == "gems")
+        #expect(try state.wallet().balances == ["gems": 0])
+        // Once: a later launch takes nothing more.
+        #expect(try state.buy(ProductID.theme).steps("revoked").isEmpty)
+        #expect(try state.wallet().balances == ["gems": 0])
+        let record = try #require(try state.transactions().transaction(gems))
+        #expect(record.revocationReason == "other")
+        #expect(record.revocationDate != nil)
+        #expect(try state.run(["manage", "refund", gems]).status == 1, "a second refund of one transaction is refused")
+    }
+
+    @Test func whatTheAccountOwnsIsNotChargedAgain() throws {
+        let state = try StateDir()
+        let first = try state.buy(ProductID.removeAds).transactionId()
+        let again = try state.buy(ProductID.removeAds).transactionId()
+        let listed = try state.transactions()
+        #expect(listed.transaction(first)?.price == "2.99")
+        #expect(listed.transaction(again)?.price == "0")
+        let two = try state.run(["buy", ProductID.removeAds, "--quantity", "2"])
+        #expect(two.status == 1, "\(two)")
+        #expect(two.stderr.contains("only consumables can be bought more than one at a time"), "\(two)")
+        #expect(try state.transactions().history.count == 2, "the refused payment left a transaction")
+    }
+}

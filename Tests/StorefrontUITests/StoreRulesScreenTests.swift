@@ -1,0 +1,82 @@
+import CellGrid
+import Foundation
+import StoreCore
+import StorefrontUI
+import StoreKitModel
+import Testing
+
+/// What the App Store's purchase rules look like on screen: the sheet for what the account
+/// already has and for an introductory offer, the list's marks, and a refund.
+@Suite struct StoreRulesScreenTests {
+    typealias F = UIFixture
+    static let small = TerminalSize(columns: 80, rows: 24)
+
+    /// The catalog filtered down to `text`'s products, the first selected.
+    static func filtered(_ state: inout AppState, _ text: String) {
+        F.keys(&state, .character("/"))
+        for character in text { F.keys(&state, .character(character)) }
+        F.keys(&state, .enter)
+    }
+
+    /// An account that owns Remove Ads and is subscribed to Premium Monthly for 95 s more.
+    static func holding(language: Language = .english) -> AppState {
+        var state = F.state(small, language: language)
+        let ads = F.transaction("2000000000000001", F.removeAds, .purchased, finished: true)
+        let monthly = F.transaction("2000000000000002", F.monthly, .purchased, finished: true)
+        F.send(&state, .snapshot(StoreSnapshot(
+            history: [monthly, ads], pending: [], balances: [:],
+            entitlements: [Entitlement(productId: F.removeAds, type: .nonConsumable, transactionId: ads.id, originalTransactionId: ads.id,
+                                       purchaseDate: F.now, expiresDate: nil, willAutoRenew: false),
+                           Entitlement(productId: F.monthly, type: .autoRenewable, transactionId: monthly.id, originalTransactionId: monthly.id,
+                                       purchaseDate: F.now, expiresDate: F.now.addingTimeInterval(95), willAutoRenew: true)],
+            controls: TestControls())))
+        return state
+    }
+
+    @Test func anOwnedNonConsumableIsOfferedAgainForFree() {
+        var state = Self.holding()
+        Self.filtered(&state, "remove")
+        F.keys(&state, .enter, .character("+"))
+        guard case .confirmPurchase(let confirm)? = state.sheet else {
+            Issue.record("no confirmation sheet: \(String(describing: state.sheet))")
+            return
+        }
+        #expect(confirm.quantity == 1, "+ raised the quantity of a non-consumable")
+        Golden.check("confirm-owned-80x24", state)
+    }
+
+    @Test func anActiveSubscriptionSaysSoAndChargesNothing() {
+        var state = Self.holding()
+        Self.filtered(&state, "premium monthly")
+        F.keys(&state, .enter)
+        Golden.check("confirm-subscribed-80x24", state)
+    }
+
+    @Test(arguments: [Language.english, .simplifiedChinese]) func aFreeTrialSaysWhatFollowsIt(language: Language) {
+        var state = F.state(Self.small, language: language)
+        Self.filtered(&state, language == .english ? "premium monthly" : "员（月")
+        F.keys(&state, .enter)
+        Golden.check("confirm-trial-\(language == .english ? "en" : "zh")-80x24", state)
+    }
+
+    @Test func anAccountThatHadTheGroupPaysThePrice() {
+        var state = F.state(Self.small)
+        let expired = F.transaction("2000000000000001", F.plusMonthly, .purchased, finished: true)
+        F.send(&state, .snapshot(StoreSnapshot(history: [expired], pending: [], balances: [:], entitlements: [], controls: TestControls())))
+        Self.filtered(&state, "premium monthly")
+        F.keys(&state, .enter)
+        let text = Golden.text(state)
+        #expect(text.contains("Do you want to buy one Premium Monthly for $4.99?"), "\(text)")
+        #expect(!text.contains("Free for"), "\(text)")
+    }
+
+    @Test func aRefundedTransactionReadsRefunded() {
+        var state = F.state(Self.small)
+        var gems = F.transaction("2000000000000001", F.gems, .purchased, finished: true)
+        gems.terms = TransactionTerms(price: Decimal(string: "0.99")!, currency: "USD",
+                                      revocation: Revocation(date: F.now, reason: .other))
+        F.send(&state, .snapshot(StoreSnapshot(history: [gems], pending: [], balances: ["gems": 0], entitlements: [], controls: TestControls())))
+        F.send(&state, .appSteps([.revoked(transactionId: gems.id, balance: "gems", amount: 100)]))
+        Golden.check("refunded-80x24", state)
+    }
+}
