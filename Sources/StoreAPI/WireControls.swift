@@ -19,6 +19,8 @@ public struct WireControls: Codable, Sendable, Hashable {
     /// `ok`, `unreachable`, or a verifyReceipt status such as `21003`.
     public var verification: String?
     public var dropOrderIds: Bool?
+    public var billingIssues: Bool?
+    public var gracePeriod: Bool?
 
     public init(_ controls: TestControls) {
         nextOutcome = controls.nextOutcome.token
@@ -31,6 +33,8 @@ public struct WireControls: Codable, Sendable, Hashable {
         account = controls.account
         verification = controls.verificationFailure?.token ?? "ok"
         dropOrderIds = controls.dropOrderIds
+        billingIssues = controls.billingIssues
+        gracePeriod = controls.gracePeriod
     }
 
     /// `current` with every field this object sets, each parsed as `storefront manage set` parses
@@ -41,6 +45,7 @@ public struct WireControls: Codable, Sendable, Hashable {
             (.nextOutcome, nextOutcome), (.latency, latencyMilliseconds.map(String.init)), (.askToBuy, askToBuy.map(Self.flag)),
             (.paymentsAllowed, paymentsAllowed.map(Self.flag)), (.timeRate, timeRate), (.storefront, storefront),
             (.account, account), (.verification, verification), (.dropOrderId, dropOrderIds.map(Self.flag)),
+            (.billingIssues, billingIssues.map(Self.flag)), (.gracePeriod, gracePeriod.map(Self.flag)),
         ]
         for case let (setting, value?) in settings {
             try setting.apply(value, to: &controls, catalog: catalog)

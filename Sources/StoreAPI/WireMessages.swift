@@ -171,6 +171,7 @@ public struct WalletResponse: Codable, Sendable, Hashable {
         public let expiresDate: Int64?
         public let willAutoRenew: Bool
         public let active: Bool
+        public let renewal: WireRenewal?
 
         public init(_ entitlement: Entitlement, now: Date) {
             productId = entitlement.productId
@@ -181,13 +182,14 @@ public struct WalletResponse: Codable, Sendable, Hashable {
             expiresDate = entitlement.expiresDate?.epochMilliseconds
             willAutoRenew = entitlement.willAutoRenew
             active = entitlement.isActive(at: now)
+            renewal = entitlement.renewal.map(WireRenewal.init)
         }
 
         public func entitlement() throws -> Entitlement {
             guard let type = ProductType(rawValue: type) else { throw WireFormatError("entitlement \(productId) has an unknown type \(type)") }
             return Entitlement(productId: productId, type: type, transactionId: transactionId, originalTransactionId: originalTransactionId,
                                purchaseDate: Date(epochMilliseconds: purchaseDate), expiresDate: expiresDate.map(Date.init(epochMilliseconds:)),
-                               willAutoRenew: willAutoRenew)
+                               willAutoRenew: willAutoRenew, renewal: try renewal?.info())
         }
     }
 
@@ -197,6 +199,39 @@ public struct WalletResponse: Codable, Sendable, Hashable {
     public init(account: String, entitlements: [Item]) {
         self.account = account
         self.entitlements = entitlements
+    }
+}
+
+/// StoreKit 2's renewal info of a subscription; reasons and statuses by name, dates in epoch ms.
+public struct WireRenewal: Codable, Sendable, Hashable {
+    public let willAutoRenew: Bool
+    public let autoRenewProductId: String
+    /// `autoRenewDisabled`, `billingError`, `didNotConsentToPriceIncrease`, `productUnavailable`, `unknown`.
+    public let expirationReason: String?
+    public let isInBillingRetry: Bool
+    public let gracePeriodExpiresDate: Int64?
+    /// `pending` or `agreed`.
+    public let priceIncreaseStatus: String?
+
+    public init(_ info: RenewalInfo) {
+        willAutoRenew = info.willAutoRenew
+        autoRenewProductId = info.autoRenewProductId
+        expirationReason = info.expirationReason?.name
+        isInBillingRetry = info.isInBillingRetry
+        gracePeriodExpiresDate = info.gracePeriodExpirationDate?.epochMilliseconds
+        priceIncreaseStatus = info.priceIncreaseStatus?.name
+    }
+
+    public func info() throws -> RenewalInfo {
+        func named<T: CaseIterable & Sendable>(_ name: String?, _ all: T.AllCases, _ what: String, _ nameOf: (T) -> String) throws -> T? {
+            guard let name else { return nil }
+            guard let value = all.first(where: { nameOf($0) == name }) else { throw WireFormatError("renewal info has an unknown \(what) \(name)") }
+            return value
+        }
+        return RenewalInfo(willAutoRenew: willAutoRenew, autoRenewProductId: autoRenewProductId,
+                           expirationReason: try named(expirationReason, ExpirationReason.allCases, "expiration reason", \.name),
+                           isInBillingRetry: isInBillingRetry, gracePeriodExpirationDate: gracePeriodExpiresDate.map(Date.init(epochMilliseconds:)),
+                           priceIncreaseStatus: try named(priceIncreaseStatus, PriceIncreaseStatus.allCases, "price increase status", \.name))
     }
 }
 

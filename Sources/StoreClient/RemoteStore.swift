@@ -218,6 +218,8 @@ public final class RemoteStore: StoreBackend {
         case .delete(let id): (.DELETE, "/admin/transactions/\(Self.segment(id))")
         case .clearAll: (.POST, "/admin/clear")
         case .resetToDefaults: (.POST, "/admin/reset")
+        case .setAutoRenew(let id, let on): (.POST, "/admin/transactions/\(Self.segment(id))/auto-renew/\(on ? "on" : "off")")
+        case .priceIncrease(let id, let step): (.POST, "/admin/transactions/\(Self.segment(id))/price-increase/\(step.rawValue)")
         }
         return try await call(ManageResponse.self, method, path, admin: true).wireUpdates.transactionUpdates()
     }

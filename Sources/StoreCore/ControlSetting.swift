@@ -12,6 +12,8 @@ public enum ControlSetting: String, CaseIterable, Sendable, Hashable {
     case nextOutcome = "next-outcome"
     case latency
     case verification
+    case billingIssues = "billing-issues"
+    case gracePeriod = "grace-period"
 
     /// The field of `PUT /admin/controls` that carries this setting.
     public var wireField: String {
@@ -25,13 +27,15 @@ public enum ControlSetting: String, CaseIterable, Sendable, Hashable {
         case .nextOutcome: "nextOutcome"
         case .latency: "latencyMilliseconds"
         case .verification: "verification"
+        case .billingIssues: "billingIssues"
+        case .gracePeriod: "gracePeriod"
         }
     }
 
     /// What a value may be, for help texts and error messages.
     public var accepted: String {
         switch self {
-        case .askToBuy, .paymentsAllowed, .dropOrderId: "on or off"
+        case .askToBuy, .paymentsAllowed, .dropOrderId, .billingIssues, .gracePeriod: "on or off"
         case .timeRate: "one of \(TimeRate.allCases.map(\.token).joined(separator: ", "))"
         case .storefront: "a storefront of the catalog (ISO 3166 alpha-3), or an empty value for the account's own"
         case .account: "an account of the catalog, or an empty value for the catalog's default"
@@ -47,6 +51,8 @@ public enum ControlSetting: String, CaseIterable, Sendable, Hashable {
         case .askToBuy: controls.askToBuy = try flag(value)
         case .paymentsAllowed: controls.paymentsAllowed = try flag(value)
         case .dropOrderId: controls.dropOrderIds = try flag(value)
+        case .billingIssues: controls.billingIssues = try flag(value)
+        case .gracePeriod: controls.gracePeriod = try flag(value)
         case .timeRate: controls.timeRate = try parsed(value, TimeRate(token: value))
         case .nextOutcome: controls.nextOutcome = try parsed(value, PaymentOutcome(token: value))
         case .latency:
@@ -74,6 +80,8 @@ public enum ControlSetting: String, CaseIterable, Sendable, Hashable {
         case .askToBuy: controls.askToBuy ? "on" : "off"
         case .paymentsAllowed: controls.paymentsAllowed ? "on" : "off"
         case .dropOrderId: controls.dropOrderIds ? "on" : "off"
+        case .billingIssues: controls.billingIssues ? "on" : "off"
+        case .gracePeriod: controls.gracePeriod ? "on" : "off"
         case .timeRate: controls.timeRate.token
         case .nextOutcome: controls.nextOutcome.token
         case .latency: String(controls.latencyMilliseconds)

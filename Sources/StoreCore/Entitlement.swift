@@ -12,9 +12,11 @@ public struct Entitlement: Sendable, Hashable {
     /// Subscriptions only; under an accelerated time rate this is minutes away, not a month.
     public let expiresDate: Date?
     public let willAutoRenew: Bool
+    /// Auto-renewable subscriptions only.
+    public let renewal: RenewalInfo?
 
     public init(productId: String, type: ProductType, transactionId: String, originalTransactionId: String,
-                purchaseDate: Date, expiresDate: Date?, willAutoRenew: Bool) {
+                purchaseDate: Date, expiresDate: Date?, willAutoRenew: Bool, renewal: RenewalInfo? = nil) {
         self.productId = productId
         self.type = type
         self.transactionId = transactionId
@@ -22,9 +24,37 @@ public struct Entitlement: Sendable, Hashable {
         self.purchaseDate = purchaseDate
         self.expiresDate = expiresDate
         self.willAutoRenew = willAutoRenew
+        self.renewal = renewal
     }
 
+    /// In force: not expired, or in its billing grace period.
     public func isActive(at now: Date) -> Bool {
-        expiresDate.map { $0 > now } ?? true
+        guard let expiresDate, expiresDate <= now else { return true }
+        return renewal?.gracePeriodExpirationDate.map { $0 > now } ?? false
+    }
+}
+
+/// StoreKit 2's renewal info of an auto-renewable subscription (`Product.SubscriptionInfo.RenewalInfo`).
+public struct RenewalInfo: Sendable, Hashable {
+    public var willAutoRenew: Bool
+    /// What the subscription renews to: itself, or the plan a downgrade or crossgrade chose.
+    public var autoRenewProductId: String
+    /// Set once it has stopped renewing.
+    public var expirationReason: ExpirationReason?
+    /// A renewal failed to bill and the App Store is still trying (access lost unless in grace).
+    public var isInBillingRetry: Bool
+    /// Access continues until then while the billing issue is open.
+    public var gracePeriodExpirationDate: Date?
+    /// Nil without a price increase.
+    public var priceIncreaseStatus: PriceIncreaseStatus?
+
+    public init(willAutoRenew: Bool, autoRenewProductId: String, expirationReason: ExpirationReason? = nil, isInBillingRetry: Bool = false,
+                gracePeriodExpirationDate: Date? = nil, priceIncreaseStatus: PriceIncreaseStatus? = nil) {
+        self.willAutoRenew = willAutoRenew
+        self.autoRenewProductId = autoRenewProductId
+        self.expirationReason = expirationReason
+        self.isInBillingRetry = isInBillingRetry
+        self.gracePeriodExpirationDate = gracePeriodExpirationDate
+        self.priceIncreaseStatus = priceIncreaseStatus
     }
 }

@@ -26,7 +26,9 @@ public struct Holdings: Sendable, Hashable {
             case .nonConsumable:
                 holdings.owned.insert(entitlement.productId)
             case .autoRenewable:
-                if let expiry = entitlement.expiresDate, expiry > now { holdings.activeSubscriptions[entitlement.productId] = expiry }
+                if entitlement.isActive(at: now), let expiry = entitlement.expiresDate {
+                    holdings.activeSubscriptions[entitlement.productId] = max(expiry, entitlement.renewal?.gracePeriodExpirationDate ?? expiry)
+                }
             case .consumable, .nonRenewing:
                 break
             }

@@ -23,6 +23,15 @@ public enum ManageAction: Sendable, Hashable {
     case delete(String)
     case clearAll
     case resetToDefaults
+    /// Turns a subscription's auto-renew on or off (`enableAutoRenewForTransaction`, `disable…`).
+    case setAutoRenew(String, Bool)
+    /// A price increase asked for, consented to or declined (`requestPriceIncreaseConsentForTransaction`, …).
+    case priceIncrease(String, PriceIncreaseStep)
+}
+
+/// The steps of a subscription's price increase, as Xcode's test session takes them.
+public enum PriceIncreaseStep: String, Sendable, Hashable, CaseIterable {
+    case request, consent, decline
 }
 
 /// The one seam between the app side (UI, headless commands) and a store: the simulated store

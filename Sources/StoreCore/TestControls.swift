@@ -15,12 +15,20 @@ public struct TestControls: Sendable, Hashable {
     public var verificationFailure: VerificationFailure?
     /// Field reports: `applicationUsername` can come back empty; on, every update drops it.
     public var dropOrderIds: Bool = false
+    /// Xcode's billing retry on renewal: renewals fail to bill, and the subscription enters
+    /// billing retry until the issue is resolved or retrying ends.
+    public var billingIssues: Bool = false
+    /// Xcode's billing grace period: while a billing issue is open, access continues for the
+    /// grace period.
+    public var gracePeriod: Bool = false
 
     public init() {}
 
     /// Defaults seeded from a catalog's settings (a `.storekit` file's `_askToBuyEnabled`, `_timeRate`, …).
     public init(seed settings: CatalogSettings) {
         askToBuy = settings.askToBuy
+        billingIssues = settings.billingIssues
+        gracePeriod = settings.gracePeriod
         timeRate = settings.timeRate
         if settings.failTransactions { nextOutcome = .fail(.unknown) }
     }

@@ -13,7 +13,8 @@ extension SimulatedStore {
         return try await database.pool.guardedRead { db in try self.entitlements(account: account, db) }
     }
 
-    nonisolated func entitlements(account: String, _ db: Database) throws -> [Entitlement] {
+    nonisolated func entitlements(account: String, at now: Date? = nil, _ db: Database) throws -> [Entitlement] {
+        let now = now ?? clock.now()
         var newest: [String: StoredTransaction] = [:]
         for row in try StoredTransaction.fetchAll(db, where: "account = ? AND state = \(StateSQL.purchased) AND revocation_date IS NULL", [account]) {
             guard let product = catalog.product(id: row.transaction.productId), product.type != .consumable else { continue }
@@ -25,7 +26,8 @@ extension SimulatedStore {
             guard let product = catalog.product(id: row.transaction.productId) else { return nil }
             return Entitlement(productId: product.id, type: product.type, transactionId: row.id,
                                originalTransactionId: row.transaction.originalId, purchaseDate: row.transaction.purchaseDate,
-                               expiresDate: row.expiresDate, willAutoRenew: product.type == .autoRenewable && row.autoRenew)
+                               expiresDate: row.expiresDate, willAutoRenew: product.type == .autoRenewable && row.autoRenew,
+                               renewal: product.type == .autoRenewable ? renewalInfo(row, at: now) : nil)
         }
     }
 
@@ -33,7 +35,7 @@ extension SimulatedStore {
     /// completed (`excluding`), in the caller's read or write.
     nonisolated func holdings(account: String, excluding id: String, at now: Date, _ db: Database) throws -> Holdings {
         let history = try StoredTransaction.fetchAll(db, where: "account = ? AND state IN \(StateSQL.paid) AND id != ?", [account, id])
-        return Holdings(entitlements: try entitlements(account: account, db).filter { $0.transactionId != id },
+        return Holdings(entitlements: try entitlements(account: account, at: now, db).filter { $0.transactionId != id },
                         history: history.map(\.transaction), catalog: catalog, at: now)
     }
 }

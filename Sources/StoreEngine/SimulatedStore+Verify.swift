@@ -55,6 +55,8 @@ extension SimulatedStore {
 
     /// Transaction-manager actions. Returns the updates they cause (approval, resolution, renewal).
     public func perform(_ action: ManageAction) async throws -> [TransactionUpdate] {
+        // Renewals due first: an action meets the subscription as it is now.
+        try await renewDue()
         let now = clock.now()
         let updates: [TransactionUpdate] = try await database.writer.write { db in
             switch action {
@@ -65,7 +67,7 @@ extension SimulatedStore {
                 try db.execute(sql: "DELETE FROM transactions; DELETE FROM consumed; DELETE FROM journal; DELETE FROM settings WHERE key LIKE 'controls.%'")
                 return []
             case .approveAskToBuy(let id), .declineAskToBuy(let id), .resolveIssue(let id), .refund(let id),
-                 .expireSubscription(let id), .forceRenewal(let id), .delete(let id):
+                 .expireSubscription(let id), .forceRenewal(let id), .delete(let id), .setAutoRenew(let id, _), .priceIncrease(let id, _):
                 guard let stored = try StoredTransaction.fetch(db, id: id) else {
                     throw StoreFailure("no transaction \(id); see `storefront transactions`", kind: .notFound)
                 }
@@ -88,8 +90,9 @@ extension SimulatedStore {
         case .declineAskToBuy:
             guard state == .deferred else { throw StoreFailure("transaction \(stored.id) is \(state.name), not deferred; only Ask to Buy requests can be declined", kind: .conflict) }
             stored.fail(.storeKit(.paymentCancelled))
+        case .resolveIssue where stored.pendingOutcome != .interrupted:
+            return [try record(try recoverFromBillingRetry(stored, at: now, controls: controls, db), controls: controls, db)]
         case .resolveIssue:
-            guard stored.pendingOutcome == .interrupted else { throw StoreFailure("transaction \(stored.id) is not an interrupted purchase", kind: .conflict) }
             stored.pendingOutcome = nil
             try stored.update(db)
             let id = try StoreDatabase.nextTransactionId(db)
@@ -116,9 +119,16 @@ extension SimulatedStore {
             try stored.update(db)
             return []
         case .forceRenewal:
-            guard let product = catalog.product(id: stored.transaction.productId), product.type == .autoRenewable,
-                  let period = product.subscription?.period else { throw StoreFailure("transaction \(stored.id) is not an auto-renewable subscription", kind: .conflict) }
-            return [try record(try forcedRenewal(of: stored, period: period, at: now, controls: controls, db), controls: controls, db)]
+            try requireSubscription(stored, "renewed")
+            return [try record(try forcedRenewal(of: stored, at: now, controls: controls, db), controls: controls, db)]
+        case .setAutoRenew(_, let on):
+            try requireSubscription(stored, "renewed")
+            try setAutoRenew(on, chainOf: stored, at: now, db)
+            return []
+        case .priceIncrease(_, let step):
+            try requireSubscription(stored, "given a price increase")
+            try priceIncrease(step, chainOf: stored, at: now, db)
+            return []
         case .delete:
             try db.execute(sql: "DELETE FROM transactions WHERE id = ?; DELETE FROM journal WHERE transaction_id = ?", arguments: [stored.id, stored.id])
             return []

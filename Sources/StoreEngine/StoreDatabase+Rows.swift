@@ -12,14 +12,16 @@ extension StoredTransaction {
     static let columns = """
         id, original_id, product_id, quantity, account, order_id, state, error_domain, error_code, purchase_date, \
         expires_date, revocation_date, auto_renew, finished, pending_outcome, storefront, price, currency, reason, \
-        offer_type, offer_id, offer_mode, offer_period, revocation_reason
+        offer_type, offer_id, offer_mode, offer_period, revocation_reason, \
+        renewal_product_id, billing_retry_until, grace_expires, price_increase, expiration_reason
         """
 
     /// A column's position in `columns`.
     enum Field: Int, CaseIterable {
         case id, originalId, productId, quantity, account, orderId, state, errorDomain, errorCode, purchaseDate,
              expiresDate, revocationDate, autoRenew, finished, pendingOutcome, storefront, price, currency, reason,
-             offerType, offerId, offerMode, offerPeriod, revocationReason
+             offerType, offerId, offerMode, offerPeriod, revocationReason,
+             renewalProductId, billingRetryUntil, graceExpires, priceIncrease, expirationReason
     }
 
     /// How many columns `columns` lists: where a query's own columns after them start.
@@ -47,6 +49,11 @@ extension StoredTransaction {
         reason = TransactionReason(rawValue: value(.reason)) ?? .purchase
         offer = TransactionOffer(type: optional(.offerType), id: optional(.offerId), mode: optional(.offerMode), period: optional(.offerPeriod))
         revocationReason = (optional(.revocationReason) as Int?).flatMap(RevocationReason.init(rawValue:))
+        renewalProductId = optional(.renewalProductId)
+        billingRetryUntil = (optional(.billingRetryUntil) as Double?).map(Date.init(timeIntervalSince1970:))
+        graceExpires = (optional(.graceExpires) as Double?).map(Date.init(timeIntervalSince1970:))
+        priceIncrease = (optional(.priceIncrease) as Int?).flatMap(PriceIncreaseStatus.init(rawValue:))
+        expirationReason = (optional(.expirationReason) as Int?).flatMap(ExpirationReason.init(rawValue:))
     }
 
     /// Inserts the transaction; `owner` and `requestKey` are the process that added it and the
@@ -54,7 +61,7 @@ extension StoredTransaction {
     func insert(owner: String? = nil, requestKey: String? = nil, _ db: Database) throws {
         try db.cachedStatement(sql: """
             INSERT INTO transactions (\(Self.columns), owner, request_key)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """).execute(arguments: [
                 id, transaction.originalId, transaction.productId, transaction.quantity, transaction.payment.account,
                 transaction.payment.applicationUsername, transaction.state.rawValue, transaction.error?.domain,
@@ -62,6 +69,8 @@ extension StoredTransaction {
                 expiresDate?.timeIntervalSince1970, revocationDate?.timeIntervalSince1970, autoRenew,
                 transaction.finished, pendingOutcome?.token, storefront, price.exactString, currency, reason.rawValue,
                 offer?.type.rawValue, offer?.id, offer?.paymentMode.rawValue, offer?.period.iso8601, revocationReason?.rawValue,
+                renewalProductId, billingRetryUntil?.timeIntervalSince1970, graceExpires?.timeIntervalSince1970,
+                priceIncrease?.rawValue, expirationReason?.rawValue,
                 owner, requestKey,
             ])
     }
@@ -70,12 +79,15 @@ extension StoredTransaction {
         try db.cachedStatement(sql: """
             UPDATE transactions SET state = ?, error_domain = ?, error_code = ?, expires_date = ?, revocation_date = ?,
                 auto_renew = ?, finished = ?, pending_outcome = ?, price = ?, original_id = ?, offer_type = ?, offer_id = ?,
-                offer_mode = ?, offer_period = ?, revocation_reason = ? WHERE id = ?
+                offer_mode = ?, offer_period = ?, revocation_reason = ?, renewal_product_id = ?, billing_retry_until = ?,
+                grace_expires = ?, price_increase = ?, expiration_reason = ? WHERE id = ?
             """).execute(arguments: [
                 transaction.state.rawValue, transaction.error?.domain, transaction.error?.code,
                 expiresDate?.timeIntervalSince1970, revocationDate?.timeIntervalSince1970, autoRenew,
                 transaction.finished, pendingOutcome?.token, price.exactString, transaction.originalId,
-                offer?.type.rawValue, offer?.id, offer?.paymentMode.rawValue, offer?.period.iso8601, revocationReason?.rawValue, id,
+                offer?.type.rawValue, offer?.id, offer?.paymentMode.rawValue, offer?.period.iso8601, revocationReason?.rawValue,
+                renewalProductId, billingRetryUntil?.timeIntervalSince1970, graceExpires?.timeIntervalSince1970,
+                priceIncrease?.rawValue, expirationReason?.rawValue, id,
             ])
     }
 

@@ -150,6 +150,18 @@ public struct StoreDatabase: Sendable {
                 ALTER TABLE journal ADD COLUMN revocation_reason INTEGER;
                 """)
         }
+        migrator.registerMigration("v7: renewal state") { db in
+            // A subscription chain's renewal state, on its latest transaction: what it renews to,
+            // an open billing issue (retrying until, grace until), a price increase, and why it
+            // stopped renewing.
+            try db.execute(sql: """
+                ALTER TABLE transactions ADD COLUMN renewal_product_id TEXT;
+                ALTER TABLE transactions ADD COLUMN billing_retry_until REAL;
+                ALTER TABLE transactions ADD COLUMN grace_expires REAL;
+                ALTER TABLE transactions ADD COLUMN price_increase INTEGER;
+                ALTER TABLE transactions ADD COLUMN expiration_reason INTEGER;
+                """)
+        }
         return migrator
     }
 }
@@ -172,6 +184,14 @@ struct StoredTransaction: Sendable, Hashable {
     var reason: TransactionReason
     var offer: TransactionOffer? = nil
     var revocationReason: RevocationReason? = nil
+    /// The plan a downgrade or crossgrade chose for the next renewal; nil renews the same product.
+    var renewalProductId: String? = nil
+    /// While a billing issue is open: when billing retry gives up.
+    var billingRetryUntil: Date? = nil
+    /// While a billing issue is open with the grace period on: when access ends.
+    var graceExpires: Date? = nil
+    var priceIncrease: PriceIncreaseStatus? = nil
+    var expirationReason: ExpirationReason? = nil
 
     var id: String { transaction.id }
 

@@ -28,6 +28,8 @@ extension TestControls {
         controls.account = value("account")
         controls.verificationFailure = value("verification").flatMap(VerificationFailure.init(token:))
         controls.dropOrderIds = value("dropOrderIds") == "1"
+        controls.billingIssues = value("billingIssues") == "1"
+        controls.gracePeriod = value("gracePeriod") == "1"
         return controls
     }
 
@@ -44,5 +46,7 @@ extension TestControls {
         try set("account", account)
         try set("verification", verificationFailure?.token)
         try set("dropOrderIds", dropOrderIds ? "1" : "0")
+        try set("billingIssues", billingIssues ? "1" : "0")
+        try set("gracePeriod", gracePeriod ? "1" : "0")
     }
 }

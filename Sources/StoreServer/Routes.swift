@@ -276,7 +276,8 @@ public enum StoreRoutes {
         let actions: [(String, @Sendable (String) -> ManageAction)] = [
             ("approve", ManageAction.approveAskToBuy), ("decline", ManageAction.declineAskToBuy), ("resolve", ManageAction.resolveIssue),
             ("refund", ManageAction.refund), ("expire", ManageAction.expireSubscription), ("renew", ManageAction.forceRenewal),
-        ]
+            ("auto-renew/on", { .setAutoRenew($0, true) }), ("auto-renew/off", { .setAutoRenew($0, false) }),
+        ] + PriceIncreaseStep.allCases.map { step in ("price-increase/\(step.rawValue)", { .priceIncrease($0, step) }) }
         for (name, action) in actions {
             admin.post(RouterPath("/transactions/{transactionId}/\(name)")) { _, context in
                 try await manage(action(try transactionId(context)), service)

@@ -4,7 +4,7 @@ import StoreKitModel
 
 /// The rows of the test-controls panel: each reads its value from `TestControls` and steps it.
 public enum ControlRow: Int, CaseIterable, Sendable {
-    case nextOutcome, latency, askToBuy, paymentsAllowed, timeRate, verification, dropOrderIds, storefront, account
+    case nextOutcome, latency, askToBuy, paymentsAllowed, timeRate, verification, dropOrderIds, storefront, account, billingIssues, gracePeriod
 
     static let outcomes: [PaymentOutcome] = [.success, .cancel, .deferred, .interrupted]
         + SKErrorCode.allCases.filter { $0 != .paymentCancelled }.map(PaymentOutcome.fail)
@@ -20,6 +20,8 @@ public enum ControlRow: Int, CaseIterable, Sendable {
         case .askToBuy: strings.controlAskToBuy
         case .paymentsAllowed: strings.controlPaymentsAllowed
         case .timeRate: strings.controlTimeRate
+        case .billingIssues: strings.controlBillingIssues
+        case .gracePeriod: strings.controlGracePeriod
         case .verification: strings.controlVerification
         case .dropOrderIds: strings.controlDropOrderIds
         case .storefront: strings.controlStorefront
@@ -36,6 +38,8 @@ public enum ControlRow: Int, CaseIterable, Sendable {
         case .askToBuy: return strings.onOff(controls.askToBuy)
         case .paymentsAllowed: return strings.onOff(controls.paymentsAllowed)
         case .timeRate: return strings.timeRate(controls.timeRate)
+        case .billingIssues: return strings.onOff(controls.billingIssues)
+        case .gracePeriod: return strings.onOff(controls.gracePeriod)
         case .verification: return strings.verification(controls.verificationFailure)
         case .dropOrderIds: return strings.onOff(controls.dropOrderIds)
         case .storefront: return "\(state.storefront.id) (\(state.storefront.currency))"
@@ -52,6 +56,8 @@ public enum ControlRow: Int, CaseIterable, Sendable {
         case .askToBuy: next.askToBuy.toggle()
         case .paymentsAllowed: next.paymentsAllowed.toggle()
         case .timeRate: next.timeRate = Self.cycle(TimeRate.allCases, controls.timeRate, delta)
+        case .billingIssues: next.billingIssues.toggle()
+        case .gracePeriod: next.gracePeriod.toggle()
         case .verification: next.verificationFailure = Self.cycle(Self.verifications, controls.verificationFailure, delta)
         case .dropOrderIds: next.dropOrderIds.toggle()
         case .storefront, .account: return nil

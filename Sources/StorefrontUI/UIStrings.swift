@@ -166,8 +166,20 @@ public struct UIStrings: Sendable {
     func subscription(_ title: String, expires: Date, now: Date, renews: Bool) -> String {
         let left = Int(expires.timeIntervalSince(now).rounded(.up))
         if left <= 0 { return pick("\(title) expired", "\(title) 已过期") }
-        let text = left < 120 ? "\(left) s" : left < 7_200 ? "\(left / 60) min" : left < 172_800 ? "\(left / 3_600) h" : "\(left / 86_400) d"
+        let text = Self.timeLeft(left)
         return renews ? pick("\(title) renews in \(text)", "\(title) \(text) 后续订") : pick("\(title) ends in \(text)", "\(title) \(text) 后到期")
+    }
+
+    /// A renewal that could not bill: in the grace period (access kept) or in billing retry (lost).
+    func billingIssue(_ title: String, graceUntil: Date?, now: Date) -> String {
+        let left = graceUntil.map { Int($0.timeIntervalSince(now).rounded(.up)) } ?? 0
+        guard left > 0 else { return pick("\(title) in billing retry (no access)", "\(title) 扣费重试中（无权限）") }
+        return pick("\(title) in grace period, \(Self.timeLeft(left)) left", "\(title) 宽限期内，剩余 \(Self.timeLeft(left))")
+    }
+
+    /// "45 s", "12 min", "5 h", "16 d".
+    static func timeLeft(_ seconds: Int) -> String {
+        seconds < 120 ? "\(seconds) s" : seconds < 7_200 ? "\(seconds / 60) min" : seconds < 172_800 ? "\(seconds / 3_600) h" : "\(seconds / 86_400) d"
     }
 
     /// "Intro offer: free for 1 week", "$1.99/month for 3 months", "$9.99 for 6 months".
@@ -259,6 +271,8 @@ public struct UIStrings: Sendable {
     var controlTimeRate: String { pick("Time rate", "时间速率") }
     var controlVerification: String { pick("Receipt verification", "收据验证") }
     var controlDropOrderIds: String { pick("Drop applicationUsername", "丢弃 applicationUsername") }
+    var controlBillingIssues: String { pick("Billing retry on renewal", "续订时扣费失败") }
+    var controlGracePeriod: String { pick("Billing grace period", "扣费宽限期") }
     var controlStorefront: String { pick("Storefront", "店面") }
     var controlAccount: String { pick("Account", "账户") }
     func onOff(_ on: Bool) -> String { on ? pick("on", "开") : pick("off", "关") }

@@ -228,6 +228,9 @@ extension View {
         let owned = state.entitlements.filter { $0.expiresDate == nil }.map { title($0.productId) }
         let subscriptions = state.entitlements.compactMap { entitlement -> String? in
             guard let expires = entitlement.expiresDate else { return nil }
+            if let renewal = entitlement.renewal, renewal.isInBillingRetry {
+                return strings.billingIssue(title(entitlement.productId), graceUntil: renewal.gracePeriodExpirationDate, now: state.now)
+            }
             return strings.subscription(title(entitlement.productId), expires: expires, now: state.now, renews: entitlement.willAutoRenew)
         }
         let parts = [balances.isEmpty ? "0" : balances.joined(separator: ", ")]

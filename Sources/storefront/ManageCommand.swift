@@ -12,8 +12,8 @@ struct ManageCommand: AsyncParsableCommand {
         storefront manage approve ID --account kid. `storefront manage set --help` lists every setting.
         """,
         subcommands: [
-            Approve.self, Decline.self, Resolve.self, Refund.self, Expire.self, Renew.self, Delete.self,
-            Clear.self, Reset.self, Set.self,
+            Approve.self, Decline.self, Resolve.self, Refund.self, Expire.self, Renew.self, AutoRenew.self, PriceIncrease.self,
+            Delete.self, Clear.self, Reset.self, Set.self,
         ]
     )
 
@@ -84,6 +84,32 @@ struct ManageCommand: AsyncParsableCommand {
         @OptionGroup var options: StoreOptions
     }
 
+    struct AutoRenew: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "auto-renew", abstract: "Turn a subscription's auto-renew on or off.",
+            discussion: "Off, it runs to the end of its period and expires (expiration reason autoRenewDisabled).")
+        @Argument(help: ArgumentHelp("on or off.", valueName: "on|off")) var setting: Switch
+        @Argument(help: "A transaction of the subscription.") var id: String
+        @OptionGroup var options: StoreOptions
+
+        func run() async throws {
+            try await ManageCommand.perform(.setAutoRenew(id, setting == .on), named: ["auto-renew", setting.rawValue, id], options: options)
+        }
+    }
+
+    struct PriceIncrease: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "price-increase", abstract: "Ask for, consent to or decline a subscription's price increase.",
+            discussion: "Without consent by the end of its period, the subscription expires (didNotConsentToPriceIncrease).")
+        @Argument(help: ArgumentHelp("request, consent or decline.", valueName: "request|consent|decline")) var step: PriceIncreaseStep
+        @Argument(help: "A transaction of the subscription.") var id: String
+        @OptionGroup var options: StoreOptions
+
+        func run() async throws {
+            try await ManageCommand.perform(.priceIncrease(id, step), named: ["price-increase", step.rawValue, id], options: options)
+        }
+    }
+
     struct Clear: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "clear", abstract: "Delete every transaction.")
         @OptionGroup var options: StoreOptions
@@ -102,6 +128,13 @@ struct ManageCommand: AsyncParsableCommand {
         }
     }
 }
+
+/// `on` or `off`, as the manager's switches read.
+enum Switch: String, ExpressibleByArgument, CaseIterable {
+    case on, off
+}
+
+extension PriceIncreaseStep: ExpressibleByArgument {}
 
 /// A manager action on one transaction: `manage NAME ID`.
 protocol TransactionAction: AsyncParsableCommand {

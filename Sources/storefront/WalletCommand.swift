@@ -51,6 +51,28 @@ struct WalletJSON: Encodable {
         let active: Bool
         let willAutoRenew: Bool
         let secondsLeft: Int
+        /// Auto-renewable subscriptions only: StoreKit 2's renewal info.
+        let renewal: Renewal?
+    }
+
+    /// `RenewalInfo`, with reasons and statuses by name and dates in ISO 8601.
+    struct Renewal: Encodable {
+        let willAutoRenew: Bool
+        let autoRenewProductId: String
+        let expirationReason: String?
+        let isInBillingRetry: Bool
+        let gracePeriodExpiresDate: String?
+        /// `pending` (asked, not answered) or `agreed`; absent without a price increase.
+        let priceIncreaseStatus: String?
+
+        init(_ info: RenewalInfo) {
+            willAutoRenew = info.willAutoRenew
+            autoRenewProductId = info.autoRenewProductId
+            expirationReason = info.expirationReason?.name
+            isInBillingRetry = info.isInBillingRetry
+            gracePeriodExpiresDate = info.gracePeriodExpirationDate?.formatted(.iso8601)
+            priceIncreaseStatus = info.priceIncreaseStatus?.name
+        }
     }
 
     struct Pending: Encodable {
@@ -84,12 +106,28 @@ struct WalletJSON: Encodable {
             return Subscription(productId: entitlement.productId, title: title(entitlement.productId), transactionId: entitlement.transactionId,
                                 originalTransactionId: entitlement.originalTransactionId, expiresDate: expires.formatted(.iso8601),
                                 active: entitlement.isActive(at: now), willAutoRenew: entitlement.willAutoRenew,
-                                secondsLeft: max(0, Int(expires.timeIntervalSince(now).rounded(.up))))
+                                secondsLeft: max(0, Int(expires.timeIntervalSince(now).rounded(.up))),
+                                renewal: entitlement.renewal.map(Renewal.init))
         }
         pending = try await session.observer.pending(account: name).map {
             Pending(transactionId: $0.transactionId, productId: $0.productId, state: $0.state.name,
                     since: $0.since.formatted(.iso8601), waitingFor: $0.waitingFor)
         }
+    }
+
+    /// "renews …", "ends …", "in billing retry, …", "expired … (billingError)".
+    static func status(_ subscription: Subscription) -> String {
+        let renewal = subscription.renewal
+        var words: [String] = []
+        if renewal?.isInBillingRetry == true {
+            words.append("billing issue: in billing retry" + (renewal?.gracePeriodExpiresDate.map { ", access kept in grace period until \($0)" } ?? ""))
+        }
+        if renewal?.priceIncreaseStatus == "pending" { words.append("price increase waiting for consent") }
+        if let product = renewal?.autoRenewProductId, product != subscription.productId { words.append("renews to \(product)") }
+        let state = subscription.active
+            ? "\(subscription.willAutoRenew ? "renews" : "ends") \(subscription.expiresDate) (in \(subscription.secondsLeft) s)"
+            : "expired \(subscription.expiresDate)" + (renewal?.expirationReason.map { " (\($0))" } ?? "")
+        return ([state] + words).joined(separator: "; ")
     }
 
     var lines: [String] {
@@ -99,10 +137,7 @@ struct WalletJSON: Encodable {
         lines.append("Owned: " + (owned.isEmpty ? "nothing" : owned.map(\.title).joined(separator: ", ")))
         if subscriptions.isEmpty { lines.append("Subscriptions: none") }
         for subscription in subscriptions {
-            let status = subscription.active
-                ? "\(subscription.willAutoRenew ? "renews" : "ends") \(subscription.expiresDate) (in \(subscription.secondsLeft) s)"
-                : "expired \(subscription.expiresDate)"
-            lines.append("Subscription: \(subscription.title) — \(status)")
+            lines.append("Subscription: \(subscription.title) — \(Self.status(subscription))")
         }
         for payment in pending {
             lines.append("Pending: \(payment.transactionId) \(payment.productId) — \(payment.waitingFor); do not pay again")

@@ -33,7 +33,7 @@ import TestSupport
         let names = StoredTransaction.columns.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         #expect(names.count == StoredTransaction.Field.allCases.count)
         #expect(names[StoredTransaction.Field.pendingOutcome.rawValue] == "pending_outcome")
-        #expect(names.last == "revocation_reason")
+        #expect(names.last == "expiration_reason")
         #expect(StoredTransaction.columns(of: "t").hasPrefix("t.id, t.original_id, "))
     }
 

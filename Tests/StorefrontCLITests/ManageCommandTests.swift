@@ -113,7 +113,7 @@ import Testing
         // Resolved once only.
         let again = try state.run(["manage", "resolve", id])
         #expect(again.status == 1)
-        #expect(again.stderr == "storefront: transaction \(id) is not an interrupted purchase\n")
+        #expect(again.stderr == "storefront: transaction \(id) is not an interrupted purchase or a subscription with a billing issue\n")
 
         let listed = try state.transactions()
         #expect(listed.unfinished.map(\.transactionId) == [resolvedId])
@@ -199,7 +199,7 @@ import Testing
 
         let notRenewable = try state.run(["manage", "renew", try state.buy(ProductID.seasonPass).transactionId()])
         #expect(notRenewable.status == 1)
-        #expect(notRenewable.stderr.hasSuffix("is not an auto-renewable subscription\n"))
+        #expect(notRenewable.stderr.hasSuffix("(non-renewing); only an auto-renewable subscription can be renewed\n"), "\(notRenewable.stderr)")
     }
 
     @Test func deleteRemovesOneTransaction() throws {
@@ -439,6 +439,9 @@ import Testing
         (["frobnicate", "1"], "Error: 2 unexpected arguments: 'frobnicate', '1'", "See 'storefront manage --help'"),
         (["approve"], "Error: Missing expected argument '<id>'", "See 'storefront manage approve --help'"),
         (["clear", "now"], "Error: Unexpected argument 'now'", "See 'storefront manage clear --help'"),
+        (["price-increase", "raise", "2000000000000001"],
+         "Error: The value 'raise' is invalid for '<request|consent|decline>'. Please provide one of 'request', 'consent' or 'decline'.",
+         "See 'storefront manage price-increase --help'"),
     ])
     func aWrongShapeIsAUsageError(words: [String], error: String, help: String) throws {
         let state = try StateDir()
@@ -452,12 +455,12 @@ import Testing
     @Test func everyActionAndSettingIsDocumentedInHelp() throws {
         let state = try StateDir()
         let manage = try state.run(["manage", "--help"])
-        for action in ["approve", "decline", "resolve", "refund", "expire", "renew", "delete", "clear", "reset", "set"] {
+        for action in ["approve", "decline", "resolve", "refund", "expire", "renew", "auto-renew", "price-increase", "delete", "clear", "reset", "set"] {
             #expect(manage.stdout.contains("  \(action) "), "manage --help lacks \(action)")
         }
         let set = try state.run(["manage", "set", "--help"])
         for setting in ["ask-to-buy", "payments-allowed", "time-rate", "storefront", "account", "drop-order-id", "next-outcome",
-                        "latency", "verification", "product-outcome"] {
+                        "latency", "verification", "billing-issues", "grace-period", "product-outcome"] {
             #expect(set.stdout.contains("  \(setting)"), "manage set --help lacks \(setting)")
         }
     }

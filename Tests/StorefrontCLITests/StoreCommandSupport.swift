@@ -222,6 +222,16 @@ struct WalletOutput: Decodable {
         let active: Bool
         let willAutoRenew: Bool
         let secondsLeft: Int
+        let renewal: Renewal?
+    }
+
+    struct Renewal: Decodable, Equatable {
+        let willAutoRenew: Bool
+        let autoRenewProductId: String
+        let expirationReason: String?
+        let isInBillingRetry: Bool
+        let gracePeriodExpiresDate: String?
+        let priceIncreaseStatus: String?
     }
 
     struct Pending: Decodable, Equatable {

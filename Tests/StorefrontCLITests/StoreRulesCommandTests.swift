@@ -57,3 +57,53 @@ import Testing
         #expect(try state.transactions().history.count == 2, "the refused payment left a transaction")
     }
 }
+
+/// The renewal lifecycle from the command line: `manage auto-renew`, `manage price-increase`,
+/// billing issues, and each subscription's `renewal` in `wallet --json`.
+@Suite struct SubscriptionCommandTests {
+    @Test func aBillingRetryWalkthrough() throws {
+        let state = try StateDir()
+        try state.manage("set", "time-rate", "2s")
+        try state.manage("set", "billing-issues", "on")
+        let id = try state.buy(ProductID.monthly).transactionId()
+        Thread.sleep(forTimeInterval: 2.5)  // the free week lasts 2 s at this rate, and its renewal cannot bill
+        let retrying = try #require(try state.wallet().subscriptions.first)
+        #expect(retrying.renewal?.isInBillingRetry == true, "\(retrying)")
+        #expect(!retrying.active)
+        #expect(try state.run(["wallet"]).stdout.contains("billing issue: in billing retry"))
+        try state.manage("set", "billing-issues", "off")
+        let resolve = try state.manage("resolve", id)
+        #expect(resolve.stdout.hasPrefix("resolve \(id): done; "), "\(resolve)")
+        #expect(resolve.stdout.hasSuffix(" is purchased\n"), "\(resolve)")
+        let recovered = try #require(try state.wallet().subscriptions.first)
+        #expect(recovered.renewal?.isInBillingRetry == false)
+        #expect(recovered.transactionId != id)
+    }
+
+    @Test func autoRenewAndPriceIncreaseShowInTheWallet() throws {
+        let state = try StateDir()
+        let id = try state.buy(ProductID.monthly).transactionId()
+        #expect(try state.wallet().subscriptions.first?.renewal
+                == WalletOutput.Renewal(willAutoRenew: true, autoRenewProductId: ProductID.monthly, expirationReason: nil,
+                                        isInBillingRetry: false, gracePeriodExpiresDate: nil, priceIncreaseStatus: nil))
+        #expect(try state.manage("auto-renew", "off", id).stdout == "auto-renew off \(id): done\n")
+        #expect(try state.wallet().subscriptions.first?.renewal?.willAutoRenew == false)
+        try state.manage("auto-renew", "on", id)
+        try state.manage("price-increase", "request", id)
+        #expect(try state.wallet().subscriptions.first?.renewal?.priceIncreaseStatus == "pending")
+        try state.manage("price-increase", "consent", id)
+        #expect(try state.wallet().subscriptions.first?.renewal?.priceIncreaseStatus == "agreed")
+    }
+
+    @Test func renewalActionsOnAConsumableAreRefusedAndChangeNothing() throws {
+        let state = try StateDir()
+        let gems = try state.buy(ProductID.gems).transactionId()
+        let before = try state.transactions()
+        for words in [["price-increase", "request", gems], ["auto-renew", "off", gems]] {
+            let run = try state.run(["manage"] + words)
+            #expect(run.status == 1, "\(run)")
+            #expect(run.stderr.contains("only an auto-renewable subscription can be"), "\(run)")
+        }
+        #expect(try state.transactions().history == before.history)
+    }
+}

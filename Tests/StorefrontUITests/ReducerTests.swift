@@ -527,7 +527,7 @@ import Testing
     }
 
     @Test func everyOutcomeAndVerificationFailureCanBeChosen() {
-        #expect(ControlRow.allCases.count == 9)
+        #expect(ControlRow.allCases.count == 11)
         // → steps through these in turn, then starts again.
         let outcomes: [PaymentOutcome] = [.success, .cancel, .deferred, .interrupted]
             + SKErrorCode.allCases.filter { $0 != .paymentCancelled }.map { .fail($0) }
@@ -545,14 +545,23 @@ import Testing
         for code in SKErrorCode.allCases where code != .paymentCancelled { #expect(seen.contains("fail:\(code.rawValue)")) }
         #expect(seen.isSuperset(of: ["success", "cancel", "deferred", "interrupted", "network:-1009"]))
 
-        // The verification row (the sixth) steps through every failure the same way.
+        // The verification row steps through every failure the same way.
         let failures: [VerificationFailure?] = [nil, .unreachable] + VerifyStatus.allCases.filter { $0 != .valid }.map { .status($0) }
-        store.arrange { $0.sheet = .testControls(selection: 5) }
+        store.arrange { $0.sheet = .testControls(selection: ControlRow.verification.rawValue) }
         for step in 1...failures.count {
             controls.verificationFailure = failures[step % failures.count]
             store.press(.right, effects: [.setControls(controls)]) { $0.controls.verificationFailure = failures[step % failures.count] }
         }
         #expect(store.state.controls.verificationFailure == nil)  // round once
+
+        // Billing issues and the grace period are switches.
+        for row in [ControlRow.billingIssues, .gracePeriod] {
+            store.arrange { $0.sheet = .testControls(selection: row.rawValue) }
+            if row == .billingIssues { controls.billingIssues = true } else { controls.gracePeriod = true }
+            store.press(.right, effects: [.setControls(controls)]) {
+                if row == .billingIssues { $0.controls.billingIssues = true } else { $0.controls.gracePeriod = true }
+            }
+        }
     }
 
     @Test func transactionManagerActsOnTheSelectedTransaction() {

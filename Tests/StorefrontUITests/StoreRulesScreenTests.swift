@@ -79,4 +79,29 @@ import Testing
         F.send(&state, .appSteps([.revoked(transactionId: gems.id, balance: "gems", amount: 100)]))
         Golden.check("refunded-80x24", state)
     }
+
+    @Test func aBillingIssueShowsInTheWalletWithItsGracePeriod() {
+        var state = F.state(Self.small)
+        let monthly = F.transaction("2000000000000001", F.monthly, .purchased, finished: true)
+        let inGrace = RenewalInfo(willAutoRenew: true, autoRenewProductId: F.monthly, isInBillingRetry: true,
+                                  gracePeriodExpirationDate: F.now.addingTimeInterval(5 * 86_400))
+        F.send(&state, .snapshot(StoreSnapshot(
+            history: [monthly], pending: [], balances: [:],
+            entitlements: [Entitlement(productId: F.monthly, type: .autoRenewable, transactionId: monthly.id, originalTransactionId: monthly.id,
+                                       purchaseDate: F.now, expiresDate: F.now.addingTimeInterval(-60), willAutoRenew: true, renewal: inGrace)],
+            controls: TestControls())))
+        Self.filtered(&state, "premium monthly")
+        let text = Golden.text(state)
+        #expect(text.contains("Premium Monthly in grace period, 5 d left"), "\(text)")
+        #expect(text.contains("Subscribed"), "a subscription in its grace period is still in force")
+        var lapsed = inGrace
+        lapsed.gracePeriodExpirationDate = nil
+        F.send(&state, .snapshot(StoreSnapshot(
+            history: [monthly], pending: [], balances: [:],
+            entitlements: [Entitlement(productId: F.monthly, type: .autoRenewable, transactionId: monthly.id, originalTransactionId: monthly.id,
+                                       purchaseDate: F.now, expiresDate: F.now.addingTimeInterval(-60), willAutoRenew: true, renewal: lapsed)],
+            controls: TestControls())))
+        #expect(Golden.text(state).contains("Premium Monthly in billing retry (no access)"))
+        #expect(!Golden.text(state).contains("Subscribed"))
+    }
 }

@@ -81,6 +81,9 @@ struct StoreKitConfigDecoder {
         }
         settings.askToBuy = check.bool(object["_askToBuyEnabled"], path.key("_askToBuyEnabled")) ?? false
         settings.failTransactions = check.bool(object["_failTransactionsEnabled"], path.key("_failTransactionsEnabled")) ?? false
+        settings.billingIssues = (check.bool(object["_billingIssuesEnabled"], path.key("_billingIssuesEnabled")) ?? false)
+            || (check.bool(object["_renewalBillingIssuesEnabled"], path.key("_renewalBillingIssuesEnabled")) ?? false)
+        settings.gracePeriod = check.bool(object["_billingGracePeriodEnabled"], path.key("_billingGracePeriodEnabled")) ?? false
         return settings
     }
 

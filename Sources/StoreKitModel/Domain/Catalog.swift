@@ -2,6 +2,10 @@
 public struct CatalogSettings: Sendable, Hashable {
     public var askToBuy: Bool = false
     public var failTransactions: Bool = false
+    /// `_billingIssuesEnabled` (or `_renewalBillingIssuesEnabled`): renewals enter billing retry.
+    public var billingIssues: Bool = false
+    /// `_billingGracePeriodEnabled`.
+    public var gracePeriod: Bool = false
     public var timeRate: TimeRate = .realTime
     /// A locale that overrides the storefront's default (`_locale`).
     public var locale: String?

@@ -61,3 +61,11 @@ public enum TimeRate: Int, CaseIterable, Sendable, Codable, Hashable {
         }
     }
 }
+
+extension TimeRate {
+    /// `days` of real time scaled as this rate scales `period`: a grace period or billing retry
+    /// lasts as long, relative to the subscription's period, as in real time.
+    public func seconds(days: Int, of period: SubscriptionPeriod) -> Double {
+        seconds(for: period) * Double(days) / Double(period.approximateDays)
+    }
+}

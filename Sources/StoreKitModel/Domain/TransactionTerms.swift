@@ -79,3 +79,27 @@ public enum RevocationReason: Int, Sendable, Hashable, Codable, CaseIterable {
         self = reason
     }
 }
+
+/// Why a subscription stopped renewing (`RenewalInfo.ExpirationReason`), with Apple's raw values.
+public enum ExpirationReason: Int, Sendable, Hashable, Codable, CaseIterable {
+    /// The customer turned auto-renew off.
+    case autoRenewDisabled = 1
+    /// Billing retry ended without the billing issue being resolved.
+    case billingError = 2
+    /// The customer did not consent to a price increase.
+    case didNotConsentToPriceIncrease = 3
+    /// The product was not for sale at renewal.
+    case productUnavailable = 4
+    case unknown = 5
+
+    public var name: String { String(describing: self) }
+}
+
+/// Where a subscription's price increase stands (`RenewalInfo.priceIncreaseStatus`), with Apple's raw values.
+public enum PriceIncreaseStatus: Int, Sendable, Hashable, Codable, CaseIterable {
+    /// Asked for, not answered: without consent the subscription expires at the period's end.
+    case pending = 0
+    case agreed = 1
+
+    public var name: String { String(describing: self) }
+}

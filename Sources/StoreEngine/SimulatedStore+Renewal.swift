@@ -1,0 +1,161 @@
+import Foundation
+import GRDB
+import LocalState
+import StoreCore
+import StoreKitModel
+
+/// Apple's real-time lengths of a billing issue, which the test time rate scales like periods.
+enum BillingIssue {
+    /// Billing retry gives up after 60 days.
+    static let retryDays = 60
+
+    /// The grace period: 6 days for weekly subscriptions, 16 for every other duration.
+    static func graceDays(_ period: SubscriptionPeriod) -> Int {
+        period.unit == .week && period.value == 1 ? 6 : 16
+    }
+}
+
+extension SimulatedStore {
+    /// What becomes of a chain whose period ended with auto-renew on.
+    enum RenewalStep {
+        case renew(Product, SubscriptionPeriod)
+        /// The renewal fails to bill: billing retry (and grace, when on) starts.
+        case billingRetry(SubscriptionPeriod)
+        case stop(ExpirationReason)
+    }
+
+    /// Renews every auto-renewable subscription whose period ended while auto-renew is on: one new
+    /// `purchased` transaction per elapsed period, under the current time rate, each starting at
+    /// the previous one's expiry. A renewal that cannot bill starts billing retry instead; one
+    /// that may not happen (a price increase not agreed, the product gone, billing retry over)
+    /// ends the subscription with its reason.
+    public func renewDue() async throws {
+        let now = clock.now()
+        // Nearly always nothing is due: a read says so without taking the write lock (this runs at
+        // every start, every second in a server, and before every unfinished-transactions read).
+        guard try await database.pool.guardedRead({ db in try !self.dueForRenewal(at: now, db).isEmpty }) else { return }
+        let updates: [TransactionUpdate] = try await database.writer.write { db in
+            let controls = try TestControls.load(db, defaults: self.defaults)
+            var updates: [TransactionUpdate] = []
+            for latest in try self.dueForRenewal(at: now, db) {
+                var previous = latest
+                // At most a year of renewals per sweep, so a huge gap under a fast rate cannot stall the store.
+                periods: for _ in 0..<400 {
+                    guard let start = previous.expiresDate, start <= now else { break }
+                    switch self.renewalStep(previous, controls: controls) {
+                    case .renew(let product, let period):
+                        previous = try self.renewal(after: previous, to: product, start: start, period: period, controls: controls, db)
+                        updates.append(try self.record(previous, controls: controls, db))
+                        continue periods
+                    case .billingRetry(let period):
+                        previous.billingRetryUntil = start.addingTimeInterval(controls.timeRate.seconds(days: BillingIssue.retryDays, of: period))
+                        previous.graceExpires = controls.gracePeriod
+                            ? start.addingTimeInterval(controls.timeRate.seconds(days: BillingIssue.graceDays(period), of: period)) : nil
+                    case .stop(let reason):
+                        previous.autoRenew = false
+                        previous.expirationReason = reason
+                        previous.billingRetryUntil = nil
+                        previous.graceExpires = nil
+                    }
+                    try previous.update(db)
+                    break periods
+                }
+            }
+            return updates
+        }
+        publish(await receipted(updates))
+    }
+
+    nonisolated func renewalStep(_ latest: StoredTransaction, controls: TestControls) -> RenewalStep {
+        // A chain in billing retry is found again only once retrying has ended.
+        if latest.billingRetryUntil != nil { return .stop(.billingError) }
+        if latest.priceIncrease == .pending { return .stop(.didNotConsentToPriceIncrease) }
+        guard let product = catalog.product(id: latest.renewalProductId ?? latest.transaction.productId), product.type == .autoRenewable,
+              product.isSold(in: latest.storefront), let period = product.subscription?.period else { return .stop(.productUnavailable) }
+        return controls.billingIssues ? .billingRetry(period) : .renew(product, period)
+    }
+
+    /// The latest transaction of each auto-renewable chain whose period has ended with auto-renew
+    /// on and no billing retry under way. Expired non-renewing subscriptions (auto-renew is never
+    /// turned off on them) match the query but not this; products gone from the catalog do, and end.
+    nonisolated func dueForRenewal(at now: Date, _ db: Database) throws -> [StoredTransaction] {
+        try StoredTransaction.fetchAll(db, where: """
+            state = \(StateSQL.purchased) AND expires_date IS NOT NULL AND revocation_date IS NULL AND auto_renew = 1 \
+            AND expires_date <= ? AND (billing_retry_until IS NULL OR billing_retry_until <= ?)
+            """, [now.timeIntervalSince1970, now.timeIntervalSince1970])
+            .filter { stored in
+                let type = catalog.product(id: stored.transaction.productId)?.type
+                return (type == nil || type == .autoRenewable) && (try? Self.isLatest(stored, db)) == true
+            }
+    }
+
+    static func isLatest(_ stored: StoredTransaction, _ db: Database) throws -> Bool {
+        let newer = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM transactions WHERE original_id = ? AND seq > (SELECT seq FROM transactions WHERE id = ?) AND state = \(StateSQL.purchased)",
+                                     arguments: [stored.transaction.originalId, stored.id]) ?? 0
+        return newer == 0
+    }
+
+    /// The next period of `previous`'s chain, of `product`, from `start`: at the introductory
+    /// price while a pay-as-you-go offer has periods left, else at the product's price in the
+    /// chain's storefront.
+    nonisolated func renewal(after previous: StoredTransaction, to product: Product, start: Date, period: SubscriptionPeriod,
+                             controls: TestControls, _ db: Database) throws -> StoredTransaction {
+        var ended = previous
+        ended.autoRenew = false  // the chain continues in the new transaction
+        try ended.update(db)
+        let id = try StoreDatabase.nextTransactionId(db)
+        let old = previous.transaction
+        var price = product.prices[previous.storefront] ?? previous.price
+        var seconds = controls.timeRate.seconds(for: period)
+        var offer: TransactionOffer?
+        if product.id == old.productId, let intro = product.subscription?.introOffer, previous.offer?.type == .introductory,
+           intro.paymentMode == .payAsYouGo, let offerPrice = intro.prices[previous.storefront],
+           try Self.offerPeriods(chain: old.originalId, db) < intro.periods {
+            price = offerPrice
+            seconds = controls.timeRate.seconds(for: intro.period)
+            offer = previous.offer
+        }
+        var renewal = StoredTransaction(
+            transaction: Transaction(id: id, originalId: old.originalId,
+                                     payment: Payment(productId: product.id, quantity: 1, applicationUsername: old.payment.applicationUsername, account: old.payment.account),
+                                     state: .purchased, purchaseDate: start),
+            storefront: previous.storefront, price: price, currency: previous.currency,
+            expiresDate: start.addingTimeInterval(seconds), revocationDate: nil, autoRenew: true, pendingOutcome: nil, reason: .renewal)
+        renewal.offer = offer
+        renewal.priceIncrease = previous.priceIncrease == .agreed ? nil : previous.priceIncrease
+        try renewal.insert(db)
+        return renewal
+    }
+
+    /// Xcode's forced renewal: the period in force ends now and the next one starts, so periods
+    /// never overlap; a chain that has expired renews from now.
+    nonisolated func forcedRenewal(of stored: StoredTransaction, at now: Date, controls: TestControls, _ db: Database) throws -> StoredTransaction {
+        var latest = try chainLatest(of: stored, db)
+        guard latest.revocationDate == nil else {
+            throw StoreFailure("transaction \(latest.id) was refunded; a refunded subscription does not renew", kind: .conflict)
+        }
+        guard let product = catalog.product(id: latest.renewalProductId ?? latest.transaction.productId),
+              let period = product.subscription?.period else {
+            throw StoreFailure("\(latest.transaction.productId) is no longer in the catalog; it cannot renew", kind: .conflict)
+        }
+        if let expiry = latest.expiresDate, expiry > now { latest.expiresDate = now }
+        latest.billingRetryUntil = nil
+        latest.graceExpires = nil
+        return try renewal(after: latest, to: product, start: now, period: period, controls: controls, db)
+    }
+
+    /// The newest purchased transaction of `stored`'s subscription chain, which carries its
+    /// renewal state.
+    nonisolated func chainLatest(of stored: StoredTransaction, _ db: Database) throws -> StoredTransaction {
+        guard let latest = try StoredTransaction.fetchAll(db, where: "original_id = ? AND state = \(StateSQL.purchased)", [stored.transaction.originalId]).last else {
+            throw StoreFailure("transaction \(stored.id) is \(stored.transaction.state.name); only a purchased subscription has renewals", kind: .conflict)
+        }
+        return latest
+    }
+
+    /// How many periods of a chain were paid at its introductory offer.
+    private static func offerPeriods(chain originalId: String, _ db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM transactions WHERE original_id = ? AND offer_type = ? AND state = \(StateSQL.purchased)",
+                         arguments: [originalId, OfferType.introductory.rawValue]) ?? 0
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import GRDB
+import LocalState
+import StoreCore
+import StoreKitModel
+
+/// The transaction manager's actions on a subscription's renewal, as Xcode's test session
+/// offers them. Each acts on the chain's latest transaction, which carries its renewal state.
+extension SimulatedStore {
+    /// Refuses an action that only an auto-renewable subscription can take (`what` it would be).
+    nonisolated func requireSubscription(_ stored: StoredTransaction, _ what: String) throws {
+        let product = catalog.product(id: stored.transaction.productId)
+        guard product?.type != .autoRenewable else { return }
+        let kind = product.map { $0.type.label(in: .english).lowercased() } ?? "no longer in the catalog"
+        throw StoreFailure("transaction \(stored.id) is \(stored.transaction.productId) (\(kind)); only an auto-renewable subscription can be \(what)",
+                           kind: .conflict)
+    }
+
+    /// In force: its period has not ended, or a billing issue's grace period has not.
+    nonisolated func inForce(_ latest: StoredTransaction, at now: Date) -> Bool {
+        (latest.expiresDate.map { $0 > now } ?? false) || (latest.graceExpires.map { $0 > now } ?? false)
+    }
+
+    nonisolated func setAutoRenew(_ on: Bool, chainOf stored: StoredTransaction, at now: Date, _ db: Database) throws {
+        var latest = try chainLatest(of: stored, db)
+        guard latest.revocationDate == nil else { throw StoreFailure("transaction \(latest.id) was refunded; it does not renew", kind: .conflict) }
+        if on {
+            guard inForce(latest, at: now) || latest.billingRetryUntil != nil else {
+                throw StoreFailure("the subscription of transaction \(stored.id) has expired; buy it again to subscribe", kind: .conflict)
+            }
+            latest.expirationReason = nil
+        }
+        latest.autoRenew = on
+        try latest.update(db)
+    }
+
+    nonisolated func priceIncrease(_ step: PriceIncreaseStep, chainOf stored: StoredTransaction, at now: Date, _ db: Database) throws {
+        var latest = try chainLatest(of: stored, db)
+        guard inForce(latest, at: now), latest.autoRenew else {
+            throw StoreFailure("the subscription of transaction \(stored.id) does not renew; a price increase applies only to one that does", kind: .conflict)
+        }
+        switch step {
+        case .request:
+            guard latest.priceIncrease != .pending else { throw StoreFailure("a price increase already waits for consent on \(latest.id)", kind: .conflict) }
+            latest.priceIncrease = .pending
+        case .consent, .decline:
+            guard latest.priceIncrease == .pending else {
+                throw StoreFailure("no price increase waits for consent on \(latest.id); request one first", kind: .conflict)
+            }
+            if step == .consent {
+                latest.priceIncrease = .agreed
+            } else {
+                // It runs to the end of the period it is in, then expires with the reason.
+                latest.autoRenew = false
+                latest.expirationReason = .didNotConsentToPriceIncrease
+            }
+        }
+        try latest.update(db)
+    }
+
+    /// Resolving a billing issue: the App Store bills at once, and the next period starts now.
+    nonisolated func recoverFromBillingRetry(_ stored: StoredTransaction, at now: Date, controls: TestControls, _ db: Database) throws -> StoredTransaction {
+        guard catalog.product(id: stored.transaction.productId)?.type == .autoRenewable else {
+            throw StoreFailure("transaction \(stored.id) is not an interrupted purchase or a subscription with a billing issue", kind: .conflict)
+        }
+        var latest = try chainLatest(of: stored, db)
+        guard let until = latest.billingRetryUntil else {
+            throw StoreFailure("the subscription of transaction \(stored.id) has no billing issue to resolve", kind: .conflict)
+        }
+        guard until > now else {
+            throw StoreFailure("billing retry for transaction \(latest.id) ended; the subscription expired and must be bought again", kind: .conflict)
+        }
+        guard let product = catalog.product(id: latest.renewalProductId ?? latest.transaction.productId), let period = product.subscription?.period else {
+            throw StoreFailure("\(latest.transaction.productId) is no longer in the catalog; it cannot renew", kind: .conflict)
+        }
+        latest.billingRetryUntil = nil
+        latest.graceExpires = nil
+        return try renewal(after: latest, to: product, start: now, period: period, controls: controls, db)
+    }
+
+    /// StoreKit 2's renewal info of a chain's latest transaction.
+    nonisolated func renewalInfo(_ latest: StoredTransaction, at now: Date) -> RenewalInfo {
+        let expired = !inForce(latest, at: now) && latest.billingRetryUntil == nil
+        return RenewalInfo(willAutoRenew: latest.autoRenew, autoRenewProductId: latest.renewalProductId ?? latest.transaction.productId,
+                           expirationReason: latest.expirationReason ?? (expired && !latest.autoRenew ? .autoRenewDisabled : nil),
+                           isInBillingRetry: latest.billingRetryUntil != nil, gracePeriodExpirationDate: latest.graceExpires,
+                           priceIncreaseStatus: latest.priceIncrease)
+    }
+}
