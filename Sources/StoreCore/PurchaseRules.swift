@@ -58,6 +58,12 @@ public struct PurchaseQuote: Sendable, Hashable {
         case alreadySubscribed(until: Date)
         /// The subscription's introductory offer, which the account is eligible for.
         case introductory(IntroOffer)
+        /// Another plan of the group is in force: an upgrade, or a crossgrade of the same duration,
+        /// replaces it now (its unused time is refunded pro rata); the full price is charged.
+        case replacesNow(String)
+        /// A downgrade, or a crossgrade of another duration: nothing is charged now, and the
+        /// subscription in force (`from`) renews to this product at its next renewal (`on`).
+        case atNextRenewal(from: String, on: Date)
     }
 
     public let basis: Basis
@@ -82,7 +88,7 @@ public enum PurchaseRules {
         return "quantity \(quantity): only consumables can be bought more than one at a time, and \(product.id) is \(product.type.label(in: .english).lowercased())"
     }
 
-    public static func quote(_ product: Product, quantity: Int, storefront: String, holdings: Holdings) -> PurchaseQuote {
+    public static func quote(_ product: Product, quantity: Int, storefront: String, holdings: Holdings, catalog: Catalog) -> PurchaseQuote {
         let unit = product.prices[storefront]
         let renewal = product.type == .autoRenewable ? unit : nil
         switch product.type {
@@ -92,6 +98,11 @@ public enum PurchaseRules {
             if let expiry = holdings.activeSubscriptions[product.id] {
                 return PurchaseQuote(basis: .alreadySubscribed(until: expiry), price: unit.map { _ in 0 }, renewalPrice: renewal)
             }
+            if let change = groupChange(to: product, holdings: holdings, catalog: catalog) {
+                let free: Decimal? = unit.map { _ in 0 }
+                if case .atNextRenewal = change { return PurchaseQuote(basis: change, price: free, renewalPrice: renewal) }
+                return PurchaseQuote(basis: change, price: unit, renewalPrice: renewal)
+            }
             if let offer = product.subscription?.introOffer, holdings.isEligibleForIntroOffer(product) {
                 let price: Decimal? = offer.paymentMode == .freeTrial ? unit.map { _ in 0 } : offer.prices[storefront]
                 return PurchaseQuote(basis: .introductory(offer), price: price, renewalPrice: renewal)
@@ -100,6 +111,22 @@ public enum PurchaseRules {
             break
         }
         return PurchaseQuote(basis: .fullPrice, price: unit.map { $0 * Decimal(quantity) }, renewalPrice: renewal)
+    }
+}
+
+extension PurchaseRules {
+    /// Apple's rule for moving within a subscription group: a higher level (a lower rank number)
+    /// at once; the same level at once when the durations match, else at renewal; a lower
+    /// level at renewal. Nil when no other plan of the group is in force.
+    static func groupChange(to product: Product, holdings: Holdings, catalog: Catalog) -> PurchaseQuote.Basis? {
+        guard let subscription = product.subscription, let group = subscription.group else { return nil }
+        for (otherId, expiry) in holdings.activeSubscriptions.sorted(by: { $0.key < $1.key }) where otherId != product.id {
+            guard let other = catalog.product(id: otherId)?.subscription, other.group == group else { continue }
+            let rank = subscription.rank ?? 0, otherRank = other.rank ?? 0
+            if rank < otherRank || (rank == otherRank && subscription.period == other.period) { return .replacesNow(otherId) }
+            return .atNextRenewal(from: otherId, on: expiry)
+        }
+        return nil
     }
 }
 

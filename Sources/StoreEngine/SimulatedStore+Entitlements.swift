@@ -16,7 +16,8 @@ extension SimulatedStore {
     nonisolated func entitlements(account: String, at now: Date? = nil, _ db: Database) throws -> [Entitlement] {
         let now = now ?? clock.now()
         var newest: [String: StoredTransaction] = [:]
-        for row in try StoredTransaction.fetchAll(db, where: "account = ? AND state = \(StateSQL.purchased) AND revocation_date IS NULL", [account]) {
+        for row in try StoredTransaction.fetchAll(db, where: "account = ? AND state = \(StateSQL.purchased) AND revocation_date IS NULL AND reason != ?",
+                                                  [account, TransactionReason.planChange.rawValue]) {
             guard let product = catalog.product(id: row.transaction.productId), product.type != .consumable else { continue }
             // A non-consumable's entitlement is its first purchase; a subscription's is its latest period.
             if product.type == .nonConsumable, newest[product.id] != nil { continue }

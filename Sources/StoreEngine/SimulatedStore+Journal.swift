@@ -21,7 +21,7 @@ extension TransactionDetails {
         self.init(transactionId: stored.id, storefront: stored.storefront, price: stored.price, currency: stored.currency,
                   originalPurchaseDate: originalPurchaseDate, expiresDate: stored.expiresDate, revocationDate: stored.revocationDate,
                   willAutoRenew: stored.autoRenew && stored.expiresDate != nil,
-                  reason: Reason(rawValue: stored.reason.rawValue) ?? .purchase, offer: stored.offer,
+                  reason: stored.reason == .renewal ? .renewal : stored.reason == .restore ? .restore : .purchase, offer: stored.offer,
                   revocationReason: stored.revocationDate == nil ? nil : stored.revocationReason ?? .other)
     }
 }

@@ -29,7 +29,8 @@ extension SimulatedStore {
         let updates: [TransactionUpdate] = try await database.writer.write { db in
             let controls = try TestControls.load(db, defaults: self.defaults)
             var latest: [String: StoredTransaction] = [:]
-            for row in try StoredTransaction.fetchAll(db, where: "account = ? AND state = \(StateSQL.purchased) AND revocation_date IS NULL", [account]) {
+            for row in try StoredTransaction.fetchAll(db, where: "account = ? AND state = \(StateSQL.purchased) AND revocation_date IS NULL AND reason != ?",
+                                                      [account, TransactionReason.planChange.rawValue]) {
                 guard let product = self.catalog.product(id: row.transaction.productId), product.type.isRestorable else { continue }
                 latest[product.id] = row
             }

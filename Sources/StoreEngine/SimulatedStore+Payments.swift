@@ -207,7 +207,7 @@ extension SimulatedStore {
         guard let product = catalog.product(id: stored.transaction.productId), product.type != .consumable else { return }
         let account = stored.transaction.payment.account
         let quote = PurchaseRules.quote(product, quantity: stored.transaction.quantity, storefront: stored.storefront,
-                                        holdings: try holdings(account: account, excluding: stored.id, at: now, db))
+                                        holdings: try holdings(account: account, excluding: stored.id, at: now, db), catalog: catalog)
         if let price = quote.price { stored.price = price }
         guard let subscription = product.subscription else { return }
         switch quote.basis {
@@ -216,6 +216,11 @@ extension SimulatedStore {
         case .alreadySubscribed:
             try joinActiveChain(&stored, at: now, db)
             return
+        case .atNextRenewal(let from, _):
+            try changePlanAtRenewal(&stored, from: from, at: now, db)
+            return
+        case .replacesNow:
+            stored.expiresDate = now.addingTimeInterval(controls.timeRate.seconds(for: subscription.period))
         case .introductory(let offer):
             stored.offer = TransactionOffer(type: .introductory, id: nil, paymentMode: offer.paymentMode, period: offer.period)
             let term = offer.firstTerm
@@ -224,13 +229,28 @@ extension SimulatedStore {
             stored.expiresDate = now.addingTimeInterval(controls.timeRate.seconds(for: subscription.period))
         }
         guard product.type == .autoRenewable, let group = subscription.group else { return }
+        // One plan per group: the one this replaces ends now.
         for var active in try activeSubscriptions(account: account, at: now, db) where active.id != stored.id {
-            guard let other = catalog.product(id: active.transaction.productId), other.subscription?.group == group else { continue }
-            // Upgrades (a lower rank number) take effect at once; other changes at the next renewal date.
-            if (subscription.rank ?? 0) < (other.subscription?.rank ?? 0) { active.expiresDate = now }
+            guard catalog.product(id: active.transaction.productId)?.subscription?.group == group else { continue }
+            active.expiresDate = now
             active.autoRenew = false
+            active.renewalProductId = nil
+            active.billingRetryUntil = nil
+            active.graceExpires = nil
             try active.update(db)
         }
+    }
+
+    /// A downgrade (or a crossgrade to another duration) waits for the next renewal: nothing is
+    /// charged, the transaction grants nothing, and the plan in force renews to the new product.
+    nonisolated func changePlanAtRenewal(_ stored: inout StoredTransaction, from: String, at now: Date, _ db: Database) throws {
+        guard var active = try activeSubscriptions(account: stored.transaction.payment.account, at: now, db)
+            .first(where: { $0.transaction.productId == from }) else { return }
+        active.renewalProductId = stored.transaction.productId
+        try active.update(db)
+        stored.reason = .planChange
+        stored.expiresDate = nil
+        stored.autoRenew = false
     }
 
     /// A subscription bought again while in force: the new transaction continues the chain in
@@ -241,18 +261,23 @@ extension SimulatedStore {
         stored.transaction.originalId = active.transaction.originalId
         stored.expiresDate = active.expiresDate
         stored.autoRenew = active.autoRenew
+        // Buying the plan in force again also calls off a change waiting for its renewal.
+        stored.billingRetryUntil = active.billingRetryUntil
+        stored.graceExpires = active.graceExpires
+        stored.priceIncrease = active.priceIncrease
         active.autoRenew = false  // the chain continues in the new transaction
         try active.update(db)
     }
 
     /// The latest transaction of each auto-renewable chain that is still in force.
     nonisolated func activeSubscriptions(account: String, at now: Date, _ db: Database) throws -> [StoredTransaction] {
-        let rows = try StoredTransaction.fetchAll(db, where: "account = ? AND state = \(StateSQL.purchased) AND expires_date IS NOT NULL AND revocation_date IS NULL", [account])
+        let rows = try StoredTransaction.fetchAll(db, where: "account = ? AND state = \(StateSQL.purchased) AND expires_date IS NOT NULL AND revocation_date IS NULL AND reason != ?",
+                                                  [account, TransactionReason.planChange.rawValue])
         var latest: [String: StoredTransaction] = [:]
         for row in rows where catalog.product(id: row.transaction.productId)?.type == .autoRenewable {
             latest[row.transaction.originalId] = row
         }
-        return latest.values.filter { ($0.expiresDate ?? now) > now }.sorted { $0.id < $1.id }
+        return latest.values.filter { inForce($0, at: now) }.sorted { $0.id < $1.id }
     }
 
     public func finish(transactionId: String) async throws {

@@ -80,14 +80,14 @@ extension StoredTransaction {
             UPDATE transactions SET state = ?, error_domain = ?, error_code = ?, expires_date = ?, revocation_date = ?,
                 auto_renew = ?, finished = ?, pending_outcome = ?, price = ?, original_id = ?, offer_type = ?, offer_id = ?,
                 offer_mode = ?, offer_period = ?, revocation_reason = ?, renewal_product_id = ?, billing_retry_until = ?,
-                grace_expires = ?, price_increase = ?, expiration_reason = ? WHERE id = ?
+                grace_expires = ?, price_increase = ?, expiration_reason = ?, reason = ? WHERE id = ?
             """).execute(arguments: [
                 transaction.state.rawValue, transaction.error?.domain, transaction.error?.code,
                 expiresDate?.timeIntervalSince1970, revocationDate?.timeIntervalSince1970, autoRenew,
                 transaction.finished, pendingOutcome?.token, price.exactString, transaction.originalId,
                 offer?.type.rawValue, offer?.id, offer?.paymentMode.rawValue, offer?.period.iso8601, revocationReason?.rawValue,
                 renewalProductId, billingRetryUntil?.timeIntervalSince1970, graceExpires?.timeIntervalSince1970,
-                priceIncrease?.rawValue, expirationReason?.rawValue, id,
+                priceIncrease?.rawValue, expirationReason?.rawValue, reason.rawValue, id,
             ])
     }
 

@@ -169,6 +169,9 @@ public struct StoreDatabase: Sendable {
 /// Why a transaction exists, as StoreKit 2's `transactionReason` and Xcode's manager show it.
 enum TransactionReason: String, Sendable {
     case purchase, renewal, restore
+    /// A downgrade or crossgrade bought while another plan of the group is in force: it grants
+    /// nothing itself; the plan in force renews to its product.
+    case planChange
 }
 
 /// One row of `transactions`, with the fields the store needs beyond StoreKit's transaction.

@@ -75,7 +75,7 @@ public struct AppState: Sendable, Equatable {
     /// What the store will charge this account for `product` now (what it owns, its offers).
     public func quote(_ product: Product, quantity: Int) -> PurchaseQuote {
         PurchaseRules.quote(product, quantity: quantity, storefront: storefront.id,
-                            holdings: Holdings(entitlements: entitlements, history: history, catalog: catalog, at: now))
+                            holdings: Holdings(entitlements: entitlements, history: history, catalog: catalog, at: now), catalog: catalog)
     }
 
     public func displayPrice(_ product: Product) -> String {

@@ -102,6 +102,13 @@ enum Sheets {
             } ?? "—"
             return [Line(text: strings.confirmSubscribe(title), role: .title),
                     Line(text: strings.offerThen(offer, renewal: renewal, formatter: state.priceFormatter, storefront: state.storefront.id), role: .success)]
+        case .replacesNow(let from):
+            return [Line(text: strings.confirmSubscribe(title), role: .title),
+                    Line(text: strings.switchNow(Reducer.title(state, nil, product: from)), role: .warning)]
+        case .atNextRenewal(let from, let on):
+            let left = UIStrings.timeLeft(max(0, Int(on.timeIntervalSince(state.now).rounded(.up))))
+            return [Line(text: strings.confirmSubscribe(title), role: .title),
+                    Line(text: strings.switchAtRenewal(Reducer.title(state, nil, product: from), left: left), role: .warning)]
         case .fullPrice:
             return [Line(text: strings.confirmQuestion(title, quantity: quantity, price: total), role: .title)]
         }

@@ -197,6 +197,18 @@ public struct UIStrings: Sendable {
         pick("You've already purchased \(title). It will be restored for free.", "你已购买“\(title)”，将免费恢复。")
     }
 
+    /// An upgrade, or a crossgrade of the same duration.
+    func switchNow(_ from: String) -> String {
+        pick("It starts now, replacing \(from); the unused time of \(from) is refunded pro rata.",
+             "立即生效并取代“\(from)”；“\(from)”未使用的时间将按比例退款。")
+    }
+
+    /// A downgrade, or a crossgrade of another duration.
+    func switchAtRenewal(_ from: String, left: String) -> String {
+        pick("It starts when \(from) renews, in \(left). Nothing is charged now.",
+             "将在“\(from)”续订时生效（\(left)后），现在不扣费。")
+    }
+
     func alreadySubscribed(_ title: String) -> String {
         pick("You're currently subscribed to \(title). Nothing will be charged.", "你目前已订阅“\(title)”，不会扣费。")
     }

@@ -104,4 +104,21 @@ import Testing
         #expect(Golden.text(state).contains("Premium Monthly in billing retry (no access)"))
         #expect(!Golden.text(state).contains("Subscribed"))
     }
+
+    @Test func aDowngradeSaysItWaitsForTheRenewalAndAnUpgradeThatItReplacesNow() {
+        var state = Self.holding()  // on Premium Monthly, which renews in 95 s
+        Self.filtered(&state, "premium plus")
+        F.keys(&state, .enter)
+        #expect(Golden.text(state).contains("replacing Premium Monthly"))
+        let plus = F.transaction("2000000000000003", F.plusMonthly, .purchased, finished: true)
+        state = F.state(Self.small)
+        F.send(&state, .snapshot(StoreSnapshot(
+            history: [plus], pending: [], balances: [:],
+            entitlements: [Entitlement(productId: F.plusMonthly, type: .autoRenewable, transactionId: plus.id, originalTransactionId: plus.id,
+                                       purchaseDate: F.now, expiresDate: F.now.addingTimeInterval(3 * 86_400), willAutoRenew: true)],
+            controls: TestControls())))
+        Self.filtered(&state, "premium monthly")
+        F.keys(&state, .enter)
+        Golden.check("confirm-downgrade-80x24", state)
+    }
 }

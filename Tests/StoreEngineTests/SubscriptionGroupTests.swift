@@ -1,0 +1,80 @@
+import Foundation
+import StoreCore
+import StoreEngine
+import StoreKitModel
+import Testing
+import TestSupport
+
+/// One plan per subscription group: an upgrade replaces the plan now, a downgrade or a crossgrade
+/// to another duration waits for its renewal.
+@Suite struct SubscriptionGroupTests {
+    static let day: TimeInterval = 86_400
+    static let yearly = "com.example.storefront.premium.yearly"
+
+    func active(_ fixture: StoreFixture) async throws -> [Entitlement] {
+        try await fixture.store.entitlements(account: "alice").filter { $0.isActive(at: fixture.clock.now()) }
+    }
+
+    @Test func anUpgradeReplacesThePlanNowAtItsFullPrice() async throws {
+        let fixture = try StoreFixture()
+        _ = try await fixture.buy(StoreFixture.monthly)
+        fixture.clock.advance(by: Self.day)
+        let upgrade = try await fixture.buy(StoreFixture.plusMonthly)
+        #expect(upgrade.transaction.terms?.price == Decimal(string: "9.99"), "the group's introductory offer was spent")
+        #expect(upgrade.transaction.terms?.expirationDate == fixture.clock.now().addingTimeInterval(30 * Self.day))
+        #expect(try await active(fixture).map(\.productId) == [StoreFixture.plusMonthly])
+    }
+
+    @Test func aDowngradeChargesNothingNowAndRenewsToTheNewPlan() async throws {
+        let fixture = try StoreFixture()
+        let plus = try await fixture.buy(StoreFixture.plusMonthly)
+        let expiry = try #require(plus.transaction.terms?.expirationDate)
+        let downgrade = try await fixture.buy(StoreFixture.monthly)
+        #expect(downgrade.transaction.state == .purchased)
+        #expect(downgrade.transaction.terms?.price == 0)
+        let inForce = try await active(fixture)
+        #expect(inForce.map(\.productId) == [StoreFixture.plusMonthly], "two plans of one group in force")
+        #expect(inForce.first?.renewal?.autoRenewProductId == StoreFixture.monthly)
+
+        fixture.clock.advance(by: expiry.timeIntervalSince(fixture.clock.now()) + 1)
+        try await fixture.store.renewDue()
+        let renewal = try #require(try await fixture.store.transactions(account: "alice").first)
+        #expect(renewal.productId == StoreFixture.monthly)
+        #expect(renewal.originalId == plus.transaction.id, "the chain continues in the new plan")
+        #expect(renewal.purchaseDate == expiry)
+        #expect(renewal.terms?.price == Decimal(string: "4.99"))
+        #expect(try await active(fixture).map(\.productId) == [StoreFixture.monthly])
+    }
+
+    @Test func aCrossgradeToAnotherDurationWaitsForTheRenewal() async throws {
+        let fixture = try StoreFixture()
+        _ = try await fixture.buy(StoreFixture.monthly)
+        let yearly = try await fixture.buy(Self.yearly)
+        #expect(yearly.transaction.terms?.price == 0)
+        #expect(try await active(fixture).first?.renewal?.autoRenewProductId == Self.yearly)
+    }
+
+    @Test func buyingThePlanInForceAgainCallsOffAWaitingDowngrade() async throws {
+        let fixture = try StoreFixture()
+        _ = try await fixture.buy(StoreFixture.plusMonthly)
+        _ = try await fixture.buy(StoreFixture.monthly)
+        let again = try await fixture.buy(StoreFixture.plusMonthly)
+        #expect(again.transaction.terms?.price == 0)
+        let plan = try #require(try await active(fixture).first)
+        #expect(plan.productId == StoreFixture.plusMonthly)
+        #expect(plan.renewal?.autoRenewProductId == StoreFixture.plusMonthly)
+    }
+
+    @Test func theQuoteSaysWhatTheStoreWillDo() throws {
+        let catalog = try StoreFixture.catalog()
+        let monthly = try #require(catalog.product(id: StoreFixture.monthly))
+        let plus = try #require(catalog.product(id: StoreFixture.plusMonthly))
+        let renews = Date(timeIntervalSince1970: 1_900_000_000)
+        let onMonthly = Holdings(activeSubscriptions: [StoreFixture.monthly: renews], groupsSubscribed: ["premium"])
+        #expect(PurchaseRules.quote(plus, quantity: 1, storefront: "USA", holdings: onMonthly, catalog: catalog).basis == .replacesNow(StoreFixture.monthly))
+        let onPlus = Holdings(activeSubscriptions: [StoreFixture.plusMonthly: renews], groupsSubscribed: ["premium"])
+        let down = PurchaseRules.quote(monthly, quantity: 1, storefront: "USA", holdings: onPlus, catalog: catalog)
+        #expect(down.basis == .atNextRenewal(from: StoreFixture.plusMonthly, on: renews))
+        #expect(down.price == 0)
+    }
+}
