@@ -21,6 +21,8 @@ public struct WireControls: Codable, Sendable, Hashable {
     public var dropOrderIds: Bool?
     public var billingIssues: Bool?
     public var gracePeriod: Bool?
+    /// API name → `fail:CODE`, `network[:CODE]` or `cancel`; the whole map replaces the current one.
+    public var apiErrors: [String: String]?
 
     public init(_ controls: TestControls) {
         nextOutcome = controls.nextOutcome.token
@@ -35,6 +37,7 @@ public struct WireControls: Codable, Sendable, Hashable {
         dropOrderIds = controls.dropOrderIds
         billingIssues = controls.billingIssues
         gracePeriod = controls.gracePeriod
+        apiErrors = Dictionary(uniqueKeysWithValues: controls.apiErrors.map { ($0.key.rawValue, SimulatedAPI.token($0.value)) })
     }
 
     /// `current` with every field this object sets, each parsed as `storefront manage set` parses
@@ -55,6 +58,10 @@ public struct WireControls: Codable, Sendable, Hashable {
             for (product, token) in productOutcomes.sorted(by: { $0.key < $1.key }) {
                 try controls.setProductOutcome(product, token, catalog: catalog)
             }
+        }
+        if let apiErrors {
+            controls.apiErrors = [:]
+            for (api, token) in apiErrors.sorted(by: { $0.key < $1.key }) { try controls.setAPIError(api, token) }
         }
         return controls
     }

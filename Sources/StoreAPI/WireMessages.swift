@@ -151,12 +151,24 @@ public struct ProductsResponseBody: Codable, Sendable, Hashable {
     public let products: [Item]
     public let invalidProductIdentifiers: [String]
     public let unavailableInStorefront: [String]
+    /// The products request failed as StoreKit reports it (a simulated `load-products` error):
+    /// nothing else in the answer counts.
+    public let error: WireStoreError?
 
     public init(_ response: ProductsResponse) {
         storefront = response.storefront
         products = response.products.map { Item(product: $0, storefront: response.storefront) }
         invalidProductIdentifiers = response.invalidProductIdentifiers
         unavailableInStorefront = response.unavailableInStorefront
+        error = nil
+    }
+
+    public init(failed error: StoreError, storefront: Storefront) {
+        self.storefront = storefront
+        products = []
+        invalidProductIdentifiers = []
+        unavailableInStorefront = []
+        self.error = WireStoreError(error)
     }
 }
 

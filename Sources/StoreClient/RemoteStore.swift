@@ -81,6 +81,9 @@ public final class RemoteStore: StoreBackend {
 
     public func products(ids: [String], storefront: String?) async throws -> ProductsResponse {
         let body = try await call(ProductsResponseBody.self, .POST, "/v1/products", body: ProductsRequest(ids: ids, storefront: storefront))
+        if let failure = body.error {
+            throw failure.storeError ?? StoreFailure("the products request failed with \(failure.domain) \(failure.code) \(failure.name)")
+        }
         var products: [Product] = []
         var invalid = body.invalidProductIdentifiers
         for item in body.products {

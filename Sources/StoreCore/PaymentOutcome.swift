@@ -34,6 +34,15 @@ public enum PaymentOutcome: Sendable, Hashable {
         }
     }
 
+    /// A payment ending with `failure`.
+    public init(failure: StoreError) {
+        switch failure {
+        case .storeKit(.paymentCancelled): self = .cancel
+        case .storeKit(let code): self = .fail(code)
+        case .network(let code): self = .network(code)
+        }
+    }
+
     /// Every form `init(token:)` reads, for messages.
     public static let tokenForms = ["success", "cancel", "fail:CODE", "network[:CODE]", "deferred", "interrupted"]
 

@@ -21,6 +21,8 @@ public struct TestControls: Sendable, Hashable {
     /// Xcode's billing grace period: while a billing issue is open, access continues for the
     /// grace period.
     public var gracePeriod: Bool = false
+    /// Xcode's per-API simulated errors: each stays on until turned off (unlike `nextOutcome`).
+    public var apiErrors: [SimulatedAPI: StoreError] = [:]
 
     public init() {}
 

@@ -13,6 +13,7 @@ extension SimulatedStore {
         // A forced failure is consumed in its own commit: thrown inside the write it would roll back.
         let failure: StoreError? = try await database.writer.write { db in
             var controls = try TestControls.load(db, defaults: self.defaults)
+            if let simulated = controls.apiErrors[.appStoreSync] { return simulated }  // stays on; nothing to consume
             let failure: StoreError? = switch controls.nextOutcome {
             case .fail(let code): .storeKit(code)
             case .network(let code): .network(code)

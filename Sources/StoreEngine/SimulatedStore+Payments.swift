@@ -115,15 +115,17 @@ extension SimulatedStore {
     }
 
     /// The store's rules first (unknown product, not sold here, payments not allowed), then the
-    /// outcome forced for this payment, else the test controls (per-product override, else the
-    /// one-shot next outcome, which this payment consumes), then Ask to Buy.
+    /// outcome forced for this payment, else the test controls (per-product override, else a
+    /// simulated purchase error, else the one-shot next outcome, which this payment consumes),
+    /// then Ask to Buy.
     static func outcome(for payment: Payment, account: Account, storefront: String, forced: PaymentOutcome?,
                         controls: inout TestControls, catalog: Catalog) -> PaymentOutcome {
         guard let product = catalog.product(id: payment.productId), !product.removed else { return .fail(.paymentInvalid) }
         guard product.isSold(in: storefront) else { return .fail(.storeProductNotAvailable) }
         guard controls.paymentsAllowed && account.paymentsAllowed else { return .fail(.paymentNotAllowed) }
-        let chosen = forced ?? controls.productOutcomes[payment.productId] ?? controls.nextOutcome
-        if forced == nil { controls.nextOutcome = .success }
+        let chosen = forced ?? controls.productOutcomes[payment.productId] ?? controls.apiErrors[.purchase].map(PaymentOutcome.init(failure:))
+            ?? controls.nextOutcome
+        if forced == nil && controls.apiErrors[.purchase] == nil { controls.nextOutcome = .success }
         let forced = chosen
         if forced == .success && (controls.askToBuy || account.askToBuy) { return .deferred }
         return forced

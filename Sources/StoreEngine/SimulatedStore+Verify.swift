@@ -9,6 +9,9 @@ extension SimulatedStore {
     /// in the receipt, its product matches the order, and its id was not consumed by another claim.
     public func verify(receipt: String, transactionId: String, productId: String, claim: String) async throws -> VerificationResult {
         let controls = try await controls()
+        if let error = controls.apiErrors[.verification] {
+            return .rejected(status: nil, reason: "the purchase failed verification (simulated \(error.domain) \(error.code) \(error.name)); do not deliver it")
+        }
         switch controls.verificationFailure {
         case .unreachable:
             return .retryLater(reason: "the verification server is unreachable")

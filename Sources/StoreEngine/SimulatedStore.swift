@@ -139,6 +139,7 @@ public actor SimulatedStore: StoreBackend {
 
     public func products(ids: [String], storefront: String?) async throws -> ProductsResponse {
         let controls = try await controls()
+        if let error = controls.apiErrors[.loadProducts] { throw error }
         let id = storefront ?? storefrontOverride ?? controls.storefront ?? catalog.defaultStorefront
         guard let storefront = catalog.storefront(id: id) else {
             throw StoreFailure("unknown storefront \(id) (this catalog has \(catalog.storefronts.map(\.id).joined(separator: ", ")))", kind: .invalid)

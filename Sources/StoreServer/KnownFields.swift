@@ -26,5 +26,5 @@ extension VerifyRequest: KnownFields {
 
 extension WireControls: KnownFields {
     static let fields: Set<String> = ["nextOutcome", "productOutcomes", "latencyMilliseconds", "askToBuy", "paymentsAllowed",
-                                      "timeRate", "storefront", "account", "verification", "dropOrderIds", "billingIssues", "gracePeriod"]
+                                      "timeRate", "storefront", "account", "verification", "dropOrderIds", "billingIssues", "gracePeriod", "apiErrors"]
 }

@@ -49,8 +49,13 @@ public enum StoreRoutes {
                 throw APIError.invalid("\(storefront) is not a storefront of this catalog (it has \(service.catalog.storefronts.map(\.id).joined(separator: ", ")))",
                                        field: "storefront")
             }
-            let response = try await service.store.products(ids: body.ids, storefront: body.storefront?.uppercased())
-            return JSONBody.response(ProductsResponseBody(response))
+            do {
+                let response = try await service.store.products(ids: body.ids, storefront: body.storefront?.uppercased())
+                return JSONBody.response(ProductsResponseBody(response))
+            } catch let error as StoreError {
+                let storefront = service.catalog.storefront(id: body.storefront?.uppercased() ?? service.catalog.defaultStorefront) ?? service.catalog.storefronts[0]
+                return JSONBody.response(ProductsResponseBody(failed: error, storefront: storefront))
+            }
         }
         router.post("/v1/payments") { request, _ in
             let (body, _) = try await BodyReader.decode(PaymentRequest.self, from: request, limit: limit)

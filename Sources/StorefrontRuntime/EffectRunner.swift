@@ -121,6 +121,9 @@ public final class EffectRunner: Sendable {
         case .loadProducts(let storefront):
             do {
                 report(.productsLoaded(try await store.products(ids: observer.catalog.allProductIds, storefront: storefront)))
+            } catch let error as StoreError {
+                // A simulated load-products error: what StoreKit's request would report.
+                report(.productsFailed("\(error.domain) \(error.code) \(error.name): \(error.text(in: .english).message)"))
             } catch {
                 report(.productsFailed((error as? StoreFailure)?.message ?? String(describing: error)))
             }

@@ -4,11 +4,14 @@ import StoreKitModel
 
 /// The rows of the test-controls panel: each reads its value from `TestControls` and steps it.
 public enum ControlRow: Int, CaseIterable, Sendable {
-    case nextOutcome, latency, askToBuy, paymentsAllowed, timeRate, verification, dropOrderIds, storefront, account, billingIssues, gracePeriod
+    case nextOutcome, latency, askToBuy, paymentsAllowed, timeRate, verification, dropOrderIds, storefront, account, billingIssues, gracePeriod, apiErrors
 
     static let outcomes: [PaymentOutcome] = [.success, .cancel, .deferred, .interrupted]
         + SKErrorCode.allCases.filter { $0 != .paymentCancelled }.map(PaymentOutcome.fail)
         + URLErrorCode.allCases.map(PaymentOutcome.network)
+    /// The API-error row steps through one simulated `SKError.unknown` per API; other errors
+    /// and several at once are set with `manage set api-error`.
+    static let apiErrorChoices: [[SimulatedAPI: StoreError]] = [[:]] + SimulatedAPI.simulated.map { [$0: .storeKit(.unknown)] }
     static let latencies = [0, 250, 500, 1_000, 2_000, 5_000, 10_000]
     static let verifications: [VerificationFailure?] = [nil, .unreachable]
         + VerifyStatus.allCases.filter { $0 != .valid }.map(VerificationFailure.status)
@@ -22,6 +25,7 @@ public enum ControlRow: Int, CaseIterable, Sendable {
         case .timeRate: strings.controlTimeRate
         case .billingIssues: strings.controlBillingIssues
         case .gracePeriod: strings.controlGracePeriod
+        case .apiErrors: strings.controlAPIErrors
         case .verification: strings.controlVerification
         case .dropOrderIds: strings.controlDropOrderIds
         case .storefront: strings.controlStorefront
@@ -40,6 +44,10 @@ public enum ControlRow: Int, CaseIterable, Sendable {
         case .timeRate: return strings.timeRate(controls.timeRate)
         case .billingIssues: return strings.onOff(controls.billingIssues)
         case .gracePeriod: return strings.onOff(controls.gracePeriod)
+        case .apiErrors:
+            guard !controls.apiErrors.isEmpty else { return strings.none }
+            return controls.apiErrors.sorted { $0.key.rawValue < $1.key.rawValue }
+                .map { "\($0.key.rawValue): \($0.value.domain == "SKErrorDomain" ? "SKError" : "URLError") \($0.value.code)" }.joined(separator: ", ")
         case .verification: return strings.verification(controls.verificationFailure)
         case .dropOrderIds: return strings.onOff(controls.dropOrderIds)
         case .storefront: return "\(state.storefront.id) (\(state.storefront.currency))"
@@ -58,6 +66,7 @@ public enum ControlRow: Int, CaseIterable, Sendable {
         case .timeRate: next.timeRate = Self.cycle(TimeRate.allCases, controls.timeRate, delta)
         case .billingIssues: next.billingIssues.toggle()
         case .gracePeriod: next.gracePeriod.toggle()
+        case .apiErrors: next.apiErrors = Self.cycle(Self.apiErrorChoices, controls.apiErrors, delta)
         case .verification: next.verificationFailure = Self.cycle(Self.verifications, controls.verificationFailure, delta)
         case .dropOrderIds: next.dropOrderIds.toggle()
         case .storefront, .account: return nil

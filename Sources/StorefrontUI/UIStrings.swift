@@ -276,7 +276,7 @@ public struct UIStrings: Sendable {
     var pressAgainToReset: String {
         pick("Press \(keys.key(.reset, .controls)) again to reset the store and the controls.", "再按 \(keys.key(.reset, .controls)) 重置商店和控制。")
     }
-    var controlNextOutcome: String { pick("Next purchase", "下一次购买") }
+    var controlNextOutcome: String { pick("Next purchase (once)", "下一次购买（一次）") }
     var controlLatency: String { pick("Latency", "延迟") }
     var controlAskToBuy: String { pick("Ask to Buy", "购买请求") }
     var controlPaymentsAllowed: String { pick("Payments allowed", "允许付款") }
@@ -285,6 +285,8 @@ public struct UIStrings: Sendable {
     var controlDropOrderIds: String { pick("Drop applicationUsername", "丢弃 applicationUsername") }
     var controlBillingIssues: String { pick("Billing retry on renewal", "续订时扣费失败") }
     var controlGracePeriod: String { pick("Billing grace period", "扣费宽限期") }
+    var controlAPIErrors: String { pick("API errors (until off)", "API 错误（持续）") }
+    var none: String { pick("none", "无") }
     var controlStorefront: String { pick("Storefront", "店面") }
     var controlAccount: String { pick("Account", "账户") }
     func onOff(_ on: Bool) -> String { on ? pick("on", "开") : pick("off", "关") }

@@ -12,6 +12,8 @@ extension ManageCommand {
             Settings and their values:
             \(ControlSetting.allCases.map { "  \($0.rawValue): \($0.accepted)" }.joined(separator: "\n"))
               product-outcome PRODUCT_ID OUTCOME|none: every payment of that product ends so, until none
+              api-error API fail:CODE|network[:CODE]|cancel|none: that StoreKit call fails so, until none
+                (API: \(SimulatedAPI.simulated.map(\.rawValue).joined(separator: ", ")); next-outcome is one payment only)
             account is the default --account; drop-order-id on makes updates come back without
             applicationUsername, as field reports describe.
             """
@@ -33,6 +35,8 @@ extension ManageCommand {
                 do {
                     if let setting {
                         try setting.apply(values[0], to: &controls, catalog: session.context.catalog)
+                    } else if name == "api-error" {
+                        try controls.setAPIError(values[0], values[1])
                     } else {
                         try controls.setProductOutcome(values[0], values[1], catalog: session.context.catalog)
                     }
@@ -46,11 +50,16 @@ extension ManageCommand {
             }
         }
 
-        /// The setting named, with the right number of values; nil for product-outcome. Checked
+        /// The setting named, with the right number of values; nil for product-outcome and
+        /// api-error, which take two. Checked
         /// before the store is opened, so a mistyped command touches nothing.
         func checkedSetting() throws -> ControlSetting? {
             if name == "product-outcome" {
                 guard values.count == 2 else { throw CommandFailure.usage("manage set product-outcome needs a product id and an outcome (or none)") }
+                return nil
+            }
+            if name == "api-error" {
+                guard values.count == 2 else { throw CommandFailure.usage("manage set api-error needs an API and an error (or none)") }
                 return nil
             }
             guard let setting = ControlSetting(rawValue: name) else {

@@ -107,3 +107,28 @@ import Testing
         #expect(try state.transactions().history == before.history)
     }
 }
+
+/// `manage set api-error`: a StoreKit call fails until the error is turned off.
+@Suite struct APIErrorCommandTests {
+    @Test func aSimulatedPurchaseErrorStaysUntilNone() throws {
+        let state = try StateDir()
+        #expect(try state.manage("set", "api-error", "purchase", "fail:4").stdout == "set api-error purchase fail:4\n")
+        for _ in 0..<2 {
+            let buy = try state.buy(ProductID.gems)
+            #expect(buy.status == 3, "\(buy)")
+            #expect((buy.updates.last?["error"] as? [String: Any])?["name"] as? String == "paymentNotAllowed")
+        }
+        try state.manage("set", "api-error", "purchase", "none")
+        #expect(try state.buy(ProductID.gems).status == 0)
+        let restore = try state.manage("set", "api-error", "app-store-sync", "network")
+        #expect(restore.status == 0)
+        #expect(try state.run(["restore", "--json"]).result()["result"] as? String == "failed")
+    }
+
+    @Test func anUnknownAPIIsAUsageErrorNamingTheChoices() throws {
+        let state = try StateDir()
+        let run = try state.run(["manage", "set", "api-error", "purchases", "fail:0"])
+        #expect(run.status == 2, "\(run)")
+        #expect(run.stderr.contains("expected one of load-products, purchase, verification, app-store-sync"), "\(run)")
+    }
+}

@@ -527,7 +527,7 @@ import Testing
     }
 
     @Test func everyOutcomeAndVerificationFailureCanBeChosen() {
-        #expect(ControlRow.allCases.count == 11)
+        #expect(ControlRow.allCases.count == 12)
         // → steps through these in turn, then starts again.
         let outcomes: [PaymentOutcome] = [.success, .cancel, .deferred, .interrupted]
             + SKErrorCode.allCases.filter { $0 != .paymentCancelled }.map { .fail($0) }
@@ -553,6 +553,15 @@ import Testing
             store.press(.right, effects: [.setControls(controls)]) { $0.controls.verificationFailure = failures[step % failures.count] }
         }
         #expect(store.state.controls.verificationFailure == nil)  // round once
+
+        // The API-error row fails one StoreKit call at a time, then none again.
+        store.arrange { $0.sheet = .testControls(selection: ControlRow.apiErrors.rawValue) }
+        for api in SimulatedAPI.simulated {
+            controls.apiErrors = [api: .storeKit(.unknown)]
+            store.press(.right, effects: [.setControls(controls)]) { $0.controls.apiErrors = [api: .storeKit(.unknown)] }
+        }
+        controls.apiErrors = [:]
+        store.press(.right, effects: [.setControls(controls)]) { $0.controls.apiErrors = [:] }
 
         // Billing issues and the grace period are switches.
         for row in [ControlRow.billingIssues, .gracePeriod] {

@@ -1,0 +1,59 @@
+import StoreKitModel
+
+/// The StoreKit calls whose failure Xcode's test session simulates (`setSimulatedError(_:forAPI:)`),
+/// by the names `manage set api-error` uses. A simulated error stays until turned off.
+public enum SimulatedAPI: String, CaseIterable, Sendable, Hashable, Codable {
+    /// The products request fails (`request(_:didFailWithError:)`).
+    case loadProducts = "load-products"
+    /// Every payment fails with the error.
+    case purchase
+    /// The app's server cannot verify the purchase: the app must not deliver it.
+    case verification
+    /// Restore fails (`restoreCompletedTransactionsFailedWithError`).
+    case appStoreSync = "app-store-sync"
+    case subscriptionStatus = "subscription-status"
+    case manageSubscriptions = "manage-subscriptions"
+    case refundRequest = "refund-request"
+    case offerCodeRedeem = "offer-code-redeem"
+
+    /// The calls Storefront has and so can fail; the others are named, and refused, until it has them.
+    public static let simulated: [SimulatedAPI] = [.loadProducts, .purchase, .verification, .appStoreSync]
+
+    /// The error a simulated failure is given as: `fail:CODE`, `network[:CODE]` or `cancel`.
+    public static func error(token: String) -> StoreError? {
+        switch PaymentOutcome(token: token) {
+        case .fail(let code)?: .storeKit(code)
+        case .network(let code)?: .network(code)
+        case .cancel?: .storeKit(.paymentCancelled)
+        default: nil
+        }
+    }
+
+    /// `error(token:)` read back.
+    public static func token(_ error: StoreError) -> String {
+        switch error {
+        case .storeKit(.paymentCancelled): "cancel"
+        case .storeKit(let code): "fail:\(code.rawValue)"
+        case .network(let code): "network:\(code.rawValue)"
+        }
+    }
+}
+
+extension TestControls {
+    /// `manage set api-error API ERROR|none`.
+    public mutating func setAPIError(_ name: String, _ token: String) throws(ControlProblem) {
+        guard let api = SimulatedAPI(rawValue: name) else {
+            throw ControlProblem(setting: "api-error", field: "apiErrors", value: name,
+                                 message: "expected one of \(SimulatedAPI.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        guard SimulatedAPI.simulated.contains(api) else {
+            throw ControlProblem(setting: "api-error", field: "apiErrors", value: name,
+                                 message: "Storefront has no \(name) call to fail yet; it simulates \(SimulatedAPI.simulated.map(\.rawValue).joined(separator: ", "))")
+        }
+        if token == "none" { apiErrors[api] = nil; return }
+        guard let error = SimulatedAPI.error(token: token) else {
+            throw ControlProblem(setting: "api-error", field: "apiErrors", value: token, message: "expected fail:CODE, network[:CODE], cancel or none")
+        }
+        apiErrors[api] = error
+    }
+}

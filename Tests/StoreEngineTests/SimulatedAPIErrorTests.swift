@@ -1,0 +1,67 @@
+import Foundation
+import StoreCore
+import StoreEngine
+import StoreKitModel
+import Testing
+import TestSupport
+
+/// Xcode's per-API simulated errors: each StoreKit call fails as set until turned off, while
+/// the next-outcome control still applies to one payment only.
+@Suite struct SimulatedAPIErrorTests {
+    func set(_ fixture: StoreFixture, _ api: String, _ token: String) async throws {
+        var controls = try await fixture.store.controls()
+        try controls.setAPIError(api, token)
+        try await fixture.store.setControls(controls)
+    }
+
+    @Test func theProductsRequestFailsUntilTurnedOff() async throws {
+        let fixture = try StoreFixture()
+        try await set(fixture, "load-products", "network:-1009")
+        for _ in 0..<2 {
+            await #expect(throws: StoreError.network(.notConnectedToInternet)) { try await fixture.store.products(ids: [StoreFixture.gems], storefront: nil) }
+        }
+        try await set(fixture, "load-products", "none")
+        #expect(try await fixture.store.products(ids: [StoreFixture.gems], storefront: nil).products.count == 1)
+    }
+
+    @Test func everyPaymentFailsWhileOnAndTheNextOutcomeWaits() async throws {
+        let fixture = try StoreFixture()
+        try await set(fixture, "purchase", "fail:4")
+        try await fixture.setControls { $0.nextOutcome = .deferred }
+        for _ in 0..<2 {
+            let failed = try await fixture.buy(StoreFixture.gems)
+            #expect(failed.transaction.state == .failed)
+            #expect(failed.transaction.error == .storeKit(.paymentNotAllowed))
+        }
+        #expect(try await fixture.store.controls().nextOutcome == .deferred, "the one-shot outcome was used up by payments it did not decide")
+        try await set(fixture, "purchase", "none")
+        #expect(try await fixture.buy(StoreFixture.gems).transaction.state == .deferred)
+    }
+
+    @Test func verificationAndRestoreFailAsSet() async throws {
+        let fixture = try StoreFixture()
+        let bought = try await fixture.buy(StoreFixture.removeAds)
+        try await set(fixture, "verification", "fail:0")
+        let result = try await fixture.store.verify(receipt: try #require(bought.receipt), transactionId: bought.transaction.id,
+                                                    productId: StoreFixture.removeAds, claim: "a")
+        guard case .rejected(nil, let reason) = result else { Issue.record("verification was not refused: \(result)"); return }
+        #expect(reason.contains("simulated SKErrorDomain 0 unknown"))
+        try await set(fixture, "app-store-sync", "cancel")
+        for _ in 0..<2 {
+            await #expect(throws: StoreError.storeKit(.paymentCancelled)) { try await fixture.store.restore(account: "alice") }
+        }
+    }
+
+    @Test func badNamesAndErrorsAreRefusedWithWhatIsAccepted() throws {
+        var controls = TestControls()
+        #expect(throws: ControlProblem.self) { try controls.setAPIError("purchases", "fail:0") }
+        #expect(throws: ControlProblem.self) { try controls.setAPIError("purchase", "deferred") }
+        do {
+            try controls.setAPIError("refund-request", "fail:0")
+            Issue.record("an API Storefront cannot fail yet was accepted")
+        } catch {
+            #expect(error.message.contains("no refund-request call to fail yet"))
+        }
+        #expect(controls.apiErrors.isEmpty)
+    }
+}
