@@ -59,6 +59,7 @@ let package = Package(
                 "StoreCore",
                 "LocalState",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // The HTTP API's wire format (JSON messages, headers), shared by the server and the client.

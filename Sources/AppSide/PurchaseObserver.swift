@@ -24,7 +24,7 @@ public struct PurchaseObserver: Sendable {
     public func buy(_ payment: Payment, forcing outcome: PaymentOutcome? = nil) async throws -> Transaction {
         let orderId = try ledger.placeOrder(payment, at: clock.now())
         return try await store.add(Payment(productId: payment.productId, quantity: payment.quantity,
-                                           applicationUsername: orderId, account: payment.account), forcing: outcome)
+                                           applicationUsername: orderId, account: payment.account, offer: payment.offer), forcing: outcome)
     }
 
     /// `stopAfterDelivery` plays an app that crashed after delivering and before verifying.

@@ -9,12 +9,31 @@ public struct PaymentRequest: Codable, Sendable, Hashable {
     /// 1 to 10; 1 when absent.
     public let quantity: Int?
     public let applicationUsername: String?
+    /// A promotional offer and its signature (`SKPaymentDiscount`).
+    public let discount: PaymentDiscount?
+    /// An offer code to redeem.
+    public let offerCode: String?
+    /// A win-back offer's id.
+    public let winBackOffer: String?
 
     public init(_ payment: Payment) {
         account = payment.account
         productId = payment.productId
         quantity = payment.quantity
         applicationUsername = payment.applicationUsername
+        switch payment.offer {
+        case .promotional(let discount)?: (self.discount, offerCode, winBackOffer) = (discount, nil, nil)
+        case .code(let code)?: (discount, offerCode, winBackOffer) = (nil, code, nil)
+        case .winBack(let id)?: (discount, offerCode, winBackOffer) = (nil, nil, id)
+        case nil: (discount, offerCode, winBackOffer) = (nil, nil, nil)
+        }
+    }
+
+    /// The offer the request asks for; nil without one. Only one of the three may be given.
+    public var offer: PaymentOffer? {
+        if let discount { return .promotional(discount) }
+        if let offerCode { return .code(offerCode) }
+        return winBackOffer.map(PaymentOffer.winBack)
     }
 }
 

@@ -34,6 +34,14 @@ public enum PaymentOutcome: Sendable, Hashable {
         }
     }
 
+    /// Whether the payment fails whatever else is asked of it.
+    public var isFailure: Bool {
+        switch self {
+        case .cancel, .fail, .network: true
+        case .success, .deferred, .interrupted: false
+        }
+    }
+
     /// A payment ending with `failure`.
     public init(failure: StoreError) {
         switch failure {

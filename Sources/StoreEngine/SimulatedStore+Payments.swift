@@ -85,17 +85,31 @@ extension SimulatedStore {
         let loaded = try TestControls.load(db, defaults: defaults)
         var controls = loaded
         let storefront = storefrontOverride ?? controls.storefront ?? account.storefront
-        let outcome = Self.outcome(for: payment, account: account, storefront: storefront, forced: forced, controls: &controls, catalog: catalog)
+        var outcome = Self.outcome(for: payment, account: account, storefront: storefront, forced: forced, controls: &controls, catalog: catalog)
         if controls != loaded { try controls.save(db) }  // a one-shot outcome was consumed
+        // An offer asked for is checked as the App Store checks it; a wrong one fails the payment.
+        var offer: TransactionOffer?
+        if payment.offer != nil, !outcome.isFailure {
+            switch try checkOffer(payment, account: account.name, storefront: storefront, at: now, db) {
+            case .accepted(let checked): offer = checked
+            case .refused(let code): outcome = .fail(code)
+            }
+        }
         let id = try StoreDatabase.nextTransactionId(db)
         let product = catalog.product(id: payment.productId)
         let price = product?.prices[storefront] ?? 0
-        let stored = StoredTransaction(
+        var stored = StoredTransaction(
             transaction: Transaction(id: id, originalId: id, payment: payment, state: .purchasing, purchaseDate: now),
             storefront: storefront, price: price * Decimal(payment.quantity),
             currency: catalog.storefront(id: storefront)?.currency ?? "USD",
             expiresDate: nil, revocationDate: nil, autoRenew: true, pendingOutcome: outcome, reason: .purchase)
+        stored.offer = offer
         try stored.insert(owner: ProcessIdentity.current.token, requestKey: requestKey, db)
+        if offer != nil, case .code(let code)? = payment.offer {
+            // Redeemed once taken: one-time codes for everyone, custom codes for the account.
+            try db.execute(sql: "INSERT INTO redeemed_codes (code, account, transaction_id, redeemed_at) VALUES (?, ?, ?, ?)",
+                           arguments: [code, account.name, id, now.timeIntervalSince1970])
+        }
         try Self.journal(TransactionUpdate(transaction: stored.transaction, receipt: nil), at: now, db)
         return AddResult(transaction: stored.transaction, inserted: AddResult.Inserted(stored: stored, controls: controls))
     }
@@ -212,6 +226,14 @@ extension SimulatedStore {
                                         holdings: try holdings(account: account, excluding: stored.id, at: now, db), catalog: catalog)
         if let price = quote.price { stored.price = price }
         guard let subscription = product.subscription else { return }
+        if let requested = stored.offer, requested.type != .introductory, let terms = terms(of: requested, product: product) {
+            // A promotional, code or win-back offer the store accepted: it starts now.
+            stored.price = terms.paymentMode == .freeTrial ? 0 : terms.prices[stored.storefront] ?? stored.price
+            let term = terms.firstTerm
+            stored.expiresDate = now.addingTimeInterval(controls.timeRate.seconds(for: term.period) * Double(term.count))
+            try endPlans(inGroupOf: stored, product: product, at: now, db)
+            return
+        }
         switch quote.basis {
         case .alreadyOwned:
             return
@@ -230,9 +252,13 @@ extension SimulatedStore {
         case .fullPrice:
             stored.expiresDate = now.addingTimeInterval(controls.timeRate.seconds(for: subscription.period))
         }
-        guard product.type == .autoRenewable, let group = subscription.group else { return }
-        // One plan per group: the one this replaces ends now.
-        for var active in try activeSubscriptions(account: account, at: now, db) where active.id != stored.id {
+        try endPlans(inGroupOf: stored, product: product, at: now, db)
+    }
+
+    /// One plan per group: the plans in force that `stored` replaces end now.
+    nonisolated func endPlans(inGroupOf stored: StoredTransaction, product: Product, at now: Date, _ db: Database) throws {
+        guard product.type == .autoRenewable, let group = product.subscription?.group else { return }
+        for var active in try activeSubscriptions(account: stored.transaction.payment.account, at: now, db) where active.id != stored.id {
             guard catalog.product(id: active.transaction.productId)?.subscription?.group == group else { continue }
             active.expiresDate = now
             active.autoRenew = false

@@ -108,12 +108,12 @@ extension SimulatedStore {
         var price = product.prices[previous.storefront] ?? previous.price
         var seconds = controls.timeRate.seconds(for: period)
         var offer: TransactionOffer?
-        if product.id == old.productId, let intro = product.subscription?.introOffer, previous.offer?.type == .introductory,
-           intro.paymentMode == .payAsYouGo, let offerPrice = intro.prices[previous.storefront],
-           try Self.offerPeriods(chain: old.originalId, db) < intro.periods {
+        if product.id == old.productId, let current = previous.offer, let terms = terms(of: current, product: product),
+           terms.paymentMode == .payAsYouGo, let offerPrice = terms.prices[previous.storefront],
+           try Self.offerPeriods(chain: old.originalId, offer: current, db) < terms.periods {
             price = offerPrice
-            seconds = controls.timeRate.seconds(for: intro.period)
-            offer = previous.offer
+            seconds = controls.timeRate.seconds(for: terms.period)
+            offer = current
         }
         var renewal = StoredTransaction(
             transaction: Transaction(id: id, originalId: old.originalId,
@@ -153,9 +153,10 @@ extension SimulatedStore {
         return latest
     }
 
-    /// How many periods of a chain were paid at its introductory offer.
-    private static func offerPeriods(chain originalId: String, _ db: Database) throws -> Int {
-        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM transactions WHERE original_id = ? AND offer_type = ? AND state = \(StateSQL.purchased)",
-                         arguments: [originalId, OfferType.introductory.rawValue]) ?? 0
+    /// How many periods of a chain were paid at `offer`.
+    private static func offerPeriods(chain originalId: String, offer: TransactionOffer, _ db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: """
+            SELECT COUNT(*) FROM transactions WHERE original_id = ? AND offer_type = ? AND offer_id IS ? AND state = \(StateSQL.purchased)
+            """, arguments: [originalId, offer.type.rawValue, offer.id]) ?? 0
     }
 }

@@ -162,6 +162,15 @@ public struct StoreDatabase: Sendable {
                 ALTER TABLE transactions ADD COLUMN expiration_reason INTEGER;
                 """)
         }
+        migrator.registerMigration("v8: offer nonces and codes") { db in
+            // A promotional offer's nonce is good once; a one-time offer code redeems once, a
+            // custom code once per account.
+            try db.execute(sql: """
+                CREATE TABLE offer_nonces (nonce TEXT PRIMARY KEY, used_at REAL NOT NULL);
+                CREATE TABLE redeemed_codes (code TEXT NOT NULL, account TEXT NOT NULL, transaction_id TEXT NOT NULL, redeemed_at REAL NOT NULL);
+                CREATE INDEX redeemed_codes_code ON redeemed_codes(code, account);
+                """)
+        }
         return migrator
     }
 }

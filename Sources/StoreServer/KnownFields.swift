@@ -13,7 +13,7 @@ extension ProductsRequest: KnownFields {
 }
 
 extension PaymentRequest: KnownFields {
-    static let fields: Set<String> = ["account", "productId", "quantity", "applicationUsername"]
+    static let fields: Set<String> = ["account", "productId", "quantity", "applicationUsername", "discount", "offerCode", "winBackOffer"]
 }
 
 extension FinishRequest: KnownFields {

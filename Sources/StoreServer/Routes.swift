@@ -96,8 +96,17 @@ public enum StoreRoutes {
         if let order = body.applicationUsername, order.unicodeScalars.count > 255 {
             throw APIError.invalid("applicationUsername must be at most 255 characters", field: "applicationUsername")
         }
-        // An unknown product is not refused here: StoreKit answers it with a failed transaction (paymentInvalid).
-        return Payment(productId: body.productId, quantity: quantity, applicationUsername: body.applicationUsername, account: body.account)
+        let offers = [body.discount != nil, body.offerCode != nil, body.winBackOffer != nil].filter { $0 }.count
+        guard offers <= 1 else { throw APIError.invalid("a payment takes one offer: discount, offerCode or winBackOffer", field: "discount") }
+        for (field, text) in [("offerCode", body.offerCode), ("winBackOffer", body.winBackOffer), ("discount.identifier", body.discount?.identifier),
+                              ("discount.keyIdentifier", body.discount?.keyIdentifier), ("discount.nonce", body.discount?.nonce),
+                              ("discount.signature", body.discount?.signature)] {
+            if let text, text.unicodeScalars.count > 512 { throw APIError.invalid("\(field) must be at most 512 characters", field: field) }
+        }
+        // An unknown product or offer is not refused here: StoreKit answers it with a failed
+        // transaction (paymentInvalid, or the offer's SKError).
+        return Payment(productId: body.productId, quantity: quantity, applicationUsername: body.applicationUsername, account: body.account,
+                       offer: body.offer)
     }
 
     /// No body is needed; one that is sent must agree with the path, which names the transaction.

@@ -31,6 +31,24 @@ struct BuyCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Force this purchase's outcome: success, cancel, fail:CODE, network[:CODE], deferred, interrupted.", valueName: "outcome"))
     var outcome: String?
 
+    @Option(name: .long, help: ArgumentHelp("A promotional offer (signed with the catalog's offerSigningKey, as the app's server would) or a win-back offer.", valueName: "offer-id"))
+    var offer: String?
+
+    @Option(name: .long, help: ArgumentHelp("A promotional offer's signature made elsewhere (base64 DER), with --offer and the values it signed.", valueName: "base64"))
+    var offerSignature: String?
+
+    @Option(name: .long, help: ArgumentHelp("The key id the signature was made with (default: the catalog's).", valueName: "key-id"))
+    var offerKeyId: String?
+
+    @Option(name: .long, help: ArgumentHelp("The nonce the signature covers (a UUID).", valueName: "uuid"))
+    var offerNonce: String?
+
+    @Option(name: .long, help: ArgumentHelp("When the signature was made, in milliseconds since 1970.", valueName: "ms"))
+    var offerTimestamp: Int64?
+
+    @Option(name: .long, help: ArgumentHelp("Redeem an offer code with the purchase.", valueName: "code"))
+    var offerCode: String?
+
     @Flag(name: .long, help: "Stop after delivery without verifying or finishing, as an app that crashed.")
     var noFinish = false
 
@@ -47,13 +65,17 @@ struct BuyCommand: AsyncParsableCommand {
         }
         let session = try await options.open()
         let printer = StepPrinter(json: json, language: session.language)
+        // The order id is chosen first: a promotional offer's signature covers it.
+        let orderId = order ?? (offer == nil ? nil : UUID().uuidString.lowercased())
+        let paymentOffer = try requestedOffer(catalog: session.context.catalog, orderId: orderId)
         do {
             // The observer comes first: what an earlier run left unfinished is handled before anything new.
             try await StepPrinter.handleUnfinished(session, printer: printer)
             let pending = PendingPayment.blocking(productId, in: try await session.observer.pending(account: session.account.name))
             if !pending.isEmpty { printer.pendingWarning(productId, pending) }
             let updates = await session.store.updates()
-            let started = try await session.observer.buy(Payment(productId: productId, quantity: quantity, applicationUsername: order, account: session.account.name),
+            let started = try await session.observer.buy(Payment(productId: productId, quantity: quantity, applicationUsername: orderId,
+                                                                 account: session.account.name, offer: paymentOffer),
                                                          forcing: forced)
             printer.update(TransactionUpdate(transaction: started, receipt: nil))
             for await update in updates where update.transaction.id == started.id && update.transaction.state != .purchasing {
@@ -67,6 +89,40 @@ struct BuyCommand: AsyncParsableCommand {
         } catch let failure as StoreFailure {
             throw CommandFailure.failure(failure.message)
         }
+    }
+}
+
+extension BuyCommand {
+    /// The offer the options ask for: an offer code; a win-back offer; a promotional offer with
+    /// the signature given, or signed here with the catalog's key. The store checks it.
+    func requestedOffer(catalog: Catalog, orderId: String?) throws -> PaymentOffer? {
+        if let offerCode {
+            guard offer == nil, offerSignature == nil else { throw CommandFailure.usage("--offer-code redeems a code; it cannot be combined with --offer") }
+            return .code(offerCode)
+        }
+        let signatureParts = [offerSignature != nil, offerKeyId != nil, offerNonce != nil, offerTimestamp != nil]
+        guard let offer else {
+            guard !signatureParts.contains(true) else { throw CommandFailure.usage("--offer-signature and its values need --offer OFFER_ID") }
+            return nil
+        }
+        if catalog.product(id: productId)?.subscription?.offer(id: offer)?.kind == .winBack, !signatureParts.contains(true) {
+            return .winBack(offer)
+        }
+        guard let offerSignature else {
+            guard !signatureParts.contains(true) else { throw CommandFailure.usage("--offer-key-id, --offer-nonce and --offer-timestamp go with --offer-signature") }
+            do {
+                return .promotional(try PromotionalOfferSigner.sign(offerId: offer, productId: productId, applicationUsername: orderId, catalog: catalog))
+            } catch let failure as PromotionalOfferSigner.Failure {
+                throw CommandFailure.failure(failure.description)
+            }
+        }
+        // The app sends every payment with its order id, and the signature covers it.
+        guard orderId != nil, order != nil else {
+            throw CommandFailure.usage("--offer-signature needs --order ORDER_ID: the applicationUsername the signature was made for")
+        }
+        // Missing values stay empty: the store refuses them as StoreKit does (missingOfferParams).
+        return .promotional(PaymentDiscount(identifier: offer, keyIdentifier: offerKeyId ?? catalog.settings.offerSigningKey?.keyId ?? "",
+                                            nonce: offerNonce ?? "", signature: offerSignature, timestamp: offerTimestamp ?? 0))
     }
 }
 

@@ -70,6 +70,30 @@ struct ProductsJSON: Encodable {
         let displayPrice: String
         let subscriptionPeriod: String?
         let subscriptionGroup: String?
+        /// Auto-renewable subscriptions: the introductory offer, then promotional, code and win-back offers.
+        let offers: [Offer]?
+    }
+
+    /// `Product.SubscriptionOffer`: `id` is absent for the introductory offer, which has none.
+    struct Offer: Encodable {
+        let id: String?
+        /// `introductory`, `promotional`, `code` or `winBack`.
+        let type: String
+        /// `freeTrial`, `payAsYouGo` or `payUpFront`.
+        let paymentMode: String
+        let period: String
+        let periods: Int
+        /// The price of one period (pay as you go) or of the whole offer, formatted; $0.00 for a free trial.
+        let displayPrice: String
+
+        init(id: String?, type: OfferType, terms: IntroOffer, storefront: String, formatter: PriceFormatter) {
+            self.id = id
+            self.type = type.rawValue
+            paymentMode = terms.paymentMode.rawValue
+            period = terms.period.iso8601
+            periods = terms.periods
+            displayPrice = formatter.string(terms.paymentMode == .freeTrial ? 0 : terms.prices[storefront] ?? 0)
+        }
     }
 
     let storefront: String
@@ -93,10 +117,19 @@ struct ProductsJSON: Encodable {
                         price: amount.exactString,
                         displayPrice: formatter.string(amount),
                         subscriptionPeriod: period?.iso8601,
-                        subscriptionGroup: product.subscription?.group)
+                        subscriptionGroup: product.subscription?.group,
+                        offers: Self.offers(product, storefront: context.storefront.id, formatter: formatter))
         }
         invalidProductIdentifiers = response.invalidProductIdentifiers
         unavailableInStorefront = response.unavailableInStorefront
+    }
+
+    static func offers(_ product: Product, storefront: String, formatter: PriceFormatter) -> [Offer]? {
+        guard product.type == .autoRenewable, let subscription = product.subscription else { return nil }
+        let intro = subscription.introOffer.map { Offer(id: nil, type: .introductory, terms: $0, storefront: storefront, formatter: formatter) }
+        return (intro.map { [$0] } ?? []) + subscription.offers.map {
+            Offer(id: $0.id, type: $0.kind.offerType, terms: $0.terms, storefront: storefront, formatter: formatter)
+        }
     }
 }
 

@@ -28,3 +28,25 @@ import Testing
         }
     }
 }
+
+/// Offers over HTTP: a payment's `offerCode` (or `discount`, `winBackOffer`) is checked by the
+/// store, and the transaction names the offer it was bought with.
+@Suite struct OfferRouteTests {
+    @Test func anOfferCodeIsRedeemedThroughThePaymentsRoute() async throws {
+        let fixture = try await ServerFixture()
+        try await fixture.test { client in
+            let body = #"{"account": "alice", "productId": "\#(ServerFixture.monthly)", "offerCode": "FREEMONTH03"}"#
+            let first = try await client.send(.post, "/v1/payments", json: body, headers: ["Idempotency-Key": "code-1"])
+            #expect(first.status == .created, "\(String(buffer: first.body))")
+            let id = try #require((try json(first)["transaction"] as? [String: Any])?["transactionId"] as? String)
+            let history = try await client.object(.get, "/v1/accounts/alice/transactions")
+            let transaction = try #require((history["transactions"] as? [[String: Any]])?.first { $0["transactionId"] as? String == id })
+            #expect(transaction["offerType"] as? String == "code")
+            #expect(transaction["offerId"] as? String == "com.example.storefront.premium.freemonth")
+            #expect(transaction["price"] as? String == "0")
+            let two = #"{"account": "alice", "productId": "\#(ServerFixture.monthly)", "offerCode": "X", "winBackOffer": "Y"}"#
+            let refused = try await client.send(.post, "/v1/payments", json: two, headers: ["Idempotency-Key": "code-2"])
+            #expect(refused.status == .unprocessableContent)
+        }
+    }
+}

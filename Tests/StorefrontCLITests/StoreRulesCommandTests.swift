@@ -132,3 +132,59 @@ import Testing
         #expect(run.stderr.contains("expected one of load-products, purchase, verification, app-store-sync"), "\(run)")
     }
 }
+
+/// `buy --offer`, `--offer-signature` and `--offer-code`, and the offers `products --json` lists.
+@Suite struct OfferCommandTests {
+    static let promo = "com.example.storefront.premium.halfprice"
+
+    @Test func aPromotionalOfferSignedWithTheCatalogsKey() throws {
+        let state = try StateDir()
+        // Never subscribed in the group: not eligible.
+        let early = try state.buy(ProductID.monthly, "--offer", Self.promo)
+        #expect(early.status == 3)
+        #expect((early.updates.last?["error"] as? [String: Any])?["name"] as? String == "ineligibleForOffer")
+        let trial = try state.buy(ProductID.monthly).transactionId()
+        try state.manage("expire", trial)
+        let promo = try state.buy(ProductID.monthly, "--offer", Self.promo)
+        #expect(promo.status == 0, "\(promo)")
+        let record = try #require(try state.transactions().transaction(try promo.transactionId()))
+        #expect(record.offerType == "promotional")
+        #expect(record.offerId == Self.promo)
+        #expect(record.price == "2.5")
+    }
+
+    @Test func aSignatureMadeElsewhereIsCheckedForReal() throws {
+        let state = try StateDir()
+        let missing = try state.buy(ProductID.monthly, "--offer", Self.promo, "--offer-signature", "MEUCIQ==", "--order", "o-1")
+        #expect((missing.updates.last?["error"] as? [String: Any])?["name"] as? String == "missingOfferParams", "\(missing)")
+        let forged = try state.buy(ProductID.monthly, "--offer", Self.promo, "--offer-signature", "MEUCIQ==", "--order", "o-2",
+                                   "--offer-nonce", "3f3b1a9e-2f7e-4a43-9d55-0a1e4c1f2b3c", "--offer-timestamp", "1800000000000")
+        #expect((forged.updates.last?["error"] as? [String: Any])?["name"] as? String == "invalidSignature", "\(forged)")
+        let noOrder = try state.run(["buy", ProductID.monthly, "--offer", Self.promo, "--offer-signature", "MEUCIQ=="])
+        #expect(noOrder.status == 2)
+        #expect(noOrder.stderr.contains("--offer-signature needs --order"), "\(noOrder)")
+    }
+
+    @Test func anOfferCodeRedeemsOnce() throws {
+        let state = try StateDir()
+        let first = try state.buy(ProductID.monthly, "--offer-code", "FREEMONTH02")
+        #expect(first.status == 0, "\(first)")
+        #expect(try state.transactions().transaction(try first.transactionId())?.offerType == "code")
+        let again = try state.run(["buy", ProductID.monthly, "--offer-code", "FREEMONTH02", "--account", "kenji", "--json"])
+        #expect(again.status == 3, "\(again)")
+    }
+
+    @Test func productsJSONListsEachSubscriptionsOffers() throws {
+        let run = try Executable.run(["products", "--json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run.stderr)")
+        let products = try #require(object["products"] as? [[String: Any]])
+        let monthly = try #require(products.first { $0["id"] as? String == ProductID.monthly })
+        let offers = try #require(monthly["offers"] as? [[String: Any]])
+        #expect(offers.map { $0["type"] as? String } == ["introductory", "promotional", "code", "winBack"])
+        #expect(offers[1]["id"] as? String == Self.promo)
+        #expect(offers[1]["displayPrice"] as? String == "$2.50")
+        #expect(offers[1]["periods"] as? Int == 3)
+        #expect(offers[0]["id"] == nil)
+        #expect(products.first { $0["id"] as? String == ProductID.gems }?["offers"] == nil)
+    }
+}

@@ -5,7 +5,7 @@ import Foundation
 struct NativeCatalogDecoder {
     static let formatName = "storefront-catalog"
     static let topLevelKeys = ["format", "version", "bundleId", "languages", "defaultStorefront",
-                               "storefronts", "accounts", "subscriptionGroups", "products"]
+                               "storefronts", "accounts", "subscriptionGroups", "products", "offerSigningKey"]
 
     var check = Validation()
     /// Ids of storefront entries already reported as invalid, or nil when `storefronts` itself is
@@ -37,6 +37,8 @@ struct NativeCatalogDecoder {
         let defaultStorefront = readDefaultStorefront(top["defaultStorefront"], known: storefrontIds)
         let accounts = readAccounts(top["accounts"], storefronts: storefrontIds)
         let groups = readGroups(top["subscriptionGroups"], languages: languageList)
+        var settings = CatalogSettings()
+        if let key = top["offerSigningKey"] { settings.offerSigningKey = readSigningKey(key) }
         let productsValue = check.require(top, "products", .root, "the list of products")
         let productList: (products: [Product], index: [String: Int])
         if let streamed {
@@ -54,7 +56,26 @@ struct NativeCatalogDecoder {
         guard check.problems.isEmpty, let bundleId, let defaultStorefront else { return nil }
         // With no problem every element is a product, so where each id was first seen is its position.
         return Catalog(bundleId: bundleId, languages: languages, defaultStorefront: defaultStorefront, storefronts: storefronts,
-                       accounts: accounts, subscriptionGroups: groups, products: productList.products, productIndex: productList.index)
+                       accounts: accounts, subscriptionGroups: groups, products: productList.products, productIndex: productList.index,
+                       settings: settings)
+    }
+
+    /// `offerSigningKey`: `{"keyId": "…", "privateKey": "-----BEGIN PRIVATE KEY-----…"}`, the In-App
+    /// Purchase key promotional offers are signed with (a P-256 key in PKCS#8 PEM).
+    private mutating func readSigningKey(_ value: JSONValue) -> OfferSigningKey? {
+        let path = JSONPath.root.key("offerSigningKey")
+        guard let object = check.object(value, path, allowed: ["keyId", "privateKey"]) else { return nil }
+        let keyId = check.string(check.require(object, "keyId", path, "the key's id from App Store Connect, e.g. \"ABC123DEFG\""), path.key("keyId"), maxLength: 64)
+        let pem = check.string(check.require(object, "privateKey", path, "the PEM text of the P-256 private key"), path.key("privateKey"),
+                               maxLength: 4000, multiline: true)
+        if let keyId, keyId.isEmpty || !keyId.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) {
+            check.report(path.key("keyId"), "\(quoted(keyId)) is not a key id (letters and digits)")
+        }
+        if let pem, !pem.hasPrefix("-----BEGIN PRIVATE KEY-----") && !pem.hasPrefix("-----BEGIN EC PRIVATE KEY-----") {
+            check.report(path.key("privateKey"), "not a PEM private key: it must start with -----BEGIN PRIVATE KEY-----")
+        }
+        guard let keyId, let pem else { return nil }
+        return OfferSigningKey(keyId: keyId, privateKeyPEM: pem)
     }
 
     private mutating func readHeader(_ top: JSONObject) {

@@ -26,7 +26,7 @@ extension ProductsDecoder {
     }
 
     private func autoRenewable(_ value: JSONValue, _ path: JSONPath, unavailable: Set<String>, check: inout Validation) -> SubscriptionInfo? {
-        guard let object = check.object(value, path, allowed: ["group", "period", "rank", "introOffer"]) else { return nil }
+        guard let object = check.object(value, path, allowed: ["group", "period", "rank", "introOffer", "offers"]) else { return nil }
         let period = check.period(check.require(object, "period", path, "the renewal period, e.g. \"P1M\""), path.key("period"))
         let group = check.string(check.require(object, "group", path, "the subscription group's id"), path.key("group"), maxLength: 100)
         if let group, !groups.contains(group) {
@@ -34,13 +34,69 @@ extension ProductsDecoder {
         }
         let rank = check.integer(check.require(object, "rank", path, "its level in the group, 1 = highest"), path.key("rank"), in: 1...100)
         let offer = object["introOffer"].flatMap { introOffer($0, path.key("introOffer"), unavailable: unavailable, check: &check) }
+        let offers = object["offers"].map { offerList($0, path.key("offers"), unavailable: unavailable, check: &check) }
         guard let period, let group, groups.contains(group), let rank else { return nil }
         if object["introOffer"] != nil && offer == nil { return nil }
-        return SubscriptionInfo(group: group, period: period, rank: rank, introOffer: offer)
+        guard let offers = offers ?? [] else { return nil }
+        return SubscriptionInfo(group: group, period: period, rank: rank, introOffer: offer, offers: offers)
     }
 
+    /// `offers`: promotional, code and win-back offers, each id once; nil when any is wrong.
+    private func offerList(_ value: JSONValue, _ path: JSONPath, unavailable: Set<String>, check: inout Validation) -> [SubscriptionOffer]? {
+        guard let items = check.array(value, path) else { return nil }
+        var offers: [SubscriptionOffer] = []
+        var ids: Set<String> = []
+        let before = check.problems.count
+        for (index, item) in items.enumerated() {
+            let itemPath = path.index(index)
+            guard let offer = subscriptionOffer(item, itemPath, unavailable: unavailable, check: &check) else { continue }
+            if !ids.insert(offer.id).inserted { check.report(itemPath.key("id"), "offer id \(quoted(offer.id)) appears twice in this subscription") }
+            offers.append(offer)
+        }
+        return check.problems.count == before ? offers : nil
+    }
+
+    private func subscriptionOffer(_ value: JSONValue, _ path: JSONPath, unavailable: Set<String>, check: inout Validation) -> SubscriptionOffer? {
+        guard let object = check.object(value, path, allowed: Self.offerTermKeys + ["id", "type", "codes", "customCodes"]) else { return nil }
+        let id = check.string(check.require(object, "id", path, "the offer's identifier"), path.key("id"), maxLength: 100)
+        let kind = check.choice(check.require(object, "type", path, "promotional, code or winBack"), path.key("type"), "an offer type",
+                                options: SubscriptionOffer.Kind.allCases.map { ($0.rawValue, $0) })
+        let terms = offerTerms(object, path, unavailable: unavailable, check: &check)
+        let codes = codeList(object["codes"], path.key("codes"), check: &check)
+        let customCodes = codeList(object["customCodes"], path.key("customCodes"), check: &check)
+        let hasCodes = object["codes"] != nil || object["customCodes"] != nil
+        if kind != .code, kind != nil, hasCodes {
+            check.report(path, "only an offer of type code has codes")
+        }
+        if kind == .code, !hasCodes {
+            check.report(path, "an offer of type code needs \"codes\" (one-time) or \"customCodes\" (once per account)")
+        }
+        guard let id, let kind, let terms else { return nil }
+        return SubscriptionOffer(id: id, kind: kind, terms: terms, oneTimeCodes: codes, customCodes: customCodes)
+    }
+
+    /// Offer codes: letters and digits, 1 to 64 each, as App Store Connect allows.
+    private func codeList(_ value: JSONValue?, _ path: JSONPath, check: inout Validation) -> [String] {
+        guard let value, let items = check.array(value, path) else { return [] }
+        return items.enumerated().compactMap { index, item in
+            guard let code = check.string(item, path.index(index), maxLength: 64) else { return nil }
+            guard !code.isEmpty, code.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
+                check.report(path.index(index), "\(quoted(code)) is not an offer code (letters and digits only)")
+                return nil
+            }
+            return code
+        }
+    }
+
+    static let offerTermKeys = ["paymentMode", "period", "periods", "prices"]
+
     private func introOffer(_ value: JSONValue, _ path: JSONPath, unavailable: Set<String>, check: inout Validation) -> IntroOffer? {
-        guard let object = check.object(value, path, allowed: ["paymentMode", "period", "periods", "prices"]) else { return nil }
+        guard let object = check.object(value, path, allowed: Self.offerTermKeys) else { return nil }
+        return offerTerms(object, path, unavailable: unavailable, check: &check)
+    }
+
+    /// What an offer costs: its payment mode, period, number of periods and prices.
+    private func offerTerms(_ object: JSONObject, _ path: JSONPath, unavailable: Set<String>, check: inout Validation) -> IntroOffer? {
         let mode = check.choice(check.require(object, "paymentMode", path, "freeTrial, payAsYouGo or payUpFront"),
                                 path.key("paymentMode"), "a payment mode", options: Self.paymentModes)
         let period = check.period(check.require(object, "period", path, "the offer's period, e.g. \"P1W\""), path.key("period"))

@@ -9,8 +9,21 @@ public struct CatalogSettings: Sendable, Hashable {
     public var timeRate: TimeRate = .realTime
     /// A locale that overrides the storefront's default (`_locale`).
     public var locale: String?
+    /// The In-App Purchase key promotional offers are signed with, as the app's server has it.
+    public var offerSigningKey: OfferSigningKey?
 
     public init() {}
+}
+
+/// A P-256 private key (PEM, PKCS#8) and the id App Store Connect gave it.
+public struct OfferSigningKey: Sendable, Hashable {
+    public let keyId: String
+    public let privateKeyPEM: String
+
+    public init(keyId: String, privateKeyPEM: String) {
+        self.keyId = keyId
+        self.privateKeyPEM = privateKeyPEM
+    }
 }
 
 /// A validated catalog: every product, storefront and account, indexed by id.

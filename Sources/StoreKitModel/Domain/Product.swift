@@ -52,12 +52,52 @@ public struct SubscriptionInfo: Sendable, Hashable {
     /// Level of service within the group: 1 is the highest; moving to a lower number is an upgrade.
     public let rank: Int?
     public let introOffer: IntroOffer?
+    /// Promotional, offer-code and win-back offers.
+    public let offers: [SubscriptionOffer]
 
-    public init(group: String?, period: SubscriptionPeriod, rank: Int?, introOffer: IntroOffer?) {
+    public init(group: String?, period: SubscriptionPeriod, rank: Int?, introOffer: IntroOffer?, offers: [SubscriptionOffer] = []) {
         self.group = group
         self.period = period
         self.rank = rank
         self.introOffer = introOffer
+        self.offers = offers
+    }
+
+    public func offer(id: String) -> SubscriptionOffer? {
+        offers.first { $0.id == id }
+    }
+}
+
+/// An offer beyond the introductory one: promotional (signed by the app's server), an offer
+/// code, or win-back (for those whose subscription ended).
+public struct SubscriptionOffer: Sendable, Hashable {
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        case promotional, code, winBack
+
+        public var offerType: OfferType {
+            switch self {
+            case .promotional: .promotional
+            case .code: .code
+            case .winBack: .winBack
+            }
+        }
+    }
+
+    public let id: String
+    public let kind: Kind
+    /// What it costs, as an introductory offer's terms say it.
+    public let terms: IntroOffer
+    /// Offer codes that redeem once, whoever redeems them.
+    public let oneTimeCodes: [String]
+    /// Offer codes that each account may redeem once.
+    public let customCodes: [String]
+
+    public init(id: String, kind: Kind, terms: IntroOffer, oneTimeCodes: [String] = [], customCodes: [String] = []) {
+        self.id = id
+        self.kind = kind
+        self.terms = terms
+        self.oneTimeCodes = oneTimeCodes
+        self.customCodes = customCodes
     }
 }
 

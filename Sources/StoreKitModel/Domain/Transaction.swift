@@ -62,12 +62,55 @@ public struct Payment: Sendable, Hashable, Codable {
     /// `applicationUsername`: the app's order id, carried through the purchase (may come back empty).
     public let applicationUsername: String?
     public let account: String
+    /// The offer the app asks for, which the store checks.
+    public let offer: PaymentOffer?
 
-    public init(productId: String, quantity: Int = 1, applicationUsername: String? = nil, account: String) {
+    public init(productId: String, quantity: Int = 1, applicationUsername: String? = nil, account: String, offer: PaymentOffer? = nil) {
         self.productId = productId
         self.quantity = quantity
         self.applicationUsername = applicationUsername
         self.account = account
+        self.offer = offer
+    }
+}
+
+/// An offer asked for with a payment.
+public enum PaymentOffer: Sendable, Hashable, Codable {
+    /// A promotional offer with the app server's signature (`SKPaymentDiscount`).
+    case promotional(PaymentDiscount)
+    /// An offer code being redeemed.
+    case code(String)
+    /// A win-back offer (StoreKit 2's `.winBackOffer` purchase option): no signature.
+    case winBack(String)
+}
+
+/// `SKPaymentDiscount`: a promotional offer and the signature the app's server made for it.
+public struct PaymentDiscount: Sendable, Hashable, Codable {
+    /// The offer's id.
+    public let identifier: String
+    public let keyIdentifier: String
+    /// A lower-case UUID, used once.
+    public let nonce: String
+    /// Base64 of the DER-encoded ECDSA P-256 SHA-256 signature.
+    public let signature: String
+    /// Milliseconds since 1970 when it was signed; older than a day is refused.
+    public let timestamp: Int64
+
+    public init(identifier: String, keyIdentifier: String, nonce: String, signature: String, timestamp: Int64) {
+        self.identifier = identifier
+        self.keyIdentifier = keyIdentifier
+        self.nonce = nonce
+        self.signature = signature
+        self.timestamp = timestamp
+    }
+
+    /// The text the signature covers, as Apple defines it: bundle id, key id, product id, offer
+    /// id, the app account token (lower case; empty without one), nonce and timestamp, joined by
+    /// U+2063 INVISIBLE SEPARATOR.
+    public static func signedText(bundleId: String, keyIdentifier: String, productId: String, offerId: String,
+                                  applicationUsername: String?, nonce: String, timestamp: Int64) -> String {
+        [bundleId, keyIdentifier, productId, offerId, (applicationUsername ?? "").lowercased(), nonce.lowercased(), String(timestamp)]
+            .joined(separator: "\u{2063}")
     }
 }
 

@@ -1,0 +1,33 @@
+import Crypto
+import Foundation
+import StoreKitModel
+
+/// What an app's server does for a promotional offer: signs it with the In-App Purchase key
+/// (ECDSA P-256 over SHA-256, DER, base64), for the app to send with its payment.
+public enum PromotionalOfferSigner {
+    public struct Failure: Error, CustomStringConvertible, Sendable {
+        public let description: String
+    }
+
+    /// The signed `SKPaymentDiscount`. The order id the payment will carry is signed as the app
+    /// account token, so it must be the one the payment is sent with.
+    public static func sign(offerId: String, productId: String, applicationUsername: String?, catalog: Catalog,
+                            nonce: UUID = UUID(), at date: Date = Date()) throws -> PaymentDiscount {
+        guard let key = catalog.settings.offerSigningKey else {
+            throw Failure(description: "the catalog has no offerSigningKey to sign promotional offers with; pass --offer-signature made by your server")
+        }
+        let privateKey: P256.Signing.PrivateKey
+        do {
+            privateKey = try P256.Signing.PrivateKey(pemRepresentation: key.privateKeyPEM)
+        } catch {
+            throw Failure(description: "offerSigningKey.privateKey is not a P-256 private key: \(error)")
+        }
+        let timestamp = Int64((date.timeIntervalSince1970 * 1000).rounded())
+        let nonceText = nonce.uuidString.lowercased()
+        let text = PaymentDiscount.signedText(bundleId: catalog.bundleId, keyIdentifier: key.keyId, productId: productId, offerId: offerId,
+                                              applicationUsername: applicationUsername, nonce: nonceText, timestamp: timestamp)
+        let signature = try privateKey.signature(for: Data(text.utf8))
+        return PaymentDiscount(identifier: offerId, keyIdentifier: key.keyId, nonce: nonceText,
+                               signature: signature.derRepresentation.base64EncodedString(), timestamp: timestamp)
+    }
+}
