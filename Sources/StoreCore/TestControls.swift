@@ -32,6 +32,9 @@ public struct TestControls: Sendable, Hashable {
         billingIssues = settings.billingIssues
         gracePeriod = settings.gracePeriod
         timeRate = settings.timeRate
-        if settings.failTransactions { nextOutcome = .fail(.unknown) }
+        for name in settings.apiErrors {
+            guard let api = SimulatedAPI(rawValue: name), SimulatedAPI.simulated.contains(api) else { continue }
+            apiErrors[api] = .storeKit(.unknown)
+        }
     }
 }

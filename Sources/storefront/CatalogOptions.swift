@@ -75,6 +75,11 @@ struct CatalogContext {
     let locale: String
     let language: Language
 
+    /// What the catalog's import changed or left out, in one line; nil when nothing.
+    var notice: String? {
+        catalog.settings.notices.isEmpty ? nil : "catalog: " + catalog.settings.notices.joined(separator: "; ")
+    }
+
     var priceFormatter: PriceFormatter {
         PriceFormatter(currency: storefront.currency, locale: locale)
     }

@@ -26,6 +26,7 @@ struct ProductsCommand: AsyncParsableCommand {
 
     func run() async throws {
         let context = try await options.resolve()
+        if let notice = context.notice { Console.err("storefront: note: \(notice)") }
         let requested = ids.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
             ?? context.catalog.allProductIds
         let response = context.catalog.request(ids: requested, storefront: context.storefront)

@@ -96,6 +96,7 @@ struct StoreOptions: ParsableArguments {
             }
             let (ledger, storeChange) = try opened.bound(to: try await store.storeId())
             if let storeChange { notices.append(storeChange.message) }
+            if let notice = context.notice { notices.append(notice) }
             if announcing { for notice in notices { Console.err("storefront: note: \(notice)") } }
             let name = account ?? controls.account ?? context.catalog.defaultAccount.name
             guard let account = context.catalog.account(named: name) else {

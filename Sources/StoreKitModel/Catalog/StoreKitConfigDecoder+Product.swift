@@ -6,8 +6,8 @@ extension StoreKitConfigDecoder {
         let id = check.string(check.require(object, "productID", path, "the product identifier"), path.key("productID"), maxLength: Product.maxIdLength)
         let type = check.choice(check.require(object, "type", path, "Consumable, NonConsumable, NonRenewingSubscription or RecurringSubscription"),
                                 path.key("type"), "a StoreKit product type", options: Self.types)
-        let price = check.price(check.require(object, "displayPrice", path, "the price in the \(storefrontId) storefront's currency"),
-                                path.key("displayPrice"), currency: storefrontCurrency)
+        let price = storefrontPrice(check.require(object, "displayPrice", path, "the price in the \(storefrontId) storefront's currency"),
+                                    path.key("displayPrice"))
         let text = localizations(check.require(object, "localizations", path, "at least one localization"), path.key("localizations"), required: true)
         let subscription = subscription(object, path, type: type, group: group, rank: rank)
         guard let id, let type, let price, let text else { return nil }
@@ -34,8 +34,9 @@ extension StoreKitConfigDecoder {
                                       path.key("recurringSubscriptionPeriod"))
             let level = object["groupNumber"].flatMap { check.integer($0, path.key("groupNumber"), in: 1...100) } ?? rank
             let offer = introOffer(object["introductoryOffer"], path.key("introductoryOffer"))
+            let offers = subscriptionOffers(object, path)
             guard let period else { return nil }
-            return SubscriptionInfo(group: group, period: period, rank: level, introOffer: offer)
+            return SubscriptionInfo(group: group, period: period, rank: level, introOffer: offer, offers: offers)
         default:
             return nil
         }
@@ -54,18 +55,51 @@ extension StoreKitConfigDecoder {
         } else {
             priceValue = object["displayPrice"]
         }
-        let price = check.price(priceValue, path.key("displayPrice"), currency: storefrontCurrency)
+        let price = storefrontPrice(priceValue, path.key("displayPrice"))
         guard let mode, let period else { return nil }
         if mode == .freeTrial { return IntroOffer(paymentMode: mode, period: period, periods: periods, prices: [:]) }
         guard let price else { return nil }
         return IntroOffer(paymentMode: mode, period: period, periods: periods, prices: [storefrontId: price])
     }
 
-    /// `localizations[{locale, displayName, description}]` → title and description keyed by language.
+    /// A price as written, in the storefront's currency: one with more decimal places than the
+    /// currency has (a USD file opened in the JPN storefront) is kept, counted for the notice,
+    /// and shown rounded as Xcode shows it.
+    mutating func storefrontPrice(_ value: JSONValue?, _ path: JSONPath) -> Decimal? {
+        guard let price = check.price(value, path, currency: nil) else { return nil }
+        let allowed = PriceText.zeroDecimalCurrencies.contains(storefrontCurrency) ? 0 : 2
+        if -Int(price.exponent) > allowed { roundedPrices += 1 }
+        return price
+    }
+
+    /// `adHocOffers` (promotional), `codeOffers` (redeemed by their reference name, as StoreKitTest's
+    /// `.codeOffer(referenceName:)`) and `winbackOffers`.
+    private mutating func subscriptionOffers(_ object: JSONObject, _ path: JSONPath) -> [SubscriptionOffer] {
+        var offers: [SubscriptionOffer] = []
+        for (key, kind) in [("adHocOffers", SubscriptionOffer.Kind.promotional), ("codeOffers", .code), ("winbackOffers", .winBack)] {
+            guard let value = object[key], value != .null, let items = check.array(value, path.key(key)) else { continue }
+            for (index, item) in items.enumerated() {
+                let itemPath = path.key(key).index(index)
+                guard let offerObject = check.object(item, itemPath) else { continue }
+                let reference = offerObject["referenceName"].flatMap { check.string($0, itemPath.key("referenceName"), maxLength: 100) }
+                let id = offerObject["offerID"].flatMap { check.string($0, itemPath.key("offerID"), maxLength: 100) } ?? reference
+                guard let id else {
+                    check.report(itemPath, "an offer needs \"offerID\" (or \"referenceName\")")
+                    continue
+                }
+                guard let terms = introOffer(item, itemPath) else { continue }
+                offers.append(SubscriptionOffer(id: id, kind: kind, terms: terms, customCodes: kind == .code ? [reference ?? id] : []))
+            }
+        }
+        return offers
+    }
+
+    /// `localizations[{locale, displayName, description}]` → the title and description of the
+    /// localization `_locale` chooses (that locale, else its language, else the first), keyed by
+    /// the catalog's language: the products read as the file's chosen locale, the UI stays en/zh-Hans.
     mutating func localizations(_ value: JSONValue?, _ path: JSONPath, required: Bool) -> (title: LocalizedText, description: LocalizedText)? {
         guard let items = check.array(value, path) else { return nil }
-        var titles: [String: String] = [:]
-        var descriptions: [String: String] = [:]
+        var found: [(locale: String, name: String, description: String)] = []
         for (index, item) in items.enumerated() {
             let itemPath = path.index(index)
             guard let object = check.object(item, itemPath) else { continue }
@@ -76,16 +110,19 @@ extension StoreKitConfigDecoder {
             let description = object["description"] == .string("") ? ""
                 : check.string(object["description"], itemPath.key("description"), maxLength: ProductsDecoder.maxDescription, multiline: true) ?? ""
             guard let locale, let name else { continue }
-            let tag = Language(tag: locale)?.rawValue ?? String(locale.prefix { $0 != "_" && $0 != "-" })
-            if titles[tag] == nil {
-                titles[tag] = name
-                descriptions[tag] = description
-            }
+            found.append((locale, name, description))
         }
-        if titles.isEmpty {
+        guard !found.isEmpty else {
             if required && items.isEmpty { check.report(path, "is empty; a product needs at least one localization with a displayName") }
             return nil
         }
-        return (LocalizedText(titles), LocalizedText(descriptions))
+        let normalized = { (locale: String) in locale.replacingOccurrences(of: "-", with: "_").lowercased() }
+        let language = { (locale: String) in String(normalized(locale).prefix { $0 != "_" }) }
+        let chosen = found.first { normalized($0.locale) == normalized(contentLocale) }
+            ?? found.first { language($0.locale) == language(contentLocale) }
+        if chosen == nil && required { otherLocalization += 1 }
+        let shown = chosen ?? found[0]
+        let tag = Language.english.rawValue
+        return (LocalizedText([tag: shown.name]), LocalizedText([tag: shown.description]))
     }
 }

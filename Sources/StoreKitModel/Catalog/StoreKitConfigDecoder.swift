@@ -1,8 +1,10 @@
 import Foundation
 
 /// Imports an Xcode StoreKit configuration file (`.storekit`, format versions 1.x–4.x).
-/// Fields Storefront does not use (offers other than introductory, app policies, internal ids)
-/// are ignored, as newer and older files carry different sets; what it uses is validated.
+/// Fields Storefront does not use (app policies, internal ids, family sharing) are ignored, as
+/// newer and older files carry different sets; what it uses is validated, and a setting it cannot
+/// honour is named in the catalog's notices rather than dropped in silence. A file Xcode opens is
+/// not refused for its prices: Xcode shows each price as written in the storefront's currency.
 struct StoreKitConfigDecoder {
     static let types: [(String, ProductType)] = [
         ("Consumable", .consumable), ("NonConsumable", .nonConsumable),
@@ -19,11 +21,19 @@ struct StoreKitConfigDecoder {
     private var storefront = Storefront(id: "USA", currency: "USD", locale: "en_US")
     var storefrontId: String { storefront.id }
     var storefrontCurrency: String { storefront.currency }
+    /// One line each, at load (`CatalogSettings.notices`).
+    var notices: [String] = []
+    /// Prices written with more decimal places than the storefront's currency has.
+    var roundedPrices = 0
+    /// `_locale`: the products' localization shown, whatever the UI's language.
+    var contentLocale = "en_US"
+    /// Products with no localization for `contentLocale`'s language.
+    var otherLocalization = 0
 
     mutating func decode(_ root: JSONValue) -> Catalog? {
         guard let top = check.object(root, .root) else { return nil }
         // The format version is not checked: 1.x–4.x differ only in fields read leniently here.
-        let settings = readSettings(top["settings"])
+        var settings = readSettings(top["settings"])
         var products: [Product] = []
         var groups: [SubscriptionGroup] = []
         for key in ["products", "nonRenewingSubscriptions"] {
@@ -49,6 +59,14 @@ struct StoreKitConfigDecoder {
             check.report(.root, "the file defines no products (its \"products\", \"nonRenewingSubscriptions\" and \"subscriptionGroups\" are empty)")
         }
         guard check.problems.isEmpty else { return nil }
+        if otherLocalization > 0 {
+            notices.append("\(otherLocalization) product\(otherLocalization == 1 ? " has" : "s have") no \(contentLocale) localization; shown in the first one the file gives")
+        }
+        if roundedPrices > 0 {
+            notices.append("\(roundedPrices) price\(roundedPrices == 1 ? " is" : "s are") written with more decimal places than \(storefront.currency) has; "
+                           + "shown rounded in the \(storefront.id) storefront, as Xcode shows them")
+        }
+        settings.notices = notices
         let accounts = [
             Account(name: "tester", storefront: storefront.id, askToBuy: settings.askToBuy, note: "Account for this .storekit test session"),
         ]
@@ -70,7 +88,10 @@ struct StoreKitConfigDecoder {
             }
         }
         if let locale = check.string(object["_locale"], path.key("_locale"), maxLength: 40) {
-            if LocaleCatalog.isKnownLocale(locale) { settings.locale = locale } else {
+            if LocaleCatalog.isKnownLocale(locale) {
+                settings.locale = locale
+                contentLocale = locale
+            } else {
                 check.report(path.key("_locale"), "\(quoted(locale)) is not a locale this system knows (e.g. \"en_US\")")
             }
         }
@@ -84,7 +105,45 @@ struct StoreKitConfigDecoder {
         settings.billingIssues = (check.bool(object["_billingIssuesEnabled"], path.key("_billingIssuesEnabled")) ?? false)
             || (check.bool(object["_renewalBillingIssuesEnabled"], path.key("_renewalBillingIssuesEnabled")) ?? false)
         settings.gracePeriod = check.bool(object["_billingGracePeriodEnabled"], path.key("_billingGracePeriodEnabled")) ?? false
+        // Xcode fails every purchase while this is on, not one.
+        if check.bool(object["_failTransactionsEnabled"], path.key("_failTransactionsEnabled")) == true { settings.apiErrors.append("purchase") }
+        settings.apiErrors += storeKitErrors(object["_storeKitErrors"], path.key("_storeKitErrors"))
+        if check.bool(object["_disableDialogs"], path.key("_disableDialogs")) == true {
+            notices.append("_disableDialogs is ignored: the storefront always shows its sheets")
+        }
         return settings
+    }
+
+    /// Xcode's names of the APIs whose errors a `.storekit` file turns on, by `manage set api-error` name.
+    static let errorAPIs: [(String, String)] = [
+        ("Load Products", "load-products"), ("Purchase", "purchase"), ("Verification", "verification"),
+        ("App Store Sync", "app-store-sync"), ("Subscription Status", "subscription-status"), ("App Transaction", "app-transaction"),
+        ("Manage Subscriptions Sheet", "manage-subscriptions"), ("Refund Request Sheet", "refund-request"),
+        ("Offer Code Redeem Sheet", "offer-code-redeem"),
+    ]
+
+    /// The APIs Storefront can fail (`SimulatedAPI.simulated` in the store core, which a test keeps equal).
+    static let simulatedAPIs: Set<String> = ["load-products", "purchase", "verification", "app-store-sync"]
+
+    /// `_storeKitErrors[{name, enabled}]`: the APIs turned on, by `manage set api-error` name; an
+    /// API Storefront cannot fail is named in a notice.
+    private mutating func storeKitErrors(_ value: JSONValue?, _ path: JSONPath) -> [String] {
+        guard let value, let items = check.array(value, path) else { return [] }
+        var apis: [String] = []
+        for (index, item) in items.enumerated() {
+            guard let object = check.object(item, path.index(index)), check.bool(object["enabled"], path.index(index).key("enabled")) == true,
+                  let name = check.string(object["name"], path.index(index).key("name"), maxLength: 100) else { continue }
+            guard let api = Self.errorAPIs.first(where: { $0.0 == name })?.1 else {
+                notices.append("_storeKitErrors \(quoted(name)) is ignored: not an API this tool knows")
+                continue
+            }
+            guard Self.simulatedAPIs.contains(api) else {
+                notices.append("_storeKitErrors \(quoted(name)) is ignored: Storefront has no such call to fail yet")
+                continue
+            }
+            apis.append(api)
+        }
+        return apis
     }
 
     private mutating func subscriptionGroup(_ value: JSONValue, _ path: JSONPath) -> (SubscriptionGroup, [JSONValue])? {

@@ -11,6 +11,11 @@ public struct CatalogSettings: Sendable, Hashable {
     public var locale: String?
     /// The In-App Purchase key promotional offers are signed with, as the app's server has it.
     public var offerSigningKey: OfferSigningKey?
+    /// Per-API simulated errors turned on in the file (`_storeKitErrors`, `_failTransactionsEnabled`),
+    /// by `manage set api-error` names, each failing with `SKError.unknown` as Xcode's generic error.
+    public var apiErrors: [String] = []
+    /// What the import changed or left out, each one line, for the user to read at load.
+    public var notices: [String] = []
 
     public init() {}
 }
