@@ -12,12 +12,14 @@ public enum SimulatedAPI: String, CaseIterable, Sendable, Hashable, Codable {
     /// Restore fails (`restoreCompletedTransactionsFailedWithError`).
     case appStoreSync = "app-store-sync"
     case subscriptionStatus = "subscription-status"
+    /// The manage-subscriptions sheet does not open (the storefront's `u`).
     case manageSubscriptions = "manage-subscriptions"
+    /// The refund request fails when submitted (the storefront's `f`).
     case refundRequest = "refund-request"
     case offerCodeRedeem = "offer-code-redeem"
 
     /// The calls Storefront has and so can fail; the others are named, and refused, until it has them.
-    public static let simulated: [SimulatedAPI] = [.loadProducts, .purchase, .verification, .appStoreSync]
+    public static let simulated: [SimulatedAPI] = [.loadProducts, .purchase, .verification, .appStoreSync, .manageSubscriptions, .refundRequest]
 
     /// The error a simulated failure is given as: `fail:CODE`, `network[:CODE]` or `cancel`.
     public static func error(token: String) -> StoreError? {

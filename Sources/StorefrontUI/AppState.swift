@@ -137,6 +137,21 @@ public enum Sheet: Sendable, Hashable {
     case transactionManager(selection: Int)
     case quitConfirm
     case restoreResult(RestoreResult)
+    /// StoreKit's manage-subscriptions sheet: the account's subscriptions, to cancel or resume.
+    case manageSubscriptions(selection: Int)
+    /// StoreKit's refund-request sheet for one transaction, with the reason chosen.
+    case refundRequest(RefundRequest)
+}
+
+/// The refund-request sheet's state: the transaction, and which of Apple's reasons is chosen.
+public struct RefundRequest: Sendable, Hashable {
+    public var transactionId: String
+    public var reason: Int
+
+    public init(transactionId: String, reason: Int = 0) {
+        self.transactionId = transactionId
+        self.reason = reason
+    }
 }
 
 public struct ConfirmPurchase: Sendable, Hashable {

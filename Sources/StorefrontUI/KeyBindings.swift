@@ -3,7 +3,7 @@ import CellGrid
 /// What a key does; the same table drives dispatch and the help overlay, so they cannot drift.
 public enum Command: Sendable, Hashable, CaseIterable {
     case up, down, top, bottom, pageUp, pageDown
-    case buy, details, filter, restore, pending, storefront, account, language, controls, manager
+    case buy, details, filter, restore, pending, storefront, account, language, controls, manager, subscriptions, requestRefund
     case help, close, quit, retry
     case increase, decrease, toggle
     case approve, decline, resolve, refund, expire, renew, delete, clearAll, reset
@@ -34,6 +34,8 @@ public struct KeyBinding: Sendable {
         case main
         case controls
         case manager
+        /// The manage-subscriptions sheet.
+        case subscriptions
         case confirm
         /// A yes/no question (quit with a payment in flight).
         case question
@@ -64,6 +66,14 @@ public enum KeyBindings {
         KeyBinding(keys: [.character("t")], command: .controls, help: ("test controls", "测试控制"), scope: .main),
         KeyBinding(keys: [.character("m")], command: .manager, help: ("transaction manager", "交易管理器"), scope: .main,
                    short: ("transactions", "交易管理")),
+        KeyBinding(keys: [.character("u")], command: .subscriptions, help: ("manage subscriptions", "管理订阅"), scope: .main,
+                   short: ("subscriptions", "订阅")),
+        KeyBinding(keys: [.character("f")], command: .requestRefund, help: ("request a refund of the selected product's purchase", "为所选商品的购买申请退款"),
+                   scope: .main),
+        KeyBinding(keys: [.enter, .character(" ")], command: .toggle, help: ("cancel or resume the subscription", "取消或恢复订阅"), scope: .subscriptions,
+                   short: ("cancel / resume", "取消 / 恢复")),
+        KeyBinding(keys: [.character("f")], command: .requestRefund, help: ("request a refund of its latest period", "为其最近一期申请退款"),
+                   scope: .subscriptions, short: ("refund", "退款")),
         KeyBinding(keys: [.character("R")], command: .retry, help: ("reload products / retry verification", "重新加载商品 / 重试验证"), scope: .main),
         KeyBinding(keys: [.character("+"), .right], command: .increase, help: ("quantity or value up", "增加数量或数值"), scope: .confirm),
         KeyBinding(keys: [.character("-"), .left], command: .decrease, help: ("quantity or value down", "减少数量或数值"), scope: .confirm),

@@ -75,6 +75,16 @@ struct KeyHints {
              separator: " ")
     }
 
+    var subscriptions: String {
+        line([item([.up, .down], .everywhere, ("choose", "选择")), item([.toggle], .subscriptions), item([.requestRefund], .subscriptions),
+              item([.close], .everywhere)])
+    }
+
+    var refundRequest: String {
+        line([item([.up, .down], .everywhere, ("reason", "原因")), item([.toggle], .subscriptions, ("submit", "提交")),
+              item([.close], .everywhere, ("cancel", "取消"))])
+    }
+
     var question: String {
         line([item([.yes], .question, ("quit", "退出")), item([.no], .question, ("stay", "留下"))])
     }

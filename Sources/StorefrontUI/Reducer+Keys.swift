@@ -43,6 +43,8 @@ extension Reducer {
             state.list.relabel(language: state.language)
         case .controls: state.sheet = .testControls(selection: 0)
         case .manager: state.sheet = .transactionManager(selection: 0)
+        case .subscriptions: openSubscriptions(&state)
+        case .requestRefund: openRefundRequest(&state)
         case .help: state.sheet = .help
         case .close:
             if !state.list.query.isEmpty { state.list.setQuery("") }
@@ -134,6 +136,10 @@ extension Reducer {
             return controlsKey(&state, key, selection)
         case .transactionManager(let selection):
             return managerKey(&state, key, selection)
+        case .manageSubscriptions(let selection):
+            return subscriptionsKey(&state, key, selection)
+        case .refundRequest(let request):
+            return refundRequestKey(&state, key, request)
         case .error, .help, .pendingPayments, .restoreResult:
             let command = KeyBindings.command(for: key, in: .message)
             if command == .quit { return quit(&state) }

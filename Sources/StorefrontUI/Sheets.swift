@@ -53,6 +53,10 @@ enum Sheets {
             return (strings.managerTitle, manager(state, strings, selection), hints.manager)
         case .quitConfirm:
             return (strings.quitTitle, [Line(text: strings.quitBody)], hints.question)
+        case .manageSubscriptions(let selection):
+            return (strings.subscriptionsTitle, subscriptions(state, strings, selection), hints.subscriptions)
+        case .refundRequest(let request):
+            return (strings.refundTitle, refundRequest(request, state, strings), hints.refundRequest)
         case .restoreResult(let result):
             let line: Line = switch result {
             case .restored(let ids): Line(text: strings.restored(ids.map { Reducer.title(state, nil, product: $0) }), role: .success)
@@ -190,6 +194,39 @@ enum Sheets {
                         role: transaction.state == .failed ? .error : transaction.state == .deferred ? .warning : .normal,
                         selected: index == selection, wraps: false)
         }
+    }
+
+    /// Each auto-renewable subscription with its renewal: renews, ends (cancelled), in billing
+    /// retry or grace, renewing to another plan, a price increase waiting.
+    static func subscriptions(_ state: AppState, _ strings: UIStrings, _ selection: Int) -> [Line] {
+        let list = Reducer.subscriptions(state)
+        guard !list.isEmpty else { return [Line(text: strings.noSubscriptions, role: .muted)] }
+        return list.enumerated().map { index, entitlement in
+            let title = Reducer.title(state, nil, product: entitlement.productId)
+            var words: [String] = []
+            let renewal = entitlement.renewal
+            if renewal?.isInBillingRetry == true {
+                words.append(strings.billingIssue(title, graceUntil: renewal?.gracePeriodExpirationDate, now: state.now))
+            } else if let expires = entitlement.expiresDate {
+                words.append(strings.subscription(title, expires: expires, now: state.now, renews: entitlement.willAutoRenew))
+            }
+            if let next = renewal?.autoRenewProductId, next != entitlement.productId, entitlement.willAutoRenew {
+                words.append(strings.renewsTo(Reducer.title(state, nil, product: next)))
+            }
+            if renewal?.priceIncreaseStatus == .pending { words.append(strings.priceIncreasePending) }
+            let active = entitlement.isActive(at: state.now)
+            return Line(text: words.joined(separator: " · "), role: active ? (entitlement.willAutoRenew ? .success : .warning) : .muted,
+                        selected: index == selection, wraps: false)
+        }
+    }
+
+    static func refundRequest(_ request: RefundRequest, _ state: AppState, _ strings: UIStrings) -> [Line] {
+        let transaction = state.history.first { $0.id == request.transactionId }
+        let title = Reducer.title(state, request.transactionId)
+        let price = transaction?.terms.map { state.priceFormatter.string($0.price) } ?? "—"
+        var lines = [Line(text: strings.refundQuestion(title, price: price), role: .title), Line(text: strings.refundReasonPrompt)]
+        lines += strings.refundReasons.enumerated().map { index, reason in Line(text: reason, selected: index == request.reason, wraps: false) }
+        return lines
     }
 
     /// A centred box sized to its content; long lists scroll to keep the selection in view.

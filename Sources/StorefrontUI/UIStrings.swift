@@ -209,6 +209,30 @@ public struct UIStrings: Sendable {
              "将在“\(from)”续订时生效（\(left)后），现在不扣费。")
     }
 
+    // Manage subscriptions and refund requests
+    var subscriptionsTitle: String { pick("Subscriptions", "订阅") }
+    var noSubscriptions: String { pick("No subscriptions yet.", "还没有订阅。") }
+    func renewsTo(_ title: String) -> String { pick("then \(title)", "之后为“\(title)”") }
+    var priceIncreasePending: String { pick("price increase waiting for consent", "涨价待同意") }
+    func cancelledSubscription(_ title: String) -> String {
+        pick("\(title) cancelled: it runs to the end of its period.", "已取消“\(title)”：将持续到本期结束。")
+    }
+    func resumed(_ title: String) -> String { pick("\(title) will renew again.", "“\(title)”将再次续订。") }
+    var refundTitle: String { pick("Request a Refund", "申请退款") }
+    func refundQuestion(_ title: String, price: String) -> String {
+        pick("Request a refund of \(title) (\(price))?", "为“\(title)”（\(price)）申请退款？")
+    }
+    var refundReasonPrompt: String { pick("Choose a reason:", "选择原因：") }
+    var refundReasons: [String] {
+        zh ? ["我并非有意购买", "我的孩子未经允许购买", "购买的项目无法正常使用", "其他"]
+           : ["I didn't mean to buy this", "My child bought it without permission", "The purchase didn't work as expected", "Other"]
+    }
+    func refundSubmitted(_ title: String) -> String {
+        pick("Refund request for \(title) submitted; the test environment approves it at once.", "已提交“\(title)”的退款申请；测试环境会立即批准。")
+    }
+    var refundCancelled: String { pick("Refund request cancelled.", "已取消退款申请。") }
+    var nothingToRefund: String { pick("Nothing of the selected product to refund.", "所选商品没有可退款的购买。") }
+
     func alreadySubscribed(_ title: String) -> String {
         pick("You're currently subscribed to \(title). Nothing will be charged.", "你目前已订阅“\(title)”，不会扣费。")
     }

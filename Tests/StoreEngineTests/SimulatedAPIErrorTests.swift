@@ -57,11 +57,23 @@ import TestSupport
         #expect(throws: ControlProblem.self) { try controls.setAPIError("purchases", "fail:0") }
         #expect(throws: ControlProblem.self) { try controls.setAPIError("purchase", "deferred") }
         do {
-            try controls.setAPIError("refund-request", "fail:0")
+            try controls.setAPIError("subscription-status", "fail:0")
             Issue.record("an API Storefront cannot fail yet was accepted")
         } catch {
-            #expect(error.message.contains("no refund-request call to fail yet"))
+            #expect(error.message.contains("no subscription-status call to fail yet"))
         }
         #expect(controls.apiErrors.isEmpty)
+    }
+
+    /// A `.storekit` file's `_storeKitErrors` seed exactly the APIs the store can fail.
+    @Test func theStoreKitImportKnowsWhichAPIsCanFail() throws {
+        var object = try #require(try JSONSerialization.jsonObject(with: Data(#"{"products": [], "settings": {"_storeKitErrors": []}}"#.utf8)) as? [String: Any])
+        let names = ["Load Products", "Purchase", "Verification", "App Store Sync", "Subscription Status", "App Transaction",
+                     "Manage Subscriptions Sheet", "Refund Request Sheet", "Offer Code Redeem Sheet"]
+        object["settings"] = ["_storeKitErrors": names.map { ["name": $0, "enabled": true] }]
+        object["products"] = [["productID": "a.b", "type": "Consumable", "displayPrice": "0.99", "localizations": [["locale": "en_US", "displayName": "A"]]]]
+        let catalog = try CatalogLoader.decode([UInt8](try JSONSerialization.data(withJSONObject: object)), source: "all.storekit")
+        #expect(Set(TestControls(seed: catalog.settings).apiErrors.keys) == Set(SimulatedAPI.simulated))
+        #expect(catalog.settings.apiErrors.count == SimulatedAPI.simulated.count)
     }
 }

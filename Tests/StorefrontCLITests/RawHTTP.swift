@@ -195,7 +195,11 @@ func nonLoopbackIPv4Addresses() -> [String] {
 func listeningAddresses(port: Int) -> [String] {
     var found: [String] = []
     for file in ["/proc/net/tcp", "/proc/net/tcp6"] {
-        guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { continue }
+        // Read to the end: /proc files report no size, and a one-shot read stops at a page, which
+        // leaves out later sockets when the test process holds many.
+        guard let handle = FileHandle(forReadingAtPath: file) else { continue }
+        let text = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
+        try? handle.close()
         for line in text.split(separator: "\n").dropFirst() {
             let fields = line.split(separator: " ")
             guard fields.count > 3, fields[3] == "0A" else { continue }  // 0A: LISTEN

@@ -1,0 +1,85 @@
+import CellGrid
+import StoreCore
+import StoreKitModel
+
+/// StoreKit's own sheets an app opens: manage subscriptions (`showManageSubscriptions`) and the
+/// refund request (`beginRefundRequest`). A simulated error for either fails it as StoreKit would.
+extension Reducer {
+    /// Apple's refund-request reasons, in the order its sheet lists them.
+    static let refundReasonCount = 4
+
+    /// The account's auto-renewable subscriptions, as the sheet lists them.
+    static func subscriptions(_ state: AppState) -> [Entitlement] {
+        state.entitlements.filter { $0.type == .autoRenewable }
+    }
+
+    static func openSubscriptions(_ state: inout AppState) {
+        if let error = state.controls.apiErrors[.manageSubscriptions] {
+            state.sheet = .error(ErrorSheet(kind: .store(error), productId: nil))
+            return
+        }
+        state.sheet = .manageSubscriptions(selection: 0)
+    }
+
+    /// The refund request for the selected product's latest purchase that was not refunded.
+    static func openRefundRequest(_ state: inout AppState, transactionId: String? = nil) {
+        let id = transactionId ?? state.selectedProduct.flatMap { product in
+            state.history.first { $0.productId == product.id && $0.state == .purchased && $0.terms?.revocation == nil }?.id
+        }
+        guard let id else {
+            say(&state, UIStrings(state.language).nothingToRefund, .warning)
+            return
+        }
+        state.sheet = .refundRequest(RefundRequest(transactionId: id))
+    }
+
+    static func subscriptionsKey(_ state: inout AppState, _ key: Key, _ selection: Int) -> [Effect] {
+        let list = subscriptions(state)
+        let selected = list.indices.contains(selection) ? list[selection] : nil
+        switch KeyBindings.command(for: key, in: .subscriptions) {
+        case .up: state.sheet = .manageSubscriptions(selection: max(0, selection - 1))
+        case .down: state.sheet = .manageSubscriptions(selection: max(0, min(list.count - 1, selection + 1)))
+        case .toggle:
+            guard let selected, selected.isActive(at: state.now) else { return [] }
+            let resume = !selected.willAutoRenew
+            let title = Reducer.title(state, nil, product: selected.productId)
+            say(&state, resume ? UIStrings(state.language).resumed(title) : UIStrings(state.language).cancelledSubscription(title))
+            return [.manage(.setAutoRenew(selected.transactionId, resume)), .refresh(account: state.account.name)]
+        case .requestRefund:
+            guard let selected else { return [] }
+            openRefundRequest(&state, transactionId: selected.transactionId)
+        case .close: state.sheet = nil
+        case .quit: return quit(&state)
+        case .help: state.sheet = .help
+        default: break
+        }
+        return []
+    }
+
+    /// Choose a reason, then Enter submits (the test environment approves at once, as Xcode's
+    /// does) or Esc cancels (`userCancelled`).
+    static func refundRequestKey(_ state: inout AppState, _ key: Key, _ request: RefundRequest) -> [Effect] {
+        let strings = UIStrings(state.language)
+        var request = request
+        switch KeyBindings.command(for: key, in: .subscriptions) {
+        case .up: request.reason = max(0, request.reason - 1)
+        case .down: request.reason = min(refundReasonCount - 1, request.reason + 1)
+        case .toggle:
+            if let error = state.controls.apiErrors[.refundRequest] {
+                state.sheet = .error(ErrorSheet(kind: .store(error), productId: nil))
+                return []
+            }
+            state.sheet = nil
+            say(&state, strings.refundSubmitted(Reducer.title(state, request.transactionId)))
+            return [.manage(.refund(request.transactionId)), .refresh(account: state.account.name)]
+        case .close:
+            state.sheet = nil
+            say(&state, strings.refundCancelled)
+            return []
+        case .quit: return quit(&state)
+        default: return []
+        }
+        state.sheet = .refundRequest(request)
+        return []
+    }
+}

@@ -1,0 +1,71 @@
+import CellGrid
+import Foundation
+import StoreCore
+import StorefrontUI
+import StoreKitModel
+import Testing
+
+/// StoreKit's manage-subscriptions and refund-request sheets, exhaustively: each key's whole
+/// change of state and every effect.
+@Suite struct SubscriptionSheetTests {
+    typealias F = UIFixture
+
+    static let monthly: Transaction = {
+        var monthly = F.transaction("2000000000000002", F.monthly, .purchased, finished: true)
+        monthly.terms = TransactionTerms(price: Decimal(string: "4.99")!, currency: "USD", expirationDate: F.now.addingTimeInterval(86_400))
+        return monthly
+    }()
+    static let entitlement = Entitlement(productId: F.monthly, type: .autoRenewable, transactionId: monthly.id, originalTransactionId: monthly.id,
+                                         purchaseDate: F.now, expiresDate: F.now.addingTimeInterval(86_400), willAutoRenew: true,
+                                         renewal: RenewalInfo(willAutoRenew: true, autoRenewProductId: F.monthly))
+
+    static func subscribed() -> ReducerTestStore {
+        var store = ReducerTestStore(F.state())
+        store.arrange {
+            $0.history = [monthly]
+            $0.entitlements = [entitlement]
+        }
+        return store
+    }
+
+    @Test func manageSubscriptionsCancelsAndRefundsTheSelectedOne() {
+        var store = Self.subscribed()
+        store.press(.character("u")) { $0.sheet = .manageSubscriptions(selection: 0) }
+        #expect(Golden.text(store.state).contains("Premium Monthly renews in 24 h"))
+        store.press(.enter, effects: [.manage(.setAutoRenew(Self.monthly.id, false)), .refresh(account: "alice")]) {
+            $0.status = ReducerTests.status("Premium Monthly cancelled: it runs to the end of its period.")
+        }
+        store.press(.character("f")) { $0.sheet = .refundRequest(RefundRequest(transactionId: Self.monthly.id)) }
+        store.press(.down) { $0.sheet = .refundRequest(RefundRequest(transactionId: Self.monthly.id, reason: 1)) }
+        store.press(.enter, effects: [.manage(.refund(Self.monthly.id)), .refresh(account: "alice")]) {
+            $0.sheet = nil
+            $0.status = ReducerTests.status("Refund request for Premium Monthly submitted; the test environment approves it at once.")
+        }
+    }
+
+    @Test func aCancelledRefundRequestChangesNothingButSaysSo() {
+        var store = Self.subscribed()
+        store.arrange { $0.list.setQuery("premium monthly") }
+        store.press(.character("f")) { $0.sheet = .refundRequest(RefundRequest(transactionId: Self.monthly.id)) }
+        store.press(.escape) {
+            $0.sheet = nil
+            $0.status = ReducerTests.status("Refund request cancelled.")
+        }
+    }
+
+    @Test func simulatedErrorsFailTheSheetsAsStoreKitWould() {
+        var store = Self.subscribed()
+        store.arrange { $0.controls.apiErrors = [.manageSubscriptions: .network(.notConnectedToInternet), .refundRequest: .storeKit(.unknown)] }
+        store.press(.character("u")) { $0.sheet = .error(ErrorSheet(kind: .store(.network(.notConnectedToInternet)), productId: nil)) }
+        store.arrange { $0.sheet = .refundRequest(RefundRequest(transactionId: Self.monthly.id)) }
+        store.press(.enter) { $0.sheet = .error(ErrorSheet(kind: .store(.storeKit(.unknown)), productId: nil)) }
+    }
+
+    @Test func theSheetsReadWell() {
+        var store = Self.subscribed()
+        store.press(.character("u")) { $0.sheet = .manageSubscriptions(selection: 0) }
+        Golden.check("subscriptions-80x24", store.state)
+        store.press(.character("f")) { $0.sheet = .refundRequest(RefundRequest(transactionId: Self.monthly.id)) }
+        Golden.check("refund-request-80x24", store.state)
+    }
+}
