@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The store's rules in the real terminal: a free trial bought, then refunded through StoreKit's
+/// own sheets, and an owned product that is not sold twice.
+@Suite(.serialized) struct StoreRulesTmuxTests {
+    typealias App = InteractiveEndToEndTests.App
+
+    @Test func aFreeTrialThenARefundThroughTheSheets() throws {
+        let session = try App().launch()
+        defer { session.kill() }
+        try session.sendKeys("/")
+        try session.type("premium monthly")
+        try session.sendKeys("Enter")
+        try session.waitFor(text: "> Premium Monthly")
+        try session.sendKeys("Enter")
+        try session.waitUntil("the sheet says what the trial costs and what follows") {
+            $0.contains("Do you want to subscribe to Premium Monthly?") && $0.contains("Free for 1 week, then $4.99/month")
+        }
+        try session.sendKeys("Enter")
+        try session.waitUntil("subscribed, nothing charged") { $0.contains("Subscribed") && $0.contains("verified ✓ finished") }
+        try session.sendKeys("u")
+        try session.waitFor(text: "Premium Monthly renews in 7 d")
+        try session.sendKeys("f")
+        try session.waitFor(text: "Request a refund of Premium Monthly ($0.00)?")
+        try session.sendKeys("Down", "Enter")
+        try session.waitUntil("the transaction reads refunded and the subscription is gone") {
+            $0.contains("refunded") && !$0.contains("Subscribed")
+        }
+    }
+
+    @Test func anOwnedProductIsOfferedForFreeNotSoldAgain() throws {
+        let session = try App().launch()
+        defer { session.kill() }
+        try session.sendKeys("/")
+        try session.type("remove")
+        try session.sendKeys("Enter", "Enter", "Enter")
+        try session.waitUntil("Remove Ads is owned") { $0.contains("Owned: Remove Ads") && $0.contains("verified ✓ finished") }
+        try session.sendKeys("Enter")
+        try session.waitFor(text: "You've already purchased Remove Ads. It will be restored for free.")
+        try session.waitFor(text: "Total       $0.00")
+    }
+}
