@@ -16,10 +16,12 @@ public enum SimulatedAPI: String, CaseIterable, Sendable, Hashable, Codable {
     case manageSubscriptions = "manage-subscriptions"
     /// The refund request fails when submitted (the storefront's `f`).
     case refundRequest = "refund-request"
+    /// The offer-code redemption sheet does not open (the storefront's `c`).
     case offerCodeRedeem = "offer-code-redeem"
 
     /// The calls Storefront has and so can fail; the others are named, and refused, until it has them.
-    public static let simulated: [SimulatedAPI] = [.loadProducts, .purchase, .verification, .appStoreSync, .manageSubscriptions, .refundRequest]
+    public static let simulated: [SimulatedAPI] = [.loadProducts, .purchase, .verification, .appStoreSync, .manageSubscriptions, .refundRequest,
+                                                   .offerCodeRedeem]
 
     /// The error a simulated failure is given as: `fail:CODE`, `network[:CODE]` or `cancel`.
     public static func error(token: String) -> StoreError? {

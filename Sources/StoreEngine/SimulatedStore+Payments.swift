@@ -297,7 +297,7 @@ extension SimulatedStore {
         try active.update(db)
     }
 
-    /// The latest transaction of each auto-renewable chain that is still in force.
+    /// The latest transaction of each auto-renewable chain that is still in force or in billing retry.
     nonisolated func activeSubscriptions(account: String, at now: Date, _ db: Database) throws -> [StoredTransaction] {
         let rows = try StoredTransaction.fetchAll(db, where: "account = ? AND state = \(StateSQL.purchased) AND expires_date IS NOT NULL AND revocation_date IS NULL AND reason != ?",
                                                   [account, TransactionReason.planChange.rawValue])
@@ -305,7 +305,8 @@ extension SimulatedStore {
         for row in rows where catalog.product(id: row.transaction.productId)?.type == .autoRenewable {
             latest[row.transaction.originalId] = row
         }
-        return latest.values.filter { inForce($0, at: now) }.sorted { $0.id < $1.id }
+        // A chain in billing retry counts too: a new plan of its group replaces it.
+        return latest.values.filter { inForce($0, at: now) || $0.billingRetryUntil != nil }.sorted { $0.id < $1.id }
     }
 
     public func finish(transactionId: String) async throws {

@@ -135,6 +135,8 @@ public final class EffectRunner: Sendable {
             } catch let failure as StoreFailure where failure.kind == .unavailable {
                 report(.paymentUnconfirmed(productId: productId, quantity: quantity, orderId: orderId, reason: failure.message))
             }
+        case .redeem(let code, let productId, let account):
+            try await buy(Payment(productId: productId, applicationUsername: UUID().uuidString, account: account, offer: .code(code)))
         case .handle(let update):
             report(.appSteps(try await observer.handle(update)))
         case .refresh(let account):

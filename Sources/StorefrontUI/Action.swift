@@ -58,5 +58,7 @@ public enum Effect: Sendable, Hashable {
     case setControls(TestControls)
     case manage(ManageAction)
     case retryVerification(account: String)
+    /// Redeem an offer code: a payment for the product whose offer it is, carrying the code.
+    case redeem(code: String, productId: String, account: String)
     case quit
 }

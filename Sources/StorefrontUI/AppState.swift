@@ -141,6 +141,8 @@ public enum Sheet: Sendable, Hashable {
     case manageSubscriptions(selection: Int)
     /// StoreKit's refund-request sheet for one transaction, with the reason chosen.
     case refundRequest(RefundRequest)
+    /// StoreKit's offer-code redemption sheet, with the code typed so far.
+    case redeemCode(String)
 }
 
 /// The refund-request sheet's state: the transaction, and which of Apple's reasons is chosen.

@@ -3,7 +3,7 @@ import CellGrid
 /// What a key does; the same table drives dispatch and the help overlay, so they cannot drift.
 public enum Command: Sendable, Hashable, CaseIterable {
     case up, down, top, bottom, pageUp, pageDown
-    case buy, details, filter, restore, pending, storefront, account, language, controls, manager, subscriptions, requestRefund
+    case buy, details, filter, restore, pending, storefront, account, language, controls, manager, subscriptions, requestRefund, redeemCode
     case help, close, quit, retry
     case increase, decrease, toggle
     case approve, decline, resolve, refund, expire, renew, delete, clearAll, reset
@@ -70,6 +70,7 @@ public enum KeyBindings {
                    short: ("subscriptions", "订阅")),
         KeyBinding(keys: [.character("f")], command: .requestRefund, help: ("request a refund of the selected product's purchase", "为所选商品的购买申请退款"),
                    scope: .main),
+        KeyBinding(keys: [.character("c")], command: .redeemCode, help: ("redeem an offer code", "兑换优惠代码"), scope: .main),
         KeyBinding(keys: [.enter, .character(" ")], command: .toggle, help: ("cancel or resume the subscription", "取消或恢复订阅"), scope: .subscriptions,
                    short: ("cancel / resume", "取消 / 恢复")),
         KeyBinding(keys: [.character("f")], command: .requestRefund, help: ("request a refund of its latest period", "为其最近一期申请退款"),

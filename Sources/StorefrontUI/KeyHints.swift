@@ -85,6 +85,10 @@ struct KeyHints {
               item([.close], .everywhere, ("cancel", "取消"))])
     }
 
+    var redeem: String {
+        line([item([.buy], .main, ("redeem", "兑换")), item([.close], .everywhere, ("cancel", "取消"))])
+    }
+
     var question: String {
         line([item([.yes], .question, ("quit", "退出")), item([.no], .question, ("stay", "留下"))])
     }

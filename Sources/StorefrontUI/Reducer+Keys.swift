@@ -45,6 +45,7 @@ extension Reducer {
         case .manager: state.sheet = .transactionManager(selection: 0)
         case .subscriptions: openSubscriptions(&state)
         case .requestRefund: openRefundRequest(&state)
+        case .redeemCode: openRedeemCode(&state)
         case .help: state.sheet = .help
         case .close:
             if !state.list.query.isEmpty { state.list.setQuery("") }
@@ -140,6 +141,8 @@ extension Reducer {
             return subscriptionsKey(&state, key, selection)
         case .refundRequest(let request):
             return refundRequestKey(&state, key, request)
+        case .redeemCode(let code):
+            return redeemCodeKey(&state, key, code)
         case .error, .help, .pendingPayments, .restoreResult:
             let command = KeyBindings.command(for: key, in: .message)
             if command == .quit { return quit(&state) }

@@ -33,6 +33,41 @@ extension Reducer {
         state.sheet = .refundRequest(RefundRequest(transactionId: id))
     }
 
+    static func openRedeemCode(_ state: inout AppState) {
+        if let error = state.controls.apiErrors[.offerCodeRedeem] {
+            state.sheet = .error(ErrorSheet(kind: .store(error), productId: nil))
+            return
+        }
+        state.sheet = .redeemCode("")
+    }
+
+    /// Typing a code (letters and digits, as App Store Connect makes them, upper case); Enter
+    /// redeems it for the product whose offer it is. A code no product has is StoreKit's
+    /// `invalidOfferIdentifier`; whether it is still good is the store's to say.
+    static func redeemCodeKey(_ state: inout AppState, _ key: Key, _ code: String) -> [Effect] {
+        switch key {
+        case .character(let character) where character.isASCII && (character.isLetter || character.isNumber) && code.count < 64:
+            state.sheet = .redeemCode(code + character.uppercased())
+        case .backspace, .control("h"):
+            state.sheet = .redeemCode(String(code.dropLast()))
+        case .enter where !code.isEmpty:
+            let product = state.catalog.products.first { product in
+                product.subscription?.offers.contains { $0.kind == .code && ($0.oneTimeCodes.contains(code) || $0.customCodes.contains(code)) } == true
+            }
+            guard let product else {
+                state.sheet = .error(ErrorSheet(kind: .store(.storeKit(.invalidOfferIdentifier)), productId: nil))
+                return []
+            }
+            state.sheet = nil
+            say(&state, UIStrings(state.language).redeeming(code, product.title.text(in: state.language)))
+            return [.redeem(code: code, productId: product.id, account: state.account.name)]
+        case .escape: state.sheet = nil
+        case .control("c"): return quit(&state)
+        default: break
+        }
+        return []
+    }
+
     static func subscriptionsKey(_ state: inout AppState, _ key: Key, _ selection: Int) -> [Effect] {
         let list = subscriptions(state)
         let selected = list.indices.contains(selection) ? list[selection] : nil

@@ -57,6 +57,8 @@ enum Sheets {
             return (strings.subscriptionsTitle, subscriptions(state, strings, selection), hints.subscriptions)
         case .refundRequest(let request):
             return (strings.refundTitle, refundRequest(request, state, strings), hints.refundRequest)
+        case .redeemCode(let code):
+            return (strings.redeemTitle, [Line(text: strings.redeemPrompt), Line(text: ""), Line(text: "> " + code + "▏", role: .title)], hints.redeem)
         case .restoreResult(let result):
             let line: Line = switch result {
             case .restored(let ids): Line(text: strings.restored(ids.map { Reducer.title(state, nil, product: $0) }), role: .success)

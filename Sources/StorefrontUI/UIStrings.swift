@@ -218,6 +218,9 @@ public struct UIStrings: Sendable {
         pick("\(title) cancelled: it runs to the end of its period.", "已取消“\(title)”：将持续到本期结束。")
     }
     func resumed(_ title: String) -> String { pick("\(title) will renew again.", "“\(title)”将再次续订。") }
+    var redeemTitle: String { pick("Redeem Code", "兑换代码") }
+    var redeemPrompt: String { pick("Type the offer code:", "输入优惠代码：") }
+    func redeeming(_ code: String, _ title: String) -> String { pick("Redeeming \(code) for \(title)…", "正在为“\(title)”兑换 \(code)…") }
     var refundTitle: String { pick("Request a Refund", "申请退款") }
     func refundQuestion(_ title: String, price: String) -> String {
         pick("Request a refund of \(title) (\(price))?", "为“\(title)”（\(price)）申请退款？")

@@ -147,4 +147,17 @@ import TestSupport
         #expect(parsed.billingIssues)
         #expect(ControlSetting.gracePeriod.value(in: controls) == "on")
     }
+
+    @Test func aNewPlanReplacesOneInBillingRetry() async throws {
+        let fixture = try StoreFixture()
+        try await fixture.setControls { $0.billingIssues = true }
+        let id = try await subscribed(fixture)
+        fixture.clock.advance(by: 8 * Self.day)
+        try await fixture.store.renewDue()
+        try await fixture.setControls { $0.billingIssues = false }
+        _ = try await fixture.buy(StoreFixture.plusMonthly)
+        let inRetry = try await fixture.store.entitlements(account: "alice").filter { $0.renewal?.isInBillingRetry == true }
+        #expect(inRetry.isEmpty, "the plan in billing retry was left retrying beside its replacement")
+        await #expect(throws: StoreFailure.self) { try await fixture.store.perform(.resolveIssue(id)) }
+    }
 }

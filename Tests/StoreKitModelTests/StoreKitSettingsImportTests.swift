@@ -43,14 +43,14 @@ import Testing
             setting(&object, "_billingGracePeriodEnabled", true)
             setting(&object, "_failTransactionsEnabled", true)
             var errors = (object["settings"] as? [String: Any])?["_storeKitErrors"] as? [[String: Any]] ?? []
-            for index in errors.indices where ["Load Products", "Offer Code Redeem Sheet"].contains(errors[index]["name"] as? String) {
+            for index in errors.indices where ["Load Products", "App Transaction"].contains(errors[index]["name"] as? String) {
                 errors[index]["enabled"] = true
             }
             setting(&object, "_storeKitErrors", errors)
         }
         #expect(catalog.settings.billingIssues && catalog.settings.gracePeriod)
         #expect(catalog.settings.apiErrors == ["purchase", "load-products"])
-        #expect(catalog.settings.notices == [#"_storeKitErrors "Offer Code Redeem Sheet" is ignored: Storefront has no such call to fail yet"#])
+        #expect(catalog.settings.notices == [#"_storeKitErrors "App Transaction" is ignored: Storefront has no such call to fail yet"#])
     }
 
     @Test func theLocaleChoosesTheProductsLocalization() throws {

@@ -41,4 +41,26 @@ import TestSupport
         try session.waitFor(text: "You've already purchased Remove Ads. It will be restored for free.")
         try session.waitFor(text: "Total       $0.00")
     }
+
+    @Test func aBillingRetryThenAnOfferCodeInTheTerminal() throws {
+        let app = App()
+        // Renewals every 2 s that cannot bill: set headless on the same state, as a QA lead would.
+        _ = try Executable.run(["manage", "set", "time-rate", "2s", "--state", app.state.path])
+        _ = try Executable.run(["manage", "set", "billing-issues", "on", "--state", app.state.path])
+        let session = try app.launch()
+        defer { session.kill() }
+        try session.sendKeys("/")
+        try session.type("premium monthly")
+        try session.sendKeys("Enter", "Enter", "Enter")
+        try session.waitUntil("the free week ends in 2 s and its renewal cannot bill") { $0.contains("in billing retry (no access)") }
+        try session.sendKeys("u")
+        try session.waitFor(text: "Premium Monthly in billing retry (no access)")
+        try session.sendKeys("Escape", "Escape", "c")
+        try session.waitFor(text: "Type the offer code:")
+        try session.type("STOREFRONT2026")
+        try session.sendKeys("Enter")
+        try session.waitUntil("the code's free month replaced the plan in billing retry") {
+            $0.contains("Subscribed") && !$0.contains("billing retry")
+        }
+    }
 }

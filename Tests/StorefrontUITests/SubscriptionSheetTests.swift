@@ -68,4 +68,23 @@ import Testing
         store.press(.character("f")) { $0.sheet = .refundRequest(RefundRequest(transactionId: Self.monthly.id)) }
         Golden.check("refund-request-80x24", store.state)
     }
+
+    @Test func anOfferCodeIsTypedAndRedeemedForItsProduct() {
+        var store = ReducerTestStore(F.state())
+        store.press(.character("c")) { $0.sheet = .redeemCode("") }
+        for (index, key) in "free-month01".enumerated() where key != "-" {
+            let typed = String("FREEMONTH01".prefix(index < 4 ? index + 1 : index))
+            store.press(.character(key)) { $0.sheet = .redeemCode(typed) }
+        }
+        store.press(.character("-"))  // not part of a code: ignored
+        store.press(.enter, effects: [.redeem(code: "FREEMONTH01", productId: F.monthly, account: "alice")]) {
+            $0.sheet = nil
+            $0.status = ReducerTests.status("Redeeming FREEMONTH01 for Premium Monthly…")
+        }
+        store.press(.character("c")) { $0.sheet = .redeemCode("") }
+        store.press(.character("x")) { $0.sheet = .redeemCode("X") }
+        store.press(.enter) { $0.sheet = .error(ErrorSheet(kind: .store(.storeKit(.invalidOfferIdentifier)), productId: nil)) }
+        store.arrange { $0.sheet = nil; $0.controls.apiErrors = [.offerCodeRedeem: .storeKit(.unknown)] }
+        store.press(.character("c")) { $0.sheet = .error(ErrorSheet(kind: .store(.storeKit(.unknown)), productId: nil)) }
+    }
 }
