@@ -171,6 +171,16 @@ public struct StoreDatabase: Sendable {
                 CREATE INDEX redeemed_codes_code ON redeemed_codes(code, account);
                 """)
         }
+        migrator.registerMigration("v9: renewal indexes") { db in
+            // A sweep for due renewals runs every second in a server: it reads only the chains in
+            // force (their latest transaction alone has auto-renew on), not the whole history, and
+            // a chain's latest is found by its original id, not by scanning every later row.
+            try db.execute(sql: """
+                CREATE INDEX transactions_renewal_due ON transactions(expires_date)
+                    WHERE auto_renew = 1 AND expires_date IS NOT NULL AND state = \(StateSQL.purchased) AND revocation_date IS NULL;
+                CREATE INDEX transactions_chain ON transactions(original_id, seq);
+                """)
+        }
         return migrator
     }
 }

@@ -291,6 +291,11 @@ if let only = options.only {
     case "purchase":
         let figures = purchaseFigures(catalogBytes: smallBytes, count: quick ? 20 : 200)
         print("purchase median \(format(figures.perPurchase.median)), \(fixed(figures.purchasesPerSecond, 0))/s")
+    case "renewals":
+        let figures = renewalFigures(catalogBytes: smallBytes, subscriptions: quick ? 1_000 : 10_000, sweeps: quick ? 3 : 10)
+        print("\(figures.subscriptions) subscriptions, one period \(fixed(figures.periodSeconds, 1)) s: renewal sweep median "
+              + "\(format(figures.renewalSweeps.median)), max \(format(figures.renewalSweeps.max)); into billing retry \(fixed(figures.billingRetrySweep, 3)) s; "
+              + "after the grace period \(fixed(figures.afterGraceSweep, 3)) s; worst \(fixed(figures.worstShareOfPeriod * 100, 1)) % of a period")
     case "render":
         let large = loadedState(catalog(), size: frame)
         let small = loadedState(decode(smallBytes, source: "profile"), size: frame)
@@ -298,7 +303,7 @@ if let only = options.only {
         print("render median \(format(figures.large.median)), small \(format(figures.small.median)), ratio \(fixed(figures.ratio, 2))×, "
               + "50 products \(format(figures.fullList.median))")
     default:
-        fail("--only: decode, decode-small, readings, parse, filter, render or purchase")
+        fail("--only: decode, decode-small, readings, parse, filter, render, purchase or renewals")
     }
     exit(0)
 }

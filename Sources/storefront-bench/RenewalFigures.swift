@@ -1,0 +1,96 @@
+import Foundation
+import LocalState
+import StoreCore
+import StoreEngine
+import StoreKitModel
+import Synchronization
+
+/// Renewals at the fastest time rate (one every 2 s) for many active subscriptions, in process:
+/// each sweep renews every subscription whose period ended, in one durable commit. The store
+/// keeps up when a sweep of every subscription takes less than one period, so none renews late
+/// by more than a period. Then the same with billing issues (every renewal enters billing retry
+/// and the grace period) and with the grace period ended.
+struct RenewalFigures: Encodable {
+    let subscriptions: Int
+    /// Wall-clock seconds one period lasts at the rate.
+    let periodSeconds: Double
+    /// Sweeps that each renewed every subscription once.
+    let renewalSweeps: Stats
+    /// A sweep that moved every subscription into billing retry and its grace period.
+    let billingRetrySweep: Double
+    /// A sweep after the grace period ended (access lost, no renewal due).
+    let afterGraceSweep: Double
+    /// The slowest sweep as a share of the period (below 1 keeps up).
+    let worstShareOfPeriod: Double
+}
+
+/// A clock the benchmark moves a period at a time.
+final class SteppedClock: StoreClock, @unchecked Sendable {
+    private let lock = NSLock()
+    private var current = Date(timeIntervalSince1970: 1_800_000_000)
+    func now() -> Date { lock.withLock { current } }
+    func advance(by seconds: TimeInterval) { lock.withLock { current = current.addingTimeInterval(seconds) } }
+}
+
+func renewalFigures(catalogBytes: [UInt8], subscriptions: Int, sweeps: Int) -> RenewalFigures {
+    let base = decode(catalogBytes, source: "renewals")
+    let result = Mutex<Result<RenewalFigures, any Error>?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    Task.detached {
+        let outcome: Result<RenewalFigures, any Error>
+        do { outcome = .success(try await timedRenewals(base, subscriptions: subscriptions, sweeps: sweeps)) } catch { outcome = .failure(error) }
+        result.withLock { $0 = outcome }
+        done.signal()
+    }
+    done.wait()
+    switch result.withLock({ $0 }) {
+    case .success(let figures)?: return figures
+    case .failure(let error)?: fail("renewals: \(error)")
+    case nil: fail("renewals: no result")
+    }
+}
+
+private func timedRenewals(_ base: Catalog, subscriptions: Int, sweeps: Int) async throws -> RenewalFigures {
+    // One account per subscription: an account holds one plan per group.
+    let accounts = (0..<subscriptions).map { Account(name: "bench\($0)", storefront: base.defaultStorefront, askToBuy: false, note: "") }
+    let catalog = Catalog(bundleId: base.bundleId, languages: base.languages, defaultStorefront: base.defaultStorefront, storefronts: base.storefronts,
+                          accounts: accounts, subscriptionGroups: base.subscriptionGroups, products: base.products, settings: base.settings)
+    guard let product = catalog.products.first(where: { $0.type == .autoRenewable && $0.subscription?.introOffer == nil })
+            ?? catalog.products.first(where: { $0.type == .autoRenewable }) else { throw StoreFailure("the catalog has no subscription") }
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("storefront-bench-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let clock = SteppedClock()
+    let store = try SimulatedStore(catalog: catalog, state: StateDirectory(url: directory), clock: clock)
+    var controls = try await store.controls()
+    controls.timeRate = .oneRenewalEvery2Seconds
+    try await store.setControls(controls)
+    let period = TimeRate.oneRenewalEvery2Seconds.seconds(for: product.subscription?.period ?? SubscriptionPeriod(value: 1, unit: .month))
+    // Bought concurrently, so group commits share the fsyncs: setting up is not what is measured.
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        for chunk in stride(from: 0, to: subscriptions, by: subscriptions / 8 + 1) {
+            group.addTask {
+                for index in chunk..<min(subscriptions, chunk + subscriptions / 8 + 1) {
+                    _ = try await store.add(Payment(productId: product.id, account: "bench\(index)"))
+                }
+            }
+        }
+        try await group.waitForAll()
+    }
+    func sweep() async throws -> Double {
+        clock.advance(by: period)
+        let start = now()
+        try await store.renewDue()
+        return Double(now() - start) / 1_000_000_000
+    }
+    _ = try await sweep()  // the first period's renewals: warm-up
+    var times: [Double] = []
+    for _ in 0..<sweeps { times.append(try await sweep()) }
+    controls.billingIssues = true
+    controls.gracePeriod = true
+    try await store.setControls(controls)
+    let retry = try await sweep()
+    let afterGrace = try await sweep()
+    let worst = (times + [retry, afterGrace]).max() ?? 0
+    return RenewalFigures(subscriptions: subscriptions, periodSeconds: period, renewalSweeps: Stats(milliseconds: times.map { $0 * 1000 }),
+                          billingRetrySweep: retry, afterGraceSweep: afterGrace, worstShareOfPeriod: worst / period)
+}
