@@ -42,7 +42,9 @@ public struct PurchaseObserver: Sendable {
             let shown: [AppStep] = error == .storeKit(.paymentCancelled) ? [] : [.showError(transactionId: transaction.id, error: error)]
             return shown + [.finished(transactionId: transaction.id)]
         case .purchased, .restored:
-            if transaction.terms?.revocation != nil { return try await revoke(transaction) }
+            // Refunded: take back what was granted. A purchase update that arrives after its refund
+            // was acted on (published late) grants nothing again.
+            if try transaction.terms?.revocation != nil || ledger.isRevoked(transaction.id) { return try await revoke(transaction) }
             let (record, steps) = try deliver(update)
             if stopAfterDelivery { return steps }
             return steps + (try await verifyAndFinish(update, claim: record.claim))
@@ -53,8 +55,8 @@ public struct PurchaseObserver: Sendable {
     /// once, and finishes the transaction if the queue still held it.
     private func revoke(_ transaction: Transaction) async throws -> [AppStep] {
         let record = try ledger.revoke(transaction, product: catalog.product(id: transaction.productId), at: clock.now())
-        guard record.firstTime else { return [] }
-        var steps: [AppStep] = [.revoked(transactionId: transaction.id, balance: record.balance, amount: record.amount)]
+        var steps: [AppStep] = record.firstTime ? [.revoked(transactionId: transaction.id, balance: record.balance, amount: record.amount)] : []
+        // Finished whether or not this is the first time: a finish that failed before is tried again.
         if !transaction.finished {
             try await store.finish(transactionId: transaction.id)
             try ledger.mark(transaction.id, status: .finished, at: clock.now())

@@ -59,7 +59,8 @@ public struct PurchaseQuote: Sendable, Hashable {
         /// The subscription's introductory offer, which the account is eligible for.
         case introductory(IntroOffer)
         /// Another plan of the group is in force: an upgrade, or a crossgrade of the same duration,
-        /// replaces it now (its unused time is refunded pro rata); the full price is charged.
+        /// replaces it now at the full price. (Apple also refunds the old plan's unused time pro
+        /// rata; the simulated store does not model that refund.)
         case replacesNow(String)
         /// A downgrade, or a crossgrade of another duration: nothing is charged now, and the
         /// subscription in force (`from`) renews to this product at its next renewal (`on`).

@@ -36,4 +36,14 @@ public struct TransactionDetails: Sendable, Hashable {
         self.offer = offer
         self.revocationReason = revocationReason
     }
+
+    /// These details as `terms` say they were when a snapshot was taken (a journaled update read
+    /// later): what was charged, the expiry, the offer and any refund are the snapshot's, not
+    /// what the transaction became since.
+    public func applying(_ terms: TransactionTerms) -> TransactionDetails {
+        TransactionDetails(transactionId: transactionId, storefront: storefront, price: terms.price, currency: terms.currency,
+                           originalPurchaseDate: originalPurchaseDate, expiresDate: terms.expirationDate,
+                           revocationDate: terms.revocation?.date, willAutoRenew: willAutoRenew, reason: reason, offer: terms.offer,
+                           revocationReason: terms.revocation?.reason)
+    }
 }

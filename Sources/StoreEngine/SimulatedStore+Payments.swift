@@ -129,17 +129,20 @@ extension SimulatedStore {
     }
 
     /// The store's rules first (unknown product, not sold here, payments not allowed), then the
-    /// outcome forced for this payment, else the test controls (per-product override, else a
-    /// simulated purchase error, else the one-shot next outcome, which this payment consumes),
+    /// outcome forced for this payment, else the test controls (the one-shot next outcome, which
+    /// this payment consumes, else the per-product override, else a simulated purchase error),
     /// then Ask to Buy.
     static func outcome(for payment: Payment, account: Account, storefront: String, forced: PaymentOutcome?,
                         controls: inout TestControls, catalog: Catalog) -> PaymentOutcome {
         guard let product = catalog.product(id: payment.productId), !product.removed else { return .fail(.paymentInvalid) }
         guard product.isSold(in: storefront) else { return .fail(.storeProductNotAvailable) }
         guard controls.paymentsAllowed && account.paymentsAllowed else { return .fail(.paymentNotAllowed) }
-        let chosen = forced ?? controls.productOutcomes[payment.productId] ?? controls.apiErrors[.purchase].map(PaymentOutcome.init(failure:))
-            ?? controls.nextOutcome
-        if forced == nil && controls.apiErrors[.purchase] == nil { controls.nextOutcome = .success }
+        // The next outcome is set for one payment, so it comes before the standing ones; it is also
+        // how a forced outcome reaches a server (`RemoteStore.add`), which must act as in process.
+        let oneShot = controls.nextOutcome == .success ? nil : controls.nextOutcome
+        let chosen = forced ?? oneShot ?? controls.productOutcomes[payment.productId]
+            ?? controls.apiErrors[.purchase].map(PaymentOutcome.init(failure:)) ?? .success
+        if forced == nil, oneShot != nil { controls.nextOutcome = .success }
         let forced = chosen
         if forced == .success && (controls.askToBuy || account.askToBuy) { return .deferred }
         return forced
@@ -293,6 +296,7 @@ extension SimulatedStore {
         stored.billingRetryUntil = active.billingRetryUntil
         stored.graceExpires = active.graceExpires
         stored.priceIncrease = active.priceIncrease
+        stored.offer = active.offer  // an offer's remaining periods go on with the chain
         active.autoRenew = false  // the chain continues in the new transaction
         try active.update(db)
     }

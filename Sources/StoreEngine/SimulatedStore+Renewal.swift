@@ -134,6 +134,16 @@ extension SimulatedStore {
         guard latest.revocationDate == nil else {
             throw StoreFailure("transaction \(latest.id) was refunded; a refunded subscription does not renew", kind: .conflict)
         }
+        guard latest.reason != .planChange else {
+            throw StoreFailure("transaction \(latest.id) is a plan change waiting for its renewal; renew the plan in force", kind: .conflict)
+        }
+        // One plan per group: a plan another one replaced does not come back by a forced renewal.
+        let group = catalog.product(id: latest.transaction.productId)?.subscription?.group
+        if let other = try activeSubscriptions(account: latest.transaction.payment.account, at: now, db).first(where: {
+            $0.transaction.originalId != latest.transaction.originalId && catalog.product(id: $0.transaction.productId)?.subscription?.group == group
+        }) {
+            throw StoreFailure("another plan of the group is in force (transaction \(other.id)); renew that one", kind: .conflict)
+        }
         guard let product = catalog.product(id: latest.renewalProductId ?? latest.transaction.productId),
               let period = product.subscription?.period else {
             throw StoreFailure("\(latest.transaction.productId) is no longer in the catalog; it cannot renew", kind: .conflict)
@@ -153,10 +163,11 @@ extension SimulatedStore {
         return latest
     }
 
-    /// How many periods of a chain were paid at `offer`.
+    /// How many periods of a chain were paid at `offer`: the purchase that took it, and each
+    /// renewal at it (a re-download of the plan in force carries the offer but is no period).
     private static func offerPeriods(chain originalId: String, offer: TransactionOffer, _ db: Database) throws -> Int {
-        try Int.fetchOne(db, sql: """
-            SELECT COUNT(*) FROM transactions WHERE original_id = ? AND offer_type = ? AND offer_id IS ? AND state = \(StateSQL.purchased)
-            """, arguments: [originalId, offer.type.rawValue, offer.id]) ?? 0
+        1 + (try Int.fetchOne(db, sql: """
+            SELECT COUNT(*) FROM transactions WHERE original_id = ? AND offer_type = ? AND offer_id IS ? AND reason = ? AND state = \(StateSQL.purchased)
+            """, arguments: [originalId, offer.type.rawValue, offer.id, TransactionReason.renewal.rawValue]) ?? 0)
     }
 }

@@ -29,6 +29,11 @@ extension SimulatedStore {
                 throw StoreFailure("the subscription of transaction \(stored.id) has expired; buy it again to subscribe", kind: .conflict)
             }
             latest.expirationReason = nil
+        } else if latest.billingRetryUntil != nil {
+            // Turned off while the App Store retries billing: it stops retrying, and access ends.
+            latest.billingRetryUntil = nil
+            latest.graceExpires = nil
+            latest.expirationReason = .autoRenewDisabled
         }
         latest.autoRenew = on
         try latest.update(db)

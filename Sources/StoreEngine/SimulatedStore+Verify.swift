@@ -93,6 +93,8 @@ extension SimulatedStore {
         case .declineAskToBuy:
             guard state == .deferred else { throw StoreFailure("transaction \(stored.id) is \(state.name), not deferred; only Ask to Buy requests can be declined", kind: .conflict) }
             stored.fail(.storeKit(.paymentCancelled))
+            // Nothing was bought: an offer code it held may be redeemed again.
+            try db.execute(sql: "DELETE FROM redeemed_codes WHERE transaction_id = ?", arguments: [stored.id])
         case .resolveIssue where stored.pendingOutcome != .interrupted:
             return [try record(try recoverFromBillingRetry(stored, at: now, controls: controls, db), controls: controls, db)]
         case .resolveIssue:
@@ -103,6 +105,7 @@ extension SimulatedStore {
                 transaction: Transaction(id: id, originalId: id, payment: stored.transaction.payment, state: .purchasing, purchaseDate: now),
                 storefront: stored.storefront, price: stored.price, currency: stored.currency, expiresDate: nil,
                 revocationDate: nil, autoRenew: true, pendingOutcome: nil, reason: .purchase)
+            resolved.offer = stored.offer  // the offer it was checked for at its add
             try complete(&resolved, at: now, controls: controls, db)
             try resolved.insert(db)
             return [try record(resolved, controls: controls, db)]
@@ -117,9 +120,13 @@ extension SimulatedStore {
             // takes back what it granted. StoreKit 1's queue says nothing.
         case .expireSubscription:
             guard stored.expiresDate != nil else { throw StoreFailure("transaction \(stored.id) is not a subscription", kind: .conflict) }
-            stored.expiresDate = now
-            stored.autoRenew = false
-            try stored.update(db)
+            // The subscription, not the one period: its latest transaction carries its state.
+            var latest = stored.transaction.state == .purchased ? try chainLatest(of: stored, db) : stored
+            if let expiry = latest.expiresDate, expiry > now { latest.expiresDate = now }
+            latest.autoRenew = false
+            latest.billingRetryUntil = nil
+            latest.graceExpires = nil
+            try latest.update(db)
             return []
         case .forceRenewal:
             try requireSubscription(stored, "renewed")

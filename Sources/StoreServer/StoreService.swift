@@ -109,7 +109,11 @@ public struct StoreService: Sendable {
         let details = try await store.details(transactionIds: transactions.map(\.id))
         let now = Date()
         return transactions.map { transaction in
-            Self.wire(transaction, details: details[transaction.id], catalog: catalog, environment: store.environment, signer: signer, signedAt: now)
+            // A journaled snapshot carries its own terms: a purchase read after its refund is
+            // still the purchase, and the refund its own update.
+            let current = details[transaction.id]
+            let shown = transaction.terms.flatMap { terms in current.map { $0.applying(terms) } } ?? current
+            return Self.wire(transaction, details: shown, catalog: catalog, environment: store.environment, signer: signer, signedAt: now)
         }
     }
 

@@ -41,13 +41,14 @@ extension Reducer {
         state.sheet = .redeemCode("")
     }
 
-    /// Typing a code (letters and digits, as App Store Connect makes them, upper case); Enter
-    /// redeems it for the product whose offer it is. A code no product has is StoreKit's
-    /// `invalidOfferIdentifier`; whether it is still good is the store's to say.
+    /// Typing a code as it was given (printable ASCII: App Store Connect's codes, or a
+    /// `.storekit` offer's reference name); Enter redeems it for the product whose offer it is. A
+    /// code no product has is StoreKit's `invalidOfferIdentifier`; whether it is still good is the
+    /// store's to say.
     static func redeemCodeKey(_ state: inout AppState, _ key: Key, _ code: String) -> [Effect] {
         switch key {
-        case .character(let character) where character.isASCII && (character.isLetter || character.isNumber) && code.count < 64:
-            state.sheet = .redeemCode(code + character.uppercased())
+        case .character(let character) where character.isASCII && !character.isNewline && (character.asciiValue ?? 0) >= 0x20 && code.count < 100:
+            state.sheet = .redeemCode(code + String(character))
         case .backspace, .control("h"):
             state.sheet = .redeemCode(String(code.dropLast()))
         case .enter where !code.isEmpty:

@@ -199,8 +199,7 @@ public struct UIStrings: Sendable {
 
     /// An upgrade, or a crossgrade of the same duration.
     func switchNow(_ from: String) -> String {
-        pick("It starts now, replacing \(from); the unused time of \(from) is refunded pro rata.",
-             "立即生效并取代“\(from)”；“\(from)”未使用的时间将按比例退款。")
+        pick("It starts now, replacing \(from), which ends today.", "立即生效并取代“\(from)”，后者今天结束。")
     }
 
     /// A downgrade, or a crossgrade of another duration.

@@ -50,3 +50,24 @@ import Testing
         }
     }
 }
+
+/// A journaled update is a snapshot: read after a refund, the purchase is still the purchase
+/// (no revocation in its fields or its JWS), and the refund is its own update.
+@Suite struct JournalSnapshotTests {
+    @Test func aPurchaseReadAfterItsRefundIsStillThePurchase() async throws {
+        let fixture = try await ServerFixture()
+        try await fixture.test { client in
+            let paid = try await client.pay(ServerFixture.gems)
+            let id = try #require((try json(paid)["transaction"] as? [String: Any])?["transactionId"] as? String)
+            _ = try await client.object(.post, "/admin/transactions/\(id)/refund", admin: true)
+            let page = try await client.object(.get, "/v1/accounts/alice/updates?after=0")
+            let updates = try #require(page["updates"] as? [[String: Any]])
+            let states = updates.compactMap { $0["transaction"] as? [String: Any] }.filter { $0["transactionId"] as? String == id }
+            let purchased = states.filter { $0["state"] as? String == "purchased" }
+            #expect(purchased.count == 2, "the purchase and its refund: \(states)")
+            #expect(purchased.first?["revocationDate"] == nil, "the purchase's snapshot shows the later refund")
+            #expect(purchased.last?["revocationDate"] != nil)
+            #expect(purchased.last?["revocationReason"] as? String == "other")
+        }
+    }
+}
