@@ -230,7 +230,19 @@ extension SimulatedStore {
         if let price = quote.price { stored.price = price }
         guard let subscription = product.subscription else { return }
         if let requested = stored.offer, requested.type != .introductory, let terms = terms(of: requested, product: product) {
-            // A promotional, code or win-back offer the store accepted: it starts now.
+            // A promotional, code or win-back offer the store accepted. Taken on the plan in force,
+            // or with a move that waits for the renewal, it starts at the next renewal; else now.
+            switch quote.basis {
+            case .alreadySubscribed:
+                try offerAtNextRenewal(&stored, from: product.id, at: now, db)
+                return
+            case .atNextRenewal(let from, _):
+                try changePlanAtRenewal(&stored, from: from, at: now, db)
+                try offerAtNextRenewal(&stored, from: from, at: now, db)
+                return
+            default:
+                break
+            }
             stored.price = terms.paymentMode == .freeTrial ? 0 : terms.prices[stored.storefront] ?? stored.price
             let term = terms.firstTerm
             stored.expiresDate = now.addingTimeInterval(controls.timeRate.seconds(for: term.period) * Double(term.count))
@@ -284,6 +296,19 @@ extension SimulatedStore {
         stored.autoRenew = false
     }
 
+    /// The offer `stored` carries is kept by the plan in force (`from`) for its next renewal;
+    /// nothing is charged now and `stored` grants nothing itself.
+    nonisolated func offerAtNextRenewal(_ stored: inout StoredTransaction, from: String, at now: Date, _ db: Database) throws {
+        guard var active = try activeSubscriptions(account: stored.transaction.payment.account, at: now, db)
+            .first(where: { $0.transaction.productId == from }) else { return }
+        active.renewalOffer = stored.offer
+        try active.update(db)
+        stored.price = 0
+        stored.reason = .planChange
+        stored.expiresDate = nil
+        stored.autoRenew = false
+    }
+
     /// A subscription bought again while in force: the new transaction continues the chain in
     /// force (its original id and expiry) instead of starting a second one that would renew too.
     nonisolated func joinActiveChain(_ stored: inout StoredTransaction, at now: Date, _ db: Database) throws {
@@ -296,7 +321,9 @@ extension SimulatedStore {
         stored.billingRetryUntil = active.billingRetryUntil
         stored.graceExpires = active.graceExpires
         stored.priceIncrease = active.priceIncrease
+        stored.renewalOffer = active.renewalOffer
         stored.offer = active.offer  // an offer's remaining periods go on with the chain
+        stored.reason = .redownload
         active.autoRenew = false  // the chain continues in the new transaction
         try active.update(db)
     }

@@ -108,9 +108,15 @@ extension SimulatedStore {
         var price = product.prices[previous.storefront] ?? previous.price
         var seconds = controls.timeRate.seconds(for: period)
         var offer: TransactionOffer?
-        if product.id == old.productId, let current = previous.offer, let terms = terms(of: current, product: product),
-           terms.paymentMode == .payAsYouGo, let offerPrice = terms.prices[previous.storefront],
-           try Self.offerPeriods(chain: old.originalId, offer: current, db) < terms.periods {
+        if let waiting = previous.renewalOffer, let terms = terms(of: waiting, product: product) {
+            // An offer taken on the plan in force starts with this renewal.
+            price = terms.paymentMode == .freeTrial ? 0 : terms.prices[previous.storefront] ?? price
+            let term = terms.firstTerm
+            seconds = controls.timeRate.seconds(for: term.period) * Double(term.count)
+            offer = waiting
+        } else if product.id == old.productId, let current = previous.offer, let terms = terms(of: current, product: product),
+                  terms.paymentMode == .payAsYouGo, let offerPrice = terms.prices[previous.storefront],
+                  try Self.offerPeriods(chain: old.originalId, offer: current, db) < terms.periods {
             price = offerPrice
             seconds = controls.timeRate.seconds(for: terms.period)
             offer = current
@@ -163,11 +169,12 @@ extension SimulatedStore {
         return latest
     }
 
-    /// How many periods of a chain were paid at `offer`: the purchase that took it, and each
-    /// renewal at it (a re-download of the plan in force carries the offer but is no period).
+    /// How many periods of a chain were paid at `offer`: the purchase or renewal that started
+    /// it and each renewal at it (a re-download of the plan in force carries the offer but is no period).
     private static func offerPeriods(chain originalId: String, offer: TransactionOffer, _ db: Database) throws -> Int {
-        1 + (try Int.fetchOne(db, sql: """
-            SELECT COUNT(*) FROM transactions WHERE original_id = ? AND offer_type = ? AND offer_id IS ? AND reason = ? AND state = \(StateSQL.purchased)
-            """, arguments: [originalId, offer.type.rawValue, offer.id, TransactionReason.renewal.rawValue]) ?? 0)
+        try Int.fetchOne(db, sql: """
+            SELECT COUNT(*) FROM transactions WHERE original_id = ? AND offer_type = ? AND offer_id IS ? AND reason IN (?, ?)
+                AND state = \(StateSQL.purchased)
+            """, arguments: [originalId, offer.type.rawValue, offer.id, TransactionReason.purchase.rawValue, TransactionReason.renewal.rawValue]) ?? 0
     }
 }

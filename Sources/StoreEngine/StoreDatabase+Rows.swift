@@ -13,7 +13,8 @@ extension StoredTransaction {
         id, original_id, product_id, quantity, account, order_id, state, error_domain, error_code, purchase_date, \
         expires_date, revocation_date, auto_renew, finished, pending_outcome, storefront, price, currency, reason, \
         offer_type, offer_id, offer_mode, offer_period, revocation_reason, \
-        renewal_product_id, billing_retry_until, grace_expires, price_increase, expiration_reason
+        renewal_product_id, billing_retry_until, grace_expires, price_increase, expiration_reason, \
+        renewal_offer_type, renewal_offer_id, renewal_offer_mode, renewal_offer_period
         """
 
     /// A column's position in `columns`.
@@ -21,7 +22,8 @@ extension StoredTransaction {
         case id, originalId, productId, quantity, account, orderId, state, errorDomain, errorCode, purchaseDate,
              expiresDate, revocationDate, autoRenew, finished, pendingOutcome, storefront, price, currency, reason,
              offerType, offerId, offerMode, offerPeriod, revocationReason,
-             renewalProductId, billingRetryUntil, graceExpires, priceIncrease, expirationReason
+             renewalProductId, billingRetryUntil, graceExpires, priceIncrease, expirationReason,
+             renewalOfferType, renewalOfferId, renewalOfferMode, renewalOfferPeriod
     }
 
     /// How many columns `columns` lists: where a query's own columns after them start.
@@ -54,6 +56,8 @@ extension StoredTransaction {
         graceExpires = (optional(.graceExpires) as Double?).map(Date.init(timeIntervalSince1970:))
         priceIncrease = (optional(.priceIncrease) as Int?).flatMap(PriceIncreaseStatus.init(rawValue:))
         expirationReason = (optional(.expirationReason) as Int?).flatMap(ExpirationReason.init(rawValue:))
+        renewalOffer = TransactionOffer(type: optional(.renewalOfferType), id: optional(.renewalOfferId), mode: optional(.renewalOfferMode),
+                                        period: optional(.renewalOfferPeriod))
     }
 
     /// Inserts the transaction; `owner` and `requestKey` are the process that added it and the
@@ -61,7 +65,7 @@ extension StoredTransaction {
     func insert(owner: String? = nil, requestKey: String? = nil, _ db: Database) throws {
         try db.cachedStatement(sql: """
             INSERT INTO transactions (\(Self.columns), owner, request_key)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """).execute(arguments: [
                 id, transaction.originalId, transaction.productId, transaction.quantity, transaction.payment.account,
                 transaction.payment.applicationUsername, transaction.state.rawValue, transaction.error?.domain,
@@ -71,6 +75,7 @@ extension StoredTransaction {
                 offer?.type.rawValue, offer?.id, offer?.paymentMode.rawValue, offer?.period.iso8601, revocationReason?.rawValue,
                 renewalProductId, billingRetryUntil?.timeIntervalSince1970, graceExpires?.timeIntervalSince1970,
                 priceIncrease?.rawValue, expirationReason?.rawValue,
+                renewalOffer?.type.rawValue, renewalOffer?.id, renewalOffer?.paymentMode.rawValue, renewalOffer?.period.iso8601,
                 owner, requestKey,
             ])
     }
@@ -80,14 +85,16 @@ extension StoredTransaction {
             UPDATE transactions SET state = ?, error_domain = ?, error_code = ?, expires_date = ?, revocation_date = ?,
                 auto_renew = ?, finished = ?, pending_outcome = ?, price = ?, original_id = ?, offer_type = ?, offer_id = ?,
                 offer_mode = ?, offer_period = ?, revocation_reason = ?, renewal_product_id = ?, billing_retry_until = ?,
-                grace_expires = ?, price_increase = ?, expiration_reason = ?, reason = ? WHERE id = ?
+                grace_expires = ?, price_increase = ?, expiration_reason = ?, reason = ?, renewal_offer_type = ?, renewal_offer_id = ?,
+                renewal_offer_mode = ?, renewal_offer_period = ? WHERE id = ?
             """).execute(arguments: [
                 transaction.state.rawValue, transaction.error?.domain, transaction.error?.code,
                 expiresDate?.timeIntervalSince1970, revocationDate?.timeIntervalSince1970, autoRenew,
                 transaction.finished, pendingOutcome?.token, price.exactString, transaction.originalId,
                 offer?.type.rawValue, offer?.id, offer?.paymentMode.rawValue, offer?.period.iso8601, revocationReason?.rawValue,
                 renewalProductId, billingRetryUntil?.timeIntervalSince1970, graceExpires?.timeIntervalSince1970,
-                priceIncrease?.rawValue, expirationReason?.rawValue, reason.rawValue, id,
+                priceIncrease?.rawValue, expirationReason?.rawValue, reason.rawValue,
+                renewalOffer?.type.rawValue, renewalOffer?.id, renewalOffer?.paymentMode.rawValue, renewalOffer?.period.iso8601, id,
             ])
     }
 

@@ -181,6 +181,16 @@ public struct StoreDatabase: Sendable {
                 CREATE INDEX transactions_chain ON transactions(original_id, seq);
                 """)
         }
+        migrator.registerMigration("v10: offers at the next renewal") { db in
+            // An offer taken on the plan in force starts at its next renewal: the chain's latest
+            // transaction keeps it until then.
+            try db.execute(sql: """
+                ALTER TABLE transactions ADD COLUMN renewal_offer_type TEXT;
+                ALTER TABLE transactions ADD COLUMN renewal_offer_id TEXT;
+                ALTER TABLE transactions ADD COLUMN renewal_offer_mode TEXT;
+                ALTER TABLE transactions ADD COLUMN renewal_offer_period TEXT;
+                """)
+        }
         return migrator
     }
 }
@@ -188,9 +198,11 @@ public struct StoreDatabase: Sendable {
 /// Why a transaction exists, as StoreKit 2's `transactionReason` and Xcode's manager show it.
 enum TransactionReason: String, Sendable {
     case purchase, renewal, restore
-    /// A downgrade or crossgrade bought while another plan of the group is in force: it grants
-    /// nothing itself; the plan in force renews to its product.
+    /// A downgrade or crossgrade bought while another plan of the group is in force, or an offer
+    /// taken on the plan in force: it grants nothing itself; the plan in force renews to it.
     case planChange
+    /// The plan in force bought again: delivered again, no period of its own.
+    case redownload
 }
 
 /// One row of `transactions`, with the fields the store needs beyond StoreKit's transaction.
@@ -214,6 +226,8 @@ struct StoredTransaction: Sendable, Hashable {
     var graceExpires: Date? = nil
     var priceIncrease: PriceIncreaseStatus? = nil
     var expirationReason: ExpirationReason? = nil
+    /// An offer the next renewal takes (one bought on the plan in force).
+    var renewalOffer: TransactionOffer? = nil
 
     var id: String { transaction.id }
 

@@ -118,4 +118,24 @@ import TestSupport
         #expect(back.transaction.terms?.price == 0)
         #expect(back.transaction.terms?.expirationDate == lapsed.clock.now().addingTimeInterval(30 * 86_400))
     }
+
+    /// On the plan in force, an offer waits for the next renewal: the paid period runs its course.
+    @Test func anOfferTakenOnThePlanInForceStartsAtTheNextRenewal() async throws {
+        let fixture = try StoreFixture()
+        try await fixture.setControls { $0.timeRate = .oneRenewalEvery2Seconds }
+        let trial = try await fixture.buy(StoreFixture.monthly)
+        let expiry = try #require(trial.transaction.terms?.expirationDate)
+        let promo = try await buy(fixture, offer: .promotional(try signed(fixture)))
+        #expect(promo.transaction.state == .purchased, "\(String(describing: promo.transaction.error))")
+        #expect(promo.transaction.terms?.price == 0, "nothing is charged before the renewal")
+        let inForce = try #require(try await fixture.store.entitlements(account: "alice").first)
+        #expect(inForce.transactionId == trial.transaction.id)
+        #expect(inForce.expiresDate == expiry, "the period in force was cut short")
+        fixture.clock.advance(by: expiry.timeIntervalSince(fixture.clock.now()) + 6.5)  // four renewals
+        try await fixture.store.renewDue()
+        let renewals = try await fixture.store.transactions(account: "alice").filter { $0.originalId == trial.transaction.id && $0.id != trial.transaction.id }
+        #expect(renewals.reversed().map { $0.terms?.price } == ["2.50", "2.50", "2.50", "4.99"].map { Decimal(string: $0) })
+        #expect(renewals.last?.purchaseDate == expiry)
+        #expect(renewals.last?.terms?.offer?.type == .promotional)
+    }
 }

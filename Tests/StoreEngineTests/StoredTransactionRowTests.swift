@@ -33,7 +33,7 @@ import TestSupport
         let names = StoredTransaction.columns.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         #expect(names.count == StoredTransaction.Field.allCases.count)
         #expect(names[StoredTransaction.Field.pendingOutcome.rawValue] == "pending_outcome")
-        #expect(names.last == "expiration_reason")
+        #expect(names.last == "renewal_offer_period")
         #expect(StoredTransaction.columns(of: "t").hasPrefix("t.id, t.original_id, "))
     }
 
@@ -44,6 +44,10 @@ import TestSupport
         renewal.offer = TransactionOffer(type: .introductory, id: nil, paymentMode: .payAsYouGo, period: SubscriptionPeriod(value: 1, unit: .month))
         renewal.revocationDate = Date(timeIntervalSince1970: 1_700_000_000)
         renewal.revocationReason = .developerIssue
+        renewal.renewalOffer = TransactionOffer(type: .code, id: "free", paymentMode: .freeTrial, period: SubscriptionPeriod(value: 1, unit: .month))
+        renewal.renewalProductId = "com.example.yearly"
+        renewal.priceIncrease = .agreed
+        renewal.expirationReason = .billingError
         try database.pool.write { db in
             try original.insert(db)
             try renewal.insert(owner: "process", requestKey: "key#generation", db)
