@@ -135,6 +135,13 @@ public final class EffectRunner: Sendable {
             } catch let failure as StoreFailure where failure.kind == .unavailable {
                 report(.paymentUnconfirmed(productId: productId, quantity: quantity, orderId: orderId, reason: failure.message))
             }
+        case .buyWithOffer(let productId, let offerId, let account):
+            let orderId = UUID().uuidString.lowercased()
+            let kind = observer.catalog.product(id: productId)?.subscription?.offer(id: offerId)?.kind
+            // A promotional offer is signed as the app's server signs it, over this order id.
+            let offer: PaymentOffer = kind == .winBack ? .winBack(offerId)
+                : .promotional(try PromotionalOfferSigner.sign(offerId: offerId, productId: productId, applicationUsername: orderId, catalog: observer.catalog))
+            try await buy(Payment(productId: productId, applicationUsername: orderId, account: account, offer: offer))
         case .redeem(let code, let productId, let account):
             try await buy(Payment(productId: productId, applicationUsername: UUID().uuidString, account: account, offer: .code(code)))
         case .handle(let update):

@@ -58,6 +58,8 @@ public enum Effect: Sendable, Hashable {
     case setControls(TestControls)
     case manage(ManageAction)
     case retryVerification(account: String)
+    /// Buy with a promotional offer (signed as the app's server would) or a win-back offer.
+    case buyWithOffer(productId: String, offerId: String, account: String)
     /// Redeem an offer code: a payment for the product whose offer it is, carrying the code.
     case redeem(code: String, productId: String, account: String)
     case quit

@@ -163,12 +163,16 @@ public struct ConfirmPurchase: Sendable, Hashable {
     public var pendingIds: [String]
     /// The user confirmed once despite a pending payment; the next confirmation pays.
     public var acknowledged = false
+    /// A promotional or win-back offer chosen with `o`; nil for none (an eligible account still
+    /// gets the introductory offer).
+    public var offerId: String?
 
-    public init(productId: String, quantity: Int, pendingIds: [String], acknowledged: Bool = false) {
+    public init(productId: String, quantity: Int, pendingIds: [String], acknowledged: Bool = false, offerId: String? = nil) {
         self.productId = productId
         self.quantity = quantity
         self.pendingIds = pendingIds
         self.acknowledged = acknowledged
+        self.offerId = offerId
     }
 }
 

@@ -3,7 +3,7 @@ import CellGrid
 /// What a key does; the same table drives dispatch and the help overlay, so they cannot drift.
 public enum Command: Sendable, Hashable, CaseIterable {
     case up, down, top, bottom, pageUp, pageDown
-    case buy, details, filter, restore, pending, storefront, account, language, controls, manager, subscriptions, requestRefund, redeemCode
+    case buy, details, filter, restore, pending, storefront, account, language, controls, manager, subscriptions, requestRefund, redeemCode, chooseOffer
     case help, close, quit, retry
     case increase, decrease, toggle
     case approve, decline, resolve, refund, expire, renew, delete, clearAll, reset
@@ -77,6 +77,8 @@ public enum KeyBindings {
                    scope: .subscriptions, short: ("refund", "退款")),
         KeyBinding(keys: [.character("R")], command: .retry, help: ("reload products / retry verification", "重新加载商品 / 重试验证"), scope: .main),
         KeyBinding(keys: [.character("+"), .right], command: .increase, help: ("quantity or value up", "增加数量或数值"), scope: .confirm),
+        KeyBinding(keys: [.character("o")], command: .chooseOffer, help: ("choose a promotional or win-back offer", "选择促销或赢回优惠"),
+                   scope: .confirm, short: ("offer", "优惠")),
         KeyBinding(keys: [.character("-"), .left], command: .decrease, help: ("quantity or value down", "减少数量或数值"), scope: .confirm),
         KeyBinding(keys: [.left, .right, .enter, .character(" ")], command: .toggle, help: ("change the setting", "更改设置"), scope: .controls),
         KeyBinding(keys: [.character("A")], command: .approve, help: ("approve Ask to Buy", "批准购买请求"), scope: .manager, short: ("approve", "批准")),

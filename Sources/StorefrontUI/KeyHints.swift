@@ -46,10 +46,12 @@ struct KeyHints {
 
     var confirm: String { confirm(quantity: true) }
 
-    /// The sheet's keys; `quantity` only where the product comes more than one at a time.
-    func confirm(quantity: Bool) -> String {
+    /// The sheet's keys; `quantity` only where the product comes more than one at a time, `offer`
+    /// only where it has promotional or win-back offers.
+    func confirm(quantity: Bool, offers: Bool = false) -> String {
         let change = quantity ? [item([.increase, .decrease], .confirm, ("quantity", "数量"))] : []
-        return line([item([.buy], .confirm)] + change + [item([.close], .confirm, ("cancel", "取消"))], separator: "   ")
+        let offer = offers ? [item([.chooseOffer], .confirm)] : []
+        return line([item([.buy], .confirm)] + change + offer + [item([.close], .confirm, ("cancel", "取消"))], separator: "   ")
     }
 
     var details: String {

@@ -104,6 +104,14 @@ extension Reducer {
             case .decrease:
                 confirm.quantity = max(Payment.quantityRange.lowerBound, confirm.quantity - 1)
                 confirm.acknowledged = false
+            case .chooseOffer:
+                // None, then each promotional and win-back offer in turn (codes: `c`).
+                let offers = state.catalog.product(id: confirm.productId)?.subscription?.offers.filter { $0.kind != .code }.map(\.id) ?? []
+                guard !offers.isEmpty else { return [] }
+                let choices: [String?] = [nil] + offers
+                let index = choices.firstIndex(of: confirm.offerId) ?? 0
+                confirm.offerId = choices[(index + 1) % choices.count]
+                confirm.acknowledged = false
             case .buy where !confirm.pendingIds.isEmpty && !confirm.acknowledged: confirm.acknowledged = true
             case .buy: return confirmPurchase(&state, confirm)
             case .close: state.sheet = nil; return []

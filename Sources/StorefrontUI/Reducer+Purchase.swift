@@ -146,6 +146,7 @@ extension Reducer {
     static func confirmPurchase(_ state: inout AppState, _ confirm: ConfirmPurchase) -> [Effect] {
         state.sheet = nil
         say(&state, UIStrings(state.language).purchasing(title(state, nil, product: confirm.productId)))
+        if let offerId = confirm.offerId { return [.buyWithOffer(productId: confirm.productId, offerId: offerId, account: state.account.name)] }
         return [.buy(productId: confirm.productId, quantity: confirm.quantity, account: state.account.name)]
     }
 

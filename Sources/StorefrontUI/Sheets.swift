@@ -73,8 +73,26 @@ enum Sheets {
         guard let product = state.catalog.product(id: confirm.productId) else { return (strings.confirmTitle, [], hints.confirm) }
         let title = product.title.text(in: state.language)
         let quote = state.quote(product, quantity: confirm.quantity)
-        let total = quote.price.map { state.priceFormatter.string($0) } ?? "—"
+        let chosen = confirm.offerId.flatMap { product.subscription?.offer(id: $0) }
+        // A chosen offer's first payment: nothing for a free one, or one that waits for the plan in
+        // force to renew; else its price here.
+        let waits = switch quote.basis {
+        case .alreadySubscribed, .atNextRenewal: true
+        default: false
+        }
+        let charged = chosen.map { waits || $0.terms.paymentMode == .freeTrial ? 0 : $0.terms.prices[state.storefront.id] } ?? quote.price
+        let total = charged.map { state.priceFormatter.string($0) } ?? "—"
         var lines = quoteLines(quote, product: product, title: title, quantity: confirm.quantity, total: total, state, strings)
+        if let offer = chosen {
+            // The store decides whether the account may take it; the sheet says what it would be.
+            let renewal = product.subscription.flatMap { subscription in
+                product.prices[state.storefront.id].map { state.priceFormatter.string($0, period: subscription.period, language: state.language) }
+            } ?? "—"
+            lines = [Line(text: strings.confirmSubscribe(title), role: .title),
+                     Line(text: strings.chosenOffer(offer.kind) + strings.offerThen(offer.terms, renewal: renewal, formatter: state.priceFormatter,
+                                                                                   storefront: state.storefront.id), role: .success)]
+            if waits { lines.append(Line(text: strings.offerAtRenewal, role: .warning)) }
+        }
         lines += [Line(text: "")]
         if product.type == .consumable { lines.append(Line(text: field(strings.quantity, "\(confirm.quantity)  (+/-)"))) }
         lines += [
@@ -88,7 +106,8 @@ enum Sheets {
             lines.append(Line(text: strings.pendingWarning(confirm.pendingIds), role: .warning))
             if confirm.acknowledged { lines.append(Line(text: strings.payAnyway, role: .warning)) }
         }
-        return (strings.confirmTitle, lines, hints.confirm(quantity: product.type == .consumable))
+        let offers = product.subscription?.offers.contains { $0.kind != .code } == true
+        return (strings.confirmTitle, lines, hints.confirm(quantity: product.type == .consumable, offers: offers))
     }
 
     /// The sheet's first words, as the App Store's purchase sheet puts them: what the account

@@ -83,6 +83,17 @@ public struct UIStrings: Sendable {
         pick("Do you want to buy \(quantity == 1 ? "one" : String(quantity)) \(title) for \(price)?",
              "是否以 \(price) 购买 \(quantity) 个“\(title)”？")
     }
+    /// "Promotional offer: ", before the offer's terms.
+    func chosenOffer(_ kind: SubscriptionOffer.Kind) -> String {
+        switch kind {
+        case .promotional: pick("Promotional offer: ", "促销优惠：")
+        case .winBack: pick("Win-back offer: ", "赢回优惠：")
+        case .code: pick("Offer code: ", "优惠代码：")
+        }
+    }
+    var offerAtRenewal: String {
+        pick("It starts when the plan in force renews; nothing is charged now.", "将在当前方案续订时开始；现在不扣费。")
+    }
     func confirmSubscribe(_ title: String) -> String { pick("Do you want to subscribe to \(title)?", "是否订阅“\(title)”？") }
     var quantity: String { pick("Quantity", "数量") }
     var price: String { pick("Price", "价格") }

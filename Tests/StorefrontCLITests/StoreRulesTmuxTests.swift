@@ -63,4 +63,24 @@ import TestSupport
             $0.contains("Subscribed") && !$0.contains("billing retry")
         }
     }
+
+    @Test func aLapsedSubscriberTakesAPromotionalOfferFromTheSheet() throws {
+        let app = App()
+        // Subscribed once, then expired: eligible for the promotional offer.
+        let bought = try Executable.run(["buy", ProductID.monthly, "--json", "--state", app.state.path])
+        let id = try #require(bought.stdout.firstMatch(of: /"transactionId":"(\d{16})"/)?.1).description
+        _ = try Executable.run(["manage", "expire", id, "--state", app.state.path])
+        let session = try app.launch()
+        defer { session.kill() }
+        try session.sendKeys("/")
+        try session.type("premium monthly")
+        try session.sendKeys("Enter", "Enter", "o")
+        try session.waitUntil("the sheet shows the offer and its first payment") {
+            $0.contains("Promotional offer: $2.50/month for 3 months, then $4.99/month") && $0.contains("Total       $2.50")
+        }
+        try session.sendKeys("Enter")
+        try session.waitUntil("subscribed at the offer") { $0.contains("Subscribed") && $0.contains("verified ✓ finished") }
+        let listed = try Executable.run(["transactions", "--json", "--state", app.state.path])
+        #expect(listed.stdout.contains(#""offerType":"promotional""#), "\(listed.stdout)")
+    }
 }

@@ -86,4 +86,20 @@ import Testing
         store.arrange { $0.sheet = nil; $0.controls.apiErrors = [.offerCodeRedeem: .storeKit(.unknown)] }
         store.press(.character("c")) { $0.sheet = .error(ErrorSheet(kind: .store(.storeKit(.unknown)), productId: nil)) }
     }
+
+    @Test func thePurchaseSheetChoosesAPromotionalOrWinBackOffer() {
+        var store = ReducerTestStore(F.state())
+        store.arrange { $0.list.setQuery("premium monthly") }
+        let sheet = { (offer: String?) in Sheet.confirmPurchase(ConfirmPurchase(productId: F.monthly, quantity: 1, pendingIds: [], offerId: offer)) }
+        store.press(.enter) { $0.sheet = sheet(nil) }
+        store.press(.character("o")) { $0.sheet = sheet("com.example.storefront.premium.halfprice") }
+        Golden.check("confirm-promotional-80x24", store.state)
+        store.press(.character("o")) { $0.sheet = sheet("com.example.storefront.premium.comeback") }
+        store.press(.character("o")) { $0.sheet = sheet(nil) }
+        store.press(.character("o")) { $0.sheet = sheet("com.example.storefront.premium.halfprice") }
+        store.press(.enter, effects: [.buyWithOffer(productId: F.monthly, offerId: "com.example.storefront.premium.halfprice", account: "alice")]) {
+            $0.sheet = nil
+            $0.status = ReducerTests.status("Purchasing Premium Monthly…")
+        }
+    }
 }
