@@ -224,6 +224,9 @@ enum Sheets {
         guard !list.isEmpty else { return [Line(text: strings.noSubscriptions, role: .muted)] }
         return list.enumerated().map { index, entitlement in
             let title = Reducer.title(state, nil, product: entitlement.productId)
+            if let statusError = state.controls.apiErrors[.subscriptionStatus] {
+                return Line(text: strings.statusUnavailable(title, statusError), role: .error, selected: index == selection, wraps: false)
+            }
             var words: [String] = []
             let renewal = entitlement.renewal
             if renewal?.isInBillingRetry == true {

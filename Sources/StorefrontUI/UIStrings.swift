@@ -91,6 +91,11 @@ public struct UIStrings: Sendable {
         case .code: pick("Offer code: ", "优惠代码：")
         }
     }
+    /// A subscription whose status could not be read (a simulated subscription-status error).
+    func statusUnavailable(_ title: String, _ error: StoreError) -> String {
+        let code = "\(error.domain == "SKErrorDomain" ? "SKError" : "URLError") \(error.code)"
+        return pick("\(title): status unavailable (\(code))", "\(title)：无法获取状态（\(code)）")
+    }
     var offerAtRenewal: String {
         pick("It starts when the plan in force renews; nothing is charged now.", "将在当前方案续订时开始；现在不扣费。")
     }

@@ -226,8 +226,10 @@ extension View {
         let balances = state.balances.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
         let title = { (id: String) in state.catalog.product(id: id)?.title.text(in: state.language) ?? id }
         let owned = state.entitlements.filter { $0.expiresDate == nil }.map { title($0.productId) }
+        let statusError = state.controls.apiErrors[.subscriptionStatus]
         let subscriptions = state.entitlements.compactMap { entitlement -> String? in
             guard let expires = entitlement.expiresDate else { return nil }
+            if entitlement.type == .autoRenewable, let statusError { return strings.statusUnavailable(title(entitlement.productId), statusError) }
             if let renewal = entitlement.renewal, renewal.isInBillingRetry {
                 return strings.billingIssue(title(entitlement.productId), graceUntil: renewal.gracePeriodExpirationDate, now: state.now)
             }

@@ -95,6 +95,11 @@ struct WalletJSON: Encodable {
         let catalog = session.context.catalog
         let title = { (id: String) in catalog.product(id: id)?.title.text(in: session.language) ?? id }
         let entitlements = try await session.store.entitlements(account: name)
+        // StoreKit's subscription status failing (a simulated error): no renewal info to show.
+        let statusError = try await session.store.controls().apiErrors[.subscriptionStatus]
+        if let statusError {
+            Console.err("storefront: note: subscription status unavailable (\(statusError.domain) \(statusError.code) \(statusError.name)); renewal info left out")
+        }
         account = name
         storefront = session.storefront.id
         balances = try session.ledger.balances(account: name)
@@ -107,7 +112,7 @@ struct WalletJSON: Encodable {
                                 originalTransactionId: entitlement.originalTransactionId, expiresDate: expires.formatted(.iso8601),
                                 active: entitlement.isActive(at: now), willAutoRenew: entitlement.willAutoRenew,
                                 secondsLeft: max(0, Int(expires.timeIntervalSince(now).rounded(.up))),
-                                renewal: entitlement.renewal.map(Renewal.init))
+                                renewal: statusError == nil ? entitlement.renewal.map(Renewal.init) : nil)
         }
         pending = try await session.observer.pending(account: name).map {
             Pending(transactionId: $0.transactionId, productId: $0.productId, state: $0.state.name,

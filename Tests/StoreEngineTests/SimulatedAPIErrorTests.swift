@@ -59,10 +59,10 @@ import TestSupport
         #expect(throws: ControlProblem.self) { try controls.setAPIError("purchases", "fail:0") }
         #expect(throws: ControlProblem.self) { try controls.setAPIError("purchase", "deferred") }
         do {
-            try controls.setAPIError("subscription-status", "fail:0")
-            Issue.record("an API Storefront cannot fail yet was accepted")
+            try controls.setAPIError("app-transaction", "fail:0")
+            Issue.record("an API Storefront has no call for was accepted")
         } catch {
-            #expect(error.message.contains("no subscription-status call to fail yet"))
+            #expect(error.message.contains("expected one of load-products, purchase"))
         }
         #expect(controls.apiErrors.isEmpty)
     }

@@ -125,6 +125,17 @@ import Testing
         #expect(try state.run(["restore", "--json"]).result()["result"] as? String == "failed")
     }
 
+    @Test func aSimulatedSubscriptionStatusErrorLeavesTheRenewalInfoOut() throws {
+        let state = try StateDir()
+        _ = try state.buy(ProductID.monthly)
+        try state.manage("set", "api-error", "subscription-status", "fail:0")
+        let run = try state.run(["wallet", "--json"])
+        #expect(run.stderr.contains("subscription status unavailable (SKErrorDomain 0 unknown)"), "\(run)")
+        #expect(try state.wallet().subscriptions.first?.renewal == nil)
+        try state.manage("set", "api-error", "subscription-status", "none")
+        #expect(try state.wallet().subscriptions.first?.renewal != nil)
+    }
+
     @Test func anUnknownAPIIsAUsageErrorNamingTheChoices() throws {
         let state = try StateDir()
         let run = try state.run(["manage", "set", "api-error", "purchases", "fail:0"])

@@ -102,4 +102,13 @@ import Testing
             $0.status = ReducerTests.status("Purchasing Premium Monthly…")
         }
     }
+
+    @Test func aSimulatedSubscriptionStatusErrorIsShownInsteadOfTheStatus() {
+        var store = Self.subscribed()
+        store.arrange { $0.controls.apiErrors = [.subscriptionStatus: .storeKit(.unknown)] }
+        store.press(.character("u")) { $0.sheet = .manageSubscriptions(selection: 0) }
+        let text = Golden.text(store.state)
+        #expect(text.contains("Premium Monthly: status unavailable (SKError 0)"), "\(text)")
+        #expect(!text.contains("renews in"), "\(text)")
+    }
 }

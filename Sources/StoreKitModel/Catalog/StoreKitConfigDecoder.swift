@@ -123,7 +123,7 @@ struct StoreKitConfigDecoder {
     ]
 
     /// The APIs Storefront can fail (`SimulatedAPI.simulated` in the store core, which a test keeps equal).
-    static let simulatedAPIs: Set<String> = ["load-products", "purchase", "verification", "app-store-sync", "manage-subscriptions", "refund-request",
+    static let simulatedAPIs: Set<String> = ["load-products", "purchase", "verification", "app-store-sync", "subscription-status", "manage-subscriptions", "refund-request",
                                                 "offer-code-redeem"]
 
     /// `_storeKitErrors[{name, enabled}]`: the APIs turned on, by `manage set api-error` name; an
