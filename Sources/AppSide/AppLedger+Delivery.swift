@@ -12,6 +12,9 @@ public struct DeliveryRecord: Sendable, Hashable {
     public let delivered: Bool
     public let orderId: String?
     public let matchedBy: OrderMatch?
+    /// The app acted on this transaction's refund already (its purchase arrived late): nothing
+    /// was recorded or credited.
+    public var revoked = false
 }
 
 extension AppLedger {
@@ -29,10 +32,14 @@ extension AppLedger {
     }
 
     /// Records the transaction as paid-but-unverified and delivers it, in one commit; a
-    /// transaction id seen before from this store is neither recorded nor delivered again.
+    /// transaction id seen before from this store, or one whose refund was acted on, is neither
+    /// recorded nor delivered again.
     public func recordAndDeliver(_ update: TransactionUpdate, product: Product?, at now: Date) throws -> DeliveryRecord {
         let transaction = update.transaction
         return try pool.guardedWriteNow { db in
+            if try Int.fetchOne(db, sql: "SELECT 1 FROM revocations WHERE store_id = ? AND transaction_id = ?", arguments: [storeId, transaction.id]) != nil {
+                return DeliveryRecord(claim: "", delivered: false, orderId: nil, matchedBy: nil, revoked: true)
+            }
             if let row = try Row.fetchOne(db, sql: "SELECT claim, order_id, matched_by FROM ledger WHERE store_id = ? AND transaction_id = ?",
                                          arguments: [storeId, transaction.id]) {
                 return DeliveryRecord(claim: row["claim"], delivered: false, orderId: row["order_id"],

@@ -32,12 +32,6 @@ extension AppLedger {
         }
     }
 
-    public func isRevoked(_ transactionId: String) throws -> Bool {
-        try pool.guardedReadNow { db in
-            try Int.fetchOne(db, sql: "SELECT 1 FROM revocations WHERE store_id = ? AND transaction_id = ?", arguments: [storeId, transactionId]) != nil
-        }
-    }
-
     /// The transaction ids of the account whose refunds the app has acted on.
     public func revokedIds(account: String) throws -> Set<String> {
         try pool.guardedReadNow { db in

@@ -43,9 +43,10 @@ public struct PurchaseObserver: Sendable {
             return shown + [.finished(transactionId: transaction.id)]
         case .purchased, .restored:
             // Refunded: take back what was granted. A purchase update that arrives after its refund
-            // was acted on (published late) grants nothing again.
-            if try transaction.terms?.revocation != nil || ledger.isRevoked(transaction.id) { return try await revoke(transaction) }
+            // was acted on (published late) is refused by the ledger and grants nothing again.
+            if transaction.terms?.revocation != nil { return try await revoke(transaction) }
             let (record, steps) = try deliver(update)
+            if record.revoked { return try await revoke(transaction) }
             if stopAfterDelivery { return steps }
             return steps + (try await verifyAndFinish(update, claim: record.claim))
         }

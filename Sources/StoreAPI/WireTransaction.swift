@@ -109,7 +109,7 @@ public struct WireTransaction: Codable, Sendable, Hashable {
         currency = details?.currency
         expiresDate = details?.expiresDate?.epochMilliseconds
         revocationDate = details?.revocationDate?.epochMilliseconds
-        revocationReason = details?.revocationDate == nil ? nil : (details?.revocationReason ?? .other).name
+        revocationReason = details?.revocationReason?.name
         let offer = details?.offer
         offerType = offer?.type.rawValue
         offerId = offer?.id
@@ -124,13 +124,9 @@ public struct WireTransaction: Codable, Sendable, Hashable {
         let revocation = revocationDate.map {
             Revocation(date: Date(epochMilliseconds: $0), reason: revocationReason.flatMap(RevocationReason.init(name:)) ?? .other)
         }
-        var offer: TransactionOffer?
-        if let type = offerType.flatMap(OfferType.init(rawValue:)), let mode = offerPaymentMode.flatMap(IntroOffer.PaymentMode.init(rawValue:)),
-           let period = offerPeriod.flatMap(SubscriptionPeriod.init(iso8601:)) {
-            offer = TransactionOffer(type: type, id: offerId, paymentMode: mode, period: period)
-        }
         return TransactionTerms(price: price, currency: currency, expirationDate: expiresDate.map(Date.init(epochMilliseconds:)),
-                                offer: offer, revocation: revocation)
+                                offer: TransactionOffer(type: offerType, id: offerId, mode: offerPaymentMode, period: offerPeriod),
+                                revocation: revocation)
     }
 
     /// The engine's transaction; throws when the server sent a state or error this build cannot read.

@@ -1,7 +1,8 @@
 import StoreKitModel
 
 /// The StoreKit calls whose failure Xcode's test session simulates (`setSimulatedError(_:forAPI:)`),
-/// by the names `manage set api-error` uses. A simulated error stays until turned off.
+/// by the names `manage set api-error` uses, every one of which Storefront can fail (Xcode's
+/// app-transaction API has no call here). A simulated error stays until turned off.
 public enum SimulatedAPI: String, CaseIterable, Sendable, Hashable, Codable {
     /// The products request fails (`request(_:didFailWithError:)`).
     case loadProducts = "load-products"
@@ -20,9 +21,6 @@ public enum SimulatedAPI: String, CaseIterable, Sendable, Hashable, Codable {
     case refundRequest = "refund-request"
     /// The offer-code redemption sheet does not open (the storefront's `c`).
     case offerCodeRedeem = "offer-code-redeem"
-
-    /// The calls Storefront fails: every one above (Xcode's app-transaction API has no call here).
-    public static var simulated: [SimulatedAPI] { allCases }
 
     /// The error a simulated failure is given as: `fail:CODE`, `network[:CODE]` or `cancel`.
     public static func error(token: String) -> StoreError? {

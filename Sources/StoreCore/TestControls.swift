@@ -33,7 +33,7 @@ public struct TestControls: Sendable, Hashable {
         gracePeriod = settings.gracePeriod
         timeRate = settings.timeRate
         for name in settings.apiErrors {
-            guard let api = SimulatedAPI(rawValue: name), SimulatedAPI.simulated.contains(api) else { continue }
+            guard let api = SimulatedAPI(rawValue: name) else { continue }
             apiErrors[api] = .storeKit(.unknown)
         }
     }

@@ -14,10 +14,14 @@ extension SimulatedStore {
     }
 
     nonisolated func entitlements(account: String, at now: Date? = nil, _ db: Database) throws -> [Entitlement] {
-        let now = now ?? clock.now()
+        entitlements(of: try StoredTransaction.fetchAll(db, where: "account = ? AND state = \(StateSQL.purchased)", [account]), at: now ?? clock.now())
+    }
+
+    /// The entitlements `rows` (an account's transactions, oldest first) grant: purchased ones,
+    /// neither refunded nor a plan change waiting for its renewal.
+    nonisolated func entitlements(of rows: [StoredTransaction], at now: Date) -> [Entitlement] {
         var newest: [String: StoredTransaction] = [:]
-        for row in try StoredTransaction.fetchAll(db, where: "account = ? AND state = \(StateSQL.purchased) AND revocation_date IS NULL AND reason != ?",
-                                                  [account, TransactionReason.planChange.rawValue]) {
+        for row in rows where row.transaction.state == .purchased && row.revocationDate == nil && row.reason != .planChange {
             guard let product = catalog.product(id: row.transaction.productId), product.type != .consumable else { continue }
             // A non-consumable's entitlement is its first purchase; a subscription's is its latest period.
             if product.type == .nonConsumable, newest[product.id] != nil { continue }
@@ -33,10 +37,10 @@ extension SimulatedStore {
     }
 
     /// What the account holds as the purchase rules see it, leaving out the transaction being
-    /// completed (`excluding`), in the caller's read or write.
+    /// completed (`excluding`), in the caller's read or write: one read of the account's paid
+    /// transactions serves both its entitlements and its history.
     nonisolated func holdings(account: String, excluding id: String, at now: Date, _ db: Database) throws -> Holdings {
-        let history = try StoredTransaction.fetchAll(db, where: "account = ? AND state IN \(StateSQL.paid) AND id != ?", [account, id])
-        return Holdings(entitlements: try entitlements(account: account, at: now, db).filter { $0.transactionId != id },
-                        history: history.map(\.transaction), catalog: catalog, at: now)
+        let paid = try StoredTransaction.fetchAll(db, where: "account = ? AND state IN \(StateSQL.paid) AND id != ?", [account, id])
+        return Holdings(entitlements: entitlements(of: paid, at: now), history: paid.map(\.transaction), catalog: catalog, at: now)
     }
 }

@@ -22,7 +22,7 @@ extension TransactionDetails {
                   originalPurchaseDate: originalPurchaseDate, expiresDate: stored.expiresDate, revocationDate: stored.revocationDate,
                   willAutoRenew: stored.autoRenew && stored.expiresDate != nil,
                   reason: stored.reason == .renewal ? .renewal : stored.reason == .restore ? .restore : .purchase, offer: stored.offer,
-                  revocationReason: stored.revocationDate == nil ? nil : stored.revocationReason ?? .other)
+                  revocationReason: stored.revocationReason)
     }
 }
 

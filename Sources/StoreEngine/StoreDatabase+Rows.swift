@@ -154,12 +154,3 @@ extension StoreDatabase {
         return String(2_000_000_000_000_000 + next)
     }
 }
-
-extension TransactionOffer {
-    /// An offer as its columns keep it; nil when there is none or a column is unreadable.
-    init?(type: String?, id: String?, mode: String?, period: String?) {
-        guard let type = type.flatMap(OfferType.init(rawValue:)), let mode = mode.flatMap(IntroOffer.PaymentMode.init(rawValue:)),
-              let period = period.flatMap(SubscriptionPeriod.init(iso8601:)) else { return nil }
-        self.init(type: type, id: id, paymentMode: mode, period: period)
-    }
-}

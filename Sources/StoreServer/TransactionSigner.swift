@@ -79,7 +79,7 @@ public struct TransactionSigner: Sendable {
             storefront: details?.storefront ?? catalog.defaultStorefront,
             transactionReason: details?.reason == .renewal ? "RENEWAL" : "PURCHASE",
             revocationDate: details?.revocationDate?.epochMilliseconds,
-            revocationReason: details?.revocationDate == nil ? nil : (details?.revocationReason ?? .other).rawValue,
+            revocationReason: details?.revocationReason?.rawValue,
             currency: details?.currency ?? "USD",
             price: NSDecimalNumber(decimal: rounded).int64Value,
             offerType: details?.offer?.type.serverValue,

@@ -11,7 +11,7 @@ public enum ControlRow: Int, CaseIterable, Sendable {
         + URLErrorCode.allCases.map(PaymentOutcome.network)
     /// The API-error row steps through one simulated `SKError.unknown` per API; other errors
     /// and several at once are set with `manage set api-error`.
-    static let apiErrorChoices: [[SimulatedAPI: StoreError]] = [[:]] + SimulatedAPI.simulated.map { [$0: .storeKit(.unknown)] }
+    static let apiErrorChoices: [[SimulatedAPI: StoreError]] = [[:]] + SimulatedAPI.allCases.map { [$0: .storeKit(.unknown)] }
     static let latencies = [0, 250, 500, 1_000, 2_000, 5_000, 10_000]
     static let verifications: [VerificationFailure?] = [nil, .unreachable]
         + VerifyStatus.allCases.filter { $0 != .valid }.map(VerificationFailure.status)

@@ -36,9 +36,8 @@ extension View {
         let page = state.list.visible[min(state.list.scroll, count)..<min(count, state.list.scroll + layout.listRows)]
         // What the account has shows in the price's place, as the App Store shows "Purchased".
         let marks = ownershipMarks(state, strings)
-        let prices = zip(page, displayPrices(page, of: state.list.products, state)).map { position, price in
-            marks.isEmpty ? price : marks[state.list.products[position].id] ?? price
-        }
+        let listed = displayPrices(page, of: state.list.products, state)
+        let prices = marks.isEmpty ? listed : zip(page, listed).map { position, price in marks[state.list.products[position].id] ?? price }
         let typeWidth = 16
         // The four type labels, each cut and measured once per frame rather than once per row.
         let types = ProductType.allCases.map { type in

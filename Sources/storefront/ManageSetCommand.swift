@@ -13,7 +13,7 @@ extension ManageCommand {
             \(ControlSetting.allCases.map { "  \($0.rawValue): \($0.accepted)" }.joined(separator: "\n"))
               product-outcome PRODUCT_ID OUTCOME|none: every payment of that product ends so, until none
               api-error API fail:CODE|network[:CODE]|cancel|none: that StoreKit call fails so, until none
-                (API: \(SimulatedAPI.simulated.map(\.rawValue).joined(separator: ", ")); next-outcome is one payment only)
+                (API: \(SimulatedAPI.allCases.map(\.rawValue).joined(separator: ", ")); next-outcome is one payment only)
             account is the default --account; drop-order-id on makes updates come back without
             applicationUsername, as field reports describe.
             """

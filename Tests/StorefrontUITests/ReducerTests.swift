@@ -556,7 +556,7 @@ import Testing
 
         // The API-error row fails one StoreKit call at a time, then none again.
         store.arrange { $0.sheet = .testControls(selection: ControlRow.apiErrors.rawValue) }
-        for api in SimulatedAPI.simulated {
+        for api in SimulatedAPI.allCases {
             controls.apiErrors = [api: .storeKit(.unknown)]
             store.press(.right, effects: [.setControls(controls)]) { $0.controls.apiErrors = [api: .storeKit(.unknown)] }
         }

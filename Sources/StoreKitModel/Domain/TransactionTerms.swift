@@ -37,6 +37,14 @@ public struct TransactionOffer: Sendable, Hashable {
         self.paymentMode = paymentMode
         self.period = period
     }
+
+    /// An offer as a database row or a wire message keeps it, by name; nil when there is none
+    /// or a part is unreadable.
+    public init?(type: String?, id: String?, mode: String?, period: String?) {
+        guard let type = type.flatMap(OfferType.init(rawValue:)), let mode = mode.flatMap(IntroOffer.PaymentMode.init(rawValue:)),
+              let period = period.flatMap(SubscriptionPeriod.init(iso8601:)) else { return nil }
+        self.init(type: type, id: id, paymentMode: mode, period: period)
+    }
 }
 
 /// `Transaction.OfferType`, with the names scripts read.

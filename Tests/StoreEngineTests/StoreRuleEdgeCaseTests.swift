@@ -7,10 +7,10 @@ import StoreKitModel
 import Testing
 import TestSupport
 
-/// Cases a review of the store rules found: an offer kept across Ask to Buy and interrupted
+/// The store rules where they meet each other: an offer kept across Ask to Buy and interrupted
 /// purchases, a billing retry that auto-renew off ends, a replaced plan that a forced renewal
 /// must not bring back, and a purchase update that arrives after its refund.
-@Suite struct ReviewFindingTests {
+@Suite struct StoreRuleEdgeCaseTests {
     func buy(_ fixture: StoreFixture, _ offer: PaymentOffer?, account: String = "alice") async throws -> TransactionUpdate {
         let updates = await fixture.store.updates()
         let started = try await fixture.store.add(Payment(productId: StoreFixture.monthly, applicationUsername: "o", account: account, offer: offer))
