@@ -91,6 +91,10 @@ public struct WireTransaction: Codable, Sendable, Hashable {
     public let offerPaymentMode: String?
     /// One period of the offer (ISO 8601), with `offerType`.
     public let offerPeriod: String?
+    /// When a higher level replaced this subscription (epoch ms); StoreKit 2's `isUpgraded`.
+    public let upgradeDate: Int64?
+    /// The unused part of the period the App Store refunded at the upgrade, with `upgradeDate`.
+    public let upgradeRefund: String?
     public let jwsRepresentation: String?
 
     public init(_ transaction: Transaction, details: TransactionDetails? = nil, jws: String? = nil) {
@@ -115,6 +119,8 @@ public struct WireTransaction: Codable, Sendable, Hashable {
         offerId = offer?.id
         offerPaymentMode = offer?.paymentMode.rawValue
         offerPeriod = offer?.period.iso8601
+        upgradeDate = details?.upgrade?.date.epochMilliseconds
+        upgradeRefund = details?.upgrade?.refund.exactString
         jwsRepresentation = jws
     }
 
@@ -124,9 +130,12 @@ public struct WireTransaction: Codable, Sendable, Hashable {
         let revocation = revocationDate.map {
             Revocation(date: Date(epochMilliseconds: $0), reason: revocationReason.flatMap(RevocationReason.init(name:)) ?? .other)
         }
+        let upgrade = upgradeDate.flatMap { date in
+            upgradeRefund.flatMap { Decimal(string: $0) }.map { Upgrade(date: Date(epochMilliseconds: date), refund: $0) }
+        }
         return TransactionTerms(price: price, currency: currency, expirationDate: expiresDate.map(Date.init(epochMilliseconds:)),
                                 offer: TransactionOffer(type: offerType, id: offerId, mode: offerPaymentMode, period: offerPeriod),
-                                revocation: revocation)
+                                revocation: revocation, upgrade: upgrade)
     }
 
     /// The engine's transaction; throws when the server sent a state or error this build cannot read.

@@ -11,11 +11,15 @@ public struct Holdings: Sendable, Hashable {
     public var activeSubscriptions: [String: Date]
     /// Subscription groups the account has ever subscribed in: their introductory offers are spent.
     public var groupsSubscribed: Set<String>
+    /// What an upgrade now refunds of each subscription in force: the unused part of its period.
+    public var upgradeRefunds: [String: Decimal]
 
-    public init(owned: Set<String> = [], activeSubscriptions: [String: Date] = [:], groupsSubscribed: Set<String> = []) {
+    public init(owned: Set<String> = [], activeSubscriptions: [String: Date] = [:], groupsSubscribed: Set<String> = [],
+                upgradeRefunds: [String: Decimal] = [:]) {
         self.owned = owned
         self.activeSubscriptions = activeSubscriptions
         self.groupsSubscribed = groupsSubscribed
+        self.upgradeRefunds = upgradeRefunds
     }
 
     /// From StoreKit 2's current entitlements and the account's transactions (any order).
@@ -28,6 +32,7 @@ public struct Holdings: Sendable, Hashable {
             case .autoRenewable:
                 if entitlement.isActive(at: now), let expiry = entitlement.expiresDate {
                     holdings.activeSubscriptions[entitlement.productId] = max(expiry, entitlement.renewal?.gracePeriodExpirationDate ?? expiry)
+                    holdings.upgradeRefunds[entitlement.productId] = Self.unusedValue(of: entitlement, expiry: expiry, history: history, at: now)
                 }
             case .consumable, .nonRenewing:
                 break
@@ -37,6 +42,14 @@ public struct Holdings: Sendable, Hashable {
             if let group = catalog.product(id: transaction.productId)?.subscription?.group { holdings.groupsSubscribed.insert(group) }
         }
         self = holdings
+    }
+
+    /// The unused part of what paid for the period in force. The period was paid by the first
+    /// transaction of the chain that runs to `expiry`; a later one (bought again) charged nothing.
+    private static func unusedValue(of entitlement: Entitlement, expiry: Date, history: [Transaction], at now: Date) -> Decimal {
+        let period = history.filter { $0.originalId == entitlement.originalTransactionId && $0.terms?.expirationDate == expiry }
+        guard let payer = period.min(by: { $0.purchaseDate < $1.purchaseDate }), let terms = payer.terms else { return 0 }
+        return Upgrade.proratedRefund(of: terms.price, currency: terms.currency, start: payer.purchaseDate, end: expiry, at: now)
     }
 
     public func isEligibleForIntroOffer(_ product: Product) -> Bool {
@@ -59,9 +72,9 @@ public struct PurchaseQuote: Sendable, Hashable {
         /// The subscription's introductory offer, which the account is eligible for.
         case introductory(IntroOffer)
         /// Another plan of the group is in force: an upgrade, or a crossgrade of the same duration,
-        /// replaces it now at the full price. (Apple also refunds the old plan's unused time pro
-        /// rata; the simulated store does not model that refund.)
-        case replacesNow(String)
+        /// replaces it now at the full price, and the unused part of its period (`refund`) is
+        /// refunded.
+        case replacesNow(String, refund: Decimal)
         /// A downgrade, or a crossgrade of another duration: nothing is charged now, and the
         /// subscription in force (`from`) renews to this product at its next renewal (`on`).
         case atNextRenewal(from: String, on: Date)
@@ -124,7 +137,9 @@ extension PurchaseRules {
         for (otherId, expiry) in holdings.activeSubscriptions.sorted(by: { $0.key < $1.key }) where otherId != product.id {
             guard let other = catalog.product(id: otherId)?.subscription, other.group == group else { continue }
             let rank = subscription.rank ?? 0, otherRank = other.rank ?? 0
-            if rank < otherRank || (rank == otherRank && subscription.period == other.period) { return .replacesNow(otherId) }
+            if rank < otherRank || (rank == otherRank && subscription.period == other.period) {
+                return .replacesNow(otherId, refund: holdings.upgradeRefunds[otherId] ?? 0)
+            }
             return .atNextRenewal(from: otherId, on: expiry)
         }
         return nil

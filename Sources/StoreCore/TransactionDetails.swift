@@ -18,14 +18,14 @@ public struct TransactionDetails: Sendable, Hashable {
 
     public init(transactionId: String, storefront: String, price: Decimal, currency: String, originalPurchaseDate: Date,
                 expiresDate: Date?, revocationDate: Date?, willAutoRenew: Bool, reason: Reason,
-                offer: TransactionOffer? = nil, revocationReason: RevocationReason? = nil) {
+                offer: TransactionOffer? = nil, revocationReason: RevocationReason? = nil, upgrade: Upgrade? = nil) {
         self.transactionId = transactionId
         self.storefront = storefront
         self.originalPurchaseDate = originalPurchaseDate
         self.willAutoRenew = willAutoRenew
         self.reason = reason
         terms = TransactionTerms(price: price, currency: currency, expirationDate: expiresDate, offer: offer,
-                                 revocation: revocationDate.map { Revocation(date: $0, reason: revocationReason ?? .other) })
+                                 revocation: revocationDate.map { Revocation(date: $0, reason: revocationReason ?? .other) }, upgrade: upgrade)
     }
 
     /// The price charged (quantity included); 0 for a restore, a free trial or something owned bought again.
@@ -35,6 +35,7 @@ public struct TransactionDetails: Sendable, Hashable {
     public var revocationDate: Date? { terms.revocation?.date }
     public var revocationReason: RevocationReason? { terms.revocation?.reason }
     public var offer: TransactionOffer? { terms.offer }
+    public var upgrade: Upgrade? { terms.upgrade }
 
     /// These details as `terms` say they were when a snapshot was taken (a journaled update read
     /// later): what was charged, the expiry, the offer and any refund are the snapshot's, not

@@ -41,6 +41,6 @@ extension SimulatedStore {
     /// transactions serves both its entitlements and its history.
     nonisolated func holdings(account: String, excluding id: String, at now: Date, _ db: Database) throws -> Holdings {
         let paid = try StoredTransaction.fetchAll(db, where: "account = ? AND state IN \(StateSQL.paid) AND id != ?", [account, id])
-        return Holdings(entitlements: entitlements(of: paid, at: now), history: paid.map(\.transaction), catalog: catalog, at: now)
+        return Holdings(entitlements: entitlements(of: paid, at: now), history: paid.map(\.published), catalog: catalog, at: now)
     }
 }

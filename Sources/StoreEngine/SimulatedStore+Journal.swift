@@ -22,7 +22,7 @@ extension TransactionDetails {
                   originalPurchaseDate: originalPurchaseDate, expiresDate: stored.expiresDate, revocationDate: stored.revocationDate,
                   willAutoRenew: stored.autoRenew && stored.expiresDate != nil,
                   reason: stored.reason == .renewal ? .renewal : stored.reason == .restore ? .restore : .purchase, offer: stored.offer,
-                  revocationReason: stored.revocationReason)
+                  revocationReason: stored.revocationReason, upgrade: stored.upgrade)
     }
 }
 
@@ -51,8 +51,8 @@ extension SimulatedStore {
         try db.cachedStatement(sql: """
             INSERT INTO journal (account, transaction_id, original_id, product_id, quantity, order_id, state,
                 error_domain, error_code, purchase_date, recorded_at, price, currency, expires_date, offer_type, offer_id,
-                offer_mode, offer_period, revocation_date, revocation_reason)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                offer_mode, offer_period, revocation_date, revocation_reason, upgrade_date, upgrade_refund)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """).execute(arguments: [
                 transaction.payment.account, transaction.id, transaction.originalId, transaction.productId, transaction.quantity,
                 transaction.payment.applicationUsername, transaction.state.rawValue, transaction.error?.domain, transaction.error?.code,
@@ -60,6 +60,7 @@ extension SimulatedStore {
                 terms?.price.exactString, terms?.currency, terms?.expirationDate?.timeIntervalSince1970,
                 terms?.offer?.type.rawValue, terms?.offer?.id, terms?.offer?.paymentMode.rawValue, terms?.offer?.period.iso8601,
                 terms?.revocation?.date.timeIntervalSince1970, terms?.revocation?.reason.rawValue,
+                terms?.upgrade?.date.timeIntervalSince1970, terms?.upgrade?.refund.exactString,
             ])
     }
 
@@ -111,9 +112,12 @@ extension SimulatedStore {
         let revocation = (row["revocation_date"] as Double?).map {
             Revocation(date: Date(timeIntervalSince1970: $0), reason: (row["revocation_reason"] as Int?).flatMap(RevocationReason.init(rawValue:)) ?? .other)
         }
+        let upgrade = (row["upgrade_date"] as Double?).flatMap { date in
+            (row["upgrade_refund"] as String?).flatMap { Decimal(string: $0) }.map { Upgrade(date: Date(timeIntervalSince1970: date), refund: $0) }
+        }
         return TransactionTerms(price: price, currency: currency, expirationDate: (row["expires_date"] as Double?).map(Date.init(timeIntervalSince1970:)),
                                 offer: TransactionOffer(type: row["offer_type"], id: row["offer_id"], mode: row["offer_mode"], period: row["offer_period"]),
-                                revocation: revocation)
+                                revocation: revocation, upgrade: upgrade)
     }
 
     /// Price, storefront, expiry and the rest for each id the store still has (deleted ones are absent).

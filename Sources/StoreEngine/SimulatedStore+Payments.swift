@@ -246,7 +246,7 @@ extension SimulatedStore {
             stored.price = terms.paymentMode == .freeTrial ? 0 : terms.prices[stored.storefront] ?? stored.price
             let term = terms.firstTerm
             stored.expiresDate = now.addingTimeInterval(controls.timeRate.seconds(for: term.period) * Double(term.count))
-            try endPlans(inGroupOf: stored, product: product, at: now, db)
+            try endPlans(inGroupOf: stored, product: product, basis: quote.basis, at: now, db)
             return
         }
         switch quote.basis {
@@ -267,14 +267,19 @@ extension SimulatedStore {
         case .fullPrice:
             stored.expiresDate = now.addingTimeInterval(controls.timeRate.seconds(for: subscription.period))
         }
-        try endPlans(inGroupOf: stored, product: product, at: now, db)
+        try endPlans(inGroupOf: stored, product: product, basis: quote.basis, at: now, db)
     }
 
-    /// One plan per group: the plans in force that `stored` replaces end now.
-    nonisolated func endPlans(inGroupOf stored: StoredTransaction, product: Product, at now: Date, _ db: Database) throws {
+    /// One plan per group: the plans in force that `stored` replaces end now. The plan an
+    /// upgrade replaces (`basis`) is marked upgraded, with the refund the quote promised.
+    nonisolated func endPlans(inGroupOf stored: StoredTransaction, product: Product, basis: PurchaseQuote.Basis, at now: Date,
+                              _ db: Database) throws {
         guard product.type == .autoRenewable, let group = product.subscription?.group else { return }
         for var active in try activeSubscriptions(account: stored.transaction.payment.account, at: now, db) where active.id != stored.id {
             guard catalog.product(id: active.transaction.productId)?.subscription?.group == group else { continue }
+            if case .replacesNow(let from, let refund) = basis, from == active.transaction.productId {
+                active.upgrade = Upgrade(date: now, refund: refund)
+            }
             active.expiresDate = now
             active.autoRenew = false
             active.renewalProductId = nil

@@ -191,6 +191,16 @@ public struct StoreDatabase: Sendable {
                 ALTER TABLE transactions ADD COLUMN renewal_offer_period TEXT;
                 """)
         }
+        migrator.registerMigration("v11: upgrades") { db in
+            // A subscription a higher level replaced: when, and the unused part refunded (an
+            // exact decimal, as `price`). The journal keeps them with the rest of the terms.
+            try db.execute(sql: """
+                ALTER TABLE transactions ADD COLUMN upgrade_date REAL;
+                ALTER TABLE transactions ADD COLUMN upgrade_refund TEXT;
+                ALTER TABLE journal ADD COLUMN upgrade_date REAL;
+                ALTER TABLE journal ADD COLUMN upgrade_refund TEXT;
+                """)
+        }
         return migrator
     }
 }
@@ -228,6 +238,8 @@ struct StoredTransaction: Sendable, Hashable {
     var expirationReason: ExpirationReason? = nil
     /// An offer the next renewal takes (one bought on the plan in force).
     var renewalOffer: TransactionOffer? = nil
+    /// Set when a higher level replaced this subscription before its period ended.
+    var upgrade: Upgrade? = nil
 
     var id: String { transaction.id }
 
@@ -237,7 +249,8 @@ struct StoredTransaction: Sendable, Hashable {
         var published = transaction
         guard transaction.state.hasReceipt else { return published }
         published.terms = TransactionTerms(price: price, currency: currency, expirationDate: expiresDate, offer: offer,
-                                           revocation: revocationDate.map { Revocation(date: $0, reason: revocationReason ?? .other) })
+                                           revocation: revocationDate.map { Revocation(date: $0, reason: revocationReason ?? .other) },
+                                           upgrade: upgrade)
         return published
     }
 }

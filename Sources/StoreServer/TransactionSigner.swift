@@ -80,6 +80,7 @@ public struct TransactionSigner: Sendable {
             transactionReason: details?.reason == .renewal ? "RENEWAL" : "PURCHASE",
             revocationDate: details?.revocationDate?.epochMilliseconds,
             revocationReason: details?.revocationReason?.rawValue,
+            isUpgraded: details?.upgrade.map { _ in true },
             currency: details?.currency ?? "USD",
             price: NSDecimalNumber(decimal: rounded).int64Value,
             offerType: details?.offer?.type.serverValue,
@@ -138,6 +139,8 @@ public struct SignedTransactionPayload: Codable, Sendable, Hashable {
     public let transactionReason: String
     public let revocationDate: Int64?
     public let revocationReason: Int?
+    /// `true` on a subscription an upgrade replaced; absent otherwise, as Apple sends it.
+    public let isUpgraded: Bool?
     public let currency: String
     /// Price of one unit in milliunits of `currency` (1.99 → 1990); 0 for a free trial.
     public let price: Int64

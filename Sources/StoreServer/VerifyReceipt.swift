@@ -197,6 +197,8 @@ struct InAppItem: Encodable, Sendable {
     let offer: TransactionOffer?
     let isSubscription: Bool
     let webOrderLineItemId: String?
+    /// When an upgrade replaced the subscription: the receipt cancels it then, with no reason.
+    let upgradeDate: Date?
 
     init(item: ReceiptPayload.InApp, details: TransactionDetails?, product: Product?) {
         quantity = item.quantity
@@ -211,6 +213,7 @@ struct InAppItem: Encodable, Sendable {
         offer = details?.offer
         isSubscription = product?.type == .autoRenewable
         webOrderLineItemId = isSubscription ? String(Int64(transactionId).map { $0 + 1_000_000_000_000_000 } ?? 0) : nil
+        upgradeDate = details?.upgrade?.date
     }
 
     init(transaction: Transaction, details: TransactionDetails?, product: Product?) {
@@ -226,6 +229,7 @@ struct InAppItem: Encodable, Sendable {
         offer = details?.offer
         isSubscription = product?.type == .autoRenewable
         webOrderLineItemId = isSubscription ? String(Int64(transactionId).map { $0 + 1_000_000_000_000_000 } ?? 0) : nil
+        upgradeDate = details?.upgrade?.date
     }
 
     enum CodingKeys: String, CodingKey {
@@ -234,7 +238,7 @@ struct InAppItem: Encodable, Sendable {
         case original_purchase_date, original_purchase_date_ms, original_purchase_date_pst
         case expires_date, expires_date_ms, expires_date_pst
         case cancellation_date, cancellation_date_ms, cancellation_date_pst, cancellation_reason
-        case web_order_line_item_id, is_trial_period, is_in_intro_offer_period, in_app_ownership_type
+        case web_order_line_item_id, is_trial_period, is_in_intro_offer_period, is_upgraded, in_app_ownership_type
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -259,6 +263,11 @@ struct InAppItem: Encodable, Sendable {
             try container.encode(AppleDate.ms(cancellationDate), forKey: .cancellation_date_ms)
             try container.encode(AppleDate.pst(cancellationDate), forKey: .cancellation_date_pst)
             try container.encode(String((cancellationReason ?? .other).rawValue), forKey: .cancellation_reason)
+        } else if let upgradeDate {
+            try container.encode(AppleDate.gmt(upgradeDate), forKey: .cancellation_date)
+            try container.encode(AppleDate.ms(upgradeDate), forKey: .cancellation_date_ms)
+            try container.encode(AppleDate.pst(upgradeDate), forKey: .cancellation_date_pst)
+            try container.encode("true", forKey: .is_upgraded)
         }
         if let webOrderLineItemId { try container.encode(webOrderLineItemId, forKey: .web_order_line_item_id) }
         let introductory = offer?.type == .introductory

@@ -121,6 +121,8 @@ public enum PurchaseProgress: Sendable, Hashable {
     case rejected(String)
     /// The App Store refunded it: what it granted is withdrawn.
     case revoked
+    /// A higher level of its group replaced this subscription; the unused part was refunded.
+    case upgraded
 }
 
 /// The overlay on top of the main screen; one at a time, so sheets never overlap.

@@ -127,9 +127,10 @@ enum Sheets {
             } ?? "—"
             return [Line(text: strings.confirmSubscribe(title), role: .title),
                     Line(text: strings.offerThen(offer, renewal: renewal, formatter: state.priceFormatter, storefront: state.storefront.id), role: .success)]
-        case .replacesNow(let from):
+        case .replacesNow(let from, let refund):
+            let refunded = refund > 0 ? state.priceFormatter.string(refund) : nil
             return [Line(text: strings.confirmSubscribe(title), role: .title),
-                    Line(text: strings.switchNow(Reducer.title(state, nil, product: from)), role: .warning)]
+                    Line(text: strings.switchNow(Reducer.title(state, nil, product: from), refund: refunded), role: .warning)]
         case .atNextRenewal(let from, let on):
             let left = UIStrings.timeLeft(max(0, Int(on.timeIntervalSince(state.now).rounded(.up))))
             return [Line(text: strings.confirmSubscribe(title), role: .title),

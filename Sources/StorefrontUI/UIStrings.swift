@@ -159,6 +159,7 @@ public struct UIStrings: Sendable {
         case .unverified?: return pick("delivered · not verified yet", "已交付 · 尚未验证")
         case .rejected?: return pick("verification rejected", "验证被拒绝")
         case .revoked?: return pick("refunded", "已退款")
+        case .upgraded?: return pick("upgraded · unused part refunded", "已升级 · 未用部分已退款")
         case nil: return ""
         }
     }
@@ -213,9 +214,11 @@ public struct UIStrings: Sendable {
         pick("You've already purchased \(title). It will be restored for free.", "你已购买“\(title)”，将免费恢复。")
     }
 
-    /// An upgrade, or a crossgrade of the same duration.
-    func switchNow(_ from: String) -> String {
-        pick("It starts now, replacing \(from), which ends today.", "立即生效并取代“\(from)”，后者今天结束。")
+    /// An upgrade, or a crossgrade of the same duration: the old plan's unused part is refunded.
+    func switchNow(_ from: String, refund: String?) -> String {
+        guard let refund else { return pick("It starts now, replacing \(from), which ends today.", "立即生效并取代“\(from)”，后者今天结束。") }
+        return pick("It starts now, replacing \(from), which ends today; its unused part, \(refund), is refunded.",
+                    "立即生效并取代“\(from)”，后者今天结束；其未用部分 \(refund) 将退款。")
     }
 
     /// A downgrade, or a crossgrade of another duration.

@@ -180,11 +180,11 @@ extension View {
         let wide = state.size.columns >= 100
         for (offset, transaction) in state.history.prefix(layout.transactionRows).enumerated() {
             let row = top + 1 + offset
-            // A refund outranks whatever this session saw of the purchase.
-            let progress = transaction.terms?.revocation != nil ? .revoked : state.progress[transaction.id]
+            // A refund or an upgrade outranks whatever this session saw of the purchase.
+            let progress = transaction.terms?.revocation != nil ? .revoked : transaction.terms?.upgrade != nil ? .upgraded : state.progress[transaction.id]
             let role: Role = switch (transaction.state, progress) {
             case (.failed, _), (_, .rejected?): .error
-            case (.deferred, _), (_, .unverified?), (_, .revoked?): .warning
+            case (.deferred, _), (_, .unverified?), (_, .revoked?), (_, .upgraded?): .warning
             case (_, .finished?), (_, .verified?): .success
             default: .normal
             }
@@ -217,7 +217,8 @@ extension View {
         case .failed: transaction.error.map(PurchaseProgress.failed)
         case .deferred: .deferred
         case .purchasing: .purchasing
-        case .purchased, .restored: transaction.terms?.revocation != nil ? .revoked : transaction.finished ? .finished : nil
+        case .purchased, .restored:
+            transaction.terms?.revocation != nil ? .revoked : transaction.terms?.upgrade != nil ? .upgraded : transaction.finished ? .finished : nil
         }
     }
 

@@ -168,6 +168,10 @@ struct TransactionJSON: Encodable {
     let revocationDate: String?
     /// `other` or `developerIssue`.
     let revocationReason: String?
+    /// True on a subscription a higher level replaced (StoreKit 2's `isUpgraded`); absent otherwise.
+    let isUpgraded: Bool?
+    /// The unused part of its period refunded at the upgrade.
+    let upgradeRefund: String?
 
     init(_ transaction: Transaction, language: Language) {
         transactionId = transaction.id
@@ -188,6 +192,8 @@ struct TransactionJSON: Encodable {
         offerPaymentMode = terms?.offer?.paymentMode.rawValue
         revocationDate = terms?.revocation?.date.formatted(.iso8601)
         revocationReason = terms?.revocation?.reason.name
+        isUpgraded = terms?.upgrade.map { _ in true }
+        upgradeRefund = terms?.upgrade?.refund.exactString
     }
 }
 

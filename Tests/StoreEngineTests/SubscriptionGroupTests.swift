@@ -25,6 +25,39 @@ import TestSupport
         #expect(try await active(fixture).map(\.productId) == [StoreFixture.plusMonthly])
     }
 
+    @Test func anUpgradeRefundsTheUnusedPartOfThePaidPeriod() async throws {
+        let fixture = try StoreFixture()
+        let trial = try await fixture.buy(StoreFixture.monthly)
+        fixture.clock.advance(by: try #require(trial.transaction.terms?.expirationDate).timeIntervalSince(fixture.clock.now()) + 1)
+        try await fixture.store.renewDue()
+        let paid = try #require(try await fixture.store.transactions(account: "alice").first)
+        #expect(paid.terms?.price == Decimal(string: "4.99"))
+        fixture.clock.advance(by: 15 * Self.day - 1)
+        _ = try await fixture.buy(StoreFixture.plusMonthly)
+
+        let replaced = try #require(try await fixture.store.transactions(account: "alice").first { $0.id == paid.id })
+        #expect(replaced.terms?.upgrade == Upgrade(date: fixture.clock.now(), refund: try #require(Decimal(string: "2.49"))),
+                "half of 4.99, rounded down to the cent")
+        #expect(replaced.terms?.expirationDate == fixture.clock.now())
+        let trialNow = try #require(try await fixture.store.transactions(account: "alice").first { $0.id == trial.transaction.id })
+        #expect(trialNow.terms?.upgrade == nil, "only the period in force is replaced")
+    }
+
+    @Test func aProratedRefundNeverExceedsWhatWasPaid() {
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        let end = start.addingTimeInterval(30 * Self.day)
+        let refund = { (paid: String, currency: String, at: TimeInterval) in
+            Upgrade.proratedRefund(of: Decimal(string: paid)!, currency: currency, start: start, end: end, at: start.addingTimeInterval(at))
+        }
+        #expect(refund("4.99", "USD", 0) == Decimal(string: "4.99"))
+        #expect(refund("4.99", "USD", 10 * Self.day) == Decimal(string: "3.32"))
+        #expect(refund("160", "JPY", 10 * Self.day) == 106, "no minor unit in yen")
+        #expect(refund("4.99", "USD", 30 * Self.day) == 0)
+        #expect(refund("4.99", "USD", 31 * Self.day) == 0)
+        #expect(refund("0", "USD", Self.day) == 0, "a free trial refunds nothing")
+        #expect(refund("4.99", "USD", -Self.day) == Decimal(string: "4.99"), "never more than was paid")
+    }
+
     @Test func aDowngradeChargesNothingNowAndRenewsToTheNewPlan() async throws {
         let fixture = try StoreFixture()
         let plus = try await fixture.buy(StoreFixture.plusMonthly)
@@ -71,7 +104,7 @@ import TestSupport
         let plus = try #require(catalog.product(id: StoreFixture.plusMonthly))
         let renews = Date(timeIntervalSince1970: 1_900_000_000)
         let onMonthly = Holdings(activeSubscriptions: [StoreFixture.monthly: renews], groupsSubscribed: ["premium"])
-        #expect(PurchaseRules.quote(plus, quantity: 1, storefront: "USA", holdings: onMonthly, catalog: catalog).basis == .replacesNow(StoreFixture.monthly))
+        #expect(PurchaseRules.quote(plus, quantity: 1, storefront: "USA", holdings: onMonthly, catalog: catalog).basis == .replacesNow(StoreFixture.monthly, refund: 0))
         let onPlus = Holdings(activeSubscriptions: [StoreFixture.plusMonthly: renews], groupsSubscribed: ["premium"])
         let down = PurchaseRules.quote(monthly, quantity: 1, storefront: "USA", holdings: onPlus, catalog: catalog)
         #expect(down.basis == .atNextRenewal(from: StoreFixture.plusMonthly, on: renews))

@@ -72,6 +72,36 @@ import TestSupport
         }
     }
 
+    /// A plan an upgrade replaced says so everywhere a backend looks: `isUpgraded` in its JWS,
+    /// `is_upgraded` and the cancellation date in the receipt, `upgradeDate` on the wire.
+    @Test func anUpgradedPlanSaysSoInItsJWSAndReceipt() async throws {
+        let fixture = try await ServerFixture()
+        let monthly = try await fixture.buy(ServerFixture.monthly)
+        let plus = try await fixture.buy("com.example.storefront.premiumplus.monthly")
+        try await fixture.test { client in
+            let history = try await client.object(.get, "/v1/accounts/alice/transactions")
+            let replaced = try #require((history["transactions"] as? [[String: Any]])?.first { $0["transactionId"] as? String == monthly.transaction.id })
+            #expect(replaced["upgradeDate"] is NSNumber)
+            #expect(replaced["upgradeRefund"] as? String == "0", "the free week had nothing to refund")
+            let pem = try await client.send(.get, "/.well-known/storefront-jws-key.pem")
+            let key = try P256.Signing.PublicKey(pemRepresentation: String(buffer: pem.body))
+            let jws = try #require(replaced["jwsRepresentation"] as? String)
+            let payload = try #require(Self.verify(jws, with: key))
+            #expect(payload["isUpgraded"] as? Bool == true)
+
+            _ = plus
+            let receipt = try await fixture.service.store.currentReceipt(account: "alice")
+            let answer = try await client.object(.post, "/verifyReceipt", json: #"{"receipt-data":"\#(receipt)"}"#)
+            let items = try #require((answer["receipt"] as? [String: Any])?["in_app"] as? [[String: Any]])
+            let old = try #require(items.first { $0["transaction_id"] as? String == monthly.transaction.id })
+            #expect(old["is_upgraded"] as? String == "true")
+            #expect(old["cancellation_date_ms"] as? String != nil)
+            #expect(old["cancellation_reason"] == nil, "an upgrade is not a refund")
+            let new = try #require(items.first { $0["transaction_id"] as? String == plus.transaction.id })
+            #expect(new["is_upgraded"] == nil)
+        }
+    }
+
     /// `JWSVerifier`, what an app server uses: the genuine JWS passes, and every forgery is refused
     /// with its reason: a changed payload, `alg` changed to `none` (with and without a signature),
     /// another algorithm, a signature of another key (with the header naming ours or its own key),

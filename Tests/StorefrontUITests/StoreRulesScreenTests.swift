@@ -121,4 +121,26 @@ import Testing
         F.keys(&state, .enter)
         Golden.check("confirm-downgrade-80x24", state)
     }
+
+    @Test func anUpgradeQuotesTheRefundOfTheUnusedPartAndTheOldPlanSaysUpgraded() throws {
+        var state = F.state(Self.small)
+        let expiry = F.now.addingTimeInterval(30 * 86_400 - 60)
+        var monthly = F.transaction("2000000000000002", F.monthly, .purchased, finished: true)
+        monthly.terms = TransactionTerms(price: try #require(Decimal(string: "4.99")), currency: "USD", expirationDate: expiry)
+        F.send(&state, .snapshot(StoreSnapshot(
+            history: [monthly], pending: [], balances: [:],
+            entitlements: [Entitlement(productId: F.monthly, type: .autoRenewable, transactionId: monthly.id, originalTransactionId: monthly.id,
+                                       purchaseDate: monthly.purchaseDate, expiresDate: expiry, willAutoRenew: true)],
+            controls: TestControls())))
+        Self.filtered(&state, "premium plus")
+        F.keys(&state, .enter)
+        let sheet = Golden.text(state)
+        #expect(sheet.contains("$4.98, is refunded."), "\(sheet)")
+
+        var upgraded = monthly
+        upgraded.terms?.upgrade = Upgrade(date: F.now, refund: try #require(Decimal(string: "4.98")))
+        state = F.state(Self.small)
+        F.send(&state, .snapshot(StoreSnapshot(history: [upgraded], pending: [], balances: [:], entitlements: [], controls: TestControls())))
+        #expect(Golden.text(state).contains("upgraded · unused part refunded"))
+    }
 }

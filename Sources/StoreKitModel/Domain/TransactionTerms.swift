@@ -12,13 +12,18 @@ public struct TransactionTerms: Sendable, Hashable {
     public var expirationDate: Date?
     public var offer: TransactionOffer?
     public var revocation: Revocation?
+    /// Set on a subscription a higher level replaced before its period ended (StoreKit 2's
+    /// `isUpgraded`).
+    public var upgrade: Upgrade?
 
-    public init(price: Decimal, currency: String, expirationDate: Date? = nil, offer: TransactionOffer? = nil, revocation: Revocation? = nil) {
+    public init(price: Decimal, currency: String, expirationDate: Date? = nil, offer: TransactionOffer? = nil, revocation: Revocation? = nil,
+                upgrade: Upgrade? = nil) {
         self.price = price
         self.currency = currency
         self.expirationDate = expirationDate
         self.offer = offer
         self.revocation = revocation
+        self.upgrade = upgrade
     }
 }
 
@@ -59,6 +64,31 @@ public enum OfferType: String, Sendable, Hashable, Codable, CaseIterable {
         case .code: 3
         case .winBack: 4
         }
+    }
+}
+
+/// An upgrade that ended a subscription early: when, and the unused part of what was paid for
+/// the period, which the App Store refunds.
+public struct Upgrade: Sendable, Hashable {
+    public let date: Date
+    public let refund: Decimal
+
+    public init(date: Date, refund: Decimal) {
+        self.date = date
+        self.refund = refund
+    }
+
+    /// The unused part of `paid` for a period from `start` to `end`, at `now`: pro rata by time,
+    /// rounded down to the currency's minor unit so a refund never exceeds what was paid.
+    public static func proratedRefund(of paid: Decimal, currency: String, start: Date, end: Date, at now: Date) -> Decimal {
+        let length = end.timeIntervalSince(start)
+        guard length > 0, now < end, paid > 0 else { return 0 }
+        let unused = min(1, end.timeIntervalSince(max(now, start)) / length)
+        // Whole millionths of the period keep the product exact enough and never above `paid`.
+        var share = paid * Decimal(Int((unused * 1_000_000).rounded(.down))) / 1_000_000
+        var rounded = Decimal()
+        NSDecimalRound(&rounded, &share, PriceText.zeroDecimalCurrencies.contains(currency) ? 0 : 2, .down)
+        return rounded
     }
 }
 
