@@ -94,6 +94,43 @@ private func decimal(_ text: String) -> Decimal {
     #expect(catalog.storefronts.map(\.id) == ["USA"])
 }
 
+// MARK: - FoodTruck-Products.storekit (format 2.0, from Apple's Food Truck sample)
+
+@Test func foodTruckImportsAProductAndTwoPlansWithEveryKindOfOffer() throws {
+    let catalog = try fixture("FoodTruck-Products.storekit")
+    #expect(catalog.products.map(\.id) == ["feature.annualhistory", "socialfeedplus.monthly", "socialfeedplus.yearly"])
+    let monthly = try #require(try product("socialfeedplus.monthly", in: catalog).subscription)
+    #expect(monthly.introOffer == IntroOffer(paymentMode: .payAsYouGo, period: SubscriptionPeriod(value: 1, unit: .month), periods: 3,
+                                            prices: ["USA": decimal("2.49")]))
+    let yearly = try #require(try product("socialfeedplus.yearly", in: catalog).subscription)
+    #expect(yearly.introOffer == IntroOffer(paymentMode: .payUpFront, period: SubscriptionPeriod(value: 3, unit: .month), periods: 1,
+                                           prices: ["USA": decimal("8.99")]))
+    #expect(monthly.rank == 1 && yearly.rank == 1, "one level: a move between them is a crossgrade")
+    #expect(monthly.offers.filter { $0.kind == .code }.count == 1)
+    #expect(yearly.offers.filter { $0.kind == .code }.count == 1)
+    #expect(catalog.settings.timeRate == .realTime)
+}
+
+/// The file carries Arabic next to English: `_locale` set to Arabic shows the Arabic names.
+@Test func foodTruckInArabicShowsTheFilesArabicNames() throws {
+    let url = FixtureFiles.url("FoodTruck-Products.storekit")
+    let text = try String(contentsOf: url, encoding: .utf8)
+        .replacingOccurrences(of: #""_storefront" : "USA","#, with: #""_locale" : "ar", "_storefront" : "USA","#)
+    let catalog = try CatalogLoader.decode(Array(text.utf8), source: "FoodTruck-ar.storekit")
+    let title = try product("feature.annualhistory", in: catalog).title
+    #expect(title.text(in: .english) == "سجل تاريخ لمدة عام", "\(title)")
+}
+
+/// In a storefront whose currency is not the file's, the file still opens, with one notice.
+@Test func foodTruckInJapanOpensAndSaysWhy() throws {
+    let url = FixtureFiles.url("FoodTruck-Products.storekit")
+    let text = try String(contentsOf: url, encoding: .utf8).replacingOccurrences(of: #""_storefront" : "USA""#, with: #""_storefront" : "JPN""#)
+    let catalog = try CatalogLoader.decode(Array(text.utf8), source: "FoodTruck-jp.storekit")
+    #expect(catalog.defaultStorefront == "JPN")
+    #expect(catalog.products.count == 3)
+    #expect(!catalog.settings.notices.isEmpty)
+}
+
 // MARK: - Hand-written files of other format versions
 
 /// A `.storekit` file with the given `products` and `subscriptionGroups` arrays and optional `settings`.

@@ -202,6 +202,8 @@ struct TransactionRecord: Decodable, Equatable {
     let offerPaymentMode: String?
     let revocationDate: String?
     let revocationReason: String?
+    let isUpgraded: Bool?
+    let upgradeRefund: String?
 }
 
 /// `storefront wallet --json`.
