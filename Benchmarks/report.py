@@ -172,6 +172,13 @@ def main():
         add(f"simulated purchase end to end, in process ({purchase['purchases']} consumables)",
             f"{ms(purchase['perPurchase']['median'])} per purchase (p90 {ms(purchase['perPurchase']['p90'])})", "(report)", "",
             f"{purchase['purchasesPerSecond']:.0f} purchases/s")
+    renewals = inprocess.get("renewals")
+    if renewals:
+        sweeps = renewals["renewalSweeps"]
+        add(f"renewal sweeps at the fastest time rate, {renewals['subscriptions']:,} subscriptions, in process",
+            f"median {sweeps['median']:.2f} s, max {sweeps['max']:.2f} s", "every sweep < 1 period",
+            f"period {renewals['periodSeconds']:.0f} s",
+            f"worst {renewals['worstShareOfPeriod'] * 100:.0f} % of a period", renewals["worstShareOfPeriod"] < 1)
     for connections, row in ((server or {}).get("connections") or {}).items():
         pay, health = row["payments"], row["health"]
         add(f"server payments/s vs health route, {connections} connection{'s' if connections != '1' else ''} (wrk)",

@@ -260,6 +260,7 @@ struct Report: Encodable {
     let render: RenderFigures
     let moves: [MoveFigure]
     let purchase: PurchaseFigures
+    let renewals: RenewalFigures
 }
 
 // MARK: - Main
@@ -323,8 +324,9 @@ let moves = [
     moveFigure(largeState, catalog: "large"),
 ]
 let purchase = purchaseFigures(catalogBytes: smallBytes, count: quick ? 20 : 200)
+let renewals = renewalFigures(catalogBytes: smallBytes, subscriptions: quick ? 1_000 : 10_000, sweeps: quick ? 3 : 10)
 let report = Report(large: largeDecode, medium: mediumDecode, small: smallDecode, filter: filter, filterMedium: filterMedium, render: render,
-                    moves: moves, purchase: purchase)
+                    moves: moves, purchase: purchase, renewals: renewals)
 
 print("storefront-bench (in process, medians; p90 in brackets)")
 func row(_ name: String, _ stats: Stats, _ note: String = "") {
@@ -353,6 +355,8 @@ for move in moves {
 }
 row("purchase end to end, \(purchase.purchases) consumables, zero latency", purchase.perPurchase,
     "\(fixed(purchase.purchasesPerSecond, 0)) purchases/s")
+row("renewal sweep, \(renewals.subscriptions) subscriptions, one every \(fixed(renewals.periodSeconds, 0)) s", renewals.renewalSweeps,
+    "worst \(fixed(renewals.worstShareOfPeriod * 100, 1)) % of a period")
 
 if let path = options.json {
     let encoder = JSONEncoder()
