@@ -176,7 +176,7 @@ def main():
     if renewals:
         sweeps = renewals["renewalSweeps"]
         add(f"renewal sweeps at the fastest time rate, {renewals['subscriptions']:,} subscriptions, in process",
-            f"median {sweeps['median']:.2f} s, max {sweeps['max']:.2f} s", "every sweep < 1 period",
+            f"median {ms(sweeps['median'])}, max {ms(sweeps['max'])}", "every sweep < 1 period",
             f"period {renewals['periodSeconds']:.0f} s",
             f"worst {renewals['worstShareOfPeriod'] * 100:.0f} % of a period", renewals["worstShareOfPeriod"] < 1)
     for connections, row in ((server or {}).get("connections") or {}).items():
