@@ -95,6 +95,9 @@ public struct WireTransaction: Codable, Sendable, Hashable {
     public let upgradeDate: Int64?
     /// The unused part of the period the App Store refunded at the upgrade, with `upgradeDate`.
     public let upgradeRefund: String?
+    /// `interrupted` (waiting for the user's action outside the app) or `declined` (by a parent),
+    /// with a failed `state`.
+    public let failureContext: String?
     public let jwsRepresentation: String?
 
     public init(_ transaction: Transaction, details: TransactionDetails? = nil, jws: String? = nil) {
@@ -121,6 +124,7 @@ public struct WireTransaction: Codable, Sendable, Hashable {
         offerPeriod = offer?.period.iso8601
         upgradeDate = details?.upgrade?.date.epochMilliseconds
         upgradeRefund = details?.upgrade?.refund.exactString
+        failureContext = transaction.failureContext?.rawValue
         jwsRepresentation = jws
     }
 
@@ -153,7 +157,7 @@ public struct WireTransaction: Codable, Sendable, Hashable {
         return Transaction(id: transactionId, originalId: originalTransactionId,
                            payment: Payment(productId: productId, quantity: quantity, applicationUsername: applicationUsername, account: account),
                            state: state, error: storeError, purchaseDate: Date(epochMilliseconds: purchaseDate), finished: finished,
-                           terms: terms)
+                           terms: terms, failureContext: failureContext.flatMap(FailureContext.init(rawValue:)))
     }
 }
 

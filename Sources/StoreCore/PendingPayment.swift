@@ -33,12 +33,12 @@ public struct PendingPayment: Sendable, Hashable {
     public var waitingFor: String {
         switch reason {
         case .awaitingApproval:
-            "waiting for a parent to approve (Ask to Buy)"
+            "waiting for a parent to approve (Ask to Buy); not charged"
         case .awaitingVerification(let attempts, let lastError, _):
             "paid and delivered; waiting for the server to confirm the receipt" +
                 (attempts > 0 ? " (\(attempts) attempt\(attempts == 1 ? "" : "s")\(lastError.map { ": \($0)" } ?? ""))" : "")
         case .unfinished:
-            "paid; left unfinished by an earlier run, so it will be delivered and confirmed"
+            "paid; the app has not finished it yet, so it will be delivered and confirmed"
         }
     }
 

@@ -51,8 +51,8 @@ extension SimulatedStore {
         try db.cachedStatement(sql: """
             INSERT INTO journal (account, transaction_id, original_id, product_id, quantity, order_id, state,
                 error_domain, error_code, purchase_date, recorded_at, price, currency, expires_date, offer_type, offer_id,
-                offer_mode, offer_period, revocation_date, revocation_reason, upgrade_date, upgrade_refund)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                offer_mode, offer_period, revocation_date, revocation_reason, upgrade_date, upgrade_refund, failure_context)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """).execute(arguments: [
                 transaction.payment.account, transaction.id, transaction.originalId, transaction.productId, transaction.quantity,
                 transaction.payment.applicationUsername, transaction.state.rawValue, transaction.error?.domain, transaction.error?.code,
@@ -60,7 +60,7 @@ extension SimulatedStore {
                 terms?.price.exactString, terms?.currency, terms?.expirationDate?.timeIntervalSince1970,
                 terms?.offer?.type.rawValue, terms?.offer?.id, terms?.offer?.paymentMode.rawValue, terms?.offer?.period.iso8601,
                 terms?.revocation?.date.timeIntervalSince1970, terms?.revocation?.reason.rawValue,
-                terms?.upgrade?.date.timeIntervalSince1970, terms?.upgrade?.refund.exactString,
+                terms?.upgrade?.date.timeIntervalSince1970, terms?.upgrade?.refund.exactString, transaction.failureContext?.rawValue,
             ])
     }
 
@@ -103,7 +103,8 @@ extension SimulatedStore {
         let payment = Payment(productId: row["product_id"], quantity: row["quantity"], applicationUsername: row["order_id"], account: row["account"])
         return Transaction(id: row["transaction_id"], originalId: row["original_id"], payment: payment,
                            state: TransactionState(rawValue: row["state"]) ?? .failed, error: error,
-                           purchaseDate: Date(timeIntervalSince1970: row["purchase_date"]), terms: journaledTerms(row))
+                           purchaseDate: Date(timeIntervalSince1970: row["purchase_date"]), terms: journaledTerms(row),
+                           failureContext: (row["failure_context"] as String?).flatMap(FailureContext.init(rawValue:)))
     }
 
     /// A snapshot's terms; nil for one journaled without them (before they were kept, or not purchased).

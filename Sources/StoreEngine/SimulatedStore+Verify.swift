@@ -93,6 +93,7 @@ extension SimulatedStore {
         case .declineAskToBuy:
             guard state == .deferred else { throw StoreFailure("transaction \(stored.id) is \(state.name), not deferred; only Ask to Buy requests can be declined", kind: .conflict) }
             stored.fail(.storeKit(.paymentCancelled))
+            stored.declined = true
             // Nothing was bought: an offer code it held may be redeemed again.
             try db.execute(sql: "DELETE FROM redeemed_codes WHERE transaction_id = ?", arguments: [stored.id])
         case .resolveIssue where stored.pendingOutcome != .interrupted:

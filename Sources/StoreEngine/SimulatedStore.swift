@@ -122,7 +122,7 @@ public actor SimulatedStore: StoreBackend {
             transaction = Transaction(id: transaction.id, originalId: transaction.originalId,
                                       payment: Payment(productId: payment.productId, quantity: payment.quantity, account: payment.account),
                                       state: transaction.state, error: transaction.error, purchaseDate: transaction.purchaseDate,
-                                      finished: transaction.finished, terms: transaction.terms)
+                                      finished: transaction.finished, terms: transaction.terms, failureContext: transaction.failureContext)
         }
         return TransactionUpdate(transaction: transaction, receipt: nil)
     }

@@ -14,7 +14,7 @@ extension StoredTransaction {
         expires_date, revocation_date, auto_renew, finished, pending_outcome, storefront, price, currency, reason, \
         offer_type, offer_id, offer_mode, offer_period, revocation_reason, \
         renewal_product_id, billing_retry_until, grace_expires, price_increase, expiration_reason, \
-        renewal_offer_type, renewal_offer_id, renewal_offer_mode, renewal_offer_period, upgrade_date, upgrade_refund
+        renewal_offer_type, renewal_offer_id, renewal_offer_mode, renewal_offer_period, upgrade_date, upgrade_refund, declined
         """
 
     /// A column's position in `columns`.
@@ -23,7 +23,7 @@ extension StoredTransaction {
              expiresDate, revocationDate, autoRenew, finished, pendingOutcome, storefront, price, currency, reason,
              offerType, offerId, offerMode, offerPeriod, revocationReason,
              renewalProductId, billingRetryUntil, graceExpires, priceIncrease, expirationReason,
-             renewalOfferType, renewalOfferId, renewalOfferMode, renewalOfferPeriod, upgradeDate, upgradeRefund
+             renewalOfferType, renewalOfferId, renewalOfferMode, renewalOfferPeriod, upgradeDate, upgradeRefund, declined
     }
 
     /// How many columns `columns` lists: where a query's own columns after them start.
@@ -61,6 +61,7 @@ extension StoredTransaction {
         if let date = optional(.upgradeDate) as Double?, let refund = (optional(.upgradeRefund) as String?).flatMap({ Decimal(string: $0) }) {
             upgrade = Upgrade(date: Date(timeIntervalSince1970: date), refund: refund)
         }
+        declined = value(.declined)
     }
 
     /// Inserts the transaction; `owner` and `requestKey` are the process that added it and the
@@ -68,7 +69,7 @@ extension StoredTransaction {
     func insert(owner: String? = nil, requestKey: String? = nil, _ db: Database) throws {
         try db.cachedStatement(sql: """
             INSERT INTO transactions (\(Self.columns), owner, request_key)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """).execute(arguments: [
                 id, transaction.originalId, transaction.productId, transaction.quantity, transaction.payment.account,
                 transaction.payment.applicationUsername, transaction.state.rawValue, transaction.error?.domain,
@@ -79,7 +80,7 @@ extension StoredTransaction {
                 renewalProductId, billingRetryUntil?.timeIntervalSince1970, graceExpires?.timeIntervalSince1970,
                 priceIncrease?.rawValue, expirationReason?.rawValue,
                 renewalOffer?.type.rawValue, renewalOffer?.id, renewalOffer?.paymentMode.rawValue, renewalOffer?.period.iso8601,
-                upgrade?.date.timeIntervalSince1970, upgrade?.refund.exactString, owner, requestKey,
+                upgrade?.date.timeIntervalSince1970, upgrade?.refund.exactString, declined, owner, requestKey,
             ])
     }
 
@@ -89,7 +90,7 @@ extension StoredTransaction {
                 auto_renew = ?, finished = ?, pending_outcome = ?, price = ?, original_id = ?, offer_type = ?, offer_id = ?,
                 offer_mode = ?, offer_period = ?, revocation_reason = ?, renewal_product_id = ?, billing_retry_until = ?,
                 grace_expires = ?, price_increase = ?, expiration_reason = ?, reason = ?, renewal_offer_type = ?, renewal_offer_id = ?,
-                renewal_offer_mode = ?, renewal_offer_period = ?, upgrade_date = ?, upgrade_refund = ? WHERE id = ?
+                renewal_offer_mode = ?, renewal_offer_period = ?, upgrade_date = ?, upgrade_refund = ?, declined = ? WHERE id = ?
             """).execute(arguments: [
                 transaction.state.rawValue, transaction.error?.domain, transaction.error?.code,
                 expiresDate?.timeIntervalSince1970, revocationDate?.timeIntervalSince1970, autoRenew,
@@ -98,7 +99,7 @@ extension StoredTransaction {
                 renewalProductId, billingRetryUntil?.timeIntervalSince1970, graceExpires?.timeIntervalSince1970,
                 priceIncrease?.rawValue, expirationReason?.rawValue, reason.rawValue,
                 renewalOffer?.type.rawValue, renewalOffer?.id, renewalOffer?.paymentMode.rawValue, renewalOffer?.period.iso8601,
-                upgrade?.date.timeIntervalSince1970, upgrade?.refund.exactString, id,
+                upgrade?.date.timeIntervalSince1970, upgrade?.refund.exactString, declined, id,
             ])
     }
 

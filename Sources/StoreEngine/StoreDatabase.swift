@@ -191,14 +191,17 @@ public struct StoreDatabase: Sendable {
                 ALTER TABLE transactions ADD COLUMN renewal_offer_period TEXT;
                 """)
         }
-        migrator.registerMigration("v11: upgrades") { db in
+        migrator.registerMigration("v11: upgrades and declines") { db in
             // A subscription a higher level replaced: when, and the unused part refunded (an
-            // exact decimal, as `price`). The journal keeps them with the rest of the terms.
+            // exact decimal, as `price`). A declined Ask to Buy request, which the app sees as a
+            // cancellation. The journal keeps them with the rest of the snapshot.
             try db.execute(sql: """
                 ALTER TABLE transactions ADD COLUMN upgrade_date REAL;
                 ALTER TABLE transactions ADD COLUMN upgrade_refund TEXT;
+                ALTER TABLE transactions ADD COLUMN declined INTEGER NOT NULL DEFAULT 0;
                 ALTER TABLE journal ADD COLUMN upgrade_date REAL;
                 ALTER TABLE journal ADD COLUMN upgrade_refund TEXT;
+                ALTER TABLE journal ADD COLUMN failure_context TEXT;
                 """)
         }
         return migrator
@@ -240,6 +243,8 @@ struct StoredTransaction: Sendable, Hashable {
     var renewalOffer: TransactionOffer? = nil
     /// Set when a higher level replaced this subscription before its period ended.
     var upgrade: Upgrade? = nil
+    /// A parent declined this Ask to Buy request.
+    var declined = false
 
     var id: String { transaction.id }
 
@@ -247,6 +252,7 @@ struct StoredTransaction: Sendable, Hashable {
     /// or restored (nothing was charged before, or for a failure).
     var published: Transaction {
         var published = transaction
+        published.failureContext = pendingOutcome == .interrupted ? .interrupted : declined ? .declined : nil
         guard transaction.state.hasReceipt else { return published }
         published.terms = TransactionTerms(price: price, currency: currency, expirationDate: expiresDate, offer: offer,
                                            revocation: revocationDate.map { Revocation(date: $0, reason: revocationReason ?? .other) },

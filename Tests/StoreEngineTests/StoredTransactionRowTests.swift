@@ -33,7 +33,7 @@ import TestSupport
         let names = StoredTransaction.columns.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         #expect(names.count == StoredTransaction.Field.allCases.count)
         #expect(names[StoredTransaction.Field.pendingOutcome.rawValue] == "pending_outcome")
-        #expect(names.last == "upgrade_refund")
+        #expect(names.last == "declined")
         #expect(StoredTransaction.columns(of: "t").hasPrefix("t.id, t.original_id, "))
     }
 
@@ -49,6 +49,7 @@ import TestSupport
         renewal.priceIncrease = .agreed
         renewal.expirationReason = .billingError
         renewal.upgrade = Upgrade(date: Date(timeIntervalSince1970: 1_700_000_100), refund: Decimal(string: "2.49") ?? 0)
+        renewal.declined = true
         try database.pool.write { db in
             try original.insert(db)
             try renewal.insert(owner: "process", requestKey: "key#generation", db)

@@ -334,7 +334,7 @@ import Testing
         #expect(wallet.account == "kid")
         #expect(wallet.balances.isEmpty)
         #expect(wallet.pending.map(\.transactionId) == [try buy.transactionId()])
-        #expect(wallet.pending.first?.waitingFor == "waiting for a parent to approve (Ask to Buy)")
+        #expect(wallet.pending.first?.waitingFor == "waiting for a parent to approve (Ask to Buy); not charged")
         #expect(try state.transactions().history.map(\.state) == ["deferred"])
         #expect(try state.wallet("--account", "alice").balances == ["gems": 100])
     }

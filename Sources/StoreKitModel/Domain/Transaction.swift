@@ -128,9 +128,12 @@ public struct Transaction: Sendable, Hashable {
     /// StoreKit 2's view of what the store decided; nil until the store says (a `purchasing`
     /// transaction, or an answer from a store that does not tell).
     public var terms: TransactionTerms?
+    /// What the store knows of a failure beyond its error code: the app sees only the error.
+    public var failureContext: FailureContext?
 
     public init(id: String, originalId: String, payment: Payment, state: TransactionState,
-                error: StoreError? = nil, purchaseDate: Date, finished: Bool = false, terms: TransactionTerms? = nil) {
+                error: StoreError? = nil, purchaseDate: Date, finished: Bool = false, terms: TransactionTerms? = nil,
+                failureContext: FailureContext? = nil) {
         self.id = id
         self.originalId = originalId
         self.payment = payment
@@ -139,8 +142,18 @@ public struct Transaction: Sendable, Hashable {
         self.purchaseDate = purchaseDate
         self.finished = finished
         self.terms = terms
+        self.failureContext = failureContext
     }
 
     public var productId: String { payment.productId }
     public var quantity: Int { payment.quantity }
+}
+
+/// Why a failed transaction failed, where its error code says less than the store knows.
+public enum FailureContext: String, Sendable, Hashable, CaseIterable {
+    /// An interrupted purchase (SKError 0 to the app): it waits for the user's action outside
+    /// the app, and completes as a new purchase once resolved.
+    case interrupted
+    /// A parent declined the Ask to Buy request (SKError 2 to the app); nothing was charged.
+    case declined
 }
