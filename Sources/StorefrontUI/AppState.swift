@@ -44,6 +44,8 @@ public struct AppState: Sendable, Equatable {
     public var unconfirmed: [UnconfirmedPayment] = []
     /// A risky command pressed once (clear all, reset); pressing it again carries it out.
     public var armed: Command?
+    /// Which transactions the main screen's pane shows, and how far it is scrolled.
+    public var transactionPane = TransactionPane()
 
     public init(catalog: Catalog, storeLabel: String, language: Language, account: Account, storefront: Storefront,
                 localeOverride: String?, asciiOnly: Bool, size: TerminalSize, now: Date) {
@@ -60,17 +62,20 @@ public struct AppState: Sendable, Equatable {
 
     public var locale: String { localeOverride ?? catalog.settings.locale ?? storefront.locale }
 
-    public var priceFormatter: PriceFormatter { PriceFormatter(currency: storefront.currency, locale: locale) }
+    public var priceFormatter: PriceFormatter { PriceFormatter(currency: storefront.currency, locale: locale, asciiOnly: asciiOnly) }
 
     /// What display prices are formatted for now.
     public var pricing: ProductList.Pricing {
-        ProductList.Pricing(storefront: storefront.id, currency: storefront.currency, locale: locale, language: language)
+        ProductList.Pricing(storefront: storefront.id, currency: storefront.currency, locale: locale, language: language, asciiOnly: asciiOnly)
     }
 
     public var selectedProduct: Product? { list.selected }
 
-    /// The screen's layout now; the banner row exists while a payment is pending or unconfirmed.
-    public var layout: Layout { Layout(size: size, banner: !pending.isEmpty || !unconfirmed.isEmpty) }
+    /// The screen's layout now; the banner row exists while a payment is pending or unconfirmed,
+    /// the controls line while a test control is not at its default.
+    public var layout: Layout {
+        Layout(size: size, banner: !pending.isEmpty || !unconfirmed.isEmpty, controls: !ControlRow.changed(self).isEmpty)
+    }
 
     /// What the store will charge this account for `product` now (what it owns, its offers).
     public func quote(_ product: Product, quantity: Int) -> PurchaseQuote {
@@ -98,6 +103,41 @@ public struct UnconfirmedPayment: Sendable, Hashable {
         self.orderId = orderId
         self.transactionId = transactionId
         self.since = since
+    }
+}
+
+/// The main screen's transactions: all, or one kind, newest first, scrolled by `scroll` rows.
+public struct TransactionPane: Sendable, Hashable {
+    public enum Filter: Int, Sendable, Hashable, CaseIterable {
+        case all
+        /// Purchased or restored.
+        case purchases
+        case failures
+        /// Not finished and not failed: purchasing, waiting for a parent, or left unfinished.
+        case pending
+
+        func includes(_ transaction: Transaction) -> Bool {
+            switch self {
+            case .all: true
+            case .purchases: transaction.state == .purchased || transaction.state == .restored
+            case .failures: transaction.state == .failed
+            case .pending: transaction.state != .failed && !transaction.finished
+            }
+        }
+
+        var next: Filter { Filter(rawValue: (rawValue + 1) % Filter.allCases.count) ?? .all }
+    }
+
+    public var filter: Filter = .all
+    public var scroll = 0
+
+    public init(filter: Filter = .all, scroll: Int = 0) {
+        self.filter = filter
+        self.scroll = scroll
+    }
+
+    public func shown(_ history: [Transaction]) -> [Transaction] {
+        filter == .all ? history : history.filter(filter.includes)
     }
 }
 
@@ -131,7 +171,8 @@ public enum Sheet: Sendable, Hashable {
     /// The selected product's every field: the list shows only what fits a row.
     case productDetails
     case error(ErrorSheet)
-    case help
+    /// The key list, scrolled down by `scroll` rows.
+    case help(scroll: Int)
     case pendingPayments
     case storefrontPicker(selection: Int)
     case accountPicker(selection: Int)
@@ -181,6 +222,8 @@ public struct ConfirmPurchase: Sendable, Hashable {
 public struct ErrorSheet: Sendable, Hashable {
     public enum Kind: Sendable, Hashable {
         case store(StoreError)
+        /// An interrupted purchase: failed with `error` for now, waiting for the user's action.
+        case interrupted(StoreError)
         case verification(reason: String)
         case failure(String)
     }

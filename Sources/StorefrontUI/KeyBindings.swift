@@ -4,6 +4,7 @@ import CellGrid
 public enum Command: Sendable, Hashable, CaseIterable {
     case up, down, top, bottom, pageUp, pageDown
     case buy, details, filter, restore, pending, storefront, account, language, controls, manager, subscriptions, requestRefund, redeemCode, chooseOffer
+    case transactionFilter, transactionsUp, transactionsDown
     case help, close, quit, retry
     case increase, decrease, toggle
     case approve, decline, resolve, refund, expire, renew, delete, clearAll, reset
@@ -75,6 +76,11 @@ public enum KeyBindings {
                    short: ("cancel / resume", "取消 / 恢复")),
         KeyBinding(keys: [.character("f")], command: .requestRefund, help: ("request a refund of its latest period", "为其最近一期申请退款"),
                    scope: .subscriptions, short: ("refund", "退款")),
+        KeyBinding(keys: [.character("v")], command: .transactionFilter,
+                   help: ("transactions shown: all, purchases, failures, pending", "显示的交易：全部、购买、失败、待处理"), scope: .main,
+                   short: ("show", "显示")),
+        KeyBinding(keys: [.character("K")], command: .transactionsUp, help: ("scroll the transactions up", "交易列表上滚"), scope: .main),
+        KeyBinding(keys: [.character("J")], command: .transactionsDown, help: ("scroll the transactions down", "交易列表下滚"), scope: .main),
         KeyBinding(keys: [.character("R")], command: .retry, help: ("reload products / retry verification", "重新加载商品 / 重试验证"), scope: .main),
         KeyBinding(keys: [.character("+"), .right], command: .increase, help: ("quantity or value up", "增加数量或数值"), scope: .confirm),
         KeyBinding(keys: [.character("o")], command: .chooseOffer, help: ("choose a promotional or win-back offer", "选择促销或赢回优惠"),

@@ -31,7 +31,8 @@ struct KeyHints {
         items.map { item in
             let keys = item.commands.map { self.keys($0, item.scope, count: item.count) }.joined(separator: "/")
             let label = item.label ?? item.commands.first.flatMap { KeyBindings.binding(of: $0, in: item.scope) }.map { $0.short ?? $0.help }
-            return label.map { keys + " " + (language == .english ? $0.en : $0.zh) } ?? keys
+            // An ASCII-only terminal cannot show "中文": the switch is named in English there.
+            return label.map { keys + " " + (language == .english ? (ascii ? $0.en.replacingOccurrences(of: "中文", with: "Chinese") : $0.en) : $0.zh) } ?? keys
         }.joined(separator: separator)
     }
 
@@ -39,9 +40,21 @@ struct KeyHints {
         Item(commands: commands, scope: scope, label: label.map { (en: $0.0, zh: $0.1) }, count: count)
     }
 
-    /// The main screen's keys, most important first: a narrow footer loses the last ones.
-    var footer: String {
-        line([.quit, .filter, .buy, .details, .restore, .storefront, .account, .language, .controls, .manager, .pending].map { item([$0]) })
+    /// The main screen's keys, most important first.
+    static let footerPriority: [Command] = [.quit, .buy, .filter, .details, .controls, .manager, .subscriptions, .restore, .storefront,
+                                            .account, .language, .pending, .redeemCode, .requestRefund]
+
+    /// As many of the main screen's keys as fit in `width`, whole and by priority, then the key
+    /// to all the others: a narrow footer drops the least important hints, never cuts one.
+    func footer(width: Int) -> String {
+        let more = line([item([.help], .main, ("all keys", "全部按键"))])
+        var shown: [Item] = []
+        for command in Self.footerPriority {
+            let candidate = line(shown + [item([command])]) + "  " + more
+            guard CellWidth.of(candidate) <= width else { break }
+            shown.append(item([command]))
+        }
+        return shown.isEmpty ? more : line(shown) + "  " + more
     }
 
     var confirm: String { confirm(quantity: true) }
@@ -61,6 +74,12 @@ struct KeyHints {
 
     var message: String {
         line([item([.dismiss, .close], .message)])
+    }
+
+    /// A list longer than its box: where it is, and how to move and close.
+    func scrolling(from first: Int, to last: Int, of count: Int) -> String {
+        let position = "\(first)–\(last)/\(count)"
+        return line([item([.up, .down], .everywhere, ("scroll", "滚动")), item([.dismiss, .close], .message)]) + "  " + position
     }
 
     var picker: String {

@@ -12,24 +12,30 @@ public struct Layout: Sendable, Hashable {
 
     public let size: TerminalSize
     public let banner: Bool
+    /// A line says which test controls are not at their defaults.
+    public let controls: Bool
 
-    public init(size: TerminalSize, banner: Bool = true) {
+    public init(size: TerminalSize, banner: Bool = true, controls: Bool = false) {
         self.size = size
         self.banner = banner
+        self.controls = controls
     }
 
     public var fits: Bool { size.fits(Self.minimum) }
 
-    var transactionRows: Int { size.rows >= 34 ? 6 : size.rows >= 20 ? 4 : 2 }
-    /// Header, banner, products title, invalid-ids line, transactions title, wallet, status, footer.
-    var chromeRows: Int { 7 + (banner ? 1 : 0) }
+    /// A third of what the chrome leaves: the list keeps two thirds, and both grow with the screen.
+    var transactionRows: Int { max(2, (size.rows - chromeRows) / 3) }
+    /// Header, banner, controls line, products title, invalid-ids line, transactions title, wallet,
+    /// status, footer.
+    var chromeRows: Int { 7 + (banner ? 1 : 0) + (controls ? 1 : 0) }
     /// The screen lines the list has; an odd one left over stays blank under it.
     var listLines: Int { max(Self.linesPerProduct, size.rows - chromeRows - transactionRows) }
 
     /// Products on one page of the list (each `linesPerProduct` screen lines).
     public var listRows: Int { max(1, listLines / Self.linesPerProduct) }
 
-    var listTop: Int { 2 + (banner ? 1 : 0) }
+    var controlsRow: Int { 1 + (banner ? 1 : 0) }
+    var listTop: Int { 2 + (banner ? 1 : 0) + (controls ? 1 : 0) }
     var showsIds: Bool { size.columns >= Self.idsFromWidth }
     var invalidRow: Int { listTop + listLines }
     var transactionsTitleRow: Int { invalidRow + 1 }

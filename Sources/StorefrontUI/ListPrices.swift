@@ -8,6 +8,8 @@ extension ProductList {
         public let currency: String
         public let locale: String
         public let language: Language
+        /// ISO codes and Latin digits, for a terminal without UTF-8.
+        public var asciiOnly = false
     }
 
     /// Formats every product's display price for `pricing`, so a frame reads its rows' prices
@@ -29,7 +31,7 @@ struct PriceTexts {
 
     init(_ pricing: ProductList.Pricing) {
         self.pricing = pricing
-        formatter = PriceFormatter(currency: pricing.currency, locale: pricing.locale)
+        formatter = PriceFormatter(currency: pricing.currency, locale: pricing.locale, asciiOnly: pricing.asciiOnly)
     }
 
     mutating func text(for product: Product) -> String {

@@ -32,7 +32,7 @@ extension Reducer {
             return [.manage(.resetToDefaults), .refresh(account: state.account.name)]
         case .close: state.sheet = nil
         case .quit: return quit(&state)
-        case .help: state.sheet = .help
+        case .help: state.sheet = .help(scroll: 0)
         default: break
         }
         return []

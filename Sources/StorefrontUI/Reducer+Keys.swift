@@ -39,6 +39,10 @@ extension Reducer {
         case .account:
             state.sheet = .accountPicker(selection: state.catalog.accounts.firstIndex { $0.name == account } ?? 0)
         case .language:
+            guard !state.asciiOnly || state.language == .simplifiedChinese else {
+                say(&state, UIStrings(state.language).chineseNeedsUTF8, .warning)
+                return []
+            }
             state.language = state.language == .english ? .simplifiedChinese : .english
             state.list.relabel(language: state.language)
         case .controls: state.sheet = .testControls(selection: 0)
@@ -46,7 +50,15 @@ extension Reducer {
         case .subscriptions: openSubscriptions(&state)
         case .requestRefund: openRefundRequest(&state)
         case .redeemCode: openRedeemCode(&state)
-        case .help: state.sheet = .help
+        case .help: state.sheet = .help(scroll: 0)
+        case .transactionFilter:
+            state.transactionPane.filter = state.transactionPane.filter.next
+            state.transactionPane.scroll = 0
+        case .transactionsUp, .transactionsDown:
+            let shown = state.transactionPane.shown(state.history).count
+            let last = max(0, shown - state.layout.transactionRows)
+            let moved = state.transactionPane.scroll + (command == .transactionsUp ? -1 : 1)
+            state.transactionPane.scroll = min(max(0, moved), last)
         case .close:
             if !state.list.query.isEmpty { state.list.setQuery("") }
         case .quit: return quit(&state)
@@ -151,12 +163,37 @@ extension Reducer {
             return refundRequestKey(&state, key, request)
         case .redeemCode(let code):
             return redeemCodeKey(&state, key, code)
-        case .error, .help, .pendingPayments, .restoreResult:
+        case .help(let scroll):
+            return helpKey(&state, key, scroll)
+        case .error, .pendingPayments, .restoreResult:
             let command = KeyBindings.command(for: key, in: .message)
             if command == .quit { return quit(&state) }
             if command == .close || command == .dismiss || command == .help { state.sheet = nil }
             return []
         }
+    }
+
+    /// The arrows and page keys scroll the key list; the keys that opened or close it close it.
+    static func helpKey(_ state: inout AppState, _ key: Key, _ scroll: Int) -> [Effect] {
+        let last = Sheets.helpMaxScroll(state)
+        let page = max(1, Sheets.room(for: state.size) - 1)
+        let command = KeyBindings.command(for: key, in: .message)
+        let moved: Int? = switch command {
+        case .up: scroll - 1
+        case .down: scroll + 1
+        case .pageUp: scroll - page
+        case .pageDown: scroll + page
+        case .top: 0
+        case .bottom: last
+        default: nil
+        }
+        if let moved {
+            state.sheet = .help(scroll: min(max(0, moved), last))
+            return []
+        }
+        if command == .quit { return quit(&state) }
+        if command == .close || command == .dismiss || command == .help { state.sheet = nil }
+        return []
     }
 
     /// The details follow the selection as it moves; Enter buys what they show.

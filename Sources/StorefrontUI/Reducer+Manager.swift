@@ -3,7 +3,8 @@ import StoreCore
 import StoreKitModel
 
 extension Reducer {
-    /// The transaction manager: move, then act on the selected transaction; clearing all asks twice.
+    /// The transaction manager: move, then act on the selected transaction; refunding, deleting
+    /// and clearing all ask twice.
     static func managerKey(_ state: inout AppState, _ key: Key, _ selection: Int) -> [Effect] {
         let count = state.history.count
         let command = KeyBindings.command(for: key, in: .manager)
@@ -17,14 +18,22 @@ extension Reducer {
         case .bottom: state.sheet = .transactionManager(selection: max(0, count - 1)); return []
         case .close: state.sheet = nil; return []
         case .quit: return quit(&state)
-        case .help: state.sheet = .help; return []
+        case .help: state.sheet = .help(scroll: 0); return []
         case .approve: action = selected.map { .approveAskToBuy($0.id) }
         case .decline: action = selected.map { .declineAskToBuy($0.id) }
         case .resolve: action = selected.map { .resolveIssue($0.id) }
-        case .refund: action = selected.map { .refund($0.id) }
+        case .refund, .delete:
+            // Neither can be undone: the first press says what the second will do.
+            guard let selected else { return [] }
+            guard state.armed == command, let command else {
+                state.armed = command
+                say(&state, UIStrings(state.language).pressAgain(command ?? .delete, transactionId: selected.id), .warning)
+                return []
+            }
+            state.armed = nil
+            action = command == .refund ? .refund(selected.id) : .delete(selected.id)
         case .expire: action = selected.map { .expireSubscription($0.id) }
         case .renew: action = selected.map { .forceRenewal($0.id) }
-        case .delete: action = selected.map { .delete($0.id) }
         case .clearAll:
             guard state.armed == .clearAll else {
                 state.armed = .clearAll

@@ -22,7 +22,11 @@ extension Reducer {
         case .failed:
             let error = transaction.error ?? .storeKit(.unknown)
             state.progress[transaction.id] = .failed(error)
-            if error == .storeKit(.paymentCancelled) {
+            if transaction.failureContext == .declined {
+                say(&state, strings.declined(title), .warning)
+            } else if transaction.failureContext == .interrupted, state.inFlight.contains(transaction.id) {
+                state.sheet = .error(ErrorSheet(kind: .interrupted(error), productId: transaction.productId))
+            } else if error == .storeKit(.paymentCancelled) {
                 say(&state, strings.cancelled(title))
             } else if state.inFlight.contains(transaction.id) {
                 state.sheet = .error(ErrorSheet(kind: .store(error), productId: transaction.productId))

@@ -86,7 +86,7 @@ extension Reducer {
             openRefundRequest(&state, transactionId: selected.transactionId)
         case .close: state.sheet = nil
         case .quit: return quit(&state)
-        case .help: state.sheet = .help
+        case .help: state.sheet = .help(scroll: 0)
         default: break
         }
         return []

@@ -87,6 +87,16 @@ public enum Reducer {
         return effects
     }
 
+    /// The terminal shows ASCII only (a non-UTF-8 locale, TERM=dumb): Chinese cannot be shown,
+    /// so the screen is in English and says why.
+    public static func useASCII(_ state: inout AppState) {
+        state.asciiOnly = true
+        guard state.language == .simplifiedChinese else { return }
+        state.language = .english
+        state.list.relabel(language: .english)
+        say(&state, UIStrings(.english).chineseNeedsUTF8, .warning)
+    }
+
     static func say(_ state: inout AppState, _ text: String, _ level: StatusMessage.Level = .info) {
         state.status = StatusMessage(text: text, level: level, expires: state.now.addingTimeInterval(statusSeconds))
     }

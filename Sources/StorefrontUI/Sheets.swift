@@ -16,7 +16,11 @@ enum Sheets {
     static func draw(_ sheet: Sheet, on grid: inout Grid, _ state: AppState, _ strings: UIStrings) {
         let hints = KeyHints(language: state.language, ascii: state.asciiOnly)
         let (title, lines, hint) = content(sheet, state, strings, hints)
-        box(&grid, title: title, lines: lines, hint: hint, state: state, selected: lines.firstIndex(where: \.selected))
+        var scroll: Int?
+        if case .help(let offset) = sheet { scroll = offset }
+        var wide = scroll != nil
+        if case .transactionManager = sheet { wide = true }
+        box(&grid, title: title, lines: lines, hint: hint, state: state, selected: lines.firstIndex(where: \.selected), scroll: scroll, wide: wide)
     }
 
     static func content(_ sheet: Sheet, _ state: AppState, _ strings: UIStrings, _ hints: KeyHints) -> (String, [Line], String) {
@@ -24,13 +28,18 @@ enum Sheets {
         case .confirmPurchase(let confirm): return confirmation(confirm, state, strings, hints)
         case .productDetails: return (strings.detailsTitle, details(state, strings), hints.details)
         case .error(let error): return errorSheet(error, state, strings, hints)
-        case .help: return (strings.helpTitle, help(state, strings), hints.message)
+        case .help(let scroll):
+            let lines = help(state, strings)
+            let room = room(for: state.size)
+            guard lines.count > room else { return (strings.helpTitle, lines, hints.message) }
+            let first = min(scroll, lines.count - room)
+            return (strings.helpTitle, lines, hints.scrolling(from: first + 1, to: first + room, of: lines.count))
         case .pendingPayments: return (strings.pendingTitle, pending(state, strings), hints.message)
         case .storefrontPicker(let selection):
             let product = state.selectedProduct
             let lines = state.catalog.storefronts.enumerated().map { index, storefront in
                 let price = product.flatMap {
-                    PriceFormatter(currency: storefront.currency, locale: state.localeOverride ?? storefront.locale)
+                    PriceFormatter(currency: storefront.currency, locale: state.localeOverride ?? storefront.locale, asciiOnly: state.asciiOnly)
                         .displayPrice(of: $0, in: storefront.id, language: state.language)
                 } ?? ""
                 return Line(text: "\(storefront.id)  \(storefront.currency)  \(CellWidth.pad(storefront.locale, to: 6))  \(price)", selected: index == selection, wraps: false)
@@ -169,6 +178,11 @@ enum Sheets {
             let code = "\(error.domain == "SKErrorDomain" ? "SKError" : "URLError") \(error.code) · \(error.name)"
             return (strings.errorTitle, [Line(text: code, role: .error), Line(text: ""), Line(text: text.message, role: .title),
                                          Line(text: ""), Line(text: strings.developerLabel + text.detail, role: .muted)], hints.message)
+        case .interrupted(let error):
+            let code = "\(error.domain == "SKErrorDomain" ? "SKError" : "URLError") \(error.code) · \(error.name)"
+            return (strings.interruptedTitle, [Line(text: strings.interruptedBody, role: .title), Line(text: ""),
+                                                Line(text: strings.interruptedAppSees(code), role: .muted), Line(text: ""),
+                                                Line(text: strings.interruptedHowToResolve, role: .warning)], hints.message)
         case .verification(let reason):
             return (strings.verificationTitle, [Line(text: reason, role: .error), Line(text: ""), Line(text: strings.verificationAdvice)], hints.message)
         case .failure(let message):
@@ -177,18 +191,45 @@ enum Sheets {
     }
 
     /// Generated from the dispatch table; two columns when one would not fit the screen.
+    /// Where each key works, in the order a user meets the screens, each key with what it does;
+    /// a description too long for the box wraps under itself, so nothing is cut at any width.
+    static let helpSections: [KeyBinding.Scope] = [.main, .everywhere, .confirm, .subscriptions, .controls, .manager]
+
     static func help(_ state: AppState, _ strings: UIStrings) -> [Line] {
-        let entries = KeyBindings.table.filter { $0.scope != .question && $0.scope != .message }.map { binding in
-            let keys = binding.keys.map { state.asciiOnly ? $0.asciiDescription : $0.description }.joined(separator: " ")
-            return CellWidth.pad(keys, to: 10) + " " + (state.language == .english ? binding.help.en : binding.help.zh)
+        let inner = innerWidth(for: state.size)
+        let keyColumn = 11
+        var lines: [Line] = []
+        for scope in helpSections {
+            let bindings = KeyBindings.table.filter { $0.scope == scope }
+            guard !bindings.isEmpty else { continue }
+            if !lines.isEmpty { lines.append(Line(text: "")) }
+            lines.append(Line(text: strings.helpSection(scope), role: .title))
+            for binding in bindings {
+                let keys = binding.keys.map { state.asciiOnly ? $0.asciiDescription : $0.description }.joined(separator: " ")
+                var text = state.language == .english ? binding.help.en : binding.help.zh
+                if state.asciiOnly { text = text.replacingOccurrences(of: "中文", with: "Chinese") }
+                let words = View.wrappedLines(text, width: max(8, inner - keyColumn))
+                // Keys wider than their column ("← → Enter Space") get a line of their own.
+                let ownLine = CellWidth.of(keys) >= keyColumn
+                if ownLine { lines.append(Line(text: keys, wraps: false)) }
+                for (index, part) in words.enumerated() {
+                    let lead = index == 0 && !ownLine ? CellWidth.pad(keys, to: keyColumn - 1) + " " : String(repeating: " ", count: keyColumn)
+                    lines.append(Line(text: lead + part, wraps: false))
+                }
+            }
         }
-        guard entries.count > state.size.rows - 6, state.size.columns >= 80 else { return entries.map { Line(text: $0, wraps: false) } }
-        let half = (entries.count + 1) / 2
-        let column = (min(96, state.size.columns - 4) - 6) / 2
-        return (0..<half).map { row in
-            let right = row + half < entries.count ? entries[row + half] : ""
-            return Line(text: CellWidth.pad(entries[row], to: column) + " " + CellWidth.truncate(right, to: column - 1), wraps: false)
-        }
+        return lines
+    }
+
+    /// The text width inside a sheet as wide as the screen allows (the help uses all of it).
+    static func innerWidth(for size: TerminalSize) -> Int { max(1, min(size.columns - 4, 96) - 6) }
+
+    /// Rows of content a sheet shows at once; longer content scrolls.
+    static func room(for size: TerminalSize) -> Int { max(1, size.rows - 6) }
+
+    /// The furthest the help scrolls: its last line at the bottom of the box.
+    static func helpMaxScroll(_ state: AppState) -> Int {
+        max(0, help(state, UIStrings(state.language)).count - room(for: state.size))
     }
 
     static func pending(_ state: AppState, _ strings: UIStrings) -> [Line] {
@@ -201,18 +242,28 @@ enum Sheets {
             [Line(text: "\(payment.transactionId)  \(Reducer.title(state, nil, product: payment.productId)) ×\(payment.quantity)  \(strings.since(payment.since, now: state.now))", role: .title),
              Line(text: "  " + strings.waitingFor(payment), role: .warning)]
         }
-        lines.append(Line(text: ""))
-        lines.append(Line(text: strings.pendingAdvice))
+        let askToBuy = state.pending.contains { $0.reason == .awaitingApproval }
+        let paid = state.pending.contains { $0.reason != .awaitingApproval }
+        for advice in strings.pendingAdvice(paid: paid, askToBuy: askToBuy) {
+            lines.append(Line(text: ""))
+            lines.append(Line(text: advice))
+        }
         return lines
     }
 
     static func manager(_ state: AppState, _ strings: UIStrings, _ selection: Int) -> [Line] {
         guard !state.history.isEmpty else { return [Line(text: strings.noTransactions, role: .muted)] }
-        let time = Date.FormatStyle(date: .numeric, time: .standard, locale: Locale(identifier: "en_GB"), timeZone: state.timeZone)
+        // The date where the screen has room for it; the time of day alone on narrower ones.
+        let time = Date.FormatStyle(date: .numeric, time: .standard, locale: Locale(identifier: state.locale), timeZone: state.timeZone)
+        let when = { (date: Date) in
+            state.size.columns >= 160 ? date.formatted(time) : View.clock(date, state.timeZone, locale: state.locale)
+        }
         return state.history.enumerated().map { index, transaction in
             let title = Reducer.title(state, nil, product: transaction.productId)
-            let flags = [transaction.finished ? "finished" : "unfinished", transaction.error.map { "\($0.code) \($0.name)" }].compactMap { $0 }
-            return Line(text: "\(transaction.id)  \(CellWidth.pad(strings.stateName(transaction.state), to: 10)) \(CellWidth.pad(title, to: 18)) ×\(transaction.quantity)  \(transaction.purchaseDate.formatted(time))  \(flags.joined(separator: " · "))",
+            // A failure the store knows more of is named by that, not by the code the app saw.
+            let failure = transaction.failureContext.map(strings.failureContextShort) ?? transaction.error.map { "\($0.code) \($0.name)" }
+            let flags = [strings.finishedFlag(transaction.finished), failure].compactMap { $0 }
+            return Line(text: "\(transaction.id)  \(CellWidth.pad(strings.stateName(transaction.state), to: 10)) \(CellWidth.pad(title, to: 16)) ×\(transaction.quantity)  \(when(transaction.purchaseDate))  \(flags.joined(separator: " · "))",
                         role: transaction.state == .failed ? .error : transaction.state == .deferred ? .warning : .normal,
                         selected: index == selection, wraps: false)
         }
@@ -255,10 +306,14 @@ enum Sheets {
     }
 
     /// A centred box sized to its content; long lists scroll to keep the selection in view.
-    static func box(_ grid: inout Grid, title: String, lines: [Line], hint: String, state: AppState, selected: Int?) {
+    /// `wide`: as wide as the content needs, up to the screen (the help, the manager's table);
+    /// other sheets stay at most 96 columns, a comfortable line.
+    static func box(_ grid: inout Grid, title: String, lines: [Line], hint: String, state: AppState, selected: Int?, scroll: Int? = nil,
+                    wide: Bool = false) {
         let size = state.size
-        let widest = max((lines.map { CellWidth.of($0.text) }.max() ?? 0) + 6, CellWidth.of(hint) + 4, CellWidth.of(title) + 8)
-        let width = max(0, min(size.columns - 4, max(40, min(96, widest))))
+        let widest = scroll != nil ? size.columns
+            : max((lines.map { CellWidth.of($0.text) }.max() ?? 0) + 6, CellWidth.of(hint) + 4, CellWidth.of(title) + 8)
+        let width = max(0, min(size.columns - 4, max(40, wide && scroll == nil ? widest : min(96, widest))))
         let inner = max(1, width - 6)
         var wrapped: [(Line, Int)] = []  // each display row with its source line index
         for (index, line) in lines.enumerated() {
@@ -266,13 +321,10 @@ enum Sheets {
                 wrapped.append((line, index))
                 continue
             }
-            var scratch = Grid(size: TerminalSize(columns: inner, rows: 8))
-            let used = View.wrap(&scratch, line.text, row: 0, column: 0, width: inner, maxRows: 8, role: line.role)
-            for row in scratch.rows.prefix(used) { wrapped.append((Line(text: row, role: line.role), index)) }
+            for row in View.wrappedLines(line.text, width: inner).prefix(8) { wrapped.append((Line(text: row, role: line.role), index)) }
         }
-        let room = max(1, size.rows - 6)
-        let height = min(wrapped.count, room)
-        var first = 0
+        let height = min(wrapped.count, room(for: size))
+        var first = scroll.map { min(max(0, $0), wrapped.count - height) } ?? 0
         if let selected, let row = wrapped.firstIndex(where: { $0.1 == selected }), row >= height { first = row - height + 1 }
         let rect = Rect(row: max(0, (size.rows - height - 4) / 2), column: max(0, (size.columns - width) / 2), width: width, height: height + 4)
         grid.fill(rect, role: .normal)

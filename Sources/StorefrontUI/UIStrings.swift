@@ -21,6 +21,24 @@ public struct UIStrings: Sendable {
     var help: String { pick("\(keys.key(.help)) help", "\(keys.key(.help)) 帮助") }
     var products: String { pick("Products", "商品") }
     var transactions: String { pick("Transactions", "交易") }
+    func transactionFilter(_ filter: TransactionPane.Filter) -> String {
+        switch filter {
+        case .all: pick("all", "全部")
+        case .purchases: pick("purchases", "购买")
+        case .failures: pick("failures", "失败")
+        case .pending: pick("pending", "待处理")
+        }
+    }
+    func noTransactionsShown(_ filter: TransactionPane.Filter) -> String {
+        pick("No \(transactionFilter(filter)) — \(keys.key(.transactionFilter)) shows the others.",
+             "没有\(transactionFilter(filter))交易 — 按 \(keys.key(.transactionFilter)) 显示其他。")
+    }
+    /// "3–8 of 20"
+    func range(_ first: Int, _ last: Int, of count: Int) -> String { pick("\(first)–\(last) of \(count)", "\(first)–\(last) / 共 \(count)") }
+    var transactionPaneKeys: String {
+        let scroll = "\(keys.key(.transactionsDown))/\(keys.key(.transactionsUp))"
+        return pick("\(keys.key(.transactionFilter)) show · \(scroll) scroll", "\(keys.key(.transactionFilter)) 显示 · \(scroll) 滚动")
+    }
     var noTransactions: String { pick("No transactions yet — press \(keys.key(.buy)) to buy.", "还没有交易 — 按 \(keys.key(.buy)) 购买。") }
     var loading: String { pick("Loading products…", "正在加载商品…") }
     var noMatches: String { pick("No product matches the filter.", "没有符合筛选的商品。") }
@@ -36,9 +54,19 @@ public struct UIStrings: Sendable {
     var invalidIdsLabel: String { pick("⚠ invalid product identifiers: ", "⚠ 无效的商品 ID：") }
 
     // Banner and pending payments
-    func banner(_ count: Int) -> String {
-        pick("⚠ \(count) payment\(count == 1 ? " is" : "s are") still being confirmed — do not pay again",
-             "⚠ 有 \(count) 笔付款仍在确认中 — 请勿重复付款")
+    /// The pending payments in one line: paid ones must not be paid again; Ask to Buy requests
+    /// are not charged while a parent has not answered.
+    func banner(paid: Int, askToBuy: Int) -> String {
+        var parts: [String] = []
+        if paid > 0 {
+            parts.append(pick("\(paid) payment\(paid == 1 ? " is" : "s are") still being confirmed — do not pay again",
+                              "有 \(paid) 笔付款仍在确认中 — 请勿重复付款"))
+        }
+        if askToBuy > 0 {
+            parts.append(pick("\(askToBuy) Ask to Buy request\(askToBuy == 1 ? "" : "s") waiting for a parent — not charged",
+                              "\(askToBuy) 个购买请求等待家长批准 — 未扣款"))
+        }
+        return "⚠ " + parts.joined(separator: " · ")
     }
     func bannerUnconfirmed(_ count: Int) -> String {
         pick("⚠ \(count) payment\(count == 1 ? "" : "s") may or may not have gone through — checked when the store is back; do not pay again",
@@ -59,9 +87,19 @@ public struct UIStrings: Sendable {
     var bannerKey: String { pick("[\(keys.key(.pending))] pending payments", "[\(keys.key(.pending))] 待处理的付款") }
     var pendingTitle: String { pick("Pending payments", "待处理的付款") }
     var pendingNone: String { pick("No payment is pending.", "没有待处理的付款。") }
-    var pendingAdvice: String {
-        pick("These payments may already have been charged. Do not pay again: each one will be delivered or refunded.",
-             "这些付款可能已经扣款。请勿重复付款：每一笔都会完成交付或退款。")
+    /// What the pending payments mean for the user's money: paid ones are charged (do not pay
+    /// again), Ask to Buy requests are not (until a parent approves).
+    func pendingAdvice(paid: Bool, askToBuy: Bool) -> [String] {
+        var advice: [String] = []
+        if paid {
+            advice.append(pick("Paid payments were charged. Do not pay again: each one will be delivered or refunded.",
+                               "已付款的付款已扣款。请勿重复付款：每一笔都会完成交付或退款。"))
+        }
+        if askToBuy {
+            advice.append(pick("Ask to Buy requests are not charged unless a parent approves; a decline charges nothing.",
+                               "购买请求在家长批准前不会扣款；拒绝则不扣款。"))
+        }
+        return advice
     }
     func since(_ date: Date, now: Date) -> String {
         let seconds = max(0, Int(now.timeIntervalSince(date)))
@@ -71,16 +109,16 @@ public struct UIStrings: Sendable {
     func waitingFor(_ payment: PendingPayment) -> String {
         guard zh else { return payment.waitingFor }
         switch payment.reason {
-        case .awaitingApproval: return "等待家长批准（购买请求）"
+        case .awaitingApproval: return "等待家长批准（购买请求）；未扣款"
         case .awaitingVerification(let attempts, _, _): return "已付款并交付；等待服务器确认收据（已尝试 \(attempts) 次）"
-        case .unfinished: return "已付款；上次运行未完成，将会交付并确认"
+        case .unfinished: return "已付款；App 尚未完成，将会交付并确认"
         }
     }
 
     // Purchase flow
     var confirmTitle: String { pick("Confirm your in-app purchase", "确认您的 App 内购买项目") }
     func confirmQuestion(_ title: String, quantity: Int, price: String) -> String {
-        pick("Do you want to buy \(quantity == 1 ? "one" : String(quantity)) \(title) for \(price)?",
+        pick("Do you want to buy \(quantity == 1 ? "one" : "\(quantity) ×") \(title) for \(price)?",
              "是否以 \(price) 购买 \(quantity) 个“\(title)”？")
     }
     /// "Promotional offer: ", before the offer's terms.
@@ -115,13 +153,45 @@ public struct UIStrings: Sendable {
     }
     func purchasing(_ title: String) -> String { pick("Purchasing \(title)…", "正在购买“\(title)”…") }
     func purchaseComplete(_ title: String) -> String { pick("\(title): delivered, verified and finished.", "“\(title)”：已交付、验证并完成。") }
-    func waitingForApproval(_ title: String) -> String { pick("\(title): waiting for approval (Ask to Buy).", "“\(title)”：等待批准（购买请求）。") }
+    func waitingForApproval(_ title: String) -> String {
+        pick("\(title): waiting for a parent's approval (Ask to Buy); not charged.", "“\(title)”：等待家长批准（购买请求）；未扣款。")
+    }
     /// A refund the app acted on: what it took back, when it was a consumable's credit.
     func refunded(_ title: String, balance: String?, amount: Int) -> String {
         guard let balance, amount > 0 else { return pick("\(title) was refunded; it is withdrawn.", "“\(title)”已退款，已收回。") }
         return pick("\(title) was refunded; \(amount) \(balance) taken back.", "“\(title)”已退款，已扣回 \(amount) \(balance)。")
     }
     func cancelled(_ title: String) -> String { pick("Purchase of \(title) cancelled.", "已取消购买“\(title)”。") }
+    func finishedFlag(_ finished: Bool) -> String { finished ? pick("finished", "已完成") : pick("unfinished", "未完成") }
+    func failureContextShort(_ context: FailureContext) -> String {
+        switch context {
+        case .interrupted: pick("interrupted: \(keys.key(.resolve, .manager)) resolves", "已中断：按 \(keys.key(.resolve, .manager)) 解决")
+        case .declined: pick("declined by a parent", "家长已拒绝")
+        }
+    }
+    func declined(_ title: String) -> String {
+        pick("A parent declined \(title); nothing was charged.", "家长拒绝了“\(title)”；未扣款。")
+    }
+    /// A failed transaction's row, where the store knows more than the error code.
+    func failureContext(_ context: FailureContext) -> String {
+        switch context {
+        case .interrupted:
+            pick("interrupted · needs the user's action outside the app; resolve it in the manager with \(keys.key(.resolve, .manager))",
+                 "已中断 · 需要用户在 App 外操作；在交易管理器中按 \(keys.key(.resolve, .manager)) 解决")
+        case .declined: pick("declined by a parent · not charged", "家长已拒绝 · 未扣款")
+        }
+    }
+    var interruptedTitle: String { pick("Purchase interrupted", "购买已中断") }
+    var interruptedBody: String {
+        pick("This purchase needs the user's action outside the app (for example, agreeing to new terms) before it can complete.",
+             "此购买需要用户先在 App 外完成操作（例如同意新条款）才能完成。")
+    }
+    func interruptedAppSees(_ code: String) -> String { pick("The app sees it fail for now: \(code).", "App 目前看到它失败：\(code)。") }
+    var interruptedHowToResolve: String {
+        let (manager, resolve) = (keys.key(.manager), keys.key(.resolve, .manager))
+        return pick("To resolve it as the user would: \(manager) opens the transaction manager, \(resolve) resolves it, and it completes as a new purchase.",
+                    "如用户操作般解决：按 \(manager) 打开交易管理器，按 \(resolve) 解决，它将作为新的购买完成。")
+    }
     func failedEarlier(_ title: String, _ error: StoreError) -> String {
         pick("\(title) failed: \(error.text(in: language).message)", "“\(title)”失败：\(error.text(in: language).message)")
     }
@@ -150,7 +220,7 @@ public struct UIStrings: Sendable {
     func progress(_ progress: PurchaseProgress?, state: TransactionState) -> String {
         switch progress {
         case .purchasing?: return pick("purchasing", "购买中")
-        case .deferred?: return pick("waiting for approval", "等待批准")
+        case .deferred?: return pick("waiting for a parent · not charged", "等待家长批准 · 未扣款")
         case .delivered?: return pick("delivered · verifying", "已交付 · 验证中")
         case .verifying?: return pick("delivering", "交付中")
         case .verified?: return pick("verified ✓", "已验证 ✓")
@@ -180,6 +250,9 @@ public struct UIStrings: Sendable {
     var owned: String { pick("Owned", "已拥有") }
     var subscribed: String { pick("Subscribed", "已订阅") }
     var nothingOwned: String { pick("nothing yet", "暂无") }
+    var chineseNeedsUTF8: String {
+        pick("Chinese needs a UTF-8 locale (for example LANG=C.UTF-8); this terminal shows ASCII only.", "中文需要 UTF-8 区域设置（例如 LANG=C.UTF-8）。")
+    }
     func subscription(_ title: String, expires: Date, now: Date, renews: Bool) -> String {
         let left = Int(expires.timeIntervalSince(now).rounded(.up))
         if left <= 0 { return pick("\(title) expired", "\(title) 已过期") }
@@ -297,6 +370,20 @@ public struct UIStrings: Sendable {
              "服务器拒绝了收据；该交易已完成，不会再次交付。")
     }
     var helpTitle: String { pick("Keys", "按键") }
+
+    /// Where a group of keys works, as the help heads it.
+    func helpSection(_ scope: KeyBinding.Scope) -> String {
+        switch scope {
+        case .main: pick("Main screen", "主屏幕")
+        case .everywhere: pick("Everywhere", "任意位置")
+        case .confirm: pick("Purchase sheet", "购买面板")
+        case .subscriptions: pick("Manage subscriptions (\(keys.key(.subscriptions)))", "管理订阅（\(keys.key(.subscriptions))）")
+        case .controls: pick("Test controls (\(keys.key(.controls)))", "测试控制（\(keys.key(.controls))）")
+        case .manager: pick("Transaction manager (\(keys.key(.manager)))", "交易管理器（\(keys.key(.manager))）")
+        case .question: pick("Questions", "问题")
+        case .message: pick("Messages", "消息")
+        }
+    }
     var restoreTitle: String { pick("Restore purchases", "恢复购买") }
     func restored(_ titles: [String]) -> String { pick("Restored: ", "已恢复：") + titles.joined(separator: ", ") }
     var nothingToRestore: String {
@@ -318,6 +405,13 @@ public struct UIStrings: Sendable {
     var pressAgainToClear: String {
         pick("Press \(keys.key(.clearAll, .manager)) again to delete every transaction.", "再按 \(keys.key(.clearAll, .manager)) 删除所有交易。")
     }
+    /// The second press a refund or a delete in the manager needs.
+    func pressAgain(_ command: Command, transactionId: String) -> String {
+        let key = keys.key(command, .manager)
+        return command == .refund
+            ? pick("Press \(key) again to refund \(transactionId).", "再按 \(key) 为 \(transactionId) 退款。")
+            : pick("Press \(key) again to delete \(transactionId); it cannot be undone.", "再按 \(key) 删除 \(transactionId)；无法撤销。")
+    }
     var pressAgainToReset: String {
         pick("Press \(keys.key(.reset, .controls)) again to reset the store and the controls.", "再按 \(keys.key(.reset, .controls)) 重置商店和控制。")
     }
@@ -333,6 +427,18 @@ public struct UIStrings: Sendable {
     var controlAPIErrors: String { pick("API errors (until off)", "API 错误（持续）") }
     var none: String { pick("none", "无") }
     var controlStorefront: String { pick("Storefront", "店面") }
+    func productOutcomesSet(_ count: Int) -> String {
+        pick(count == 1 ? "1 product always fails" : "\(count) products always fail", "\(count) 个商品总是失败")
+    }
+    /// The main screen's line while test controls are changed.
+    func controlsInForce(_ changed: [String]) -> String {
+        pick("controls: \(changed.joined(separator: " · "))", "测试控制：\(changed.joined(separator: " · "))")
+    }
+    /// The way back to the defaults, at the right of that line.
+    var controlsResetKeys: String {
+        let (open, reset) = (keys.key(.controls), keys.key(.reset, .controls))
+        return pick("[\(open), \(reset)] reset", "[\(open), \(reset)] 重置")
+    }
     var controlAccount: String { pick("Account", "账户") }
     func onOff(_ on: Bool) -> String { on ? pick("on", "开") : pick("off", "关") }
     func outcome(_ outcome: PaymentOutcome) -> String {

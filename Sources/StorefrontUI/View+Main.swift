@@ -135,6 +135,17 @@ extension View {
     @discardableResult
     static func wrap(_ grid: inout Grid, _ text: String, row: Int, column: Int, width: Int, maxRows: Int, role: Role) -> Int {
         guard width > 0, maxRows > 0 else { return 0 }
+        let lines = wrappedLines(text, width: width)
+        for (index, line) in lines.prefix(maxRows).enumerated() {
+            let last = index == maxRows - 1 && lines.count > maxRows
+            grid.write(last ? CellWidth.truncate(line + " …", to: width) : line, row: row + index, column: column, role: role, maxWidth: width)
+        }
+        return min(lines.count, maxRows)
+    }
+
+    /// `text` broken at spaces into lines of at most `width` cells; a word wider than that is cut.
+    static func wrappedLines(_ text: String, width: Int) -> [String] {
+        guard width > 0 else { return [] }
         var lines: [String] = []
         var current = ""
         var currentWidth = 0
@@ -163,22 +174,32 @@ extension View {
             }
         }
         if !current.isEmpty { lines.append(current) }
-        for (index, line) in lines.prefix(maxRows).enumerated() {
-            let last = index == maxRows - 1 && lines.count > maxRows
-            grid.write(last ? CellWidth.truncate(line + " …", to: width) : line, row: row + index, column: column, role: role, maxWidth: width)
-        }
-        return min(lines.count, maxRows)
+        return lines
     }
 
     static func transactions(_ grid: inout Grid, _ state: AppState, _ layout: Layout, _ strings: UIStrings) {
         let top = layout.transactionsTitleRow
-        grid.write(strings.transactions, row: top, column: 0, role: .title, attributes: .bold)
+        let pane = state.transactionPane
+        let shown = pane.shown(state.history)
+        let first = min(pane.scroll, max(0, shown.count - layout.transactionRows))
+        let rows = shown.dropFirst(first).prefix(layout.transactionRows)
+        var title = strings.transactions
+        if pane.filter != .all { title += " · " + strings.transactionFilter(pane.filter) }
+        let used = grid.write(title, row: top, column: 0, role: .title, attributes: .bold)
+        if shown.count > rows.count || pane.filter != .all {
+            let position = rows.isEmpty ? "" : strings.range(first + 1, first + rows.count, of: shown.count) + "  "
+            grid.write("  " + position + strings.transactionPaneKeys, row: top, column: used, role: .muted, overflow: .ellipsis)
+        }
         if state.history.isEmpty {
             grid.write(strings.noTransactions, row: top + 1, column: 1, role: .muted)
             return
         }
+        if rows.isEmpty {
+            grid.write(strings.noTransactionsShown(pane.filter), row: top + 1, column: 1, role: .muted)
+            return
+        }
         let wide = state.size.columns >= 100
-        for (offset, transaction) in state.history.prefix(layout.transactionRows).enumerated() {
+        for (offset, transaction) in rows.enumerated() {
             let row = top + 1 + offset
             // A refund or an upgrade outranks whatever this session saw of the purchase.
             let progress = transaction.terms?.revocation != nil ? .revoked : transaction.terms?.upgrade != nil ? .upgraded : state.progress[transaction.id]
@@ -188,7 +209,7 @@ extension View {
             case (_, .finished?), (_, .verified?): .success
             default: .normal
             }
-            var column = grid.write(clock(transaction.purchaseDate, state.timeZone) + " ", row: row, column: 1, role: .muted) + 1
+            var column = grid.write(clock(transaction.purchaseDate, state.timeZone, locale: state.locale) + " ", row: row, column: 1, role: .muted) + 1
             column += grid.write(CellWidth.pad(strings.stateName(transaction.state), to: 10) + " ", row: row, column: column, role: role)
             let title = state.catalog.product(id: transaction.productId)?.title.text(in: state.language) ?? transaction.productId
             column += grid.write(CellWidth.pad(title, to: wide ? 20 : 16) + " ×\(transaction.quantity) ", row: row, column: column, role: .normal)
@@ -197,18 +218,17 @@ extension View {
             // A purchase held while the store is away waits, visibly, instead of spinning on.
             let held = state.unconfirmed.contains { $0.transactionId == transaction.id }
             let busy = !held && (progress == .purchasing || progress == .verifying || progress == .delivered) ? spinner(state) + " " : ""
-            var words = held ? strings.heldPurchase : strings.progress(progress ?? Self.restingProgress(transaction), state: transaction.state)
+            var words = held ? strings.heldPurchase
+                : transaction.failureContext.map(strings.failureContext) ?? strings.progress(progress ?? Self.restingProgress(transaction), state: transaction.state)
             if state.asciiOnly { words = words.replacingOccurrences(of: "✓", with: "ok") }
             grid.write(busy + words, row: row, column: column, role: role, overflow: .ellipsis)
         }
     }
 
-    /// "07:59:00" in the given zone: fixed width, so the columns after it line up.
-    static func clock(_ date: Date, _ timeZone: TimeZone) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let parts = calendar.dateComponents([.hour, .minute, .second], from: date)
-        return [parts.hour, parts.minute, parts.second].map { String(format: "%02d", $0 ?? 0) }.joined(separator: ":")
+    /// The time of day as the storefront's locale writes it ("7:59:00 AM", "07:59:00"), padded
+    /// to one width so the columns after it line up. Formatted once per time: rows keep theirs.
+    static func clock(_ date: Date, _ timeZone: TimeZone, locale: String) -> String {
+        FormattedTimes.shared.text(date, timeZone: timeZone, locale: locale)
     }
 
     /// What a transaction from before this session shows: its error, or whether it was finished.
@@ -235,8 +255,11 @@ extension View {
             }
             return strings.subscription(title(entitlement.productId), expires: expires, now: state.now, renews: entitlement.willAutoRenew)
         }
-        let parts = [balances.isEmpty ? "0" : balances.joined(separator: ", ")]
-            + [strings.owned + ": " + (owned.isEmpty ? strings.nothingOwned : owned.joined(separator: ", "))] + subscriptions
+        // Only what there is: an empty wallet says so once instead of listing empty parts.
+        var parts = balances.isEmpty ? [] : [balances.joined(separator: ", ")]
+        if !owned.isEmpty { parts.append(strings.owned + ": " + owned.joined(separator: ", ")) }
+        parts += subscriptions
+        if parts.isEmpty { parts = [strings.nothingOwned] }
         let used = grid.write(strings.wallet + ": ", row: layout.walletRow, column: 0, role: .title, attributes: .bold)
         grid.write(parts.joined(separator: " · "), row: layout.walletRow, column: used, role: .normal, overflow: .ellipsis)
     }

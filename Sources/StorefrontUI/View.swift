@@ -19,11 +19,19 @@ public enum View {
         }
         header(&grid, state, strings)
         if layout.banner { banner(&grid, state, strings) }
+        if layout.controls {
+            let key = strings.controlsResetKeys + " "
+            let width = state.size.columns
+            grid.write(" " + strings.controlsInForce(ControlRow.changed(state)), row: layout.controlsRow, column: 0, role: .warning,
+                       maxWidth: width - CellWidth.of(key) - 1, overflow: .ellipsis)
+            grid.write(key, row: layout.controlsRow, column: width - CellWidth.of(key), role: .warning)
+        }
         catalog(&grid, state, layout, strings)
         transactions(&grid, state, layout, strings)
         wallet(&grid, state, layout, strings)
         statusLine(&grid, state, layout, strings)
-        grid.write(KeyHints(language: state.language, ascii: state.asciiOnly).footer, row: layout.footerRow, column: 0, role: .key, overflow: .ellipsis)
+        let footer = KeyHints(language: state.language, ascii: state.asciiOnly).footer(width: state.size.columns)
+        grid.write(footer, row: layout.footerRow, column: 0, role: .key, overflow: .ellipsis)
         if let sheet = state.sheet { Sheets.draw(sheet, on: &grid, state, strings) }
         return grid
     }
@@ -41,7 +49,8 @@ public enum View {
         let width = state.size.columns
         grid.fill(Rect(row: 1, column: 0, width: width, height: 1), role: .banner)
         let key = strings.bannerKey + " "
-        var text = " " + (state.unconfirmed.isEmpty ? strings.banner(state.pending.count)
+        var text = " " + (state.unconfirmed.isEmpty ? strings.banner(paid: state.pending.count { $0.reason != .awaitingApproval },
+                                                                               askToBuy: state.pending.count { $0.reason == .awaitingApproval })
                                                     : strings.bannerUnconfirmed(state.unconfirmed.count))
         if state.asciiOnly { text = text.replacingOccurrences(of: "⚠", with: "!") }
         grid.write(text, row: 1, column: 0, role: .banner, attributes: .bold, maxWidth: width - CellWidth.of(key) - 1, overflow: .ellipsis)

@@ -90,7 +90,10 @@ public final class Terminal {
         // Without the user's locale, ncurses drops every non-ASCII character.
         setlocale(LC_ALL, "")
         codeset = cn_codeset().map { String(cString: $0) } ?? ""
-        asciiOnly = !["UTF-8", "UTF8"].contains(codeset.uppercased())
+        // TERM=dumb asks for no fancy output, not for no screen: it is drawn with vt100's subset
+        // (cursor moves, bold, reverse, underline), in ASCII and without colour.
+        let plain = Self.environment("TERM") == "dumb"
+        asciiOnly = plain || !["UTF-8", "UTF8"].contains(codeset.uppercased())
         // The size must come from the terminal (ioctl), or resizing stops working. LINES/COLUMNS in
         // the environment would freeze it, so they go. Not use_env(false): with ncurses 6.4 that
         // takes terminfo's 80×24, and even with use_tioctl(true) KEY_RESIZE then arrives with the
@@ -103,7 +106,8 @@ public final class Terminal {
         // place ncurses does not install its own SIGINT/SIGTERM handlers (which exit with status 1).
         guard cn_tty_prepare() == 0 else { throw TerminalError.cannotOpen(term: Self.environment("TERM") ?? "") }
         // newterm, not initscr: initscr exits the process when the terminal is unusable.
-        guard let newScreen = newterm(nil, cn_stdout(), cn_stdin()) else {
+        let opened = plain ? "vt100".withCString { newterm($0, cn_stdout(), cn_stdin()) } : newterm(nil, cn_stdout(), cn_stdin())
+        guard let newScreen = opened else {
             cn_tty_release()
             throw TerminalError.cannotOpen(term: Self.environment("TERM") ?? "")
         }

@@ -31,7 +31,7 @@ struct ProductTable {
         }
         let storefront = context.storefront
         var lines = [english
-            ? "Storefront \(storefront.id) · \(storefront.currency) · \(context.locale) · \(rows.count) products"
+            ? "Storefront \(storefront.id) · \(storefront.currency) · \(context.locale) · \(rows.count) product\(rows.count == 1 ? "" : "s")"
             : "店面 \(storefront.id) · \(storefront.currency) · \(context.locale) · \(rows.count) 件商品", ""]
         lines.append(line(header))
         lines += rows.map(line)

@@ -70,7 +70,10 @@ struct ProductsJSON: Encodable {
         let price: String
         let displayPrice: String
         let subscriptionPeriod: String?
+        /// The group's id as the catalog has it (a `.storekit` file's internal id).
         let subscriptionGroup: String?
+        /// The group's name in the catalog's language, where the catalog names it.
+        let subscriptionGroupName: String?
         /// Auto-renewable subscriptions: the introductory offer, then promotional, code and win-back offers.
         let offers: [Offer]?
     }
@@ -119,6 +122,7 @@ struct ProductsJSON: Encodable {
                         displayPrice: formatter.string(amount),
                         subscriptionPeriod: period?.iso8601,
                         subscriptionGroup: product.subscription?.group,
+                        subscriptionGroupName: product.subscription?.group.flatMap { context.catalog.group(id: $0)?.title.text(in: context.language) },
                         offers: Self.offers(product, storefront: context.storefront.id, formatter: formatter))
         }
         invalidProductIdentifiers = response.invalidProductIdentifiers

@@ -23,7 +23,7 @@ import TestSupport
         let app = App()
         let session = try app.launch()
         defer { session.kill() }
-        try session.waitFor(text: "Wallet: 0 ")
+        try session.waitFor(text: "Wallet: nothing yet")
         try session.sendKeys("Enter")
         try session.waitFor(text: "Confirm your in-app purchase")
         try session.sendKeys("+", "Enter")
@@ -65,13 +65,13 @@ import TestSupport
         try session.sendKeys("Enter")
         try session.waitFor(text: "Confirm your in-app purchase")
         try session.sendKeys("Enter")
-        try session.waitFor(text: "waiting for approval")
-        try session.waitFor(text: "1 payment is still being confirmed")
+        try session.waitFor(text: "waiting for a parent · not charged")
+        try session.waitFor(text: "1 Ask to Buy request waiting for a parent — not charged")
         try session.sendKeys("m")
         try session.waitFor(text: "Transaction manager")
         try session.sendKeys("A")
         // Delivered, verified and finished: owned, and no payment pending any more.
-        try session.waitUntil("Remove Ads is owned and nothing is pending") { $0.contains("Owned: Remove Ads") && !$0.contains("still being confirmed") }
+        try session.waitUntil("Remove Ads is owned and nothing is pending") { $0.contains("Owned: Remove Ads") && !$0.contains("waiting for a parent") }
     }
 
     @Test func killedMidPurchaseTheRelaunchShowsThePendingBannerAndCompletesIt() throws {

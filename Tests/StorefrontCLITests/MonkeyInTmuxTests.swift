@@ -14,7 +14,7 @@ import Glibc
     /// end the run), no Ctrl-Z (it stops the program).
     static let keys = ["j", "k", "g", "G", "Up", "Down", "PageUp", "PageDown", "Home", "End", "Enter", "Escape", "Tab", "BTab",
                        "BSpace", "DC", "Left", "Right", "/", "?", "r", "R", "s", "a", "l", "t", "m", "p", "w", "+", "-", "y", "n",
-                       "A", "D", "I", "F", "E", "N", "X", "C", "Z", "1", "5", "x", "é", "宝", "F1", "F5", "IC", "Space", "C-l", "C-u"]
+                       "A", "D", "I", "F", "E", "N", "X", "C", "Z", "v", "J", "K", "u", "c", "o", "1", "5", "x", "é", "宝", "F1", "F5", "IC", "Space", "C-l", "C-u"]
 
     @Test(arguments: [11, 12] as [UInt64])
     func randomKeysAndResizesNeverEndTheProgram(seed: UInt64) throws {

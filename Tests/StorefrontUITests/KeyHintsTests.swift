@@ -22,9 +22,21 @@ import Testing
         }
     }
 
+    /// Every main-screen key the footer can show is in the help, and the footer never cuts a hint.
+    @Test(arguments: [60, 80, 120, 200]) func theFooterKeepsWholeHintsByPriority(width: Int) {
+        for language in [Language.english, .simplifiedChinese] {
+            let footer = KeyHints(language: language, ascii: false).footer(width: width)
+            #expect(CellWidth.of(footer) <= width, "\(footer)")
+            #expect(!footer.contains("…"))
+            #expect(footer.hasPrefix("q "))
+        }
+    }
+
     @Test func hintsNameTheTablesKeys() {
         let english = KeyHints(language: .english, ascii: false)
-        #expect(english.footer == "q quit  / filter  Enter buy  i details  r restore  s storefront  a account  l 中文  t test controls  m transactions  p pending")
+        #expect(english.footer(width: 80) == "q quit  Enter buy  / filter  i details  t test controls  ? all keys")
+        #expect(english.footer(width: 60) == "q quit  Enter buy  / filter  i details  ? all keys")
+        #expect(english.footer(width: 8) == "? all keys", "the way to every key stays when nothing else fits")
         #expect(english.confirm == "Enter buy   +/- quantity   Esc cancel")
         #expect(english.controls == "↑/↓ choose  ←/→/Enter change  Z reset all  Esc close")
         #expect(english.question == "y quit  n stay")

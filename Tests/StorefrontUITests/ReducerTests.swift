@@ -293,7 +293,7 @@ import Testing
         store.send(.transactionUpdate(update), effects: [.handle(update), .refresh(account: "alice")]) {
             $0.history = [deferred]
             $0.progress = ["2000000000000004": .deferred]
-            $0.status = Self.status("Remove Ads: waiting for approval (Ask to Buy).", .warning)
+            $0.status = Self.status("Remove Ads: waiting for a parent's approval (Ask to Buy); not charged.", .warning)
         }
     }
 
@@ -583,12 +583,26 @@ import Testing
         store.press(.character("m")) { $0.sheet = .transactionManager(selection: 0) }
         store.press(.character("A"), effects: [.manage(.approveAskToBuy("2000000000000010")), .refresh(account: "alice")])
         store.press(.down) { $0.sheet = .transactionManager(selection: 1) }
-        store.press(.character("F"), effects: [.manage(.refund("2000000000000011")), .refresh(account: "alice")])
+        // A refund and a delete cannot be undone: the first press says what the second does.
+        store.press(.character("F")) {
+            $0.armed = .refund
+            $0.status = Self.status("Press F again to refund 2000000000000011.", .warning)
+        }
+        store.press(.character("F"), effects: [.manage(.refund("2000000000000011")), .refresh(account: "alice")]) { $0.armed = nil }
         for (key, action) in [("D", ManageAction.declineAskToBuy("2000000000000011")), ("I", .resolveIssue("2000000000000011")),
-                              ("E", .expireSubscription("2000000000000011")), ("N", .forceRenewal("2000000000000011")),
-                              ("X", .delete("2000000000000011"))] {
+                              ("E", .expireSubscription("2000000000000011")), ("N", .forceRenewal("2000000000000011"))] {
             store.press(.character(Character(key)), effects: [.manage(action), .refresh(account: "alice")])
         }
+        store.press(.character("X")) {
+            $0.armed = .delete
+            $0.status = Self.status("Press X again to delete 2000000000000011; it cannot be undone.", .warning)
+        }
+        store.press(.down) { $0.armed = nil }  // moving away disarms: the second press would act on another one
+        store.press(.character("X")) {
+            $0.armed = .delete
+            $0.status = Self.status("Press X again to delete 2000000000000011; it cannot be undone.", .warning)
+        }
+        store.press(.character("X"), effects: [.manage(.delete("2000000000000011")), .refresh(account: "alice")]) { $0.armed = nil }
         store.press(.character("C")) {  // armed
             $0.armed = .clearAll
             $0.status = Self.status("Press C again to delete every transaction.", .warning)
@@ -674,7 +688,7 @@ import Testing
 
     @Test func helpListsEveryBindingOfTheDispatchTable() {
         var store = ReducerTestStore(F.state(TerminalSize(columns: 120, rows: 60)))
-        store.press(.character("?")) { $0.sheet = .help }
+        store.press(.character("?")) { $0.sheet = .help(scroll: 0) }
         let screen = View.render(store.state).text
         // A question's answers and a message's Enter are shown by the sheet that asks.
         for binding in KeyBindings.table where binding.scope != .question && binding.scope != .message {

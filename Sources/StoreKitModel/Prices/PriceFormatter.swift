@@ -9,11 +9,18 @@ public struct PriceFormatter: Sendable {
     private let localeIdentifier: String
     private let style: Decimal.FormatStyle.Currency
 
-    public init(currency: String, locale: String) {
+    /// Plain ASCII when the terminal cannot show more (a non-UTF-8 locale): the currency's ISO
+    /// code instead of its symbol (`JPY 160`, `1,19 EUR`) and Latin digits.
+    public let asciiOnly: Bool
+
+    public init(currency: String, locale: String, asciiOnly: Bool = false) {
         self.currency = currency
-        self.locale = Locale(identifier: locale)
-        localeIdentifier = locale
-        style = Decimal.FormatStyle.Currency(code: currency, locale: self.locale)
+        self.asciiOnly = asciiOnly
+        let identifier = asciiOnly ? locale + (locale.contains("@") ? ";" : "@") + "numbers=latn" : locale
+        self.locale = Locale(identifier: identifier)
+        localeIdentifier = asciiOnly ? identifier + "#iso" : identifier
+        let currencyStyle = Decimal.FormatStyle.Currency(code: currency, locale: self.locale)
+        style = asciiOnly ? currencyStyle.presentation(.isoCode) : currencyStyle
     }
 
     /// The storefront's currency in its own default locale, or in `localeOverride` (`--locale`).
@@ -25,7 +32,9 @@ public struct PriceFormatter: Sendable {
     public func string(_ amount: Decimal) -> String {
         let key = FormattedPrices.Key(currency: currency, locale: localeIdentifier, amount: amount)
         if let known = FormattedPrices.shared.text(for: key) { return known }
-        let text = amount.formatted(style)
+        var text = amount.formatted(style)
+        // ICU separates with no-break spaces (U+00A0, U+202F): spaces to an ASCII terminal.
+        if asciiOnly { text = String(String.UnicodeScalarView(text.unicodeScalars.map { $0.value == 0xA0 || $0.value == 0x202F ? " " : $0 })) }
         FormattedPrices.shared.remember(text, for: key)
         return text
     }

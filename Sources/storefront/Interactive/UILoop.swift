@@ -19,7 +19,7 @@ enum UILoop {
         defer { terminal.stop() }
         var state = initial
         state.size = terminal.size
-        state.asciiOnly = terminal.asciiOnly
+        if terminal.asciiOnly { Reducer.useASCII(&state) }
         var lastTick = Date()
         var loading = false
         // Whether an action has come since the last frame: the screen is a function of the state,
