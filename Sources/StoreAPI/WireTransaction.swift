@@ -98,6 +98,8 @@ public struct WireTransaction: Codable, Sendable, Hashable {
     /// `interrupted` (waiting for the user's action outside the app) or `declined` (by a parent),
     /// with a failed `state`.
     public let failureContext: String?
+    /// `PURCHASE` or `RENEWAL`, as the App Store names why a transaction exists; with the terms.
+    public let transactionReason: String?
     public let jwsRepresentation: String?
 
     public init(_ transaction: Transaction, details: TransactionDetails? = nil, jws: String? = nil) {
@@ -125,6 +127,7 @@ public struct WireTransaction: Codable, Sendable, Hashable {
         upgradeDate = details?.upgrade?.date.epochMilliseconds
         upgradeRefund = details?.upgrade?.refund.exactString
         failureContext = transaction.failureContext?.rawValue
+        transactionReason = transaction.terms.map { $0.isRenewal ? "RENEWAL" : "PURCHASE" }
         jwsRepresentation = jws
     }
 
@@ -139,7 +142,7 @@ public struct WireTransaction: Codable, Sendable, Hashable {
         }
         return TransactionTerms(price: price, currency: currency, expirationDate: expiresDate.map(Date.init(epochMilliseconds:)),
                                 offer: TransactionOffer(type: offerType, id: offerId, mode: offerPaymentMode, period: offerPeriod),
-                                revocation: revocation, upgrade: upgrade)
+                                revocation: revocation, upgrade: upgrade, isRenewal: transactionReason == "RENEWAL")
     }
 
     /// The engine's transaction; throws when the server sent a state or error this build cannot read.

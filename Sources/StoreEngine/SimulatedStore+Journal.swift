@@ -51,8 +51,8 @@ extension SimulatedStore {
         try db.cachedStatement(sql: """
             INSERT INTO journal (account, transaction_id, original_id, product_id, quantity, order_id, state,
                 error_domain, error_code, purchase_date, recorded_at, price, currency, expires_date, offer_type, offer_id,
-                offer_mode, offer_period, revocation_date, revocation_reason, upgrade_date, upgrade_refund, failure_context)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                offer_mode, offer_period, revocation_date, revocation_reason, upgrade_date, upgrade_refund, failure_context, renewal)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """).execute(arguments: [
                 transaction.payment.account, transaction.id, transaction.originalId, transaction.productId, transaction.quantity,
                 transaction.payment.applicationUsername, transaction.state.rawValue, transaction.error?.domain, transaction.error?.code,
@@ -61,6 +61,7 @@ extension SimulatedStore {
                 terms?.offer?.type.rawValue, terms?.offer?.id, terms?.offer?.paymentMode.rawValue, terms?.offer?.period.iso8601,
                 terms?.revocation?.date.timeIntervalSince1970, terms?.revocation?.reason.rawValue,
                 terms?.upgrade?.date.timeIntervalSince1970, terms?.upgrade?.refund.exactString, transaction.failureContext?.rawValue,
+                terms?.isRenewal ?? false,
             ])
     }
 
@@ -118,7 +119,7 @@ extension SimulatedStore {
         }
         return TransactionTerms(price: price, currency: currency, expirationDate: (row["expires_date"] as Double?).map(Date.init(timeIntervalSince1970:)),
                                 offer: TransactionOffer(type: row["offer_type"], id: row["offer_id"], mode: row["offer_mode"], period: row["offer_period"]),
-                                revocation: revocation, upgrade: upgrade)
+                                revocation: revocation, upgrade: upgrade, isRenewal: row["renewal"] as Bool? ?? false)
     }
 
     /// Price, storefront, expiry and the rest for each id the store still has (deleted ones are absent).

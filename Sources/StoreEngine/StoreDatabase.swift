@@ -194,7 +194,8 @@ public struct StoreDatabase: Sendable {
         migrator.registerMigration("v11: upgrades and declines") { db in
             // A subscription a higher level replaced: when, and the unused part refunded (an
             // exact decimal, as `price`). A declined Ask to Buy request, which the app sees as a
-            // cancellation. The journal keeps them with the rest of the snapshot.
+            // cancellation. The journal keeps them with the rest of the snapshot, and whether
+            // it was a renewal (transactions have `reason`).
             try db.execute(sql: """
                 ALTER TABLE transactions ADD COLUMN upgrade_date REAL;
                 ALTER TABLE transactions ADD COLUMN upgrade_refund TEXT;
@@ -202,6 +203,7 @@ public struct StoreDatabase: Sendable {
                 ALTER TABLE journal ADD COLUMN upgrade_date REAL;
                 ALTER TABLE journal ADD COLUMN upgrade_refund TEXT;
                 ALTER TABLE journal ADD COLUMN failure_context TEXT;
+                ALTER TABLE journal ADD COLUMN renewal INTEGER NOT NULL DEFAULT 0;
                 """)
         }
         return migrator
@@ -256,7 +258,7 @@ struct StoredTransaction: Sendable, Hashable {
         guard transaction.state.hasReceipt else { return published }
         published.terms = TransactionTerms(price: price, currency: currency, expirationDate: expiresDate, offer: offer,
                                            revocation: revocationDate.map { Revocation(date: $0, reason: revocationReason ?? .other) },
-                                           upgrade: upgrade)
+                                           upgrade: upgrade, isRenewal: reason == .renewal)
         return published
     }
 }

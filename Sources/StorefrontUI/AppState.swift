@@ -74,7 +74,7 @@ public struct AppState: Sendable, Equatable {
     /// The screen's layout now; the banner row exists while a payment is pending or unconfirmed,
     /// the controls line while a test control is not at its default.
     public var layout: Layout {
-        Layout(size: size, banner: !pending.isEmpty || !unconfirmed.isEmpty, controls: !ControlRow.changed(self).isEmpty)
+        Layout(size: size, banner: !pending.isEmpty || !unconfirmed.isEmpty, controls: !ControlRow.atDefaults(self))
     }
 
     /// What the store will charge this account for `product` now (what it owns, its offers).

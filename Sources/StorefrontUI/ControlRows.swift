@@ -58,16 +58,25 @@ public enum ControlRow: Int, CaseIterable, Sendable {
     /// The rows whose value differs from the catalog's defaults, as "label value": what a
     /// presenter should know is in force. The storefront and account show in the header.
     public static func changed(_ state: AppState) -> [String] {
+        guard !atDefaults(state) else { return [] }
         var defaults = state
         defaults.controls = TestControls(seed: state.catalog.settings)
         defaults.controls.storefront = state.controls.storefront
         defaults.controls.account = state.controls.account
-        guard defaults.controls != state.controls else { return [] }
         let strings = UIStrings(state.language)
         var changed = allCases.filter { $0 != .storefront && $0 != .account && $0.value(state) != $0.value(defaults) }
             .map { "\($0.label(strings)): \($0.value(state))" }
         if !state.controls.productOutcomes.isEmpty { changed.append(strings.productOutcomesSet(state.controls.productOutcomes.count)) }
         return changed
+    }
+
+    /// Every control as the catalog seeds it (the storefront and account aside): no line to show.
+    /// Checked for every layout, so it compares values without building any text.
+    static func atDefaults(_ state: AppState) -> Bool {
+        var defaults = TestControls(seed: state.catalog.settings)
+        defaults.storefront = state.controls.storefront
+        defaults.account = state.controls.account
+        return defaults == state.controls
     }
 
     /// The controls with this row stepped forward (+1) or back (-1); nil for rows that open a picker.

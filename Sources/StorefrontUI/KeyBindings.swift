@@ -7,7 +7,7 @@ public enum Command: Sendable, Hashable, CaseIterable {
     case transactionFilter, transactionsUp, transactionsDown
     case help, close, quit, retry
     case increase, decrease, toggle
-    case approve, decline, resolve, refund, expire, renew, delete, clearAll, reset
+    case approve, decline, resolve, refund, expire, renew, delete, clearAll, reset, autoRenew, priceIncrease
     /// Answers to a question (quit while a payment is in flight?) and the key that closes a message.
     case yes, no, dismiss
 }
@@ -88,12 +88,17 @@ public enum KeyBindings {
         KeyBinding(keys: [.character("-"), .left], command: .decrease, help: ("quantity or value down", "减少数量或数值"), scope: .confirm),
         KeyBinding(keys: [.left, .right, .enter, .character(" ")], command: .toggle, help: ("change the setting", "更改设置"), scope: .controls),
         KeyBinding(keys: [.character("A")], command: .approve, help: ("approve Ask to Buy", "批准购买请求"), scope: .manager, short: ("approve", "批准")),
-        KeyBinding(keys: [.character("D")], command: .decline, help: ("decline Ask to Buy", "拒绝购买请求"), scope: .manager, short: ("decline", "拒绝")),
-        KeyBinding(keys: [.character("I")], command: .resolve, help: ("resolve an interrupted purchase", "解决中断的购买"), scope: .manager,
+        KeyBinding(keys: [.character("D")], command: .decline, help: ("decline Ask to Buy, or a pending price increase", "拒绝购买请求或待同意的涨价"), scope: .manager, short: ("decline", "拒绝")),
+        KeyBinding(keys: [.character("I")], command: .resolve, help: ("resolve an interrupted purchase or a billing issue", "解决中断的购买或扣费问题"), scope: .manager,
                    short: ("resolve", "解决")),
         KeyBinding(keys: [.character("F")], command: .refund, help: ("refund", "退款"), scope: .manager),
         KeyBinding(keys: [.character("E")], command: .expire, help: ("expire subscription", "使订阅过期"), scope: .manager, short: ("expire", "过期")),
         KeyBinding(keys: [.character("N")], command: .renew, help: ("renew subscription now", "立即续订"), scope: .manager, short: ("renew", "续订")),
+        KeyBinding(keys: [.character("O")], command: .autoRenew, help: ("turn the subscription's auto-renew off or on", "关闭或开启订阅的自动续订"),
+                   scope: .manager, short: ("auto-renew", "自动续订")),
+        KeyBinding(keys: [.character("P")], command: .priceIncrease,
+                   help: ("price increase: request one, then the user consents (D declines it)", "涨价：发起，再由用户同意（D 拒绝）"),
+                   scope: .manager, short: ("price rise", "涨价")),
         KeyBinding(keys: [.character("X")], command: .delete, help: ("delete transaction", "删除交易"), scope: .manager, short: ("delete", "删除")),
         KeyBinding(keys: [.character("C")], command: .clearAll, help: ("clear all transactions", "清除所有交易"), scope: .manager, short: ("clear", "清除")),
         KeyBinding(keys: [.character("Z")], command: .reset, help: ("reset controls and store to defaults", "将控制与商店重置为默认"), scope: .controls,

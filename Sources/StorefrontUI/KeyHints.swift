@@ -48,13 +48,16 @@ struct KeyHints {
     /// to all the others: a narrow footer drops the least important hints, never cuts one.
     func footer(width: Int) -> String {
         let more = line([item([.help], .main, ("all keys", "全部按键"))])
-        var shown: [Item] = []
+        var text = ""
+        var used = CellWidth.of(more)
         for command in Self.footerPriority {
-            let candidate = line(shown + [item([command])]) + "  " + more
-            guard CellWidth.of(candidate) <= width else { break }
-            shown.append(item([command]))
+            let hint = line([item([command])]) + "  "
+            let hintWidth = CellWidth.of(hint)
+            guard used + hintWidth <= width else { break }
+            text += hint
+            used += hintWidth
         }
-        return shown.isEmpty ? more : line(shown) + "  " + more
+        return text + more
     }
 
     var confirm: String { confirm(quantity: true) }
@@ -92,8 +95,8 @@ struct KeyHints {
     }
 
     var manager: String {
-        line([.approve, .decline, .resolve, .refund, .expire, .renew, .delete, .clearAll].map { item([$0], .manager) } + [item([.close], .everywhere)],
-             separator: " ")
+        line([.approve, .decline, .resolve, .refund, .expire, .renew, .autoRenew, .priceIncrease, .delete, .clearAll].map { item([$0], .manager) }
+             + [item([.close], .everywhere)], separator: " ")
     }
 
     var subscriptions: String {

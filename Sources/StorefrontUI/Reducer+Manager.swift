@@ -20,7 +20,16 @@ extension Reducer {
         case .quit: return quit(&state)
         case .help: state.sheet = .help(scroll: 0); return []
         case .approve: action = selected.map { .approveAskToBuy($0.id) }
-        case .decline: action = selected.map { .declineAskToBuy($0.id) }
+        case .decline:
+            guard let selected else { return [] }
+            action = selected.state == .deferred || renewal(state, selected)?.priceIncreaseStatus != .pending
+                ? .declineAskToBuy(selected.id) : .priceIncrease(selected.id, .decline)
+        case .autoRenew:
+            guard let selected, let renewal = renewal(state, selected) else { return [] }
+            action = .setAutoRenew(selected.id, !renewal.willAutoRenew)
+        case .priceIncrease:
+            guard let selected, let renewal = renewal(state, selected) else { return [] }
+            action = .priceIncrease(selected.id, renewal.priceIncreaseStatus == .pending ? .consent : .request)
         case .resolve: action = selected.map { .resolveIssue($0.id) }
         case .refund, .delete:
             // Neither can be undone: the first press says what the second will do.
@@ -51,5 +60,10 @@ extension Reducer {
         }
         guard let action else { return [] }
         return [.manage(action), .refresh(account: state.account.name)]
+    }
+
+    /// The renewal info of the subscription `transaction` belongs to, while the account has it.
+    static func renewal(_ state: AppState, _ transaction: Transaction) -> RenewalInfo? {
+        state.entitlements.first { $0.productId == transaction.productId && $0.type == .autoRenewable }?.renewal
     }
 }

@@ -167,7 +167,28 @@ enum Sheets {
             lines.append(Line(text: field(strings.groupLabel, name)))
         }
         lines += View.offerLine(state, product).map { Line(text: $0, role: .success) }
+        lines += renewalLines(state, product, strings)
         lines += [Line(text: ""), Line(text: product.description.text(in: state.language))]
+        return lines
+    }
+
+    /// StoreKit 2's renewal info of a subscription the account has: when it renews or ends, to
+    /// what, a billing issue or grace period, a price increase, why it expired.
+    static func renewalLines(_ state: AppState, _ product: Product, _ strings: UIStrings) -> [Line] {
+        guard let entitlement = state.entitlements.first(where: { $0.productId == product.id && $0.type == .autoRenewable }),
+              let renewal = entitlement.renewal, let expires = entitlement.expiresDate else { return [] }
+        let title = product.title.text(in: state.language)
+        let status = renewal.isInBillingRetry
+            ? strings.billingIssue(title, graceUntil: renewal.gracePeriodExpirationDate, now: state.now)
+            : strings.subscription(title, expires: expires, now: state.now, renews: renewal.willAutoRenew)
+        var lines = [Line(text: ""), Line(text: field(strings.renewalLabel, status), role: entitlement.isActive(at: state.now) ? .success : .muted)]
+        if renewal.autoRenewProductId != product.id {
+            lines.append(Line(text: field("", strings.renewsTo(Reducer.title(state, nil, product: renewal.autoRenewProductId)))))
+        }
+        if let increase = renewal.priceIncreaseStatus {
+            lines.append(Line(text: field("", increase == .pending ? strings.priceIncreasePending : strings.priceIncreaseAgreed), role: .warning))
+        }
+        if let reason = renewal.expirationReason { lines.append(Line(text: field("", strings.expirationReason(reason)), role: .muted)) }
         return lines
     }
 
@@ -263,7 +284,8 @@ enum Sheets {
             // A failure the store knows more of is named by that, not by the code the app saw.
             let failure = transaction.failureContext.map(strings.failureContextShort) ?? transaction.error.map { "\($0.code) \($0.name)" }
             let flags = [strings.finishedFlag(transaction.finished), failure].compactMap { $0 }
-            return Line(text: "\(transaction.id)  \(CellWidth.pad(strings.stateName(transaction.state), to: 10)) \(CellWidth.pad(title, to: 16)) ×\(transaction.quantity)  \(when(transaction.purchaseDate))  \(flags.joined(separator: " · "))",
+            let stateName = transaction.terms?.isRenewal == true ? strings.renewedState : strings.stateName(transaction.state)
+            return Line(text: "\(transaction.id)  \(CellWidth.pad(stateName, to: 10)) \(CellWidth.pad(title, to: 16)) ×\(transaction.quantity)  \(when(transaction.purchaseDate))  \(flags.joined(separator: " · "))",
                         role: transaction.state == .failed ? .error : transaction.state == .deferred ? .warning : .normal,
                         selected: index == selection, wraps: false)
         }

@@ -234,6 +234,9 @@ public struct UIStrings: Sendable {
         }
     }
 
+    /// A subscription's automatic renewal, which StoreKit reports as `purchased`.
+    var renewedState: String { pick("renewed", "已续订") }
+
     func stateName(_ state: TransactionState) -> String {
         guard zh else { return state.name }
         switch state {
@@ -305,6 +308,17 @@ public struct UIStrings: Sendable {
     var noSubscriptions: String { pick("No subscriptions yet.", "还没有订阅。") }
     func renewsTo(_ title: String) -> String { pick("then \(title)", "之后为“\(title)”") }
     var priceIncreasePending: String { pick("price increase waiting for consent", "涨价待同意") }
+    var priceIncreaseAgreed: String { pick("price increase agreed", "已同意涨价") }
+    var renewalLabel: String { pick("Renewal", "续订") }
+    func expirationReason(_ reason: ExpirationReason) -> String {
+        switch reason {
+        case .autoRenewDisabled: pick("expired: auto-renew was turned off", "已过期：自动续订已关闭")
+        case .billingError: pick("expired: billing retry ended", "已过期：扣费重试已结束")
+        case .didNotConsentToPriceIncrease: pick("expired: the price increase was declined", "已过期：涨价被拒绝")
+        case .productUnavailable: pick("expired: no longer for sale", "已过期：不再销售")
+        case .unknown: pick("expired", "已过期")
+        }
+    }
     func cancelledSubscription(_ title: String) -> String {
         pick("\(title) cancelled: it runs to the end of its period.", "已取消“\(title)”：将持续到本期结束。")
     }

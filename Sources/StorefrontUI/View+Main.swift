@@ -210,7 +210,8 @@ extension View {
             default: .normal
             }
             var column = grid.write(clock(transaction.purchaseDate, state.timeZone, locale: state.locale) + " ", row: row, column: 1, role: .muted) + 1
-            column += grid.write(CellWidth.pad(strings.stateName(transaction.state), to: 10) + " ", row: row, column: column, role: role)
+            let stateName = transaction.terms?.isRenewal == true ? strings.renewedState : strings.stateName(transaction.state)
+            column += grid.write(CellWidth.pad(stateName, to: 10) + " ", row: row, column: column, role: role)
             let title = state.catalog.product(id: transaction.productId)?.title.text(in: state.language) ?? transaction.productId
             column += grid.write(CellWidth.pad(title, to: wide ? 20 : 16) + " ×\(transaction.quantity) ", row: row, column: column, role: .normal)
             // The id matters in the transaction manager; on a narrow screen the app's progress matters more.

@@ -168,6 +168,10 @@ struct TransactionJSON: Encodable {
     let revocationDate: String?
     /// `other` or `developerIssue`.
     let revocationReason: String?
+    /// `purchase` or `renewal` (a subscription's automatic renewal); with the price.
+    let transactionReason: String?
+    /// `interrupted` or `declined`, with a failed state.
+    let failureContext: String?
     /// True on a subscription a higher level replaced (StoreKit 2's `isUpgraded`); absent otherwise.
     let isUpgraded: Bool?
     /// The unused part of its period refunded at the upgrade.
@@ -192,6 +196,8 @@ struct TransactionJSON: Encodable {
         offerPaymentMode = terms?.offer?.paymentMode.rawValue
         revocationDate = terms?.revocation?.date.formatted(.iso8601)
         revocationReason = terms?.revocation?.reason.name
+        transactionReason = terms.map { $0.isRenewal ? "renewal" : "purchase" }
+        failureContext = transaction.failureContext?.rawValue
         isUpgraded = terms?.upgrade.map { _ in true }
         upgradeRefund = terms?.upgrade?.refund.exactString
     }

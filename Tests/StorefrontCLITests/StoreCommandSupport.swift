@@ -203,6 +203,8 @@ struct TransactionRecord: Decodable, Equatable {
     let revocationDate: String?
     let revocationReason: String?
     let isUpgraded: Bool?
+    let transactionReason: String?
+    let failureContext: String?
     let upgradeRefund: String?
 }
 

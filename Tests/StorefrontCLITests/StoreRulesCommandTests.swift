@@ -44,6 +44,22 @@ import Testing
         #expect(try state.run(["manage", "refund", gems]).status == 1, "a second refund of one transaction is refused")
     }
 
+    @Test func aRenewalSaysItIsOneAndADeclineSaysItIsOne() throws {
+        let state = try StateDir()
+        let id = try state.buy(ProductID.monthly).transactionId()
+        try state.manage("renew", id)
+        let listed = try state.transactions()
+        #expect(listed.history.map(\.transactionReason) == ["renewal", "purchase"])
+        try state.manage("set", "ask-to-buy", "on")
+        let asked = try state.buy(ProductID.removeAds).transactionId()
+        try state.manage("decline", asked)
+        let declined = try #require(try state.transactions().transaction(asked))
+        #expect(declined.state == "failed")
+        #expect(declined.error?.code == 2, "the app sees a cancellation, as on a device")
+        #expect(declined.failureContext == "declined")
+        #expect(declined.transactionReason == nil, "nothing was charged: no terms")
+    }
+
     @Test func whatTheAccountOwnsIsNotChargedAgain() throws {
         let state = try StateDir()
         let first = try state.buy(ProductID.removeAds).transactionId()

@@ -687,7 +687,8 @@ import Testing
     }
 
     @Test func helpListsEveryBindingOfTheDispatchTable() {
-        var store = ReducerTestStore(F.state(TerminalSize(columns: 120, rows: 60)))
+        // Tall enough for the whole list: shorter screens scroll it (QALeadScreenTests).
+        var store = ReducerTestStore(F.state(TerminalSize(columns: 200, rows: 80)))
         store.press(.character("?")) { $0.sheet = .help(scroll: 0) }
         let screen = View.render(store.state).text
         // A question's answers and a message's Enter are shown by the sheet that asks.

@@ -46,7 +46,11 @@ import Testing
         var upgraded = F.transaction("2000000000000001", F.plusMonthly, .purchased, finished: true)
         upgraded.terms = TransactionTerms(price: 9.99, currency: "USD", expirationDate: F.now,
                                           upgrade: Upgrade(date: F.now, refund: 3.33))
+        var renewed = Transaction(id: "2000000000000010", originalId: monthly.id, payment: monthly.payment, state: .purchased,
+                                  purchaseDate: F.now, finished: true)
+        renewed.terms = TransactionTerms(price: 4.99, currency: "USD", expirationDate: F.now.addingTimeInterval(29 * 86_400), isRenewal: true)
         let rows: [(Transaction, PurchaseProgress?)] = [
+            (renewed, .finished),
             (F.transaction("2000000000000006", F.gems, .purchasing), .purchasing),
             (declined, nil), (interrupted, nil),
             (F.transaction("2000000000000005", F.removeAds, .deferred), .deferred),

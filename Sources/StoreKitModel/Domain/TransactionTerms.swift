@@ -15,15 +15,18 @@ public struct TransactionTerms: Sendable, Hashable {
     /// Set on a subscription a higher level replaced before its period ended (StoreKit 2's
     /// `isUpgraded`).
     public var upgrade: Upgrade?
+    /// A subscription's automatic renewal rather than a purchase (StoreKit 2's `reason`).
+    public var isRenewal: Bool
 
     public init(price: Decimal, currency: String, expirationDate: Date? = nil, offer: TransactionOffer? = nil, revocation: Revocation? = nil,
-                upgrade: Upgrade? = nil) {
+                upgrade: Upgrade? = nil, isRenewal: Bool = false) {
         self.price = price
         self.currency = currency
         self.expirationDate = expirationDate
         self.offer = offer
         self.revocation = revocation
         self.upgrade = upgrade
+        self.isRenewal = isRenewal
     }
 }
 
