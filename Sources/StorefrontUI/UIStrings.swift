@@ -45,8 +45,13 @@ public struct UIStrings: Sendable {
     var noProducts: String { pick("This storefront sells none of the catalog's products.", "此店面不销售目录中的任何商品。") }
     var nothingSelected: String { pick("Select a product first.", "请先选择商品。") }
     var filterPrompt: String { pick("filter: ", "筛选：") }
-    func tooSmall(_ need: String) -> String {
-        pick("terminal too small (need \(need)) · \(keys.key(.quit)) quits", "终端太小（需要 \(need)）· \(keys.key(.quit)) 退出")
+    /// Longest first: the screen shows the first that fits on one line, so it never wraps
+    /// where a shorter one would not.
+    func tooSmall(_ need: String) -> [String] {
+        let quit = keys.key(.quit)
+        return [pick("terminal too small (need \(need)) · \(quit) quits", "终端太小（需要 \(need)）· \(quit) 退出"),
+                pick("too small: need \(need) · \(quit) quits", "太小：需要 \(need) · \(quit) 退出"),
+                pick("need \(need) · \(quit) quits", "需要 \(need) · \(quit) 退出")]
     }
     func productsFailed(_ message: String) -> String {
         pick("Products request failed: \(message) — \(keys.key(.retry)) retries", "商品请求失败：\(message) — 按 \(keys.key(.retry)) 重试")

@@ -12,7 +12,8 @@ public enum View {
         let strings = UIStrings(state.language)
         guard layout.fits else {
             let need = "\(Layout.minimum.columns)×\(Layout.minimum.rows)"
-            let text = strings.tooSmall(need)
+            let texts = strings.tooSmall(need)
+            let text = texts.first { CellWidth.of($0) <= state.size.columns } ?? texts[texts.count - 1]
             let rows = min(state.size.rows, (CellWidth.of(text) + max(1, state.size.columns) - 1) / max(1, state.size.columns))
             wrap(&grid, text, row: max(0, (state.size.rows - rows) / 2), column: 0, width: state.size.columns, maxRows: max(1, rows), role: .warning)
             return grid

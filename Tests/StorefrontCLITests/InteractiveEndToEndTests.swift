@@ -123,7 +123,7 @@ import TestSupport
         let session = try App().launch(columns: 80, rows: 24)
         defer { session.kill() }
         try session.resize(columns: 20, rows: 5)
-        try session.waitFor(text: "terminal too small")
+        try session.waitFor(text: "need 60×16 · q quits")
         try session.resize(columns: 1, rows: 1)
         try session.resize(columns: 80, rows: 24)
         try session.waitFor(text: "Products 1/12")

@@ -259,6 +259,15 @@ private func columns(_ line: String) -> [Range<Int>] {
     #expect(pro["type"] as? String == "autoRenewable")
     #expect(pro["displayPrice"] as? String == "$4.99")
     #expect(pro["subscriptionPeriod"] as? String == "P1M")
+    // The group's internal id is the file's; its name is what a person reads.
+    #expect(pro["subscriptionGroup"] as? String == "3F19ED53")
+    #expect(pro["subscriptionGroupName"] as? String == "SKDemo+")
+}
+
+@Test func oneProductIsNotCountedAsProducts() throws {
+    let result = try Executable.run(["products", "--ids", "com.example.storefront.removeads"])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.hasPrefix("Storefront USA · USD · en_US · 1 product\n"), "\(result.stdout)")
 }
 
 @Test func backyardBirdsStoreKitFileAsCatalog() throws {

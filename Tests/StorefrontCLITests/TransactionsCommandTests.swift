@@ -4,7 +4,7 @@ import Testing
 /// `storefront transactions --json` and `storefront finish ID`.
 @Suite struct TransactionsCommandTests {
     static let transactionKeys: Set<String> = ["transactionId", "originalTransactionId", "productId", "state", "quantity",
-                                               "purchaseDate", "finished", "orderId", "price", "currency"]
+                                               "purchaseDate", "finished", "orderId", "price", "currency", "transactionReason"]
 
     @Test func emptyStateListsNothing() throws {
         let state = try StateDir()

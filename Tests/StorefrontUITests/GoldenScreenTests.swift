@@ -146,6 +146,8 @@ import Testing
 
     @Test func belowTheMinimum() {
         Golden.check("too-small-50x10", F.state(TerminalSize(columns: 50, rows: 10)))
+        Golden.check("too-small-40x10", F.state(TerminalSize(columns: 40, rows: 10)))
+        Golden.check("too-small-zh-40x10", F.state(TerminalSize(columns: 40, rows: 10), language: .simplifiedChinese))
         Golden.check("too-small-20x5", F.state(TerminalSize(columns: 20, rows: 5)))
         Golden.check("too-small-1x1", F.state(TerminalSize(columns: 1, rows: 1)))
     }
