@@ -79,6 +79,17 @@ public enum StoreRoutes {
         router.get("/.well-known/jwks.json") { _, _ in
             JSONBody.response(service.signer.jwks)
         }
+        // The root of the JWS chain, for Apple's SignedDataVerifier(root_certificates=[…]).
+        router.get("/.well-known/storefront-root-ca.cer") { _, _ in
+            let der = service.signer.chain?.root ?? Data()
+            return Response(status: .ok, headers: [.contentType: "application/pkix-cert", .contentLength: String(der.count)],
+                            body: ResponseBody(byteBuffer: ByteBuffer(bytes: der)))
+        }
+        router.get("/.well-known/storefront-root-ca.pem") { _, _ in
+            let pem = Data((service.signer.chain?.rootPEM ?? "").utf8)
+            return Response(status: .ok, headers: [.contentType: "application/x-pem-file", .contentLength: String(pem.count)],
+                            body: ResponseBody(byteBuffer: ByteBuffer(bytes: pem)))
+        }
     }
 
     static func validatedPayment(_ body: PaymentRequest, _ service: StoreService) throws -> Payment {

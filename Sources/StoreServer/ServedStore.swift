@@ -21,6 +21,8 @@ public protocol ServedStore: StoreBackend {
     @discardableResult
     func purgeKeys(reservedBefore date: Date) async throws -> Int
     func transactionSigningKey(create: @escaping @Sendable () -> Data) async throws -> Data
+    /// The certificates of the signing key (DER, `x5c` order), made by `create` on first use and kept.
+    func signingChain(create: @escaping @Sendable () throws -> [Data]) async throws -> [Data]
     func journal(account: String?, after cursor: Int64, limit: Int) async throws -> [JournalEntry]
     func journalCursor() async throws -> Int64
     func details(transactionIds: [String]) async throws -> [String: TransactionDetails]

@@ -82,7 +82,16 @@ public struct StoreService: Sendable {
         self.store = store
         self.configuration = configuration
         self.catalogBytes = catalogBytes
-        signer = try TransactionSigner(rawKey: try await store.transactionSigningKey(create: { TransactionSigner.newKey() }))
+        let rawKey = try await store.transactionSigningKey(create: { TransactionSigner.newKey() })
+        let key = try P256.Signing.PrivateKey(rawRepresentation: rawKey)
+        // The raw key crosses into the store's write; swift-crypto's key type is not Sendable.
+        let chain = try SigningChain(certificates: try await store.signingChain(create: {
+            try SigningChain.mint(leafKey: try P256.Signing.PrivateKey(rawRepresentation: rawKey), at: Date()).certificates
+        }))
+        guard chain.certifies(key.publicKey) else {
+            throw StoreFailure("the signing chain kept in store.sqlite is not for its signing key; the database was edited by hand", kind: .storage)
+        }
+        signer = try TransactionSigner(rawKey: rawKey, chain: chain)
     }
 
     /// Opens the store in `directory` (`store.sqlite`) and completes what a killed server left half done.

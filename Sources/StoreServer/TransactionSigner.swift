@@ -13,10 +13,13 @@ public struct TransactionSigner: Sendable {
     /// The private key's raw representation (swift-crypto's key type is not Sendable; it is cheap to rebuild).
     let rawKey: Data
     public let keyId: String
+    /// The key's certificates, sent as `x5c` so Apple's verifiers accept the JWS.
+    public let chain: SigningChain?
 
-    public init(rawKey: Data) throws {
+    public init(rawKey: Data, chain: SigningChain? = nil) throws {
         let key = try P256.Signing.PrivateKey(rawRepresentation: rawKey)
         self.rawKey = rawKey
+        self.chain = chain
         keyId = Base64URL.encode(Data(SHA256.hash(data: key.publicKey.x963Representation)).prefix(16))
     }
 
@@ -45,7 +48,7 @@ public struct TransactionSigner: Sendable {
     public func sign(_ payload: SignedTransactionPayload) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let header = JWSHeader(alg: "ES256", kid: keyId, typ: "JWT")
+        let header = JWSHeader(alg: "ES256", kid: keyId, typ: "JWT", x5c: chain?.x5c)
         let signingInput = Base64URL.encode((try? encoder.encode(header)) ?? Data()) + "." + Base64URL.encode((try? encoder.encode(payload)) ?? Data())
         let signature = (try? key.signature(for: Data(signingInput.utf8)).rawRepresentation) ?? Data()
         return signingInput + "." + Base64URL.encode(signature)
@@ -112,6 +115,8 @@ struct JWSHeader: Codable {
     let alg: String
     let kid: String
     let typ: String
+    /// Leaf, intermediate, root: standard base64 DER.
+    var x5c: [String]? = nil
 }
 
 /// StoreKit 2's `JWSTransactionDecodedPayload` field names; dates in epoch milliseconds, price in milliunits.

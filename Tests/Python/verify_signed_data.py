@@ -1,0 +1,35 @@
+#!/usr/bin/env python3
+"""Verifies JWS from `storefront serve` with Apple's own App Store Server Library.
+
+    verify_signed_data.py ROOT.cer BUNDLE_ID JWS [JWS ...]
+
+Each JWS is checked by `SignedDataVerifier([root], enable_online_checks=False,
+Environment.SANDBOX, bundle_id)` with its default strict X.509 checks, as a backend would.
+Prints one line per JWS with the decoded transaction; exits 1 naming the first one refused.
+"""
+import sys
+
+from appstoreserverlibrary.models.Environment import Environment
+from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier, VerificationException
+
+
+def main() -> int:
+    if len(sys.argv) < 4:
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
+    with open(sys.argv[1], "rb") as handle:
+        root = handle.read()
+    verifier = SignedDataVerifier([root], False, Environment.SANDBOX, sys.argv[2])
+    for index, jws in enumerate(sys.argv[3:], start=1):
+        try:
+            decoded = verifier.verify_and_decode_signed_transaction(jws)
+        except VerificationException as error:
+            print(f"JWS {index}: refused: {error.status}", file=sys.stderr)
+            return 1
+        print(f"JWS {index}: verified {decoded.transactionId} {decoded.productId} {decoded.environment} "
+              f"price={decoded.price} {decoded.currency}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,90 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import StoreServer
+import Testing
+import TestSupport
+import X509
+
+/// The server's JWS as a backend checks them with Apple's own library: `SignedDataVerifier`
+/// from `app-store-server-library` (installed by `.ci/run`), given the served root, in
+/// SANDBOX, offline, with its default strict X.509 checks.
+@Suite struct AppleVerifierTests {
+    static let script = ServerFixture.repositoryRoot.appendingPathComponent("Tests/Python/verify_signed_data.py")
+
+    /// Runs the verifier script; its exit status and what it printed.
+    static func verify(root: Data, _ jws: [String]) throws -> (status: Int32, output: String) {
+        let directory = scratchDirectory("apple-verifier")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let rootFile = directory.appendingPathComponent("root.cer")
+        try root.write(to: rootFile)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script.path, rootFile.path, "com.example.storefront.demo"] + jws
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+
+    static func served(_ fixture: ServerFixture) async throws -> (root: Data, jws: [String]) {
+        try await fixture.test { client in
+            let root = try await client.send(.get, "/.well-known/storefront-root-ca.cer")
+            #expect(root.status == .ok)
+            #expect(root.headers[.contentType] == "application/pkix-cert")
+            let history = try await client.object(.get, "/v1/accounts/alice/transactions")
+            let jws = (history["transactions"] as? [[String: Any]] ?? []).compactMap { $0["jwsRepresentation"] as? String }
+            return (Data(buffer: root.body), jws)
+        }
+    }
+
+    @Test func applesVerifierAcceptsEveryTransactionWithTheServedRoot() async throws {
+        let fixture = try await ServerFixture()
+        _ = try await fixture.buy(ServerFixture.monthly)
+        _ = try await fixture.buy(ServerFixture.removeAds)
+        let (root, jws) = try await Self.served(fixture)
+        #expect(jws.count == 2)
+        let result = try Self.verify(root: root, jws)
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("verified"), "\(result.output)")
+    }
+
+    @Test func applesVerifierRefusesATamperedJWSAndAnotherRoot() async throws {
+        let fixture = try await ServerFixture()
+        _ = try await fixture.buy(ServerFixture.removeAds)
+        let (root, jws) = try await Self.served(fixture)
+        let first = try #require(jws.first)
+        let parts = first.split(separator: ".").map(String.init)
+        let payloadData = try #require(Base64URL.decode(parts[1]))
+        var payload = try #require(try JSONSerialization.jsonObject(with: payloadData) as? [String: Any])
+        payload["price"] = 0
+        let forged = parts[0] + "." + Base64URL.encode(try JSONSerialization.data(withJSONObject: payload)) + "." + parts[2]
+        let tampered = try Self.verify(root: root, [forged])
+        #expect(tampered.status == 1 && tampered.output.contains("refused"), "\(tampered.output)")
+        // Another server's root does not vouch for this one's chain.
+        let other = try await ServerFixture()
+        let (otherRoot, _) = try await Self.served(other)
+        let foreign = try Self.verify(root: otherRoot, jws)
+        #expect(foreign.status == 1 && foreign.output.contains("refused"), "\(foreign.output)")
+    }
+
+    /// The chain is minted once and kept: a restarted server signs with the same certificates.
+    @Test func theChainIsKeptAcrossRestarts() async throws {
+        let directory = scratchDirectory("chain-restart")
+        let first = try await ServerFixture(directory: directory)
+        let chain = try #require(first.service.signer.chain)
+        let again = try await ServerFixture(directory: directory)
+        #expect(again.service.signer.chain == chain)
+        // Apple's profile: the markers on intermediate and leaf, the leaf's key the signing key.
+        let leaf = try Certificate(derEncoded: Array(chain.certificates[0]))
+        let intermediate = try Certificate(derEncoded: Array(chain.certificates[1]))
+        #expect(leaf.extensions.contains { $0.oid == [1, 2, 840, 113_635, 100, 6, 11, 1] && !$0.critical })
+        #expect(intermediate.extensions.contains { $0.oid == [1, 2, 840, 113_635, 100, 6, 2, 1] && !$0.critical })
+        #expect(chain.certifies(again.service.signer.publicKey))
+    }
+}
