@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import StoreClient
 import StoreKitModel
 
 struct ProductsCommand: AsyncParsableCommand {
@@ -24,12 +25,37 @@ struct ProductsCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Print only how many products and invalid identifiers the response has (the catalog is still loaded and validated in full).")
     var countOnly = false
 
+    @Option(name: .long, help: ArgumentHelp("Ask the store served at this URL (storefront serve): its catalog, and its answer to the products request (simulated load-products errors included). Default: $STOREFRONT_STORE.", valueName: "url"))
+    var store: String?
+
     func run() async throws {
-        let context = try await options.resolve()
+        let environment = ProcessInfo.processInfo.environment
+        let remote = store ?? environment["STOREFRONT_STORE"].flatMap { $0.isEmpty ? nil : $0 }
+        if let remote, !(CatalogLoader.isURL(remote) && URL(string: remote)?.host != nil) {
+            throw CommandFailure.usage("--store \(remote): expected the server's URL, e.g. http://127.0.0.1:8080")
+        }
+        let url = remote.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
+        let policy = RetryPolicy.standard
+        let context = try await options.resolve(defaultCatalog: url.map { "\($0)/v1/catalog" } ?? "products.json",
+                                                defaultRetryBudget: url == nil ? .zero : policy.budget,
+                                                store: url.map { (url: $0, requestTimeout: policy.requestTimeout) })
         if let notice = context.notice { Console.err("storefront: note: \(notice)") }
         let requested = ids.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
             ?? context.catalog.allProductIds
-        let response = context.catalog.request(ids: requested, storefront: context.storefront)
+        let response: ProductsResponse
+        if let url {
+            do {
+                response = try await RemoteStore(url: url, catalog: context.catalog, policy: policy).products(ids: requested, storefront: context.storefront.id)
+            } catch let error as StoreError {
+                // As SKProductsRequest's request:didFailWithError: reports it.
+                let code = "\(error.domain == "SKErrorDomain" ? "SKError" : "URLError") \(error.code) \(error.name)"
+                throw CommandFailure.failure("the products request to \(url) failed with \(code): \(error.text(in: context.language).message)")
+            } catch {
+                throw CommandFailure.failure("the products request to \(url) failed: \(error)")
+            }
+        } else {
+            response = context.catalog.request(ids: requested, storefront: context.storefront)
+        }
         if countOnly {
             let counts = ProductCounts(response: response)
             if json { Console.json(try JSONOutput.encode(counts)) } else { Console.out(counts.text) }

@@ -26,6 +26,21 @@ import TestSupport
         #expect(!server.stderr.contains(server.printedToken ?? "-"))
     }
 
+    /// `products --store`: the server's catalog and its answer, simulated errors included.
+    @Test func productsAsksTheServedStore() async throws {
+        let server = try ServeProcess.start(db: scratchDirectory("storefront-serve-products"), arguments: ["--admin-token", "products-token"])
+        defer { server.stop() }
+        let listed = try Executable.run(["products", "--store", server.baseURL, "--json"])
+        #expect(listed.status == 0, "\(listed.stderr)")
+        #expect(listed.stdout.contains(#""id":"com.example.storefront.gems.100""#))
+        let set = try Executable.run(["manage", "set", "api-error", "load-products", "fail:0", "--store", server.baseURL,
+                                      "--admin-token", "products-token", "--state", scratchDirectory("products-manage").path])
+        #expect(set.status == 0, "\(set.stderr)")
+        let failed = try Executable.run(["products", "--store", server.baseURL])
+        #expect(failed.status == 1)
+        #expect(failed.stderr.contains("the products request to \(server.baseURL) failed with SKError 0 unknown"), "\(failed.stderr)")
+    }
+
     @Test func aGivenAdminTokenGuardsAdminAndIsNotPrinted() async throws {
         let token = "given-token-\(UUID().uuidString)"
         let server = try ServeProcess.start(db: scratchDirectory("storefront-serve"), arguments: ["--admin-token", token])
