@@ -44,6 +44,8 @@ public struct AppState: Sendable, Equatable {
     public var unconfirmed: [UnconfirmedPayment] = []
     /// A risky command pressed once (clear all, reset); pressing it again carries it out.
     public var armed: Command?
+    /// The transaction an armed refund or delete is for: a second press acts only on it.
+    public var armedTransaction: String?
     /// Which transactions the main screen's pane shows, and how far it is scrolled.
     public var transactionPane = TransactionPane()
 
@@ -161,8 +163,9 @@ public enum PurchaseProgress: Sendable, Hashable {
     case rejected(String)
     /// The App Store refunded it: what it granted is withdrawn.
     case revoked
-    /// A higher level of its group replaced this subscription; the unused part was refunded.
-    case upgraded
+    /// A higher level of its group replaced this subscription; `refunded`: its unused part was
+    /// worth something (not a free trial) and was refunded.
+    case upgraded(refunded: Bool)
 }
 
 /// The overlay on top of the main screen; one at a time, so sheets never overlap.

@@ -22,7 +22,9 @@ final class FormattedTimes: @unchecked Sendable {  // every access holds `lock`
         let key = Key(second: Int64(date.timeIntervalSince1970.rounded(.down)), timeZone: timeZone.identifier, locale: locale)
         if let known = lock.withLock({ texts[key] }) { return known }
         let style = Date.FormatStyle(date: .omitted, time: .standard, locale: Locale(identifier: locale), timeZone: timeZone)
-        let text = CellWidth.pad(date.formatted(style), to: Self.width)
+        // Never cut: a locale whose times are wider ("오후 12:59:00") shifts its row a little.
+        let formatted = date.formatted(style)
+        let text = CellWidth.pad(formatted, to: max(Self.width, CellWidth.of(formatted)))
         lock.withLock {
             if texts.count >= Self.limit { texts.removeAll(keepingCapacity: true) }
             texts[key] = text

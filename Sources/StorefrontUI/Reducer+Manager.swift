@@ -8,7 +8,10 @@ extension Reducer {
     static func managerKey(_ state: inout AppState, _ key: Key, _ selection: Int) -> [Effect] {
         let count = state.history.count
         let command = KeyBindings.command(for: key, in: .manager)
-        if command != state.armed { state.armed = nil }
+        if command != state.armed {
+            state.armed = nil
+            state.armedTransaction = nil
+        }
         let selected = state.history.indices.contains(selection) ? state.history[selection] : nil
         let action: ManageAction?
         switch command {
@@ -34,12 +37,16 @@ extension Reducer {
         case .refund, .delete:
             // Neither can be undone: the first press says what the second will do.
             guard let selected else { return [] }
-            guard state.armed == command, let command else {
+            // Armed for this transaction only: a refresh between the presses can move another one
+            // under the selection.
+            guard state.armed == command, state.armedTransaction == selected.id, let command else {
                 state.armed = command
+                state.armedTransaction = selected.id
                 say(&state, UIStrings(state.language).pressAgain(command ?? .delete, transactionId: selected.id), .warning)
                 return []
             }
             state.armed = nil
+            state.armedTransaction = nil
             action = command == .refund ? .refund(selected.id) : .delete(selected.id)
         case .expire: action = selected.map { .expireSubscription($0.id) }
         case .renew: action = selected.map { .forceRenewal($0.id) }

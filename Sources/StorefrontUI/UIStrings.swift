@@ -30,8 +30,8 @@ public struct UIStrings: Sendable {
         }
     }
     func noTransactionsShown(_ filter: TransactionPane.Filter) -> String {
-        pick("No \(transactionFilter(filter)) — \(keys.key(.transactionFilter)) shows the others.",
-             "没有\(transactionFilter(filter))交易 — 按 \(keys.key(.transactionFilter)) 显示其他。")
+        let none = filter == .pending ? pick("Nothing pending", "没有待处理的交易") : pick("No \(transactionFilter(filter))", "没有\(transactionFilter(filter))交易")
+        return pick("\(none) — \(keys.key(.transactionFilter)) shows the others.", "\(none) — 按 \(keys.key(.transactionFilter)) 显示其他。")
     }
     /// "3–8 of 20"
     func range(_ first: Int, _ last: Int, of count: Int) -> String { pick("\(first)–\(last) of \(count)", "\(first)–\(last) / 共 \(count)") }
@@ -97,8 +97,8 @@ public struct UIStrings: Sendable {
     func pendingAdvice(paid: Bool, askToBuy: Bool) -> [String] {
         var advice: [String] = []
         if paid {
-            advice.append(pick("Paid payments were charged. Do not pay again: each one will be delivered or refunded.",
-                               "已付款的付款已扣款。请勿重复付款：每一笔都会完成交付或退款。"))
+            advice.append(pick("The paid ones were charged. Do not pay again: each one will be delivered or refunded.",
+                               "已付款的款项已扣除。请勿重复付款：每一笔都会完成交付或退款。"))
         }
         if askToBuy {
             advice.append(pick("Ask to Buy requests are not charged unless a parent approves; a decline charges nothing.",
@@ -234,7 +234,8 @@ public struct UIStrings: Sendable {
         case .unverified?: return pick("delivered · not verified yet", "已交付 · 尚未验证")
         case .rejected?: return pick("verification rejected", "验证被拒绝")
         case .revoked?: return pick("refunded", "已退款")
-        case .upgraded?: return pick("upgraded · unused part refunded", "已升级 · 未用部分已退款")
+        case .upgraded(let refunded)?:
+            return refunded ? pick("upgraded · unused part refunded", "已升级 · 未用部分已退款") : pick("upgraded", "已升级")
         case nil: return ""
         }
     }

@@ -202,7 +202,8 @@ extension View {
         for (offset, transaction) in rows.enumerated() {
             let row = top + 1 + offset
             // A refund or an upgrade outranks whatever this session saw of the purchase.
-            let progress = transaction.terms?.revocation != nil ? .revoked : transaction.terms?.upgrade != nil ? .upgraded : state.progress[transaction.id]
+            let progress = transaction.terms?.revocation != nil ? .revoked
+                : transaction.terms?.upgrade.map { .upgraded(refunded: $0.refund > 0) } ?? state.progress[transaction.id]
             let role: Role = switch (transaction.state, progress) {
             case (.failed, _), (_, .rejected?): .error
             case (.deferred, _), (_, .unverified?), (_, .revoked?), (_, .upgraded?): .warning
@@ -239,7 +240,8 @@ extension View {
         case .deferred: .deferred
         case .purchasing: .purchasing
         case .purchased, .restored:
-            transaction.terms?.revocation != nil ? .revoked : transaction.terms?.upgrade != nil ? .upgraded : transaction.finished ? .finished : nil
+            transaction.terms?.revocation != nil ? .revoked
+                : transaction.terms?.upgrade.map { .upgraded(refunded: $0.refund > 0) } ?? (transaction.finished ? .finished : nil)
         }
     }
 

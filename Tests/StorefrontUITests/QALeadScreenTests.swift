@@ -47,7 +47,7 @@ import Testing
         let failures = Golden.text(state)
         #expect(failures.contains("Transactions · failures") && failures.contains("SKError 4") && !failures.contains("verified"))
         F.keys(&state, .character("v"))
-        #expect(Golden.text(state).contains("No pending — v shows the others."))
+        #expect(Golden.text(state).contains("Nothing pending — v shows the others."))
         F.keys(&state, .character("v"))
         #expect(state.transactionPane.filter == .all)
     }

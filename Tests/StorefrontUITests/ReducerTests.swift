@@ -586,25 +586,43 @@ import Testing
         // A refund and a delete cannot be undone: the first press says what the second does.
         store.press(.character("F")) {
             $0.armed = .refund
+            $0.armedTransaction = "2000000000000011"
             $0.status = Self.status("Press F again to refund 2000000000000011.", .warning)
         }
-        store.press(.character("F"), effects: [.manage(.refund("2000000000000011")), .refresh(account: "alice")]) { $0.armed = nil }
+        store.press(.character("F"), effects: [.manage(.refund("2000000000000011")), .refresh(account: "alice")]) {
+            $0.armed = nil
+            $0.armedTransaction = nil
+        }
         for (key, action) in [("D", ManageAction.declineAskToBuy("2000000000000011")), ("I", .resolveIssue("2000000000000011")),
                               ("E", .expireSubscription("2000000000000011")), ("N", .forceRenewal("2000000000000011"))] {
             store.press(.character(Character(key)), effects: [.manage(action), .refresh(account: "alice")])
         }
         store.press(.character("X")) {
             $0.armed = .delete
+            $0.armedTransaction = "2000000000000011"
             $0.status = Self.status("Press X again to delete 2000000000000011; it cannot be undone.", .warning)
         }
-        store.press(.down) { $0.armed = nil }  // moving away disarms: the second press would act on another one
+        store.press(.down) {  // moving away disarms: the second press would act on another one
+            $0.armed = nil
+            $0.armedTransaction = nil
+        }
         store.press(.character("X")) {
             $0.armed = .delete
+            $0.armedTransaction = "2000000000000011"
             $0.status = Self.status("Press X again to delete 2000000000000011; it cannot be undone.", .warning)
         }
-        store.press(.character("X"), effects: [.manage(.delete("2000000000000011")), .refresh(account: "alice")]) { $0.armed = nil }
+        // A refresh between the presses puts another transaction under the selection: it is not deleted.
+        let renewal = F.transaction("2000000000000012", F.gems, .purchased, finished: true)
+        store.send(.snapshot(StoreSnapshot(history: [deferred, renewal, bought], pending: [], balances: [:], entitlements: [], controls: TestControls()))) {
+            $0.history = [deferred, renewal, bought]
+        }
+        store.press(.character("X")) {
+            $0.armedTransaction = "2000000000000012"
+            $0.status = Self.status("Press X again to delete 2000000000000012; it cannot be undone.", .warning)
+        }
         store.press(.character("C")) {  // armed
             $0.armed = .clearAll
+            $0.armedTransaction = nil
             $0.status = Self.status("Press C again to delete every transaction.", .warning)
         }
         store.press(.character("C"), effects: [.manage(.clearAll), .refresh(account: "alice")]) {
