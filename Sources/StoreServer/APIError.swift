@@ -154,7 +154,7 @@ enum JSONBody {
 
     static func response(bytes: Data, status: HTTPResponse.Status) -> Response {
         Response(status: status,
-                 headers: [.contentType: "application/json; charset=utf-8", .contentLength: String(bytes.count)],
+                 headers: [.contentType: "application/json", .contentLength: String(bytes.count)],
                  body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 }

@@ -307,7 +307,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         let request = head.map { "\($0.method.rawValue) \($0.uri.prefix { $0 != "?" }.prefix(200)) " } ?? ""
         load.logger.info("\(request)\(error.status.code) (\(error.message)); connection closed")
         let body = JSONBody.data(error.body)
-        var headers = HTTPHeaders([("content-type", "application/json; charset=utf-8"), ("content-length", String(body.count)), ("connection", "close")])
+        var headers = HTTPHeaders([("content-type", "application/json"), ("content-length", String(body.count)), ("connection", "close")])
         for field in error.headers { headers.add(name: field.name.rawName, value: field.value) }
         let status = HTTPResponseStatus(statusCode: error.status.code)
         context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)

@@ -14,6 +14,8 @@ import Testing
             for body in ["{\"account\": ", "not json", "", "\u{00}\u{01}"] {
                 let response = try await client.send(.post, "/v1/payments", json: body, headers: ["Idempotency-Key": UUID().uuidString])
                 #expect(response.status == .badRequest, "\(body.debugDescription)")
+                // Exactly application/json: Apple's Python client reads no error from any other value.
+                #expect(response.headers[.contentType] == "application/json")
                 #expect((try json(response)["error"] as? [String: Any])?["message"] is String)
             }
             // A syntax error says where, and speaks of the body, not of a file.
