@@ -44,6 +44,15 @@ struct ReceiptSigner: Sendable {
         return ((try? encoder.encode(envelope)) ?? Data()).base64EncodedString()
     }
 
+    /// The environment a receipt says it is from, read without checking its signature: only
+    /// to tell which environment to retry at, never to trust what it lists.
+    static func claimedEnvironment(_ receipt: String) -> String? {
+        guard receipt.utf8.count <= 4_000_000, let data = Data(base64Encoded: receipt),
+              let envelope = try? JSONDecoder().decode(Envelope.self, from: data),
+              let body = Data(base64Encoded: envelope.payload) else { return nil }
+        return (try? JSONDecoder().decode(ReceiptPayload.self, from: body))?.environment
+    }
+
     /// The payload, or the verifyReceipt status that refuses it.
     func open(_ receipt: String) -> Result<ReceiptPayload, VerifyStatusError> {
         guard receipt.utf8.count <= 4_000_000, let data = Data(base64Encoded: receipt),

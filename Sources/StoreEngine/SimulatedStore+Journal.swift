@@ -154,8 +154,20 @@ extension SimulatedStore {
     /// Checks a receipt's signature and shape, as verifyReceipt does before anything else.
     public nonisolated func openReceipt(_ receipt: String) -> ReceiptCheck {
         switch signer.open(receipt) {
-        case .success(let payload): .valid(payload)
-        case .failure(let error): .invalid(error.status)
+        case .success(let payload):
+            return .valid(payload)
+        case .failure(let error):
+            // Another server's receipt does not verify here, but it says where it is from, as
+            // Apple's do: a sandbox receipt at a production server is 21007, the reverse 21008,
+            // so a backend retries at the other environment instead of calling it forged.
+            guard error.status == .notAuthenticated, let claimed = ReceiptSigner.claimedEnvironment(receipt), claimed != environment else {
+                return .invalid(error.status)
+            }
+            switch (claimed, environment) {
+            case ("Sandbox", "Production"): return .invalid(.sandboxReceiptSentToProduction)
+            case ("Production", "Sandbox"): return .invalid(.productionReceiptSentToSandbox)
+            default: return .invalid(error.status)
+            }
         }
     }
 }

@@ -71,6 +71,23 @@ import TestSupport
         }
     }
 
+    /// Servers started apart (each its own state, so its own receipt key) still tell a receipt of
+    /// the other environment by what it says: 21007 at production, 21008 at the sandbox. A
+    /// receipt of the same environment from another server is not genuine here: 21003.
+    @Test func serversStartedApartSendEachOthersReceiptsToTheRightEnvironment() async throws {
+        let sandbox = try await ServerFixture(directory: scratchDirectory("apart-sandbox"), environment: .sandbox)
+        let production = try await ServerFixture(directory: scratchDirectory("apart-production"), environment: .production)
+        let otherSandbox = try await ServerFixture(directory: scratchDirectory("apart-sandbox-2"), environment: .sandbox)
+        let sandboxReceipt = try #require(try await sandbox.buy(ServerFixture.gems).receipt)
+        let productionReceipt = try #require(try await production.buy(ServerFixture.gems).receipt)
+        let sandboxStatus = try await production.test { client in try await verify(client, receiptData(sandboxReceipt))["status"] as? Int }
+        #expect(sandboxStatus == 21007)
+        let productionStatus = try await sandbox.test { client in try await verify(client, receiptData(productionReceipt))["status"] as? Int }
+        #expect(productionStatus == 21008)
+        let foreignStatus = try await otherSandbox.test { client in try await verify(client, receiptData(sandboxReceipt))["status"] as? Int }
+        #expect(foreignStatus == 21003)
+    }
+
     @Test func everyStatusTheContractNames() async throws {
         let directory = scratchDirectory("verify")
         let sandbox = try await ServerFixture(directory: directory, sharedSecret: "s3cret")
