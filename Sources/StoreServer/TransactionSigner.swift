@@ -84,12 +84,28 @@ public struct TransactionSigner: Sendable {
             revocationDate: details?.revocationDate?.epochMilliseconds,
             revocationReason: details?.revocationReason?.rawValue,
             isUpgraded: details?.upgrade.map { _ in true },
+            webOrderLineItemId: product?.type == .autoRenewable ? webOrderLineItemId(transaction.id) : nil,
+            appTransactionId: appTransactionId(bundleId: catalog.bundleId, account: transaction.payment.account),
             currency: details?.currency ?? "USD",
             price: NSDecimalNumber(decimal: rounded).int64Value,
             offerType: details?.offer?.type.serverValue,
             offerIdentifier: details?.offer?.id,
             offerDiscountType: details?.offer.map { discountType($0.paymentMode) },
             offerPeriod: details?.offer?.period.iso8601)
+    }
+
+    /// A subscription period's order line, as receipts' `web_order_line_item_id` names it: the
+    /// transaction id moved into a range of its own, so the two never collide.
+    static func webOrderLineItemId(_ transactionId: String) -> String {
+        String(Int64(transactionId).map { $0 + 1_000_000_000_000_000 } ?? 0)
+    }
+
+    /// The account's app transaction id: one per app and account, the same in every JWS, digits
+    /// as Apple's are (the first 8 bytes of SHA-256 of the bundle id and account).
+    static func appTransactionId(bundleId: String, account: String) -> String {
+        let digest = SHA256.hash(data: Data("\(bundleId)\u{0}\(account)".utf8))
+        let value = digest.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) } & 0x0FFF_FFFF_FFFF_FFFF
+        return String(value)
     }
 
     /// The App Store Server API's `offerDiscountType`.
@@ -146,6 +162,10 @@ public struct SignedTransactionPayload: Codable, Sendable, Hashable {
     public let revocationReason: Int?
     /// `true` on a subscription an upgrade replaced; absent otherwise, as Apple sends it.
     public let isUpgraded: Bool?
+    /// Auto-renewable subscriptions only: the period's order line.
+    public let webOrderLineItemId: String?
+    /// One per app and account.
+    public let appTransactionId: String
     public let currency: String
     /// Price of one unit in milliunits of `currency` (1.99 → 1990); 0 for a free trial.
     public let price: Int64

@@ -212,7 +212,7 @@ struct InAppItem: Encodable, Sendable {
         cancellationReason = details?.revocationReason
         offer = details?.offer
         isSubscription = product?.type == .autoRenewable
-        webOrderLineItemId = isSubscription ? String(Int64(transactionId).map { $0 + 1_000_000_000_000_000 } ?? 0) : nil
+        webOrderLineItemId = isSubscription ? TransactionSigner.webOrderLineItemId(transactionId) : nil
         upgradeDate = details?.upgrade?.date
     }
 
@@ -228,7 +228,7 @@ struct InAppItem: Encodable, Sendable {
         cancellationReason = details?.revocationReason
         offer = details?.offer
         isSubscription = product?.type == .autoRenewable
-        webOrderLineItemId = isSubscription ? String(Int64(transactionId).map { $0 + 1_000_000_000_000_000 } ?? 0) : nil
+        webOrderLineItemId = isSubscription ? TransactionSigner.webOrderLineItemId(transactionId) : nil
         upgradeDate = details?.upgrade?.date
     }
 

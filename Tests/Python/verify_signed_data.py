@@ -27,7 +27,8 @@ def main() -> int:
             print(f"JWS {index}: refused: {error.status}", file=sys.stderr)
             return 1
         print(f"JWS {index}: verified {decoded.transactionId} {decoded.productId} {decoded.environment} "
-              f"price={decoded.price} {decoded.currency}")
+              f"price={decoded.price} {decoded.currency} appTransactionId={decoded.appTransactionId} "
+              f"webOrderLineItemId={decoded.webOrderLineItemId}")
     return 0
 
 

@@ -52,6 +52,10 @@ import TestSupport
             #expect((payload["purchaseDate"] as? NSNumber)?.int64Value == Int64((bought.transaction.purchaseDate.timeIntervalSince1970 * 1000).rounded()))
             #expect(payload["expiresDate"] is NSNumber)
             #expect(payload["appAccountToken"] == nil)  // bought without an order id: no token, not an empty one
+            // A subscription period's order line, as the receipt numbers it; the account's app transaction id.
+            #expect(payload["webOrderLineItemId"] as? String == Int64(bought.transaction.id).map { String($0 + 1_000_000_000_000_000) })
+            let appTransactionId = try #require(payload["appTransactionId"] as? String)
+            #expect(!appTransactionId.isEmpty && appTransactionId.allSatisfy(\.isNumber))
 
             // The same key as a JWK.
             let jwks = try await client.object(.get, "/.well-known/jwks.json")
