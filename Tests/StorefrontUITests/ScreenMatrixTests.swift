@@ -109,6 +109,19 @@ import Testing
         ("test-controls", { F.keys(&$0, .character("t")) }),
         ("manager", { F.keys(&$0, .character("m"), .down, .character("X")) }),
         ("subscriptions", { F.keys(&$0, .character("u")) }),
+        ("billing-retry-and-grace", { state in
+            // One subscription in billing retry with its grace period running, one lapsed into retry.
+            let grace = RenewalInfo(willAutoRenew: true, autoRenewProductId: F.monthly, isInBillingRetry: true,
+                                    gracePeriodExpirationDate: F.now.addingTimeInterval(5 * 86_400))
+            let retry = RenewalInfo(willAutoRenew: true, autoRenewProductId: F.plusMonthly, isInBillingRetry: true)
+            F.send(&state, .snapshot(StoreSnapshot(history: state.history, pending: state.pending, balances: state.balances, entitlements: [
+                Entitlement(productId: F.monthly, type: .autoRenewable, transactionId: monthly.id, originalTransactionId: monthly.id,
+                            purchaseDate: F.now, expiresDate: F.now.addingTimeInterval(-60), willAutoRenew: true, renewal: grace),
+                Entitlement(productId: F.plusMonthly, type: .autoRenewable, transactionId: "2000000000000001", originalTransactionId: "2000000000000001",
+                            purchaseDate: F.now, expiresDate: F.now.addingTimeInterval(-60), willAutoRenew: true, renewal: retry),
+            ], controls: state.controls)))
+            F.keys(&state, .character("u"))
+        }),
         ("refund-request", { F.keys(&$0, .character("u"), .character("f")) }),
         ("redeem-code", { F.keys(&$0, .character("c"), .character("F"), .character("R"), .character("E"), .character("E")) }),
         ("storefronts", { F.keys(&$0, .character("s")) }),
