@@ -17,8 +17,11 @@ public struct SigningChain: Sendable, Hashable {
     static let intermediateMarker: ASN1ObjectIdentifier = [1, 2, 840, 113_635, 100, 6, 2, 1]
     /// 1.2.840.113635.100.6.11.1: Apple's marker on the leaf that signs App Store data.
     static let leafMarker: ASN1ObjectIdentifier = [1, 2, 840, 113_635, 100, 6, 11, 1]
-    /// How long the chain is valid from its minting: longer than any store is kept.
+    /// How long the chain is valid after its minting: longer than any store is kept.
     static let lifetime: TimeInterval = 30 * 365 * 86_400
+    /// Valid from 2000-01-01: a verifier checking offline takes the JWS's `signedDate` as the
+    /// time, and a store may hold transactions from before its chain was minted.
+    static let validFrom = Date(timeIntervalSince1970: 946_684_800)
 
     public init(certificates: [Data]) throws {
         guard certificates.count == 3 else { throw SigningChainError("a signing chain has 3 certificates, not \(certificates.count)") }
@@ -36,12 +39,12 @@ public struct SigningChain: Sendable, Hashable {
     /// `x5c`: standard base64 with padding, not base64url.
     public var x5c: [String] { certificates.map { $0.base64EncodedString() } }
 
-    /// A new chain for `leafKey`, valid from a day before `now`. The CA keys are used once and
-    /// dropped: the chain is kept, nothing is ever issued from it again.
+    /// A new chain for `leafKey`. The CA keys are used once and dropped: the chain is kept,
+    /// nothing is ever issued from it again.
     public static func mint(leafKey: P256.Signing.PrivateKey, at now: Date) throws -> SigningChain {
         let rootKey = P384.Signing.PrivateKey()
         let intermediateKey = P256.Signing.PrivateKey()
-        let (from, until) = (now.addingTimeInterval(-86_400), now.addingTimeInterval(lifetime))
+        let (from, until) = (validFrom, now.addingTimeInterval(lifetime))
         let rootName = try name("Storefront Root CA")
         let intermediateName = try name("Storefront Worldwide Developer Relations CA")
         let leafName = try name("Storefront App Store Signing")

@@ -116,14 +116,20 @@ public struct StoreService: Sendable {
 
     func wire(_ transactions: [Transaction]) async throws -> [WireTransaction] {
         let details = try await store.details(transactionIds: transactions.map(\.id))
-        let now = Date()
         return transactions.map { transaction in
             // A journaled snapshot carries its own terms: a purchase read after its refund is
             // still the purchase, and the refund its own update.
             let current = details[transaction.id]
             let shown = transaction.terms.flatMap { terms in current.map { $0.applying(terms) } } ?? current
-            return Self.wire(transaction, details: shown, catalog: catalog, environment: store.environment, signer: signer, signedAt: now)
+            return Self.wire(transaction, details: shown, catalog: catalog, environment: store.environment, signer: signer,
+                             signedAt: Self.signedDate(transaction, shown))
         }
+    }
+
+    /// When the signed facts last changed (the purchase, a refund, an upgrade): a transaction's
+    /// JWS says the same `signedDate` however often it is read.
+    static func signedDate(_ transaction: Transaction, _ details: TransactionDetails?) -> Date {
+        [transaction.purchaseDate, details?.revocationDate, details?.upgrade?.date].compactMap { $0 }.max() ?? transaction.purchaseDate
     }
 
     /// A transaction as clients see it, signed when purchased or restored.
@@ -202,7 +208,8 @@ public struct StoreService: Sendable {
         let environment = store.environment
         let signer = signer
         let outcome = try await store.add(payment, idempotency: idempotency) { transaction, details in
-            let wire = Self.wire(transaction, details: details, catalog: catalog, environment: environment, signer: signer, signedAt: Date())
+            let wire = Self.wire(transaction, details: details, catalog: catalog, environment: environment, signer: signer,
+                                 signedAt: Self.signedDate(transaction, details))
             return StoredResponse(status: HTTPResponse.Status.created.code, body: JSONBody.data(TransactionResponse(transaction: wire)))
         }
         switch outcome {

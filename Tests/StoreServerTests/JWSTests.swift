@@ -52,6 +52,12 @@ import TestSupport
             #expect((payload["purchaseDate"] as? NSNumber)?.int64Value == Int64((bought.transaction.purchaseDate.timeIntervalSince1970 * 1000).rounded()))
             #expect(payload["expiresDate"] is NSNumber)
             #expect(payload["appAccountToken"] == nil)  // bought without an order id: no token, not an empty one
+            // Signed facts, signed date: the same however often the transaction is read.
+            let again = try await client.object(.get, "/v1/accounts/alice/transactions")
+            let jwsAgain = try #require((again["transactions"] as? [[String: Any]])?.first?["jwsRepresentation"] as? String)
+            let payloadAgain = try #require(Self.verify(jwsAgain, with: key))
+            #expect((payloadAgain["signedDate"] as? NSNumber)?.int64Value == (payload["signedDate"] as? NSNumber)?.int64Value)
+            #expect((payload["signedDate"] as? NSNumber)?.int64Value == (payload["purchaseDate"] as? NSNumber)?.int64Value)
             // A subscription period's order line, as the receipt numbers it; the account's app transaction id.
             #expect(payload["webOrderLineItemId"] as? String == Int64(bought.transaction.id).map { String($0 + 1_000_000_000_000_000) })
             let appTransactionId = try #require(payload["appTransactionId"] as? String)
