@@ -10,9 +10,20 @@ import StoreKitModel
 public enum ServerEnvironment: String, Sendable, CaseIterable {
     case sandbox
     case production
+    /// Xcode's own StoreKit testing: Apple's verifiers skip signature checks for it.
+    case xcode
+    /// Apple's libraries' environment for unit tests: signature checks skipped too.
+    case localTesting = "local-testing"
 
-    /// As receipts and verifyReceipt spell it.
-    public var name: String { self == .sandbox ? "Sandbox" : "Production" }
+    /// As receipts, verifyReceipt and the signed payloads spell it (Apple's `Environment`).
+    public var name: String {
+        switch self {
+        case .sandbox: "Sandbox"
+        case .production: "Production"
+        case .xcode: "Xcode"
+        case .localTesting: "LocalTesting"
+        }
+    }
 }
 
 /// Apple's verifyReceipt: status codes and the response shape, with every date
@@ -81,7 +92,7 @@ struct ReceiptVerifier: Sendable {
         let creation = Date(epochMillisecondsText: payload.receipt_creation_date_ms) ?? now
         let firstPurchase = payload.in_app.compactMap { Date(epochMillisecondsText: $0.purchase_date_ms) }.min() ?? creation
         let receipt = ReceiptBody(
-            receiptType: environment == .sandbox ? "ProductionSandbox" : "Production", bundleId: payload.bundle_id,
+            receiptType: environment == .production ? "Production" : "ProductionSandbox", bundleId: payload.bundle_id,
             creation: creation, request: now, originalPurchase: firstPurchase, inApp: inApp)
         guard includeLatest else {
             return VerifyReceiptResponse(status: 0, environment: environment.name, receipt: receipt)

@@ -50,7 +50,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Read the /admin token from the first line of this file, so it is not in ps.", valueName: "path"))
     var adminTokenFile: String?
 
-    @Option(name: .long, help: "Receipt environment: sandbox or production (verifyReceipt answers 21007/21008 across them).")
+    @Option(name: .long, help: "Environment of receipts and signed data: sandbox, production (verifyReceipt answers 21007/21008 across them), xcode or local-testing (Apple's verifiers skip signature checks for these two).")
     var environment = "sandbox"
 
     @Option(name: .long, help: ArgumentHelp("verifyReceipt's shared secret (`password`). Default: $STOREFRONT_SHARED_SECRET, else not checked.", valueName: "secret"))
@@ -77,7 +77,7 @@ struct ServeCommand: AsyncParsableCommand {
         sigaddset(&termination, SIGINT)
         pthread_sigmask(SIG_UNBLOCK, &termination, nil)
         guard let environment = ServerEnvironment(rawValue: environment.lowercased()) else {
-            throw CommandFailure.usage("--environment \(environment): expected sandbox or production")
+            throw CommandFailure.usage("--environment \(environment): expected sandbox, production, xcode or local-testing")
         }
         guard (0...65535).contains(port) else { throw CommandFailure.usage("--port \(port): expected 0 to 65535") }
         let env = ProcessInfo.processInfo.environment

@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Verifies JWS from `storefront serve` with Apple's own App Store Server Library.
 
-    verify_signed_data.py ROOT.cer BUNDLE_ID JWS [JWS ...]
+    verify_signed_data.py [--environment ENV] ROOT.cer BUNDLE_ID JWS [JWS ...]
 
 Each JWS is checked by `SignedDataVerifier([root], enable_online_checks=False,
-Environment.SANDBOX, bundle_id)` with its default strict X.509 checks, as a backend would.
+Environment.ENV, bundle_id)` with its default strict X.509 checks, as a backend would. ENV is
+SANDBOX (the default), PRODUCTION, XCODE or LOCAL_TESTING (the last two skip signature checks).
 Prints one line per JWS with the decoded transaction; exits 1 naming the first one refused.
 """
 import sys
@@ -14,17 +15,22 @@ from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier, Verif
 
 
 def main() -> int:
-    if len(sys.argv) < 4:
+    arguments = sys.argv[1:]
+    environment = Environment.SANDBOX
+    if arguments[:1] == ["--environment"] and len(arguments) > 1:
+        environment = Environment[arguments[1]]
+        arguments = arguments[2:]
+    if len(arguments) < 3:
         print(__doc__.strip(), file=sys.stderr)
         return 2
-    with open(sys.argv[1], "rb") as handle:
+    with open(arguments[0], "rb") as handle:
         root = handle.read()
-    verifier = SignedDataVerifier([root], False, Environment.SANDBOX, sys.argv[2])
-    for index, jws in enumerate(sys.argv[3:], start=1):
+    verifier = SignedDataVerifier([root], False, environment, arguments[1], app_apple_id=1)
+    for index, jws in enumerate(arguments[2:], start=1):
         try:
             decoded = verifier.verify_and_decode_signed_transaction(jws)
         except VerificationException as error:
-            print(f"JWS {index}: refused: {error.status}", file=sys.stderr)
+            print(f"JWS {index}: refused: {getattr(error.status, 'name', error.status)}", file=sys.stderr)
             return 1
         print(f"JWS {index}: verified {decoded.transactionId} {decoded.productId} {decoded.environment} "
               f"price={decoded.price} {decoded.currency} appTransactionId={decoded.appTransactionId} "

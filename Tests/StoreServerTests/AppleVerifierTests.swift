@@ -15,14 +15,14 @@ import X509
     static let script = ServerFixture.repositoryRoot.appendingPathComponent("Tests/Python/verify_signed_data.py")
 
     /// Runs the verifier script; its exit status and what it printed.
-    static func verify(root: Data, _ jws: [String]) throws -> (status: Int32, output: String) {
+    static func verify(root: Data, _ jws: [String], environment: String = "SANDBOX") throws -> (status: Int32, output: String) {
         let directory = scratchDirectory("apple-verifier")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let rootFile = directory.appendingPathComponent("root.cer")
         try root.write(to: rootFile)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path, rootFile.path, "com.example.storefront.demo"] + jws
+        process.arguments = ["python3", script.path, "--environment", environment, rootFile.path, "com.example.storefront.demo"] + jws
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
@@ -71,6 +71,19 @@ import X509
         let (otherRoot, _) = try await Self.served(other)
         let foreign = try Self.verify(root: otherRoot, jws)
         #expect(foreign.status == 1 && foreign.output.contains("refused"), "\(foreign.output)")
+    }
+
+    /// `--environment local-testing` and `xcode`: the payload says so, and Apple's verifier in
+    /// that environment accepts it (it skips the signature), while a SANDBOX one refuses it.
+    @Test(arguments: [(ServerEnvironment.localTesting, "LOCAL_TESTING"), (.xcode, "XCODE")])
+    func theTestingEnvironmentsAreTheirOwn(environment: ServerEnvironment, verifierName: String) async throws {
+        let fixture = try await ServerFixture(environment: environment)
+        _ = try await fixture.buy(ServerFixture.removeAds)
+        let (root, jws) = try await Self.served(fixture)
+        let accepted = try Self.verify(root: root, jws, environment: verifierName)
+        #expect(accepted.status == 0, "\(accepted.output)")
+        let refused = try Self.verify(root: root, jws, environment: "SANDBOX")
+        #expect(refused.status == 1 && refused.output.contains("INVALID_ENVIRONMENT"), "\(refused.output)")
     }
 
     /// The chain is minted once and kept: a restarted server signs with the same certificates.
