@@ -37,7 +37,7 @@ extension AppLedger {
     public func recordAndDeliver(_ update: TransactionUpdate, product: Product?, at now: Date) throws -> DeliveryRecord {
         let transaction = update.transaction
         return try pool.guardedWriteNow { db in
-            if try Int.fetchOne(db, sql: "SELECT 1 FROM revocations WHERE store_id = ? AND transaction_id = ?", arguments: [storeId, transaction.id]) != nil {
+            if try isRevoked(transaction.id, db) {
                 return DeliveryRecord(claim: "", delivered: false, orderId: nil, matchedBy: nil, revoked: true)
             }
             if let row = try Row.fetchOne(db, sql: "SELECT claim, order_id, matched_by FROM ledger WHERE store_id = ? AND transaction_id = ?",

@@ -19,8 +19,7 @@ extension AppLedger {
     /// server would record a debt). A transaction never delivered here has nothing to take back.
     public func revoke(_ transaction: Transaction, product: Product?, at now: Date) throws -> RevocationRecord {
         try pool.guardedWriteNow { db in
-            let key: StatementArguments = [storeId, transaction.id]
-            if try Int.fetchOne(db, sql: "SELECT 1 FROM revocations WHERE store_id = ? AND transaction_id = ?", arguments: key) != nil {
+            if try isRevoked(transaction.id, db) {
                 return RevocationRecord(firstTime: false, balance: nil, amount: 0)
             }
             let taken = try withdraw(transaction.id, product: product, db)
@@ -33,6 +32,11 @@ extension AppLedger {
     }
 
     /// The transaction ids of the account whose refunds the app has acted on.
+    /// Whether the app has acted on this transaction's refund, in the caller's read or write.
+    func isRevoked(_ transactionId: String, _ db: Database) throws -> Bool {
+        try Int.fetchOne(db, sql: "SELECT 1 FROM revocations WHERE store_id = ? AND transaction_id = ?", arguments: [storeId, transactionId]) != nil
+    }
+
     public func revokedIds(account: String) throws -> Set<String> {
         try pool.guardedReadNow { db in
             Set(try String.fetchAll(db, sql: "SELECT transaction_id FROM revocations WHERE store_id = ? AND account = ?", arguments: [storeId, account]))

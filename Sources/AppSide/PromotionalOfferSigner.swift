@@ -30,4 +30,11 @@ public enum PromotionalOfferSigner {
         return PaymentDiscount(identifier: offerId, keyIdentifier: key.keyId, nonce: nonceText,
                                signature: signature.derRepresentation.base64EncodedString(), timestamp: timestamp)
     }
+
+    /// The offer a payment asks for by its id, as an app sends it: a win-back offer as it is, a
+    /// promotional one signed as the app's server signs it, over `applicationUsername`.
+    public static func paymentOffer(_ offerId: String, productId: String, applicationUsername: String?, catalog: Catalog) throws -> PaymentOffer {
+        if catalog.product(id: productId)?.subscription?.offer(id: offerId)?.kind == .winBack { return .winBack(offerId) }
+        return .promotional(try sign(offerId: offerId, productId: productId, applicationUsername: applicationUsername, catalog: catalog))
+    }
 }

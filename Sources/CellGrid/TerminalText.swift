@@ -20,6 +20,24 @@
 /// validation refuses the same characters (`UnprintableScan` in StoreKitModel, which cannot
 /// import this module), so only text a store holds can carry them.
 public enum TerminalText {
+    /// Under a non-UTF-8 locale, the one-cell punctuation the views use gets a readable ASCII
+    /// stand-in instead of "?"; anything else non-ASCII the terminal still draws as "?".
+    public static func asciiStandIn(for character: Character) -> Character {
+        switch character {
+        case "·", "—", "–", "─", "━": "-"
+        case "│", "┃", "▏": "|"
+        case "┌", "┐", "└", "┘", "├", "┤": "+"
+        case "…": "."
+        case "×": "x"
+        case "✓": "v"
+        case "⚠": "!"
+        case "\u{00A0}", "\u{202F}": " "
+        case "“", "”": "\""
+        case "‘", "’": "'"
+        default: character
+        }
+    }
+
     /// `text` with each unprintable character written as in a Swift string literal: `\n`, `\r`,
     /// `\t`, and `\u{…}` with the code point in uppercase hex for the rest (`\u{1B}`,
     /// `\u{202E}`). The result is printable, so escaping it again changes nothing.

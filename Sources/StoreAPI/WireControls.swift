@@ -37,7 +37,7 @@ public struct WireControls: Codable, Sendable, Hashable {
         dropOrderIds = controls.dropOrderIds
         billingIssues = controls.billingIssues
         gracePeriod = controls.gracePeriod
-        apiErrors = Dictionary(uniqueKeysWithValues: controls.apiErrors.map { ($0.key.rawValue, SimulatedAPI.token($0.value)) })
+        apiErrors = Dictionary(uniqueKeysWithValues: controls.apiErrors.map { ($0.key.rawValue, PaymentOutcome(failure: $0.value).token) })
     }
 
     /// `current` with every field this object sets, each parsed as `storefront manage set` parses

@@ -254,15 +254,15 @@ public struct WireRenewal: Codable, Sendable, Hashable {
     }
 
     public func info() throws -> RenewalInfo {
-        func named<T: CaseIterable & Sendable>(_ name: String?, _ all: T.AllCases, _ what: String, _ nameOf: (T) -> String) throws -> T? {
+        func named<T: NamedCase>(_ name: String?, _ what: String) throws -> T? {
             guard let name else { return nil }
-            guard let value = all.first(where: { nameOf($0) == name }) else { throw WireFormatError("renewal info has an unknown \(what) \(name)") }
+            guard let value = T(name: name) else { throw WireFormatError("renewal info has an unknown \(what) \(name)") }
             return value
         }
         return RenewalInfo(willAutoRenew: willAutoRenew, autoRenewProductId: autoRenewProductId,
-                           expirationReason: try named(expirationReason, ExpirationReason.allCases, "expiration reason", \.name),
+                           expirationReason: try named(expirationReason, "expiration reason"),
                            isInBillingRetry: isInBillingRetry, gracePeriodExpirationDate: gracePeriodExpiresDate.map(Date.init(epochMilliseconds:)),
-                           priceIncreaseStatus: try named(priceIncreaseStatus, PriceIncreaseStatus.allCases, "price increase status", \.name))
+                           priceIncreaseStatus: try named(priceIncreaseStatus, "price increase status"))
     }
 }
 

@@ -134,12 +134,8 @@ public struct WireTransaction: Codable, Sendable, Hashable {
     /// What the store told of the terms, once the transaction is purchased or restored.
     var terms: TransactionTerms? {
         guard TransactionState(name: state)?.hasReceipt == true, let price = price.flatMap({ Decimal(string: $0) }), let currency else { return nil }
-        let revocation = revocationDate.map {
-            Revocation(date: Date(epochMilliseconds: $0), reason: revocationReason.flatMap(RevocationReason.init(name:)) ?? .other)
-        }
-        let upgrade = upgradeDate.flatMap { date in
-            upgradeRefund.flatMap { Decimal(string: $0) }.map { Upgrade(date: Date(epochMilliseconds: date), refund: $0) }
-        }
+        let revocation = Revocation(date: revocationDate.map(Date.init(epochMilliseconds:)), reason: revocationReason.flatMap(RevocationReason.init(name:)))
+        let upgrade = Upgrade(date: upgradeDate.map(Date.init(epochMilliseconds:)), refund: upgradeRefund)
         return TransactionTerms(price: price, currency: currency, expirationDate: expiresDate.map(Date.init(epochMilliseconds:)),
                                 offer: TransactionOffer(type: offerType, id: offerId, mode: offerPaymentMode, period: offerPeriod),
                                 revocation: revocation, upgrade: upgrade, isRenewal: transactionReason == "RENEWAL")

@@ -24,7 +24,7 @@ public enum PaymentOutcome: Sendable, Hashable {
         case ("network", 2):
             // A number or a name; the name fallback used to sit behind a guard that required a number.
             guard let code = Int(parts[1]).flatMap(URLErrorCode.init(rawValue:))
-                    ?? URLErrorCode.allCases.first(where: { $0.name == parts[1] }) else { return nil }
+                    ?? URLErrorCode(name: parts[1]) else { return nil }
             self = .network(code)
         case ("fail", 2):
             guard let code = SKErrorCode(token: parts[1]) else { return nil }
@@ -34,13 +34,18 @@ public enum PaymentOutcome: Sendable, Hashable {
         }
     }
 
-    /// Whether the payment fails whatever else is asked of it.
-    public var isFailure: Bool {
+    /// The error the payment fails with whatever else is asked of it; nil for the outcomes that
+    /// do not simply fail (an interrupted purchase fails first but is resolved later).
+    public var failure: StoreError? {
         switch self {
-        case .cancel, .fail, .network: true
-        case .success, .deferred, .interrupted: false
+        case .cancel: .storeKit(.paymentCancelled)
+        case .fail(let code): .storeKit(code)
+        case .network(let code): .network(code)
+        case .success, .deferred, .interrupted: nil
         }
     }
+
+    public var isFailure: Bool { failure != nil }
 
     /// A payment ending with `failure`.
     public init(failure: StoreError) {

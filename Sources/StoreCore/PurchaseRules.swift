@@ -147,9 +147,15 @@ extension PurchaseRules {
 }
 
 extension IntroOffer {
-    /// How long the first transaction of an offer runs: the whole offer when paid at once (a
-    /// free trial, pay up front), one period when paid as you go.
-    public var firstTerm: (period: SubscriptionPeriod, count: Int) {
-        paymentMode == .payAsYouGo ? (period, 1) : (period, periods)
+    /// How long the first transaction of an offer runs at `rate`: the whole offer when paid at
+    /// once (a free trial, pay up front), one period when paid as you go.
+    public func firstTermSeconds(at rate: TimeRate) -> Double {
+        rate.seconds(for: period) * Double(paymentMode == .payAsYouGo ? 1 : periods)
+    }
+
+    /// What the first transaction of the offer charges in `storefront`: nothing for a free
+    /// trial; nil where the offer has no price there.
+    public func firstPayment(in storefront: String) -> Decimal? {
+        paymentMode == .freeTrial ? 0 : prices[storefront]
     }
 }

@@ -21,25 +21,6 @@ public enum SimulatedAPI: String, CaseIterable, Sendable, Hashable, Codable {
     case refundRequest = "refund-request"
     /// The offer-code redemption sheet does not open (the storefront's `c`).
     case offerCodeRedeem = "offer-code-redeem"
-
-    /// The error a simulated failure is given as: `fail:CODE`, `network[:CODE]` or `cancel`.
-    public static func error(token: String) -> StoreError? {
-        switch PaymentOutcome(token: token) {
-        case .fail(let code)?: .storeKit(code)
-        case .network(let code)?: .network(code)
-        case .cancel?: .storeKit(.paymentCancelled)
-        default: nil
-        }
-    }
-
-    /// `error(token:)` read back.
-    public static func token(_ error: StoreError) -> String {
-        switch error {
-        case .storeKit(.paymentCancelled): "cancel"
-        case .storeKit(let code): "fail:\(code.rawValue)"
-        case .network(let code): "network:\(code.rawValue)"
-        }
-    }
 }
 
 extension TestControls {
@@ -50,7 +31,7 @@ extension TestControls {
                                  message: "expected one of \(SimulatedAPI.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         if token == "none" { apiErrors[api] = nil; return }
-        guard let error = SimulatedAPI.error(token: token) else {
+        guard let error = PaymentOutcome(token: token)?.failure else {
             throw ControlProblem(setting: "api-error", field: "apiErrors", value: token, message: "expected fail:CODE, network[:CODE], cancel or none")
         }
         apiErrors[api] = error

@@ -16,16 +16,14 @@ public struct TransactionDetails: Sendable, Hashable {
     public let reason: Reason
     public private(set) var terms: TransactionTerms
 
-    public init(transactionId: String, storefront: String, price: Decimal, currency: String, originalPurchaseDate: Date,
-                expiresDate: Date?, revocationDate: Date?, willAutoRenew: Bool, reason: Reason,
-                offer: TransactionOffer? = nil, revocationReason: RevocationReason? = nil, upgrade: Upgrade? = nil) {
+    public init(transactionId: String, storefront: String, originalPurchaseDate: Date, willAutoRenew: Bool, reason: Reason,
+                terms: TransactionTerms) {
         self.transactionId = transactionId
         self.storefront = storefront
         self.originalPurchaseDate = originalPurchaseDate
         self.willAutoRenew = willAutoRenew
         self.reason = reason
-        terms = TransactionTerms(price: price, currency: currency, expirationDate: expiresDate, offer: offer,
-                                 revocation: revocationDate.map { Revocation(date: $0, reason: revocationReason ?? .other) }, upgrade: upgrade)
+        self.terms = terms
     }
 
     /// The price charged (quantity included); 0 for a restore, a free trial or something owned bought again.

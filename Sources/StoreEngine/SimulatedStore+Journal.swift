@@ -18,11 +18,9 @@ public struct JournalEntry: Sendable, Hashable {
 
 extension TransactionDetails {
     init(_ stored: StoredTransaction, originalPurchaseDate: Date) {
-        self.init(transactionId: stored.id, storefront: stored.storefront, price: stored.price, currency: stored.currency,
-                  originalPurchaseDate: originalPurchaseDate, expiresDate: stored.expiresDate, revocationDate: stored.revocationDate,
+        self.init(transactionId: stored.id, storefront: stored.storefront, originalPurchaseDate: originalPurchaseDate,
                   willAutoRenew: stored.autoRenew && stored.expiresDate != nil,
-                  reason: stored.reason == .renewal ? .renewal : stored.reason == .restore ? .restore : .purchase, offer: stored.offer,
-                  revocationReason: stored.revocationReason, upgrade: stored.upgrade)
+                  reason: stored.reason == .renewal ? .renewal : stored.reason == .restore ? .restore : .purchase, terms: stored.terms)
     }
 }
 
@@ -111,13 +109,10 @@ extension SimulatedStore {
     /// A snapshot's terms; nil for one journaled without them (before they were kept, or not purchased).
     private static func journaledTerms(_ row: Row) -> TransactionTerms? {
         guard let price = (row["price"] as String?).flatMap({ Decimal(string: $0) }), let currency = row["currency"] as String? else { return nil }
-        let revocation = (row["revocation_date"] as Double?).map {
-            Revocation(date: Date(timeIntervalSince1970: $0), reason: (row["revocation_reason"] as Int?).flatMap(RevocationReason.init(rawValue:)) ?? .other)
-        }
-        let upgrade = (row["upgrade_date"] as Double?).flatMap { date in
-            (row["upgrade_refund"] as String?).flatMap { Decimal(string: $0) }.map { Upgrade(date: Date(timeIntervalSince1970: date), refund: $0) }
-        }
-        return TransactionTerms(price: price, currency: currency, expirationDate: (row["expires_date"] as Double?).map(Date.init(timeIntervalSince1970:)),
+        let date = { (column: String) in (row[column] as Double?).map(Date.init(timeIntervalSince1970:)) }
+        let revocation = Revocation(date: date("revocation_date"), reason: (row["revocation_reason"] as Int?).flatMap(RevocationReason.init(rawValue:)))
+        let upgrade = Upgrade(date: date("upgrade_date"), refund: row["upgrade_refund"])
+        return TransactionTerms(price: price, currency: currency, expirationDate: date("expires_date"),
                                 offer: TransactionOffer(type: row["offer_type"], id: row["offer_id"], mode: row["offer_mode"], period: row["offer_period"]),
                                 revocation: revocation, upgrade: upgrade, isRenewal: row["renewal"] as Bool? ?? false)
     }

@@ -243,9 +243,8 @@ extension SimulatedStore {
             default:
                 break
             }
-            stored.price = terms.paymentMode == .freeTrial ? 0 : terms.prices[stored.storefront] ?? stored.price
-            let term = terms.firstTerm
-            stored.expiresDate = now.addingTimeInterval(controls.timeRate.seconds(for: term.period) * Double(term.count))
+            stored.price = terms.firstPayment(in: stored.storefront) ?? stored.price
+            stored.expiresDate = now.addingTimeInterval(terms.firstTermSeconds(at: controls.timeRate))
             try endPlans(inGroupOf: stored, product: product, basis: quote.basis, at: now, db)
             return
         }
@@ -262,8 +261,7 @@ extension SimulatedStore {
             stored.expiresDate = now.addingTimeInterval(controls.timeRate.seconds(for: subscription.period))
         case .introductory(let offer):
             stored.offer = TransactionOffer(type: .introductory, id: nil, paymentMode: offer.paymentMode, period: offer.period)
-            let term = offer.firstTerm
-            stored.expiresDate = now.addingTimeInterval(controls.timeRate.seconds(for: term.period) * Double(term.count))
+            stored.expiresDate = now.addingTimeInterval(offer.firstTermSeconds(at: controls.timeRate))
         case .fullPrice:
             stored.expiresDate = now.addingTimeInterval(controls.timeRate.seconds(for: subscription.period))
         }
@@ -289,11 +287,16 @@ extension SimulatedStore {
         }
     }
 
+    /// The latest transaction of the account's chain of `productId` in force, other than `stored`.
+    nonisolated func planInForce(_ productId: String, of stored: StoredTransaction, at now: Date, _ db: Database) throws -> StoredTransaction? {
+        try activeSubscriptions(account: stored.transaction.payment.account, at: now, db)
+            .first { $0.transaction.productId == productId && $0.id != stored.id }
+    }
+
     /// A downgrade (or a crossgrade to another duration) waits for the next renewal: nothing is
     /// charged, the transaction grants nothing, and the plan in force renews to the new product.
     nonisolated func changePlanAtRenewal(_ stored: inout StoredTransaction, from: String, at now: Date, _ db: Database) throws {
-        guard var active = try activeSubscriptions(account: stored.transaction.payment.account, at: now, db)
-            .first(where: { $0.transaction.productId == from }) else { return }
+        guard var active = try planInForce(from, of: stored, at: now, db) else { return }
         active.renewalProductId = stored.transaction.productId
         try active.update(db)
         stored.reason = .planChange
@@ -304,8 +307,7 @@ extension SimulatedStore {
     /// The offer `stored` carries is kept by the plan in force (`from`) for its next renewal;
     /// nothing is charged now and `stored` grants nothing itself.
     nonisolated func offerAtNextRenewal(_ stored: inout StoredTransaction, from: String, at now: Date, _ db: Database) throws {
-        guard var active = try activeSubscriptions(account: stored.transaction.payment.account, at: now, db)
-            .first(where: { $0.transaction.productId == from }) else { return }
+        guard var active = try planInForce(from, of: stored, at: now, db) else { return }
         active.renewalOffer = stored.offer
         try active.update(db)
         stored.price = 0
@@ -317,8 +319,7 @@ extension SimulatedStore {
     /// A subscription bought again while in force: the new transaction continues the chain in
     /// force (its original id and expiry) instead of starting a second one that would renew too.
     nonisolated func joinActiveChain(_ stored: inout StoredTransaction, at now: Date, _ db: Database) throws {
-        guard var active = try activeSubscriptions(account: stored.transaction.payment.account, at: now, db)
-            .first(where: { $0.transaction.productId == stored.transaction.productId && $0.id != stored.id }) else { return }
+        guard var active = try planInForce(stored.transaction.productId, of: stored, at: now, db) else { return }
         stored.transaction.originalId = active.transaction.originalId
         stored.expiresDate = active.expiresDate
         stored.autoRenew = active.autoRenew

@@ -110,9 +110,8 @@ extension SimulatedStore {
         var offer: TransactionOffer?
         if let waiting = previous.renewalOffer, let terms = terms(of: waiting, product: product) {
             // An offer taken on the plan in force starts with this renewal.
-            price = terms.paymentMode == .freeTrial ? 0 : terms.prices[previous.storefront] ?? price
-            let term = terms.firstTerm
-            seconds = controls.timeRate.seconds(for: term.period) * Double(term.count)
+            price = terms.firstPayment(in: previous.storefront) ?? price
+            seconds = terms.firstTermSeconds(at: controls.timeRate)
             offer = waiting
         } else if product.id == old.productId, let current = previous.offer, let terms = terms(of: current, product: product),
                   terms.paymentMode == .payAsYouGo, let offerPrice = terms.prices[previous.storefront],
@@ -150,14 +149,20 @@ extension SimulatedStore {
         }) {
             throw StoreFailure("another plan of the group is in force (transaction \(other.id)); renew that one", kind: .conflict)
         }
-        guard let product = catalog.product(id: latest.renewalProductId ?? latest.transaction.productId),
-              let period = product.subscription?.period else {
-            throw StoreFailure("\(latest.transaction.productId) is no longer in the catalog; it cannot renew", kind: .conflict)
-        }
+        let (product, period) = try nextPlan(of: latest)
         if let expiry = latest.expiresDate, expiry > now { latest.expiresDate = now }
         latest.billingRetryUntil = nil
         latest.graceExpires = nil
         return try renewal(after: latest, to: product, start: now, period: period, controls: controls, db)
+    }
+
+    /// What the chain of `latest` renews to, and its period; refused when the catalog lost it.
+    nonisolated func nextPlan(of latest: StoredTransaction) throws -> (Product, SubscriptionPeriod) {
+        guard let product = catalog.product(id: latest.renewalProductId ?? latest.transaction.productId),
+              let period = product.subscription?.period else {
+            throw StoreFailure("\(latest.transaction.productId) is no longer in the catalog; it cannot renew", kind: .conflict)
+        }
+        return (product, period)
     }
 
     /// The newest purchased transaction of `stored`'s subscription chain, which carries its

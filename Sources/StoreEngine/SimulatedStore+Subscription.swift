@@ -75,9 +75,7 @@ extension SimulatedStore {
         guard until > now else {
             throw StoreFailure("billing retry for transaction \(latest.id) ended; the subscription expired and must be bought again", kind: .conflict)
         }
-        guard let product = catalog.product(id: latest.renewalProductId ?? latest.transaction.productId), let period = product.subscription?.period else {
-            throw StoreFailure("\(latest.transaction.productId) is no longer in the catalog; it cannot renew", kind: .conflict)
-        }
+        let (product, period) = try nextPlan(of: latest)
         latest.billingRetryUntil = nil
         latest.graceExpires = nil
         return try renewal(after: latest, to: product, start: now, period: period, controls: controls, db)

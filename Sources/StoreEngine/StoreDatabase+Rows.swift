@@ -58,9 +58,7 @@ extension StoredTransaction {
         expirationReason = (optional(.expirationReason) as Int?).flatMap(ExpirationReason.init(rawValue:))
         renewalOffer = TransactionOffer(type: optional(.renewalOfferType), id: optional(.renewalOfferId), mode: optional(.renewalOfferMode),
                                         period: optional(.renewalOfferPeriod))
-        if let date = optional(.upgradeDate) as Double?, let refund = (optional(.upgradeRefund) as String?).flatMap({ Decimal(string: $0) }) {
-            upgrade = Upgrade(date: Date(timeIntervalSince1970: date), refund: refund)
-        }
+        upgrade = Upgrade(date: (optional(.upgradeDate) as Double?).map(Date.init(timeIntervalSince1970:)), refund: optional(.upgradeRefund))
         declined = value(.declined)
     }
 

@@ -255,10 +255,13 @@ struct StoredTransaction: Sendable, Hashable {
     var published: Transaction {
         var published = transaction
         published.failureContext = pendingOutcome == .interrupted ? .interrupted : declined ? .declined : nil
-        guard transaction.state.hasReceipt else { return published }
-        published.terms = TransactionTerms(price: price, currency: currency, expirationDate: expiresDate, offer: offer,
-                                           revocation: revocationDate.map { Revocation(date: $0, reason: revocationReason ?? .other) },
-                                           upgrade: upgrade, isRenewal: reason == .renewal)
+        if transaction.state.hasReceipt { published.terms = terms }
         return published
+    }
+
+    /// StoreKit 2's terms as this row has them.
+    var terms: TransactionTerms {
+        TransactionTerms(price: price, currency: currency, expirationDate: expiresDate, offer: offer,
+                         revocation: Revocation(date: revocationDate, reason: revocationReason), upgrade: upgrade, isRenewal: reason == .renewal)
     }
 }

@@ -32,7 +32,7 @@ extension TestControls {
         controls.gracePeriod = value("gracePeriod") == "1"
         for line in (value("apiErrors") ?? "").split(separator: "\n") {
             let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2, let api = SimulatedAPI(rawValue: parts[0]), let error = SimulatedAPI.error(token: parts[1]) else { continue }
+            guard parts.count == 2, let api = SimulatedAPI(rawValue: parts[0]), let error = PaymentOutcome(token: parts[1])?.failure else { continue }
             controls.apiErrors[api] = error
         }
         return controls
@@ -53,6 +53,6 @@ extension TestControls {
         try set("dropOrderIds", dropOrderIds ? "1" : "0")
         try set("billingIssues", billingIssues ? "1" : "0")
         try set("gracePeriod", gracePeriod ? "1" : "0")
-        try set("apiErrors", apiErrors.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue)=\(SimulatedAPI.token($0.value))" }.joined(separator: "\n"))
+        try set("apiErrors", apiErrors.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue)=\(PaymentOutcome(failure: $0.value).token)" }.joined(separator: "\n"))
     }
 }

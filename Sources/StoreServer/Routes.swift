@@ -81,12 +81,12 @@ public enum StoreRoutes {
         }
         // The root of the JWS chain, for Apple's SignedDataVerifier(root_certificates=[…]).
         router.get("/.well-known/storefront-root-ca.cer") { _, _ in
-            let der = service.signer.chain?.root ?? Data()
+            let der = service.signer.chain.root
             return Response(status: .ok, headers: [.contentType: "application/pkix-cert", .contentLength: String(der.count)],
                             body: ResponseBody(byteBuffer: ByteBuffer(bytes: der)))
         }
         router.get("/.well-known/storefront-root-ca.pem") { _, _ in
-            let pem = Data((service.signer.chain?.rootPEM ?? "").utf8)
+            let pem = Data(service.signer.chain.rootPEM.utf8)
             return Response(status: .ok, headers: [.contentType: "application/x-pem-file", .contentLength: String(pem.count)],
                             body: ResponseBody(byteBuffer: ByteBuffer(bytes: pem)))
         }

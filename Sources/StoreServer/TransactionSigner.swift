@@ -14,9 +14,9 @@ public struct TransactionSigner: Sendable {
     let rawKey: Data
     public let keyId: String
     /// The key's certificates, sent as `x5c` so Apple's verifiers accept the JWS.
-    public let chain: SigningChain?
+    public let chain: SigningChain
 
-    public init(rawKey: Data, chain: SigningChain? = nil) throws {
+    public init(rawKey: Data, chain: SigningChain) throws {
         let key = try P256.Signing.PrivateKey(rawRepresentation: rawKey)
         self.rawKey = rawKey
         self.chain = chain
@@ -48,7 +48,7 @@ public struct TransactionSigner: Sendable {
     public func sign(_ payload: SignedTransactionPayload) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let header = JWSHeader(alg: "ES256", kid: keyId, typ: "JWT", x5c: chain?.x5c)
+        let header = JWSHeader(alg: "ES256", kid: keyId, typ: "JWT", x5c: chain.x5c)
         let signingInput = Base64URL.encode((try? encoder.encode(header)) ?? Data()) + "." + Base64URL.encode((try? encoder.encode(payload)) ?? Data())
         let signature = (try? key.signature(for: Data(signingInput.utf8)).rawRepresentation) ?? Data()
         return signingInput + "." + Base64URL.encode(signature)
@@ -131,7 +131,8 @@ struct JWSHeader: Codable {
     let alg: String
     let kid: String
     let typ: String
-    /// Leaf, intermediate, root: standard base64 DER.
+    /// Leaf, intermediate, root: standard base64 DER (absent from a header the verifier reads
+    /// that was not made here).
     var x5c: [String]? = nil
 }
 

@@ -137,10 +137,8 @@ public final class EffectRunner: Sendable {
             }
         case .buyWithOffer(let productId, let offerId, let account):
             let orderId = UUID().uuidString.lowercased()
-            let kind = observer.catalog.product(id: productId)?.subscription?.offer(id: offerId)?.kind
             // A promotional offer is signed as the app's server signs it, over this order id.
-            let offer: PaymentOffer = kind == .winBack ? .winBack(offerId)
-                : .promotional(try PromotionalOfferSigner.sign(offerId: offerId, productId: productId, applicationUsername: orderId, catalog: observer.catalog))
+            let offer = try PromotionalOfferSigner.paymentOffer(offerId, productId: productId, applicationUsername: orderId, catalog: observer.catalog)
             try await buy(Payment(productId: productId, applicationUsername: orderId, account: account, offer: offer))
         case .redeem(let code, let productId, let account):
             try await buy(Payment(productId: productId, applicationUsername: UUID().uuidString, account: account, offer: .code(code)))

@@ -166,11 +166,15 @@ extension Reducer {
         case .help(let scroll):
             return helpKey(&state, key, scroll)
         case .error, .pendingPayments, .restoreResult:
-            let command = KeyBindings.command(for: key, in: .message)
-            if command == .quit { return quit(&state) }
-            if command == .close || command == .dismiss || command == .help { state.sheet = nil }
-            return []
+            return messageCommand(&state, KeyBindings.command(for: key, in: .message))
         }
+    }
+
+    /// A message sheet's keys: quit, or close it (the help's key closes it too).
+    static func messageCommand(_ state: inout AppState, _ command: Command?) -> [Effect] {
+        if command == .quit { return quit(&state) }
+        if command == .close || command == .dismiss || command == .help { state.sheet = nil }
+        return []
     }
 
     /// The arrows and page keys scroll the key list; the keys that opened or close it close it.
@@ -187,12 +191,8 @@ extension Reducer {
         case .bottom: last
         default: nil
         }
-        if let moved {
-            state.sheet = .help(scroll: min(max(0, moved), last))
-            return []
-        }
-        if command == .quit { return quit(&state) }
-        if command == .close || command == .dismiss || command == .help { state.sheet = nil }
+        guard let moved else { return messageCommand(&state, command) }
+        state.sheet = .help(scroll: min(max(0, moved), last))
         return []
     }
 

@@ -89,7 +89,7 @@ enum Sheets {
         case .alreadySubscribed, .atNextRenewal: true
         default: false
         }
-        let charged = chosen.map { waits || $0.terms.paymentMode == .freeTrial ? 0 : $0.terms.prices[state.storefront.id] } ?? quote.price
+        let charged = chosen.map { waits ? 0 : $0.terms.firstPayment(in: state.storefront.id) } ?? quote.price
         let total = charged.map { state.priceFormatter.string($0) } ?? "—"
         var lines = quoteLines(quote, product: product, title: title, quantity: confirm.quantity, total: total, state, strings)
         if let offer = chosen {

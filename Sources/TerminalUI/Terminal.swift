@@ -211,7 +211,7 @@ public final class Terminal {
         if cell.attributes.contains(.underline) { attributes |= cn_attr_underline() }
 
         let gridWidth = wide ? 2 : 1
-        let shown = asciiOnly ? Self.asciiStandIn(for: character) : character
+        let shown = asciiOnly ? TerminalText.asciiStandIn(for: character) : character
         // A buffer on the stack: painting allocates nothing per cell.
         withUnsafeTemporaryAllocation(of: wchar_t.self, capacity: max(Int(CCHARW_MAX), 2)) { glyph in
             let count = Self.glyph(for: shown, into: glyph)
@@ -242,24 +242,6 @@ public final class Terminal {
         // At the bottom-right corner ncurses draws the cell and reports ERR (it cannot move the
         // cursor past it); nothing to handle.
         _ = mvwadd_wch(window, Int32(row), Int32(column), &cell)
-    }
-
-    /// Under a non-UTF-8 locale, the one-cell punctuation the views use gets a readable ASCII
-    /// stand-in instead of "?"; anything else non-ASCII still becomes "?" below.
-    static func asciiStandIn(for character: Character) -> Character {
-        switch character {
-        case "·", "—", "–", "─", "━": "-"
-        case "│", "┃", "▏": "|"
-        case "┌", "┐", "└", "┘", "├", "┤": "+"
-        case "…": "."
-        case "×": "x"
-        case "✓": "v"
-        case "⚠": "!"
-        case "\u{00A0}", "\u{202F}": " "
-        case "“", "”": "\""
-        case "‘", "’": "'"
-        default: character
-        }
     }
 
     /// Writes the wide characters for one grid character into `buffer` (room for CCHARW_MAX,

@@ -105,13 +105,10 @@ extension BuyCommand {
             guard !signatureParts.contains(true) else { throw CommandFailure.usage("--offer-signature and its values need --offer OFFER_ID") }
             return nil
         }
-        if catalog.product(id: productId)?.subscription?.offer(id: offer)?.kind == .winBack, !signatureParts.contains(true) {
-            return .winBack(offer)
-        }
         guard let offerSignature else {
             guard !signatureParts.contains(true) else { throw CommandFailure.usage("--offer-key-id, --offer-nonce and --offer-timestamp go with --offer-signature") }
             do {
-                return .promotional(try PromotionalOfferSigner.sign(offerId: offer, productId: productId, applicationUsername: orderId, catalog: catalog))
+                return try PromotionalOfferSigner.paymentOffer(offer, productId: productId, applicationUsername: orderId, catalog: catalog)
             } catch let failure as PromotionalOfferSigner.Failure {
                 throw CommandFailure.failure(failure.description)
             }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StoreClient
+import StoreCore
 import StoreKitModel
 
 struct ProductsCommand: AsyncParsableCommand {
@@ -29,12 +30,7 @@ struct ProductsCommand: AsyncParsableCommand {
     var store: String?
 
     func run() async throws {
-        let environment = ProcessInfo.processInfo.environment
-        let remote = store ?? environment["STOREFRONT_STORE"].flatMap { $0.isEmpty ? nil : $0 }
-        if let remote, !(CatalogLoader.isURL(remote) && URL(string: remote)?.host != nil) {
-            throw CommandFailure.usage("--store \(remote): expected the server's URL, e.g. http://127.0.0.1:8080")
-        }
-        let url = remote.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
+        let url = try StoreOptions.storeURL(flag: store, ProcessInfo.processInfo.environment)
         let policy = RetryPolicy.standard
         let context = try await options.resolve(defaultCatalog: url.map { "\($0)/v1/catalog" } ?? "products.json",
                                                 defaultRetryBudget: url == nil ? .zero : policy.budget,
@@ -122,7 +118,7 @@ struct ProductsJSON: Encodable {
             paymentMode = terms.paymentMode.rawValue
             period = terms.period.iso8601
             periods = terms.periods
-            displayPrice = formatter.string(terms.paymentMode == .freeTrial ? 0 : terms.prices[storefront] ?? 0)
+            displayPrice = formatter.string(terms.firstPayment(in: storefront) ?? 0)
         }
     }
 

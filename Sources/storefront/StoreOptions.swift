@@ -26,7 +26,12 @@ struct StoreOptions: ParsableArguments {
 
     /// The server URL, from `--store` or `$STOREFRONT_STORE`; nil for the simulated store.
     func storeURL(_ environment: [String: String]) throws -> String? {
-        guard let url = store ?? environment["STOREFRONT_STORE"].flatMap({ $0.isEmpty ? nil : $0 }) else { return nil }
+        try Self.storeURL(flag: store, environment)
+    }
+
+    /// `--store` (or `$STOREFRONT_STORE`) checked and without a trailing slash; nil for none.
+    static func storeURL(flag: String?, _ environment: [String: String]) throws -> String? {
+        guard let url = flag ?? environment["STOREFRONT_STORE"].flatMap({ $0.isEmpty ? nil : $0 }) else { return nil }
         guard CatalogLoader.isURL(url), URL(string: url)?.host != nil else {
             throw CommandFailure.usage("--store \(url): expected the server's URL, e.g. http://127.0.0.1:8080")
         }

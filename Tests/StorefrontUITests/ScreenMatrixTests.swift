@@ -132,10 +132,6 @@ import Testing
         }),
     ]
 
-    /// The punctuation the terminal draws with an ASCII stand-in (`Terminal.asciiStandIn`).
-    static let drawnAsASCII: Set<Character> = ["·", "—", "–", "─", "│", "▏", "┌", "┐", "└", "┘", "…", "×", "✓", "⚠",
-                                               "\u{00A0}", "\u{202F}", "“", "”", "‘", "’"]
-
     static func filter(_ state: inout AppState, _ query: String) {
         F.keys(&state, .character("/"))
         for character in query { F.keys(&state, .character(character)) }
@@ -148,7 +144,7 @@ import Testing
             steps(&state)
             Golden.check("matrix/\(name)-\(variant.name)", state)
             if variant.ascii {
-                let unshown = Golden.text(state).filter { !$0.isASCII && !Self.drawnAsASCII.contains($0) }
+                let unshown = Golden.text(state).filter { !TerminalText.asciiStandIn(for: $0).isASCII }
                 #expect(unshown.isEmpty, "\(name): \(unshown) would show as ? on an ASCII terminal")
             }
         }

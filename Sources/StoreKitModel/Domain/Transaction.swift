@@ -1,22 +1,15 @@
 import Foundation
 
 /// `SKPaymentTransactionState`, with StoreKit's raw values.
-public enum TransactionState: Int, CaseIterable, Sendable, Codable, Hashable {
+public enum TransactionState: Int, NamedCase, Sendable, Codable, Hashable {
     case purchasing = 0
     case purchased = 1
     case failed = 2
     case restored = 3
     case deferred = 4
 
-    public var name: String { String(describing: self) }
-
     /// Purchased or restored: the transactions a receipt lists, whose updates come with the receipt.
     public var hasReceipt: Bool { self == .purchased || self == .restored }
-
-    public init?(name: String) {
-        guard let state = TransactionState.allCases.first(where: { $0.name == name }) else { return nil }
-        self = state
-    }
 }
 
 /// Why a transaction failed: a StoreKit error, or a network error from the URL domain.

@@ -81,6 +81,13 @@ public struct Upgrade: Sendable, Hashable {
         self.refund = refund
     }
 
+    /// As a database row or a wire message keeps it (the refund an exact decimal string); nil
+    /// without one, or when a part is unreadable.
+    public init?(date: Date?, refund: String?) {
+        guard let date, let refund = refund.flatMap({ Decimal(string: $0) }) else { return nil }
+        self.init(date: date, refund: refund)
+    }
+
     /// The unused part of `paid` for a period from `start` to `end`, at `now`: pro rata by time,
     /// rounded down to the currency's minor unit so a refund never exceeds what was paid.
     public static func proratedRefund(of paid: Decimal, currency: String, start: Date, end: Date, at now: Date) -> Decimal {
@@ -104,25 +111,24 @@ public struct Revocation: Sendable, Hashable {
         self.date = date
         self.reason = reason
     }
+
+    /// As a row or a message keeps it: none without a date; a reason it cannot read is `other`.
+    public init?(date: Date?, reason: RevocationReason?) {
+        guard let date else { return nil }
+        self.init(date: date, reason: reason ?? .other)
+    }
 }
 
 /// `Transaction.RevocationReason`, with Apple's raw values.
-public enum RevocationReason: Int, Sendable, Hashable, Codable, CaseIterable {
+public enum RevocationReason: Int, Sendable, Hashable, Codable, NamedCase {
     /// Refunded for another reason (the customer asked, an accidental purchase).
     case other = 0
     /// Refunded because of an actual or perceived issue with the app.
     case developerIssue = 1
-
-    public var name: String { String(describing: self) }
-
-    public init?(name: String) {
-        guard let reason = Self.allCases.first(where: { $0.name == name }) else { return nil }
-        self = reason
-    }
 }
 
 /// Why a subscription stopped renewing (`RenewalInfo.ExpirationReason`), with Apple's raw values.
-public enum ExpirationReason: Int, Sendable, Hashable, Codable, CaseIterable {
+public enum ExpirationReason: Int, Sendable, Hashable, Codable, NamedCase {
     /// The customer turned auto-renew off.
     case autoRenewDisabled = 1
     /// Billing retry ended without the billing issue being resolved.
@@ -132,15 +138,11 @@ public enum ExpirationReason: Int, Sendable, Hashable, Codable, CaseIterable {
     /// The product was not for sale at renewal.
     case productUnavailable = 4
     case unknown = 5
-
-    public var name: String { String(describing: self) }
 }
 
 /// Where a subscription's price increase stands (`RenewalInfo.priceIncreaseStatus`), with Apple's raw values.
-public enum PriceIncreaseStatus: Int, Sendable, Hashable, Codable, CaseIterable {
+public enum PriceIncreaseStatus: Int, Sendable, Hashable, Codable, NamedCase {
     /// Asked for, not answered: without consent the subscription expires at the period's end.
     case pending = 0
     case agreed = 1
-
-    public var name: String { String(describing: self) }
 }

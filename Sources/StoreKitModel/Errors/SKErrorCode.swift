@@ -1,6 +1,6 @@
 /// StoreKit's `SKError.Code`, numbered in the declaration order of Apple's `SKError.h`
 /// (Apple's documentation page lists them in another order; never number from it).
-public enum SKErrorCode: Int, CaseIterable, Sendable, Codable, Hashable {
+public enum SKErrorCode: Int, NamedCase, Sendable, Codable, Hashable {
     case unknown = 0
     case clientInvalid = 1
     case paymentCancelled = 2
@@ -24,14 +24,11 @@ public enum SKErrorCode: Int, CaseIterable, Sendable, Codable, Hashable {
     case overlayPresentedInBackgroundScene = 20
     case paymentMethodBindingConfigurationRequired = 21
 
-    /// The case name as Swift spells it (`paymentCancelled`), used in JSON and on screen.
-    public var name: String { String(describing: self) }
-
     /// Looks a code up by number (`4`) or by name (`paymentNotAllowed`).
     public init?(token: String) {
         if let number = Int(token), let code = SKErrorCode(rawValue: number) {
             self = code
-        } else if let code = SKErrorCode.allCases.first(where: { $0.name == token }) {
+        } else if let code = SKErrorCode(name: token) {
             self = code
         } else {
             return nil
@@ -40,7 +37,7 @@ public enum SKErrorCode: Int, CaseIterable, Sendable, Codable, Hashable {
 }
 
 /// Network failures reach StoreKit apps in the URL error domain, not as `SKError`.
-public enum URLErrorCode: Int, CaseIterable, Sendable, Codable, Hashable {
+public enum URLErrorCode: Int, NamedCase, Sendable, Codable, Hashable {
     case timedOut = -1001
     case cannotFindHost = -1003
     case cannotConnectToHost = -1004
@@ -48,8 +45,6 @@ public enum URLErrorCode: Int, CaseIterable, Sendable, Codable, Hashable {
     case notConnectedToInternet = -1009
     case userCancelledAuthentication = -1012
     case secureConnectionFailed = -1200
-
-    public var name: String { String(describing: self) }
 }
 
 /// The languages Storefront speaks.
