@@ -45,8 +45,18 @@ import Glibc
         try session.resize(columns: 100, rows: 30)
         for _ in 0..<4 { try session.sendKeys("Escape") }
         // The title bar is the same in both languages (`l` may have switched to Chinese).
-        try session.waitUntil("the main screen after \(steps) random keys (seed \(seed))", timeout: .seconds(20)) { screen in
-            screen.contains("Storefront · ") && (screen.contains("Products") || screen.contains("商品"))
+        do {
+            try session.waitUntil("the main screen after \(steps) random keys (seed \(seed))", timeout: .seconds(20)) { screen in
+                screen.contains("Storefront · ") && (screen.contains("Products") || screen.contains("商品"))
+            }
+        } catch {
+            // Alive is not answering: say what the kernel says of it (running, sleeping, stopped)
+            // and where it waits, and the last keys, so a failure under load can be told apart.
+            let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? "gone"
+            let state = stat.split(separator: ")").last.map { String($0.prefix(3)) } ?? stat
+            let channel = (try? String(contentsOfFile: "/proc/\(pid)/wchan", encoding: .utf8)) ?? "?"
+            Issue.record("process \(pid) state\(state) waiting in \(channel); last keys: \(log.suffix(30).joined(separator: " "))")
+            throw error
         }
         try session.sendKeys("q")
         // A purchase may still be in flight: then q asks first, and y confirms.
