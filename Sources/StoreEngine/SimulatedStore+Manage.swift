@@ -39,10 +39,11 @@ extension SimulatedStore {
             for original in latest.values.sorted(by: { $0.id < $1.id }) {
                 let id = try StoreDatabase.nextTransactionId(db)
                 let old = original.transaction
-                let restored = StoredTransaction(
+                var restored = StoredTransaction(
                     transaction: Transaction(id: id, originalId: old.originalId, payment: old.payment, state: .restored, purchaseDate: now),
                     storefront: original.storefront, price: 0, currency: original.currency,
                     expiresDate: original.expiresDate, revocationDate: nil, autoRenew: false, pendingOutcome: nil, reason: .restore)
+                restored.appAccountToken = original.appAccountToken
                 try restored.insert(db)
                 updates.append(try self.record(restored, controls: controls, db))
             }

@@ -128,6 +128,7 @@ extension SimulatedStore {
             expiresDate: start.addingTimeInterval(seconds), revocationDate: nil, autoRenew: true, pendingOutcome: nil, reason: .renewal)
         renewal.offer = offer
         renewal.priceIncrease = previous.priceIncrease == .agreed ? nil : previous.priceIncrease
+        renewal.appAccountToken = previous.appAccountToken
         try renewal.insert(db)
         return renewal
     }

@@ -14,7 +14,8 @@ extension StoredTransaction {
         expires_date, revocation_date, auto_renew, finished, pending_outcome, storefront, price, currency, reason, \
         offer_type, offer_id, offer_mode, offer_period, revocation_reason, \
         renewal_product_id, billing_retry_until, grace_expires, price_increase, expiration_reason, \
-        renewal_offer_type, renewal_offer_id, renewal_offer_mode, renewal_offer_period, upgrade_date, upgrade_refund, declined
+        renewal_offer_type, renewal_offer_id, renewal_offer_mode, renewal_offer_period, upgrade_date, upgrade_refund, declined, \
+        app_account_token
         """
 
     /// A column's position in `columns`.
@@ -23,7 +24,8 @@ extension StoredTransaction {
              expiresDate, revocationDate, autoRenew, finished, pendingOutcome, storefront, price, currency, reason,
              offerType, offerId, offerMode, offerPeriod, revocationReason,
              renewalProductId, billingRetryUntil, graceExpires, priceIncrease, expirationReason,
-             renewalOfferType, renewalOfferId, renewalOfferMode, renewalOfferPeriod, upgradeDate, upgradeRefund, declined
+             renewalOfferType, renewalOfferId, renewalOfferMode, renewalOfferPeriod, upgradeDate, upgradeRefund, declined,
+             appAccountToken
     }
 
     /// How many columns `columns` lists: where a query's own columns after them start.
@@ -60,6 +62,7 @@ extension StoredTransaction {
                                         period: optional(.renewalOfferPeriod))
         upgrade = Upgrade(date: (optional(.upgradeDate) as Double?).map(Date.init(timeIntervalSince1970:)), refund: optional(.upgradeRefund))
         declined = value(.declined)
+        appAccountToken = (optional(.appAccountToken) as String?).flatMap(UUID.init(uuidString:))
     }
 
     /// Inserts the transaction; `owner` and `requestKey` are the process that added it and the
@@ -67,7 +70,7 @@ extension StoredTransaction {
     func insert(owner: String? = nil, requestKey: String? = nil, _ db: Database) throws {
         try db.cachedStatement(sql: """
             INSERT INTO transactions (\(Self.columns), owner, request_key)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """).execute(arguments: [
                 id, transaction.originalId, transaction.productId, transaction.quantity, transaction.payment.account,
                 transaction.payment.applicationUsername, transaction.state.rawValue, transaction.error?.domain,
@@ -78,7 +81,7 @@ extension StoredTransaction {
                 renewalProductId, billingRetryUntil?.timeIntervalSince1970, graceExpires?.timeIntervalSince1970,
                 priceIncrease?.rawValue, expirationReason?.rawValue,
                 renewalOffer?.type.rawValue, renewalOffer?.id, renewalOffer?.paymentMode.rawValue, renewalOffer?.period.iso8601,
-                upgrade?.date.timeIntervalSince1970, upgrade?.refund.exactString, declined, owner, requestKey,
+                upgrade?.date.timeIntervalSince1970, upgrade?.refund.exactString, declined, appAccountToken?.uuidString.lowercased(), owner, requestKey,
             ])
     }
 
@@ -88,7 +91,8 @@ extension StoredTransaction {
                 auto_renew = ?, finished = ?, pending_outcome = ?, price = ?, original_id = ?, offer_type = ?, offer_id = ?,
                 offer_mode = ?, offer_period = ?, revocation_reason = ?, renewal_product_id = ?, billing_retry_until = ?,
                 grace_expires = ?, price_increase = ?, expiration_reason = ?, reason = ?, renewal_offer_type = ?, renewal_offer_id = ?,
-                renewal_offer_mode = ?, renewal_offer_period = ?, upgrade_date = ?, upgrade_refund = ?, declined = ? WHERE id = ?
+                renewal_offer_mode = ?, renewal_offer_period = ?, upgrade_date = ?, upgrade_refund = ?, declined = ?, app_account_token = ?
+                WHERE id = ?
             """).execute(arguments: [
                 transaction.state.rawValue, transaction.error?.domain, transaction.error?.code,
                 expiresDate?.timeIntervalSince1970, revocationDate?.timeIntervalSince1970, autoRenew,
@@ -97,7 +101,7 @@ extension StoredTransaction {
                 renewalProductId, billingRetryUntil?.timeIntervalSince1970, graceExpires?.timeIntervalSince1970,
                 priceIncrease?.rawValue, expirationReason?.rawValue, reason.rawValue,
                 renewalOffer?.type.rawValue, renewalOffer?.id, renewalOffer?.paymentMode.rawValue, renewalOffer?.period.iso8601,
-                upgrade?.date.timeIntervalSince1970, upgrade?.refund.exactString, declined, id,
+                upgrade?.date.timeIntervalSince1970, upgrade?.refund.exactString, declined, appAccountToken?.uuidString.lowercased(), id,
             ])
     }
 

@@ -206,6 +206,32 @@ public struct StoreDatabase: Sendable {
                 ALTER TABLE journal ADD COLUMN renewal INTEGER NOT NULL DEFAULT 0;
                 """)
         }
+        migrator.registerMigration("v12: App Store Server API") { db in
+            // What a developer's server told the store through the App Store Server API: the app
+            // account token set on a chain, the consumption information sent for a refund request
+            // (as sent, for /admin to show), and each renewal-date extension by its request id,
+            // so a retried request is answered the same and extensions per year can be counted.
+            try db.execute(sql: """
+                ALTER TABLE transactions ADD COLUMN app_account_token TEXT;
+                CREATE TABLE consumption (
+                    transaction_id TEXT PRIMARY KEY,
+                    body TEXT NOT NULL,
+                    received_at REAL NOT NULL
+                );
+                CREATE TABLE renewal_extensions (
+                    request_identifier TEXT PRIMARY KEY,
+                    original_id TEXT NOT NULL,
+                    transaction_id TEXT NOT NULL,
+                    days INTEGER NOT NULL,
+                    reason INTEGER NOT NULL,
+                    new_expires_date REAL NOT NULL,
+                    success INTEGER NOT NULL,
+                    extended_at REAL NOT NULL
+                );
+                CREATE INDEX renewal_extensions_chain ON renewal_extensions(original_id, extended_at);
+                CREATE INDEX transactions_account_seq ON transactions(account, seq);
+                """)
+        }
         return migrator
     }
 }
@@ -247,6 +273,8 @@ struct StoredTransaction: Sendable, Hashable {
     var upgrade: Upgrade? = nil
     /// A parent declined this Ask to Buy request.
     var declined = false
+    /// Set by a server through the App Store Server API; renewals and restores keep it.
+    var appAccountToken: UUID? = nil
 
     var id: String { transaction.id }
 

@@ -28,3 +28,14 @@ extension WireControls: KnownFields {
     static let fields: Set<String> = ["nextOutcome", "productOutcomes", "latencyMilliseconds", "askToBuy", "paymentsAllowed",
                                       "timeRate", "storefront", "account", "verification", "dropOrderIds", "billingIssues", "gracePeriod", "apiErrors"]
 }
+
+extension APIKeyRequest: KnownFields, MultilineFields {
+    static let fields: Set<String> = ["issuerId", "keyId", "key"]
+    static let multilineFields: Set<String> = ["key"]
+}
+
+/// A request body with text fields that may break lines (a PEM key as read from its file); no
+/// other control character is allowed in them.
+protocol MultilineFields: Decodable {
+    static var multilineFields: Set<String> { get }
+}

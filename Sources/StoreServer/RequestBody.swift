@@ -38,7 +38,7 @@ enum BodyReader {
     }
 
     static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
-        let object = try parseObject(data)
+        let object = try parseObject(data, multiline: (T.self as? any MultilineFields.Type)?.multilineFields ?? [])
         if let known = T.self as? any KnownFields.Type {
             try check(object, against: known.fields)
         }
@@ -52,7 +52,8 @@ enum BodyReader {
     /// The body as a JSON object whose text and keys are checked: 400 when it is not JSON, holds a
     /// control character or a key twice, 422 when it is JSON but not an object (every request body
     /// of this API is one).
-    private static func parseObject(_ data: Data) throws -> JSONObject {
+    /// `multiline`: top-level fields whose text may break lines (a PEM key), and hold no other control.
+    private static func parseObject(_ data: Data, multiline: Set<String> = []) throws -> JSONObject {
         guard !data.isEmpty else { throw APIError.badRequest("the request body is empty; expected a JSON object") }
         // The catalog's parser, not JSONSerialization: a third of the cost, and it says where the syntax breaks.
         let parsed: JSONValue
@@ -64,14 +65,14 @@ enum BodyReader {
         guard case .object(let object) = parsed else {
             throw APIError.invalid("the body is \(parsed.kindName); expected a JSON object with this route's fields (docs/api.md)")
         }
-        try checkKeysAndText(object, at: .root)
+        try checkKeysAndText(object, at: .root, multiline: multiline)
         return object
     }
 
     /// Every key and string in `object`, at any depth, must be text without control characters,
     /// and no object may have a key twice: catalogs are held to the same, and which of two values
     /// a request meant is a guess (Foundation's decoder keeps one of them).
-    private static func checkKeysAndText(_ object: JSONObject, at path: JSONPath) throws {
+    private static func checkKeysAndText(_ object: JSONObject, at path: JSONPath, multiline: Set<String> = []) throws {
         if let key = object.duplicateKeys.first {
             let keyPath = path.key(key)
             throw APIError.badRequest("\(keyPath): the key appears more than once; each key may appear only once", field: keyPath.description)
@@ -79,7 +80,12 @@ enum BodyReader {
         for member in object.members {
             let memberPath = path.key(member.key)
             try NetworkText.refuseControls(member.key, field: memberPath.description, place: "the key \(memberPath)")
-            try checkKeysAndText(member.value, at: memberPath)
+            if multiline.contains(member.key), case .string(let text) = member.value {
+                try NetworkText.refuseControls(text.filter { $0 != "\n" && $0 != "\r\n" && $0 != "\r" }, field: memberPath.description,
+                                               place: memberPath.description)
+            } else {
+                try checkKeysAndText(member.value, at: memberPath)
+            }
         }
     }
 

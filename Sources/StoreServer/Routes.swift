@@ -20,6 +20,7 @@ public enum StoreRoutes {
         addAccountRoutes(router, service)
         addVerifyRoutes(router, service)
         addAdminRoutes(router, service)
+        ServerAPIRoutes.add(router, service)
         allowed.record(router.routes.map { (method: $0.method.rawValue, path: "\($0.path)") })
         return router
     }
@@ -311,11 +312,37 @@ public enum StoreRoutes {
         admin.delete("/transactions/{transactionId}") { _, context in
             try await manage(.delete(try transactionId(context)), service)
         }
+        addServerAPIAdmin(admin, service)
         admin.post("/clear") { _, _ in
             try await manage(.clearAll, service)
         }
         admin.post("/reset") { _, _ in
             try await manage(.resetToDefaults, service)
+        }
+    }
+
+    /// What the App Store Server API needs from `/admin`: its keys, and what servers sent it.
+    static func addServerAPIAdmin(_ admin: RouterGroup<BasicRequestContext>, _ service: StoreService) {
+        let limit = service.configuration.bodyLimit
+        admin.get("/api-keys") { _, _ in
+            JSONBody.response(APIKeysResponse(keys: service.apiKeys.all.map { .init(issuerId: $0.issuerId, keyId: $0.keyId, publicKey: $0.publicKeyPEM) }))
+        }
+        admin.post("/api-keys") { request, _ in
+            let (body, _) = try await BodyReader.decode(APIKeyRequest.self, from: request, limit: limit)
+            let key: APIKey
+            do {
+                key = try APIKey(issuerId: body.issuerId, keyId: body.keyId, pem: body.key)
+            } catch let problem as APIKeyProblem {
+                throw APIError.invalid(problem.message, field: "key")
+            }
+            try await service.register(key)
+            return JSONBody.response(APIKeysResponse.Key(issuerId: key.issuerId, keyId: key.keyId, publicKey: key.publicKeyPEM), status: .created)
+        }
+        admin.get("/consumption") { _, _ in
+            let reports = try await service.store.consumptionReports()
+            return JSONBody.response(ConsumptionReportsResponse(reports: reports.map {
+                .init(transactionId: $0.transactionId, receivedDate: $0.receivedAt.epochMilliseconds, request: $0.body)
+            }))
         }
     }
 

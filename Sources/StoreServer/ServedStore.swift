@@ -30,6 +30,18 @@ public protocol ServedStore: StoreBackend {
     func currentReceipt(account: String) async throws -> String
     func renewDue() async throws
     func resume() async throws
+    // The App Store Server API.
+    func serverTransaction(id: String) async throws -> ServerTransaction?
+    func account(ofTransaction id: String) async throws -> String?
+    func history(account: String, filter: HistoryFilter, after position: HistoryPosition?, limit: Int) async throws -> HistoryPage
+    func subscriptionStatuses(account: String) async throws -> [SubscriptionStatus]
+    func setAppAccountToken(_ token: UUID, originalTransactionId: String) async throws -> Bool
+    func recordConsumption(transactionId: String, body: String) async throws
+    func consumptionReports() async throws -> [ConsumptionReport]
+    func extendRenewal(originalTransactionId: String, days: Int, reason: Int, requestIdentifier: String) async throws
+        -> Result<RenewalExtension, RenewalExtension.Refusal>?
+    func serverSetting(_ key: String) async throws -> String?
+    func setServerSetting(_ key: String, _ value: String?) async throws
     /// The last storage failure, until a write succeeds again (`/v1/health`).
     var storageHealth: StorageHealth { get }
 }

@@ -23,6 +23,8 @@ public struct ServerConfiguration: Sendable {
     public var receiptBodyLimit: Int
     /// How long an idempotency key and its stored response are kept.
     public var idempotencyLifetime: TimeInterval
+    /// Keys that may call the App Store Server API (`--api-key`), besides those `/admin` registered.
+    public var apiKeys: [APIKey] = []
 
     public init(host: String = "127.0.0.1", port: Int = 8080, environment: ServerEnvironment = .sandbox, adminToken: String,
                 sharedSecret: String? = nil, bodyLimit: Int = 64 * 1024, receiptBodyLimit: Int = 5 * 1024 * 1024,
@@ -77,6 +79,8 @@ public struct StoreService: Sendable {
     public let configuration: ServerConfiguration
     /// The catalog file as loaded, served at `/v1/catalog` so clients use the same one.
     public let catalogBytes: Data
+    /// Who may call the App Store Server API.
+    public let apiKeys: APIKeyRing
 
     public init(store: any ServedStore, configuration: ServerConfiguration, catalogBytes: Data) async throws {
         self.store = store
@@ -92,6 +96,33 @@ public struct StoreService: Sendable {
             throw StoreFailure("the signing chain kept in store.sqlite is not for its signing key; the database was edited by hand", kind: .storage)
         }
         signer = try TransactionSigner(rawKey: rawKey, chain: chain)
+        apiKeys = APIKeyRing(bundleId: store.catalog.bundleId)
+        for key in try await Self.registeredKeys(store) + configuration.apiKeys {
+            try await apiKeys.add(key)
+        }
+    }
+
+    /// The keys `/admin/api-keys` registered, kept with the store.
+    static func registeredKeys(_ store: any ServedStore) async throws -> [APIKey] {
+        guard let saved = try await store.serverSetting(Self.apiKeysSetting) else { return [] }
+        return (try? JSONDecoder().decode([APIKey].self, from: Data(saved.utf8))) ?? []
+    }
+
+    static let apiKeysSetting = "api_keys"
+
+    /// Registers a key for the App Store Server API and keeps it for the next start.
+    func register(_ key: APIKey) async throws {
+        var saved = try await Self.registeredKeys(store).filter { $0.keyId != key.keyId }
+        saved.append(key)
+        try await store.setServerSetting(Self.apiKeysSetting, String(decoding: JSONBody.data(saved), as: UTF8.self))
+        try await apiKeys.add(key)
+    }
+
+    /// The app's Apple ID, which Apple reports in production only: a stable number made from the
+    /// bundle id, since a simulated app has none.
+    var appAppleId: Int64? {
+        guard store.environment == ServerEnvironment.production.name else { return nil }
+        return Int64(TransactionSigner.appTransactionId(bundleId: catalog.bundleId, account: "")).map { $0 % 10_000_000_000 }
     }
 
     /// Opens the store in `directory` (`store.sqlite`) and completes what a killed server left half done.
@@ -122,14 +153,8 @@ public struct StoreService: Sendable {
             let current = details[transaction.id]
             let shown = transaction.terms.flatMap { terms in current.map { $0.applying(terms) } } ?? current
             return Self.wire(transaction, details: shown, catalog: catalog, environment: store.environment, signer: signer,
-                             signedAt: Self.signedDate(transaction, shown))
+                             signedAt: transaction.modifiedDate(shown))
         }
-    }
-
-    /// When the signed facts last changed (the purchase, a refund, an upgrade): a transaction's
-    /// JWS says the same `signedDate` however often it is read.
-    static func signedDate(_ transaction: Transaction, _ details: TransactionDetails?) -> Date {
-        [transaction.purchaseDate, details?.revocationDate, details?.upgrade?.date].compactMap { $0 }.max() ?? transaction.purchaseDate
     }
 
     /// A transaction as clients see it, signed when purchased or restored.
@@ -209,7 +234,7 @@ public struct StoreService: Sendable {
         let signer = signer
         let outcome = try await store.add(payment, idempotency: idempotency) { transaction, details in
             let wire = Self.wire(transaction, details: details, catalog: catalog, environment: environment, signer: signer,
-                                 signedAt: Self.signedDate(transaction, details))
+                                 signedAt: transaction.modifiedDate(details))
             return StoredResponse(status: HTTPResponse.Status.created.code, body: JSONBody.data(TransactionResponse(transaction: wire)))
         }
         switch outcome {

@@ -45,7 +45,7 @@ public struct TransactionSigner: Sendable {
     }
 
     /// The compact JWS of `payload`: base64url(header).base64url(payload).base64url(r ‖ s).
-    public func sign(_ payload: SignedTransactionPayload) -> String {
+    public func sign(_ payload: some Encodable) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let header = JWSHeader(alg: "ES256", kid: keyId, typ: "JWT", x5c: chain.x5c)
@@ -55,15 +55,14 @@ public struct TransactionSigner: Sendable {
     }
 
     /// The StoreKit 2 payload of a transaction, from the store's details and the catalog.
+    /// `appAccountToken`: one a server set on the chain (Set App Account Token), which replaces
+    /// the one the app sent.
     public static func payload(for transaction: Transaction, details: TransactionDetails?, catalog: Catalog,
-                               environment: String, signedAt: Date) -> SignedTransactionPayload {
+                               environment: String, signedAt: Date, appAccountToken: UUID? = nil) -> SignedTransactionPayload {
         let product = catalog.product(id: transaction.productId)
         let quantity = max(1, transaction.quantity)
         let unitPrice = (details?.price ?? 0) / Decimal(quantity)
-        var milliunits = unitPrice * 1000
-        var rounded = Decimal()
-        NSDecimalRound(&rounded, &milliunits, 0, .bankers)
-        let token = transaction.payment.applicationUsername.flatMap(UUID.init(uuidString:))?.uuidString.lowercased()
+        let token = (appAccountToken ?? transaction.payment.applicationUsername.flatMap(UUID.init(uuidString:)))?.uuidString.lowercased()
         return SignedTransactionPayload(
             transactionId: transaction.id,
             originalTransactionId: transaction.originalId,
@@ -87,11 +86,19 @@ public struct TransactionSigner: Sendable {
             webOrderLineItemId: product?.type == .autoRenewable ? webOrderLineItemId(transaction.id) : nil,
             appTransactionId: appTransactionId(bundleId: catalog.bundleId, account: transaction.payment.account),
             currency: details?.currency ?? "USD",
-            price: NSDecimalNumber(decimal: rounded).int64Value,
+            price: milliunits(unitPrice),
             offerType: details?.offer?.type.serverValue,
             offerIdentifier: details?.offer?.id,
             offerDiscountType: details?.offer.map { discountType($0.paymentMode) },
             offerPeriod: details?.offer?.period.iso8601)
+    }
+
+    /// A price in milliunits of its currency (1.99 → 1990), as the App Store Server API sends prices.
+    static func milliunits(_ price: Decimal) -> Int64 {
+        var scaled = price * 1000
+        var rounded = Decimal()
+        NSDecimalRound(&rounded, &scaled, 0, .bankers)
+        return NSDecimalNumber(decimal: rounded).int64Value
     }
 
     /// A subscription period's order line, as receipts' `web_order_line_item_id` names it: the

@@ -56,6 +56,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("verifyReceipt's shared secret (`password`). Default: $STOREFRONT_SHARED_SECRET, else not checked.", valueName: "secret"))
     var sharedSecret: String?
 
+    @Option(name: .customLong("api-key"), help: ArgumentHelp("A key that may call the App Store Server API (/inApps): ISSUER_ID:KEY_ID:FILE, FILE being the .p8 private key App Store Connect hands out or its public key (PEM). Repeatable; /admin/api-keys registers more.", valueName: "issuer:kid:file"))
+    var apiKeys: [String] = []
+
     @Option(name: .long, help: ArgumentHelp("Connections served at once (1 to 65536); a connection beyond them is answered 503 and closed.", valueName: "n"))
     var maxConnections = ConnectionLimits.standard.maxConnections
 
@@ -87,7 +90,14 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let token = givenToken ?? ServerConfiguration.generateToken()
         let secret = sharedSecret ?? env["STOREFRONT_SHARED_SECRET"].flatMap { $0.isEmpty ? nil : $0 }
-        let configuration = ServerConfiguration(host: host, port: port, environment: environment, adminToken: token, sharedSecret: secret)
+        var configuration = ServerConfiguration(host: host, port: port, environment: environment, adminToken: token, sharedSecret: secret)
+        do {
+            configuration.apiKeys = try apiKeys.map { flag throws(APIKeyProblem) in
+                try APIKey.parse(flag: flag) { try String(contentsOfFile: $0, encoding: .utf8) }
+            }
+        } catch {
+            throw CommandFailure.usage("--api-key: \(error.message)")
+        }
         let limits = try connectionLimits(leastBody: configuration.receiptBodyLimit)
         let bytes: [UInt8]
         let loaded: Catalog

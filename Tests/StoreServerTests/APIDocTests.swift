@@ -52,25 +52,30 @@ import Testing
         #expect(routes.subtracting(operations).sorted() == [], "routed but not in docs/openapi.json")
     }
 
-    /// Every /admin operation requires the bearer token and no other does; every operation has a
-    /// success response, and every error response is the JSON error shape.
+    /// Every /admin operation requires the admin token and every /inApps one Apple's bearer JWT,
+    /// and no other does; every operation has a success response; every error response is the
+    /// JSON error shape: this server's, or Apple's under /inApps (whose 401 is plain text, as Apple's).
     @Test func openAPIDescribesSecurityAndErrors() throws {
         let document = try Self.openAPI()
         #expect((document["openapi"] as? String)?.hasPrefix("3.") == true)
         let responses = (document["components"] as? [String: Any])?["responses"] as? [String: [String: Any]] ?? [:]
         for (name, operation) in Self.operations(document) {
             let security = operation["security"] as? [[String: Any]]
-            let admin = name.split(separator: " ")[1].hasPrefix("/admin/")
-            #expect(security.map { $0.contains { $0["adminToken"] != nil } } == admin, "\(name): security \(String(describing: security))")
+            let path = name.split(separator: " ")[1]
+            let admin = path.hasPrefix("/admin/")
+            let appStore = path.hasPrefix("/inApps/")
+            #expect(security.map { $0.contains { $0["adminToken"] != nil } } ?? false == admin, "\(name): security \(String(describing: security))")
+            #expect(security.map { $0.contains { $0["appStoreServerAPI"] != nil } } ?? false == appStore, "\(name): security \(String(describing: security))")
             let statuses = (operation["responses"] as? [String: Any]) ?? [:]
             #expect(statuses.keys.contains { $0.hasPrefix("2") }, "\(name) has no success response")
-            if admin { #expect(statuses["401"] != nil, "\(name) does not document 401") }
+            if admin || appStore { #expect(statuses["401"] != nil, "\(name) does not document 401") }
             // Health's 503 is its own answer, degraded with the reason, for whoever polls it.
             for (status, response) in statuses where (status.hasPrefix("4") || status.hasPrefix("5")) && !(name == "GET /v1/health" && status == "503") {
+                if appStore && status == "401" { continue }
                 let reference = (response as? [String: Any])?["$ref"] as? String ?? ""
                 let resolved = responses[String(reference.split(separator: "/").last ?? "")]
                 let schema = ((resolved?["content"] as? [String: Any])?["application/json"] as? [String: Any])?["schema"] as? [String: Any]
-                #expect(schema?["$ref"] as? String == "#/components/schemas/Error", "\(name) \(status)")
+                #expect(schema?["$ref"] as? String == (appStore ? "#/components/schemas/AppStoreError" : "#/components/schemas/Error"), "\(name) \(status)")
             }
         }
     }

@@ -31,13 +31,22 @@ struct ServerFixture {
     let service: StoreService
     let directory: URL
 
+    static func configuration(environment: ServerEnvironment = .sandbox, sharedSecret: String? = nil,
+                              idempotencyLifetime: TimeInterval = 24 * 3600) -> ServerConfiguration {
+        ServerConfiguration(port: 0, environment: environment, adminToken: token, sharedSecret: sharedSecret,
+                            bodyLimit: 64 * 1024, receiptBodyLimit: 5 * 1024 * 1024, idempotencyLifetime: idempotencyLifetime)
+    }
+
     init(directory: URL? = nil, environment: ServerEnvironment = .sandbox, sharedSecret: String? = nil,
          catalogBytes: Data? = nil, idempotencyLifetime: TimeInterval = 24 * 3600) async throws {
+        try await self.init(directory: directory, catalogBytes: catalogBytes,
+                            configuration: Self.configuration(environment: environment, sharedSecret: sharedSecret, idempotencyLifetime: idempotencyLifetime))
+    }
+
+    init(directory: URL? = nil, catalogBytes: Data? = nil, configuration: ServerConfiguration) async throws {
         let bytes = try catalogBytes ?? Self.catalogBytes()
         let catalog = try CatalogLoader.decode(Array(bytes), source: "products.json")
         self.directory = directory ?? scratchDirectory("server")
-        let configuration = ServerConfiguration(port: 0, environment: environment, adminToken: Self.token, sharedSecret: sharedSecret,
-                                                bodyLimit: 64 * 1024, receiptBodyLimit: 5 * 1024 * 1024, idempotencyLifetime: idempotencyLifetime)
         service = try await StoreService.open(catalog: catalog, catalogBytes: bytes, directory: StateDirectory(url: self.directory),
                                               configuration: configuration)
     }

@@ -19,11 +19,12 @@ struct Executable {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
 
+    /// `program`: another program than `storefront` (Python, a shell), found by `/usr/bin/env`.
     static func run(_ arguments: [String], environment: [String: String] = [:],
-                    directory: URL = repositoryRoot) throws -> Result {
+                    directory: URL = repositoryRoot, program: String? = nil) throws -> Result {
         let process = Process()
-        process.executableURL = url
-        process.arguments = arguments
+        process.executableURL = program == nil ? url : URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = program.map { [$0] + arguments } ?? arguments
         process.currentDirectoryURL = directory
         var env = ProcessInfo.processInfo.environment
         for key in ["LANG", "LC_ALL", "LC_MESSAGES"] { env.removeValue(forKey: key) }
@@ -41,5 +42,13 @@ struct Executable {
         return Result(status: process.terminationStatus,
                       stdout: String(decoding: outData, as: UTF8.self),
                       stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    static func run(python arguments: [String]) throws -> Result {
+        try run(arguments, program: "python3")
+    }
+
+    static func shell(_ command: String) throws -> Result {
+        try run(["-c", command], program: "sh")
     }
 }

@@ -1,0 +1,135 @@
+import Foundation
+import StoreKitModel
+
+/// A transaction as the App Store's servers report it: StoreKit's transaction with its terms,
+/// the details a signed transaction carries, and the app account token a server set on its chain.
+public struct ServerTransaction: Sendable, Hashable {
+    public let transaction: Transaction
+    public let details: TransactionDetails
+    /// Set through the App Store Server API (Set App Account Token); it replaces the one the app
+    /// sent with the payment.
+    public let appAccountToken: UUID?
+
+    public init(transaction: Transaction, details: TransactionDetails, appAccountToken: UUID?) {
+        self.transaction = transaction
+        self.details = details
+        self.appAccountToken = appAccountToken
+    }
+
+    /// When the signed facts last changed (the purchase, a refund, an upgrade): Apple's "recently
+    /// modified date", by which history is sorted, and the `signedDate` of its JWS.
+    public var modifiedDate: Date { transaction.modifiedDate(details) }
+}
+
+extension Transaction {
+    /// When the signed facts last changed: the purchase, a refund, an upgrade.
+    public func modifiedDate(_ details: TransactionDetails?) -> Date {
+        [purchaseDate, details?.revocationDate, details?.upgrade?.date].compactMap { $0 }.max() ?? purchaseDate
+    }
+}
+
+/// Which transactions Get Transaction History returns; every filter given must match.
+public struct HistoryFilter: Sendable, Hashable {
+    /// Nil: every product. Product ids, product types and subscription groups all narrow this set.
+    public var productIds: Set<String>?
+    public var startDate: Date?
+    public var endDate: Date?
+    /// True: only refunded or revoked; false: only the others; nil: both.
+    public var revoked: Bool?
+    public var descending: Bool
+    /// Version 1 leaves out consumables the app finished (unless refunded).
+    public var excludesFinishedConsumables: Bool
+
+    public init(productIds: Set<String>? = nil, startDate: Date? = nil, endDate: Date? = nil, revoked: Bool? = nil,
+                descending: Bool = false, excludesFinishedConsumables: Bool = false) {
+        self.productIds = productIds
+        self.startDate = startDate
+        self.endDate = endDate
+        self.revoked = revoked
+        self.descending = descending
+        self.excludesFinishedConsumables = excludesFinishedConsumables
+    }
+}
+
+/// Where a page of history ended: the last transaction's modified date and its place in the store.
+public struct HistoryPosition: Sendable, Hashable {
+    public let modified: Double
+    public let sequence: Int64
+
+    public init(modified: Double, sequence: Int64) {
+        self.modified = modified
+        self.sequence = sequence
+    }
+}
+
+public struct HistoryPage: Sendable, Hashable {
+    public let transactions: [ServerTransaction]
+    /// Where the next page starts; nil when this page is empty (the request's own position stands).
+    public let last: HistoryPosition?
+    public let hasMore: Bool
+
+    public init(transactions: [ServerTransaction], last: HistoryPosition?, hasMore: Bool) {
+        self.transactions = transactions
+        self.last = last
+        self.hasMore = hasMore
+    }
+}
+
+/// The App Store Server API's subscription status values.
+public enum SubscriptionStatusCode: Int, Sendable, Hashable, CaseIterable {
+    case active = 1, expired, billingRetry, gracePeriod, revoked
+}
+
+/// One subscription chain's status, as Get All Subscription Statuses and notifications report it.
+public struct SubscriptionStatus: Sendable, Hashable {
+    public let groupId: String
+    public let originalTransactionId: String
+    public let status: SubscriptionStatusCode
+    /// The chain's latest transaction.
+    public let latest: ServerTransaction
+    public let renewal: RenewalInfo
+    /// When the chain's current run of periods without a gap began.
+    public let recentStartDate: Date
+    /// What the next renewal charges, in the storefront's currency; nil when it will not renew.
+    public let renewalPrice: Decimal?
+    /// The offer the next renewal takes, if any.
+    public let renewalOffer: TransactionOffer?
+
+    public init(groupId: String, originalTransactionId: String, status: SubscriptionStatusCode, latest: ServerTransaction,
+                renewal: RenewalInfo, recentStartDate: Date, renewalPrice: Decimal?, renewalOffer: TransactionOffer?) {
+        self.groupId = groupId
+        self.originalTransactionId = originalTransactionId
+        self.status = status
+        self.latest = latest
+        self.renewal = renewal
+        self.recentStartDate = recentStartDate
+        self.renewalPrice = renewalPrice
+        self.renewalOffer = renewalOffer
+    }
+}
+
+/// What Extend a Subscription Renewal Date did.
+public struct RenewalExtension: Sendable, Hashable {
+    public enum Refusal: Error, Sendable, Hashable {
+        /// Not an auto-renewable subscription, or not in force (expired, refunded, in billing retry).
+        case ineligible(String)
+        /// Extended as often as a year allows already.
+        case tooManyExtensions
+        /// The request id was used for another subscription.
+        case requestIdentifierReused
+    }
+
+    public let originalTransactionId: String
+    /// The transaction whose period was extended.
+    public let transactionId: String
+    public let newExpiresDate: Date
+    /// False when the subscription could not be extended (expired, revoked, or extended too often).
+    public let success: Bool
+
+    public init(originalTransactionId: String, transactionId: String, newExpiresDate: Date, success: Bool) {
+        self.originalTransactionId = originalTransactionId
+        self.transactionId = transactionId
+        self.newExpiresDate = newExpiresDate
+        self.success = success
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import Hummingbird
+import StoreCore
+import StoreEngine
+import StoreKitModel
+
+/// The App Store Server API routes that change something: Send Consumption Information, Extend a
+/// Subscription Renewal Date and Set App Account Token.
+enum ServerAPIChanges {
+    static func add(_ api: RouterGroup<BasicRequestContext>, _ service: StoreService) {
+        let limit = service.configuration.bodyLimit
+        api.put("/v2/transactions/consumption/{transactionId}") { request, context in
+            let id = try ServerAPIRoutes.transactionId(context)
+            let (body, data) = try await BodyReader.decode(ConsumptionRequest.self, from: request, limit: limit)
+            try check(body)
+            guard try await service.store.serverTransaction(id: id) != nil else { throw AppStoreAPIError.transactionIdNotFound }
+            try await service.store.recordConsumption(transactionId: id, body: String(decoding: data, as: UTF8.self))
+            return Response(status: .accepted, headers: [.contentLength: "0"])
+        }
+        api.put("/v1/subscriptions/extend/{originalTransactionId}") { request, context in
+            let id = try ServerAPIRoutes.transactionId(context, "originalTransactionId", invalid: invalidOriginal)
+            let (body, _) = try await BodyReader.decode(ExtendRenewalDateRequest.self, from: request, limit: limit)
+            let (days, reason, requestId) = try check(body)
+            switch try await service.store.extendRenewal(originalTransactionId: id, days: days, reason: reason, requestIdentifier: requestId) {
+            case nil:
+                throw AppStoreAPIError.originalTransactionIdNotFound
+            case .failure(.ineligible(let why)):
+                throw AppStoreAPIError(.subscriptionExtensionIneligible, "Subscription extension ineligible: \(why).")
+            case .failure(.tooManyExtensions):
+                throw AppStoreAPIError(.subscriptionMaxExtension, "Subscription max extension: extended twice in the last 365 days already.")
+            case .failure(.requestIdentifierReused):
+                throw AppStoreAPIError(.invalidRequestIdentifier, "Invalid request identifier: it was used to extend another subscription.")
+            case .success(let extended):
+                return JSONBody.response(ExtendRenewalDateResponse(
+                    originalTransactionId: extended.originalTransactionId, webOrderLineItemId: TransactionSigner.webOrderLineItemId(extended.transactionId),
+                    success: extended.success, effectiveDate: extended.newExpiresDate.epochMilliseconds))
+            }
+        }
+        // Named transactionId as in the sibling routes (the router needs one name per position);
+        // it must be an original transaction id.
+        api.put("/v1/transactions/{transactionId}/appAccountToken") { request, context in
+            let id = try ServerAPIRoutes.transactionId(context, invalid: invalidOriginal)
+            let (body, _) = try await BodyReader.decode(UpdateAppAccountTokenRequest.self, from: request, limit: limit)
+            guard let text = body.appAccountToken, let token = UUID(uuidString: text) else {
+                throw AppStoreAPIError(.invalidAppAccountTokenUUID, "Invalid request. The app account token field must be a valid UUID.")
+            }
+            guard let transaction = try await service.store.serverTransaction(id: id) else { throw AppStoreAPIError.originalTransactionIdNotFound }
+            guard transaction.transaction.originalId == id else {
+                throw AppStoreAPIError(.transactionIdIsNotOriginalTransactionId,
+                                       "Invalid request. The transaction id is not an original transaction id; send \(transaction.transaction.originalId).")
+            }
+            _ = try await service.store.setAppAccountToken(token, originalTransactionId: id)
+            return Response(status: .ok, headers: [.contentLength: "0"])
+        }
+    }
+
+    static let invalidOriginal = AppStoreAPIError(.invalidOriginalTransactionId, "Invalid original transaction id.")
+
+    static func check(_ body: ConsumptionRequest) throws(AppStoreAPIError) {
+        guard body.customerConsented == true else {
+            throw AppStoreAPIError(.invalidCustomerConsented, "Invalid request. customerConsented must be true to send consumption information.")
+        }
+        guard body.sampleContentProvided != nil else {
+            throw AppStoreAPIError(.invalidSampleContentProvided, "Invalid request. sampleContentProvided is required (true or false).")
+        }
+        guard let delivery = body.deliveryStatus, ConsumptionRequest.deliveryStatuses.contains(delivery) else {
+            throw AppStoreAPIError(.invalidDeliveryStatus, "Invalid request. deliveryStatus must be one of \(ConsumptionRequest.deliveryStatuses.sorted().joined(separator: ", ")).")
+        }
+        if let percentage = body.consumptionPercentage, !(0...100_000).contains(percentage) {
+            throw AppStoreAPIError(.invalidConsumptionStatus, "Invalid request. consumptionPercentage is in milliunits, 0 to 100000.")
+        }
+        if let preference = body.refundPreference, !ConsumptionRequest.refundPreferences.contains(preference) {
+            throw AppStoreAPIError(.generalBadRequest, "Invalid request. refundPreference must be DECLINE, GRANT_FULL or GRANT_PRORATED.")
+        }
+    }
+
+    static func check(_ body: ExtendRenewalDateRequest) throws(AppStoreAPIError) -> (Int, Int, String) {
+        guard let days = body.extendByDays, (1...90).contains(days) else {
+            throw AppStoreAPIError(.invalidExtendByDays, "Invalid extend by days value: use 1 to 90.")
+        }
+        guard let reason = body.extendReasonCode, (0...3).contains(reason) else {
+            throw AppStoreAPIError(.invalidExtendReasonCode, "Invalid extend reason code: use 0 to 3.")
+        }
+        guard let requestId = body.requestIdentifier, !requestId.isEmpty, requestId.unicodeScalars.count <= 128 else {
+            throw AppStoreAPIError(.invalidRequestIdentifier, "Invalid request identifier: send a unique string of at most 128 characters.")
+        }
+        return (days, reason, requestId)
+    }
+}
+
+/// Every `/inApps` request: Apple's bearer token first (a plain 401 without one), then each error
+/// in Apple's `{"errorCode", "errorMessage"}` shape, never this server's own.
+struct ServerAPIMiddleware<Context: RequestContext>: RouterMiddleware {
+    let keys: APIKeyRing
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            try await keys.authenticate(request.headers[.authorization])
+        } catch {
+            context.logger.info("App Store Server API request refused 401: \(error.reason)")
+            return error.response()
+        }
+        do {
+            return try await next(request, context)
+        } catch let error as AppStoreAPIError {
+            return error.response()
+        } catch let error as APIError where error.status.code < 500 {
+            return AppStoreAPIError(.generalBadRequest, "Invalid request. \(error.message)").response()
+        } catch let failure as StoreFailure where failure.kind == .storage || failure.kind == .unavailable {
+            context.logger.error("store failure: \(failure.message)")
+            return AppStoreAPIError.retryable.response()
+        } catch {
+            context.logger.error("App Store Server API error: \(String(reflecting: error))")
+            return AppStoreAPIError.unknown.response()
+        }
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+import StoreCore
+import StoreKitModel
+
+/// `JWSRenewalInfoDecodedPayload`: a subscription chain's renewal info, as the App Store Server
+/// API and notifications sign it. Dates in epoch milliseconds, the price in milliunits.
+public struct SignedRenewalInfoPayload: Codable, Sendable, Hashable {
+    public let originalTransactionId: String
+    public let productId: String
+    public let autoRenewProductId: String
+    /// 0 off, 1 on.
+    public let autoRenewStatus: Int
+    /// 1 cancelled, 2 billing error, 3 no consent to a price increase, 4 product unavailable, 5 other.
+    public let expirationIntent: Int?
+    public let isInBillingRetryPeriod: Bool
+    public let gracePeriodExpiresDate: Int64?
+    /// 0 pending consent, 1 agreed.
+    public let priceIncreaseStatus: Int?
+    public let offerType: Int?
+    public let offerIdentifier: String?
+    public let offerDiscountType: String?
+    public let offerPeriod: String?
+    public let signedDate: Int64
+    public let environment: String
+    public let recentSubscriptionStartDate: Int64
+    /// When the next period starts (the current one's expiry).
+    public let renewalDate: Int64?
+    public let currency: String
+    public let renewalPrice: Int64?
+    public let appAccountToken: String?
+    public let appTransactionId: String
+
+    init(_ status: SubscriptionStatus, catalog: Catalog, environment: String, signedAt: Date) {
+        let latest = status.latest
+        let renewal = status.renewal
+        originalTransactionId = status.originalTransactionId
+        productId = latest.transaction.productId
+        autoRenewProductId = renewal.autoRenewProductId
+        autoRenewStatus = renewal.willAutoRenew ? 1 : 0
+        expirationIntent = renewal.expirationReason?.rawValue
+        isInBillingRetryPeriod = renewal.isInBillingRetry
+        gracePeriodExpiresDate = renewal.gracePeriodExpirationDate?.epochMilliseconds
+        priceIncreaseStatus = renewal.priceIncreaseStatus?.rawValue
+        offerType = status.renewalOffer?.type.serverValue
+        offerIdentifier = status.renewalOffer?.id
+        offerDiscountType = status.renewalOffer.map { TransactionSigner.discountType($0.paymentMode) }
+        offerPeriod = status.renewalOffer?.period.iso8601
+        signedDate = signedAt.epochMilliseconds
+        self.environment = environment
+        recentSubscriptionStartDate = status.recentStartDate.epochMilliseconds
+        renewalDate = renewal.willAutoRenew ? latest.details.expiresDate?.epochMilliseconds : nil
+        currency = latest.details.currency
+        renewalPrice = status.renewalPrice.map(TransactionSigner.milliunits)
+        appAccountToken = (latest.appAccountToken ?? latest.transaction.payment.applicationUsername.flatMap(UUID.init(uuidString:)))?
+            .uuidString.lowercased()
+        appTransactionId = TransactionSigner.appTransactionId(bundleId: catalog.bundleId, account: latest.transaction.payment.account)
+    }
+}
+
+/// Get Transaction Info.
+struct TransactionInfoResponse: Codable, Sendable {
+    let signedTransactionInfo: String
+}
+
+/// Get Transaction History (v1 and v2).
+struct HistoryResponse: Codable, Sendable {
+    let revision: String
+    let hasMore: Bool
+    let bundleId: String
+    let appAppleId: Int64?
+    let environment: String
+    let signedTransactions: [String]
+}
+
+/// Get Refund History.
+struct RefundHistoryResponse: Codable, Sendable {
+    let signedTransactions: [String]
+    let revision: String
+    let hasMore: Bool
+}
+
+/// Get All Subscription Statuses.
+struct StatusResponse: Codable, Sendable {
+    struct Group: Codable, Sendable {
+        let subscriptionGroupIdentifier: String
+        let lastTransactions: [LastTransaction]
+    }
+
+    struct LastTransaction: Codable, Sendable {
+        let status: Int
+        let originalTransactionId: String
+        let signedTransactionInfo: String
+        let signedRenewalInfo: String
+    }
+
+    let environment: String
+    let bundleId: String
+    let appAppleId: Int64?
+    let data: [Group]
+}
+
+/// Look Up Order ID: status 0 with the order's transactions, or 1 when the order id is not valid.
+struct OrderLookupResponse: Codable, Sendable {
+    let status: Int
+    let signedTransactions: [String]
+}
+
+/// Extend a Subscription Renewal Date's request and answer.
+struct ExtendRenewalDateRequest: Codable, Sendable {
+    let extendByDays: Int?
+    let extendReasonCode: Int?
+    let requestIdentifier: String?
+}
+
+struct ExtendRenewalDateResponse: Codable, Sendable {
+    let originalTransactionId: String
+    let webOrderLineItemId: String
+    let success: Bool
+    let effectiveDate: Int64
+}
+
+/// Set App Account Token's request.
+struct UpdateAppAccountTokenRequest: Codable, Sendable {
+    let appAccountToken: String?
+}
+
+/// Send Consumption Information (v2): the fields Apple checks.
+struct ConsumptionRequest: Codable, Sendable {
+    static let deliveryStatuses: Set<String> = [
+        "DELIVERED", "UNDELIVERED_QUALITY_ISSUE", "UNDELIVERED_WRONG_ITEM", "UNDELIVERED_SERVER_OUTAGE", "UNDELIVERED_OTHER",
+    ]
+    static let refundPreferences: Set<String> = ["DECLINE", "GRANT_FULL", "GRANT_PRORATED"]
+
+    let customerConsented: Bool?
+    let sampleContentProvided: Bool?
+    let deliveryStatus: String?
+    let consumptionPercentage: Int?
+    let refundPreference: String?
+}
+
+/// `/admin/api-keys`: a key to register.
+struct APIKeyRequest: Codable, Sendable {
+    let issuerId: String
+    let keyId: String
+    /// A private key (`.p8`) or public key, PEM.
+    let key: String
+}
+
+struct APIKeysResponse: Codable, Sendable {
+    struct Key: Codable, Sendable {
+        let issuerId: String
+        let keyId: String
+        let publicKey: String
+    }
+
+    let keys: [Key]
+}
+
+/// `/admin/consumption`: what servers sent with Send Consumption Information.
+struct ConsumptionReportsResponse: Codable, Sendable {
+    struct Report: Codable, Sendable {
+        let transactionId: String
+        let receivedDate: Int64
+        /// The request as sent.
+        let request: String
+    }
+
+    let reports: [Report]
+}

@@ -1,0 +1,112 @@
+import Foundation
+import Hummingbird
+import StoreCore
+import StoreEngine
+import StoreKitModel
+
+/// The App Store Server API under `/inApps`, at Apple's paths and with Apple's shapes, so a
+/// backend's unchanged code (Apple's libraries with their base URL pointed here) works against it.
+enum ServerAPIRoutes {
+    static func add(_ router: Router<BasicRequestContext>, _ service: StoreService) {
+        let api = router.group("/inApps").add(middleware: ServerAPIMiddleware(keys: service.apiKeys))
+        api.get("/v1/transactions/{transactionId}") { _, context in
+            let id = try transactionId(context)
+            guard let transaction = try await service.store.serverTransaction(id: id) else { throw AppStoreAPIError.transactionIdNotFound }
+            return JSONBody.response(TransactionInfoResponse(signedTransactionInfo: service.signed(transaction)))
+        }
+        for version in [1, 2] {
+            api.get(RouterPath("/v\(version)/history/{transactionId}")) { request, context in
+                try await history(request, context, version: version, service)
+            }
+        }
+        api.get("/v2/refund/lookup/{transactionId}") { request, context in
+            let id = try transactionId(context)
+            let account = try await service.account(ofAnyTransaction: id)
+            let query = try HistoryQuery(request.uri.queryParameters, id: id, version: 0, catalog: service.catalog)
+            let page = try await service.store.history(account: account, filter: query.filter, after: query.position, limit: HistoryQuery.pageSize)
+            return JSONBody.response(RefundHistoryResponse(signedTransactions: page.transactions.map(service.signed),
+                                                           revision: query.revision(after: page), hasMore: page.hasMore))
+        }
+        api.get("/v1/subscriptions/{transactionId}") { request, context in
+            try await statuses(request, context, service)
+        }
+        api.get("/v1/lookup/{orderId}") { _, context in
+            let orderId = try StoreRoutes.pathParameter(context, "orderId") ?? ""
+            let found = try await OrderId.transactionId(of: orderId).asyncMap { try await service.store.serverTransaction(id: $0) } ?? nil
+            return JSONBody.response(OrderLookupResponse(status: found == nil ? 1 : 0, signedTransactions: found.map { [service.signed($0)] } ?? []))
+        }
+        ServerAPIChanges.add(api, service)
+    }
+
+    static func history(_ request: Request, _ context: BasicRequestContext, version: Int, _ service: StoreService) async throws -> Response {
+        let id = try transactionId(context)
+        let account = try await service.account(ofAnyTransaction: id)
+        let query = try HistoryQuery(request.uri.queryParameters, id: id, version: version, catalog: service.catalog)
+        let page = try await service.store.history(account: account, filter: query.filter, after: query.position, limit: HistoryQuery.pageSize)
+        return JSONBody.response(HistoryResponse(revision: query.revision(after: page), hasMore: page.hasMore, bundleId: service.catalog.bundleId,
+                                                 appAppleId: service.appAppleId, environment: service.store.environment,
+                                                 signedTransactions: page.transactions.map(service.signed)))
+    }
+
+    static func statuses(_ request: Request, _ context: BasicRequestContext, _ service: StoreService) async throws -> Response {
+        let id = try transactionId(context)
+        var wanted: Set<Int>?
+        for text in request.uri.queryParameters[values: "status"] {
+            guard let value = Int(text), SubscriptionStatusCode(rawValue: value) != nil else {
+                throw AppStoreAPIError(.invalidStatus, "Invalid status: \(text.prefix(20)); use 1 to 5.")
+            }
+            wanted = (wanted ?? []).union([value])
+        }
+        let account = try await service.account(ofAnyTransaction: id)
+        let statuses = try await service.store.subscriptionStatuses(account: account).filter { wanted?.contains($0.status.rawValue) ?? true }
+        let now = Date()
+        var groups: [String: [StatusResponse.LastTransaction]] = [:]
+        var order: [String] = []
+        for status in statuses {
+            if groups[status.groupId] == nil { order.append(status.groupId) }
+            groups[status.groupId, default: []].append(StatusResponse.LastTransaction(
+                status: status.status.rawValue, originalTransactionId: status.originalTransactionId,
+                signedTransactionInfo: service.signed(status.latest), signedRenewalInfo: service.signedRenewalInfo(status, at: now)))
+        }
+        return JSONBody.response(StatusResponse(environment: service.store.environment, bundleId: service.catalog.bundleId, appAppleId: service.appAppleId,
+                                                data: order.map { StatusResponse.Group(subscriptionGroupIdentifier: $0, lastTransactions: groups[$0] ?? []) }))
+    }
+
+    /// A transaction id in the path: digits, as Apple's are (4000006 otherwise).
+    static func transactionId(_ context: BasicRequestContext, _ name: String = "transactionId",
+                              invalid: AppStoreAPIError = .invalidTransactionId) throws -> String {
+        guard let id = try StoreRoutes.pathParameter(context, name), (1...19).contains(id.count), id.allSatisfy(\.isASCIIDigit) else { throw invalid }
+        return id
+    }
+}
+
+extension Optional {
+    func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
+        guard let self else { return nil }
+        return try await transform(self)
+    }
+}
+
+extension Character {
+    var isASCIIDigit: Bool { isASCII && isNumber }
+}
+
+extension StoreService {
+    /// The account of a transaction id, original transaction id or app transaction id (4040010 for none).
+    func account(ofAnyTransaction id: String) async throws -> String {
+        if let account = try await store.account(ofTransaction: id) { return account }
+        let owner = catalog.accounts.first { TransactionSigner.appTransactionId(bundleId: catalog.bundleId, account: $0.name) == id }
+        guard let owner else { throw AppStoreAPIError.transactionIdNotFound }
+        return owner.name
+    }
+
+    /// A transaction's JWS as the App Store Server API returns it.
+    func signed(_ transaction: ServerTransaction) -> String {
+        signer.sign(TransactionSigner.payload(for: transaction.transaction, details: transaction.details, catalog: catalog, environment: store.environment,
+                                              signedAt: transaction.modifiedDate, appAccountToken: transaction.appAccountToken))
+    }
+
+    func signedRenewalInfo(_ status: SubscriptionStatus, at now: Date) -> String {
+        signer.sign(SignedRenewalInfoPayload(status, catalog: catalog, environment: store.environment, signedAt: now))
+    }
+}

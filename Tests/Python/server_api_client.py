@@ -1,0 +1,92 @@
+"""Apple's App Store Server API client and verifier against `storefront serve`.
+
+Usage: server_api_client.py BASE_URL KEY_FILE ISSUER_ID KEY_ID BUNDLE_ID
+The server must hold purchases of alice: removeads (first), premium.monthly, gems.100.
+Prints one line per check; exits 1 at the first that fails.
+"""
+import sys
+import urllib.request
+
+from appstoreserverlibrary.api_client import APIException, AppStoreServerAPIClient, GetTransactionHistoryVersion
+from appstoreserverlibrary.models.ConsumptionRequest import ConsumptionRequest
+from appstoreserverlibrary.models.DeliveryStatus import DeliveryStatus
+from appstoreserverlibrary.models.Environment import Environment
+from appstoreserverlibrary.models.ExtendReasonCode import ExtendReasonCode
+from appstoreserverlibrary.models.ExtendRenewalDateRequest import ExtendRenewalDateRequest
+from appstoreserverlibrary.models.Status import Status
+from appstoreserverlibrary.models.TransactionHistoryRequest import Order, ProductType, TransactionHistoryRequest
+from appstoreserverlibrary.models.UpdateAppAccountTokenRequest import UpdateAppAccountTokenRequest
+from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier
+
+
+def check(name, condition, detail=""):
+    print(("ok " if condition else "FAILED ") + name + (": " + str(detail) if detail else ""))
+    if not condition:
+        sys.exit(1)
+
+
+def main():
+    base, key_file, issuer, key_id, bundle = sys.argv[1:6]
+    key = open(key_file, "rb").read()
+    client = AppStoreServerAPIClient(key, key_id, issuer, bundle, Environment.SANDBOX)
+    client._base_url = base
+    root = urllib.request.urlopen(base + "/.well-known/storefront-root-ca.cer").read()
+    verifier = SignedDataVerifier([root], False, Environment.SANDBOX, bundle)
+
+    history = client.get_transaction_history("2000000000000001", None, TransactionHistoryRequest(), GetTransactionHistoryVersion.V2)
+    products = [verifier.verify_and_decode_signed_transaction(jws).productId for jws in history.signedTransactions]
+    check("history v2", len(products) == 3 and history.hasMore is False and history.environment == Environment.SANDBOX, products)
+    first = verifier.verify_and_decode_signed_transaction(history.signedTransactions[0])
+    monthly = next(t for t in map(verifier.verify_and_decode_signed_transaction, history.signedTransactions)
+                   if t.productId.endswith("premium.monthly"))
+
+    info = verifier.verify_and_decode_signed_transaction(client.get_transaction_info(first.transactionId).signedTransactionInfo)
+    check("transaction info", info.transactionId == first.transactionId and info.price is not None, info.productId)
+
+    subscriptions = client.get_transaction_history(first.transactionId, None, TransactionHistoryRequest(
+        productTypes=[ProductType.AUTO_RENEWABLE], sort=Order.DESCENDING, revoked=False))
+    check("history filters", len(subscriptions.signedTransactions) == 1)
+
+    statuses = client.get_all_subscription_statuses(first.transactionId, [Status.ACTIVE])
+    last = statuses.data[0].lastTransactions[0]
+    renewal = verifier.verify_and_decode_renewal_info(last.signedRenewalInfo)
+    check("subscription status", last.status == Status.ACTIVE and renewal.autoRenewStatus is not None
+          and renewal.originalTransactionId == monthly.originalTransactionId, renewal.renewalPrice)
+
+    extended = client.extend_subscription_renewal_date(monthly.originalTransactionId, ExtendRenewalDateRequest(
+        extendByDays=3, extendReasonCode=ExtendReasonCode.CUSTOMER_SATISFACTION, requestIdentifier="python-1"))
+    check("extend renewal date", extended.success and extended.effectiveDate > monthly.expiresDate, extended.effectiveDate)
+
+    token = "7e3fb20b-4cdb-47cc-936d-99d65f608138"
+    client.set_app_account_token(monthly.originalTransactionId, UpdateAppAccountTokenRequest(appAccountToken=token))
+    updated = verifier.verify_and_decode_signed_transaction(client.get_transaction_info(monthly.transactionId).signedTransactionInfo)
+    check("set app account token", updated.appAccountToken == token)
+
+    gems = next(t for t in map(verifier.verify_and_decode_signed_transaction, history.signedTransactions) if t.productId.endswith("gems.100"))
+    client.send_consumption_information(gems.transactionId, ConsumptionRequest(
+        customerConsented=True, sampleContentProvided=False, deliveryStatus=DeliveryStatus.DELIVERED))
+    check("send consumption information", True)
+
+    check("look up an unknown order", client.look_up_order_id("MZZZZZZZZZ").status is not None)
+    try:
+        client.get_transaction_info("2999999999999999")
+        check("unknown transaction", False)
+    except APIException as error:
+        check("unknown transaction", error.http_status_code == 404 and error.raw_api_error == 4040010, error.error_message)
+    try:
+        client.get_transaction_history(first.transactionId, "bad-revision", TransactionHistoryRequest())
+        check("bad revision", False)
+    except APIException as error:
+        check("bad revision", error.http_status_code == 400 and error.raw_api_error == 4000005, error.error_message)
+    stranger = AppStoreServerAPIClient(key, "UNKNOWNKID", issuer, bundle, Environment.SANDBOX)
+    stranger._base_url = base
+    try:
+        stranger.get_transaction_info(first.transactionId)
+        check("unknown key", False)
+    except APIException as error:
+        check("unknown key", error.http_status_code == 401 and error.raw_api_error is None)
+    print("all checks passed")
+
+
+if __name__ == "__main__":
+    main()
