@@ -87,10 +87,13 @@ extension SimulatedStore {
     public func subscriptionStatuses(account: String) async throws -> [SubscriptionStatus] {
         try await renewDue()
         let now = clock.now()
+        let subscriptionIds = Self.jsonArray(catalog.products.filter { $0.type == .autoRenewable }.map(\.id))
         return try await database.pool.guardedRead { db in
+            // Only subscriptions' chains: an account's consumables are chains of one, thousands of them.
             let chains = try String.fetchAll(db.cachedStatement(sql: """
-                SELECT original_id FROM transactions WHERE account = ? AND state = \(StateSQL.purchased) GROUP BY original_id ORDER BY MIN(seq)
-                """), arguments: [account])
+                SELECT original_id FROM transactions WHERE account = ? AND state = \(StateSQL.purchased)
+                    AND product_id IN (SELECT value FROM json_each(?)) GROUP BY original_id ORDER BY MIN(seq)
+                """), arguments: [account, subscriptionIds])
             return try chains.compactMap { try self.subscriptionStatus(chain: $0, at: now, db) }
         }
     }
