@@ -108,7 +108,7 @@ public struct SubscriptionStatus: Sendable, Hashable {
     }
 }
 
-/// What Extend a Subscription Renewal Date did.
+/// An extension Extend a Subscription Renewal Date made (a refusal is a `Refusal`).
 public struct RenewalExtension: Sendable, Hashable {
     public enum Refusal: Error, Sendable, Hashable {
         /// Not an auto-renewable subscription, or not in force (expired, refunded, in billing retry).
@@ -123,13 +123,10 @@ public struct RenewalExtension: Sendable, Hashable {
     /// The transaction whose period was extended.
     public let transactionId: String
     public let newExpiresDate: Date
-    /// False when the subscription could not be extended (expired, revoked, or extended too often).
-    public let success: Bool
 
-    public init(originalTransactionId: String, transactionId: String, newExpiresDate: Date, success: Bool) {
+    public init(originalTransactionId: String, transactionId: String, newExpiresDate: Date) {
         self.originalTransactionId = originalTransactionId
         self.transactionId = transactionId
         self.newExpiresDate = newExpiresDate
-        self.success = success
     }
 }

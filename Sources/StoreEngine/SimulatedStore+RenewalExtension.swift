@@ -19,11 +19,11 @@ extension SimulatedStore {
         let now = clock.now()
         return try await database.writer.write { db in
             if let earlier = try Row.fetchOne(db.cachedStatement(sql: """
-                SELECT original_id, transaction_id, new_expires_date, success FROM renewal_extensions WHERE request_identifier = ?
+                SELECT original_id, transaction_id, new_expires_date FROM renewal_extensions WHERE request_identifier = ?
                 """), arguments: [requestIdentifier]) {
                 guard earlier[0] as String == originalTransactionId else { return .failure(.requestIdentifierReused) }
                 return .success(RenewalExtension(originalTransactionId: earlier[0], transactionId: earlier[1],
-                                                 newExpiresDate: Date(timeIntervalSince1970: earlier[2]), success: earlier[3]))
+                                                 newExpiresDate: Date(timeIntervalSince1970: earlier[2])))
             }
             guard let first = try StoredTransaction.fetch(db, id: originalTransactionId) else { return nil }
             var latest = try self.chainLatest(of: first, db)
@@ -34,11 +34,11 @@ extension SimulatedStore {
             latest.expiresDate = expires
             try latest.update(db)
             try db.cachedStatement(sql: """
-                INSERT INTO renewal_extensions (request_identifier, original_id, transaction_id, days, reason, new_expires_date, success, extended_at)
-                VALUES (?, ?, ?, ?, ?, ?, 1, ?)
+                INSERT INTO renewal_extensions (request_identifier, original_id, transaction_id, days, reason, new_expires_date, extended_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
                 """).execute(arguments: [requestIdentifier, originalTransactionId, latest.id, days, reason, expires.timeIntervalSince1970,
                                          now.timeIntervalSince1970])
-            return .success(RenewalExtension(originalTransactionId: originalTransactionId, transactionId: latest.id, newExpiresDate: expires, success: true))
+            return .success(RenewalExtension(originalTransactionId: originalTransactionId, transactionId: latest.id, newExpiresDate: expires))
         }
     }
 
@@ -51,7 +51,7 @@ extension SimulatedStore {
         guard inForce(latest, at: now) else { return .ineligible("the subscription has expired") }
         let yearAgo = now.addingTimeInterval(-365 * 86_400).timeIntervalSince1970
         let recent = try Int.fetchOne(db.cachedStatement(sql: """
-            SELECT COUNT(*) FROM renewal_extensions WHERE original_id = ? AND success = 1 AND extended_at > ?
+            SELECT COUNT(*) FROM renewal_extensions WHERE original_id = ? AND extended_at > ?
             """), arguments: [latest.transaction.originalId, yearAgo]) ?? 0
         return recent >= Self.extensionsPerYear ? .tooManyExtensions : nil
     }

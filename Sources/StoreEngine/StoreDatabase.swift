@@ -225,7 +225,6 @@ public struct StoreDatabase: Sendable {
                     days INTEGER NOT NULL,
                     reason INTEGER NOT NULL,
                     new_expires_date REAL NOT NULL,
-                    success INTEGER NOT NULL,
                     extended_at REAL NOT NULL
                 );
                 CREATE INDEX renewal_extensions_chain ON renewal_extensions(original_id, extended_at);

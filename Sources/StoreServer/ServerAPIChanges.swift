@@ -33,7 +33,7 @@ enum ServerAPIChanges {
             case .success(let extended):
                 return JSONBody.response(ExtendRenewalDateResponse(
                     originalTransactionId: extended.originalTransactionId, webOrderLineItemId: TransactionSigner.webOrderLineItemId(extended.transactionId),
-                    success: extended.success, effectiveDate: extended.newExpiresDate.epochMilliseconds))
+                    success: true, effectiveDate: extended.newExpiresDate.epochMilliseconds))
             }
         }
         // Named transactionId as in the sibling routes (the router needs one name per position);

@@ -51,8 +51,7 @@ public struct SignedRenewalInfoPayload: Codable, Sendable, Hashable {
         renewalDate = renewal.willAutoRenew ? latest.details.expiresDate?.epochMilliseconds : nil
         currency = latest.details.currency
         renewalPrice = status.renewalPrice.map(TransactionSigner.milliunits)
-        appAccountToken = (latest.appAccountToken ?? latest.transaction.payment.applicationUsername.flatMap(UUID.init(uuidString:)))?
-            .uuidString.lowercased()
+        appAccountToken = TransactionSigner.accountToken(of: latest.transaction, set: latest.appAccountToken)
         appTransactionId = TransactionSigner.appTransactionId(bundleId: catalog.bundleId, account: latest.transaction.payment.account)
     }
 }

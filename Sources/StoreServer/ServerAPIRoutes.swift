@@ -20,10 +20,7 @@ enum ServerAPIRoutes {
             }
         }
         api.get("/v2/refund/lookup/{transactionId}") { request, context in
-            let id = try transactionId(context)
-            let account = try await service.account(ofAnyTransaction: id)
-            let query = try HistoryQuery(request.uri.queryParameters, id: id, version: 0, catalog: service.catalog)
-            let page = try await service.store.history(account: account, filter: query.filter, after: query.position, limit: HistoryQuery.pageSize)
+            let (query, page) = try await historyPage(request, context, version: 0, service)
             return JSONBody.response(RefundHistoryResponse(signedTransactions: page.transactions.map(service.signed),
                                                            revision: query.revision(after: page), hasMore: page.hasMore))
         }
@@ -31,21 +28,29 @@ enum ServerAPIRoutes {
             try await statuses(request, context, service)
         }
         api.get("/v1/lookup/{orderId}") { _, context in
-            let orderId = try StoreRoutes.pathParameter(context, "orderId") ?? ""
-            let found = try await OrderId.transactionId(of: orderId).asyncMap { try await service.store.serverTransaction(id: $0) } ?? nil
+            var found: ServerTransaction?
+            if let id = try StoreRoutes.pathParameter(context, "orderId").flatMap(OrderId.transactionId(of:)) {
+                found = try await service.store.serverTransaction(id: id)
+            }
             return JSONBody.response(OrderLookupResponse(status: found == nil ? 1 : 0, signedTransactions: found.map { [service.signed($0)] } ?? []))
         }
         ServerAPIChanges.add(api, service)
     }
 
     static func history(_ request: Request, _ context: BasicRequestContext, version: Int, _ service: StoreService) async throws -> Response {
-        let id = try transactionId(context)
-        let account = try await service.account(ofAnyTransaction: id)
-        let query = try HistoryQuery(request.uri.queryParameters, id: id, version: version, catalog: service.catalog)
-        let page = try await service.store.history(account: account, filter: query.filter, after: query.position, limit: HistoryQuery.pageSize)
+        let (query, page) = try await historyPage(request, context, version: version, service)
         return JSONBody.response(HistoryResponse(revision: query.revision(after: page), hasMore: page.hasMore, bundleId: service.catalog.bundleId,
                                                  appAppleId: service.appAppleId, environment: service.store.environment,
                                                  signedTransactions: page.transactions.map(service.signed)))
+    }
+
+    /// The page a history request asks for (`version` 0: refund history), with its query.
+    static func historyPage(_ request: Request, _ context: BasicRequestContext, version: Int,
+                            _ service: StoreService) async throws -> (HistoryQuery, HistoryPage) {
+        let id = try transactionId(context)
+        let account = try await service.account(ofAnyTransaction: id)
+        let query = try HistoryQuery(request.uri.queryParameters, id: id, version: version, catalog: service.catalog)
+        return (query, try await service.store.history(account: account, filter: query.filter, after: query.position, limit: HistoryQuery.pageSize))
     }
 
     static func statuses(_ request: Request, _ context: BasicRequestContext, _ service: StoreService) async throws -> Response {
@@ -72,23 +77,16 @@ enum ServerAPIRoutes {
                                                 data: order.map { StatusResponse.Group(subscriptionGroupIdentifier: $0, lastTransactions: groups[$0] ?? []) }))
     }
 
-    /// A transaction id in the path: digits, as Apple's are (4000006 otherwise).
+    /// Apple's transaction ids fit in 19 digits (a signed 64-bit number).
+    static let longestTransactionId = 19
+
+    /// A transaction id in the path: this store's rule for ids, within Apple's length (4000006 otherwise).
     static func transactionId(_ context: BasicRequestContext, _ name: String = "transactionId",
                               invalid: AppStoreAPIError = .invalidTransactionId) throws -> String {
-        guard let id = try StoreRoutes.pathParameter(context, name), (1...19).contains(id.count), id.allSatisfy(\.isASCIIDigit) else { throw invalid }
+        guard let id = try StoreRoutes.pathParameter(context, name), IdRules.transactionIdProblem(id) == nil,
+              id.utf8.count <= longestTransactionId else { throw invalid }
         return id
     }
-}
-
-extension Optional {
-    func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
-        guard let self else { return nil }
-        return try await transform(self)
-    }
-}
-
-extension Character {
-    var isASCIIDigit: Bool { isASCII && isNumber }
 }
 
 extension StoreService {

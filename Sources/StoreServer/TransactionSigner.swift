@@ -62,7 +62,6 @@ public struct TransactionSigner: Sendable {
         let product = catalog.product(id: transaction.productId)
         let quantity = max(1, transaction.quantity)
         let unitPrice = (details?.price ?? 0) / Decimal(quantity)
-        let token = (appAccountToken ?? transaction.payment.applicationUsername.flatMap(UUID.init(uuidString:)))?.uuidString.lowercased()
         return SignedTransactionPayload(
             transactionId: transaction.id,
             originalTransactionId: transaction.originalId,
@@ -74,7 +73,7 @@ public struct TransactionSigner: Sendable {
             expiresDate: details?.expiresDate?.epochMilliseconds,
             quantity: transaction.quantity,
             type: product.map { typeName($0.type) } ?? "Consumable",
-            appAccountToken: token,
+            appAccountToken: accountToken(of: transaction, set: appAccountToken),
             inAppOwnershipType: "PURCHASED",
             signedDate: signedAt.epochMilliseconds,
             environment: environment,
@@ -91,6 +90,12 @@ public struct TransactionSigner: Sendable {
             offerIdentifier: details?.offer?.id,
             offerDiscountType: details?.offer.map { discountType($0.paymentMode) },
             offerPeriod: details?.offer?.period.iso8601)
+    }
+
+    /// The `appAccountToken` a payload carries: the one a server set on the chain, else the app's
+    /// order id when it is a UUID (StoreKit 2's appAccountToken is one), lowercase.
+    static func accountToken(of transaction: Transaction, set: UUID?) -> String? {
+        (set ?? transaction.payment.applicationUsername.flatMap(UUID.init(uuidString:)))?.uuidString.lowercased()
     }
 
     /// A price in milliunits of its currency (1.99 → 1990), as the App Store Server API sends prices.

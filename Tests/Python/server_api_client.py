@@ -1,9 +1,10 @@
 """Apple's App Store Server API client and verifier against `storefront serve`.
 
-Usage: server_api_client.py BASE_URL KEY_FILE ISSUER_ID KEY_ID BUNDLE_ID
+Usage: server_api_client.py BASE_URL KEY_FILE ISSUER_ID KEY_ID BUNDLE_ID ADMIN_TOKEN
 The server must hold purchases of alice: removeads (first), premium.monthly, gems.100.
 Prints one line per check; exits 1 at the first that fails.
 """
+import json
 import sys
 import urllib.request
 
@@ -13,6 +14,7 @@ from appstoreserverlibrary.models.DeliveryStatus import DeliveryStatus
 from appstoreserverlibrary.models.Environment import Environment
 from appstoreserverlibrary.models.ExtendReasonCode import ExtendReasonCode
 from appstoreserverlibrary.models.ExtendRenewalDateRequest import ExtendRenewalDateRequest
+from appstoreserverlibrary.models.OrderLookupStatus import OrderLookupStatus
 from appstoreserverlibrary.models.Status import Status
 from appstoreserverlibrary.models.TransactionHistoryRequest import Order, ProductType, TransactionHistoryRequest
 from appstoreserverlibrary.models.UpdateAppAccountTokenRequest import UpdateAppAccountTokenRequest
@@ -26,7 +28,7 @@ def check(name, condition, detail=""):
 
 
 def main():
-    base, key_file, issuer, key_id, bundle = sys.argv[1:6]
+    base, key_file, issuer, key_id, bundle, admin_token = sys.argv[1:7]
     key = open(key_file, "rb").read()
     client = AppStoreServerAPIClient(key, key_id, issuer, bundle, Environment.SANDBOX)
     client._base_url = base
@@ -65,9 +67,11 @@ def main():
     gems = next(t for t in map(verifier.verify_and_decode_signed_transaction, history.signedTransactions) if t.productId.endswith("gems.100"))
     client.send_consumption_information(gems.transactionId, ConsumptionRequest(
         customerConsented=True, sampleContentProvided=False, deliveryStatus=DeliveryStatus.DELIVERED))
-    check("send consumption information", True)
+    request = urllib.request.Request(base + "/admin/consumption", headers={"Authorization": "Bearer " + admin_token})
+    reports = json.loads(urllib.request.urlopen(request).read())["reports"]
+    check("send consumption information", [r["transactionId"] for r in reports] == [gems.transactionId], reports)
 
-    check("look up an unknown order", client.look_up_order_id("MZZZZZZZZZ").status is not None)
+    check("look up an unknown order", client.look_up_order_id("MZZZZZZZZZ").status == OrderLookupStatus.INVALID)
     try:
         client.get_transaction_info("2999999999999999")
         check("unknown transaction", False)

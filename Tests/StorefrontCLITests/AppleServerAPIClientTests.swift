@@ -8,6 +8,7 @@ import TestSupport
 @Suite struct AppleServerAPIClientTests {
     static let issuer = "57246542-96fe-1a63-e053-0824d011072a"
     static let keyId = "2X9R4HXF34"
+    static let adminToken = "api-admin-token-0123"
 
     @Test func applesClientReadsAndChangesWhatTheServerHolds() async throws {
         let root = scratchDirectory("apple-api-client")
@@ -16,7 +17,7 @@ import TestSupport
         let openssl = try Executable.shell("openssl ecparam -name prime256v1 -genkey -noout | openssl pkcs8 -topk8 -nocrypt -out '\(keyFile.path)'")
         #expect(openssl.status == 0, "\(openssl.stderr)")
         let server = try ServeProcess.start(db: root.appendingPathComponent("server"),
-                                            arguments: ["--admin-token", "api-admin-token-0123", "--api-key", "\(Self.issuer):\(Self.keyId):\(keyFile.path)"])
+                                            arguments: ["--admin-token", Self.adminToken, "--api-key", "\(Self.issuer):\(Self.keyId):\(keyFile.path)"])
         defer { server.stop() }
         for product in ["removeads", "premium.monthly", "gems.100"] {
             let bought = try Executable.run(["buy", "com.example.storefront.\(product)", "--account", "alice", "--state", root.appendingPathComponent("device").path],
@@ -24,7 +25,8 @@ import TestSupport
             #expect(bought.status == 0, "\(bought.stderr)")
         }
         let script = Executable.repositoryRoot.appendingPathComponent("Tests/Python/server_api_client.py")
-        let result = try Executable.run(python: [script.path, server.baseURL, keyFile.path, Self.issuer, Self.keyId, "com.example.storefront.demo"])
+        let result = try Executable.run(python: [script.path, server.baseURL, keyFile.path, Self.issuer, Self.keyId, "com.example.storefront.demo",
+                                                        Self.adminToken])
         #expect(result.status == 0 && result.stdout.contains("all checks passed"), "\(result.stdout)\n\(result.stderr)\n\(server.stderr)")
     }
 }
