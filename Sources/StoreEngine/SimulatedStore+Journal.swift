@@ -39,7 +39,9 @@ extension SimulatedStore {
     /// the journal never keeps one.
     nonisolated func record(_ stored: StoredTransaction, controls: TestControls, _ db: Database) throws -> TransactionUpdate {
         let update = update(for: stored, controls: controls)
-        try Self.journal(update, at: clock.now(), db)
+        let now = clock.now()
+        try Self.journal(update, at: now, db)
+        try notifyOf(stored, at: now, db)
         return update
     }
 

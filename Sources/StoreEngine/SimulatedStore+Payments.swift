@@ -223,11 +223,20 @@ extension SimulatedStore {
         stored.transaction.state = .purchased
         stored.pendingOutcome = nil
         stored.transaction.error = nil
-        guard let product = catalog.product(id: stored.transaction.productId), product.type != .consumable else { return }
+        guard let product = catalog.product(id: stored.transaction.productId) else { return }
+        guard product.type != .consumable else {
+            stored.notification = NotificationEvent(.oneTimeCharge)
+            return
+        }
         let account = stored.transaction.payment.account
+        let holdings = try holdings(account: account, excluding: stored.id, at: now, db)
         let quote = PurchaseRules.quote(product, quantity: stored.transaction.quantity, storefront: stored.storefront,
-                                        holdings: try holdings(account: account, excluding: stored.id, at: now, db), catalog: catalog)
+                                        holdings: holdings, catalog: catalog)
         if let price = quote.price { stored.price = price }
+        defer {
+            stored.notification = Self.purchaseEvent(product, basis: quote.basis, offer: stored.offer,
+                                                     subscribedBefore: product.subscription?.group.map(holdings.groupsSubscribed.contains) ?? false)
+        }
         guard let subscription = product.subscription else { return }
         if let requested = stored.offer, requested.type != .introductory, let terms = terms(of: requested, product: product) {
             // A promotional, code or win-back offer the store accepted. Taken on the plan in force,
@@ -299,6 +308,7 @@ extension SimulatedStore {
         guard var active = try planInForce(from, of: stored, at: now, db) else { return }
         active.renewalProductId = stored.transaction.productId
         try active.update(db)
+        stored.notificationSubject = NotificationSubject(id: active.id, originalId: active.transaction.originalId)
         stored.reason = .planChange
         stored.expiresDate = nil
         stored.autoRenew = false
@@ -310,6 +320,7 @@ extension SimulatedStore {
         guard var active = try planInForce(from, of: stored, at: now, db) else { return }
         active.renewalOffer = stored.offer
         try active.update(db)
+        stored.notificationSubject = NotificationSubject(id: active.id, originalId: active.transaction.originalId)
         stored.price = 0
         stored.reason = .planChange
         stored.expiresDate = nil

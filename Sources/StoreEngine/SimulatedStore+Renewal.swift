@@ -51,11 +51,15 @@ extension SimulatedStore {
                         previous.billingRetryUntil = start.addingTimeInterval(controls.timeRate.seconds(days: BillingIssue.retryDays, of: period))
                         previous.graceExpires = controls.gracePeriod
                             ? start.addingTimeInterval(controls.timeRate.seconds(days: BillingIssue.graceDays(period), of: period)) : nil
+                        try self.notify(NotificationEvent(.didFailToRenew, controls.gracePeriod ? .gracePeriod : nil), about: previous.id,
+                                        originalId: previous.transaction.originalId, at: now, db)
                     case .stop(let reason):
                         previous.autoRenew = false
                         previous.expirationReason = reason
                         previous.billingRetryUntil = nil
                         previous.graceExpires = nil
+                        try self.notify(.expired(reason), about: previous.id, originalId: previous.transaction.originalId,
+                                        dedupe: Self.expiryKey(previous), at: now, db)
                     }
                     try previous.update(db)
                     break periods
@@ -129,6 +133,7 @@ extension SimulatedStore {
         renewal.offer = offer
         renewal.priceIncrease = previous.priceIncrease == .agreed ? nil : previous.priceIncrease
         renewal.appAccountToken = previous.appAccountToken
+        renewal.notification = NotificationEvent(.didRenew)
         try renewal.insert(db)
         return renewal
     }

@@ -38,6 +38,7 @@ extension SimulatedStore {
                 VALUES (?, ?, ?, ?, ?, ?, ?)
                 """).execute(arguments: [requestIdentifier, originalTransactionId, latest.id, days, reason, expires.timeIntervalSince1970,
                                          now.timeIntervalSince1970])
+            try self.notify(NotificationEvent(.renewalExtended), about: latest.id, originalId: latest.transaction.originalId, at: now, db)
             return .success(RenewalExtension(originalTransactionId: originalTransactionId, transactionId: latest.id, newExpiresDate: expires))
         }
     }

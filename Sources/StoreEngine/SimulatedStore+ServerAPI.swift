@@ -98,6 +98,12 @@ extension SimulatedStore {
         }
     }
 
+    /// One auto-renewable chain's status now; nil for any other chain.
+    public func subscriptionStatus(originalTransactionId: String) async throws -> SubscriptionStatus? {
+        let now = clock.now()
+        return try await database.pool.guardedRead { db in try self.subscriptionStatus(chain: originalTransactionId, at: now, db) }
+    }
+
     nonisolated func subscriptionStatus(chain originalId: String, at now: Date, _ db: Database) throws -> SubscriptionStatus? {
         let rows = try Row.fetchAll(db.cachedStatement(sql: "SELECT \(Self.serverColumns) WHERE t.original_id = ? AND t.state = \(StateSQL.purchased) ORDER BY t.seq"),
                                     arguments: [originalId])

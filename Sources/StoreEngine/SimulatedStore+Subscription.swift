@@ -35,8 +35,13 @@ extension SimulatedStore {
             latest.graceExpires = nil
             latest.expirationReason = .autoRenewDisabled
         }
+        let changed = latest.autoRenew != on
         latest.autoRenew = on
         try latest.update(db)
+        if changed {
+            try notify(NotificationEvent(.didChangeRenewalStatus, on ? .autoRenewEnabled : .autoRenewDisabled), about: latest.id,
+                       originalId: latest.transaction.originalId, at: now, db)
+        }
     }
 
     nonisolated func priceIncrease(_ step: PriceIncreaseStep, chainOf stored: StoredTransaction, at now: Date, _ db: Database) throws {
@@ -61,6 +66,12 @@ extension SimulatedStore {
             }
         }
         try latest.update(db)
+        let event: NotificationEvent = switch step {
+        case .request: NotificationEvent(.priceIncrease, .pending)
+        case .consent: NotificationEvent(.priceIncrease, .accepted)
+        case .decline: NotificationEvent(.didChangeRenewalStatus, .autoRenewDisabled)
+        }
+        try notify(event, about: latest.id, originalId: latest.transaction.originalId, at: now, db)
     }
 
     /// Resolving a billing issue: the App Store bills at once, and the next period starts now.
@@ -78,7 +89,9 @@ extension SimulatedStore {
         let (product, period) = try nextPlan(of: latest)
         latest.billingRetryUntil = nil
         latest.graceExpires = nil
-        return try renewal(after: latest, to: product, start: now, period: period, controls: controls, db)
+        var recovered = try renewal(after: latest, to: product, start: now, period: period, controls: controls, db)
+        recovered.notification = NotificationEvent(.didRenew, .billingRecovery)
+        return recovered
     }
 
     /// StoreKit 2's renewal info of a chain's latest transaction.

@@ -117,6 +117,7 @@ extension SimulatedStore {
             stored.revocationReason = .other
             stored.autoRenew = false
             if stored.expiresDate != nil { stored.expiresDate = now }
+            stored.notification = NotificationEvent(.refund)
             // StoreKit 2 tells the app (Transaction.updates, with the revocation date): the app
             // takes back what it granted. StoreKit 1's queue says nothing.
         case .expireSubscription:

@@ -25,6 +25,10 @@ public actor SimulatedStore: StoreBackend {
     /// Made once per store database and kept in it (see `StoreBackend.storeId`).
     public nonisolated let identity: String
     private(set) var subscribers: [UUID: AsyncStream<TransactionUpdate>.Continuation] = [:]
+    /// Where server notifications go; none in process, where no server listens.
+    public nonisolated let outbox = NotificationOutbox()
+    /// Up to when `sweepTimedEvents` has looked.
+    var sweptUntil: Date?
 
     public init(catalog: Catalog, state: StateDirectory, clock: any StoreClock = SystemClock(), storefrontOverride: String? = nil,
                 environment: String = "Xcode") throws {

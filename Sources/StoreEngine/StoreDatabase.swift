@@ -231,6 +231,48 @@ public struct StoreDatabase: Sendable {
                 CREATE INDEX transactions_account_seq ON transactions(account, seq);
                 """)
         }
+        migrator.registerMigration("v13: server notifications") { db in
+            // The outbox of App Store Server Notifications: each is written in the commit of its
+            // event, with one delivery row per URL set then. The payload is signed once, when the
+            // deliverer first takes it, so every retry sends the same bytes and UUID. `dedupe`
+            // names an event that a sweep finds by time (an expiry), so it is told once; the
+            // sweep reads expiries by time through the two partial indexes.
+            try db.execute(sql: """
+                CREATE TABLE notifications (
+                    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                    uuid TEXT NOT NULL UNIQUE,
+                    type TEXT NOT NULL,
+                    subtype TEXT,
+                    transaction_id TEXT,
+                    original_id TEXT,
+                    created_at REAL NOT NULL,
+                    dedupe TEXT UNIQUE,
+                    signed_payload TEXT
+                );
+                CREATE INDEX notifications_created ON notifications(created_at, seq);
+                CREATE INDEX notifications_transaction ON notifications(transaction_id);
+                CREATE TABLE notification_deliveries (
+                    uuid TEXT NOT NULL,
+                    url TEXT NOT NULL,
+                    attempts INTEGER NOT NULL DEFAULT 0,
+                    next_attempt REAL,
+                    delivered_at REAL,
+                    PRIMARY KEY (uuid, url)
+                ) WITHOUT ROWID;
+                CREATE INDEX notification_deliveries_due ON notification_deliveries(next_attempt) WHERE next_attempt IS NOT NULL;
+                CREATE TABLE notification_attempts (
+                    uuid TEXT NOT NULL,
+                    url TEXT NOT NULL,
+                    attempted_at REAL NOT NULL,
+                    result TEXT NOT NULL,
+                    http_status INTEGER,
+                    detail TEXT
+                );
+                CREATE INDEX notification_attempts_uuid ON notification_attempts(uuid, attempted_at);
+                CREATE INDEX transactions_expiry ON transactions(expires_date) WHERE expires_date IS NOT NULL AND auto_renew = 0;
+                CREATE INDEX transactions_grace ON transactions(grace_expires) WHERE grace_expires IS NOT NULL;
+                """)
+        }
         return migrator
     }
 }
@@ -243,6 +285,12 @@ enum TransactionReason: String, Sendable {
     case planChange
     /// The plan in force bought again: delivered again, no period of its own.
     case redownload
+}
+
+/// The transaction a notification is about.
+struct NotificationSubject: Sendable, Hashable {
+    let id: String
+    let originalId: String
 }
 
 /// One row of `transactions`, with the fields the store needs beyond StoreKit's transaction.
@@ -274,6 +322,11 @@ struct StoredTransaction: Sendable, Hashable {
     var declined = false
     /// Set by a server through the App Store Server API; renewals and restores keep it.
     var appAccountToken: UUID? = nil
+    /// What a server notification will tell of this change when it is recorded; not stored.
+    var notification: NotificationEvent? = nil
+    /// The transaction that notification is about when it is not this one (a plan change tells
+    /// of the plan in force, which renews to it); not stored.
+    var notificationSubject: NotificationSubject? = nil
 
     var id: String { transaction.id }
 

@@ -29,6 +29,10 @@ extension WireControls: KnownFields {
                                       "timeRate", "storefront", "account", "verification", "dropOrderIds", "billingIssues", "gracePeriod", "apiErrors"]
 }
 
+extension NotificationURLsRequest: KnownFields {
+    static let fields: Set<String> = ["urls"]
+}
+
 extension APIKeyRequest: KnownFields, MultilineFields {
     static let fields: Set<String> = ["issuerId", "keyId", "key"]
     static let multilineFields: Set<String> = ["key"]

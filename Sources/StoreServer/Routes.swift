@@ -313,6 +313,7 @@ public enum StoreRoutes {
             try await manage(.delete(try transactionId(context)), service)
         }
         addServerAPIAdmin(admin, service)
+        NotificationRoutes.add(admin: admin, service)
         admin.post("/clear") { _, _ in
             try await manage(.clearAll, service)
         }

@@ -40,6 +40,21 @@ public protocol ServedStore: StoreBackend {
     func consumptionReports() async throws -> [ConsumptionReport]
     func extendRenewal(originalTransactionId: String, days: Int, reason: Int, requestIdentifier: String) async throws
         -> Result<RenewalExtension, RenewalExtension.Refusal>?
+    func subscriptionStatus(originalTransactionId: String) async throws -> SubscriptionStatus?
+    // Server notifications: the outbox and its deliveries.
+    var outbox: NotificationOutbox { get }
+    func sweepTimedEvents() async throws
+    func dueDeliveries(at now: Date, limit: Int) async throws -> [NotificationDelivery]
+    func nextDeliveryDue() async throws -> Date?
+    func keepSignedPayloads(_ payloads: [UUID: String]) async throws -> [UUID: String]
+    func recordAttempt(_ attempt: SendAttempt, of delivery: NotificationDelivery) async throws
+    @discardableResult
+    func sendPendingNotificationsNow() async throws -> Int
+    func requestTestNotification() async throws -> StoredNotification?
+    func notificationRecord(_ uuid: UUID) async throws -> NotificationRecord?
+    func notificationHistory(_ filter: NotificationFilter, after sequence: Int64?, limit: Int) async throws
+        -> (records: [NotificationRecord], hasMore: Bool)
+    func recentNotifications(limit: Int) async throws -> [NotificationRecord]
     func serverSetting(_ key: String) async throws -> String?
     func setServerSetting(_ key: String, _ value: String?) async throws
     /// The last storage failure, until a write succeeds again (`/v1/health`).

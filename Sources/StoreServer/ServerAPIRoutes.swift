@@ -35,6 +35,7 @@ enum ServerAPIRoutes {
             return JSONBody.response(OrderLookupResponse(status: found == nil ? 1 : 0, signedTransactions: found.map { [service.signed($0)] } ?? []))
         }
         ServerAPIChanges.add(api, service)
+        NotificationRoutes.add(api: api, service)
     }
 
     static func history(_ request: Request, _ context: BasicRequestContext, version: Int, _ service: StoreService) async throws -> Response {

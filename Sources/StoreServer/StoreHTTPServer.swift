@@ -23,7 +23,7 @@ public enum StoreHTTPServer {
                                                 idleTimeout: TimeAmount(limits.idleTimeout))),
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "storefront",
                                                     availableConnectionsDelegate: .maximum(limits.acceptCeiling, logger: logger)),
-            services: [MaintenanceService(service: service, logger: logger)],
+            services: [MaintenanceService(service: service, logger: logger), NotificationDeliverer(service: service, logger: logger)],
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? configuration.port) },
             logger: logger)
     }

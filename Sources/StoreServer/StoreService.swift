@@ -25,6 +25,10 @@ public struct ServerConfiguration: Sendable {
     public var idempotencyLifetime: TimeInterval
     /// Keys that may call the App Store Server API (`--api-key`), besides those `/admin` registered.
     public var apiKeys: [APIKey] = []
+    /// Where server notifications go (`--notify`), besides the URLs `/admin` set.
+    public var notifyURLs: [String] = []
+    /// How long one delivery attempt may take before it counts as timed out.
+    public var notificationTimeout: Duration = .seconds(5)
 
     public init(host: String = "127.0.0.1", port: Int = 8080, environment: ServerEnvironment = .sandbox, adminToken: String,
                 sharedSecret: String? = nil, bodyLimit: Int = 64 * 1024, receiptBodyLimit: Int = 5 * 1024 * 1024,
@@ -100,6 +104,7 @@ public struct StoreService: Sendable {
         for key in try await Self.registeredKeys(store) + configuration.apiKeys {
             try await apiKeys.add(key)
         }
+        store.outbox.setURLs(configuration.notifyURLs + (try await Self.savedNotificationURLs(store)))
     }
 
     /// The keys `/admin/api-keys` registered, kept with the store.

@@ -59,6 +59,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("api-key"), help: ArgumentHelp("A key that may call the App Store Server API (/inApps): ISSUER_ID:KEY_ID:FILE, FILE being the .p8 private key App Store Connect hands out or its public key (PEM). Repeatable; /admin/api-keys registers more.", valueName: "issuer:kid:file"))
     var apiKeys: [String] = []
 
+    @Option(name: .customLong("notify"), help: ArgumentHelp("Send App Store Server Notifications V2 to this URL (http or https): each store event is POSTed as {\"signedPayload\"} and retried on Apple's schedule until the receiver answers 2xx. Repeatable; PUT /admin/notification-urls sets more.", valueName: "url"))
+    var notifyURLs: [String] = []
+
+    @Option(name: .customLong("notify-timeout"), help: ArgumentHelp("Seconds a notification receiver has to answer one attempt (0.1 to 60); then the attempt counts as timed out and is retried.", valueName: "seconds"))
+    var notifyTimeout = 5.0
+
     @Option(name: .long, help: ArgumentHelp("Connections served at once (1 to 65536); a connection beyond them is answered 503 and closed.", valueName: "n"))
     var maxConnections = ConnectionLimits.standard.maxConnections
 
@@ -98,6 +104,14 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw CommandFailure.usage("--api-key: \(error.message)")
         }
+        for url in notifyURLs {
+            if let problem = StoreService.notificationURLProblem(url) { throw CommandFailure.usage("--notify: \(problem)") }
+        }
+        configuration.notifyURLs = notifyURLs
+        guard notifyTimeout.isFinite, (0.1...60).contains(notifyTimeout) else {
+            throw CommandFailure.usage("--notify-timeout \(notifyTimeout): expected 0.1 to 60 seconds")
+        }
+        configuration.notificationTimeout = .milliseconds(Int64(notifyTimeout * 1000))
         let limits = try connectionLimits(leastBody: configuration.receiptBodyLimit)
         let bytes: [UInt8]
         let loaded: Catalog

@@ -1,0 +1,159 @@
+import Foundation
+import GRDB
+import LocalState
+import StoreCore
+import StoreKitModel
+
+/// The deliverer's side of the outbox: what is due, the payload signed once, each attempt and
+/// the retry it schedules, and the history Get Notification History and `/admin` read.
+extension SimulatedStore {
+    private static let notificationColumns = "n.seq, n.uuid, n.type, n.subtype, n.transaction_id, n.created_at, n.signed_payload"
+
+    /// Deliveries due by `now`, the longest waiting first.
+    public func dueDeliveries(at now: Date, limit: Int) async throws -> [NotificationDelivery] {
+        try await database.pool.guardedRead { db in
+            try Row.fetchAll(db.cachedStatement(sql: """
+                SELECT \(Self.notificationColumns), d.url, d.attempts FROM notification_deliveries d JOIN notifications n ON n.uuid = d.uuid
+                WHERE d.next_attempt IS NOT NULL AND d.next_attempt <= ? ORDER BY d.next_attempt, n.seq LIMIT ?
+                """), arguments: [now.timeIntervalSince1970, limit])
+                .map { row in NotificationDelivery(notification: Self.notification(row), url: row[7], attempts: row[8]) }
+        }
+    }
+
+    /// When the next delivery falls due; nil when none waits.
+    public func nextDeliveryDue() async throws -> Date? {
+        try await database.pool.guardedRead { db in
+            try Double.fetchOne(db.cachedStatement(sql: "SELECT MIN(next_attempt) FROM notification_deliveries WHERE next_attempt IS NOT NULL"))
+                .map(Date.init(timeIntervalSince1970:))
+        }
+    }
+
+    /// Keeps each payload as its notification's signed payload unless one is kept already, and
+    /// returns the kept ones: every attempt at every URL sends the same bytes. One commit for
+    /// the batch the deliverer took.
+    public func keepSignedPayloads(_ payloads: [UUID: String]) async throws -> [UUID: String] {
+        guard !payloads.isEmpty else { return [:] }
+        return try await database.writer.write { db in
+            var kept: [UUID: String] = [:]
+            for (uuid, payload) in payloads {
+                let key = uuid.uuidString.lowercased()
+                try db.cachedStatement(sql: "UPDATE notifications SET signed_payload = ? WHERE uuid = ? AND signed_payload IS NULL")
+                    .execute(arguments: [payload, key])
+                kept[uuid] = try String.fetchOne(db.cachedStatement(sql: "SELECT signed_payload FROM notifications WHERE uuid = ?"),
+                                                 arguments: [key]) ?? payload
+            }
+            return kept
+        }
+    }
+
+    /// Records an attempt and schedules the next: none after a success or the last retry.
+    public func recordAttempt(_ attempt: SendAttempt, of delivery: NotificationDelivery) async throws {
+        try await database.writer.write { db in
+            let key = delivery.notification.uuid.uuidString.lowercased()
+            try db.cachedStatement(sql: """
+                INSERT INTO notification_attempts (uuid, url, attempted_at, result, http_status, detail) VALUES (?, ?, ?, ?, ?, ?)
+                """).execute(arguments: [key, attempt.url, attempt.date.timeIntervalSince1970, attempt.result.rawValue, attempt.httpStatus, attempt.detail])
+            let attempts = delivery.attempts + 1
+            let rate = try TestControls.load(db, defaults: self.defaults).timeRate
+            let next = attempt.result == .success ? nil : NotificationRetry.delay(afterAttempt: attempts, rate: rate).map(attempt.date.addingTimeInterval)
+            try db.cachedStatement(sql: """
+                UPDATE notification_deliveries SET attempts = ?, next_attempt = ?, delivered_at = ? WHERE uuid = ? AND url = ?
+                """).execute(arguments: [attempts, next?.timeIntervalSince1970,
+                                         attempt.result == .success ? attempt.date.timeIntervalSince1970 : nil, key, attempt.url])
+        }
+    }
+
+    /// The test control: every retry still waiting is due now. Returns how many.
+    @discardableResult
+    public func sendPendingNotificationsNow() async throws -> Int {
+        let now = clock.now()
+        let count = try await database.writer.write { db in
+            try db.cachedStatement(sql: "UPDATE notification_deliveries SET next_attempt = ? WHERE next_attempt > ?")
+                .execute(arguments: [now.timeIntervalSince1970, now.timeIntervalSince1970])
+            return db.changesCount
+        }
+        outbox.signal()
+        return count
+    }
+
+    /// Request a Test Notification: a `TEST` notification due now; nil when no URL is set.
+    public func requestTestNotification() async throws -> StoredNotification? {
+        let now = clock.now()
+        return try await database.writer.write { db in
+            try self.notify(NotificationEvent(.test), about: nil, originalId: nil, at: now, db)
+        }
+    }
+
+    /// One notification with its attempts, by its UUID.
+    public func notificationRecord(_ uuid: UUID) async throws -> NotificationRecord? {
+        try await database.pool.guardedRead { db in
+            guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.notificationColumns) FROM notifications n WHERE n.uuid = ?"),
+                                             arguments: [uuid.uuidString.lowercased()]) else { return nil }
+            return try Self.record(Self.notification(row), db)
+        }
+    }
+
+    /// Notifications the filter matches, oldest first, after `sequence`, with whether more follow.
+    public func notificationHistory(_ filter: NotificationFilter, after sequence: Int64?, limit: Int) async throws
+        -> (records: [NotificationRecord], hasMore: Bool) {
+        try await database.pool.guardedRead { db in
+            var conditions = ["n.created_at >= ?", "n.created_at < ?", "n.seq > ?"]
+            var arguments: StatementArguments = [filter.startDate.timeIntervalSince1970, filter.endDate.timeIntervalSince1970, sequence ?? 0]
+            if let type = filter.type {
+                conditions.append("n.type = ?")
+                _ = arguments.append(contentsOf: [type.rawValue])
+            }
+            if let subtype = filter.subtype {
+                conditions.append("n.subtype = ?")
+                _ = arguments.append(contentsOf: [subtype.rawValue])
+            }
+            if let account = filter.account {
+                conditions.append("n.transaction_id IN (SELECT id FROM transactions WHERE account = ?)")
+                _ = arguments.append(contentsOf: [account])
+            }
+            if filter.onlyFailures {
+                conditions.append("EXISTS (SELECT 1 FROM notification_deliveries d WHERE d.uuid = n.uuid AND d.delivered_at IS NULL)")
+            }
+            _ = arguments.append(contentsOf: [limit + 1])
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT \(Self.notificationColumns) FROM notifications n WHERE \(conditions.joined(separator: " AND ")) ORDER BY n.seq LIMIT ?
+                """, arguments: arguments)
+            let records = try rows.prefix(limit).map { try Self.record(Self.notification($0), db) }
+            return (records, rows.count > limit)
+        }
+    }
+
+    /// The latest notifications, newest first, for `/admin`.
+    public func recentNotifications(limit: Int) async throws -> [NotificationRecord] {
+        try await database.pool.guardedRead { db in
+            try Row.fetchAll(db.cachedStatement(sql: "SELECT \(Self.notificationColumns) FROM notifications n ORDER BY n.seq DESC LIMIT ?"),
+                             arguments: [limit])
+                .map { try Self.record(Self.notification($0), db) }
+        }
+    }
+
+    private static func notification(_ row: Row) -> StoredNotification {
+        let uuid = (row[1] as String?).flatMap(UUID.init(uuidString:)) ?? UUID()
+        let type = (row[2] as String?).flatMap(NotificationType.init(rawValue:)) ?? .test
+        let subtype = (row[3] as String?).flatMap(NotificationSubtype.init(rawValue:))
+        return StoredNotification(sequence: row[0], uuid: uuid, event: NotificationEvent(type, subtype), transactionId: row[4],
+                                  createdAt: Date(timeIntervalSince1970: row[5]), signedPayload: row[6])
+    }
+
+    private static func record(_ notification: StoredNotification, _ db: Database) throws -> NotificationRecord {
+        let key = notification.uuid.uuidString.lowercased()
+        let attempts = try Row.fetchAll(db.cachedStatement(sql: """
+            SELECT url, attempted_at, result, http_status, detail FROM notification_attempts WHERE uuid = ? ORDER BY attempted_at, rowid
+            """), arguments: [key]).map { row in
+                SendAttempt(url: row[0], date: Date(timeIntervalSince1970: row[1]),
+                            result: (row[2] as String?).flatMap(SendAttemptResult.init(rawValue:)) ?? .other, httpStatus: row[3], detail: row[4])
+            }
+        var pending: [String: Date] = [:]
+        for row in try Row.fetchAll(db.cachedStatement(sql: """
+            SELECT url, next_attempt FROM notification_deliveries WHERE uuid = ? AND next_attempt IS NOT NULL
+            """), arguments: [key]) {
+            pending[row[0]] = Date(timeIntervalSince1970: row[1])
+        }
+        return NotificationRecord(notification: notification, attempts: attempts, pending: pending)
+    }
+}

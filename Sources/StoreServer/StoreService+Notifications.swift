@@ -1,0 +1,65 @@
+import Foundation
+import StoreCore
+import StoreEngine
+import StoreKitModel
+
+/// Server notifications on the server's side: where they go, and their signed payloads.
+extension StoreService {
+    static let notificationURLsSetting = "notify_urls"
+
+    /// The URLs `/admin` set, kept with the store for the next start.
+    static func savedNotificationURLs(_ store: any ServedStore) async throws -> [String] {
+        guard let saved = try await store.serverSetting(notificationURLsSetting) else { return [] }
+        return (try? JSONDecoder().decode([String].self, from: Data(saved.utf8))) ?? []
+    }
+
+    /// Replaces the URLs `/admin` set; those given with `--notify` stay for this run.
+    func setNotificationURLs(_ urls: [String]) async throws {
+        try await store.setServerSetting(Self.notificationURLsSetting, urls.isEmpty ? nil : String(decoding: JSONBody.data(urls), as: UTF8.self))
+        store.outbox.setURLs(configuration.notifyURLs + urls)
+    }
+
+    /// What is wrong with a notification URL, or nil: it must be absolute http or https with a host.
+    public static func notificationURLProblem(_ text: String) -> String? {
+        guard text.utf8.count <= 2048 else { return "a notification URL is at most 2048 bytes" }
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+              let host = url.host, !host.isEmpty else {
+            return "\"\(text.prefix(80))\" is not an absolute http:// or https:// URL with a host"
+        }
+        return nil
+    }
+
+    /// The notification's signed payload: the one kept if it was signed before, else signed now
+    /// (with the transaction and renewal info as they are now) and kept for every later attempt.
+    func signedPayload(_ notification: StoredNotification) async throws -> String {
+        if let kept = notification.signedPayload { return kept }
+        let payload = try await sign(notification)
+        return try await store.keepSignedPayloads([notification.uuid: payload])[notification.uuid] ?? payload
+    }
+
+    /// `ResponseBodyV2DecodedPayload`, signed with the store's chain.
+    func sign(_ notification: StoredNotification) async throws -> String {
+        var transactionInfo: String?
+        var renewalInfo: String?
+        var status: Int?
+        let now = Date()
+        if let id = notification.transactionId, let transaction = try await store.serverTransaction(id: id) {
+            transactionInfo = signed(transaction)
+            if catalog.product(id: transaction.transaction.productId)?.type == .autoRenewable,
+               let chain = try await store.subscriptionStatus(originalTransactionId: transaction.transaction.originalId) {
+                renewalInfo = signedRenewalInfo(chain, at: now)
+                status = chain.status.rawValue
+            }
+        }
+        let data = NotificationPayload.Data(appAppleId: appAppleId, bundleId: catalog.bundleId, bundleVersion: Self.bundleVersion,
+                                            environment: store.environment, signedTransactionInfo: transactionInfo,
+                                            signedRenewalInfo: renewalInfo, status: status)
+        return signer.sign(NotificationPayload(notificationType: notification.event.type.rawValue, subtype: notification.event.subtype?.rawValue,
+                                               notificationUUID: notification.uuid.uuidString.lowercased(), data: data, version: "2.0",
+                                               signedDate: now.epochMilliseconds))
+    }
+
+    /// The app version the store reports (receipts' `application_version`, notifications'
+    /// `bundleVersion`): a simulated app has one build.
+    static let bundleVersion = "1"
+}

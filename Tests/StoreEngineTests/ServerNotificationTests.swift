@@ -1,0 +1,170 @@
+import Foundation
+import StoreCore
+import StoreEngine
+import StoreKitModel
+import Testing
+import TestSupport
+
+/// Which App Store Server Notification each store event writes to the outbox, in the event's
+/// own commit, and how the outbox schedules Apple's retries.
+@Suite struct ServerNotificationTests {
+    static let day: TimeInterval = 86_400
+    static let url = "http://127.0.0.1:9/notifications"
+
+    func notifying() throws -> StoreFixture {
+        let fixture = try StoreFixture()
+        fixture.store.outbox.setURLs([Self.url])
+        return fixture
+    }
+
+    /// Every notification written so far, oldest first, as "TYPE/SUBTYPE".
+    func told(_ fixture: StoreFixture) async throws -> [String] {
+        try await fixture.store.recentNotifications(limit: 1000).reversed().map { record in
+            [record.notification.event.type.rawValue, record.notification.event.subtype?.rawValue].compactMap { $0 }.joined(separator: "/")
+        }
+    }
+
+    @Test func withoutAURLNothingIsWritten() async throws {
+        let fixture = try StoreFixture()
+        _ = try await fixture.buy(StoreFixture.monthly)
+        #expect(try await told(fixture).isEmpty)
+        #expect(try await fixture.store.requestTestNotification() == nil)
+    }
+
+    @Test func purchasesTellWhatWasBought() async throws {
+        let fixture = try notifying()
+        _ = try await fixture.buy(StoreFixture.gems)
+        _ = try await fixture.buy(StoreFixture.removeAds)
+        _ = try await fixture.buy(StoreFixture.removeAds)  // owned: delivered again, nothing charged
+        _ = try await fixture.buy(StoreFixture.monthly)
+        _ = try await fixture.buy(StoreFixture.plusMonthly)  // a higher level: replaces it now
+        _ = try await fixture.buy(StoreFixture.monthly)  // a lower level: waits for the renewal
+        #expect(try await told(fixture) == [
+            "ONE_TIME_CHARGE", "ONE_TIME_CHARGE", "SUBSCRIBED/INITIAL_BUY", "DID_CHANGE_RENEWAL_PREF/UPGRADE", "DID_CHANGE_RENEWAL_PREF/DOWNGRADE",
+        ])
+        let downgrade = try #require(try await fixture.store.recentNotifications(limit: 1).first)
+        let plus = try #require(try await fixture.store.transactions(account: "alice").first { $0.productId == StoreFixture.plusMonthly })
+        #expect(downgrade.notification.transactionId == plus.id, "a downgrade tells of the plan in force, which renews to it")
+        #expect(downgrade.pending[Self.url] != nil, "due at the URL")
+    }
+
+    @Test func aSubscriptionsLifeIsToldStepByStep() async throws {
+        let fixture = try notifying()
+        let id = try await fixture.buy(StoreFixture.monthly).transaction.id
+        fixture.clock.advance(by: 8 * Self.day)
+        try await fixture.store.renewDue()
+        _ = try await fixture.store.perform(.priceIncrease(id, .request))
+        _ = try await fixture.store.perform(.priceIncrease(id, .consent))
+        _ = try await fixture.store.perform(.setAutoRenew(id, false))
+        _ = try await fixture.store.perform(.setAutoRenew(id, true))
+        _ = try await fixture.store.perform(.setAutoRenew(id, false))
+        try await fixture.store.sweepTimedEvents()
+        fixture.clock.advance(by: 31 * Self.day)
+        try await fixture.store.sweepTimedEvents()
+        try await fixture.store.sweepTimedEvents()
+        #expect(try await told(fixture) == [
+            "SUBSCRIBED/INITIAL_BUY", "DID_RENEW", "PRICE_INCREASE/PENDING", "PRICE_INCREASE/ACCEPTED",
+            "DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED", "DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_ENABLED",
+            "DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED", "EXPIRED/VOLUNTARY",
+        ])
+        _ = try await fixture.buy(StoreFixture.monthly)
+        #expect(try await told(fixture).last == "SUBSCRIBED/RESUBSCRIBE")
+    }
+
+    @Test func billingIssuesGraceAndRecoveryAreTold() async throws {
+        let fixture = try notifying()
+        try await fixture.setControls { $0.billingIssues = true; $0.gracePeriod = true }
+        let id = try await fixture.buy(StoreFixture.monthly).transaction.id
+        try await fixture.store.sweepTimedEvents()
+        fixture.clock.advance(by: 8 * Self.day)
+        try await fixture.store.renewDue()
+        fixture.clock.advance(by: 17 * Self.day)
+        try await fixture.store.sweepTimedEvents()
+        _ = try await fixture.store.perform(.resolveIssue(id))
+        let recovered = try #require(try await fixture.store.transactions(account: "alice").first)
+        _ = try await fixture.store.perform(.refund(recovered.id))
+        #expect(try await told(fixture) == [
+            "SUBSCRIBED/INITIAL_BUY", "DID_FAIL_TO_RENEW/GRACE_PERIOD", "GRACE_PERIOD_EXPIRED", "DID_RENEW/BILLING_RECOVERY", "REFUND",
+        ])
+    }
+
+    @Test func billingRetryThatRunsOutExpiresOnce() async throws {
+        let fixture = try notifying()
+        try await fixture.setControls { $0.billingIssues = true }
+        _ = try await fixture.buy(StoreFixture.monthly)
+        try await fixture.store.sweepTimedEvents()
+        fixture.clock.advance(by: 8 * Self.day)
+        try await fixture.store.renewDue()
+        fixture.clock.advance(by: 61 * Self.day)
+        try await fixture.store.renewDue()
+        try await fixture.store.sweepTimedEvents()
+        #expect(try await told(fixture) == ["SUBSCRIBED/INITIAL_BUY", "DID_FAIL_TO_RENEW", "EXPIRED/BILLING_RETRY"])
+    }
+
+    @Test func failedAttemptsAreRetriedOnApplesScheduleThenGivenUp() async throws {
+        let fixture = try notifying()
+        _ = try await fixture.buy(StoreFixture.gems)
+        var waits: [TimeInterval] = []
+        for _ in 0..<6 {
+            let due = try #require(try await fixture.store.dueDeliveries(at: fixture.clock.now(), limit: 10).first)
+            try await fixture.store.recordAttempt(SendAttempt(url: due.url, date: fixture.clock.now(), result: .timedOut, httpStatus: nil, detail: nil), of: due)
+            guard let next = try await fixture.store.nextDeliveryDue() else { break }
+            waits.append(next.timeIntervalSince(fixture.clock.now()))
+            fixture.clock.advance(by: next.timeIntervalSince(fixture.clock.now()))
+        }
+        #expect(waits.map { ($0 / 3600).rounded() } == [1, 12, 24, 48, 72], "five retries, 1, 12, 24, 48 and 72 hours apart")
+        #expect(try await fixture.store.nextDeliveryDue() == nil, "given up after the fifth retry")
+        let record = try #require(try await fixture.store.recentNotifications(limit: 1).first)
+        #expect(record.attempts.count == 6)
+        #expect(record.pending.isEmpty)
+    }
+
+    @Test func aSuccessEndsDeliveryAndSendNowMakesRetriesDue() async throws {
+        let fixture = try notifying()
+        try await fixture.setControls { $0.timeRate = .oneRenewalEvery2Seconds }
+        _ = try await fixture.buy(StoreFixture.gems)
+        _ = try await fixture.buy(StoreFixture.gems)
+        let due = try await fixture.store.dueDeliveries(at: fixture.clock.now(), limit: 10)
+        #expect(due.count == 2)
+        try await fixture.store.recordAttempt(SendAttempt(url: Self.url, date: fixture.clock.now(), result: .success, httpStatus: 200, detail: nil), of: due[0])
+        try await fixture.store.recordAttempt(SendAttempt(url: Self.url, date: fixture.clock.now(), result: .unsuccessfulHTTPResponseCode, httpStatus: 500,
+                                                          detail: "HTTP 500"), of: due[1])
+        let next = try #require(try await fixture.store.nextDeliveryDue())
+        #expect(abs(next.timeIntervalSince(fixture.clock.now()) - 2.0 / 720) < 0.001, "an hour under 2 s a month is 2/720 s")
+        #expect(try await fixture.store.dueDeliveries(at: fixture.clock.now(), limit: 10).isEmpty)
+        #expect(try await fixture.store.sendPendingNotificationsNow() == 1)
+        let again = try await fixture.store.dueDeliveries(at: fixture.clock.now(), limit: 10)
+        #expect(again.map(\.notification.uuid) == [due[1].notification.uuid], "the same notification, the same UUID")
+        #expect(again.first?.attempts == 1)
+    }
+
+    @Test func aPayloadIsKeptOnceSigned() async throws {
+        let fixture = try notifying()
+        _ = try await fixture.buy(StoreFixture.gems)
+        let uuid = try #require(try await fixture.store.dueDeliveries(at: fixture.clock.now(), limit: 1).first?.notification.uuid)
+        #expect(try await fixture.store.keepSignedPayloads([uuid: "first"]) == [uuid: "first"])
+        #expect(try await fixture.store.keepSignedPayloads([uuid: "second"]) == [uuid: "first"])
+        #expect(try await fixture.store.notificationRecord(uuid)?.notification.signedPayload == "first")
+    }
+
+    @Test func historyFiltersAndPages() async throws {
+        let fixture = try notifying()
+        for _ in 0..<5 { _ = try await fixture.buy(StoreFixture.gems) }
+        _ = try await fixture.buy(StoreFixture.gems, account: "kenji")
+        _ = try await fixture.store.requestTestNotification()
+        let now = fixture.clock.now()
+        var filter = NotificationFilter(startDate: now.addingTimeInterval(-60), endDate: now.addingTimeInterval(60))
+        let first = try await fixture.store.notificationHistory(filter, after: nil, limit: 4)
+        #expect(first.records.count == 4 && first.hasMore)
+        let rest = try await fixture.store.notificationHistory(filter, after: first.records.last?.notification.sequence, limit: 4)
+        #expect(rest.records.count == 3 && !rest.hasMore)
+        filter.account = "kenji"
+        #expect(try await fixture.store.notificationHistory(filter, after: nil, limit: 20).records.count == 1)
+        filter.account = nil
+        filter.type = .test
+        #expect(try await fixture.store.notificationHistory(filter, after: nil, limit: 20).records.count == 1)
+        filter.type = nil
+        filter.onlyFailures = true
+        #expect(try await fixture.store.notificationHistory(filter, after: nil, limit: 20).records.count == 7, "none delivered yet")
+    }
+}
