@@ -48,8 +48,8 @@ enum NotificationRoutes {
 
     static func add(admin: RouterGroup<BasicRequestContext>, _ service: StoreService) {
         admin.get("/notifications") { request, _ in
-            let limit = request.uri.queryParameters["limit"].flatMap { Int($0) }.map { min(max($0, 1), 1000) } ?? 100
-            let records = try await service.store.recentNotifications(limit: limit)
+            let limit = try StoreRoutes.integer(request.uri.queryParameters["limit"].map(String.init), name: "limit", range: 1...1000) ?? 100
+            let records = try await service.store.recentNotifications(limit: Int(limit))
             return JSONBody.response(AdminNotificationsResponse(urls: service.store.outbox.urls, notifications: records.map(adminItem)))
         }
         admin.post("/notifications/send-pending") { _, _ in

@@ -1,0 +1,156 @@
+"""App Store Server Notifications V2 from `storefront serve`, received and read back with
+Apple's own library, as a backend developer would.
+
+Usage: server_notifications.py BASE_URL KEY_FILE ISSUER_ID KEY_ID BUNDLE_ID ADMIN_TOKEN WORK_DIR
+A receiver in this process refuses 30 % of deliveries. Prints one line per check; exits 1 at
+the first that fails.
+"""
+import hashlib
+import json
+import os
+import sys
+import time
+import urllib.request
+import uuid
+
+from appstoreserverlibrary.api_client import APIException, AppStoreServerAPIClient
+from appstoreserverlibrary.models.Environment import Environment
+from appstoreserverlibrary.models.NotificationHistoryRequest import NotificationHistoryRequest
+from appstoreserverlibrary.models.NotificationTypeV2 import NotificationTypeV2
+from appstoreserverlibrary.models.SendAttemptResult import SendAttemptResult
+from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier
+
+sys.path.insert(0, os.path.dirname(__file__))
+from notification_receiver import Receiver  # noqa: E402
+
+
+def check(name, condition, detail=""):
+    print(("ok " if condition else "FAILED ") + name + (": " + str(detail) if detail else ""), flush=True)
+    if not condition:
+        sys.exit(1)
+
+
+class Admin:
+    def __init__(self, base, token):
+        self.base, self.token = base, token
+
+    def call(self, method, path, body=None):
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self.base + path, data=data, method=method,
+                                         headers={"Authorization": "Bearer " + self.token, "Content-Type": "application/json"})
+        with urllib.request.urlopen(request) as answer:
+            text = answer.read()
+            return json.loads(text) if text else None
+
+
+def buy(base, product):
+    headers = {"Content-Type": "application/json", "Idempotency-Key": str(uuid.uuid4())}
+    request = urllib.request.Request(base + "/v1/payments", method="POST", headers=headers,
+                                     data=json.dumps({"account": "alice", "productId": "com.example.storefront." + product}).encode())
+    with urllib.request.urlopen(request) as answer:
+        return json.loads(answer.read())["transaction"]["transactionId"]
+
+
+def wait_until_delivered(admin, deadline_seconds=60):
+    deadline = time.time() + deadline_seconds
+    while time.time() < deadline:
+        outbox = admin.call("GET", "/admin/notifications?limit=1000")["notifications"]
+        if outbox and all(not item["pending"] and item["attempts"] and item["attempts"][-1]["result"] == "SUCCESS" for item in outbox):
+            return outbox
+        admin.call("POST", "/admin/notifications/send-pending")
+        time.sleep(0.1)
+    return admin.call("GET", "/admin/notifications?limit=1000")["notifications"]
+
+
+def all_history(client, request):
+    """Every page of a history request, following paginationToken."""
+    items, token, pages = [], None, 0
+    while True:
+        page = client.get_notification_history(token, request)
+        items += page.notificationHistory
+        pages += 1
+        token = page.paginationToken
+        if not page.hasMore:
+            return items, pages
+
+
+def main():
+    base, key_file, issuer, key_id, bundle, admin_token, work = sys.argv[1:8]
+    admin = Admin(base, admin_token)
+    client = AppStoreServerAPIClient(open(key_file, "rb").read(), key_id, issuer, bundle, Environment.SANDBOX)
+    client._base_url = base
+    root_url = base + "/.well-known/storefront-root-ca.cer"
+    verifier = SignedDataVerifier([urllib.request.urlopen(root_url).read()], False, Environment.SANDBOX, bundle)
+
+    try:
+        client.request_test_notification()
+        check("no URL: 4040007", False)
+    except APIException as error:
+        check("no URL: 4040007", error.raw_api_error == 4040007 and error.http_status_code == 404, error.raw_api_error)
+
+    receiver = Receiver(root_url, bundle, os.path.join(work, "accepted.jsonl"), fail_rate=0.3, seed=7).start()
+    admin.call("PUT", "/admin/notification-urls", {"urls": ["http://127.0.0.1:%d/apple" % receiver.port]})
+    admin.call("PUT", "/admin/controls", {"timeRate": "2s"})
+
+    subscription = buy(base, "premium.monthly")
+    gems = buy(base, "gems.100")
+    buy(base, "removeads")
+    for _ in range(20):
+        buy(base, "gems.100")
+    admin.call("POST", "/admin/transactions/%s/refund" % gems)
+    admin.call("POST", "/admin/transactions/%s/auto-renew/off" % subscription)
+    token = client.request_test_notification().testNotificationToken
+    outbox = wait_until_delivered(admin)
+
+    errors = [line for line in receiver.accepted if "error" in line]
+    check("every payload verifies with Apple's verifier", not errors, errors[:1])
+    uuids = [line["uuid"] for line in receiver.accepted]
+    check("no notification accepted twice", len(uuids) == len(set(uuids)), len(uuids))
+    check("every notification delivered", set(uuids) == {item["notificationUUID"] for item in outbox}, (len(uuids), len(outbox)))
+    check("some deliveries were refused and retried", receiver.refused > 0, receiver.refused)
+    told = [(line["type"], line["subtype"]) for line in receiver.accepted]
+    for expected in [("SUBSCRIBED", "INITIAL_BUY"), ("ONE_TIME_CHARGE", None), ("REFUND", None),
+                     ("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED"), ("TEST", None)]:
+        check("told " + "/".join(filter(None, expected)), expected in told, told)
+    refund = next(line for line in receiver.accepted if line["type"] == "REFUND")
+    check("the refund is about the refunded transaction", refund["transactionId"] == gems, refund)
+
+    status = client.get_test_notification_status(token)
+    decoded = verifier.verify_and_decode_notification(status.signedPayload)
+    check("test notification status", decoded.notificationType == NotificationTypeV2.TEST
+          and status.sendAttempts[-1].sendAttemptResult == SendAttemptResult.SUCCESS, status.sendAttempts)
+
+    now = int(time.time() * 1000)
+    request = NotificationHistoryRequest(startDate=now - 3_600_000, endDate=now + 3_600_000)
+    items, pages = all_history(client, request)
+    check("history holds every notification, 20 a page", len(items) == len(outbox) and pages == 2, (len(items), len(outbox), pages))
+    sent = {hashlib.sha256(item.signedPayload.encode()).hexdigest() for item in items}
+    received = {line["payloadSha"] for line in receiver.accepted}
+    check("history's payloads are the bytes delivered", sent == received)
+    retried = [item for item in items if len(item.sendAttempts) > 1]
+    check("history shows refused attempts before the success", retried and all(
+        item.sendAttempts[0].sendAttemptResult == SendAttemptResult.UNSUCCESSFUL_HTTP_RESPONSE_CODE
+        and item.sendAttempts[-1].sendAttemptResult == SendAttemptResult.SUCCESS for item in retried), len(retried))
+
+    refunds = client.get_notification_history(None, NotificationHistoryRequest(
+        startDate=now - 3_600_000, endDate=now + 3_600_000, notificationType=NotificationTypeV2.REFUND)).notificationHistory
+    check("history by type", len(refunds) == 1, len(refunds))
+    alice, _ = all_history(client, NotificationHistoryRequest(startDate=now - 3_600_000, endDate=now + 3_600_000, transactionId=subscription))
+    check("history by customer", len(alice) == len(outbox) - 1, len(alice))
+    for bad, code in [(NotificationHistoryRequest(startDate=now, endDate=now - 1000), 4000013),
+                      (NotificationHistoryRequest(startDate=now - 200 * 86_400_000, endDate=now), 4000012)]:
+        try:
+            client.get_notification_history(None, bad)
+            check("refused with %d" % code, False)
+        except APIException as error:
+            check("refused with %d" % code, error.raw_api_error == code, error.raw_api_error)
+    try:
+        client.get_notification_history("bm90LWEtdG9rZW4", request)
+        check("bad pagination token: 4000014", False)
+    except APIException as error:
+        check("bad pagination token: 4000014", error.raw_api_error == 4000014, error.raw_api_error)
+    print("all checks passed (%d notifications, %d refused attempts, %d history pages)" % (len(outbox), receiver.refused, pages))
+
+
+if __name__ == "__main__":
+    main()
