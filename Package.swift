@@ -42,16 +42,29 @@ let package = Package(
             name: "LocalState",
             dependencies: ["StoreCore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        // What the store signs with: its P-256 key, the certificate chain that certifies it, and
+        // PKCS#7 SignedData as App Store receipts use. The engine signs receipts and the server
+        // JWS with the same identity, so one root verifies both.
+        .target(
+            name: "StoreSigning",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ]
+        ),
         // The durable simulated store: StoreKit's payment queue, the transaction manager and receipts
-        // over SQLite.
+        // (Apple's ASN.1 receipt in PKCS#7) over SQLite.
         .target(
             name: "StoreEngine",
             dependencies: [
                 "StoreKitModel",
                 "StoreCore",
                 "LocalState",
+                "StoreSigning",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),
         // The careful app: its ledger of orders, deliveries and balances, and the purchase observer
@@ -77,6 +90,7 @@ let package = Package(
                 "StoreCore",
                 "LocalState",
                 "StoreEngine",
+                "StoreSigning",
                 "StoreAPI",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -85,8 +99,6 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -158,7 +170,8 @@ let package = Package(
         ),
         .testTarget(
             name: "StoreEngineTests",
-            dependencies: ["StoreEngine", "StoreCore", "LocalState", "AppSide", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["StoreEngine", "StoreCore", "LocalState", "AppSide", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                           .product(name: "Crypto", package: "swift-crypto")]
         ),
         .testTarget(
             name: "AppSideTests",
@@ -184,6 +197,7 @@ let package = Package(
                 "StoreCore",
                 "LocalState",
                 "StoreEngine",
+                "StoreSigning",
                 "StoreKitModel",
                 "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -15,15 +15,18 @@ public struct TransactionDetails: Sendable, Hashable {
     public let willAutoRenew: Bool
     public let reason: Reason
     public private(set) var terms: TransactionTerms
+    /// One a server set on the subscription (Set App Account Token); it replaces the app's.
+    public let appAccountToken: UUID?
 
     public init(transactionId: String, storefront: String, originalPurchaseDate: Date, willAutoRenew: Bool, reason: Reason,
-                terms: TransactionTerms) {
+                terms: TransactionTerms, appAccountToken: UUID? = nil) {
         self.transactionId = transactionId
         self.storefront = storefront
         self.originalPurchaseDate = originalPurchaseDate
         self.willAutoRenew = willAutoRenew
         self.reason = reason
         self.terms = terms
+        self.appAccountToken = appAccountToken
     }
 
     /// The price charged (quantity included); 0 for a restore, a free trial or something owned bought again.

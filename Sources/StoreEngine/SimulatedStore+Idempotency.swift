@@ -69,31 +69,4 @@ extension SimulatedStore {
     public nonisolated func purgeKeys(reservedBefore date: Date) async throws -> Int {
         try await database.writer.write { db in try IdempotencyKeys.purge(reservedBefore: date, db) }
     }
-
-    /// A server's transaction-signing key (a P-256 private key's raw representation), made by
-    /// `create` on first use and kept with the store.
-    public nonisolated func transactionSigningKey(create: @escaping @Sendable () -> Data) async throws -> Data {
-        try await database.writer.write { db in
-            if let saved = try StoreDatabase.setting(db, "jws_key"), let data = Data(base64Encoded: saved) {
-                return data
-            }
-            let key = create()
-            try StoreDatabase.setSetting(db, "jws_key", key.base64EncodedString())
-            return key
-        }
-    }
-
-    /// The signing key's certificate chain (DER, leaf first), made by `create` on first use and
-    /// kept with the key, so every JWS names the same chain across restarts.
-    public nonisolated func signingChain(create: @escaping @Sendable () throws -> [Data]) async throws -> [Data] {
-        try await database.writer.write { db in
-            if let saved = try StoreDatabase.setting(db, "jws_chain") {
-                let certificates = saved.split(separator: ",").compactMap { Data(base64Encoded: String($0)) }
-                if certificates.count == 3 { return certificates }
-            }
-            let certificates = try create()
-            try StoreDatabase.setSetting(db, "jws_chain", certificates.map { $0.base64EncodedString() }.joined(separator: ","))
-            return certificates
-        }
-    }
 }

@@ -20,7 +20,8 @@ extension TransactionDetails {
     init(_ stored: StoredTransaction, originalPurchaseDate: Date) {
         self.init(transactionId: stored.id, storefront: stored.storefront, originalPurchaseDate: originalPurchaseDate,
                   willAutoRenew: stored.autoRenew && stored.expiresDate != nil,
-                  reason: stored.reason == .renewal ? .renewal : stored.reason == .restore ? .restore : .purchase, terms: stored.terms)
+                  reason: stored.reason == .renewal ? .renewal : stored.reason == .restore ? .restore : .purchase, terms: stored.terms,
+                  appAccountToken: stored.appAccountToken)
     }
 }
 
@@ -137,11 +138,7 @@ extension SimulatedStore {
         return TransactionDetails(StoredTransaction(row: row), originalPurchaseDate: originalPurchaseDate)
     }
 
-    /// A transaction's columns, then its original's purchase date.
-    private static let detailsQuery = """
-        SELECT \(StoredTransaction.columns(of: "t")), COALESCE(o.purchase_date, t.purchase_date)
-        FROM transactions t LEFT JOIN transactions o ON o.id = t.original_id WHERE t.id = ?
-        """
+    private static let detailsQuery = "\(StoredTransaction.withOriginalPurchaseDate) WHERE t.id = ?"
 
     /// The account's receipt as the store would issue it now (verifyReceipt's `latest_receipt`).
     public func currentReceipt(account: String) async throws -> String {

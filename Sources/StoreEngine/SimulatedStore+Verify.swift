@@ -35,20 +35,24 @@ extension SimulatedStore {
             }
             return .rejected(status: status, reason: "a \(payload.environment) receipt sent to a \(environment) store")
         }
-        if payload.bundle_id != catalog.bundleId {
-            return .rejected(status: nil, reason: "the receipt is for \(payload.bundle_id), not this app (\(catalog.bundleId))")
+        if payload.bundleId != catalog.bundleId {
+            return .rejected(status: nil, reason: "the receipt is for \(payload.bundleId), not this app (\(catalog.bundleId))")
         }
-        guard let item = payload.in_app.first(where: { $0.transaction_id == transactionId }) else {
-            return .rejected(status: nil, reason: "transaction \(transactionId) is not in the receipt")
-        }
-        guard item.product_id == productId else {
-            return .rejected(status: nil, reason: "the receipt's transaction \(transactionId) is for \(item.product_id), not \(productId)")
+        let item = payload.inApp.first { $0.transactionId == transactionId }
+        if let item, item.productId != productId {
+            return .rejected(status: nil, reason: "the receipt's transaction \(transactionId) is for \(item.productId), not \(productId)")
         }
         let now = clock.now()
         return try await database.writer.write { db in
-            if let earlier = try String.fetchOne(db, sql: "SELECT claim FROM consumed WHERE transaction_id = ?", arguments: [transactionId]) {
+            // Looked up before the receipt's list: a consumable another device of the account
+            // verified and finished has left every receipt issued since, and its claim still stands.
+            if let earlier = try String.fetchOne(db, sql: "SELECT claim FROM consumed WHERE transaction_id = ? AND account = ? AND product_id = ?",
+                                                 arguments: [transactionId, payload.account, productId]) {
                 return earlier == claim ? .verified
                     : .replayed(reason: "transaction \(transactionId) was already delivered under another claim (replayed receipt, or another device of the account)")
+            }
+            guard item != nil else {
+                return .rejected(status: nil, reason: "transaction \(transactionId) is not in the receipt")
             }
             try db.execute(sql: "INSERT INTO consumed (transaction_id, account, product_id, claim, consumed_at) VALUES (?, ?, ?, ?, ?)",
                            arguments: [transactionId, payload.account, productId, claim, now.timeIntervalSince1970])

@@ -1,9 +1,9 @@
-import Crypto
 import Foundation
 import GRDB
 import LocalState
 import StoreCore
 import StoreKitModel
+import StoreSigning
 
 /// The embedded store: StoreKit's payment-queue semantics over a durable SQLite file. Every
 /// state change is committed before it is reported, and a purchase interrupted by a crash is
@@ -45,15 +45,17 @@ public actor SimulatedStore: StoreBackend {
         let defaults = TestControls(seed: catalog.settings)
         self.defaults = defaults
         self.database = database
-        let (key, controls, identity): (Data, TestControls, String)
+        let (key, chain, controls, identity): (Data, [Data], TestControls, String)
         do {
-            (key, controls, identity) = try database.pool.write { db in
-                (try Self.signingKey(db), try TestControls.load(db, defaults: defaults), try Self.identity(db))
+            (key, chain, controls, identity) = try database.pool.write { db in
+                let key = try Self.signingKey(db, create: SigningIdentity.newKey)
+                let chain = try Self.signingChain(db) { try SigningIdentity.mintChain(forKey: key, at: Date()) }
+                return (key, chain, try TestControls.load(db, defaults: defaults), try Self.identity(db))
             }
         } catch {
             throw StoreDatabase.cannotOpen(database.pool.path, error)
         }
-        signer = ReceiptSigner(keyData: key)
+        signer = try ReceiptSigner(identity: SigningIdentity(kept: key, chain: chain))
         openingControls = controls
         self.identity = identity
     }
@@ -84,16 +86,6 @@ public actor SimulatedStore: StoreBackend {
     public nonisolated func storeId() -> String { identity }
 
     public nonisolated var storageHealth: StorageHealth { database.writer.health }
-
-    /// The receipt-signing key, made once per state directory and kept with the store.
-    private static func signingKey(_ db: Database) throws -> Data {
-        if let saved = try StoreDatabase.setting(db, "receipt_key"), let data = Data(base64Encoded: saved) {
-            return data
-        }
-        let key = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }
-        try StoreDatabase.setSetting(db, "receipt_key", key.base64EncodedString())
-        return key
-    }
 
     // MARK: Updates
 
@@ -131,13 +123,20 @@ public actor SimulatedStore: StoreBackend {
         return TransactionUpdate(transaction: transaction, receipt: nil)
     }
 
+    /// The account's receipt: its purchases and restores in the order made, less the consumables
+    /// the app finished (`Transaction.isListedInReceipt`).
     nonisolated func receipt(account: String, _ db: Database) throws -> String {
-        let owned = try StoredTransaction.fetchAll(db, where: "account = ? AND state IN \(StateSQL.paid)", [account])
-        let payload = ReceiptPayload(bundle_id: catalog.bundleId, environment: environment, account: account,
-                                     receipt_creation_date_ms: String(Int64(clock.now().timeIntervalSince1970 * 1000)),
-                                     in_app: owned.map(ReceiptPayload.InApp.init))
-        return signer.sign(payload)
+        let rows = try Row.fetchAll(db.cachedStatement(sql: Self.receiptQuery), arguments: [account])
+        let listed = rows.compactMap { row -> ReceiptPayload.InApp? in
+            let stored = StoredTransaction(row: row)
+            let type = catalog.product(id: stored.transaction.productId)?.type
+            guard stored.transaction.isListedInReceipt(as: type) else { return nil }
+            return ReceiptPayload.InApp(stored, originalPurchaseDate: Date(timeIntervalSince1970: row[StoredTransaction.fieldCount]), type: type)
+        }
+        return try signer.sign(.issued(environment: environment, bundleId: catalog.bundleId, account: account, at: clock.now(), inApp: listed))
     }
+
+    private static let receiptQuery = "\(StoredTransaction.withOriginalPurchaseDate) WHERE t.account = ? AND t.state IN \(StateSQL.paid) ORDER BY t.seq"
 
     // MARK: Products and controls
 

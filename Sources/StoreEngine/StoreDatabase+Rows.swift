@@ -105,6 +105,13 @@ extension StoredTransaction {
             ])
     }
 
+    /// A `SELECT` of transactions `t` (`columns`), then the purchase date of each one's original,
+    /// for a `WHERE` to follow.
+    static let withOriginalPurchaseDate = """
+        SELECT \(columns(of: "t")), COALESCE(o.purchase_date, t.purchase_date)
+        FROM transactions t LEFT JOIN transactions o ON o.id = t.original_id
+        """
+
     /// `columns` of the table called `alias` in a join.
     static func columns(of alias: String) -> String {
         columns.split(separator: ",").map { "\(alias).\($0.trimmingCharacters(in: .whitespaces))" }.joined(separator: ", ")

@@ -8,6 +8,7 @@ import StoreAPI
 import StoreCore
 import StoreEngine
 import StoreKitModel
+import StoreSigning
 
 /// How `storefront serve` was started.
 public struct ServerConfiguration: Sendable {
@@ -90,16 +91,12 @@ public struct StoreService: Sendable {
         self.store = store
         self.configuration = configuration
         self.catalogBytes = catalogBytes
-        let rawKey = try await store.transactionSigningKey(create: { TransactionSigner.newKey() })
-        let key = try P256.Signing.PrivateKey(rawRepresentation: rawKey)
-        // The raw key crosses into the store's write; swift-crypto's key type is not Sendable.
-        let chain = try SigningChain(certificates: try await store.signingChain(create: {
-            try SigningChain.mint(leafKey: try P256.Signing.PrivateKey(rawRepresentation: rawKey), at: Date()).certificates
-        }))
-        guard chain.certifies(key.publicKey) else {
-            throw StoreFailure("the signing chain kept in store.sqlite is not for its signing key; the database was edited by hand", kind: .storage)
-        }
-        signer = try TransactionSigner(rawKey: rawKey, chain: chain)
+        // The simulated store made both at its open and signs its receipts with them; a store
+        // without them makes them now.
+        let rawKey = try await store.transactionSigningKey(create: SigningIdentity.newKey)
+        let chain = try await store.signingChain(create: { try SigningIdentity.mintChain(forKey: rawKey, at: Date()) })
+        let identity = try SigningIdentity(kept: rawKey, chain: chain)
+        signer = try TransactionSigner(rawKey: identity.rawKey, chain: identity.chain)
         apiKeys = APIKeyRing(bundleId: store.catalog.bundleId)
         for key in try await Self.registeredKeys(store) + configuration.apiKeys {
             try await apiKeys.add(key)

@@ -5,6 +5,7 @@ import StoreAPI
 import StoreCore
 import StoreEngine
 import StoreKitModel
+import StoreSigning
 
 /// Signs transactions as StoreKit 2 does: a compact JWS, ES256 over P-256, whose payload uses
 /// StoreKit 2's field names. The public key is served at `/.well-known/storefront-jws-key.pem`
@@ -26,11 +27,6 @@ public struct TransactionSigner: Sendable {
     /// Valid by construction: `init` checked the raw key.
     var key: P256.Signing.PrivateKey {
         (try? P256.Signing.PrivateKey(rawRepresentation: rawKey)) ?? P256.Signing.PrivateKey()
-    }
-
-    /// A new private key's raw representation, for `ServedStore.transactionSigningKey(create:)`.
-    public static func newKey() -> Data {
-        P256.Signing.PrivateKey().rawRepresentation
     }
 
     public var publicKey: P256.Signing.PublicKey { key.publicKey }
@@ -106,10 +102,9 @@ public struct TransactionSigner: Sendable {
         return NSDecimalNumber(decimal: rounded).int64Value
     }
 
-    /// A subscription period's order line, as receipts' `web_order_line_item_id` names it: the
-    /// transaction id moved into a range of its own, so the two never collide.
+    /// A subscription period's order line, as the receipt's `web_order_line_item_id` has it.
     static func webOrderLineItemId(_ transactionId: String) -> String {
-        String(Int64(transactionId).map { $0 + 1_000_000_000_000_000 } ?? 0)
+        String(ReceiptPayload.InApp.webOrderLineItemId(transactionId: transactionId) ?? 0)
     }
 
     /// The account's app transaction id: one per app and account, the same in every JWS, digits

@@ -123,7 +123,7 @@ import TestSupport
             Issue.record("the refund's receipt does not open")
             return
         }
-        #expect(payload.in_app.first { $0.transaction_id == gems.transaction.id }?.cancellation_date_ms != nil)
+        #expect(payload.inApp.first { $0.transactionId == gems.transaction.id }?.cancellationDate != nil)
     }
 
     @Test func aForcedRenewalEndsThePeriodInForceInsteadOfOverlappingIt() async throws {

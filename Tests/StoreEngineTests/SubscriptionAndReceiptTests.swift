@@ -48,7 +48,7 @@ import TestSupport
             Issue.record("the restore's receipt does not open")
             return
         }
-        #expect(Set(restored.map(\.transaction.id)).isSubset(of: Set(payload.in_app.map(\.transaction_id))))
+        #expect(Set(restored.map(\.transaction.id)).isSubset(of: Set(payload.inApp.map(\.transactionId))))
     }
 
     @Test func restoreFailsWithAForcedNetworkError() async throws {

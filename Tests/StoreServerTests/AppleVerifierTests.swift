@@ -20,16 +20,7 @@ import X509
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let rootFile = directory.appendingPathComponent("root.cer")
         try root.write(to: rootFile)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path, "--environment", environment, rootFile.path, "com.example.storefront.demo"] + jws
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
+        return try runProgram(["python3", script.path, "--environment", environment, rootFile.path, "com.example.storefront.demo"] + jws)
     }
 
     static func served(_ fixture: ServerFixture) async throws -> (root: Data, jws: [String]) {

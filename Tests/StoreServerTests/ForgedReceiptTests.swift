@@ -6,50 +6,62 @@ import HummingbirdTesting
 import LocalState
 import StoreCore
 import StoreServer
+import StoreSigning
 import Testing
 import TestSupport
+@_spi(CMS) import X509
 
 /// Receipts that were not issued by this store, or were changed after, are refused by verifyReceipt
-/// and by the app server's check, and a refused one records nothing.
+/// and by the app server's check (21002 when they are not PKCS#7 with the receipt inside, 21003
+/// when this store's leaf key did not sign them), and a refused one records nothing.
 @Suite struct ForgedReceiptTests {
-    /// A receipt's envelope: `{"payload": base64(JSON), "signature": base64(HMAC-SHA256)}`, base64.
-    static func envelope(payload: Data, signature: Data) -> String {
-        let object = ["payload": payload.base64EncodedString(), "signature": signature.base64EncodedString()]
-        return ((try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()).base64EncodedString()
-    }
-
-    static func payload(of receipt: String) throws -> Data {
-        let data = try #require(Data(base64Encoded: receipt))
-        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: String])
-        return try #require(object["payload"].flatMap { Data(base64Encoded: $0) })
-    }
-
     static func randomBytes(_ count: Int) -> Data {
         Data((0..<count).map { _ in UInt8.random(in: 0...255) })
+    }
+
+    /// The receipt's content signed again with `key`, enclosing `certificates` (leaf first).
+    static func resigned(_ receipt: String, key: P256.Signing.PrivateKey, certificates: [Data]) throws -> String {
+        let content = try PKCS7SignedData(derEncoded: Array(try #require(Data(base64Encoded: receipt)))).content
+        let chain = try certificates.map { try Certificate(derEncoded: Array($0)) }
+        let signed = try CMS.sign(content, signatureAlgorithm: .ecdsaWithSHA256, additionalIntermediateCertificates: Array(chain.dropFirst()),
+                                  certificate: chain[0], privateKey: Certificate.PrivateKey(key), detached: false)
+        return Data(signed).base64EncodedString()
+    }
+
+    /// The receipt with one byte of its signature changed: still DER, no longer the store's signature.
+    static func badSignature(_ receipt: String) -> String {
+        var bytes = Array(Data(base64Encoded: receipt) ?? Data())
+        bytes[bytes.count - 10] ^= 0x01  // inside the signature's s, its last element
+        return Data(bytes).base64EncodedString()
     }
 
     @Test func forgedReceiptsAreRefused() async throws {
         let fixture = try await ServerFixture()
         let bought = try await fixture.buy(ServerFixture.gems)
         let receipt = try #require(bought.receipt)
-        let payload = try Self.payload(of: receipt)
+        let bytes = try #require(Data(base64Encoded: receipt))
         // Another store with the same catalog and environment: its receipts are genuine, but not ours.
         let other = try await ServerFixture()
         let foreign = try #require(try await other.buy(ServerFixture.gems).receipt)
-        // A payload naming a transaction, signed with keys an attacker might guess.
-        let guessedKeys = [Data(repeating: 0, count: 32), Data("storefront".utf8), Data()]
-        let signedWithGuesses = guessedKeys.map { key in
-            Self.envelope(payload: payload, signature: Data(HMAC<SHA256>.authenticationCode(for: payload, using: SymmetricKey(data: key))))
-        }
+        let ours = fixture.service.signer.chain.certificates
+        let attacker = P256.Signing.PrivateKey()
+        let attackersChain = try SigningChain.mint(leafKey: attacker, at: Date()).certificates
+        let content = try PKCS7SignedData(derEncoded: Array(bytes)).content
+        let detached = try CMS.sign(content, certificate: try Certificate(derEncoded: Array(attackersChain[0])),
+                                    privateKey: Certificate.PrivateKey(attacker), detached: true)
+        let oldFormat = Data(#"{"payload":"e30=","signature":"AAAA"}"#.utf8).base64EncodedString()
         let forged: [(String, Int)] = [
-            (Self.randomBytes(300).base64EncodedString(), 21002),                            // made-up bytes
-            (Data("{\"payload\":\"e30=\"}".utf8).base64EncodedString(), 21002),            // no signature
-            (Self.envelope(payload: payload, signature: Self.randomBytes(32)), 21003),      // a wrong signature
-            (Self.envelope(payload: payload, signature: Data()), 21003),                    // an empty one
-            (Self.envelope(payload: payload, signature: Self.randomBytes(31)), 21003),      // a short one
-            (tampered(receipt), 21003),                                                     // the payload changed
-            (foreign, 21003),                                                               // another store's
-        ] + signedWithGuesses.map { ($0, 21003) }
+            (Self.randomBytes(300).base64EncodedString(), 21002),                    // made-up bytes
+            (oldFormat, 21002),                                                      // the JSON envelope of earlier versions
+            (ours[2].base64EncodedString(), 21002),                                  // DER, but a certificate
+            (bytes.prefix(bytes.count / 2).base64EncodedString(), 21002),            // cut short
+            (Data(detached).base64EncodedString(), 21002),                           // the content left out
+            (Self.badSignature(receipt), 21003),                                     // a changed signature
+            (tampered(receipt), 21003),                                              // a changed content
+            (foreign, 21003),                                                        // another store's
+            (try Self.resigned(receipt, key: attacker, certificates: ours), 21003),  // another key, with our certificates
+            (try Self.resigned(receipt, key: attacker, certificates: attackersChain), 21003),  // another key and chain
+        ]
         try await fixture.test { client in
             for (index, (data, status)) in forged.enumerated() {
                 let answer = try await client.object(.post, "/verifyReceipt", json: #"{"receipt-data":"\#(data)"}"#)
@@ -66,6 +78,25 @@ import TestSupport
                 """)
             #expect(rightful["result"] as? String == "verified")
         }
+    }
+
+    /// Each byte of a receipt changed in turn, certificates and signer's name included: every one
+    /// is refused as malformed (21002) or not authentic (21003), none crashes or opens.
+    @Test func everyTamperedByteIsRefused() async throws {
+        let fixture = try await ServerFixture()
+        let receipt = try #require(try await fixture.buy(ServerFixture.gems).receipt)
+        let bytes = Array(try #require(Data(base64Encoded: receipt)))
+        var statuses: [VerifyStatus: Int] = [:]
+        for index in bytes.indices {
+            var changed = bytes
+            changed[index] ^= 0x01
+            guard case .invalid(let status) = fixture.service.store.openReceipt(Data(changed).base64EncodedString()) else {
+                Issue.record("byte \(index) of \(bytes.count) changed and the receipt still opens")
+                continue
+            }
+            statuses[status, default: 0] += 1
+        }
+        #expect(Set(statuses.keys) == [.malformedReceiptData, .notAuthenticated], "\(statuses)")
     }
 
     /// A genuine receipt of the other environment (the same state opened as production) is refused

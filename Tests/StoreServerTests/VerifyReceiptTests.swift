@@ -6,6 +6,7 @@ import LocalState
 import StoreCore
 import StoreEngine
 import StoreServer
+import StoreSigning
 import Testing
 import TestSupport
 
@@ -44,7 +45,8 @@ import TestSupport
             let ms = try #require(item["purchase_date_ms"] as? String)
             #expect(gmt.wholeMatch(of: /\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} Etc\/GMT/) != nil, "\(gmt)")
             #expect(pst.wholeMatch(of: /\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} America\/Los_Angeles/) != nil, "\(pst)")
-            #expect(Int64(ms) == Int64((bought.transaction.purchaseDate.timeIntervalSince1970 * 1000).rounded()))
+            // The receipt says the second, as Apple's receipts do.
+            #expect(Int64(ms) == Int64(bought.transaction.purchaseDate.timeIntervalSince1970.rounded(.down)) * 1000)
             #expect(item["expires_date"] == nil)
             #expect(answer["latest_receipt_info"] == nil)
             // Every value of an in_app item is a string.
@@ -68,6 +70,63 @@ import TestSupport
             #expect((all["pending_renewal_info"] as? [[String: Any]])?.first?["auto_renew_status"] as? String == "1")
             let newest = try await verify(client, #"{"receipt-data":"\#(receipt)","exclude-old-transactions":true}"#)
             #expect((newest["latest_receipt_info"] as? [Any])?.count == 1)
+        }
+    }
+
+    /// What Apple adds to each item where the store has it: the subscription group, the app
+    /// account token (the app's UUID order id, or one a server set since), the offer's flags and ids.
+    @Test func itemsCarryTheGroupTheAccountTokenAndTheOffer() async throws {
+        let fixture = try await ServerFixture()
+        let order = UUID()
+        let trial = try await fixture.buy(ServerFixture.monthly, order: order.uuidString)
+        let code = try await fixture.buy(ServerFixture.monthly, account: "kenji", offer: .code("FREEMONTH01"))
+        try await fixture.test { client in
+            let answer = try await verify(client, receiptData(try #require(trial.receipt)))
+            let item = try #require(((answer["receipt"] as? [String: Any])?["in_app"] as? [[String: Any]])?.first)
+            let latest = try #require((answer["latest_receipt_info"] as? [[String: Any]])?.first)
+            for item in [item, latest] {
+                #expect(item["subscription_group_identifier"] as? String == "premium")
+                #expect(item["app_account_token"] as? String == order.uuidString.lowercased())
+                #expect(item["is_trial_period"] as? String == "true")  // Premium Monthly's free week
+                #expect(item["is_in_intro_offer_period"] as? String == "false")
+                #expect(item["offer_code_ref_name"] == nil && item["promotional_offer_id"] == nil)
+                #expect(item["web_order_line_item_id"] is String)
+            }
+            let token = UUID()
+            #expect(try await fixture.service.store.setAppAccountToken(token, originalTransactionId: trial.transaction.id))
+            let set = try await verify(client, receiptData(try #require(trial.receipt)))
+            #expect((set["latest_receipt_info"] as? [[String: Any]])?.first?["app_account_token"] as? String == token.uuidString.lowercased())
+            let redeemed = try await verify(client, receiptData(try #require(code.receipt)))
+            let codeItem = try #require(((redeemed["receipt"] as? [String: Any])?["in_app"] as? [[String: Any]])?.first)
+            #expect(codeItem["offer_code_ref_name"] as? String == "com.example.storefront.premium.freemonth")
+            #expect(codeItem["app_account_token"] == nil)  // no UUID order id, none set
+        }
+    }
+
+    /// Apple's rule for `in_app` and `latest_receipt_info`: a consumable is listed until the app
+    /// finishes it, every other purchase for good.
+    @Test func aFinishedConsumableDropsOutOfTheAnswer() async throws {
+        let fixture = try await ServerFixture()
+        let gems = try await fixture.buy(ServerFixture.gems)
+        let ads = try await fixture.buy(ServerFixture.removeAds)
+        let monthly = try await fixture.buy(ServerFixture.monthly)
+        try await fixture.test { client in
+            func listed() async throws -> (inApp: Set<String>, latest: Set<String>) {
+                let receipt = try await fixture.service.store.currentReceipt(account: "alice")
+                let answer = try await verify(client, receiptData(receipt))
+                let inApp = (answer["receipt"] as? [String: Any])?["in_app"] as? [[String: Any]] ?? []
+                let latest = answer["latest_receipt_info"] as? [[String: Any]] ?? []
+                return (Set(inApp.compactMap { $0["transaction_id"] as? String }), Set(latest.compactMap { $0["transaction_id"] as? String }))
+            }
+            let all = Set([gems, ads, monthly].map(\.transaction.id))
+            let before = try await listed()
+            #expect(before.inApp == all && before.latest == all)
+            for bought in [gems, ads, monthly] {
+                #expect(try await client.send(.post, "/v1/transactions/\(bought.transaction.id)/finish").status == .ok)
+            }
+            let kept = Set([ads, monthly].map(\.transaction.id))
+            let after = try await listed()
+            #expect(after.inApp == kept && after.latest == kept)
         }
     }
 
@@ -170,17 +229,12 @@ import TestSupport
     }
 }
 
-/// The receipt with its first transaction's product changed and the old signature kept.
+/// The receipt with the last byte of its content (inside the value of its last attribute, so the
+/// content is still DER) changed and the old signature kept.
 func tampered(_ receipt: String) -> String {
-    guard let envelopeData = Data(base64Encoded: receipt),
-          var envelope = try? JSONSerialization.jsonObject(with: envelopeData) as? [String: String],
-          let payloadData = envelope["payload"].flatMap({ Data(base64Encoded: $0) }),
-          var payload = try? JSONSerialization.jsonObject(with: payloadData) as? [String: Any],
-          var items = payload["in_app"] as? [[String: Any]], !items.isEmpty else { return "" }
-    items[0]["product_id"] = "com.example.storefront.pro.lifetime"
-    payload["in_app"] = items
-    guard let changed = try? JSONSerialization.data(withJSONObject: payload, options: [.sortedKeys]) else { return "" }
-    envelope["payload"] = changed.base64EncodedString()
-    guard let data = try? JSONSerialization.data(withJSONObject: envelope, options: [.sortedKeys]) else { return "" }
-    return data.base64EncodedString()
+    guard var bytes = Data(base64Encoded: receipt).map(Array.init),
+          let content = try? PKCS7SignedData(derEncoded: bytes).content,
+          let range = bytes.firstRange(of: content) else { return "" }
+    bytes[range.upperBound - 1] ^= 0x01
+    return Data(bytes).base64EncodedString()
 }

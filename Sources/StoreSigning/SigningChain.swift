@@ -3,8 +3,8 @@ import Foundation
 import SwiftASN1
 import X509
 
-/// The certificates every JWS of the server carries in `x5c`, shaped as Apple's verifiers
-/// require of the App Store's own: a root CA, an intermediate marked with Apple's WWDR
+/// The certificates that JWS (in `x5c`) and receipts (in their PKCS#7 `certificates`) carry,
+/// shaped as Apple's verifiers require of the App Store's own: a root CA, an intermediate marked with Apple's WWDR
 /// intermediate OID and a leaf marked with Apple's App Store signing OID, the leaf's key being
 /// the server's signing key. Apple's `SignedDataVerifier`, given the root, accepts the chain
 /// under OpenSSL's strict checks: CA basic constraints and key usages critical, subject and
@@ -12,6 +12,8 @@ import X509
 public struct SigningChain: Sendable, Hashable {
     /// DER, in `x5c` order: leaf, intermediate, root.
     public let certificates: [Data]
+    /// The same, parsed once: a receipt is signed with them and checked against the leaf.
+    let parsed: [Certificate]
 
     /// 1.2.840.113635.100.6.2.1: Apple's marker on the intermediate.
     static let intermediateMarker: ASN1ObjectIdentifier = [1, 2, 840, 113_635, 100, 6, 2, 1]
@@ -25,15 +27,22 @@ public struct SigningChain: Sendable, Hashable {
 
     public init(certificates: [Data]) throws {
         guard certificates.count == 3 else { throw SigningChainError("a signing chain has 3 certificates, not \(certificates.count)") }
-        for der in certificates { _ = try Certificate(derEncoded: Array(der)) }
+        parsed = try certificates.map { try Certificate(derEncoded: Array($0)) }
         self.certificates = certificates
     }
+
+    public static func == (lhs: SigningChain, rhs: SigningChain) -> Bool { lhs.certificates == rhs.certificates }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(certificates) }
+
+    /// The certificate whose key signs.
+    var leaf: Certificate { parsed[0] }
 
     public var root: Data { certificates[2] }
 
     /// The root as PEM, for `/.well-known/storefront-root-ca.pem`.
     public var rootPEM: String {
-        (try? Certificate(derEncoded: Array(root)).serializeAsPEM().pemString + "\n") ?? ""
+        (try? parsed[2].serializeAsPEM().pemString).map { $0 + "\n" } ?? ""
     }
 
     /// `x5c`: standard base64 with padding, not base64url.
@@ -88,8 +97,7 @@ public struct SigningChain: Sendable, Hashable {
 
     /// True when the leaf certifies `key`: a kept chain still belongs to the kept signing key.
     public func certifies(_ key: P256.Signing.PublicKey) -> Bool {
-        guard let leaf = try? Certificate(derEncoded: Array(certificates[0])) else { return false }
-        return leaf.publicKey == Certificate.PublicKey(key)
+        leaf.publicKey == Certificate.PublicKey(key)
     }
 
     private static func name(_ commonName: String) throws -> DistinguishedName {
