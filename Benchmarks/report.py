@@ -75,6 +75,27 @@ def ratio(a, b):
     return a / b if a is not None and b else None
 
 
+def add_notifications(add, notify):
+    if not notify:
+        add("payments/s with --notify vs without", "not measured", "≥ 0.8×")
+        return
+    pay = notify["payments"]
+    add("server payments/s with --notify vs without, 16 connections (wrk)", f"{pay['with']['rps']:.0f}/s, p50 {ms(pay['with']['p50_ms'])}",
+        "≥ 0.8× without", f"without {pay['without']['rps']:.0f}/s, p50 {ms(pay['without']['p50_ms'])}", f"{pay['ratio']:.2f}×",
+        pay["ratio"] >= 0.8 and pay["with"]["errors"] == 0)
+    post = notify["postLatency"]
+    add(f"notification POST after its commit, idle server ({post['count']} purchases)", f"p50 {ms(post['p50_ms'])}, p99 {ms(post['p99_ms'])}",
+        "p50 ≤ 50 ms", met=post["p50_ms"] <= 50)
+    failing = notify["failingReceiver"]
+    add(f"{failing['purchases']:,} purchases, receiver refusing 30 % of attempts",
+        f"{failing['accepted']:,} accepted, {failing['duplicates']} duplicate UUIDs", "all accepted, none twice",
+        f"{failing['refusedAttempts']:,} refused attempts", f"{failing['recoveredFromHistory']} from history after Apple's last retry",
+        failing["accepted"] == failing["purchases"] and failing["duplicates"] == 0)
+    history = notify["history"]
+    add(f"Get Transaction History page of 20, {history['transactions']:,} transactions", f"p50 {ms(history['p50_ms'])}, p99 {ms(history['p99_ms'])}",
+        "p50 < 20 ms", met=history["p50_ms"] < 20)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--work", required=True)
@@ -86,6 +107,7 @@ def main():
     pty = {name: load(os.path.join(args.work, f"pty-{name}.json")) for name in ["small-80x24", "small-200x60", "large-200x60"]}
     hyperfine = load(os.path.join(args.work, "hyperfine.json"))
     server = load(os.path.join(args.work, "server.json"))
+    notify = load(os.path.join(args.work, "notify.json"))
 
     rows = []  # (figure, measured, target, peer, ratio text, met)
 
@@ -187,6 +209,7 @@ def main():
             f"{row['ratio']:.2f}× health", row["ratio"] >= 0.5 and pay["errors"] == 0 and pay["unexpectedStatus"] == 0)
     if not server:
         add("server payments/s with wrk vs its health route", "not measured", "≥ 0.5×", "", "see server.log")
+    add_notifications(add, notify)
 
     width = max(len(row["figure"]) for row in rows)
     print()
@@ -207,6 +230,7 @@ def main():
                        "stddev": (result.get("stddev") or 0) * 1000}
                       for result in (hyperfine or {}).get("results", [])],
         "server": server or {"status": "not measured"},
+        "notifications": notify or {"status": "not measured"},
     }
     with open(args.out, "w") as handle:
         json.dump(results, handle, indent=2, ensure_ascii=False)

@@ -22,9 +22,9 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def start_server(binary, catalog, db, log):
+def start_server(binary, catalog, db, log, extra=()):
     process = subprocess.Popen(
-        [binary, "serve", "--port", "0", "--db", db, "--catalog", catalog, "--admin-token", "bench-admin-token"],
+        [binary, "serve", "--port", "0", "--db", db, "--catalog", catalog, "--admin-token", "bench-admin-token", *extra],
         stdout=log, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:

@@ -109,6 +109,18 @@ public struct StoredNotification: Sendable, Hashable {
     }
 }
 
+/// What a notification's payload says of its transaction, read when it is signed.
+public struct NotificationContext: Sendable, Hashable {
+    public let transaction: ServerTransaction
+    /// The chain's status and renewal info, for an auto-renewable subscription.
+    public let subscription: SubscriptionStatus?
+
+    public init(transaction: ServerTransaction, subscription: SubscriptionStatus?) {
+        self.transaction = transaction
+        self.subscription = subscription
+    }
+}
+
 /// A notification due at one URL.
 public struct NotificationDelivery: Sendable, Hashable {
     public let notification: StoredNotification

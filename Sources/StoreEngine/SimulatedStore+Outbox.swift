@@ -20,10 +20,12 @@ extension SimulatedStore {
         }
     }
 
-    /// When the next delivery falls due; nil when none waits.
-    public func nextDeliveryDue() async throws -> Date? {
+    /// When the next delivery falls due after `now`; nil when none waits. Those due already are
+    /// being attempted, or wait for room among the attempts in flight.
+    public func nextDeliveryDue(after now: Date) async throws -> Date? {
         try await database.pool.guardedRead { db in
-            try Double.fetchOne(db.cachedStatement(sql: "SELECT MIN(next_attempt) FROM notification_deliveries WHERE next_attempt IS NOT NULL"))
+            try Double.fetchOne(db.cachedStatement(sql: "SELECT MIN(next_attempt) FROM notification_deliveries WHERE next_attempt > ?"),
+                                arguments: [now.timeIntervalSince1970])
                 .map(Date.init(timeIntervalSince1970:))
         }
     }
@@ -46,21 +48,49 @@ extension SimulatedStore {
         }
     }
 
+    /// The transactions (and subscription states) notifications are about, in one read: what
+    /// their payloads sign.
+    public func notificationContexts(transactionIds: Set<String>) async throws -> [String: NotificationContext] {
+        let now = clock.now()
+        return try await database.pool.guardedRead { db in
+            var contexts: [String: NotificationContext] = [:]
+            for id in transactionIds {
+                guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.serverColumns) WHERE t.id = ? AND t.state IN \(StateSQL.paid)"),
+                                                 arguments: [id]) else { continue }
+                let transaction = Self.serverTransaction(row).0
+                let subscription = self.catalog.product(id: transaction.transaction.productId)?.type == .autoRenewable
+                    ? try self.subscriptionStatus(chain: transaction.transaction.originalId, at: now, db) : nil
+                contexts[id] = NotificationContext(transaction: transaction, subscription: subscription)
+            }
+            return contexts
+        }
+    }
+
     /// Records an attempt and schedules the next: none after a success or the last retry.
     public func recordAttempt(_ attempt: SendAttempt, of delivery: NotificationDelivery) async throws {
+        try await recordAttempts([(attempt, delivery)])
+    }
+
+    /// `recordAttempt` for many, in one commit.
+    public func recordAttempts(_ attempts: [(SendAttempt, NotificationDelivery)]) async throws {
+        guard !attempts.isEmpty else { return }
         try await database.writer.write { db in
-            let key = delivery.notification.uuid.uuidString.lowercased()
-            try db.cachedStatement(sql: """
-                INSERT INTO notification_attempts (uuid, url, attempted_at, result, http_status, detail) VALUES (?, ?, ?, ?, ?, ?)
-                """).execute(arguments: [key, attempt.url, attempt.date.timeIntervalSince1970, attempt.result.rawValue, attempt.httpStatus, attempt.detail])
-            let attempts = delivery.attempts + 1
             let rate = try TestControls.load(db, defaults: self.defaults).timeRate
-            let next = attempt.result == .success ? nil : NotificationRetry.delay(afterAttempt: attempts, rate: rate).map(attempt.date.addingTimeInterval)
-            try db.cachedStatement(sql: """
-                UPDATE notification_deliveries SET attempts = ?, next_attempt = ?, delivered_at = ? WHERE uuid = ? AND url = ?
-                """).execute(arguments: [attempts, next?.timeIntervalSince1970,
-                                         attempt.result == .success ? attempt.date.timeIntervalSince1970 : nil, key, attempt.url])
+            for (attempt, delivery) in attempts { try Self.record(attempt, of: delivery, rate: rate, db) }
         }
+    }
+
+    private static func record(_ attempt: SendAttempt, of delivery: NotificationDelivery, rate: TimeRate, _ db: Database) throws {
+        let key = delivery.notification.uuid.uuidString.lowercased()
+        try db.cachedStatement(sql: """
+            INSERT INTO notification_attempts (uuid, url, attempted_at, result, http_status, detail) VALUES (?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [key, attempt.url, attempt.date.timeIntervalSince1970, attempt.result.rawValue, attempt.httpStatus, attempt.detail])
+        let attempts = delivery.attempts + 1
+        let next = attempt.result == .success ? nil : NotificationRetry.delay(afterAttempt: attempts, rate: rate).map(attempt.date.addingTimeInterval)
+        try db.cachedStatement(sql: """
+            UPDATE notification_deliveries SET attempts = ?, next_attempt = ?, delivered_at = ? WHERE uuid = ? AND url = ?
+            """).execute(arguments: [attempts, next?.timeIntervalSince1970,
+                                     attempt.result == .success ? attempt.date.timeIntervalSince1970 : nil, key, attempt.url])
     }
 
     /// The test control: every retry still waiting is due now. Returns how many.

@@ -15,8 +15,11 @@ import Synchronization
 struct NotificationDeliverer: Service {
     let service: StoreService
     let logger: Logger
-    /// Deliveries in flight at most.
+    /// Deliveries in flight at most, and at most per URL: a receiver that hangs holds its own
+    /// share, and under a burst of payments the deliverer takes a bounded part of the machine,
+    /// catching up once the burst is over.
     static let concurrency = 32
+    static let concurrencyPerURL = 4
     /// Deliveries read from the outbox at a time.
     static let batch = 64
 
@@ -51,25 +54,26 @@ struct NotificationDeliverer: Service {
             while !Task.isCancelled {
                 var wait: Duration = .seconds(1)
                 do {
+                    try await recordFinished(inFlight)
                     if ContinuousClock.now - lastSweep >= .seconds(1) {
                         try await store.sweepTimedEvents()
                         lastSweep = ContinuousClock.now
                     }
                     let busy = inFlight.keys
                     let room = Self.concurrency - busy.count
-                    let due = room <= 0 ? [] : try await store.dueDeliveries(at: Date(), limit: Self.batch + busy.count)
-                        .filter { !busy.contains(Self.key($0)) }.prefix(room)
-                    let signed = try await sign(Array(due))
+                    let due = room <= 0 ? [] : Self.take(try await store.dueDeliveries(at: Date(), limit: Self.batch + busy.count),
+                                                          busy: busy, room: room)
+                    let signed = try await sign(due)
                     for delivery in due {
                         inFlight.insert(Self.key(delivery))
                         group.addTask {
-                            await attempt(delivery, payload: signed[delivery.notification.uuid] ?? "", client: client)
-                            inFlight.remove(Self.key(delivery))
+                            let attempt = await attempt(delivery, payload: signed[delivery.notification.uuid] ?? "", client: client)
+                            inFlight.finish(delivery, attempt)
                             doorbell.ring()
                         }
                     }
                     if due.count == room, room > 0 { continue }
-                    if let next = try await store.nextDeliveryDue() {
+                    if let next = try await store.nextDeliveryDue(after: Date()) {
                         wait = min(wait, .milliseconds(max(0, Int64(next.timeIntervalSinceNow * 1000))))
                     }
                 } catch {
@@ -80,34 +84,49 @@ struct NotificationDeliverer: Service {
         }
     }
 
-    /// Each notification's payload, signed once: the kept one, or signed now and kept in one commit.
+    /// Each notification's payload, signed once: the kept one, or signed now (their transactions
+    /// read in one read) and kept in one commit.
     private func sign(_ due: [NotificationDelivery]) async throws -> [UUID: String] {
         var payloads: [UUID: String] = [:]
-        var unsigned: [UUID: String] = [:]
-        for delivery in due {
-            let notification = delivery.notification
-            if let kept = notification.signedPayload {
-                payloads[notification.uuid] = kept
-            } else if unsigned[notification.uuid] == nil {
-                unsigned[notification.uuid] = try await service.sign(notification)
-            }
+        let unsigned = due.map(\.notification).filter { $0.signedPayload == nil }
+        let contexts = try await store.notificationContexts(transactionIds: Set(unsigned.compactMap(\.transactionId)))
+        var signed: [UUID: String] = [:]
+        for notification in unsigned where signed[notification.uuid] == nil {
+            signed[notification.uuid] = service.sign(notification, context: notification.transactionId.flatMap { contexts[$0] })
         }
-        return payloads.merging(try await store.keepSignedPayloads(unsigned)) { kept, _ in kept }
+        for delivery in due { payloads[delivery.notification.uuid] = delivery.notification.signedPayload }
+        return payloads.merging(try await store.keepSignedPayloads(signed)) { kept, _ in kept }
     }
 
-    private func attempt(_ delivery: NotificationDelivery, payload: String, client: HTTPClient) async {
+    /// True when the receiver took it.
+    private func attempt(_ delivery: NotificationDelivery, payload: String, client: HTTPClient) async -> SendAttempt {
         let outcome = await NotificationPost.send(payload, to: delivery.url, client: client, timeout: service.configuration.notificationTimeout)
-        let attempt = SendAttempt(url: delivery.url, date: Date(), result: outcome.result, httpStatus: outcome.status, detail: outcome.detail)
         if outcome.result != .success {
             logger.info("notification \(delivery.notification.uuid.uuidString.lowercased()) to \(delivery.url): \(outcome.detail ?? outcome.result.rawValue)")
         }
-        do {
-            try await store.recordAttempt(attempt, of: delivery)
-        } catch {
-            // Not recorded: it stays due and is sent again with the same UUID, which receivers
-            // must tolerate anyway (Apple's notifications are at least once).
-            logger.warning("notification \(delivery.notification.uuid.uuidString.lowercased()): attempt not recorded: \(error)")
+        return SendAttempt(url: delivery.url, date: Date(), result: outcome.result, httpStatus: outcome.status, detail: outcome.detail)
+    }
+
+    /// Records the attempts finished since the last look in one commit; only then may their
+    /// deliveries be taken again (a retry). Unrecorded, they stay due and are sent again with the
+    /// same UUID, which receivers tolerate anyway: Apple's notifications are at least once.
+    private func recordFinished(_ inFlight: InFlight) async throws {
+        let finished = inFlight.takeFinished()
+        guard !finished.isEmpty else { return }
+        defer { inFlight.release(finished.map { Self.key($0.1) }) }
+        try await store.recordAttempts(finished)
+    }
+
+    /// The due deliveries to start now: not in flight already, within the limits.
+    static func take(_ due: [NotificationDelivery], busy: Set<String>, room: Int) -> [NotificationDelivery] {
+        var perURL: [String: Int] = [:]
+        for key in busy { perURL[String(key.split(separator: " ", maxSplits: 1).last ?? ""), default: 0] += 1 }
+        var taken: [NotificationDelivery] = []
+        for delivery in due where taken.count < room && !busy.contains(key(delivery)) && perURL[delivery.url, default: 0] < concurrencyPerURL {
+            perURL[delivery.url, default: 0] += 1
+            taken.append(delivery)
         }
+        return taken
     }
 
     private static func key(_ delivery: NotificationDelivery) -> String {
@@ -125,13 +144,23 @@ struct NotificationDeliverer: Service {
     }
 }
 
-/// The deliveries being attempted, so a batch read meanwhile does not take them twice.
+/// The deliveries being attempted or whose attempt waits to be recorded, so a batch read
+/// meanwhile does not take them twice.
 final class InFlight: Sendable {
-    private let state = Mutex(Set<String>())
+    private let state = Mutex((keys: Set<String>(), finished: [(SendAttempt, NotificationDelivery)]()))
 
-    var keys: Set<String> { state.withLock { $0 } }
-    func insert(_ key: String) { _ = state.withLock { $0.insert(key) } }
-    func remove(_ key: String) { _ = state.withLock { $0.remove(key) } }
+    var keys: Set<String> { state.withLock { $0.keys } }
+    func insert(_ key: String) { _ = state.withLock { $0.keys.insert(key) } }
+    func finish(_ delivery: NotificationDelivery, _ attempt: SendAttempt) { state.withLock { $0.finished.append((attempt, delivery)) } }
+
+    func takeFinished() -> [(SendAttempt, NotificationDelivery)] {
+        state.withLock { state in
+            defer { state.finished = [] }
+            return state.finished
+        }
+    }
+
+    func release(_ keys: [String]) { state.withLock { $0.keys.subtract(keys) } }
 }
 
 /// Wakes a waiting loop early: rung by new notifications, finished attempts, and shutdown.

@@ -45,9 +45,10 @@ public protocol ServedStore: StoreBackend {
     var outbox: NotificationOutbox { get }
     func sweepTimedEvents() async throws
     func dueDeliveries(at now: Date, limit: Int) async throws -> [NotificationDelivery]
-    func nextDeliveryDue() async throws -> Date?
+    func nextDeliveryDue(after now: Date) async throws -> Date?
     func keepSignedPayloads(_ payloads: [UUID: String]) async throws -> [UUID: String]
-    func recordAttempt(_ attempt: SendAttempt, of delivery: NotificationDelivery) async throws
+    func notificationContexts(transactionIds: Set<String>) async throws -> [String: NotificationContext]
+    func recordAttempts(_ attempts: [(SendAttempt, NotificationDelivery)]) async throws
     @discardableResult
     func sendPendingNotificationsNow() async throws -> Int
     func requestTestNotification() async throws -> StoredNotification?

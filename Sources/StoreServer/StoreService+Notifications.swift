@@ -33,27 +33,17 @@ extension StoreService {
     /// (with the transaction and renewal info as they are now) and kept for every later attempt.
     func signedPayload(_ notification: StoredNotification) async throws -> String {
         if let kept = notification.signedPayload { return kept }
-        let payload = try await sign(notification)
+        let contexts = try await store.notificationContexts(transactionIds: Set([notification.transactionId].compactMap { $0 }))
+        let payload = sign(notification, context: notification.transactionId.flatMap { contexts[$0] })
         return try await store.keepSignedPayloads([notification.uuid: payload])[notification.uuid] ?? payload
     }
 
     /// `ResponseBodyV2DecodedPayload`, signed with the store's chain.
-    func sign(_ notification: StoredNotification) async throws -> String {
-        var transactionInfo: String?
-        var renewalInfo: String?
-        var status: Int?
-        let now = Date()
-        if let id = notification.transactionId, let transaction = try await store.serverTransaction(id: id) {
-            transactionInfo = signed(transaction)
-            if catalog.product(id: transaction.transaction.productId)?.type == .autoRenewable,
-               let chain = try await store.subscriptionStatus(originalTransactionId: transaction.transaction.originalId) {
-                renewalInfo = signedRenewalInfo(chain, at: now)
-                status = chain.status.rawValue
-            }
-        }
+    func sign(_ notification: StoredNotification, context: NotificationContext?, at now: Date = Date()) -> String {
         let data = NotificationPayload.Data(appAppleId: appAppleId, bundleId: catalog.bundleId, bundleVersion: Self.bundleVersion,
-                                            environment: store.environment, signedTransactionInfo: transactionInfo,
-                                            signedRenewalInfo: renewalInfo, status: status)
+                                            environment: store.environment, signedTransactionInfo: context.map { signed($0.transaction) },
+                                            signedRenewalInfo: context?.subscription.map { signedRenewalInfo($0, at: now) },
+                                            status: context?.subscription?.status.rawValue)
         return signer.sign(NotificationPayload(notificationType: notification.event.type.rawValue, subtype: notification.event.subtype?.rawValue,
                                                notificationUUID: notification.uuid.uuidString.lowercased(), data: data, version: "2.0",
                                                signedDate: now.epochMilliseconds))

@@ -108,12 +108,12 @@ import TestSupport
         for _ in 0..<6 {
             let due = try #require(try await fixture.store.dueDeliveries(at: fixture.clock.now(), limit: 10).first)
             try await fixture.store.recordAttempt(SendAttempt(url: due.url, date: fixture.clock.now(), result: .timedOut, httpStatus: nil, detail: nil), of: due)
-            guard let next = try await fixture.store.nextDeliveryDue() else { break }
+            guard let next = try await fixture.store.nextDeliveryDue(after: fixture.clock.now()) else { break }
             waits.append(next.timeIntervalSince(fixture.clock.now()))
             fixture.clock.advance(by: next.timeIntervalSince(fixture.clock.now()))
         }
         #expect(waits.map { ($0 / 3600).rounded() } == [1, 12, 24, 48, 72], "five retries, 1, 12, 24, 48 and 72 hours apart")
-        #expect(try await fixture.store.nextDeliveryDue() == nil, "given up after the fifth retry")
+        #expect(try await fixture.store.nextDeliveryDue(after: fixture.clock.now()) == nil, "given up after the fifth retry")
         let record = try #require(try await fixture.store.recentNotifications(limit: 1).first)
         #expect(record.attempts.count == 6)
         #expect(record.pending.isEmpty)
@@ -129,7 +129,7 @@ import TestSupport
         try await fixture.store.recordAttempt(SendAttempt(url: Self.url, date: fixture.clock.now(), result: .success, httpStatus: 200, detail: nil), of: due[0])
         try await fixture.store.recordAttempt(SendAttempt(url: Self.url, date: fixture.clock.now(), result: .unsuccessfulHTTPResponseCode, httpStatus: 500,
                                                           detail: "HTTP 500"), of: due[1])
-        let next = try #require(try await fixture.store.nextDeliveryDue())
+        let next = try #require(try await fixture.store.nextDeliveryDue(after: fixture.clock.now()))
         #expect(abs(next.timeIntervalSince(fixture.clock.now()) - 2.0 / 720) < 0.001, "an hour under 2 s a month is 2/720 s")
         #expect(try await fixture.store.dueDeliveries(at: fixture.clock.now(), limit: 10).isEmpty)
         #expect(try await fixture.store.sendPendingNotificationsNow() == 1)
