@@ -216,6 +216,8 @@ public final class RemoteStore: StoreBackend {
         case .declineAskToBuy(let id): (.POST, "/admin/transactions/\(Self.segment(id))/decline")
         case .resolveIssue(let id): (.POST, "/admin/transactions/\(Self.segment(id))/resolve")
         case .refund(let id): (.POST, "/admin/transactions/\(Self.segment(id))/refund")
+        case .requestRefund(let id): (.POST, "/admin/transactions/\(Self.segment(id))/request-refund")
+        case .declineRefund(let id): (.POST, "/admin/transactions/\(Self.segment(id))/decline-refund")
         case .expireSubscription(let id): (.POST, "/admin/transactions/\(Self.segment(id))/expire")
         case .forceRenewal(let id): (.POST, "/admin/transactions/\(Self.segment(id))/renew")
         case .delete(let id): (.DELETE, "/admin/transactions/\(Self.segment(id))")

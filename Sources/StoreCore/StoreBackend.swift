@@ -18,6 +18,10 @@ public enum ManageAction: Sendable, Hashable {
     case declineAskToBuy(String)
     case resolveIssue(String)
     case refund(String)
+    /// The customer asks the App Store for a refund: it waits for the App Store's decision
+    /// (`refund` grants it, `declineRefund` refuses it); servers hear CONSUMPTION_REQUEST.
+    case requestRefund(String)
+    case declineRefund(String)
     case expireSubscription(String)
     case forceRenewal(String)
     case delete(String)

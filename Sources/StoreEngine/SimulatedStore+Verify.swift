@@ -68,12 +68,12 @@ extension SimulatedStore {
         let updates: [TransactionUpdate] = try await database.writer.write { db in
             switch action {
             case .clearAll:
-                try db.execute(sql: "DELETE FROM transactions; DELETE FROM consumed; DELETE FROM journal")
+                try db.execute(sql: "DELETE FROM transactions; DELETE FROM consumed; DELETE FROM journal; DELETE FROM refund_requests")
                 return []
             case .resetToDefaults:
-                try db.execute(sql: "DELETE FROM transactions; DELETE FROM consumed; DELETE FROM journal; DELETE FROM settings WHERE key LIKE 'controls.%'")
+                try db.execute(sql: "DELETE FROM transactions; DELETE FROM consumed; DELETE FROM journal; DELETE FROM refund_requests; DELETE FROM settings WHERE key LIKE 'controls.%'")
                 return []
-            case .approveAskToBuy(let id), .declineAskToBuy(let id), .resolveIssue(let id), .refund(let id),
+            case .approveAskToBuy(let id), .declineAskToBuy(let id), .resolveIssue(let id), .refund(let id), .requestRefund(let id), .declineRefund(let id),
                  .expireSubscription(let id), .forceRenewal(let id), .delete(let id), .setAutoRenew(let id, _), .priceIncrease(let id, _):
                 guard let stored = try StoredTransaction.fetch(db, id: id) else {
                     throw StoreFailure("no transaction \(id); see `storefront transactions`", kind: .notFound)
@@ -122,6 +122,17 @@ extension SimulatedStore {
             stored.autoRenew = false
             if stored.expiresDate != nil { stored.expiresDate = now }
             stored.notification = NotificationEvent(.refund)
+            try RefundRequests.close(stored.id, db)
+        case .requestRefund:
+            try RefundRequests.open(stored, at: now, db)
+            try notify(NotificationEvent(.consumptionRequest), about: stored.id, originalId: stored.transaction.originalId, at: now, db)
+            return []
+        case .declineRefund:
+            guard try RefundRequests.close(stored.id, db) else {
+                throw StoreFailure("no refund of transaction \(stored.id) was requested; request one first (manage request-refund)", kind: .conflict)
+            }
+            try notify(NotificationEvent(.refundDeclined), about: stored.id, originalId: stored.transaction.originalId, at: now, db)
+            return []
             // StoreKit 2 tells the app (Transaction.updates, with the revocation date): the app
             // takes back what it granted. StoreKit 1's queue says nothing.
         case .expireSubscription:

@@ -273,6 +273,10 @@ public struct StoreDatabase: Sendable {
                 CREATE INDEX transactions_grace ON transactions(grace_expires) WHERE grace_expires IS NOT NULL;
                 """)
         }
+        migrator.registerMigration("v14: refund requests") { db in
+            // A refund the customer asked for, until the App Store grants or declines it.
+            try db.execute(sql: "CREATE TABLE refund_requests (transaction_id TEXT PRIMARY KEY, requested_at REAL NOT NULL)")
+        }
         return migrator
     }
 }

@@ -302,6 +302,7 @@ public enum StoreRoutes {
         let actions: [(String, @Sendable (String) -> ManageAction)] = [
             ("approve", ManageAction.approveAskToBuy), ("decline", ManageAction.declineAskToBuy), ("resolve", ManageAction.resolveIssue),
             ("refund", ManageAction.refund), ("expire", ManageAction.expireSubscription), ("renew", ManageAction.forceRenewal),
+            ("request-refund", ManageAction.requestRefund), ("decline-refund", ManageAction.declineRefund),
             ("auto-renew/on", { .setAutoRenew($0, true) }), ("auto-renew/off", { .setAutoRenew($0, false) }),
         ] + PriceIncreaseStep.allCases.map { step in ("price-increase/\(step.rawValue)", { .priceIncrease($0, step) }) }
         for (name, action) in actions {

@@ -12,7 +12,7 @@ struct ManageCommand: AsyncParsableCommand {
         storefront manage approve ID --account kid. `storefront manage set --help` lists every setting.
         """,
         subcommands: [
-            Approve.self, Decline.self, Resolve.self, Refund.self, Expire.self, Renew.self, AutoRenew.self, PriceIncrease.self,
+            Approve.self, Decline.self, Resolve.self, Refund.self, RequestRefund.self, DeclineRefund.self, Expire.self, Renew.self, AutoRenew.self, PriceIncrease.self,
             Delete.self, Clear.self, Reset.self, Set.self,
         ]
     )
@@ -60,6 +60,23 @@ struct ManageCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "refund", abstract: "Refund a purchased transaction.")
         static let action = ManageAction.refund
         @Argument(help: "The transaction's id.") var id: String
+        @OptionGroup var options: StoreOptions
+    }
+
+    struct RequestRefund: TransactionAction {
+        static let configuration = CommandConfiguration(
+            commandName: "request-refund",
+            abstract: "The customer asks for a refund: it waits for `refund` or `decline-refund`; servers hear CONSUMPTION_REQUEST.")
+        static let action = ManageAction.requestRefund
+        @Argument(help: "The transaction's id.") var id: String
+        @OptionGroup var options: StoreOptions
+    }
+
+    struct DeclineRefund: TransactionAction {
+        static let configuration = CommandConfiguration(
+            commandName: "decline-refund", abstract: "The App Store refuses a requested refund; servers hear REFUND_DECLINED.")
+        static let action = ManageAction.declineRefund
+        @Argument(help: "The transaction whose refund was requested.") var id: String
         @OptionGroup var options: StoreOptions
     }
 

@@ -94,11 +94,13 @@ def main():
 
     subscription = buy(base, "premium.monthly")
     gems = buy(base, "gems.100")
-    buy(base, "removeads")
+    ads = buy(base, "removeads")
     for _ in range(20):
         buy(base, "gems.100")
     admin.call("POST", "/admin/transactions/%s/refund" % gems)
     admin.call("POST", "/admin/transactions/%s/auto-renew/off" % subscription)
+    admin.call("POST", "/admin/transactions/%s/request-refund" % ads)
+    admin.call("POST", "/admin/transactions/%s/decline-refund" % ads)
     token = client.request_test_notification().testNotificationToken
     outbox = wait_until_delivered(admin)
 
@@ -110,7 +112,8 @@ def main():
     check("some deliveries were refused and retried", receiver.refused > 0, receiver.refused)
     told = [(line["type"], line["subtype"]) for line in receiver.accepted]
     for expected in [("SUBSCRIBED", "INITIAL_BUY"), ("ONE_TIME_CHARGE", None), ("REFUND", None),
-                     ("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED"), ("TEST", None)]:
+                     ("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED"), ("CONSUMPTION_REQUEST", None),
+                     ("REFUND_DECLINED", None), ("TEST", None)]:
         check("told " + "/".join(filter(None, expected)), expected in told, told)
     refund = next(line for line in receiver.accepted if line["type"] == "REFUND")
     check("the refund is about the refunded transaction", refund["transactionId"] == gems, refund)

@@ -167,4 +167,23 @@ import TestSupport
         filter.onlyFailures = true
         #expect(try await fixture.store.notificationHistory(filter, after: nil, limit: 20).records.count == 7, "none delivered yet")
     }
+
+    @Test func aRefundRequestWaitsForTheAppStoresDecision() async throws {
+        let fixture = try notifying()
+        let gems = try await fixture.buy(StoreFixture.gems).transaction.id
+        let ads = try await fixture.buy(StoreFixture.removeAds).transaction.id
+        #expect(try await fixture.store.perform(.requestRefund(gems)).isEmpty)
+        await #expect(throws: StoreFailure.self) { try await fixture.store.perform(.requestRefund(gems)) }
+        _ = try await fixture.store.perform(.declineRefund(gems))
+        await #expect(throws: StoreFailure.self) { try await fixture.store.perform(.declineRefund(gems)) }
+        _ = try await fixture.store.perform(.requestRefund(ads))
+        _ = try await fixture.store.perform(.refund(ads))
+        await #expect(throws: StoreFailure.self) { try await fixture.store.perform(.declineRefund(ads)) }
+        await #expect(throws: StoreFailure.self) { try await fixture.store.perform(.requestRefund(ads)) }
+        #expect(try await told(fixture) == [
+            "ONE_TIME_CHARGE", "ONE_TIME_CHARGE", "CONSUMPTION_REQUEST", "REFUND_DECLINED", "CONSUMPTION_REQUEST", "REFUND",
+        ])
+        let entitled = try await fixture.store.entitlements(account: "alice").map(\.productId)
+        #expect(!entitled.contains(StoreFixture.removeAds), "granted: refunded")
+    }
 }
