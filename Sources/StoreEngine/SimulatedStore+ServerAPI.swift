@@ -177,6 +177,21 @@ public struct ConsumptionReport: Sendable, Hashable {
 
 extension SimulatedStore {
     /// A server's own setting kept with the store (registered API keys, notification URLs).
+    public func issuedSignatures() async throws -> [(Data, String)] {
+        try await database.pool.guardedRead { db in
+            try Row.fetchAll(db, sql: "SELECT digest, signature FROM issued_signatures").map { ($0[0], $0[1]) }
+        }
+    }
+
+    public func keepIssuedSignatures(_ signatures: [(Data, String)]) async throws {
+        try await database.writer.write { db in
+            for (digest, signature) in signatures {
+                try db.cachedStatement(sql: "INSERT OR IGNORE INTO issued_signatures (digest, signature) VALUES (?, ?)")
+                    .execute(arguments: [digest, signature])
+            }
+        }
+    }
+
     public func serverSetting(_ key: String) async throws -> String? {
         try await database.pool.guardedRead { db in try StoreDatabase.setting(db, "server." + key) }
     }

@@ -277,6 +277,11 @@ public struct StoreDatabase: Sendable {
             // A refund the customer asked for, until the App Store grants or declines it.
             try db.execute(sql: "CREATE TABLE refund_requests (transaction_id TEXT PRIMARY KEY, requested_at REAL NOT NULL)")
         }
+        migrator.registerMigration("v15: issued signatures") { db in
+            // The signature of each transaction JWS a server issued, by the SHA-256 of its signing
+            // input, so the same transaction state is answered with the same JWS after a restart.
+            try db.execute(sql: "CREATE TABLE issued_signatures (digest BLOB PRIMARY KEY, signature TEXT NOT NULL) WITHOUT ROWID")
+        }
         return migrator
     }
 }

@@ -56,6 +56,9 @@ public protocol ServedStore: StoreBackend {
     func notificationHistory(_ filter: NotificationFilter, after sequence: Int64?, limit: Int) async throws
         -> (records: [NotificationRecord], hasMore: Bool)
     func recentNotifications(limit: Int) async throws -> [NotificationRecord]
+    /// Transaction JWS signatures issued in earlier runs, by the digest of their signing input.
+    func issuedSignatures() async throws -> [(Data, String)]
+    func keepIssuedSignatures(_ signatures: [(Data, String)]) async throws
     func serverSetting(_ key: String) async throws -> String?
     func setServerSetting(_ key: String, _ value: String?) async throws
     /// The last storage failure, until a write succeeds again (`/v1/health`).

@@ -101,7 +101,7 @@ extension StoreService {
 
     /// A transaction's JWS as the App Store Server API returns it.
     func signed(_ transaction: ServerTransaction) -> String {
-        signer.sign(TransactionSigner.payload(for: transaction.transaction, details: transaction.details, catalog: catalog, environment: store.environment,
+        signer.signOnce(TransactionSigner.payload(for: transaction.transaction, details: transaction.details, catalog: catalog, environment: store.environment,
                                               signedAt: transaction.modifiedDate, appAccountToken: transaction.appAccountToken))
     }
 

@@ -40,7 +40,8 @@ public enum StoreHTTPServer {
 }
 
 /// Renews due subscriptions every second (so long-polling clients see renewals without anyone
-/// reading first) and forgets expired idempotency keys every hour. Stops at graceful shutdown.
+/// reading first), keeps the JWS signatures issued meanwhile, and forgets expired idempotency
+/// keys every hour. Stops at graceful shutdown, after keeping the last signatures.
 struct MaintenanceService: Service {
     let service: StoreService
     let logger: Logger
@@ -51,6 +52,7 @@ struct MaintenanceService: Service {
             while !Task.isCancelled {
                 do {
                     try await service.store.renewDue()
+                    try await service.saveIssuedSignatures()
                     if ContinuousClock.now - lastPurge >= .seconds(3600) {
                         let purged = try await service.store.purgeKeys(reservedBefore: Date().addingTimeInterval(-service.configuration.idempotencyLifetime))
                         if purged > 0 { logger.info("forgot \(purged) expired idempotency keys") }
@@ -61,6 +63,11 @@ struct MaintenanceService: Service {
                 }
                 try await Task.sleep(for: .seconds(1))
             }
+        }
+        do {
+            try await service.saveIssuedSignatures()
+        } catch {
+            logger.warning("maintenance: the last JWS signatures were not kept: \(error)")
         }
     }
 }

@@ -97,11 +97,20 @@ public struct StoreService: Sendable {
         let chain = try await store.signingChain(create: { try SigningIdentity.mintChain(forKey: rawKey, at: Date()) })
         let identity = try SigningIdentity(kept: rawKey, chain: chain)
         signer = try TransactionSigner(rawKey: identity.rawKey, chain: identity.chain)
+        signer.issued.load(try await store.issuedSignatures())
         apiKeys = APIKeyRing(bundleId: store.catalog.bundleId)
         for key in try await Self.registeredKeys(store) + configuration.apiKeys {
             try await apiKeys.add(key)
         }
         store.outbox.setURLs(configuration.notifyURLs + (try await Self.savedNotificationURLs(store)))
+    }
+
+    /// Writes the transaction JWS signatures issued since the last call to the store. Ones a
+    /// failed write leaves out stay known for this run only.
+    func saveIssuedSignatures() async throws {
+        let unsaved = signer.issued.takeUnsaved()
+        guard !unsaved.isEmpty else { return }
+        try await store.keepIssuedSignatures(unsaved)
     }
 
     /// The keys `/admin/api-keys` registered, kept with the store.
@@ -163,7 +172,7 @@ public struct StoreService: Sendable {
     static func wire(_ transaction: Transaction, details: TransactionDetails?, catalog: Catalog, environment: String,
                      signer: TransactionSigner, signedAt: Date) -> WireTransaction {
         let signed = transaction.state == .purchased || transaction.state == .restored
-        let jws = signed ? signer.sign(TransactionSigner.payload(for: transaction, details: details, catalog: catalog,
+        let jws = signed ? signer.signOnce(TransactionSigner.payload(for: transaction, details: details, catalog: catalog,
                                                                 environment: environment, signedAt: signedAt)) : nil
         return WireTransaction(transaction, details: details, jws: jws)
     }

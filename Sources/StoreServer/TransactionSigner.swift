@@ -16,6 +16,8 @@ public struct TransactionSigner: Sendable {
     public let keyId: String
     /// The key's certificates, sent as `x5c` so Apple's verifiers accept the JWS.
     public let chain: SigningChain
+    /// Transaction JWS issued so far (`signOnce`).
+    public let issued = IssuedSignatures()
 
     public init(rawKey: Data, chain: SigningChain) throws {
         let key = try P256.Signing.PrivateKey(rawRepresentation: rawKey)
@@ -42,12 +44,27 @@ public struct TransactionSigner: Sendable {
 
     /// The compact JWS of `payload`: base64url(header).base64url(payload).base64url(r ‖ s).
     public func sign(_ payload: some Encodable) -> String {
+        let input = signingInput(payload)
+        return input + "." + signature(input)
+    }
+
+    /// `sign`, but the same payload gets the same JWS, in this run and the next (`IssuedSignatures`).
+    public func signOnce(_ payload: SignedTransactionPayload) -> String {
+        let input = signingInput(payload)
+        let digest = IssuedSignatures.digest(input)
+        if let kept = issued.signature(for: digest) { return input + "." + kept }
+        return input + "." + issued.remember(signature(input), for: digest)
+    }
+
+    private func signingInput(_ payload: some Encodable) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let header = JWSHeader(alg: "ES256", kid: keyId, typ: "JWT", x5c: chain.x5c)
-        let signingInput = Base64URL.encode((try? encoder.encode(header)) ?? Data()) + "." + Base64URL.encode((try? encoder.encode(payload)) ?? Data())
-        let signature = (try? key.signature(for: Data(signingInput.utf8)).rawRepresentation) ?? Data()
-        return signingInput + "." + Base64URL.encode(signature)
+        return Base64URL.encode((try? encoder.encode(header)) ?? Data()) + "." + Base64URL.encode((try? encoder.encode(payload)) ?? Data())
+    }
+
+    private func signature(_ signingInput: String) -> String {
+        Base64URL.encode((try? key.signature(for: Data(signingInput.utf8)).rawRepresentation) ?? Data())
     }
 
     /// The StoreKit 2 payload of a transaction, from the store's details and the catalog.
