@@ -12,12 +12,7 @@ import TestSupport
 
     @Test func applesClientReadsAndChangesWhatTheServerHolds() async throws {
         let root = scratchDirectory("apple-api-client")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        let keyFile = root.appendingPathComponent("AuthKey_\(Self.keyId).p8")
-        let openssl = try Executable.shell("openssl ecparam -name prime256v1 -genkey -noout | openssl pkcs8 -topk8 -nocrypt -out '\(keyFile.path)'")
-        #expect(openssl.status == 0, "\(openssl.stderr)")
-        let server = try ServeProcess.start(db: root.appendingPathComponent("server"),
-                                            arguments: ["--admin-token", Self.adminToken, "--api-key", "\(Self.issuer):\(Self.keyId):\(keyFile.path)"])
+        let (server, keyFile) = try ServeProcess.startWithAPIKey(root: root, issuer: Self.issuer, keyId: Self.keyId, adminToken: Self.adminToken)
         defer { server.stop() }
         for product in ["removeads", "premium.monthly", "gems.100"] {
             let bought = try Executable.run(["buy", "com.example.storefront.\(product)", "--account", "alice", "--state", root.appendingPathComponent("device").path],

@@ -70,6 +70,18 @@ final class ServeProcess: @unchecked Sendable {
         throw StartFailure(description: "storefront serve did not start: \(stderr)")
     }
 
+    /// A server in `root/server` that takes App Store Server API tokens of a key made here with
+    /// openssl, as App Store Connect hands one out (`root/AuthKey_KEYID.p8`).
+    static func startWithAPIKey(root: URL, issuer: String, keyId: String, adminToken: String) throws -> (ServeProcess, URL) {
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        let keyFile = root.appendingPathComponent("AuthKey_\(keyId).p8")
+        let openssl = try Executable.shell("openssl ecparam -name prime256v1 -genkey -noout | openssl pkcs8 -topk8 -nocrypt -out '\(keyFile.path)'")
+        guard openssl.status == 0 else { throw StartFailure(description: "openssl could not make a key: \(openssl.stderr)") }
+        let server = try start(db: root.appendingPathComponent("server"),
+                               arguments: ["--admin-token", adminToken, "--api-key", "\(issuer):\(keyId):\(keyFile.path)"])
+        return (server, keyFile)
+    }
+
     /// The admin token the server printed (when it generated one).
     var printedToken: String? {
         stdout.firstMatch(of: /admin token (\S+)/).map { String($0.1) }

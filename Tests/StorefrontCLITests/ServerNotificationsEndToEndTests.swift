@@ -17,12 +17,7 @@ import TestSupport
 
     @Test func applesLibraryReceivesVerifiesAndReadsBackEveryNotification() async throws {
         let root = scratchDirectory("notifications-apple")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        let keyFile = root.appendingPathComponent("AuthKey_\(Self.keyId).p8")
-        let openssl = try Executable.shell("openssl ecparam -name prime256v1 -genkey -noout | openssl pkcs8 -topk8 -nocrypt -out '\(keyFile.path)'")
-        #expect(openssl.status == 0, "\(openssl.stderr)")
-        let server = try ServeProcess.start(db: root.appendingPathComponent("server"),
-                                            arguments: ["--admin-token", Self.adminToken, "--api-key", "\(Self.issuer):\(Self.keyId):\(keyFile.path)"])
+        let (server, keyFile) = try ServeProcess.startWithAPIKey(root: root, issuer: Self.issuer, keyId: Self.keyId, adminToken: Self.adminToken)
         defer { server.stop() }
         let result = try Executable.run(python: [Self.python("server_notifications.py"), server.baseURL, keyFile.path, Self.issuer, Self.keyId,
                                                  Self.bundle, Self.adminToken, root.path])
@@ -67,6 +62,32 @@ import TestSupport
         #expect(Set(lines.compactMap { $0["type"] as? String }) == ["ONE_TIME_CHARGE"])
     }
 
+    @Test func aReceiverThatHangsIsTimedOutAndNeverHoldsUpPayments() async throws {
+        let root = scratchDirectory("notifications-hang")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        let hanging = try Receiver.start(rootURL: nil, accepted: root.appendingPathComponent("unused"), hang: true)
+        defer { hanging.stop() }
+        let server = try ServeProcess.start(db: root.appendingPathComponent("server"),
+                                            arguments: ["--admin-token", Self.adminToken, "--notify", "http://127.0.0.1:\(hanging.port)/apple",
+                                                        "--notify-timeout", "0.5"])
+        defer { server.stop() }
+        for _ in 0..<3 {
+            let bought = try Executable.run(["buy", "com.example.storefront.gems.100", "--account", "alice", "--state", root.appendingPathComponent("device").path],
+                                            environment: ["STOREFRONT_STORE": server.baseURL])
+            #expect(bought.status == 0 && bought.stdout.contains("purchased"), "\(bought.stderr)")
+        }
+        let deadline = Date().addingTimeInterval(20)
+        var results: [String] = []
+        while Date() < deadline {
+            let reply = try await HTTP.send("GET", server.baseURL + "/admin/notifications", headers: ["Authorization": "Bearer \(Self.adminToken)"])
+            let items = reply.json["notifications"] as? [[String: Any]] ?? []
+            results = items.compactMap { (($0["attempts"] as? [[String: Any]])?.first?["result"]) as? String }
+            if results.count == 3 { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(results == ["TIMED_OUT", "TIMED_OUT", "TIMED_OUT"], "each attempt timed out and waits for its retry")
+    }
+
     /// The UUIDs of the notifications the server holds.
     static func outbox(_ server: ServeProcess) async throws -> [String] {
         let reply = try await HTTP.send("GET", server.baseURL + "/admin/notifications?limit=1000", headers: ["Authorization": "Bearer \(adminToken)"])
@@ -81,14 +102,15 @@ struct Receiver {
     let port: Int
 
     /// `rootURL` nil: a receiver that refuses every delivery (500), without Apple's verifier.
-    static func start(rootURL: String?, accepted: URL, failRate: Double = 0, port: Int = 0) throws -> Receiver {
+    /// `hang`: one that never answers (with `rootURL` nil).
+    static func start(rootURL: String?, accepted: URL, failRate: Double = 0, port: Int = 0, hang: Bool = false) throws -> Receiver {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         if let rootURL {
             process.arguments = ["python3", ServerNotificationsEndToEndTests.python("notification_receiver.py"), String(port), rootURL,
                                  ServerNotificationsEndToEndTests.bundle, accepted.path, String(failRate)]
         } else {
-            process.arguments = ["python3", "-c", Self.refusing, String(port)]
+            process.arguments = ["python3", "-c", Self.refusing, String(port), hang ? "hang" : "refuse"]
         }
         // Its first line, read from a file: a pipe's reader on Linux may wait for more than is there.
         let output = accepted.deletingLastPathComponent().appendingPathComponent("receiver-\(UUID().uuidString).txt")
@@ -109,14 +131,18 @@ struct Receiver {
         throw ServeProcess.StartFailure(description: "the notification receiver did not start: \(line)")
     }
 
+    /// Refuses every delivery (500), or with `hang` never answers one.
     static let refusing = """
-        import sys
+        import sys, time
         from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
         class H(BaseHTTPRequestHandler):
             def do_POST(self):
                 self.rfile.read(int(self.headers.get("Content-Length", "0")))
+                if sys.argv[2] == "hang":
+                    time.sleep(3600)
                 self.send_response(500); self.send_header("Content-Length", "0"); self.end_headers()
             def log_message(self, *a): pass
+        ThreadingHTTPServer.daemon_threads = True
         s = ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), H)
         print("listening", s.server_address[1], flush=True)
         s.serve_forever()
