@@ -77,8 +77,11 @@ extension SimulatedStore {
     /// end with auto-renew off, and a grace period that ran out during billing retry. Runs every
     /// second in a server; a read finds nothing nearly always, and only a find is written.
     public func sweepTimedEvents() async throws {
-        guard !outbox.urls.isEmpty else { return }
         let now = clock.now()
+        guard !outbox.urls.isEmpty else {
+            sweptUntil = now  // nothing is told while no URL is set
+            return
+        }
         let since: Date
         if let swept = sweptUntil {
             since = swept

@@ -9,14 +9,27 @@ import StoreKitModel
 extension SimulatedStore {
     private static let notificationColumns = "n.seq, n.uuid, n.type, n.subtype, n.transaction_id, n.created_at, n.signed_payload"
 
-    /// Deliveries due by `now`, the longest waiting first.
-    public func dueDeliveries(at now: Date, limit: Int) async throws -> [NotificationDelivery] {
+    /// Deliveries due by `now` at each of `urls`, the longest waiting first, at most `limit` per
+    /// URL: a URL with a long backlog (a receiver that hangs) does not keep the others' from being
+    /// read. One short read of an index per URL, however long the backlog.
+    public func dueDeliveries(at now: Date, urls: [String], limit: Int) async throws -> [NotificationDelivery] {
         try await database.pool.guardedRead { db in
-            try Row.fetchAll(db.cachedStatement(sql: """
-                SELECT \(Self.notificationColumns), d.url, d.attempts FROM notification_deliveries d JOIN notifications n ON n.uuid = d.uuid
-                WHERE d.next_attempt IS NOT NULL AND d.next_attempt <= ? ORDER BY d.next_attempt, n.seq LIMIT ?
-                """), arguments: [now.timeIntervalSince1970, limit])
-                .map { row in NotificationDelivery(notification: Self.notification(row), url: row[7], attempts: row[8]) }
+            var due: [NotificationDelivery] = []
+            for url in urls {
+                due += try Row.fetchAll(db.cachedStatement(sql: """
+                    SELECT \(Self.notificationColumns), d.url, d.attempts FROM notification_deliveries d JOIN notifications n ON n.uuid = d.uuid
+                    WHERE d.url = ? AND d.next_attempt IS NOT NULL AND d.next_attempt <= ? ORDER BY d.next_attempt LIMIT ?
+                    """), arguments: [url, now.timeIntervalSince1970, limit])
+                    .map { row in NotificationDelivery(notification: Self.notification(row), url: row[7], attempts: row[8]) }
+            }
+            return due.sorted { $0.notification.sequence < $1.notification.sequence }
+        }
+    }
+
+    /// Every URL a delivery still waits for: those set now, and any set when its event happened.
+    public func pendingURLs() async throws -> [String] {
+        try await database.pool.guardedRead { db in
+            try String.fetchAll(db.cachedStatement(sql: "SELECT DISTINCT url FROM notification_deliveries WHERE next_attempt IS NOT NULL"))
         }
     }
 

@@ -24,6 +24,7 @@ extension SimulatedStore {
     nonisolated func setAutoRenew(_ on: Bool, chainOf stored: StoredTransaction, at now: Date, _ db: Database) throws {
         var latest = try chainLatest(of: stored, db)
         guard latest.revocationDate == nil else { throw StoreFailure("transaction \(latest.id) was refunded; it does not renew", kind: .conflict) }
+        var endsNow = false
         if on {
             guard inForce(latest, at: now) || latest.billingRetryUntil != nil else {
                 throw StoreFailure("the subscription of transaction \(stored.id) has expired; buy it again to subscribe", kind: .conflict)
@@ -34,6 +35,7 @@ extension SimulatedStore {
             latest.billingRetryUntil = nil
             latest.graceExpires = nil
             latest.expirationReason = .autoRenewDisabled
+            endsNow = !inForce(latest, at: now)
         }
         let changed = latest.autoRenew != on
         latest.autoRenew = on
@@ -41,6 +43,12 @@ extension SimulatedStore {
         if changed {
             try notify(NotificationEvent(.didChangeRenewalStatus, on ? .autoRenewEnabled : .autoRenewDisabled), about: latest.id,
                        originalId: latest.transaction.originalId, at: now, db)
+        }
+        if endsNow {
+            // Turned off during billing retry: access has ended, and its expiry is in the past,
+            // where the sweep does not look.
+            try notify(.expired(.autoRenewDisabled), about: latest.id, originalId: latest.transaction.originalId,
+                       dedupe: Self.expiryKey(latest), at: now, db)
         }
     }
 

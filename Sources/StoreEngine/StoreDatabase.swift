@@ -282,6 +282,12 @@ public struct StoreDatabase: Sendable {
             // input, so the same transaction state is answered with the same JWS after a restart.
             try db.execute(sql: "CREATE TABLE issued_signatures (digest BLOB PRIMARY KEY, signature TEXT NOT NULL) WITHOUT ROWID")
         }
+        migrator.registerMigration("v16: deliveries by URL") { db in
+            // The deliverer reads what is due URL by URL, so one URL's backlog does not hide another's.
+            try db.execute(sql: """
+                CREATE INDEX notification_deliveries_url_due ON notification_deliveries(url, next_attempt) WHERE next_attempt IS NOT NULL
+                """)
+        }
         return migrator
     }
 }

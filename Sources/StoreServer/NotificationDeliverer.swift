@@ -20,8 +20,6 @@ struct NotificationDeliverer: Service {
     /// catching up once the burst is over.
     static let concurrency = 32
     static let concurrencyPerURL = 4
-    /// Deliveries read from the outbox at a time.
-    static let batch = 64
 
     private var store: any ServedStore { service.store }
 
@@ -50,18 +48,31 @@ struct NotificationDeliverer: Service {
 
     private func deliverLoop(client: HTTPClient, doorbell: Doorbell, inFlight: InFlight) async {
         var lastSweep = ContinuousClock.now - .seconds(1)
+        var lastURLScan = ContinuousClock.now - .seconds(60)
+        // URLs removed since their notifications were written, found once a minute.
+        var lingering: [String] = []
         await withDiscardingTaskGroup { group in
             while !Task.isCancelled {
                 var wait: Duration = .seconds(1)
-                do {
-                    try await recordFinished(inFlight)
-                    if ContinuousClock.now - lastSweep >= .seconds(1) {
+                if ContinuousClock.now - lastSweep >= .seconds(1) {
+                    do {
                         try await store.sweepTimedEvents()
-                        lastSweep = ContinuousClock.now
+                    } catch {
+                        logger.warning("notifications: the sweep for expiries failed: \(error)")
                     }
+                    lastSweep = ContinuousClock.now
+                }
+                do {
+                    if ContinuousClock.now - lastURLScan >= .seconds(60) {
+                        lingering = try await store.pendingURLs()
+                        lastURLScan = ContinuousClock.now
+                    }
+                    try await recordFinished(inFlight)
                     let busy = inFlight.keys
                     let room = Self.concurrency - busy.count
-                    let due = room <= 0 ? [] : Self.take(try await store.dueDeliveries(at: Date(), limit: Self.batch + busy.count),
+                    // Per URL, those in flight (at most concurrencyPerURL) and as many more.
+                    let urls = store.outbox.urls + lingering.filter { !store.outbox.urls.contains($0) }
+                    let due = room <= 0 ? [] : Self.take(try await store.dueDeliveries(at: Date(), urls: urls, limit: 2 * Self.concurrencyPerURL),
                                                           busy: busy, room: room)
                     let signed = try await sign(due)
                     for delivery in due {
@@ -81,6 +92,12 @@ struct NotificationDeliverer: Service {
                 }
                 await doorbell.wait(upTo: wait)
             }
+        }
+        // The attempts that ended while the loop was stopping: recorded, so a success is not sent again.
+        do {
+            try await recordFinished(inFlight)
+        } catch {
+            logger.warning("notifications: the last attempts were not recorded and will be sent again: \(error)")
         }
     }
 

@@ -44,7 +44,8 @@ public protocol ServedStore: StoreBackend {
     // Server notifications: the outbox and its deliveries.
     var outbox: NotificationOutbox { get }
     func sweepTimedEvents() async throws
-    func dueDeliveries(at now: Date, limit: Int) async throws -> [NotificationDelivery]
+    func dueDeliveries(at now: Date, urls: [String], limit: Int) async throws -> [NotificationDelivery]
+    func pendingURLs() async throws -> [String]
     func nextDeliveryDue(after now: Date) async throws -> Date?
     func keepSignedPayloads(_ payloads: [UUID: String]) async throws -> [UUID: String]
     func notificationContexts(transactionIds: Set<String>) async throws -> [String: NotificationContext]

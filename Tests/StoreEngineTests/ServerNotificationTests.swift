@@ -106,7 +106,7 @@ import TestSupport
         _ = try await fixture.buy(StoreFixture.gems)
         var waits: [TimeInterval] = []
         for _ in 0..<6 {
-            let due = try #require(try await fixture.store.dueDeliveries(at: fixture.clock.now(), limit: 10).first)
+            let due = try #require(try await fixture.store.dueDeliveries(at: fixture.clock.now(), urls: [Self.url], limit: 10).first)
             try await fixture.store.recordAttempt(SendAttempt(url: due.url, date: fixture.clock.now(), result: .timedOut, httpStatus: nil, detail: nil), of: due)
             guard let next = try await fixture.store.nextDeliveryDue(after: fixture.clock.now()) else { break }
             waits.append(next.timeIntervalSince(fixture.clock.now()))
@@ -124,16 +124,16 @@ import TestSupport
         try await fixture.setControls { $0.timeRate = .oneRenewalEvery2Seconds }
         _ = try await fixture.buy(StoreFixture.gems)
         _ = try await fixture.buy(StoreFixture.gems)
-        let due = try await fixture.store.dueDeliveries(at: fixture.clock.now(), limit: 10)
+        let due = try await fixture.store.dueDeliveries(at: fixture.clock.now(), urls: [Self.url], limit: 10)
         #expect(due.count == 2)
         try await fixture.store.recordAttempt(SendAttempt(url: Self.url, date: fixture.clock.now(), result: .success, httpStatus: 200, detail: nil), of: due[0])
         try await fixture.store.recordAttempt(SendAttempt(url: Self.url, date: fixture.clock.now(), result: .unsuccessfulHTTPResponseCode, httpStatus: 500,
                                                           detail: "HTTP 500"), of: due[1])
         let next = try #require(try await fixture.store.nextDeliveryDue(after: fixture.clock.now()))
         #expect(abs(next.timeIntervalSince(fixture.clock.now()) - 2.0 / 720) < 0.001, "an hour under 2 s a month is 2/720 s")
-        #expect(try await fixture.store.dueDeliveries(at: fixture.clock.now(), limit: 10).isEmpty)
+        #expect(try await fixture.store.dueDeliveries(at: fixture.clock.now(), urls: [Self.url], limit: 10).isEmpty)
         #expect(try await fixture.store.sendPendingNotificationsNow() == 1)
-        let again = try await fixture.store.dueDeliveries(at: fixture.clock.now(), limit: 10)
+        let again = try await fixture.store.dueDeliveries(at: fixture.clock.now(), urls: [Self.url], limit: 10)
         #expect(again.map(\.notification.uuid) == [due[1].notification.uuid], "the same notification, the same UUID")
         #expect(again.first?.attempts == 1)
     }
@@ -141,7 +141,7 @@ import TestSupport
     @Test func aPayloadIsKeptOnceSigned() async throws {
         let fixture = try notifying()
         _ = try await fixture.buy(StoreFixture.gems)
-        let uuid = try #require(try await fixture.store.dueDeliveries(at: fixture.clock.now(), limit: 1).first?.notification.uuid)
+        let uuid = try #require(try await fixture.store.dueDeliveries(at: fixture.clock.now(), urls: [Self.url], limit: 1).first?.notification.uuid)
         #expect(try await fixture.store.keepSignedPayloads([uuid: "first"]) == [uuid: "first"])
         #expect(try await fixture.store.keepSignedPayloads([uuid: "second"]) == [uuid: "first"])
         #expect(try await fixture.store.notificationRecord(uuid)?.notification.signedPayload == "first")
@@ -185,5 +185,30 @@ import TestSupport
         ])
         let entitled = try await fixture.store.entitlements(account: "alice").map(\.productId)
         #expect(!entitled.contains(StoreFixture.removeAds), "granted: refunded")
+    }
+
+    @Test func autoRenewTurnedOffDuringBillingRetryExpiresAtOnce() async throws {
+        let fixture = try notifying()
+        try await fixture.setControls { $0.billingIssues = true }
+        let id = try await fixture.buy(StoreFixture.monthly).transaction.id
+        try await fixture.store.sweepTimedEvents()
+        fixture.clock.advance(by: 8 * Self.day)
+        try await fixture.store.renewDue()
+        _ = try await fixture.store.perform(.setAutoRenew(id, false))
+        try await fixture.store.sweepTimedEvents()
+        #expect(try await told(fixture) == [
+            "SUBSCRIBED/INITIAL_BUY", "DID_FAIL_TO_RENEW", "DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED", "EXPIRED/VOLUNTARY",
+        ])
+    }
+
+    @Test func aURLWithABacklogDoesNotHideTheOthersDueDeliveries() async throws {
+        let fixture = try StoreFixture()
+        fixture.store.outbox.setURLs(["http://127.0.0.1:9/hangs"])
+        for _ in 0..<10 { _ = try await fixture.buy(StoreFixture.gems) }
+        fixture.store.outbox.setURLs(["http://127.0.0.1:9/hangs", "http://127.0.0.1:9/works"])
+        _ = try await fixture.buy(StoreFixture.gems)
+        let due = try await fixture.store.dueDeliveries(at: fixture.clock.now(), urls: fixture.store.outbox.urls, limit: 4)
+        #expect(due.filter { $0.url.hasSuffix("hangs") }.count == 4)
+        #expect(due.filter { $0.url.hasSuffix("works") }.count == 1, "read although 11 older ones wait for the other URL")
     }
 }
