@@ -57,6 +57,7 @@ struct NotificationDeliverer: Service {
                 if ContinuousClock.now - lastSweep >= .seconds(1) {
                     do {
                         try await store.sweepTimedEvents()
+                    } catch is CancellationError {
                     } catch {
                         logger.warning("notifications: the sweep for expiries failed: \(error)")
                     }
@@ -87,6 +88,8 @@ struct NotificationDeliverer: Service {
                     if let next = try await store.nextDeliveryDue(after: Date()) {
                         wait = min(wait, .milliseconds(max(0, Int64(next.timeIntervalSinceNow * 1000))))
                     }
+                } catch is CancellationError {
+                    // Stopping: the loop ends at its next look.
                 } catch {
                     logger.warning("notifications: \(error)")
                 }

@@ -51,7 +51,7 @@ def buy(base, product):
         return json.loads(answer.read())["transaction"]["transactionId"]
 
 
-def wait_until_delivered(admin, deadline_seconds=60):
+def wait_until_delivered(admin, deadline_seconds=120):
     deadline = time.time() + deadline_seconds
     while time.time() < deadline:
         outbox = admin.call("GET", "/admin/notifications?limit=1000")["notifications"]
