@@ -27,7 +27,7 @@ import uuid
 from concurrent.futures import ThreadPoolExecutor
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from server_bench import start_server, summarize, wrk
+from server_bench import start_server, stop_server as stop, summarize, wrk
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ADMIN = "bench-admin-token"
@@ -105,15 +105,6 @@ def serve(binary, catalog, work, name, extra=()):
     log = open(os.path.join(work, name + ".log"), "w")
     process, url = start_server(binary, catalog, os.path.join(work, name), log, list(extra))
     return process, url, log
-
-
-def stop(process, log):
-    process.terminate()
-    try:
-        process.wait(timeout=30)
-    except subprocess.TimeoutExpired:
-        process.kill()
-    log.close()
 
 
 class Nginx:

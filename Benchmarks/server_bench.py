@@ -39,6 +39,16 @@ def start_server(binary, catalog, db, log, extra=()):
     raise SystemExit(f"storefront serve did not start in 60 s; see {log.name}")
 
 
+def stop_server(process, log):
+    """SIGTERM, as a user stops it; SIGKILL only if it has not ended within 30 s."""
+    process.send_signal(signal.SIGTERM)
+    try:
+        process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        process.kill()
+    log.close()
+
+
 def wrk(url, path, script, connections, seconds):
     threads = 1 if connections == 1 else 2
     output = subprocess.run(
@@ -100,12 +110,7 @@ def main():
                       f"health {row['health']['rps']:8.0f}/s (p50 {row['health']['p50_ms']:.2f} ms, "
                       f"p99 {row['health']['p99_ms']:.2f} ms) · ratio {row['ratio']:.2f}×", flush=True)
         finally:
-            server.send_signal(signal.SIGTERM)
-            try:
-                server.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                server.kill()
-            log.close()
+            stop_server(server, log)
         if server.returncode not in (0, -signal.SIGTERM):
             raise SystemExit(f"storefront serve ended with {server.returncode}")
     with open(args.out, "w") as handle:

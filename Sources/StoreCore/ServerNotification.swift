@@ -188,11 +188,3 @@ public struct NotificationFilter: Sendable, Hashable {
         self.onlyFailures = onlyFailures
     }
 }
-
-extension TimeRate {
-    /// `hours` of real time scaled as this rate scales a month.
-    public func seconds(hours: Double) -> Double {
-        let month = SubscriptionPeriod(value: 1, unit: .month)
-        return seconds(for: month) * hours / (Double(month.approximateDays) * 24)
-    }
-}

@@ -79,12 +79,8 @@ extension SimulatedStore {
         }
     }
 
-    /// Records an attempt and schedules the next: none after a success or the last retry.
-    public func recordAttempt(_ attempt: SendAttempt, of delivery: NotificationDelivery) async throws {
-        try await recordAttempts([(attempt, delivery)])
-    }
-
-    /// `recordAttempt` for many, in one commit.
+    /// Records attempts, in one commit, and schedules each one's next: none after a success or
+    /// the last retry.
     public func recordAttempts(_ attempts: [(SendAttempt, NotificationDelivery)]) async throws {
         guard !attempts.isEmpty else { return }
         try await database.writer.write { db in

@@ -75,7 +75,7 @@ struct NotificationDeliverer: Service {
                     let urls = store.outbox.urls + lingering.filter { !store.outbox.urls.contains($0) }
                     let due = room <= 0 ? [] : Self.take(try await store.dueDeliveries(at: Date(), urls: urls, limit: 2 * Self.concurrencyPerURL),
                                                           busy: busy, room: room)
-                    let signed = try await sign(due)
+                    let signed = try await service.signedPayloads(due.map(\.notification))
                     for delivery in due {
                         inFlight.insert(Self.key(delivery))
                         group.addTask {
@@ -104,21 +104,7 @@ struct NotificationDeliverer: Service {
         }
     }
 
-    /// Each notification's payload, signed once: the kept one, or signed now (their transactions
-    /// read in one read) and kept in one commit.
-    private func sign(_ due: [NotificationDelivery]) async throws -> [UUID: String] {
-        var payloads: [UUID: String] = [:]
-        let unsigned = due.map(\.notification).filter { $0.signedPayload == nil }
-        let contexts = try await store.notificationContexts(transactionIds: Set(unsigned.compactMap(\.transactionId)))
-        var signed: [UUID: String] = [:]
-        for notification in unsigned where signed[notification.uuid] == nil {
-            signed[notification.uuid] = service.sign(notification, context: notification.transactionId.flatMap { contexts[$0] })
-        }
-        for delivery in due { payloads[delivery.notification.uuid] = delivery.notification.signedPayload }
-        return payloads.merging(try await store.keepSignedPayloads(signed)) { kept, _ in kept }
-    }
-
-    /// True when the receiver took it.
+    /// One POST, and how it ended.
     private func attempt(_ delivery: NotificationDelivery, payload: String, client: HTTPClient) async -> SendAttempt {
         let outcome = await NotificationPost.send(payload, to: delivery.url, client: client, timeout: service.configuration.notificationTimeout)
         if outcome.result != .success {

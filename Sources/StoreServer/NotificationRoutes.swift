@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import Hummingbird
 import StoreCore
@@ -21,8 +20,8 @@ enum NotificationRoutes {
             guard let record = try await service.store.notificationRecord(uuid), record.notification.event.type == .test else {
                 throw AppStoreAPIError(.testNotificationNotFound, "Test notification not found.")
             }
-            return JSONBody.response(CheckTestNotificationResponse(signedPayload: try await service.signedPayload(record.notification),
-                                                                   sendAttempts: record.attempts.map(SendAttemptItem.init)))
+            let payload = try await service.signedPayloads([record.notification])[record.notification.uuid] ?? ""
+            return JSONBody.response(CheckTestNotificationResponse(signedPayload: payload, sendAttempts: record.attempts.map(SendAttemptItem.init)))
         }
         api.post("/v1/notifications/history") { request, _ in
             let (body, _) = try await BodyReader.decode(NotificationHistoryRequest.self, from: request, limit: service.configuration.bodyLimit)
@@ -34,10 +33,9 @@ enum NotificationRoutes {
                 query.filter.account = try await service.account(ofAnyTransaction: id)
             }
             let (records, hasMore) = try await service.store.notificationHistory(query.filter, after: query.after, limit: NotificationHistoryQuery.pageSize)
-            var items: [NotificationHistoryResponse.Item] = []
-            for record in records {
-                items.append(.init(signedPayload: try await service.signedPayload(record.notification), sendAttempts: record.attempts.map(SendAttemptItem.init)))
-            }
+            let payloads = try await service.signedPayloads(records.map(\.notification))
+            let items = records.map { NotificationHistoryResponse.Item(signedPayload: payloads[$0.notification.uuid] ?? "",
+                                                                       sendAttempts: $0.attempts.map(SendAttemptItem.init)) }
             return JSONBody.response(NotificationHistoryResponse(notificationHistory: items, hasMore: hasMore,
                                                                  paginationToken: query.token(after: records.last?.notification.sequence)))
         }
@@ -90,8 +88,8 @@ enum TestToken {
     }
 }
 
-/// Get Notification History's request checked by Apple's rules, and its pagination token:
-/// base64url of `fingerprint:sequence`, bound to the body it was made for.
+/// Get Notification History's request checked by Apple's rules, and its pagination token (a
+/// `PageToken` of the last notification's sequence, bound to the body it was made for).
 struct NotificationHistoryQuery {
     static let pageSize = 20
     /// Apple keeps notification history for 180 days.
@@ -127,10 +125,8 @@ struct NotificationHistoryQuery {
             filter.subtype = known
         }
         self.filter = filter
-        var hasher = SHA256()
-        hasher.update(data: Data("\(startMs)\n\(endMs)\n\(body.notificationType ?? "")\n\(body.notificationSubtype ?? "")\n".utf8))
-        hasher.update(data: Data("\(body.transactionId ?? "")\n\(body.onlyFailures ?? false)\n".utf8))
-        let fingerprint = StoreService.hex(hasher.finalize().prefix(8))
+        let fingerprint = PageToken.fingerprint(["\(startMs)", "\(endMs)", body.notificationType ?? "", body.notificationSubtype ?? "",
+                                                 body.transactionId ?? "", "\(body.onlyFailures ?? false)"])
         self.fingerprint = fingerprint
         if let token {
             after = try Self.decode(token, fingerprint: fingerprint)
@@ -141,14 +137,13 @@ struct NotificationHistoryQuery {
 
     /// The token for the page after the one that ended at `last` (the same one when it was empty).
     func token(after last: Int64?) -> String {
-        Base64URL.encode(Data("\(fingerprint):\(last ?? after ?? 0)".utf8))
+        PageToken.encode(fingerprint: fingerprint, ["\(last ?? after ?? 0)"])
     }
 
     private static func decode(_ token: String, fingerprint: String) throws(AppStoreAPIError) -> Int64 {
-        let invalid = AppStoreAPIError(.invalidPaginationToken, "Invalid pagination token.")
-        guard token.utf8.count <= 256, let data = Base64URL.decode(token) else { throw invalid }
-        let parts = String(decoding: data, as: UTF8.self).split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts[0] == fingerprint, let sequence = Int64(parts[1]), sequence >= 0 else { throw invalid }
+        guard let fields = PageToken.fields(token, fingerprint: fingerprint, count: 1), let sequence = Int64(fields[0]), sequence >= 0 else {
+            throw AppStoreAPIError(.invalidPaginationToken, "Invalid pagination token.")
+        }
         return sequence
     }
 }

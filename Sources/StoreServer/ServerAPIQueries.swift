@@ -27,12 +27,8 @@ struct HistoryQuery {
             try Self.readFlags(parameters, version: version, into: &filter)
         }
         self.filter = filter
-        var hasher = SHA256()
-        hasher.update(data: Data("\(version)\n\(id)\n".utf8))
-        for (key, value) in parameters.sorted(by: { ($0.key, $0.value) < ($1.key, $1.value) }) where key != "revision" {
-            hasher.update(data: Data("\(key)=\(value)\n".utf8))
-        }
-        fingerprint = StoreService.hex(hasher.finalize().prefix(8))
+        fingerprint = PageToken.fingerprint(["\(version)", id] + parameters.sorted { ($0.key, $0.value) < ($1.key, $1.value) }
+            .filter { $0.key != "revision" }.map { "\($0.key)=\($0.value)" })
         if let revision = parameters["revision"] {
             position = try Revision.decode(String(revision), fingerprint: fingerprint)
         } else {
@@ -123,19 +119,38 @@ struct HistoryQuery {
     }
 }
 
-/// A history page's end, opaque to clients: base64url of `fingerprint:modified:sequence`.
+/// Where a page ended, as Apple's paging hands it back (a history `revision`, a notification
+/// history `paginationToken`), opaque to clients: base64url of `fingerprint:field:…`, where the
+/// fingerprint binds it to the request it was made for.
+enum PageToken {
+    /// The first 8 bytes of the SHA-256 of the request's lines, in hex.
+    static func fingerprint(_ lines: [String]) -> String {
+        StoreService.hex(SHA256.hash(data: Data(lines.map { $0 + "\n" }.joined().utf8)).prefix(8))
+    }
+
+    static func encode(fingerprint: String, _ fields: [String]) -> String {
+        Base64URL.encode(Data(([fingerprint] + fields).joined(separator: ":").utf8))
+    }
+
+    /// The token's fields; nil when it is not one made for this fingerprint with `count` fields.
+    static func fields(_ token: String, fingerprint: String, count: Int) -> [Substring]? {
+        guard token.utf8.count <= 256, let data = Base64URL.decode(token) else { return nil }
+        let parts = String(decoding: data, as: UTF8.self).split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == count + 1, parts[0] == fingerprint else { return nil }
+        return Array(parts.dropFirst())
+    }
+}
+
+/// A history page's end: `modified:sequence` (both empty before the first page).
 enum Revision {
     static func encode(_ position: HistoryPosition?, fingerprint: String) -> String {
-        let text = position.map { "\(fingerprint):\($0.modified):\($0.sequence)" } ?? "\(fingerprint)::"
-        return Base64URL.encode(Data(text.utf8))
+        PageToken.encode(fingerprint: fingerprint, position.map { ["\($0.modified)", "\($0.sequence)"] } ?? ["", ""])
     }
 
     static func decode(_ revision: String, fingerprint: String) throws(AppStoreAPIError) -> HistoryPosition? {
-        guard revision.utf8.count <= 256, let data = Base64URL.decode(revision) else { throw AppStoreAPIError.invalidRevision }
-        let parts = String(decoding: data, as: UTF8.self).split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0] == fingerprint else { throw AppStoreAPIError.invalidRevision }
-        if parts[1].isEmpty && parts[2].isEmpty { return nil }
-        guard let modified = Double(parts[1]), modified.isFinite, let sequence = Int64(parts[2]) else { throw AppStoreAPIError.invalidRevision }
+        guard let fields = PageToken.fields(revision, fingerprint: fingerprint, count: 2) else { throw AppStoreAPIError.invalidRevision }
+        if fields[0].isEmpty && fields[1].isEmpty { return nil }
+        guard let modified = Double(fields[0]), modified.isFinite, let sequence = Int64(fields[1]) else { throw AppStoreAPIError.invalidRevision }
         return HistoryPosition(modified: modified, sequence: sequence)
     }
 }

@@ -29,13 +29,19 @@ extension StoreService {
         return nil
     }
 
-    /// The notification's signed payload: the one kept if it was signed before, else signed now
-    /// (with the transaction and renewal info as they are now) and kept for every later attempt.
-    func signedPayload(_ notification: StoredNotification) async throws -> String {
-        if let kept = notification.signedPayload { return kept }
-        let contexts = try await store.notificationContexts(transactionIds: Set([notification.transactionId].compactMap { $0 }))
-        let payload = sign(notification, context: notification.transactionId.flatMap { contexts[$0] })
-        return try await store.keepSignedPayloads([notification.uuid: payload])[notification.uuid] ?? payload
+    /// Each notification's signed payload: the one kept if it was signed before, else signed now
+    /// (with the transaction and renewal info as they are now, read in one read) and kept, in one
+    /// commit, for every later attempt and read.
+    func signedPayloads(_ notifications: [StoredNotification]) async throws -> [UUID: String] {
+        var payloads: [UUID: String] = [:]
+        var unsigned: [UUID: StoredNotification] = [:]
+        for notification in notifications {
+            if let kept = notification.signedPayload { payloads[notification.uuid] = kept } else { unsigned[notification.uuid] = notification }
+        }
+        guard !unsigned.isEmpty else { return payloads }
+        let contexts = try await store.notificationContexts(transactionIds: Set(unsigned.values.compactMap(\.transactionId)))
+        let signed = unsigned.mapValues { sign($0, context: $0.transactionId.flatMap { contexts[$0] }) }
+        return payloads.merging(try await store.keepSignedPayloads(signed)) { kept, _ in kept }
     }
 
     /// `ResponseBodyV2DecodedPayload`, signed with the store's chain.

@@ -107,7 +107,7 @@ import TestSupport
         var waits: [TimeInterval] = []
         for _ in 0..<6 {
             let due = try #require(try await fixture.store.dueDeliveries(at: fixture.clock.now(), urls: [Self.url], limit: 10).first)
-            try await fixture.store.recordAttempt(SendAttempt(url: due.url, date: fixture.clock.now(), result: .timedOut, httpStatus: nil, detail: nil), of: due)
+            try await fixture.store.recordAttempts([(SendAttempt(url: due.url, date: fixture.clock.now(), result: .timedOut, httpStatus: nil, detail: nil), due)])
             guard let next = try await fixture.store.nextDeliveryDue(after: fixture.clock.now()) else { break }
             waits.append(next.timeIntervalSince(fixture.clock.now()))
             fixture.clock.advance(by: next.timeIntervalSince(fixture.clock.now()))
@@ -126,9 +126,9 @@ import TestSupport
         _ = try await fixture.buy(StoreFixture.gems)
         let due = try await fixture.store.dueDeliveries(at: fixture.clock.now(), urls: [Self.url], limit: 10)
         #expect(due.count == 2)
-        try await fixture.store.recordAttempt(SendAttempt(url: Self.url, date: fixture.clock.now(), result: .success, httpStatus: 200, detail: nil), of: due[0])
-        try await fixture.store.recordAttempt(SendAttempt(url: Self.url, date: fixture.clock.now(), result: .unsuccessfulHTTPResponseCode, httpStatus: 500,
-                                                          detail: "HTTP 500"), of: due[1])
+        try await fixture.store.recordAttempts([(SendAttempt(url: Self.url, date: fixture.clock.now(), result: .success, httpStatus: 200, detail: nil), due[0])])
+        try await fixture.store.recordAttempts([(SendAttempt(url: Self.url, date: fixture.clock.now(), result: .unsuccessfulHTTPResponseCode, httpStatus: 500,
+                                                          detail: "HTTP 500"), due[1])])
         let next = try #require(try await fixture.store.nextDeliveryDue(after: fixture.clock.now()))
         #expect(abs(next.timeIntervalSince(fixture.clock.now()) - 2.0 / 720) < 0.001, "an hour under 2 s a month is 2/720 s")
         #expect(try await fixture.store.dueDeliveries(at: fixture.clock.now(), urls: [Self.url], limit: 10).isEmpty)

@@ -68,4 +68,10 @@ extension TimeRate {
     public func seconds(days: Int, of period: SubscriptionPeriod) -> Double {
         seconds(for: period) * Double(days) / Double(period.approximateDays)
     }
+
+    /// `hours` of real time scaled as this rate scales a month (Apple's notification retries).
+    public func seconds(hours: Double) -> Double {
+        let month = SubscriptionPeriod(value: 1, unit: .month)
+        return seconds(for: month) * hours / (Double(month.approximateDays) * 24)
+    }
 }
