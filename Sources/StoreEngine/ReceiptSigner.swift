@@ -19,20 +19,16 @@ struct ReceiptSigner: Sendable {
         Data(try PKCS7SignedData.sign(try payload.derEncoded(), with: identity)).base64EncodedString()
     }
 
-    /// The environment a receipt says it is from, read without checking its signature: only
-    /// to tell which environment to retry at, never to trust what it lists.
-    static func claimedEnvironment(_ receipt: String) -> String? {
-        guard let signed = envelope(receipt) else { return nil }
-        return try? ReceiptPayload.environment(derEncoded: signed.content)
-    }
-
     /// The payload, or the verifyReceipt status that refuses it.
     func open(_ receipt: String) -> Result<ReceiptPayload, VerifyStatusError> {
         guard let signed = Self.envelope(receipt) else {
             return .failure(VerifyStatusError(status: .malformedReceiptData))
         }
         guard verifier.isGenuine(signed) else {
-            return .failure(VerifyStatusError(status: .notAuthenticated))
+            // The environment it says it is from, read without checking: only to tell which
+            // environment to retry at, never to trust what it lists.
+            return .failure(VerifyStatusError(status: .notAuthenticated,
+                                              claimedEnvironment: try? ReceiptPayload.environment(derEncoded: signed.content)))
         }
         guard let payload = try? ReceiptPayload(derEncoded: signed.content) else {
             return .failure(VerifyStatusError(status: .malformedReceiptData))
@@ -49,4 +45,6 @@ struct ReceiptSigner: Sendable {
 
 struct VerifyStatusError: Error, Sendable {
     let status: VerifyStatus
+    /// For a receipt that is not this store's: the environment it says it is from.
+    var claimedEnvironment: String? = nil
 }

@@ -154,7 +154,7 @@ extension SimulatedStore {
             // Another server's receipt does not verify here, but it says where it is from, as
             // Apple's do: a sandbox receipt at a production server is 21007, the reverse 21008,
             // so a backend retries at the other environment instead of calling it forged.
-            guard error.status == .notAuthenticated, let claimed = ReceiptSigner.claimedEnvironment(receipt), claimed != environment else {
+            guard error.status == .notAuthenticated, let claimed = error.claimedEnvironment, claimed != environment else {
                 return .invalid(error.status)
             }
             switch (claimed, environment) {

@@ -51,6 +51,8 @@ public struct SigningChain: Sendable, Hashable {
     /// A new chain for `leafKey`. The CA keys are used once and dropped: the chain is kept,
     /// nothing is ever issued from it again.
     public static func mint(leafKey: P256.Signing.PrivateKey, at now: Date) throws -> SigningChain {
+        // Apple's marker extensions carry DER NULL.
+        let marker = ArraySlice(try der(ASN1Null()))
         let rootKey = P384.Signing.PrivateKey()
         let intermediateKey = P256.Signing.PrivateKey()
         let (from, until) = (validFrom, now.addingTimeInterval(lifetime))
@@ -78,7 +80,7 @@ public struct SigningChain: Sendable, Hashable {
                 Critical(KeyUsage(keyCertSign: true, cRLSign: true))
                 SubjectKeyIdentifier(hash: intermediatePublic)
                 AuthorityKeyIdentifier(keyIdentifier: SubjectKeyIdentifier(hash: rootPublic).keyIdentifier)
-                Certificate.Extension(oid: intermediateMarker, critical: false, value: [0x05, 0x00])
+                Certificate.Extension(oid: intermediateMarker, critical: false, value: marker)
             },
             issuerPrivateKey: .init(rootKey))
         let leaf = try Certificate(
@@ -89,7 +91,7 @@ public struct SigningChain: Sendable, Hashable {
                 Critical(KeyUsage(digitalSignature: true))
                 SubjectKeyIdentifier(hash: leafPublic)
                 AuthorityKeyIdentifier(keyIdentifier: SubjectKeyIdentifier(hash: intermediatePublic).keyIdentifier)
-                Certificate.Extension(oid: leafMarker, critical: false, value: [0x05, 0x00])
+                Certificate.Extension(oid: leafMarker, critical: false, value: marker)
             },
             issuerPrivateKey: .init(intermediateKey))
         return try SigningChain(certificates: [leaf, intermediate, root].map { Data(try der($0)) })
@@ -108,9 +110,9 @@ public struct SigningChain: Sendable, Hashable {
         }
     }
 
-    private static func der(_ certificate: Certificate) throws -> [UInt8] {
+    private static func der(_ value: some DERSerializable) throws -> [UInt8] {
         var serializer = DER.Serializer()
-        try serializer.serialize(certificate)
+        try serializer.serialize(value)
         return serializer.serializedBytes
     }
 }
