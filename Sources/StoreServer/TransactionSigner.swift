@@ -75,6 +75,7 @@ public struct TransactionSigner: Sendable {
         let product = catalog.product(id: transaction.productId)
         let quantity = max(1, transaction.quantity)
         let unitPrice = (details?.price ?? 0) / Decimal(quantity)
+        let storefront = details?.storefront ?? catalog.defaultStorefront
         return SignedTransactionPayload(
             transactionId: transaction.id,
             originalTransactionId: transaction.originalId,
@@ -90,7 +91,8 @@ public struct TransactionSigner: Sendable {
             inAppOwnershipType: "PURCHASED",
             signedDate: signedAt.epochMilliseconds,
             environment: environment,
-            storefront: details?.storefront ?? catalog.defaultStorefront,
+            storefront: storefront,
+            storefrontId: StorefrontRegistry.appleNumber(of: storefront),
             transactionReason: details?.reason == .renewal ? "RENEWAL" : "PURCHASE",
             revocationDate: details?.revocationDate?.epochMilliseconds,
             revocationReason: details?.revocationReason?.rawValue,
@@ -181,6 +183,8 @@ public struct SignedTransactionPayload: Codable, Sendable, Hashable {
     public let environment: String
     /// ISO 3166-1 alpha-3.
     public let storefront: String
+    /// Apple's number for `storefront` (143441 for USA); absent for a storefront a catalog made up.
+    public let storefrontId: String?
     /// `PURCHASE` or `RENEWAL`.
     public let transactionReason: String
     public let revocationDate: Int64?

@@ -34,7 +34,8 @@ def main() -> int:
             return 1
         print(f"JWS {index}: verified {decoded.transactionId} {decoded.productId} {decoded.environment} "
               f"price={decoded.price} {decoded.currency} appTransactionId={decoded.appTransactionId} "
-              f"webOrderLineItemId={decoded.webOrderLineItemId}")
+              f"webOrderLineItemId={decoded.webOrderLineItemId} "
+              f"storefront={decoded.storefront} storefrontId={decoded.storefrontId}")
     return 0
 
 

@@ -43,6 +43,7 @@ import X509
         let result = try Self.verify(root: root, jws)
         #expect(result.status == 0, "\(result.output)")
         #expect(result.output.contains("verified"), "\(result.output)")
+        #expect(result.output.contains("storefront=USA storefrontId=143441"), "\(result.output)")
     }
 
     @Test func applesVerifierRefusesATamperedJWSAndAnotherRoot() async throws {

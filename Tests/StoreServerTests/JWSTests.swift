@@ -43,6 +43,7 @@ import TestSupport
             #expect(payload["type"] as? String == "Auto-Renewable Subscription")
             #expect(payload["environment"] as? String == "Sandbox")
             #expect(payload["storefront"] as? String == "USA")
+            #expect(payload["storefrontId"] as? String == "143441", "Apple's number for the USA storefront")
             #expect(payload["currency"] as? String == "USD")
             // Premium Monthly starts with its free week: nothing charged, and the offer named.
             #expect(payload["price"] as? Int == 0)
