@@ -123,12 +123,14 @@ let package = Package(
         .target(name: "CellGrid"),
         // The only code that calls ncurses: paints a Grid, reads keys, restores the terminal.
         .target(name: "TerminalUI", dependencies: ["CNcursesw", "CellGrid"]),
+        // A painted grid as a file: text, ANSI colours, SVG (screenshots, tapes, bug reports). Pure.
+        .target(name: "ScreenCapture", dependencies: ["CellGrid"]),
         // The pure UI core (Elm architecture): state, actions, reduce → effects, view → cell grid.
         // It uses the store core's value types only; StorefrontRuntime performs the effects.
         .target(name: "StorefrontUI", dependencies: ["StoreKitModel", "StoreCore", "CellGrid"]),
         // Performs the reducer's effects against a StoreBackend and the app side, in order, and
         // feeds their results back to the UI loop as actions.
-        .target(name: "StorefrontRuntime", dependencies: ["StorefrontUI", "StoreCore", "AppSide", "StoreKitModel"]),
+        .target(name: "StorefrontRuntime", dependencies: ["StorefrontUI", "StoreCore", "AppSide", "StoreKitModel", "CellGrid", "ScreenCapture"]),
         .executableTarget(
             name: "storefront",
             dependencies: [
@@ -180,7 +182,7 @@ let package = Package(
         // The effect runner against a scripted StoreBackend: order, failures as actions, the update stream.
         .testTarget(
             name: "StorefrontRuntimeTests",
-            dependencies: ["StorefrontRuntime", "StorefrontUI", "AppSide", "StoreCore", "LocalState", "StoreKitModel", "TestSupport"]
+            dependencies: ["StorefrontRuntime", "StorefrontUI", "AppSide", "StoreCore", "LocalState", "StoreKitModel", "CellGrid", "TestSupport"]
         ),
         // Reducer tests and golden screens (the cell grid as text); no terminal needed.
         .testTarget(
@@ -213,6 +215,10 @@ let package = Package(
             dependencies: ["CellGrid", "StoreKitModel"]
         ),
         // The pure parts of the driver (key decoding, role styles); the rest is checked under tmux.
+        .testTarget(
+            name: "ScreenCaptureTests",
+            dependencies: ["ScreenCapture", "CellGrid"]
+        ),
         .testTarget(
             name: "TerminalUITests",
             dependencies: ["TerminalUI", "CellGrid"]

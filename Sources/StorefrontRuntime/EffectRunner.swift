@@ -1,4 +1,5 @@
 import AppSide
+import CellGrid
 import Foundation
 import StoreCore
 import StoreKitModel
@@ -18,6 +19,8 @@ import Synchronization
 public final class EffectRunner: Sendable {
     public let store: any StoreBackend
     public let observer: PurchaseObserver
+    /// Where Ctrl+S saves the screen; nil where nothing may be saved.
+    public let screens: ScreenFiles?
     private let queue: AsyncStream<Effect>.Continuation
     private let work: AsyncStream<Effect>
     /// Taken to report a result and by `turn`, so a turn's reductions and its effects' bookkeeping
@@ -34,9 +37,10 @@ public final class EffectRunner: Sendable {
         var unwrittenControls: [TestControls] = []
     }
 
-    public init(store: any StoreBackend, observer: PurchaseObserver) {
+    public init(store: any StoreBackend, observer: PurchaseObserver, screens: ScreenFiles? = nil) {
         self.store = store
         self.observer = observer
+        self.screens = screens
         (work, queue) = AsyncStream.makeStream(of: Effect.self, bufferingPolicy: .unbounded)
     }
 
@@ -166,8 +170,22 @@ public final class EffectRunner: Sendable {
         case .retryVerification(let account):
             let steps = try await observer.retryDue(account: account)
             if !steps.isEmpty { report(.appSteps(steps)) }
+        case .saveScreen(let grid):
+            saveScreen(grid)
         case .quit:
             break
+        }
+    }
+
+    private func saveScreen(_ grid: Grid) {
+        guard let screens else {
+            report(.screenNotSaved("this storefront has no directory for screens"))
+            return
+        }
+        do {
+            report(.screenSaved(ScreenFiles.abbreviated(try screens.save(grid, at: Date()))))
+        } catch {
+            report(.screenNotSaved("\(screens.directory.path): \(error.localizedDescription)"))
         }
     }
 

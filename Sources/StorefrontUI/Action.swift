@@ -24,6 +24,10 @@ public enum Action: Sendable, Equatable {
     case refreshFailed(String)
     /// An effect failed outside StoreKit's error model (disk full, server down): shown, never fatal.
     case effectFailed(String)
+    /// The screen was saved: its files, without their extensions (`….txt`, `….ansi`, `….svg`).
+    case screenSaved(String)
+    /// Saving the screen failed: why.
+    case screenNotSaved(String)
 }
 
 /// What the UI reads from the store and the ledger after a change.
@@ -62,5 +66,7 @@ public enum Effect: Sendable, Hashable {
     case buyWithOffer(productId: String, offerId: String, account: String)
     /// Redeem an offer code: a payment for the product whose offer it is, carrying the code.
     case redeem(code: String, productId: String, account: String)
+    /// Save what the screen shows (as text, ANSI and SVG) for a bug report.
+    case saveScreen(Grid)
     case quit
 }

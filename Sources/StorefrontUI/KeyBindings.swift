@@ -5,7 +5,7 @@ public enum Command: Sendable, Hashable, CaseIterable {
     case up, down, top, bottom, pageUp, pageDown
     case buy, details, filter, restore, pending, storefront, account, language, controls, manager, subscriptions, requestRefund, redeemCode, chooseOffer
     case transactionFilter, transactionsUp, transactionsDown
-    case help, close, quit, retry
+    case help, close, quit, retry, screenshot
     case increase, decrease, toggle
     case approve, decline, resolve, refund, expire, renew, delete, clearAll, reset, autoRenew, priceIncrease
     /// Answers to a question (quit while a payment is in flight?) and the key that closes a message.
@@ -104,6 +104,8 @@ public enum KeyBindings {
         KeyBinding(keys: [.character("Z")], command: .reset, help: ("reset controls and store to defaults", "将控制与商店重置为默认"), scope: .controls,
                    short: ("reset all", "全部重置")),
         KeyBinding(keys: [.character("?")], command: .help, help: ("this help", "此帮助"), scope: .everywhere),
+        KeyBinding(keys: [.control("s")], command: .screenshot, help: ("save the screen (text, ANSI, SVG) for a bug report", "保存屏幕（文本、ANSI、SVG）以附于缺陷报告"),
+                   scope: .everywhere),
         KeyBinding(keys: [.escape], command: .close, help: ("close the sheet / clear the filter", "关闭面板 / 清除筛选"), scope: .everywhere,
                    short: ("close", "关闭")),
         KeyBinding(keys: [.character("q"), .control("c")], command: .quit, help: ("quit", "退出"), scope: .everywhere),

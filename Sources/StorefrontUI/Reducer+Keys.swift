@@ -6,6 +6,10 @@ import StoreKitModel
 extension Reducer {
     static func reduceKey(_ state: inout AppState, _ key: Key) -> [Effect] {
         if key == .resize { return [] }
+        // Whatever is open, even a screen too small for anything else: the screen as it is now.
+        if KeyBindings.binding(of: .screenshot, in: .everywhere)?.keys.contains(key) == true {
+            return [.saveScreen(View.render(state))]
+        }
         if !state.layout.fits {
             // Too small to show anything else: only quitting works.
             return KeyBindings.command(for: key, in: .main) == .quit ? quit(&state) : []

@@ -67,6 +67,12 @@ public enum Reducer {
         case .effectFailed(let message):
             state.sheet = .error(ErrorSheet(kind: .failure(message), productId: nil))
             return []
+        case .screenSaved(let path):
+            say(&state, UIStrings(state.language).screenSaved(path))
+            return []
+        case .screenNotSaved(let reason):
+            say(&state, UIStrings(state.language).screenNotSaved(reason), .error)
+            return []
         }
     }
 

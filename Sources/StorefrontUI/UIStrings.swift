@@ -216,6 +216,12 @@ public struct UIStrings: Sendable {
         pick("⚠ store unreachable — retrying; payments in flight are kept · \(problem)", "⚠ 无法连接商店 — 正在重试；进行中的付款会被保留 · \(problem)")
     }
     var restoring: String { pick("Restoring purchases…", "正在恢复购买…") }
+    /// The files' name first: a narrow status line cuts the directory, not what to look for.
+    func screenSaved(_ path: String) -> String {
+        let name = (path as NSString).lastPathComponent, directory = (path as NSString).deletingLastPathComponent
+        return pick("Screen saved: \(name).{txt,ansi,svg} in \(directory)", "屏幕已保存：\(name).{txt,ansi,svg}，位于 \(directory)")
+    }
+    func screenNotSaved(_ reason: String) -> String { pick("Screen not saved: \(reason)", "屏幕未保存：\(reason)") }
     func switchedStorefront(_ storefront: Storefront) -> String {
         pick("Storefront \(storefront.id): prices in \(storefront.currency).", "店面 \(storefront.id)：价格以 \(storefront.currency) 显示。")
     }

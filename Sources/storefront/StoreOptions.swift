@@ -113,7 +113,7 @@ struct StoreOptions: ParsableArguments {
             let locale = catalog.locale ?? context.catalog.settings.locale ?? storefront.locale
             return StoreSession(context: context, store: store, storeLabel: label, account: account, storefront: storefront, locale: locale,
                                 ledger: ledger, observer: PurchaseObserver(store: store, ledger: ledger, catalog: context.catalog),
-                                notices: notices)
+                                notices: notices, stateDirectory: directory.url)
         } catch let failure as StoreFailure {
             throw CommandFailure.failure(failure.message)
         }
@@ -136,6 +136,8 @@ struct StoreSession {
     /// What opening found and changed that the user should hear once: another store met by the
     /// app's ledger, permissions made private.
     let notices: [String]
+    /// The state directory the app's ledger (and the simulated store) live in.
+    let stateDirectory: URL
 
     var language: Language { context.language }
 

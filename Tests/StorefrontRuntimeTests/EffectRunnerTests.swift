@@ -1,4 +1,5 @@
 import AppSide
+import CellGrid
 import Foundation
 import LocalState
 import StoreCore
@@ -165,5 +166,36 @@ extension EffectRunnerTests {
         }
         #expect(product == StoreFixture.gems && quantity == 2 && reason == "store unreachable at http://127.0.0.1:9")
         #expect(UUID(uuidString: orderId) != nil)
+    }
+}
+
+@Suite struct ScreenFilesTests {
+    static func grid() -> Grid {
+        var grid = Grid(size: TerminalSize(columns: 12, rows: 2))
+        grid.write("Storefront", row: 0, column: 0, role: .title)
+        grid.write("$0.99", row: 1, column: 0, role: .price)
+        return grid
+    }
+
+    @Test func savesTextANSIAndSVGAndNeverOverwrites() throws {
+        let directory = scratchDirectory("screens").appendingPathComponent("nested")
+        let files = ScreenFiles(directory: directory, title: "Storefront — test")
+        let moment = Date(timeIntervalSince1970: 1_795_586_712)  // 2026-11-25 06:05:12 UTC
+        let first = try files.save(Self.grid(), at: moment)
+        let second = try files.save(Self.grid(), at: moment)
+        #expect(first == directory.appendingPathComponent("screen-20261125-060512").path)
+        #expect(second == first + "-2")
+        #expect(try String(contentsOfFile: first + ".txt", encoding: .utf8) == "Storefront\n$0.99\n")
+        #expect(try String(contentsOfFile: first + ".ansi", encoding: .utf8).contains("\u{1B}[0;32m$0.99"))
+        let svg = try String(contentsOfFile: first + ".svg", encoding: .utf8)
+        #expect(svg.contains("<title>Storefront — test (12×2)</title>") && svg.contains(#"data-columns="12""#))
+    }
+
+    @Test func aDirectoryThatCannotBeMadeIsAnErrorNotACrash() throws {
+        let parent = scratchDirectory("screens-file")
+        try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+        let file = parent.appendingPathComponent("plain")
+        try Data("x".utf8).write(to: file)
+        #expect(throws: (any Error).self) { try ScreenFiles(directory: file, title: "").save(Self.grid(), at: Date()) }
     }
 }

@@ -23,6 +23,10 @@ struct OpenCommand: AsyncParsableCommand {
 
     @OptionGroup var options: StoreOptions
 
+    @Option(name: .long, help: ArgumentHelp("Where Ctrl+S saves the screen (as .txt, .ansi and .svg). Default: the state directory's screens/.",
+                                            valueName: "dir"))
+    var screens: String?
+
     @Flag(name: .long, help: "Paint the first frame and exit, before the products are requested (for start-up benchmarks).")
     var exitAfterFirstFrame = false
 
@@ -33,9 +37,14 @@ struct OpenCommand: AsyncParsableCommand {
                 For scripts use the headless commands: storefront products | buy | transactions | restore | wallet | manage (see storefront --help)
                 """)
         }
+        if screens?.isEmpty == true {
+            throw CommandFailure.usage("--screens needs a directory; an empty value would quietly save into the current one")
+        }
         // The store resumes on the runner, before its first effect: the first frame does not wait for it.
         let session = try await options.open(followAccountOnly: false, retryBudget: .seconds(3), resuming: false, announcing: false)
-        let runner = EffectRunner(store: session.store, observer: session.observer)
+        let screenDirectory = screens.map { URL(fileURLWithPath: $0) } ?? session.stateDirectory.appendingPathComponent("screens")
+        let runner = EffectRunner(store: session.store, observer: session.observer,
+                                  screens: ScreenFiles(directory: screenDirectory, title: "Storefront — \(session.storeLabel)"))
         let worker = runner.start(first: session.resume)
         var state = AppState(catalog: session.context.catalog, storeLabel: session.storeLabel, language: session.language,
                              account: session.account, storefront: session.storefront, localeOverride: options.catalog.locale,
