@@ -125,6 +125,10 @@ let package = Package(
         .target(name: "TerminalUI", dependencies: ["CNcursesw", "CellGrid"]),
         // A painted grid as a file: text, ANSI colours, SVG (screenshots, tapes, bug reports). Pure.
         .target(name: "ScreenCapture", dependencies: ["CellGrid"]),
+        // A program in a pseudo-terminal, and asciicast v2 recordings of what it shows.
+        .target(name: "TerminalRecording", dependencies: ["CPseudoTerminal"]),
+        // posix_openpt and its kin, which Swift's Glibc module leaves undeclared.
+        .systemLibrary(name: "CPseudoTerminal"),
         // The pure UI core (Elm architecture): state, actions, reduce → effects, view → cell grid.
         // It uses the store core's value types only; StorefrontRuntime performs the effects.
         .target(name: "StorefrontUI", dependencies: ["StoreKitModel", "StoreCore", "CellGrid"]),
@@ -142,6 +146,7 @@ let package = Package(
                 "StorefrontUI",
                 "StorefrontRuntime",
                 "TerminalUI",
+                "TerminalRecording",
                 "CellGrid",
                 "StoreServer",
                 "StoreClient",
@@ -218,6 +223,10 @@ let package = Package(
         .testTarget(
             name: "ScreenCaptureTests",
             dependencies: ["ScreenCapture", "CellGrid"]
+        ),
+        .testTarget(
+            name: "TerminalRecordingTests",
+            dependencies: ["TerminalRecording"]
         ),
         .testTarget(
             name: "TerminalUITests",

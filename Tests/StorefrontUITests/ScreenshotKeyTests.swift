@@ -1,5 +1,7 @@
 import CellGrid
 import Foundation
+import StoreCore
+import StoreKitModel
 import Testing
 @testable import StorefrontUI
 
@@ -31,5 +33,24 @@ import Testing
         store.send(.screenNotSaved("/tmp/s: no space left")) {
             $0.status = ReducerTests.status("Screen not saved: /tmp/s: no space left", .error)
         }
+    }
+}
+
+/// What a recording marks: each store event once, in the words StoreKit uses.
+@Suite struct StoreEventMarkerTests {
+    typealias F = UIFixture
+
+    @Test func eachStepOfAPurchaseIsMarkedOnce() {
+        let transaction = F.transaction("2000000000000003", "com.example.storefront.gems.100", .purchasing)
+        #expect(StoreEventMarkers.markers(for: .paymentAdded(transaction)) == ["purchasing 2000000000000003 com.example.storefront.gems.100"])
+        #expect(StoreEventMarkers.markers(for: .transactionUpdate(TransactionUpdate(transaction: transaction, receipt: nil))).isEmpty)
+        var purchased = transaction
+        purchased.state = .purchased
+        #expect(StoreEventMarkers.markers(for: .transactionUpdate(TransactionUpdate(transaction: purchased, receipt: nil))) == ["purchased 2000000000000003"])
+        #expect(StoreEventMarkers.markers(for: .appSteps([.delivered(transactionId: "2000000000000003", firstTime: true),
+                                                          .verified(transactionId: "2000000000000003"),
+                                                          .finished(transactionId: "2000000000000003")]))
+                == ["delivered 2000000000000003", "verified 2000000000000003", "finished 2000000000000003"])
+        #expect(StoreEventMarkers.markers(for: .key(.enter)).isEmpty)
     }
 }

@@ -7,6 +7,7 @@ import StoreEngine
 import StorefrontRuntime
 import StorefrontUI
 import StoreKitModel
+import TerminalRecording
 import TerminalUI
 
 /// `storefront` with no subcommand: the storefront itself, in the terminal.
@@ -27,6 +28,10 @@ struct OpenCommand: AsyncParsableCommand {
                                             valueName: "dir"))
     var screens: String?
 
+    @Option(name: .long, help: ArgumentHelp("Record the session as an asciicast v2 file (asciinema play FILE.cast replays it), with a marker at each store event.",
+                                            valueName: "file.cast"))
+    var record: String?
+
     @Flag(name: .long, help: "Paint the first frame and exit, before the products are requested (for start-up benchmarks).")
     var exitAfterFirstFrame = false
 
@@ -36,6 +41,9 @@ struct OpenCommand: AsyncParsableCommand {
                 the interactive storefront needs a terminal (stdin and stdout must be a TTY). \
                 For scripts use the headless commands: storefront products | buy | transactions | restore | wallet | manage (see storefront --help)
                 """)
+        }
+        if let record {
+            try Self.recordSession(to: record)
         }
         if screens?.isEmpty == true {
             throw CommandFailure.usage("--screens needs a directory; an empty value would quietly save into the current one")
@@ -64,5 +72,36 @@ struct OpenCommand: AsyncParsableCommand {
         }
         runner.finish()
         worker.cancel()
+    }
+
+    /// Runs this command again, without `--record`, in a pseudo-terminal that records it; exits
+    /// with its status.
+    private static func recordSession(to path: String) throws -> Never {
+        guard !path.isEmpty else { throw CommandFailure.usage("--record needs a file name (such as walkthrough.cast)") }
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let options = Recorder.Options(file: URL(fileURLWithPath: path),
+                                       arguments: [executable] + removingRecord(from: Array(CommandLine.arguments.dropFirst())),
+                                       title: "Storefront")
+        do {
+            Foundation.exit(try Recorder.run(options))
+        } catch {
+            throw CommandFailure.failure("--record: \(error); choose a file in a directory that exists and is writable")
+        }
+    }
+
+    /// The arguments without `--record FILE` (or `--record=FILE`).
+    static func removingRecord(from arguments: [String]) -> [String] {
+        var kept: [String] = []
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            if argument == "--record" {
+                index += 2
+                continue
+            }
+            if !argument.hasPrefix("--record=") { kept.append(argument) }
+            index += 1
+        }
+        return kept
     }
 }

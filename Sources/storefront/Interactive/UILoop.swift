@@ -2,6 +2,7 @@ import CellGrid
 import Foundation
 import StorefrontRuntime
 import StorefrontUI
+import TerminalRecording
 import TerminalUI
 
 /// The interactive loop: paint, read a key (or time out), drain the results of effects, reduce,
@@ -20,6 +21,8 @@ enum UILoop {
         var state = initial
         state.size = terminal.size
         if terminal.asciiOnly { Reducer.useASCII(&state) }
+        // Set when a recorder runs this program: it marks each store event in the recording.
+        let channel = SideChannelWriter()
         var lastTick = Date()
         var loading = false
         // Whether an action has come since the last frame: the screen is a function of the state,
@@ -44,7 +47,12 @@ enum UILoop {
                 actions.append(.tick(now))
                 lastTick = now
             }
-            changed = runner.turn(actions) { Reducer.reduce(&state, $0) } > 0
+            changed = runner.turn(actions) { action in
+                if let channel {
+                    for marker in StoreEventMarkers.markers(for: action) { channel.send(.marker(marker)) }
+                }
+                return Reducer.reduce(&state, action)
+            } > 0
         }
     }
 }
