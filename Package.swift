@@ -127,6 +127,8 @@ let package = Package(
         .target(name: "ScreenCapture", dependencies: ["CellGrid"]),
         // A program in a pseudo-terminal, and asciicast v2 recordings of what it shows.
         .target(name: "TerminalRecording", dependencies: ["CPseudoTerminal"]),
+        // VHS tapes: the commands `storefront play` runs, parsed with every problem's line and column. Pure.
+        .target(name: "TapeScript"),
         // posix_openpt and its kin, which Swift's Glibc module leaves undeclared.
         .systemLibrary(name: "CPseudoTerminal"),
         // The pure UI core (Elm architecture): state, actions, reduce → effects, view → cell grid.
@@ -147,6 +149,8 @@ let package = Package(
                 "StorefrontRuntime",
                 "TerminalUI",
                 "TerminalRecording",
+                "TapeScript",
+                "ScreenCapture",
                 "CellGrid",
                 "StoreServer",
                 "StoreClient",
@@ -227,6 +231,10 @@ let package = Package(
         .testTarget(
             name: "TerminalRecordingTests",
             dependencies: ["TerminalRecording"]
+        ),
+        .testTarget(
+            name: "TapeScriptTests",
+            dependencies: ["TapeScript"]
         ),
         .testTarget(
             name: "TerminalUITests",

@@ -1,5 +1,6 @@
 import CellGrid
 import Foundation
+import ScreenCapture
 import StorefrontRuntime
 import StorefrontUI
 import TerminalRecording
@@ -28,8 +29,14 @@ enum UILoop {
         // Whether an action has come since the last frame: the screen is a function of the state,
         // so a wait that brought nothing (most of an idle second) paints nothing.
         var changed = true
+        var painted = View.render(state)
         while !state.quitting {
-            if changed { terminal.paint(View.render(state)) }
+            if changed {
+                painted = View.render(state)
+                terminal.paint(painted)
+                channel?.send(.screen(painted.text))
+            }
+            if let channel { saveRequestedScreens(channel, painted) }
             if exitAfterFirstFrame { return }
             // The first frame ("Loading products…") needs none of the loading: it is painted
             // first, so the effects' work on the disk and in ICU does not share the cores with it.
@@ -53,6 +60,22 @@ enum UILoop {
                 }
                 return Reducer.reduce(&state, action)
             } > 0
+        }
+    }
+
+    /// Screenshots a tape asked for, of the screen as last painted, in the format each name says.
+    private static func saveRequestedScreens(_ channel: SideChannelWriter, _ grid: Grid) {
+        for path in channel.requestedScreenshots() {
+            guard let format = Screenshot.Format(fileName: path) else {
+                channel.send(.notSaved(path: path, reason: "name a .txt, .ansi or .svg file"))
+                continue
+            }
+            do {
+                try Data(Screenshot(grid: grid, title: "Storefront").rendered(as: format).utf8).write(to: URL(fileURLWithPath: path))
+                channel.send(.saved(path))
+            } catch {
+                channel.send(.notSaved(path: path, reason: error.localizedDescription))
+            }
         }
     }
 }

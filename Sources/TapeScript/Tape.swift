@@ -1,0 +1,68 @@
+/// A VHS tape (charmbracelet/vhs's `.tape` language), as `storefront play` runs it: the commands
+/// that make sense for a terminal program without a picture, plus `Store`, which acts on the
+/// store as `storefront manage` does.
+public struct Tape: Sendable, Equatable {
+    public var steps: [Step]
+
+    public struct Step: Sendable, Equatable {
+        /// 1-based line in the tape, for messages.
+        public let line: Int
+        public let command: Command
+        /// The line as written, for messages.
+        public let source: String
+    }
+
+    public enum Command: Sendable, Equatable {
+        case output(String)
+        case setWidth(Int)
+        case setHeight(Int)
+        case setTypingSpeed(milliseconds: Int)
+        /// A VHS setting about the picture (font, theme, padding…): nothing to do without one.
+        case setIgnored(String)
+        case env(name: String, value: String)
+        case require(String)
+        case type(String, speedMilliseconds: Int?)
+        case key(Key, count: Int, speedMilliseconds: Int?)
+        case sleep(milliseconds: Int)
+        case wait(Wait)
+        case screenshot(String)
+        /// `Store approve last`: a `storefront manage` action on the played session's store.
+        case store([String])
+    }
+
+    public struct Wait: Sendable, Equatable {
+        public enum Scope: String, Sendable, Equatable {
+            /// Anywhere on the screen (the default: a TUI has no prompt line).
+            case screen
+            /// The last line with anything on it.
+            case line
+        }
+
+        public let scope: Scope
+        public let timeoutMilliseconds: Int
+        public let pattern: String
+    }
+
+    public enum Key: Sendable, Equatable {
+        case named(String)
+        /// Ctrl+<character> or Alt+<character>.
+        case control(Character)
+        case alt(Character)
+
+        /// The bytes a terminal sends for the key (xterm's, as ncurses expects under TERM=xterm-256color).
+        public var bytes: [UInt8] {
+            switch self {
+            case .named(let name): Array((Tape.keyBytes[name] ?? "").utf8)
+            case .control(let character): [UInt8(character.asciiValue ?? 0x40) & 0x1F]
+            case .alt(let character): [0x1B] + Array(String(character).utf8)
+            }
+        }
+    }
+
+    static let keyBytes: [String: String] = [
+        "Enter": "\r", "Backspace": "\u{7F}", "Tab": "\t", "Space": " ", "Escape": "\u{1B}",
+        "Up": "\u{1B}[A", "Down": "\u{1B}[B", "Right": "\u{1B}[C", "Left": "\u{1B}[D",
+        "Home": "\u{1B}[H", "End": "\u{1B}[F", "PageUp": "\u{1B}[5~", "PageDown": "\u{1B}[6~",
+        "Delete": "\u{1B}[3~", "Insert": "\u{1B}[2~",
+    ]
+}

@@ -1,0 +1,79 @@
+import ArgumentParser
+import Foundation
+import TapeScript
+import TerminalRecording
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `storefront play FLOW.tape`: the storefront run by a VHS tape instead of a person.
+struct PlayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "play",
+        abstract: "Run the storefront from a VHS tape: keys, waits (assertions), screenshots and store actions.",
+        discussion: """
+        The tape's commands: Output FILE.cast, Set Width/Height/TypingSpeed, Env, Require, Type "…",
+        Enter, Escape, Tab, Space, Backspace, Up, Down, Left, Right, Home, End, PageUp, PageDown, Delete,
+        Ctrl+<key>, Alt+<key> (each with an optional count and @speed), Sleep 500ms,
+        Wait[+Screen|+Line][@timeout] /regex/ (fails the run when nothing matches in time, 15 s unless
+        given), Screenshot FILE (.txt, .ansi or .svg), and Store ACTION…, a storefront manage action on
+        the played store (`last` stands for the last transaction bought in the run).
+
+        Without --state, each run starts from an empty store in a directory of its own.
+        Exit status: 0 when every step passed; 1 naming the failing line, with the screen at that
+        moment; 2 when the tape has a problem (each one with its line and column; nothing is run).
+        """
+    )
+
+    @Argument(help: ArgumentHelp("The tape.", valueName: "flow.tape"))
+    var tape: String
+
+    @Option(name: .long, help: ArgumentHelp("State directory (default: a new empty one for this run).", valueName: "dir"))
+    var state: String?
+
+    @Option(name: .long, help: ArgumentHelp("Catalog for the storefront (default: products.json).", valueName: "path|url"))
+    var catalog: String?
+
+    @Option(name: .long, help: ArgumentHelp("Test account to open the storefront as.", valueName: "name"))
+    var account: String?
+
+    func run() throws {
+        let steps = try Self.load(tape)
+        let directory = try state.map { URL(fileURLWithPath: $0) } ?? Self.freshState()
+        defer { if state == nil { try? FileManager.default.removeItem(at: directory) } }
+        var common = ["--state", directory.path]
+        if let catalog { common += ["--catalog", catalog] }
+        if let account { common += ["--account", account] }
+        let result = try TapePlayback(steps: steps, tapeName: tape, storeArguments: common).run()
+        if let failure = result {
+            Console.err("\(tape):\(failure.step.line): \(failure.step.source)")
+            Console.err("  \(failure.message)")
+            Console.err("  the screen at that moment:")
+            Console.err(lines: failure.screen.split(separator: "\n", omittingEmptySubsequences: false).map { "  │" + $0 })
+            throw ExitCode(1)
+        }
+        Console.out("\(tape): \(steps.count) steps passed")
+    }
+
+    static func load(_ path: String) throws -> [Tape.Step] {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw CommandFailure.usage("cannot read the tape \(path): \((error as NSError).localizedDescription)")
+        }
+        switch TapeParser.parse(text) {
+        case .success(let tape): return tape.steps
+        case .failure(let problems):
+            throw CommandFailure(lines: problems.all.map { "\(path):\($0.line):\($0.column): \($0.message)" }
+                                 + ["\(problems.all.count) problem\(problems.all.count == 1 ? "" : "s") in \(path); nothing was run"], status: 2)
+        }
+    }
+
+    static func freshState() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("storefront-play-\(UUID().uuidString)")
+        // Private from the start, as a state directory must be (the storefront tightens any other).
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        return url
+    }
+}
