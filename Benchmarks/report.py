@@ -96,6 +96,21 @@ def add_notifications(add, notify):
         "p50 < 20 ms", met=history["p50_ms"] < 20)
 
 
+def add_tapes(add, tapes):
+    if not tapes:
+        add("storefront play, 100-step tape without sleeps", "not measured", "< 10 s")
+        return
+    play = tapes["play"]
+    add(f"storefront play, {play['steps']}-step tape without sleeps ({play['rounds']} rounds)",
+        f"median {play['median_s']:.2f} s, max {play['max_s']:.2f} s", "< 10 s", met=play["max_s"] < 10)
+    keys, frames = tapes["keystroke"], tapes["firstFrame"]
+    add(f"keystroke to answer on a pty, with --record vs without ({keys['recorded']['count']} keys each)",
+        f"p50 {ms(keys['recorded']['p50_ms'])}", "no visible latency", f"without p50 {ms(keys['plain']['p50_ms'])}",
+        f"+{ms(keys['recorded']['p50_ms'] - keys['plain']['p50_ms'])}", keys["recorded"]["p50_ms"] < 16)
+    add("start to first painted byte, with --record vs without", f"p50 {ms(frames['recorded']['p50_ms'])}", "(report)",
+        f"without p50 {ms(frames['plain']['p50_ms'])}", f"+{ms(frames['recorded']['p50_ms'] - frames['plain']['p50_ms'])}")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--work", required=True)
@@ -108,6 +123,7 @@ def main():
     hyperfine = load(os.path.join(args.work, "hyperfine.json"))
     server = load(os.path.join(args.work, "server.json"))
     notify = load(os.path.join(args.work, "notify.json"))
+    tapes = load(os.path.join(args.work, "tapes.json"))
 
     rows = []  # (figure, measured, target, peer, ratio text, met)
 
@@ -210,6 +226,7 @@ def main():
     if not server:
         add("server payments/s with wrk vs its health route", "not measured", "≥ 0.5×", "", "see server.log")
     add_notifications(add, notify)
+    add_tapes(add, tapes)
 
     width = max(len(row["figure"]) for row in rows)
     print()
@@ -231,6 +248,7 @@ def main():
                       for result in (hyperfine or {}).get("results", [])],
         "server": server or {"status": "not measured"},
         "notifications": notify or {"status": "not measured"},
+        "tapes": tapes or {"status": "not measured"},
     }
     with open(args.out, "w") as handle:
         json.dump(results, handle, indent=2, ensure_ascii=False)

@@ -9,8 +9,12 @@ extension Screenshot {
         for row in 0..<grid.size.rows {
             var runs = StyleRun.runs(of: grid, row: row)
             trimTrailingBlanks(&runs)
+            // A row starts in the terminal's own style: a plain first run needs no escape.
+            var previous: StyleRun.Look? = nil
             for run in runs {
-                output += "\u{1B}[" + Self.sgr(run.look) + "m" + run.text
+                if run.look != previous, previous != nil || !run.look.isPlainStyle { output += "\u{1B}[" + Self.sgr(run.look) + "m" }
+                output += run.text
+                previous = run.look
             }
             output += "\u{1B}[0m\n"
         }

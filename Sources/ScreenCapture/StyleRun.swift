@@ -22,6 +22,9 @@ struct StyleRun: Equatable {
             reverse = style.colorLook.contains(.reverse) || cell.attributes.contains(.reverse)
         }
 
+        /// No colour and no attribute: what SGR 0 sets.
+        var isPlainStyle: Bool { isPlain && !bold && !dim }
+
         /// Nothing but the terminal's own colours: a blank in this look shows nothing.
         var isPlain: Bool {
             foreground == RoleStyle.defaultColor && background == RoleStyle.defaultColor && !underline && !reverse

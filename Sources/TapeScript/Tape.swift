@@ -10,6 +10,12 @@ public struct Tape: Sendable, Equatable {
         public let command: Command
         /// The line as written, for messages.
         public let source: String
+
+        public init(line: Int, command: Command, source: String) {
+            self.line = line
+            self.command = command
+            self.source = source
+        }
     }
 
     public enum Command: Sendable, Equatable {
@@ -41,6 +47,12 @@ public struct Tape: Sendable, Equatable {
         public let scope: Scope
         public let timeoutMilliseconds: Int
         public let pattern: String
+
+        public init(scope: Scope, timeoutMilliseconds: Int, pattern: String) {
+            self.scope = scope
+            self.timeoutMilliseconds = timeoutMilliseconds
+            self.pattern = pattern
+        }
     }
 
     public enum Key: Sendable, Equatable {

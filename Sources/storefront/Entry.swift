@@ -14,7 +14,7 @@ struct Storefront: AsyncParsableCommand {
 
         Exit status: 0 on success, 2 on a usage error, 1 on any other error (message on stderr).
         """,
-        subcommands: [OpenCommand.self, PlayCommand.self, ProductsCommand.self, ErrorsCommand.self, BuyCommand.self, TransactionsCommand.self, FinishCommand.self, RestoreCommand.self, WalletCommand.self, ManageCommand.self, ResetCommand.self, ServeCommand.self, CatalogCommand.self],
+        subcommands: [OpenCommand.self, PlayCommand.self, ScreenshotCommand.self, ProductsCommand.self, ErrorsCommand.self, BuyCommand.self, TransactionsCommand.self, FinishCommand.self, RestoreCommand.self, WalletCommand.self, ManageCommand.self, ResetCommand.self, ServeCommand.self, CatalogCommand.self],
         defaultSubcommand: OpenCommand.self
     )
 

@@ -74,3 +74,26 @@ import TestSupport
         #expect(missing.status == 2 && missing.stderr.contains("cannot read the tape"))
     }
 }
+
+/// `storefront screenshot`: the screen as it stands, without a terminal.
+@Suite struct ScreenshotCommandTests {
+    @Test func writesTheLoadedScreenInEachFormatAsked() throws {
+        let directory = scratchDirectory("screenshot-command")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let state = directory.appendingPathComponent("state").path
+        _ = try Executable.run(["buy", "com.example.storefront.removeads", "--state", state])
+        let result = try Executable.run(["screenshot", "s.txt", "s.ansi", "s.svg", "--width", "90", "--height", "26", "--state", state,
+                                         "--catalog", PlayTapeTests.catalog], directory: directory)
+        #expect(result.status == 0, "\(result.stderr)")
+        let text = try String(contentsOf: directory.appendingPathComponent("s.txt"), encoding: .utf8)
+        #expect(text.split(separator: "\n", omittingEmptySubsequences: false).count == 27, "26 rows and the last line break")
+        #expect(text.contains("Products 1/12") && text.contains("Owned: Remove Ads"), "the store as it stands: \(text)")
+        #expect(try String(contentsOf: directory.appendingPathComponent("s.ansi"), encoding: .utf8).contains("\u{1B}[0;1;32m$"), "prices in bold green")
+        #expect(try String(contentsOf: directory.appendingPathComponent("s.svg"), encoding: .utf8).contains(#"data-columns="90" data-rows="26""#))
+    }
+
+    @Test func aFormatItCannotWriteIsAUsageError() throws {
+        let result = try Executable.run(["screenshot", "shot.png"])
+        #expect(result.status == 2 && result.stderr.contains("shot.png: a screenshot is .txt, .ansi or .svg"), "\(result.stderr)")
+    }
+}
