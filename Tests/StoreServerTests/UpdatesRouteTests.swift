@@ -64,9 +64,13 @@ import Testing
             #expect(updates.allSatisfy { $0["receipt"] == nil })
             let receipts = try #require(page["receipts"] as? [String: String])
             #expect(receipts.keys.sorted() == ["alice", "kenji"])
-            // The two receipts are most of the page; twenty copies of alice's would be many times it.
+            // The page is its updates (each without a receipt) plus each account's receipt once, and
+            // a little framing; a receipt in every purchased update would add twenty of alice's.
             let alice = try #require(receipts["alice"])
-            #expect(response.body.readableBytes < 3 * alice.utf8.count + 2_000 * updates.count)
+            let updateBytes = try updates.reduce(0) { $0 + (try JSONSerialization.data(withJSONObject: $1)).count }
+            let receiptBytes = receipts.values.reduce(0) { $0 + $1.utf8.count }
+            #expect(response.body.readableBytes < updateBytes + receiptBytes + 1_000)
+            #expect(response.body.readableBytes < updateBytes + 2 * alice.utf8.count)
             // Decoded, every purchased update has its account's receipt back, and only those.
             let decoded = try JSONDecoder().decode(UpdatesResponse.self, from: Data(buffer: response.body)).wireUpdates.transactionUpdates()
             #expect(decoded.filter { $0.transaction.state == .purchased }.allSatisfy { $0.receipt == receipts[$0.transaction.payment.account] })
