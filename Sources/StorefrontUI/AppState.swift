@@ -32,6 +32,8 @@ public struct AppState: Sendable, Equatable {
     public var controls = TestControls()
     public var sheet: Sheet?
     public var status: StatusMessage?
+    /// The key-echo line for presenters (`--show-keys`); nil when off.
+    public var keyEcho: KeyEcho?
     public var spinner = 0
     /// Payments added in this session that have not reached a final app step yet. The runner
     /// reports a payment added before any update of its transaction, so this is known in time.

@@ -16,11 +16,21 @@ public enum Reducer {
     }
 
     public static func reduce(_ state: inout AppState, _ action: Action) -> [Effect] {
+        if state.keyEcho != nil { echo(&state, action) }
         let effects = dispatch(&state, action)
         // Whichever action changed the products, the storefront, the locale or the language, the
         // list's display prices follow, here once rather than in each of those actions.
         if state.list.pricing != state.pricing { state.list.reprice(for: state.pricing) }
         return effects
+    }
+
+    /// Keys are echoed before they act, so the one that opens a sheet shows over it.
+    private static func echo(_ state: inout AppState, _ action: Action) {
+        switch action {
+        case .key(let key): state.keyEcho?.press(key, at: state.now, ascii: state.asciiOnly)
+        case .tick(let now): state.keyEcho?.expire(at: now)
+        default: break
+        }
     }
 
     static func dispatch(_ state: inout AppState, _ action: Action) -> [Effect] {

@@ -34,6 +34,10 @@ public enum View {
         let footer = KeyHints(language: state.language, ascii: state.asciiOnly).footer(width: state.size.columns)
         grid.write(footer, row: layout.footerRow, column: 0, role: .key, overflow: .ellipsis)
         if let sheet = state.sheet { Sheets.draw(sheet, on: &grid, state, strings) }
+        if let echo = state.keyEcho?.text {
+            let width = min(CellWidth.of(echo), state.size.columns)
+            grid.write(echo, row: layout.footerRow, column: state.size.columns - width, role: .selected, maxWidth: width, overflow: .ellipsis)
+        }
         return grid
     }
 

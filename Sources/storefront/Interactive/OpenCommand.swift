@@ -32,6 +32,9 @@ struct OpenCommand: AsyncParsableCommand {
                                             valueName: "file.cast"))
     var record: String?
 
+    @Flag(name: .long, help: "For presenters: show the keys pressed in the last 3 seconds at the bottom right.")
+    var showKeys = false
+
     @Flag(name: .long, help: "Paint the first frame and exit, before the products are requested (for start-up benchmarks).")
     var exitAfterFirstFrame = false
 
@@ -57,6 +60,7 @@ struct OpenCommand: AsyncParsableCommand {
         var state = AppState(catalog: session.context.catalog, storeLabel: session.storeLabel, language: session.language,
                              account: session.account, storefront: session.storefront, localeOverride: options.catalog.locale,
                              asciiOnly: false, size: .zero, now: Date())
+        if showKeys { state.keyEcho = KeyEcho() }
         if !session.notices.isEmpty {
             state.status = StatusMessage(text: session.notices.joined(separator: " · "), level: .warning, expires: Date().addingTimeInterval(20))
         }
