@@ -21,6 +21,10 @@ public final class EffectRunner: Sendable {
     public let observer: PurchaseObserver
     /// Where Ctrl+S saves the screen; nil where nothing may be saved.
     public let screens: ScreenFiles?
+    /// For presenters: each purchase step (purchasing, purchased, delivered, verified, finished…)
+    /// reaches the UI at least this long after the one before, so an audience can follow; nil
+    /// passes them on at once. The store and the app are not slowed, only what the screen shows.
+    public let slowMotion: Duration?
     private let queue: AsyncStream<Effect>.Continuation
     private let work: AsyncStream<Effect>
     /// Taken to report a result and by `turn`, so a turn's reductions and its effects' bookkeeping
@@ -35,12 +39,15 @@ public final class EffectRunner: Sendable {
         var held: [TransactionUpdate] = []
         /// Controls the UI asked to set that are not written yet, oldest first.
         var unwrittenControls: [TestControls] = []
+        /// Slow motion: when the next purchase step may reach the UI.
+        var nextStep: ContinuousClock.Instant?
     }
 
-    public init(store: any StoreBackend, observer: PurchaseObserver, screens: ScreenFiles? = nil) {
+    public init(store: any StoreBackend, observer: PurchaseObserver, screens: ScreenFiles? = nil, slowMotion: Duration? = nil) {
         self.store = store
         self.observer = observer
         self.screens = screens
+        self.slowMotion = slowMotion
         (work, queue) = AsyncStream.makeStream(of: Effect.self, bufferingPolicy: .unbounded)
     }
 
@@ -61,10 +68,43 @@ public final class EffectRunner: Sendable {
     /// Returns how many actions were reduced.
     public func turn(_ local: [Action], reduce: (Action) -> [Effect]) -> Int {
         order.withLock { order in
-            let actions = order.reports + local
-            order.reports.removeAll(keepingCapacity: true)
+            let actions = due(&order) + local
             for action in actions { enqueue(reduce(action), &order) }
             return actions.count
+        }
+    }
+
+    /// The reports the UI may learn now, oldest first: all of them, or in slow motion everything
+    /// up to the next purchase step that is not due yet (one step of a batch of app steps at a
+    /// time), so the order never changes.
+    private func due(_ order: inout Ordering) -> [Action] {
+        guard let slowMotion else {
+            defer { order.reports.removeAll(keepingCapacity: true) }
+            return order.reports
+        }
+        var released: [Action] = []
+        let now = ContinuousClock.now
+        while let first = order.reports.first {
+            guard let (step, rest) = Self.purchaseStep(first) else {
+                released.append(order.reports.removeFirst())
+                continue
+            }
+            if let next = order.nextStep, next > now { break }
+            released.append(step)
+            if let rest { order.reports[0] = rest } else { order.reports.removeFirst() }
+            order.nextStep = now + slowMotion
+        }
+        return released
+    }
+
+    /// A report that moves a purchase along, split into its first step and what remains.
+    private static func purchaseStep(_ action: Action) -> (Action, Action?)? {
+        switch action {
+        case .paymentAdded: (action, nil)
+        case .transactionUpdate(let update) where update.transaction.state != .purchasing: (action, nil)
+        case .appSteps(let steps) where steps.count > 1: (.appSteps([steps[0]]), .appSteps(Array(steps.dropFirst())))
+        case .appSteps(let steps) where steps.count == 1: (action, nil)
+        default: nil
         }
     }
 

@@ -199,3 +199,57 @@ extension EffectRunnerTests {
         #expect(throws: (any Error).self) { try ScreenFiles(directory: file, title: "").save(Self.grid(), at: Date()) }
     }
 }
+
+/// `--slow-motion`: each purchase step reaches the UI a hold after the one before, in order.
+@Suite(.timeLimit(.minutes(10))) struct SlowMotionTests {
+    @Test func purchaseStepsArriveOneHoldApartInTheirOrder() async throws {
+        let catalog = try StoreFixture.catalog()
+        let store = ScriptedStore(catalog: catalog)
+        await store.set { $0.publishedDuringAdd = [.purchased] }
+        let ledger = try AppLedger(state: StateDirectory(url: scratchDirectory("slow-motion")))
+        let hold = Duration.milliseconds(300)
+        let runner = EffectRunner(store: store, observer: PurchaseObserver(store: store, ledger: ledger, catalog: catalog), slowMotion: hold)
+        let worker = runner.start(first: {})
+        defer { worker.cancel() }
+        runner.submit([.refresh(account: "alice"), .buy(productId: StoreFixture.gems, quantity: 1, account: "alice")])
+        var steps: [(Action, ContinuousClock.Instant)] = []
+        var handled = false
+        // Added, purchased, delivered, verified, finished: five steps (six with a purchasing
+        // update), or the end of a minute, which a runner that never reports ends.
+        let deadline = ContinuousClock.now + .seconds(60)
+        while !steps.contains(where: { if case .appSteps(let done) = $0.0 { done.contains { if case .finished = $0 { true } else { false } } } else { false } }),
+              ContinuousClock.now < deadline {
+            _ = runner.turn([]) { action in
+                switch action {
+                case .paymentAdded, .transactionUpdate, .appSteps: steps.append((action, .now))
+                default: break
+                }
+                // The purchased update goes to the app, as the reducer would ask.
+                if case .transactionUpdate(let update) = action, update.transaction.state == .purchased, !handled {
+                    handled = true
+                    return [.handle(update)]
+                }
+                return []
+            }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        let names = steps.map { action, _ -> String in
+            switch action {
+            case .paymentAdded: "added"
+            case .transactionUpdate(let update): "\(update.transaction.state.name)"
+            case .appSteps(let appSteps): appSteps.count == 1 ? "\(appSteps[0])".components(separatedBy: "(")[0] : "batch"
+            default: "other"
+            }
+        }
+        #expect(names.prefix(3) == ["added", "purchasing", "purchased"] || names.prefix(2) == ["added", "purchased"], "\(names)")
+        #expect(!names.contains("batch"), "a batch of app steps arrives a step at a time: \(names)")
+        // A purchasing update is not a step of its own: the payment added already showed it.
+        let purchaseSteps = steps.filter { step in
+            if case .transactionUpdate(let update) = step.0 { return update.transaction.state != .purchasing }
+            return true
+        }
+        for (earlier, later) in zip(purchaseSteps, purchaseSteps.dropFirst()) {
+            #expect(later.1 - earlier.1 >= hold, "\(names)")
+        }
+    }
+}

@@ -32,6 +32,10 @@ struct OpenCommand: AsyncParsableCommand {
                                             valueName: "file.cast"))
     var record: String?
 
+    @Option(name: .long, help: ArgumentHelp("For presenters: hold each purchase step (purchasing, purchased, delivered, verified, finished) on screen this many seconds.",
+                                            valueName: "seconds"))
+    var slowMotion: Double?
+
     @Flag(name: .long, help: "For presenters: show the keys pressed in the last 3 seconds at the bottom right.")
     var showKeys = false
 
@@ -48,6 +52,9 @@ struct OpenCommand: AsyncParsableCommand {
         if let record {
             try Self.recordSession(to: record)
         }
+        if let slowMotion, !(slowMotion > 0 && slowMotion <= 60) {
+            throw CommandFailure.usage("--slow-motion takes seconds from more than 0 to 60, such as 1.5")
+        }
         if screens?.isEmpty == true {
             throw CommandFailure.usage("--screens needs a directory; an empty value would quietly save into the current one")
         }
@@ -55,7 +62,8 @@ struct OpenCommand: AsyncParsableCommand {
         let session = try await options.open(followAccountOnly: false, retryBudget: .seconds(3), resuming: false, announcing: false)
         let screenDirectory = screens.map { URL(fileURLWithPath: $0) } ?? session.stateDirectory.appendingPathComponent("screens")
         let runner = EffectRunner(store: session.store, observer: session.observer,
-                                  screens: ScreenFiles(directory: screenDirectory, title: "Storefront — \(session.storeLabel)"))
+                                  screens: ScreenFiles(directory: screenDirectory, title: "Storefront — \(session.storeLabel)"),
+                                  slowMotion: slowMotion.map { .milliseconds(Int64(($0 * 1000).rounded())) })
         let worker = runner.start(first: session.resume)
         var state = AppState(catalog: session.context.catalog, storeLabel: session.storeLabel, language: session.language,
                              account: session.account, storefront: session.storefront, localeOverride: options.catalog.locale,
