@@ -156,6 +156,7 @@ let package = Package(
                 "StoreClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // A libFuzzer target over the catalog decoders. `Fuzz/run` builds it with the fuzzer; a normal

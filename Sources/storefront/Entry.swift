@@ -14,9 +14,13 @@ struct Storefront: AsyncParsableCommand {
 
         Exit status: 0 on success, 2 on a usage error, 1 on any other error (message on stderr).
         """,
-        subcommands: [OpenCommand.self, PlayCommand.self, ScreenshotCommand.self, ProductsCommand.self, ErrorsCommand.self, BuyCommand.self, TransactionsCommand.self, FinishCommand.self, RestoreCommand.self, WalletCommand.self, ManageCommand.self, ResetCommand.self, ServeCommand.self, CatalogCommand.self],
+        version: Storefront.version,
+        subcommands: [OpenCommand.self, PlayCommand.self, ScreenshotCommand.self, ReportCommand.self, ProductsCommand.self, ErrorsCommand.self, BuyCommand.self, TransactionsCommand.self, FinishCommand.self, RestoreCommand.self, WalletCommand.self, ManageCommand.self, ResetCommand.self, ServeCommand.self, CatalogCommand.self],
         defaultSubcommand: OpenCommand.self
     )
+
+    /// The tool's version, as `--version` prints it and bug reports carry it.
+    static let version = "0.3.0"
 
     /// Runs the command with Storefront's exit statuses: 2 for usage errors, 1 for the rest.
     static func main() async {
