@@ -54,8 +54,8 @@ public struct ScreenFiles: Sendable {
         throw CocoaError(.fileWriteFileExists)
     }
 
-    /// UTC, so names sort in the order the screens were saved wherever they were.
-    static func stamp(_ date: Date) -> String {
+    /// UTC, so names sort in the order the screens (or reports) were made wherever they were.
+    public static func stamp(_ date: Date) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
         let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)

@@ -3,6 +3,7 @@ import Crypto
 import Foundation
 import StoreCore
 import StoreKitModel
+import StorefrontRuntime
 
 /// `storefront report`: one archive for a bug tracker, with what a developer needs to see the
 /// problem: the screens saved, every account's transactions, the test controls, which catalog and
@@ -35,7 +36,7 @@ struct ReportCommand: AsyncParsableCommand {
             throw CommandFailure.usage("--include \(file): no such readable file")
         }
         let session = try await options.open()
-        let name = "storefront-report-\(Self.stamp(Date()))"
+        let name = "storefront-report-\(ScreenFiles.stamp(Date()))"
         let staging = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString).appendingPathComponent(name)
         defer { try? FileManager.default.removeItem(at: staging.deletingLastPathComponent()) }
         do {
@@ -114,13 +115,5 @@ struct ReportCommand: AsyncParsableCommand {
         guard process.terminationStatus == 0 else {
             throw CommandFailure.failure("cannot write \(archive.path): tar: \(String(decoding: message, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))")
         }
-    }
-
-    static func stamp(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyyMMdd-HHmmss"
-        return formatter.string(from: date)
     }
 }
