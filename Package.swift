@@ -126,7 +126,7 @@ let package = Package(
         // A painted grid as a file: text, ANSI colours, SVG (screenshots, tapes, bug reports). Pure.
         .target(name: "ScreenCapture", dependencies: ["CellGrid"]),
         // A program in a pseudo-terminal, and asciicast v2 recordings of what it shows.
-        .target(name: "TerminalRecording", dependencies: ["CPseudoTerminal"]),
+        .target(name: "TerminalRecording", dependencies: ["CPseudoTerminal", "TapeScript"]),
         // VHS tapes: the commands `storefront play` runs, parsed with every problem's line and column. Pure.
         .target(name: "TapeScript"),
         // posix_openpt and its kin, which Swift's Glibc module leaves undeclared.

@@ -1,4 +1,5 @@
 import Foundation
+import TapeScript
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -10,14 +11,18 @@ import Glibc
 /// recorded session from another.
 public enum Recorder {
     public struct Options: Sendable {
-        public var file: URL
+        /// The asciicast to write, if any.
+        public var file: URL?
         public var arguments: [String]
         public var title: String
+        /// A tape to write from the walkthrough (`storefront record --tape`), if any.
+        public var tape: URL?
 
-        public init(file: URL, arguments: [String], title: String) {
+        public init(file: URL?, arguments: [String], title: String, tape: URL? = nil) {
             self.file = file
             self.arguments = arguments
             self.title = title
+            self.tape = tape
         }
     }
 
@@ -28,7 +33,8 @@ public enum Recorder {
         let header = AsciicastWriter.Header(width: size.columns, height: size.rows, timestamp: Int(Date().timeIntervalSince1970),
                                             title: options.title,
                                             environment: ["TERM": environment["TERM"] ?? "xterm-256color", "SHELL": environment["SHELL"] ?? "/bin/sh"])
-        let writer = try AsciicastWriter(url: options.file, header: header)
+        let writer = try options.file.map { try AsciicastWriter(url: $0, header: header) }
+        var tape = options.tape.map { _ in TapeWriter(width: size.columns, height: size.rows) }
         var channel: [Int32] = [0, 0]
         guard pipe(&channel) == 0, fcntl(channel[0], F_SETFD, FD_CLOEXEC) == 0, fcntl(channel[1], F_SETFD, FD_CLOEXEC) == 0 else { throw PseudoTerminal.Failure(description: "cannot make a pipe: \(String(cString: strerror(errno)))") }
         let child: PseudoTerminal
@@ -45,14 +51,20 @@ public enum Recorder {
         defer { saved?.restore() }
         let stop = StopSignals(forwardingTo: child.pid)
         defer { stop.cancel() }
-        try pump(child: child, channel: channel[0], writer: writer, size: size)
-        try writer.close()
+        let screen = try pump(child: child, channel: channel[0], writer: writer, tape: &tape, size: size)
+        try writer?.close()
+        if let url = options.tape, var tape {
+            try Data(tape.finish(screen: screen).utf8).write(to: url)
+        }
         return child.exitStatus(wait: true) ?? 1
     }
 
-    /// Copies until the program's side of the terminal closes (it exited).
-    private static func pump(child: PseudoTerminal, channel: Int32, writer: AsciicastWriter, size: (columns: Int, rows: Int)) throws {
+    /// Copies until the program's side of the terminal closes (it exited); returns the last screen.
+    private static func pump(child: PseudoTerminal, channel: Int32, writer: AsciicastWriter?, tape: inout TapeWriter?,
+                             size: (columns: Int, rows: Int)) throws -> String {
         var size = size
+        var screen = ""
+        let start = ContinuousClock.now
         var channelBuffer: [UInt8] = []
         var channelOpen = true
         var buffer = [UInt8](repeating: 0, count: 65_536)
@@ -65,13 +77,19 @@ public enum Recorder {
             if let now = terminalSize(of: STDOUT_FILENO), now != size {
                 size = now
                 child.resize(columns: now.columns, rows: now.rows)
-                try writer.record(.resize, "\(now.columns)x\(now.rows)")
+                try writer?.record(.resize, "\(now.columns)x\(now.rows)")
             }
             if descriptors[2].revents != 0 {
                 let count = read(channel, &buffer, buffer.count)
                 if count > 0 {
                     channelBuffer += buffer[..<count]
-                    for case .marker(let text) in SideChannel.messages(from: &channelBuffer) { try writer.record(.marker, text) }
+                    for message in SideChannel.messages(from: &channelBuffer) {
+                        switch message {
+                        case .marker(let text): try writer?.record(.marker, text)
+                        case .screen(let text): screen = text
+                        case .saved, .notSaved: break
+                        }
+                    }
                 } else if count == 0 {
                     channelOpen = false
                 }
@@ -79,14 +97,16 @@ public enum Recorder {
             if descriptors[1].revents != 0 {
                 let count = read(child.master, &buffer, buffer.count)
                 // EIO: every descriptor of the program's side is closed, so it has exited.
-                if count <= 0 { return }
+                if count <= 0 { return screen }
                 try writeAll(buffer[..<count], to: STDOUT_FILENO)
-                try writer.record(.output, bytes: buffer[..<count])
+                try writer?.record(.output, bytes: buffer[..<count])
             }
             if descriptors[0].revents & Int16(POLLIN) != 0 {
                 let count = read(STDIN_FILENO, &buffer, buffer.count)
                 if count > 0 {
-                    try writer.record(.input, bytes: buffer[..<count])
+                    try writer?.record(.input, bytes: buffer[..<count])
+                    let elapsed = ContinuousClock.now - start
+                    tape?.keys(Array(buffer[..<count]), at: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, screen: screen)
                     try child.send(Array(buffer[..<count]))
                 }
             }

@@ -15,7 +15,7 @@ struct Storefront: AsyncParsableCommand {
         Exit status: 0 on success, 2 on a usage error, 1 on any other error (message on stderr).
         """,
         version: Storefront.version,
-        subcommands: [OpenCommand.self, PlayCommand.self, ScreenshotCommand.self, ReportCommand.self, ProductsCommand.self, ErrorsCommand.self, BuyCommand.self, TransactionsCommand.self, FinishCommand.self, RestoreCommand.self, WalletCommand.self, ManageCommand.self, ResetCommand.self, ServeCommand.self, CatalogCommand.self],
+        subcommands: [OpenCommand.self, PlayCommand.self, ScreenshotCommand.self, RecordCommand.self, ReportCommand.self, ProductsCommand.self, ErrorsCommand.self, BuyCommand.self, TransactionsCommand.self, FinishCommand.self, RestoreCommand.self, WalletCommand.self, ManageCommand.self, ResetCommand.self, ServeCommand.self, CatalogCommand.self],
         defaultSubcommand: OpenCommand.self
     )
 

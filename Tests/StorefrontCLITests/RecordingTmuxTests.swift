@@ -73,3 +73,36 @@ import TestSupport
         #expect(played.stdout == recording.data("o").joined())
     }
 }
+
+/// `storefront record --tape`: a walkthrough in tmux becomes a tape that `storefront play` passes.
+@Suite(.serialized) struct RecordTapeTmuxTests {
+    @Test func aWalkthroughBecomesATapeThatReplays() throws {
+        let directory = scratchDirectory("record-tape")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let tape = directory.appendingPathComponent("walk.tape")
+        let catalog = Executable.repositoryRoot.appendingPathComponent("products.json").path
+        let session = try TmuxSession.start(command: [Executable.url.path, "record", "--tape", tape.path, "--catalog", catalog,
+                                                      "--state", directory.appendingPathComponent("state").path], columns: 100, rows: 30)
+        defer { session.kill() }
+        try session.waitFor(text: "Products 1/12", timeout: .seconds(60))
+        try session.sendKeys("Down", "Down")
+        try session.waitFor(text: "Products 3/12")
+        Thread.sleep(forTimeInterval: 1)  // a pause: the tape waits for what it shows
+        try session.sendKeys("i")
+        try session.waitFor(text: "Product details")
+        Thread.sleep(forTimeInterval: 1)
+        try session.sendKeys("Escape", "Enter")
+        try session.waitFor(text: "Confirm your in-app purchase")
+        Thread.sleep(forTimeInterval: 1)
+        try session.sendKeys("q")
+        let exit = try session.waitForExit(timeout: .seconds(60))
+        #expect(exit.status == 0 && exit.terminalRestored)
+
+        let written = try String(contentsOf: tape, encoding: .utf8)
+        let lines = written.split(separator: "\n").map(String.init)
+        #expect(lines.contains("Down 2") && lines.contains("Type \"i\"") && lines.contains("Escape"), "\(written)")
+        #expect(lines.contains("Wait /Products 3\\/12/") && lines.contains("Wait /Product details/"), "\(written)")
+        let replayed = try Executable.run(["play", tape.path, "--catalog", catalog], directory: directory)
+        #expect(replayed.status == 0, "the recorded tape replays: \(replayed.stderr)\n\(written)")
+    }
+}

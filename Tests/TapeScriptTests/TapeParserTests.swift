@@ -76,3 +76,19 @@ import Testing
         #expect(problems.all[10].message == "please is not a whole number from 1 to 100000")
     }
 }
+
+@Suite struct TapeWriterTests {
+    @Test func keysBecomeTapeCommandsAndPausesBecomeWaits() throws {
+        var writer = TapeWriter(width: 80, height: 24)
+        writer.keys(Array("\u{1B}OB\u{1B}[B".utf8), at: 0.1, screen: "Store\nProducts 1/12")
+        writer.keys(Array("ab\"c".utf8), at: 1.5, screen: "Store\nProducts 3/12\n 6:12:50 AM purchased")
+        writer.keys([0x0D, 0x03, 0x1B, 0x78], at: 1.6, screen: "Store\nProducts 3/12")
+        let tape = writer.finish(screen: "Store\n┌─ Confirm ─┐  list row\nProducts 3/12")
+        #expect(tape.split(separator: "\n").dropFirst(3) == [
+            "Wait /Store/", "Down 2", "# paused 1.4 s", "Wait /Products 3\\/12/", "Type 'ab\"c'", "Enter", "Ctrl+C", "Alt+x",
+            "Wait /Confirm/",
+        ])
+        // It is a tape the parser takes.
+        #expect(throws: Never.self) { try TapeParser.parse(tape).get() }
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+
+/// Turns a live walkthrough into a tape: the keys as `storefront play` names them, and at each
+/// pause a `Wait` for a line the screen then showed that the last `Wait` did not, so the tape
+/// replays as a regression test without fixed sleeps.
+public struct TapeWriter {
+    /// A pause at least this long becomes a `Wait` (and a comment saying how long it was).
+    public static let pauseSeconds = 0.8
+
+    public private(set) var lines: [String]
+    private var lastKey: (name: String, count: Int)?
+    private var text = ""
+    private var lastInput: Double?
+    private var waitedScreen = ""
+
+    public init(width: Int, height: Int) {
+        lines = ["# Recorded with storefront record --tape; replay with storefront play.", "Set Width \(width)", "Set Height \(height)"]
+    }
+
+    /// Keys typed at `time` (seconds since the start); `screen` is what was on screen just before.
+    public mutating func keys(_ bytes: [UInt8], at time: Double, screen: String) {
+        if let lastInput, time - lastInput >= Self.pauseSeconds {
+            flush()
+            wait(for: screen, paused: time - lastInput)
+        } else if lastInput == nil {
+            wait(for: screen, paused: nil)
+        }
+        lastInput = time
+        for key in Self.decode(bytes) {
+            switch key {
+            case .text(let character): flushKey(); text.append(character)
+            case .named(let name): flushText(); repeatKey(name)
+            }
+        }
+    }
+
+    /// The tape, with a final `Wait` for the screen as the walkthrough ended.
+    public mutating func finish(screen: String) -> String {
+        flush()
+        wait(for: screen, paused: nil)
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private mutating func wait(for screen: String, paused: Double?) {
+        guard let line = Self.newLine(in: screen, since: waitedScreen) else { return }
+        if let paused { lines.append("# paused \(String(format: "%.1f", paused)) s") }
+        lines.append("Wait /\(Self.pattern(line))/")
+        waitedScreen = screen
+    }
+
+    private mutating func repeatKey(_ name: String) {
+        if lastKey?.name == name {
+            lastKey?.count += 1
+        } else {
+            flushKey()
+            lastKey = (name, 1)
+        }
+    }
+
+    private mutating func flush() {
+        flushText()
+        flushKey()
+    }
+
+    private mutating func flushKey() {
+        guard let key = lastKey else { return }
+        lines.append(key.count == 1 ? key.name : "\(key.name) \(key.count)")
+        lastKey = nil
+    }
+
+    private mutating func flushText() {
+        guard !text.isEmpty else { return }
+        let quote = ["\"", "'", "`"].first { !text.contains($0) } ?? "\""
+        lines.append("Type \(quote)\(text.replacingOccurrences(of: quote, with: ""))\(quote)")
+        text = ""
+    }
+
+    enum Decoded: Equatable {
+        case text(Character)
+        case named(String)
+    }
+
+    /// Terminal input as tape keys: xterm's sequences by name, controls as Ctrl+, ESC and a key as Alt+.
+    static func decode(_ bytes: [UInt8]) -> [Decoded] {
+        // Keypad mode (which ncurses turns on) sends the arrows, Home and End as ESC O x.
+        let keypad = ["Up": "\u{1B}OA", "Down": "\u{1B}OB", "Right": "\u{1B}OC", "Left": "\u{1B}OD", "Home": "\u{1B}OH", "End": "\u{1B}OF"]
+        let names = Dictionary((Tape.keyBytes.map { ($0.key, $0.value) } + keypad.map { ($0.key, $0.value) }).map { (Array($0.1.utf8), $0.0) }) { first, _ in first }
+        var result: [Decoded] = []
+        var index = 0
+        while index < bytes.count {
+            if let (sequence, name) = names.filter({ $0.key.count > 1 }).first(where: { Array(bytes[index...].prefix($0.key.count)) == $0.key }) {
+                result.append(.named(name))
+                index += sequence.count
+                continue
+            }
+            let byte = bytes[index]
+            // ESC and a key in one read is Alt+key, as the storefront reads it too.
+            if byte == 0x1B, index + 1 < bytes.count, bytes[index + 1] > 0x20, bytes[index + 1] < 0x7F {
+                result.append(.named("Alt+\(Character(UnicodeScalar(bytes[index + 1])))"))
+                index += 1
+            } else if let name = names[[byte]], byte != 0x20 {
+                result.append(.named(name))
+            } else if byte < 0x20 {
+                result.append(.named("Ctrl+\(Character(UnicodeScalar(byte + 0x40)))"))
+            } else {
+                let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 1
+                let end = min(bytes.count, index + length)
+                for character in String(decoding: bytes[index..<end], as: UTF8.self) { result.append(.text(character)) }
+                index = end
+                continue
+            }
+            index += 1
+        }
+        return result
+    }
+
+    /// Text the screen shows that the earlier one did not: the first piece of a row (rows cut at
+    /// box borders and wide gaps, so a sheet's title stands apart from the list under it) that
+    /// has letters, no clock time (they differ on every run) and is not in the earlier screen;
+    /// at most 60 characters.
+    static func newLine(in screen: String, since earlier: String) -> String? {
+        let cut = try? NSRegularExpression(pattern: #"[│┌┐└┘─├┤╭╮╰╯|]+|\s{2,}"#)
+        let clock = try? NSRegularExpression(pattern: #"\d{1,2}:\d{2}"#)
+        for row in screen.split(separator: "\n").map(String.init) {
+            let marked = cut?.stringByReplacingMatches(in: row, range: NSRange(row.startIndex..., in: row), withTemplate: "\u{0}") ?? row
+            for piece in marked.split(separator: "\u{0}").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+                let shown = String(piece.prefix(60)).trimmingCharacters(in: .whitespaces)
+                guard shown.contains(where: \.isLetter), !earlier.contains(shown),
+                      clock?.firstMatch(in: shown, range: NSRange(shown.startIndex..., in: shown)) == nil else { continue }
+                return shown
+            }
+        }
+        return nil
+    }
+
+    /// `text` as a regex matching it literally, every `/` escaped for the tape.
+    static func pattern(_ text: String) -> String {
+        let escaped = NSRegularExpression.escapedPattern(for: text)
+        return escaped.replacingOccurrences(of: #"(?<!\\)/"#, with: #"\\/"#, options: .regularExpression)
+    }
+}

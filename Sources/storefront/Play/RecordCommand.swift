@@ -1,0 +1,51 @@
+import ArgumentParser
+import Foundation
+import TerminalRecording
+
+/// `storefront record --tape FILE.tape`: a walkthrough by hand, written as a tape to replay.
+struct RecordCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "record",
+        abstract: "Open the storefront and write what you do as a tape that storefront play replays.",
+        discussion: """
+        The tape holds the keys you press and, at each pause (0.8 s or more), a Wait for a line the
+        screen then showed, so the walkthrough replays as a regression test. Quit (q) to write it.
+        """
+    )
+
+    @Option(name: .long, help: ArgumentHelp("The tape to write.", valueName: "file.tape"))
+    var tape: String
+
+    @Option(name: .long, help: ArgumentHelp("Also record the session as asciicast v2.", valueName: "file.cast"))
+    var cast: String?
+
+    @Option(name: .long, help: ArgumentHelp("State directory. Default: as for every command.", valueName: "dir"))
+    var state: String?
+
+    @Option(name: .long, help: ArgumentHelp("Catalog (default: products.json).", valueName: "path|url"))
+    var catalog: String?
+
+    @Option(name: .long, help: ArgumentHelp("Test account.", valueName: "name"))
+    var account: String?
+
+    func run() throws {
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
+            throw CommandFailure.usage("storefront record needs a terminal to walk through; to run a tape without one use storefront play")
+        }
+        var arguments: [String] = []
+        if let state { arguments += ["--state", state] }
+        if let catalog { arguments += ["--catalog", catalog] }
+        if let account { arguments += ["--account", account] }
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let options = Recorder.Options(file: cast.map { URL(fileURLWithPath: $0) }, arguments: [executable] + arguments,
+                                       title: "Storefront", tape: URL(fileURLWithPath: tape))
+        let status: Int32
+        do {
+            status = try Recorder.run(options)
+        } catch {
+            throw CommandFailure.failure("storefront record: \(error)")
+        }
+        Console.err("wrote \(tape)")
+        if status != 0 { throw ExitCode(status) }
+    }
+}
