@@ -104,16 +104,8 @@ struct ReportCommand: AsyncParsableCommand {
     }
 
     static func tar(_ directory: URL, to archive: URL) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["tar", "-czf", archive.path, "-C", directory.deletingLastPathComponent().path, directory.lastPathComponent]
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let message = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw CommandFailure.failure("cannot write \(archive.path): tar: \(String(decoding: message, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))")
-        }
+        let (status, errors) = try StorefrontChild.run(["tar", "-czf", archive.path, "-C", directory.deletingLastPathComponent().path,
+                                                        directory.lastPathComponent])
+        guard status == 0 else { throw CommandFailure.failure("cannot write \(archive.path): tar: \(errors)") }
     }
 }

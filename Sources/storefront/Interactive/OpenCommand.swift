@@ -90,9 +90,8 @@ struct OpenCommand: AsyncParsableCommand {
     /// with its status.
     private static func recordSession(to path: String) throws -> Never {
         guard !path.isEmpty else { throw CommandFailure.usage("--record needs a file name (such as walkthrough.cast)") }
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         let options = Recorder.Options(file: URL(fileURLWithPath: path),
-                                       arguments: [executable] + removingRecord(from: Array(CommandLine.arguments.dropFirst())),
+                                       arguments: [StorefrontChild.executable] + removingRecord(from: Array(CommandLine.arguments.dropFirst())),
                                        title: "Storefront")
         do {
             Foundation.exit(try Recorder.run(options))

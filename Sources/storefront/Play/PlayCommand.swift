@@ -19,7 +19,7 @@ struct PlayCommand: ParsableCommand {
         given), Screenshot FILE (.txt, .ansi or .svg), and Store ACTION…, a storefront manage action on
         the played store (`last` stands for the last transaction bought in the run).
 
-        Without --state, each run starts from an empty store in a directory of its own.
+        Without --state, each run starts from an empty store in a directory of its own (removed after).
         Exit status: 0 when every step passed; 1 naming the failing line, with the screen at that
         moment; 2 when the tape has a problem (each one with its line and column; nothing is run).
         """
@@ -28,28 +28,18 @@ struct PlayCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The tape.", valueName: "flow.tape"))
     var tape: String
 
-    @Option(name: .long, help: ArgumentHelp("State directory (default: a new empty one for this run).", valueName: "dir"))
-    var state: String?
-
-    @Option(name: .long, help: ArgumentHelp("Catalog for the storefront (default: products.json).", valueName: "path|url"))
-    var catalog: String?
-
-    @Option(name: .long, help: ArgumentHelp("Test account to open the storefront as.", valueName: "name"))
-    var account: String?
+    @OptionGroup var store: ChildStoreOptions
 
     func run() throws {
         let steps = try Self.load(tape)
-        let directory = try state.map { URL(fileURLWithPath: $0) } ?? Self.freshState()
-        defer { if state == nil { try? FileManager.default.removeItem(at: directory) } }
-        var common = ["--state", directory.path]
-        if let catalog { common += ["--catalog", catalog] }
-        if let account { common += ["--account", account] }
-        let result = try TapePlayback(steps: steps, tapeName: tape, storeArguments: common).run()
+        let directory = try store.state.map { URL(fileURLWithPath: $0) } ?? Self.freshState()
+        defer { if store.state == nil { try? FileManager.default.removeItem(at: directory) } }
+        let result = try TapePlayback(steps: steps, tapeName: tape, storeArguments: store.arguments(state: directory.path)).run()
         if let failure = result {
             Console.err("\(tape):\(failure.step.line): \(failure.step.source)")
             Console.err("  \(failure.message)")
             Console.err("  the screen at that moment:")
-            Console.err(lines: failure.screen.split(separator: "\n", omittingEmptySubsequences: false).map { "  │" + $0 })
+            Console.err(lines: failure.screenLines)
             throw ExitCode(1)
         }
         Console.out("\(tape): \(steps.count) steps passed")

@@ -19,25 +19,13 @@ struct RecordCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Also record the session as asciicast v2.", valueName: "file.cast"))
     var cast: String?
 
-    @Option(name: .long, help: ArgumentHelp("State directory. Default: as for every command.", valueName: "dir"))
-    var state: String?
-
-    @Option(name: .long, help: ArgumentHelp("Catalog (default: products.json).", valueName: "path|url"))
-    var catalog: String?
-
-    @Option(name: .long, help: ArgumentHelp("Test account.", valueName: "name"))
-    var account: String?
+    @OptionGroup var store: ChildStoreOptions
 
     func run() throws {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             throw CommandFailure.usage("storefront record needs a terminal to walk through; to run a tape without one use storefront play")
         }
-        var arguments: [String] = []
-        if let state { arguments += ["--state", state] }
-        if let catalog { arguments += ["--catalog", catalog] }
-        if let account { arguments += ["--account", account] }
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        let options = Recorder.Options(file: cast.map { URL(fileURLWithPath: $0) }, arguments: [executable] + arguments,
+        let options = Recorder.Options(file: cast.map { URL(fileURLWithPath: $0) }, arguments: [StorefrontChild.executable] + store.arguments(),
                                        title: "Storefront", tape: URL(fileURLWithPath: tape))
         let status: Int32
         do {

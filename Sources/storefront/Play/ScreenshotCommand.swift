@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ScreenCapture
 import TapeScript
 
 /// `storefront screenshot FILE…`: the storefront's screen as it stands, without a terminal.
@@ -24,18 +25,11 @@ struct ScreenshotCommand: ParsableCommand {
     @Option(name: .long, help: "Terminal height in cells (default 30).")
     var height = 30
 
-    @Option(name: .long, help: ArgumentHelp("State directory. Default: as for every command.", valueName: "dir"))
-    var state: String?
-
-    @Option(name: .long, help: ArgumentHelp("Catalog (default: products.json).", valueName: "path|url"))
-    var catalog: String?
-
-    @Option(name: .long, help: ArgumentHelp("Test account.", valueName: "name"))
-    var account: String?
+    @OptionGroup var store: ChildStoreOptions
 
     func validate() throws {
         guard !files.isEmpty else { throw ValidationError("name at least one file: shot.txt, shot.ansi or shot.svg") }
-        for file in files where !["txt", "ansi", "svg"].contains((file as NSString).pathExtension.lowercased()) {
+        for file in files where Screenshot.Format(fileName: file) == nil {
             throw ValidationError("\(file): a screenshot is .txt, .ansi or .svg")
         }
         guard (20...1000).contains(width), (10...1000).contains(height) else {
@@ -49,14 +43,10 @@ struct ScreenshotCommand: ParsableCommand {
         var steps: [Tape.Command] = [.setWidth(width), .setHeight(height),
                                      .wait(Tape.Wait(scope: .screen, timeoutMilliseconds: 30_000, pattern: loaded))]
         steps += files.map { .screenshot($0) }
-        var arguments: [String] = []
-        if let state { arguments += ["--state", state] }
-        if let catalog { arguments += ["--catalog", catalog] }
-        if let account { arguments += ["--account", account] }
         let numbered = steps.enumerated().map { Tape.Step(line: $0.offset + 1, command: $0.element, source: "\($0.element)") }
-        if let failure = try TapePlayback(steps: numbered, tapeName: "screenshot", storeArguments: arguments).run() {
+        if let failure = try TapePlayback(steps: numbered, tapeName: "screenshot", storeArguments: store.arguments()).run() {
             Console.err("storefront: no screenshot: \(failure.message)")
-            Console.err(lines: failure.screen.split(separator: "\n", omittingEmptySubsequences: false).map { "  │" + $0 })
+            Console.err(lines: failure.screenLines)
             throw ExitCode(1)
         }
         Console.out("wrote \(files.joined(separator: ", "))")

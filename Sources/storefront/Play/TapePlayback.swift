@@ -14,7 +14,7 @@ struct TapePlayback {
     let storeArguments: [String]
 
     func run() throws -> TapeRun.Failure? {
-        var columns = 80, rows = 24, typing = 0
+        var columns = 80, rows = 24
         var environment = ["TERM": "xterm-256color", "LANG": ProcessInfo.processInfo.environment["LANG"] ?? "C.UTF-8",
                            SideChannel.variable: String(SideChannel.childDescriptor),
                            SideChannel.commandsVariable: String(SideChannel.commandsDescriptor)]
@@ -23,7 +23,6 @@ struct TapePlayback {
             switch step.command {
             case .setWidth(let value): columns = value
             case .setHeight(let value): rows = value
-            case .setTypingSpeed(let value) where typing == 0: typing = value
             case .env(let name, let value): environment[name] = value
             case .output(let path): outputPath = path
             case .require(let program) where !Self.onPath(program):
@@ -31,7 +30,7 @@ struct TapePlayback {
             default: break
             }
         }
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let executable = StorefrontChild.executable
         let output = try outputPath.map { path in
             try AsciicastWriter(url: URL(fileURLWithPath: path),
                                 header: .init(width: columns, height: rows, timestamp: Int(Date().timeIntervalSince1970),
@@ -45,7 +44,7 @@ struct TapePlayback {
                                        environment: environment, extraDescriptors: [events[1], commands[0]])
         close(events[1]); close(commands[0])
         defer { close(events[0]); close(commands[1]) }
-        let run = TapeRun(child: child, events: events[0], commands: commands[1], output: output, typingMilliseconds: typing) { arguments in
+        let run = TapeRun(child: child, events: events[0], commands: commands[1], output: output) { arguments in
             try Self.manage(executable: executable, arguments + storeArguments)
         }
         var failure: TapeRun.Failure?
@@ -74,18 +73,9 @@ struct TapePlayback {
     }
 
     static func manage(executable: String, _ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["manage"] + arguments
-        let errors = Pipe()
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = errors
-        try process.run()
-        let message = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw CommandFailure.failure("storefront manage \(arguments.joined(separator: " ")) failed: "
-                                         + String(decoding: message, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        let (status, errors) = try StorefrontChild.run([executable, "manage"] + arguments)
+        guard status == 0 else {
+            throw CommandFailure.failure("storefront manage \(arguments.joined(separator: " ")) failed: \(errors)")
         }
     }
 

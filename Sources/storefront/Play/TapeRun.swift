@@ -12,6 +12,11 @@ final class TapeRun {
         let step: Tape.Step
         let message: String
         let screen: String
+
+        /// The screen as a message shows it, framed on the left.
+        var screenLines: [String] {
+            screen.split(separator: "\n", omittingEmptySubsequences: false).map { "  │" + $0 }
+        }
     }
 
     private let child: PseudoTerminal
@@ -19,7 +24,8 @@ final class TapeRun {
     private let commands: Int32
     private let output: AsciicastWriter?
     private let manage: ([String]) throws -> Void
-    private var typingMilliseconds: Int
+    /// `Set TypingSpeed`: the pause after each key typed, none until a tape sets one.
+    private var typingMilliseconds = 0
     private var screen = ""
     /// The last bytes the program wrote: what it said when it ended before painting a screen.
     private var tail: [UInt8] = []
@@ -29,13 +35,11 @@ final class TapeRun {
     /// The last transaction the UI reported added: what `Store … last` acts on.
     private(set) var lastTransactionId: String?
 
-    init(child: PseudoTerminal, events: Int32, commands: Int32, output: AsciicastWriter?, typingMilliseconds: Int,
-         manage: @escaping ([String]) throws -> Void) {
+    init(child: PseudoTerminal, events: Int32, commands: Int32, output: AsciicastWriter?, manage: @escaping ([String]) throws -> Void) {
         self.child = child
         self.events = events
         self.commands = commands
         self.output = output
-        self.typingMilliseconds = typingMilliseconds
         self.manage = manage
     }
 
@@ -102,12 +106,17 @@ final class TapeRun {
         _ = request.withUnsafeBytes { write(commands, $0.baseAddress, $0.count) }
         let deadline = ContinuousClock.now + .seconds(10)
         while ContinuousClock.now < deadline {
-            if let index = replies.firstIndex(where: { $0 == .saved(absolute) }) {
-                replies.remove(at: index)
-                return
-            }
-            if case .notSaved(_, let reason)? = replies.first(where: { if case .notSaved(absolute, _) = $0 { true } else { false } }) {
-                throw Failure(step: step, message: "cannot write \(path): \(reason)", screen: screen)
+            for (index, reply) in replies.enumerated() {
+                switch reply {
+                case .saved(absolute):
+                    replies.remove(at: index)
+                    return
+                case .notSaved(absolute, let reason):
+                    replies.remove(at: index)
+                    throw Failure(step: step, message: "cannot write \(path): \(reason)", screen: screen)
+                default:
+                    continue
+                }
             }
             guard pump(milliseconds: 20) else { break }
         }

@@ -1,0 +1,45 @@
+import ArgumentParser
+import Foundation
+
+/// The options `play`, `record` and `screenshot` pass on to the storefront they run.
+struct ChildStoreOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("State directory of the storefront it runs.", valueName: "dir"))
+    var state: String?
+
+    @Option(name: .long, help: ArgumentHelp("Catalog for the storefront (default: products.json).", valueName: "path|url"))
+    var catalog: String?
+
+    @Option(name: .long, help: ArgumentHelp("Test account to open the storefront as.", valueName: "name"))
+    var account: String?
+
+    /// The storefront's arguments; `state` in place of `--state` when given.
+    func arguments(state override: String? = nil) -> [String] {
+        var arguments: [String] = []
+        if let state = override ?? state { arguments += ["--state", state] }
+        if let catalog { arguments += ["--catalog", catalog] }
+        if let account { arguments += ["--account", account] }
+        return arguments
+    }
+}
+
+/// This program again, as a child: its path, and a run that keeps what it said on stderr.
+enum StorefrontChild {
+    /// The running executable (`/proc/self/exe`), so a child is the same build.
+    static var executable: String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    }
+
+    /// Runs `arguments` (a program found on PATH, or a path) to its end; its status and stderr.
+    static func run(_ arguments: [String]) throws -> (status: Int32, errors: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let message = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: message, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+}
