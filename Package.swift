@@ -128,7 +128,7 @@ let package = Package(
         // A program in a pseudo-terminal, and asciicast v2 recordings of what it shows.
         .target(name: "TerminalRecording", dependencies: ["CPseudoTerminal", "TapeScript"]),
         // VHS tapes: the commands `storefront play` runs, parsed with every problem's line and column. Pure.
-        .target(name: "TapeScript"),
+        .target(name: "TapeScript", dependencies: ["ScreenCapture"]),
         // posix_openpt and its kin, which Swift's Glibc module leaves undeclared.
         .systemLibrary(name: "CPseudoTerminal"),
         // The pure UI core (Elm architecture): state, actions, reduce → effects, view → cell grid.

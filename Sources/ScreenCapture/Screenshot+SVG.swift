@@ -64,7 +64,8 @@ extension Screenshot {
             }
             pending = ""
         }
-        for (character, width) in run.characters {
+        for glyph in run.characters {
+            let (character, width) = (glyph.character, glyph.width)
             if character.isASCII {
                 if pending.isEmpty { pendingColumn = column }
                 pending.append(character)

@@ -4,6 +4,12 @@ import CellGrid
 /// the role's colour style plus the cell's own attributes; a wide character's two cells are one
 /// element of `characters` with `width` 2.
 struct StyleRun: Equatable {
+    struct Glyph: Equatable {
+        let character: Character
+        /// Cells: 2 for a wide character.
+        let width: Int
+    }
+
     struct Look: Equatable {
         var foreground: Int16
         var background: Int16
@@ -34,14 +40,10 @@ struct StyleRun: Equatable {
     var look: Look
     /// The first cell's column.
     var column: Int
-    var characters: [(character: Character, width: Int)]
+    var characters: [Glyph]
 
     var width: Int { characters.reduce(0) { $0 + $1.width } }
     var text: String { String(characters.map(\.character)) }
-
-    static func == (lhs: StyleRun, rhs: StyleRun) -> Bool {
-        lhs.look == rhs.look && lhs.column == rhs.column && lhs.text == rhs.text
-    }
 
     /// The runs of one row, left to right, covering every cell.
     static func runs(of grid: Grid, row: Int) -> [StyleRun] {
@@ -52,9 +54,9 @@ struct StyleRun: Equatable {
             let width = column + 1 < grid.size.columns && grid[row, column + 1].isContinuation ? 2 : 1
             let look = Look(cell)
             if let last = runs.last, last.look == look {
-                runs[runs.count - 1].characters.append((character, width))
+                runs[runs.count - 1].characters.append(Glyph(character: character, width: width))
             } else {
-                runs.append(StyleRun(look: look, column: column, characters: [(character, width)]))
+                runs.append(StyleRun(look: look, column: column, characters: [Glyph(character: character, width: width)]))
             }
         }
         return runs

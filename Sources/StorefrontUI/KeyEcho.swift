@@ -9,13 +9,18 @@ public struct KeyEcho: Sendable, Hashable {
     /// At most this many keys, the newest last.
     static let limit = 6
 
-    public private(set) var keys: [(name: String, at: Date)] = []
+    public struct Pressed: Sendable, Hashable {
+        public let name: String
+        public let at: Date
+    }
+
+    public private(set) var keys: [Pressed] = []
 
     public init() {}
 
     mutating func press(_ key: Key, at date: Date, ascii: Bool) {
         guard key != .resize else { return }
-        keys.append((ascii ? key.asciiDescription : key.description, date))
+        keys.append(Pressed(name: ascii ? key.asciiDescription : key.description, at: date))
         if keys.count > Self.limit { keys.removeFirst(keys.count - Self.limit) }
     }
 
@@ -26,16 +31,5 @@ public struct KeyEcho: Sendable, Hashable {
     /// " ↓ ↓ Enter ", or nil with nothing to show.
     var text: String? {
         keys.isEmpty ? nil : " " + keys.map(\.name).joined(separator: " ") + " "
-    }
-
-    public static func == (lhs: KeyEcho, rhs: KeyEcho) -> Bool {
-        lhs.keys.map(\.name) == rhs.keys.map(\.name) && lhs.keys.map(\.at) == rhs.keys.map(\.at)
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        for key in keys {
-            hasher.combine(key.name)
-            hasher.combine(key.at)
-        }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ScreenCapture
 
 /// A problem in a tape, where it is: line and column (1-based), as an editor shows them.
 public struct TapeProblem: Error, Sendable, Equatable, CustomStringConvertible {
@@ -76,7 +77,7 @@ public enum TapeParser {
             try scanner.end()
             return .require(program)
         case "Type":
-            let speed = try modifiers.speed(scanner, at: wordColumn)
+            let speed = try modifiers.duration(scanner, at: wordColumn)
             let text = try scanner.quoted()
             try scanner.end()
             return .type(text, speedMilliseconds: speed)
@@ -87,7 +88,7 @@ public enum TapeParser {
         case "Wait": return try wait(&scanner, modifiers: modifiers, at: wordColumn)
         case "Screenshot":
             let path = try scanner.argument("a file name (.txt, .ansi or .svg)")
-            guard ["txt", "ansi", "svg"].contains((path as NSString).pathExtension.lowercased()) else {
+            guard Screenshot.Format(fileName: path) != nil else {
                 throw scanner.problem("Screenshot writes .txt, .ansi or .svg (the screen as text, with colours, or as a picture), not \(path)", at: wordColumn)
             }
             try scanner.end()
@@ -100,7 +101,7 @@ public enum TapeParser {
             return .store(arguments)
         default:
             if let key = key(name) {
-                let speed = try modifiers.speed(scanner, at: wordColumn)
+                let speed = try modifiers.duration(scanner, at: wordColumn)
                 let count = scanner.atEnd ? 1 : try scanner.count()
                 try scanner.end()
                 return .key(key, count: count, speedMilliseconds: speed)
@@ -139,7 +140,7 @@ public enum TapeParser {
             }
             scope = known
         }
-        let timeout = try modifiers.timeout(scanner, at: column) ?? defaultWaitMilliseconds
+        let timeout = try modifiers.duration(scanner, at: column) ?? defaultWaitMilliseconds
         let (pattern, patternColumn) = try scanner.regex()
         do {
             _ = try NSRegularExpression(pattern: pattern)
@@ -188,13 +189,12 @@ public enum TapeParser {
         var at: String?
         var scope: String?
 
-        func speed(_ scanner: LineScanner, at column: Int) throws -> Int? {
+        /// `@500ms`: a key's speed, or a Wait's timeout.
+        func duration(_ scanner: LineScanner, at column: Int) throws -> Int? {
             guard let at else { return nil }
             guard let value = LineScanner.milliseconds(at) else { throw scanner.problem("@\(at) is not a duration (500ms, 1s)", at: column) }
             return value
         }
-
-        func timeout(_ scanner: LineScanner, at column: Int) throws -> Int? { try speed(scanner, at: column) }
     }
 }
 

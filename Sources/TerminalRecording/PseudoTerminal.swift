@@ -44,12 +44,17 @@ public final class PseudoTerminal: @unchecked Sendable {
 
     /// Writes all of `bytes` to the program's keyboard.
     public func send(_ bytes: [UInt8]) throws {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
+        try Self.writeAll(bytes[...], to: master, what: "the program's terminal")
+    }
+
+    /// Writes all of `bytes` to `descriptor`, through short writes and interruptions.
+    static func writeAll(_ bytes: ArraySlice<UInt8>, to descriptor: Int32, what: String) throws {
+        var offset = bytes.startIndex
+        while offset < bytes.endIndex {
+            let written = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
             if written < 0 {
                 if errno == EINTR || errno == EAGAIN { continue }
-                throw Failure(description: "the program's terminal closed: \(String(cString: strerror(errno)))")
+                throw Failure(description: "cannot write to \(what): \(String(cString: strerror(errno)))")
             }
             offset += written
         }

@@ -98,7 +98,7 @@ public enum Recorder {
                 let count = read(child.master, &buffer, buffer.count)
                 // EIO: every descriptor of the program's side is closed, so it has exited.
                 if count <= 0 { return screen }
-                try writeAll(buffer[..<count], to: STDOUT_FILENO)
+                try PseudoTerminal.writeAll(buffer[..<count], to: STDOUT_FILENO, what: "the terminal")
                 try writer?.record(.output, bytes: buffer[..<count])
             }
             if descriptors[0].revents & Int16(POLLIN) != 0 {
@@ -117,18 +117,6 @@ public enum Recorder {
         var size = winsize()
         guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else { return nil }
         return (Int(size.ws_col), Int(size.ws_row))
-    }
-
-    static func writeAll(_ bytes: ArraySlice<UInt8>, to descriptor: Int32) throws {
-        var offset = bytes.startIndex
-        while offset < bytes.endIndex {
-            let written = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            if written < 0 {
-                if errno == EINTR || errno == EAGAIN { continue }
-                throw PseudoTerminal.Failure(description: "cannot write to the terminal: \(String(cString: strerror(errno)))")
-            }
-            offset += written
-        }
     }
 }
 
