@@ -40,7 +40,9 @@ public enum Recorder {
         let child: PseudoTerminal
         do {
             child = try PseudoTerminal(arguments: options.arguments, columns: size.columns, rows: size.rows,
-                                       environment: [SideChannel.variable: String(SideChannel.childDescriptor)], extraDescriptors: [channel[1]])
+                                       environment: [SideChannel.variable: String(SideChannel.childDescriptor),
+                                                     SideChannel.screensVariable: options.tape == nil ? "0" : "1"],
+                                       extraDescriptors: [channel[1]])
         } catch {
             close(channel[0]); close(channel[1])
             throw error

@@ -8,6 +8,9 @@ import Foundation
 public enum SideChannel {
     public static let variable = "STOREFRONT_EVENTS_FD"
     public static let commandsVariable = "STOREFRONT_COMMANDS_FD"
+    /// Set to 1 by a runner that reads screens (a tape, `record --tape`); a plain recording does
+    /// not, and the program then spends nothing per frame on them.
+    public static let screensVariable = "STOREFRONT_EVENTS_SCREENS"
     /// The child's descriptors for the channels: the first two after standard error.
     public static let childDescriptor: Int32 = 3
     public static let commandsDescriptor: Int32 = 4
@@ -59,11 +62,14 @@ public final class SideChannelWriter: Sendable {
     private let descriptor: Int32
 
     private let commands: Int32?
+    /// Whether the runner reads `s` lines: send the screen after each paint.
+    public let sendsScreens: Bool
 
     public init?(environment: [String: String] = ProcessInfo.processInfo.environment) {
         guard let value = environment[SideChannel.variable], let descriptor = Int32(value), descriptor > 2,
               fcntl(descriptor, F_GETFD) != -1 else { return nil }
         self.descriptor = descriptor
+        sendsScreens = environment[SideChannel.screensVariable] == "1"
         // Read without waiting: the UI loop asks between keys.
         commands = environment[SideChannel.commandsVariable].flatMap(Int32.init).flatMap { commands in
             commands > 2 && fcntl(commands, F_SETFL, O_NONBLOCK) != -1 ? commands : nil

@@ -34,7 +34,7 @@ enum UILoop {
             if changed {
                 painted = View.render(state)
                 terminal.paint(painted)
-                channel?.send(.screen(painted.text))
+                if channel?.sendsScreens == true { channel?.send(.screen(painted.text)) }
             }
             if let channel { saveRequestedScreens(channel, painted) }
             if exitAfterFirstFrame { return }

@@ -16,7 +16,7 @@ struct TapePlayback {
     func run() throws -> TapeRun.Failure? {
         var columns = 80, rows = 24
         var environment = ["TERM": "xterm-256color", "LANG": ProcessInfo.processInfo.environment["LANG"] ?? "C.UTF-8",
-                           SideChannel.variable: String(SideChannel.childDescriptor),
+                           SideChannel.variable: String(SideChannel.childDescriptor), SideChannel.screensVariable: "1",
                            SideChannel.commandsVariable: String(SideChannel.commandsDescriptor)]
         var outputPath: String?
         for step in steps {
