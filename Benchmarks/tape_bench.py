@@ -23,6 +23,8 @@ import tempfile
 import termios
 import time
 
+from pty_bytes import read_until_quiet  # the same settle-then-count read as the bytes benchmark
+
 
 def tape_of_100_steps(directory):
     lines = ["Set Width 100", "Set Height 30", "Wait /Products 1\\/12/"]
@@ -68,30 +70,13 @@ def spawn(binary, catalog, state, record):
     return master, process, start
 
 
-def drain(master, quiet, limit=20):
-    deadline = time.monotonic() + limit
-    data = bytearray()
-    while time.monotonic() < deadline:
-        ready, _, _ = select.select([master], [], [], quiet)
-        if not ready:
-            break
-        try:
-            chunk = os.read(master, 65536)
-        except OSError:
-            break
-        if not chunk:
-            break
-        data += chunk
-    return bytes(data)
-
-
 def session(binary, catalog, record, keys):
     state = tempfile.mkdtemp(prefix="storefront-tape-bench-")
     try:
         master, process, start = spawn(binary, catalog, state, record)
         select.select([master], [], [], 20)
         first_frame = time.monotonic() - start
-        drain(master, 0.5)
+        read_until_quiet(master, 0.5, 20)
         latencies = []
         for index in range(keys):
             os.write(master, b"j" if index % 2 == 0 else b"k")
@@ -99,9 +84,9 @@ def session(binary, catalog, record, keys):
             ready, _, _ = select.select([master], [], [], 5)
             if ready:
                 latencies.append(time.monotonic() - sent)
-            drain(master, 0.05)
+            read_until_quiet(master, 0.05, 20)
         os.write(master, b"q")
-        drain(master, 0.3)
+        read_until_quiet(master, 0.3, 20)
         process.wait(timeout=20)
         os.close(master)
         return first_frame, latencies

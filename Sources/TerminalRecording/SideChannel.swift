@@ -3,8 +3,9 @@ import Foundation
 /// Lines a program in a pseudo-terminal sends to the process that runs it, on descriptor 3
 /// (named by `STOREFRONT_EVENTS_FD`), and the requests it reads on descriptor 4
 /// (`STOREFRONT_COMMANDS_FD`) when a tape plays it. Each is one line, a letter and its text:
-/// `m` a marker, `s` the screen just painted (a JSON string), `w` a screenshot written, `x` one
-/// that could not be, and the request `screenshot PATH`.
+/// `m` a marker, `s` the screen just painted (a JSON string; only when the runner asks for
+/// screens), `w` a screenshot written, `x` one that could not be, and the request
+/// `screenshot PATH`.
 public enum SideChannel {
     public static let variable = "STOREFRONT_EVENTS_FD"
     public static let commandsVariable = "STOREFRONT_COMMANDS_FD"

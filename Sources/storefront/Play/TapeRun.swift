@@ -31,6 +31,8 @@ final class TapeRun {
     private var tail: [UInt8] = []
     private var exited = false
     private var channelBuffer: [UInt8] = []
+    /// One read buffer for the run: `pump` is called after every key.
+    private var buffer = [UInt8](repeating: 0, count: 65_536)
     private var replies: [SideChannel.Message] = []
     /// The last transaction the UI reported added: what `Store … last` acts on.
     private(set) var lastTransactionId: String?
@@ -127,7 +129,6 @@ final class TapeRun {
     @discardableResult
     func pump(milliseconds: Int) -> Bool {
         let deadline = ContinuousClock.now + .milliseconds(milliseconds)
-        var buffer = [UInt8](repeating: 0, count: 65_536)
         repeat {
             let left = deadline - ContinuousClock.now
             let timeout = max(0, Int(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))
