@@ -96,7 +96,7 @@ public struct StoreService: Sendable {
         let rawKey = try await store.transactionSigningKey(create: SigningIdentity.newKey)
         let chain = try await store.signingChain(create: { try SigningIdentity.mintChain(forKey: rawKey, at: Date()) })
         let identity = try SigningIdentity(kept: rawKey, chain: chain)
-        signer = try TransactionSigner(rawKey: identity.rawKey, chain: identity.chain)
+        signer = TransactionSigner(identity: identity)
         signer.issued.load(try await store.issuedSignatures())
         apiKeys = APIKeyRing(bundleId: store.catalog.bundleId)
         for key in try await Self.registeredKeys(store) + configuration.apiKeys {

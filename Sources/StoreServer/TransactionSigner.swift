@@ -11,25 +11,19 @@ import StoreSigning
 /// StoreKit 2's field names. The public key is served at `/.well-known/storefront-jws-key.pem`
 /// and as a JWK set at `/.well-known/jwks.json`; `kid` in the header names it.
 public struct TransactionSigner: Sendable {
-    /// The private key's raw representation (swift-crypto's key type is not Sendable; it is cheap to rebuild).
-    let rawKey: Data
+    /// The store's key and the chain sent as `x5c`, so Apple's verifiers accept the JWS.
+    let identity: SigningIdentity
     public let keyId: String
-    /// The key's certificates, sent as `x5c` so Apple's verifiers accept the JWS.
-    public let chain: SigningChain
     /// Transaction JWS issued so far (`signOnce`).
     public let issued = IssuedSignatures()
 
-    public init(rawKey: Data, chain: SigningChain) throws {
-        let key = try P256.Signing.PrivateKey(rawRepresentation: rawKey)
-        self.rawKey = rawKey
-        self.chain = chain
-        keyId = Base64URL.encode(Data(SHA256.hash(data: key.publicKey.x963Representation)).prefix(16))
+    public init(identity: SigningIdentity) {
+        self.identity = identity
+        keyId = Base64URL.encode(Data(SHA256.hash(data: identity.key.publicKey.x963Representation)).prefix(16))
     }
 
-    /// Valid by construction: `init` checked the raw key.
-    var key: P256.Signing.PrivateKey {
-        (try? P256.Signing.PrivateKey(rawRepresentation: rawKey)) ?? P256.Signing.PrivateKey()
-    }
+    public var chain: SigningChain { identity.chain }
+    var key: P256.Signing.PrivateKey { identity.key }
 
     public var publicKey: P256.Signing.PublicKey { key.publicKey }
 

@@ -25,7 +25,7 @@ public struct SigningIdentity: Sendable, Hashable {
     }
 
     /// Valid by construction: `init` checked the raw key.
-    var key: P256.Signing.PrivateKey {
+    public var key: P256.Signing.PrivateKey {
         (try? P256.Signing.PrivateKey(rawRepresentation: rawKey)) ?? P256.Signing.PrivateKey()
     }
 
