@@ -48,11 +48,7 @@ extension SimulatedStore {
                         updates.append(try self.record(previous, controls: controls, db))
                         continue periods
                     case .billingRetry(let period):
-                        previous.billingRetryUntil = start.addingTimeInterval(controls.timeRate.seconds(days: BillingIssue.retryDays, of: period))
-                        previous.graceExpires = controls.gracePeriod
-                            ? start.addingTimeInterval(controls.timeRate.seconds(days: BillingIssue.graceDays(period), of: period)) : nil
-                        try self.notify(NotificationEvent(.didFailToRenew, controls.gracePeriod ? .gracePeriod : nil), about: previous.id,
-                                        originalId: previous.transaction.originalId, at: now, db)
+                        try self.startBillingRetry(&previous, from: start, period: period, controls: controls, at: now, db)
                     case .stop(let reason):
                         previous.autoRenew = false
                         previous.expirationReason = reason
@@ -68,6 +64,17 @@ extension SimulatedStore {
             return updates
         }
         publish(await receipted(updates))
+    }
+
+    /// The renewal at `start` failed to bill: billing retry starts (and the grace period, when on),
+    /// and servers hear DID_FAIL_TO_RENEW.
+    nonisolated func startBillingRetry(_ latest: inout StoredTransaction, from start: Date, period: SubscriptionPeriod, controls: TestControls,
+                                       at now: Date, _ db: Database) throws {
+        latest.billingRetryUntil = start.addingTimeInterval(controls.timeRate.seconds(days: BillingIssue.retryDays, of: period))
+        latest.graceExpires = controls.gracePeriod
+            ? start.addingTimeInterval(controls.timeRate.seconds(days: BillingIssue.graceDays(period), of: period)) : nil
+        try notify(NotificationEvent(.didFailToRenew, controls.gracePeriod ? .gracePeriod : nil), about: latest.id,
+                   originalId: latest.transaction.originalId, at: now, db)
     }
 
     nonisolated func renewalStep(_ latest: StoredTransaction, controls: TestControls) -> RenewalStep {
@@ -140,7 +147,11 @@ extension SimulatedStore {
 
     /// Xcode's forced renewal: the period in force ends now and the next one starts, so periods
     /// never overlap; a chain that has expired renews from now.
-    nonisolated func forcedRenewal(of stored: StoredTransaction, at now: Date, controls: TestControls, _ db: Database) throws -> StoredTransaction {
+    /// A renewal now, as Xcode's forced renewal: the period ends and the next begins. With billing
+    /// issues on, the renewal fails to bill as one at the period's end would: the period ends and
+    /// billing retry starts (nil: no renewal was made). A subscription already in billing retry
+    /// renews: the retry succeeded.
+    nonisolated func forcedRenewal(of stored: StoredTransaction, at now: Date, controls: TestControls, _ db: Database) throws -> StoredTransaction? {
         var latest = try chainLatest(of: stored, db)
         guard latest.revocationDate == nil else {
             throw StoreFailure("transaction \(latest.id) was refunded; a refunded subscription does not renew", kind: .conflict)
@@ -157,6 +168,11 @@ extension SimulatedStore {
         }
         let (product, period) = try nextPlan(of: latest)
         if let expiry = latest.expiresDate, expiry > now { latest.expiresDate = now }
+        if controls.billingIssues, latest.billingRetryUntil == nil {
+            try startBillingRetry(&latest, from: now, period: period, controls: controls, at: now, db)
+            try latest.update(db)
+            return nil
+        }
         latest.billingRetryUntil = nil
         latest.graceExpires = nil
         return try renewal(after: latest, to: product, start: now, period: period, controls: controls, db)

@@ -147,7 +147,8 @@ extension SimulatedStore {
             return []
         case .forceRenewal:
             try requireSubscription(stored, "renewed")
-            return [try record(try forcedRenewal(of: stored, at: now, controls: controls, db), controls: controls, db)]
+            guard let renewal = try forcedRenewal(of: stored, at: now, controls: controls, db) else { return [] }
+            return [try record(renewal, controls: controls, db)]
         case .setAutoRenew(_, let on):
             try requireSubscription(stored, "renewed")
             try setAutoRenew(on, chainOf: stored, at: now, db)

@@ -88,7 +88,7 @@ struct ManageCommand: AsyncParsableCommand {
     }
 
     struct Renew: TransactionAction {
-        static let configuration = CommandConfiguration(commandName: "renew", abstract: "Renew a subscription now.")
+        static let configuration = CommandConfiguration(commandName: "renew", abstract: "Renew a subscription now; with billing-issues on, the renewal fails to bill and billing retry starts.")
         static let action = ManageAction.forceRenewal
         @Argument(help: "A transaction of the subscription.") var id: String
         @OptionGroup var options: StoreOptions

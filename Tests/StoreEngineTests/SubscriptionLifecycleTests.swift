@@ -148,6 +148,22 @@ import TestSupport
         #expect(ControlSetting.gracePeriod.value(in: controls) == "on")
     }
 
+    /// Xcode's forced renewal is a renewal: with billing issues on it fails to bill as one at the
+    /// period's end would, and a second forced renewal (the retry) succeeds.
+    @Test func aForcedRenewalWithBillingIssuesEntersBillingRetryNow() async throws {
+        let fixture = try StoreFixture()
+        try await fixture.setControls { $0.billingIssues = true; $0.gracePeriod = true }
+        let id = try await subscribed(fixture)
+        #expect(try await fixture.store.perform(.forceRenewal(id)).isEmpty, "a renewal that could not bill made a transaction")
+        let failing = try await subscription(fixture)
+        #expect(failing.renewal?.isInBillingRetry == true)
+        #expect(failing.renewal?.gracePeriodExpirationDate == fixture.clock.now().addingTimeInterval(16 * Self.day))
+        #expect(failing.isActive(at: fixture.clock.now()), "the grace period keeps access")
+        let renewed = try #require(try await fixture.store.perform(.forceRenewal(id)).first?.transaction)
+        #expect(renewed.id != id && renewed.purchaseDate == fixture.clock.now())
+        #expect(try await subscription(fixture).renewal?.isInBillingRetry == false)
+    }
+
     @Test func aNewPlanReplacesOneInBillingRetry() async throws {
         let fixture = try StoreFixture()
         try await fixture.setControls { $0.billingIssues = true }
