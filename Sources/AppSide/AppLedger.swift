@@ -94,6 +94,7 @@ public struct AppLedger: Sendable {
                 );
                 """)
         }
+        registerCrashes(&migrator)
         return migrator
     }
 

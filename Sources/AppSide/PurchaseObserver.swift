@@ -45,6 +45,7 @@ public struct PurchaseObserver: Sendable {
             // Refunded: take back what was granted. A purchase update that arrives after its refund
             // was acted on (published late) is refused by the ledger and grants nothing again.
             if transaction.terms?.revocation != nil { return try await revoke(transaction) }
+            if let crash = try ledger.recordCrash(delivering: transaction.productId, transactionId: transaction.id) { throw crash }
             let (record, steps) = try deliver(update)
             if record.revoked { return try await revoke(transaction) }
             if stopAfterDelivery { return steps }
@@ -170,6 +171,19 @@ public struct PurchaseObserver: Sendable {
             steps += try await handle(update)
         }
         return steps
+    }
+
+    /// What the app does at launch: handles each transaction the queue re-delivers, verifies
+    /// again what it delivered that the queue no longer offers, and acts on refunds made while it
+    /// was closed. `each` hears every update (nil for the ledger's and refunds' steps) with the
+    /// steps it caused, in order.
+    public func launch(account: String, each: (TransactionUpdate?, [AppStep]) -> Void = { _, _ in }) async throws {
+        let queue = try await store.unfinished(account: account)
+        for update in queue { each(update, try await handle(update)) }
+        let recovered = try await recoverLedger(account: account, queue: Set(queue.map(\.transaction.id)))
+        if !recovered.isEmpty { each(nil, recovered) }
+        let revoked = try await reconcileRevocations(account: account)
+        if !revoked.isEmpty { each(nil, revoked) }
     }
 
     /// The payments still in flight for the account (banner, pending view, buy warnings).

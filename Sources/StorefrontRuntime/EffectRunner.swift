@@ -153,6 +153,8 @@ public final class EffectRunner: Sendable {
     private func run(_ job: () async throws -> Void) async {
         do {
             try await job()
+        } catch let crash as AppCrash {
+            report(.appCrashed(AppCrashReport(transactionId: crash.transactionId, productId: crash.productId, crashes: crash.crashes)))
         } catch let error as StoreFailure {
             report(.effectFailed(error.message))
         } catch {
@@ -191,9 +193,17 @@ public final class EffectRunner: Sendable {
         case .refresh(let account):
             await refresh(account: account)
         case .replayUnfinished(let account):
-            for update in try await store.unfinished(account: account) { report(.transactionUpdate(update)) }
+            let queue = try await store.unfinished(account: account)
+            for update in queue { report(.transactionUpdate(update)) }
+            // What this device delivered and the queue no longer offers (another device finished
+            // it) is shown to the app's server again, as a launch of the app does.
+            let recovered = try await observer.recoverLedger(account: account, queue: Set(queue.map(\.transaction.id)))
             let revoked = try await observer.reconcileRevocations(account: account)
-            if !revoked.isEmpty { report(.appSteps(revoked)) }
+            if !(recovered + revoked).isEmpty {
+                // The UI names a step's product from the history, which holds these only after a read.
+                await refresh(account: account)
+                report(.appSteps(recovered + revoked))
+            }
         case .restore(let account):
             do {
                 let restored = try await store.restore(account: account)
@@ -212,6 +222,9 @@ public final class EffectRunner: Sendable {
             if !steps.isEmpty { report(.appSteps(steps)) }
         case .saveScreen(let grid):
             saveScreen(grid)
+        case .fixApp:
+            try observer.ledger.fixCrashes()
+            report(.appFixed)
         case .quit:
             break
         }

@@ -28,6 +28,24 @@ public enum Action: Sendable, Equatable {
     case screenSaved(String)
     /// Saving the screen failed: why.
     case screenNotSaved(String)
+    /// The app crashed delivering a transaction (a scenario's app build): it stays unfinished.
+    case appCrashed(AppCrashReport)
+    /// The fixed app build is installed: no delivery crashes any more.
+    case appFixed
+}
+
+/// A crash of the app while it delivered a transaction, as the crash screen shows it.
+public struct AppCrashReport: Sendable, Hashable {
+    public var transactionId: String
+    public var productId: String
+    /// How many times delivering this product has crashed the app, this one included.
+    public var crashes: Int
+
+    public init(transactionId: String, productId: String, crashes: Int) {
+        self.transactionId = transactionId
+        self.productId = productId
+        self.crashes = crashes
+    }
 }
 
 /// What the UI reads from the store and the ledger after a change.
@@ -68,5 +86,7 @@ public enum Effect: Sendable, Hashable {
     case redeem(code: String, productId: String, account: String)
     /// Save what the screen shows (as text, ANSI and SVG) for a bug report.
     case saveScreen(Grid)
+    /// Install the app build without its crash, so delivering no longer crashes.
+    case fixApp
     case quit
 }

@@ -165,6 +165,8 @@ public enum PurchaseProgress: Sendable, Hashable {
     case rejected(String)
     /// The App Store refunded it: what it granted is withdrawn.
     case revoked
+    /// The app crashed delivering it: it stays unfinished, and comes back at the next launch.
+    case crashed
     /// A higher level of its group replaced this subscription; `refunded`: its unused part was
     /// worth something (not a free trial) and was refunded.
     case upgraded(refunded: Bool)
@@ -191,6 +193,8 @@ public enum Sheet: Sendable, Hashable {
     case refundRequest(RefundRequest)
     /// StoreKit's offer-code redemption sheet, with the code typed so far.
     case redeemCode(String)
+    /// The app crashed delivering a transaction: launch it again, or install the fixed build.
+    case appCrashed(AppCrashReport)
 }
 
 /// The refund-request sheet's state: the transaction, and which of Apple's reasons is chosen.

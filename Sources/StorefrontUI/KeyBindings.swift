@@ -10,6 +10,8 @@ public enum Command: Sendable, Hashable, CaseIterable {
     case approve, decline, resolve, refund, expire, renew, delete, clearAll, reset, autoRenew, priceIncrease
     /// Answers to a question (quit while a payment is in flight?) and the key that closes a message.
     case yes, no, dismiss
+    /// The crash screen: launch the app again, or install the fixed build first.
+    case relaunch, fixApp
 }
 
 public struct KeyBinding: Sendable {
@@ -42,6 +44,8 @@ public struct KeyBinding: Sendable {
         case question
         /// A message sheet (an error, help, pending payments, a restore's result).
         case message
+        /// The screen of an app that crashed delivering a transaction.
+        case crash
     }
 }
 
@@ -112,6 +116,10 @@ public enum KeyBindings {
         KeyBinding(keys: [.character("y"), .enter], command: .yes, help: ("yes: quit now", "是：立即退出"), scope: .question),
         KeyBinding(keys: [.character("n")], command: .no, help: ("no: stay", "否：留下"), scope: .question),
         KeyBinding(keys: [.enter], command: .dismiss, help: ("close the message", "关闭消息"), scope: .message, short: ("close", "关闭")),
+        KeyBinding(keys: [.enter], command: .relaunch, help: ("launch the app again (it meets the same transaction)", "再次启动应用（它会再次遇到同一笔交易）"),
+                   scope: .crash, short: ("launch again", "再次启动")),
+        KeyBinding(keys: [.character("x")], command: .fixApp, help: ("install the fixed build, then launch", "安装修复后的版本，然后启动"),
+                   scope: .crash, short: ("fixed build", "修复版本")),
     ]
 
     /// The command for a key in the given scope: the scope's own bindings first, then the ones

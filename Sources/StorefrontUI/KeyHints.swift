@@ -113,6 +113,10 @@ struct KeyHints {
         line([item([.buy], .main, ("redeem", "兑换")), item([.close], .everywhere, ("cancel", "取消"))])
     }
 
+    var crash: String {
+        line([item([.relaunch], .crash), item([.fixApp], .crash), item([.manager], .main), item([.quit], .everywhere)])
+    }
+
     var question: String {
         line([item([.yes], .question, ("quit", "退出")), item([.no], .question, ("stay", "留下"))])
     }

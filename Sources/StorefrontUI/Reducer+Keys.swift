@@ -171,6 +171,31 @@ extension Reducer {
             return helpKey(&state, key, scroll)
         case .error, .pendingPayments, .restoreResult:
             return messageCommand(&state, KeyBindings.command(for: key, in: .message))
+        case .appCrashed:
+            return crashCommand(&state, KeyBindings.command(for: key, in: .crash))
+        }
+    }
+
+    /// The crash screen: the app is not running until it is launched again, as it was or fixed.
+    static func crashCommand(_ state: inout AppState, _ command: Command?) -> [Effect] {
+        let account = state.account.name
+        switch command {
+        case .relaunch?:
+            state.sheet = nil
+            return [.replayUnfinished(account: account), .refresh(account: account)]
+        case .fixApp?:
+            state.sheet = nil
+            return [.fixApp, .replayUnfinished(account: account), .refresh(account: account)]
+        case .manager?:
+            state.sheet = .transactionManager(selection: 0)
+            return []
+        case .quit?:
+            return quit(&state)
+        case .close?:
+            state.sheet = nil
+            return []
+        default:
+            return []
         }
     }
 

@@ -45,8 +45,9 @@ extension Reducer {
         let strings = UIStrings(state.language)
         for step in steps {
             switch step {
-            case .delivered(let id, _):
+            case .delivered(let id, let firstTime):
                 state.progress[id] = .delivered
+                if !firstTime { say(&state, strings.deliveredAgain(title(state, id))) }
             case .orderMatched(_, let orderId):
                 say(&state, strings.orderMatched(orderId), .warning)
             case .verified(let id):
@@ -123,11 +124,12 @@ extension Reducer {
         state.balances = snapshot.balances
         state.entitlements = snapshot.entitlements
         state.controls = snapshot.controls
-        // Changed by another process (approved from another terminal): not handled here yet.
+        // Changed by another process (approved from another terminal): not handled here yet. One
+        // that crashed the app waits for the app to be launched again (the crash screen's keys).
         let unhandled = snapshot.pending.filter { payment in
             guard payment.reason == .unfinished else { return false }
             switch state.progress[payment.transactionId] {
-            case .verifying?, .delivered?: return false
+            case .verifying?, .delivered?, .crashed?: return false
             default: return true
             }
         }

@@ -83,6 +83,13 @@ public enum Reducer {
         case .screenNotSaved(let reason):
             say(&state, UIStrings(state.language).screenNotSaved(reason), .error)
             return []
+        case .appCrashed(let crash):
+            state.sheet = .appCrashed(crash)
+            state.progress[crash.transactionId] = .crashed
+            return [.refresh(account: state.account.name)]
+        case .appFixed:
+            say(&state, UIStrings(state.language).appFixed)
+            return []
         }
     }
 

@@ -66,6 +66,8 @@ enum Sheets {
             return (strings.subscriptionsTitle, subscriptions(state, strings, selection), hints.subscriptions)
         case .refundRequest(let request):
             return (strings.refundTitle, refundRequest(request, state, strings), hints.refundRequest)
+        case .appCrashed(let crash):
+            return (strings.crashTitle, crashLines(crash, state, strings), hints.crash)
         case .redeemCode(let code):
             return (strings.redeemTitle, [Line(text: strings.redeemPrompt), Line(text: ""), Line(text: "> " + code + "▏", role: .title)], hints.redeem)
         case .restoreResult(let result):
@@ -214,7 +216,16 @@ enum Sheets {
     /// Generated from the dispatch table; two columns when one would not fit the screen.
     /// Where each key works, in the order a user meets the screens, each key with what it does;
     /// a description too long for the box wraps under itself, so nothing is cut at any width.
-    static let helpSections: [KeyBinding.Scope] = [.main, .everywhere, .confirm, .subscriptions, .controls, .manager]
+    static let helpSections: [KeyBinding.Scope] = [.main, .everywhere, .confirm, .subscriptions, .controls, .manager, .crash]
+
+    static func crashLines(_ crash: AppCrashReport, _ state: AppState, _ strings: UIStrings) -> [Line] {
+        let title = Reducer.title(state, nil, product: crash.productId)
+        return [Line(text: strings.crashed(title, transactionId: crash.transactionId, crashes: crash.crashes), role: .error),
+                Line(text: ""),
+                Line(text: strings.crashLoop),
+                Line(text: ""),
+                Line(text: strings.crashWayOut, role: .muted)]
+    }
 
     static func help(_ state: AppState, _ strings: UIStrings) -> [Line] {
         let inner = innerWidth(for: state.size)

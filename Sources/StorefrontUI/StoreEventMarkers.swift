@@ -14,6 +14,8 @@ public enum StoreEventMarkers {
             update.transaction.state == .purchasing ? [] : ["\(update.transaction.state.name) \(update.transaction.id)"]
         case .appSteps(let steps):
             steps.map(marker)
+        case .appCrashed(let crash):
+            ["app crashed \(crash.transactionId) \(crash.productId)"]
         case .restoreFinished(let result):
             switch result {
             case .nothing: ["restore found nothing"]

@@ -203,6 +203,10 @@ public struct UIStrings: Sendable {
     func notVerifiedYet(_ reason: String) -> String {
         pick("Not verified yet (\(reason)); the payment is kept and retried.", "尚未验证（\(reason)）；付款已保留，将重试。")
     }
+    func deliveredAgain(_ title: String) -> String {
+        pick("\(title) came back unfinished; it was delivered before, so nothing is credited twice.",
+             "“\(title)”以未完成状态再次出现；它已交付过，因此不会重复计入。")
+    }
     func deliveredElsewhere(_ title: String) -> String {
         pick("\(title) was delivered on another device of this account; it is not credited here twice.",
              "\(title) 已在此账户的另一台设备上交付；此处不会重复计入。")
@@ -240,6 +244,7 @@ public struct UIStrings: Sendable {
         case .unverified?: return pick("delivered · not verified yet", "已交付 · 尚未验证")
         case .rejected?: return pick("verification rejected", "验证被拒绝")
         case .revoked?: return pick("refunded", "已退款")
+        case .crashed?: return pick("app crashed delivering · unfinished", "交付时应用崩溃 · 未完成")
         case .upgraded(let refunded)?:
             return refunded ? pick("upgraded · unused part refunded", "已升级 · 未用部分已退款") : pick("upgraded", "已升级")
         case nil: return ""
@@ -388,6 +393,21 @@ public struct UIStrings: Sendable {
     var productIdLabel: String { pick("Product ID", "商品 ID") }
     var groupLabel: String { pick("Group", "订阅群组") }
     var errorTitle: String { pick("Purchase failed", "购买失败") }
+    var crashTitle: String { pick("The app crashed", "应用崩溃了") }
+    func crashed(_ title: String, transactionId: String, crashes: Int) -> String {
+        pick("Delivering \(title) (transaction \(transactionId)) crashed the app: crash \(crashes).",
+             "交付“\(title)”（交易 \(transactionId)）时应用崩溃：第 \(crashes) 次崩溃。")
+    }
+    var crashLoop: String {
+        pick("The transaction was never finished, so the payment queue offers it again at every launch, and the app crashes again: a crash loop.",
+             "这笔交易从未完成，因此支付队列在每次启动时都会再次提供它，应用又会崩溃：崩溃循环。")
+    }
+    var crashWayOut: String {
+        let (relaunch, fix, manager) = (keys.key(.relaunch, .crash), keys.key(.fixApp, .crash), keys.key(.manager))
+        return pick("\(relaunch) launches it again as it is; \(fix) installs the fixed build, which delivers and finishes the transaction; \(manager) opens the transaction manager.",
+                    "\(relaunch) 按原样再次启动；\(fix) 安装修复后的版本，它会交付并完成这笔交易；\(manager) 打开交易管理器。")
+    }
+    var appFixed: String { pick("Fixed build installed: delivering no longer crashes the app.", "已安装修复版本：交付不再使应用崩溃。") }
     var verificationTitle: String { pick("Receipt verification failed", "收据验证失败") }
     var failureTitle: String { pick("Something went wrong", "出错了") }
     var developerLabel: String { pick("For developers: ", "开发者提示：") }
@@ -408,6 +428,7 @@ public struct UIStrings: Sendable {
         case .manager: pick("Transaction manager (\(keys.key(.manager)))", "交易管理器（\(keys.key(.manager))）")
         case .question: pick("Questions", "问题")
         case .message: pick("Messages", "消息")
+        case .crash: pick("The app crashed", "应用崩溃了")
         }
     }
     var restoreTitle: String { pick("Restore purchases", "恢复购买") }

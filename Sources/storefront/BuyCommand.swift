@@ -173,14 +173,10 @@ struct StepPrinter {
     /// Handles what the queue re-delivers at launch, then re-sends the ledger's unverified entries
     /// the queue no longer offers (another device finished them), printing each update and step.
     static func handleUnfinished(_ session: StoreSession, printer: StepPrinter) async throws {
-        let queue = try await session.store.unfinished(account: session.account.name)
-        for update in queue {
-            printer.update(update)
-            for step in try await session.observer.handle(update) { printer.step(step) }
+        try await session.observer.launch(account: session.account.name) { update, steps in
+            if let update { printer.update(update) }
+            for step in steps { printer.step(step) }
         }
-        let offered = Set(queue.map(\.transaction.id))
-        for step in try await session.observer.recoverLedger(account: session.account.name, queue: offered) { printer.step(step) }
-        for step in try await session.observer.reconcileRevocations(account: session.account.name) { printer.step(step) }
     }
 
     func pendingWarning(_ productId: String, _ pending: [PendingPayment]) {
