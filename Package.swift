@@ -21,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-asn1", from: "1.0.0"),
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.0.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.0.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
     ],
     targets: [
         // ncursesw, wrapped so Swift 6 sees the macros and globals it needs (see shim.h). No
@@ -129,6 +130,12 @@ let package = Package(
         .target(name: "TerminalRecording", dependencies: ["CPseudoTerminal", "TapeScript"]),
         // VHS tapes: the commands `storefront play` runs, parsed with every problem's line and column. Pure.
         .target(name: "TapeScript", dependencies: ["ScreenCapture"]),
+        // Scenarios: prepared situations as plain data (JSON or YAML), validated with every
+        // problem's place, and the built-in ones. Pure: parsing only.
+        .target(
+            name: "Scenarios",
+            dependencies: ["StoreKitModel", "StoreCore", .product(name: "Yams", package: "Yams")]
+        ),
         // posix_openpt and its kin, which Swift's Glibc module leaves undeclared.
         .systemLibrary(name: "CPseudoTerminal"),
         // The pure UI core (Elm architecture): state, actions, reduce → effects, view → cell grid.
@@ -150,6 +157,7 @@ let package = Package(
                 "TerminalUI",
                 "TerminalRecording",
                 "TapeScript",
+                "Scenarios",
                 "ScreenCapture",
                 "CellGrid",
                 "StoreServer",
@@ -238,13 +246,17 @@ let package = Package(
             dependencies: ["TapeScript"]
         ),
         .testTarget(
+            name: "ScenariosTests",
+            dependencies: ["Scenarios", "StoreKitModel", "StoreCore", "TestSupport"]
+        ),
+        .testTarget(
             name: "TerminalUITests",
             dependencies: ["TerminalUI", "CellGrid"]
         ),
         // Runs the built `storefront` executable as a user would; depending on it makes `swift test` build it.
         .testTarget(
             name: "StorefrontCLITests",
-            dependencies: ["storefront", "StoreClient", "StoreKitModel", "TestSupport"]
+            dependencies: ["storefront", "StoreClient", "StoreKitModel", "Scenarios", "TestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

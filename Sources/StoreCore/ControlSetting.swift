@@ -134,6 +134,13 @@ public struct ControlProblem: Error, Sendable, Hashable, CustomStringConvertible
     public let value: String?
     public let message: String
 
+    public init(setting: String, field: String, value: String?, message: String) {
+        self.setting = setting
+        self.field = field
+        self.value = value
+        self.message = message
+    }
+
     /// "700000: expected milliseconds, 0 to 600000", for an answer that names the field apart.
     public var valueAndMessage: String {
         value.map { "\($0): \(message)" } ?? message

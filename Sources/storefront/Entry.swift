@@ -1,3 +1,4 @@
+import AppSide
 import ArgumentParser
 import CellGrid
 import Foundation
@@ -15,7 +16,7 @@ struct Storefront: AsyncParsableCommand {
         Exit status: 0 on success, 2 on a usage error, 1 on any other error (message on stderr).
         """,
         version: Storefront.version,
-        subcommands: [OpenCommand.self, PlayCommand.self, ScreenshotCommand.self, RecordCommand.self, ReportCommand.self, ProductsCommand.self, ErrorsCommand.self, BuyCommand.self, TransactionsCommand.self, FinishCommand.self, RestoreCommand.self, WalletCommand.self, ManageCommand.self, ResetCommand.self, ServeCommand.self, CatalogCommand.self],
+        subcommands: [OpenCommand.self, PlayCommand.self, ScreenshotCommand.self, RecordCommand.self, ReportCommand.self, ScenariosCommand.self, ProductsCommand.self, ErrorsCommand.self, BuyCommand.self, TransactionsCommand.self, FinishCommand.self, RestoreCommand.self, WalletCommand.self, ManageCommand.self, ResetCommand.self, ServeCommand.self, CatalogCommand.self],
         defaultSubcommand: OpenCommand.self
     )
 
@@ -37,6 +38,10 @@ struct Storefront: AsyncParsableCommand {
     }
 
     static func exit(withError error: any Error) -> Never {
+        if let crash = error as? AppCrash {
+            // The simulated app build crashed: a failure of the app, not of the tool.
+            exit(withError: CommandFailure.failure(crash.description))
+        }
         if let failure = error as? CommandFailure {
             Console.err(lines: ["storefront: " + (failure.lines.first ?? "")] + failure.lines.dropFirst())
             Foundation.exit(failure.status)

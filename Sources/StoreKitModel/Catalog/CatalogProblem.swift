@@ -109,7 +109,9 @@ func listed(_ items: [String], total: Int? = nil, limit: Int = 10) -> String {
 }
 
 /// Renders any JSON value briefly, for "found …" in messages.
-func brief(_ value: JSONValue) -> String {
+/// A value as a message shows it: a string quoted and cut short (`quoted`), a number as written,
+/// a container by its kind.
+public func brief(_ value: JSONValue) -> String {
     switch value {
     case .string(let text): quoted(text)
     case .number(let text): text.utf8.count > 40 ? String(text.prefix(40)) + "…" : text  // numbers are ASCII

@@ -2,14 +2,17 @@ import Foundation
 
 /// Collects every problem while reading a `JSONValue` tree, so a catalog is reported in full
 /// rather than stopping at the first mistake. Each accessor reports what it could not read and
-/// returns nil; callers carry on with what they have.
-struct Validation {
-    private(set) var problems: [CatalogProblem] = []
+/// returns nil; callers carry on with what they have. Public so that other documents read as
+/// JSON (scenario files) report their problems as catalogs do.
+public struct Validation {
+    public private(set) var problems: [CatalogProblem] = []
     /// Prices already parsed (see `parsePrice`), up to `priceMemoLimit` distinct ones.
     var priceMemo: [PriceKey: Result<Decimal, PriceText.Problem>] = [:]
     static let priceMemoLimit = 4_096
 
-    mutating func report(_ path: JSONPath, _ message: String) {
+    public init() {}
+
+    public mutating func report(_ path: JSONPath, _ message: String) {
         problems.append(CatalogProblem(path: path.description, message: message))
     }
 
@@ -24,7 +27,7 @@ struct Validation {
     }
 
     /// Reads an object, reporting duplicate keys, and unknown keys when `allowed` is given.
-    mutating func object(_ value: JSONValue?, _ path: @autoclosure () -> JSONPath, allowed: [String]? = nil) -> JSONObject? {
+    public mutating func object(_ value: JSONValue?, _ path: @autoclosure () -> JSONPath, allowed: [String]? = nil) -> JSONObject? {
         guard let value else { return nil }
         guard case .object(let object) = value else {
             report(path(), "expected an object, found \(brief(value))")
@@ -41,7 +44,7 @@ struct Validation {
         return object
     }
 
-    mutating func array(_ value: JSONValue?, _ path: @autoclosure () -> JSONPath) -> [JSONValue]? {
+    public mutating func array(_ value: JSONValue?, _ path: @autoclosure () -> JSONPath) -> [JSONValue]? {
         guard let value else { return nil }
         guard case .array(let items) = value else {
             report(path(), "expected an array, found \(brief(value))")
@@ -51,7 +54,7 @@ struct Validation {
     }
 
     /// A required member: reports its absence on the parent object's path.
-    mutating func require(_ object: JSONObject, _ key: String, _ path: JSONPath, _ what: String) -> JSONValue? {
+    public mutating func require(_ object: JSONObject, _ key: String, _ path: JSONPath, _ what: String) -> JSONValue? {
         guard let value = object[key] else {
             report(path, "missing \"\(key)\" (\(what))")
             return nil
@@ -69,7 +72,7 @@ struct Validation {
     /// the unit a person counts, whatever the size of the text. Counting is linear, and the checks
     /// that walk the text in this module's code run only once it is known to be within the limit,
     /// so a 50 MB value is refused in about a second even in a debug build.
-    mutating func string(_ value: JSONValue?, _ path: @autoclosure () -> JSONPath, maxLength: Int = 200, multiline: Bool = false) -> String? {
+    public mutating func string(_ value: JSONValue?, _ path: @autoclosure () -> JSONPath, maxLength: Int = 200, multiline: Bool = false) -> String? {
         guard let value else { return nil }
         guard case .string(let text) = value else {
             report(path(), "expected a string, found \(brief(value))")
@@ -152,7 +155,7 @@ struct Validation {
         return nil
     }
 
-    mutating func bool(_ value: JSONValue?, _ path: @autoclosure () -> JSONPath) -> Bool? {
+    public mutating func bool(_ value: JSONValue?, _ path: @autoclosure () -> JSONPath) -> Bool? {
         guard let value else { return nil }
         guard case .bool(let flag) = value else {
             report(path(), "expected true or false, found \(brief(value))")
@@ -161,7 +164,7 @@ struct Validation {
         return flag
     }
 
-    mutating func integer(_ value: JSONValue?, _ path: @autoclosure () -> JSONPath, in range: ClosedRange<Int>) -> Int? {
+    public mutating func integer(_ value: JSONValue?, _ path: @autoclosure () -> JSONPath, in range: ClosedRange<Int>) -> Int? {
         guard let value else { return nil }
         guard case .number(let text) = value, let number = Int(text) else {
             let expected = range.count == 1 ? "the whole number \(range.lowerBound)" : "a whole number from \(range.lowerBound) to \(range.upperBound)"
@@ -186,7 +189,7 @@ struct Validation {
     }
 
     /// One of a fixed set of words, such as a product type.
-    mutating func choice<T>(_ value: JSONValue?, _ path: @autoclosure () -> JSONPath, _ what: String,
+    public mutating func choice<T>(_ value: JSONValue?, _ path: @autoclosure () -> JSONPath, _ what: String,
                             options: [(String, T)]) -> T? {
         guard let text = string(value, path()) else { return nil }
         guard let match = options.first(where: { $0.0 == text }) else {

@@ -36,6 +36,10 @@ struct OpenCommand: AsyncParsableCommand {
                                             valueName: "seconds"))
     var slowMotion: Double?
 
+    @Option(name: .long, help: ArgumentHelp("Start from a prepared situation: a built-in scenario (storefront scenarios lists them) or a scenario file (JSON or YAML). Its store lives in --state DIR (which must hold none yet), else in the state directory's scenarios/NAME, prepared afresh at each start.",
+                                            valueName: "name|file"))
+    var scenario: String?
+
     @Flag(name: .long, help: "For presenters: show the keys pressed in the last 3 seconds at the bottom right.")
     var showKeys = false
 
@@ -43,6 +47,9 @@ struct OpenCommand: AsyncParsableCommand {
     var exitAfterFirstFrame = false
 
     func run() async throws {
+        // A scenario with problems is reported before anything else, terminal or not.
+        let choice = try scenario.map(ScenarioChoice.init)
+        try await choice?.check(options)
         guard Terminal.isInteractive else {
             throw CommandFailure.usage("""
                 the interactive storefront needs a terminal (stdin and stdout must be a TTY). \
@@ -58,6 +65,15 @@ struct OpenCommand: AsyncParsableCommand {
         if screens?.isEmpty == true {
             throw CommandFailure.usage("--screens needs a directory; an empty value would quietly save into the current one")
         }
+        var options = self.options
+        var notices: [String] = []
+        var label: String?
+        if let choice {
+            let prepared = try await choice.prepare(options)
+            options = prepared.options
+            notices.append(prepared.note)
+            label = prepared.name
+        }
         // The store resumes on the runner, before its first effect: the first frame does not wait for it.
         let session = try await options.open(followAccountOnly: false, retryBudget: .seconds(3), resuming: false, announcing: false)
         let screenDirectory = screens.map { URL(fileURLWithPath: $0) } ?? session.stateDirectory.appendingPathComponent("screens")
@@ -65,12 +81,13 @@ struct OpenCommand: AsyncParsableCommand {
                                   screens: ScreenFiles(directory: screenDirectory, title: "Storefront — \(session.storeLabel)"),
                                   slowMotion: slowMotion.map { .milliseconds(Int64(($0 * 1000).rounded())) })
         let worker = runner.start(first: session.resume)
-        var state = AppState(catalog: session.context.catalog, storeLabel: session.storeLabel, language: session.language,
+        var state = AppState(catalog: session.context.catalog, storeLabel: session.storeLabel + (label.map { " · scenario \($0)" } ?? ""), language: session.language,
                              account: session.account, storefront: session.storefront, localeOverride: options.catalog.locale,
                              asciiOnly: false, size: .zero, now: Date())
         if showKeys { state.keyEcho = KeyEcho() }
-        if !session.notices.isEmpty {
-            state.status = StatusMessage(text: session.notices.joined(separator: " · "), level: .warning, expires: Date().addingTimeInterval(20))
+        notices += session.notices
+        if !notices.isEmpty {
+            state.status = StatusMessage(text: notices.joined(separator: " · "), level: .warning, expires: Date().addingTimeInterval(scenario == nil ? 20 : 60))
         }
         do {
             try await UILoop.run(state, runner: runner, exitAfterFirstFrame: exitAfterFirstFrame)

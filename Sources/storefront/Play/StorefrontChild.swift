@@ -12,12 +12,16 @@ struct ChildStoreOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Test account to open the storefront as.", valueName: "name"))
     var account: String?
 
+    @Option(name: .long, help: ArgumentHelp("Start the storefront from this scenario (storefront scenarios lists them).", valueName: "name|file"))
+    var scenario: String?
+
     /// The storefront's arguments; `state` in place of `--state` when given.
     func arguments(state override: String? = nil) -> [String] {
         var arguments: [String] = []
         if let state = override ?? state { arguments += ["--state", state] }
         if let catalog { arguments += ["--catalog", catalog] }
         if let account { arguments += ["--account", account] }
+        if let scenario { arguments += ["--scenario", scenario] }
         return arguments
     }
 }

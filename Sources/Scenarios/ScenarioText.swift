@@ -1,0 +1,103 @@
+import Foundation
+import StoreKitModel
+import Yams
+
+/// A scenario's text read into a scenario: JSON, or YAML when the file's name ends in `.yaml` or
+/// `.yml`. A YAML document becomes the same tree as JSON, so both are checked alike; its
+/// problems also give their line and column.
+public enum ScenarioText {
+    public static func isYAML(_ path: String) -> Bool {
+        let lower = path.lowercased()
+        return lower.hasSuffix(".yaml") || lower.hasSuffix(".yml")
+    }
+
+    /// The document's `catalog`, read before the rest is checked (the rest is checked against
+    /// that catalog); nil when there is none or the text does not parse.
+    public static func catalogPath(_ text: String, yaml: Bool) -> String? {
+        var marks: [String: String] = [:]
+        let document = yaml ? try? YAMLTree.value(text, marks: &marks) : try? JSONParser.parse(text)
+        guard case .object(let top)? = document, case .string(let path)? = top["catalog"] else { return nil }
+        return path
+    }
+
+    /// Every problem at once, under the name `source`, as a catalog's are reported.
+    public static func read(_ text: String, source: String, yaml: Bool, catalog: Catalog?) -> Result<Scenario, CatalogError> {
+        var marks: [String: String] = [:]
+        let document: JSONValue
+        do {
+            if yaml {
+                document = try YAMLTree.value(text, marks: &marks)
+            } else {
+                document = try JSONParser.parse(text)
+            }
+        } catch let error as JSONSyntaxError {
+            return .failure(CatalogError(source: source, message: error.description))
+        } catch let error as YAMLTree.Problem {
+            return .failure(CatalogError(source: source, message: error.message))
+        } catch {
+            return .failure(CatalogError(source: source, message: "\(error)"))
+        }
+        switch ScenarioDecoder.decode(document, catalog: catalog) {
+        case .success(let scenario): return .success(scenario)
+        case .failure(let found):
+            return .failure(CatalogError(source: source, problems: found.problems.map { problem in
+                guard let mark = marks[problem.path] else { return problem }
+                return CatalogProblem(path: "\(problem.path) (\(mark))", message: problem.message)
+            }))
+        }
+    }
+}
+
+/// A YAML document as the JSON tree the decoder reads, with where each value started.
+enum YAMLTree {
+    struct Problem: Error {
+        let message: String
+    }
+
+    static func value(_ text: String, marks: inout [String: String]) throws -> JSONValue {
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: text)
+        } catch let error as YamlError {
+            throw Problem(message: describe(error))
+        }
+        guard let root else { throw Problem(message: "the file holds no YAML document; expected a mapping with name, description and steps") }
+        return try value(root, .root, &marks)
+    }
+
+    private static func value(_ node: Node, _ path: JSONPath, _ marks: inout [String: String]) throws -> JSONValue {
+        if let mark = node.mark { marks[path.description] = "line \(mark.line), column \(mark.column)" }
+        switch node {
+        case .scalar(let scalar):
+            if node.null != nil { return .null }
+            if let flag = node.bool { return .bool(flag) }
+            if node.int != nil || node.float != nil { return .number(scalar.string) }
+            return .string(scalar.string)
+        case .sequence(let sequence):
+            return .array(try sequence.enumerated().map { index, item in try value(item, path.index(index), &marks) })
+        case .mapping(let mapping):
+            var members: [(key: String, value: JSONValue)] = []
+            for (key, item) in mapping {
+                guard case .scalar(let name) = key else {
+                    throw Problem(message: "\(key.mark.map { "line \($0.line), column \($0.column)" } ?? path.description): a key must be plain text")
+                }
+                members.append((key: name.string, value: try value(item, path.key(name.string), &marks)))
+            }
+            return .object(JSONObject(members: members))
+        case .alias:
+            throw Problem(message: "\(node.mark.map { "line \($0.line), column \($0.column)" } ?? path.description): YAML aliases (*name) are not supported; write the value out")
+        }
+    }
+
+    /// libyaml's complaint with its place, on one line.
+    private static func describe(_ error: YamlError) -> String {
+        switch error {
+        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
+            "line \(mark.line), column \(mark.column): \(problem)"
+        case .duplicatedKeysInMapping(let duplicates, _):
+            "the key \(duplicates.map { brief(.string($0)) }.joined(separator: ", ")) appears more than once; each key may appear only once"
+        default:
+            String(describing: error).split(separator: "\n").first.map(String.init) ?? "not YAML"
+        }
+    }
+}
