@@ -15,7 +15,7 @@ public enum TransactionRef: Sendable, Hashable {
 /// `price-increase request last`, `clear`).
 public struct ManageCommand: Sendable, Hashable {
     public enum Verb: Sendable, Hashable {
-        case approve, decline, resolve, refund, requestRefund, declineRefund, expire, renew, delete
+        case approve, decline, resolve, refund, requestRefund, declineRefund, expire, renew, delete, stopSharing
         case autoRenew(Bool)
         case priceIncrease(PriceIncreaseStep)
         case clear, reset
@@ -42,6 +42,7 @@ public struct ManageCommand: Sendable, Hashable {
         case .expire: .expireSubscription(id)
         case .renew: .forceRenewal(id)
         case .delete: .delete(id)
+        case .stopSharing: .stopSharing(id)
         case .autoRenew(let on): .setAutoRenew(id, on)
         case .priceIncrease(let step): .priceIncrease(id, step)
         case .clear: .clearAll
@@ -53,7 +54,7 @@ public struct ManageCommand: Sendable, Hashable {
     static let single: [(String, Verb)] = [
         ("approve", .approve), ("decline", .decline), ("resolve", .resolve), ("refund", .refund),
         ("request-refund", .requestRefund), ("decline-refund", .declineRefund), ("expire", .expire),
-        ("renew", .renew), ("delete", .delete),
+        ("renew", .renew), ("delete", .delete), ("stop-sharing", .stopSharing),
     ]
 
     static let verbs = single.map(\.0) + ["auto-renew on|off", "price-increase request|consent|decline", "clear", "reset"]

@@ -1,8 +1,7 @@
 import Foundation
 import StoreKitModel
 
-/// App Store Server Notifications V2's `notificationType` values the store sends. Family
-/// Sharing's `REVOKE` is not among them: the store has no family members to revoke from.
+/// App Store Server Notifications V2's `notificationType` values the store sends.
 public enum NotificationType: String, Sendable, Hashable, CaseIterable, Codable {
     case subscribed = "SUBSCRIBED"
     case didRenew = "DID_RENEW"
@@ -18,6 +17,8 @@ public enum NotificationType: String, Sendable, Hashable, CaseIterable, Codable 
     case consumptionRequest = "CONSUMPTION_REQUEST"
     case renewalExtended = "RENEWAL_EXTENDED"
     case oneTimeCharge = "ONE_TIME_CHARGE"
+    /// A family member's shared purchase is no longer shared: refunded, or sharing stopped.
+    case revoke = "REVOKE"
     case test = "TEST"
 }
 

@@ -36,16 +36,19 @@ public struct HistoryFilter: Sendable, Hashable {
     public var endDate: Date?
     /// True: only refunded or revoked; false: only the others; nil: both.
     public var revoked: Bool?
+    /// Only the account's own purchases, or only what its family shared with it; nil: both.
+    public var ownership: OwnershipType?
     public var descending: Bool
     /// Version 1 leaves out consumables the app finished (unless refunded).
     public var excludesFinishedConsumables: Bool
 
     public init(productIds: Set<String>? = nil, startDate: Date? = nil, endDate: Date? = nil, revoked: Bool? = nil,
-                descending: Bool = false, excludesFinishedConsumables: Bool = false) {
+                ownership: OwnershipType? = nil, descending: Bool = false, excludesFinishedConsumables: Bool = false) {
         self.productIds = productIds
         self.startDate = startDate
         self.endDate = endDate
         self.revoked = revoked
+        self.ownership = ownership
         self.descending = descending
         self.excludesFinishedConsumables = excludesFinishedConsumables
     }

@@ -31,6 +31,9 @@ public enum ManageAction: Sendable, Hashable {
     case setAutoRenew(String, Bool)
     /// A price increase asked for, consented to or declined (`requestPriceIncreaseConsentForTransaction`, …).
     case priceIncrease(String, PriceIncreaseStep)
+    /// The purchaser stops sharing the purchase with the family: each member's copy is revoked
+    /// (reason 0) and servers hear REVOKE.
+    case stopSharing(String)
 }
 
 /// The steps of a subscription's price increase, as Xcode's test session takes them.

@@ -37,6 +37,7 @@ public struct TransactionDetails: Sendable, Hashable {
     public var revocationReason: RevocationReason? { terms.revocation?.reason }
     public var offer: TransactionOffer? { terms.offer }
     public var upgrade: Upgrade? { terms.upgrade }
+    public var ownership: OwnershipType { terms.ownership }
 
     /// These details as `terms` say they were when a snapshot was taken (a journaled update read
     /// later): what was charged, the expiry, the offer and any refund are the snapshot's, not

@@ -43,6 +43,8 @@ extension SimulatedStore {
         let now = clock.now()
         try Self.journal(update, at: now, db)
         try notifyOf(stored, at: now, db)
+        // The family's copies are journaled with it (a member's app sees them at its next read).
+        try syncFamily(stored, controls: controls, at: now, db)
         return update
     }
 
@@ -52,8 +54,8 @@ extension SimulatedStore {
         try db.cachedStatement(sql: """
             INSERT INTO journal (account, transaction_id, original_id, product_id, quantity, order_id, state,
                 error_domain, error_code, purchase_date, recorded_at, price, currency, expires_date, offer_type, offer_id,
-                offer_mode, offer_period, revocation_date, revocation_reason, upgrade_date, upgrade_refund, failure_context, renewal)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                offer_mode, offer_period, revocation_date, revocation_reason, upgrade_date, upgrade_refund, failure_context, renewal, ownership)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """).execute(arguments: [
                 transaction.payment.account, transaction.id, transaction.originalId, transaction.productId, transaction.quantity,
                 transaction.payment.applicationUsername, transaction.state.rawValue, transaction.error?.domain, transaction.error?.code,
@@ -62,7 +64,7 @@ extension SimulatedStore {
                 terms?.offer?.type.rawValue, terms?.offer?.id, terms?.offer?.paymentMode.rawValue, terms?.offer?.period.iso8601,
                 terms?.revocation?.date.timeIntervalSince1970, terms?.revocation?.reason.rawValue,
                 terms?.upgrade?.date.timeIntervalSince1970, terms?.upgrade?.refund.exactString, transaction.failureContext?.rawValue,
-                terms?.isRenewal ?? false,
+                terms?.isRenewal ?? false, terms?.ownership.rawValue,
             ])
     }
 
@@ -117,7 +119,8 @@ extension SimulatedStore {
         let upgrade = Upgrade(date: date("upgrade_date"), refund: row["upgrade_refund"])
         return TransactionTerms(price: price, currency: currency, expirationDate: date("expires_date"),
                                 offer: TransactionOffer(type: row["offer_type"], id: row["offer_id"], mode: row["offer_mode"], period: row["offer_period"]),
-                                revocation: revocation, upgrade: upgrade, isRenewal: row["renewal"] as Bool? ?? false)
+                                revocation: revocation, upgrade: upgrade, isRenewal: row["renewal"] as Bool? ?? false,
+                                ownership: (row["ownership"] as String?).flatMap(OwnershipType.init(rawValue:)) ?? .purchased)
     }
 
     /// Price, storefront, expiry and the rest for each id the store still has (deleted ones are absent).

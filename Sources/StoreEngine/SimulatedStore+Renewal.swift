@@ -91,7 +91,8 @@ extension SimulatedStore {
     /// turned off on them) match the query but not this; products gone from the catalog do, and end.
     nonisolated func dueForRenewal(at now: Date, _ db: Database) throws -> [StoredTransaction] {
         try StoredTransaction.fetchAll(db, where: """
-            state = \(StateSQL.purchased) AND expires_date IS NOT NULL AND revocation_date IS NULL AND auto_renew = 1 \
+            state = \(StateSQL.purchased) AND ownership = '\(OwnershipType.purchased.rawValue)' \
+            AND expires_date IS NOT NULL AND revocation_date IS NULL AND auto_renew = 1 \
             AND expires_date <= ? AND (billing_retry_until IS NULL OR billing_retry_until <= ?)
             """, [now.timeIntervalSince1970, now.timeIntervalSince1970])
             .filter { stored in

@@ -60,6 +60,10 @@ extension SimulatedStore {
             arguments += [end.timeIntervalSince1970]
         }
         if let revoked = filter.revoked { conditions.append(revoked ? "t.revocation_date IS NOT NULL" : "t.revocation_date IS NULL") }
+        if let ownership = filter.ownership {
+            conditions.append("t.ownership = ?")
+            arguments += [ownership.rawValue]
+        }
         if filter.excludesFinishedConsumables {
             conditions.append("NOT (t.finished = 1 AND t.revocation_date IS NULL AND t.product_id IN (SELECT value FROM json_each(?)))")
             arguments += [Self.jsonArray(catalog.products.filter { $0.type == .consumable }.map(\.id))]

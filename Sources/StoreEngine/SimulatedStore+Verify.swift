@@ -68,13 +68,14 @@ extension SimulatedStore {
         let updates: [TransactionUpdate] = try await database.writer.write { db in
             switch action {
             case .clearAll:
-                try db.execute(sql: "DELETE FROM transactions; DELETE FROM consumed; DELETE FROM journal; DELETE FROM refund_requests")
+                try db.execute(sql: "DELETE FROM transactions; DELETE FROM consumed; DELETE FROM journal; DELETE FROM refund_requests; DELETE FROM sharing_stopped")
                 return []
             case .resetToDefaults:
-                try db.execute(sql: "DELETE FROM transactions; DELETE FROM consumed; DELETE FROM journal; DELETE FROM refund_requests; DELETE FROM settings WHERE key LIKE 'controls.%'")
+                try db.execute(sql: "DELETE FROM transactions; DELETE FROM consumed; DELETE FROM journal; DELETE FROM refund_requests; DELETE FROM sharing_stopped; DELETE FROM settings WHERE key LIKE 'controls.%'")
                 return []
             case .approveAskToBuy(let id), .declineAskToBuy(let id), .resolveIssue(let id), .refund(let id), .requestRefund(let id), .declineRefund(let id),
-                 .expireSubscription(let id), .forceRenewal(let id), .delete(let id), .setAutoRenew(let id, _), .priceIncrease(let id, _):
+                 .expireSubscription(let id), .forceRenewal(let id), .delete(let id), .setAutoRenew(let id, _), .priceIncrease(let id, _),
+                 .stopSharing(let id):
                 guard let stored = try StoredTransaction.fetch(db, id: id) else {
                     throw StoreFailure("no transaction \(id); see `storefront transactions`", kind: .notFound)
                 }
@@ -159,6 +160,9 @@ extension SimulatedStore {
             return []
         case .delete:
             try db.execute(sql: "DELETE FROM transactions WHERE id = ?; DELETE FROM journal WHERE transaction_id = ?", arguments: [stored.id, stored.id])
+            return []
+        case .stopSharing:
+            try stopSharing(stored, at: now, controls: controls, db)
             return []
         case .clearAll, .resetToDefaults:
             return []

@@ -15,7 +15,7 @@ extension StoredTransaction {
         offer_type, offer_id, offer_mode, offer_period, revocation_reason, \
         renewal_product_id, billing_retry_until, grace_expires, price_increase, expiration_reason, \
         renewal_offer_type, renewal_offer_id, renewal_offer_mode, renewal_offer_period, upgrade_date, upgrade_refund, declined, \
-        app_account_token
+        app_account_token, ownership, shared_from
         """
 
     /// A column's position in `columns`.
@@ -25,7 +25,7 @@ extension StoredTransaction {
              offerType, offerId, offerMode, offerPeriod, revocationReason,
              renewalProductId, billingRetryUntil, graceExpires, priceIncrease, expirationReason,
              renewalOfferType, renewalOfferId, renewalOfferMode, renewalOfferPeriod, upgradeDate, upgradeRefund, declined,
-             appAccountToken
+             appAccountToken, ownership, sharedFrom
     }
 
     /// How many columns `columns` lists: where a query's own columns after them start.
@@ -63,6 +63,8 @@ extension StoredTransaction {
         upgrade = Upgrade(date: (optional(.upgradeDate) as Double?).map(Date.init(timeIntervalSince1970:)), refund: optional(.upgradeRefund))
         declined = value(.declined)
         appAccountToken = (optional(.appAccountToken) as String?).flatMap(UUID.init(uuidString:))
+        ownership = OwnershipType(rawValue: value(.ownership)) ?? .purchased
+        sharedFrom = optional(.sharedFrom)
     }
 
     /// Inserts the transaction; `owner` and `requestKey` are the process that added it and the
@@ -70,7 +72,7 @@ extension StoredTransaction {
     func insert(owner: String? = nil, requestKey: String? = nil, _ db: Database) throws {
         try db.cachedStatement(sql: """
             INSERT INTO transactions (\(Self.columns), owner, request_key)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """).execute(arguments: [
                 id, transaction.originalId, transaction.productId, transaction.quantity, transaction.payment.account,
                 transaction.payment.applicationUsername, transaction.state.rawValue, transaction.error?.domain,
@@ -81,7 +83,8 @@ extension StoredTransaction {
                 renewalProductId, billingRetryUntil?.timeIntervalSince1970, graceExpires?.timeIntervalSince1970,
                 priceIncrease?.rawValue, expirationReason?.rawValue,
                 renewalOffer?.type.rawValue, renewalOffer?.id, renewalOffer?.paymentMode.rawValue, renewalOffer?.period.iso8601,
-                upgrade?.date.timeIntervalSince1970, upgrade?.refund.exactString, declined, appAccountToken?.uuidString.lowercased(), owner, requestKey,
+                upgrade?.date.timeIntervalSince1970, upgrade?.refund.exactString, declined, appAccountToken?.uuidString.lowercased(),
+                ownership.rawValue, sharedFrom, owner, requestKey,
             ])
     }
 

@@ -288,6 +288,17 @@ public struct StoreDatabase: Sendable {
                 CREATE INDEX notification_deliveries_url_due ON notification_deliveries(url, next_attempt) WHERE next_attempt IS NOT NULL
                 """)
         }
+        migrator.registerMigration("v17: family sharing") { db in
+            // A family member's copy of a shared purchase names the purchaser's transaction it
+            // copies (`shared_from`); a purchase whose sharing was stopped is not shared again.
+            try db.execute(sql: """
+                ALTER TABLE transactions ADD COLUMN ownership TEXT NOT NULL DEFAULT '\(OwnershipType.purchased.rawValue)';
+                ALTER TABLE transactions ADD COLUMN shared_from TEXT;
+                CREATE INDEX transactions_shared_from ON transactions(shared_from) WHERE shared_from IS NOT NULL;
+                ALTER TABLE journal ADD COLUMN ownership TEXT;
+                CREATE TABLE sharing_stopped (original_id TEXT PRIMARY KEY, stopped_at REAL NOT NULL);
+                """)
+        }
         return migrator
     }
 }
@@ -337,6 +348,9 @@ struct StoredTransaction: Sendable, Hashable {
     var declined = false
     /// Set by a server through the App Store Server API; renewals and restores keep it.
     var appAccountToken: UUID? = nil
+    /// `familyShared`: a family member's copy of the purchase `sharedFrom`.
+    var ownership: OwnershipType = .purchased
+    var sharedFrom: String? = nil
     /// What a server notification will tell of this change when it is recorded; not stored.
     var notification: NotificationEvent? = nil
     /// The transaction that notification is about when it is not this one (a plan change tells
@@ -357,6 +371,7 @@ struct StoredTransaction: Sendable, Hashable {
     /// StoreKit 2's terms as this row has them.
     var terms: TransactionTerms {
         TransactionTerms(price: price, currency: currency, expirationDate: expiresDate, offer: offer,
-                         revocation: Revocation(date: revocationDate, reason: revocationReason), upgrade: upgrade, isRenewal: reason == .renewal)
+                         revocation: Revocation(date: revocationDate, reason: revocationReason), upgrade: upgrade, isRenewal: reason == .renewal,
+                         ownership: ownership)
     }
 }

@@ -303,6 +303,7 @@ public enum StoreRoutes {
             ("approve", ManageAction.approveAskToBuy), ("decline", ManageAction.declineAskToBuy), ("resolve", ManageAction.resolveIssue),
             ("refund", ManageAction.refund), ("expire", ManageAction.expireSubscription), ("renew", ManageAction.forceRenewal),
             ("request-refund", ManageAction.requestRefund), ("decline-refund", ManageAction.declineRefund),
+            ("stop-sharing", ManageAction.stopSharing),
             ("auto-renew/on", { .setAutoRenew($0, true) }), ("auto-renew/off", { .setAutoRenew($0, false) }),
         ] + PriceIncreaseStep.allCases.map { step in ("price-increase/\(step.rawValue)", { .priceIncrease($0, step) }) }
         for (name, action) in actions {

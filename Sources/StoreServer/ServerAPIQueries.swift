@@ -93,11 +93,11 @@ struct HistoryQuery {
         case "DESCENDING": filter.descending = true
         case let other?: throw AppStoreAPIError(.invalidSort, "Invalid sort: \(other.prefix(40)); use ASCENDING or DESCENDING.")
         }
-        switch parameters["inAppOwnershipType"] {
-        case nil, "PURCHASED": break
-        // Nothing is shared through Family Sharing here: no transaction is FAMILY_SHARED.
-        case "FAMILY_SHARED": filter.productIds = []
-        case let other?: throw AppStoreAPIError(.invalidInAppOwnershipType, "Invalid in-app ownership type: \(other.prefix(40)).")
+        if let ownership = parameters["inAppOwnershipType"] {
+            guard let type = OwnershipType(rawValue: String(ownership)) else {
+                throw AppStoreAPIError(.invalidInAppOwnershipType, "Invalid in-app ownership type: \(ownership.prefix(40)).")
+            }
+            filter.ownership = type
         }
         if let revoked = parameters["revoked"] {
             // Apple's Python client sends str(bool): True or False.

@@ -82,7 +82,7 @@ public struct TransactionSigner: Sendable {
             quantity: transaction.quantity,
             type: product.map { typeName($0.type) } ?? "Consumable",
             appAccountToken: accountToken(of: transaction, set: appAccountToken),
-            inAppOwnershipType: "PURCHASED",
+            inAppOwnershipType: (details?.ownership ?? .purchased).rawValue,
             signedDate: signedAt.epochMilliseconds,
             environment: environment,
             storefront: storefront,
@@ -90,6 +90,8 @@ public struct TransactionSigner: Sendable {
             transactionReason: details?.reason == .renewal ? "RENEWAL" : "PURCHASE",
             revocationDate: details?.revocationDate?.epochMilliseconds,
             revocationReason: details?.revocationReason?.rawValue,
+            revocationType: details?.revocationDate.map { _ in details?.ownership == .familyShared ? "FAMILY_REVOKE" : "REFUND_FULL" },
+            revocationPercentage: details?.revocationDate.flatMap { _ in details?.ownership == .familyShared ? nil : 100_000 },
             isUpgraded: details?.upgrade.map { _ in true },
             webOrderLineItemId: product?.type == .autoRenewable ? webOrderLineItemId(transaction.id) : nil,
             appTransactionId: appTransactionId(bundleId: catalog.bundleId, account: transaction.payment.account),
@@ -183,6 +185,10 @@ public struct SignedTransactionPayload: Codable, Sendable, Hashable {
     public let transactionReason: String
     public let revocationDate: Int64?
     public let revocationReason: Int?
+    /// With a revocation: `REFUND_FULL`, or `FAMILY_REVOKE` for a family member's copy.
+    public let revocationType: String?
+    /// With a full refund: how much of the transaction was refunded, in milliunits (100000).
+    public let revocationPercentage: Int?
     /// `true` on a subscription an upgrade replaced; absent otherwise, as Apple sends it.
     public let isUpgraded: Bool?
     /// Auto-renewable subscriptions only: the period's order line.

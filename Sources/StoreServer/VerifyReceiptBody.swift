@@ -59,6 +59,7 @@ struct InAppItem: Encodable, Sendable {
     let appAccountToken: String?
     /// When an upgrade replaced the subscription: the receipt cancels it then, with no reason.
     let upgradeDate: Date?
+    let ownership: OwnershipType
 
     /// An item of the receipt sent. `transaction` and `details` are the store's, nil once deleted.
     init(item: ReceiptPayload.InApp, transaction: Transaction?, details: TransactionDetails?, product: Product?) {
@@ -79,6 +80,7 @@ struct InAppItem: Encodable, Sendable {
         subscriptionGroupIdentifier = Self.group(product)
         appAccountToken = transaction.flatMap { TransactionSigner.accountToken(of: $0, set: details?.appAccountToken) }
         upgradeDate = details?.upgrade?.date
+        ownership = details?.ownership ?? .purchased
     }
 
     /// An item as the store has the transaction now (`latest_receipt_info`).
@@ -102,6 +104,7 @@ struct InAppItem: Encodable, Sendable {
         subscriptionGroupIdentifier = Self.group(product)
         appAccountToken = TransactionSigner.accountToken(of: transaction, set: details?.appAccountToken)
         upgradeDate = details?.upgrade?.date
+        ownership = details?.ownership ?? .purchased
     }
 
     /// `offer_code_ref_name`: an offer code's id is its reference name.
@@ -148,7 +151,7 @@ struct InAppItem: Encodable, Sendable {
         try container.encodeIfPresent(offerCodeRefName, forKey: .offer_code_ref_name)
         try container.encodeIfPresent(subscriptionGroupIdentifier, forKey: .subscription_group_identifier)
         try container.encodeIfPresent(appAccountToken, forKey: .app_account_token)
-        try container.encode("PURCHASED", forKey: .in_app_ownership_type)
+        try container.encode(ownership.rawValue, forKey: .in_app_ownership_type)
     }
 }
 

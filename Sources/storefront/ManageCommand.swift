@@ -13,6 +13,7 @@ struct ManageCommand: AsyncParsableCommand {
         """,
         subcommands: [
             Approve.self, Decline.self, Resolve.self, Refund.self, RequestRefund.self, DeclineRefund.self, Expire.self, Renew.self, AutoRenew.self, PriceIncrease.self,
+            StopSharing.self,
             Delete.self, Clear.self, Reset.self, Set.self,
         ]
     )
@@ -91,6 +92,15 @@ struct ManageCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "renew", abstract: "Renew a subscription now; with billing-issues on, the renewal fails to bill and billing retry starts.")
         static let action = ManageAction.forceRenewal
         @Argument(help: "A transaction of the subscription.") var id: String
+        @OptionGroup var options: StoreOptions
+    }
+
+    struct StopSharing: TransactionAction {
+        static let configuration = CommandConfiguration(
+            commandName: "stop-sharing",
+            abstract: "The purchaser stops sharing a purchase with the family: members' copies are revoked; servers hear REVOKE.")
+        static let action = ManageAction.stopSharing
+        @Argument(help: "The purchaser's transaction (any of a subscription's).") var id: String
         @OptionGroup var options: StoreOptions
     }
 

@@ -4,7 +4,7 @@
 Usage: notification_receiver.py PORT ROOT_URL BUNDLE_ID ACCEPTED_FILE [FAIL_RATE [SEED]]
 PORT 0 picks a free one; the port is printed on the first line ("listening PORT").
 Each accepted notification is appended to ACCEPTED_FILE as one JSON line:
-{"uuid", "type", "subtype", "transactionId", "payloadSha"}. A payload that does not verify is answered
+{"uuid", "type", "subtype", "transactionId", "ownership", "revocationReason", "payloadSha"}. A payload that does not verify is answered
 400 and written as {"error": ...}. A refused delivery (FAIL_RATE of them, seeded, at
 most twice per notification) is answered 500, as a receiver that is down or failing would.
 """
@@ -65,15 +65,18 @@ class Receiver:
         try:
             payload = json.loads(body)["signedPayload"]
             decoded = self.verifier.verify_and_decode_notification(payload)
-            transaction_id = None
+            transaction_id = ownership = revocation_reason = None
             if decoded.data and decoded.data.signedTransactionInfo:
-                transaction_id = self.verifier.verify_and_decode_signed_transaction(decoded.data.signedTransactionInfo).transactionId
+                transaction = self.verifier.verify_and_decode_signed_transaction(decoded.data.signedTransactionInfo)
+                transaction_id, ownership = transaction.transactionId, transaction.rawInAppOwnershipType
+                revocation_reason = transaction.rawRevocationReason
             if decoded.data and decoded.data.signedRenewalInfo:
                 self.verifier.verify_and_decode_renewal_info(decoded.data.signedRenewalInfo)
         except Exception as error:  # a test receiver reports every failure as data
             return 400, {"error": repr(error)}
         line = {"uuid": decoded.notificationUUID, "type": decoded.rawNotificationType, "subtype": decoded.rawSubtype,
-                "transactionId": transaction_id, "payloadSha": hashlib.sha256(payload.encode()).hexdigest()}
+                "transactionId": transaction_id, "ownership": ownership, "revocationReason": revocation_reason,
+                "payloadSha": hashlib.sha256(payload.encode()).hexdigest()}
         with self.lock:
             self.accepted.append(line)
         return 200, line

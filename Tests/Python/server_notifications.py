@@ -13,11 +13,15 @@ import time
 import urllib.request
 import uuid
 
-from appstoreserverlibrary.api_client import APIException, AppStoreServerAPIClient
+from appstoreserverlibrary.api_client import APIException, AppStoreServerAPIClient, GetTransactionHistoryVersion
 from appstoreserverlibrary.models.Environment import Environment
+from appstoreserverlibrary.models.InAppOwnershipType import InAppOwnershipType
 from appstoreserverlibrary.models.NotificationHistoryRequest import NotificationHistoryRequest
 from appstoreserverlibrary.models.NotificationTypeV2 import NotificationTypeV2
+from appstoreserverlibrary.models.RevocationReason import RevocationReason
+from appstoreserverlibrary.models.RevocationType import RevocationType
 from appstoreserverlibrary.models.SendAttemptResult import SendAttemptResult
+from appstoreserverlibrary.models.TransactionHistoryRequest import TransactionHistoryRequest
 from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier
 
 sys.path.insert(0, os.path.dirname(__file__))
@@ -43,10 +47,10 @@ class Admin:
             return json.loads(text) if text else None
 
 
-def buy(base, product):
+def buy(base, product, account="alice"):
     headers = {"Content-Type": "application/json", "Idempotency-Key": str(uuid.uuid4())}
     request = urllib.request.Request(base + "/v1/payments", method="POST", headers=headers,
-                                     data=json.dumps({"account": "alice", "productId": "com.example.storefront." + product}).encode())
+                                     data=json.dumps({"account": account, "productId": "com.example.storefront." + product}).encode())
     with urllib.request.urlopen(request) as answer:
         return json.loads(answer.read())["transaction"]["transactionId"]
 
@@ -101,6 +105,9 @@ def main():
     admin.call("POST", "/admin/transactions/%s/auto-renew/off" % subscription)
     admin.call("POST", "/admin/transactions/%s/request-refund" % ads)
     admin.call("POST", "/admin/transactions/%s/decline-refund" % ads)
+    # alice's family (kid) shares the Dark Theme; refunding it revokes kid's copy.
+    theme = buy(base, "theme.dark")
+    admin.call("POST", "/admin/transactions/%s/refund" % theme)
     token = client.request_test_notification().testNotificationToken
     outbox = wait_until_delivered(admin)
 
@@ -115,8 +122,22 @@ def main():
                      ("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED"), ("CONSUMPTION_REQUEST", None),
                      ("REFUND_DECLINED", None), ("TEST", None)]:
         check("told " + "/".join(filter(None, expected)), expected in told, told)
-    refund = next(line for line in receiver.accepted if line["type"] == "REFUND")
-    check("the refund is about the refunded transaction", refund["transactionId"] == gems, refund)
+    refund = next(line for line in receiver.accepted if line["type"] == "REFUND" and line["transactionId"] == gems)
+    check("the refund is about the refunded transaction", refund["ownership"] == "PURCHASED", refund)
+    shared = [line for line in receiver.accepted if line["ownership"] == "FAMILY_SHARED"]
+    check("kid's copy of the Dark Theme: bought, then revoked", sorted(line["type"] for line in shared) == ["ONE_TIME_CHARGE", "REVOKE"]
+          and len({line["transactionId"] for line in shared}) == 1 and shared[0]["transactionId"] != theme, shared)
+    revoke = next(line for line in shared if line["type"] == "REVOKE")
+    check("REVOKE carries the refund's reason", revoke["revocationReason"] == 0, revoke)
+    kid_history = client.get_transaction_history(revoke["transactionId"], None, TransactionHistoryRequest(inAppOwnershipType=InAppOwnershipType.FAMILY_SHARED),
+                                                 GetTransactionHistoryVersion.V2)
+    copies = [verifier.verify_and_decode_signed_transaction(signed) for signed in kid_history.signedTransactions]
+    check("kid's history, FAMILY_SHARED only", [(t.transactionId, t.inAppOwnershipType, t.revocationReason, t.revocationType) for t in copies]
+          == [(revoke["transactionId"], InAppOwnershipType.FAMILY_SHARED, RevocationReason.REFUNDED_FOR_OTHER_REASON, RevocationType.FAMILY_REVOKE)],
+          copies)
+    refunded = verifier.verify_and_decode_signed_transaction(client.get_transaction_info(theme).signedTransactionInfo)
+    check("alice's refund: a full one", refunded.revocationType == RevocationType.REFUND_FULL and refunded.revocationPercentage == 100000
+          and refunded.inAppOwnershipType == InAppOwnershipType.PURCHASED, refunded)
 
     status = client.get_test_notification_status(token)
     decoded = verifier.verify_and_decode_notification(status.signedPayload)
@@ -137,9 +158,9 @@ def main():
 
     refunds = client.get_notification_history(None, NotificationHistoryRequest(
         startDate=now - 3_600_000, endDate=now + 3_600_000, notificationType=NotificationTypeV2.REFUND)).notificationHistory
-    check("history by type", len(refunds) == 1, len(refunds))
+    check("history by type: the gems and the Dark Theme", len(refunds) == 2, len(refunds))
     alice, _ = all_history(client, NotificationHistoryRequest(startDate=now - 3_600_000, endDate=now + 3_600_000, transactionId=subscription))
-    check("history by customer", len(alice) == len(outbox) - 1, len(alice))
+    check("history by customer: alice's, not the test or kid's two", len(alice) == len(outbox) - 3, len(alice))
     for bad, code in [(NotificationHistoryRequest(startDate=now, endDate=now - 1000), 4000013),
                       (NotificationHistoryRequest(startDate=now - 200 * 86_400_000, endDate=now), 4000012)]:
         try:

@@ -33,7 +33,7 @@ import TestSupport
         let names = StoredTransaction.columns.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         #expect(names.count == StoredTransaction.Field.allCases.count)
         #expect(names[StoredTransaction.Field.pendingOutcome.rawValue] == "pending_outcome")
-        #expect(names.last == "app_account_token")
+        #expect(names.last == "shared_from")
         #expect(StoredTransaction.columns(of: "t").hasPrefix("t.id, t.original_id, "))
     }
 
@@ -51,6 +51,8 @@ import TestSupport
         renewal.upgrade = Upgrade(date: Date(timeIntervalSince1970: 1_700_000_100), refund: Decimal(string: "2.49") ?? 0)
         renewal.declined = true
         renewal.appAccountToken = UUID(uuidString: "7e3fb20b-4cdb-47cc-936d-99d65f608138")
+        renewal.ownership = .familyShared
+        renewal.sharedFrom = "2000000000000001"
         try database.pool.write { db in
             try original.insert(db)
             try renewal.insert(owner: "process", requestKey: "key#generation", db)

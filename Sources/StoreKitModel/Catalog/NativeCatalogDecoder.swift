@@ -167,12 +167,13 @@ struct NativeCatalogDecoder {
         var accounts: [Account] = []
         for (index, item) in items.enumerated() {
             let itemPath = path.index(index)
-            guard let object = check.object(item, itemPath, allowed: ["name", "storefront", "askToBuy", "paymentsAllowed", "note"]) else { continue }
+            guard let object = check.object(item, itemPath, allowed: ["name", "storefront", "askToBuy", "paymentsAllowed", "note", "family"]) else { continue }
             let name = check.string(check.require(object, "name", itemPath, "a short account name"), itemPath.key("name"), maxLength: Account.maxNameLength)
             let storefront = check.string(check.require(object, "storefront", itemPath, "the account's storefront"), itemPath.key("storefront"), maxLength: 3)
             let askToBuy = check.bool(object["askToBuy"], itemPath.key("askToBuy")) ?? false
             let paymentsAllowed = check.bool(object["paymentsAllowed"], itemPath.key("paymentsAllowed")) ?? true
             let note = object["note"].flatMap { check.string($0, itemPath.key("note"), maxLength: 200) } ?? ""
+            let family = object["family"].flatMap { check.string($0, itemPath.key("family"), maxLength: Account.maxNameLength) }
             guard let name, let storefront else { continue }
             if !name.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || "._-".contains($0)) }) {
                 check.report(itemPath.key("name"), "\(quoted(name)) must use lowercase letters, digits, '.', '_' or '-'")
@@ -182,7 +183,7 @@ struct NativeCatalogDecoder {
                 if alreadyReported(storefront: storefront) { continue }
                 check.report(itemPath.key("storefront"), "unknown storefront \(quoted(storefront)) (the catalog's storefronts are \(storefronts.text))")
             } else {
-                accounts.append(Account(name: name, storefront: storefront, askToBuy: askToBuy, paymentsAllowed: paymentsAllowed, note: note))
+                accounts.append(Account(name: name, storefront: storefront, askToBuy: askToBuy, paymentsAllowed: paymentsAllowed, note: note, family: family))
                 names.insert(name)
             }
         }

@@ -24,6 +24,7 @@ extension ProductsDecoder {
         var prices: Range<Int>?
         var wallet: JSONValue?
         var subscription: JSONValue?
+        var familyShareable: Bool?
     }
 
     /// `products[index]` read from the cursor, or nil, with the cursor anywhere, when it cannot be
@@ -46,10 +47,12 @@ extension ProductsDecoder {
         guard let prices = directPrices(cursor, pricesWritten, except: unavailable, check: &check) else { return nil }
         let wallet = walletGrant(members.wallet, .root, type: type, check: &check)
         let subscription = subscriptionInfo(members.subscription, .root, type: type, unavailable: unavailable, check: &check)
+        let shareable = familyShareable(members.familyShareable.map(JSONValue.bool), .root, type: type, check: &check)
         guard check.problems.isEmpty, subscription != nil || !type.isSubscription else { return nil }
         firstSeen[id] = index
         return Product(id: id, type: type, title: title, description: description, prices: prices,
-                       unavailableIn: unavailable, removed: members.removed ?? false, wallet: wallet, subscription: subscription)
+                       unavailableIn: unavailable, removed: members.removed ?? false, wallet: wallet, subscription: subscription,
+                       familyShareable: shareable)
     }
 
     /// Every member, each key known and written once; nil otherwise. A member already read is set
@@ -79,6 +82,10 @@ extension ProductsDecoder {
                 guard members.removed == nil else { return false }
                 members.removed = value.readBool()
                 return members.removed != nil
+            case "familyShareable":
+                guard members.familyShareable == nil else { return false }
+                members.familyShareable = value.readBool()
+                return members.familyShareable != nil
             case "unavailableIn":
                 guard members.unavailableIn == nil else { return false }
                 members.unavailableIn = try value.value()

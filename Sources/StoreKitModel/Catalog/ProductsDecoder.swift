@@ -2,7 +2,7 @@ import Foundation
 
 /// Reads the `products` array of a native catalog against its languages, storefronts and groups.
 struct ProductsDecoder {
-    static let productKeys = ["id", "type", "title", "description", "prices", "unavailableIn", "removed", "wallet", "subscription"]
+    static let productKeys = ["id", "type", "title", "description", "prices", "unavailableIn", "removed", "wallet", "subscription", "familyShareable"]
     static let types: [(String, ProductType)] = ProductType.allCases.map { ($0.rawValue, $0) }
     static let maxTitle = 200
     static let maxDescription = 4_000
@@ -77,10 +77,22 @@ struct ProductsDecoder {
                                 except: unavailable, check: &check)
         let wallet = walletGrant(object["wallet"], path.key("wallet"), type: type, check: &check)
         let subscription = subscriptionInfo(object["subscription"], path, type: type, unavailable: unavailable, check: &check)
+        let shareable = familyShareable(object["familyShareable"], path.key("familyShareable"), type: type, check: &check)
         guard let id, let type, let title, let description, let prices else { return nil }
         if type.isSubscription && subscription == nil { return nil }
         return Product(id: id, type: type, title: title, description: description, prices: prices,
-                       unavailableIn: unavailable, removed: removed, wallet: wallet, subscription: subscription)
+                       unavailableIn: unavailable, removed: removed, wallet: wallet, subscription: subscription, familyShareable: shareable)
+    }
+
+    /// Family Sharing, which the App Store offers for non-consumables and auto-renewable
+    /// subscriptions only.
+    func familyShareable(_ value: JSONValue?, _ path: JSONPath, type: ProductType?, check: inout Validation) -> Bool {
+        guard let shareable = check.bool(value, path), shareable else { return false }
+        if let type, type != .nonConsumable, type != .autoRenewable {
+            check.report(path, "Family Sharing is for non-consumables and auto-renewable subscriptions, not \(type.rawValue) products")
+            return false
+        }
+        return true
     }
 
     private mutating func productId(_ object: JSONObject, _ path: JSONPath, index: Int, check: inout Validation) -> String? {

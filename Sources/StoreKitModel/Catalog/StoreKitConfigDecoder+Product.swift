@@ -17,8 +17,11 @@ extension StoreKitConfigDecoder {
         }
         seenProducts[id] = path.description
         if type.isSubscription && subscription == nil { return nil }
+        // Xcode writes familyShareable on every product, false where the App Store has no sharing.
+        let shareable = check.bool(object["familyShareable"], path.key("familyShareable")) ?? false
         return Product(id: id, type: type, title: text.title, description: text.description,
-                       prices: [storefrontId: price], subscription: subscription)
+                       prices: [storefrontId: price], subscription: subscription,
+                       familyShareable: shareable && (type == .nonConsumable || type == .autoRenewable))
     }
 
     private mutating func subscription(_ object: JSONObject, _ path: JSONPath, type: ProductType?, group: String?, rank: Int?) -> SubscriptionInfo? {

@@ -13,10 +13,13 @@ public struct Product: Sendable, Hashable {
     public let removed: Bool
     public let wallet: WalletGrant?
     public let subscription: SubscriptionInfo?
+    /// Family Sharing is on: a purchase is shared with the purchaser's family (non-consumables and
+    /// auto-renewable subscriptions only).
+    public let familyShareable: Bool
 
     public init(id: String, type: ProductType, title: LocalizedText, description: LocalizedText,
                 prices: [String: Decimal], unavailableIn: Set<String> = [], removed: Bool = false,
-                wallet: WalletGrant? = nil, subscription: SubscriptionInfo? = nil) {
+                wallet: WalletGrant? = nil, subscription: SubscriptionInfo? = nil, familyShareable: Bool = false) {
         self.id = id
         self.type = type
         self.title = title
@@ -26,6 +29,7 @@ public struct Product: Sendable, Hashable {
         self.removed = removed
         self.wallet = wallet
         self.subscription = subscription
+        self.familyShareable = familyShareable
     }
 
     public func isSold(in storefront: String) -> Bool {

@@ -24,12 +24,16 @@ public struct Account: Sendable, Hashable, Codable {
     /// False for an account under Screen Time restrictions: purchases fail with `paymentNotAllowed`.
     public let paymentsAllowed: Bool
     public let note: String
+    /// The Family Sharing group the account belongs to: its members share each other's purchases
+    /// of family-shareable products. nil: no family.
+    public let family: String?
 
-    public init(name: String, storefront: String, askToBuy: Bool = false, paymentsAllowed: Bool = true, note: String = "") {
+    public init(name: String, storefront: String, askToBuy: Bool = false, paymentsAllowed: Bool = true, note: String = "", family: String? = nil) {
         self.name = name
         self.storefront = storefront
         self.askToBuy = askToBuy
         self.paymentsAllowed = paymentsAllowed
         self.note = note
+        self.family = family
     }
 }

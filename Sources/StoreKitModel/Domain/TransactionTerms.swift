@@ -17,9 +17,12 @@ public struct TransactionTerms: Sendable, Hashable {
     public var upgrade: Upgrade?
     /// A subscription's automatic renewal rather than a purchase (StoreKit 2's `reason`).
     public var isRenewal: Bool
+    /// Bought by this account, or shared with it by a member of its family (StoreKit 2's
+    /// `ownershipType`).
+    public var ownership: OwnershipType
 
     public init(price: Decimal, currency: String, expirationDate: Date? = nil, offer: TransactionOffer? = nil, revocation: Revocation? = nil,
-                upgrade: Upgrade? = nil, isRenewal: Bool = false) {
+                upgrade: Upgrade? = nil, isRenewal: Bool = false, ownership: OwnershipType = .purchased) {
         self.price = price
         self.currency = currency
         self.expirationDate = expirationDate
@@ -27,7 +30,16 @@ public struct TransactionTerms: Sendable, Hashable {
         self.revocation = revocation
         self.upgrade = upgrade
         self.isRenewal = isRenewal
+        self.ownership = ownership
     }
+}
+
+/// Who owns a transaction (`Transaction.OwnershipType`), by the names the App Store Server API
+/// and notifications give `inAppOwnershipType`.
+public enum OwnershipType: String, Sendable, Hashable, CaseIterable, Codable {
+    case purchased = "PURCHASED"
+    /// A family member's purchase shared through Family Sharing.
+    case familyShared = "FAMILY_SHARED"
 }
 
 /// The offer a transaction was bought with (StoreKit 2's `Transaction.offer`).
