@@ -160,6 +160,21 @@ public enum BuiltInScenarios {
           ]
         }
         """),
+        ("family-sharing-stopped", """
+        {
+          "name": "family-sharing-stopped",
+          "description": {
+            "en": "Family Sharing stopped: alice shared the Dark Theme with kid, then stopped sharing it; kid's launch takes it back (REVOKE)",
+            "zh-Hans": "家人共享已停止：alice 曾与 kid 共享深色主题，随后停止共享；kid 启动时收回该项目（REVOKE）"
+          },
+          "controls": {"account": "kid"},
+          "steps": [
+            {"buy": "com.example.storefront.theme.dark", "account": "alice", "device": "other-device"},
+            {"launch": "this-device"},
+            {"manage": "stop-sharing last"}
+          ]
+        }
+        """),
         ("restricted-account", """
         {
           "name": "restricted-account",

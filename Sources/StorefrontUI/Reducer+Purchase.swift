@@ -66,7 +66,9 @@ extension Reducer {
                 say(&state, strings.notVerifiedYet(reason), .warning)
             case .revoked(let id, let balance, let amount):
                 state.progress[id] = .revoked
-                say(&state, strings.refunded(title(state, id), balance: balance, amount: amount), .warning)
+                // A family member's copy is revoked when the purchaser is refunded or stops sharing.
+                let shared = state.history.first { $0.id == id }?.terms?.ownership == .familyShared
+                say(&state, shared ? strings.unshared(title(state, id)) : strings.refunded(title(state, id), balance: balance, amount: amount), .warning)
             case .finished(let id):
                 switch state.progress[id] {
                 case .failed?, .revoked?: break

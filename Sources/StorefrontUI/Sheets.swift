@@ -164,6 +164,7 @@ enum Sheets {
             Line(text: field(strings.typeLabel, product.type.label(in: state.language))),
             Line(text: field(strings.productIdLabel, product.id), wraps: false),
         ]
+        if product.familyShareable { lines.append(Line(text: field(strings.familySharingLabel, strings.familySharingOn))) }
         if let subscription = product.subscription, let group = subscription.group {
             let name = state.catalog.group(id: group)?.title.text(in: state.language) ?? group
             lines.append(Line(text: field(strings.groupLabel, name)))

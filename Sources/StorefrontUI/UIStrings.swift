@@ -166,6 +166,12 @@ public struct UIStrings: Sendable {
         guard let balance, amount > 0 else { return pick("\(title) was refunded; it is withdrawn.", "“\(title)”已退款，已收回。") }
         return pick("\(title) was refunded; \(amount) \(balance) taken back.", "“\(title)”已退款，已扣回 \(amount) \(balance)。")
     }
+    func unshared(_ title: String) -> String {
+        pick("\(title) is no longer shared with you by your family; it is withdrawn.", "家人不再与你共享“\(title)”，已收回。")
+    }
+    var noLongerShared: String { pick("no longer shared by the family", "家人已停止共享") }
+    var familySharingLabel: String { pick("Family Sharing", "家人共享") }
+    var familySharingOn: String { pick("on: a purchase is shared with the buyer's family", "开启：购买的项目会与购买者的家人共享") }
     func cancelled(_ title: String) -> String { pick("Purchase of \(title) cancelled.", "已取消购买“\(title)”。") }
     func finishedFlag(_ finished: Bool) -> String { finished ? pick("finished", "已完成") : pick("unfinished", "未完成") }
     func failureContextShort(_ context: FailureContext) -> String {

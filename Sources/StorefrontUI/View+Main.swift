@@ -220,8 +220,10 @@ extension View {
             // A purchase held while the store is away waits, visibly, instead of spinning on.
             let held = state.unconfirmed.contains { $0.transactionId == transaction.id }
             let busy = !held && (progress == .purchasing || progress == .verifying || progress == .delivered) ? spinner(state) + " " : ""
+            let shown = progress ?? Self.restingProgress(transaction)
             var words = held ? strings.heldPurchase
-                : transaction.failureContext.map(strings.failureContext) ?? strings.progress(progress ?? Self.restingProgress(transaction), state: transaction.state)
+                : shown == .revoked && transaction.terms?.ownership == .familyShared ? strings.noLongerShared
+                : transaction.failureContext.map(strings.failureContext) ?? strings.progress(shown, state: transaction.state)
             if state.asciiOnly { words = words.replacingOccurrences(of: "✓", with: "ok") }
             grid.write(busy + words, row: row, column: column, role: role, overflow: .ellipsis)
         }

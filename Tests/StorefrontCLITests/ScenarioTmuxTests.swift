@@ -31,6 +31,7 @@ import TestSupport
         Promise(name: "grace-period", shows: ["Premium Monthly in grace period, 15 d left", "Billing grace period: on"]),
         Promise(name: "price-increase", keys: ["u"], shows: ["Premium Monthly renews in", "price increase waiting for consent"]),
         Promise(name: "just-refunded", shows: ["550 Gems was refunded; 550 gems taken back.", "Wallet: 0 gems", "refunded"]),
+        Promise(name: "family-sharing-stopped", shows: ["kid (USA)", "Dark Theme is no longer shared with you by your family", "no longer shared by the family", "Wallet: nothing yet"]),
         Promise(name: "restricted-account", keys: ["Enter", "Enter"], shows: ["restricted (USA)", "SKError 4 · paymentNotAllowed"]),
         Promise(name: "not-sold-here", shows: ["wei (CHN)", "invalid product identifiers: com.example.storefront.pro.lifetime"]),
     ]
