@@ -27,6 +27,8 @@ public struct Tape: Sendable, Equatable {
         case setIgnored(String)
         case env(name: String, value: String)
         case require(String)
+        /// `Scenario lost-order`: the storefront starts from this scenario (a name or a file).
+        case scenario(String)
         case type(String, speedMilliseconds: Int?)
         case key(Key, count: Int, speedMilliseconds: Int?)
         case sleep(milliseconds: Int)

@@ -44,12 +44,12 @@ public enum TapeParser {
         return problems.isEmpty ? .success(Tape(steps: steps)) : .failure(Problems(all: problems.sorted { ($0.line, $0.column) < ($1.line, $1.column) }))
     }
 
-    /// `Set Width`/`Height` and `Env` shape the terminal the program starts in: before anything runs.
+    /// `Set Width`/`Height`, `Env` and `Scenario` shape the program as it starts: before anything runs.
     private static func orderProblems(_ steps: [Tape.Step]) -> [TapeProblem] {
         guard let first = steps.firstIndex(where: { !$0.command.isSetUp }) else { return [] }
         return steps[first...].filter { step in
             switch step.command {
-            case .setWidth, .setHeight, .env: true
+            case .setWidth, .setHeight, .env, .scenario: true
             default: false
             }
         }.map { TapeProblem(line: $0.line, column: 1, message: "\($0.source.split(separator: " ").prefix(2).joined(separator: " ")) must come before the first command that runs (line \(steps[first].line))") }
@@ -76,6 +76,10 @@ public enum TapeParser {
             let program = try scanner.argument("a program name")
             try scanner.end()
             return .require(program)
+        case "Scenario":
+            let scenario = try scanner.argument("a scenario: a built-in's name (storefront scenarios lists them) or a file")
+            try scanner.end()
+            return .scenario(scenario)
         case "Type":
             let speed = try modifiers.duration(scanner, at: wordColumn)
             let text = try scanner.quoted()
@@ -163,7 +167,7 @@ public enum TapeParser {
     }
 
     private static func unknown(_ word: String) -> String {
-        let known = ["Output", "Set", "Env", "Require", "Type", "Sleep", "Wait", "Screenshot", "Store"] + Tape.keyBytes.keys.sorted() + ["Ctrl+<key>", "Alt+<key>"]
+        let known = ["Output", "Set", "Env", "Require", "Scenario", "Type", "Sleep", "Wait", "Screenshot", "Store"] + Tape.keyBytes.keys.sorted() + ["Ctrl+<key>", "Alt+<key>"]
         if ["Hide", "Show", "Copy", "Paste", "Source", "ScrollUp", "ScrollDown"].contains(word) {
             return "\(word) is a VHS command storefront play does not run (it has no picture or clipboard); the commands are: \(known.joined(separator: ", "))"
         }
@@ -201,7 +205,7 @@ public enum TapeParser {
 extension Tape.Command {
     var isSetUp: Bool {
         switch self {
-        case .output, .setWidth, .setHeight, .setTypingSpeed, .setIgnored, .env, .require: true
+        case .output, .setWidth, .setHeight, .setTypingSpeed, .setIgnored, .env, .require, .scenario: true
         default: false
         }
     }

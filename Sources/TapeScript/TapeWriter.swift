@@ -13,8 +13,10 @@ public struct TapeWriter {
     private var lastInput: Double?
     private var waitedScreen = ""
 
-    public init(width: Int, height: Int) {
+    /// `scenario`: the one the walkthrough started from, so the tape replays from it too.
+    public init(width: Int, height: Int, scenario: String? = nil) {
         lines = ["# Recorded with storefront record --tape; replay with storefront play.", "Set Width \(width)", "Set Height \(height)"]
+        if let scenario { lines.append("Scenario \(scenario)") }
     }
 
     /// Keys typed at `time` (seconds since the start); `screen` is what was on screen just before.

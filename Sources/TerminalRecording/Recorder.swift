@@ -17,12 +17,15 @@ public enum Recorder {
         public var title: String
         /// A tape to write from the walkthrough (`storefront record --tape`), if any.
         public var tape: URL?
+        /// The scenario the program starts from, written at the top of the tape.
+        public var scenario: String?
 
-        public init(file: URL?, arguments: [String], title: String, tape: URL? = nil) {
+        public init(file: URL?, arguments: [String], title: String, tape: URL? = nil, scenario: String? = nil) {
             self.file = file
             self.arguments = arguments
             self.title = title
             self.tape = tape
+            self.scenario = scenario
         }
     }
 
@@ -34,7 +37,7 @@ public enum Recorder {
                                             title: options.title,
                                             environment: ["TERM": environment["TERM"] ?? "xterm-256color", "SHELL": environment["SHELL"] ?? "/bin/sh"])
         let writer = try options.file.map { try AsciicastWriter(url: $0, header: header) }
-        var tape = options.tape.map { _ in TapeWriter(width: size.columns, height: size.rows) }
+        var tape = options.tape.map { _ in TapeWriter(width: size.columns, height: size.rows, scenario: options.scenario) }
         var channel: [Int32] = [0, 0]
         guard pipe(&channel) == 0, fcntl(channel[0], F_SETFD, FD_CLOEXEC) == 0, fcntl(channel[1], F_SETFD, FD_CLOEXEC) == 0 else { throw PseudoTerminal.Failure(description: "cannot make a pipe: \(String(cString: strerror(errno)))") }
         let child: PseudoTerminal

@@ -92,3 +92,25 @@ import Testing
         #expect(throws: Never.self) { try TapeParser.parse(tape).get() }
     }
 }
+
+@Suite struct TapeScenarioTests {
+    @Test func aScenarioLineStartsTheRunFromIt() throws {
+        let tape = try TapeParser.parse("Scenario crash-loop\nSet Width 90\nEnter\n").get()
+        #expect(tape.steps.first?.command == .scenario("crash-loop"))
+        guard case .failure(let problems) = TapeParser.parse("Enter\nScenario crash-loop\nScenario\n") else {
+            Issue.record("a Scenario after a key was accepted")
+            return
+        }
+        #expect(problems.all.map(\.description) == [
+            "2:1: Scenario crash-loop must come before the first command that runs (line 1)",
+            "3:9: expected a scenario: a built-in's name (storefront scenarios lists them) or a file",
+        ])
+    }
+
+    @Test func aRecordedWalkthroughNamesItsScenario() throws {
+        var writer = TapeWriter(width: 80, height: 24, scenario: "lost-order")
+        let tape = writer.finish(screen: "Products 1/12")
+        #expect(tape.split(separator: "\n").dropFirst(3).first == "Scenario lost-order")
+        #expect(try TapeParser.parse(tape).get().steps.contains { $0.command == .scenario("lost-order") })
+    }
+}

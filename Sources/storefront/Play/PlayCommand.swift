@@ -34,7 +34,8 @@ struct PlayCommand: ParsableCommand {
         let steps = try Self.load(tape)
         let directory = try store.state.map { URL(fileURLWithPath: $0) } ?? Self.freshState()
         defer { if store.state == nil { try? FileManager.default.removeItem(at: directory) } }
-        let result = try TapePlayback(steps: steps, tapeName: tape, storeArguments: store.arguments(state: directory.path)).run()
+        let result = try TapePlayback(steps: steps, tapeName: tape, storeArguments: store.arguments(state: directory.path),
+                                      scenario: store.scenario).run()
         if let failure = result {
             Console.err("\(tape):\(failure.step.line): \(failure.step.source)")
             Console.err("  \(failure.message)")

@@ -25,8 +25,9 @@ struct RecordCommand: ParsableCommand {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             throw CommandFailure.usage("storefront record needs a terminal to walk through; to run a tape without one use storefront play")
         }
-        let options = Recorder.Options(file: cast.map { URL(fileURLWithPath: $0) }, arguments: [StorefrontChild.executable] + store.arguments(),
-                                       title: "Storefront", tape: URL(fileURLWithPath: tape))
+        let options = Recorder.Options(file: cast.map { URL(fileURLWithPath: $0) },
+                                       arguments: [StorefrontChild.executable] + store.arguments() + ChildStoreOptions.scenarioArguments(store.scenario),
+                                       title: "Storefront", tape: URL(fileURLWithPath: tape), scenario: store.scenario)
         let status: Int32
         do {
             status = try Recorder.run(options)

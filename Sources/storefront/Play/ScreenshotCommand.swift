@@ -44,7 +44,7 @@ struct ScreenshotCommand: ParsableCommand {
                                      .wait(Tape.Wait(scope: .screen, timeoutMilliseconds: 30_000, pattern: loaded))]
         steps += files.map { .screenshot($0) }
         let numbered = steps.enumerated().map { Tape.Step(line: $0.offset + 1, command: $0.element, source: "\($0.element)") }
-        if let failure = try TapePlayback(steps: numbered, tapeName: "screenshot", storeArguments: store.arguments()).run() {
+        if let failure = try TapePlayback(steps: numbered, tapeName: "screenshot", storeArguments: store.arguments(), scenario: store.scenario).run() {
             Console.err("storefront: no screenshot: \(failure.message)")
             Console.err(lines: failure.screenLines)
             throw ExitCode(1)

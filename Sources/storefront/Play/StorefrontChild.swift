@@ -12,16 +12,22 @@ struct ChildStoreOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Test account to open the storefront as.", valueName: "name"))
     var account: String?
 
-    @Option(name: .long, help: ArgumentHelp("Start the storefront from this scenario (storefront scenarios lists them).", valueName: "name|file"))
+    @Option(name: .long, help: ArgumentHelp("Start the storefront from this scenario (storefront scenarios lists them); it wins over a tape's Scenario line.",
+                                            valueName: "name|file"))
     var scenario: String?
 
-    /// The storefront's arguments; `state` in place of `--state` when given.
+    /// `--scenario NAME`, for the storefront itself.
+    static func scenarioArguments(_ scenario: String?) -> [String] {
+        scenario.map { ["--scenario", $0] } ?? []
+    }
+
+    /// The arguments that name the storefront's store (for the storefront and for `manage`);
+    /// `state` in place of `--state` when given. The scenario goes to the storefront alone.
     func arguments(state override: String? = nil) -> [String] {
         var arguments: [String] = []
         if let state = override ?? state { arguments += ["--state", state] }
         if let catalog { arguments += ["--catalog", catalog] }
         if let account { arguments += ["--account", account] }
-        if let scenario { arguments += ["--scenario", scenario] }
         return arguments
     }
 }

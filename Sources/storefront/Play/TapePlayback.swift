@@ -12,8 +12,11 @@ struct TapePlayback {
     let tapeName: String
     /// `--state DIR` and the other store options, for the storefront and for `Store` steps.
     let storeArguments: [String]
+    /// `--scenario`, which wins over the tape's `Scenario` line.
+    var scenario: String? = nil
 
     func run() throws -> TapeRun.Failure? {
+        var scenario = self.scenario
         var columns = 80, rows = 24
         var environment = ["TERM": "xterm-256color", "LANG": ProcessInfo.processInfo.environment["LANG"] ?? "C.UTF-8",
                            SideChannel.variable: String(SideChannel.childDescriptor), SideChannel.screensVariable: "1",
@@ -25,6 +28,7 @@ struct TapePlayback {
             case .setHeight(let value): rows = value
             case .env(let name, let value): environment[name] = value
             case .output(let path): outputPath = path
+            case .scenario(let name): scenario = scenario ?? name
             case .require(let program) where !Self.onPath(program):
                 return TapeRun.Failure(step: step, message: "\(program) is not on PATH", screen: "")
             default: break
@@ -40,7 +44,7 @@ struct TapePlayback {
         var events: [Int32] = [0, 0], commands: [Int32] = [0, 0]
         guard pipe(&events) == 0, pipe(&commands) == 0 else { throw CommandFailure.failure("cannot make a pipe for the storefront's side channel") }
         for descriptor in events + commands { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
-        let child = try PseudoTerminal(arguments: [executable] + storeArguments, columns: columns, rows: rows,
+        let child = try PseudoTerminal(arguments: [executable] + storeArguments + ChildStoreOptions.scenarioArguments(scenario), columns: columns, rows: rows,
                                        environment: environment, extraDescriptors: [events[1], commands[0]])
         close(events[1]); close(commands[0])
         defer { close(events[0]); close(commands[1]) }

@@ -62,7 +62,7 @@ final class TapeRun {
     private func perform(_ step: Tape.Step) throws {
         switch step.command {
         case .setTypingSpeed(let milliseconds): typingMilliseconds = milliseconds
-        case .output, .setWidth, .setHeight, .setIgnored, .env, .require: break
+        case .output, .setWidth, .setHeight, .setIgnored, .env, .require, .scenario: break
         case .type(let text, let speed):
             for character in text { try press(Array(String(character).utf8), pause: speed ?? typingMilliseconds) }
         case .key(let key, let count, let speed):
