@@ -120,6 +120,8 @@ public struct RenewalExtension: Sendable, Hashable {
         case tooManyExtensions
         /// The request id was used for another subscription.
         case requestIdentifierReused
+        /// A family member's copy of a shared subscription: only the purchaser's extends.
+        case familyShared
     }
 
     public let originalTransactionId: String

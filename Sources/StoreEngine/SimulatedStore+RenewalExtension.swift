@@ -47,6 +47,7 @@ extension SimulatedStore {
         guard catalog.product(id: latest.transaction.productId)?.type == .autoRenewable else {
             return .ineligible("transaction \(latest.transaction.originalId) is not an auto-renewable subscription")
         }
+        if latest.ownership == .familyShared { return .familyShared }
         guard latest.revocationDate == nil else { return .ineligible("the subscription was refunded") }
         guard latest.billingRetryUntil == nil else { return .ineligible("the subscription is in billing retry") }
         guard inForce(latest, at: now) else { return .ineligible("the subscription has expired") }

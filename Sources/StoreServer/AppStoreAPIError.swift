@@ -43,6 +43,7 @@ struct AppStoreAPIError: Error, Sendable, Hashable {
         case transactionIdIsNotOriginalTransactionId = 4000187
         case subscriptionExtensionIneligible = 4030004
         case subscriptionMaxExtension = 4030005
+        case familySharedSubscriptionExtensionIneligible = 4030007
         case originalTransactionIdNotFound = 4040005
         case serverNotificationURLNotFound = 4040007
         case testNotificationNotFound = 4040008

@@ -28,6 +28,9 @@ enum ServerAPIChanges {
                 throw AppStoreAPIError(.subscriptionExtensionIneligible, "Subscription extension ineligible: \(why).")
             case .failure(.tooManyExtensions):
                 throw AppStoreAPIError(.subscriptionMaxExtension, "Subscription max extension: extended twice in the last 365 days already.")
+            case .failure(.familyShared):
+                throw AppStoreAPIError(.familySharedSubscriptionExtensionIneligible,
+                                       "Family shared subscription extension ineligible: extend the purchaser's subscription.")
             case .failure(.requestIdentifierReused):
                 throw AppStoreAPIError(.invalidRequestIdentifier, "Invalid request identifier: it was used to extend another subscription.")
             case .success(let extended):

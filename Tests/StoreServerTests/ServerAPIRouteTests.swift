@@ -148,6 +148,24 @@ extension TestClientProtocol {
         }
     }
 
+    /// Premium Yearly is shared with alice's family: kid's copy is not extended, alice's is.
+    @Test func aFamilyMembersCopyIsNotExtended() async throws {
+        let bearer = BearerToken()
+        let fixture = try await Self.fixture(bearer)
+        let yearly = try await fixture.buy("com.example.storefront.premium.yearly").transaction
+        let copy = try #require(try await fixture.service.store.transactions(account: "kid").first)
+        let token = try bearer.make()
+        try await fixture.test { client in
+            let shared = try await client.api(.put, "/inApps/v1/subscriptions/extend/\(copy.id)", token: token,
+                                              json: #"{"extendByDays":1,"extendReasonCode":0,"requestIdentifier":"r-1"}"#)
+            #expect(shared.status == .forbidden)
+            #expect(try json(shared)["errorCode"] as? Int == 4030007)
+            let own = try json(try await client.api(.put, "/inApps/v1/subscriptions/extend/\(yearly.id)", token: token,
+                                                     json: #"{"extendByDays":1,"extendReasonCode":0,"requestIdentifier":"r-2"}"#))
+            #expect(own["success"] as? Bool == true)
+        }
+    }
+
     @Test func extensionsTokensAndConsumptionAreKept() async throws {
         let bearer = BearerToken()
         let fixture = try await Self.fixture(bearer)
