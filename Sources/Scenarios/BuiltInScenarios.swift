@@ -189,8 +189,8 @@ public enum BuiltInScenarios {
         {
           "name": "not-sold-here",
           "description": {
-            "en": "A storefront where a product is not sold: in China mainland, Pro Lifetime is not for sale and comes back as an invalid product id",
-            "zh-Hans": "商品未在此店面销售：在中国大陆店面，“专业版终身”不出售，作为无效商品 ID 返回"
+            "en": "A storefront where a product is not sold: in China mainland, Lifetime Pro is not for sale and comes back as an invalid product id",
+            "zh-Hans": "商品未在此店面销售：在中国大陆店面，“终身专业版”不出售，作为无效商品 ID 返回"
           },
           "controls": {"account": "wei"}
         }

@@ -8,6 +8,8 @@ public enum ScenarioDecoder {
     static let topKeys = ["name", "description", "catalog", "controls", "app", "steps"]
     static let buyKeys = ["buy", "quantity", "account", "outcome", "app", "device"]
     static let stepKinds = ["buy", "manage", "set", "launch"]
+    /// A scenario is a situation, not a load test: each step is a commit and a launch of the app.
+    public static let maxSteps = 100
 
     public static func decode(_ document: JSONValue, catalog: Catalog?) -> Result<Scenario, ScenarioProblems> {
         var reader = Reader(catalog: catalog)
@@ -19,8 +21,12 @@ public enum ScenarioDecoder {
         let catalogPath = reader.check.string(top["catalog"], root.key("catalog"), maxLength: 1_000)
         let controls = reader.controls(top["controls"], root.key("controls"))
         let app = reader.app(top["app"], root.key("app"))
-        let steps = reader.check.array(top["steps"], root.key("steps")).map { items in
-            items.enumerated().compactMap { index, item in reader.step(item, root.key("steps").index(index)) }
+        var steps = reader.check.array(top["steps"], root.key("steps")).map { items in
+            items.prefix(maxSteps).enumerated().compactMap { index, item in reader.step(item, root.key("steps").index(index)) }
+        }
+        if case .array(let items)? = top["steps"], items.count > maxSteps {
+            reader.check.report(root.key("steps"), "\(items.count) steps is more than a scenario may have (at most \(maxSteps)); a scenario is a situation, not a load test")
+            steps = nil
         }
         guard reader.check.problems.isEmpty, let name, let descriptions else { return .failure(ScenarioProblems(problems: reader.check.problems)) }
         return .success(Scenario(name: name, descriptions: descriptions, catalog: catalogPath, controls: controls,

@@ -14,8 +14,8 @@ public enum ScenarioText {
     /// The document's `catalog`, read before the rest is checked (the rest is checked against
     /// that catalog); nil when there is none or the text does not parse.
     public static func catalogPath(_ text: String, yaml: Bool) -> String? {
-        var marks: [String: String] = [:]
-        let document = yaml ? try? YAMLTree.value(text, marks: &marks) : try? JSONParser.parse(text)
+        var marks: [String: String] = [:], keyMarks: [String: String] = [:]
+        let document = yaml ? try? YAMLTree.value(text, marks: &marks, keyMarks: &keyMarks) : try? JSONParser.parse(text)
         guard case .object(let top)? = document, case .string(let path)? = top["catalog"] else { return nil }
         return path
     }
@@ -23,10 +23,11 @@ public enum ScenarioText {
     /// Every problem at once, under the name `source`, as a catalog's are reported.
     public static func read(_ text: String, source: String, yaml: Bool, catalog: Catalog?) -> Result<Scenario, CatalogError> {
         var marks: [String: String] = [:]
+        var keyMarks: [String: String] = [:]
         let document: JSONValue
         do {
             if yaml {
-                document = try YAMLTree.value(text, marks: &marks)
+                document = try YAMLTree.value(text, marks: &marks, keyMarks: &keyMarks)
             } else {
                 document = try JSONParser.parse(text)
             }
@@ -41,7 +42,9 @@ public enum ScenarioText {
         case .success(let scenario): return .success(scenario)
         case .failure(let found):
             return .failure(CatalogError(source: source, problems: found.problems.map { problem in
-                guard let mark = marks[problem.path] else { return problem }
+                // A problem with a key (unknown, repeated) is where the key is written.
+                let aboutKey = problem.message.hasPrefix("unknown key") || problem.message.hasPrefix("the key appears more than once")
+                guard let mark = (aboutKey ? keyMarks[problem.path] : nil) ?? marks[problem.path] else { return problem }
                 return CatalogProblem(path: "\(problem.path) (\(mark))", message: problem.message)
             }))
         }
@@ -54,7 +57,7 @@ enum YAMLTree {
         let message: String
     }
 
-    static func value(_ text: String, marks: inout [String: String]) throws -> JSONValue {
+    static func value(_ text: String, marks: inout [String: String], keyMarks: inout [String: String]) throws -> JSONValue {
         let root: Node?
         do {
             root = try Yams.compose(yaml: text)
@@ -62,11 +65,19 @@ enum YAMLTree {
             throw Problem(message: describe(error))
         }
         guard let root else { throw Problem(message: "the file holds no YAML document; expected a mapping with name, description and steps") }
-        return try value(root, .root, &marks)
+        var places = Places(values: marks, keys: keyMarks)
+        defer { (marks, keyMarks) = (places.values, places.keys) }
+        return try value(root, .root, &places)
     }
 
-    private static func value(_ node: Node, _ path: JSONPath, _ marks: inout [String: String]) throws -> JSONValue {
-        if let mark = node.mark { marks[path.description] = "line \(mark.line), column \(mark.column)" }
+    /// Where each value and each mapping key starts, by the path the decoder names them with.
+    struct Places {
+        var values: [String: String]
+        var keys: [String: String]
+    }
+
+    private static func value(_ node: Node, _ path: JSONPath, _ marks: inout Places) throws -> JSONValue {
+        if let mark = node.mark { marks.values[path.description] = "line \(mark.line), column \(mark.column)" }
         switch node {
         case .scalar(let scalar):
             if node.null != nil { return .null }
@@ -81,6 +92,7 @@ enum YAMLTree {
                 guard case .scalar(let name) = key else {
                     throw Problem(message: "\(key.mark.map { "line \($0.line), column \($0.column)" } ?? path.description): a key must be plain text")
                 }
+                if let mark = key.mark { marks.keys[path.key(name.string).description] = "line \(mark.line), column \(mark.column)" }
                 members.append((key: name.string, value: try value(item, path.key(name.string), &marks)))
             }
             return .object(JSONObject(members: members))
@@ -93,7 +105,7 @@ enum YAMLTree {
     private static func describe(_ error: YamlError) -> String {
         switch error {
         case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
-            "line \(mark.line), column \(mark.column): \(problem)"
+            "line \(mark.line), column \(mark.column): \(problem)" + (problem.contains("cannot start any token") ? " (a tab? YAML indents with spaces)" : "")
         case .duplicatedKeysInMapping(let duplicates, _):
             "the key \(duplicates.map { brief(.string($0)) }.joined(separator: ", ")) appears more than once; each key may appear only once"
         default:

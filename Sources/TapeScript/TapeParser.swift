@@ -41,6 +41,10 @@ public enum TapeParser {
             }
         }
         problems += orderProblems(steps)
+        let scenarios = steps.filter { if case .scenario = $0.command { true } else { false } }
+        problems += scenarios.dropFirst().map {
+            TapeProblem(line: $0.line, column: 1, message: "a tape starts from one scenario, and line \(scenarios[0].line) named it already")
+        }
         return problems.isEmpty ? .success(Tape(steps: steps)) : .failure(Problems(all: problems.sorted { ($0.line, $0.column) < ($1.line, $1.column) }))
     }
 

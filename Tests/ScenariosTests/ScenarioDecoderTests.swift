@@ -91,7 +91,7 @@ struct ScenarioDecoderTests {
         #expect(lines.first == "bad.yaml: 14 problems", "\(lines.joined(separator: "\n"))")
         for expected in [
             "name (line 1, column 7): \"Lost Order\" is not a scenario name",
-            "description.fr (line 2, column 19): unknown key",
+            "description.fr (line 2, column 15): unknown key",
             "description (line 2, column 14): missing \"en\"",
             "controls.verification (line 4, column 17): maybe: expected ok, unreachable",
             "controls.storefront (line 5, column 15): XYZ: not a storefront of this catalog",

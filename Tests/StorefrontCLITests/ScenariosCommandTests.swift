@@ -64,3 +64,34 @@ struct ScenariosCommandTests {
         #expect(remote.status == 2 && remote.stderr.contains("cannot be combined with --store"), "\(remote.stderr)")
     }
 }
+
+extension ScenariosCommandTests {
+    @Test func whatIsNotAScenarioFileIsSaidPlainly() throws {
+        let directory = scratchDirectory("scenario-not-files")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let empty = try Executable.run(["scenarios", "--check", ""])
+        #expect(empty.status == 2 && empty.stderr.contains("--check needs a built-in scenario's name or a scenario file"), "\(empty.stderr)")
+        let folder = try Executable.run(["scenarios", "--check", directory.path])
+        #expect(folder.status == 2 && folder.stderr.contains("is a directory; name a scenario file"), "\(folder.stderr)")
+        let binary = directory.appendingPathComponent("binary.json")
+        try Data([0xFF, 0xFE, 0x00, 0x81]).write(to: binary)
+        let notText = try Executable.run(["scenarios", "--check", binary.path])
+        #expect(notText.status == 1 && notText.stderr.contains("not UTF-8 text"), "\(notText.stderr)")
+        let many = directory.appendingPathComponent("many.json")
+        let steps = Array(repeating: #"{"buy": "com.example.storefront.gems.100"}"#, count: 101).joined(separator: ",")
+        try #"{"name": "many", "description": {"en": "Many"}, "steps": [\#(steps)]}"#.write(to: many, atomically: true, encoding: .utf8)
+        let tooMany = try Executable.run(["scenarios", "--check", many.path])
+        #expect(tooMany.status == 1 && tooMany.stderr.contains("steps: 101 steps is more than a scenario may have (at most 100)"), "\(tooMany.stderr)")
+    }
+
+    @Test func aTapesScenarioIsCheckedBeforeAnythingRuns() throws {
+        let directory = scratchDirectory("scenario-tape")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let tape = directory.appendingPathComponent("bad.tape")
+        try "Set Width 90\nScenario no-such-thing\nWait /Products/\n".write(to: tape, atomically: true, encoding: .utf8)
+        let played = try Executable.run(["play", tape.path, "--catalog", PlayTapeTests.catalog], directory: directory)
+        #expect(played.status == 2, "\(played.stdout)\(played.stderr)")
+        #expect(played.stderr.contains("bad.tape:2: Scenario no-such-thing: no built-in scenario of that name") && played.stderr.contains("nothing was run"),
+                "\(played.stderr)")
+    }
+}

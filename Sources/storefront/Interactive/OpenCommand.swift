@@ -48,7 +48,7 @@ struct OpenCommand: AsyncParsableCommand {
 
     func run() async throws {
         // A scenario with problems is reported before anything else, terminal or not.
-        let choice = try scenario.map(ScenarioChoice.init)
+        let choice = try scenario.map { try ScenarioChoice($0) }
         try await choice?.check(options)
         guard Terminal.isInteractive else {
             throw CommandFailure.usage("""
@@ -67,12 +67,12 @@ struct OpenCommand: AsyncParsableCommand {
         }
         var options = self.options
         var notices: [String] = []
-        var label: String?
+        var prepared: PreparedScenario?
         if let choice {
-            let prepared = try await choice.prepare(options)
-            options = prepared.options
-            notices.append(prepared.note)
-            label = prepared.name
+            let ready = try await choice.prepare(options)
+            options = ready.options
+            notices.append(ready.note)
+            prepared = ready
         }
         // The store resumes on the runner, before its first effect: the first frame does not wait for it.
         let session = try await options.open(followAccountOnly: false, retryBudget: .seconds(3), resuming: false, announcing: false)
@@ -81,7 +81,7 @@ struct OpenCommand: AsyncParsableCommand {
                                   screens: ScreenFiles(directory: screenDirectory, title: "Storefront — \(session.storeLabel)"),
                                   slowMotion: slowMotion.map { .milliseconds(Int64(($0 * 1000).rounded())) })
         let worker = runner.start(first: session.resume)
-        var state = AppState(catalog: session.context.catalog, storeLabel: session.storeLabel + (label.map { " · scenario \($0)" } ?? ""), language: session.language,
+        var state = AppState(catalog: session.context.catalog, storeLabel: session.storeLabel + (prepared.map { " · scenario \($0.name)" } ?? ""), language: session.language,
                              account: session.account, storefront: session.storefront, localeOverride: options.catalog.locale,
                              asciiOnly: false, size: .zero, now: Date())
         if showKeys { state.keyEcho = KeyEcho() }
@@ -101,6 +101,8 @@ struct OpenCommand: AsyncParsableCommand {
         }
         runner.finish()
         worker.cancel()
+        // Held to here: a second start of the scenario would have emptied it under this one.
+        if let prepared { withExtendedLifetime(prepared.lock) { Console.err("storefront: \(prepared.exitNote)") } }
     }
 
     /// Runs this command again, without `--record`, in a pseudo-terminal that records it; exits

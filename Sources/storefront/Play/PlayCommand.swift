@@ -7,12 +7,12 @@ import Glibc
 #endif
 
 /// `storefront play FLOW.tape`: the storefront run by a VHS tape instead of a person.
-struct PlayCommand: ParsableCommand {
+struct PlayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "play",
         abstract: "Run the storefront from a VHS tape: keys, waits (assertions), screenshots and store actions.",
         discussion: """
-        The tape's commands: Output FILE.cast, Set Width/Height/TypingSpeed, Env, Require, Type "…",
+        The tape's commands: Output FILE.cast, Set Width/Height/TypingSpeed, Env, Require, Scenario NAME|FILE, Type "…",
         Enter, Escape, Tab, Space, Backspace, Up, Down, Left, Right, Home, End, PageUp, PageDown, Delete,
         Ctrl+<key>, Alt+<key> (each with an optional count and @speed), Sleep 500ms,
         Wait[+Screen|+Line][@timeout] /regex/ (fails the run when nothing matches in time, 15 s unless
@@ -30,10 +30,11 @@ struct PlayCommand: ParsableCommand {
 
     @OptionGroup var store: ChildStoreOptions
 
-    func run() throws {
+    func run() async throws {
         let steps = try Self.load(tape)
         let directory = try store.state.map { URL(fileURLWithPath: $0) } ?? Self.freshState()
         defer { if store.state == nil { try? FileManager.default.removeItem(at: directory) } }
+        try await checkScenario(steps, state: directory.path)
         let result = try TapePlayback(steps: steps, tapeName: tape, storeArguments: store.arguments(state: directory.path),
                                       scenario: store.scenario).run()
         if let failure = result {
@@ -44,6 +45,22 @@ struct PlayCommand: ParsableCommand {
             throw ExitCode(1)
         }
         Console.out("\(tape): \(steps.count) steps passed")
+    }
+
+    /// The scenario the run starts from (`--scenario`, else the tape's line), checked before
+    /// anything runs: a problem in it is a problem of the tape (exit 2), at its line.
+    private func checkScenario(_ steps: [Tape.Step], state: String) async throws {
+        let line = steps.first { if case .scenario = $0.command { true } else { false } }
+        guard let name = store.scenario ?? line.flatMap({ if case .scenario(let name) = $0.command { name } else { nil } }) else { return }
+        do {
+            var arguments = store.arguments(state: state)
+            if store.catalog == nil { arguments += ["--catalog", "products.json"] }
+            try await ScenarioChoice(name, flag: store.scenario == nil ? "Scenario" : "--scenario").check(try StoreOptions.parse(arguments))
+        } catch let failure as CommandFailure {
+            let place = store.scenario == nil ? line.map { "\(tape):\($0.line): " } ?? "" : ""
+            throw CommandFailure(lines: failure.lines.enumerated().map { $0.offset == 0 ? place + $0.element : $0.element }
+                                 + ["nothing was run"], status: 2)
+        }
     }
 
     static func load(_ path: String) throws -> [Tape.Step] {

@@ -1,6 +1,7 @@
 import Foundation
 import LocalState
 import Scenarios
+import StoreCore
 import StoreKitModel
 
 /// `--scenario NAME|FILE`: a built-in scenario by name, or a scenario file (JSON, or YAML by its
@@ -14,25 +15,49 @@ struct ScenarioChoice {
     /// The directory a file's relative `catalog` is read from; nil for a built-in.
     let directory: URL?
 
-    init(_ argument: String) throws {
+    /// `flag`: how the command line names the choice (`--scenario`, `--check`), for messages.
+    init(_ argument: String, flag: String = "--scenario") throws {
         self.argument = argument
         if let builtIn = BuiltInScenarios.sources.first(where: { $0.name == argument }) {
             (text, source, yaml, directory) = (builtIn.json, "built-in scenario \(argument)", false, nil)
             return
         }
+        guard !argument.isEmpty else {
+            throw CommandFailure.usage("\(flag) needs a built-in scenario's name or a scenario file (storefront scenarios lists the built-in ones)")
+        }
         let url = URL(fileURLWithPath: argument)
-        guard FileManager.default.fileExists(atPath: url.path) else {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
             throw CommandFailure.usage("""
-                --scenario \(argument): no built-in scenario of that name and no such file \
+                \(flag) \(argument): no built-in scenario of that name and no such file \
                 (built in: \(BuiltInScenarios.names.joined(separator: ", ")); storefront scenarios describes them)
                 """)
         }
-        do {
-            text = try String(contentsOf: url, encoding: .utf8)
-        } catch {
-            throw CommandFailure.failure("\(argument): cannot read the scenario file (\(error.localizedDescription)); it must be UTF-8 text")
+        guard !isDirectory.boolValue else {
+            throw CommandFailure.usage("\(flag) \(argument) is a directory; name a scenario file (.json, .yaml or .yml) in it")
         }
+        text = try Self.readText(url, flag: flag)
         (source, yaml, directory) = (argument, ScenarioText.isYAML(argument), url.deletingLastPathComponent())
+    }
+
+    /// The largest scenario file read: a real one is a few kilobytes.
+    static let maxBytes = 1 << 20
+
+    private static func readText(_ url: URL, flag: String) throws -> String {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            let why = errno != 0 ? String(cString: strerror(errno)) : "not a regular file"
+            throw CommandFailure.failure("\(flag) \(url.path): cannot read it (\(why)); name a scenario file you may read")
+        }
+        guard data.count <= maxBytes else {
+            throw CommandFailure.failure("\(flag) \(url.path): \(data.count) bytes is too big for a scenario (at most \(maxBytes)); a scenario holds a few steps")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw CommandFailure.failure("\(flag) \(url.path): not UTF-8 text; a scenario is a JSON or YAML file")
+        }
+        return text
     }
 
     /// The scenario checked against the catalog it will run on: every problem at once.
@@ -103,27 +128,77 @@ extension ScenarioChoice {
         }
         var catalogOptions = options.catalog
         catalogOptions.catalog = catalog(flag: options.catalog.catalog)
-        let scenario = try read(catalog: try await catalogOptions.resolve().catalog)
+        let context: CatalogContext
+        do {
+            context = try await catalogOptions.resolve()
+        } catch let failure as CommandFailure where options.catalog.catalog == nil && catalogOptions.catalog != nil {
+            // The catalog the scenario names: say so, not only what the loader says of the file.
+            throw CommandFailure(lines: ["\(source): its catalog \(catalogOptions.catalog ?? ""):"] + failure.lines.map { "  " + $0 },
+                                 status: failure.status)
+        }
+        let scenario = try read(catalog: context.catalog)
         if let state = options.state { try Self.refuseUsed(state) }
         return scenario
     }
 
     /// Prepares the scenario in its state directory and returns the options the storefront then
-    /// opens with (that directory, the scenario's catalog) and a line saying where it is.
-    func prepare(_ options: StoreOptions) async throws -> (options: StoreOptions, name: String, note: String) {
+    /// opens with (that directory, the scenario's catalog), a line saying where it is, and the
+    /// lock that keeps a second start of the same scenario from emptying it meanwhile.
+    func prepare(_ options: StoreOptions) async throws -> PreparedScenario {
         var prepared = options
         prepared.catalog.catalog = catalog(flag: options.catalog.catalog)
         // Checked against the catalog before any directory is touched.
         let scenario = try await check(options)
-        prepared.state = try stateDirectory(scenario: scenario, flag: options.state).path
-        let session = try await prepared.open(announcing: false)
-        var setup = ScenarioSetup(scenario: scenario, session: session)
+        let lock = options.state == nil ? try Self.hold(scenario.name) : nil
+        let created = options.state.map { !FileManager.default.fileExists(atPath: $0) } ?? true
+        let state = try stateDirectory(scenario: scenario, flag: options.state)
+        prepared.state = state.path
         do {
+            let session = try await prepared.open(announcing: false)
+            var setup = ScenarioSetup(scenario: scenario, session: session)
             try await setup.run()
-        } catch let failure as ScenarioFailure {
-            throw CommandFailure.failure("\(source): steps[\(failure.step)]: \(failure.message)")
+            let language = session.language
+            let note = "\(language == .english ? "Scenario" : "场景") \(scenario.name): \(scenario.description(in: language))"
+            return PreparedScenario(options: prepared, name: scenario.name, note: note, lock: lock)
+        } catch {
+            // Half prepared is no scenario: what this start made goes.
+            if created { try? FileManager.default.removeItem(at: state) }
+            if let failure = error as? ScenarioFailure {
+                throw CommandFailure.failure("\(source): steps[\(failure.step)]: \(failure.message); nothing was prepared")
+            }
+            throw error
         }
-        let language = session.language
-        return (prepared, scenario.name, "\(language == .english ? "Scenario" : "场景") \(scenario.name): \(scenario.description(in: language)) · --state \(prepared.state ?? "")")
+    }
+
+    /// The lock of the default directory of scenario `name`, held while this process lives.
+    private static func hold(_ name: String) throws -> ExclusiveUse {
+        let scenarios = StateDirectory(url: StateDirectory.resolve(flag: nil, environment: ProcessInfo.processInfo.environment).url
+            .appendingPathComponent("scenarios"))
+        do {
+            try FileManager.default.createDirectory(at: scenarios.url, withIntermediateDirectories: true)
+            return try ExclusiveUse(of: scenarios, lock: "\(name).lock", by: "storefront")
+        } catch let failure as StoreFailure where failure.kind == .conflict {
+            throw CommandFailure.failure("""
+                scenario \(name) is open in another storefront: starting it again would empty its store under that one. \
+                Quit that one first, or open a second copy with --scenario \(name) --state NEW_DIR
+                """)
+        } catch let failure as StoreFailure {
+            throw CommandFailure.failure(failure.message)
+        } catch {
+            throw CommandFailure.failure("cannot create \(scenarios.url.path) for the scenario: \(error.localizedDescription)")
+        }
+    }
+}
+
+/// A scenario ready to open, and the lock that keeps it ours until the process ends.
+struct PreparedScenario {
+    let options: StoreOptions
+    let name: String
+    let note: String
+    let lock: ExclusiveUse?
+
+    /// What to tell on the way out: where the scenario's state is, to go on from it.
+    var exitNote: String {
+        "scenario \(name) is in \(options.state ?? ""); storefront --state \(options.state ?? "") goes on from where you left it"
     }
 }

@@ -10,9 +10,10 @@ struct ScenariosCommand: AsyncParsableCommand {
         commandName: "scenarios",
         abstract: "List the prepared situations --scenario starts from; show or check a scenario file.",
         discussion: """
-        storefront --scenario NAME opens the storefront on one of them; a scenario file (JSON or YAML,
-        see docs/scenario-format.md) is a team's own. --show NAME prints a built-in's file, to copy
-        and change; --check FILE reads a file against the catalog and lists every problem.
+        storefront --scenario NAME opens the storefront on one of them.
+        A scenario file (JSON or YAML, see docs/scenario-format.md) is a team's own.
+        --show NAME prints a built-in's file, to copy and change.
+        --check FILE reads a file against the catalog and lists every problem.
         """
     )
 
@@ -28,6 +29,9 @@ struct ScenariosCommand: AsyncParsableCommand {
     @OptionGroup var catalog: CatalogOptions
 
     func run() async throws {
+        if show != nil, check != nil {
+            throw CommandFailure.usage("--show prints a built-in scenario and --check checks a file: give one of them")
+        }
         if let show {
             guard let source = BuiltInScenarios.sources.first(where: { $0.name == show }) else {
                 throw CommandFailure.usage("--show \(show): no built-in scenario of that name (\(BuiltInScenarios.names.joined(separator: ", ")))")
@@ -58,10 +62,11 @@ struct ScenariosCommand: AsyncParsableCommand {
     }
 
     private func checkFile(_ path: String) async throws {
-        let choice = try ScenarioChoice(path)
+        let choice = try ScenarioChoice(path, flag: "--check")
         var options = catalog
         options.catalog = choice.catalog(flag: catalog.catalog)
         let scenario = try choice.read(catalog: try await options.resolve().catalog)
-        Console.out("\(path): scenario \(scenario.name), \(scenario.controls.count) controls, \(scenario.steps.count) steps: ok")
+        func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
+        Console.out("\(path): scenario \(scenario.name), \(count(scenario.controls.count, "control")), \(count(scenario.steps.count, "step")): ok")
     }
 }
