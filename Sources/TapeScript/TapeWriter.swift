@@ -44,7 +44,11 @@ public struct TapeWriter {
     }
 
     private mutating func wait(for screen: String, paused: Double?) {
-        guard let line = Self.newLine(in: screen, since: waitedScreen) else { return }
+        // The first Wait is for the program to be ready, not only started: a position in a list
+        // ("Products 1/12") shows once the list has loaded, where the title bar shows at once
+        // and a key sent then would meet an empty list.
+        let first = waitedScreen.isEmpty ? Self.newLine(in: screen, since: "", matching: #"\d+/\d+"#) : nil
+        guard let line = first ?? Self.newLine(in: screen, since: waitedScreen) else { return }
         if let paused { lines.append("# paused \(String(format: "%.1f", paused)) s") }
         lines.append("Wait /\(Self.pattern(line))/")
         waitedScreen = screen
@@ -120,15 +124,18 @@ public struct TapeWriter {
     /// box borders and wide gaps, so a sheet's title stands apart from the list under it) that
     /// has letters, no clock time (they differ on every run) and is not in the earlier screen;
     /// at most 60 characters.
-    static func newLine(in screen: String, since earlier: String) -> String? {
+    /// `matching`: only a piece with a match of this pattern.
+    static func newLine(in screen: String, since earlier: String, matching required: String? = nil) -> String? {
         let cut = try? NSRegularExpression(pattern: #"[│┌┐└┘─├┤╭╮╰╯|]+|\s{2,}"#)
         let clock = try? NSRegularExpression(pattern: #"\d{1,2}:\d{2}"#)
+        let wanted = required.flatMap { try? NSRegularExpression(pattern: $0) }
         for row in screen.split(separator: "\n").map(String.init) {
             let marked = cut?.stringByReplacingMatches(in: row, range: NSRange(row.startIndex..., in: row), withTemplate: "\u{0}") ?? row
             for piece in marked.split(separator: "\u{0}").map({ $0.trimmingCharacters(in: .whitespaces) }) {
                 let shown = String(piece.prefix(60)).trimmingCharacters(in: .whitespaces)
                 guard shown.contains(where: \.isLetter), !earlier.contains(shown),
                       clock?.firstMatch(in: shown, range: NSRange(shown.startIndex..., in: shown)) == nil else { continue }
+                if let wanted, wanted.firstMatch(in: shown, range: NSRange(shown.startIndex..., in: shown)) == nil { continue }
                 return shown
             }
         }

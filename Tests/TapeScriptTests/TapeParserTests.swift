@@ -85,7 +85,7 @@ import Testing
         writer.keys([0x0D, 0x03, 0x1B, 0x78], at: 1.6, screen: "Store\nProducts 3/12")
         let tape = writer.finish(screen: "Store\n┌─ Confirm ─┐  list row\nProducts 3/12")
         #expect(tape.split(separator: "\n").dropFirst(3) == [
-            "Wait /Store/", "Down 2", "# paused 1.4 s", "Wait /Products 3\\/12/", "Type 'ab\"c'", "Enter", "Ctrl+C", "Alt+x",
+            "Wait /Products 1\\/12/", "Down 2", "# paused 1.4 s", "Wait /Products 3\\/12/", "Type 'ab\"c'", "Enter", "Ctrl+C", "Alt+x",
             "Wait /Confirm/",
         ])
         // It is a tape the parser takes.
