@@ -106,6 +106,21 @@ extension StoredTransaction {
                 renewalOffer?.type.rawValue, renewalOffer?.id, renewalOffer?.paymentMode.rawValue, renewalOffer?.period.iso8601,
                 upgrade?.date.timeIntervalSince1970, upgrade?.refund.exactString, declined, appAccountToken?.uuidString.lowercased(), id,
             ])
+        if ownership == .purchased, expiresDate != nil { try mirrorToFamily(db) }
+    }
+
+    /// A subscription period's state, as the family's copies of it share it: when it ends, whether
+    /// it renews, billing retry and grace, a price increase, why it expired. (A refund revokes
+    /// the copies instead: `SimulatedStore.syncFamily`.)
+    private func mirrorToFamily(_ db: Database) throws {
+        try db.cachedStatement(sql: """
+            UPDATE transactions SET expires_date = ?, auto_renew = ?, billing_retry_until = ?, grace_expires = ?, price_increase = ?,
+                expiration_reason = ?
+            WHERE shared_from = ? AND revocation_date IS NULL
+            """).execute(arguments: [
+                expiresDate?.timeIntervalSince1970, autoRenew, billingRetryUntil?.timeIntervalSince1970, graceExpires?.timeIntervalSince1970,
+                priceIncrease?.rawValue, expirationReason?.rawValue, id,
+            ])
     }
 
     /// A `SELECT` of transactions `t` (`columns`), then the purchase date of each one's original,

@@ -82,6 +82,19 @@ import TestSupport
         #expect(try await fixture.store.transactions(account: "alice").filter { $0.productId == Self.yearly }.count == 3)
     }
 
+    /// A member's access follows the purchaser's subscription: billing retry, expiry.
+    @Test func theMembersCopyFollowsTheSubscriptionsState() async throws {
+        let fixture = try family()
+        let bought = try await fixture.buy(Self.yearly).transaction
+        try await fixture.setControls { $0.billingIssues = true; $0.gracePeriod = true }
+        _ = try await fixture.store.perform(.forceRenewal(bought.id))
+        let member = try #require(try await fixture.store.entitlements(account: "kid").first)
+        #expect(member.renewal?.isInBillingRetry == true && member.renewal?.gracePeriodExpirationDate != nil)
+        #expect(member.isActive(at: fixture.clock.now()), "the grace period keeps the family's access too")
+        _ = try await fixture.store.perform(.expireSubscription(bought.id))
+        #expect(try await fixture.store.entitlements(account: "kid").allSatisfy { !$0.isActive(at: fixture.clock.now().addingTimeInterval(1)) })
+    }
+
     @Test func onlyASharedPurchaseCanStopBeingShared() async throws {
         let fixture = try family()
         let owned = try await fixture.buy(StoreFixture.removeAds).transaction
