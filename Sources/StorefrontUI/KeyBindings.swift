@@ -7,7 +7,7 @@ public enum Command: Sendable, Hashable, CaseIterable {
     case transactionFilter, transactionsUp, transactionsDown
     case help, close, quit, retry, screenshot
     case increase, decrease, toggle
-    case approve, decline, resolve, refund, expire, renew, delete, clearAll, reset, autoRenew, priceIncrease
+    case approve, decline, resolve, refund, expire, renew, delete, clearAll, reset, autoRenew, priceIncrease, stopSharing
     /// Answers to a question (quit while a payment is in flight?) and the key that closes a message.
     case yes, no, dismiss
     /// The crash screen: launch the app again, or install the fixed build first.
@@ -103,6 +103,9 @@ public enum KeyBindings {
         KeyBinding(keys: [.character("P")], command: .priceIncrease,
                    help: ("price increase: request one, then the user consents (D declines it)", "涨价：发起，再由用户同意（D 拒绝）"),
                    scope: .manager, short: ("price rise", "涨价")),
+        KeyBinding(keys: [.character("S")], command: .stopSharing,
+                   help: ("stop sharing the purchase with the family (REVOKE)", "停止与家人共享该购买（REVOKE）"),
+                   scope: .manager, short: ("stop sharing", "停止共享")),
         KeyBinding(keys: [.character("X")], command: .delete, help: ("delete transaction", "删除交易"), scope: .manager, short: ("delete", "删除")),
         KeyBinding(keys: [.character("C")], command: .clearAll, help: ("clear all transactions", "清除所有交易"), scope: .manager, short: ("clear", "清除")),
         KeyBinding(keys: [.character("Z")], command: .reset, help: ("reset controls and store to defaults", "将控制与商店重置为默认"), scope: .controls,

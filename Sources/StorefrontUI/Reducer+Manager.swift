@@ -50,6 +50,7 @@ extension Reducer {
             action = command == .refund ? .refund(selected.id) : .delete(selected.id)
         case .expire: action = selected.map { .expireSubscription($0.id) }
         case .renew: action = selected.map { .forceRenewal($0.id) }
+        case .stopSharing: action = selected.map { .stopSharing($0.id) }
         case .clearAll:
             guard state.armed == .clearAll else {
                 state.armed = .clearAll

@@ -706,7 +706,7 @@ import Testing
 
     @Test func helpListsEveryBindingOfTheDispatchTable() {
         // Tall enough for the whole list: shorter screens scroll it (QALeadScreenTests).
-        var store = ReducerTestStore(F.state(TerminalSize(columns: 200, rows: 80)))
+        var store = ReducerTestStore(F.state(TerminalSize(columns: 200, rows: 100)))
         store.press(.character("?")) { $0.sheet = .help(scroll: 0) }
         let screen = View.render(store.state).text
         // A question's answers and a message's Enter are shown by the sheet that asks.
