@@ -50,27 +50,13 @@ extension AppLedger {
         try pool.guardedWriteNow { db in try db.execute(sql: "DELETE FROM crashing_products") }
     }
 
-    /// The products whose delivery crashes the app, with how often each has.
-    public func crashingProducts() throws -> [(productId: String, crashes: Int)] {
-        try pool.guardedReadNow { db in
-            try Row.fetchAll(db, sql: "SELECT product_id, crashes FROM crashing_products ORDER BY product_id")
-                .map { (productId: $0["product_id"], crashes: $0["crashes"]) }
-        }
-    }
-
-    /// Counts a crash delivering `productId`, durably (the next launch knows it crashed before);
-    /// nil when delivering it does not crash.
-    func recordCrash(delivering productId: String, transactionId: String) throws -> AppCrash? {
-        // Read first: a delivery that does not crash should not pay for a commit and its fsync.
-        guard try pool.guardedReadNow({ db in
-            try Bool.fetchOne(db, sql: "SELECT 1 FROM crashing_products WHERE product_id = ?", arguments: [productId]) ?? false
-        }) else { return nil }
-        return try pool.guardedWriteNow { db in
-            try db.execute(sql: "UPDATE crashing_products SET crashes = crashes + 1 WHERE product_id = ?", arguments: [productId])
-            guard db.changesCount > 0,
-                  let crashes = try Int.fetchOne(db, sql: "SELECT crashes FROM crashing_products WHERE product_id = ?", arguments: [productId])
-            else { return nil }
-            return AppCrash(transactionId: transactionId, productId: productId, crashes: crashes)
-        }
+    /// In the caller's write: counts a crash delivering `productId`, durably (the next launch
+    /// knows it crashed before); nil when delivering it does not crash.
+    func crash(delivering productId: String, transactionId: String, _ db: Database) throws -> AppCrash? {
+        try db.execute(sql: "UPDATE crashing_products SET crashes = crashes + 1 WHERE product_id = ?", arguments: [productId])
+        guard db.changesCount > 0,
+              let crashes = try Int.fetchOne(db, sql: "SELECT crashes FROM crashing_products WHERE product_id = ?", arguments: [productId])
+        else { return nil }
+        return AppCrash(transactionId: transactionId, productId: productId, crashes: crashes)
     }
 }

@@ -15,6 +15,8 @@ public struct DeliveryRecord: Sendable, Hashable {
     /// The app acted on this transaction's refund already (its purchase arrived late): nothing
     /// was recorded or credited.
     public var revoked = false
+    /// This app build crashed delivering it: nothing was recorded or credited, the crash counted.
+    public var crash: AppCrash? = nil
 }
 
 extension AppLedger {
@@ -39,6 +41,10 @@ extension AppLedger {
         return try pool.guardedWriteNow { db in
             if try isRevoked(transaction.id, db) {
                 return DeliveryRecord(claim: "", delivered: false, orderId: nil, matchedBy: nil, revoked: true)
+            }
+            // In this write: a delivery that does not crash pays for no extra read or commit.
+            if let crash = try crash(delivering: transaction.productId, transactionId: transaction.id, db) {
+                return DeliveryRecord(claim: "", delivered: false, orderId: nil, matchedBy: nil, crash: crash)
             }
             if let row = try Row.fetchOne(db, sql: "SELECT claim, order_id, matched_by FROM ledger WHERE store_id = ? AND transaction_id = ?",
                                          arguments: [storeId, transaction.id]) {
