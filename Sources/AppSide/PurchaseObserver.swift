@@ -45,7 +45,6 @@ public struct PurchaseObserver: Sendable {
             // Refunded: take back what was granted. A purchase update that arrives after its refund
             // was acted on (published late) is refused by the ledger and grants nothing again.
             if transaction.terms?.revocation != nil { return try await revoke(transaction) }
-            if let crash = try ledger.recordCrash(delivering: transaction.productId, transactionId: transaction.id) { throw crash }
             let (record, steps) = try deliver(update)
             if record.revoked { return try await revoke(transaction) }
             if stopAfterDelivery { return steps }
@@ -81,6 +80,7 @@ public struct PurchaseObserver: Sendable {
     private func deliver(_ update: TransactionUpdate) throws -> (DeliveryRecord, [AppStep]) {
         let transaction = update.transaction
         let record = try ledger.recordAndDeliver(update, product: catalog.product(id: transaction.productId), at: clock.now())
+        if let crash = record.crash { throw crash }
         var steps: [AppStep] = [.delivered(transactionId: transaction.id, firstTime: record.delivered)]
         if record.delivered, record.matchedBy == .accountAndProduct, let orderId = record.orderId {
             steps.append(.orderMatched(transactionId: transaction.id, orderId: orderId))
@@ -180,10 +180,15 @@ public struct PurchaseObserver: Sendable {
     public func launch(account: String, each: (TransactionUpdate?, [AppStep]) -> Void = { _, _ in }) async throws {
         let queue = try await store.unfinished(account: account)
         for update in queue { each(update, try await handle(update)) }
+        let steps = try await launchBeyond(queue, account: account)
+        if !steps.isEmpty { each(nil, steps) }
+    }
+
+    /// The part of a launch the queue does not bring: what this device delivered and the queue
+    /// no longer offers, shown to the app's server again, and refunds made while it was closed.
+    public func launchBeyond(_ queue: [TransactionUpdate], account: String) async throws -> [AppStep] {
         let recovered = try await recoverLedger(account: account, queue: Set(queue.map(\.transaction.id)))
-        if !recovered.isEmpty { each(nil, recovered) }
-        let revoked = try await reconcileRevocations(account: account)
-        if !revoked.isEmpty { each(nil, revoked) }
+        return recovered + (try await reconcileRevocations(account: account))
     }
 
     /// The payments still in flight for the account (banner, pending view, buy warnings).

@@ -193,16 +193,14 @@ public final class EffectRunner: Sendable {
         case .refresh(let account):
             await refresh(account: account)
         case .replayUnfinished(let account):
+            // The queue's updates go through the reducer, which hands each to the observer.
             let queue = try await store.unfinished(account: account)
             for update in queue { report(.transactionUpdate(update)) }
-            // What this device delivered and the queue no longer offers (another device finished
-            // it) is shown to the app's server again, as a launch of the app does.
-            let recovered = try await observer.recoverLedger(account: account, queue: Set(queue.map(\.transaction.id)))
-            let revoked = try await observer.reconcileRevocations(account: account)
-            if !(recovered + revoked).isEmpty {
+            let steps = try await observer.launchBeyond(queue, account: account)
+            if !steps.isEmpty {
                 // The UI names a step's product from the history, which holds these only after a read.
                 await refresh(account: account)
-                report(.appSteps(recovered + revoked))
+                report(.appSteps(steps))
             }
         case .restore(let account):
             do {
