@@ -9,19 +9,16 @@ public struct Scenario: Sendable, Hashable {
     public var name: String
     /// One line each, in English and (optionally) Simplified Chinese.
     public var descriptions: [Language: String]
-    /// The catalog the scenario was written for, relative to its file; nil for the default.
-    public var catalog: String?
     /// `manage set` settings applied first, in the order written (`account` and `storefront`
     /// choose where the storefront opens).
     public var controls: [ControlCommand]
     public var app: AppBuild
     public var steps: [ScenarioStep]
 
-    public init(name: String, descriptions: [Language: String], catalog: String? = nil, controls: [ControlCommand] = [],
+    public init(name: String, descriptions: [Language: String], controls: [ControlCommand] = [],
                 app: AppBuild = AppBuild(), steps: [ScenarioStep] = []) {
         self.name = name
         self.descriptions = descriptions
-        self.catalog = catalog
         self.controls = controls
         self.app = app
         self.steps = steps

@@ -18,7 +18,9 @@ public enum ScenarioDecoder {
         let name = reader.name(reader.check.require(top, "name", root, "the scenario's name, such as \"lost-order\""), root.key("name"))
         let descriptions = reader.descriptions(reader.check.require(top, "description", root, "one line in \"en\", and optionally \"zh-Hans\""),
                                                root.key("description"))
-        let catalogPath = reader.check.string(top["catalog"], root.key("catalog"), maxLength: 1_000)
+        // The catalog the scenario was written for is read before the rest (ScenarioDocument.catalogPath),
+        // to check the rest against: here it is only checked to be a path.
+        _ = reader.check.string(top["catalog"], root.key("catalog"), maxLength: 1_000)
         let controls = reader.controls(top["controls"], root.key("controls"))
         let app = reader.app(top["app"], root.key("app"))
         var steps = reader.check.array(top["steps"], root.key("steps")).map { items in
@@ -29,7 +31,7 @@ public enum ScenarioDecoder {
             steps = nil
         }
         guard reader.check.problems.isEmpty, let name, let descriptions else { return .failure(ScenarioProblems(problems: reader.check.problems)) }
-        return .success(Scenario(name: name, descriptions: descriptions, catalog: catalogPath, controls: controls,
+        return .success(Scenario(name: name, descriptions: descriptions, controls: controls,
                                  app: app, steps: steps ?? []))
     }
 

@@ -11,26 +11,26 @@ public enum ScenarioText {
         return lower.hasSuffix(".yaml") || lower.hasSuffix(".yml")
     }
 
-    /// The document's `catalog`, read before the rest is checked (the rest is checked against
-    /// that catalog); nil when there is none or the text does not parse.
-    public static func catalogPath(_ text: String, yaml: Bool) -> String? {
-        var marks: [String: String] = [:], keyMarks: [String: String] = [:]
-        let document = yaml ? try? YAMLTree.value(text, marks: &marks, keyMarks: &keyMarks) : try? JSONParser.parse(text)
-        guard case .object(let top)? = document, case .string(let path)? = top["catalog"] else { return nil }
-        return path
-    }
-
     /// Every problem at once, under the name `source`, as a catalog's are reported.
     public static func read(_ text: String, source: String, yaml: Bool, catalog: Catalog?) -> Result<Scenario, CatalogError> {
+        ScenarioDocument.parse(text, source: source, yaml: yaml).flatMap { $0.scenario(catalog: catalog) }
+    }
+}
+
+/// A scenario's text parsed once: the tree, and where each value and key is written (YAML).
+/// Its `catalog` is read first, and the rest is checked against that catalog.
+public struct ScenarioDocument: Sendable {
+    let source: String
+    let document: JSONValue
+    let marks: [String: String]
+    let keyMarks: [String: String]
+
+    public static func parse(_ text: String, source: String, yaml: Bool) -> Result<ScenarioDocument, CatalogError> {
         var marks: [String: String] = [:]
         var keyMarks: [String: String] = [:]
-        let document: JSONValue
         do {
-            if yaml {
-                document = try YAMLTree.value(text, marks: &marks, keyMarks: &keyMarks)
-            } else {
-                document = try JSONParser.parse(text)
-            }
+            let document = yaml ? try YAMLTree.value(text, marks: &marks, keyMarks: &keyMarks) : try JSONParser.parse(text)
+            return .success(ScenarioDocument(source: source, document: document, marks: marks, keyMarks: keyMarks))
         } catch let error as JSONSyntaxError {
             return .failure(CatalogError(source: source, message: error.description))
         } catch let error as YAMLTree.Problem {
@@ -38,6 +38,16 @@ public enum ScenarioText {
         } catch {
             return .failure(CatalogError(source: source, message: "\(error)"))
         }
+    }
+
+    /// The document's `catalog`, when it names one.
+    public var catalogPath: String? {
+        guard case .object(let top) = document, case .string(let path)? = top["catalog"] else { return nil }
+        return path
+    }
+
+    /// The scenario, or every problem at once with its place.
+    public func scenario(catalog: Catalog?) -> Result<Scenario, CatalogError> {
         switch ScenarioDecoder.decode(document, catalog: catalog) {
         case .success(let scenario): return .success(scenario)
         case .failure(let found):

@@ -25,6 +25,14 @@ struct CatalogOptions: ParsableArguments {
     /// (a store's own catalog, while the store restarts).
     /// `store`: the remote store the default catalog comes from; its requests' timeout bounds each
     /// try, and a download that never gets an answer says the store is unreachable.
+    /// `--lang`, else the environment's language, else English.
+    func language() throws -> Language {
+        guard let language = Language.resolve(flag: lang, environment: ProcessInfo.processInfo.environment) else {
+            throw CommandFailure.usage("--lang \(lang ?? ""): unknown language; use en or zh-Hans")
+        }
+        return language
+    }
+
     func resolve(defaultCatalog: String = "products.json", defaultRetryBudget: Duration = .zero,
                  store: (url: String, requestTimeout: Duration)? = nil) async throws -> CatalogContext {
         let location = self.catalog ?? defaultCatalog
@@ -33,9 +41,7 @@ struct CatalogOptions: ParsableArguments {
         }
         let fromStore = self.catalog == nil ? store : nil
         let timeout = fromStore?.requestTimeout ?? catalogTimeout.map { Duration.milliseconds(Int64($0 * 1000)) } ?? HTTPCatalogFetcher.defaultTimeout
-        guard let language = Language.resolve(flag: lang, environment: ProcessInfo.processInfo.environment) else {
-            throw CommandFailure.usage("--lang \(lang ?? ""): unknown language; use en or zh-Hans")
-        }
+        let language = try language()
         let catalog: Catalog
         let budget = self.catalog == nil ? defaultRetryBudget : .zero
         do {

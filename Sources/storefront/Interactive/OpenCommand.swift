@@ -49,7 +49,7 @@ struct OpenCommand: AsyncParsableCommand {
     func run() async throws {
         // A scenario with problems is reported before anything else, terminal or not.
         let choice = try scenario.map { try ScenarioChoice($0) }
-        try await choice?.check(options)
+        let checked = try await choice?.check(options)
         guard Terminal.isInteractive else {
             throw CommandFailure.usage("""
                 the interactive storefront needs a terminal (stdin and stdout must be a TTY). \
@@ -68,8 +68,8 @@ struct OpenCommand: AsyncParsableCommand {
         var options = self.options
         var notices: [String] = []
         var prepared: PreparedScenario?
-        if let choice {
-            let ready = try await choice.prepare(options)
+        if let choice, let checked {
+            let ready = try await choice.prepare(checked, options)
             options = ready.options
             notices.append(ready.note)
             prepared = ready

@@ -7,19 +7,17 @@ import StoreKitModel
 /// `--scenario NAME|FILE`: a built-in scenario by name, or a scenario file (JSON, or YAML by its
 /// extension), read and checked before anything is touched.
 struct ScenarioChoice {
-    let argument: String
-    /// The scenario's text and what it is called in messages.
-    let text: String
+    /// The scenario's text, parsed once, and what it is called in messages.
+    let document: ScenarioDocument
     let source: String
-    let yaml: Bool
     /// The directory a file's relative `catalog` is read from; nil for a built-in.
     let directory: URL?
 
     /// `flag`: how the command line names the choice (`--scenario`, `--check`), for messages.
     init(_ argument: String, flag: String = "--scenario") throws {
-        self.argument = argument
         if let builtIn = BuiltInScenarios.sources.first(where: { $0.name == argument }) {
-            (text, source, yaml, directory) = (builtIn.json, "built-in scenario \(argument)", false, nil)
+            (source, directory) = ("built-in scenario \(argument)", nil)
+            document = try Self.parse(builtIn.json, source: source, yaml: false)
             return
         }
         guard !argument.isEmpty else {
@@ -36,8 +34,15 @@ struct ScenarioChoice {
         guard !isDirectory.boolValue else {
             throw CommandFailure.usage("\(flag) \(argument) is a directory; name a scenario file (.json, .yaml or .yml) in it")
         }
-        text = try Self.readText(url, flag: flag)
-        (source, yaml, directory) = (argument, ScenarioText.isYAML(argument), url.deletingLastPathComponent())
+        (source, directory) = (argument, url.deletingLastPathComponent())
+        document = try Self.parse(try Self.readText(url, flag: flag), source: argument, yaml: ScenarioText.isYAML(argument))
+    }
+
+    private static func parse(_ text: String, source: String, yaml: Bool) throws -> ScenarioDocument {
+        switch ScenarioDocument.parse(text, source: source, yaml: yaml) {
+        case .success(let document): return document
+        case .failure(let error): throw CommandFailure.catalog(error)
+        }
     }
 
     /// The largest scenario file read: a real one is a few kilobytes.
@@ -62,7 +67,7 @@ struct ScenarioChoice {
 
     /// The scenario checked against the catalog it will run on: every problem at once.
     func read(catalog: Catalog?) throws -> Scenario {
-        switch ScenarioText.read(text, source: source, yaml: yaml, catalog: catalog) {
+        switch document.scenario(catalog: catalog) {
         case .success(let scenario): return scenario
         case .failure(let error): throw CommandFailure.catalog(error)
         }
@@ -71,7 +76,7 @@ struct ScenarioChoice {
     /// The scenario's own catalog (relative to its file), unless `--catalog` chose one.
     func catalog(flag: String?) -> String? {
         if let flag { return flag }
-        guard let path = ScenarioText.catalogPath(text, yaml: yaml) else { return nil }
+        guard let path = document.catalogPath else { return nil }
         if path.hasPrefix("/") || CatalogLoader.isURL(path) { return path }
         return (directory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).appendingPathComponent(path).path
     }
@@ -126,29 +131,33 @@ extension ScenarioChoice {
         if try options.storeURL(ProcessInfo.processInfo.environment) != nil {
             throw CommandFailure.usage("--scenario prepares a simulated store of its own; it cannot be combined with --store or $STOREFRONT_STORE")
         }
-        var catalogOptions = options.catalog
-        catalogOptions.catalog = catalog(flag: options.catalog.catalog)
+        let scenario = try await check(catalog: options.catalog)
+        if let state = options.state { try Self.refuseUsed(state) }
+        return scenario
+    }
+
+    /// The scenario checked against its catalog: `--catalog`, else the one the scenario names.
+    func check(catalog options: CatalogOptions) async throws -> Scenario {
+        var catalogOptions = options
+        catalogOptions.catalog = catalog(flag: options.catalog)
         let context: CatalogContext
         do {
             context = try await catalogOptions.resolve()
-        } catch let failure as CommandFailure where options.catalog.catalog == nil && catalogOptions.catalog != nil {
+        } catch let failure as CommandFailure where options.catalog == nil && catalogOptions.catalog != nil {
             // The catalog the scenario names: say so, not only what the loader says of the file.
             throw CommandFailure(lines: ["\(source): its catalog \(catalogOptions.catalog ?? ""):"] + failure.lines.map { "  " + $0 },
                                  status: failure.status)
         }
-        let scenario = try read(catalog: context.catalog)
-        if let state = options.state { try Self.refuseUsed(state) }
-        return scenario
+        return try read(catalog: context.catalog)
     }
 
     /// Prepares the scenario in its state directory and returns the options the storefront then
     /// opens with (that directory, the scenario's catalog), a line saying where it is, and the
     /// lock that keeps a second start of the same scenario from emptying it meanwhile.
-    func prepare(_ options: StoreOptions) async throws -> PreparedScenario {
+    /// `scenario`: what `check` returned for the same options, before any directory is touched.
+    func prepare(_ scenario: Scenario, _ options: StoreOptions) async throws -> PreparedScenario {
         var prepared = options
         prepared.catalog.catalog = catalog(flag: options.catalog.catalog)
-        // Checked against the catalog before any directory is touched.
-        let scenario = try await check(options)
         let lock = options.state == nil ? try Self.hold(scenario.name) : nil
         let created = options.state.map { !FileManager.default.fileExists(atPath: $0) } ?? true
         let state = try stateDirectory(scenario: scenario, flag: options.state)

@@ -40,7 +40,8 @@ struct ScenariosCommand: AsyncParsableCommand {
             return
         }
         if let check { return try await checkFile(check) }
-        let context = try await catalog.resolve()
+        // The list needs a language, not a catalog.
+        let language = try catalog.language()
         var scenarios: [Scenario] = []
         for name in BuiltInScenarios.names {
             guard case .success(let scenario)? = BuiltInScenarios.scenario(named: name, catalog: nil) else { continue }
@@ -57,15 +58,12 @@ struct ScenariosCommand: AsyncParsableCommand {
         }
         let width = scenarios.map(\.name.count).max() ?? 0
         for scenario in scenarios {
-            Console.out(scenario.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + scenario.description(in: context.language))
+            Console.out(scenario.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + scenario.description(in: language))
         }
     }
 
     private func checkFile(_ path: String) async throws {
-        let choice = try ScenarioChoice(path, flag: "--check")
-        var options = catalog
-        options.catalog = choice.catalog(flag: catalog.catalog)
-        let scenario = try choice.read(catalog: try await options.resolve().catalog)
+        let scenario = try await ScenarioChoice(path, flag: "--check").check(catalog: catalog)
         func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
         Console.out("\(path): scenario \(scenario.name), \(count(scenario.controls.count, "control")), \(count(scenario.steps.count, "step")): ok")
     }
