@@ -12,7 +12,6 @@ Measures, in one run:
 
 Usage: notify_bench.py --bin DIR --catalog FILE --out FILE [--quick]
 """
-import argparse
 import json
 import os
 import random
@@ -27,7 +26,7 @@ import uuid
 from concurrent.futures import ThreadPoolExecutor
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from server_bench import start_server, stop_server as stop, summarize, wrk
+from server_bench import arguments, start_server, stop_server as stop, summarize, wrk
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ADMIN = "bench-admin-token"
@@ -272,12 +271,7 @@ def history_pages(binary, catalog, work, transactions, pages):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--bin", required=True)
-    parser.add_argument("--catalog", required=True)
-    parser.add_argument("--out", required=True)
-    parser.add_argument("--quick", action="store_true")
-    args = parser.parse_args()
+    args = arguments()
     binary = os.path.join(args.bin, "storefront")
     seconds, rounds = (3, 1) if args.quick else (3, 6)
     with tempfile.TemporaryDirectory(prefix="storefront-notify-bench.") as work:

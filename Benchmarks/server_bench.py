@@ -74,13 +74,18 @@ def summarize(samples):
     }
 
 
-def main():
+def arguments():
+    """The options every benchmark script takes from Benchmarks/run."""
     parser = argparse.ArgumentParser()
     parser.add_argument("--bin", required=True)
     parser.add_argument("--catalog", required=True)
     parser.add_argument("--out", required=True)
     parser.add_argument("--quick", action="store_true")
-    args = parser.parse_args()
+    return parser.parse_args()
+
+
+def main():
+    args = arguments()
     # Short rounds, many of them: the ratio is the median of each round's payments/health pair,
     # measured back to back, so a burst of load on this shared machine spoils a round, not the figure.
     seconds, rounds = (3, 1) if args.quick else (3, 8)

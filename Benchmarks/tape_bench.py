@@ -10,7 +10,6 @@ and what `--record` adds to a keystroke and to the first frame, measured side by
 
 Usage: tape_bench.py --bin DIR --catalog FILE --out FILE [--quick]
 """
-import argparse
 import fcntl
 import json
 import os
@@ -24,6 +23,7 @@ import termios
 import time
 
 from pty_bytes import read_until_quiet  # the same settle-then-count read as the bytes benchmark
+from server_bench import arguments  # the options every benchmark script takes
 
 
 def tape_of_100_steps(directory):
@@ -95,12 +95,7 @@ def session(binary, catalog, record, keys):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--bin", required=True)
-    parser.add_argument("--catalog", required=True)
-    parser.add_argument("--out", required=True)
-    parser.add_argument("--quick", action="store_true")
-    args = parser.parse_args()
+    args = arguments()
     binary = os.path.abspath(os.path.join(args.bin, "storefront"))
     catalog = os.path.abspath(args.catalog)
     rounds = 2 if args.quick else 5
