@@ -29,14 +29,16 @@ enum UILoop {
         // Whether an action has come since the last frame: the screen is a function of the state,
         // so a wait that brought nothing (most of an idle second) paints nothing.
         var changed = true
-        var painted = View.render(state)
+        // The grid last painted (the first turn paints, as `changed` starts true).
+        var painted: Grid?
         while !state.quitting {
             if changed {
-                painted = View.render(state)
-                terminal.paint(painted)
-                if channel?.sendsScreens == true { channel?.send(.screen(painted.text)) }
+                let grid = View.render(state)
+                terminal.paint(grid)
+                if channel?.sendsScreens == true { channel?.send(.screen(grid.text)) }
+                painted = grid
             }
-            if let channel { saveRequestedScreens(channel, painted) }
+            if let channel, let painted { saveRequestedScreens(channel, painted) }
             if exitAfterFirstFrame { return }
             // The first frame ("Loading products…") needs none of the loading: it is painted
             // first, so the effects' work on the disk and in ICU does not share the cores with it.
