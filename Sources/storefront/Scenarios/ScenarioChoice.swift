@@ -173,7 +173,7 @@ extension ScenarioChoice {
             // Half prepared is no scenario: what this start made goes.
             if created { try? FileManager.default.removeItem(at: state) }
             if let failure = error as? ScenarioFailure {
-                throw CommandFailure.failure("\(source): steps[\(failure.step)]: \(failure.message); nothing was prepared")
+                throw CommandFailure.failure("\(source): \(failure.place): \(failure.message); nothing was prepared")
             }
             throw error
         }

@@ -23,18 +23,23 @@ struct ScenarioSetup {
     var catalog: Catalog { session.context.catalog }
 
     mutating func run() async throws {
-        try await setControls(scenario.controls)
+        try await placed("controls") { setup in try await setup.setControls(setup.scenario.controls) }
         for (index, step) in scenario.steps.enumerated() {
-            do {
-                try await perform(step)
-            } catch let failure as StoreFailure {
-                throw ScenarioFailure(step: index, message: failure.message)
-            } catch let failure as ScenarioFailure {
-                throw ScenarioFailure(step: index, message: failure.message)
-            }
+            try await placed("steps[\(index)]") { setup in try await setup.perform(step) }
         }
         // Planted last: the steps above play the app before it had this bug.
         try session.ledger.crash(delivering: scenario.app.crashesDelivering)
+    }
+
+    /// Runs `work`, naming `place` (a path in the scenario) in what the store or the setup refused.
+    private mutating func placed(_ place: String, _ work: (inout ScenarioSetup) async throws -> Void) async throws {
+        do {
+            try await work(&self)
+        } catch let failure as StoreFailure {
+            throw ScenarioFailure(place: place, message: failure.message)
+        } catch let problem as SetupProblem {
+            throw ScenarioFailure(place: place, message: problem.message)
+        }
     }
 
     private mutating func perform(_ step: ScenarioStep) async throws {
@@ -46,7 +51,7 @@ struct ScenarioSetup {
             switch command.transaction {
             case .id(let named)?: id = named
             case .last?:
-                guard let last else { throw ScenarioFailure(step: 0, message: "`last` names the last transaction bought in the scenario, and none was") }
+                guard let last else { throw SetupProblem(message: "`last` names the last transaction bought in the scenario, and none was") }
                 id = last
             case nil: id = ""
             }
@@ -106,16 +111,21 @@ struct ScenarioSetup {
             do {
                 try command.apply(to: &controls, catalog: catalog)
             } catch {
-                throw ScenarioFailure(step: 0, message: error.description)
+                throw SetupProblem(message: error.description)
             }
         }
         try await session.store.setControls(controls)
     }
 }
 
-/// A step the store refused while the scenario was prepared.
+/// What the setup itself refused in a step (not the store).
+private struct SetupProblem: Error {
+    let message: String
+}
+
+/// A step (or the controls) the store refused while the scenario was prepared.
 struct ScenarioFailure: Error {
-    /// Its index in `steps`.
-    let step: Int
+    /// Where in the scenario: `controls` or `steps[2]`.
+    let place: String
     let message: String
 }
