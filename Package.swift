@@ -31,12 +31,23 @@ let package = Package(
             name: "CNcursesw",
             providers: [.apt(["libncursesw5-dev"])]
         ),
-        // Pure domain: products, prices, errors, catalog decoding. Foundation only.
-        .target(name: "StoreKitModel"),
+        // A strict JSON parser over bytes (with every problem's line and column, and a cursor for
+        // readers that build their model straight from the bytes), and large files mapped into
+        // memory for it. Foundation and the C library only.
+        .target(name: "JSONReading"),
+        // Pure domain: products, prices, errors, and the rules for decoding and validating catalogs.
+        .target(name: "StoreKitModel", dependencies: ["JSONReading"]),
+        // Seeded, reproducible data for benchmarks and tests: SplitMix64 and synthetic catalogs of
+        // any size. Pure.
+        .target(name: "SyntheticData", dependencies: ["StoreKitModel", "JSONReading"]),
         // The seam between the app side and a store: the `StoreBackend` protocol and the values that
         // cross it (transactions, updates, outcomes, test controls, entitlements, pending payments,
         // verification results, the clock). No I/O: StoreKitModel and Foundation only.
         .target(name: "StoreCore", dependencies: ["StoreKitModel"]),
+        // What only the server side keeps and reports: the App Store Server API's records
+        // (transactions, history pages, subscription statuses, renewal extensions) and Server
+        // Notifications V2 (types, Apple's retry schedule, deliveries, attempts). Pure.
+        .target(name: "ServerRecords", dependencies: ["StoreKitModel", "StoreCore"]),
         // Where durable state lives: the state directory, its open locks, and SQLite pools that
         // commit to the disk before a write returns.
         .target(
@@ -63,6 +74,7 @@ let package = Package(
                 "StoreCore",
                 "LocalState",
                 "StoreSigning",
+                "ServerRecords",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -93,6 +105,8 @@ let package = Package(
                 "StoreEngine",
                 "StoreSigning",
                 "StoreAPI",
+                "ServerRecords",
+                "JSONReading",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -134,7 +148,7 @@ let package = Package(
         // problem's place, and the built-in ones. Pure: parsing only.
         .target(
             name: "Scenarios",
-            dependencies: ["StoreKitModel", "StoreCore", .product(name: "Yams", package: "Yams")]
+            dependencies: ["StoreKitModel", "StoreCore", "JSONReading", .product(name: "Yams", package: "Yams")]
         ),
         // posix_openpt and its kin, which Swift's Glibc module leaves undeclared.
         .systemLibrary(name: "CPseudoTerminal"),
@@ -162,6 +176,7 @@ let package = Package(
                 "CellGrid",
                 "StoreServer",
                 "StoreClient",
+                "SyntheticData",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -174,7 +189,8 @@ let package = Package(
         // In-process benchmarks (filter per keystroke, view, catalog decode); run by Benchmarks/run in release.
         .executableTarget(
             name: "storefront-bench",
-            dependencies: ["StoreKitModel", "StorefrontUI", "CellGrid", "StoreCore", "LocalState", "StoreEngine", "AppSide"]
+            dependencies: ["StoreKitModel", "SyntheticData", "JSONReading", "StorefrontUI", "CellGrid", "StoreCore", "LocalState", "StoreEngine",
+                           "AppSide"]
         ),
         // Shared by the test targets: scratch directories removed when the test process exits, a clock
         // moved by hand, a simulated store on products.json, a scripted StoreBackend.
@@ -185,12 +201,12 @@ let package = Package(
         ),
         .testTarget(
             name: "StoreKitModelTests",
-            dependencies: ["StoreKitModel", "CellGrid"],
+            dependencies: ["StoreKitModel", "JSONReading", "SyntheticData", "CellGrid"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "StoreEngineTests",
-            dependencies: ["StoreEngine", "StoreCore", "LocalState", "AppSide", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+            dependencies: ["StoreEngine", "StoreCore", "LocalState", "AppSide", "ServerRecords", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "Crypto", package: "swift-crypto")]
         ),
         .testTarget(
@@ -205,7 +221,7 @@ let package = Package(
         // Reducer tests and golden screens (the cell grid as text); no terminal needed.
         .testTarget(
             name: "StorefrontUITests",
-            dependencies: ["StorefrontUI", "CellGrid", "StoreCore", "StoreKitModel"],
+            dependencies: ["StorefrontUI", "CellGrid", "StoreCore", "StoreKitModel", "SyntheticData"],
             exclude: ["Golden"]
         ),
         // Route tests through Hummingbird's test client, and the served JWS key.
@@ -229,8 +245,8 @@ let package = Package(
         ),
         .testTarget(
             name: "CellGridTests",
-            // StoreKitModel for its seeded random numbers (SplitMix64) only.
-            dependencies: ["CellGrid", "StoreKitModel"]
+            // SyntheticData for its seeded random numbers (SplitMix64) only.
+            dependencies: ["CellGrid", "SyntheticData"]
         ),
         // The pure parts of the driver (key decoding, role styles); the rest is checked under tmux.
         .testTarget(
@@ -256,7 +272,7 @@ let package = Package(
         // Runs the built `storefront` executable as a user would; depending on it makes `swift test` build it.
         .testTarget(
             name: "StorefrontCLITests",
-            dependencies: ["storefront", "StoreClient", "StoreKitModel", "Scenarios", "TestSupport"]
+            dependencies: ["storefront", "StoreClient", "StoreKitModel", "SyntheticData", "Scenarios", "TestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import ServerRecords
 import StoreCore
 import StoreKitModel
 

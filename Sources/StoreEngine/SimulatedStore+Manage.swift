@@ -1,56 +1,119 @@
 import Foundation
 import GRDB
 import LocalState
+import ServerRecords
 import StoreCore
 import StoreKitModel
 
 extension SimulatedStore {
-    /// `restoreCompletedTransactions`: a new `restored` transaction for each non-consumable and
-    /// auto-renewable subscription the account owns. A forced failure (network, SKError) fails the restore.
-    public func restore(account: String) async throws -> [TransactionUpdate] {
+    /// Transaction-manager actions. Returns the updates they cause (approval, resolution, renewal).
+    public func perform(_ action: ManageAction) async throws -> [TransactionUpdate] {
+        // Renewals due first: an action meets the subscription as it is now.
         try await renewDue()
         let now = clock.now()
-        // A forced failure is consumed in its own commit: thrown inside the write it would roll back.
-        let failure: StoreError? = try await database.writer.write { db in
-            var controls = try TestControls.load(db, defaults: self.defaults)
-            if let simulated = controls.apiErrors[.appStoreSync] { return simulated }  // stays on; nothing to consume
-            let failure: StoreError? = switch controls.nextOutcome {
-            case .fail(let code): .storeKit(code)
-            case .network(let code): .network(code)
-            // The user dismissed the App Store sign-in that restore asks for.
-            case .cancel: .storeKit(.paymentCancelled)
-            default: nil
-            }
-            guard failure != nil else { return nil }
-            controls.nextOutcome = .success
-            try controls.save(db)
-            return failure
-        }
-        if let failure { throw failure }
         let updates: [TransactionUpdate] = try await database.writer.write { db in
-            let controls = try TestControls.load(db, defaults: self.defaults)
-            var latest: [String: StoredTransaction] = [:]
-            for row in try StoredTransaction.fetchAll(db, where: "account = ? AND state = \(StateSQL.purchased) AND revocation_date IS NULL AND reason != ?",
-                                                      [account, TransactionReason.planChange.rawValue]) {
-                guard let product = self.catalog.product(id: row.transaction.productId), product.type.isRestorable else { continue }
-                latest[product.id] = row
+            switch action {
+            case .clearAll:
+                try db.execute(sql: "DELETE FROM transactions; DELETE FROM consumed; DELETE FROM journal; DELETE FROM refund_requests; DELETE FROM sharing_stopped")
+                return []
+            case .resetToDefaults:
+                try db.execute(sql: "DELETE FROM transactions; DELETE FROM consumed; DELETE FROM journal; DELETE FROM refund_requests; DELETE FROM sharing_stopped; DELETE FROM settings WHERE key LIKE 'controls.%'")
+                return []
+            case .approveAskToBuy(let id), .declineAskToBuy(let id), .resolveIssue(let id), .refund(let id), .requestRefund(let id), .declineRefund(let id),
+                 .expireSubscription(let id), .forceRenewal(let id), .delete(let id), .setAutoRenew(let id, _), .priceIncrease(let id, _),
+                 .stopSharing(let id):
+                guard let stored = try StoredTransaction.fetch(db, id: id) else {
+                    throw StoreFailure("no transaction \(id); see `storefront transactions`", kind: .notFound)
+                }
+                return try self.apply(action, to: stored, at: now, db)
             }
-            var updates: [TransactionUpdate] = []
-            for original in latest.values.sorted(by: { $0.id < $1.id }) {
-                let id = try StoreDatabase.nextTransactionId(db)
-                let old = original.transaction
-                var restored = StoredTransaction(
-                    transaction: Transaction(id: id, originalId: old.originalId, payment: old.payment, state: .restored, purchaseDate: now),
-                    storefront: original.storefront, price: 0, currency: original.currency,
-                    expiresDate: original.expiresDate, revocationDate: nil, autoRenew: false, pendingOutcome: nil, reason: .restore)
-                restored.appAccountToken = original.appAccountToken
-                try restored.insert(db)
-                updates.append(try self.record(restored, controls: controls, db))
-            }
-            return updates
         }
         let receipted = await withReceipts(updates)
         publish(receipted)
         return receipted
+    }
+
+    nonisolated private func apply(_ action: ManageAction, to original: StoredTransaction, at now: Date, _ db: Database) throws -> [TransactionUpdate] {
+        var stored = original
+        let state = stored.transaction.state
+        let controls = try TestControls.load(db, defaults: defaults)
+        switch action {
+        case .approveAskToBuy:
+            guard state == .deferred else { throw StoreFailure("transaction \(stored.id) is \(state.name), not deferred; only Ask to Buy requests can be approved", kind: .conflict) }
+            try complete(&stored, at: now, controls: controls, db)
+        case .declineAskToBuy:
+            guard state == .deferred else { throw StoreFailure("transaction \(stored.id) is \(state.name), not deferred; only Ask to Buy requests can be declined", kind: .conflict) }
+            stored.fail(.storeKit(.paymentCancelled))
+            stored.declined = true
+            // Nothing was bought: an offer code it held may be redeemed again.
+            try db.execute(sql: "DELETE FROM redeemed_codes WHERE transaction_id = ?", arguments: [stored.id])
+        case .resolveIssue where stored.pendingOutcome != .interrupted:
+            return [try record(try recoverFromBillingRetry(stored, at: now, controls: controls, db), controls: controls, db)]
+        case .resolveIssue:
+            stored.pendingOutcome = nil
+            try stored.update(db)
+            let id = try StoreDatabase.nextTransactionId(db)
+            var resolved = StoredTransaction(
+                transaction: Transaction(id: id, originalId: id, payment: stored.transaction.payment, state: .purchasing, purchaseDate: now),
+                storefront: stored.storefront, price: stored.price, currency: stored.currency, expiresDate: nil,
+                revocationDate: nil, autoRenew: true, pendingOutcome: nil, reason: .purchase)
+            resolved.offer = stored.offer  // the offer it was checked for at its add
+            try complete(&resolved, at: now, controls: controls, db)
+            try resolved.insert(db)
+            return [try record(resolved, controls: controls, db)]
+        case .refund:
+            guard state == .purchased || state == .restored else { throw StoreFailure("transaction \(stored.id) is \(state.name); only purchased transactions can be refunded", kind: .conflict) }
+            guard stored.revocationDate == nil else { throw StoreFailure("transaction \(stored.id) was already refunded", kind: .conflict) }
+            stored.revocationDate = now
+            stored.revocationReason = .other
+            stored.autoRenew = false
+            if stored.expiresDate != nil { stored.expiresDate = now }
+            stored.notification = NotificationEvent(.refund)
+            try RefundRequests.close(stored.id, db)
+        case .requestRefund:
+            try RefundRequests.open(stored, at: now, db)
+            try notify(NotificationEvent(.consumptionRequest), about: stored.id, originalId: stored.transaction.originalId, at: now, db)
+            return []
+        case .declineRefund:
+            guard try RefundRequests.close(stored.id, db) else {
+                throw StoreFailure("no refund of transaction \(stored.id) was requested; request one first (manage request-refund)", kind: .conflict)
+            }
+            try notify(NotificationEvent(.refundDeclined), about: stored.id, originalId: stored.transaction.originalId, at: now, db)
+            return []
+            // StoreKit 2 tells the app (Transaction.updates, with the revocation date): the app
+            // takes back what it granted. StoreKit 1's queue says nothing.
+        case .expireSubscription:
+            guard stored.expiresDate != nil else { throw StoreFailure("transaction \(stored.id) is not a subscription", kind: .conflict) }
+            // The subscription, not the one period: its latest transaction carries its state.
+            var latest = stored.transaction.state == .purchased ? try chainLatest(of: stored, db) : stored
+            if let expiry = latest.expiresDate, expiry > now { latest.expiresDate = now }
+            latest.autoRenew = false
+            latest.billingRetryUntil = nil
+            latest.graceExpires = nil
+            try latest.update(db)
+            return []
+        case .forceRenewal:
+            try requireSubscription(stored, "renewed")
+            guard let renewal = try forcedRenewal(of: stored, at: now, controls: controls, db) else { return [] }
+            return [try record(renewal, controls: controls, db)]
+        case .setAutoRenew(_, let on):
+            try requireSubscription(stored, "renewed")
+            try setAutoRenew(on, chainOf: stored, at: now, db)
+            return []
+        case .priceIncrease(_, let step):
+            try requireSubscription(stored, "given a price increase")
+            try priceIncrease(step, chainOf: stored, at: now, db)
+            return []
+        case .delete:
+            try db.execute(sql: "DELETE FROM transactions WHERE id = ?; DELETE FROM journal WHERE transaction_id = ?", arguments: [stored.id, stored.id])
+            return []
+        case .stopSharing:
+            try stopSharing(stored, at: now, controls: controls, db)
+            return []
+        case .clearAll, .resetToDefaults:
+            return []
+        }
+        try stored.update(db)
+        return [try record(stored, controls: controls, db)]
     }
 }

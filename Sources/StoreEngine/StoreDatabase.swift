@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import LocalState
+import ServerRecords
 import StoreCore
 import StoreKitModel
 

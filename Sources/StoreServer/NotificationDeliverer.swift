@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import NIOCore
 import NIOHTTP1
+import ServerRecords
 import ServiceLifecycle
 import StoreCore
 import StoreEngine

@@ -1,4 +1,5 @@
 import Foundation
+import ServerRecords
 import StoreCore
 
 /// `ResponseBodyV2DecodedPayload`: what a notification's `signedPayload` signs.

@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOSSL
+import ServerRecords
 import StoreCore
 
 /// One delivery attempt: the POST of `{"signedPayload"}` and how it ended, in Apple's terms.

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import JSONReading
 import StoreKitModel
 
 /// Reading request bodies with a size limit, a content-type check and JSON decoding whose

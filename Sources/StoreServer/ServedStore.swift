@@ -1,5 +1,6 @@
 import Foundation
 import LocalState
+import ServerRecords
 import StoreCore
 import StoreEngine
 import StoreKitModel

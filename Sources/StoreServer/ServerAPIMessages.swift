@@ -1,4 +1,5 @@
 import Foundation
+import ServerRecords
 import StoreCore
 import StoreKitModel
 

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Hummingbird
 import HummingbirdCore
+import ServerRecords
 import StoreCore
 import StoreKitModel
 

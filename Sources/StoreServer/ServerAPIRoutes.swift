@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import ServerRecords
 import StoreCore
 import StoreEngine
 import StoreKitModel

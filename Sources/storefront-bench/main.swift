@@ -1,7 +1,9 @@
 import CellGrid
 import Foundation
+import JSONReading
 import StoreKitModel
 import StorefrontUI
+import SyntheticData
 
 /// In-process benchmarks of what the UI and the loader do, run in a release build by
 /// Benchmarks/run. A separate executable rather than a hidden subcommand: the shipped `storefront`

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StoreKitModel
+import SyntheticData
 
 /// `storefront catalog …`: tools for catalog files.
 struct CatalogCommand: ParsableCommand {

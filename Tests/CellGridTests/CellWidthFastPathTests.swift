@@ -1,5 +1,5 @@
 import CellGrid
-import StoreKitModel
+import SyntheticData
 import Testing
 
 /// `CellWidth` measures and cuts ASCII byte by byte and other simple text scalar by scalar; both

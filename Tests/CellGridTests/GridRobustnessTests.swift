@@ -1,5 +1,5 @@
 import CellGrid
-import StoreKitModel
+import SyntheticData
 import Testing
 
 /// Random operations at random places on small grids never crash and never leave half a wide

@@ -1,5 +1,4 @@
 import CellGrid
-import StoreKitModel
 import Testing
 
 /// `write` takes one of three paths (ASCII bytes; scalars measured once; characters) and cuts for

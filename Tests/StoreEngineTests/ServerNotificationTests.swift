@@ -1,4 +1,5 @@
 import Foundation
+import ServerRecords
 import StoreCore
 import StoreEngine
 import StoreKitModel

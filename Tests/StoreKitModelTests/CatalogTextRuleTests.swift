@@ -1,5 +1,6 @@
 import CellGrid
 import Foundation
+import JSONReading
 @testable import StoreKitModel
 import Testing
 

@@ -1,5 +1,7 @@
 import Foundation
+import JSONReading
 @testable import StoreKitModel
+import SyntheticData
 import Testing
 
 /// Products read straight from the bytes (`ProductsDecoder.directProduct`) must give exactly what

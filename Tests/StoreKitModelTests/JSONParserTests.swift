@@ -1,3 +1,4 @@
+import JSONReading
 import Testing
 import StoreKitModel
 

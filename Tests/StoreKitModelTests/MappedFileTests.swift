@@ -1,5 +1,7 @@
 import Foundation
+import JSONReading
 @testable import StoreKitModel
+import SyntheticData
 import Testing
 
 /// A catalog file of `MappedFile.threshold` bytes or more is parsed in place from a mapping whose
@@ -46,7 +48,7 @@ import Testing
         }
         let path = try Self.write(bytes)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let mapped = try #require(try MappedFile.openIfLarge(path, threshold: 0, releaseStep: 1))
+        let mapped = try #require(try CatalogLoader.mapIfLarge(path, threshold: 0, releaseStep: 1))
         let fromMemory = await Self.message { try CatalogLoader.decode(bytes, source: path) }
         let fromMapping = await Self.message {
             try withExtendedLifetime(mapped) { try CatalogLoader.decode(mapped.bytes, source: path, mapped: mapped) }
@@ -64,11 +66,11 @@ import Testing
             try? FileManager.default.removeItem(atPath: large)
             try? FileManager.default.removeItem(atPath: small)
         }
-        #expect(try MappedFile.openIfLarge(large) != nil)
-        #expect(try MappedFile.openIfLarge(small) == nil)
+        #expect(try CatalogLoader.mapIfLarge(large) != nil)
+        #expect(try CatalogLoader.mapIfLarge(small) == nil)
         #expect(try await CatalogLoader.load(from: large, fetcher: nil).products.count == CatalogLoader.load(from: small, fetcher: nil).products.count)
-        #expect(try MappedFile.openIfLarge("/nonexistent/catalog.json") == nil)
-        #expect(try MappedFile.openIfLarge("/tmp") == nil)
+        #expect(try CatalogLoader.mapIfLarge("/nonexistent/catalog.json") == nil)
+        #expect(try CatalogLoader.mapIfLarge("/tmp") == nil)
     }
 }
 

@@ -1,5 +1,7 @@
 import Foundation
+import JSONReading
 @testable import StoreKitModel
+import SyntheticData
 import Testing
 
 /// A large products array is read in parts on several cores (`ParallelProducts`) only when every

@@ -1,5 +1,6 @@
 import Foundation
 import StoreKitModel
+import SyntheticData
 import Testing
 
 /// A native catalog's products are read while the file is parsed when `format` comes before

@@ -1,5 +1,6 @@
 import Foundation
 import StoreKitModel
+import SyntheticData
 import Testing
 
 @Suite struct SyntheticCatalogTests {

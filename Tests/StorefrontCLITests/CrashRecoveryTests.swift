@@ -1,5 +1,6 @@
 import Foundation
 import StoreKitModel
+import SyntheticData
 import Testing
 
 /// The crash test: `storefront buy` killed with SIGKILL at random points of many purchases,

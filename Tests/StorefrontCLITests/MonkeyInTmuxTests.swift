@@ -1,5 +1,6 @@
 import Foundation
 import StoreKitModel
+import SyntheticData
 import Testing
 #if canImport(Glibc)
 import Glibc

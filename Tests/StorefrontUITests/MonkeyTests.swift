@@ -3,6 +3,7 @@ import Foundation
 import StoreCore
 import StorefrontUI
 import StoreKitModel
+import SyntheticData
 import Testing
 
 /// Random keys, resizes and store events against the reducer and the view, with the invariants

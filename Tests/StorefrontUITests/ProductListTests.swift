@@ -1,6 +1,7 @@
 import Foundation
 import StoreKitModel
 import StorefrontUI
+import SyntheticData
 import Testing
 
 /// The incremental filter must always show what a search of the whole catalog shows.

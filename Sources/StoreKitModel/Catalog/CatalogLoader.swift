@@ -1,4 +1,5 @@
 import Foundation
+import JSONReading
 
 /// The two catalog formats Storefront reads.
 public enum CatalogFormat: String, Sendable {
@@ -33,7 +34,7 @@ public enum CatalogLoader {
         if isURL(location) {
             return try decode(await download(location, retryingFor: budget, fetcher: fetcher), source: location)
         }
-        if let mapped = try MappedFile.openIfLarge(location) {
+        if let mapped = try mapIfLarge(location) {
             // Pages behind the parser are handed back as it goes: peak memory is the catalog, not the file too.
             return try withExtendedLifetime(mapped) { () throws(CatalogError) in
                 try decode(mapped.bytes, source: location, mapped: mapped)
@@ -176,6 +177,17 @@ public enum CatalogLoader {
             }
         }
         return (bytes, failure)
+    }
+
+    /// `location` mapped into memory when it is a large file (see `MappedFile`), nil when it is
+    /// small or cannot be mapped; over `maxBytes`, refused as any other reading refuses it.
+    static func mapIfLarge(_ location: String, threshold: Int = MappedFile.threshold,
+                           releaseStep: Int = 4 * 1024 * 1024) throws(CatalogError) -> MappedFile? {
+        do {
+            return try MappedFile.openIfLarge(location, threshold: threshold, limit: maxBytes, releaseStep: releaseStep)
+        } catch {
+            throw tooLarge(location)
+        }
     }
 
     /// A local file over `maxBytes`, however it was opened.

@@ -1,3 +1,5 @@
+import JSONReading
+
 /// A location inside a JSON document, printed the way people write it: `products[3].prices.JPN`,
 /// and `top level` for the document itself.
 ///

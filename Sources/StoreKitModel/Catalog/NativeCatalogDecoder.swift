@@ -1,4 +1,5 @@
 import Foundation
+import JSONReading
 
 /// Decodes Storefront's own catalog format (`products.json`; see docs/catalog-format.md),
 /// validating everything and collecting every problem.

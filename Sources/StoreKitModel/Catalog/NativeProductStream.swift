@@ -1,4 +1,5 @@
 import Foundation
+import JSONReading
 
 /// Reads a native catalog's products while the parser goes through them, each as soon as it is
 /// parsed, so their tree never exists all at once. It starts only when the root's `format` comes

@@ -1,4 +1,5 @@
 import Foundation
+import JSONReading
 import Synchronization
 
 /// The products of a large catalog read in parts, one per core, at the same time.

@@ -1,4 +1,5 @@
 import Foundation
+import JSONReading
 
 /// Reads prices exactly: a plain decimal with `.` as separator, from a JSON string or number.
 /// Never through `Double`, and never through `Decimal(string:)` alone, which accepts "1,60" as 1:

@@ -1,4 +1,5 @@
 import Foundation
+import JSONReading
 
 /// Products read straight from the bytes. Parsing a product into a `JSONValue` tree and then
 /// reading the tree cost most of a catalog's load time (the tree's arrays and strings, then paths,

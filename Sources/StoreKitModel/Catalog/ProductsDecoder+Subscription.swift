@@ -1,4 +1,5 @@
 import Foundation
+import JSONReading
 
 extension ProductsDecoder {
     static let paymentModes: [(String, IntroOffer.PaymentMode)] = IntroOffer.PaymentMode.allCases.map { ($0.rawValue, $0) }

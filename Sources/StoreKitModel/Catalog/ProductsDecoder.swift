@@ -1,4 +1,5 @@
 import Foundation
+import JSONReading
 
 /// Reads the `products` array of a native catalog against its languages, storefronts and groups.
 struct ProductsDecoder {

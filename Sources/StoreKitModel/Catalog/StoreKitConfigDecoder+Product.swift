@@ -1,4 +1,5 @@
 import Foundation
+import JSONReading
 
 extension StoreKitConfigDecoder {
     mutating func product(_ value: JSONValue, _ path: JSONPath, group: String?, rank: Int?) -> Product? {

@@ -1,4 +1,5 @@
 import Foundation
+import JSONReading
 
 /// Imports an Xcode StoreKit configuration file (`.storekit`, format versions 1.x–4.x).
 /// Fields Storefront does not use (app policies, internal ids, family sharing) are ignored, as

@@ -1,4 +1,5 @@
 import Foundation
+import JSONReading
 
 /// Collects every problem while reading a `JSONValue` tree, so a catalog is reported in full
 /// rather than stopping at the first mistake. Each accessor reports what it could not read and

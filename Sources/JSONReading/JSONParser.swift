@@ -3,6 +3,11 @@ public struct SourceLocation: Sendable, Equatable, CustomStringConvertible {
     public let line: Int
     public let column: Int
 
+    package init(line: Int, column: Int) {
+        self.line = line
+        self.column = column
+    }
+
     public var description: String { "line \(line), column \(column)" }
 }
 
@@ -46,20 +51,20 @@ public struct JSONParser {
     /// `key` go to `sink` one by one as they are parsed, when `sink.begin` accepts them; that
     /// member is then an empty array in the tree. A large catalog's products need not all be in
     /// memory as a tree at once. Syntax errors are exactly those of `parse(_:)`.
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, streaming key: String, to sink: any JSONElementSink) throws(JSONSyntaxError) -> JSONValue {
+    package static func parse(_ bytes: UnsafeBufferPointer<UInt8>, streaming key: String, to sink: any JSONElementSink) throws(JSONSyntaxError) -> JSONValue {
         var parser = Cursor(bytes: bytes)
         parser.stream = (key, sink)
         return try parser.document()
     }
 
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> JSONValue {
+    package static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> JSONValue {
         var parser = Cursor(bytes: bytes)
         return try parser.document()
     }
 }
 
 /// Receives the elements of one array as the parser reads them (see `JSONParser.parse(_:streaming:to:)`).
-protocol JSONElementSink: AnyObject {
+package protocol JSONElementSink: AnyObject {
     /// The array begins; `preceding` are the root object's members before it. False keeps its
     /// elements in the tree instead.
     func begin(preceding: JSONObject) -> Bool
@@ -75,25 +80,25 @@ protocol JSONElementSink: AnyObject {
     func consumed(upTo offset: Int)
 }
 
-struct Cursor {
-    let bytes: UnsafeBufferPointer<UInt8>
-    var index = 0
-    var depth = 0
+package struct Cursor {
+    package let bytes: UnsafeBufferPointer<UInt8>
+    package var index = 0
+    package var depth = 0
     /// Reused buffers, one per nesting level: members and elements are collected here and copied
     /// once into storage of the exact size, instead of growing a new array step by step.
     private var memberBuffers: [[(key: String, value: JSONValue)]] = []
     private var elementBuffers: [[JSONValue]] = []
     /// What the text is, for messages.
-    var text = JSONParser.Text.file
+    package var text = JSONParser.Text.file
     /// The root member whose array elements go to a sink, and whether it has been met.
-    var stream: (key: String, sink: any JSONElementSink)?
+    package var stream: (key: String, sink: any JSONElementSink)?
     private var streamMet = false
 
-    init(bytes: UnsafeBufferPointer<UInt8>) {
+    package init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
     }
 
-    mutating func document() throws(JSONSyntaxError) -> JSONValue {
+    package mutating func document() throws(JSONSyntaxError) -> JSONValue {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }  // a UTF-8 byte-order mark is harmless
         skipWhitespace()
         guard index < bytes.count else {
@@ -108,7 +113,7 @@ struct Cursor {
     }
 
     /// A value; `container` is the innermost open object or array, named when the file ends here.
-    mutating func value(in container: (kind: String, opened: Int)? = nil) throws(JSONSyntaxError) -> JSONValue {
+    package mutating func value(in container: (kind: String, opened: Int)? = nil) throws(JSONSyntaxError) -> JSONValue {
         guard index < bytes.count else {
             guard let container else { throw failure("unexpected \(text.end); expected a value (\(text.name) looks truncated)") }
             throw unclosed(container.kind, container.opened, expecting: "a value")
@@ -127,7 +132,7 @@ struct Cursor {
         }
     }
 
-    mutating func nested(_ body: (inout Cursor) throws(JSONSyntaxError) -> JSONValue) throws(JSONSyntaxError) -> JSONValue {
+    package mutating func nested(_ body: (inout Cursor) throws(JSONSyntaxError) -> JSONValue) throws(JSONSyntaxError) -> JSONValue {
         depth += 1
         guard depth <= JSONParser.maxDepth else {
             throw failure("nesting deeper than \(JSONParser.maxDepth) levels")
@@ -136,7 +141,7 @@ struct Cursor {
         return try body(&self)
     }
 
-    mutating func object() throws(JSONSyntaxError) -> JSONValue {
+    package mutating func object() throws(JSONSyntaxError) -> JSONValue {
         let opened = index  // a byte offset: turned into a line and column only on error
         index += 1
         skipWhitespace()
@@ -175,7 +180,7 @@ struct Cursor {
     }
 
     /// An array; with a `sink`, each element goes there instead of into the (then empty) array.
-    mutating func array(sink: (any JSONElementSink)? = nil) throws(JSONSyntaxError) -> JSONValue {
+    package mutating func array(sink: (any JSONElementSink)? = nil) throws(JSONSyntaxError) -> JSONValue {
         let opened = index  // a byte offset: turned into a line and column only on error
         index += 1
         skipWhitespace()
@@ -215,14 +220,14 @@ struct Cursor {
     }
 
     /// A copy in storage of exactly its size (`Array(items)` would share the buffer being reused).
-    func exactCopy<T>(_ items: [T]) -> [T] {
+    package func exactCopy<T>(_ items: [T]) -> [T] {
         [T](unsafeUninitializedCapacity: items.count) { buffer, count in
             count = buffer.initialize(fromContentsOf: items)
         }
     }
 
     /// After a member or element: `,` continues (false), the closing bracket ends (true).
-    mutating func separatorOrEnd(closing: Unicode.Scalar, opened: Int, container: String) throws(JSONSyntaxError) -> Bool {
+    package mutating func separatorOrEnd(closing: Unicode.Scalar, opened: Int, container: String) throws(JSONSyntaxError) -> Bool {
         guard index < bytes.count else { throw unclosed(container, opened) }
         switch bytes[index] {
         case UInt8(ascii: ","):
@@ -240,14 +245,14 @@ struct Cursor {
         }
     }
 
-    mutating func peek(closing: Unicode.Scalar, opened: Int) throws(JSONSyntaxError) -> Bool {
+    package mutating func peek(closing: Unicode.Scalar, opened: Int) throws(JSONSyntaxError) -> Bool {
         guard index < bytes.count, bytes[index] == UInt8(closing.value) else { return false }
         index += 1
         return true
     }
 
     /// `context` is built only for the message: it is not paid for on every member.
-    mutating func expect(_ scalar: Unicode.Scalar, context: @autoclosure () -> String, opened: Int, container: String) throws(JSONSyntaxError) {
+    package mutating func expect(_ scalar: Unicode.Scalar, context: @autoclosure () -> String, opened: Int, container: String) throws(JSONSyntaxError) {
         guard index < bytes.count else { throw unclosed(container, opened) }
         guard bytes[index] == UInt8(scalar.value) else {
             throw failure("unexpected \(describeCurrent()); expected '\(scalar)' \(context())")
@@ -255,7 +260,7 @@ struct Cursor {
         index += 1
     }
 
-    mutating func literal(_ word: StaticString) throws(JSONSyntaxError) {
+    package mutating func literal(_ word: StaticString) throws(JSONSyntaxError) {
         let expected = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
         guard bytes.count - index >= expected.count,
               UnsafeBufferPointer(rebasing: bytes[index..<index + expected.count]).elementsEqual(expected) else {
@@ -270,7 +275,7 @@ struct Cursor {
         index += expected.count
     }
 
-    mutating func number() throws(JSONSyntaxError) -> String {
+    package mutating func number() throws(JSONSyntaxError) -> String {
         let start = index
         if bytes[index] == UInt8(ascii: "-") { index += 1 }
         guard index < bytes.count, isDigit(bytes[index]) else { throw failure("a number needs digits after '-'") }
@@ -292,13 +297,13 @@ struct Cursor {
         return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
     }
 
-    mutating func skipDigits() {
+    package mutating func skipDigits() {
         while index < bytes.count, isDigit(bytes[index]) { index += 1 }
     }
 
-    func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+    package func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
 
-    mutating func skipWhitespace() {
+    package mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
             case 0x20, 0x0A, 0x0D, 0x09: index += 1
@@ -308,16 +313,16 @@ struct Cursor {
     }
 
     /// The file ends inside `container`; `expecting` names what should have come next, if anything specific.
-    func unclosed(_ container: String, _ opened: Int, expecting: String? = nil) -> JSONSyntaxError {
+    package func unclosed(_ container: String, _ opened: Int, expecting: String? = nil) -> JSONSyntaxError {
         let expected = expecting.map { " where \($0) was expected" } ?? ""
         return failure("unexpected \(text.end)\(expected): the \(container) opened at \(location(of: opened)) is never closed (\(text.name) looks truncated)")
     }
 
-    func failure(_ message: String) -> JSONSyntaxError {
+    package func failure(_ message: String) -> JSONSyntaxError {
         JSONSyntaxError(location: location(of: index), message: message)
     }
 
-    func location(of offset: Int) -> SourceLocation {
+    package func location(of offset: Int) -> SourceLocation {
         var line = 1
         // A UTF-8 byte-order mark is invisible in an editor: columns on the first line start after it.
         var lineStart = bytes.starts(with: [0xEF, 0xBB, 0xBF]) && offset >= 3 ? 3 : 0
@@ -330,12 +335,12 @@ struct Cursor {
         return SourceLocation(line: line, column: column)
     }
 
-    func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A }
+    package func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A }
 
     /// The character at `index`, for "unexpected …": ASCII as itself, other UTF-8 characters with
     /// their code point (a typographic quote pasted from a document is a common mistake), and bytes
     /// that are not UTF-8 by value.
-    func describeCurrent() -> String {
+    package func describeCurrent() -> String {
         let byte = bytes[index]
         switch byte {
         case 0x00: return "NUL byte (\(text.name) looks binary)"
@@ -359,7 +364,7 @@ struct Cursor {
     }
 
     /// The Unicode scalar encoded in UTF-8 at `offset`, or nil when the bytes there are not UTF-8.
-    func scalar(at offset: Int) -> Unicode.Scalar? {
+    package func scalar(at offset: Int) -> Unicode.Scalar? {
         let length = switch bytes[offset] {
         case 0xC2...0xDF: 2
         case 0xE0...0xEF: 3
@@ -370,7 +375,7 @@ struct Cursor {
         return String(validating: UnsafeBufferPointer(rebasing: bytes[offset..<offset + length]), as: UTF8.self)?.unicodeScalars.first
     }
 
-    func hex<T: BinaryInteger>(_ value: T) -> String { String(value, radix: 16, uppercase: true) }
+    package func hex<T: BinaryInteger>(_ value: T) -> String { String(value, radix: 16, uppercase: true) }
 }
 
 extension JSONParser {
@@ -379,7 +384,7 @@ extension JSONParser {
         bytes.withUnsafeBufferPointer { location(ofByte: offset, in: $0) }
     }
 
-    static func location(ofByte offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> SourceLocation {
+    package static func location(ofByte offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> SourceLocation {
         Cursor(bytes: bytes).location(of: offset)
     }
 }

@@ -6,7 +6,7 @@ extension Cursor {
     /// The object at the cursor, member by member: `member` gets each key with the cursor at its
     /// value and reads the value (or returns false to give up). False for anything but an object,
     /// and for a trailing comma.
-    mutating func readObject(_ member: (inout Cursor, String) throws(JSONSyntaxError) -> Bool) throws(JSONSyntaxError) -> Bool {
+    package mutating func readObject(_ member: (inout Cursor, String) throws(JSONSyntaxError) -> Bool) throws(JSONSyntaxError) -> Bool {
         guard next(is: "{") else { return false }
         depth += 1
         defer { depth -= 1 }
@@ -36,12 +36,12 @@ extension Cursor {
     }
 
     /// The string at the cursor; nil when the value there is not a string.
-    mutating func readString() throws(JSONSyntaxError) -> String? {
+    package mutating func readString() throws(JSONSyntaxError) -> String? {
         next(is: "\"") ? try string() : nil
     }
 
     /// `true` or `false` at the cursor; nil for anything else (the parser's own `literal` reads them).
-    mutating func readBool() -> Bool? {
+    package mutating func readBool() -> Bool? {
         if next(is: "t") { return (try? literal("true")).map { true } }
         if next(is: "f") { return (try? literal("false")).map { false } }
         return nil
@@ -50,7 +50,7 @@ extension Cursor {
     /// Where the object or array that starts at the cursor ends (just after its closing bracket),
     /// found by counting brackets outside strings. It does not check the syntax in between: use it
     /// only for bytes that are checked another way, such as comparing them with bytes that were.
-    func endOfContainer() -> Int? {
+    package func endOfContainer() -> Int? {
         guard next(is: "{") || next(is: "[") else { return nil }
         var level = 0
         var position = index
@@ -78,7 +78,7 @@ extension Cursor {
         return nil
     }
 
-    func next(is scalar: Unicode.Scalar) -> Bool {
+    package func next(is scalar: Unicode.Scalar) -> Bool {
         index < bytes.count && bytes[index] == UInt8(scalar.value)
     }
 }

@@ -7,12 +7,14 @@
 /// them the bidirectional controls and the zero-width characters. Three kinds of format
 /// character are part of writing where they stand: U+200D after an emoji or a virama, U+200C
 /// after a virama or in Arabic-script text, and tags in an emoji tag sequence after 🏴.
-struct UnprintableScan {
+package struct UnprintableScan {
     private var previous: Unicode.Scalar?
     private var inTagSequence = false
 
+    package init() {}
+
     /// Whether `scalar`, read after the scalars given before it, is unprintable.
-    mutating func isUnprintable(_ scalar: Unicode.Scalar) -> Bool {
+    package mutating func isUnprintable(_ scalar: Unicode.Scalar) -> Bool {
         let (before, tagged) = (previous, inTagSequence)
         previous = scalar
         // WAVING BLACK FLAG starts a tag sequence; CANCEL TAG (U+E007F) ends it.
@@ -26,7 +28,7 @@ struct UnprintableScan {
     }
 
     /// Unprintable wherever it stands (joiners and tags aside).
-    static func isUnprintable(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isUnprintable(_ scalar: Unicode.Scalar) -> Bool {
         let value = scalar.value
         if value < 0xA0 { return value < 0x20 || value >= 0x7F }
         // No format character or separator in these ranges: most text needs no category lookup.
@@ -61,8 +63,8 @@ struct UnprintableScan {
 }
 
 /// What a message calls an unprintable character, and what to do about it.
-enum UnprintableName {
-    static func of(_ scalar: Unicode.Scalar) -> String {
+package enum UnprintableName {
+    package static func of(_ scalar: Unicode.Scalar) -> String {
         let code = codePoint(scalar)
         switch scalar {
         case "\n": return "a line break (\(code), \\n)"
@@ -78,7 +80,7 @@ enum UnprintableName {
     }
 
     /// The rule broken by a format character (controls and line breaks have their own).
-    static func rule(for scalar: Unicode.Scalar) -> String {
+    package static func rule(for scalar: Unicode.Scalar) -> String {
         switch scalar.value {
         case 0x200C: "a zero-width non-joiner is accepted only after a virama or in Arabic-script text; remove it"
         case 0x200D: "a zero-width joiner is accepted only inside an emoji or after a virama; remove it"
@@ -89,7 +91,7 @@ enum UnprintableName {
         }
     }
 
-    static func codePoint(_ scalar: Unicode.Scalar) -> String {
+    package static func codePoint(_ scalar: Unicode.Scalar) -> String {
         let hex = String(scalar.value, radix: 16, uppercase: true)
         return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
     }

@@ -16,10 +16,10 @@ import Darwin
 /// Only files of `threshold` bytes or more are mapped: a small file is cheaper to read, and a
 /// mapped file that another program truncates while it is parsed ends the process (SIGBUS), a
 /// risk worth taking only where memory is at stake.
-final class MappedFile: @unchecked Sendable {
-    static let threshold = 16 * 1024 * 1024
+package final class MappedFile: @unchecked Sendable {
+    package static let threshold = 16 * 1024 * 1024
 
-    let bytes: UnsafeBufferPointer<UInt8>
+    package let bytes: UnsafeBufferPointer<UInt8>
     private let base: UnsafeMutableRawPointer
     private let length: Int
     /// Pages are given back when this many bytes or more lie behind a reader.
@@ -37,9 +37,16 @@ final class MappedFile: @unchecked Sendable {
         munmap(base, length)
     }
 
+    /// A file over the reader's limit: mapping it would only defer the refusal.
+    package struct TooLarge: Error, Sendable {
+        package let size: Int
+    }
+
     /// The file mapped read-only, or nil when it is not a regular file of at least `threshold`
     /// bytes (or cannot be mapped): the caller then reads it the usual way, with its messages.
-    static func openIfLarge(_ path: String, threshold: Int = threshold, releaseStep: Int = 4 * 1024 * 1024) throws(CatalogError) -> MappedFile? {
+    /// Throws `TooLarge` for a file over `limit` bytes.
+    package static func openIfLarge(_ path: String, threshold: Int = threshold, limit: Int,
+                                    releaseStep: Int = 4 * 1024 * 1024) throws(TooLarge) -> MappedFile? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
@@ -47,8 +54,8 @@ final class MappedFile: @unchecked Sendable {
         guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
         let size = Int(status.st_size)
         guard size >= threshold, size > 0 else { return nil }
-        if size > CatalogLoader.maxBytes {
-            throw CatalogLoader.tooLarge(path)
+        if size > limit {
+            throw TooLarge(size: size)
         }
         guard let base = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), base != MAP_FAILED else { return nil }
         _ = madvise(base, size, MADV_SEQUENTIAL)
@@ -58,7 +65,7 @@ final class MappedFile: @unchecked Sendable {
     /// Gives back the whole pages from the one holding `range`'s start to the last one that ends
     /// before its end. The first may hold bytes a reader of the part before still reads: they are
     /// read again from the page cache if so.
-    func release(_ range: Range<Int>) {
+    package func release(_ range: Range<Int>) {
         let start = range.lowerBound / Self.pageSize * Self.pageSize
         let end = min(range.upperBound, length) / Self.pageSize * Self.pageSize
         guard end > start else { return }
@@ -67,17 +74,17 @@ final class MappedFile: @unchecked Sendable {
 }
 
 /// The pages behind one reader moving forward through a mapped file, given back a step at a time.
-struct PageRelease {
-    let file: MappedFile
+package struct PageRelease {
+    package let file: MappedFile
     private var released: Int
 
-    init(_ file: MappedFile, from start: Int = 0) {
+    package init(_ file: MappedFile, from start: Int = 0) {
         self.file = file
         released = start
     }
 
     /// The reader is done with every byte before `offset`.
-    mutating func advance(to offset: Int) {
+    package mutating func advance(to offset: Int) {
         guard offset - released >= file.releaseStep else { return }
         file.release(released..<offset)
         released = offset

@@ -1,4 +1,5 @@
 import Foundation
+import StoreCore
 import StoreKitModel
 
 /// A transaction as the App Store's servers report it: StoreKit's transaction with its terms,

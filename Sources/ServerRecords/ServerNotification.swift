@@ -1,4 +1,5 @@
 import Foundation
+import StoreCore
 import StoreKitModel
 
 /// App Store Server Notifications V2's `notificationType` values the store sends.

@@ -1,7 +1,7 @@
 extension Cursor {
     /// A string literal: the fast path takes a run without escapes as one string; escapes and
     /// invalid UTF-8 are handled on the slow path with a precise location.
-    mutating func string() throws(JSONSyntaxError) -> String {
+    package mutating func string() throws(JSONSyntaxError) -> String {
         let opened = index
         index += 1
         let start = index

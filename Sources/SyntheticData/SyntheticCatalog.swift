@@ -1,3 +1,5 @@
+import JSONReading
+import StoreKitModel
 /// Deterministic synthetic catalogs in the native format (docs/catalog-format.md), for benchmarks
 /// and stress tests: any number of products of all four types, titles and descriptions in English
 /// and Simplified Chinese, prices at realistic App Store price points for every storefront of the
@@ -107,38 +109,6 @@ public enum SyntheticCatalog {
         ("Adds new music and ambient sounds to the game.", "为游戏加入新的音乐和环境音效。"),
         ("Share it with up to five family members.", "最多可与五位家庭成员共享。"),
     ]
-}
-
-/// SplitMix64: small, fast and fully specified, so every platform gives the same sequence. The
-/// catalog generator's, and the seeded tests' (monkey, fuzz-style and crash tests).
-public struct SplitMix64: RandomNumberGenerator, Sendable {
-    public var state: UInt64
-
-    public init(state: UInt64) {
-        self.state = state
-    }
-
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A number in 0..<bound (bound > 0); the tiny modulo bias does not matter here.
-    public mutating func below(_ bound: Int) -> Int {
-        Int(next() % UInt64(bound))
-    }
-
-    public mutating func pick<T>(_ items: [T]) -> T {
-        items[below(items.count)]
-    }
-
-    /// True with probability `percent`/100.
-    public mutating func chance(_ percent: Int) -> Bool {
-        below(100) < percent
-    }
 }
 
 extension SyntheticCatalog {
@@ -278,74 +248,5 @@ extension SyntheticCatalog {
         func object(_ members: [(String, JSONValue)]) -> JSONValue {
             .object(JSONObject(members: members.map { (key: $0.0, value: $0.1) }))
         }
-    }
-}
-
-/// Writes a `JSONValue` the way products.json is laid out: two-space indents, one member or
-/// element per line, `": "` after keys, and `[]`/`{}` for empty containers.
-struct PrettyJSONWriter {
-    var bytes: [UInt8] = []
-    private var depth = 0
-
-    mutating func write(_ value: JSONValue) {
-        switch value {
-        case .object(let object):
-            guard !object.members.isEmpty else { append("{}"); return }
-            append("{")
-            depth += 1
-            for (offset, member) in object.members.enumerated() {
-                newline()
-                string(member.key)
-                append(": ")
-                write(member.value)
-                if offset < object.members.count - 1 { append(",") }
-            }
-            depth -= 1
-            newline()
-            append("}")
-        case .array(let items):
-            guard !items.isEmpty else { append("[]"); return }
-            append("[")
-            depth += 1
-            for (offset, item) in items.enumerated() {
-                newline()
-                write(item)
-                if offset < items.count - 1 { append(",") }
-            }
-            depth -= 1
-            newline()
-            append("]")
-        case .string(let text): string(text)
-        case .number(let text): append(text)
-        case .bool(let flag): append(flag ? "true" : "false")
-        case .null: append("null")
-        }
-    }
-
-    private mutating func append(_ text: String) {
-        bytes.append(contentsOf: text.utf8)
-    }
-
-    private mutating func newline() {
-        bytes.append(0x0A)
-        bytes.append(contentsOf: repeatElement(0x20, count: depth * 2))
-    }
-
-    private mutating func string(_ text: String) {
-        bytes.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): append("\\\"")
-            case UInt8(ascii: "\\"): append("\\\\")
-            case 0x0A: append("\\n")
-            case 0x09: append("\\t")
-            case 0x0D: append("\\r")
-            case 0x00..<0x20:
-                let hex = String(byte, radix: 16)
-                append("\\u" + String(repeating: "0", count: 4 - hex.count) + hex)
-            default: bytes.append(byte)
-            }
-        }
-        bytes.append(UInt8(ascii: "\""))
     }
 }

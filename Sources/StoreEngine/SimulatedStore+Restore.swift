@@ -1,0 +1,56 @@
+import Foundation
+import GRDB
+import LocalState
+import StoreCore
+import StoreKitModel
+
+extension SimulatedStore {
+    /// `restoreCompletedTransactions`: a new `restored` transaction for each non-consumable and
+    /// auto-renewable subscription the account owns. A forced failure (network, SKError) fails the restore.
+    public func restore(account: String) async throws -> [TransactionUpdate] {
+        try await renewDue()
+        let now = clock.now()
+        // A forced failure is consumed in its own commit: thrown inside the write it would roll back.
+        let failure: StoreError? = try await database.writer.write { db in
+            var controls = try TestControls.load(db, defaults: self.defaults)
+            if let simulated = controls.apiErrors[.appStoreSync] { return simulated }  // stays on; nothing to consume
+            let failure: StoreError? = switch controls.nextOutcome {
+            case .fail(let code): .storeKit(code)
+            case .network(let code): .network(code)
+            // The user dismissed the App Store sign-in that restore asks for.
+            case .cancel: .storeKit(.paymentCancelled)
+            default: nil
+            }
+            guard failure != nil else { return nil }
+            controls.nextOutcome = .success
+            try controls.save(db)
+            return failure
+        }
+        if let failure { throw failure }
+        let updates: [TransactionUpdate] = try await database.writer.write { db in
+            let controls = try TestControls.load(db, defaults: self.defaults)
+            var latest: [String: StoredTransaction] = [:]
+            for row in try StoredTransaction.fetchAll(db, where: "account = ? AND state = \(StateSQL.purchased) AND revocation_date IS NULL AND reason != ?",
+                                                      [account, TransactionReason.planChange.rawValue]) {
+                guard let product = self.catalog.product(id: row.transaction.productId), product.type.isRestorable else { continue }
+                latest[product.id] = row
+            }
+            var updates: [TransactionUpdate] = []
+            for original in latest.values.sorted(by: { $0.id < $1.id }) {
+                let id = try StoreDatabase.nextTransactionId(db)
+                let old = original.transaction
+                var restored = StoredTransaction(
+                    transaction: Transaction(id: id, originalId: old.originalId, payment: old.payment, state: .restored, purchaseDate: now),
+                    storefront: original.storefront, price: 0, currency: original.currency,
+                    expiresDate: original.expiresDate, revocationDate: nil, autoRenew: false, pendingOutcome: nil, reason: .restore)
+                restored.appAccountToken = original.appAccountToken
+                try restored.insert(db)
+                updates.append(try self.record(restored, controls: controls, db))
+            }
+            return updates
+        }
+        let receipted = await withReceipts(updates)
+        publish(receipted)
+        return receipted
+    }
+}
