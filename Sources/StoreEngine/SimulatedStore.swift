@@ -11,7 +11,8 @@ import StoreSigning
 public actor SimulatedStore: StoreBackend {
     public nonisolated let catalog: Catalog
     let database: StoreDatabase
-    let clock: any StoreClock
+    /// Every time the store reads, and the one the server that serves it reads and waits on.
+    public nonisolated let clock: any StoreClock
     let signer: ReceiptSigner
     let defaults: TestControls
     /// `--storefront` for one command: applies to this process only, unlike the persisted control.

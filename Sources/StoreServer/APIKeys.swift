@@ -100,7 +100,7 @@ public final class APIKeyRing: Sendable {
     /// Checks `Authorization: Bearer <jwt>` as Apple does: ES256 signed by a registered key
     /// (`kid`), by its issuer (`iss`), for `appstoreconnect-v1`, for this app (`bid`), not expired
     /// and expiring at most an hour after it was issued (or from now, without `iat`).
-    func authenticate(_ authorization: String?, now: Date = Date()) async throws(AppStoreAuthError) {
+    func authenticate(_ authorization: String?, now: Date) async throws(AppStoreAuthError) {
         guard let authorization, authorization.count <= 8192 else { throw AppStoreAuthError(reason: "no bearer token") }
         let parts = authorization.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { throw AppStoreAuthError(reason: "not a bearer token") }

@@ -6,6 +6,7 @@ import Logging
 /// reaches the log), status and duration.
 struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        // What a request cost is real time on the monotonic clock, whatever the store's clock says.
         let start = ContinuousClock.now
         let response: Response
         do {

@@ -23,6 +23,7 @@ struct NotificationDeliverer: Service {
     static let concurrencyPerURL = 4
 
     private var store: any ServedStore { service.store }
+    private var clock: any StoreClock { service.clock }
 
     func run() async throws {
         let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: Self.clientConfiguration)
@@ -48,33 +49,33 @@ struct NotificationDeliverer: Service {
     }
 
     private func deliverLoop(client: HTTPClient, doorbell: Doorbell, inFlight: InFlight) async {
-        var lastSweep = ContinuousClock.now - .seconds(1)
-        var lastURLScan = ContinuousClock.now - .seconds(60)
+        var lastSweep = Date.distantPast
+        var lastURLScan = Date.distantPast
         // URLs removed since their notifications were written, found once a minute.
         var lingering: [String] = []
         await withDiscardingTaskGroup { group in
             while !Task.isCancelled {
-                var wait: Duration = .seconds(1)
-                if ContinuousClock.now - lastSweep >= .seconds(1) {
+                var wake = clock.now().addingTimeInterval(1)
+                if clock.now().timeIntervalSince(lastSweep) >= 1 {
                     do {
                         try await store.sweepTimedEvents()
                     } catch is CancellationError {
                     } catch {
                         logger.warning("notifications: the sweep for expiries failed: \(error)")
                     }
-                    lastSweep = ContinuousClock.now
+                    lastSweep = clock.now()
                 }
                 do {
-                    if ContinuousClock.now - lastURLScan >= .seconds(60) {
+                    if clock.now().timeIntervalSince(lastURLScan) >= 60 {
                         lingering = try await store.pendingURLs()
-                        lastURLScan = ContinuousClock.now
+                        lastURLScan = clock.now()
                     }
                     try await recordFinished(inFlight)
                     let busy = inFlight.keys
                     let room = Self.concurrency - busy.count
                     // Per URL, those in flight (at most concurrencyPerURL) and as many more.
                     let urls = store.outbox.urls + lingering.filter { !store.outbox.urls.contains($0) }
-                    let due = room <= 0 ? [] : Self.take(try await store.dueDeliveries(at: Date(), urls: urls, limit: 2 * Self.concurrencyPerURL),
+                    let due = room <= 0 ? [] : Self.take(try await store.dueDeliveries(at: clock.now(), urls: urls, limit: 2 * Self.concurrencyPerURL),
                                                           busy: busy, room: room)
                     let signed = try await service.signedPayloads(due.map(\.notification))
                     for delivery in due {
@@ -86,15 +87,15 @@ struct NotificationDeliverer: Service {
                         }
                     }
                     if due.count == room, room > 0 { continue }
-                    if let next = try await store.nextDeliveryDue(after: Date()) {
-                        wait = min(wait, .milliseconds(max(0, Int64(next.timeIntervalSinceNow * 1000))))
+                    if let next = try await store.nextDeliveryDue(after: clock.now()) {
+                        wake = min(wake, next)
                     }
                 } catch is CancellationError {
                     // Stopping: the loop ends at its next look.
                 } catch {
                     logger.warning("notifications: \(error)")
                 }
-                await doorbell.wait(upTo: wait)
+                await doorbell.wait(until: wake, on: clock)
             }
         }
         // The attempts that ended while the loop was stopping: recorded, so a success is not sent again.
@@ -111,7 +112,7 @@ struct NotificationDeliverer: Service {
         if outcome.result != .success {
             logger.info("notification \(delivery.notification.uuid.uuidString.lowercased()) to \(delivery.url): \(outcome.detail ?? outcome.result.rawValue)")
         }
-        return SendAttempt(url: delivery.url, date: Date(), result: outcome.result, httpStatus: outcome.status, detail: outcome.detail)
+        return SendAttempt(url: delivery.url, date: clock.now(), result: outcome.result, httpStatus: outcome.status, detail: outcome.detail)
     }
 
     /// Records the attempts finished since the last look in one commit; only then may their
@@ -186,10 +187,10 @@ final class Doorbell: Sendable {
         waiter?.resume()
     }
 
-    /// Returns when rung (or rung since the last wait), or after `limit`.
-    func wait(upTo limit: Duration) async {
+    /// Returns when rung (or rung since the last wait), or when `clock` reaches `deadline`.
+    func wait(until deadline: Date, on clock: any StoreClock) async {
         let timer = Task {
-            try? await Task.sleep(for: limit)
+            try? await clock.sleep(until: deadline)
             if !Task.isCancelled { ring() }
         }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in

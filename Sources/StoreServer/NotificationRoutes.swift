@@ -26,7 +26,7 @@ enum NotificationRoutes {
         }
         api.post("/v1/notifications/history") { request, _ in
             let (body, _) = try await BodyReader.decode(NotificationHistoryRequest.self, from: request, limit: service.configuration.bodyLimit)
-            var query = try NotificationHistoryQuery(body, token: request.uri.queryParameters["paginationToken"].map(String.init), now: Date())
+            var query = try NotificationHistoryQuery(body, token: request.uri.queryParameters["paginationToken"].map(String.init), now: service.clock.now())
             if let id = body.transactionId {
                 guard IdRules.transactionIdProblem(id) == nil, id.utf8.count <= ServerAPIRoutes.longestTransactionId else {
                     throw AppStoreAPIError.invalidTransactionId

@@ -176,7 +176,7 @@ public enum StoreRoutes {
         }
         router.get("/v1/accounts/{account}/wallet") { _, context in
             let account = try service.account(pathParameter(context, "account"))
-            let now = Date()
+            let now = service.clock.now()
             let entitlements = try await service.store.entitlements(account: account.name)
             return JSONBody.response(WalletResponse(account: account.name, entitlements: entitlements.map { .init($0, now: now) }))
         }
@@ -209,7 +209,8 @@ public enum StoreRoutes {
         } else {
             cursor = try await service.store.journalCursor()
         }
-        let deadline = ContinuousClock.now + .seconds(wait)
+        let clock = service.clock
+        let deadline = clock.now().addingTimeInterval(TimeInterval(wait))
         while true {
             let signals = await service.store.updates()
             let entries = try await service.store.journal(account: account, after: cursor, limit: Int(limit))
@@ -217,16 +218,17 @@ public enum StoreRoutes {
                 let updates = try await service.wire(entries.map(\.update), cursors: entries.map(\.cursor))
                 return JSONBody.response(UpdatesResponse(updates: updates, cursor: entries.last?.cursor ?? cursor))
             }
-            let now = ContinuousClock.now
+            let now = clock.now()
             if now >= deadline || Task.isCancelled || Task.isShuttingDownGracefully {
                 return JSONBody.response(UpdatesResponse(updates: .none, cursor: cursor))
             }
-            await firstOf(signals, within: min(deadline - now, .seconds(1)))
+            await firstOf(signals, until: min(deadline, now.addingTimeInterval(1)), on: clock)
         }
     }
 
-    /// Returns at the first element of `signals`, after `timeout`, or at a graceful shutdown.
-    static func firstOf(_ signals: AsyncStream<TransactionUpdate>, within timeout: Duration) async {
+    /// Returns at the first element of `signals`, when `clock` reaches `deadline`, or at a graceful
+    /// shutdown.
+    static func firstOf(_ signals: AsyncStream<TransactionUpdate>, until deadline: Date, on clock: any StoreClock) async {
         let (shutdown, shutdownContinuation) = AsyncStream.makeStream(of: Void.self)
         await withGracefulShutdownHandler {
             await withTaskGroup(of: Void.self) { group in
@@ -234,7 +236,7 @@ public enum StoreRoutes {
                     for await _ in signals { return }
                 }
                 group.addTask {
-                    try? await Task.sleep(for: timeout)
+                    try? await clock.sleep(until: deadline)
                 }
                 group.addTask {
                     for await _ in shutdown { return }
@@ -262,10 +264,10 @@ public enum StoreRoutes {
         let limit = service.configuration.receiptBodyLimit
         router.post("/verifyReceipt") { request, _ in
             let body = try await BodyReader.bytes(request, limit: limit)
-            return JSONBody.response(try await service.verifier.answer(method: true, body: body, now: Date()))
+            return JSONBody.response(try await service.verifier.answer(method: true, body: body, now: service.clock.now()))
         }
         router.get("/verifyReceipt") { _, _ in
-            JSONBody.response(try await service.verifier.answer(method: false, body: nil, now: Date()))
+            JSONBody.response(try await service.verifier.answer(method: false, body: nil, now: service.clock.now()))
         }
         router.post("/v1/verify") { request, _ in
             let (body, _) = try await BodyReader.decode(VerifyRequest.self, from: request, limit: limit)

@@ -12,6 +12,8 @@ import StoreKitModel
 /// (PostgreSQL) would implement the same.
 public protocol ServedStore: StoreBackend {
     var catalog: Catalog { get }
+    /// The one clock of the store and the server over it.
+    var clock: any StoreClock { get }
     /// The receipt environment: `Sandbox` or `Production` when served.
     var environment: String { get }
     /// A payment, its idempotency key and its answer in one commit (see `SimulatedStore`).

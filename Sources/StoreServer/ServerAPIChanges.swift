@@ -95,10 +95,11 @@ enum ServerAPIChanges {
 /// in Apple's `{"errorCode", "errorMessage"}` shape, never this server's own.
 struct ServerAPIMiddleware<Context: RequestContext>: RouterMiddleware {
     let keys: APIKeyRing
+    let clock: any StoreClock
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
-            try await keys.authenticate(request.headers[.authorization])
+            try await keys.authenticate(request.headers[.authorization], now: clock.now())
         } catch {
             context.logger.info("App Store Server API request refused 401: \(error.reason)")
             return error.response()

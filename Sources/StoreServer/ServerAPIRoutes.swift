@@ -9,7 +9,7 @@ import StoreKitModel
 /// backend's unchanged code (Apple's libraries with their base URL pointed here) works against it.
 enum ServerAPIRoutes {
     static func add(_ router: Router<BasicRequestContext>, _ service: StoreService) {
-        let api = router.group("/inApps").add(middleware: ServerAPIMiddleware(keys: service.apiKeys))
+        let api = router.group("/inApps").add(middleware: ServerAPIMiddleware(keys: service.apiKeys, clock: service.clock))
         api.get("/v1/transactions/{transactionId}") { _, context in
             let id = try transactionId(context)
             guard let transaction = try await service.store.serverTransaction(id: id) else { throw AppStoreAPIError.transactionIdNotFound }
@@ -66,7 +66,7 @@ enum ServerAPIRoutes {
         }
         let account = try await service.account(ofAnyTransaction: id)
         let statuses = try await service.store.subscriptionStatuses(account: account).filter { wanted?.contains($0.status.rawValue) ?? true }
-        let now = Date()
+        let now = service.clock.now()
         var groups: [String: [StatusResponse.LastTransaction]] = [:]
         var order: [String] = []
         for status in statuses {

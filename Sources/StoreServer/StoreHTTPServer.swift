@@ -48,20 +48,22 @@ struct MaintenanceService: Service {
 
     func run() async throws {
         try? await cancelWhenGracefulShutdown {
-            var lastPurge = ContinuousClock.now - .seconds(3600)
+            let clock = service.clock
+            var lastPurge = Date.distantPast
             while !Task.isCancelled {
                 do {
                     try await service.store.renewDue()
                     try await service.saveIssuedSignatures()
-                    if ContinuousClock.now - lastPurge >= .seconds(3600) {
-                        let purged = try await service.store.purgeKeys(reservedBefore: Date().addingTimeInterval(-service.configuration.idempotencyLifetime))
+                    let now = clock.now()
+                    if now.timeIntervalSince(lastPurge) >= 3600 {
+                        let purged = try await service.store.purgeKeys(reservedBefore: now.addingTimeInterval(-service.configuration.idempotencyLifetime))
                         if purged > 0 { logger.info("forgot \(purged) expired idempotency keys") }
-                        lastPurge = ContinuousClock.now
+                        lastPurge = now
                     }
                 } catch {
                     logger.warning("maintenance: \(error)")
                 }
-                try await Task.sleep(for: .seconds(1))
+                try await clock.sleep(for: 1)
             }
         }
         do {

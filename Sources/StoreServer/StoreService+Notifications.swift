@@ -41,12 +41,13 @@ extension StoreService {
         }
         guard !unsigned.isEmpty else { return payloads }
         let contexts = try await store.notificationContexts(transactionIds: Set(unsigned.values.compactMap(\.transactionId)))
-        let signed = unsigned.mapValues { sign($0, context: $0.transactionId.flatMap { contexts[$0] }) }
+        let now = clock.now()
+        let signed = unsigned.mapValues { sign($0, context: $0.transactionId.flatMap { contexts[$0] }, at: now) }
         return payloads.merging(try await store.keepSignedPayloads(signed)) { kept, _ in kept }
     }
 
     /// `ResponseBodyV2DecodedPayload`, signed with the store's chain.
-    func sign(_ notification: StoredNotification, context: NotificationContext?, at now: Date = Date()) -> String {
+    func sign(_ notification: StoredNotification, context: NotificationContext?, at now: Date) -> String {
         let data = NotificationPayload.Data(appAppleId: appAppleId, bundleId: catalog.bundleId, bundleVersion: Self.bundleVersion,
                                             environment: store.environment, signedTransactionInfo: context.map { signed($0.transaction) },
                                             signedRenewalInfo: context?.subscription.map { signedRenewalInfo($0, at: now) },

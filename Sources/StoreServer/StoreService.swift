@@ -94,7 +94,7 @@ public struct StoreService: Sendable {
         // The simulated store made both at its open and signs its receipts with them; a store
         // without them makes them now.
         let rawKey = try await store.transactionSigningKey(create: SigningIdentity.newKey)
-        let chain = try await store.signingChain(create: { try SigningIdentity.mintChain(forKey: rawKey, at: Date()) })
+        let chain = try await store.signingChain(create: { try SigningIdentity.mintChain(forKey: rawKey, at: store.clock.now()) })
         let identity = try SigningIdentity(kept: rawKey, chain: chain)
         signer = TransactionSigner(identity: identity)
         signer.issued.load(try await store.issuedSignatures())
@@ -137,9 +137,12 @@ public struct StoreService: Sendable {
     }
 
     /// Opens the store in `directory` (`store.sqlite`) and completes what a killed server left half done.
-    public static func open(catalog: Catalog, catalogBytes: Data, directory: StateDirectory, configuration: ServerConfiguration) async throws -> StoreService {
+    /// The service over the store in `directory`; `clock` is the one the store and every route
+    /// and background task read and wait on.
+    public static func open(catalog: Catalog, catalogBytes: Data, directory: StateDirectory, configuration: ServerConfiguration,
+                            clock: any StoreClock) async throws -> StoreService {
         do {
-            let store = try SimulatedStore(catalog: catalog, database: StoreDatabase(state: directory, thorough: true),
+            let store = try SimulatedStore(catalog: catalog, database: StoreDatabase(state: directory, thorough: true), clock: clock,
                                            environment: configuration.environment.name)
             try await store.resume()
             return try await StoreService(store: store, configuration: configuration, catalogBytes: catalogBytes)
@@ -149,6 +152,9 @@ public struct StoreService: Sendable {
     }
 
     var catalog: Catalog { store.catalog }
+
+    /// The store's clock: every time a route or a background task reads or waits for.
+    var clock: any StoreClock { store.clock }
 
     var verifier: ReceiptVerifier {
         ReceiptVerifier(store: store, environment: configuration.environment, sharedSecret: configuration.sharedSecret)
@@ -267,7 +273,7 @@ public struct StoreService: Sendable {
         var hasher = SHA256()
         hasher.update(data: Data("\(request.method.rawValue) \(request.uri.path)\n".utf8))
         hasher.update(data: body)
-        return IdempotentRequest(key: key, requestHash: Self.hex(hasher.finalize()), lifetime: configuration.idempotencyLifetime, now: Date())
+        return IdempotentRequest(key: key, requestHash: Self.hex(hasher.finalize()), lifetime: configuration.idempotencyLifetime, now: clock.now())
     }
 
     /// Lowercase hex, two digits a byte, written straight into the string.

@@ -24,14 +24,6 @@ struct RenewalFigures: Encodable {
     let worstShareOfPeriod: Double
 }
 
-/// A clock the benchmark moves a period at a time.
-final class SteppedClock: StoreClock, @unchecked Sendable {
-    private let lock = NSLock()
-    private var current = Date(timeIntervalSince1970: 1_800_000_000)
-    func now() -> Date { lock.withLock { current } }
-    func advance(by seconds: TimeInterval) { lock.withLock { current = current.addingTimeInterval(seconds) } }
-}
-
 func renewalFigures(catalogBytes: [UInt8], subscriptions: Int, sweeps: Int) -> RenewalFigures {
     let base = decode(catalogBytes, source: "renewals")
     let result = Mutex<Result<RenewalFigures, any Error>?>(nil)
@@ -59,7 +51,7 @@ private func timedRenewals(_ base: Catalog, subscriptions: Int, sweeps: Int) asy
             ?? catalog.products.first(where: { $0.type == .autoRenewable }) else { throw StoreFailure("the catalog has no subscription") }
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("storefront-bench-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: directory) }
-    let clock = SteppedClock()
+    let clock = ManualClock()
     let store = try SimulatedStore(catalog: catalog, state: StateDirectory(url: directory), clock: clock)
     var controls = try await store.controls()
     controls.timeRate = .oneRenewalEvery2Seconds

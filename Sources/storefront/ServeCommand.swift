@@ -144,7 +144,8 @@ struct ServeCommand: AsyncParsableCommand {
             // One server per --db: a second one would complete neither its own nor the first's
             // half-done purchases; it is refused before it opens the store.
             exclusive = try ExclusiveUse(of: directory, lock: "serve.lock", by: "storefront serve")
-            service = try await StoreService.open(catalog: loaded, catalogBytes: Data(bytes), directory: directory, configuration: configuration)
+            service = try await StoreService.open(catalog: loaded, catalogBytes: Data(bytes), directory: directory, configuration: configuration,
+                                                  clock: SystemClock())
         } catch let failure as StoreFailure {
             throw CommandFailure.failure(failure.message)
         }

@@ -159,7 +159,7 @@ import Testing
         let fixture = try await ServerFixture(idempotencyLifetime: 0.3)
         try await fixture.test { client in
             #expect(try await client.pay(ServerFixture.gems, key: "reused").status == .created)
-            try await Task.sleep(for: .milliseconds(500))
+            fixture.clock.advance(by: 0.5)
             #expect(try await client.pay(ServerFixture.gems, key: "reused", quantity: 2).status == .created)
             let history = try await client.object(.get, "/v1/accounts/alice/transactions")
             #expect((history["transactions"] as? [Any])?.count == 2)

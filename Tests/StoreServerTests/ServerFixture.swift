@@ -30,6 +30,13 @@ struct ServerFixture {
 
     let service: StoreService
     let directory: URL
+    /// The server's and the store's clock. It starts at the real time, so the tokens and
+    /// certificates a test makes with today's date are current, and moves only when a test
+    /// moves it.
+    let clock: ManualClock
+    /// The server's own tasks that wait a second at a time on the clock: `MaintenanceService`
+    /// and `NotificationDeliverer`.
+    static let backgroundSleepers = 2
 
     static func configuration(environment: ServerEnvironment = .sandbox, sharedSecret: String? = nil,
                               idempotencyLifetime: TimeInterval = 24 * 3600) -> ServerConfiguration {
@@ -47,8 +54,9 @@ struct ServerFixture {
         let bytes = try catalogBytes ?? Self.catalogBytes()
         let catalog = try CatalogLoader.decode(Array(bytes), source: "products.json")
         self.directory = directory ?? scratchDirectory("server")
+        clock = ManualClock(Date())
         service = try await StoreService.open(catalog: catalog, catalogBytes: bytes, directory: StateDirectory(url: self.directory),
-                                              configuration: configuration)
+                                              configuration: configuration, clock: clock)
     }
 
     var application: some ApplicationProtocol {
@@ -59,6 +67,12 @@ struct ServerFixture {
 
     func test<Value: Sendable>(_ body: @Sendable (any TestClientProtocol) async throws -> Value) async throws -> Value {
         try await application.test(.router, body)
+    }
+
+    /// Returns once a long poll waits for updates along with the server's own timers, all until a
+    /// second from now on the clock, which has not moved since.
+    func longPollWaiting() async {
+        await clock.sleeping(until: clock.now().addingTimeInterval(1), count: Self.backgroundSleepers + 1)
     }
 
     /// A purchase through the store itself, waiting for the update that ends `purchasing`.
