@@ -190,7 +190,7 @@ let package = Package(
         .executableTarget(
             name: "storefront-bench",
             dependencies: ["StoreKitModel", "SyntheticData", "JSONReading", "StorefrontUI", "CellGrid", "StoreCore", "LocalState", "StoreEngine",
-                           "AppSide"]
+                           "AppSide", "StoreServer"]
         ),
         // Shared by the test targets: scratch directories removed when the test process exits, a clock
         // moved by hand, a simulated store on products.json, a scripted StoreBackend.

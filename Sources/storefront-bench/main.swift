@@ -263,6 +263,7 @@ struct Report: Encodable {
     let moves: [MoveFigure]
     let purchase: PurchaseFigures
     let renewals: RenewalFigures
+    let constantTime: ConstantTimeFigures
 }
 
 // MARK: - Main
@@ -305,8 +306,12 @@ if let only = options.only {
         let figures = renderFigures(small: small, large: large, fullList: fullListState(), runs: quick ? 200 : 5_000)
         print("render median \(format(figures.large.median)), small \(format(figures.small.median)), ratio \(fixed(figures.ratio, 2))×, "
               + "50 products \(format(figures.fullList.median))")
+    case "constant-time":
+        let figures = constantTimeFigures(runs: quick ? 5 : 21)
+        print("4 MiB secret: wrong first byte \(format(figures.wrongFirst.median)), wrong last \(format(figures.wrongLast.median)), "
+              + "ratio \(fixed(figures.ratio, 2))×")
     default:
-        fail("--only: decode, decode-small, readings, parse, filter, render, purchase or renewals")
+        fail("--only: decode, decode-small, readings, parse, filter, render, purchase, renewals or constant-time")
     }
     exit(0)
 }
@@ -327,8 +332,9 @@ let moves = [
 ]
 let purchase = purchaseFigures(catalogBytes: smallBytes, count: quick ? 20 : 200)
 let renewals = renewalFigures(catalogBytes: smallBytes, subscriptions: quick ? 1_000 : 10_000, sweeps: quick ? 3 : 10)
+let constantTime = constantTimeFigures(runs: quick ? 5 : 21)
 let report = Report(large: largeDecode, medium: mediumDecode, small: smallDecode, filter: filter, filterMedium: filterMedium, render: render,
-                    moves: moves, purchase: purchase, renewals: renewals)
+                    moves: moves, purchase: purchase, renewals: renewals, constantTime: constantTime)
 
 print("storefront-bench (in process, medians; p90 in brackets)")
 func row(_ name: String, _ stats: Stats, _ note: String = "") {
@@ -359,6 +365,8 @@ row("purchase end to end, \(purchase.purchases) consumables, zero latency", purc
     "\(fixed(purchase.purchasesPerSecond, 0)) purchases/s")
 row("renewal sweep, \(renewals.subscriptions) subscriptions, one every \(fixed(renewals.periodSeconds, 0)) s", renewals.renewalSweeps,
     "worst \(fixed(renewals.worstShareOfPeriod * 100, 1)) % of a period")
+row("secret comparison, 4 MiB, first byte wrong", constantTime.wrongFirst,
+    "last byte wrong \(format(constantTime.wrongLast.median)): \(fixed(constantTime.ratio, 2))×; target 0.25× to 4×")
 
 if let path = options.json {
     let encoder = JSONEncoder()
