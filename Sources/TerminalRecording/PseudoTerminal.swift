@@ -29,7 +29,8 @@ public final class PseudoTerminal: @unchecked Sendable {
         var size = winsize(ws_row: UInt16(clamping: rows), ws_col: UInt16(clamping: columns), ws_xpixel: 0, ws_ypixel: 0)
         _ = ioctl(master, UInt(TIOCSWINSZ), &size)
         do {
-            pid = try Self.spawn(arguments, slave: String(cString: name), environment: environment, extra: extraDescriptors)
+            let path = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            pid = try Self.spawn(arguments, slave: path, environment: environment, extra: extraDescriptors)
         } catch {
             close(master)
             throw error
