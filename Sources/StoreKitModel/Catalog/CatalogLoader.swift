@@ -129,54 +129,19 @@ public enum CatalogLoader {
         }
     }
 
-    /// The file's bytes, read straight into the array (one copy, no `Data` in between).
+    /// The file's bytes (see `FileBytes`), or why they cannot be a catalog.
     static func readFile(_ path: String) throws(CatalogError) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            let code = errno
-            switch code {
-            case ENOENT, ENOTDIR: throw CatalogError(source: path, message: "no such file; pass --catalog with the path of a products.json or .storekit file")
-            case EACCES: throw CatalogError(source: path, message: "cannot be read (check its permissions)")
-            default: throw CatalogError(source: path, message: "cannot be read: \(String(cString: strerror(code)))")
+        do {
+            return try FileBytes.read(path, limit: maxBytes)
+        } catch {
+            switch error {
+            case .notFound: throw CatalogError(source: path, message: "no such file; pass --catalog with the path of a products.json or .storekit file")
+            case .notPermitted: throw CatalogError(source: path, message: "cannot be read (check its permissions)")
+            case .directory: throw CatalogError(source: path, message: "is a directory; pass the catalog file itself (e.g. \(path)/products.json)")
+            case .tooLarge: throw tooLarge(path)
+            case .failed(let reason): throw CatalogError(source: path, message: "cannot be read: \(reason)")
             }
         }
-        defer { close(descriptor) }
-        var status = stat()
-        if fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
-            throw CatalogError(source: path, message: "is a directory; pass the catalog file itself (e.g. \(path)/products.json)")
-        }
-        if (status.st_mode & S_IFMT) == S_IFREG, Int(status.st_size) > maxBytes { throw tooLarge(path) }
-        // A regular file's size is known: one read. A pipe or a device is read in steps until it ends.
-        var step = min(max(Int(status.st_size), 0) + 1, maxBytes + 1)
-        var (bytes, failure) = readChunk(descriptor, upTo: step)
-        var filled = bytes.count == step  // there may be more
-        while failure == 0, filled, bytes.count <= maxBytes {
-            step = min(max(step, 1 << 20), maxBytes + 1 - bytes.count)
-            let (more, error) = readChunk(descriptor, upTo: step)
-            bytes += more
-            (failure, filled) = (error, more.count == step)
-        }
-        if failure != 0 { throw CatalogError(source: path, message: "cannot be read: \(String(cString: strerror(failure)))") }
-        if bytes.count > maxBytes { throw tooLarge(path) }
-        return bytes
-    }
-
-    /// Up to `limit` bytes read from `descriptor` (fewer only at its end), and the error that stopped it, if any.
-    private static func readChunk(_ descriptor: Int32, upTo limit: Int) -> ([UInt8], Int32) {
-        var failure: Int32 = 0
-        let bytes = [UInt8](unsafeUninitializedCapacity: limit) { buffer, count in
-            count = 0
-            while count < buffer.count {
-                let got = read(descriptor, buffer.baseAddress! + count, buffer.count - count)
-                if got > 0 {
-                    count += got
-                } else if got == 0 || errno != EINTR {
-                    failure = got < 0 ? errno : 0
-                    return
-                }
-            }
-        }
-        return (bytes, failure)
     }
 
     /// `location` mapped into memory when it is a large file (see `MappedFile`), nil when it is
