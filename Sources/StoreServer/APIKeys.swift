@@ -66,10 +66,12 @@ struct ServerAPIClaims: JWTPayload {
     let aud: AudienceClaim
     let exp: ExpirationClaim
     let iat: IssuedAtClaim?
+    let nbf: NotBeforeClaim?
     let bid: String?
 
+    /// The audience only: the dates are checked against the server's clock by `APIKeyRing`,
+    /// where jwt-kit's own checks would read the wall clock.
     func verify(using algorithm: some JWTAlgorithm) async throws {
-        try exp.verifyNotExpired()
         try aud.verifyIntendedAudience(includes: Self.audience)
     }
 }
@@ -95,11 +97,15 @@ public final class APIKeyRing: Sendable {
     private struct Header: Decodable {
         let alg: String?
         let kid: String?
+        /// Extensions the token says a verifier must understand (RFC 7515, 4.1.11): this server
+        /// understands none.
+        let crit: [String]?
     }
 
     /// Checks `Authorization: Bearer <jwt>` as Apple does: ES256 signed by a registered key
-    /// (`kid`), by its issuer (`iss`), for `appstoreconnect-v1`, for this app (`bid`), not expired
-    /// and expiring at most an hour after it was issued (or from now, without `iat`).
+    /// (`kid`), by its issuer (`iss`), for `appstoreconnect-v1`, for this app (`bid`), not expired,
+    /// not issued (`iat`) or valid only (`nbf`) in the future beyond the clocks' skew, expiring at
+    /// most an hour after it was issued (or from now, without `iat`), and with no `crit` header.
     func authenticate(_ authorization: String?, now: Date) async throws(AppStoreAuthError) {
         guard let authorization, authorization.count <= 8192 else { throw AppStoreAuthError(reason: "no bearer token") }
         let parts = authorization.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
@@ -111,6 +117,7 @@ public final class APIKeyRing: Sendable {
             throw AppStoreAuthError(reason: "the token is not a JWT")
         }
         guard header.alg == "ES256" else { throw AppStoreAuthError(reason: "alg is not ES256") }
+        guard header.crit == nil else { throw AppStoreAuthError(reason: "crit names extensions this server does not understand") }
         guard let kid = header.kid, let key = keys.withLock({ $0[kid] }) else { throw AppStoreAuthError(reason: "unknown kid") }
         let claims: ServerAPIClaims
         do {
@@ -120,11 +127,24 @@ public final class APIKeyRing: Sendable {
         }
         guard claims.iss.value == key.issuerId else { throw AppStoreAuthError(reason: "iss is not the key's issuer") }
         guard claims.bid == bundleId else { throw AppStoreAuthError(reason: "bid is not \(bundleId)") }
+        try Self.checkDates(claims, now: now)
+    }
+
+    /// The token's dates against `now`: a token from the future is refused as a stale one is, so
+    /// one issued for a date years ahead cannot serve until then.
+    private static func checkDates(_ claims: ServerAPIClaims, now: Date) throws(AppStoreAuthError) {
+        guard claims.exp.value > now else { throw AppStoreAuthError(reason: "the token expired") }
+        let latest = now.addingTimeInterval(clockSkew)
+        if let issued = claims.iat?.value, issued > latest { throw AppStoreAuthError(reason: "iat is in the future") }
+        if let notBefore = claims.nbf?.value, notBefore > latest { throw AppStoreAuthError(reason: "nbf is in the future") }
         let issued = claims.iat?.value ?? now
         guard claims.exp.value.timeIntervalSince(issued) <= Self.lifetimeAllowance else {
             throw AppStoreAuthError(reason: "the token lives longer than 60 minutes")
         }
     }
+
+    /// How far ahead of the server's clock a caller's may be.
+    private static let clockSkew: TimeInterval = 60
 
     /// An hour, and the second a token's whole-second dates can add.
     private static let lifetimeAllowance = ServerAPIClaims.longestLifetime + 1

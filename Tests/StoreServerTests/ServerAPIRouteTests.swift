@@ -24,12 +24,13 @@ struct BearerToken {
         get throws { try APIKey(issuerId: Self.issuer, keyId: Self.keyId, pem: key.pemRepresentation) }
     }
 
-    func make(kid: String = keyId, alg: String = "ES256", claims overrides: [String: Any] = [:], removing: [String] = []) throws -> String {
+    func make(kid: String = keyId, alg: String = "ES256", claims overrides: [String: Any] = [:], removing: [String] = [],
+              header extra: [String: Any] = [:]) throws -> String {
         var claims: [String: Any] = ["iss": Self.issuer, "aud": "appstoreconnect-v1", "bid": Self.bundleId,
                                      "exp": Int(Date().timeIntervalSince1970) + 300]
         claims.merge(overrides) { $1 }
         for name in removing { claims[name] = nil }
-        let header = try JSONSerialization.data(withJSONObject: ["alg": alg, "kid": kid, "typ": "JWT"])
+        let header = try JSONSerialization.data(withJSONObject: (["alg": alg, "kid": kid, "typ": "JWT"] as [String: Any]).merging(extra) { $1 })
         let input = Base64URL.encode(header) + "." + Base64URL.encode(try JSONSerialization.data(withJSONObject: claims))
         return input + "." + Base64URL.encode(try key.signature(for: Data(input.utf8)).rawRepresentation)
     }
@@ -122,6 +123,11 @@ extension TestClientProtocol {
             try bearer.make(claims: ["exp": now - 10]), try bearer.make(claims: ["exp": now + 2 * 3600]),
             try bearer.make(claims: ["iat": now, "exp": now + 3700]), try bearer.make(claims: ["iss": "someone-else"]),
             try bearer.make(removing: ["bid"]), try BearerToken().make(), "not.a.jwt", "",
+            // Issued ten years ahead, living under an hour from then; valid only from tomorrow;
+            // an extension the server must understand.
+            try bearer.make(claims: ["iat": now + 315_360_000, "exp": now + 315_360_000 + 3500]),
+            try bearer.make(claims: ["iat": now, "nbf": now + 86_400, "exp": now + 3000]),
+            try bearer.make(claims: ["iat": now, "exp": now + 3000], header: ["crit": ["exp"]]),
         ]
         try await fixture.test { client in
             for token in refused {
@@ -130,7 +136,7 @@ extension TestClientProtocol {
             }
             let unsigned = try await client.send(.get, "/inApps/v1/transactions/\(id)")
             #expect(unsigned.status == .unauthorized)
-            let token = try bearer.make(claims: ["iat": now, "exp": now + 3600])
+            let token = try bearer.make(claims: ["iat": now + 30, "nbf": now + 30, "exp": now + 3600])
             for (path, status, code) in [("/inApps/v1/transactions/abc", 400, 4000006), ("/inApps/v1/transactions/99", 404, 4040010),
                                          ("/inApps/v2/history/\(id)?sort=UP", 400, 4000021), ("/inApps/v2/history/\(id)?productType=GAME", 400, 4000022),
                                          ("/inApps/v2/history/\(id)?startDate=20&endDate=10", 400, 4000013),
