@@ -44,7 +44,7 @@ struct GenerateCatalogCommand: ParsableCommand {
     func run() throws {
         let bytes = SyntheticCatalog.generate(count: count, seed: seed)
         guard let output else {
-            FileHandle.standardOutput.write(Data(bytes))
+            Console.out(bytes: bytes)
             return
         }
         do {

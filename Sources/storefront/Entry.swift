@@ -25,6 +25,9 @@ struct Storefront: AsyncParsableCommand {
 
     /// Runs the command with Storefront's exit statuses: 2 for usage errors, 1 for the rest.
     static func main() async {
+        // A closed pipe is an error of the write, never a signal that ends the process between a
+        // payment and its delivery: `Console.endCommand` ends it once the command is done.
+        signal(SIGPIPE, SIG_IGN)
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {
@@ -35,6 +38,7 @@ struct Storefront: AsyncParsableCommand {
         } catch {
             exit(withError: error)
         }
+        Console.endCommand()
     }
 
     static func exit(withError error: any Error) -> Never {
@@ -70,34 +74,6 @@ struct CommandFailure: Error {
     /// A catalog that could not be loaded: a `CatalogError` has a line for each problem.
     static func catalog(_ error: any Error) -> CommandFailure {
         CommandFailure(lines: (error as? CatalogError)?.lines ?? [String(describing: error)], status: 1)
-    }
-}
-
-/// Every write of the headless commands to standard output and standard error. Text goes out a
-/// line at a time, each line through `TerminalText.escaped`, so nothing read from a catalog, a
-/// store or a server reaches the terminal as a control, bidirectional or invisible character,
-/// and the only line breaks written are the ones between lines. JSON goes through `json`.
-enum Console {
-    static func out(_ line: String) { write([line], to: .standardOutput) }
-    static func out(lines: [String]) { write(lines, to: .standardOutput) }
-    static func err(_ line: String) { write([line], to: .standardError) }
-    static func err(lines: [String]) { write(lines, to: .standardError) }
-
-    /// One line of compact JSON (a document, or a JSON Lines record). Its strings keep their exact
-    /// values, so the characters `TerminalText` would escape are written as JSON escapes instead:
-    /// JSON encoders escape C0 controls but leave C1 controls and format characters raw.
-    static func json(_ text: String) {
-        let escaped = TerminalText.replacingUnprintable(text) { scalar in
-            String(scalar).utf16.map { unit in
-                let hex = String(unit, radix: 16, uppercase: true)
-                return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            }.joined()
-        }
-        FileHandle.standardOutput.write(Data((escaped + "\n").utf8))
-    }
-
-    private static func write(_ lines: [String], to handle: FileHandle) {
-        handle.write(Data((lines.map(TerminalText.escaped).joined(separator: "\n") + "\n").utf8))
     }
 }
 
