@@ -50,6 +50,21 @@ import TestSupport
         #expect(result.stderr.contains("│  Total       $0.99"), "the screen at that moment: \(result.stderr)")
     }
 
+    /// Nested repetition backtracks exponentially on a screen of spaces with no Z: the match is
+    /// stopped at the Wait's own timeout instead of running for minutes.
+    @Test func aRegularExpressionThatBacktracksWithoutEndStopsAtItsTimeout() throws {
+        let directory = scratchDirectory("play-backtracking")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let tape = directory.appendingPathComponent("backtracking.tape")
+        try "Set Width 100\nSet Height 30\nWait /Products 1\\/12/\nWait@2s /( +)+Z/\n".write(to: tape, atomically: true, encoding: .utf8)
+        let started = ContinuousClock.now
+        let result = try Executable.run(["play", tape.path, "--catalog", Self.catalog], directory: directory)
+        #expect(ContinuousClock.now - started < .seconds(60), "the match ran on past its timeout")
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("backtracking.tape:4: Wait@2s /( +)+Z/"), "\(result.stderr)")
+        #expect(result.stderr.contains("did not finish within the Wait's 2 s"), "\(result.stderr)")
+    }
+
     @Test func aStorefrontThatCannotStartFailsTheTapeWithWhatItSaid() throws {
         let directory = scratchDirectory("play-no-catalog")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

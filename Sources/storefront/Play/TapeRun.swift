@@ -93,13 +93,44 @@ final class TapeRun {
         let deadline = ContinuousClock.now + .milliseconds(wait.timeoutMilliseconds)
         while true {
             let shown = wait.scope == .screen ? screen : Self.lastLine(of: screen)
-            if expression.firstMatch(in: shown, range: NSRange(shown.startIndex..., in: shown)) != nil { return }
+            switch Self.match(expression, in: shown, before: deadline) {
+            case .found: return
+            case .notFound: break
+            case .outOfTime:
+                throw Failure(step: step, message: "matching /\(wait.pattern)/ did not finish within the Wait's \(Self.seconds(wait.timeoutMilliseconds)): "
+                                  + "the expression backtracks without end on this screen (a repetition of a repetition, like ( +)+); simplify it",
+                              screen: screen)
+            }
             guard ContinuousClock.now < deadline else {
                 throw Failure(step: step, message: "no match for /\(wait.pattern)/ on the \(wait.scope == .screen ? "screen" : "last line") within \(Self.seconds(wait.timeoutMilliseconds))",
                               screen: screen)
             }
             guard pump(milliseconds: 20) else { throw Failure(step: step, message: "the storefront exited while waiting", screen: lastWords) }
         }
+    }
+
+    enum Match { case found, notFound, outOfTime }
+
+    /// What one look at the screen may take at the least, however near the Wait's end it is:
+    /// far more than any reasonable expression needs on a screen.
+    static let matchBudget: Duration = .milliseconds(250)
+
+    /// Whether `expression` matches `text`, matching for no longer than until `deadline` (or a
+    /// last look's `matchBudget` past it): ICU reports its progress as it backtracks, and the match
+    /// stops there, so a catastrophic expression costs a Wait its own timeout and no more.
+    static func match(_ expression: NSRegularExpression, in text: String, before waitDeadline: ContinuousClock.Instant) -> Match {
+        let deadline = max(waitDeadline, ContinuousClock.now + matchBudget)
+        var match = Match.notFound
+        expression.enumerateMatches(in: text, options: [.reportProgress], range: NSRange(text.startIndex..., in: text)) { result, _, stop in
+            if result != nil {
+                match = .found
+                stop.pointee = true
+            } else if ContinuousClock.now >= deadline {
+                match = .outOfTime
+                stop.pointee = true
+            }
+        }
+        return match
     }
 
     private func screenshot(_ path: String, step: Tape.Step) throws {
