@@ -81,14 +81,33 @@ enum YAMLTree {
         return try value(root, .root, &places)
     }
 
-    /// Where each value and each mapping key starts, by the path the decoder names them with.
+    /// Where each value and each mapping key starts, by the path the decoder names them with, and
+    /// the places already read.
     struct Places {
         var values: [String: String]
         var keys: [String: String]
+        /// Every node's start, once: libyaml hands an alias over as the very node it names, so a
+        /// place met twice is an alias, and reading it again would expand it (a file of nested
+        /// aliases a few hundred bytes long expands to billions of values).
+        var visited: Set<Int> = []
+        /// Values read so far, against `maxValues`.
+        var count = 0
     }
 
+    /// Far more values than any scenario holds (at most 100 steps of a few values each).
+    static let maxValues = 100_000
+
     private static func value(_ node: Node, _ path: JSONPath, _ marks: inout Places) throws -> JSONValue {
-        if let mark = node.mark { marks.values[path.description] = "line \(mark.line), column \(mark.column)" }
+        marks.count += 1
+        guard marks.count <= maxValues else {
+            throw Problem(message: "\(path): the document holds more than \(maxValues) values; a scenario holds a few hundred")
+        }
+        if let mark = node.mark {
+            marks.values[path.description] = "line \(mark.line), column \(mark.column)"
+            guard marks.visited.insert(mark.offset(in: 1 << 24)).inserted else {
+                throw Problem(message: "\(path) repeats the value at line \(mark.line), column \(mark.column): YAML aliases (*name) are not supported; write the value out")
+            }
+        }
         switch node {
         case .scalar(let scalar):
             if node.null != nil { return .null }
@@ -123,4 +142,9 @@ enum YAMLTree {
             String(describing: error).split(separator: "\n").first.map(String.init) ?? "not YAML"
         }
     }
+}
+
+extension Mark {
+    /// The mark as one number: its line times `columns` plus its column.
+    fileprivate func offset(in columns: Int) -> Int { line * columns + column }
 }

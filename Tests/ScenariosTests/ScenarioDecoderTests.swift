@@ -118,6 +118,22 @@ struct ScenarioDecoderTests {
         #expect(empty.description.contains("holds no YAML document"), "\(empty)")
     }
 
+    /// A few hundred bytes of nested aliases would expand to billions of values ("billion laughs");
+    /// the first repeated value is refused, and a large document stops at the values' limit.
+    @Test func aliasesAreRefusedBeforeTheyExpand() throws {
+        var lines = ["a0: &a0 [\"lol\", \"lol\", \"lol\", \"lol\", \"lol\", \"lol\", \"lol\", \"lol\", \"lol\"]"]
+        for level in 1..<12 {
+            let previous = "*a\(level - 1)"
+            lines.append("a\(level): &a\(level) [\(Array(repeating: previous, count: 9).joined(separator: ", "))]")
+        }
+        let laughs = lines.joined(separator: "\n") + "\nname: laughs\ndescription: x\nsteps: []\n"
+        let problem = try #require(ScenarioText.read(laughs, source: "laughs.yaml", yaml: true, catalog: nil).failure)
+        #expect(problem.description.contains("a1[0] repeats the value at line 1, column 5: YAML aliases (*name) are not supported"), "\(problem)")
+        let many = "name: many\ndescription: x\nsteps: [" + Array(repeating: "1", count: 100_001).joined(separator: ", ") + "]\n"
+        let tooMany = try #require(ScenarioText.read(many, source: "many.yaml", yaml: true, catalog: nil).failure)
+        #expect(tooMany.description.contains("more than 100000 values"), "\(tooMany)")
+    }
+
     @Test func storeWordsReadAsStorefrontManageTakesThem() throws {
         #expect(try ManageCommand.parse(["refund", "last"]).get() == ManageCommand(verb: .refund, transaction: .last))
         #expect(try ManageCommand.parse(["approve", "2000000000000004"]).get().action(on: "2000000000000004") == .approveAskToBuy("2000000000000004"))
