@@ -10,6 +10,8 @@ import StoreKitModel
 /// kept until the app's server confirms them.
 public struct AppLedger: Sendable {
     let pool: DatabasePool
+    /// Held while the ledger is open, so `storefront reset` refuses to delete it meanwhile.
+    let inUse: StateInUse
     /// The store this ledger records deliveries from (`bound(to:)`): transaction ids are unique
     /// within one store only. Empty until bound, for a ledger used with one store.
     public let storeId: String
@@ -23,6 +25,7 @@ public struct AppLedger: Sendable {
     public init(state: StateDirectory) throws {
         let path = try state.filePath("app.sqlite")
         do {
+            inUse = try StateInUse(sharing: state)
             pool = try DurablePool.open("app.sqlite", kind: Self.kind, migrator: Self.migrator, state: state, lock: Self.lockName)
             storeId = ""
         } catch let failure as StoreFailure {
@@ -98,8 +101,9 @@ public struct AppLedger: Sendable {
         return migrator
     }
 
-    private init(pool: DatabasePool, storeId: String) {
+    private init(pool: DatabasePool, inUse: StateInUse, storeId: String) {
         self.pool = pool
+        self.inUse = inUse
         self.storeId = storeId
     }
 
@@ -109,7 +113,7 @@ public struct AppLedger: Sendable {
     public func bound(to id: String) throws -> (ledger: AppLedger, change: StoreChange?) {
         // Read first: a command's start should not pay for a commit (and its fsync) when nothing changed.
         if try pool.guardedReadNow({ db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'store'") }) == id {
-            return (AppLedger(pool: pool, storeId: id), nil)
+            return (AppLedger(pool: pool, inUse: inUse, storeId: id), nil)
         }
         let previous: String? = try pool.guardedWriteNow { db in
             let previous = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'store'")
@@ -123,7 +127,7 @@ public struct AppLedger: Sendable {
             return previous
         }
         let change = previous.flatMap { $0 == id ? nil : StoreChange(previous: $0, current: id) }
-        return (AppLedger(pool: pool, storeId: id), change)
+        return (AppLedger(pool: pool, inUse: inUse, storeId: id), change)
     }
 
     /// Adds `store_id` to the key of the ledger, the deliveries and the orders (tables rebuilt:

@@ -13,6 +13,8 @@ import StoreKitModel
 /// catalog loads.
 public struct StoreDatabase: Sendable {
     let pool: DatabasePool
+    /// Held while the database is open, so `storefront reset` refuses to delete it meanwhile.
+    let inUse: StateInUse
     /// Writes share commits when they arrive together (a server under load); see `GroupCommit`.
     let writer: GroupCommit
 
@@ -28,6 +30,7 @@ public struct StoreDatabase: Sendable {
     public init(state: StateDirectory, thorough: Bool = false) throws {
         let path = try state.filePath("store.sqlite")
         do {
+            inUse = try StateInUse(sharing: state)
             pool = try DurablePool.open("store.sqlite", kind: Self.kind, migrator: Self.migrator, state: state, lock: Self.lockName, thorough: thorough)
             writer = GroupCommit(pool: pool)
         } catch let failure as StoreFailure {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LocalState
+import StoreCore
 
 /// `storefront reset`: deletes a state directory's databases, the way out when one is refused as
 /// emptied, foreign or damaged. Asks for `--yes`: what the files held is gone for good.
@@ -11,7 +12,8 @@ struct ResetCommand: ParsableCommand {
         discussion: """
         Removes store.sqlite and app.sqlite (with their -wal and -shm files) from the directory; the next
         command makes new ones, with a new store identity and new signing keys. Every purchase they held is
-        lost: copy them first if they may matter. Stop any storefront using the directory before.
+        lost: copy them first if they may matter. While a storefront (a server, a command, the storefront
+        in a terminal) has them open, reset refuses and names it.
         """
     )
 
@@ -39,6 +41,14 @@ struct ResetCommand: ParsableCommand {
         guard yes else {
             throw CommandFailure.usage("reset deletes \(present.joined(separator: ", ")) in \(directory.path), and every purchase they hold; add --yes to do it")
         }
+        // Held while deleting: a process that opens the store meanwhile waits, then makes new files.
+        let exclusive: StateInUse
+        do {
+            exclusive = try StateInUse.exclusive(StateDirectory(url: directory))
+        } catch let failure as StoreFailure {
+            throw CommandFailure.failure("reset: \(failure.message)")
+        }
+        defer { withExtendedLifetime(exclusive) {} }
         for name in present {
             do {
                 try FileManager.default.removeItem(at: directory.appendingPathComponent(name))

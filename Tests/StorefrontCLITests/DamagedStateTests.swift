@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// A state file that is emptied, foreign or damaged is refused with the file and what to do, and
@@ -76,6 +77,32 @@ import Testing
         #expect(reset.status == 0 && reset.stdout.contains("deleted store.sqlite, app.sqlite"), "\(reset)")
         #expect(try state.buy(Self.gems).status == 0)
         #expect(try state.wallet().balances == ["gems": 100])
+    }
+
+    /// A running server keeps its store open: reset refuses, naming it, and deletes nothing; once
+    /// the server is gone, reset goes ahead.
+    @Test func resetRefusesWhileAServerUsesTheStore() throws {
+        let root = scratchDirectory("reset-served")
+        let db = root.appendingPathComponent("db")
+        let server = try ServeProcess.start(db: db)
+        let refused = try Executable.run(["reset", "--db", db.path, "--yes"])
+        #expect(refused.status == 1, "\(refused)")
+        #expect(refused.stderr.contains("is in use by pid \(server.process.processIdentifier)"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("serve --port"), "the holder's command line: \(refused.stderr)")
+        #expect(size(db.appendingPathComponent("store.sqlite").path) > 0)
+        server.stop()
+        let reset = try Executable.run(["reset", "--db", db.path, "--yes"])
+        #expect(reset.status == 0 && reset.stdout.contains("deleted store.sqlite"), "\(reset)")
+    }
+
+    /// The same for any process with the store or the ledger open: here, this test's own.
+    @Test func resetRefusesWhileAnyProcessHasTheStoreOpen() throws {
+        let state = try bought()
+        let open = try StoreFixture(directory: URL(fileURLWithPath: state.path))
+        let refused = try state.run(["reset", "--yes"])
+        #expect(refused.status == 1 && refused.stderr.contains("is in use by pid \(getpid())"), "\(refused)")
+        #expect(try state.wallet().balances == ["gems": 100])
+        withExtendedLifetime(open) {}
     }
 
     /// A new database is made under a temporary name and renamed into place, so one left behind by
