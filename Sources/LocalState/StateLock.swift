@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import StoreCore
 
@@ -24,11 +25,22 @@ package enum StateLock {
             return storage(path, database, advice: "the disk (or the file system's quota) is full: free space, then retry")
         case .SQLITE_CORRUPT, .SQLITE_NOTADB:
             return storage(path, database, advice: "a page of the file is damaged: stop the server, keep a copy of the file, and restore it from a backup or `storefront reset`")
-        case .SQLITE_IOERR, .SQLITE_CANTOPEN, .SQLITE_READONLY, .SQLITE_PERM:
+        case .SQLITE_IOERR, .SQLITE_CANTOPEN:
+            // A full disk can fail before SQLite says so: growing the -shm file is an I/O error.
+            guard !isFull(path) else { return storage(path, database, advice: "the disk (or the file system's quota) is full: free space, then retry") }
+            return storage(path, database, advice: "the file cannot be read or written: check the disk, the file's permissions and the mount")
+        case .SQLITE_READONLY, .SQLITE_PERM:
             return storage(path, database, advice: "the file cannot be read or written: check the disk, the file's permissions and the mount")
         default:
             return error
         }
+    }
+
+    /// Whether the file system holding `path` has no block left for this user.
+    static func isFull(_ path: String) -> Bool {
+        var status = statvfs()
+        let directory = (path as NSString).deletingLastPathComponent
+        return statvfs(directory.isEmpty ? "." : directory, &status) == 0 && status.f_bavail == 0
     }
 
     private static func storage(_ path: String, _ error: DatabaseError, advice: String) -> StoreFailure {

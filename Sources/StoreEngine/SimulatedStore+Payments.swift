@@ -73,9 +73,27 @@ extension SimulatedStore {
         let id = added.transaction.id
         Task {
             if latency > 0 { try? await Task.sleep(for: .milliseconds(latency)) }
-            try? await self.process(id)
+            await self.processRetrying(id)
         }
     }
+
+    /// `process`, tried again while the store cannot write (a full disk: the failure is what
+    /// `storageHealth` reports meanwhile), so a payment whose outcome the add recorded reaches it
+    /// once the disk has room, instead of staying `purchasing` until the store opens again.
+    func processRetrying(_ id: String) async {
+        var delay = Self.firstRetryDelay
+        while true {
+            do {
+                return try await process(id)
+            } catch {
+                try? await Task.sleep(for: delay)
+                delay = min(delay * 2, Self.longestRetryDelay)
+            }
+        }
+    }
+
+    static let firstRetryDelay: Duration = .milliseconds(50)
+    static let longestRetryDelay: Duration = .seconds(5)
 
     /// The add's write: a new `purchasing` transaction with the outcome the controls choose, its
     /// owner and its journal entry. `requestKey` (a server's idempotency key and its generation)
