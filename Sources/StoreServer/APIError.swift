@@ -153,8 +153,13 @@ enum JSONBody {
     }
 
     static func response(bytes: Data, status: HTTPResponse.Status) -> Response {
+        response(buffer: ByteBuffer(bytes: bytes), status: status)
+    }
+
+    /// `buffer` as the body, shared with its other readers rather than copied.
+    static func response(buffer: ByteBuffer, status: HTTPResponse.Status) -> Response {
         Response(status: status,
-                 headers: [.contentType: "application/json", .contentLength: String(bytes.count)],
-                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+                 headers: [.contentType: "application/json", .contentLength: String(buffer.readableBytes)],
+                 body: ResponseBody(byteBuffer: buffer))
     }
 }

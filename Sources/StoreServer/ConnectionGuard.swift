@@ -88,6 +88,11 @@ extension APIError {
 ///
 /// A request failed under its route gets the route's answer (the error middleware renders the
 /// error), then the connection is closed, since the rest of that body will not be read.
+///
+/// A large answer (a catalog of megabytes) is still going out long after the routes handed it
+/// over: Hummingbird counts a connection idle from then, and its idle timeout would cut the
+/// answer off under a slow reader. A close asked for while one is going out waits for it, as
+/// long as the reader keeps taking bytes within each `idleTimeout`.
 final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -114,6 +119,15 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private var unanswered = 0
     private var quiescing = false
     private var closeAfterAnswer = false
+    /// Body bytes of the answer being written, and the large answers not yet all on the socket.
+    private var answerBytes = 0
+    private var draining = 0
+    /// A close asked for while `draining`, done once the answers are out or the reader stalls.
+    private var deferredClose: EventLoopPromise<Void>?
+    private var drainCheck: Scheduled<Void>?
+
+    /// An answer larger than this may outlast a socket's buffers; smaller ones go out at once.
+    static let largeAnswer = 256 * 1024
 
     init(load: ServerLoad) {
         self.load = load
@@ -127,6 +141,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     func handlerRemoved(context: ChannelHandlerContext) {
         deadline?.cancel()
         closing?.cancel()
+        drainCheck?.cancel()
         load.release(held)
         held = 0
         if admitted { load.connectionClosed() }
@@ -205,8 +220,20 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         case .head(var head) where closeAfterAnswer:
             head.headers.replaceOrAdd(name: "connection", value: "close")
             context.write(wrapOutboundOut(.head(head)), promise: promise)
+        case .body(.byteBuffer(let bytes)):
+            answerBytes += bytes.readableBytes
+            context.write(data, promise: promise)
+        case .end where answerBytes > Self.largeAnswer && !closeAfterAnswer:
+            answered()
+            answerBytes = 0
+            draining += 1
+            let written = context.eventLoop.makePromise(of: Void.self)
+            written.futureResult.cascade(to: promise)
+            written.futureResult.assumeIsolated().whenComplete { _ in self.drained() }
+            context.write(data, promise: written)
         case .end:
             answered()
+            answerBytes = 0
             guard closeAfterAnswer, unanswered == 0 else { return context.write(data, promise: promise) }
             let written = context.eventLoop.makePromise(of: Void.self)
             written.futureResult.cascade(to: promise)
@@ -215,6 +242,47 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         default:
             context.write(data, promise: promise)
         }
+    }
+
+    /// A close from Hummingbird (its idle timeout, a `Connection: close` request) while a large
+    /// answer is still going out waits for it; any other close, or one during shutdown, is done.
+    func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
+        guard mode == .all, draining > 0, !quiescing, reading != .refusing else {
+            return context.close(mode: mode, promise: promise)
+        }
+        if let deferredClose {
+            promise.map { deferredClose.futureResult.cascade(to: $0) }
+        } else {
+            deferredClose = promise ?? context.eventLoop.makePromise()
+            checkDrain(pendingBefore: bufferedBytes(context))
+        }
+    }
+
+    /// Every `idleTimeout` while a close waits: the reader took bytes since, so it waits on;
+    /// otherwise the reader stalled and the connection closes as idle.
+    private func checkDrain(pendingBefore: Int) {
+        guard let context else { return }
+        drainCheck = context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(load.limits.idleTimeout)) {
+            guard let context = self.context, let promise = self.deferredClose else { return }
+            let pending = self.bufferedBytes(context)
+            guard pending < pendingBefore else {
+                self.deferredClose = nil
+                return context.close(promise: promise)
+            }
+            self.checkDrain(pendingBefore: pending)
+        }
+    }
+
+    private func drained() {
+        draining -= 1
+        guard draining == 0, let context, let promise = deferredClose else { return }
+        deferredClose = nil
+        drainCheck?.cancel()
+        context.close(promise: promise)
+    }
+
+    private func bufferedBytes(_ context: ChannelHandlerContext) -> Int {
+        (try? context.channel.syncOptions?.getOption(.bufferedWritableBytes)) ?? 0
     }
 
     private func answered() {

@@ -38,7 +38,7 @@ public enum StoreRoutes {
             return JSONBody.response(health, status: problem == nil ? .ok : .serviceUnavailable)
         }
         router.get("/v1/catalog") { _, _ in
-            JSONBody.response(bytes: service.catalogBytes, status: .ok)
+            JSONBody.response(buffer: service.catalogBuffer, status: .ok)
         }
         router.post("/v1/products") { request, _ in
             let (body, _) = try await BodyReader.decode(ProductsRequest.self, from: request, limit: limit)

@@ -82,15 +82,17 @@ public struct StoreService: Sendable {
     public let store: any ServedStore
     public let signer: TransactionSigner
     public let configuration: ServerConfiguration
-    /// The catalog file as loaded, served at `/v1/catalog` so clients use the same one.
-    public let catalogBytes: Data
+    /// The catalog file as loaded, served at `/v1/catalog` so clients use the same one: the one
+    /// buffer every answer shares, referred to rather than copied, so a hundred clients reading a
+    /// 16 MB catalog slowly hold one copy.
+    let catalogBuffer: ByteBuffer
     /// Who may call the App Store Server API.
     public let apiKeys: APIKeyRing
 
     public init(store: any ServedStore, configuration: ServerConfiguration, catalogBytes: Data) async throws {
         self.store = store
         self.configuration = configuration
-        self.catalogBytes = catalogBytes
+        catalogBuffer = ByteBuffer(bytes: catalogBytes)
         // The simulated store made both at its open and signs its receipts with them; a store
         // without them makes them now.
         let rawKey = try await store.transactionSigningKey(create: SigningIdentity.newKey)

@@ -203,3 +203,60 @@ import TestSupport
         return entries
     }
 }
+
+/// A 16 MB catalog to readers that take it slowly: the answers share one buffer, a reader that
+/// keeps reading gets it all however long it takes, and one that stops is closed as idle.
+@Suite struct SlowReaderTests {
+    static func bigCatalog() throws -> URL {
+        let directory = scratchDirectory("big-catalog")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let file = directory.appendingPathComponent("catalog.json")
+        let generated = try Executable.run(["catalog", "generate", "--count", "20000"])
+        try Data(generated.stdout.utf8).write(to: file)
+        return file
+    }
+
+    /// Reads `total` bytes of body after the head, `step` at a time with `pause` between reads.
+    static func readSlowly(_ connection: HeldConnection, step: Int, pause: Duration) -> (body: Int, closed: Bool) {
+        var received = Data()
+        var buffer = [UInt8](repeating: 0, count: step)
+        while true {
+            let count = read(connection.socket, &buffer, step)
+            if count <= 0 { return (max(0, received.count - headLength(received)), true) }
+            received.append(contentsOf: buffer.prefix(count))
+            if let length = contentLength(received), received.count - headLength(received) >= length { return (length, false) }
+            Thread.sleep(forTimeInterval: Double(pause.components.attoseconds) / 1e18 + Double(pause.components.seconds))
+        }
+    }
+
+    static func headLength(_ data: Data) -> Int {
+        data.range(of: Data("\r\n\r\n".utf8)).map { $0.upperBound } ?? data.count
+    }
+
+    static func contentLength(_ data: Data) -> Int? {
+        guard let end = data.range(of: Data("\r\n\r\n".utf8)) else { return nil }
+        let head = String(decoding: data[..<end.lowerBound], as: UTF8.self).lowercased()
+        return head.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
+            .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) }
+    }
+
+    @Test func aSlowReaderGetsTheWholeCatalogAndAStalledOneIsClosed() throws {
+        let catalog = try Self.bigCatalog()
+        let server = try ServeProcess.start(db: scratchDirectory("storefront-serve"), arguments: ["--idle-timeout", "1", "--catalog", catalog.path])
+        defer { server.stop() }
+        let size = try Data(contentsOf: catalog).count
+        let stalled = try HeldConnection(port: server.port)
+        stalled.send("GET /v1/catalog HTTP/1.1\r\nHost: x\r\n\r\n")
+        let slow = try HeldConnection(port: server.port)
+        slow.send("GET /v1/catalog HTTP/1.1\r\nHost: x\r\n\r\n")
+        // About 6 s for 16 MB, with the idle timeout at 1 s.
+        let (body, closed) = Self.readSlowly(slow, step: 256 * 1024, pause: .milliseconds(100))
+        #expect(!closed && body == size, "the answer was cut off after \(body) bytes")
+        // The stalled reader took nothing for well over a second: closed before its answer ended.
+        let (stalledBody, stalledClosed) = Self.readSlowly(stalled, step: 1 << 20, pause: .zero)
+        #expect(stalledClosed && stalledBody < size, "\(stalledBody)")
+        if let resident = residentKiB(server.process.processIdentifier) {
+            #expect(resident < 400 * 1024, "\(resident) KiB resident")
+        }
+    }
+}
