@@ -10,7 +10,7 @@ extension Reducer {
         guard transaction.payment.account == state.account.name else { return [] }
         upsert(&state, transaction)
         let strings = UIStrings(state.language)
-        let title = state.catalog.product(id: transaction.productId)?.title.text(in: state.language) ?? transaction.productId
+        let title = Presentation.title(state, product: transaction.productId)
         switch transaction.state {
         case .purchasing:
             state.progress[transaction.id] = .purchasing
@@ -47,7 +47,7 @@ extension Reducer {
             switch step {
             case .delivered(let id, let firstTime):
                 state.progress[id] = .delivered
-                if !firstTime { say(&state, strings.deliveredAgain(title(state, id))) }
+                if !firstTime { say(&state, strings.deliveredAgain(Presentation.title(state, transaction: id))) }
             case .orderMatched(_, let orderId):
                 say(&state, strings.orderMatched(orderId), .warning)
             case .verified(let id):
@@ -55,11 +55,11 @@ extension Reducer {
             case .verificationRejected(let id, let reason):
                 state.progress[id] = .rejected(reason)
                 state.inFlight.remove(id)
-                state.sheet = .error(ErrorSheet(kind: .verification(reason: reason), productId: productId(state, id)))
+                state.sheet = .error(ErrorSheet(kind: .verification(reason: reason), productId: Presentation.productId(state, transaction: id)))
             case .deliveredElsewhere(let id):
                 state.progress[id] = .verified
                 state.inFlight.remove(id)
-                say(&state, strings.deliveredElsewhere(title(state, id)), .warning)
+                say(&state, strings.deliveredElsewhere(Presentation.title(state, transaction: id)), .warning)
             case .verificationDeferred(let id, let reason, _):
                 state.progress[id] = .unverified(reason)
                 state.inFlight.remove(id)
@@ -68,7 +68,7 @@ extension Reducer {
                 state.progress[id] = .revoked
                 // A family member's copy is revoked when the purchaser is refunded or stops sharing.
                 let shared = state.history.first { $0.id == id }?.terms?.ownership == .familyShared
-                say(&state, shared ? strings.unshared(title(state, id)) : strings.refunded(title(state, id), balance: balance, amount: amount), .warning)
+                say(&state, shared ? strings.unshared(Presentation.title(state, transaction: id)) : strings.refunded(Presentation.title(state, transaction: id), balance: balance, amount: amount), .warning)
             case .finished(let id):
                 switch state.progress[id] {
                 case .failed?, .revoked?: break
@@ -76,7 +76,7 @@ extension Reducer {
                 }
                 if let index = state.history.firstIndex(where: { $0.id == id }) { state.history[index].finished = true }
                 if state.inFlight.remove(id) != nil, state.progress[id] == .finished {
-                    say(&state, strings.purchaseComplete(title(state, id)))
+                    say(&state, strings.purchaseComplete(Presentation.title(state, transaction: id)))
                 }
             case .waitingForApproval(let id):
                 state.progress[id] = .deferred
@@ -109,7 +109,7 @@ extension Reducer {
                     // An order id dropped on the way (a test control does that): by product and time.
                     || (transaction.payment.applicationUsername == nil && transaction.purchaseDate >= payment.since.addingTimeInterval(-120)))
             }
-            if !arrived { say(&state, strings.paymentDidNotArrive(title(state, nil, product: payment.productId))) }
+            if !arrived { say(&state, strings.paymentDidNotArrive(Presentation.title(state, product: payment.productId))) }
         }
         state.unconfirmed = []
     }
@@ -153,17 +153,8 @@ extension Reducer {
 
     static func confirmPurchase(_ state: inout AppState, _ confirm: ConfirmPurchase) -> [Effect] {
         state.sheet = nil
-        say(&state, UIStrings(state.language).purchasing(title(state, nil, product: confirm.productId)))
+        say(&state, UIStrings(state.language).purchasing(Presentation.title(state, product: confirm.productId)))
         if let offerId = confirm.offerId { return [.buyWithOffer(productId: confirm.productId, offerId: offerId, account: state.account.name)] }
         return [.buy(productId: confirm.productId, quantity: confirm.quantity, account: state.account.name)]
-    }
-
-    static func productId(_ state: AppState, _ transactionId: String) -> String? {
-        state.history.first { $0.id == transactionId }?.productId
-    }
-
-    static func title(_ state: AppState, _ transactionId: String?, product: String? = nil) -> String {
-        let id = product ?? transactionId.flatMap { productId(state, $0) } ?? ""
-        return state.catalog.product(id: id)?.title.text(in: state.language) ?? id
     }
 }

@@ -8,11 +8,6 @@ extension Reducer {
     /// Apple's refund-request reasons, in the order its sheet lists them.
     static let refundReasonCount = 4
 
-    /// The account's auto-renewable subscriptions, as the sheet lists them.
-    static func subscriptions(_ state: AppState) -> [Entitlement] {
-        state.entitlements.filter { $0.type == .autoRenewable }
-    }
-
     static func openSubscriptions(_ state: inout AppState) {
         if let error = state.controls.apiErrors[.manageSubscriptions] {
             state.sheet = .error(ErrorSheet(kind: .store(error), productId: nil))
@@ -70,7 +65,7 @@ extension Reducer {
     }
 
     static func subscriptionsKey(_ state: inout AppState, _ key: Key, _ selection: Int) -> [Effect] {
-        let list = subscriptions(state)
+        let list = Presentation.subscriptions(state)
         let selected = list.indices.contains(selection) ? list[selection] : nil
         switch KeyBindings.command(for: key, in: .subscriptions) {
         case .up: state.sheet = .manageSubscriptions(selection: max(0, selection - 1))
@@ -78,7 +73,7 @@ extension Reducer {
         case .toggle:
             guard let selected, selected.isActive(at: state.now) else { return [] }
             let resume = !selected.willAutoRenew
-            let title = Reducer.title(state, nil, product: selected.productId)
+            let title = Presentation.title(state, product: selected.productId)
             say(&state, resume ? UIStrings(state.language).resumed(title) : UIStrings(state.language).cancelledSubscription(title))
             return [.manage(.setAutoRenew(selected.transactionId, resume)), .refresh(account: state.account.name)]
         case .requestRefund:
@@ -106,7 +101,7 @@ extension Reducer {
                 return []
             }
             state.sheet = nil
-            say(&state, strings.refundSubmitted(Reducer.title(state, request.transactionId)))
+            say(&state, strings.refundSubmitted(Presentation.title(state, transaction: request.transactionId)))
             return [.manage(.refund(request.transactionId)), .refresh(account: state.account.name)]
         case .close:
             state.sheet = nil

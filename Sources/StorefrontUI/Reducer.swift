@@ -65,7 +65,7 @@ public enum Reducer {
             state.storeProblem = reason
             state.unconfirmed.append(UnconfirmedPayment(productId: productId, quantity: quantity, orderId: orderId, transactionId: nil,
                                                         since: state.now))
-            say(&state, UIStrings(state.language).paymentUnconfirmed(title(state, nil, product: productId)), .warning)
+            say(&state, UIStrings(state.language).paymentUnconfirmed(Presentation.title(state, product: productId)), .warning)
             return []
         case .refreshFailed(let message):
             state.storeProblem = message

@@ -72,7 +72,7 @@ enum Sheets {
             return (strings.redeemTitle, [Line(text: strings.redeemPrompt), Line(text: ""), Line(text: "> " + code + "▏", role: .title)], hints.redeem)
         case .restoreResult(let result):
             let line: Line = switch result {
-            case .restored(let ids): Line(text: strings.restored(ids.map { Reducer.title(state, nil, product: $0) }), role: .success)
+            case .restored(let ids): Line(text: strings.restored(ids.map { Presentation.title(state, product: $0) }), role: .success)
             case .nothing: Line(text: strings.nothingToRestore)
             case .failed(let error): Line(text: strings.restoreFailed(error), role: .error)
             }
@@ -141,11 +141,11 @@ enum Sheets {
         case .replacesNow(let from, let refund):
             let refunded = refund > 0 ? state.priceFormatter.string(refund) : nil
             return [Line(text: strings.confirmSubscribe(title), role: .title),
-                    Line(text: strings.switchNow(Reducer.title(state, nil, product: from), refund: refunded), role: .warning)]
+                    Line(text: strings.switchNow(Presentation.title(state, product: from), refund: refunded), role: .warning)]
         case .atNextRenewal(let from, let on):
             let left = UIStrings.timeLeft(max(0, Int(on.timeIntervalSince(state.now).rounded(.up))))
             return [Line(text: strings.confirmSubscribe(title), role: .title),
-                    Line(text: strings.switchAtRenewal(Reducer.title(state, nil, product: from), left: left), role: .warning)]
+                    Line(text: strings.switchAtRenewal(Presentation.title(state, product: from), left: left), role: .warning)]
         case .fullPrice:
             return [Line(text: strings.confirmQuestion(title, quantity: quantity, price: total), role: .title)]
         }
@@ -186,7 +186,7 @@ enum Sheets {
             : strings.subscription(title, expires: expires, now: state.now, renews: renewal.willAutoRenew)
         var lines = [Line(text: ""), Line(text: field(strings.renewalLabel, status), role: entitlement.isActive(at: state.now) ? .success : .muted)]
         if renewal.autoRenewProductId != product.id {
-            lines.append(Line(text: field("", strings.renewsTo(Reducer.title(state, nil, product: renewal.autoRenewProductId)))))
+            lines.append(Line(text: field("", strings.renewsTo(Presentation.title(state, product: renewal.autoRenewProductId)))))
         }
         if let increase = renewal.priceIncreaseStatus {
             lines.append(Line(text: field("", increase == .pending ? strings.priceIncreasePending : strings.priceIncreaseAgreed), role: .warning))
@@ -220,7 +220,7 @@ enum Sheets {
     static let helpSections: [KeyBinding.Scope] = [.main, .everywhere, .confirm, .subscriptions, .controls, .manager, .crash]
 
     static func crashLines(_ crash: AppCrashReport, _ state: AppState, _ strings: UIStrings) -> [Line] {
-        let title = Reducer.title(state, nil, product: crash.productId)
+        let title = Presentation.title(state, product: crash.productId)
         return [Line(text: strings.crashed(title, transactionId: crash.transactionId, crashes: crash.crashes), role: .error),
                 Line(text: ""),
                 Line(text: strings.crashLoop),
@@ -268,11 +268,11 @@ enum Sheets {
     static func pending(_ state: AppState, _ strings: UIStrings) -> [Line] {
         guard !state.pending.isEmpty || !state.unconfirmed.isEmpty else { return [Line(text: strings.pendingNone)] }
         var lines = state.unconfirmed.flatMap { payment in
-            [Line(text: "\(payment.transactionId ?? "—")  \(Reducer.title(state, nil, product: payment.productId)) ×\(payment.quantity)  \(strings.since(payment.since, now: state.now))", role: .title),
+            [Line(text: "\(payment.transactionId ?? "—")  \(Presentation.title(state, product: payment.productId)) ×\(payment.quantity)  \(strings.since(payment.since, now: state.now))", role: .title),
              Line(text: "  " + strings.unconfirmedReason, role: .warning)]
         }
         lines += state.pending.flatMap { payment in
-            [Line(text: "\(payment.transactionId)  \(Reducer.title(state, nil, product: payment.productId)) ×\(payment.quantity)  \(strings.since(payment.since, now: state.now))", role: .title),
+            [Line(text: "\(payment.transactionId)  \(Presentation.title(state, product: payment.productId)) ×\(payment.quantity)  \(strings.since(payment.since, now: state.now))", role: .title),
              Line(text: "  " + strings.waitingFor(payment), role: .warning)]
         }
         let askToBuy = state.pending.contains { $0.reason == .awaitingApproval }
@@ -292,7 +292,7 @@ enum Sheets {
             state.size.columns >= 160 ? date.formatted(time) : View.clock(date, state.timeZone, locale: state.locale)
         }
         return state.history.enumerated().map { index, transaction in
-            let title = Reducer.title(state, nil, product: transaction.productId)
+            let title = Presentation.title(state, product: transaction.productId)
             // A failure the store knows more of is named by that, not by the code the app saw.
             let failure = transaction.failureContext.map(strings.failureContextShort) ?? transaction.error.map { "\($0.code) \($0.name)" }
             let flags = [strings.finishedFlag(transaction.finished), failure].compactMap { $0 }
@@ -306,10 +306,10 @@ enum Sheets {
     /// Each auto-renewable subscription with its renewal: renews, ends (cancelled), in billing
     /// retry or grace, renewing to another plan, a price increase waiting.
     static func subscriptions(_ state: AppState, _ strings: UIStrings, _ selection: Int) -> [Line] {
-        let list = Reducer.subscriptions(state)
+        let list = Presentation.subscriptions(state)
         guard !list.isEmpty else { return [Line(text: strings.noSubscriptions, role: .muted)] }
         return list.enumerated().map { index, entitlement in
-            let title = Reducer.title(state, nil, product: entitlement.productId)
+            let title = Presentation.title(state, product: entitlement.productId)
             if let statusError = state.controls.apiErrors[.subscriptionStatus] {
                 return Line(text: strings.statusUnavailable(title, statusError), role: .error, selected: index == selection, wraps: false)
             }
@@ -321,7 +321,7 @@ enum Sheets {
                 words.append(strings.subscription(title, expires: expires, now: state.now, renews: entitlement.willAutoRenew))
             }
             if let next = renewal?.autoRenewProductId, next != entitlement.productId, entitlement.willAutoRenew {
-                words.append(strings.renewsTo(Reducer.title(state, nil, product: next)))
+                words.append(strings.renewsTo(Presentation.title(state, product: next)))
             }
             if renewal?.priceIncreaseStatus == .pending { words.append(strings.priceIncreasePending) }
             let active = entitlement.isActive(at: state.now)
@@ -332,7 +332,7 @@ enum Sheets {
 
     static func refundRequest(_ request: RefundRequest, _ state: AppState, _ strings: UIStrings) -> [Line] {
         let transaction = state.history.first { $0.id == request.transactionId }
-        let title = Reducer.title(state, request.transactionId)
+        let title = Presentation.title(state, transaction: request.transactionId)
         let price = transaction?.terms.map { state.priceFormatter.string($0.price) } ?? "—"
         var lines = [Line(text: strings.refundQuestion(title, price: price), role: .title), Line(text: strings.refundReasonPrompt)]
         lines += strings.refundReasons.enumerated().map { index, reason in Line(text: reason, selected: index == request.reason, wraps: false) }

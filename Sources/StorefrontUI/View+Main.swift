@@ -213,7 +213,7 @@ extension View {
             var column = grid.write(clock(transaction.purchaseDate, state.timeZone, locale: state.locale) + " ", row: row, column: 1, role: .muted) + 1
             let stateName = transaction.terms?.isRenewal == true ? strings.renewedState : strings.stateName(transaction.state)
             column += grid.write(CellWidth.pad(stateName, to: 10) + " ", row: row, column: column, role: role)
-            let title = state.catalog.product(id: transaction.productId)?.title.text(in: state.language) ?? transaction.productId
+            let title = Presentation.title(state, product: transaction.productId)
             column += grid.write(CellWidth.pad(title, to: wide ? 20 : 16) + " ×\(transaction.quantity) ", row: row, column: column, role: .normal)
             // The id matters in the transaction manager; on a narrow screen the app's progress matters more.
             if wide { column += grid.write(transaction.id + "  ", row: row, column: column, role: .muted) }
@@ -249,7 +249,7 @@ extension View {
 
     static func wallet(_ grid: inout Grid, _ state: AppState, _ layout: Layout, _ strings: UIStrings) {
         let balances = state.balances.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
-        let title = { (id: String) in state.catalog.product(id: id)?.title.text(in: state.language) ?? id }
+        let title = { (id: String) in Presentation.title(state, product: id) }
         let owned = state.entitlements.filter { $0.expiresDate == nil }.map { title($0.productId) }
         let statusError = state.controls.apiErrors[.subscriptionStatus]
         let subscriptions = state.entitlements.compactMap { entitlement -> String? in
