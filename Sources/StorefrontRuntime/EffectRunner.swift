@@ -25,11 +25,18 @@ public final class EffectRunner: Sendable {
     /// reaches the UI at least this long after the one before, so an audience can follow; nil
     /// passes them on at once. The store and the app are not slowed, only what the screen shows.
     public let slowMotion: Duration?
-    private let queue: AsyncStream<Effect>.Continuation
-    private let work: AsyncStream<Effect>
+    private let queue: AsyncStream<Job>.Continuation
+    private let work: AsyncStream<Job>
     /// Taken to report a result and by `turn`, so a turn's reductions and its effects' bookkeeping
     /// happen with no report in between.
     private let order = Mutex(Ordering())
+
+    /// An effect as the worker takes it. A screenshot carries its screen, drawn when the turn
+    /// asked for it: by the time the worker gets to it the state has moved on.
+    enum Job: Sendable {
+        case effect(Effect)
+        case saveScreen(Grid)
+    }
 
     struct Ordering: Sendable {
         /// Results reported since the UI loop's last turn, oldest first.
@@ -48,7 +55,7 @@ public final class EffectRunner: Sendable {
         self.observer = observer
         self.screens = screens
         self.slowMotion = slowMotion
-        (work, queue) = AsyncStream.makeStream(of: Effect.self, bufferingPolicy: .unbounded)
+        (work, queue) = AsyncStream.makeStream(of: Job.self, bufferingPolicy: .unbounded)
     }
 
     /// Queues effects to run after every effect queued before them.
@@ -56,20 +63,30 @@ public final class EffectRunner: Sendable {
         order.withLock { order in enqueue(effects, &order) }
     }
 
-    private func enqueue(_ effects: [Effect], _ order: inout Ordering) {
+    /// `screen`: what a screenshot among `effects` saves; nil outside a turn, which alone has a
+    /// state to draw.
+    private func enqueue(_ effects: [Effect], _ order: inout Ordering, screen: Grid? = nil) {
         for effect in effects {
             if case .setControls(let controls) = effect { order.unwrittenControls.append(controls) }
-            queue.yield(effect)
+            if effect == .saveScreen, let screen {
+                queue.yield(.saveScreen(screen))
+            } else {
+                queue.yield(.effect(effect))
+            }
         }
     }
 
     /// One turn of the UI loop: the results reported since the last turn, then the loop's own
-    /// actions (keys, the clock), each reduced in that order; the effects they ask for are queued.
-    /// Returns how many actions were reduced.
-    public func turn(_ local: [Action], reduce: (Action) -> [Effect]) -> Int {
+    /// actions (keys, the clock), each reduced in that order into `state`; the effects they ask
+    /// for are queued. A screenshot is of the state the action that asked for it left, drawn here
+    /// before the next action changes it. Returns how many actions were reduced.
+    public func turn(_ local: [Action], state: inout AppState, reduce: (inout AppState, Action) -> [Effect]) -> Int {
         order.withLock { order in
             let actions = due(&order) + local
-            for action in actions { enqueue(reduce(action), &order) }
+            for action in actions {
+                let effects = reduce(&state, action)
+                enqueue(effects, &order, screen: effects.contains(.saveScreen) ? View.render(state) : nil)
+            }
             return actions.count
         }
     }
@@ -114,7 +131,7 @@ public final class EffectRunner: Sendable {
     public func start(first: @escaping @Sendable () async throws -> Void) -> Task<Void, Never> {
         Task {
             var ranFirst = false
-            for await effect in work {
+            for await job in work {
                 // Cancelled: the effects still queued are dropped, not run.
                 if Task.isCancelled { break }
                 if !ranFirst {
@@ -122,7 +139,10 @@ public final class EffectRunner: Sendable {
                     await forwardUpdates()
                     ranFirst = true
                 }
-                await run { try await self.perform(effect) }
+                switch job {
+                case .effect(let effect): await run { try await self.perform(effect) }
+                case .saveScreen(let grid): saveScreen(grid)
+                }
             }
         }
     }
@@ -218,8 +238,9 @@ public final class EffectRunner: Sendable {
         case .retryVerification(let account):
             let steps = try await observer.retryDue(account: account)
             if !steps.isEmpty { report(.appSteps(steps)) }
-        case .saveScreen(let grid):
-            saveScreen(grid)
+        case .saveScreen:
+            // Submitted outside a turn, which alone has a state to draw (`turn`).
+            report(.screenNotSaved("no screen was drawn to save"))
         case .fixApp:
             try observer.ledger.fixCrashes()
             report(.appFixed)

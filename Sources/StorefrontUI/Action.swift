@@ -84,8 +84,9 @@ public enum Effect: Sendable, Hashable {
     case buyWithOffer(productId: String, offerId: String, account: String)
     /// Redeem an offer code: a payment for the product whose offer it is, carrying the code.
     case redeem(code: String, productId: String, account: String)
-    /// Save what the screen shows (as text, ANSI and SVG) for a bug report.
-    case saveScreen(Grid)
+    /// Save what the screen shows (as text, ANSI and SVG) for a bug report: the screen of the
+    /// state the action that asked for it left, which the runner draws then.
+    case saveScreen
     /// Install the app build without its crash, so delivering no longer crashes.
     case fixApp
     case quit

@@ -8,7 +8,7 @@ extension Reducer {
         if key == .resize { return [] }
         // Whatever is open, even a screen too small for anything else: the screen as it is now.
         if KeyBindings.binding(of: .screenshot, in: .everywhere)?.keys.contains(key) == true {
-            return [.saveScreen(View.render(state))]
+            return [.saveScreen]
         }
         if !state.layout.fits {
             // Too small to show anything else: only quitting works.

@@ -16,20 +16,32 @@ import TestSupport
     let store: ScriptedStore
     let runner: EffectRunner
     let worker: Task<Void, Never>
+    /// What the turns reduce into; most tests only take the actions and leave it alone.
+    let state: AppState
 
     init() throws {
         let catalog = try StoreFixture.catalog()
+        state = Self.state(catalog)
         store = ScriptedStore(catalog: catalog)
         let ledger = try AppLedger(state: StateDirectory(url: scratchDirectory("runner")))
         runner = EffectRunner(store: store, observer: PurchaseObserver(store: store, ledger: ledger, catalog: catalog))
         worker = runner.start(first: {})
     }
 
+    /// The UI's state at launch, 80×24, on `catalog`.
+    static func state(_ catalog: Catalog) -> AppState {
+        let account = catalog.defaultAccount
+        return AppState(catalog: catalog, storeLabel: "simulated store", language: .english, account: account,
+                        storefront: catalog.storefront(id: account.storefront) ?? catalog.storefronts[0], localeOverride: nil,
+                        asciiOnly: false, size: TerminalSize(columns: 80, rows: 24), now: Date(timeIntervalSince1970: 1_800_000_000))
+    }
+
     /// Takes what the runner reported until `done` holds for everything taken so far.
-    func reports(until done: ([Action]) -> Bool) async throws -> [Action] {
+    func reports(from runner: EffectRunner? = nil, until done: ([Action]) -> Bool) async throws -> [Action] {
         var taken: [Action] = []
+        var state = state
         while !done(taken) {
-            _ = runner.turn([]) { taken.append($0); return [] }
+            _ = (runner ?? self.runner).turn([], state: &state) { _, action in taken.append(action); return [] }
             try await Task.sleep(for: .milliseconds(2))
         }
         return taken
@@ -98,7 +110,8 @@ import TestSupport
         runner.submit([.refresh(account: "alice")])
         while await store.waitingCount("controls") == 0 { try await Task.sleep(for: .milliseconds(2)) }
         // The refresh has read everything but the controls; the user changes them now.
-        _ = runner.turn([.tick(Date())]) { _ in [.setControls(changed)] }
+        var state = state
+        _ = runner.turn([.tick(Date())], state: &state) { _, _ in [.setControls(changed)] }
         await store.release("controls")
         let actions = try await reports { !$0.isEmpty }
         guard case .snapshot(let snapshot) = actions.first else {
@@ -114,9 +127,10 @@ import TestSupport
         runner.submit([.restore(account: "alice")])
         let tick = Action.tick(Date(timeIntervalSince1970: 1))
         var turn: [Action] = []
+        var state = state
         while !turn.contains(.restoreFinished(.nothing)) {
             turn = []
-            _ = runner.turn([tick]) { turn.append($0); return [] }
+            _ = runner.turn([tick], state: &state) { _, action in turn.append(action); return [] }
             try await Task.sleep(for: .milliseconds(2))
         }
         // The report came while the loop held its own action: the report is reduced first.
@@ -167,6 +181,35 @@ extension EffectRunnerTests {
         #expect(product == StoreFixture.gems && quantity == 2 && reason == "store unreachable at http://127.0.0.1:9")
         #expect(UUID(uuidString: orderId) != nil)
     }
+
+    /// Ctrl+S then Esc in one turn: the file holds the help as Ctrl+S found it, not the screen
+    /// the turn ended on, and the runner drew it from the state, as the reducer only asked.
+    @Test func aScreenshotIsOfTheStateTheActionThatAskedLeft() async throws {
+        let directory = scratchDirectory("runner-screens")
+        let saving = EffectRunner(store: store, observer: runner.observer, screens: ScreenFiles(directory: directory, title: "Storefront"))
+        let worker = saving.start(first: {})
+        defer { worker.cancel() }
+        var state = state
+        var shown = state
+        for key in [Key.character("?"), .control("s")] { _ = Reducer.reduce(&shown, .key(key)) }
+        _ = saving.turn([.key(.character("?")), .key(.control("s")), .key(.escape)], state: &state) { Reducer.reduce(&$0, $1) }
+        #expect(state.sheet == nil)
+        let actions = try await reports(from: saving) { !$0.isEmpty }
+        guard case .screenSaved(let path)? = actions.first else {
+            Issue.record("expected the screen saved, got \(actions)")
+            return
+        }
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        #expect(files.count == 3 && files.allSatisfy { path.hasSuffix(($0 as NSString).deletingPathExtension) }, "\(files) for \(path)")
+        let text = try String(contentsOf: directory.appendingPathComponent(files.first { $0.hasSuffix(".txt") } ?? ""), encoding: .utf8)
+        #expect(text == View.render(shown).text + "\n")
+        #expect(text != View.render(state).text + "\n")
+    }
+
+    @Test func aScreenshotAskedForOutsideATurnIsNotSaved() async throws {
+        runner.submit([.saveScreen])
+        #expect(try await reports { !$0.isEmpty } == [.screenNotSaved("no screen was drawn to save")])
+    }
 }
 
 @Suite struct ScreenFilesTests {
@@ -214,12 +257,13 @@ extension EffectRunnerTests {
         runner.submit([.refresh(account: "alice"), .buy(productId: StoreFixture.gems, quantity: 1, account: "alice")])
         var steps: [(Action, ContinuousClock.Instant)] = []
         var handled = false
+        var state = EffectRunnerTests.state(catalog)
         // Added, purchased, delivered, verified, finished: five steps (six with a purchasing
         // update), or the end of a minute, which a runner that never reports ends.
         let deadline = ContinuousClock.now + .seconds(60)
         while !steps.contains(where: { if case .appSteps(let done) = $0.0 { done.contains { if case .finished = $0 { true } else { false } } } else { false } }),
               ContinuousClock.now < deadline {
-            _ = runner.turn([]) { action in
+            _ = runner.turn([], state: &state) { _, action in
                 switch action {
                 case .paymentAdded, .transactionUpdate, .appSteps: steps.append((action, .now))
                 default: break

@@ -56,7 +56,7 @@ enum UILoop {
                 actions.append(.tick(now))
                 lastTick = now
             }
-            changed = runner.turn(actions) { action in
+            changed = runner.turn(actions, state: &state) { state, action in
                 if let channel {
                     for marker in StoreEventMarkers.markers(for: action) { channel.send(.marker(marker)) }
                 }
