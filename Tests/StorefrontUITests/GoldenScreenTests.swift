@@ -5,7 +5,8 @@ import StorefrontUI
 import StoreKitModel
 import Testing
 
-/// The screens as text at 80×24, 120×40 and below the minimum, checked in under Golden/.
+/// The screens as text at 80×24, 120×40 and below the minimum, checked in under Golden/; where
+/// colour carries the meaning (an error, the selection, a warning), their styles too.
 @Suite struct GoldenScreenTests {
     typealias F = UIFixture
     static let small = TerminalSize(columns: 80, rows: 24)
@@ -37,7 +38,7 @@ import Testing
     }
 
     @Test(arguments: sizes) func catalogInEnglish(name: String, size: TerminalSize) {
-        Golden.check("catalog-en-\(name)", F.state(size))
+        Golden.check("catalog-en-\(name)", F.state(size), styles: size == Self.small)
     }
 
     @Test(arguments: sizes) func catalogInChinese(name: String, size: TerminalSize) {
@@ -64,7 +65,7 @@ import Testing
     }
 
     @Test(arguments: sizes) func everyTransactionStateWithThePendingBanner(name: String, size: TerminalSize) {
-        Golden.check("transactions-\(name)", Self.busy(size))
+        Golden.check("transactions-\(name)", Self.busy(size), styles: size == Self.small)
     }
 
     @Test func transactionStatesInChinese() {
@@ -80,7 +81,7 @@ import Testing
     @Test func confirmationNamingAPendingPayment() {
         var state = Self.busy(Self.small)
         F.keys(&state, .enter, .enter)
-        Golden.check("confirm-pending-80x24", state)
+        Golden.check("confirm-pending-80x24", state, styles: true)
     }
 
     @Test func confirmationInChinese() {
@@ -95,10 +96,20 @@ import Testing
     func errorSheets(name: String, kind: ErrorSheet.Kind) {
         var state = F.state(Self.small)
         state.sheet = .error(ErrorSheet(kind: kind, productId: F.gems))
-        Golden.check("error-\(name)-80x24", state)
+        Golden.check("error-\(name)-80x24", state, styles: name == "skerror")
         state.language = .simplifiedChinese
         state.size = Self.large
         Golden.check("error-\(name)-zh-120x40", state)
+    }
+
+    /// A payment the store never answered: the banner, the warning in the status line, and the
+    /// store's absence, which the status line shows once the warning has gone.
+    @Test func statusLineWarningAndTheStoreAway() {
+        var state = F.state(Self.small)
+        F.send(&state, .paymentUnconfirmed(productId: F.gems, quantity: 1, orderId: "order-1", reason: "store unreachable at http://127.0.0.1:9"))
+        Golden.check("status-warning-80x24", state, styles: true)
+        F.send(&state, .tick(F.now.addingTimeInterval(5)))
+        Golden.check("status-store-away-80x24", state, styles: true)
     }
 
     @Test func pendingPaymentsView() {
@@ -119,7 +130,7 @@ import Testing
         state.controls.nextOutcome = .fail(.paymentNotAllowed)
         state.controls.timeRate = .oneRenewalEvery2Seconds
         state.controls.verificationFailure = .status(.notAuthenticated)
-        Golden.check("controls-\(name)", state)
+        Golden.check("controls-\(name)", state, styles: size == Self.small)
     }
 
     @Test(arguments: sizes) func transactionManager(name: String, size: TerminalSize) {

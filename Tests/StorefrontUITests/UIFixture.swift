@@ -73,27 +73,51 @@ enum UIFixture {
     }
 }
 
-/// Compares a rendered screen with `Golden/NAME.txt`; `UPDATE_GOLDEN=1 swift test` rewrites them.
+/// Compares a rendered screen with `Golden/NAME.txt`, and with `styles` its colours and emphasis
+/// with `Golden/NAME.styles` (`StyleMap`); `UPDATE_GOLDEN=1 swift test` rewrites them.
 enum Golden {
+    static let directory = UIFixture.root.appendingPathComponent("Tests/StorefrontUITests/Golden")
+
     /// The screen as a golden file holds it: each row without its trailing blanks.
     static func text(_ state: AppState) -> String {
         View.render(state).rows.map { $0.replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }.joined(separator: "\n") + "\n"
     }
 
-    static func check(_ name: String, _ state: AppState, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+    static func check(_ name: String, _ state: AppState, styles: Bool = false, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
         let grid = View.render(state)
         // Every row is exactly the grid's width in cells: nothing written outside it.
         for row in grid.rows { #expect(CellWidth.of(row) <= grid.size.columns, sourceLocation: sourceLocation) }
         let text = text(state)
-        let url = UIFixture.root.appendingPathComponent("Tests/StorefrontUITests/Golden/\(name).txt")
+        compare(text, with: "\(name).txt", shown: text, sourceLocation)
+        if styles { compare(StyleMap.text(of: grid), with: "\(name).styles", shown: text, sourceLocation) }
+    }
+
+    /// `file` holds `actual`, or the test fails with the lines that differ and the screen.
+    static func compare(_ actual: String, with file: String, shown: String, _ sourceLocation: Testing.SourceLocation) {
+        let url = directory.appendingPathComponent(file)
         if ProcessInfo.processInfo.environment["UPDATE_GOLDEN"] == "1" {
-            try? text.write(to: url, atomically: true, encoding: .utf8)
+            try? actual.write(to: url, atomically: true, encoding: .utf8)
             return
         }
         guard let expected = try? String(contentsOf: url, encoding: .utf8) else {
             Issue.record("missing golden file \(url.path); run UPDATE_GOLDEN=1 swift test --filter StorefrontUITests and review it", sourceLocation: sourceLocation)
             return
         }
-        #expect(text == expected, "screen \(name) differs from \(url.lastPathComponent):\n\(text)", sourceLocation: sourceLocation)
+        guard actual != expected else { return }
+        Issue.record("\(file) differs from the golden file (- golden, + now):\n\(difference(expected, actual))\nscreen now:\n\(shown)",
+                     sourceLocation: sourceLocation)
+    }
+
+    /// The lines that differ, by line number: a golden screen keeps its rows in place, so a
+    /// changed row is one pair of lines.
+    static func difference(_ expected: String, _ actual: String) -> String {
+        let old = expected.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let new = actual.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        return (0..<max(old.count, new.count)).compactMap { index -> String? in
+            let was = index < old.count ? old[index] : nil
+            let now = index < new.count ? new[index] : nil
+            guard was != now else { return nil }
+            return "line \(index + 1):" + (was.map { "\n- " + $0 } ?? "") + (now.map { "\n+ " + $0 } ?? "")
+        }.joined(separator: "\n")
     }
 }
