@@ -48,6 +48,7 @@ extension AppLedger {
             }
             if let row = try Row.fetchOne(db, sql: "SELECT claim, order_id, matched_by FROM ledger WHERE store_id = ? AND transaction_id = ?",
                                          arguments: [storeId, transaction.id]) {
+                try checkSameFacts(transaction, db)
                 return DeliveryRecord(claim: row["claim"], delivered: false, orderId: row["order_id"],
                                       matchedBy: (row["matched_by"] as String?).flatMap(OrderMatch.init(rawValue:)))
             }
@@ -58,8 +59,10 @@ extension AppLedger {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [storeId, transaction.id, claim, transaction.productId, transaction.payment.account, orderId,
                                  update.receipt, LedgerStatus.unverified.rawValue, now.timeIntervalSince1970, matchedBy?.rawValue])
-            try db.execute(sql: "INSERT INTO deliveries (store_id, transaction_id, account, product_id, quantity, delivered_at) VALUES (?, ?, ?, ?, ?, ?)",
-                           arguments: [storeId, transaction.id, transaction.payment.account, transaction.productId, transaction.quantity, now.timeIntervalSince1970])
+            try db.execute(sql: """
+                INSERT INTO deliveries (store_id, transaction_id, account, product_id, quantity, delivered_at, purchased_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [storeId, transaction.id, transaction.payment.account, transaction.productId, transaction.quantity,
+                                 now.timeIntervalSince1970, transaction.purchaseDate.timeIntervalSince1970])
             if let grant = product?.wallet, product?.type == .consumable {
                 try db.execute(sql: """
                     INSERT INTO balances (account, balance, amount) VALUES (?, ?, ?)

@@ -98,6 +98,7 @@ public struct AppLedger: Sendable {
                 """)
         }
         registerCrashes(&migrator)
+        registerPurchaseDates(&migrator)
         return migrator
     }
 
