@@ -272,7 +272,7 @@ let package = Package(
         // Runs the built `storefront` executable as a user would; depending on it makes `swift test` build it.
         .testTarget(
             name: "StorefrontCLITests",
-            dependencies: ["storefront", "StoreClient", "StoreKitModel", "SyntheticData", "Scenarios", "TestSupport"]
+            dependencies: ["storefront", "StoreClient", "StoreKitModel", "StoreCore", "SyntheticData", "Scenarios", "TestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

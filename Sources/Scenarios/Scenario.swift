@@ -31,7 +31,7 @@ public struct Scenario: Sendable, Hashable {
 
     /// The account the storefront opens on: the scenario's `account` control, if any.
     public var account: String? {
-        controls.last { $0.name == "account" }?.values.first.flatMap { $0.isEmpty ? nil : $0 }
+        controls.last { $0.control == .setting(.account) }?.values.first.flatMap { $0.isEmpty ? nil : $0 }
     }
 }
 
@@ -50,7 +50,7 @@ public struct AppBuild: Sendable, Hashable {
 public enum ScenarioStep: Sendable, Hashable {
     case buy(ScenarioPurchase)
     /// A transaction-manager action, as `storefront manage` takes it.
-    case manage(ManageCommand)
+    case manage(ManageStep)
     /// A test control changed between steps.
     case set(ControlCommand)
     /// The app is opened on a device, which handles what the queue offers it (delivers, verifies,

@@ -85,7 +85,7 @@ private struct Reader {
         var commands: [ControlCommand] = []
         for member in object.members {
             let at = path.key(member.key)
-            if member.key == "product-outcome" || member.key == "api-error" {
+            if PairedControl(rawValue: member.key) != nil {
                 guard let pairs = check.object(member.value, at) else { continue }
                 for pair in pairs.members {
                     guard let value = word(pair.value, at.key(pair.key)) else { continue }
@@ -102,7 +102,7 @@ private struct Reader {
     /// A control's value: text, or a YAML/JSON boolean as on/off, or a number as written.
     mutating func word(_ value: JSONValue, _ path: JSONPath) -> String? {
         switch value {
-        case .bool(let on): return on ? "on" : "off"
+        case .bool(let on): return Switch(on).rawValue
         case .number(let text): return text
         default: return check.string(value, path, maxLength: 300)
         }
@@ -174,7 +174,7 @@ private struct Reader {
             return command(ControlCommand.parse(words(text)), at).first.map(ScenarioStep.set)
         default:
             guard let text = check.string(object[kind], at, maxLength: 300) else { return nil }
-            switch ManageCommand.parse(words(text)) {
+            switch ManageStep.parse(words(text)) {
             case .success(let command): return .manage(command)
             case .failure(let problem):
                 check.report(at, problem.message)

@@ -1,132 +1,110 @@
 import StoreCore
 import StoreKitModel
 
-/// A transaction named in a scenario: the last one bought while preparing it, or an id.
+/// A transaction named in a scenario or a tape: the last one bought while preparing it, or an id.
 public enum TransactionRef: Sendable, Hashable {
     case last
     case id(String)
 
-    init(_ word: String) {
+    public init(_ word: String) {
         self = word == "last" ? .last : .id(word)
     }
 }
 
 /// A transaction-manager action as `storefront manage` spells it (`refund last`,
-/// `price-increase request last`, `clear`).
-public struct ManageCommand: Sendable, Hashable {
-    public enum Verb: Sendable, Hashable {
-        case approve, decline, resolve, refund, requestRefund, declineRefund, expire, renew, delete, stopSharing
-        case autoRenew(Bool)
-        case priceIncrease(PriceIncreaseStep)
-        case clear, reset
-    }
-
-    public var verb: Verb
+/// `price-increase request last`, `clear`), with its transaction still to be found.
+public struct ManageStep: Sendable, Hashable {
+    public let verb: ManageVerb
+    /// The word between the verb and the transaction (`off` in `auto-renew off last`), if it takes one.
+    public let choice: String?
     /// nil for `clear` and `reset`.
-    public var transaction: TransactionRef?
+    public let transaction: TransactionRef?
+    private let make: @Sendable (String) -> ManageAction
 
-    public init(verb: Verb, transaction: TransactionRef?) {
+    /// nil when `choice` does not fit `verb` (see `ManageVerb.action(choice:)`).
+    public init?(_ verb: ManageVerb, choice: String? = nil, transaction: TransactionRef?) {
+        guard let make = verb.action(choice: choice) else { return nil }
         self.verb = verb
+        self.choice = choice
         self.transaction = transaction
+        self.make = make
     }
 
     /// The store's action on transaction `id` (ignored by `clear` and `reset`).
     public func action(on id: String) -> ManageAction {
-        switch verb {
-        case .approve: .approveAskToBuy(id)
-        case .decline: .declineAskToBuy(id)
-        case .resolve: .resolveIssue(id)
-        case .refund: .refund(id)
-        case .requestRefund: .requestRefund(id)
-        case .declineRefund: .declineRefund(id)
-        case .expire: .expireSubscription(id)
-        case .renew: .forceRenewal(id)
-        case .delete: .delete(id)
-        case .stopSharing: .stopSharing(id)
-        case .autoRenew(let on): .setAutoRenew(id, on)
-        case .priceIncrease(let step): .priceIncrease(id, step)
-        case .clear: .clearAll
-        case .reset: .resetToDefaults
-        }
+        make(id)
     }
 
-    /// The actions that take one transaction, by the word `storefront manage` uses.
-    static let single: [(String, Verb)] = [
-        ("approve", .approve), ("decline", .decline), ("resolve", .resolve), ("refund", .refund),
-        ("request-refund", .requestRefund), ("decline-refund", .declineRefund), ("expire", .expire),
-        ("renew", .renew), ("delete", .delete), ("stop-sharing", .stopSharing),
-    ]
+    public static func == (left: ManageStep, right: ManageStep) -> Bool {
+        (left.verb, left.choice, left.transaction) == (right.verb, right.choice, right.transaction)
+    }
 
-    static let verbs = single.map(\.0) + ["auto-renew on|off", "price-increase request|consent|decline", "clear", "reset"]
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(verb)
+        hasher.combine(choice)
+        hasher.combine(transaction)
+    }
+
+    static let usages = ManageVerb.actions.map(\.usage).joined(separator: ", ")
 
     /// Reads `words`; a message saying what was expected when they are not an action.
-    public static func parse(_ words: [String]) -> Result<ManageCommand, WordsProblem> {
-        guard let first = words.first else { return .failure(WordsProblem("expected an action (\(verbs.joined(separator: ", ")))")) }
+    public static func parse(_ words: [String]) -> Result<ManageStep, WordsProblem> {
+        guard let first = words.first else { return .failure(WordsProblem("expected an action (\(usages))")) }
         let rest = Array(words.dropFirst())
-        if first == "clear" || first == "reset" {
-            guard rest.isEmpty else { return .failure(WordsProblem("\(first) takes no transaction")) }
-            return .success(ManageCommand(verb: first == "clear" ? .clear : .reset, transaction: nil))
+        guard let verb = ManageVerb(rawValue: first) else {
+            return .failure(WordsProblem("unknown action \(brief(.string(first))) (expected one of: \(usages))"))
         }
-        if let verb = single.first(where: { $0.0 == first })?.1 {
-            guard rest.count == 1 else { return .failure(WordsProblem("\(first) takes one transaction: last or an id")) }
-            return .success(ManageCommand(verb: verb, transaction: TransactionRef(rest[0])))
+        if verb == .set { return .failure(WordsProblem("a test control is a step of its own: {\"set\": \"\(rest.joined(separator: " "))\"}")) }
+        if !verb.takesTransaction {
+            guard rest.isEmpty, let step = ManageStep(verb, transaction: nil) else { return .failure(WordsProblem("\(first) takes no transaction")) }
+            return .success(step)
         }
-        if first == "auto-renew" {
-            guard rest.count == 2, let on = ["on": true, "off": false][rest[0]] else {
-                return .failure(WordsProblem("auto-renew takes on or off, then a transaction: auto-renew off last"))
+        if verb.choices.isEmpty {
+            guard rest.count == 1, let step = ManageStep(verb, transaction: TransactionRef(rest[0])) else {
+                return .failure(WordsProblem("\(first) takes one transaction: last or an id"))
             }
-            return .success(ManageCommand(verb: .autoRenew(on), transaction: TransactionRef(rest[1])))
+            return .success(step)
         }
-        if first == "price-increase" {
-            guard rest.count == 2, let step = PriceIncreaseStep(rawValue: rest[0]) else {
-                return .failure(WordsProblem("price-increase takes request, consent or decline, then a transaction: price-increase request last"))
-            }
-            return .success(ManageCommand(verb: .priceIncrease(step), transaction: TransactionRef(rest[1])))
+        guard rest.count == 2, let step = ManageStep(verb, choice: rest[0], transaction: TransactionRef(rest[1])) else {
+            // Turning auto-renew off is what a test does with it; a price increase starts with a request.
+            let example = verb == .autoRenew ? Switch.off.rawValue : verb.choices.first ?? ""
+            return .failure(WordsProblem("\(first) takes \(verb.choicesInWords), then a transaction: \(first) \(example) last"))
         }
-        if first == "set" { return .failure(WordsProblem("a test control is a step of its own: {\"set\": \"\(rest.joined(separator: " "))\"}")) }
-        return .failure(WordsProblem("unknown action \(brief(.string(first))) (expected one of: \(verbs.joined(separator: ", ")))"))
+        return .success(step)
     }
 }
 
-/// A test control as `storefront manage set` spells it: a setting and its value (two values for
-/// `product-outcome` and `api-error`).
+/// A test control as `storefront manage set` spells it: a control and its value (two values for
+/// a paired control, `product-outcome` and `api-error`).
 public struct ControlCommand: Sendable, Hashable {
-    public var name: String
+    public var control: ControlName
     public var values: [String]
 
-    public init(name: String, values: [String]) {
-        self.name = name
+    public init(control: ControlName, values: [String]) {
+        self.control = control
         self.values = values
     }
 
     /// Sets it in `controls`, checked against `catalog` as `manage set` checks it.
     public func apply(to controls: inout TestControls, catalog: Catalog) throws(ControlProblem) {
-        switch name {
-        case "product-outcome": try controls.setProductOutcome(values[0], values[1], catalog: catalog)
-        case "api-error": try controls.setAPIError(values[0], values[1])
-        default:
-            guard let setting = ControlSetting(rawValue: name) else {
-                throw ControlProblem(setting: name, field: name, value: nil, message: "unknown setting")
-            }
-            try setting.apply(values[0], to: &controls, catalog: catalog)
-        }
+        try control.apply(values, to: &controls, catalog: catalog)
     }
 
-    static let names = ControlSetting.allCases.map(\.rawValue) + ["product-outcome", "api-error"]
+    static let names = ControlName.allCases.map(\.name)
 
-    /// Reads a setting and its values; the values are checked later, against the catalog.
+    /// Reads a control and its values; the values are checked later, against the catalog.
     public static func parse(_ words: [String]) -> Result<ControlCommand, WordsProblem> {
         guard let name = words.first else { return .failure(WordsProblem("expected a setting and its value, such as \"verification unreachable\"")) }
-        guard names.contains(name) else {
+        guard let control = ControlName(name) else {
             return .failure(WordsProblem("unknown setting \(brief(.string(name))) (expected one of: \(names.joined(separator: ", ")))"))
         }
-        let wanted = name == "product-outcome" || name == "api-error" ? 2 : 1
+        let wanted = control.valueCount
         // An empty value (account, storefront) is written as nothing after the name.
         let values = words.count == 1 && wanted == 1 ? [""] : Array(words.dropFirst())
         guard values.count == wanted else {
             return .failure(WordsProblem("\(name) takes \(wanted == 1 ? "one value" : "two values"), found \(values.count)"))
         }
-        return .success(ControlCommand(name: name, values: values))
+        return .success(ControlCommand(control: control, values: values))
     }
 }
 

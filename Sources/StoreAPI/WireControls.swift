@@ -66,5 +66,5 @@ public struct WireControls: Codable, Sendable, Hashable {
         return controls
     }
 
-    private static func flag(_ on: Bool) -> String { on ? "on" : "off" }
+    private static func flag(_ on: Bool) -> String { Switch(on).rawValue }
 }

@@ -35,7 +35,7 @@ public enum ControlSetting: String, CaseIterable, Sendable, Hashable {
     /// What a value may be, for help texts and error messages.
     public var accepted: String {
         switch self {
-        case .askToBuy, .paymentsAllowed, .dropOrderId, .billingIssues, .gracePeriod: "on or off"
+        case .askToBuy, .paymentsAllowed, .dropOrderId, .billingIssues, .gracePeriod: Switch.inWords
         case .timeRate: "one of \(TimeRate.allCases.map(\.token).joined(separator: ", "))"
         case .storefront: "a storefront of the catalog (ISO 3166 alpha-3), or an empty value for the account's own"
         case .account: "an account of the catalog, or an empty value for the catalog's default"
@@ -77,11 +77,11 @@ public enum ControlSetting: String, CaseIterable, Sendable, Hashable {
     /// The textual value of this control in `controls`, as `apply` reads it.
     public func value(in controls: TestControls) -> String {
         switch self {
-        case .askToBuy: controls.askToBuy ? "on" : "off"
-        case .paymentsAllowed: controls.paymentsAllowed ? "on" : "off"
-        case .dropOrderId: controls.dropOrderIds ? "on" : "off"
-        case .billingIssues: controls.billingIssues ? "on" : "off"
-        case .gracePeriod: controls.gracePeriod ? "on" : "off"
+        case .askToBuy: Switch(controls.askToBuy).rawValue
+        case .paymentsAllowed: Switch(controls.paymentsAllowed).rawValue
+        case .dropOrderId: Switch(controls.dropOrderIds).rawValue
+        case .billingIssues: Switch(controls.billingIssues).rawValue
+        case .gracePeriod: Switch(controls.gracePeriod).rawValue
         case .timeRate: controls.timeRate.token
         case .nextOutcome: controls.nextOutcome.token
         case .latency: String(controls.latencyMilliseconds)
@@ -92,8 +92,8 @@ public enum ControlSetting: String, CaseIterable, Sendable, Hashable {
     }
 
     private func flag(_ value: String) throws(ControlProblem) -> Bool {
-        guard value == "on" || value == "off" else { throw problem(value, "expected on or off, got \(value)", echo: false) }
-        return value == "on"
+        guard let setting = Switch(rawValue: value) else { throw problem(value, "expected \(Switch.inWords), got \(value)", echo: false) }
+        return setting.isOn
     }
 
     private func parsed<T>(_ value: String, _ result: T?) throws(ControlProblem) -> T {
@@ -106,6 +106,84 @@ public enum ControlSetting: String, CaseIterable, Sendable, Hashable {
     }
 }
 
+/// A test control set per product or per API: `manage set` takes the product or the API, then
+/// its value.
+public enum PairedControl: String, CaseIterable, Sendable, Hashable {
+    case productOutcome = "product-outcome"
+    case apiError = "api-error"
+
+    /// The field of `PUT /admin/controls` that carries this control's map.
+    public var wireField: String {
+        switch self {
+        case .productOutcome: "productOutcomes"
+        case .apiError: "apiErrors"
+        }
+    }
+
+    /// Sets the value of `key` (a product id, an API name) in `controls`; `none` removes it.
+    public func apply(_ key: String, _ value: String, to controls: inout TestControls, catalog: Catalog) throws(ControlProblem) {
+        switch self {
+        case .productOutcome: try controls.setProductOutcome(key, value, catalog: catalog)
+        case .apiError: try controls.setAPIError(key, value)
+        }
+    }
+
+    func problem(_ value: String, _ message: String) -> ControlProblem {
+        ControlProblem(setting: rawValue, field: wireField, value: value, message: message)
+    }
+}
+
+/// A test control by the name `storefront manage set` and a scenario's `set` give it: a setting
+/// with one value, or a paired control with two.
+public enum ControlName: Sendable, Hashable, CaseIterable {
+    case setting(ControlSetting)
+    case paired(PairedControl)
+
+    public static var allCases: [ControlName] {
+        ControlSetting.allCases.map(ControlName.setting) + PairedControl.allCases.map(ControlName.paired)
+    }
+
+    public init?(_ name: String) {
+        if let setting = ControlSetting(rawValue: name) {
+            self = .setting(setting)
+        } else if let paired = PairedControl(rawValue: name) {
+            self = .paired(paired)
+        } else {
+            return nil
+        }
+    }
+
+    public var name: String {
+        switch self {
+        case .setting(let setting): setting.rawValue
+        case .paired(let paired): paired.rawValue
+        }
+    }
+
+    /// How many values it takes.
+    public var valueCount: Int {
+        switch self {
+        case .setting: 1
+        case .paired: 2
+        }
+    }
+
+    /// Sets it in `controls` from its values, checked against `catalog`; `controls` is unchanged
+    /// on a problem.
+    public func apply(_ values: [String], to controls: inout TestControls, catalog: Catalog) throws(ControlProblem) {
+        switch self {
+        case .setting(let setting) where values.count == 1:
+            try setting.apply(values[0], to: &controls, catalog: catalog)
+        case .paired(let paired) where values.count == 2:
+            try paired.apply(values[0], values[1], to: &controls, catalog: catalog)
+        case .setting(let setting):
+            throw ControlProblem(setting: name, field: setting.wireField, value: nil, message: "takes one value, found \(values.count)")
+        case .paired(let paired):
+            throw ControlProblem(setting: name, field: paired.wireField, value: nil, message: "takes two values, found \(values.count)")
+        }
+    }
+}
+
 extension TestControls {
     /// The longest latency a payment may be given.
     public static let latencyLimit = 600_000
@@ -113,13 +191,11 @@ extension TestControls {
     /// Every payment of `productId` ends with `token` (an outcome, or `none` to remove it).
     public mutating func setProductOutcome(_ productId: String, _ token: String, catalog: Catalog) throws(ControlProblem) {
         guard catalog.product(id: productId) != nil else {
-            throw ControlProblem(setting: "product-outcome", field: "productOutcomes", value: productId,
-                                 message: "not a product of this catalog; see storefront products")
+            throw PairedControl.productOutcome.problem(productId, "not a product of this catalog; see storefront products")
         }
         if token == "none" { productOutcomes[productId] = nil; return }
         guard let outcome = PaymentOutcome(token: token) else {
-            throw ControlProblem(setting: "product-outcome", field: "productOutcomes", value: token,
-                                 message: "expected \(PaymentOutcome.alternatives(PaymentOutcome.tokenForms + ["none"]))")
+            throw PairedControl.productOutcome.problem(token, "expected \(PaymentOutcome.alternatives(PaymentOutcome.tokenForms + ["none"]))")
         }
         productOutcomes[productId] = outcome
     }

@@ -27,12 +27,11 @@ extension TestControls {
     /// `manage set api-error API ERROR|none`.
     public mutating func setAPIError(_ name: String, _ token: String) throws(ControlProblem) {
         guard let api = SimulatedAPI(rawValue: name) else {
-            throw ControlProblem(setting: "api-error", field: "apiErrors", value: name,
-                                 message: "expected one of \(SimulatedAPI.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw PairedControl.apiError.problem(name, "expected one of \(SimulatedAPI.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         if token == "none" { apiErrors[api] = nil; return }
         guard let error = PaymentOutcome(token: token)?.failure else {
-            throw ControlProblem(setting: "api-error", field: "apiErrors", value: token, message: "expected fail:CODE, network[:CODE], cancel or none")
+            throw PairedControl.apiError.problem(token, "expected fail:CODE, network[:CODE], cancel or none")
         }
         apiErrors[api] = error
     }

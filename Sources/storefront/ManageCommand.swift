@@ -14,7 +14,7 @@ struct ManageCommand: AsyncParsableCommand {
         subcommands: [
             Approve.self, Decline.self, Resolve.self, Refund.self, RequestRefund.self, DeclineRefund.self, Expire.self, Renew.self, AutoRenew.self, PriceIncrease.self,
             StopSharing.self,
-            Delete.self, Clear.self, Reset.self, Set.self,
+            Delete.self, Clear.self, Reset.self, SetControl.self,
         ]
     )
 
@@ -22,11 +22,13 @@ struct ManageCommand: AsyncParsableCommand {
     /// and a mistyped action is reported as such rather than as an unknown option.
     @OptionGroup var options: StoreOptions
 
-    /// Runs one manager action and prints what it changed.
-    static func perform(_ action: ManageAction, named words: [String], options: StoreOptions) async throws {
+    /// Runs one manager action and prints what it changed: `verb` with `choice` on transaction `id`.
+    static func perform(_ verb: ManageVerb, choice: String? = nil, on id: String? = nil, options: StoreOptions) async throws {
+        guard let action = verb.action(choice: choice) else { throw CommandFailure.usage("manage takes \(verb.usage)") }
         let session = try await options.open()
         do {
-            let updates = try await session.store.perform(action)
+            let updates = try await session.store.perform(action(id ?? ""))
+            let words = [verb.rawValue] + [choice, id].compactMap { $0 }
             Console.out("\(words.joined(separator: " ")): done" + updates.map { update in
                 let state = update.transaction.terms?.revocation.map { "refunded (\($0.reason.name))" } ?? update.transaction.state.name
                 return "; \(update.transaction.id) is \(state)"
@@ -37,141 +39,144 @@ struct ManageCommand: AsyncParsableCommand {
     }
 
     struct Approve: TransactionAction {
-        static let configuration = CommandConfiguration(commandName: "approve", abstract: "Approve an Ask to Buy request: the payment goes through.")
-        static let action = ManageAction.approveAskToBuy
+        static let verb = ManageVerb.approve
+        static let abstract = "Approve an Ask to Buy request: the payment goes through."
         @Argument(help: "The deferred transaction's id.") var id: String
         @OptionGroup var options: StoreOptions
     }
 
     struct Decline: TransactionAction {
-        static let configuration = CommandConfiguration(commandName: "decline", abstract: "Decline an Ask to Buy request: the payment fails, nothing is charged.")
-        static let action = ManageAction.declineAskToBuy
+        static let verb = ManageVerb.decline
+        static let abstract = "Decline an Ask to Buy request: the payment fails, nothing is charged."
         @Argument(help: "The deferred transaction's id.") var id: String
         @OptionGroup var options: StoreOptions
     }
 
     struct Resolve: TransactionAction {
-        static let configuration = CommandConfiguration(commandName: "resolve", abstract: "Resolve an interrupted purchase: it completes as purchased.")
-        static let action = ManageAction.resolveIssue
+        static let verb = ManageVerb.resolve
+        static let abstract = "Resolve an interrupted purchase: it completes as purchased."
         @Argument(help: "The interrupted transaction's id.") var id: String
         @OptionGroup var options: StoreOptions
     }
 
     struct Refund: TransactionAction {
-        static let configuration = CommandConfiguration(commandName: "refund", abstract: "Refund a purchased transaction.")
-        static let action = ManageAction.refund
+        static let verb = ManageVerb.refund
+        static let abstract = "Refund a purchased transaction."
         @Argument(help: "The transaction's id.") var id: String
         @OptionGroup var options: StoreOptions
     }
 
     struct RequestRefund: TransactionAction {
-        static let configuration = CommandConfiguration(
-            commandName: "request-refund",
-            abstract: "The customer asks for a refund: it waits for `refund` or `decline-refund`; servers hear CONSUMPTION_REQUEST.")
-        static let action = ManageAction.requestRefund
+        static let verb = ManageVerb.requestRefund
+        static let abstract = "The customer asks for a refund: it waits for `refund` or `decline-refund`; servers hear CONSUMPTION_REQUEST."
         @Argument(help: "The transaction's id.") var id: String
         @OptionGroup var options: StoreOptions
     }
 
     struct DeclineRefund: TransactionAction {
-        static let configuration = CommandConfiguration(
-            commandName: "decline-refund", abstract: "The App Store refuses a requested refund; servers hear REFUND_DECLINED.")
-        static let action = ManageAction.declineRefund
+        static let verb = ManageVerb.declineRefund
+        static let abstract = "The App Store refuses a requested refund; servers hear REFUND_DECLINED."
         @Argument(help: "The transaction whose refund was requested.") var id: String
         @OptionGroup var options: StoreOptions
     }
 
     struct Expire: TransactionAction {
-        static let configuration = CommandConfiguration(commandName: "expire", abstract: "Expire a subscription now.")
-        static let action = ManageAction.expireSubscription
+        static let verb = ManageVerb.expire
+        static let abstract = "Expire a subscription now."
         @Argument(help: "A transaction of the subscription.") var id: String
         @OptionGroup var options: StoreOptions
     }
 
     struct Renew: TransactionAction {
-        static let configuration = CommandConfiguration(commandName: "renew", abstract: "Renew a subscription now; with billing-issues on, the renewal fails to bill and billing retry starts.")
-        static let action = ManageAction.forceRenewal
+        static let verb = ManageVerb.renew
+        static let abstract = "Renew a subscription now; with billing-issues on, the renewal fails to bill and billing retry starts."
         @Argument(help: "A transaction of the subscription.") var id: String
         @OptionGroup var options: StoreOptions
     }
 
     struct StopSharing: TransactionAction {
-        static let configuration = CommandConfiguration(
-            commandName: "stop-sharing",
-            abstract: "The purchaser stops sharing a purchase with the family: members' copies are revoked; servers hear REVOKE.")
-        static let action = ManageAction.stopSharing
+        static let verb = ManageVerb.stopSharing
+        static let abstract = "The purchaser stops sharing a purchase with the family: members' copies are revoked; servers hear REVOKE."
         @Argument(help: "The purchaser's transaction (any of a subscription's).") var id: String
         @OptionGroup var options: StoreOptions
     }
 
     struct Delete: TransactionAction {
-        static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete a transaction from the store.")
-        static let action = ManageAction.delete
+        static let verb = ManageVerb.delete
+        static let abstract = "Delete a transaction from the store."
         @Argument(help: "The transaction's id.") var id: String
         @OptionGroup var options: StoreOptions
     }
 
     struct AutoRenew: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "auto-renew", abstract: "Turn a subscription's auto-renew on or off.",
+            commandName: ManageVerb.autoRenew.rawValue, abstract: "Turn a subscription's auto-renew on or off.",
             discussion: "Off, it runs to the end of its period and expires (expiration reason autoRenewDisabled).")
-        @Argument(help: ArgumentHelp("on or off.", valueName: "on|off")) var setting: Switch
+        @Argument(help: ManageCommand.choiceHelp(.autoRenew)) var setting: Switch
         @Argument(help: "A transaction of the subscription.") var id: String
         @OptionGroup var options: StoreOptions
 
         func run() async throws {
-            try await ManageCommand.perform(.setAutoRenew(id, setting == .on), named: ["auto-renew", setting.rawValue, id], options: options)
+            try await ManageCommand.perform(.autoRenew, choice: setting.rawValue, on: id, options: options)
         }
     }
 
     struct PriceIncrease: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "price-increase", abstract: "Ask for, consent to or decline a subscription's price increase.",
+            commandName: ManageVerb.priceIncrease.rawValue, abstract: "Ask for, consent to or decline a subscription's price increase.",
             discussion: "Without consent by the end of its period, the subscription expires (didNotConsentToPriceIncrease).")
-        @Argument(help: ArgumentHelp("request, consent or decline.", valueName: "request|consent|decline")) var step: PriceIncreaseStep
+        @Argument(help: ManageCommand.choiceHelp(.priceIncrease)) var step: PriceIncreaseStep
         @Argument(help: "A transaction of the subscription.") var id: String
         @OptionGroup var options: StoreOptions
 
         func run() async throws {
-            try await ManageCommand.perform(.priceIncrease(id, step), named: ["price-increase", step.rawValue, id], options: options)
+            try await ManageCommand.perform(.priceIncrease, choice: step.rawValue, on: id, options: options)
         }
     }
 
     struct Clear: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "clear", abstract: "Delete every transaction.")
+        static let configuration = CommandConfiguration(commandName: ManageVerb.clear.rawValue, abstract: "Delete every transaction.")
         @OptionGroup var options: StoreOptions
 
         func run() async throws {
-            try await ManageCommand.perform(.clearAll, named: ["clear"], options: options)
+            try await ManageCommand.perform(.clear, options: options)
         }
     }
 
     struct Reset: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "reset", abstract: "Reset the test controls and the store to the catalog's defaults.")
+        static let configuration = CommandConfiguration(commandName: ManageVerb.reset.rawValue,
+                                                        abstract: "Reset the test controls and the store to the catalog's defaults.")
         @OptionGroup var options: StoreOptions
 
         func run() async throws {
-            try await ManageCommand.perform(.resetToDefaults, named: ["reset"], options: options)
+            try await ManageCommand.perform(.reset, options: options)
         }
+    }
+
+    /// The help of a verb's choice argument: "on or off." shown as `<on|off>`.
+    static func choiceHelp(_ verb: ManageVerb) -> ArgumentHelp {
+        ArgumentHelp("\(verb.choicesInWords).", valueName: verb.choices.joined(separator: "|"))
     }
 }
 
-/// `on` or `off`, as the manager's switches read.
-enum Switch: String, ExpressibleByArgument, CaseIterable {
-    case on, off
-}
+extension Switch: ExpressibleByArgument {}
 
 extension PriceIncreaseStep: ExpressibleByArgument {}
 
-/// A manager action on one transaction: `manage NAME ID`.
+/// A manager action on one transaction: `manage VERB ID`.
 protocol TransactionAction: AsyncParsableCommand {
-    static var action: @Sendable (String) -> ManageAction { get }
+    static var verb: ManageVerb { get }
+    static var abstract: String { get }
     var id: String { get }
     var options: StoreOptions { get }
 }
 
 extension TransactionAction {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(commandName: verb.rawValue, abstract: abstract)
+    }
+
     func run() async throws {
-        try await ManageCommand.perform(Self.action(id), named: [Self.configuration.commandName ?? "", id], options: options)
+        try await ManageCommand.perform(Self.verb, on: id, options: options)
     }
 }

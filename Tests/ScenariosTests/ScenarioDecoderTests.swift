@@ -58,11 +58,11 @@ struct ScenarioDecoderTests {
         let fromJSON = try ScenarioText.read(json, source: "s.json", yaml: false, catalog: catalog).get()
         let fromYAML = try ScenarioText.read(yaml, source: "s.yaml", yaml: true, catalog: catalog).get()
         #expect(fromJSON == fromYAML)
-        #expect(fromJSON.controls == [ControlCommand(name: "ask-to-buy", values: ["off"]), ControlCommand(name: "latency", values: ["250"]),
-                                      ControlCommand(name: "product-outcome", values: ["com.example.storefront.gems.100", "fail:2"])])
+        #expect(fromJSON.controls == [ControlCommand(control: .setting(.askToBuy), values: ["off"]), ControlCommand(control: .setting(.latency), values: ["250"]),
+                                      ControlCommand(control: .paired(.productOutcome), values: ["com.example.storefront.gems.100", "fail:2"])])
         #expect(fromJSON.steps.first == .buy(ScenarioPurchase(productId: "com.example.storefront.gems.550", quantity: 2,
                                                               app: .killedAfterDelivery, device: .other)))
-        #expect(fromJSON.steps.dropFirst().first == .manage(ManageCommand(verb: .priceIncrease(.request), transaction: .last)))
+        #expect(fromJSON.steps.dropFirst().first == .manage(try #require(ManageStep(.priceIncrease, choice: "request", transaction: .last))))
         #expect(fromJSON.app.crashesDelivering == ["com.example.storefront.gems.550"])
         #expect(ScenarioText.isYAML("team/s.YML") && !ScenarioText.isYAML("s.json"))
     }
@@ -135,16 +135,57 @@ struct ScenarioDecoderTests {
     }
 
     @Test func storeWordsReadAsStorefrontManageTakesThem() throws {
-        #expect(try ManageCommand.parse(["refund", "last"]).get() == ManageCommand(verb: .refund, transaction: .last))
-        #expect(try ManageCommand.parse(["approve", "2000000000000004"]).get().action(on: "2000000000000004") == .approveAskToBuy("2000000000000004"))
-        #expect(try ManageCommand.parse(["auto-renew", "off", "last"]).get() == ManageCommand(verb: .autoRenew(false), transaction: .last))
-        #expect(try ManageCommand.parse(["clear"]).get().action(on: "") == .clearAll)
-        #expect(ManageCommand.parse(["clear", "last"]).failure?.message == "clear takes no transaction")
-        #expect(ManageCommand.parse(["price-increase", "maybe", "last"]).failure != nil)
-        #expect(try ControlCommand.parse(["account"]).get() == ControlCommand(name: "account", values: [""]))
+        #expect(try ManageStep.parse(["refund", "last"]).get() == ManageStep(.refund, transaction: .last))
+        #expect(try ManageStep.parse(["approve", "2000000000000004"]).get().action(on: "2000000000000004") == .approveAskToBuy("2000000000000004"))
+        let autoRenew = try ManageStep.parse(["auto-renew", "off", "last"]).get()
+        #expect(autoRenew == ManageStep(.autoRenew, choice: "off", transaction: .last))
+        #expect(autoRenew.action(on: "7") == .setAutoRenew("7", false))
+        #expect(try ManageStep.parse(["clear"]).get().action(on: "") == .clearAll)
+        #expect(ManageStep.parse(["clear", "last"]).failure?.message == "clear takes no transaction")
+        #expect(ManageStep.parse(["refund"]).failure?.message == "refund takes one transaction: last or an id")
+        #expect(ManageStep.parse(["price-increase", "maybe", "last"]).failure?.message
+                == "price-increase takes request, consent or decline, then a transaction: price-increase request last")
+        #expect(ManageStep.parse(["auto-renew", "last"]).failure?.message == "auto-renew takes on or off, then a transaction: auto-renew off last")
+        #expect(ManageStep.parse(["set", "latency", "5"]).failure?.message == "a test control is a step of its own: {\"set\": \"latency 5\"}")
+        #expect(ManageStep.parse([]).failure?.message == "expected an action (approve, decline, resolve, refund, request-refund, decline-refund, "
+                + "expire, renew, delete, stop-sharing, auto-renew on|off, price-increase request|consent|decline, clear, reset)")
+        #expect(ManageStep(.approve, choice: "on", transaction: .last) == nil)
+        #expect(ManageStep(.set, transaction: nil) == nil)
+        #expect(try ControlCommand.parse(["account"]).get() == ControlCommand(control: .setting(.account), values: [""]))
         #expect(try ControlCommand.parse(["api-error", "load-products", "network"]).get().values == ["load-products", "network"])
         #expect(ControlCommand.parse(["latency"]).failure == nil, "an empty value is allowed; the catalog check refuses it")
         #expect(ControlCommand.parse(["product-outcome", "x"]).failure?.message == "product-outcome takes two values, found 1")
+    }
+
+    /// Each word names the action Xcode's transaction manager has for it; every action has one.
+    @Test func everyManageWordNamesItsAction() throws {
+        let expected: [ManageVerb: ManageAction] = [
+            .approve: .approveAskToBuy("7"), .decline: .declineAskToBuy("7"), .resolve: .resolveIssue("7"), .refund: .refund("7"),
+            .requestRefund: .requestRefund("7"), .declineRefund: .declineRefund("7"), .expire: .expireSubscription("7"),
+            .renew: .forceRenewal("7"), .delete: .delete("7"), .stopSharing: .stopSharing("7"), .autoRenew: .setAutoRenew("7", true),
+            .priceIncrease: .priceIncrease("7", .request), .clear: .clearAll, .reset: .resetToDefaults,
+        ]
+        #expect(Set(expected.keys) == Set(ManageVerb.actions))
+        for verb in ManageVerb.actions {
+            let words = [verb.rawValue] + verb.choices.prefix(1) + (verb.takesTransaction ? ["7"] : [])
+            let step = try ManageStep.parse(words).get()
+            #expect(step.verb == verb)
+            #expect(step.action(on: "7") == expected[verb], "\(words)")
+        }
+    }
+
+    /// Every control `manage set` names reads as that control, with as many values as it takes.
+    @Test func everyControlNameReadsAsItsControl() throws {
+        for control in ControlName.allCases {
+            let values = Array(repeating: "x", count: control.valueCount)
+            #expect(try ControlCommand.parse([control.name] + values).get() == ControlCommand(control: control, values: values))
+            #expect(ControlName(control.name) == control)
+        }
+        #expect(ControlName.allCases.map(\.name).suffix(2) == ["product-outcome", "api-error"])
+        let catalog = try StoreFixture.catalog()
+        var controls = TestControls()
+        #expect(throws: ControlProblem.self) { try ControlName.paired(.apiError).apply(["load-products"], to: &controls, catalog: catalog) }
+        #expect(controls == TestControls())
     }
 }
 

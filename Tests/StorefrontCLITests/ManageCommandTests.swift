@@ -1,4 +1,5 @@
 import Foundation
+import StoreCore
 import Testing
 
 /// `storefront manage`: the transaction manager's actions, and every `set` taking effect.
@@ -90,10 +91,10 @@ import Testing
         }
     }
 
-    @Test(arguments: ["approve", "decline", "resolve", "refund", "expire", "renew", "delete"])
-    func actionsOnAnUnknownIdFail(action: String) throws {
+    @Test(arguments: ManageVerb.allCases.filter(\.takesTransaction))
+    func actionsOnAnUnknownIdFail(action: ManageVerb) throws {
         let state = try StateDir()
-        let result = try state.run(["manage", action, "2000000000000999"])
+        let result = try state.run(["manage", action.rawValue] + action.choices.prefix(1) + ["2000000000000999"])
         #expect(result.status == 1)
         #expect(result.stderr == "storefront: no transaction 2000000000000999; see `storefront transactions`\n")
     }
@@ -455,13 +456,12 @@ import Testing
     @Test func everyActionAndSettingIsDocumentedInHelp() throws {
         let state = try StateDir()
         let manage = try state.run(["manage", "--help"])
-        for action in ["approve", "decline", "resolve", "refund", "expire", "renew", "auto-renew", "price-increase", "delete", "clear", "reset", "set"] {
-            #expect(manage.stdout.contains("  \(action) "), "manage --help lacks \(action)")
+        for action in ManageVerb.allCases {
+            #expect(manage.stdout.contains("  \(action.rawValue) "), "manage --help lacks \(action.rawValue)")
         }
         let set = try state.run(["manage", "set", "--help"])
-        for setting in ["ask-to-buy", "payments-allowed", "time-rate", "storefront", "account", "drop-order-id", "next-outcome",
-                        "latency", "verification", "billing-issues", "grace-period", "product-outcome"] {
-            #expect(set.stdout.contains("  \(setting)"), "manage set --help lacks \(setting)")
+        for setting in ControlName.allCases {
+            #expect(set.stdout.contains("  \(setting.name)"), "manage set --help lacks \(setting.name)")
         }
     }
 

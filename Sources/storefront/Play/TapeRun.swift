@@ -1,4 +1,5 @@
 import Foundation
+import Scenarios
 import TapeScript
 import TerminalRecording
 #if canImport(Glibc)
@@ -72,7 +73,7 @@ final class TapeRun {
         case .screenshot(let path): try screenshot(path, step: step)
         case .store(let arguments):
             let resolved = try arguments.map { argument in
-                guard argument == "last" else { return argument }
+                guard TransactionRef(argument) == .last else { return argument }
                 guard let lastTransactionId else {
                     throw Failure(step: step, message: "`last` names the last transaction bought in this run, and none was", screen: screen)
                 }

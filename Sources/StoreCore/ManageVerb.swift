@@ -1,0 +1,94 @@
+/// The words `storefront manage` takes, the one spelling of them: its subcommands, a scenario's
+/// `manage` steps and a tape's `Store` steps all read these. Every word but `set` names a
+/// transaction-manager action; `set` changes a test control (see `ControlName`).
+public enum ManageVerb: String, CaseIterable, Sendable, Hashable {
+    case approve, decline, resolve, refund
+    case requestRefund = "request-refund"
+    case declineRefund = "decline-refund"
+    case expire, renew, delete
+    case stopSharing = "stop-sharing"
+    case autoRenew = "auto-renew"
+    case priceIncrease = "price-increase"
+    case clear, reset
+    case set
+
+    /// The actions, in the order messages list them: every word but `set`.
+    public static let actions = allCases.filter { $0 != .set }
+
+    /// Whether the action names one transaction; `clear` and `reset` act on the whole store.
+    public var takesTransaction: Bool {
+        switch self {
+        case .clear, .reset, .set: false
+        default: true
+        }
+    }
+
+    /// The words one of which stands between the verb and its transaction: `on` or `off` for
+    /// auto-renew, a step for price-increase; none for the others.
+    public var choices: [String] {
+        switch self {
+        case .autoRenew: Switch.allCases.map(\.rawValue)
+        case .priceIncrease: PriceIncreaseStep.allCases.map(\.rawValue)
+        default: []
+        }
+    }
+
+    /// The choices as a sentence says them: "request, consent or decline".
+    public var choicesInWords: String {
+        PaymentOutcome.alternatives(choices)
+    }
+
+    /// The verb and its choices, as help and messages show it: `auto-renew on|off`.
+    public var usage: String {
+        choices.isEmpty ? rawValue : "\(rawValue) \(choices.joined(separator: "|"))"
+    }
+
+    /// The action the verb names with `choice` (one of `choices`; nil for a verb without any),
+    /// to be made once its transaction is known (`clear` and `reset` ignore it). nil when the
+    /// choice does not fit the verb, and for `set`, which is no action.
+    public func action(choice: String? = nil) -> (@Sendable (String) -> ManageAction)? {
+        guard let choice else { return plainAction }
+        switch self {
+        case .autoRenew:
+            guard let setting = Switch(rawValue: choice) else { return nil }
+            return { .setAutoRenew($0, setting.isOn) }
+        case .priceIncrease:
+            guard let step = PriceIncreaseStep(rawValue: choice) else { return nil }
+            return { .priceIncrease($0, step) }
+        default:
+            return nil
+        }
+    }
+
+    private var plainAction: (@Sendable (String) -> ManageAction)? {
+        switch self {
+        case .approve: ManageAction.approveAskToBuy
+        case .decline: ManageAction.declineAskToBuy
+        case .resolve: ManageAction.resolveIssue
+        case .refund: ManageAction.refund
+        case .requestRefund: ManageAction.requestRefund
+        case .declineRefund: ManageAction.declineRefund
+        case .expire: ManageAction.expireSubscription
+        case .renew: ManageAction.forceRenewal
+        case .delete: ManageAction.delete
+        case .stopSharing: ManageAction.stopSharing
+        case .clear: { _ in .clearAll }
+        case .reset: { _ in .resetToDefaults }
+        case .autoRenew, .priceIncrease, .set: nil
+        }
+    }
+}
+
+/// `on` or `off`: how the manager's words and the test controls spell a switch.
+public enum Switch: String, CaseIterable, Sendable, Hashable {
+    case on, off
+
+    /// "on or off".
+    public static let inWords = PaymentOutcome.alternatives(allCases.map(\.rawValue))
+
+    public init(_ isOn: Bool) {
+        self = isOn ? .on : .off
+    }
+
+    public var isOn: Bool { self == .on }
+}
