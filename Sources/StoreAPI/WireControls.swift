@@ -24,6 +24,12 @@ public struct WireControls: Codable, Sendable, Hashable {
     /// API name → `fail:CODE`, `network[:CODE]` or `cancel`; the whole map replaces the current one.
     public var apiErrors: [String: String]?
 
+    /// The body's fields, which the server checks a body against.
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case nextOutcome, productOutcomes, latencyMilliseconds, askToBuy, paymentsAllowed, timeRate, storefront, account, verification
+        case dropOrderIds, billingIssues, gracePeriod, apiErrors
+    }
+
     public init(_ controls: TestControls) {
         nextOutcome = controls.nextOutcome.token
         productOutcomes = controls.productOutcomes.mapValues(\.token)

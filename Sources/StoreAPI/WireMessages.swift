@@ -16,6 +16,11 @@ public struct PaymentRequest: Codable, Sendable, Hashable {
     /// A win-back offer's id.
     public let winBackOffer: String?
 
+    /// The body's fields, which the server checks a body against.
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case account, productId, quantity, applicationUsername, discount, offerCode, winBackOffer
+    }
+
     public init(_ payment: Payment) {
         account = payment.account
         productId = payment.productId
@@ -112,6 +117,11 @@ public struct FinishRequest: Codable, Sendable, Hashable {
     /// Only `true`: a finished transaction stays finished.
     public let finished: Bool?
 
+    /// The body's fields, which the server checks a body against.
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case transactionId, finished
+    }
+
     public init(transactionId: String?, finished: Bool?) {
         self.transactionId = transactionId
         self.finished = finished
@@ -133,6 +143,11 @@ public struct ProductsRequest: Codable, Sendable, Hashable {
     public let ids: [String]
     /// ISO 3166-1 alpha-3; absent: the store's storefront setting, else the catalog's default.
     public let storefront: String?
+
+    /// The body's fields, which the server checks a body against.
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case ids, storefront
+    }
 
     public init(ids: [String], storefront: String?) {
         self.ids = ids
@@ -274,6 +289,11 @@ public struct VerifyRequest: Codable, Sendable, Hashable {
     /// The app's request id (its ledger entry): the same claim may ask again, another claim on a
     /// consumed transaction id is a replay.
     public let claim: String
+
+    /// The body's fields, which the server checks a body against.
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case receipt, transactionId, productId, claim
+    }
 
     public init(receipt: String, transactionId: String, productId: String, claim: String) {
         self.receipt = receipt

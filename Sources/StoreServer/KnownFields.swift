@@ -3,39 +3,30 @@ import StoreAPI
 /// A request body whose top-level fields are all known: any other field is refused (422, naming it)
 /// instead of being silently ignored, so a typo such as `{"askTobuy": true}` in a PUT of the test
 /// controls is an error and not a change that never happened. verifyReceipt is not one of these:
-/// Apple's contract ignores what it does not know.
+/// Apple's contract ignores what it does not know. The fields are the body's coding keys, which
+/// the compiler holds to its properties, so a new field cannot be missing from them.
 protocol KnownFields: Decodable {
-    static var fields: Set<String> { get }
+    associatedtype CodingKeys: CodingKey & CaseIterable
 }
 
-extension ProductsRequest: KnownFields {
-    static let fields: Set<String> = ["ids", "storefront"]
+extension KnownFields {
+    static var fields: Set<String> { Set(CodingKeys.allCases.map(\.stringValue)) }
 }
 
-extension PaymentRequest: KnownFields {
-    static let fields: Set<String> = ["account", "productId", "quantity", "applicationUsername", "discount", "offerCode", "winBackOffer"]
-}
+extension ProductsRequest: KnownFields {}
 
-extension FinishRequest: KnownFields {
-    static let fields: Set<String> = ["transactionId", "finished"]
-}
+extension PaymentRequest: KnownFields {}
 
-extension VerifyRequest: KnownFields {
-    static let fields: Set<String> = ["receipt", "transactionId", "productId", "claim"]
-}
+extension FinishRequest: KnownFields {}
 
-extension WireControls: KnownFields {
-    static let fields: Set<String> = ["nextOutcome", "productOutcomes", "latencyMilliseconds", "askToBuy", "paymentsAllowed",
-                                      "timeRate", "storefront", "account", "verification", "dropOrderIds", "billingIssues", "gracePeriod", "apiErrors"]
-}
+extension VerifyRequest: KnownFields {}
 
-extension NotificationURLsRequest: KnownFields {
-    static let fields: Set<String> = ["urls"]
-}
+extension WireControls: KnownFields {}
+
+extension NotificationURLsRequest: KnownFields {}
 
 extension APIKeyRequest: KnownFields, MultilineFields {
-    static let fields: Set<String> = ["issuerId", "keyId", "key"]
-    static let multilineFields: Set<String> = ["key"]
+    static let multilineFields: Set<String> = [CodingKeys.key.stringValue]
 }
 
 /// A request body with text fields that may break lines (a PEM key as read from its file); no

@@ -106,6 +106,10 @@ struct AdminNotificationsResponse: Encodable, Sendable {
 /// `PUT /admin/notification-urls`: where notifications go from now on.
 struct NotificationURLsRequest: Codable, Sendable {
     let urls: [String]
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case urls
+    }
 }
 
 /// `GET`/`PUT /admin/notification-urls`: the URLs set with `--notify` and through `/admin`.

@@ -144,6 +144,10 @@ struct APIKeyRequest: Codable, Sendable {
     let keyId: String
     /// A private key (`.p8`) or public key, PEM.
     let key: String
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case issuerId, keyId, key
+    }
 }
 
 struct APIKeysResponse: Codable, Sendable {
