@@ -358,14 +358,14 @@ public struct ManageResponse: CarriesUpdates, Codable, Sendable, Hashable {
 /// is (a client keys its deliveries by it).
 public struct HealthResponse: Codable, Sendable, Hashable {
     public let status: String
-    public let environment: String
+    public let environment: StoreEnvironment
     public let bundleId: String
     public let cursor: Int64
     public let storeId: String
     /// Why the status is `degraded`: the last storage failure, until a write succeeds again.
     public let reason: String?
 
-    public init(status: String, environment: String, bundleId: String, cursor: Int64, storeId: String, reason: String? = nil) {
+    public init(status: String, environment: StoreEnvironment, bundleId: String, cursor: Int64, storeId: String, reason: String? = nil) {
         self.status = status
         self.environment = environment
         self.bundleId = bundleId

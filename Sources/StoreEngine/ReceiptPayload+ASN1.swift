@@ -1,4 +1,5 @@
 import Foundation
+import StoreCore
 import SwiftASN1
 
 /// Apple's app receipt as ASN.1: a SET of `ReceiptAttribute`, each in-app purchase (type 17) a
@@ -38,12 +39,13 @@ extension ReceiptPayload {
     }
 
     /// The receipt's environment as attribute 0 spells it: Apple names the sandbox `ProductionSandbox`.
-    static func environmentField(_ environment: String) -> String {
-        environment == "Sandbox" ? "ProductionSandbox" : environment
+    static func environmentField(_ environment: StoreEnvironment) -> String {
+        environment == .sandbox ? "ProductionSandbox" : environment.rawValue
     }
 
-    static func environment(fromField value: String) -> String {
-        value == "ProductionSandbox" ? "Sandbox" : value
+    /// nil for a name no store of Apple's gives.
+    static func environment(fromField value: String) -> StoreEnvironment? {
+        value == "ProductionSandbox" ? .sandbox : StoreEnvironment(rawValue: value)
     }
 
     func derEncoded() throws -> [UInt8] {
@@ -73,7 +75,9 @@ extension ReceiptPayload {
             guard let field = fields.first(where: { $0.type == type }) else { throw ReceiptFormatError("it has no attribute \(type)") }
             return field
         }
-        self.init(environment: Self.environment(fromField: try required(Field.environment).string()),
+        let environment = try required(Field.environment).string()
+        guard let named = Self.environment(fromField: environment) else { throw ReceiptFormatError("its environment \(environment) is none of Apple's") }
+        self.init(environment: named,
                   bundleId: try required(Field.bundleId).string(),
                   appVersion: try required(Field.appVersion).string(),
                   originalAppVersion: try required(Field.originalAppVersion).string(),
@@ -86,8 +90,8 @@ extension ReceiptPayload {
     }
 
     /// Attribute 0 alone, without reading the rest.
-    static func environment(derEncoded bytes: [UInt8]) throws -> String? {
-        try fields(bytes).first { $0.type == Field.environment }.map { environment(fromField: try $0.string()) }
+    static func environment(derEncoded bytes: [UInt8]) throws -> StoreEnvironment? {
+        try fields(bytes).first { $0.type == Field.environment }.flatMap { environment(fromField: try $0.string()) }
     }
 
     private static func fields(_ bytes: [UInt8]) throws -> [ReceiptAttribute] {

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import StoreCore
 
 /// What a receipt says: the app, the account, and the account's purchases that a receipt lists
 /// (`Transaction.isListedInReceipt`). Written as Apple's ASN.1 receipt (`ReceiptPayload+ASN1`)
@@ -24,8 +25,8 @@ public struct ReceiptPayload: Sendable, Hashable {
         public var promotionalOfferId: String?
     }
 
-    /// `Sandbox`, `Production`, `Xcode` or `LocalTesting`: the environment of the store that issued it.
-    public var environment: String
+    /// The environment of the store that issued it.
+    public var environment: StoreEnvironment
     public var bundleId: String
     public var appVersion = "1"
     public var originalAppVersion = "1.0"
@@ -40,7 +41,7 @@ public struct ReceiptPayload: Sendable, Hashable {
 
 extension ReceiptPayload {
     /// A receipt issued now to the simulated device of `account` (see `deviceIdentifier`).
-    static func issued(environment: String, bundleId: String, account: String, at now: Date, inApp: [InApp]) -> ReceiptPayload {
+    static func issued(environment: StoreEnvironment, bundleId: String, account: String, at now: Date, inApp: [InApp]) -> ReceiptPayload {
         var payload = ReceiptPayload(environment: environment, bundleId: bundleId, account: account, creationDate: now, inApp: inApp)
         payload.opaqueValue = Array(SymmetricKey(size: .bits128).withUnsafeBytes { Data($0) })
         payload.sha1Hash = hash(device: deviceIdentifier(account: account), opaque: payload.opaqueValue, bundleId: bundleId)

@@ -46,5 +46,5 @@ struct ReceiptSigner: Sendable {
 struct VerifyStatusError: Error, Sendable {
     let status: VerifyStatus
     /// For a receipt that is not this store's: the environment it says it is from.
-    var claimedEnvironment: String? = nil
+    var claimedEnvironment: StoreEnvironment? = nil
 }

@@ -161,8 +161,8 @@ extension SimulatedStore {
                 return .invalid(error.status)
             }
             switch (claimed, environment) {
-            case ("Sandbox", "Production"): return .invalid(.sandboxReceiptSentToProduction)
-            case ("Production", "Sandbox"): return .invalid(.productionReceiptSentToSandbox)
+            case (.sandbox, .production): return .invalid(.sandboxReceiptSentToProduction)
+            case (.production, .sandbox): return .invalid(.productionReceiptSentToSandbox)
             default: return .invalid(error.status)
             }
         }

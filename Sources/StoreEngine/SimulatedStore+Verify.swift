@@ -30,8 +30,8 @@ extension SimulatedStore {
         // A receipt of another environment is genuine but not for this store: verifyReceipt's 21007/21008.
         if payload.environment != environment {
             let status: VerifyStatus? = switch (payload.environment, environment) {
-            case ("Sandbox", "Production"): .sandboxReceiptSentToProduction
-            case ("Production", "Sandbox"): .productionReceiptSentToSandbox
+            case (.sandbox, .production): .sandboxReceiptSentToProduction
+            case (.production, .sandbox): .productionReceiptSentToSandbox
             default: nil
             }
             return .rejected(status: status, reason: "a \(payload.environment) receipt sent to a \(environment) store")

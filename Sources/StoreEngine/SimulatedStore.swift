@@ -18,7 +18,7 @@ public actor SimulatedStore: StoreBackend {
     /// `--storefront` for one command: applies to this process only, unlike the persisted control.
     let storefrontOverride: String?
     /// The receipt environment: `Xcode` in process; `Sandbox` or `Production` when served.
-    public nonisolated let environment: String
+    public nonisolated let environment: StoreEnvironment
     /// The test controls as stored when the store opened: a command's first look at them, read
     /// with the signing key on the writer's connection (a first reader connection costs about a
     /// millisecond to open). Later changes, from this process or another, come from `controls()`.
@@ -32,13 +32,13 @@ public actor SimulatedStore: StoreBackend {
     var sweptUntil: Date?
 
     public init(catalog: Catalog, state: StateDirectory, clock: any StoreClock = SystemClock(), storefrontOverride: String? = nil,
-                environment: String = "Xcode") throws {
+                environment: StoreEnvironment = .xcode) throws {
         try self.init(catalog: catalog, database: StoreDatabase(state: state), clock: clock, storefrontOverride: storefrontOverride,
                       environment: environment)
     }
 
     public init(catalog: Catalog, database: StoreDatabase, clock: any StoreClock = SystemClock(), storefrontOverride: String? = nil,
-                environment: String = "Xcode") throws {
+                environment: StoreEnvironment = .xcode) throws {
         self.catalog = catalog
         self.environment = environment
         self.clock = clock

@@ -9,7 +9,7 @@ struct NotificationPayload: Encodable, Sendable {
         let appAppleId: Int64?
         let bundleId: String
         let bundleVersion: String
-        let environment: String
+        let environment: StoreEnvironment
         let signedTransactionInfo: String?
         let signedRenewalInfo: String?
         /// The subscription's status (1–5), for a subscription's notification.

@@ -12,7 +12,7 @@ extension ServerConfiguration: CustomStringConvertible, CustomDebugStringConvert
     public var debugDescription: String { description }
 
     public var customMirror: Mirror {
-        Mirror(self, children: ["host": host, "port": port, "environment": environment.name, "adminToken": "<redacted>",
+        Mirror(self, children: ["host": host, "port": port, "environment": environment.name.rawValue, "adminToken": "<redacted>",
                                 "sharedSecret": sharedSecret == nil ? "none" : "<redacted>"], displayStyle: .struct)
     }
 }

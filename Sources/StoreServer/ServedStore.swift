@@ -15,7 +15,7 @@ public protocol ServedStore: StoreBackend {
     /// The one clock of the store and the server over it.
     var clock: any StoreClock { get }
     /// The receipt environment: `Sandbox` or `Production` when served.
-    var environment: String { get }
+    var environment: StoreEnvironment { get }
     /// A payment, its idempotency key and its answer in one commit (see `SimulatedStore`).
     func add(_ payment: Payment, idempotency: IdempotentRequest,
              respond: @escaping @Sendable (Transaction, TransactionDetails) throws -> StoredResponse) async throws -> IdempotentAdd

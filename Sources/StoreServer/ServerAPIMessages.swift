@@ -22,7 +22,7 @@ public struct SignedRenewalInfoPayload: Codable, Sendable, Hashable {
     public let offerDiscountType: String?
     public let offerPeriod: String?
     public let signedDate: Int64
-    public let environment: String
+    public let environment: StoreEnvironment
     public let recentSubscriptionStartDate: Int64
     /// When the next period starts (the current one's expiry).
     public let renewalDate: Int64?
@@ -31,7 +31,7 @@ public struct SignedRenewalInfoPayload: Codable, Sendable, Hashable {
     public let appAccountToken: String?
     public let appTransactionId: String
 
-    init(_ status: SubscriptionStatus, catalog: Catalog, environment: String, signedAt: Date) {
+    init(_ status: SubscriptionStatus, catalog: Catalog, environment: StoreEnvironment, signedAt: Date) {
         let latest = status.latest
         let renewal = status.renewal
         originalTransactionId = status.originalTransactionId
@@ -68,7 +68,7 @@ struct HistoryResponse: Codable, Sendable {
     let hasMore: Bool
     let bundleId: String
     let appAppleId: Int64?
-    let environment: String
+    let environment: StoreEnvironment
     let signedTransactions: [String]
 }
 
@@ -93,7 +93,7 @@ struct StatusResponse: Codable, Sendable {
         let signedRenewalInfo: String
     }
 
-    let environment: String
+    let environment: StoreEnvironment
     let bundleId: String
     let appAppleId: Int64?
     let data: [Group]

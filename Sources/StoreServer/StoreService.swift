@@ -177,7 +177,7 @@ public struct StoreService: Sendable {
     }
 
     /// A transaction as clients see it, signed when purchased or restored.
-    static func wire(_ transaction: Transaction, details: TransactionDetails?, catalog: Catalog, environment: String,
+    static func wire(_ transaction: Transaction, details: TransactionDetails?, catalog: Catalog, environment: StoreEnvironment,
                      signer: TransactionSigner, signedAt: Date) -> WireTransaction {
         let signed = transaction.state == .purchased || transaction.state == .restored
         let jws = signed ? signer.signOnce(TransactionSigner.payload(for: transaction, details: details, catalog: catalog,

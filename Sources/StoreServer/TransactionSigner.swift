@@ -65,7 +65,7 @@ public struct TransactionSigner: Sendable {
     /// `appAccountToken`: one a server set on the chain (Set App Account Token), which replaces
     /// the one the app sent.
     public static func payload(for transaction: Transaction, details: TransactionDetails?, catalog: Catalog,
-                               environment: String, signedAt: Date, appAccountToken: UUID? = nil) -> SignedTransactionPayload {
+                               environment: StoreEnvironment, signedAt: Date, appAccountToken: UUID? = nil) -> SignedTransactionPayload {
         let product = catalog.product(id: transaction.productId)
         let quantity = max(1, transaction.quantity)
         let unitPrice = (details?.price ?? 0) / Decimal(quantity)
@@ -175,8 +175,7 @@ public struct SignedTransactionPayload: Codable, Sendable, Hashable {
     public let appAccountToken: String?
     public let inAppOwnershipType: String
     public let signedDate: Int64
-    /// `Sandbox`, `Production` or `Xcode`.
-    public let environment: String
+    public let environment: StoreEnvironment
     /// ISO 3166-1 alpha-3.
     public let storefront: String
     /// Apple's number for `storefront` (143441 for USA); absent for a storefront a catalog made up.

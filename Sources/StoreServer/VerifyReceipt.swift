@@ -15,13 +15,13 @@ public enum ServerEnvironment: String, Sendable, CaseIterable {
     /// Apple's libraries' environment for unit tests: signature checks skipped too.
     case localTesting = "local-testing"
 
-    /// As receipts, verifyReceipt and the signed payloads spell it (Apple's `Environment`).
-    public var name: String {
+    /// Apple's `Environment` for it, as receipts, verifyReceipt and the signed payloads spell it.
+    public var name: StoreEnvironment {
         switch self {
-        case .sandbox: "Sandbox"
-        case .production: "Production"
-        case .xcode: "Xcode"
-        case .localTesting: "LocalTesting"
+        case .sandbox: .sandbox
+        case .production: .production
+        case .xcode: .xcode
+        case .localTesting: .localTesting
         }
     }
 }
@@ -124,7 +124,7 @@ struct ReceiptVerifier: Sendable {
 /// verifyReceipt's answer. A non-zero status carries no receipt.
 struct VerifyReceiptResponse: Encodable, Sendable {
     let status: Int
-    let environment: String
+    let environment: StoreEnvironment
     var receipt: ReceiptBody?
     var latestReceipt: String?
     var latestReceiptInfo: [InAppItem]?
@@ -139,7 +139,7 @@ struct VerifyReceiptResponse: Encodable, Sendable {
         case isRetryable = "is-retryable"
     }
 
-    init(status: Int, environment: String, receipt: ReceiptBody? = nil, latestReceipt: String? = nil,
+    init(status: Int, environment: StoreEnvironment, receipt: ReceiptBody? = nil, latestReceipt: String? = nil,
          latestReceiptInfo: [InAppItem]? = nil, pendingRenewalInfo: [PendingRenewal]? = nil, isRetryable: Bool? = nil) {
         self.status = status
         self.environment = environment

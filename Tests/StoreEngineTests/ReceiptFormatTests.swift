@@ -29,7 +29,7 @@ import TestSupport
         fixture.clock.advance(by: 1.5)
         let monthly = try await fixture.buy(StoreFixture.monthly)
         let payload = try open(fixture, monthly.receipt)
-        #expect(payload.environment == "Xcode")
+        #expect(payload.environment == .xcode && payload.environment.rawValue == "Xcode")
         #expect(payload.bundleId == "com.example.storefront.demo")
         #expect(payload.account == "alice")
         #expect((payload.appVersion, payload.originalAppVersion) == ("1", "1.0"))

@@ -20,6 +20,14 @@ import TestSupport
         return try? JSONSerialization.jsonObject(with: payload) as? [String: Any]
     }
 
+    /// Apple's names, pinned: renaming a case must not change what is signed.
+    @Test func environmentsKeepApplesWireNames() throws {
+        #expect(ServerEnvironment.allCases.map(\.name.rawValue) == ["Sandbox", "Production", "Xcode", "LocalTesting"])
+        #expect(ServerEnvironment.allCases.map(\.rawValue) == ["sandbox", "production", "xcode", "local-testing"])
+        let environments = try JSONEncoder().encode(StoreEnvironment.allCases)
+        #expect(String(decoding: environments, as: UTF8.self) == #"["Sandbox","Production","Xcode","LocalTesting"]"#)
+    }
+
     @Test func aSignedTransactionVerifiesWithTheServedKeyAndATamperedOneDoesNot() async throws {
         let fixture = try await ServerFixture()
         let bought = try await fixture.buy(ServerFixture.monthly)
