@@ -17,7 +17,7 @@ public struct SignedRenewalInfoPayload: Codable, Sendable, Hashable {
     public let gracePeriodExpiresDate: Int64?
     /// 0 pending consent, 1 agreed.
     public let priceIncreaseStatus: Int?
-    public let offerType: Int?
+    public let offerType: ServerOfferType?
     public let offerIdentifier: String?
     public let offerDiscountType: String?
     public let offerPeriod: String?
@@ -42,7 +42,7 @@ public struct SignedRenewalInfoPayload: Codable, Sendable, Hashable {
         isInBillingRetryPeriod = renewal.isInBillingRetry
         gracePeriodExpiresDate = renewal.gracePeriodExpirationDate?.epochMilliseconds
         priceIncreaseStatus = renewal.priceIncreaseStatus?.rawValue
-        offerType = status.renewalOffer?.type.serverValue
+        offerType = status.renewalOffer.map { ServerOfferType($0.type) }
         offerIdentifier = status.renewalOffer?.id
         offerDiscountType = status.renewalOffer.map { TransactionSigner.discountType($0.paymentMode) }
         offerPeriod = status.renewalOffer?.period.iso8601

@@ -97,7 +97,7 @@ public struct TransactionSigner: Sendable {
             appTransactionId: appTransactionId(bundleId: catalog.bundleId, account: transaction.payment.account),
             currency: details?.currency ?? "USD",
             price: milliunits(unitPrice),
-            offerType: details?.offer?.type.serverValue,
+            offerType: details?.offer.map { ServerOfferType($0.type) },
             offerIdentifier: details?.offer?.id,
             offerDiscountType: details?.offer.map { discountType($0.paymentMode) },
             offerPeriod: details?.offer?.period.iso8601)
@@ -197,14 +197,30 @@ public struct SignedTransactionPayload: Codable, Sendable, Hashable {
     public let currency: String
     /// Price of one unit in milliunits of `currency` (1.99 → 1990); 0 for a free trial.
     public let price: Int64
-    /// 1 introductory, 2 promotional, 3 offer code, 4 win-back.
-    public let offerType: Int?
+    public let offerType: ServerOfferType?
     /// The offer's id (promotional, code, win-back); none for an introductory offer.
     public let offerIdentifier: String?
     /// `FREE_TRIAL`, `PAY_AS_YOU_GO` or `PAY_UP_FRONT`.
     public let offerDiscountType: String?
     /// One period of the offer, ISO 8601.
     public let offerPeriod: String?
+}
+
+/// Apple's `offerType` in a signed transaction or renewal info: the raw values are its numbers.
+public enum ServerOfferType: Int, Sendable, Hashable, Codable {
+    case introductory = 1
+    case promotional = 2
+    case offerCode = 3
+    case winBack = 4
+
+    public init(_ type: OfferType) {
+        switch type {
+        case .introductory: self = .introductory
+        case .promotional: self = .promotional
+        case .code: self = .offerCode
+        case .winBack: self = .winBack
+        }
+    }
 }
 
 public struct JWK: Codable, Sendable, Hashable {

@@ -5,6 +5,7 @@ import Hummingbird
 import HummingbirdTesting
 import LocalState
 import StoreCore
+import StoreKitModel
 import StoreServer
 import Testing
 import TestSupport
@@ -26,6 +27,13 @@ import TestSupport
         #expect(ServerEnvironment.allCases.map(\.rawValue) == ["sandbox", "production", "xcode", "local-testing"])
         let environments = try JSONEncoder().encode(StoreEnvironment.allCases)
         #expect(String(decoding: environments, as: UTF8.self) == #"["Sandbox","Production","Xcode","LocalTesting"]"#)
+    }
+
+    /// Apple's numbers for offer types, pinned, and the one each of ours signs as.
+    @Test func offerTypesKeepApplesNumbers() throws {
+        let offers = try JSONEncoder().encode([ServerOfferType.introductory, .promotional, .offerCode, .winBack])
+        #expect(String(decoding: offers, as: UTF8.self) == "[1,2,3,4]")
+        #expect(OfferType.allCases.map(ServerOfferType.init) == [.introductory, .promotional, .offerCode, .winBack])
     }
 
     @Test func aSignedTransactionVerifiesWithTheServedKeyAndATamperedOneDoesNot() async throws {

@@ -70,16 +70,6 @@ public struct TransactionOffer: Sendable, Hashable {
 /// `Transaction.OfferType`, with the names scripts read.
 public enum OfferType: String, Sendable, Hashable, Codable, CaseIterable {
     case introductory, promotional, code, winBack
-
-    /// The number the App Store Server API's `offerType` uses.
-    public var serverValue: Int {
-        switch self {
-        case .introductory: 1
-        case .promotional: 2
-        case .code: 3
-        case .winBack: 4
-        }
-    }
 }
 
 /// An upgrade that ended a subscription early: when, and the unused part of what was paid for
