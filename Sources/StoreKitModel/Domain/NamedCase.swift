@@ -1,10 +1,12 @@
-/// An enum whose cases go by their Swift names in JSON, on the wire and on screen
-/// (`paymentCancelled`, `billingError`): the name, and the case back from it.
-public protocol NamedCase: CaseIterable {}
+/// An enum that goes by a name in JSON, on the wire and on screen (`paymentCancelled`,
+/// `billingError`): the name, and the case back from it. Each enum spells its names out, so
+/// renaming a case in Swift leaves what it writes as it was.
+public protocol NamedCase: CaseIterable {
+    /// The name written for the case.
+    var name: String { get }
+}
 
 extension NamedCase {
-    public var name: String { String(describing: self) }
-
     public init?(name: String) {
         guard let found = Self.allCases.first(where: { $0.name == name }) else { return nil }
         self = found

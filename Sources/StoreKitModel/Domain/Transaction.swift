@@ -8,6 +8,17 @@ public enum TransactionState: Int, NamedCase, Sendable, Codable, Hashable {
     case restored = 3
     case deferred = 4
 
+    /// The name JSON, the wire and the screen use (see `NamedCase`).
+    public var name: String {
+        switch self {
+        case .purchasing: "purchasing"
+        case .purchased: "purchased"
+        case .failed: "failed"
+        case .restored: "restored"
+        case .deferred: "deferred"
+        }
+    }
+
     /// Purchased or restored: the transactions a receipt lists, whose updates come with the receipt.
     public var hasReceipt: Bool { self == .purchased || self == .restored }
 }

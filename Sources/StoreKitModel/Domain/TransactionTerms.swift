@@ -127,6 +127,14 @@ public enum RevocationReason: Int, Sendable, Hashable, Codable, NamedCase {
     case other = 0
     /// Refunded because of an actual or perceived issue with the app.
     case developerIssue = 1
+
+    /// The name JSON, the wire and the screen use (see `NamedCase`).
+    public var name: String {
+        switch self {
+        case .other: "other"
+        case .developerIssue: "developerIssue"
+        }
+    }
 }
 
 /// Why a subscription stopped renewing (`RenewalInfo.ExpirationReason`), with Apple's raw values.
@@ -140,6 +148,17 @@ public enum ExpirationReason: Int, Sendable, Hashable, Codable, NamedCase {
     /// The product was not for sale at renewal.
     case productUnavailable = 4
     case unknown = 5
+
+    /// The name JSON, the wire and the screen use (see `NamedCase`).
+    public var name: String {
+        switch self {
+        case .autoRenewDisabled: "autoRenewDisabled"
+        case .billingError: "billingError"
+        case .didNotConsentToPriceIncrease: "didNotConsentToPriceIncrease"
+        case .productUnavailable: "productUnavailable"
+        case .unknown: "unknown"
+        }
+    }
 }
 
 /// Where a subscription's price increase stands (`RenewalInfo.priceIncreaseStatus`), with Apple's raw values.
@@ -147,4 +166,12 @@ public enum PriceIncreaseStatus: Int, Sendable, Hashable, Codable, NamedCase {
     /// Asked for, not answered: without consent the subscription expires at the period's end.
     case pending = 0
     case agreed = 1
+
+    /// The name JSON, the wire and the screen use (see `NamedCase`).
+    public var name: String {
+        switch self {
+        case .pending: "pending"
+        case .agreed: "agreed"
+        }
+    }
 }

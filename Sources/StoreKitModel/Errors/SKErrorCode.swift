@@ -24,6 +24,34 @@ public enum SKErrorCode: Int, NamedCase, Sendable, Codable, Hashable {
     case overlayPresentedInBackgroundScene = 20
     case paymentMethodBindingConfigurationRequired = 21
 
+    /// The name JSON, the wire and the screen use (see `NamedCase`).
+    public var name: String {
+        switch self {
+        case .unknown: "unknown"
+        case .clientInvalid: "clientInvalid"
+        case .paymentCancelled: "paymentCancelled"
+        case .paymentInvalid: "paymentInvalid"
+        case .paymentNotAllowed: "paymentNotAllowed"
+        case .storeProductNotAvailable: "storeProductNotAvailable"
+        case .cloudServicePermissionDenied: "cloudServicePermissionDenied"
+        case .cloudServiceNetworkConnectionFailed: "cloudServiceNetworkConnectionFailed"
+        case .cloudServiceRevoked: "cloudServiceRevoked"
+        case .privacyAcknowledgementRequired: "privacyAcknowledgementRequired"
+        case .unauthorizedRequestData: "unauthorizedRequestData"
+        case .invalidOfferIdentifier: "invalidOfferIdentifier"
+        case .invalidSignature: "invalidSignature"
+        case .missingOfferParams: "missingOfferParams"
+        case .invalidOfferPrice: "invalidOfferPrice"
+        case .overlayCancelled: "overlayCancelled"
+        case .overlayInvalidConfiguration: "overlayInvalidConfiguration"
+        case .overlayTimeout: "overlayTimeout"
+        case .ineligibleForOffer: "ineligibleForOffer"
+        case .unsupportedPlatform: "unsupportedPlatform"
+        case .overlayPresentedInBackgroundScene: "overlayPresentedInBackgroundScene"
+        case .paymentMethodBindingConfigurationRequired: "paymentMethodBindingConfigurationRequired"
+        }
+    }
+
     /// Looks a code up by number (`4`) or by name (`paymentNotAllowed`).
     public init?(token: String) {
         if let number = Int(token), let code = SKErrorCode(rawValue: number) {
@@ -45,6 +73,19 @@ public enum URLErrorCode: Int, NamedCase, Sendable, Codable, Hashable {
     case notConnectedToInternet = -1009
     case userCancelledAuthentication = -1012
     case secureConnectionFailed = -1200
+
+    /// The name JSON, the wire and the screen use (see `NamedCase`).
+    public var name: String {
+        switch self {
+        case .timedOut: "timedOut"
+        case .cannotFindHost: "cannotFindHost"
+        case .cannotConnectToHost: "cannotConnectToHost"
+        case .networkConnectionLost: "networkConnectionLost"
+        case .notConnectedToInternet: "notConnectedToInternet"
+        case .userCancelledAuthentication: "userCancelledAuthentication"
+        case .secureConnectionFailed: "secureConnectionFailed"
+        }
+    }
 }
 
 /// The languages Storefront speaks.
