@@ -77,7 +77,7 @@ struct CatalogOptions: ParsableArguments {
 /// The resolved choices a command works with.
 struct CatalogContext {
     let catalog: Catalog
-    let storefront: StoreKitModel.Storefront
+    let storefront: Storefront
     let locale: String
     let language: Language
 

@@ -5,7 +5,7 @@ import Foundation
 import StoreKitModel
 
 @main
-struct Storefront: AsyncParsableCommand {
+struct StorefrontCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "storefront",
         abstract: "A terminal storefront that behaves like an iOS app buying through StoreKit.",
@@ -15,7 +15,7 @@ struct Storefront: AsyncParsableCommand {
 
         Exit status: 0 on success, 2 on a usage error, 1 on any other error (message on stderr).
         """,
-        version: Storefront.version,
+        version: StorefrontCommand.version,
         subcommands: [OpenCommand.self, PlayCommand.self, ScreenshotCommand.self, RecordCommand.self, ReportCommand.self, ScenariosCommand.self, ProductsCommand.self, ErrorsCommand.self, BuyCommand.self, TransactionsCommand.self, FinishCommand.self, RestoreCommand.self, WalletCommand.self, ManageCommand.self, ResetCommand.self, ServeCommand.self, CatalogCommand.self],
         defaultSubcommand: OpenCommand.self
     )

@@ -87,7 +87,7 @@ struct ReportCommand: AsyncParsableCommand {
         let catalog = session.context.catalog
         return """
             Storefront bug report
-            tool:          storefront \(Storefront.version)
+            tool:          storefront \(StorefrontCommand.version)
             made:          \(ISO8601DateFormatter().string(from: Date()))
             catalog:       \(source)\(digest.map { "\n  sha256:      \($0)" } ?? "")
               bundle id:   \(catalog.bundleId)

@@ -128,7 +128,7 @@ struct StoreSession {
     let storeLabel: String
     let account: Account
     /// Where this account buys: `--storefront`, else the store's setting, else the account's own.
-    let storefront: StoreKitModel.Storefront
+    let storefront: Storefront
     /// `--locale`, else the catalog's, else the storefront's.
     let locale: String
     let ledger: AppLedger
