@@ -56,7 +56,9 @@ public final class StateInUse: Sendable {
     /// The processes the kernel lists as holding a lock on the file with `inode` (Linux's
     /// /proc/locks), each as "pid N (command line)"; empty where the system does not say.
     static func holderDescriptions(inode: UInt64) -> [String] {
-        guard let locks = try? String(contentsOfFile: "/proc/locks", encoding: .utf8) else { return [] }
+        // Read to its end: /proc files report no size, and a whole-file read stops after a page.
+        guard let data = FileHandle(forReadingAtPath: "/proc/locks")?.readDataToEndOfFile() else { return [] }
+        let locks = String(decoding: data, as: UTF8.self)
         var pids: [Int32] = []
         for line in locks.split(separator: "\n") {
             // "1: FLOCK  ADVISORY  READ  4242 08:01:123456 0 EOF"
