@@ -117,7 +117,8 @@ extension TestClientProtocol {
         let bearer = BearerToken()
         let fixture = try await Self.fixture(bearer)
         let id = try await fixture.buy(ServerFixture.removeAds).transaction.id
-        let now = Int(Date().timeIntervalSince1970)
+        // The server's clock, which stands still: the tokens' dates are relative to it.
+        let now = Int(fixture.clock.now().timeIntervalSince1970)
         let refused = [
             try bearer.make(kid: "UNKNOWN123"), try bearer.make(claims: ["aud": "other"]), try bearer.make(claims: ["bid": "com.other.app"]),
             try bearer.make(claims: ["exp": now - 10]), try bearer.make(claims: ["exp": now + 2 * 3600]),
