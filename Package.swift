@@ -5,7 +5,7 @@ let package = Package(
     name: "Storefront",
     platforms: [.macOS(.v14)],
     products: [
-        .executable(name: "storefront", targets: ["storefront"]),
+        .executable(name: "storefront", targets: ["storefront"])
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -157,7 +157,9 @@ let package = Package(
         .target(name: "StorefrontUI", dependencies: ["StoreKitModel", "StoreCore", "CellGrid"]),
         // Performs the reducer's effects against a StoreBackend and the app side, in order, and
         // feeds their results back to the UI loop as actions.
-        .target(name: "StorefrontRuntime", dependencies: ["StorefrontUI", "StoreCore", "AppSide", "StoreKitModel", "CellGrid", "ScreenCapture"]),
+        .target(
+            name: "StorefrontRuntime",
+            dependencies: ["StorefrontUI", "StoreCore", "AppSide", "StoreKitModel", "CellGrid", "ScreenCapture"]),
         .executableTarget(
             name: "storefront",
             dependencies: [
@@ -189,8 +191,11 @@ let package = Package(
         // In-process benchmarks (filter per keystroke, view, catalog decode); run by Benchmarks/run in release.
         .executableTarget(
             name: "storefront-bench",
-            dependencies: ["StoreKitModel", "SyntheticData", "JSONReading", "StorefrontUI", "CellGrid", "StoreCore", "LocalState", "StoreEngine",
-                           "AppSide", "StoreServer"]
+            dependencies: [
+                "StoreKitModel", "SyntheticData", "JSONReading", "StorefrontUI", "CellGrid", "StoreCore", "LocalState",
+                "StoreEngine",
+                "AppSide", "StoreServer",
+            ]
         ),
         // Shared by the test targets: scratch directories removed when the test process exits, a clock
         // moved by hand, a simulated store on products.json, a scripted StoreBackend.
@@ -206,8 +211,11 @@ let package = Package(
         ),
         .testTarget(
             name: "StoreEngineTests",
-            dependencies: ["StoreEngine", "StoreCore", "LocalState", "AppSide", "ServerRecords", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
-                           .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: [
+                "StoreEngine", "StoreCore", "LocalState", "AppSide", "ServerRecords", "TestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         .testTarget(
             name: "AppSideTests",
@@ -216,7 +224,10 @@ let package = Package(
         // The effect runner against a scripted StoreBackend: order, failures as actions, the update stream.
         .testTarget(
             name: "StorefrontRuntimeTests",
-            dependencies: ["StorefrontRuntime", "StorefrontUI", "AppSide", "StoreCore", "LocalState", "StoreKitModel", "CellGrid", "TestSupport"]
+            dependencies: [
+                "StorefrontRuntime", "StorefrontUI", "AppSide", "StoreCore", "LocalState", "StoreKitModel", "CellGrid",
+                "TestSupport",
+            ]
         ),
         // Reducer tests and golden screens (the cell grid as text); no terminal needed.
         .testTarget(
@@ -272,7 +283,9 @@ let package = Package(
         // Runs the built `storefront` executable as a user would; depending on it makes `swift test` build it.
         .testTarget(
             name: "StorefrontCLITests",
-            dependencies: ["storefront", "StoreClient", "StoreKitModel", "StoreCore", "SyntheticData", "Scenarios", "TestSupport"]
+            dependencies: [
+                "storefront", "StoreClient", "StoreKitModel", "StoreCore", "SyntheticData", "Scenarios", "TestSupport",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -17,9 +17,9 @@ public struct AppCrash: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String {
-        "the app crashed delivering \(productId) (transaction \(transactionId), crash \(crashes)): the transaction stays unfinished, " +
-            "so the queue offers it at every launch and the app crashes again. Break the loop: fix the app (storefront reset, or `x` " +
-            "on the crash screen), or remove the transaction (storefront manage delete \(transactionId))"
+        "the app crashed delivering \(productId) (transaction \(transactionId), crash \(crashes)): the transaction stays unfinished, "
+            + "so the queue offers it at every launch and the app crashes again. Break the loop: fix the app (storefront reset, or `x` "
+            + "on the crash screen), or remove the transaction (storefront manage delete \(transactionId))"
     }
 }
 
@@ -27,12 +27,13 @@ extension AppLedger {
     static func registerCrashes(_ migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v5: crashes while delivering") { db in
             // A product whose delivery crashes this app build, and how often it has.
-            try db.execute(sql: """
-                CREATE TABLE crashing_products (
-                    product_id TEXT PRIMARY KEY,
-                    crashes INTEGER NOT NULL DEFAULT 0
-                );
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE crashing_products (
+                        product_id TEXT PRIMARY KEY,
+                        crashes INTEGER NOT NULL DEFAULT 0
+                    );
+                    """)
         }
     }
 
@@ -40,7 +41,9 @@ extension AppLedger {
     public func crash(delivering productIds: [String]) throws {
         try pool.guardedWriteNow { db in
             for id in productIds {
-                try db.execute(sql: "INSERT INTO crashing_products (product_id) VALUES (?) ON CONFLICT(product_id) DO NOTHING", arguments: [id])
+                try db.execute(
+                    sql: "INSERT INTO crashing_products (product_id) VALUES (?) ON CONFLICT(product_id) DO NOTHING",
+                    arguments: [id])
             }
         }
     }
@@ -53,9 +56,11 @@ extension AppLedger {
     /// In the caller's write: counts a crash delivering `productId`, durably (the next launch
     /// knows it crashed before); nil when delivering it does not crash.
     func crash(delivering productId: String, transactionId: String, _ db: Database) throws -> AppCrash? {
-        try db.execute(sql: "UPDATE crashing_products SET crashes = crashes + 1 WHERE product_id = ?", arguments: [productId])
+        try db.execute(
+            sql: "UPDATE crashing_products SET crashes = crashes + 1 WHERE product_id = ?", arguments: [productId])
         guard db.changesCount > 0,
-              let crashes = try Int.fetchOne(db, sql: "SELECT crashes FROM crashing_products WHERE product_id = ?", arguments: [productId])
+            let crashes = try Int.fetchOne(
+                db, sql: "SELECT crashes FROM crashing_products WHERE product_id = ?", arguments: [productId])
         else { return nil }
         return AppCrash(transactionId: transactionId, productId: productId, crashes: crashes)
     }

@@ -25,10 +25,14 @@ extension AppLedger {
     public func placeOrder(_ payment: Payment, at now: Date) throws -> String {
         let orderId = payment.applicationUsername ?? UUID().uuidString
         try pool.guardedWriteNow { db in
-            try db.execute(sql: """
-                INSERT INTO orders (order_id, account, product_id, quantity, created_at, store_id) VALUES (?, ?, ?, ?, ?, ?)
-                ON CONFLICT(order_id) DO NOTHING
-                """, arguments: [orderId, payment.account, payment.productId, payment.quantity, now.timeIntervalSince1970, storeId])
+            try db.execute(
+                sql: """
+                    INSERT INTO orders (order_id, account, product_id, quantity, created_at, store_id) VALUES (?, ?, ?, ?, ?, ?)
+                    ON CONFLICT(order_id) DO NOTHING
+                    """,
+                arguments: [
+                    orderId, payment.account, payment.productId, payment.quantity, now.timeIntervalSince1970, storeId,
+                ])
         }
         return orderId
     }
@@ -36,7 +40,8 @@ extension AppLedger {
     /// Records the transaction as paid-but-unverified and delivers it, in one commit; a
     /// transaction id seen before from this store, or one whose refund was acted on, is neither
     /// recorded nor delivered again.
-    public func recordAndDeliver(_ update: TransactionUpdate, product: Product?, at now: Date) throws -> DeliveryRecord {
+    public func recordAndDeliver(_ update: TransactionUpdate, product: Product?, at now: Date) throws -> DeliveryRecord
+    {
         let transaction = update.transaction
         return try pool.guardedWriteNow { db in
             if try isRevoked(transaction.id, db) {
@@ -46,28 +51,41 @@ extension AppLedger {
             if let crash = try crash(delivering: transaction.productId, transactionId: transaction.id, db) {
                 return DeliveryRecord(claim: "", delivered: false, orderId: nil, matchedBy: nil, crash: crash)
             }
-            if let row = try Row.fetchOne(db, sql: "SELECT claim, order_id, matched_by FROM ledger WHERE store_id = ? AND transaction_id = ?",
-                                         arguments: [storeId, transaction.id]) {
+            if let row = try Row.fetchOne(
+                db, sql: "SELECT claim, order_id, matched_by FROM ledger WHERE store_id = ? AND transaction_id = ?",
+                arguments: [storeId, transaction.id])
+            {
                 try checkSameFacts(transaction, db)
-                return DeliveryRecord(claim: row["claim"], delivered: false, orderId: row["order_id"],
-                                      matchedBy: (row["matched_by"] as String?).flatMap(OrderMatch.init(rawValue:)))
+                return DeliveryRecord(
+                    claim: row["claim"], delivered: false, orderId: row["order_id"],
+                    matchedBy: (row["matched_by"] as String?).flatMap(OrderMatch.init(rawValue:)))
             }
             let (orderId, matchedBy) = try matchOrder(transaction, db)
             let claim = UUID().uuidString
-            try db.execute(sql: """
-                INSERT INTO ledger (store_id, transaction_id, claim, product_id, account, order_id, receipt, status, recorded_at, matched_by)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [storeId, transaction.id, claim, transaction.productId, transaction.payment.account, orderId,
-                                 update.receipt, LedgerStatus.unverified.rawValue, now.timeIntervalSince1970, matchedBy?.rawValue])
-            try db.execute(sql: """
-                INSERT INTO deliveries (store_id, transaction_id, account, product_id, quantity, delivered_at, purchased_at) VALUES (?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [storeId, transaction.id, transaction.payment.account, transaction.productId, transaction.quantity,
-                                 now.timeIntervalSince1970, transaction.purchaseDate.timeIntervalSince1970])
+            try db.execute(
+                sql: """
+                    INSERT INTO ledger (store_id, transaction_id, claim, product_id, account, order_id, receipt, status, recorded_at, matched_by)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    storeId, transaction.id, claim, transaction.productId, transaction.payment.account, orderId,
+                    update.receipt, LedgerStatus.unverified.rawValue, now.timeIntervalSince1970, matchedBy?.rawValue,
+                ])
+            try db.execute(
+                sql: """
+                    INSERT INTO deliveries (store_id, transaction_id, account, product_id, quantity, delivered_at, purchased_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    storeId, transaction.id, transaction.payment.account, transaction.productId, transaction.quantity,
+                    now.timeIntervalSince1970, transaction.purchaseDate.timeIntervalSince1970,
+                ])
             if let grant = product?.wallet, product?.type == .consumable {
-                try db.execute(sql: """
-                    INSERT INTO balances (account, balance, amount) VALUES (?, ?, ?)
-                    ON CONFLICT(account, balance) DO UPDATE SET amount = amount + excluded.amount
-                    """, arguments: [transaction.payment.account, grant.balance, grant.amount * transaction.quantity])
+                try db.execute(
+                    sql: """
+                        INSERT INTO balances (account, balance, amount) VALUES (?, ?, ?)
+                        ON CONFLICT(account, balance) DO UPDATE SET amount = amount + excluded.amount
+                        """,
+                    arguments: [transaction.payment.account, grant.balance, grant.amount * transaction.quantity])
             }
             return DeliveryRecord(claim: claim, delivered: true, orderId: orderId, matchedBy: matchedBy)
         }
@@ -77,8 +95,11 @@ extension AppLedger {
     /// matched to it. Idempotent: a transaction settles at most one order.
     public func settleOrder(_ transaction: Transaction) throws {
         try pool.guardedWriteNow { db in
-            guard try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM orders WHERE store_id = ? AND transaction_id = ?",
-                                   arguments: [storeId, transaction.id]) == 0 else { return }
+            guard
+                try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM orders WHERE store_id = ? AND transaction_id = ?",
+                    arguments: [storeId, transaction.id]) == 0
+            else { return }
             _ = try matchOrder(transaction, db)
         }
     }
@@ -90,15 +111,19 @@ extension AppLedger {
         var match: (String, OrderMatch)?
         if let orderId = payment.applicationUsername {
             match = (orderId, .orderId)
-        } else if let open = try String.fetchOne(db, sql: """
-            SELECT order_id FROM orders WHERE account = ? AND product_id = ? AND transaction_id IS NULL
-            ORDER BY created_at, rowid LIMIT 1
-            """, arguments: [payment.account, payment.productId]) {
+        } else if let open = try String.fetchOne(
+            db,
+            sql: """
+                SELECT order_id FROM orders WHERE account = ? AND product_id = ? AND transaction_id IS NULL
+                ORDER BY created_at, rowid LIMIT 1
+                """, arguments: [payment.account, payment.productId])
+        {
             match = (open, .accountAndProduct)
         }
         guard let (orderId, how) = match else { return (nil, nil) }
-        try db.execute(sql: "UPDATE orders SET transaction_id = ?, store_id = ? WHERE order_id = ? AND transaction_id IS NULL",
-                       arguments: [transaction.id, storeId, orderId])
+        try db.execute(
+            sql: "UPDATE orders SET transaction_id = ?, store_id = ? WHERE order_id = ? AND transaction_id IS NULL",
+            arguments: [transaction.id, storeId, orderId])
         return (orderId, how)
     }
 
@@ -108,21 +133,30 @@ extension AppLedger {
     public func takeBack(_ transactionId: String, product: Product?, reason: String, at now: Date) throws {
         try pool.guardedWriteNow { db in
             _ = try withdraw(transactionId, product: product, db)
-            try db.execute(sql: "UPDATE ledger SET status = ?, last_error = ?, next_attempt_at = NULL WHERE store_id = ? AND transaction_id = ?",
-                           arguments: [LedgerStatus.rejected.rawValue, reason, storeId, transactionId])
+            try db.execute(
+                sql:
+                    "UPDATE ledger SET status = ?, last_error = ?, next_attempt_at = NULL WHERE store_id = ? AND transaction_id = ?",
+                arguments: [LedgerStatus.rejected.rawValue, reason, storeId, transactionId])
         }
     }
 
     /// Removes the transaction's delivery, and a consumable's credit from its balance, in the
     /// caller's write; what was taken from which balance, or nil when nothing was credited.
-    func withdraw(_ transactionId: String, product: Product?, _ db: Database) throws -> (balance: String, amount: Int)? {
-        guard let row = try Row.fetchOne(db, sql: "SELECT account, quantity FROM deliveries WHERE store_id = ? AND transaction_id = ?",
-                                         arguments: [storeId, transactionId]) else { return nil }
-        try db.execute(sql: "DELETE FROM deliveries WHERE store_id = ? AND transaction_id = ?", arguments: [storeId, transactionId])
+    func withdraw(_ transactionId: String, product: Product?, _ db: Database) throws -> (balance: String, amount: Int)?
+    {
+        guard
+            let row = try Row.fetchOne(
+                db, sql: "SELECT account, quantity FROM deliveries WHERE store_id = ? AND transaction_id = ?",
+                arguments: [storeId, transactionId])
+        else { return nil }
+        try db.execute(
+            sql: "DELETE FROM deliveries WHERE store_id = ? AND transaction_id = ?",
+            arguments: [storeId, transactionId])
         guard let grant = product?.wallet, product?.type == .consumable else { return nil }
         let amount = grant.amount * (row["quantity"] as Int)
-        try db.execute(sql: "UPDATE balances SET amount = amount - ? WHERE account = ? AND balance = ?",
-                       arguments: [amount, row["account"] as String, grant.balance])
+        try db.execute(
+            sql: "UPDATE balances SET amount = amount - ? WHERE account = ? AND balance = ?",
+            arguments: [amount, row["account"] as String, grant.balance])
         return (grant.balance, amount)
     }
 
@@ -130,8 +164,11 @@ extension AppLedger {
     /// longer offers the transaction (another device finished it).
     func claimAndReceipt(transactionId: String) throws -> (claim: String, receipt: String?)? {
         try pool.guardedReadNow { db in
-            try Row.fetchOne(db, sql: "SELECT claim, receipt FROM ledger WHERE store_id = ? AND transaction_id = ?", arguments: [storeId, transactionId])
-                .map { (claim: $0["claim"], receipt: $0["receipt"]) }
+            try Row.fetchOne(
+                db, sql: "SELECT claim, receipt FROM ledger WHERE store_id = ? AND transaction_id = ?",
+                arguments: [storeId, transactionId]
+            )
+            .map { (claim: $0["claim"], receipt: $0["receipt"]) }
         }
     }
 
@@ -139,14 +176,19 @@ extension AppLedger {
     /// the next attempt with `VerificationBackoff`, so retries survive a restart.
     func mark(_ transactionId: String, status: LedgerStatus, error: String? = nil, at now: Date) throws {
         try pool.guardedWriteNow { db in
-            let attempts = (try Int.fetchOne(db, sql: "SELECT attempts FROM ledger WHERE store_id = ? AND transaction_id = ?",
-                                             arguments: [storeId, transactionId]) ?? 0)
+            let attempts =
+                (try Int.fetchOne(
+                    db, sql: "SELECT attempts FROM ledger WHERE store_id = ? AND transaction_id = ?",
+                    arguments: [storeId, transactionId]) ?? 0)
                 + (status == .finished ? 0 : 1)
-            let next = status == .unverified ? now.addingTimeInterval(VerificationBackoff.delay(afterAttempts: attempts)).timeIntervalSince1970 : nil
-            try db.execute(sql: """
-                UPDATE ledger SET status = ?, attempts = ?, last_error = COALESCE(?, last_error), next_attempt_at = ?
-                WHERE store_id = ? AND transaction_id = ?
-                """, arguments: [status.rawValue, attempts, error, next, storeId, transactionId])
+            let next =
+                status == .unverified
+                ? now.addingTimeInterval(VerificationBackoff.delay(afterAttempts: attempts)).timeIntervalSince1970 : nil
+            try db.execute(
+                sql: """
+                    UPDATE ledger SET status = ?, attempts = ?, last_error = COALESCE(?, last_error), next_attempt_at = ?
+                    WHERE store_id = ? AND transaction_id = ?
+                    """, arguments: [status.rawValue, attempts, error, next, storeId, transactionId])
         }
     }
 }

@@ -6,16 +6,21 @@ extension AppLedger {
     public func entries(account: String, openOnly: Bool = false) throws -> [LedgerEntry] {
         try pool.guardedReadNow { db in
             let filter = openOnly ? " AND status != 'finished'" : ""
-            return try Row.fetchAll(db, sql: "SELECT * FROM ledger WHERE store_id = ? AND account = ?\(filter) ORDER BY recorded_at, rowid",
-                                arguments: [storeId, account])
-                .map(LedgerEntry.init(row:))
+            return try Row.fetchAll(
+                db, sql: "SELECT * FROM ledger WHERE store_id = ? AND account = ?\(filter) ORDER BY recorded_at, rowid",
+                arguments: [storeId, account]
+            )
+            .map(LedgerEntry.init(row:))
         }
     }
 
     public func entry(transactionId: String) throws -> LedgerEntry? {
         try pool.guardedReadNow { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM ledger WHERE store_id = ? AND transaction_id = ?", arguments: [storeId, transactionId])
-                .map(LedgerEntry.init(row:))
+            try Row.fetchOne(
+                db, sql: "SELECT * FROM ledger WHERE store_id = ? AND transaction_id = ?",
+                arguments: [storeId, transactionId]
+            )
+            .map(LedgerEntry.init(row:))
         }
     }
 
@@ -23,7 +28,9 @@ extension AppLedger {
     public func balances(account: String) throws -> [String: Int] {
         try pool.guardedReadNow { db in
             var balances: [String: Int] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT balance, amount FROM balances WHERE account = ?", arguments: [account]) {
+            for row in try Row.fetchAll(
+                db, sql: "SELECT balance, amount FROM balances WHERE account = ?", arguments: [account])
+            {
                 balances[row["balance"]] = row["amount"]
             }
             return balances
@@ -33,7 +40,9 @@ extension AppLedger {
     /// How many times this store's transaction id was delivered (always 0 or 1; the crash test checks it).
     public func deliveryCount(transactionId: String) throws -> Int {
         try pool.guardedReadNow { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM deliveries WHERE store_id = ? AND transaction_id = ?", arguments: [storeId, transactionId]) ?? 0
+            try Int.fetchOne(
+                db, sql: "SELECT COUNT(*) FROM deliveries WHERE store_id = ? AND transaction_id = ?",
+                arguments: [storeId, transactionId]) ?? 0
         }
     }
 }

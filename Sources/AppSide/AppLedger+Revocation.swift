@@ -23,10 +23,14 @@ extension AppLedger {
                 return RevocationRecord(firstTime: false, balance: nil, amount: 0)
             }
             let taken = try withdraw(transaction.id, product: product, db)
-            try db.execute(sql: """
-                INSERT INTO revocations (store_id, transaction_id, account, product_id, taken_back, revoked_at) VALUES (?, ?, ?, ?, ?, ?)
-                """, arguments: [storeId, transaction.id, transaction.payment.account, transaction.productId, taken?.amount ?? 0,
-                                 now.timeIntervalSince1970])
+            try db.execute(
+                sql: """
+                    INSERT INTO revocations (store_id, transaction_id, account, product_id, taken_back, revoked_at) VALUES (?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    storeId, transaction.id, transaction.payment.account, transaction.productId, taken?.amount ?? 0,
+                    now.timeIntervalSince1970,
+                ])
             return RevocationRecord(firstTime: true, balance: taken?.balance, amount: taken?.amount ?? 0)
         }
     }
@@ -34,12 +38,17 @@ extension AppLedger {
     /// The transaction ids of the account whose refunds the app has acted on.
     /// Whether the app has acted on this transaction's refund, in the caller's read or write.
     func isRevoked(_ transactionId: String, _ db: Database) throws -> Bool {
-        try Int.fetchOne(db, sql: "SELECT 1 FROM revocations WHERE store_id = ? AND transaction_id = ?", arguments: [storeId, transactionId]) != nil
+        try Int.fetchOne(
+            db, sql: "SELECT 1 FROM revocations WHERE store_id = ? AND transaction_id = ?",
+            arguments: [storeId, transactionId]) != nil
     }
 
     public func revokedIds(account: String) throws -> Set<String> {
         try pool.guardedReadNow { db in
-            Set(try String.fetchAll(db, sql: "SELECT transaction_id FROM revocations WHERE store_id = ? AND account = ?", arguments: [storeId, account]))
+            Set(
+                try String.fetchAll(
+                    db, sql: "SELECT transaction_id FROM revocations WHERE store_id = ? AND account = ?",
+                    arguments: [storeId, account]))
         }
     }
 }

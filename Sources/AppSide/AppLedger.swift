@@ -26,7 +26,8 @@ public struct AppLedger: Sendable {
         let path = try state.filePath("app.sqlite")
         do {
             inUse = try StateInUse(sharing: state)
-            pool = try DurablePool.open("app.sqlite", kind: Self.kind, migrator: Self.migrator, state: state, lock: Self.lockName)
+            pool = try DurablePool.open(
+                "app.sqlite", kind: Self.kind, migrator: Self.migrator, state: state, lock: Self.lockName)
             storeId = ""
         } catch let failure as StoreFailure {
             throw failure
@@ -38,46 +39,48 @@ public struct AppLedger: Sendable {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
-            try db.execute(sql: """
-                CREATE TABLE ledger (
-                    transaction_id TEXT PRIMARY KEY,
-                    claim TEXT NOT NULL,
-                    product_id TEXT NOT NULL,
-                    account TEXT NOT NULL,
-                    order_id TEXT,
-                    receipt TEXT,
-                    status TEXT NOT NULL,
-                    recorded_at REAL NOT NULL,
-                    attempts INTEGER NOT NULL DEFAULT 0,
-                    last_error TEXT
-                );
-                CREATE TABLE deliveries (
-                    transaction_id TEXT PRIMARY KEY,
-                    account TEXT NOT NULL,
-                    product_id TEXT NOT NULL,
-                    quantity INTEGER NOT NULL,
-                    delivered_at REAL NOT NULL
-                );
-                CREATE TABLE balances (
-                    account TEXT NOT NULL, balance TEXT NOT NULL, amount INTEGER NOT NULL,
-                    PRIMARY KEY (account, balance)
-                );
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE ledger (
+                        transaction_id TEXT PRIMARY KEY,
+                        claim TEXT NOT NULL,
+                        product_id TEXT NOT NULL,
+                        account TEXT NOT NULL,
+                        order_id TEXT,
+                        receipt TEXT,
+                        status TEXT NOT NULL,
+                        recorded_at REAL NOT NULL,
+                        attempts INTEGER NOT NULL DEFAULT 0,
+                        last_error TEXT
+                    );
+                    CREATE TABLE deliveries (
+                        transaction_id TEXT PRIMARY KEY,
+                        account TEXT NOT NULL,
+                        product_id TEXT NOT NULL,
+                        quantity INTEGER NOT NULL,
+                        delivered_at REAL NOT NULL
+                    );
+                    CREATE TABLE balances (
+                        account TEXT NOT NULL, balance TEXT NOT NULL, amount INTEGER NOT NULL,
+                        PRIMARY KEY (account, balance)
+                    );
+                    """)
         }
         migrator.registerMigration("v2: orders and verification backoff") { db in
-            try db.execute(sql: """
-                ALTER TABLE ledger ADD COLUMN next_attempt_at REAL;
-                ALTER TABLE ledger ADD COLUMN matched_by TEXT;
-                CREATE TABLE orders (
-                    order_id TEXT PRIMARY KEY,
-                    account TEXT NOT NULL,
-                    product_id TEXT NOT NULL,
-                    quantity INTEGER NOT NULL,
-                    created_at REAL NOT NULL,
-                    transaction_id TEXT UNIQUE
-                );
-                CREATE INDEX orders_open ON orders(account, product_id, transaction_id);
-                """)
+            try db.execute(
+                sql: """
+                    ALTER TABLE ledger ADD COLUMN next_attempt_at REAL;
+                    ALTER TABLE ledger ADD COLUMN matched_by TEXT;
+                    CREATE TABLE orders (
+                        order_id TEXT PRIMARY KEY,
+                        account TEXT NOT NULL,
+                        product_id TEXT NOT NULL,
+                        quantity INTEGER NOT NULL,
+                        created_at REAL NOT NULL,
+                        transaction_id TEXT UNIQUE
+                    );
+                    CREATE INDEX orders_open ON orders(account, product_id, transaction_id);
+                    """)
         }
         migrator.registerMigration("v3: deliveries per store") { db in
             try Self.keyByStore(db)
@@ -85,17 +88,18 @@ public struct AppLedger: Sendable {
         migrator.registerMigration("v4: revocations") { db in
             // Each refund the app has acted on, so a revocation seen again (a relaunch, a second
             // update) takes nothing back twice.
-            try db.execute(sql: """
-                CREATE TABLE revocations (
-                    store_id TEXT NOT NULL,
-                    transaction_id TEXT NOT NULL,
-                    account TEXT NOT NULL,
-                    product_id TEXT NOT NULL,
-                    taken_back INTEGER NOT NULL,
-                    revoked_at REAL NOT NULL,
-                    PRIMARY KEY (store_id, transaction_id)
-                );
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE revocations (
+                        store_id TEXT NOT NULL,
+                        transaction_id TEXT NOT NULL,
+                        account TEXT NOT NULL,
+                        product_id TEXT NOT NULL,
+                        taken_back INTEGER NOT NULL,
+                        revoked_at REAL NOT NULL,
+                        PRIMARY KEY (store_id, transaction_id)
+                    );
+                    """)
         }
         registerCrashes(&migrator)
         registerPurchaseDates(&migrator)
@@ -113,7 +117,9 @@ public struct AppLedger: Sendable {
     /// different store is reported once, as `StoreChange`, and every credit is kept.
     public func bound(to id: String) throws -> (ledger: AppLedger, change: StoreChange?) {
         // Read first: a command's start should not pay for a commit (and its fsync) when nothing changed.
-        if try pool.guardedReadNow({ db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'store'") }) == id {
+        if try pool.guardedReadNow({ db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'store'") })
+            == id
+        {
             return (AppLedger(pool: pool, inUse: inUse, storeId: id), nil)
         }
         let previous: String? = try pool.guardedWriteNow { db in
@@ -123,8 +129,10 @@ public struct AppLedger: Sendable {
                     try db.execute(sql: "UPDATE \(table) SET store_id = ? WHERE store_id = ''", arguments: [id])
                 }
             }
-            try db.execute(sql: "INSERT INTO meta (key, value) VALUES ('store', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                           arguments: [id])
+            try db.execute(
+                sql:
+                    "INSERT INTO meta (key, value) VALUES ('store', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                arguments: [id])
             return previous
         }
         let change = previous.flatMap { $0 == id ? nil : StoreChange(previous: $0, current: id) }
@@ -134,59 +142,60 @@ public struct AppLedger: Sendable {
     /// Adds `store_id` to the key of the ledger, the deliveries and the orders (tables rebuilt:
     /// SQLite cannot change a primary key in place). Rows recorded before get an empty store id.
     private static func keyByStore(_ db: Database) throws {
-        try db.execute(sql: """
-            CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-            CREATE TABLE ledger_new (
-                store_id TEXT NOT NULL DEFAULT '',
-                transaction_id TEXT NOT NULL,
-                claim TEXT NOT NULL,
-                product_id TEXT NOT NULL,
-                account TEXT NOT NULL,
-                order_id TEXT,
-                receipt TEXT,
-                status TEXT NOT NULL,
-                recorded_at REAL NOT NULL,
-                attempts INTEGER NOT NULL DEFAULT 0,
-                last_error TEXT,
-                next_attempt_at REAL,
-                matched_by TEXT,
-                PRIMARY KEY (store_id, transaction_id)
-            );
-            INSERT INTO ledger_new (transaction_id, claim, product_id, account, order_id, receipt, status, recorded_at, attempts,
-                                    last_error, next_attempt_at, matched_by)
-                SELECT transaction_id, claim, product_id, account, order_id, receipt, status, recorded_at, attempts,
-                       last_error, next_attempt_at, matched_by FROM ledger;
-            DROP TABLE ledger;
-            ALTER TABLE ledger_new RENAME TO ledger;
-            CREATE TABLE deliveries_new (
-                store_id TEXT NOT NULL DEFAULT '',
-                transaction_id TEXT NOT NULL,
-                account TEXT NOT NULL,
-                product_id TEXT NOT NULL,
-                quantity INTEGER NOT NULL,
-                delivered_at REAL NOT NULL,
-                PRIMARY KEY (store_id, transaction_id)
-            );
-            INSERT INTO deliveries_new (transaction_id, account, product_id, quantity, delivered_at)
-                SELECT transaction_id, account, product_id, quantity, delivered_at FROM deliveries;
-            DROP TABLE deliveries;
-            ALTER TABLE deliveries_new RENAME TO deliveries;
-            CREATE TABLE orders_new (
-                order_id TEXT PRIMARY KEY,
-                account TEXT NOT NULL,
-                product_id TEXT NOT NULL,
-                quantity INTEGER NOT NULL,
-                created_at REAL NOT NULL,
-                store_id TEXT NOT NULL DEFAULT '',
-                transaction_id TEXT,
-                UNIQUE (store_id, transaction_id)
-            );
-            INSERT INTO orders_new (order_id, account, product_id, quantity, created_at, transaction_id)
-                SELECT order_id, account, product_id, quantity, created_at, transaction_id FROM orders;
-            DROP TABLE orders;
-            ALTER TABLE orders_new RENAME TO orders;
-            CREATE INDEX orders_open ON orders(account, product_id, transaction_id);
-            """)
+        try db.execute(
+            sql: """
+                CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+                CREATE TABLE ledger_new (
+                    store_id TEXT NOT NULL DEFAULT '',
+                    transaction_id TEXT NOT NULL,
+                    claim TEXT NOT NULL,
+                    product_id TEXT NOT NULL,
+                    account TEXT NOT NULL,
+                    order_id TEXT,
+                    receipt TEXT,
+                    status TEXT NOT NULL,
+                    recorded_at REAL NOT NULL,
+                    attempts INTEGER NOT NULL DEFAULT 0,
+                    last_error TEXT,
+                    next_attempt_at REAL,
+                    matched_by TEXT,
+                    PRIMARY KEY (store_id, transaction_id)
+                );
+                INSERT INTO ledger_new (transaction_id, claim, product_id, account, order_id, receipt, status, recorded_at, attempts,
+                                        last_error, next_attempt_at, matched_by)
+                    SELECT transaction_id, claim, product_id, account, order_id, receipt, status, recorded_at, attempts,
+                           last_error, next_attempt_at, matched_by FROM ledger;
+                DROP TABLE ledger;
+                ALTER TABLE ledger_new RENAME TO ledger;
+                CREATE TABLE deliveries_new (
+                    store_id TEXT NOT NULL DEFAULT '',
+                    transaction_id TEXT NOT NULL,
+                    account TEXT NOT NULL,
+                    product_id TEXT NOT NULL,
+                    quantity INTEGER NOT NULL,
+                    delivered_at REAL NOT NULL,
+                    PRIMARY KEY (store_id, transaction_id)
+                );
+                INSERT INTO deliveries_new (transaction_id, account, product_id, quantity, delivered_at)
+                    SELECT transaction_id, account, product_id, quantity, delivered_at FROM deliveries;
+                DROP TABLE deliveries;
+                ALTER TABLE deliveries_new RENAME TO deliveries;
+                CREATE TABLE orders_new (
+                    order_id TEXT PRIMARY KEY,
+                    account TEXT NOT NULL,
+                    product_id TEXT NOT NULL,
+                    quantity INTEGER NOT NULL,
+                    created_at REAL NOT NULL,
+                    store_id TEXT NOT NULL DEFAULT '',
+                    transaction_id TEXT,
+                    UNIQUE (store_id, transaction_id)
+                );
+                INSERT INTO orders_new (order_id, account, product_id, quantity, created_at, transaction_id)
+                    SELECT order_id, account, product_id, quantity, created_at, transaction_id FROM orders;
+                DROP TABLE orders;
+                ALTER TABLE orders_new RENAME TO orders;
+                CREATE INDEX orders_open ON orders(account, product_id, transaction_id);
+                """)
     }
 }
 
@@ -202,8 +211,8 @@ public struct StoreChange: Sendable, Hashable {
     }
 
     public var message: String {
-        "this device's purchases were recorded with store \(previous) and it now talks to store \(current): " +
-            "each store's transactions are delivered once, and every credit so far is kept"
+        "this device's purchases were recorded with store \(previous) and it now talks to store \(current): "
+            + "each store's transactions are delivered once, and every credit so far is kept"
     }
 }
 

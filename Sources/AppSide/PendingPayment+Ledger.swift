@@ -15,13 +15,18 @@ extension PendingPayment {
             case (.deferred, _):
                 reason = .awaitingApproval
             case (.purchased, let entry?), (.restored, let entry?):
-                guard entry.status == .unverified else { reason = .unfinished; break }
-                reason = .awaitingVerification(attempts: entry.attempts, lastError: entry.lastError, nextAttempt: entry.nextAttempt)
+                guard entry.status == .unverified else {
+                    reason = .unfinished
+                    break
+                }
+                reason = .awaitingVerification(
+                    attempts: entry.attempts, lastError: entry.lastError, nextAttempt: entry.nextAttempt)
             default:
                 reason = .unfinished
             }
-            return PendingPayment(transactionId: transaction.id, productId: transaction.productId, quantity: transaction.quantity,
-                                  state: transaction.state, since: transaction.purchaseDate, reason: reason)
+            return PendingPayment(
+                transactionId: transaction.id, productId: transaction.productId, quantity: transaction.quantity,
+                state: transaction.state, since: transaction.purchaseDate, reason: reason)
         }
     }
 }

@@ -11,10 +11,15 @@ public enum PromotionalOfferSigner {
 
     /// The signed `SKPaymentDiscount`. The order id the payment will carry is signed as the app
     /// account token, so it must be the one the payment is sent with.
-    public static func sign(offerId: String, productId: String, applicationUsername: String?, catalog: Catalog,
-                            nonce: UUID = UUID(), at date: Date = Date()) throws -> PaymentDiscount {
+    public static func sign(
+        offerId: String, productId: String, applicationUsername: String?, catalog: Catalog,
+        nonce: UUID = UUID(), at date: Date = Date()
+    ) throws -> PaymentDiscount {
         guard let key = catalog.settings.offerSigningKey else {
-            throw Failure(description: "the catalog has no offerSigningKey to sign promotional offers with; pass --offer-signature made by your server")
+            throw Failure(
+                description:
+                    "the catalog has no offerSigningKey to sign promotional offers with; pass --offer-signature made by your server"
+            )
         }
         let privateKey: P256.Signing.PrivateKey
         do {
@@ -24,17 +29,25 @@ public enum PromotionalOfferSigner {
         }
         let timestamp = Int64((date.timeIntervalSince1970 * 1000).rounded())
         let nonceText = nonce.uuidString.lowercased()
-        let text = PaymentDiscount.signedText(bundleId: catalog.bundleId, keyIdentifier: key.keyId, productId: productId, offerId: offerId,
-                                              applicationUsername: applicationUsername, nonce: nonceText, timestamp: timestamp)
+        let text = PaymentDiscount.signedText(
+            bundleId: catalog.bundleId, keyIdentifier: key.keyId, productId: productId, offerId: offerId,
+            applicationUsername: applicationUsername, nonce: nonceText, timestamp: timestamp)
         let signature = try privateKey.signature(for: Data(text.utf8))
-        return PaymentDiscount(identifier: offerId, keyIdentifier: key.keyId, nonce: nonceText,
-                               signature: signature.derRepresentation.base64EncodedString(), timestamp: timestamp)
+        return PaymentDiscount(
+            identifier: offerId, keyIdentifier: key.keyId, nonce: nonceText,
+            signature: signature.derRepresentation.base64EncodedString(), timestamp: timestamp)
     }
 
     /// The offer a payment asks for by its id, as an app sends it: a win-back offer as it is, a
     /// promotional one signed as the app's server signs it, over `applicationUsername`.
-    public static func paymentOffer(_ offerId: String, productId: String, applicationUsername: String?, catalog: Catalog) throws -> PaymentOffer {
-        if catalog.product(id: productId)?.subscription?.offer(id: offerId)?.kind == .winBack { return .winBack(offerId) }
-        return .promotional(try sign(offerId: offerId, productId: productId, applicationUsername: applicationUsername, catalog: catalog))
+    public static func paymentOffer(
+        _ offerId: String, productId: String, applicationUsername: String?, catalog: Catalog
+    ) throws -> PaymentOffer {
+        if catalog.product(id: productId)?.subscription?.offer(id: offerId)?.kind == .winBack {
+            return .winBack(offerId)
+        }
+        return .promotional(
+            try sign(offerId: offerId, productId: productId, applicationUsername: applicationUsername, catalog: catalog)
+        )
     }
 }

@@ -23,8 +23,10 @@ public struct PurchaseObserver: Sendable {
     /// transaction that comes back without `applicationUsername` still finds it.
     public func buy(_ payment: Payment, forcing outcome: PaymentOutcome? = nil) async throws -> Transaction {
         let orderId = try ledger.placeOrder(payment, at: clock.now())
-        return try await store.add(Payment(productId: payment.productId, quantity: payment.quantity,
-                                           applicationUsername: orderId, account: payment.account, offer: payment.offer), forcing: outcome)
+        return try await store.add(
+            Payment(
+                productId: payment.productId, quantity: payment.quantity,
+                applicationUsername: orderId, account: payment.account, offer: payment.offer), forcing: outcome)
     }
 
     /// `stopAfterDelivery` plays an app that crashed after delivering and before verifying.
@@ -39,7 +41,8 @@ public struct PurchaseObserver: Sendable {
             try ledger.settleOrder(transaction)
             try await store.finish(transactionId: transaction.id)
             let error = transaction.error ?? .storeKit(.unknown)
-            let shown: [AppStep] = error == .storeKit(.paymentCancelled) ? [] : [.showError(transactionId: transaction.id, error: error)]
+            let shown: [AppStep] =
+                error == .storeKit(.paymentCancelled) ? [] : [.showError(transactionId: transaction.id, error: error)]
             return shown + [.finished(transactionId: transaction.id)]
         case .purchased, .restored:
             // Refunded: take back what was granted. A purchase update that arrives after its refund
@@ -55,8 +58,11 @@ public struct PurchaseObserver: Sendable {
     /// A refund (StoreKit 2 sends the revoked transaction): the app withdraws what it granted,
     /// once, and finishes the transaction if the queue still held it.
     private func revoke(_ transaction: Transaction) async throws -> [AppStep] {
-        let record = try ledger.revoke(transaction, product: catalog.product(id: transaction.productId), at: clock.now())
-        var steps: [AppStep] = record.firstTime ? [.revoked(transactionId: transaction.id, balance: record.balance, amount: record.amount)] : []
+        let record = try ledger.revoke(
+            transaction, product: catalog.product(id: transaction.productId), at: clock.now())
+        var steps: [AppStep] =
+            record.firstTime
+            ? [.revoked(transactionId: transaction.id, balance: record.balance, amount: record.amount)] : []
         // Finished whether or not this is the first time: a finish that failed before is tried again.
         if !transaction.finished {
             try await store.finish(transactionId: transaction.id)
@@ -71,7 +77,8 @@ public struct PurchaseObserver: Sendable {
     public func reconcileRevocations(account: String) async throws -> [AppStep] {
         let acted = try ledger.revokedIds(account: account)
         var steps: [AppStep] = []
-        for transaction in try await store.transactions(account: account) where transaction.terms?.revocation != nil && !acted.contains(transaction.id) {
+        for transaction in try await store.transactions(account: account)
+        where transaction.terms?.revocation != nil && !acted.contains(transaction.id) {
             steps += try await revoke(transaction)
         }
         return steps
@@ -79,7 +86,8 @@ public struct PurchaseObserver: Sendable {
 
     private func deliver(_ update: TransactionUpdate) throws -> (DeliveryRecord, [AppStep]) {
         let transaction = update.transaction
-        let record = try ledger.recordAndDeliver(update, product: catalog.product(id: transaction.productId), at: clock.now())
+        let record = try ledger.recordAndDeliver(
+            update, product: catalog.product(id: transaction.productId), at: clock.now())
         if let crash = record.crash { throw crash }
         var steps: [AppStep] = [.delivered(transactionId: transaction.id, firstTime: record.delivered)]
         if record.delivered, record.matchedBy == .accountAndProduct, let orderId = record.orderId {
@@ -91,12 +99,23 @@ public struct PurchaseObserver: Sendable {
     private func verifyAndFinish(_ update: TransactionUpdate, claim: String) async throws -> [AppStep] {
         let transaction = update.transaction
         guard let receipt = update.receipt else {
-            return [.verificationDeferred(transactionId: transaction.id, reason: "no receipt was delivered with the transaction", nextAttempt: nil)]
+            return [
+                .verificationDeferred(
+                    transactionId: transaction.id, reason: "no receipt was delivered with the transaction",
+                    nextAttempt: nil)
+            ]
         }
-        guard let step = try await verify(transactionId: transaction.id, productId: transaction.productId, receipt: receipt, claim: claim) else {
+        guard
+            let step = try await verify(
+                transactionId: transaction.id, productId: transaction.productId, receipt: receipt, claim: claim)
+        else {
             let next = try ledger.entry(transactionId: transaction.id)?.nextAttempt
-            return [.verificationDeferred(transactionId: transaction.id, reason: try ledger.entry(transactionId: transaction.id)?.lastError ?? "retry later",
-                                          nextAttempt: next)]
+            return [
+                .verificationDeferred(
+                    transactionId: transaction.id,
+                    reason: try ledger.entry(transactionId: transaction.id)?.lastError ?? "retry later",
+                    nextAttempt: next)
+            ]
         }
         try await store.finish(transactionId: transaction.id)
         try ledger.mark(transaction.id, status: .finished, at: clock.now())
@@ -104,8 +123,12 @@ public struct PurchaseObserver: Sendable {
     }
 
     /// Asks the app's server and records the answer in the ledger; nil when it said "later".
-    private func verify(transactionId: String, productId: String, receipt: String, claim: String) async throws -> AppStep? {
-        switch try await store.verify(receipt: receipt, transactionId: transactionId, productId: productId, claim: claim) {
+    private func verify(transactionId: String, productId: String, receipt: String, claim: String) async throws
+        -> AppStep?
+    {
+        switch try await store.verify(
+            receipt: receipt, transactionId: transactionId, productId: productId, claim: claim)
+        {
         case .verified:
             try ledger.mark(transactionId, status: .verified, at: clock.now())
             return .verified(transactionId: transactionId)
@@ -131,7 +154,8 @@ public struct PurchaseObserver: Sendable {
     /// `queue`: the ids the queue offers, which `handle` takes care of.
     public func recoverLedger(account: String, queue: Set<String>) async throws -> [AppStep] {
         var steps: [AppStep] = []
-        for entry in try ledger.entries(account: account, openOnly: true) where entry.status == .unverified && !queue.contains(entry.transactionId) {
+        for entry in try ledger.entries(account: account, openOnly: true)
+        where entry.status == .unverified && !queue.contains(entry.transactionId) {
             steps += try await confirmOutsideTheQueue(entry)
         }
         return steps
@@ -144,10 +168,17 @@ public struct PurchaseObserver: Sendable {
             try ledger.mark(entry.transactionId, status: .finished, at: now)
             return []
         }
-        guard let step = try await verify(transactionId: entry.transactionId, productId: entry.productId, receipt: receipt, claim: claim) else {
+        guard
+            let step = try await verify(
+                transactionId: entry.transactionId, productId: entry.productId, receipt: receipt, claim: claim)
+        else {
             let next = try ledger.entry(transactionId: entry.transactionId)?.nextAttempt
-            return [.verificationDeferred(transactionId: entry.transactionId, reason: try ledger.entry(transactionId: entry.transactionId)?.lastError ?? "retry later",
-                                          nextAttempt: next)]
+            return [
+                .verificationDeferred(
+                    transactionId: entry.transactionId,
+                    reason: try ledger.entry(transactionId: entry.transactionId)?.lastError ?? "retry later",
+                    nextAttempt: next)
+            ]
         }
         // Already finished in the store (or deleted from it): only the ledger is left to close.
         try ledger.mark(entry.transactionId, status: .finished, at: clock.now())
@@ -160,7 +191,9 @@ public struct PurchaseObserver: Sendable {
         let due = try ledger.entries(account: account, openOnly: true)
             .filter { $0.status == .unverified && ($0.nextAttempt ?? now) <= now }
         guard !due.isEmpty else { return [] }
-        let queue = Dictionary(try await store.unfinished(account: account).map { ($0.transaction.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let queue = Dictionary(
+            try await store.unfinished(account: account).map { ($0.transaction.id, $0) },
+            uniquingKeysWith: { first, _ in first })
         var steps: [AppStep] = []
         for entry in due {
             guard let update = queue[entry.transactionId] else {
@@ -193,7 +226,8 @@ public struct PurchaseObserver: Sendable {
 
     /// The payments still in flight for the account (banner, pending view, buy warnings).
     public func pending(account: String) async throws -> [PendingPayment] {
-        PendingPayment.list(unfinished: try await store.unfinished(account: account).map(\.transaction),
-                            ledger: try ledger.entries(account: account, openOnly: true))
+        PendingPayment.list(
+            unfinished: try await store.unfinished(account: account).map(\.transaction),
+            ledger: try ledger.entries(account: account, openOnly: true))
     }
 }

@@ -33,7 +33,8 @@ enum CatalogFuzz {
         case (.success(let direct), .success(let tree)):
             precondition(direct == tree, "the direct reading gave another catalog")
         case (.failure(let direct), .failure(let tree)):
-            precondition(direct.problems == tree.problems, "the direct reading gave other problems: \(direct) against \(tree)")
+            precondition(
+                direct.problems == tree.problems, "the direct reading gave other problems: \(direct) against \(tree)")
         default:
             preconditionFailure("one reading decoded the catalog and the other did not: \(outcomes)")
         }
@@ -46,7 +47,8 @@ enum CatalogFuzz {
         for problem in error.problems {
             precondition(!problem.path.isEmpty, "a problem without a location: \(problem)")
             if let bad = problem.description.unicodeScalars.first(where: isControlOrLineBreak) {
-                preconditionFailure("U+\(String(bad.value, radix: 16)) in a message: \(problem.description.debugDescription)")
+                preconditionFailure(
+                    "U+\(String(bad.value, radix: 16)) in a message: \(problem.description.debugDescription)")
             }
         }
         precondition(error.description.hasPrefix("\(source): "), "the message does not start with its source")
@@ -55,10 +57,12 @@ enum CatalogFuzz {
     /// A catalog that decodes is consistent: what it refers to exists, ids are unique.
     static func check(_ catalog: Catalog) {
         precondition(!catalog.products.isEmpty, "a catalog without products")
-        precondition(catalog.storefront(id: catalog.defaultStorefront) != nil, "the default storefront is not in the catalog")
+        precondition(
+            catalog.storefront(id: catalog.defaultStorefront) != nil, "the default storefront is not in the catalog")
         precondition(Set(catalog.products.map(\.id)).count == catalog.products.count, "duplicate product ids")
         precondition(Set(catalog.storefronts.map(\.id)).count == catalog.storefronts.count, "duplicate storefronts")
-        precondition(Set(catalog.subscriptionGroups.map(\.id)).count == catalog.subscriptionGroups.count, "duplicate groups")
+        precondition(
+            Set(catalog.subscriptionGroups.map(\.id)).count == catalog.subscriptionGroups.count, "duplicate groups")
         for account in catalog.accounts {
             precondition(catalog.storefront(id: account.storefront) != nil, "an account in an unknown storefront")
         }
@@ -68,7 +72,9 @@ enum CatalogFuzz {
                 precondition(catalog.storefront(id: storefront) != nil, "a price in an unknown storefront")
                 precondition(price >= 0 && price <= 100_000_000, "price \(price) out of range")
             }
-            if product.type.isSubscription { precondition(product.subscription != nil, "a subscription without a period") }
+            if product.type.isSubscription {
+                precondition(product.subscription != nil, "a subscription without a period")
+            }
             if let group = product.subscription?.group {
                 precondition(catalog.group(id: group) != nil, "a subscription in an unknown group")
             }
@@ -112,8 +118,11 @@ enum CatalogFuzzerMain {
                 print("CatalogFuzzer: no such file: \(argument)")
                 exit(2)
             }
-            let paths = isDirectory.boolValue
-                ? ((try? FileManager.default.contentsOfDirectory(atPath: argument)) ?? []).sorted().map { "\(argument)/\($0)" }
+            let paths =
+                isDirectory.boolValue
+                ? ((try? FileManager.default.contentsOfDirectory(atPath: argument)) ?? []).sorted().map {
+                    "\(argument)/\($0)"
+                }
                 : [argument]
             for path in paths {
                 // FileHandle, not FileManager.contents(atPath:), which leaks 4 KiB per empty file in swift-foundation 6.3.

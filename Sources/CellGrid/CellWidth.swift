@@ -25,7 +25,7 @@ public enum CellWidth {
     package static func isStandalone(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x20...0x7E, 0xA0...0x2FF, 0x2010...0x2027, 0x2030...0x205E, 0x2190...0x2BFF, 0x3000...0x3029,
-             0x4E00...0x9FFF, 0xFF01...0xFF60, 0xFFE0...0xFFE6:
+            0x4E00...0x9FFF, 0xFF01...0xFF60, 0xFFE0...0xFFE6:
             return true
         default:
             return false
@@ -88,9 +88,9 @@ public enum CellWidth {
     private static func isWide(_ value: UInt32) -> Bool {
         switch value {
         case 0x1100...0x115F, 0x231A...0x231B, 0x2329...0x232A, 0x2E80...0x303E, 0x3041...0x33FF,
-             0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF, 0xA960...0xA97F, 0xAC00...0xD7A3,
-             0xF900...0xFAFF, 0xFE10...0xFE19, 0xFE30...0xFE6F, 0xFF00...0xFF60, 0xFFE0...0xFFE6,
-             0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x2FFFD, 0x30000...0x3FFFD:
+            0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF, 0xA960...0xA97F, 0xAC00...0xD7A3,
+            0xF900...0xFAFF, 0xFE10...0xFE19, 0xFE30...0xFE6F, 0xFF00...0xFF60, 0xFFE0...0xFFE6,
+            0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x2FFFD, 0x30000...0x3FFFD:
             return true
         default:
             return false
@@ -105,7 +105,9 @@ public enum CellWidth {
         if let ascii = asciiWidth(text) {
             guard ascii > width else { return text }
             // Control bytes (CR LF too) take no cells, so they never end the cut.
-            return String(decoding: prefix(text.utf8, fitting: width - 1) { $0 >= 0x20 && $0 < 0x7F ? 1 : 0 }, as: UTF8.self) + "…"
+            return String(
+                decoding: prefix(text.utf8, fitting: width - 1) { $0 >= 0x20 && $0 < 0x7F ? 1 : 0 }, as: UTF8.self)
+                + "…"
         }
         if let simple = scalarWidth(text) {
             guard simple > width else { return text }
@@ -116,7 +118,9 @@ public enum CellWidth {
     }
 
     /// The longest prefix of `items` whose widths add up to at most `cells`.
-    private static func prefix<Items: Collection>(_ items: Items, fitting cells: Int, _ width: (Items.Element) -> Int) -> Items.SubSequence {
+    private static func prefix<Items: Collection>(_ items: Items, fitting cells: Int, _ width: (Items.Element) -> Int)
+        -> Items.SubSequence
+    {
         var used = 0
         var end = items.startIndex
         while end != items.endIndex {

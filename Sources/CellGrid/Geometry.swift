@@ -38,7 +38,8 @@ public struct Rect: Hashable, Sendable {
 
     /// The rectangle shrunk by `amount` cells on every side (for the inside of a box).
     public func inset(by amount: Int) -> Rect {
-        Rect(row: row + amount, column: column + amount,
-             width: max(0, width - 2 * amount), height: max(0, height - 2 * amount))
+        Rect(
+            row: row + amount, column: column + amount,
+            width: max(0, width - 2 * amount), height: max(0, height - 2 * amount))
     }
 }

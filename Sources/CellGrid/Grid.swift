@@ -1,4 +1,3 @@
-
 /// The in-memory screen: a fixed-size array of cells that the pure view renders into and the
 /// terminal driver paints. Every operation clips to the grid and ignores what falls outside, for
 /// any coordinates (negative, huge) and any size (0×0 included), so a view can never crash it.
@@ -16,7 +15,8 @@ public struct Grid: Hashable, Sendable, CustomStringConvertible {
 
     public init(size: TerminalSize, role: Role = .normal) {
         self.size = size
-        self.cells = Array(repeating: StoredCell(code: StoredCell.space, role: role, attributes: []), count: size.columns * size.rows)
+        self.cells = Array(
+            repeating: StoredCell(code: StoredCell.space, role: role, attributes: []), count: size.columns * size.rows)
     }
 
     public var bounds: Rect { Rect(row: 0, column: 0, width: size.columns, height: size.rows) }
@@ -46,9 +46,11 @@ public struct Grid: Hashable, Sendable, CustomStringConvertible {
     ///
     /// - Returns: the number of grid cells written.
     @discardableResult
-    public mutating func write(_ text: String, row: Int, column: Int, role: Role = .normal,
-                               attributes: Attributes = [], maxWidth: Int? = nil,
-                               overflow: Overflow = .clip) -> Int {
+    public mutating func write(
+        _ text: String, row: Int, column: Int, role: Role = .normal,
+        attributes: Attributes = [], maxWidth: Int? = nil,
+        overflow: Overflow = .clip
+    ) -> Int {
         guard row >= 0, row < size.rows else { return 0 }
         let (toEdge, overflowed) = size.columns.subtractingReportingOverflow(column)
         let limit = min(maxWidth ?? Int.max, overflowed ? Int.max : toEdge)
@@ -66,13 +68,18 @@ public struct Grid: Hashable, Sendable, CustomStringConvertible {
             }
             guard high < 0x80 else { return nil }
             if !control, column >= 0 {
-                return copyPrintable(bytes, row: row, column: column, limit: limit, role: role, attributes: attributes, cut: mayOverflow)
+                return copyPrintable(
+                    bytes, row: row, column: column, limit: limit, role: role, attributes: attributes, cut: mayOverflow)
             }
-            return writeASCII(bytes, row: row, column: column, limit: limit, role: role, attributes: attributes, ellipsis: mayOverflow)
+            return writeASCII(
+                bytes, row: row, column: column, limit: limit, role: role, attributes: attributes, ellipsis: mayOverflow
+            )
         }
         if let written = ascii ?? nil { return written }
-        if let written = writeMeasured(text, row: row, column: column, limit: limit, role: role, attributes: attributes,
-                                       ellipsis: mayOverflow) {
+        if let written = writeMeasured(
+            text, row: row, column: column, limit: limit, role: role, attributes: attributes,
+            ellipsis: mayOverflow)
+        {
             return written
         }
         // Characters of several scalars: the exact, slower way. The ASCII and one-scalar ways
@@ -89,8 +96,10 @@ public struct Grid: Hashable, Sendable, CustomStringConvertible {
     /// `write` for text whose every scalar is a character of its own (`CellWidth.isOneScalarPerCharacter`),
     /// the rest of this UI's text: each scalar measured once, then placed, ending with "…" when
     /// `ellipsis` and the text is wider than `limit`. Nil, with nothing written, for other text.
-    private mutating func writeMeasured(_ text: String, row: Int, column: Int, limit: Int, role: Role,
-                                        attributes: Attributes, ellipsis: Bool) -> Int? {
+    private mutating func writeMeasured(
+        _ text: String, row: Int, column: Int, limit: Int, role: Role,
+        attributes: Attributes, ellipsis: Bool
+    ) -> Int? {
         withUnsafeTemporaryAllocation(of: UInt64.self, capacity: max(1, text.utf8.count)) { measured -> Int? in
             var count = 0
             var total = 0
@@ -107,7 +116,9 @@ public struct Grid: Hashable, Sendable, CustomStringConvertible {
             let cut = ellipsis && total > limit
             var layout = LineLayout(row: row, column: column, limit: limit, role: role, attributes: attributes)
             for entry in measured[..<(cut ? fitting : count)] {
-                guard layout.place(UInt32(truncatingIfNeeded: entry >> 8), width: Int(entry & 0xFF), on: &self) else { break }
+                guard layout.place(UInt32(truncatingIfNeeded: entry >> 8), width: Int(entry & 0xFF), on: &self) else {
+                    break
+                }
             }
             if cut { _ = layout.place(0x2026, width: 1, on: &self) }  // "…"
             return layout.used
@@ -117,8 +128,10 @@ public struct Grid: Hashable, Sendable, CustomStringConvertible {
     /// `write` for printable ASCII from a visible column, nearly every write of a frame: one cell
     /// per byte, copied in a straight loop; only the two ends can cut a wide character in half, and
     /// are repaired as `put` does. `cut` (asked for "…" and wider than `limit`): the first `limit - 1` bytes and "…".
-    private mutating func copyPrintable(_ text: UnsafeBufferPointer<UInt8>, row: Int, column: Int, limit: Int, role: Role,
-                                        attributes: Attributes, cut: Bool) -> Int {
+    private mutating func copyPrintable(
+        _ text: UnsafeBufferPointer<UInt8>, row: Int, column: Int, limit: Int, role: Role,
+        attributes: Attributes, cut: Bool
+    ) -> Int {
         let count = min(text.count, cut ? limit - 1 : limit)
         let columns = size.columns
         let start = row * columns + column
@@ -130,7 +143,9 @@ public struct Grid: Hashable, Sendable, CustomStringConvertible {
                     cell.code = UInt32(text[index])
                     cells[start + index] = cell
                 }
-                if column + count < columns, cells[start + count].isContinuation { cells[start + count].code = StoredCell.space }
+                if column + count < columns, cells[start + count].isContinuation {
+                    cells[start + count].code = StoredCell.space
+                }
             }
         }
         guard cut else { return count }
@@ -140,8 +155,10 @@ public struct Grid: Hashable, Sendable, CustomStringConvertible {
 
     /// `write` for other ASCII text (control bytes, or starting left of column 0), cut for "…" when
     /// `ellipsis` and it is wider than `limit`.
-    private mutating func writeASCII(_ text: UnsafeBufferPointer<UInt8>, row: Int, column: Int, limit: Int, role: Role,
-                                     attributes: Attributes, ellipsis: Bool) -> Int {
+    private mutating func writeASCII(
+        _ text: UnsafeBufferPointer<UInt8>, row: Int, column: Int, limit: Int, role: Role,
+        attributes: Attributes, ellipsis: Bool
+    ) -> Int {
         // Wider than `limit` (one cell per printable byte): the first `limit - 1` and "…", as `writeMeasured` cuts.
         guard ellipsis, text.count(where: { $0 >= 0x20 && $0 < 0x7F }) > limit else {
             return writeASCII(text, row: row, column: column, limit: limit, role: role, attributes: attributes)
@@ -158,7 +175,9 @@ public struct Grid: Hashable, Sendable, CustomStringConvertible {
     /// One pass over the row: one cell per printable byte (CR LF, the only two-byte character, has
     /// no width, and neither have CR and LF apart, so control bytes are skipped). Only the cells at
     /// the two ends can cut a wide character in half; those are repaired as `put` does.
-    private mutating func writeASCII(_ text: UnsafeBufferPointer<UInt8>, row: Int, column: Int, limit: Int, role: Role, attributes: Attributes) -> Int {
+    private mutating func writeASCII(
+        _ text: UnsafeBufferPointer<UInt8>, row: Int, column: Int, limit: Int, role: Role, attributes: Attributes
+    ) -> Int {
         let columns = size.columns
         let start = row * columns
         return cells.withUnsafeMutableBufferPointer { cells in
@@ -178,7 +197,9 @@ public struct Grid: Hashable, Sendable, CustomStringConvertible {
                 cells[start + x] = StoredCell(code: UInt32(byte), role: role, attributes: attributes)
             }
             guard first >= 0 else { return 0 }
-            if last + 1 < columns, cells[start + last + 1].isContinuation { cells[start + last + 1].code = StoredCell.space }
+            if last + 1 < columns, cells[start + last + 1].isContinuation {
+                cells[start + last + 1].code = StoredCell.space
+            }
             return last - first + 1
         }
     }
@@ -228,8 +249,10 @@ public struct Grid: Hashable, Sendable, CustomStringConvertible {
 
     /// Fills the part of `rect` inside the grid with `character` (a one-cell character; anything
     /// else fills with spaces).
-    public mutating func fill(_ rect: Rect, role: Role = .normal, attributes: Attributes = [],
-                              character: Character = " ") {
+    public mutating func fill(
+        _ rect: Rect, role: Role = .normal, attributes: Attributes = [],
+        character: Character = " "
+    ) {
         let (rows, columns) = clip(rect)
         guard !rows.isEmpty, !columns.isEmpty else { return }
         let fillCode = CellWidth.of(character) == 1 ? code(for: character) : StoredCell.space
@@ -243,8 +266,10 @@ public struct Grid: Hashable, Sendable, CustomStringConvertible {
     /// Draws a frame on the edge of `rect` (the inside is left alone) with box-drawing characters,
     /// or `+`, `-`, `|` when `ascii` (a terminal without UTF-8). A title goes into the top edge,
     /// cut with "…" when it does not fit. Parts outside the grid are skipped.
-    public mutating func box(_ rect: Rect, title: String? = nil, role: Role = .border,
-                             titleRole: Role = .title, ascii: Bool = false) {
+    public mutating func box(
+        _ rect: Rect, title: String? = nil, role: Role = .border,
+        titleRole: Role = .title, ascii: Bool = false
+    ) {
         guard !rect.isEmpty else { return }
         // Box-drawing characters are one scalar each: their codes are their scalar values.
         let glyphs: (horizontal: UInt32, vertical: UInt32, corners: [UInt32]) =
@@ -267,8 +292,9 @@ public struct Grid: Hashable, Sendable, CustomStringConvertible {
         put(glyphs.corners[2], width: 1, row: bottom, column: left, role: role, attributes: [])
         put(glyphs.corners[3], width: 1, row: bottom, column: right, role: role, attributes: [])
         if let title, !title.isEmpty, rect.width > 4 {
-            write(" \(title) ", row: top, column: Self.saturatingAdd(left, 2), role: titleRole,
-                  maxWidth: rect.width - 4, overflow: .ellipsis)
+            write(
+                " \(title) ", row: top, column: Self.saturatingAdd(left, 2), role: titleRole,
+                maxWidth: rect.width - 4, overflow: .ellipsis)
         }
     }
 
@@ -279,7 +305,7 @@ public struct Grid: Hashable, Sendable, CustomStringConvertible {
     public var rows: [String] {
         (0..<size.rows).map { row in
             var line = ""
-            for stored in cells[row * size.columns ..< (row + 1) * size.columns] where !stored.isContinuation {
+            for stored in cells[row * size.columns..<(row + 1) * size.columns] where !stored.isContinuation {
                 line.append(character(stored))
             }
             return line
@@ -301,7 +327,7 @@ public struct Grid: Hashable, Sendable, CustomStringConvertible {
     /// line up under `rows` in a monospace view.
     public var roleRows: [String] {
         (0..<size.rows).map { row in
-            String(cells[row * size.columns ..< (row + 1) * size.columns].map(\.role.marker))
+            String(cells[row * size.columns..<(row + 1) * size.columns].map(\.role.marker))
         }
     }
 
@@ -381,10 +407,13 @@ public struct Grid: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Stores one character (its code) of `width` cells, repairing any wide character it cuts in half.
-    fileprivate mutating func put(_ code: UInt32, width: Int, row: Int, column: Int,
-                                  role: Role, attributes: Attributes) {
+    fileprivate mutating func put(
+        _ code: UInt32, width: Int, row: Int, column: Int,
+        role: Role, attributes: Attributes
+    ) {
         guard row >= 0, row < size.rows, column >= 0, column < size.columns,
-              width <= size.columns - column else { return }
+            width <= size.columns - column
+        else { return }
         let start = row * size.columns
         let last = column + width - 1
         if cells[start + column].isContinuation, column > 0 {

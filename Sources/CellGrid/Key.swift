@@ -70,7 +70,8 @@ extension Key {
             return
         }
         if lower.hasPrefix("f"), let number = Int(lower.dropFirst()), (1...63).contains(number),
-           lower.dropFirst().allSatisfy(\.isASCII) {
+            lower.dropFirst().allSatisfy(\.isASCII)
+        {
             self = .function(number)
             return
         }

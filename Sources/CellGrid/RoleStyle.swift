@@ -26,18 +26,27 @@ public struct RoleStyle: Sendable {
     public static func of(_ role: Role) -> RoleStyle {
         switch role {
         case .normal: RoleStyle(foreground: defaultColor, background: defaultColor, colorLook: [], monochromeLook: [])
-        case .title: RoleStyle(foreground: defaultColor, background: defaultColor, colorLook: [.bold], monochromeLook: [.bold])
-        case .muted: RoleStyle(foreground: defaultColor, background: defaultColor, colorLook: [.dim], monochromeLook: [.dim])
+        case .title:
+            RoleStyle(foreground: defaultColor, background: defaultColor, colorLook: [.bold], monochromeLook: [.bold])
+        case .muted:
+            RoleStyle(foreground: defaultColor, background: defaultColor, colorLook: [.dim], monochromeLook: [.dim])
         case .price: RoleStyle(foreground: green, background: defaultColor, colorLook: [], monochromeLook: [.bold])
         case .selected: RoleStyle(foreground: black, background: cyan, colorLook: [], monochromeLook: [.reverse])
-        case .warning: RoleStyle(foreground: yellow, background: defaultColor, colorLook: [.bold], monochromeLook: [.bold])
-        case .error: RoleStyle(foreground: red, background: defaultColor, colorLook: [.bold], monochromeLook: [.bold, .underline])
+        case .warning:
+            RoleStyle(foreground: yellow, background: defaultColor, colorLook: [.bold], monochromeLook: [.bold])
+        case .error:
+            RoleStyle(
+                foreground: red, background: defaultColor, colorLook: [.bold], monochromeLook: [.bold, .underline])
         case .success: RoleStyle(foreground: green, background: defaultColor, colorLook: [], monochromeLook: [.bold])
         case .info: RoleStyle(foreground: cyan, background: defaultColor, colorLook: [], monochromeLook: [])
-        case .banner: RoleStyle(foreground: black, background: yellow, colorLook: [.bold], monochromeLook: [.reverse, .bold])
+        case .banner:
+            RoleStyle(foreground: black, background: yellow, colorLook: [.bold], monochromeLook: [.reverse, .bold])
         case .border: RoleStyle(foreground: blue, background: defaultColor, colorLook: [], monochromeLook: [.dim])
         case .key: RoleStyle(foreground: cyan, background: defaultColor, colorLook: [.bold], monochromeLook: [.bold])
-        case .input: RoleStyle(foreground: defaultColor, background: defaultColor, colorLook: [.underline], monochromeLook: [.underline])
+        case .input:
+            RoleStyle(
+                foreground: defaultColor, background: defaultColor, colorLook: [.underline],
+                monochromeLook: [.underline])
         case .status: RoleStyle(foreground: black, background: white, colorLook: [], monochromeLook: [.reverse])
         }
     }

@@ -87,7 +87,8 @@ public enum TerminalText {
     /// Whether `text` is all printable ASCII, settled byte by byte: nearly all text is.
     private static func isPrintableASCII(_ text: String) -> Bool {
         let printable = { (byte: UInt8) in byte >= 0x20 && byte < 0x7F }
-        return text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy(printable) } ?? text.utf8.allSatisfy(printable)
+        return text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy(printable) }
+            ?? text.utf8.allSatisfy(printable)
     }
 
     /// Reads text left to right, deciding each scalar from the one before it.

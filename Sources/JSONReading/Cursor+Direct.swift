@@ -6,7 +6,9 @@ extension Cursor {
     /// The object at the cursor, member by member: `member` gets each key with the cursor at its
     /// value and reads the value (or returns false to give up). False for anything but an object,
     /// and for a trailing comma.
-    package mutating func readObject(_ member: (inout Cursor, String) throws(JSONSyntaxError) -> Bool) throws(JSONSyntaxError) -> Bool {
+    package mutating func readObject(_ member: (inout Cursor, String) throws(JSONSyntaxError) -> Bool)
+        throws(JSONSyntaxError) -> Bool
+    {
         guard next(is: "{") else { return false }
         depth += 1
         defer { depth -= 1 }

@@ -1,11 +1,11 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 
-private let systemRead = Glibc.read
+    private let systemRead = Glibc.read
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 
-private let systemRead = Darwin.read
+    private let systemRead = Darwin.read
 #endif
 
 /// A file's bytes read straight into an array (one copy, no `Data` in between), up to a limit:

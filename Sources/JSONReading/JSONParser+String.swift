@@ -36,18 +36,22 @@ extension Cursor {
                 index += 1
             }
         }
-        throw JSONSyntaxError(location: location(of: opened), message: "unexpected \(text.end) inside the string that starts here (\(text.name) looks truncated)")
+        throw JSONSyntaxError(
+            location: location(of: opened),
+            message: "unexpected \(text.end) inside the string that starts here (\(text.name) looks truncated)")
     }
 
     /// A raw control character in a string, with the escape to write instead.
     private func unescaped(_ byte: UInt8) -> String {
-        let (name, escape) = switch byte {
-        case 0x0A: (" (a line break)", "\\n")
-        case 0x09: (" (a tab)", "\\t")
-        case 0x0D: (" (a carriage return)", "\\r")
-        default: ("", "\\u00" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16, uppercase: true))
-        }
-        return "unescaped control character 0x\(String(byte, radix: 16, uppercase: true))\(name) inside a string; write it as \(escape)"
+        let (name, escape) =
+            switch byte {
+            case 0x0A: (" (a line break)", "\\n")
+            case 0x09: (" (a tab)", "\\t")
+            case 0x0D: (" (a carriage return)", "\\r")
+            default: ("", "\\u00" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16, uppercase: true))
+            }
+        return
+            "unescaped control character 0x\(String(byte, radix: 16, uppercase: true))\(name) inside a string; write it as \(escape)"
     }
 
     private func appendRun(from start: Int, to result: inout String) throws(JSONSyntaxError) {
@@ -63,8 +67,9 @@ extension Cursor {
         do {
             return String(copying: try UTF8Span(validating: run.span))
         } catch {
-            throw JSONSyntaxError(location: location(of: firstInvalidUTF8(in: start..<index)),
-                                  message: "invalid UTF-8 inside a string (\(text.name) is not UTF-8 text)")
+            throw JSONSyntaxError(
+                location: location(of: firstInvalidUTF8(in: start..<index)),
+                message: "invalid UTF-8 inside a string (\(text.name) is not UTF-8 text)")
         }
     }
 
@@ -73,7 +78,9 @@ extension Cursor {
         while position < range.upperBound {
             var end = position + 1
             while end <= range.upperBound, end - position <= 4 {
-                if String(validating: UnsafeBufferPointer(rebasing: bytes[position..<end]), as: UTF8.self) != nil { break }
+                if String(validating: UnsafeBufferPointer(rebasing: bytes[position..<end]), as: UTF8.self) != nil {
+                    break
+                }
                 end += 1
             }
             if end > range.upperBound || end - position > 4 { return position }
@@ -100,7 +107,9 @@ extension Cursor {
         default:
             index -= 1
             // The byte after the backslash may be anything; only printable ASCII is shown as itself.
-            let escape = (0x21...0x7E).contains(byte) ? "'\\\(Character(Unicode.Scalar(byte)))'" : "'\\' followed by \(describeCurrent())"
+            let escape =
+                (0x21...0x7E).contains(byte)
+                ? "'\\\(Character(Unicode.Scalar(byte)))'" : "'\\' followed by \(describeCurrent())"
             throw failure("invalid escape \(escape) in a string")
         }
     }
@@ -109,13 +118,15 @@ extension Cursor {
     private mutating func unicodeEscape() throws(JSONSyntaxError) -> Unicode.Scalar {
         let high = try hexQuad()
         if (0xD800..<0xDC00).contains(high) {
-            guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+            guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
+            else {
                 throw failure("a high surrogate \\u\(String(high, radix: 16)) must be followed by a low surrogate")
             }
             index += 2
             let low = try hexQuad()
             guard (0xDC00..<0xE000).contains(low),
-                  let scalar = Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)) else {
+                let scalar = Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))
+            else {
                 throw failure("\\u\(String(low, radix: 16)) is not a low surrogate")
             }
             return scalar

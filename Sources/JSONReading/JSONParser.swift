@@ -51,7 +51,9 @@ public struct JSONParser {
     /// `key` go to `sink` one by one as they are parsed, when `sink.begin` accepts them; that
     /// member is then an empty array in the tree. A large catalog's products need not all be in
     /// memory as a tree at once. Syntax errors are exactly those of `parse(_:)`.
-    package static func parse(_ bytes: UnsafeBufferPointer<UInt8>, streaming key: String, to sink: any JSONElementSink) throws(JSONSyntaxError) -> JSONValue {
+    package static func parse(_ bytes: UnsafeBufferPointer<UInt8>, streaming key: String, to sink: any JSONElementSink)
+        throws(JSONSyntaxError) -> JSONValue
+    {
         var parser = Cursor(bytes: bytes)
         parser.stream = (key, sink)
         return try parser.document()
@@ -102,7 +104,10 @@ package struct Cursor {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }  // a UTF-8 byte-order mark is harmless
         skipWhitespace()
         guard index < bytes.count else {
-            throw failure(bytes.isEmpty ? "\(text.name) is empty; expected a JSON object" : "no JSON value; \(text.name) holds only whitespace")
+            throw failure(
+                bytes.isEmpty
+                    ? "\(text.name) is empty; expected a JSON object"
+                    : "no JSON value; \(text.name) holds only whitespace")
         }
         let value = try value()
         skipWhitespace()
@@ -115,24 +120,36 @@ package struct Cursor {
     /// A value; `container` is the innermost open object or array, named when the file ends here.
     package mutating func value(in container: (kind: String, opened: Int)? = nil) throws(JSONSyntaxError) -> JSONValue {
         guard index < bytes.count else {
-            guard let container else { throw failure("unexpected \(text.end); expected a value (\(text.name) looks truncated)") }
+            guard let container else {
+                throw failure("unexpected \(text.end); expected a value (\(text.name) looks truncated)")
+            }
             throw unclosed(container.kind, container.opened, expecting: "a value")
         }
         switch bytes[index] {
         case UInt8(ascii: "{"): return try nested { (c: inout Cursor) throws(JSONSyntaxError) in try c.object() }
         case UInt8(ascii: "["): return try nested { (c: inout Cursor) throws(JSONSyntaxError) in try c.array() }
         case UInt8(ascii: "\""): return .string(try string())
-        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
-        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
-        case UInt8(ascii: "n"): try literal("null"); return .null
+        case UInt8(ascii: "t"):
+            try literal("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try literal("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try literal("null")
+            return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try number())
         case let byte:
-            let hint = isLetter(byte) ? " (strings need double quotes; the only words JSON knows are true, false and null)" : ""
+            let hint =
+                isLetter(byte)
+                ? " (strings need double quotes; the only words JSON knows are true, false and null)" : ""
             throw failure("unexpected \(describeCurrent()); expected a value\(hint)")
         }
     }
 
-    package mutating func nested(_ body: (inout Cursor) throws(JSONSyntaxError) -> JSONValue) throws(JSONSyntaxError) -> JSONValue {
+    package mutating func nested(_ body: (inout Cursor) throws(JSONSyntaxError) -> JSONValue) throws(JSONSyntaxError)
+        -> JSONValue
+    {
         depth += 1
         guard depth <= JSONParser.maxDepth else {
             throw failure("nesting deeper than \(JSONParser.maxDepth) levels")
@@ -166,16 +183,26 @@ package struct Cursor {
             skipWhitespace()
             if level == 1, !streamMet, let stream, key == stream.key {
                 streamMet = true  // only the first member with that name: the one a lookup finds
-                if index < bytes.count, bytes[index] == UInt8(ascii: "["), stream.sink.begin(preceding: JSONObject(members: exactCopy(members))) {
-                    members.append((key, try nested { (c: inout Cursor) throws(JSONSyntaxError) in try c.array(sink: stream.sink) }))
+                if index < bytes.count, bytes[index] == UInt8(ascii: "["),
+                    stream.sink.begin(preceding: JSONObject(members: exactCopy(members)))
+                {
+                    members.append(
+                        (
+                            key,
+                            try nested { (c: inout Cursor) throws(JSONSyntaxError) in try c.array(sink: stream.sink) }
+                        ))
                     skipWhitespace()
-                    if try separatorOrEnd(closing: "}", opened: opened, container: "object") { return .object(JSONObject(members: exactCopy(members))) }
+                    if try separatorOrEnd(closing: "}", opened: opened, container: "object") {
+                        return .object(JSONObject(members: exactCopy(members)))
+                    }
                     continue
                 }
             }
             members.append((key, try value(in: ("object", opened))))
             skipWhitespace()
-            if try separatorOrEnd(closing: "}", opened: opened, container: "object") { return .object(JSONObject(members: exactCopy(members))) }
+            if try separatorOrEnd(closing: "}", opened: opened, container: "object") {
+                return .object(JSONObject(members: exactCopy(members)))
+            }
         }
     }
 
@@ -215,7 +242,9 @@ package struct Cursor {
             skipWhitespace()
             elements.append(try value(in: ("array", opened)))
             skipWhitespace()
-            if try separatorOrEnd(closing: "]", opened: opened, container: "array") { return .array(exactCopy(elements)) }
+            if try separatorOrEnd(closing: "]", opened: opened, container: "array") {
+                return .array(exactCopy(elements))
+            }
         }
     }
 
@@ -227,7 +256,9 @@ package struct Cursor {
     }
 
     /// After a member or element: `,` continues (false), the closing bracket ends (true).
-    package mutating func separatorOrEnd(closing: Unicode.Scalar, opened: Int, container: String) throws(JSONSyntaxError) -> Bool {
+    package mutating func separatorOrEnd(closing: Unicode.Scalar, opened: Int, container: String)
+        throws(JSONSyntaxError) -> Bool
+    {
         guard index < bytes.count else { throw unclosed(container, opened) }
         switch bytes[index] {
         case UInt8(ascii: ","):
@@ -241,7 +272,9 @@ package struct Cursor {
             index += 1
             return true
         default:
-            throw failure("unexpected \(describeCurrent()); expected ',' or '\(closing)' in the \(container) opened at \(location(of: opened))")
+            throw failure(
+                "unexpected \(describeCurrent()); expected ',' or '\(closing)' in the \(container) opened at \(location(of: opened))"
+            )
         }
     }
 
@@ -252,7 +285,9 @@ package struct Cursor {
     }
 
     /// `context` is built only for the message: it is not paid for on every member.
-    package mutating func expect(_ scalar: Unicode.Scalar, context: @autoclosure () -> String, opened: Int, container: String) throws(JSONSyntaxError) {
+    package mutating func expect(
+        _ scalar: Unicode.Scalar, context: @autoclosure () -> String, opened: Int, container: String
+    ) throws(JSONSyntaxError) {
         guard index < bytes.count else { throw unclosed(container, opened) }
         guard bytes[index] == UInt8(scalar.value) else {
             throw failure("unexpected \(describeCurrent()); expected '\(scalar)' \(context())")
@@ -263,12 +298,14 @@ package struct Cursor {
     package mutating func literal(_ word: StaticString) throws(JSONSyntaxError) {
         let expected = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
         guard bytes.count - index >= expected.count,
-              UnsafeBufferPointer(rebasing: bytes[index..<index + expected.count]).elementsEqual(expected) else {
+            UnsafeBufferPointer(rebasing: bytes[index..<index + expected.count]).elementsEqual(expected)
+        else {
             // "tru" at the very end is a cut-off file, not a misspelling.
             let rest = UnsafeBufferPointer(rebasing: bytes[index...])
             if rest.count < expected.count, rest.elementsEqual(expected.prefix(rest.count)) {
-                throw JSONSyntaxError(location: location(of: bytes.count),
-                                      message: "unexpected \(text.end) inside '\(word)' (\(text.name) looks truncated)")
+                throw JSONSyntaxError(
+                    location: location(of: bytes.count),
+                    message: "unexpected \(text.end) inside '\(word)' (\(text.name) looks truncated)")
             }
             throw failure("unexpected \(describeCurrent()); expected a value (strings need double quotes)")
         }
@@ -290,8 +327,12 @@ package struct Cursor {
         }
         if index < bytes.count, bytes[index] | 0x20 == UInt8(ascii: "e") {
             index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
-            guard index < bytes.count, isDigit(bytes[index]) else { throw failure("a number needs digits in its exponent") }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                index += 1
+            }
+            guard index < bytes.count, isDigit(bytes[index]) else {
+                throw failure("a number needs digits in its exponent")
+            }
             skipDigits()
         }
         return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
@@ -315,7 +356,9 @@ package struct Cursor {
     /// The file ends inside `container`; `expecting` names what should have come next, if anything specific.
     package func unclosed(_ container: String, _ opened: Int, expecting: String? = nil) -> JSONSyntaxError {
         let expected = expecting.map { " where \($0) was expected" } ?? ""
-        return failure("unexpected \(text.end)\(expected): the \(container) opened at \(location(of: opened)) is never closed (\(text.name) looks truncated)")
+        return failure(
+            "unexpected \(text.end)\(expected): the \(container) opened at \(location(of: opened)) is never closed (\(text.name) looks truncated)"
+        )
     }
 
     package func failure(_ message: String) -> JSONSyntaxError {
@@ -331,7 +374,9 @@ package struct Cursor {
             lineStart = position + 1
         }
         // Columns count characters, not bytes, so they match an editor's.
-        let column = String(decoding: UnsafeBufferPointer(rebasing: bytes[lineStart..<min(offset, bytes.count)]), as: UTF8.self).count + 1
+        let column =
+            String(decoding: UnsafeBufferPointer(rebasing: bytes[lineStart..<min(offset, bytes.count)]), as: UTF8.self)
+            .count + 1
         return SourceLocation(line: line, column: column)
     }
 
@@ -354,7 +399,9 @@ package struct Cursor {
                 return "typographic quote '\(scalar)' (\(code); JSON needs straight quotes \")"
             case 0xFEFF: return "byte-order mark (\(code))"
             default:
-                if scalar.properties.isWhitespace || scalar.properties.generalCategory == .format || isControlOrLineBreak(scalar) {
+                if scalar.properties.isWhitespace || scalar.properties.generalCategory == .format
+                    || isControlOrLineBreak(scalar)
+                {
                     return "invisible character \(code)"
                 }
                 return "'\(scalar)' (\(code))"
@@ -365,14 +412,16 @@ package struct Cursor {
 
     /// The Unicode scalar encoded in UTF-8 at `offset`, or nil when the bytes there are not UTF-8.
     package func scalar(at offset: Int) -> Unicode.Scalar? {
-        let length = switch bytes[offset] {
-        case 0xC2...0xDF: 2
-        case 0xE0...0xEF: 3
-        case 0xF0...0xF4: 4
-        default: 0
-        }
+        let length =
+            switch bytes[offset] {
+            case 0xC2...0xDF: 2
+            case 0xE0...0xEF: 3
+            case 0xF0...0xF4: 4
+            default: 0
+            }
         guard length > 0, offset + length <= bytes.count else { return nil }
-        return String(validating: UnsafeBufferPointer(rebasing: bytes[offset..<offset + length]), as: UTF8.self)?.unicodeScalars.first
+        return String(validating: UnsafeBufferPointer(rebasing: bytes[offset..<offset + length]), as: UTF8.self)?
+            .unicodeScalars.first
     }
 
     package func hex<T: BinaryInteger>(_ value: T) -> String { String(value, radix: 16, uppercase: true) }

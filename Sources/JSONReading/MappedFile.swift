@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A large catalog file mapped into memory instead of copied: the parser reads it in place, and
@@ -45,8 +45,10 @@ package final class MappedFile: @unchecked Sendable {
     /// The file mapped read-only, or nil when it is not a regular file of at least `threshold`
     /// bytes (or cannot be mapped): the caller then reads it the usual way, with its messages.
     /// Throws `TooLarge` for a file over `limit` bytes.
-    package static func openIfLarge(_ path: String, threshold: Int = threshold, limit: Int,
-                                    releaseStep: Int = 4 * 1024 * 1024) throws(TooLarge) -> MappedFile? {
+    package static func openIfLarge(
+        _ path: String, threshold: Int = threshold, limit: Int,
+        releaseStep: Int = 4 * 1024 * 1024
+    ) throws(TooLarge) -> MappedFile? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }

@@ -76,7 +76,8 @@ package enum UnprintableName {
         default: break
         }
         if let name = bidirectional[scalar.value] ?? invisible[scalar.value] { return "\(name) (\(code))" }
-        return isControlOrLineBreak(scalar) ? "the control character \(code)" : "the invisible formatting character \(code)"
+        return isControlOrLineBreak(scalar)
+            ? "the control character \(code)" : "the invisible formatting character \(code)"
     }
 
     /// The rule broken by a format character (controls and line breaks have their own).
@@ -98,13 +99,15 @@ package enum UnprintableName {
 
     private static let bidirectional: [UInt32: String] = [
         0x061C: "an Arabic letter mark", 0x200E: "a left-to-right mark", 0x200F: "a right-to-left mark",
-        0x202A: "a left-to-right embedding", 0x202B: "a right-to-left embedding", 0x202C: "a pop directional formatting",
+        0x202A: "a left-to-right embedding", 0x202B: "a right-to-left embedding",
+        0x202C: "a pop directional formatting",
         0x202D: "a left-to-right override", 0x202E: "a right-to-left override", 0x2066: "a left-to-right isolate",
         0x2067: "a right-to-left isolate", 0x2068: "a first strong isolate", 0x2069: "a pop directional isolate",
     ]
 
     private static let invisible: [UInt32: String] = [
-        0x00AD: "a soft hyphen", 0x200B: "a zero-width space", 0x200C: "a zero-width non-joiner", 0x200D: "a zero-width joiner",
+        0x00AD: "a soft hyphen", 0x200B: "a zero-width space", 0x200C: "a zero-width non-joiner",
+        0x200D: "a zero-width joiner",
         0x2060: "a word joiner", 0xFEFF: "a zero-width no-break space (byte order mark)",
     ]
 }

@@ -36,7 +36,9 @@ enum DatabaseFile {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             if errno == ENOENT { return .absent }
-            throw StoreFailure("cannot read \(path): \(String(cString: strerror(errno))); check its permissions or pass another directory")
+            throw StoreFailure(
+                "cannot read \(path): \(String(cString: strerror(errno))); check its permissions or pass another directory"
+            )
         }
         defer { close(descriptor) }
         var header = [UInt8](repeating: 0, count: sqliteHeader.count)
@@ -58,7 +60,8 @@ enum DatabaseFile {
         unlink(temporary)
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
-            throw StoreFailure("cannot create \(temporary): \(String(cString: strerror(errno))); pass a writable directory")
+            throw StoreFailure(
+                "cannot create \(temporary): \(String(cString: strerror(errno))); pass a writable directory")
         }
         close(descriptor)
         do {
@@ -93,21 +96,27 @@ enum DatabaseFile {
     static func check(_ db: Database, path: String, kind: DatabaseKind, thorough: Bool, remedy: String) throws {
         let applicationId = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
         if applicationId != kind.applicationId {
-            let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+            let tables = try String.fetchAll(
+                db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
             guard applicationId == 0, tables.contains(kind.signatureTable) || tables.isEmpty else {
                 let holds = tables.isEmpty ? "no tables" : "tables \(tables.prefix(5).joined(separator: ", "))"
-                throw StoreFailure("\(path) is not \(kind.description) but a SQLite file of another program (\(holds)). Nothing was changed. \(remedy)")
+                throw StoreFailure(
+                    "\(path) is not \(kind.description) but a SQLite file of another program (\(holds)). Nothing was changed. \(remedy)"
+                )
             }
             try db.execute(sql: "PRAGMA application_id = \(kind.applicationId)")
         }
         let problems = try String.fetchAll(db, sql: thorough ? "PRAGMA integrity_check(5)" : "PRAGMA quick_check(5)")
         guard problems == ["ok"] else {
             let lines = problems.flatMap { $0.split(separator: "\n") }.filter { !$0.hasPrefix("***") }
-            throw damaged(path, kind: kind, detail: "SQLite finds " + lines.prefix(3).joined(separator: "; "), remedy: remedy)
+            throw damaged(
+                path, kind: kind, detail: "SQLite finds " + lines.prefix(3).joined(separator: "; "), remedy: remedy)
         }
     }
 
     static func damaged(_ path: String, kind: DatabaseKind, detail: String, remedy: String) -> StoreFailure {
-        StoreFailure("\(path) (\(kind.description)) is damaged: \(detail). Nothing was changed; restore it from a backup. \(remedy)")
+        StoreFailure(
+            "\(path) (\(kind.description)) is damaged: \(detail). Nothing was changed; restore it from a backup. \(remedy)"
+        )
     }
 }

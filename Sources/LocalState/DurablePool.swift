@@ -9,19 +9,25 @@ package enum DurablePool {
     /// migrating this database across processes (see `StateDirectory.withOpenLock`); one per
     /// database, so the store and the ledger open side by side.
     /// `thorough`: check every index against its table too (a server's start), not only each page.
-    package static func open(_ name: String, kind: DatabaseKind, migrator: DatabaseMigrator, state: StateDirectory,
-                             lock: String, thorough: Bool = false) throws -> DatabasePool {
+    package static func open(
+        _ name: String, kind: DatabaseKind, migrator: DatabaseMigrator, state: StateDirectory,
+        lock: String, thorough: Bool = false
+    ) throws -> DatabasePool {
         try state.withOpenLock(lock) {
             let path = try state.filePath(name)
-            let remedy = "To start anew (what it held is lost): storefront reset \(state.option) \(state.url.path) --yes; or pass another \(state.option)."
+            let remedy =
+                "To start anew (what it held is lost): storefront reset \(state.option) \(state.url.path) --yes; or pass another \(state.option)."
             switch try DatabaseFile.state(of: path) {
             case .absent:
                 try DatabaseFile.create(at: path, kind: kind, migrator: migrator)
             case .empty:
-                throw StoreFailure("\(path) (\(kind.description)) is empty (0 bytes): it was truncated or emptied, and what it held is gone. " +
-                                   "Nothing was changed; restore it from a backup. \(remedy)")
+                throw StoreFailure(
+                    "\(path) (\(kind.description)) is empty (0 bytes): it was truncated or emptied, and what it held is gone. "
+                        + "Nothing was changed; restore it from a backup. \(remedy)")
             case .foreign(let start):
-                throw StoreFailure("\(path) is not \(kind.description): it is not a SQLite file (it starts with \"\(start)\"). Nothing was changed. \(remedy)")
+                throw StoreFailure(
+                    "\(path) is not \(kind.description): it is not a SQLite file (it starts with \"\(start)\"). Nothing was changed. \(remedy)"
+                )
             case .sqlite:
                 break
             }
@@ -35,8 +41,11 @@ package enum DurablePool {
                     try db.execute(sql: "PRAGMA synchronous = FULL")
                     try DatabaseFile.check(db, path: path, kind: kind, thorough: thorough, remedy: remedy)
                 }
-            } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB || error.resultCode == .SQLITE_CORRUPT {
-                throw DatabaseFile.damaged(path, kind: kind, detail: error.message ?? "\(error.resultCode)", remedy: remedy)
+            } catch let error as DatabaseError
+                where error.resultCode == .SQLITE_NOTADB || error.resultCode == .SQLITE_CORRUPT
+            {
+                throw DatabaseFile.damaged(
+                    path, kind: kind, detail: error.message ?? "\(error.resultCode)", remedy: remedy)
             }
             try migrator.migrate(pool)
             return pool

@@ -12,13 +12,15 @@ public final class ExclusiveUse: Sendable {
         let path = try state.filePath(name)
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
-            throw StoreFailure("cannot open \(path): \(String(cString: strerror(errno))); pass a writable \(state.option) DIR")
+            throw StoreFailure(
+                "cannot open \(path): \(String(cString: strerror(errno))); pass a writable \(state.option) DIR")
         }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             let holder = Self.holder(descriptor)
             close(descriptor)
-            throw StoreFailure("another \(what)\(holder.map { " (pid \($0))" } ?? "") is using \(state.option) \(state.url.path): "
-                + "one per store database, or each would leave the other's purchases half done. Stop it, or pass another \(state.option)",
+            throw StoreFailure(
+                "another \(what)\(holder.map { " (pid \($0))" } ?? "") is using \(state.option) \(state.url.path): "
+                    + "one per store database, or each would leave the other's purchases half done. Stop it, or pass another \(state.option)",
                 kind: .conflict)
         }
         ftruncate(descriptor, 0)

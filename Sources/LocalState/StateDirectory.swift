@@ -15,7 +15,9 @@ public struct StateDirectory: Sendable {
 
     public static func resolve(flag: String?, environment: [String: String]) -> StateDirectory {
         if let flag, !flag.isEmpty { return StateDirectory(url: URL(fileURLWithPath: flag)) }
-        if let home = environment["STOREFRONT_HOME"], !home.isEmpty { return StateDirectory(url: URL(fileURLWithPath: home)) }
+        if let home = environment["STOREFRONT_HOME"], !home.isEmpty {
+            return StateDirectory(url: URL(fileURLWithPath: home))
+        }
         if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty {
             return StateDirectory(url: URL(fileURLWithPath: xdg).appendingPathComponent("storefront"))
         }
@@ -31,7 +33,8 @@ public struct StateDirectory: Sendable {
         let path = try createdFile(name)
         let descriptor = open(path, O_RDWR | O_CLOEXEC)
         guard descriptor >= 0 else {
-            throw StoreFailure("cannot open \(path): \(String(cString: strerror(errno))); pass a writable \(option) DIR")
+            throw StoreFailure(
+                "cannot open \(path): \(String(cString: strerror(errno))); pass a writable \(option) DIR")
         }
         defer { close(descriptor) }
         while flock(descriptor, LOCK_EX) != 0 {
@@ -48,9 +51,11 @@ public struct StateDirectory: Sendable {
         var info = stat()
         if stat(url.path, &info) != 0 || info.st_mode & S_IFMT != S_IFDIR {
             do {
-                try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                try FileManager.default.createDirectory(
+                    at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             } catch {
-                throw StoreFailure("cannot create the state directory \(url.path): \(error.localizedDescription); pass \(option) DIR")
+                throw StoreFailure(
+                    "cannot create the state directory \(url.path): \(error.localizedDescription); pass \(option) DIR")
             }
         }
         return url.appendingPathComponent(name).path
@@ -66,7 +71,8 @@ public struct StateDirectory: Sendable {
         if descriptor >= 0 {
             close(descriptor)
         } else if errno != EEXIST {
-            throw StoreFailure("cannot create \(path): \(String(cString: strerror(errno))); pass a writable \(option) DIR")
+            throw StoreFailure(
+                "cannot create \(path): \(String(cString: strerror(errno))); pass a writable \(option) DIR")
         }
         return path
     }
@@ -81,15 +87,20 @@ extension StateDirectory {
     /// changed, for the caller to tell the user.
     public func tightenPermissions() throws -> [String] {
         var changed: [String] = []
-        for (path, mode) in [(url.path, mode_t(0o700))] + Self.privateFiles.map({ (url.appendingPathComponent($0).path, mode_t(0o600)) }) {
+        for (path, mode) in [(url.path, mode_t(0o700))]
+            + Self.privateFiles.map({ (url.appendingPathComponent($0).path, mode_t(0o600)) })
+        {
             var info = stat()
             guard stat(path, &info) == 0, info.st_mode & 0o077 != 0 else { continue }
             let was = String(info.st_mode & 0o777, radix: 8)
             guard chmod(path, mode) == 0 else {
-                throw StoreFailure("\(path) is readable by others (mode \(was)) and cannot be made private: \(String(cString: strerror(errno))); "
-                                   + "fix its permissions (chmod \(String(mode, radix: 8))) or pass another \(option)")
+                throw StoreFailure(
+                    "\(path) is readable by others (mode \(was)) and cannot be made private: \(String(cString: strerror(errno))); "
+                        + "fix its permissions (chmod \(String(mode, radix: 8))) or pass another \(option)")
             }
-            changed.append("\(path) was readable by others (mode \(was)); made \(String(mode, radix: 8)), as it holds keys and purchases")
+            changed.append(
+                "\(path) was readable by others (mode \(was)); made \(String(mode, radix: 8)), as it holds keys and purchases"
+            )
         }
         return changed
     }

@@ -21,8 +21,9 @@ public final class StateInUse: Sendable {
             return try StateInUse(state, operation: LOCK_EX | LOCK_NB)
         } catch let busy as Busy {
             let holders = holderDescriptions(inode: busy.inode)
-            throw StoreFailure("\(state.url.path) is in use by \(holders.isEmpty ? "another storefront process" : holders.joined(separator: ", ")): "
-                               + "stop it first; its purchases would be lost under it", kind: .conflict)
+            throw StoreFailure(
+                "\(state.url.path) is in use by \(holders.isEmpty ? "another storefront process" : holders.joined(separator: ", ")): "
+                    + "stop it first; its purchases would be lost under it", kind: .conflict)
         }
     }
 
@@ -34,7 +35,8 @@ public final class StateInUse: Sendable {
         let path = try state.filePath(Self.lockName)
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
-            throw StoreFailure("cannot open \(path): \(String(cString: strerror(errno))); pass a writable \(state.option) DIR")
+            throw StoreFailure(
+                "cannot open \(path): \(String(cString: strerror(errno))); pass a writable \(state.option) DIR")
         }
         while flock(descriptor, operation) != 0 {
             let code = errno
@@ -64,11 +66,13 @@ public final class StateInUse: Sendable {
             // "1: FLOCK  ADVISORY  READ  4242 08:01:123456 0 EOF"
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
             guard fields.count >= 6, fields[1] == "FLOCK", let pid = Int32(fields[4]),
-                  fields[5].split(separator: ":").last.flatMap({ UInt64($0) }) == inode, !pids.contains(pid) else { continue }
+                fields[5].split(separator: ":").last.flatMap({ UInt64($0) }) == inode, !pids.contains(pid)
+            else { continue }
             pids.append(pid)
         }
         return pids.map { pid in
-            let command = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline")))
+            let command =
+                (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline")))
                 .map { String(decoding: $0, as: UTF8.self).split(separator: "\0").joined(separator: " ") } ?? ""
             return command.isEmpty ? "pid \(pid)" : "pid \(pid) (\(command.prefix(120)))"
         }

@@ -20,17 +20,31 @@ package enum StateLock {
         guard let database = error as? DatabaseError else { return error }
         switch database.resultCode {
         case .SQLITE_BUSY, .SQLITE_LOCKED:
-            return StoreFailure("\(path) is locked by another process (waited \(Int(busyTimeoutSeconds)) s): close the other storefront or sqlite3 session using this state directory, or pass a different --state", kind: .unavailable)
+            return StoreFailure(
+                "\(path) is locked by another process (waited \(Int(busyTimeoutSeconds)) s): close the other storefront or sqlite3 session using this state directory, or pass a different --state",
+                kind: .unavailable)
         case .SQLITE_FULL:
-            return storage(path, database, advice: "the disk (or the file system's quota) is full: free space, then retry")
+            return storage(
+                path, database, advice: "the disk (or the file system's quota) is full: free space, then retry")
         case .SQLITE_CORRUPT, .SQLITE_NOTADB:
-            return storage(path, database, advice: "a page of the file is damaged: stop the server, keep a copy of the file, and restore it from a backup or `storefront reset`")
+            return storage(
+                path, database,
+                advice:
+                    "a page of the file is damaged: stop the server, keep a copy of the file, and restore it from a backup or `storefront reset`"
+            )
         case .SQLITE_IOERR, .SQLITE_CANTOPEN:
             // A full disk can fail before SQLite says so: growing the -shm file is an I/O error.
-            guard !isFull(path) else { return storage(path, database, advice: "the disk (or the file system's quota) is full: free space, then retry") }
-            return storage(path, database, advice: "the file cannot be read or written: check the disk, the file's permissions and the mount")
+            guard !isFull(path) else {
+                return storage(
+                    path, database, advice: "the disk (or the file system's quota) is full: free space, then retry")
+            }
+            return storage(
+                path, database,
+                advice: "the file cannot be read or written: check the disk, the file's permissions and the mount")
         case .SQLITE_READONLY, .SQLITE_PERM:
-            return storage(path, database, advice: "the file cannot be read or written: check the disk, the file's permissions and the mount")
+            return storage(
+                path, database,
+                advice: "the file cannot be read or written: check the disk, the file's permissions and the mount")
         default:
             return error
         }
@@ -44,8 +58,9 @@ package enum StateLock {
     }
 
     private static func storage(_ path: String, _ error: DatabaseError, advice: String) -> StoreFailure {
-        StoreFailure("storage failure in \(path): \(error.message ?? "SQLite error \(error.resultCode.rawValue)") (SQLite error \(error.extendedResultCode.rawValue)); \(advice)",
-                     kind: .storage)
+        StoreFailure(
+            "storage failure in \(path): \(error.message ?? "SQLite error \(error.resultCode.rawValue)") (SQLite error \(error.extendedResultCode.rawValue)); \(advice)",
+            kind: .storage)
     }
 }
 

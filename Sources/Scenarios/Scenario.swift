@@ -15,8 +15,10 @@ public struct Scenario: Sendable, Hashable {
     public var app: AppBuild
     public var steps: [ScenarioStep]
 
-    public init(name: String, descriptions: [Language: String], controls: [ControlCommand] = [],
-                app: AppBuild = AppBuild(), steps: [ScenarioStep] = []) {
+    public init(
+        name: String, descriptions: [Language: String], controls: [ControlCommand] = [],
+        app: AppBuild = AppBuild(), steps: [ScenarioStep] = []
+    ) {
         self.name = name
         self.descriptions = descriptions
         self.controls = controls
@@ -69,8 +71,10 @@ public struct ScenarioPurchase: Sendable, Hashable {
     public var app: AppExit
     public var device: Device
 
-    public init(productId: String, quantity: Int = 1, account: String? = nil, outcome: PaymentOutcome? = nil,
-                app: AppExit = .completes, device: Device = .this) {
+    public init(
+        productId: String, quantity: Int = 1, account: String? = nil, outcome: PaymentOutcome? = nil,
+        app: AppExit = .completes, device: Device = .this
+    ) {
         self.productId = productId
         self.quantity = quantity
         self.account = account

@@ -15,33 +15,47 @@ public enum ScenarioDecoder {
     public static func decode(_ document: JSONValue, catalog: Catalog?) -> Result<Scenario, ScenarioProblems> {
         var reader = Reader(catalog: catalog)
         let root = JSONPath.root
-        guard let top = reader.check.object(document, root, allowed: topKeys) else { return .failure(ScenarioProblems(problems: reader.check.problems)) }
-        let name = reader.name(reader.check.require(top, "name", root, "the scenario's name, such as \"lost-order\""), root.key("name"))
-        let descriptions = reader.descriptions(reader.check.require(top, "description", root, "one line in \"en\", and optionally \"zh-Hans\""),
-                                               root.key("description"))
+        guard let top = reader.check.object(document, root, allowed: topKeys) else {
+            return .failure(ScenarioProblems(problems: reader.check.problems))
+        }
+        let name = reader.name(
+            reader.check.require(top, "name", root, "the scenario's name, such as \"lost-order\""), root.key("name"))
+        let descriptions = reader.descriptions(
+            reader.check.require(top, "description", root, "one line in \"en\", and optionally \"zh-Hans\""),
+            root.key("description"))
         // The catalog the scenario was written for is read before the rest (ScenarioDocument.catalogPath),
         // to check the rest against: here it is only checked to be a path.
         _ = reader.check.string(top["catalog"], root.key("catalog"), maxLength: 1_000)
         let controls = reader.controls(top["controls"], root.key("controls"))
         let app = reader.app(top["app"], root.key("app"))
         var steps = reader.check.array(top["steps"], root.key("steps")).map { items in
-            items.prefix(maxSteps).enumerated().compactMap { index, item in reader.step(item, root.key("steps").index(index)) }
+            items.prefix(maxSteps).enumerated().compactMap { index, item in
+                reader.step(item, root.key("steps").index(index))
+            }
         }
         if case .array(let items)? = top["steps"], items.count > maxSteps {
-            reader.check.report(root.key("steps"), "\(items.count) steps is more than a scenario may have (at most \(maxSteps)); a scenario is a situation, not a load test")
+            reader.check.report(
+                root.key("steps"),
+                "\(items.count) steps is more than a scenario may have (at most \(maxSteps)); a scenario is a situation, not a load test"
+            )
             steps = nil
         }
-        guard reader.check.problems.isEmpty, let name, let descriptions else { return .failure(ScenarioProblems(problems: reader.check.problems)) }
-        return .success(Scenario(name: name, descriptions: descriptions, controls: controls,
-                                 app: app, steps: steps ?? []))
+        guard reader.check.problems.isEmpty, let name, let descriptions else {
+            return .failure(ScenarioProblems(problems: reader.check.problems))
+        }
+        return .success(
+            Scenario(
+                name: name, descriptions: descriptions, controls: controls,
+                app: app, steps: steps ?? []))
     }
 
     /// True for names `--scenario` takes as a built-in's: lower-case words joined by `-`.
     public static func isName(_ text: String) -> Bool {
         let words = text.split(separator: "-", omittingEmptySubsequences: false)
-        return text.utf8.count <= 64 && !words.isEmpty && words.allSatisfy { word in
-            !word.isEmpty && word.utf8.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) }
-        }
+        return text.utf8.count <= 64 && !words.isEmpty
+            && words.allSatisfy { word in
+                !word.isEmpty && word.utf8.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) }
+            }
     }
 }
 
@@ -62,7 +76,10 @@ private struct Reader {
     mutating func name(_ value: JSONValue?, _ path: JSONPath) -> String? {
         guard let text = check.string(value, path, maxLength: 64) else { return nil }
         guard ScenarioDecoder.isName(text) else {
-            check.report(path, "\(brief(.string(text))) is not a scenario name (expected lower-case letters and digits in words joined by -, such as lost-order)")
+            check.report(
+                path,
+                "\(brief(.string(text))) is not a scenario name (expected lower-case letters and digits in words joined by -, such as lost-order)"
+            )
             return nil
         }
         return text
@@ -76,7 +93,9 @@ private struct Reader {
                 descriptions[language] = text
             }
         }
-        if object[Language.english.rawValue] == nil { check.report(path, "missing \"en\" (the description in English)") }
+        if object[Language.english.rawValue] == nil {
+            check.report(path, "missing \"en\" (the description in English)")
+        }
         return descriptions
     }
 
@@ -146,7 +165,10 @@ private struct Reader {
     mutating func account(_ value: JSONValue?, _ path: JSONPath) -> String? {
         guard let name = check.string(value, path, maxLength: 100) else { return nil }
         if let catalog, catalog.account(named: name) == nil {
-            check.report(path, "\(brief(.string(name))) is not an account of this catalog (it has \(catalog.accounts.map(\.name).joined(separator: ", ")))")
+            check.report(
+                path,
+                "\(brief(.string(name))) is not an account of this catalog (it has \(catalog.accounts.map(\.name).joined(separator: ", ")))"
+            )
             return nil
         }
         return name
@@ -156,19 +178,26 @@ private struct Reader {
         guard let object = check.object(value, path) else { return nil }
         let kinds = ScenarioDecoder.stepKinds.filter { object[$0] != nil }
         guard kinds.count == 1, let kind = kinds.first else {
-            check.report(path, kinds.isEmpty ? "a step needs one of: \(ScenarioDecoder.stepKinds.joined(separator: ", "))"
-                                             : "a step does one thing; this one has \(kinds.joined(separator: " and "))")
+            check.report(
+                path,
+                kinds.isEmpty
+                    ? "a step needs one of: \(ScenarioDecoder.stepKinds.joined(separator: ", "))"
+                    : "a step does one thing; this one has \(kinds.joined(separator: " and "))")
             return nil
         }
         if kind == "buy" { return purchase(object, path).map(ScenarioStep.buy) }
         guard object.members.count == 1 else {
-            check.report(path, "a \(kind) step has only \"\(kind)\" (found \(object.keys.filter { $0 != kind }.joined(separator: ", ")))")
+            check.report(
+                path,
+                "a \(kind) step has only \"\(kind)\" (found \(object.keys.filter { $0 != kind }.joined(separator: ", ")))"
+            )
             return nil
         }
         let at = path.key(kind)
         switch kind {
         case "launch":
-            return check.choice(object[kind], at, "a device", options: Device.allCases.map { ($0.rawValue, $0) }).map(ScenarioStep.launch)
+            return check.choice(object[kind], at, "a device", options: Device.allCases.map { ($0.rawValue, $0) }).map(
+                ScenarioStep.launch)
         case "set":
             guard let text = check.string(object[kind], at, maxLength: 300) else { return nil }
             return command(ControlCommand.parse(words(text)), at).first.map(ScenarioStep.set)
@@ -185,7 +214,9 @@ private struct Reader {
 
     mutating func purchase(_ object: JSONObject, _ path: JSONPath) -> ScenarioPurchase? {
         for member in object.members where !ScenarioDecoder.buyKeys.contains(member.key) {
-            check.report(path.key(member.key), "unknown key (expected one of: \(ScenarioDecoder.buyKeys.joined(separator: ", ")))")
+            check.report(
+                path.key(member.key),
+                "unknown key (expected one of: \(ScenarioDecoder.buyKeys.joined(separator: ", ")))")
         }
         let productId = product(object["buy"], path.key("buy"))
         var quantity: Int? = 1
@@ -195,18 +226,26 @@ private struct Reader {
         var outcome: PaymentOutcome?
         if let token = check.string(object["outcome"], path.key("outcome"), maxLength: 100) {
             outcome = PaymentOutcome(token: token)
-            if outcome == nil { check.report(path.key("outcome"), "\(brief(.string(token))): expected \(PaymentOutcome.accepted)") }
+            if outcome == nil {
+                check.report(path.key("outcome"), "\(brief(.string(token))): expected \(PaymentOutcome.accepted)")
+            }
         }
         var app = AppExit.completes
         if let value = object["app"] {
-            app = check.choice(value, path.key("app"), "how far the app got", options: AppExit.allCases.map { ($0.rawValue, $0) }) ?? app
+            app =
+                check.choice(
+                    value, path.key("app"), "how far the app got", options: AppExit.allCases.map { ($0.rawValue, $0) })
+                ?? app
         }
         var device = Device.this
         if let value = object["device"] {
-            device = check.choice(value, path.key("device"), "a device", options: Device.allCases.map { ($0.rawValue, $0) }) ?? device
+            device =
+                check.choice(value, path.key("device"), "a device", options: Device.allCases.map { ($0.rawValue, $0) })
+                ?? device
         }
         guard let productId, let quantity else { return nil }
-        return ScenarioPurchase(productId: productId, quantity: quantity, account: account, outcome: outcome, app: app, device: device)
+        return ScenarioPurchase(
+            productId: productId, quantity: quantity, account: account, outcome: outcome, app: app, device: device)
     }
 
     func words(_ text: String) -> [String] {

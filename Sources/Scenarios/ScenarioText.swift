@@ -13,7 +13,9 @@ public enum ScenarioText {
     }
 
     /// Every problem at once, under the name `source`, as a catalog's are reported.
-    public static func read(_ text: String, source: String, yaml: Bool, catalog: Catalog?) -> Result<Scenario, CatalogError> {
+    public static func read(_ text: String, source: String, yaml: Bool, catalog: Catalog?) -> Result<
+        Scenario, CatalogError
+    > {
         ScenarioDocument.parse(text, source: source, yaml: yaml).flatMap { $0.scenario(catalog: catalog) }
     }
 }
@@ -30,7 +32,8 @@ public struct ScenarioDocument: Sendable {
         var marks: [String: String] = [:]
         var keyMarks: [String: String] = [:]
         do {
-            let document = yaml ? try YAMLTree.value(text, marks: &marks, keyMarks: &keyMarks) : try JSONParser.parse(text)
+            let document =
+                yaml ? try YAMLTree.value(text, marks: &marks, keyMarks: &keyMarks) : try JSONParser.parse(text)
             return .success(ScenarioDocument(source: source, document: document, marks: marks, keyMarks: keyMarks))
         } catch let error as JSONSyntaxError {
             return .failure(CatalogError(source: source, message: error.description))
@@ -52,12 +55,19 @@ public struct ScenarioDocument: Sendable {
         switch ScenarioDecoder.decode(document, catalog: catalog) {
         case .success(let scenario): return .success(scenario)
         case .failure(let found):
-            return .failure(CatalogError(source: source, problems: found.problems.map { problem in
-                // A problem with a key (unknown, repeated) is where the key is written.
-                let aboutKey = problem.message.hasPrefix("unknown key") || problem.message.hasPrefix("the key appears more than once")
-                guard let mark = (aboutKey ? keyMarks[problem.path] : nil) ?? marks[problem.path] else { return problem }
-                return CatalogProblem(path: "\(problem.path) (\(mark))", message: problem.message)
-            }))
+            return .failure(
+                CatalogError(
+                    source: source,
+                    problems: found.problems.map { problem in
+                        // A problem with a key (unknown, repeated) is where the key is written.
+                        let aboutKey =
+                            problem.message.hasPrefix("unknown key")
+                            || problem.message.hasPrefix("the key appears more than once")
+                        guard let mark = (aboutKey ? keyMarks[problem.path] : nil) ?? marks[problem.path] else {
+                            return problem
+                        }
+                        return CatalogProblem(path: "\(problem.path) (\(mark))", message: problem.message)
+                    }))
         }
     }
 }
@@ -68,14 +78,19 @@ enum YAMLTree {
         let message: String
     }
 
-    static func value(_ text: String, marks: inout [String: String], keyMarks: inout [String: String]) throws -> JSONValue {
+    static func value(_ text: String, marks: inout [String: String], keyMarks: inout [String: String]) throws
+        -> JSONValue
+    {
         let root: Node?
         do {
             root = try Yams.compose(yaml: text)
         } catch let error as YamlError {
             throw Problem(message: describe(error))
         }
-        guard let root else { throw Problem(message: "the file holds no YAML document; expected a mapping with name, description and steps") }
+        guard let root else {
+            throw Problem(
+                message: "the file holds no YAML document; expected a mapping with name, description and steps")
+        }
         var places = Places(values: marks, keys: keyMarks)
         defer { (marks, keyMarks) = (places.values, places.keys) }
         return try value(root, .root, &places)
@@ -100,12 +115,16 @@ enum YAMLTree {
     private static func value(_ node: Node, _ path: JSONPath, _ marks: inout Places) throws -> JSONValue {
         marks.count += 1
         guard marks.count <= maxValues else {
-            throw Problem(message: "\(path): the document holds more than \(maxValues) values; a scenario holds a few hundred")
+            throw Problem(
+                message: "\(path): the document holds more than \(maxValues) values; a scenario holds a few hundred")
         }
         if let mark = node.mark {
             marks.values[path.description] = "line \(mark.line), column \(mark.column)"
             guard marks.visited.insert(mark.offset(in: 1 << 24)).inserted else {
-                throw Problem(message: "\(path) repeats the value at line \(mark.line), column \(mark.column): YAML aliases (*name) are not supported; write the value out")
+                throw Problem(
+                    message:
+                        "\(path) repeats the value at line \(mark.line), column \(mark.column): YAML aliases (*name) are not supported; write the value out"
+                )
             }
         }
         switch node {
@@ -120,22 +139,32 @@ enum YAMLTree {
             var members: [(key: String, value: JSONValue)] = []
             for (key, item) in mapping {
                 guard case .scalar(let name) = key else {
-                    throw Problem(message: "\(key.mark.map { "line \($0.line), column \($0.column)" } ?? path.description): a key must be plain text")
+                    throw Problem(
+                        message:
+                            "\(key.mark.map { "line \($0.line), column \($0.column)" } ?? path.description): a key must be plain text"
+                    )
                 }
-                if let mark = key.mark { marks.keys[path.key(name.string).description] = "line \(mark.line), column \(mark.column)" }
+                if let mark = key.mark {
+                    marks.keys[path.key(name.string).description] = "line \(mark.line), column \(mark.column)"
+                }
                 members.append((key: name.string, value: try value(item, path.key(name.string), &marks)))
             }
             return .object(JSONObject(members: members))
         case .alias:
-            throw Problem(message: "\(node.mark.map { "line \($0.line), column \($0.column)" } ?? path.description): YAML aliases (*name) are not supported; write the value out")
+            throw Problem(
+                message:
+                    "\(node.mark.map { "line \($0.line), column \($0.column)" } ?? path.description): YAML aliases (*name) are not supported; write the value out"
+            )
         }
     }
 
     /// libyaml's complaint with its place, on one line.
     private static func describe(_ error: YamlError) -> String {
         switch error {
-        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
-            "line \(mark.line), column \(mark.column): \(problem)" + (problem.contains("cannot start any token") ? " (a tab? YAML indents with spaces)" : "")
+        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _),
+            .composer(_, let problem, let mark, _):
+            "line \(mark.line), column \(mark.column): \(problem)"
+                + (problem.contains("cannot start any token") ? " (a tab? YAML indents with spaces)" : "")
         case .duplicatedKeysInMapping(let duplicates, _):
             "the key \(duplicates.map { brief(.string($0)) }.joined(separator: ", ")) appears more than once; each key may appear only once"
         default:

@@ -54,9 +54,14 @@ public struct ManageStep: Sendable, Hashable {
         guard let verb = ManageVerb(rawValue: first) else {
             return .failure(WordsProblem("unknown action \(brief(.string(first))) (expected one of: \(usages))"))
         }
-        if verb == .set { return .failure(WordsProblem("a test control is a step of its own: {\"set\": \"\(rest.joined(separator: " "))\"}")) }
+        if verb == .set {
+            return .failure(
+                WordsProblem("a test control is a step of its own: {\"set\": \"\(rest.joined(separator: " "))\"}"))
+        }
         if !verb.takesTransaction {
-            guard rest.isEmpty, let step = ManageStep(verb, transaction: nil) else { return .failure(WordsProblem("\(first) takes no transaction")) }
+            guard rest.isEmpty, let step = ManageStep(verb, transaction: nil) else {
+                return .failure(WordsProblem("\(first) takes no transaction"))
+            }
             return .success(step)
         }
         if verb.choices.isEmpty {
@@ -68,7 +73,8 @@ public struct ManageStep: Sendable, Hashable {
         guard rest.count == 2, let step = ManageStep(verb, choice: rest[0], transaction: TransactionRef(rest[1])) else {
             // Turning auto-renew off is what a test does with it; a price increase starts with a request.
             let example = verb == .autoRenew ? Switch.off.rawValue : verb.choices.first ?? ""
-            return .failure(WordsProblem("\(first) takes \(verb.choicesInWords), then a transaction: \(first) \(example) last"))
+            return .failure(
+                WordsProblem("\(first) takes \(verb.choicesInWords), then a transaction: \(first) \(example) last"))
         }
         return .success(step)
     }
@@ -94,15 +100,20 @@ public struct ControlCommand: Sendable, Hashable {
 
     /// Reads a control and its values; the values are checked later, against the catalog.
     public static func parse(_ words: [String]) -> Result<ControlCommand, WordsProblem> {
-        guard let name = words.first else { return .failure(WordsProblem("expected a setting and its value, such as \"verification unreachable\"")) }
+        guard let name = words.first else {
+            return .failure(WordsProblem("expected a setting and its value, such as \"verification unreachable\""))
+        }
         guard let control = ControlName(name) else {
-            return .failure(WordsProblem("unknown setting \(brief(.string(name))) (expected one of: \(names.joined(separator: ", ")))"))
+            return .failure(
+                WordsProblem(
+                    "unknown setting \(brief(.string(name))) (expected one of: \(names.joined(separator: ", ")))"))
         }
         let wanted = control.valueCount
         // An empty value (account, storefront) is written as nothing after the name.
         let values = words.count == 1 && wanted == 1 ? [""] : Array(words.dropFirst())
         guard values.count == wanted else {
-            return .failure(WordsProblem("\(name) takes \(wanted == 1 ? "one value" : "two values"), found \(values.count)"))
+            return .failure(
+                WordsProblem("\(name) takes \(wanted == 1 ? "one value" : "two values"), found \(values.count)"))
         }
         return .success(ControlCommand(control: control, values: values))
     }

@@ -12,7 +12,9 @@ extension Screenshot {
             // A row starts in the terminal's own style: a plain first run needs no escape.
             var previous: StyleRun.Look? = nil
             for run in runs {
-                if run.look != previous, previous != nil || !run.look.isPlainStyle { output += "\u{1B}[" + Self.sgr(run.look) + "m" }
+                if run.look != previous, previous != nil || !run.look.isPlainStyle {
+                    output += "\u{1B}[" + Self.sgr(run.look) + "m"
+                }
                 output += run.text
                 previous = run.look
             }

@@ -39,7 +39,9 @@ extension Screenshot {
 
     private func colors(_ look: StyleRun.Look) -> (foreground: String, background: String?) {
         let foreground = Palette.color(look.foreground, default: Palette.foreground)
-        let background = look.background == RoleStyle.defaultColor ? nil : Palette.color(look.background, default: Palette.background)
+        let background =
+            look.background == RoleStyle.defaultColor
+            ? nil : Palette.color(look.background, default: Palette.background)
         guard look.reverse else { return (foreground, background) }
         return (background ?? Palette.background, foreground)
     }
@@ -54,13 +56,16 @@ extension Screenshot {
     private func textElements(_ run: StyleRun, row: Int) -> [String] {
         var elements: [String] = []
         var column = run.column
-        var pending = "", pendingColumn = column
+        var pending = ""
+        var pendingColumn = column
         // Blanks around a stretch are left out: the background rectangle shows them.
         func flush() {
             let leading = pending.prefix { $0 == " " }.count
             let shown = pending.dropFirst(leading).reversed().drop { $0 == " " }.reversed()
             if !shown.isEmpty {
-                elements.append(element(String(shown), column: pendingColumn + leading, cells: shown.count, row: row, look: run.look))
+                elements.append(
+                    element(
+                        String(shown), column: pendingColumn + leading, cells: shown.count, row: row, look: run.look))
             }
             pending = ""
         }
@@ -80,7 +85,8 @@ extension Screenshot {
     }
 
     private func element(_ text: String, column: Int, cells: Int, row: Int, look: StyleRun.Look) -> String {
-        var attributes = #"x="\#(Self.x(column))" y="\#(Self.number(Double(row) * Self.cellHeight + Self.baseline))" "#
+        var attributes =
+            #"x="\#(Self.x(column))" y="\#(Self.number(Double(row) * Self.cellHeight + Self.baseline))" "#
             + #"textLength="\#(Self.number(Double(cells) * Self.cellWidth))" lengthAdjust="spacingAndGlyphs" fill="\#(colors(look).foreground)""#
         if look.bold { attributes += #" font-weight="bold""# }
         if look.dim { attributes += #" fill-opacity="0.6""# }

@@ -56,7 +56,8 @@ struct StyleRun: Equatable {
             if let last = runs.last, last.look == look {
                 runs[runs.count - 1].characters.append(Glyph(character: character, width: width))
             } else {
-                runs.append(StyleRun(look: look, column: column, characters: [Glyph(character: character, width: width)]))
+                runs.append(
+                    StyleRun(look: look, column: column, characters: [Glyph(character: character, width: width)]))
             }
         }
         return runs

@@ -43,8 +43,10 @@ public struct HistoryFilter: Sendable, Hashable {
     /// Version 1 leaves out consumables the app finished (unless refunded).
     public var excludesFinishedConsumables: Bool
 
-    public init(productIds: Set<String>? = nil, startDate: Date? = nil, endDate: Date? = nil, revoked: Bool? = nil,
-                ownership: OwnershipType? = nil, descending: Bool = false, excludesFinishedConsumables: Bool = false) {
+    public init(
+        productIds: Set<String>? = nil, startDate: Date? = nil, endDate: Date? = nil, revoked: Bool? = nil,
+        ownership: OwnershipType? = nil, descending: Bool = false, excludesFinishedConsumables: Bool = false
+    ) {
         self.productIds = productIds
         self.startDate = startDate
         self.endDate = endDate
@@ -81,7 +83,8 @@ public struct HistoryPage: Sendable, Hashable {
 
 /// The App Store Server API's subscription status values.
 public enum SubscriptionStatusCode: Int, Sendable, Hashable, CaseIterable {
-    case active = 1, expired, billingRetry, gracePeriod, revoked
+    case active = 1
+    case expired, billingRetry, gracePeriod, revoked
 }
 
 /// One subscription chain's status, as Get All Subscription Statuses and notifications report it.
@@ -99,8 +102,10 @@ public struct SubscriptionStatus: Sendable, Hashable {
     /// The offer the next renewal takes, if any.
     public let renewalOffer: TransactionOffer?
 
-    public init(groupId: String, originalTransactionId: String, status: SubscriptionStatusCode, latest: ServerTransaction,
-                renewal: RenewalInfo, recentStartDate: Date, renewalPrice: Decimal?, renewalOffer: TransactionOffer?) {
+    public init(
+        groupId: String, originalTransactionId: String, status: SubscriptionStatusCode, latest: ServerTransaction,
+        renewal: RenewalInfo, recentStartDate: Date, renewalPrice: Decimal?, renewalOffer: TransactionOffer?
+    ) {
         self.groupId = groupId
         self.originalTransactionId = originalTransactionId
         self.status = status

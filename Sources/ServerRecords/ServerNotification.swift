@@ -101,7 +101,10 @@ public struct StoredNotification: Sendable, Hashable {
     public let createdAt: Date
     public let signedPayload: String?
 
-    public init(sequence: Int64, uuid: UUID, event: NotificationEvent, transactionId: String?, createdAt: Date, signedPayload: String?) {
+    public init(
+        sequence: Int64, uuid: UUID, event: NotificationEvent, transactionId: String?, createdAt: Date,
+        signedPayload: String?
+    ) {
         self.sequence = sequence
         self.uuid = uuid
         self.event = event
@@ -180,8 +183,10 @@ public struct NotificationFilter: Sendable, Hashable {
     public var account: String?
     public var onlyFailures: Bool
 
-    public init(startDate: Date, endDate: Date, type: NotificationType? = nil, subtype: NotificationSubtype? = nil,
-                account: String? = nil, onlyFailures: Bool = false) {
+    public init(
+        startDate: Date, endDate: Date, type: NotificationType? = nil, subtype: NotificationSubtype? = nil,
+        account: String? = nil, onlyFailures: Bool = false
+    ) {
         self.startDate = startDate
         self.endDate = endDate
         self.type = type

@@ -26,7 +26,8 @@ public struct WireControls: Codable, Sendable, Hashable {
 
     /// The body's fields, which the server checks a body against.
     public enum CodingKeys: String, CodingKey, CaseIterable {
-        case nextOutcome, productOutcomes, latencyMilliseconds, askToBuy, paymentsAllowed, timeRate, storefront, account, verification
+        case nextOutcome, productOutcomes, latencyMilliseconds, askToBuy, paymentsAllowed, timeRate, storefront,
+            account, verification
         case dropOrderIds, billingIssues, gracePeriod, apiErrors
     }
 
@@ -43,7 +44,8 @@ public struct WireControls: Codable, Sendable, Hashable {
         dropOrderIds = controls.dropOrderIds
         billingIssues = controls.billingIssues
         gracePeriod = controls.gracePeriod
-        apiErrors = Dictionary(uniqueKeysWithValues: controls.apiErrors.map { ($0.key.rawValue, PaymentOutcome(failure: $0.value).token) })
+        apiErrors = Dictionary(
+            uniqueKeysWithValues: controls.apiErrors.map { ($0.key.rawValue, PaymentOutcome(failure: $0.value).token) })
     }
 
     /// `current` with every field this object sets, each parsed as `storefront manage set` parses
@@ -51,12 +53,13 @@ public struct WireControls: Codable, Sendable, Hashable {
     public func applied(to current: TestControls, catalog: Catalog) throws(ControlProblem) -> TestControls {
         var controls = current
         let settings: [(ControlSetting, String?)] = [
-            (.nextOutcome, nextOutcome), (.latency, latencyMilliseconds.map(String.init)), (.askToBuy, askToBuy.map(Self.flag)),
+            (.nextOutcome, nextOutcome), (.latency, latencyMilliseconds.map(String.init)),
+            (.askToBuy, askToBuy.map(Self.flag)),
             (.paymentsAllowed, paymentsAllowed.map(Self.flag)), (.timeRate, timeRate), (.storefront, storefront),
             (.account, account), (.verification, verification), (.dropOrderId, dropOrderIds.map(Self.flag)),
             (.billingIssues, billingIssues.map(Self.flag)), (.gracePeriod, gracePeriod.map(Self.flag)),
         ]
-        for case let (setting, value?) in settings {
+        for case (let setting, let value?) in settings {
             try setting.apply(value, to: &controls, catalog: catalog)
         }
         if let productOutcomes {

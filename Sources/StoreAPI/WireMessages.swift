@@ -232,10 +232,15 @@ public struct WalletResponse: Codable, Sendable, Hashable {
         }
 
         public func entitlement() throws -> Entitlement {
-            guard let type = ProductType(rawValue: type) else { throw WireFormatError("entitlement \(productId) has an unknown type \(type)") }
-            return Entitlement(productId: productId, type: type, transactionId: transactionId, originalTransactionId: originalTransactionId,
-                               purchaseDate: Date(epochMilliseconds: purchaseDate), expiresDate: expiresDate.map(Date.init(epochMilliseconds:)),
-                               willAutoRenew: willAutoRenew, renewal: try renewal?.info())
+            guard let type = ProductType(rawValue: type) else {
+                throw WireFormatError("entitlement \(productId) has an unknown type \(type)")
+            }
+            return Entitlement(
+                productId: productId, type: type, transactionId: transactionId,
+                originalTransactionId: originalTransactionId,
+                purchaseDate: Date(epochMilliseconds: purchaseDate),
+                expiresDate: expiresDate.map(Date.init(epochMilliseconds:)),
+                willAutoRenew: willAutoRenew, renewal: try renewal?.info())
         }
     }
 
@@ -271,13 +276,17 @@ public struct WireRenewal: Codable, Sendable, Hashable {
     public func info() throws -> RenewalInfo {
         func named<T: NamedCase>(_ name: String?, _ what: String) throws -> T? {
             guard let name else { return nil }
-            guard let value = T(name: name) else { throw WireFormatError("renewal info has an unknown \(what) \(name)") }
+            guard let value = T(name: name) else {
+                throw WireFormatError("renewal info has an unknown \(what) \(name)")
+            }
             return value
         }
-        return RenewalInfo(willAutoRenew: willAutoRenew, autoRenewProductId: autoRenewProductId,
-                           expirationReason: try named(expirationReason, "expiration reason"),
-                           isInBillingRetry: isInBillingRetry, gracePeriodExpirationDate: gracePeriodExpiresDate.map(Date.init(epochMilliseconds:)),
-                           priceIncreaseStatus: try named(priceIncreaseStatus, "price increase status"))
+        return RenewalInfo(
+            willAutoRenew: willAutoRenew, autoRenewProductId: autoRenewProductId,
+            expirationReason: try named(expirationReason, "expiration reason"),
+            isInBillingRetry: isInBillingRetry,
+            gracePeriodExpirationDate: gracePeriodExpiresDate.map(Date.init(epochMilliseconds:)),
+            priceIncreaseStatus: try named(priceIncreaseStatus, "price increase status"))
     }
 }
 
@@ -334,8 +343,10 @@ public struct VerifyResponse: Codable, Sendable, Hashable {
     public func verificationResult() throws -> VerificationResult {
         switch result {
         case "verified": return .verified
-        case "rejected" where replayed == true: return .replayed(reason: reason ?? "already delivered under another claim")
-        case "rejected": return .rejected(status: status.flatMap(VerifyStatus.init(rawValue:)), reason: reason ?? "rejected")
+        case "rejected" where replayed == true:
+            return .replayed(reason: reason ?? "already delivered under another claim")
+        case "rejected":
+            return .rejected(status: status.flatMap(VerifyStatus.init(rawValue:)), reason: reason ?? "rejected")
         case "retryLater": return .retryLater(reason: reason ?? "retry later")
         default: throw WireFormatError("unknown verification result \(result)")
         }
@@ -365,7 +376,10 @@ public struct HealthResponse: Codable, Sendable, Hashable {
     /// Why the status is `degraded`: the last storage failure, until a write succeeds again.
     public let reason: String?
 
-    public init(status: String, environment: StoreEnvironment, bundleId: String, cursor: Int64, storeId: String, reason: String? = nil) {
+    public init(
+        status: String, environment: StoreEnvironment, bundleId: String, cursor: Int64, storeId: String,
+        reason: String? = nil
+    ) {
         self.status = status
         self.environment = environment
         self.bundleId = bundleId

@@ -133,12 +133,17 @@ public struct WireTransaction: Codable, Sendable, Hashable {
 
     /// What the store told of the terms, once the transaction is purchased or restored.
     var terms: TransactionTerms? {
-        guard TransactionState(name: state)?.hasReceipt == true, let price = price.flatMap({ Decimal(string: $0) }), let currency else { return nil }
-        let revocation = Revocation(date: revocationDate.map(Date.init(epochMilliseconds:)), reason: revocationReason.flatMap(RevocationReason.init(name:)))
+        guard TransactionState(name: state)?.hasReceipt == true, let price = price.flatMap({ Decimal(string: $0) }),
+            let currency
+        else { return nil }
+        let revocation = Revocation(
+            date: revocationDate.map(Date.init(epochMilliseconds:)),
+            reason: revocationReason.flatMap(RevocationReason.init(name:)))
         let upgrade = Upgrade(date: upgradeDate.map(Date.init(epochMilliseconds:)), refund: upgradeRefund)
-        return TransactionTerms(price: price, currency: currency, expirationDate: expiresDate.map(Date.init(epochMilliseconds:)),
-                                offer: TransactionOffer(type: offerType, id: offerId, mode: offerPaymentMode, period: offerPeriod),
-                                revocation: revocation, upgrade: upgrade, isRenewal: transactionReason == "RENEWAL")
+        return TransactionTerms(
+            price: price, currency: currency, expirationDate: expiresDate.map(Date.init(epochMilliseconds:)),
+            offer: TransactionOffer(type: offerType, id: offerId, mode: offerPaymentMode, period: offerPeriod),
+            revocation: revocation, upgrade: upgrade, isRenewal: transactionReason == "RENEWAL")
     }
 
     /// The engine's transaction; throws when the server sent a state or error this build cannot read.
@@ -153,10 +158,12 @@ public struct WireTransaction: Codable, Sendable, Hashable {
             }
             storeError = known
         }
-        return Transaction(id: transactionId, originalId: originalTransactionId,
-                           payment: Payment(productId: productId, quantity: quantity, applicationUsername: applicationUsername, account: account),
-                           state: state, error: storeError, purchaseDate: Date(epochMilliseconds: purchaseDate), finished: finished,
-                           terms: terms, failureContext: failureContext.flatMap(FailureContext.init(rawValue:)))
+        return Transaction(
+            id: transactionId, originalId: originalTransactionId,
+            payment: Payment(
+                productId: productId, quantity: quantity, applicationUsername: applicationUsername, account: account),
+            state: state, error: storeError, purchaseDate: Date(epochMilliseconds: purchaseDate), finished: finished,
+            terms: terms, failureContext: failureContext.flatMap(FailureContext.init(rawValue:)))
     }
 }
 

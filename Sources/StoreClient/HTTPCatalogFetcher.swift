@@ -27,7 +27,8 @@ public struct HTTPCatalogFetcher: CatalogFetching {
             let request = request
             let timeout = timeout
             return try await withDeadline(timeout) {
-                let response = try await client.execute(request, timeout: .seconds(Int64(timeout.components.seconds) + 1))
+                let response = try await client.execute(
+                    request, timeout: .seconds(Int64(timeout.components.seconds) + 1))
                 let status = Int(response.status.code)
                 if let length = response.headers.first(name: "Content-Length").flatMap(Int.init), length > limit {
                     return .tooLarge(status: status)

@@ -15,8 +15,10 @@ public struct RetryPolicy: Sendable {
     /// Total time spent retrying one call before giving up.
     public var budget: Duration
 
-    public init(requestTimeout: Duration = .seconds(10), baseDelay: Duration = .milliseconds(200),
-                maxDelay: Duration = .seconds(5), budget: Duration = .seconds(30)) {
+    public init(
+        requestTimeout: Duration = .seconds(10), baseDelay: Duration = .milliseconds(200),
+        maxDelay: Duration = .seconds(5), budget: Duration = .seconds(30)
+    ) {
         self.requestTimeout = requestTimeout
         self.baseDelay = baseDelay
         self.maxDelay = maxDelay
@@ -46,6 +48,8 @@ struct HTTPTransport: Sendable {
         let body: Data
     }
 
+    // The methods as HTTP spells them, on the wire and in messages.
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     enum Method: String, Sendable {
         case GET, POST, PUT, DELETE
 
@@ -60,15 +64,19 @@ struct HTTPTransport: Sendable {
     }
 
     /// Sends until an answer comes (any status but 502/503/504) or the budget is spent.
-    func send(_ method: Method, _ path: String, body: Data? = nil, idempotencyKey: String? = nil, admin: Bool = false,
-              extraTimeout: Duration = .zero, retry: Bool = true) async throws -> Reply {
+    func send(
+        _ method: Method, _ path: String, body: Data? = nil, idempotencyKey: String? = nil, admin: Bool = false,
+        extraTimeout: Duration = .zero, retry: Bool = true
+    ) async throws -> Reply {
         let start = ContinuousClock.now
         var failures = 0
         while true {
             let outcome: Result<Reply, any Error>
             do {
-                outcome = .success(try await once(method, path, body: body, idempotencyKey: idempotencyKey, admin: admin,
-                                                  timeout: policy.requestTimeout + extraTimeout))
+                outcome = .success(
+                    try await once(
+                        method, path, body: body, idempotencyKey: idempotencyKey, admin: admin,
+                        timeout: policy.requestTimeout + extraTimeout))
             } catch is CancellationError {
                 throw CancellationError()
             } catch {
@@ -88,10 +96,14 @@ struct HTTPTransport: Sendable {
     }
 
     func unreachable(_ error: any Error) -> StoreFailure {
-        StoreFailure("store unreachable at \(baseURL): \(transportErrorText(error)); is `storefront serve` running?", kind: .unavailable)
+        StoreFailure(
+            "store unreachable at \(baseURL): \(transportErrorText(error)); is `storefront serve` running?",
+            kind: .unavailable)
     }
 
-    private func once(_ method: Method, _ path: String, body: Data?, idempotencyKey: String?, admin: Bool, timeout: Duration) async throws -> Reply {
+    private func once(
+        _ method: Method, _ path: String, body: Data?, idempotencyKey: String?, admin: Bool, timeout: Duration
+    ) async throws -> Reply {
         var request = HTTPClientRequest(url: baseURL + path)
         request.method = method.nio
         request.headers.add(name: "Accept", value: "application/json")

@@ -19,8 +19,10 @@ public final class RemoteStore: StoreBackend {
 
     /// `url` is the server's root (`http://127.0.0.1:8080`). `adminToken` is needed for the test
     /// controls and the transaction manager (`/admin`).
-    public init(url: String, catalog: Catalog, adminToken: String? = nil, followedAccount: String? = nil,
-                policy: RetryPolicy = .standard, pollWait: Int = 25, client: HTTPClient = RemoteStore.sharedClient) {
+    public init(
+        url: String, catalog: Catalog, adminToken: String? = nil, followedAccount: String? = nil,
+        policy: RetryPolicy = .standard, pollWait: Int = 25, client: HTTPClient = RemoteStore.sharedClient
+    ) {
         baseURL = url.hasSuffix("/") ? String(url.dropLast()) : url
         self.catalog = catalog
         self.followedAccount = followedAccount
@@ -41,16 +43,21 @@ public final class RemoteStore: StoreBackend {
 
     // MARK: Requests
 
-    func call<T: Decodable>(_ type: T.Type, _ method: HTTPTransport.Method, _ path: String, body: (some Encodable)? = Optional<Empty>.none,
-                            idempotencyKey: String? = nil, admin: Bool = false, extraTimeout: Duration = .zero, retry: Bool = true) async throws -> T {
+    func call<T: Decodable>(
+        _ type: T.Type, _ method: HTTPTransport.Method, _ path: String, body: (some Encodable)? = Optional<Empty>.none,
+        idempotencyKey: String? = nil, admin: Bool = false, extraTimeout: Duration = .zero, retry: Bool = true
+    ) async throws -> T {
         let data = try body.map { try JSONEncoder().encode($0) }
-        let reply = try await transport.send(method, path, body: data, idempotencyKey: idempotencyKey, admin: admin,
-                                             extraTimeout: extraTimeout, retry: retry)
+        let reply = try await transport.send(
+            method, path, body: data, idempotencyKey: idempotencyKey, admin: admin,
+            extraTimeout: extraTimeout, retry: retry)
         guard (200..<300).contains(reply.status) else { throw failure(reply, admin: admin) }
         do {
             return try JSONDecoder().decode(T.self, from: reply.body)
         } catch {
-            throw StoreFailure("\(baseURL)\(path) answered something this client cannot read (\(error)); is it a storefront server of the same version?")
+            throw StoreFailure(
+                "\(baseURL)\(path) answered something this client cannot read (\(error)); is it a storefront server of the same version?"
+            )
         }
     }
 
@@ -59,8 +66,9 @@ public final class RemoteStore: StoreBackend {
         let message = detail?.message ?? "HTTP \(reply.status)"
         switch reply.status {
         case 401:
-            return StoreFailure("the server refused the admin token: \(message). Pass --admin-token (or set STOREFRONT_ADMIN_TOKEN) with the token storefront serve printed",
-                                kind: .invalid)
+            return StoreFailure(
+                "the server refused the admin token: \(message). Pass --admin-token (or set STOREFRONT_ADMIN_TOKEN) with the token storefront serve printed",
+                kind: .invalid)
         case 404: return StoreFailure(message, kind: .notFound)
         case 409: return StoreFailure(message, kind: .conflict)
         case 400, 413, 415, 422: return StoreFailure(message, kind: .invalid)
@@ -80,9 +88,11 @@ public final class RemoteStore: StoreBackend {
     // MARK: StoreBackend
 
     public func products(ids: [String], storefront: String?) async throws -> ProductsResponse {
-        let body = try await call(ProductsResponseBody.self, .POST, "/v1/products", body: ProductsRequest(ids: ids, storefront: storefront))
+        let body = try await call(
+            ProductsResponseBody.self, .POST, "/v1/products", body: ProductsRequest(ids: ids, storefront: storefront))
         if let failure = body.error {
-            throw failure.storeError ?? StoreFailure("the products request failed with \(failure.domain) \(failure.code) \(failure.name)")
+            throw failure.storeError
+                ?? StoreFailure("the products request failed with \(failure.domain) \(failure.code) \(failure.name)")
         }
         var products: [Product] = []
         var invalid = body.invalidProductIdentifiers
@@ -90,8 +100,9 @@ public final class RemoteStore: StoreBackend {
             // The client's catalog is the server's (`/v1/catalog`); an id it lacks is reported, not invented.
             if let product = catalog.product(id: item.id) { products.append(product) } else { invalid.append(item.id) }
         }
-        return ProductsResponse(storefront: body.storefront, products: products, invalidProductIdentifiers: invalid,
-                                unavailableInStorefront: body.unavailableInStorefront)
+        return ProductsResponse(
+            storefront: body.storefront, products: products, invalidProductIdentifiers: invalid,
+            unavailableInStorefront: body.unavailableInStorefront)
     }
 
     /// A forced outcome is a test control, so it goes through `/admin` first (the server's next
@@ -107,8 +118,11 @@ public final class RemoteStore: StoreBackend {
 
     /// `add` with a caller-chosen key: a caller that itself retries (after a restart) passes the same key.
     public func add(_ payment: Payment, idempotencyKey: String) async throws -> Transaction {
-        try await call(TransactionResponse.self, .POST, "/v1/payments", body: PaymentRequest(payment), idempotencyKey: idempotencyKey)
-            .transaction.transaction()
+        try await call(
+            TransactionResponse.self, .POST, "/v1/payments", body: PaymentRequest(payment),
+            idempotencyKey: idempotencyKey
+        )
+        .transaction.transaction()
     }
 
     public func updates() async -> AsyncStream<TransactionUpdate> {
@@ -126,7 +140,8 @@ public final class RemoteStore: StoreBackend {
             while !Task.isCancelled {
                 do {
                     let query = cursor.map { "?after=\($0)&wait=\(pollWait)" } ?? "?wait=0"
-                    let page = try await self.call(UpdatesResponse.self, .GET, path + query, extraTimeout: .seconds(pollWait), retry: false)
+                    let page = try await self.call(
+                        UpdatesResponse.self, .GET, path + query, extraTimeout: .seconds(pollWait), retry: false)
                     failures = 0
                     let receipts = page.wireUpdates.receipts
                     for item in page.updates {
@@ -148,7 +163,8 @@ public final class RemoteStore: StoreBackend {
     }
 
     public func unfinished(account: String) async throws -> [TransactionUpdate] {
-        try await call(UnfinishedResponse.self, .GET, "/v1/accounts/\(Self.segment(account))/unfinished").wireUpdates.transactionUpdates()
+        try await call(UnfinishedResponse.self, .GET, "/v1/accounts/\(Self.segment(account))/unfinished").wireUpdates
+            .transactionUpdates()
     }
 
     public func finish(transactionId: String) async throws {
@@ -156,35 +172,45 @@ public final class RemoteStore: StoreBackend {
     }
 
     public func restore(account: String) async throws -> [TransactionUpdate] {
-        let response = try await call(RestoreResponse.self, .POST, "/v1/accounts/\(Self.segment(account))/restore",
-                                      idempotencyKey: UUID().uuidString)
+        let response = try await call(
+            RestoreResponse.self, .POST, "/v1/accounts/\(Self.segment(account))/restore",
+            idempotencyKey: UUID().uuidString)
         if response.outcome == "failed" {
-            guard let error = response.error?.storeError else { throw StoreFailure("restore failed with an error this client does not know") }
+            guard let error = response.error?.storeError else {
+                throw StoreFailure("restore failed with an error this client does not know")
+            }
             throw error
         }
         return try response.wireUpdates.transactionUpdates()
     }
 
     public func transactions(account: String?) async throws -> [Transaction] {
-        let response = if let account {
-            try await call(TransactionsResponse.self, .GET, "/v1/accounts/\(Self.segment(account))/transactions")
-        } else {
-            try await call(TransactionsResponse.self, .GET, "/admin/transactions", admin: true)
-        }
+        let response =
+            if let account {
+                try await call(TransactionsResponse.self, .GET, "/v1/accounts/\(Self.segment(account))/transactions")
+            } else {
+                try await call(TransactionsResponse.self, .GET, "/admin/transactions", admin: true)
+            }
         return try response.transactions.map { try $0.transaction() }
     }
 
     public func entitlements(account: String) async throws -> [Entitlement] {
-        try await call(WalletResponse.self, .GET, "/v1/accounts/\(Self.segment(account))/wallet").entitlements.map { try $0.entitlement() }
+        try await call(WalletResponse.self, .GET, "/v1/accounts/\(Self.segment(account))/wallet").entitlements.map {
+            try $0.entitlement()
+        }
     }
 
     /// The server's answer; when the server cannot be reached the app keeps the payment and retries
     /// later (`retryLater`), exactly as for an unreachable verification server.
-    public func verify(receipt: String, transactionId: String, productId: String, claim: String) async throws -> VerificationResult {
+    public func verify(receipt: String, transactionId: String, productId: String, claim: String) async throws
+        -> VerificationResult
+    {
         do {
-            return try await call(VerifyResponse.self, .POST, "/v1/verify",
-                                  body: VerifyRequest(receipt: receipt, transactionId: transactionId, productId: productId, claim: claim))
-                .verificationResult()
+            return try await call(
+                VerifyResponse.self, .POST, "/v1/verify",
+                body: VerifyRequest(receipt: receipt, transactionId: transactionId, productId: productId, claim: claim)
+            )
+            .verificationResult()
         } catch let failure as StoreFailure where failure.kind == .unavailable {
             return .retryLater(reason: failure.message)
         }
@@ -211,22 +237,25 @@ public final class RemoteStore: StoreBackend {
     }
 
     public func perform(_ action: ManageAction) async throws -> [TransactionUpdate] {
-        let (method, path): (HTTPTransport.Method, String) = switch action {
-        case .approveAskToBuy(let id): (.POST, "/admin/transactions/\(Self.segment(id))/approve")
-        case .declineAskToBuy(let id): (.POST, "/admin/transactions/\(Self.segment(id))/decline")
-        case .resolveIssue(let id): (.POST, "/admin/transactions/\(Self.segment(id))/resolve")
-        case .refund(let id): (.POST, "/admin/transactions/\(Self.segment(id))/refund")
-        case .requestRefund(let id): (.POST, "/admin/transactions/\(Self.segment(id))/request-refund")
-        case .declineRefund(let id): (.POST, "/admin/transactions/\(Self.segment(id))/decline-refund")
-        case .expireSubscription(let id): (.POST, "/admin/transactions/\(Self.segment(id))/expire")
-        case .forceRenewal(let id): (.POST, "/admin/transactions/\(Self.segment(id))/renew")
-        case .stopSharing(let id): (.POST, "/admin/transactions/\(Self.segment(id))/stop-sharing")
-        case .delete(let id): (.DELETE, "/admin/transactions/\(Self.segment(id))")
-        case .clearAll: (.POST, "/admin/clear")
-        case .resetToDefaults: (.POST, "/admin/reset")
-        case .setAutoRenew(let id, let on): (.POST, "/admin/transactions/\(Self.segment(id))/auto-renew/\(on ? "on" : "off")")
-        case .priceIncrease(let id, let step): (.POST, "/admin/transactions/\(Self.segment(id))/price-increase/\(step.rawValue)")
-        }
+        let (method, path): (HTTPTransport.Method, String) =
+            switch action {
+            case .approveAskToBuy(let id): (.POST, "/admin/transactions/\(Self.segment(id))/approve")
+            case .declineAskToBuy(let id): (.POST, "/admin/transactions/\(Self.segment(id))/decline")
+            case .resolveIssue(let id): (.POST, "/admin/transactions/\(Self.segment(id))/resolve")
+            case .refund(let id): (.POST, "/admin/transactions/\(Self.segment(id))/refund")
+            case .requestRefund(let id): (.POST, "/admin/transactions/\(Self.segment(id))/request-refund")
+            case .declineRefund(let id): (.POST, "/admin/transactions/\(Self.segment(id))/decline-refund")
+            case .expireSubscription(let id): (.POST, "/admin/transactions/\(Self.segment(id))/expire")
+            case .forceRenewal(let id): (.POST, "/admin/transactions/\(Self.segment(id))/renew")
+            case .stopSharing(let id): (.POST, "/admin/transactions/\(Self.segment(id))/stop-sharing")
+            case .delete(let id): (.DELETE, "/admin/transactions/\(Self.segment(id))")
+            case .clearAll: (.POST, "/admin/clear")
+            case .resetToDefaults: (.POST, "/admin/reset")
+            case .setAutoRenew(let id, let on):
+                (.POST, "/admin/transactions/\(Self.segment(id))/auto-renew/\(on ? "on" : "off")")
+            case .priceIncrease(let id, let step):
+                (.POST, "/admin/transactions/\(Self.segment(id))/price-increase/\(step.rawValue)")
+            }
         return try await call(ManageResponse.self, method, path, admin: true).wireUpdates.transactionUpdates()
     }
 }

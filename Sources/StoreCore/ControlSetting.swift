@@ -56,19 +56,31 @@ public enum ControlSetting: String, CaseIterable, Sendable, Hashable {
         case .timeRate: controls.timeRate = try parsed(value, TimeRate(token: value))
         case .nextOutcome: controls.nextOutcome = try parsed(value, PaymentOutcome(token: value))
         case .latency:
-            controls.latencyMilliseconds = try parsed(value, Int(value).flatMap { (0...TestControls.latencyLimit).contains($0) ? $0 : nil })
+            controls.latencyMilliseconds = try parsed(
+                value, Int(value).flatMap { (0...TestControls.latencyLimit).contains($0) ? $0 : nil })
         case .verification:
             controls.verificationFailure = value == "ok" ? nil : try parsed(value, VerificationFailure(token: value))
         case .storefront:
-            guard !value.isEmpty else { controls.storefront = nil; return }
+            guard !value.isEmpty else {
+                controls.storefront = nil
+                return
+            }
             guard catalog.storefront(id: value.uppercased()) != nil else {
-                throw problem(value, "not a storefront of this catalog (it has \(catalog.storefronts.map(\.id).joined(separator: ", ")))")
+                throw problem(
+                    value,
+                    "not a storefront of this catalog (it has \(catalog.storefronts.map(\.id).joined(separator: ", ")))"
+                )
             }
             controls.storefront = value.uppercased()
         case .account:
-            guard !value.isEmpty else { controls.account = nil; return }
+            guard !value.isEmpty else {
+                controls.account = nil
+                return
+            }
             guard catalog.account(named: value) != nil else {
-                throw problem(value, "not an account of this catalog (it has \(catalog.accounts.map(\.name).joined(separator: ", ")))")
+                throw problem(
+                    value,
+                    "not an account of this catalog (it has \(catalog.accounts.map(\.name).joined(separator: ", ")))")
             }
             controls.account = value
         }
@@ -92,7 +104,9 @@ public enum ControlSetting: String, CaseIterable, Sendable, Hashable {
     }
 
     private func flag(_ value: String) throws(ControlProblem) -> Bool {
-        guard let setting = Switch(rawValue: value) else { throw problem(value, "expected \(Switch.inWords), got \(value)", echo: false) }
+        guard let setting = Switch(rawValue: value) else {
+            throw problem(value, "expected \(Switch.inWords), got \(value)", echo: false)
+        }
         return setting.isOn
     }
 
@@ -121,7 +135,9 @@ public enum PairedControl: String, CaseIterable, Sendable, Hashable {
     }
 
     /// Sets the value of `key` (a product id, an API name) in `controls`; `none` removes it.
-    public func apply(_ key: String, _ value: String, to controls: inout TestControls, catalog: Catalog) throws(ControlProblem) {
+    public func apply(_ key: String, _ value: String, to controls: inout TestControls, catalog: Catalog)
+        throws(ControlProblem)
+    {
         switch self {
         case .productOutcome: try controls.setProductOutcome(key, value, catalog: catalog)
         case .apiError: try controls.setAPIError(key, value)
@@ -177,9 +193,11 @@ public enum ControlName: Sendable, Hashable, CaseIterable {
         case .paired(let paired) where values.count == 2:
             try paired.apply(values[0], values[1], to: &controls, catalog: catalog)
         case .setting(let setting):
-            throw ControlProblem(setting: name, field: setting.wireField, value: nil, message: "takes one value, found \(values.count)")
+            throw ControlProblem(
+                setting: name, field: setting.wireField, value: nil, message: "takes one value, found \(values.count)")
         case .paired(let paired):
-            throw ControlProblem(setting: name, field: paired.wireField, value: nil, message: "takes two values, found \(values.count)")
+            throw ControlProblem(
+                setting: name, field: paired.wireField, value: nil, message: "takes two values, found \(values.count)")
         }
     }
 }
@@ -189,13 +207,20 @@ extension TestControls {
     public static let latencyLimit = 600_000
 
     /// Every payment of `productId` ends with `token` (an outcome, or `none` to remove it).
-    public mutating func setProductOutcome(_ productId: String, _ token: String, catalog: Catalog) throws(ControlProblem) {
+    public mutating func setProductOutcome(_ productId: String, _ token: String, catalog: Catalog)
+        throws(ControlProblem)
+    {
         guard catalog.product(id: productId) != nil else {
-            throw PairedControl.productOutcome.problem(productId, "not a product of this catalog; see storefront products")
+            throw PairedControl.productOutcome.problem(
+                productId, "not a product of this catalog; see storefront products")
         }
-        if token == "none" { productOutcomes[productId] = nil; return }
+        if token == "none" {
+            productOutcomes[productId] = nil
+            return
+        }
         guard let outcome = PaymentOutcome(token: token) else {
-            throw PairedControl.productOutcome.problem(token, "expected \(PaymentOutcome.alternatives(PaymentOutcome.tokenForms + ["none"]))")
+            throw PairedControl.productOutcome.problem(
+                token, "expected \(PaymentOutcome.alternatives(PaymentOutcome.tokenForms + ["none"]))")
         }
         productOutcomes[productId] = outcome
     }

@@ -15,8 +15,10 @@ public struct Entitlement: Sendable, Hashable {
     /// Auto-renewable subscriptions only.
     public let renewal: RenewalInfo?
 
-    public init(productId: String, type: ProductType, transactionId: String, originalTransactionId: String,
-                purchaseDate: Date, expiresDate: Date?, willAutoRenew: Bool, renewal: RenewalInfo? = nil) {
+    public init(
+        productId: String, type: ProductType, transactionId: String, originalTransactionId: String,
+        purchaseDate: Date, expiresDate: Date?, willAutoRenew: Bool, renewal: RenewalInfo? = nil
+    ) {
         self.productId = productId
         self.type = type
         self.transactionId = transactionId
@@ -48,8 +50,11 @@ public struct RenewalInfo: Sendable, Hashable {
     /// Nil without a price increase.
     public var priceIncreaseStatus: PriceIncreaseStatus?
 
-    public init(willAutoRenew: Bool, autoRenewProductId: String, expirationReason: ExpirationReason? = nil, isInBillingRetry: Bool = false,
-                gracePeriodExpirationDate: Date? = nil, priceIncreaseStatus: PriceIncreaseStatus? = nil) {
+    public init(
+        willAutoRenew: Bool, autoRenewProductId: String, expirationReason: ExpirationReason? = nil,
+        isInBillingRetry: Bool = false,
+        gracePeriodExpirationDate: Date? = nil, priceIncreaseStatus: PriceIncreaseStatus? = nil
+    ) {
         self.willAutoRenew = willAutoRenew
         self.autoRenewProductId = autoRenewProductId
         self.expirationReason = expirationReason

@@ -23,8 +23,10 @@ public enum PaymentOutcome: Sendable, Hashable {
         case ("network", 1): self = .network(.notConnectedToInternet)
         case ("network", 2):
             // A number or a name; the name fallback used to sit behind a guard that required a number.
-            guard let code = Int(parts[1]).flatMap(URLErrorCode.init(rawValue:))
-                    ?? URLErrorCode(name: parts[1]) else { return nil }
+            guard
+                let code = Int(parts[1]).flatMap(URLErrorCode.init(rawValue:))
+                    ?? URLErrorCode(name: parts[1])
+            else { return nil }
             self = .network(code)
         case ("fail", 2):
             guard let code = SKErrorCode(token: parts[1]) else { return nil }
@@ -86,7 +88,10 @@ public enum VerificationFailure: Sendable, Hashable {
     case unreachable
 
     public init?(token: String) {
-        if token == "unreachable" { self = .unreachable; return }
+        if token == "unreachable" {
+            self = .unreachable
+            return
+        }
         guard let number = Int(token), let status = VerifyStatus(rawValue: number), status != .valid else { return nil }
         self = .status(status)
     }

@@ -20,7 +20,9 @@ public struct PendingPayment: Sendable, Hashable {
     public let since: Date
     public let reason: Reason
 
-    public init(transactionId: String, productId: String, quantity: Int, state: TransactionState, since: Date, reason: Reason) {
+    public init(
+        transactionId: String, productId: String, quantity: Int, state: TransactionState, since: Date, reason: Reason
+    ) {
         self.transactionId = transactionId
         self.productId = productId
         self.quantity = quantity
@@ -35,8 +37,9 @@ public struct PendingPayment: Sendable, Hashable {
         case .awaitingApproval:
             "waiting for a parent to approve (Ask to Buy); not charged"
         case .awaitingVerification(let attempts, let lastError, _):
-            "paid and delivered; waiting for the server to confirm the receipt" +
-                (attempts > 0 ? " (\(attempts) attempt\(attempts == 1 ? "" : "s")\(lastError.map { ": \($0)" } ?? ""))" : "")
+            "paid and delivered; waiting for the server to confirm the receipt"
+                + (attempts > 0
+                    ? " (\(attempts) attempt\(attempts == 1 ? "" : "s")\(lastError.map { ": \($0)" } ?? ""))" : "")
         case .unfinished:
             "paid; the app has not finished it yet, so it will be delivered and confirmed"
         }

@@ -14,8 +14,10 @@ public struct Holdings: Sendable, Hashable {
     /// What an upgrade now refunds of each subscription in force: the unused part of its period.
     public var upgradeRefunds: [String: Decimal]
 
-    public init(owned: Set<String> = [], activeSubscriptions: [String: Date] = [:], groupsSubscribed: Set<String> = [],
-                upgradeRefunds: [String: Decimal] = [:]) {
+    public init(
+        owned: Set<String> = [], activeSubscriptions: [String: Date] = [:], groupsSubscribed: Set<String> = [],
+        upgradeRefunds: [String: Decimal] = [:]
+    ) {
         self.owned = owned
         self.activeSubscriptions = activeSubscriptions
         self.groupsSubscribed = groupsSubscribed
@@ -31,30 +33,42 @@ public struct Holdings: Sendable, Hashable {
                 holdings.owned.insert(entitlement.productId)
             case .autoRenewable:
                 if entitlement.isActive(at: now), let expiry = entitlement.expiresDate {
-                    holdings.activeSubscriptions[entitlement.productId] = max(expiry, entitlement.renewal?.gracePeriodExpirationDate ?? expiry)
-                    holdings.upgradeRefunds[entitlement.productId] = Self.unusedValue(of: entitlement, expiry: expiry, history: history, at: now)
+                    holdings.activeSubscriptions[entitlement.productId] = max(
+                        expiry, entitlement.renewal?.gracePeriodExpirationDate ?? expiry)
+                    holdings.upgradeRefunds[entitlement.productId] = Self.unusedValue(
+                        of: entitlement, expiry: expiry, history: history, at: now)
                 }
             case .consumable, .nonRenewing:
                 break
             }
         }
         for transaction in history where transaction.state.hasReceipt {
-            if let group = catalog.product(id: transaction.productId)?.subscription?.group { holdings.groupsSubscribed.insert(group) }
+            if let group = catalog.product(id: transaction.productId)?.subscription?.group {
+                holdings.groupsSubscribed.insert(group)
+            }
         }
         self = holdings
     }
 
     /// The unused part of what paid for the period in force. The period was paid by the first
     /// transaction of the chain that runs to `expiry`; a later one (bought again) charged nothing.
-    private static func unusedValue(of entitlement: Entitlement, expiry: Date, history: [Transaction], at now: Date) -> Decimal {
-        let period = history.filter { $0.originalId == entitlement.originalTransactionId && $0.terms?.expirationDate == expiry }
-        guard let payer = period.min(by: { $0.purchaseDate < $1.purchaseDate }), let terms = payer.terms else { return 0 }
-        return Upgrade.proratedRefund(of: terms.price, currency: terms.currency, start: payer.purchaseDate, end: expiry, at: now)
+    private static func unusedValue(of entitlement: Entitlement, expiry: Date, history: [Transaction], at now: Date)
+        -> Decimal
+    {
+        let period = history.filter {
+            $0.originalId == entitlement.originalTransactionId && $0.terms?.expirationDate == expiry
+        }
+        guard let payer = period.min(by: { $0.purchaseDate < $1.purchaseDate }), let terms = payer.terms else {
+            return 0
+        }
+        return Upgrade.proratedRefund(
+            of: terms.price, currency: terms.currency, start: payer.purchaseDate, end: expiry, at: now)
     }
 
     public func isEligibleForIntroOffer(_ product: Product) -> Bool {
         guard product.type == .autoRenewable, let subscription = product.subscription, subscription.introOffer != nil,
-              let group = subscription.group else { return false }
+            let group = subscription.group
+        else { return false }
         return !groupsSubscribed.contains(group)
     }
 }
@@ -99,10 +113,13 @@ public enum PurchaseRules {
     /// Quantities above 1 are for consumables only; nil when `quantity` is allowed.
     public static func quantityProblem(_ quantity: Int, for product: Product) -> String? {
         guard quantity > 1, product.type != .consumable else { return nil }
-        return "quantity \(quantity): only consumables can be bought more than one at a time, and \(product.id) is \(product.type.label(in: .english).lowercased())"
+        return
+            "quantity \(quantity): only consumables can be bought more than one at a time, and \(product.id) is \(product.type.label(in: .english).lowercased())"
     }
 
-    public static func quote(_ product: Product, quantity: Int, storefront: String, holdings: Holdings, catalog: Catalog) -> PurchaseQuote {
+    public static func quote(
+        _ product: Product, quantity: Int, storefront: String, holdings: Holdings, catalog: Catalog
+    ) -> PurchaseQuote {
         let unit = product.prices[storefront]
         let renewal = product.type == .autoRenewable ? unit : nil
         switch product.type {
@@ -110,11 +127,14 @@ public enum PurchaseRules {
             return PurchaseQuote(basis: .alreadyOwned, price: unit.map { _ in 0 }, renewalPrice: nil)
         case .autoRenewable:
             if let expiry = holdings.activeSubscriptions[product.id] {
-                return PurchaseQuote(basis: .alreadySubscribed(until: expiry), price: unit.map { _ in 0 }, renewalPrice: renewal)
+                return PurchaseQuote(
+                    basis: .alreadySubscribed(until: expiry), price: unit.map { _ in 0 }, renewalPrice: renewal)
             }
             if let change = groupChange(to: product, holdings: holdings, catalog: catalog) {
                 let free: Decimal? = unit.map { _ in 0 }
-                if case .atNextRenewal = change { return PurchaseQuote(basis: change, price: free, renewalPrice: renewal) }
+                if case .atNextRenewal = change {
+                    return PurchaseQuote(basis: change, price: free, renewalPrice: renewal)
+                }
                 return PurchaseQuote(basis: change, price: unit, renewalPrice: renewal)
             }
             if let offer = product.subscription?.introOffer, holdings.isEligibleForIntroOffer(product) {
@@ -134,9 +154,11 @@ extension PurchaseRules {
     /// level at renewal. Nil when no other plan of the group is in force.
     static func groupChange(to product: Product, holdings: Holdings, catalog: Catalog) -> PurchaseQuote.Basis? {
         guard let subscription = product.subscription, let group = subscription.group else { return nil }
-        for (otherId, expiry) in holdings.activeSubscriptions.sorted(by: { $0.key < $1.key }) where otherId != product.id {
+        for (otherId, expiry) in holdings.activeSubscriptions.sorted(by: { $0.key < $1.key })
+        where otherId != product.id {
             guard let other = catalog.product(id: otherId)?.subscription, other.group == group else { continue }
-            let rank = subscription.rank ?? 0, otherRank = other.rank ?? 0
+            let rank = subscription.rank ?? 0
+            let otherRank = other.rank ?? 0
             if rank < otherRank || (rank == otherRank && subscription.period == other.period) {
                 return .replacesNow(otherId, refund: holdings.upgradeRefunds[otherId] ?? 0)
             }

@@ -27,9 +27,13 @@ extension TestControls {
     /// `manage set api-error API ERROR|none`.
     public mutating func setAPIError(_ name: String, _ token: String) throws(ControlProblem) {
         guard let api = SimulatedAPI(rawValue: name) else {
-            throw PairedControl.apiError.problem(name, "expected one of \(SimulatedAPI.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw PairedControl.apiError.problem(
+                name, "expected one of \(SimulatedAPI.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        if token == "none" { apiErrors[api] = nil; return }
+        if token == "none" {
+            apiErrors[api] = nil
+            return
+        }
         guard let error = PaymentOutcome(token: token)?.failure else {
             throw PairedControl.apiError.problem(token, "expected fail:CODE, network[:CODE], cancel or none")
         }

@@ -69,7 +69,8 @@ public protocol StoreBackend: Sendable {
     /// The app server's verification of a receipt for one transaction. `claim` identifies the
     /// app's request (its ledger entry): the same claim retried is answered again, while another
     /// claim on an already consumed transaction id is refused as a replay.
-    func verify(receipt: String, transactionId: String, productId: String, claim: String) async throws -> VerificationResult
+    func verify(receipt: String, transactionId: String, productId: String, claim: String) async throws
+        -> VerificationResult
     func controls() async throws -> TestControls
     func setControls(_ controls: TestControls) async throws
     func perform(_ action: ManageAction) async throws -> [TransactionUpdate]

@@ -18,8 +18,10 @@ public struct TransactionDetails: Sendable, Hashable {
     /// One a server set on the subscription (Set App Account Token); it replaces the app's.
     public let appAccountToken: UUID?
 
-    public init(transactionId: String, storefront: String, originalPurchaseDate: Date, willAutoRenew: Bool, reason: Reason,
-                terms: TransactionTerms, appAccountToken: UUID? = nil) {
+    public init(
+        transactionId: String, storefront: String, originalPurchaseDate: Date, willAutoRenew: Bool, reason: Reason,
+        terms: TransactionTerms, appAccountToken: UUID? = nil
+    ) {
         self.transactionId = transactionId
         self.storefront = storefront
         self.originalPurchaseDate = originalPurchaseDate

@@ -23,8 +23,10 @@ public enum VerifyStatus: Int, CaseIterable, Sendable, Codable, Hashable {
         case .sharedSecretMismatch: "the shared secret does not match the account's"
         case .serverUnavailable: "the receipt server is temporarily unavailable; retry"
         case .subscriptionExpired: "the receipt is valid but the subscription has expired"
-        case .sandboxReceiptSentToProduction: "a sandbox receipt was sent to the production server; retry against sandbox"
-        case .productionReceiptSentToSandbox: "a production receipt was sent to the sandbox server; retry against production"
+        case .sandboxReceiptSentToProduction:
+            "a sandbox receipt was sent to the production server; retry against sandbox"
+        case .productionReceiptSentToSandbox:
+            "a production receipt was sent to the sandbox server; retry against production"
         case .internalDataAccessError: "internal data access error; retry later"
         case .accountNotFound: "the account was not found or was deleted"
         }

@@ -45,32 +45,35 @@ public final class GroupCommit: Sendable {
     public func write<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
             let outcome = Mutex<Result<T, any Error>?>(nil)
-            let job = Job(run: { db in
-                let result: Result<T, any Error>
-                do {
-                    var value: T?
-                    try db.inSavepoint {
-                        value = try updates(db)
-                        return .commit
+            let job = Job(
+                run: { db in
+                    let result: Result<T, any Error>
+                    do {
+                        var value: T?
+                        try db.inSavepoint {
+                            value = try updates(db)
+                            return .commit
+                        }
+                        result = value.map { .success($0) } ?? .failure(StoreFailure("a write produced no result"))
+                    } catch {
+                        result = .failure(error)
                     }
-                    result = value.map { .success($0) } ?? .failure(StoreFailure("a write produced no result"))
-                } catch {
-                    result = .failure(error)
-                }
-                outcome.withLock { $0 = result }
-            }, finish: { [pool, health] commitFailure in
-                if let commitFailure {
-                    continuation.resume(throwing: commitFailure)
-                    return
-                }
-                // A writer's own statement can meet the storage failure (a full disk on its insert).
-                let result = (outcome.withLock { $0 } ?? .failure(StoreFailure("a write was not run")))
-                    .mapError { StateLock.explain($0, path: pool.path) }
-                if case .failure(let error) = result { health.record(error) }
-                continuation.resume(with: result)
-            }, failure: {
-                if case .failure(let error)? = outcome.withLock({ $0 }) { error } else { nil }
-            })
+                    outcome.withLock { $0 = result }
+                },
+                finish: { [pool, health] commitFailure in
+                    if let commitFailure {
+                        continuation.resume(throwing: commitFailure)
+                        return
+                    }
+                    // A writer's own statement can meet the storage failure (a full disk on its insert).
+                    let result = (outcome.withLock { $0 } ?? .failure(StoreFailure("a write was not run")))
+                        .mapError { StateLock.explain($0, path: pool.path) }
+                    if case .failure(let error) = result { health.record(error) }
+                    continuation.resume(with: result)
+                },
+                failure: {
+                    if case .failure(let error)? = outcome.withLock({ $0 }) { error } else { nil }
+                })
             let (leads, inPlace) = queue.withLock { queue in
                 queue.jobs.append(job)
                 guard !queue.draining else { return (false, false) }
@@ -102,8 +105,10 @@ public final class GroupCommit: Sendable {
         var failure = failure.map { StateLock.explain($0, path: pool.path) }
         // SQLite rolls the whole transaction back on a full disk; the commit then only says
         // "aborted", and every writer of the batch is told the cause a statement met.
-        if failure != nil, let cause = jobs.lazy.compactMap({ $0.failure() }).map({ StateLock.explain($0, path: self.pool.path) })
-            .first(where: { ($0 as? StoreFailure)?.kind == .storage }) {
+        if failure != nil,
+            let cause = jobs.lazy.compactMap({ $0.failure() }).map({ StateLock.explain($0, path: self.pool.path) })
+                .first(where: { ($0 as? StoreFailure)?.kind == .storage })
+        {
             failure = cause
         }
         if let failure { health.record(failure) } else { health.recovered() }
@@ -130,11 +135,13 @@ public final class GroupCommit: Sendable {
     /// with no task of the group's own in between to wake.
     private func commit(_ jobs: [Job]) {
         if jobs.isEmpty { return }
-        pool.asyncWrite({ db in
-            for job in jobs { job.run(db) }
-        }, completion: { _, result in
-            let failure: (any Error)? = if case .failure(let error) = result { error } else { nil }
-            self.finished(jobs, failure: failure)
-        })
+        pool.asyncWrite(
+            { db in
+                for job in jobs { job.run(db) }
+            },
+            completion: { _, result in
+                let failure: (any Error)? = if case .failure(let error) = result { error } else { nil }
+                self.finished(jobs, failure: failure)
+            })
     }
 }

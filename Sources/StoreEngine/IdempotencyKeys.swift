@@ -48,7 +48,9 @@ public enum IdempotencyReservation: Sendable, Hashable {
 /// payment's key, the payment and its answer are one commit (`SimulatedStore.add(_:idempotency:respond:)`).
 enum IdempotencyKeys {
     static func reserve(_ request: IdempotentRequest, _ db: Database) throws -> IdempotencyReservation {
-        if let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM idempotency_keys WHERE key = ?"), arguments: [request.key]) {
+        if let row = try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT * FROM idempotency_keys WHERE key = ?"), arguments: [request.key])
+        {
             let reservedAt: Double = row["reserved_at"]
             if reservedAt >= request.now.timeIntervalSince1970 - request.lifetime {
                 guard row["request_hash"] as String == request.requestHash else { return .mismatch }
@@ -60,21 +62,30 @@ enum IdempotencyKeys {
             try db.cachedStatement(sql: "DELETE FROM idempotency_keys WHERE key = ?").execute(arguments: [request.key])
         }
         let generation = UUID().uuidString
-        try db.cachedStatement(sql: "INSERT INTO idempotency_keys (key, request_hash, generation, reserved_at) VALUES (?, ?, ?, ?)")
-            .execute(arguments: [request.key, request.requestHash, generation, request.now.timeIntervalSince1970])
+        try db.cachedStatement(
+            sql: "INSERT INTO idempotency_keys (key, request_hash, generation, reserved_at) VALUES (?, ?, ?, ?)"
+        )
+        .execute(arguments: [request.key, request.requestHash, generation, request.now.timeIntervalSince1970])
         return .reserved(generation: generation)
     }
 
     /// Stores the first response of a reservation; returns the stored one (an earlier answer wins).
-    static func complete(key: String, generation: String, response: StoredResponse, at now: Date, _ db: Database) throws -> StoredResponse {
-        try db.cachedStatement(sql: """
-            UPDATE idempotency_keys SET status = ?, body = ?, completed_at = ?
-            WHERE key = ? AND generation = ? AND status IS NULL
-            """).execute(arguments: [response.status, response.body, now.timeIntervalSince1970, key, generation])
+    static func complete(key: String, generation: String, response: StoredResponse, at now: Date, _ db: Database) throws
+        -> StoredResponse
+    {
+        try db.cachedStatement(
+            sql: """
+                UPDATE idempotency_keys SET status = ?, body = ?, completed_at = ?
+                WHERE key = ? AND generation = ? AND status IS NULL
+                """
+        ).execute(arguments: [response.status, response.body, now.timeIntervalSince1970, key, generation])
         if db.changesCount == 1 { return response }  // this is the first answer
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT status, body FROM idempotency_keys WHERE key = ? AND generation = ?"),
-                                         arguments: [key, generation]),
-              let status = row["status"] as Int?, let body = row["body"] as Data? else { return response }
+        guard
+            let row = try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT status, body FROM idempotency_keys WHERE key = ? AND generation = ?"),
+                arguments: [key, generation]),
+            let status = row["status"] as Int?, let body = row["body"] as Data?
+        else { return response }
         return StoredResponse(status: status, body: body)
     }
 
@@ -84,10 +95,11 @@ enum IdempotencyKeys {
     /// to update. A key reserved a moment out of order may wait for the next purge; `reserve`
     /// treats it as expired meanwhile.
     static func purge(reservedBefore date: Date, _ db: Database) throws -> Int {
-        try db.execute(sql: """
-            DELETE FROM idempotency_keys WHERE rowid < COALESCE(
-                (SELECT rowid FROM idempotency_keys WHERE reserved_at >= ? ORDER BY rowid LIMIT 1), \(Int64.max))
-            """, arguments: [date.timeIntervalSince1970])
+        try db.execute(
+            sql: """
+                DELETE FROM idempotency_keys WHERE rowid < COALESCE(
+                    (SELECT rowid FROM idempotency_keys WHERE reserved_at >= ? ORDER BY rowid LIMIT 1), \(Int64.max))
+                """, arguments: [date.timeIntervalSince1970])
         return db.changesCount
     }
 }

@@ -28,14 +28,17 @@ struct ProcessIdentity: Sendable, Hashable {
     var isAlive: Bool {
         guard kill(pid, 0) == 0 || errno == EPERM else { return false }
         // Where /proc exists the start time must match too; elsewhere the pid alone decides.
-        guard let now = Self.startTime(of: pid) else { return startTime.isEmpty || !FileManager.default.fileExists(atPath: "/proc/self/stat") }
+        guard let now = Self.startTime(of: pid) else {
+            return startTime.isEmpty || !FileManager.default.fileExists(atPath: "/proc/self/stat")
+        }
         return now == startTime
     }
 
     /// Field 22 of /proc/PID/stat: clock ticks since boot when the process started.
     static func startTime(of pid: Int32) -> String? {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return nil }
+            let close = stat.lastIndex(of: ")")
+        else { return nil }
         // Fields after the command name (which may hold spaces) start at field 3.
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         return fields.count > 19 ? String(fields[19]) : nil

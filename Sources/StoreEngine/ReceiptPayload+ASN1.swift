@@ -72,21 +72,30 @@ extension ReceiptPayload {
     init(derEncoded bytes: [UInt8]) throws {
         let fields = try Self.fields(bytes)
         func required(_ type: Int) throws -> ReceiptAttribute {
-            guard let field = fields.first(where: { $0.type == type }) else { throw ReceiptFormatError("it has no attribute \(type)") }
+            guard let field = fields.first(where: { $0.type == type }) else {
+                throw ReceiptFormatError("it has no attribute \(type)")
+            }
             return field
         }
         let environment = try required(Field.environment).string()
-        guard let named = Self.environment(fromField: environment) else { throw ReceiptFormatError("its environment \(environment) is none of Apple's") }
-        self.init(environment: named,
-                  bundleId: try required(Field.bundleId).string(),
-                  appVersion: try required(Field.appVersion).string(),
-                  originalAppVersion: try required(Field.originalAppVersion).string(),
-                  account: try required(Field.account).string(),
-                  creationDate: try required(Field.creationDate).date(),
-                  opaqueValue: try required(Field.opaqueValue).value,
-                  sha1Hash: try required(Field.sha1Hash).value,
-                  inApp: try fields.filter { $0.type == Field.inApp }.map { try InApp(attributes: $0.attributes()) }
-                      .sorted { ($0.purchaseDate, $0.transactionId.count, $0.transactionId) < ($1.purchaseDate, $1.transactionId.count, $1.transactionId) })
+        guard let named = Self.environment(fromField: environment) else {
+            throw ReceiptFormatError("its environment \(environment) is none of Apple's")
+        }
+        self.init(
+            environment: named,
+            bundleId: try required(Field.bundleId).string(),
+            appVersion: try required(Field.appVersion).string(),
+            originalAppVersion: try required(Field.originalAppVersion).string(),
+            account: try required(Field.account).string(),
+            creationDate: try required(Field.creationDate).date(),
+            opaqueValue: try required(Field.opaqueValue).value,
+            sha1Hash: try required(Field.sha1Hash).value,
+            inApp: try fields.filter { $0.type == Field.inApp }.map { try InApp(attributes: $0.attributes()) }
+                .sorted {
+                    ($0.purchaseDate, $0.transactionId.count, $0.transactionId) < (
+                        $1.purchaseDate, $1.transactionId.count, $1.transactionId
+                    )
+                })
     }
 
     /// Attribute 0 alone, without reading the rest.
@@ -115,7 +124,9 @@ extension ReceiptPayload.InApp {
         if let cancellationDate { fields.append(try .date(Field.cancellationDate, cancellationDate)) }
         if let webOrderLineItemId { fields.append(try .integer(Field.webOrderLineItemId, webOrderLineItemId)) }
         if let isTrialPeriod { fields.append(try .integer(Field.isTrialPeriod, isTrialPeriod ? 1 : 0)) }
-        if let isInIntroOfferPeriod { fields.append(try .integer(Field.isInIntroOfferPeriod, isInIntroOfferPeriod ? 1 : 0)) }
+        if let isInIntroOfferPeriod {
+            fields.append(try .integer(Field.isInIntroOfferPeriod, isInIntroOfferPeriod ? 1 : 0))
+        }
         if let promotionalOfferId { fields.append(.string(Field.promotionalOfferId, promotionalOfferId)) }
         return fields
     }
@@ -123,23 +134,26 @@ extension ReceiptPayload.InApp {
     init(attributes fields: [ReceiptAttribute]) throws {
         func field(_ type: Int) -> ReceiptAttribute? { fields.first { $0.type == type } }
         func required(_ type: Int) throws -> ReceiptAttribute {
-            guard let found = field(type) else { throw ReceiptFormatError("an in-app purchase has no attribute \(type)") }
+            guard let found = field(type) else {
+                throw ReceiptFormatError("an in-app purchase has no attribute \(type)")
+            }
             return found
         }
         guard let quantity = Int(exactly: try required(Field.quantity).integer()) else {
             throw ReceiptFormatError("an in-app purchase's quantity is out of range")
         }
-        self.init(quantity: quantity,
-                  productId: try required(Field.productId).string(),
-                  transactionId: try required(Field.transactionId).string(),
-                  originalTransactionId: try required(Field.originalTransactionId).string(),
-                  purchaseDate: try required(Field.purchaseDate).date(),
-                  originalPurchaseDate: try required(Field.originalPurchaseDate).date(),
-                  expiresDate: try field(Field.expiresDate)?.date(),
-                  cancellationDate: try field(Field.cancellationDate)?.date(),
-                  webOrderLineItemId: try field(Field.webOrderLineItemId)?.integer(),
-                  isTrialPeriod: try field(Field.isTrialPeriod).map { try $0.integer() != 0 },
-                  isInIntroOfferPeriod: try field(Field.isInIntroOfferPeriod).map { try $0.integer() != 0 },
-                  promotionalOfferId: try field(Field.promotionalOfferId)?.string())
+        self.init(
+            quantity: quantity,
+            productId: try required(Field.productId).string(),
+            transactionId: try required(Field.transactionId).string(),
+            originalTransactionId: try required(Field.originalTransactionId).string(),
+            purchaseDate: try required(Field.purchaseDate).date(),
+            originalPurchaseDate: try required(Field.originalPurchaseDate).date(),
+            expiresDate: try field(Field.expiresDate)?.date(),
+            cancellationDate: try field(Field.cancellationDate)?.date(),
+            webOrderLineItemId: try field(Field.webOrderLineItemId)?.integer(),
+            isTrialPeriod: try field(Field.isTrialPeriod).map { try $0.integer() != 0 },
+            isInIntroOfferPeriod: try field(Field.isInIntroOfferPeriod).map { try $0.integer() != 0 },
+            promotionalOfferId: try field(Field.promotionalOfferId)?.string())
     }
 }

@@ -41,10 +41,14 @@ public struct ReceiptPayload: Sendable, Hashable {
 
 extension ReceiptPayload {
     /// A receipt issued now to the simulated device of `account` (see `deviceIdentifier`).
-    static func issued(environment: StoreEnvironment, bundleId: String, account: String, at now: Date, inApp: [InApp]) -> ReceiptPayload {
-        var payload = ReceiptPayload(environment: environment, bundleId: bundleId, account: account, creationDate: now, inApp: inApp)
+    static func issued(environment: StoreEnvironment, bundleId: String, account: String, at now: Date, inApp: [InApp])
+        -> ReceiptPayload
+    {
+        var payload = ReceiptPayload(
+            environment: environment, bundleId: bundleId, account: account, creationDate: now, inApp: inApp)
         payload.opaqueValue = Array(SymmetricKey(size: .bits128).withUnsafeBytes { Data($0) })
-        payload.sha1Hash = hash(device: deviceIdentifier(account: account), opaque: payload.opaqueValue, bundleId: bundleId)
+        payload.sha1Hash = hash(
+            device: deviceIdentifier(account: account), opaque: payload.opaqueValue, bundleId: bundleId)
         return payload
     }
 

@@ -27,8 +27,10 @@ struct ReceiptSigner: Sendable {
         guard verifier.isGenuine(signed) else {
             // The environment it says it is from, read without checking: only to tell which
             // environment to retry at, never to trust what it lists.
-            return .failure(VerifyStatusError(status: .notAuthenticated,
-                                              claimedEnvironment: try? ReceiptPayload.environment(derEncoded: signed.content)))
+            return .failure(
+                VerifyStatusError(
+                    status: .notAuthenticated,
+                    claimedEnvironment: try? ReceiptPayload.environment(derEncoded: signed.content)))
         }
         guard let payload = try? ReceiptPayload(derEncoded: signed.content) else {
             return .failure(VerifyStatusError(status: .malformedReceiptData))

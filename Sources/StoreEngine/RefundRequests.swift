@@ -9,14 +9,20 @@ enum RefundRequests {
     static func open(_ stored: StoredTransaction, at now: Date, _ db: Database) throws {
         let state = stored.transaction.state
         guard state == .purchased || state == .restored else {
-            throw StoreFailure("transaction \(stored.id) is \(state.name); only a purchased transaction's refund can be requested", kind: .conflict)
+            throw StoreFailure(
+                "transaction \(stored.id) is \(state.name); only a purchased transaction's refund can be requested",
+                kind: .conflict)
         }
-        guard stored.revocationDate == nil else { throw StoreFailure("transaction \(stored.id) was already refunded", kind: .conflict) }
-        try db.execute(sql: "INSERT OR IGNORE INTO refund_requests (transaction_id, requested_at) VALUES (?, ?)",
-                       arguments: [stored.id, now.timeIntervalSince1970])
+        guard stored.revocationDate == nil else {
+            throw StoreFailure("transaction \(stored.id) was already refunded", kind: .conflict)
+        }
+        try db.execute(
+            sql: "INSERT OR IGNORE INTO refund_requests (transaction_id, requested_at) VALUES (?, ?)",
+            arguments: [stored.id, now.timeIntervalSince1970])
         guard db.changesCount > 0 else {
-            throw StoreFailure("a refund of transaction \(stored.id) was already requested; refund it or decline it (manage refund, decline-refund)",
-                               kind: .conflict)
+            throw StoreFailure(
+                "a refund of transaction \(stored.id) was already requested; refund it or decline it (manage refund, decline-refund)",
+                kind: .conflict)
         }
     }
 

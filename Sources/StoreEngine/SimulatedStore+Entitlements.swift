@@ -14,25 +14,31 @@ extension SimulatedStore {
     }
 
     nonisolated func entitlements(account: String, at now: Date? = nil, _ db: Database) throws -> [Entitlement] {
-        entitlements(of: try StoredTransaction.fetchAll(db, where: "account = ? AND state = \(StateSQL.purchased)", [account]), at: now ?? clock.now())
+        entitlements(
+            of: try StoredTransaction.fetchAll(db, where: "account = ? AND state = \(StateSQL.purchased)", [account]),
+            at: now ?? clock.now())
     }
 
     /// The entitlements `rows` (an account's transactions, oldest first) grant: purchased ones,
     /// neither refunded nor a plan change waiting for its renewal.
     nonisolated func entitlements(of rows: [StoredTransaction], at now: Date) -> [Entitlement] {
         var newest: [String: StoredTransaction] = [:]
-        for row in rows where row.transaction.state == .purchased && row.revocationDate == nil && row.reason != .planChange {
-            guard let product = catalog.product(id: row.transaction.productId), product.type != .consumable else { continue }
+        for row in rows
+        where row.transaction.state == .purchased && row.revocationDate == nil && row.reason != .planChange {
+            guard let product = catalog.product(id: row.transaction.productId), product.type != .consumable else {
+                continue
+            }
             // A non-consumable's entitlement is its first purchase; a subscription's is its latest period.
             if product.type == .nonConsumable, newest[product.id] != nil { continue }
             newest[product.id] = row
         }
         return newest.values.sorted { $0.id < $1.id }.compactMap { row in
             guard let product = catalog.product(id: row.transaction.productId) else { return nil }
-            return Entitlement(productId: product.id, type: product.type, transactionId: row.id,
-                               originalTransactionId: row.transaction.originalId, purchaseDate: row.transaction.purchaseDate,
-                               expiresDate: row.expiresDate, willAutoRenew: product.type == .autoRenewable && row.autoRenew,
-                               renewal: product.type == .autoRenewable ? renewalInfo(row, at: now) : nil)
+            return Entitlement(
+                productId: product.id, type: product.type, transactionId: row.id,
+                originalTransactionId: row.transaction.originalId, purchaseDate: row.transaction.purchaseDate,
+                expiresDate: row.expiresDate, willAutoRenew: product.type == .autoRenewable && row.autoRenew,
+                renewal: product.type == .autoRenewable ? renewalInfo(row, at: now) : nil)
         }
     }
 
@@ -40,7 +46,9 @@ extension SimulatedStore {
     /// completed (`excluding`), in the caller's read or write: one read of the account's paid
     /// transactions serves both its entitlements and its history.
     nonisolated func holdings(account: String, excluding id: String, at now: Date, _ db: Database) throws -> Holdings {
-        let paid = try StoredTransaction.fetchAll(db, where: "account = ? AND state IN \(StateSQL.paid) AND id != ?", [account, id])
-        return Holdings(entitlements: entitlements(of: paid, at: now), history: paid.map(\.published), catalog: catalog, at: now)
+        let paid = try StoredTransaction.fetchAll(
+            db, where: "account = ? AND state IN \(StateSQL.paid) AND id != ?", [account, id])
+        return Holdings(
+            entitlements: entitlements(of: paid, at: now), history: paid.map(\.published), catalog: catalog, at: now)
     }
 }

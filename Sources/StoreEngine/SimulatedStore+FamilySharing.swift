@@ -10,17 +10,21 @@ import StoreKitModel
 /// revokes the members' copies, and servers hear REVOKE for each.
 extension SimulatedStore {
     /// Keeps the family's copies in step with `stored`, in the caller's write (as `record` runs).
-    nonisolated func syncFamily(_ stored: StoredTransaction, controls: TestControls, at now: Date, _ db: Database) throws {
+    nonisolated func syncFamily(_ stored: StoredTransaction, controls: TestControls, at now: Date, _ db: Database)
+        throws
+    {
         guard stored.ownership == .purchased else { return }
         if let revoked = stored.revocationDate {
-            try revokeCopies(of: [stored.id], reason: stored.revocationReason ?? .other, at: revoked, controls: controls, db)
+            try revokeCopies(
+                of: [stored.id], reason: stored.revocationReason ?? .other, at: revoked, controls: controls, db)
             return
         }
         let account = stored.transaction.payment.account
         guard stored.transaction.state == .purchased, stored.reason == .purchase || stored.reason == .renewal,
-              let product = catalog.product(id: stored.transaction.productId), product.familyShareable,
-              let family = catalog.account(named: account)?.family,
-              try !Self.sharingStopped(stored.transaction.originalId, db) else { return }
+            let product = catalog.product(id: stored.transaction.productId), product.familyShareable,
+            let family = catalog.account(named: account)?.family,
+            try !Self.sharingStopped(stored.transaction.originalId, db)
+        else { return }
         for member in catalog.accounts where member.family == family && member.name != account {
             try share(stored, product: product, with: member, controls: controls, db)
         }
@@ -28,31 +32,46 @@ extension SimulatedStore {
 
     /// The member's copy of `stored`: its own id, in the chain of its earlier copies of the same
     /// purchase (a renewal continues it), once.
-    private nonisolated func share(_ stored: StoredTransaction, product: Product, with member: Account, controls: TestControls, _ db: Database) throws {
-        guard try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM transactions WHERE shared_from = ? AND account = ?",
-                               arguments: [stored.id, member.name]) == 0 else { return }
-        let chain = try String.fetchOne(db, sql: """
-            SELECT m.original_id FROM transactions m JOIN transactions p ON p.id = m.shared_from
-            WHERE m.account = ? AND p.original_id = ? ORDER BY m.seq LIMIT 1
-            """, arguments: [member.name, stored.transaction.originalId])
+    private nonisolated func share(
+        _ stored: StoredTransaction, product: Product, with member: Account, controls: TestControls, _ db: Database
+    ) throws {
+        guard
+            try Int.fetchOne(
+                db, sql: "SELECT COUNT(*) FROM transactions WHERE shared_from = ? AND account = ?",
+                arguments: [stored.id, member.name]) == 0
+        else { return }
+        let chain = try String.fetchOne(
+            db,
+            sql: """
+                SELECT m.original_id FROM transactions m JOIN transactions p ON p.id = m.shared_from
+                WHERE m.account = ? AND p.original_id = ? ORDER BY m.seq LIMIT 1
+                """, arguments: [member.name, stored.transaction.originalId])
         let id = try StoreDatabase.nextTransactionId(db)
-        let transaction = Transaction(id: id, originalId: chain ?? id, payment: Payment(productId: product.id, account: member.name),
-                                      state: .purchased, purchaseDate: stored.transaction.purchaseDate)
-        var copy = StoredTransaction(transaction: transaction, storefront: member.storefront, price: stored.price, currency: stored.currency,
-                                     expiresDate: stored.expiresDate, revocationDate: nil, autoRenew: stored.autoRenew, pendingOutcome: nil,
-                                     reason: chain == nil ? .purchase : .renewal)
+        let transaction = Transaction(
+            id: id, originalId: chain ?? id, payment: Payment(productId: product.id, account: member.name),
+            state: .purchased, purchaseDate: stored.transaction.purchaseDate)
+        var copy = StoredTransaction(
+            transaction: transaction, storefront: member.storefront, price: stored.price, currency: stored.currency,
+            expiresDate: stored.expiresDate, revocationDate: nil, autoRenew: stored.autoRenew, pendingOutcome: nil,
+            reason: chain == nil ? .purchase : .renewal)
         copy.ownership = .familyShared
         copy.sharedFrom = stored.id
-        copy.notification = product.type != .autoRenewable ? NotificationEvent(.oneTimeCharge)
+        copy.notification =
+            product.type != .autoRenewable
+            ? NotificationEvent(.oneTimeCharge)
             : chain == nil ? NotificationEvent(.subscribed, .initialBuy) : NotificationEvent(.didRenew)
         try copy.insert(db)
         _ = try record(copy, controls: controls, db)
     }
 
     /// Revokes the members' copies of the purchaser's transactions `ids` that still stand.
-    nonisolated func revokeCopies(of ids: [String], reason: RevocationReason, at date: Date, controls: TestControls, _ db: Database) throws {
+    nonisolated func revokeCopies(
+        of ids: [String], reason: RevocationReason, at date: Date, controls: TestControls, _ db: Database
+    ) throws {
         for id in ids {
-            for var copy in try StoredTransaction.fetchAll(db, where: "shared_from = ? AND revocation_date IS NULL", [id]) {
+            for var copy in try StoredTransaction.fetchAll(
+                db, where: "shared_from = ? AND revocation_date IS NULL", [id])
+            {
                 copy.revocationDate = date
                 copy.revocationReason = reason
                 copy.autoRenew = false
@@ -66,19 +85,28 @@ extension SimulatedStore {
     /// The purchaser stops sharing: every member's copy of the purchase (each period of a
     /// subscription) is revoked with reason 0, as Apple reports a family revocation, and later
     /// renewals are not shared.
-    nonisolated func stopSharing(_ stored: StoredTransaction, at now: Date, controls: TestControls, _ db: Database) throws {
-        guard stored.ownership == .purchased, catalog.product(id: stored.transaction.productId)?.familyShareable == true,
-              catalog.account(named: stored.transaction.payment.account)?.family != nil else {
-            throw StoreFailure("transaction \(stored.id) is not a purchase shared with a family (a familyShareable product bought by an account with a family)",
-                               kind: .conflict)
+    nonisolated func stopSharing(_ stored: StoredTransaction, at now: Date, controls: TestControls, _ db: Database)
+        throws
+    {
+        guard stored.ownership == .purchased,
+            catalog.product(id: stored.transaction.productId)?.familyShareable == true,
+            catalog.account(named: stored.transaction.payment.account)?.family != nil
+        else {
+            throw StoreFailure(
+                "transaction \(stored.id) is not a purchase shared with a family (a familyShareable product bought by an account with a family)",
+                kind: .conflict)
         }
-        try db.execute(sql: "INSERT INTO sharing_stopped (original_id, stopped_at) VALUES (?, ?) ON CONFLICT(original_id) DO NOTHING",
-                       arguments: [stored.transaction.originalId, now.timeIntervalSince1970])
-        let chain = try String.fetchAll(db, sql: "SELECT id FROM transactions WHERE original_id = ?", arguments: [stored.transaction.originalId])
+        try db.execute(
+            sql:
+                "INSERT INTO sharing_stopped (original_id, stopped_at) VALUES (?, ?) ON CONFLICT(original_id) DO NOTHING",
+            arguments: [stored.transaction.originalId, now.timeIntervalSince1970])
+        let chain = try String.fetchAll(
+            db, sql: "SELECT id FROM transactions WHERE original_id = ?", arguments: [stored.transaction.originalId])
         try revokeCopies(of: chain, reason: .other, at: now, controls: controls, db)
     }
 
     static func sharingStopped(_ originalId: String, _ db: Database) throws -> Bool {
-        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sharing_stopped WHERE original_id = ?", arguments: [originalId]) ?? 0 > 0
+        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sharing_stopped WHERE original_id = ?", arguments: [originalId])
+            ?? 0 > 0
     }
 }

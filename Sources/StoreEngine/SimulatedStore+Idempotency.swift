@@ -18,33 +18,42 @@ extension SimulatedStore {
     /// by the key's generation, after a crash that lost its answer), and the answer that `respond`
     /// builds from the transaction stored with the key. One fsync instead of three, and a crash
     /// leaves either all of it or none. If `respond` throws, nothing is kept.
-    public func add(_ payment: Payment, idempotency request: IdempotentRequest,
-                    respond: @escaping @Sendable (Transaction, TransactionDetails) throws -> StoredResponse) async throws -> IdempotentAdd {
+    public func add(
+        _ payment: Payment, idempotency request: IdempotentRequest,
+        respond: @escaping @Sendable (Transaction, TransactionDetails) throws -> StoredResponse
+    ) async throws -> IdempotentAdd {
         let account = try validatedAccount(payment)
         let now = clock.now()
-        let (answer, added, completed): (IdempotentAdd, AddResult?, TransactionUpdate?) = try await database.writer.write { db in
-            let generation: String
-            var earlier: AddResult?
-            switch try IdempotencyKeys.reserve(request, db) {
-            case .mismatch: return (.mismatch, nil, nil)
-            case .completed(let stored): return (.answered(stored, replayed: true), nil, nil)
-            case .reserved(let fresh): generation = fresh
-            case .pending(let again):
-                // A fresh generation has no transaction yet; this one may have, if a crash lost its answer.
-                generation = again
-                earlier = try self.earlierPayment(payment, requestKey: "\(request.key)#\(again)", db)
+        let (answer, added, completed): (IdempotentAdd, AddResult?, TransactionUpdate?) = try await database.writer
+            .write { db in
+                let generation: String
+                var earlier: AddResult?
+                switch try IdempotencyKeys.reserve(request, db) {
+                case .mismatch: return (.mismatch, nil, nil)
+                case .completed(let stored): return (.answered(stored, replayed: true), nil, nil)
+                case .reserved(let fresh): generation = fresh
+                case .pending(let again):
+                    // A fresh generation has no transaction yet; this one may have, if a crash lost its answer.
+                    generation = again
+                    earlier = try self.earlierPayment(payment, requestKey: "\(request.key)#\(again)", db)
+                }
+                let added =
+                    try earlier
+                    ?? self.insertPayment(
+                        payment, account: account, forced: nil, requestKey: "\(request.key)#\(generation)", at: now, db)
+                // A new transaction is its own original; one an earlier request added is read back.
+                guard
+                    let details = try added.inserted.map({ TransactionDetails($0.stored, originalPurchaseDate: now) })
+                        ?? self.details(of: added.transaction.id, db)
+                else {
+                    throw StoreFailure("transaction \(added.transaction.id) vanished inside its own write")
+                }
+                let stored = try IdempotencyKeys.complete(
+                    key: request.key, generation: generation,
+                    response: try respond(added.transaction, details), at: request.now, db)
+                // The answer shows the payment as added (`purchasing`); its outcome follows in the same commit.
+                return (.answered(stored, replayed: false), added, try self.completeAtOnce(added, at: now, db))
             }
-            let added = try earlier ?? self.insertPayment(payment, account: account, forced: nil, requestKey: "\(request.key)#\(generation)", at: now, db)
-            // A new transaction is its own original; one an earlier request added is read back.
-            guard let details = try added.inserted.map({ TransactionDetails($0.stored, originalPurchaseDate: now) })
-                    ?? self.details(of: added.transaction.id, db) else {
-                throw StoreFailure("transaction \(added.transaction.id) vanished inside its own write")
-            }
-            let stored = try IdempotencyKeys.complete(key: request.key, generation: generation,
-                                                      response: try respond(added.transaction, details), at: request.now, db)
-            // The answer shows the payment as added (`purchasing`); its outcome follows in the same commit.
-            return (.answered(stored, replayed: false), added, try self.completeAtOnce(added, at: now, db))
-        }
         if let added { started(added, completed: completed) }
         return answer
     }
@@ -57,7 +66,9 @@ extension SimulatedStore {
     }
 
     /// Stores the first response of a reservation; returns the stored one (an earlier answer wins).
-    public nonisolated func complete(key: String, generation: String, response: StoredResponse) async throws -> StoredResponse {
+    public nonisolated func complete(key: String, generation: String, response: StoredResponse) async throws
+        -> StoredResponse
+    {
         let now = clock.now()
         return try await database.writer.write { db in
             try IdempotencyKeys.complete(key: key, generation: generation, response: response, at: now, db)

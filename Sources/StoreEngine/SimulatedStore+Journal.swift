@@ -18,10 +18,12 @@ public struct JournalEntry: Sendable, Hashable {
 
 extension TransactionDetails {
     init(_ stored: StoredTransaction, originalPurchaseDate: Date) {
-        self.init(transactionId: stored.id, storefront: stored.storefront, originalPurchaseDate: originalPurchaseDate,
-                  willAutoRenew: stored.autoRenew && stored.expiresDate != nil,
-                  reason: stored.reason == .renewal ? .renewal : stored.reason == .restore ? .restore : .purchase, terms: stored.terms,
-                  appAccountToken: stored.appAccountToken)
+        self.init(
+            transactionId: stored.id, storefront: stored.storefront, originalPurchaseDate: originalPurchaseDate,
+            willAutoRenew: stored.autoRenew && stored.expiresDate != nil,
+            reason: stored.reason == .renewal ? .renewal : stored.reason == .restore ? .restore : .purchase,
+            terms: stored.terms,
+            appAccountToken: stored.appAccountToken)
     }
 }
 
@@ -38,7 +40,9 @@ extension SimulatedStore {
     /// a receipt lists every purchase of the account, so the caller adds it after the commit
     /// (`withReceipts`), once per account, instead of holding every other writer while it is built;
     /// the journal never keeps one.
-    nonisolated func record(_ stored: StoredTransaction, controls: TestControls, _ db: Database) throws -> TransactionUpdate {
+    nonisolated func record(_ stored: StoredTransaction, controls: TestControls, _ db: Database) throws
+        -> TransactionUpdate
+    {
         let update = update(for: stored, controls: controls)
         let now = clock.now()
         try Self.journal(update, at: now, db)
@@ -51,21 +55,27 @@ extension SimulatedStore {
     static func journal(_ update: TransactionUpdate, at now: Date, _ db: Database) throws {
         let transaction = update.transaction
         let terms = transaction.terms
-        try db.cachedStatement(sql: """
-            INSERT INTO journal (account, transaction_id, original_id, product_id, quantity, order_id, state,
-                error_domain, error_code, purchase_date, recorded_at, price, currency, expires_date, offer_type, offer_id,
-                offer_mode, offer_period, revocation_date, revocation_reason, upgrade_date, upgrade_refund, failure_context, renewal, ownership)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [
-                transaction.payment.account, transaction.id, transaction.originalId, transaction.productId, transaction.quantity,
-                transaction.payment.applicationUsername, transaction.state.rawValue, transaction.error?.domain, transaction.error?.code,
-                transaction.purchaseDate.timeIntervalSince1970, now.timeIntervalSince1970,
-                terms?.price.exactString, terms?.currency, terms?.expirationDate?.timeIntervalSince1970,
-                terms?.offer?.type.rawValue, terms?.offer?.id, terms?.offer?.paymentMode.rawValue, terms?.offer?.period.iso8601,
-                terms?.revocation?.date.timeIntervalSince1970, terms?.revocation?.reason.rawValue,
-                terms?.upgrade?.date.timeIntervalSince1970, terms?.upgrade?.refund.exactString, transaction.failureContext?.rawValue,
-                terms?.isRenewal ?? false, terms?.ownership.rawValue,
-            ])
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO journal (account, transaction_id, original_id, product_id, quantity, order_id, state,
+                    error_domain, error_code, purchase_date, recorded_at, price, currency, expires_date, offer_type, offer_id,
+                    offer_mode, offer_period, revocation_date, revocation_reason, upgrade_date, upgrade_refund, failure_context, renewal, ownership)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """
+        ).execute(arguments: [
+            transaction.payment.account, transaction.id, transaction.originalId, transaction.productId,
+            transaction.quantity,
+            transaction.payment.applicationUsername, transaction.state.rawValue, transaction.error?.domain,
+            transaction.error?.code,
+            transaction.purchaseDate.timeIntervalSince1970, now.timeIntervalSince1970,
+            terms?.price.exactString, terms?.currency, terms?.expirationDate?.timeIntervalSince1970,
+            terms?.offer?.type.rawValue, terms?.offer?.id, terms?.offer?.paymentMode.rawValue,
+            terms?.offer?.period.iso8601,
+            terms?.revocation?.date.timeIntervalSince1970, terms?.revocation?.reason.rawValue,
+            terms?.upgrade?.date.timeIntervalSince1970, terms?.upgrade?.refund.exactString,
+            transaction.failureContext?.rawValue,
+            terms?.isRenewal ?? false, terms?.ownership.rawValue,
+        ])
     }
 
     /// Journaled updates after `cursor`, oldest first, of one account (or all when nil). A purchased
@@ -73,12 +83,17 @@ extension SimulatedStore {
     public func journal(account: String?, after cursor: Int64, limit: Int) async throws -> [JournalEntry] {
         let limit = max(1, min(limit, 1000))
         return try await database.pool.guardedRead { db in
-            let rows = if let account {
-                try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM journal WHERE account = ? AND cursor > ? ORDER BY cursor LIMIT ?"),
-                                 arguments: [account, cursor, limit])
-            } else {
-                try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM journal WHERE cursor > ? ORDER BY cursor LIMIT ?"), arguments: [cursor, limit])
-            }
+            let rows =
+                if let account {
+                    try Row.fetchAll(
+                        db.cachedStatement(
+                            sql: "SELECT * FROM journal WHERE account = ? AND cursor > ? ORDER BY cursor LIMIT ?"),
+                        arguments: [account, cursor, limit])
+                } else {
+                    try Row.fetchAll(
+                        db.cachedStatement(sql: "SELECT * FROM journal WHERE cursor > ? ORDER BY cursor LIMIT ?"),
+                        arguments: [cursor, limit])
+                }
             var receipts: [String: String] = [:]
             return try rows.map { row in
                 let transaction = Self.journaledTransaction(row)
@@ -88,7 +103,8 @@ extension SimulatedStore {
                     if receipts[account] == nil { receipts[account] = try self.receipt(account: account, db) }
                     receipt = receipts[account]
                 }
-                return JournalEntry(cursor: row["cursor"], update: TransactionUpdate(transaction: transaction, receipt: receipt))
+                return JournalEntry(
+                    cursor: row["cursor"], update: TransactionUpdate(transaction: transaction, receipt: receipt))
             }
         }
     }
@@ -104,23 +120,32 @@ extension SimulatedStore {
 
     private static func journaledTransaction(_ row: Row) -> Transaction {
         let error = StoreError.stored(domain: row["error_domain"], code: row["error_code"])
-        let payment = Payment(productId: row["product_id"], quantity: row["quantity"], applicationUsername: row["order_id"], account: row["account"])
-        return Transaction(id: row["transaction_id"], originalId: row["original_id"], payment: payment,
-                           state: TransactionState(rawValue: row["state"]) ?? .failed, error: error,
-                           purchaseDate: Date(timeIntervalSince1970: row["purchase_date"]), terms: journaledTerms(row),
-                           failureContext: (row["failure_context"] as String?).flatMap(FailureContext.init(rawValue:)))
+        let payment = Payment(
+            productId: row["product_id"], quantity: row["quantity"], applicationUsername: row["order_id"],
+            account: row["account"])
+        return Transaction(
+            id: row["transaction_id"], originalId: row["original_id"], payment: payment,
+            state: TransactionState(rawValue: row["state"]) ?? .failed, error: error,
+            purchaseDate: Date(timeIntervalSince1970: row["purchase_date"]), terms: journaledTerms(row),
+            failureContext: (row["failure_context"] as String?).flatMap(FailureContext.init(rawValue:)))
     }
 
     /// A snapshot's terms; nil for one journaled without them (before they were kept, or not purchased).
     private static func journaledTerms(_ row: Row) -> TransactionTerms? {
-        guard let price = (row["price"] as String?).flatMap({ Decimal(string: $0) }), let currency = row["currency"] as String? else { return nil }
+        guard let price = (row["price"] as String?).flatMap({ Decimal(string: $0) }),
+            let currency = row["currency"] as String?
+        else { return nil }
         let date = { (column: String) in (row[column] as Double?).map(Date.init(timeIntervalSince1970:)) }
-        let revocation = Revocation(date: date("revocation_date"), reason: (row["revocation_reason"] as Int?).flatMap(RevocationReason.init(rawValue:)))
+        let revocation = Revocation(
+            date: date("revocation_date"),
+            reason: (row["revocation_reason"] as Int?).flatMap(RevocationReason.init(rawValue:)))
         let upgrade = Upgrade(date: date("upgrade_date"), refund: row["upgrade_refund"])
-        return TransactionTerms(price: price, currency: currency, expirationDate: date("expires_date"),
-                                offer: TransactionOffer(type: row["offer_type"], id: row["offer_id"], mode: row["offer_mode"], period: row["offer_period"]),
-                                revocation: revocation, upgrade: upgrade, isRenewal: row["renewal"] as Bool? ?? false,
-                                ownership: (row["ownership"] as String?).flatMap(OwnershipType.init(rawValue:)) ?? .purchased)
+        return TransactionTerms(
+            price: price, currency: currency, expirationDate: date("expires_date"),
+            offer: TransactionOffer(
+                type: row["offer_type"], id: row["offer_id"], mode: row["offer_mode"], period: row["offer_period"]),
+            revocation: revocation, upgrade: upgrade, isRenewal: row["renewal"] as Bool? ?? false,
+            ownership: (row["ownership"] as String?).flatMap(OwnershipType.init(rawValue:)) ?? .purchased)
     }
 
     /// Price, storefront, expiry and the rest for each id the store still has (deleted ones are absent).
@@ -136,7 +161,9 @@ extension SimulatedStore {
     }
 
     nonisolated func details(of id: String, _ db: Database) throws -> TransactionDetails? {
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: Self.detailsQuery), arguments: [id]) else { return nil }
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: Self.detailsQuery), arguments: [id]) else {
+            return nil
+        }
         let originalPurchaseDate = Date(timeIntervalSince1970: row[StoredTransaction.fieldCount])
         return TransactionDetails(StoredTransaction(row: row), originalPurchaseDate: originalPurchaseDate)
     }
@@ -157,7 +184,8 @@ extension SimulatedStore {
             // Another server's receipt does not verify here, but it says where it is from, as
             // Apple's do: a sandbox receipt at a production server is 21007, the reverse 21008,
             // so a backend retries at the other environment instead of calling it forged.
-            guard error.status == .notAuthenticated, let claimed = error.claimedEnvironment, claimed != environment else {
+            guard error.status == .notAuthenticated, let claimed = error.claimedEnvironment, claimed != environment
+            else {
                 return .invalid(error.status)
             }
             switch (claimed, environment) {

@@ -14,14 +14,22 @@ extension SimulatedStore {
         let updates: [TransactionUpdate] = try await database.writer.write { db in
             switch action {
             case .clearAll:
-                try db.execute(sql: "DELETE FROM transactions; DELETE FROM consumed; DELETE FROM journal; DELETE FROM refund_requests; DELETE FROM sharing_stopped")
+                try db.execute(
+                    sql:
+                        "DELETE FROM transactions; DELETE FROM consumed; DELETE FROM journal; DELETE FROM refund_requests; DELETE FROM sharing_stopped"
+                )
                 return []
             case .resetToDefaults:
-                try db.execute(sql: "DELETE FROM transactions; DELETE FROM consumed; DELETE FROM journal; DELETE FROM refund_requests; DELETE FROM sharing_stopped; DELETE FROM settings WHERE key LIKE 'controls.%'")
+                try db.execute(
+                    sql:
+                        "DELETE FROM transactions; DELETE FROM consumed; DELETE FROM journal; DELETE FROM refund_requests; DELETE FROM sharing_stopped; DELETE FROM settings WHERE key LIKE 'controls.%'"
+                )
                 return []
-            case .approveAskToBuy(let id), .declineAskToBuy(let id), .resolveIssue(let id), .refund(let id), .requestRefund(let id), .declineRefund(let id),
-                 .expireSubscription(let id), .forceRenewal(let id), .delete(let id), .setAutoRenew(let id, _), .priceIncrease(let id, _),
-                 .stopSharing(let id):
+            case .approveAskToBuy(let id), .declineAskToBuy(let id), .resolveIssue(let id), .refund(let id),
+                .requestRefund(let id), .declineRefund(let id),
+                .expireSubscription(let id), .forceRenewal(let id), .delete(let id), .setAutoRenew(let id, _),
+                .priceIncrease(let id, _),
+                .stopSharing(let id):
                 guard let stored = try StoredTransaction.fetch(db, id: id) else {
                     throw StoreFailure("no transaction \(id); see `storefront transactions`", kind: .notFound)
                 }
@@ -33,28 +41,41 @@ extension SimulatedStore {
         return receipted
     }
 
-    nonisolated private func apply(_ action: ManageAction, to original: StoredTransaction, at now: Date, _ db: Database) throws -> [TransactionUpdate] {
+    nonisolated private func apply(_ action: ManageAction, to original: StoredTransaction, at now: Date, _ db: Database)
+        throws -> [TransactionUpdate]
+    {
         var stored = original
         let state = stored.transaction.state
         let controls = try TestControls.load(db, defaults: defaults)
         switch action {
         case .approveAskToBuy:
-            guard state == .deferred else { throw StoreFailure("transaction \(stored.id) is \(state.name), not deferred; only Ask to Buy requests can be approved", kind: .conflict) }
+            guard state == .deferred else {
+                throw StoreFailure(
+                    "transaction \(stored.id) is \(state.name), not deferred; only Ask to Buy requests can be approved",
+                    kind: .conflict)
+            }
             try complete(&stored, at: now, controls: controls, db)
         case .declineAskToBuy:
-            guard state == .deferred else { throw StoreFailure("transaction \(stored.id) is \(state.name), not deferred; only Ask to Buy requests can be declined", kind: .conflict) }
+            guard state == .deferred else {
+                throw StoreFailure(
+                    "transaction \(stored.id) is \(state.name), not deferred; only Ask to Buy requests can be declined",
+                    kind: .conflict)
+            }
             stored.fail(.storeKit(.paymentCancelled))
             stored.declined = true
             // Nothing was bought: an offer code it held may be redeemed again.
             try db.execute(sql: "DELETE FROM redeemed_codes WHERE transaction_id = ?", arguments: [stored.id])
         case .resolveIssue where stored.pendingOutcome != .interrupted:
-            return [try record(try recoverFromBillingRetry(stored, at: now, controls: controls, db), controls: controls, db)]
+            return [
+                try record(try recoverFromBillingRetry(stored, at: now, controls: controls, db), controls: controls, db)
+            ]
         case .resolveIssue:
             stored.pendingOutcome = nil
             try stored.update(db)
             let id = try StoreDatabase.nextTransactionId(db)
             var resolved = StoredTransaction(
-                transaction: Transaction(id: id, originalId: id, payment: stored.transaction.payment, state: .purchasing, purchaseDate: now),
+                transaction: Transaction(
+                    id: id, originalId: id, payment: stored.transaction.payment, state: .purchasing, purchaseDate: now),
                 storefront: stored.storefront, price: stored.price, currency: stored.currency, expiresDate: nil,
                 revocationDate: nil, autoRenew: true, pendingOutcome: nil, reason: .purchase)
             resolved.offer = stored.offer  // the offer it was checked for at its add
@@ -62,8 +83,14 @@ extension SimulatedStore {
             try resolved.insert(db)
             return [try record(resolved, controls: controls, db)]
         case .refund:
-            guard state == .purchased || state == .restored else { throw StoreFailure("transaction \(stored.id) is \(state.name); only purchased transactions can be refunded", kind: .conflict) }
-            guard stored.revocationDate == nil else { throw StoreFailure("transaction \(stored.id) was already refunded", kind: .conflict) }
+            guard state == .purchased || state == .restored else {
+                throw StoreFailure(
+                    "transaction \(stored.id) is \(state.name); only purchased transactions can be refunded",
+                    kind: .conflict)
+            }
+            guard stored.revocationDate == nil else {
+                throw StoreFailure("transaction \(stored.id) was already refunded", kind: .conflict)
+            }
             stored.revocationDate = now
             stored.revocationReason = .other
             stored.autoRenew = false
@@ -72,18 +99,26 @@ extension SimulatedStore {
             try RefundRequests.close(stored.id, db)
         case .requestRefund:
             try RefundRequests.open(stored, at: now, db)
-            try notify(NotificationEvent(.consumptionRequest), about: stored.id, originalId: stored.transaction.originalId, at: now, db)
+            try notify(
+                NotificationEvent(.consumptionRequest), about: stored.id, originalId: stored.transaction.originalId,
+                at: now, db)
             return []
         case .declineRefund:
             guard try RefundRequests.close(stored.id, db) else {
-                throw StoreFailure("no refund of transaction \(stored.id) was requested; request one first (manage request-refund)", kind: .conflict)
+                throw StoreFailure(
+                    "no refund of transaction \(stored.id) was requested; request one first (manage request-refund)",
+                    kind: .conflict)
             }
-            try notify(NotificationEvent(.refundDeclined), about: stored.id, originalId: stored.transaction.originalId, at: now, db)
+            try notify(
+                NotificationEvent(.refundDeclined), about: stored.id, originalId: stored.transaction.originalId,
+                at: now, db)
             return []
-            // StoreKit 2 tells the app (Transaction.updates, with the revocation date): the app
-            // takes back what it granted. StoreKit 1's queue says nothing.
+        // StoreKit 2 tells the app (Transaction.updates, with the revocation date): the app
+        // takes back what it granted. StoreKit 1's queue says nothing.
         case .expireSubscription:
-            guard stored.expiresDate != nil else { throw StoreFailure("transaction \(stored.id) is not a subscription", kind: .conflict) }
+            guard stored.expiresDate != nil else {
+                throw StoreFailure("transaction \(stored.id) is not a subscription", kind: .conflict)
+            }
             // The subscription, not the one period: its latest transaction carries its state.
             var latest = stored.transaction.state == .purchased ? try chainLatest(of: stored, db) : stored
             if let expiry = latest.expiresDate, expiry > now { latest.expiresDate = now }
@@ -105,7 +140,9 @@ extension SimulatedStore {
             try priceIncrease(step, chainOf: stored, at: now, db)
             return []
         case .delete:
-            try db.execute(sql: "DELETE FROM transactions WHERE id = ?; DELETE FROM journal WHERE transaction_id = ?", arguments: [stored.id, stored.id])
+            try db.execute(
+                sql: "DELETE FROM transactions WHERE id = ?; DELETE FROM journal WHERE transaction_id = ?",
+                arguments: [stored.id, stored.id])
             return []
         case .stopSharing:
             try stopSharing(stored, at: now, controls: controls, db)

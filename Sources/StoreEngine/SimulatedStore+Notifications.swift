@@ -12,39 +12,52 @@ extension SimulatedStore {
     /// Writes `event` about `transactionId` (nil for `TEST`) to the outbox, due now at every URL
     /// set. `dedupe` names an event a sweep found, so a second sweep does not tell it again.
     @discardableResult
-    nonisolated func notify(_ event: NotificationEvent, about transactionId: String?, originalId: String?, dedupe: String? = nil,
-                            at now: Date, _ db: Database) throws -> StoredNotification? {
+    nonisolated func notify(
+        _ event: NotificationEvent, about transactionId: String?, originalId: String?, dedupe: String? = nil,
+        at now: Date, _ db: Database
+    ) throws -> StoredNotification? {
         let urls = outbox.urls
         guard !urls.isEmpty else { return nil }
         let uuid = UUID()
-        try db.cachedStatement(sql: """
-            INSERT OR IGNORE INTO notifications (uuid, type, subtype, transaction_id, original_id, created_at, dedupe)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [uuid.uuidString.lowercased(), event.type.rawValue, event.subtype?.rawValue, transactionId, originalId,
-                                     now.timeIntervalSince1970, dedupe])
+        try db.cachedStatement(
+            sql: """
+                INSERT OR IGNORE INTO notifications (uuid, type, subtype, transaction_id, original_id, created_at, dedupe)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """
+        ).execute(arguments: [
+            uuid.uuidString.lowercased(), event.type.rawValue, event.subtype?.rawValue, transactionId, originalId,
+            now.timeIntervalSince1970, dedupe,
+        ])
         guard db.changesCount > 0 else { return nil }
         let sequence = db.lastInsertedRowID
         for url in urls {
-            try db.cachedStatement(sql: "INSERT INTO notification_deliveries (uuid, url, next_attempt) VALUES (?, ?, ?)")
-                .execute(arguments: [uuid.uuidString.lowercased(), url, now.timeIntervalSince1970])
+            try db.cachedStatement(
+                sql: "INSERT INTO notification_deliveries (uuid, url, next_attempt) VALUES (?, ?, ?)"
+            )
+            .execute(arguments: [uuid.uuidString.lowercased(), url, now.timeIntervalSince1970])
         }
         let outbox = outbox
         db.afterNextTransaction { _ in outbox.signal() }
-        return StoredNotification(sequence: sequence, uuid: uuid, event: event, transactionId: transactionId, createdAt: now, signedPayload: nil)
+        return StoredNotification(
+            sequence: sequence, uuid: uuid, event: event, transactionId: transactionId, createdAt: now,
+            signedPayload: nil)
     }
 
     /// The outbox entry of a recorded change, when it tells of one.
     nonisolated func notifyOf(_ stored: StoredTransaction, at now: Date, _ db: Database) throws {
         guard let event = stored.notification else { return }
-        let subject = stored.notificationSubject ?? NotificationSubject(id: stored.id, originalId: stored.transaction.originalId)
+        let subject =
+            stored.notificationSubject ?? NotificationSubject(id: stored.id, originalId: stored.transaction.originalId)
         try notify(event, about: subject.id, originalId: subject.originalId, at: now, db)
     }
 
     /// What a completed purchase tells a server: a one-time charge, a new subscription, a plan
     /// change, or an offer redeemed. Nil when nothing was bought (owned, or subscribed already
     /// without an offer).
-    nonisolated static func purchaseEvent(_ product: Product, basis: PurchaseQuote.Basis, offer: TransactionOffer?,
-                                          subscribedBefore: Bool) -> NotificationEvent? {
+    nonisolated static func purchaseEvent(
+        _ product: Product, basis: PurchaseQuote.Basis, offer: TransactionOffer?,
+        subscribedBefore: Bool
+    ) -> NotificationEvent? {
         guard product.type == .autoRenewable else {
             if case .alreadyOwned = basis { return nil }
             return NotificationEvent(.oneTimeCharge)
@@ -87,15 +100,18 @@ extension SimulatedStore {
         if let swept = sweptUntil {
             since = swept
         } else {
-            let saved = try await database.pool.guardedRead { db in try StoreDatabase.setting(db, Self.timedEventsSetting) }
+            let saved = try await database.pool.guardedRead { db in
+                try StoreDatabase.setting(db, Self.timedEventsSetting)
+            }
             since = saved.flatMap(Double.init).map(Date.init(timeIntervalSince1970:)) ?? now
         }
         let found = try await database.pool.guardedRead { db in try self.timedEvents(after: since, upTo: now, db) }
         if !found.isEmpty {
             try await database.writer.write { db in
                 for timed in found {
-                    try self.notify(timed.event, about: timed.latest.id, originalId: timed.latest.transaction.originalId,
-                                    dedupe: timed.dedupe, at: now, db)
+                    try self.notify(
+                        timed.event, about: timed.latest.id, originalId: timed.latest.transaction.originalId,
+                        dedupe: timed.dedupe, at: now, db)
                 }
                 try StoreDatabase.setSetting(db, Self.timedEventsSetting, String(now.timeIntervalSince1970))
             }
@@ -106,16 +122,28 @@ extension SimulatedStore {
     nonisolated func timedEvents(after since: Date, upTo now: Date, _ db: Database) throws -> [TimedEvent] {
         let window: StatementArguments = [since.timeIntervalSince1970, now.timeIntervalSince1970]
         var found: [TimedEvent] = []
-        for latest in try StoredTransaction.fetchAll(db, where: """
-            expires_date > ? AND expires_date <= ? AND state = \(StateSQL.purchased) AND auto_renew = 0 AND billing_retry_until IS NULL \
-            AND revocation_date IS NULL AND upgrade_date IS NULL AND reason != '\(TransactionReason.planChange.rawValue)'
-            """, window) where try isLatestOfAutoRenewableChain(latest, db) {
-            found.append(TimedEvent(event: .expired(latest.expirationReason ?? .autoRenewDisabled), latest: latest, dedupe: Self.expiryKey(latest)))
+        for latest in try StoredTransaction.fetchAll(
+            db,
+            where: """
+                expires_date > ? AND expires_date <= ? AND state = \(StateSQL.purchased) AND auto_renew = 0 AND billing_retry_until IS NULL \
+                AND revocation_date IS NULL AND upgrade_date IS NULL AND reason != '\(TransactionReason.planChange.rawValue)'
+                """, window) where try isLatestOfAutoRenewableChain(latest, db)
+        {
+            found.append(
+                TimedEvent(
+                    event: .expired(latest.expirationReason ?? .autoRenewDisabled), latest: latest,
+                    dedupe: Self.expiryKey(latest)))
         }
-        for latest in try StoredTransaction.fetchAll(db, where: """
-            grace_expires > ? AND grace_expires <= ? AND state = \(StateSQL.purchased) AND billing_retry_until IS NOT NULL
-            """, window) where try isLatestOfAutoRenewableChain(latest, db) {
-            found.append(TimedEvent(event: NotificationEvent(.gracePeriodExpired), latest: latest, dedupe: "GRACE_PERIOD_EXPIRED:\(latest.id)"))
+        for latest in try StoredTransaction.fetchAll(
+            db,
+            where: """
+                grace_expires > ? AND grace_expires <= ? AND state = \(StateSQL.purchased) AND billing_retry_until IS NOT NULL
+                """, window) where try isLatestOfAutoRenewableChain(latest, db)
+        {
+            found.append(
+                TimedEvent(
+                    event: NotificationEvent(.gracePeriodExpired), latest: latest,
+                    dedupe: "GRACE_PERIOD_EXPIRED:\(latest.id)"))
         }
         return found
     }

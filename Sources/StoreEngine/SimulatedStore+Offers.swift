@@ -19,10 +19,14 @@ extension SimulatedStore {
 
     /// The offer the payment may take, or the SKError that refuses it. Records a promotional
     /// offer's nonce in the caller's write, so it is good once.
-    nonisolated func checkOffer(_ payment: Payment, account: String, storefront: String, at now: Date,
-                                _ db: Database) throws -> OfferCheck {
+    nonisolated func checkOffer(
+        _ payment: Payment, account: String, storefront: String, at now: Date,
+        _ db: Database
+    ) throws -> OfferCheck {
         guard let requested = payment.offer else { return .refused(.missingOfferParams) }
-        guard let product = catalog.product(id: payment.productId), product.type == .autoRenewable, let subscription = product.subscription else {
+        guard let product = catalog.product(id: payment.productId), product.type == .autoRenewable,
+            let subscription = product.subscription
+        else {
             return .refused(.invalidOfferIdentifier)
         }
         let holdings = try holdings(account: account, excluding: "", at: now, db)
@@ -30,47 +34,79 @@ extension SimulatedStore {
         switch requested {
         case .promotional(let discount):
             if let problem = try discountProblem(discount, payment: payment, at: now, db) { return .refused(problem) }
-            guard let found = subscription.offer(id: discount.identifier), found.kind == .promotional else { return .refused(.invalidOfferIdentifier) }
+            guard let found = subscription.offer(id: discount.identifier), found.kind == .promotional else {
+                return .refused(.invalidOfferIdentifier)
+            }
             // For those who have or had a subscription in the group.
-            guard let group = subscription.group, holdings.groupsSubscribed.contains(group) else { return .refused(.ineligibleForOffer) }
-            try db.execute(sql: "INSERT INTO offer_nonces (nonce, used_at) VALUES (?, ?)", arguments: [discount.nonce.lowercased(), now.timeIntervalSince1970])
+            guard let group = subscription.group, holdings.groupsSubscribed.contains(group) else {
+                return .refused(.ineligibleForOffer)
+            }
+            try db.execute(
+                sql: "INSERT INTO offer_nonces (nonce, used_at) VALUES (?, ?)",
+                arguments: [discount.nonce.lowercased(), now.timeIntervalSince1970])
             offer = found
         case .code(let code):
-            guard let found = subscription.offers.first(where: { $0.kind == .code && ($0.oneTimeCodes.contains(code) || $0.customCodes.contains(code)) }) else {
+            guard
+                let found = subscription.offers.first(where: {
+                    $0.kind == .code && ($0.oneTimeCodes.contains(code) || $0.customCodes.contains(code))
+                })
+            else {
                 return .refused(.invalidOfferIdentifier)
             }
             let oneTime = found.oneTimeCodes.contains(code)
-            let used = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM redeemed_codes WHERE code = ?\(oneTime ? "" : " AND account = ?")",
-                                        arguments: oneTime ? [code] : [code, account]) ?? 0
+            let used =
+                try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM redeemed_codes WHERE code = ?\(oneTime ? "" : " AND account = ?")",
+                    arguments: oneTime ? [code] : [code, account]) ?? 0
             guard used == 0 else { return .refused(.ineligibleForOffer) }
             offer = found
         case .winBack(let id):
-            guard let found = subscription.offer(id: id), found.kind == .winBack else { return .refused(.invalidOfferIdentifier) }
+            guard let found = subscription.offer(id: id), found.kind == .winBack else {
+                return .refused(.invalidOfferIdentifier)
+            }
             // After a subscription in the group has ended, while none is in force.
-            let inForce = holdings.activeSubscriptions.keys.contains { catalog.product(id: $0)?.subscription?.group == subscription.group }
-            guard let group = subscription.group, holdings.groupsSubscribed.contains(group), !inForce else { return .refused(.ineligibleForOffer) }
+            let inForce = holdings.activeSubscriptions.keys.contains {
+                catalog.product(id: $0)?.subscription?.group == subscription.group
+            }
+            guard let group = subscription.group, holdings.groupsSubscribed.contains(group), !inForce else {
+                return .refused(.ineligibleForOffer)
+            }
             offer = found
         }
-        guard offer.terms.paymentMode == .freeTrial || offer.terms.prices[storefront] != nil else { return .refused(.invalidOfferPrice) }
-        return .accepted(TransactionOffer(type: offer.kind.offerType, id: offer.id, paymentMode: offer.terms.paymentMode, period: offer.terms.period))
+        guard offer.terms.paymentMode == .freeTrial || offer.terms.prices[storefront] != nil else {
+            return .refused(.invalidOfferPrice)
+        }
+        return .accepted(
+            TransactionOffer(
+                type: offer.kind.offerType, id: offer.id, paymentMode: offer.terms.paymentMode,
+                period: offer.terms.period))
     }
 
     /// Why a promotional offer's signature is refused: missing parameters (13), or a key, a
     /// signature, an age or a nonce that does not hold (12); nil when it verifies.
-    nonisolated func discountProblem(_ discount: PaymentDiscount, payment: Payment, at now: Date, _ db: Database) throws -> SKErrorCode? {
-        guard !discount.identifier.isEmpty, !discount.keyIdentifier.isEmpty, !discount.nonce.isEmpty, !discount.signature.isEmpty,
-              discount.timestamp > 0 else { return .missingOfferParams }
+    nonisolated func discountProblem(_ discount: PaymentDiscount, payment: Payment, at now: Date, _ db: Database) throws
+        -> SKErrorCode?
+    {
+        guard !discount.identifier.isEmpty, !discount.keyIdentifier.isEmpty, !discount.nonce.isEmpty,
+            !discount.signature.isEmpty,
+            discount.timestamp > 0
+        else { return .missingOfferParams }
         guard let key = catalog.settings.offerSigningKey, key.keyId == discount.keyIdentifier,
-              let publicKey = try? P256.Signing.PrivateKey(pemRepresentation: key.privateKeyPEM).publicKey,
-              let der = Data(base64Encoded: discount.signature),
-              let signature = try? P256.Signing.ECDSASignature(derRepresentation: der) else { return .invalidSignature }
-        let text = PaymentDiscount.signedText(bundleId: catalog.bundleId, keyIdentifier: discount.keyIdentifier, productId: payment.productId,
-                                              offerId: discount.identifier, applicationUsername: payment.applicationUsername,
-                                              nonce: discount.nonce, timestamp: discount.timestamp)
+            let publicKey = try? P256.Signing.PrivateKey(pemRepresentation: key.privateKeyPEM).publicKey,
+            let der = Data(base64Encoded: discount.signature),
+            let signature = try? P256.Signing.ECDSASignature(derRepresentation: der)
+        else { return .invalidSignature }
+        let text = PaymentDiscount.signedText(
+            bundleId: catalog.bundleId, keyIdentifier: discount.keyIdentifier, productId: payment.productId,
+            offerId: discount.identifier, applicationUsername: payment.applicationUsername,
+            nonce: discount.nonce, timestamp: discount.timestamp)
         guard publicKey.isValidSignature(signature, for: Data(text.utf8)) else { return .invalidSignature }
         let signed = Date(timeIntervalSince1970: Double(discount.timestamp) / 1000)
         guard abs(now.timeIntervalSince(signed)) <= Self.signatureLifetime else { return .invalidSignature }
-        let reused = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM offer_nonces WHERE nonce = ?", arguments: [discount.nonce.lowercased()]) ?? 0
+        let reused =
+            try Int.fetchOne(
+                db, sql: "SELECT COUNT(*) FROM offer_nonces WHERE nonce = ?", arguments: [discount.nonce.lowercased()])
+            ?? 0
         return reused > 0 ? .invalidSignature : nil
     }
 

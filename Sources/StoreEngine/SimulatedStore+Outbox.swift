@@ -8,7 +8,8 @@ import StoreKitModel
 /// The deliverer's side of the outbox: what is due, the payload signed once, each attempt and
 /// the retry it schedules, and the history Get Notification History and `/admin` read.
 extension SimulatedStore {
-    private static let notificationColumns = "n.seq, n.uuid, n.type, n.subtype, n.transaction_id, n.created_at, n.signed_payload"
+    private static let notificationColumns =
+        "n.seq, n.uuid, n.type, n.subtype, n.transaction_id, n.created_at, n.signed_payload"
 
     /// Deliveries due by `now` at each of `urls`, the longest waiting first, at most `limit` per
     /// URL: a URL with a long backlog (a receiver that hangs) does not keep the others' from being
@@ -17,11 +18,15 @@ extension SimulatedStore {
         try await database.pool.guardedRead { db in
             var due: [NotificationDelivery] = []
             for url in urls {
-                due += try Row.fetchAll(db.cachedStatement(sql: """
-                    SELECT \(Self.notificationColumns), d.url, d.attempts FROM notification_deliveries d JOIN notifications n ON n.uuid = d.uuid
-                    WHERE d.url = ? AND d.next_attempt IS NOT NULL AND d.next_attempt <= ? ORDER BY d.next_attempt LIMIT ?
-                    """), arguments: [url, now.timeIntervalSince1970, limit])
-                    .map { row in NotificationDelivery(notification: Self.notification(row), url: row[7], attempts: row[8]) }
+                due += try Row.fetchAll(
+                    db.cachedStatement(
+                        sql: """
+                            SELECT \(Self.notificationColumns), d.url, d.attempts FROM notification_deliveries d JOIN notifications n ON n.uuid = d.uuid
+                            WHERE d.url = ? AND d.next_attempt IS NOT NULL AND d.next_attempt <= ? ORDER BY d.next_attempt LIMIT ?
+                            """), arguments: [url, now.timeIntervalSince1970, limit]
+                )
+                .map { row in NotificationDelivery(notification: Self.notification(row), url: row[7], attempts: row[8])
+                }
             }
             return due.sorted { $0.notification.sequence < $1.notification.sequence }
         }
@@ -30,7 +35,9 @@ extension SimulatedStore {
     /// Every URL a delivery still waits for: those set now, and any set when its event happened.
     public func pendingURLs() async throws -> [String] {
         try await database.pool.guardedRead { db in
-            try String.fetchAll(db.cachedStatement(sql: "SELECT DISTINCT url FROM notification_deliveries WHERE next_attempt IS NOT NULL"))
+            try String.fetchAll(
+                db.cachedStatement(
+                    sql: "SELECT DISTINCT url FROM notification_deliveries WHERE next_attempt IS NOT NULL"))
         }
     }
 
@@ -38,9 +45,11 @@ extension SimulatedStore {
     /// being attempted, or wait for room among the attempts in flight.
     public func nextDeliveryDue(after now: Date) async throws -> Date? {
         try await database.pool.guardedRead { db in
-            try Double.fetchOne(db.cachedStatement(sql: "SELECT MIN(next_attempt) FROM notification_deliveries WHERE next_attempt > ?"),
-                                arguments: [now.timeIntervalSince1970])
-                .map(Date.init(timeIntervalSince1970:))
+            try Double.fetchOne(
+                db.cachedStatement(sql: "SELECT MIN(next_attempt) FROM notification_deliveries WHERE next_attempt > ?"),
+                arguments: [now.timeIntervalSince1970]
+            )
+            .map(Date.init(timeIntervalSince1970:))
         }
     }
 
@@ -53,10 +62,14 @@ extension SimulatedStore {
             var kept: [UUID: String] = [:]
             for (uuid, payload) in payloads {
                 let key = uuid.uuidString.lowercased()
-                try db.cachedStatement(sql: "UPDATE notifications SET signed_payload = ? WHERE uuid = ? AND signed_payload IS NULL")
-                    .execute(arguments: [payload, key])
-                kept[uuid] = try String.fetchOne(db.cachedStatement(sql: "SELECT signed_payload FROM notifications WHERE uuid = ?"),
-                                                 arguments: [key]) ?? payload
+                try db.cachedStatement(
+                    sql: "UPDATE notifications SET signed_payload = ? WHERE uuid = ? AND signed_payload IS NULL"
+                )
+                .execute(arguments: [payload, key])
+                kept[uuid] =
+                    try String.fetchOne(
+                        db.cachedStatement(sql: "SELECT signed_payload FROM notifications WHERE uuid = ?"),
+                        arguments: [key]) ?? payload
             }
             return kept
         }
@@ -69,10 +82,15 @@ extension SimulatedStore {
         return try await database.pool.guardedRead { db in
             var contexts: [String: NotificationContext] = [:]
             for id in transactionIds {
-                guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.serverColumns) WHERE t.id = ? AND t.state IN \(StateSQL.paid)"),
-                                                 arguments: [id]) else { continue }
+                guard
+                    let row = try Row.fetchOne(
+                        db.cachedStatement(
+                            sql: "SELECT \(Self.serverColumns) WHERE t.id = ? AND t.state IN \(StateSQL.paid)"),
+                        arguments: [id])
+                else { continue }
                 let transaction = Self.serverTransaction(row).0
-                let subscription = self.catalog.product(id: transaction.transaction.productId)?.type == .autoRenewable
+                let subscription =
+                    self.catalog.product(id: transaction.transaction.productId)?.type == .autoRenewable
                     ? try self.subscriptionStatus(chain: transaction.transaction.originalId, at: now, db) : nil
                 contexts[id] = NotificationContext(transaction: transaction, subscription: subscription)
             }
@@ -90,17 +108,30 @@ extension SimulatedStore {
         }
     }
 
-    private static func record(_ attempt: SendAttempt, of delivery: NotificationDelivery, rate: TimeRate, _ db: Database) throws {
+    private static func record(
+        _ attempt: SendAttempt, of delivery: NotificationDelivery, rate: TimeRate, _ db: Database
+    ) throws {
         let key = delivery.notification.uuid.uuidString.lowercased()
-        try db.cachedStatement(sql: """
-            INSERT INTO notification_attempts (uuid, url, attempted_at, result, http_status, detail) VALUES (?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [key, attempt.url, attempt.date.timeIntervalSince1970, attempt.result.rawValue, attempt.httpStatus, attempt.detail])
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO notification_attempts (uuid, url, attempted_at, result, http_status, detail) VALUES (?, ?, ?, ?, ?, ?)
+                """
+        ).execute(arguments: [
+            key, attempt.url, attempt.date.timeIntervalSince1970, attempt.result.rawValue, attempt.httpStatus,
+            attempt.detail,
+        ])
         let attempts = delivery.attempts + 1
-        let next = attempt.result == .success ? nil : NotificationRetry.delay(afterAttempt: attempts, rate: rate).map(attempt.date.addingTimeInterval)
-        try db.cachedStatement(sql: """
-            UPDATE notification_deliveries SET attempts = ?, next_attempt = ?, delivered_at = ? WHERE uuid = ? AND url = ?
-            """).execute(arguments: [attempts, next?.timeIntervalSince1970,
-                                     attempt.result == .success ? attempt.date.timeIntervalSince1970 : nil, key, attempt.url])
+        let next =
+            attempt.result == .success
+            ? nil : NotificationRetry.delay(afterAttempt: attempts, rate: rate).map(attempt.date.addingTimeInterval)
+        try db.cachedStatement(
+            sql: """
+                UPDATE notification_deliveries SET attempts = ?, next_attempt = ?, delivered_at = ? WHERE uuid = ? AND url = ?
+                """
+        ).execute(arguments: [
+            attempts, next?.timeIntervalSince1970,
+            attempt.result == .success ? attempt.date.timeIntervalSince1970 : nil, key, attempt.url,
+        ])
     }
 
     /// The test control: every retry still waiting is due now. Returns how many.
@@ -127,18 +158,24 @@ extension SimulatedStore {
     /// One notification with its attempts, by its UUID.
     public func notificationRecord(_ uuid: UUID) async throws -> NotificationRecord? {
         try await database.pool.guardedRead { db in
-            guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.notificationColumns) FROM notifications n WHERE n.uuid = ?"),
-                                             arguments: [uuid.uuidString.lowercased()]) else { return nil }
+            guard
+                let row = try Row.fetchOne(
+                    db.cachedStatement(sql: "SELECT \(Self.notificationColumns) FROM notifications n WHERE n.uuid = ?"),
+                    arguments: [uuid.uuidString.lowercased()])
+            else { return nil }
             return try Self.record(Self.notification(row), db)
         }
     }
 
     /// Notifications the filter matches, oldest first, after `sequence`, with whether more follow.
     public func notificationHistory(_ filter: NotificationFilter, after sequence: Int64?, limit: Int) async throws
-        -> (records: [NotificationRecord], hasMore: Bool) {
+        -> (records: [NotificationRecord], hasMore: Bool)
+    {
         try await database.pool.guardedRead { db in
             var conditions = ["n.created_at >= ?", "n.created_at < ?", "n.seq > ?"]
-            var arguments: StatementArguments = [filter.startDate.timeIntervalSince1970, filter.endDate.timeIntervalSince1970, sequence ?? 0]
+            var arguments: StatementArguments = [
+                filter.startDate.timeIntervalSince1970, filter.endDate.timeIntervalSince1970, sequence ?? 0,
+            ]
             if let type = filter.type {
                 conditions.append("n.type = ?")
                 _ = arguments.append(contentsOf: [type.rawValue])
@@ -152,12 +189,15 @@ extension SimulatedStore {
                 _ = arguments.append(contentsOf: [account])
             }
             if filter.onlyFailures {
-                conditions.append("EXISTS (SELECT 1 FROM notification_deliveries d WHERE d.uuid = n.uuid AND d.delivered_at IS NULL)")
+                conditions.append(
+                    "EXISTS (SELECT 1 FROM notification_deliveries d WHERE d.uuid = n.uuid AND d.delivered_at IS NULL)")
             }
             _ = arguments.append(contentsOf: [limit + 1])
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT \(Self.notificationColumns) FROM notifications n WHERE \(conditions.joined(separator: " AND ")) ORDER BY n.seq LIMIT ?
-                """, arguments: arguments)
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT \(Self.notificationColumns) FROM notifications n WHERE \(conditions.joined(separator: " AND ")) ORDER BY n.seq LIMIT ?
+                    """, arguments: arguments)
             let records = try rows.prefix(limit).map { try Self.record(Self.notification($0), db) }
             return (records, rows.count > limit)
         }
@@ -166,9 +206,12 @@ extension SimulatedStore {
     /// The latest notifications, newest first, for `/admin`.
     public func recentNotifications(limit: Int) async throws -> [NotificationRecord] {
         try await database.pool.guardedRead { db in
-            try Row.fetchAll(db.cachedStatement(sql: "SELECT \(Self.notificationColumns) FROM notifications n ORDER BY n.seq DESC LIMIT ?"),
-                             arguments: [limit])
-                .map { try Self.record(Self.notification($0), db) }
+            try Row.fetchAll(
+                db.cachedStatement(
+                    sql: "SELECT \(Self.notificationColumns) FROM notifications n ORDER BY n.seq DESC LIMIT ?"),
+                arguments: [limit]
+            )
+            .map { try Self.record(Self.notification($0), db) }
         }
     }
 
@@ -176,22 +219,31 @@ extension SimulatedStore {
         let uuid = (row[1] as String?).flatMap(UUID.init(uuidString:)) ?? UUID()
         let type = (row[2] as String?).flatMap(NotificationType.init(rawValue:)) ?? .test
         let subtype = (row[3] as String?).flatMap(NotificationSubtype.init(rawValue:))
-        return StoredNotification(sequence: row[0], uuid: uuid, event: NotificationEvent(type, subtype), transactionId: row[4],
-                                  createdAt: Date(timeIntervalSince1970: row[5]), signedPayload: row[6])
+        return StoredNotification(
+            sequence: row[0], uuid: uuid, event: NotificationEvent(type, subtype), transactionId: row[4],
+            createdAt: Date(timeIntervalSince1970: row[5]), signedPayload: row[6])
     }
 
     private static func record(_ notification: StoredNotification, _ db: Database) throws -> NotificationRecord {
         let key = notification.uuid.uuidString.lowercased()
-        let attempts = try Row.fetchAll(db.cachedStatement(sql: """
-            SELECT url, attempted_at, result, http_status, detail FROM notification_attempts WHERE uuid = ? ORDER BY attempted_at, rowid
-            """), arguments: [key]).map { row in
-                SendAttempt(url: row[0], date: Date(timeIntervalSince1970: row[1]),
-                            result: (row[2] as String?).flatMap(SendAttemptResult.init(rawValue:)) ?? .other, httpStatus: row[3], detail: row[4])
-            }
+        let attempts = try Row.fetchAll(
+            db.cachedStatement(
+                sql: """
+                    SELECT url, attempted_at, result, http_status, detail FROM notification_attempts WHERE uuid = ? ORDER BY attempted_at, rowid
+                    """), arguments: [key]
+        ).map { row in
+            SendAttempt(
+                url: row[0], date: Date(timeIntervalSince1970: row[1]),
+                result: (row[2] as String?).flatMap(SendAttemptResult.init(rawValue:)) ?? .other, httpStatus: row[3],
+                detail: row[4])
+        }
         var pending: [String: Date] = [:]
-        for row in try Row.fetchAll(db.cachedStatement(sql: """
-            SELECT url, next_attempt FROM notification_deliveries WHERE uuid = ? AND next_attempt IS NOT NULL
-            """), arguments: [key]) {
+        for row in try Row.fetchAll(
+            db.cachedStatement(
+                sql: """
+                    SELECT url, next_attempt FROM notification_deliveries WHERE uuid = ? AND next_attempt IS NOT NULL
+                    """), arguments: [key])
+        {
             pending[row[0]] = Date(timeIntervalSince1970: row[1])
         }
         return NotificationRecord(notification: notification, attempts: attempts, pending: pending)

@@ -25,11 +25,15 @@ extension SimulatedStore {
         guard Payment.quantityRange.contains(payment.quantity) else {
             throw StoreFailure("quantity \(payment.quantity) is out of range; StoreKit allows 1 to 10", kind: .invalid)
         }
-        if let product = catalog.product(id: payment.productId), let problem = PurchaseRules.quantityProblem(payment.quantity, for: product) {
+        if let product = catalog.product(id: payment.productId),
+            let problem = PurchaseRules.quantityProblem(payment.quantity, for: product)
+        {
             throw StoreFailure(problem, kind: .invalid)
         }
         guard let account = catalog.account(named: payment.account) else {
-            throw StoreFailure("unknown account \(payment.account) (this catalog has \(catalog.accounts.map(\.name).joined(separator: ", ")))", kind: .invalid)
+            throw StoreFailure(
+                "unknown account \(payment.account) (this catalog has \(catalog.accounts.map(\.name).joined(separator: ", ")))",
+                kind: .invalid)
         }
         return account
     }
@@ -99,12 +103,16 @@ extension SimulatedStore {
     /// owner and its journal entry. `requestKey` (a server's idempotency key and its generation)
     /// is stored on the transaction in the same commit, so a retry with it charges nothing (see
     /// `earlierPayment`).
-    nonisolated func insertPayment(_ payment: Payment, account: Account, forced: PaymentOutcome?, requestKey: String?,
-                                   at now: Date, _ db: Database) throws -> AddResult {
+    nonisolated func insertPayment(
+        _ payment: Payment, account: Account, forced: PaymentOutcome?, requestKey: String?,
+        at now: Date, _ db: Database
+    ) throws -> AddResult {
         let loaded = try TestControls.load(db, defaults: defaults)
         var controls = loaded
         let storefront = storefrontOverride ?? controls.storefront ?? account.storefront
-        var outcome = Self.outcome(for: payment, account: account, storefront: storefront, forced: forced, controls: &controls, catalog: catalog)
+        var outcome = Self.outcome(
+            for: payment, account: account, storefront: storefront, forced: forced, controls: &controls,
+            catalog: catalog)
         if controls != loaded { try controls.save(db) }  // a one-shot outcome was consumed
         // An offer asked for is checked as the App Store checks it; a wrong one fails the payment.
         var offer: TransactionOffer?
@@ -126,40 +134,55 @@ extension SimulatedStore {
         try stored.insert(owner: ProcessIdentity.current.token, requestKey: requestKey, db)
         if offer != nil, case .code(let code)? = payment.offer {
             // Redeemed once taken: one-time codes for everyone, custom codes for the account.
-            try db.execute(sql: "INSERT INTO redeemed_codes (code, account, transaction_id, redeemed_at) VALUES (?, ?, ?, ?)",
-                           arguments: [code, account.name, id, now.timeIntervalSince1970])
+            try db.execute(
+                sql: "INSERT INTO redeemed_codes (code, account, transaction_id, redeemed_at) VALUES (?, ?, ?, ?)",
+                arguments: [code, account.name, id, now.timeIntervalSince1970])
         }
         try Self.journal(TransactionUpdate(transaction: stored.transaction, receipt: nil), at: now, db)
-        return AddResult(transaction: stored.transaction, inserted: AddResult.Inserted(stored: stored, controls: controls))
+        return AddResult(
+            transaction: stored.transaction, inserted: AddResult.Inserted(stored: stored, controls: controls))
     }
 
     /// The transaction that an earlier request with `requestKey` added, as it was when added (the
     /// answer to a retried add is the answer to the first one); nil when there is none. The same
     /// key for a different payment is refused as a conflict.
     nonisolated func earlierPayment(_ payment: Payment, requestKey: String, _ db: Database) throws -> AddResult? {
-        guard let earlier = try StoredTransaction.fetchAll(db, where: "request_key = ?", [requestKey]).first else { return nil }
-        let old = earlier.transaction
-        guard old.productId == payment.productId, old.quantity == payment.quantity, old.payment.account == payment.account else {
-            throw StoreFailure("request key \(requestKey) was used for another payment (\(old.productId) ×\(old.quantity) for \(old.payment.account))", kind: .conflict)
+        guard let earlier = try StoredTransaction.fetchAll(db, where: "request_key = ?", [requestKey]).first else {
+            return nil
         }
-        return AddResult(transaction: Transaction(id: old.id, originalId: old.originalId, payment: old.payment, state: .purchasing,
-                                                  purchaseDate: old.purchaseDate),
-                         inserted: nil)
+        let old = earlier.transaction
+        guard old.productId == payment.productId, old.quantity == payment.quantity,
+            old.payment.account == payment.account
+        else {
+            throw StoreFailure(
+                "request key \(requestKey) was used for another payment (\(old.productId) ×\(old.quantity) for \(old.payment.account))",
+                kind: .conflict)
+        }
+        return AddResult(
+            transaction: Transaction(
+                id: old.id, originalId: old.originalId, payment: old.payment, state: .purchasing,
+                purchaseDate: old.purchaseDate),
+            inserted: nil)
     }
 
     /// The store's rules first (unknown product, not sold here, payments not allowed), then the
     /// outcome forced for this payment, else the test controls (the one-shot next outcome, which
     /// this payment consumes, else the per-product override, else a simulated purchase error),
     /// then Ask to Buy.
-    static func outcome(for payment: Payment, account: Account, storefront: String, forced: PaymentOutcome?,
-                        controls: inout TestControls, catalog: Catalog) -> PaymentOutcome {
-        guard let product = catalog.product(id: payment.productId), !product.removed else { return .fail(.paymentInvalid) }
+    static func outcome(
+        for payment: Payment, account: Account, storefront: String, forced: PaymentOutcome?,
+        controls: inout TestControls, catalog: Catalog
+    ) -> PaymentOutcome {
+        guard let product = catalog.product(id: payment.productId), !product.removed else {
+            return .fail(.paymentInvalid)
+        }
         guard product.isSold(in: storefront) else { return .fail(.storeProductNotAvailable) }
         guard controls.paymentsAllowed && account.paymentsAllowed else { return .fail(.paymentNotAllowed) }
         // The next outcome is set for one payment, so it comes before the standing ones; it is also
         // how a forced outcome reaches a server (`RemoteStore.add`), which must act as in process.
         let oneShot = controls.nextOutcome == .success ? nil : controls.nextOutcome
-        let chosen = forced ?? oneShot ?? controls.productOutcomes[payment.productId]
+        let chosen =
+            forced ?? oneShot ?? controls.productOutcomes[payment.productId]
             ?? controls.apiErrors[.purchase].map(PaymentOutcome.init(failure:)) ?? .success
         if forced == nil, oneShot != nil { controls.nextOutcome = .success }
         let forced = chosen
@@ -185,7 +208,9 @@ extension SimulatedStore {
 
     /// `resolve` for a transaction as it is stored (one this write has just inserted, say), under
     /// the test controls as this write has them.
-    nonisolated func resolve(_ stored: StoredTransaction, at now: Date, controls: TestControls, _ db: Database) throws -> TransactionUpdate? {
+    nonisolated func resolve(_ stored: StoredTransaction, at now: Date, controls: TestControls, _ db: Database) throws
+        -> TransactionUpdate?
+    {
         guard stored.transaction.state == .purchasing else { return nil }
         var stored = stored
         switch stored.pendingOutcome ?? .success {
@@ -238,7 +263,9 @@ extension SimulatedStore {
     /// `purchased`, on the App Store's terms (`PurchaseRules`): what the account already has is
     /// delivered again without a charge, an eligible subscriber gets the introductory offer, and a
     /// new subscription ends the plan it replaces in its group.
-    nonisolated func complete(_ stored: inout StoredTransaction, at now: Date, controls: TestControls, _ db: Database) throws {
+    nonisolated func complete(_ stored: inout StoredTransaction, at now: Date, controls: TestControls, _ db: Database)
+        throws
+    {
         stored.transaction.state = .purchased
         stored.pendingOutcome = nil
         stored.transaction.error = nil
@@ -249,15 +276,19 @@ extension SimulatedStore {
         }
         let account = stored.transaction.payment.account
         let holdings = try holdings(account: account, excluding: stored.id, at: now, db)
-        let quote = PurchaseRules.quote(product, quantity: stored.transaction.quantity, storefront: stored.storefront,
-                                        holdings: holdings, catalog: catalog)
+        let quote = PurchaseRules.quote(
+            product, quantity: stored.transaction.quantity, storefront: stored.storefront,
+            holdings: holdings, catalog: catalog)
         if let price = quote.price { stored.price = price }
         defer {
-            stored.notification = Self.purchaseEvent(product, basis: quote.basis, offer: stored.offer,
-                                                     subscribedBefore: product.subscription?.group.map(holdings.groupsSubscribed.contains) ?? false)
+            stored.notification = Self.purchaseEvent(
+                product, basis: quote.basis, offer: stored.offer,
+                subscribedBefore: product.subscription?.group.map(holdings.groupsSubscribed.contains) ?? false)
         }
         guard let subscription = product.subscription else { return }
-        if let requested = stored.offer, requested.type != .introductory, let terms = terms(of: requested, product: product) {
+        if let requested = stored.offer, requested.type != .introductory,
+            let terms = terms(of: requested, product: product)
+        {
             // A promotional, code or win-back offer the store accepted. Taken on the plan in force,
             // or with a move that waits for the renewal, it starts at the next renewal; else now.
             switch quote.basis {
@@ -288,7 +319,8 @@ extension SimulatedStore {
         case .replacesNow:
             stored.expiresDate = now.addingTimeInterval(controls.timeRate.seconds(for: subscription.period))
         case .introductory(let offer):
-            stored.offer = TransactionOffer(type: .introductory, id: nil, paymentMode: offer.paymentMode, period: offer.period)
+            stored.offer = TransactionOffer(
+                type: .introductory, id: nil, paymentMode: offer.paymentMode, period: offer.period)
             stored.expiresDate = now.addingTimeInterval(offer.firstTermSeconds(at: controls.timeRate))
         case .fullPrice:
             stored.expiresDate = now.addingTimeInterval(controls.timeRate.seconds(for: subscription.period))
@@ -298,10 +330,13 @@ extension SimulatedStore {
 
     /// One plan per group: the plans in force that `stored` replaces end now. The plan an
     /// upgrade replaces (`basis`) is marked upgraded, with the refund the quote promised.
-    nonisolated func endPlans(inGroupOf stored: StoredTransaction, product: Product, basis: PurchaseQuote.Basis, at now: Date,
-                              _ db: Database) throws {
+    nonisolated func endPlans(
+        inGroupOf stored: StoredTransaction, product: Product, basis: PurchaseQuote.Basis, at now: Date,
+        _ db: Database
+    ) throws {
         guard product.type == .autoRenewable, let group = product.subscription?.group else { return }
-        for var active in try activeSubscriptions(account: stored.transaction.payment.account, at: now, db) where active.id != stored.id {
+        for var active in try activeSubscriptions(account: stored.transaction.payment.account, at: now, db)
+        where active.id != stored.id {
             guard catalog.product(id: active.transaction.productId)?.subscription?.group == group else { continue }
             if case .replacesNow(let from, let refund) = basis, from == active.transaction.productId {
                 active.upgrade = Upgrade(date: now, refund: refund)
@@ -316,14 +351,18 @@ extension SimulatedStore {
     }
 
     /// The latest transaction of the account's chain of `productId` in force, other than `stored`.
-    nonisolated func planInForce(_ productId: String, of stored: StoredTransaction, at now: Date, _ db: Database) throws -> StoredTransaction? {
+    nonisolated func planInForce(_ productId: String, of stored: StoredTransaction, at now: Date, _ db: Database) throws
+        -> StoredTransaction?
+    {
         try activeSubscriptions(account: stored.transaction.payment.account, at: now, db)
             .first { $0.transaction.productId == productId && $0.id != stored.id }
     }
 
     /// A downgrade (or a crossgrade to another duration) waits for the next renewal: nothing is
     /// charged, the transaction grants nothing, and the plan in force renews to the new product.
-    nonisolated func changePlanAtRenewal(_ stored: inout StoredTransaction, from: String, at now: Date, _ db: Database) throws {
+    nonisolated func changePlanAtRenewal(_ stored: inout StoredTransaction, from: String, at now: Date, _ db: Database)
+        throws
+    {
         guard var active = try planInForce(from, of: stored, at: now, db) else { return }
         active.renewalProductId = stored.transaction.productId
         try active.update(db)
@@ -335,7 +374,9 @@ extension SimulatedStore {
 
     /// The offer `stored` carries is kept by the plan in force (`from`) for its next renewal;
     /// nothing is charged now and `stored` grants nothing itself.
-    nonisolated func offerAtNextRenewal(_ stored: inout StoredTransaction, from: String, at now: Date, _ db: Database) throws {
+    nonisolated func offerAtNextRenewal(_ stored: inout StoredTransaction, from: String, at now: Date, _ db: Database)
+        throws
+    {
         guard var active = try planInForce(from, of: stored, at: now, db) else { return }
         active.renewalOffer = stored.offer
         try active.update(db)
@@ -366,8 +407,11 @@ extension SimulatedStore {
 
     /// The latest transaction of each auto-renewable chain that is still in force or in billing retry.
     nonisolated func activeSubscriptions(account: String, at now: Date, _ db: Database) throws -> [StoredTransaction] {
-        let rows = try StoredTransaction.fetchAll(db, where: "account = ? AND state = \(StateSQL.purchased) AND expires_date IS NOT NULL AND revocation_date IS NULL AND reason != ?",
-                                                  [account, TransactionReason.planChange.rawValue])
+        let rows = try StoredTransaction.fetchAll(
+            db,
+            where:
+                "account = ? AND state = \(StateSQL.purchased) AND expires_date IS NOT NULL AND revocation_date IS NULL AND reason != ?",
+            [account, TransactionReason.planChange.rawValue])
         var latest: [String: StoredTransaction] = [:]
         for row in rows where catalog.product(id: row.transaction.productId)?.type == .autoRenewable {
             latest[row.transaction.originalId] = row
@@ -383,9 +427,13 @@ extension SimulatedStore {
             }
             switch stored.transaction.state {
             case .purchasing:
-                throw StoreFailure("transaction \(transactionId) is still purchasing; StoreKit refuses to finish it until it completes", kind: .conflict)
+                throw StoreFailure(
+                    "transaction \(transactionId) is still purchasing; StoreKit refuses to finish it until it completes",
+                    kind: .conflict)
             case .deferred:
-                throw StoreFailure("transaction \(transactionId) is deferred (waiting for Ask to Buy approval); an app must not finish it", kind: .conflict)
+                throw StoreFailure(
+                    "transaction \(transactionId) is deferred (waiting for Ask to Buy approval); an app must not finish it",
+                    kind: .conflict)
             default:
                 stored.transaction.finished = true
                 try stored.update(db)
@@ -397,12 +445,16 @@ extension SimulatedStore {
         try await renewDue()
         return try await database.pool.guardedRead { db in
             let controls = try TestControls.load(db, defaults: self.defaults)
-            let updates = try StoredTransaction.fetchAll(db, where: "account = ? AND finished = 0 AND state != \(StateSQL.purchasing)", [account])
-                .map { self.update(for: $0, controls: controls) }
+            let updates = try StoredTransaction.fetchAll(
+                db, where: "account = ? AND finished = 0 AND state != \(StateSQL.purchasing)", [account]
+            )
+            .map { self.update(for: $0, controls: controls) }
             // One receipt for them all, built in the same read, when any of them carries one.
             guard updates.contains(where: { $0.transaction.state.hasReceipt }) else { return updates }
             let receipt = try self.receipt(account: account, db)
-            return updates.map { TransactionUpdate(transaction: $0.transaction, receipt: $0.transaction.state.hasReceipt ? receipt : nil) }
+            return updates.map {
+                TransactionUpdate(transaction: $0.transaction, receipt: $0.transaction.state.hasReceipt ? receipt : nil)
+            }
         }
     }
 }

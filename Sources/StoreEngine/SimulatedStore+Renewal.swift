@@ -34,7 +34,9 @@ extension SimulatedStore {
         let now = clock.now()
         // Nearly always nothing is due: a read says so without taking the write lock (this runs at
         // every start, every second in a server, and before every unfinished-transactions read).
-        guard try await database.pool.guardedRead({ db in try !self.dueForRenewal(at: now, db).isEmpty }) else { return }
+        guard try await database.pool.guardedRead({ db in try !self.dueForRenewal(at: now, db).isEmpty }) else {
+            return
+        }
         let updates: [TransactionUpdate] = try await database.writer.write { db in
             let controls = try TestControls.load(db, defaults: self.defaults)
             var updates: [TransactionUpdate] = []
@@ -45,18 +47,21 @@ extension SimulatedStore {
                     guard let start = previous.expiresDate, start <= now else { break }
                     switch self.renewalStep(previous, controls: controls) {
                     case .renew(let product, let period):
-                        previous = try self.renewal(after: previous, to: product, start: start, period: period, controls: controls, db)
+                        previous = try self.renewal(
+                            after: previous, to: product, start: start, period: period, controls: controls, db)
                         updates.append(try self.record(previous, controls: controls, db))
                         continue periods
                     case .billingRetry(let period):
-                        try self.startBillingRetry(&previous, from: start, period: period, controls: controls, at: now, db)
+                        try self.startBillingRetry(
+                            &previous, from: start, period: period, controls: controls, at: now, db)
                     case .stop(let reason):
                         previous.autoRenew = false
                         previous.expirationReason = reason
                         previous.billingRetryUntil = nil
                         previous.graceExpires = nil
-                        try self.notify(.expired(reason), about: previous.id, originalId: previous.transaction.originalId,
-                                        dedupe: Self.expiryKey(previous), at: now, db)
+                        try self.notify(
+                            .expired(reason), about: previous.id, originalId: previous.transaction.originalId,
+                            dedupe: Self.expiryKey(previous), at: now, db)
                     }
                     try previous.update(db)
                     break periods
@@ -69,21 +74,29 @@ extension SimulatedStore {
 
     /// The renewal at `start` failed to bill: billing retry starts (and the grace period, when on),
     /// and servers hear DID_FAIL_TO_RENEW.
-    nonisolated func startBillingRetry(_ latest: inout StoredTransaction, from start: Date, period: SubscriptionPeriod, controls: TestControls,
-                                       at now: Date, _ db: Database) throws {
-        latest.billingRetryUntil = start.addingTimeInterval(controls.timeRate.seconds(days: BillingIssue.retryDays, of: period))
-        latest.graceExpires = controls.gracePeriod
-            ? start.addingTimeInterval(controls.timeRate.seconds(days: BillingIssue.graceDays(period), of: period)) : nil
-        try notify(NotificationEvent(.didFailToRenew, controls.gracePeriod ? .gracePeriod : nil), about: latest.id,
-                   originalId: latest.transaction.originalId, at: now, db)
+    nonisolated func startBillingRetry(
+        _ latest: inout StoredTransaction, from start: Date, period: SubscriptionPeriod, controls: TestControls,
+        at now: Date, _ db: Database
+    ) throws {
+        latest.billingRetryUntil = start.addingTimeInterval(
+            controls.timeRate.seconds(days: BillingIssue.retryDays, of: period))
+        latest.graceExpires =
+            controls.gracePeriod
+            ? start.addingTimeInterval(controls.timeRate.seconds(days: BillingIssue.graceDays(period), of: period))
+            : nil
+        try notify(
+            NotificationEvent(.didFailToRenew, controls.gracePeriod ? .gracePeriod : nil), about: latest.id,
+            originalId: latest.transaction.originalId, at: now, db)
     }
 
     nonisolated func renewalStep(_ latest: StoredTransaction, controls: TestControls) -> RenewalStep {
         // A chain in billing retry is found again only once retrying has ended.
         if latest.billingRetryUntil != nil { return .stop(.billingError) }
         if latest.priceIncrease == .pending { return .stop(.didNotConsentToPriceIncrease) }
-        guard let product = catalog.product(id: latest.renewalProductId ?? latest.transaction.productId), product.type == .autoRenewable,
-              product.isSold(in: latest.storefront), let period = product.subscription?.period else { return .stop(.productUnavailable) }
+        guard let product = catalog.product(id: latest.renewalProductId ?? latest.transaction.productId),
+            product.type == .autoRenewable,
+            product.isSold(in: latest.storefront), let period = product.subscription?.period
+        else { return .stop(.productUnavailable) }
         return controls.billingIssues ? .billingRetry(period) : .renew(product, period)
     }
 
@@ -91,28 +104,37 @@ extension SimulatedStore {
     /// on and no billing retry under way. Expired non-renewing subscriptions (auto-renew is never
     /// turned off on them) match the query but not this; products gone from the catalog do, and end.
     nonisolated func dueForRenewal(at now: Date, _ db: Database) throws -> [StoredTransaction] {
-        try StoredTransaction.fetchAll(db, where: """
-            state = \(StateSQL.purchased) AND ownership = '\(OwnershipType.purchased.rawValue)' \
-            AND expires_date IS NOT NULL AND revocation_date IS NULL AND auto_renew = 1 \
-            AND expires_date <= ? AND (billing_retry_until IS NULL OR billing_retry_until <= ?)
-            """, [now.timeIntervalSince1970, now.timeIntervalSince1970])
-            .filter { stored in
-                let type = catalog.product(id: stored.transaction.productId)?.type
-                return (type == nil || type == .autoRenewable) && (try? Self.isLatest(stored, db)) == true
-            }
+        try StoredTransaction.fetchAll(
+            db,
+            where: """
+                state = \(StateSQL.purchased) AND ownership = '\(OwnershipType.purchased.rawValue)' \
+                AND expires_date IS NOT NULL AND revocation_date IS NULL AND auto_renew = 1 \
+                AND expires_date <= ? AND (billing_retry_until IS NULL OR billing_retry_until <= ?)
+                """, [now.timeIntervalSince1970, now.timeIntervalSince1970]
+        )
+        .filter { stored in
+            let type = catalog.product(id: stored.transaction.productId)?.type
+            return (type == nil || type == .autoRenewable) && (try? Self.isLatest(stored, db)) == true
+        }
     }
 
     static func isLatest(_ stored: StoredTransaction, _ db: Database) throws -> Bool {
-        let newer = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM transactions WHERE original_id = ? AND seq > (SELECT seq FROM transactions WHERE id = ?) AND state = \(StateSQL.purchased)",
-                                     arguments: [stored.transaction.originalId, stored.id]) ?? 0
+        let newer =
+            try Int.fetchOne(
+                db,
+                sql:
+                    "SELECT COUNT(*) FROM transactions WHERE original_id = ? AND seq > (SELECT seq FROM transactions WHERE id = ?) AND state = \(StateSQL.purchased)",
+                arguments: [stored.transaction.originalId, stored.id]) ?? 0
         return newer == 0
     }
 
     /// The next period of `previous`'s chain, of `product`, from `start`: at the introductory
     /// price while a pay-as-you-go offer has periods left, else at the product's price in the
     /// chain's storefront.
-    nonisolated func renewal(after previous: StoredTransaction, to product: Product, start: Date, period: SubscriptionPeriod,
-                             controls: TestControls, _ db: Database) throws -> StoredTransaction {
+    nonisolated func renewal(
+        after previous: StoredTransaction, to product: Product, start: Date, period: SubscriptionPeriod,
+        controls: TestControls, _ db: Database
+    ) throws -> StoredTransaction {
         var ended = previous
         ended.autoRenew = false  // the chain continues in the new transaction
         try ended.update(db)
@@ -126,19 +148,25 @@ extension SimulatedStore {
             price = terms.firstPayment(in: previous.storefront) ?? price
             seconds = terms.firstTermSeconds(at: controls.timeRate)
             offer = waiting
-        } else if product.id == old.productId, let current = previous.offer, let terms = terms(of: current, product: product),
-                  terms.paymentMode == .payAsYouGo, let offerPrice = terms.prices[previous.storefront],
-                  try Self.offerPeriods(chain: old.originalId, offer: current, db) < terms.periods {
+        } else if product.id == old.productId, let current = previous.offer,
+            let terms = terms(of: current, product: product),
+            terms.paymentMode == .payAsYouGo, let offerPrice = terms.prices[previous.storefront],
+            try Self.offerPeriods(chain: old.originalId, offer: current, db) < terms.periods
+        {
             price = offerPrice
             seconds = controls.timeRate.seconds(for: terms.period)
             offer = current
         }
         var renewal = StoredTransaction(
-            transaction: Transaction(id: id, originalId: old.originalId,
-                                     payment: Payment(productId: product.id, quantity: 1, applicationUsername: old.payment.applicationUsername, account: old.payment.account),
-                                     state: .purchased, purchaseDate: start),
+            transaction: Transaction(
+                id: id, originalId: old.originalId,
+                payment: Payment(
+                    productId: product.id, quantity: 1, applicationUsername: old.payment.applicationUsername,
+                    account: old.payment.account),
+                state: .purchased, purchaseDate: start),
             storefront: previous.storefront, price: price, currency: previous.currency,
-            expiresDate: start.addingTimeInterval(seconds), revocationDate: nil, autoRenew: true, pendingOutcome: nil, reason: .renewal)
+            expiresDate: start.addingTimeInterval(seconds), revocationDate: nil, autoRenew: true, pendingOutcome: nil,
+            reason: .renewal)
         renewal.offer = offer
         renewal.priceIncrease = previous.priceIncrease == .agreed ? nil : previous.priceIncrease
         renewal.appAccountToken = previous.appAccountToken
@@ -153,20 +181,27 @@ extension SimulatedStore {
     /// issues on, the renewal fails to bill as one at the period's end would: the period ends and
     /// billing retry starts (nil: no renewal was made). A subscription already in billing retry
     /// renews: the retry succeeded.
-    nonisolated func forcedRenewal(of stored: StoredTransaction, at now: Date, controls: TestControls, _ db: Database) throws -> StoredTransaction? {
+    nonisolated func forcedRenewal(of stored: StoredTransaction, at now: Date, controls: TestControls, _ db: Database)
+        throws -> StoredTransaction?
+    {
         var latest = try chainLatest(of: stored, db)
         guard latest.revocationDate == nil else {
-            throw StoreFailure("transaction \(latest.id) was refunded; a refunded subscription does not renew", kind: .conflict)
+            throw StoreFailure(
+                "transaction \(latest.id) was refunded; a refunded subscription does not renew", kind: .conflict)
         }
         guard latest.reason != .planChange else {
-            throw StoreFailure("transaction \(latest.id) is a plan change waiting for its renewal; renew the plan in force", kind: .conflict)
+            throw StoreFailure(
+                "transaction \(latest.id) is a plan change waiting for its renewal; renew the plan in force",
+                kind: .conflict)
         }
         // One plan per group: a plan another one replaced does not come back by a forced renewal.
         let group = catalog.product(id: latest.transaction.productId)?.subscription?.group
         if let other = try activeSubscriptions(account: latest.transaction.payment.account, at: now, db).first(where: {
-            $0.transaction.originalId != latest.transaction.originalId && catalog.product(id: $0.transaction.productId)?.subscription?.group == group
+            $0.transaction.originalId != latest.transaction.originalId
+                && catalog.product(id: $0.transaction.productId)?.subscription?.group == group
         }) {
-            throw StoreFailure("another plan of the group is in force (transaction \(other.id)); renew that one", kind: .conflict)
+            throw StoreFailure(
+                "another plan of the group is in force (transaction \(other.id)); renew that one", kind: .conflict)
         }
         let (product, period) = try nextPlan(of: latest)
         if let expiry = latest.expiresDate, expiry > now { latest.expiresDate = now }
@@ -183,8 +218,10 @@ extension SimulatedStore {
     /// What the chain of `latest` renews to, and its period; refused when the catalog lost it.
     nonisolated func nextPlan(of latest: StoredTransaction) throws -> (Product, SubscriptionPeriod) {
         guard let product = catalog.product(id: latest.renewalProductId ?? latest.transaction.productId),
-              let period = product.subscription?.period else {
-            throw StoreFailure("\(latest.transaction.productId) is no longer in the catalog; it cannot renew", kind: .conflict)
+            let period = product.subscription?.period
+        else {
+            throw StoreFailure(
+                "\(latest.transaction.productId) is no longer in the catalog; it cannot renew", kind: .conflict)
         }
         return (product, period)
     }
@@ -192,8 +229,14 @@ extension SimulatedStore {
     /// The newest purchased transaction of `stored`'s subscription chain, which carries its
     /// renewal state.
     nonisolated func chainLatest(of stored: StoredTransaction, _ db: Database) throws -> StoredTransaction {
-        guard let latest = try StoredTransaction.fetchAll(db, where: "original_id = ? AND state = \(StateSQL.purchased)", [stored.transaction.originalId]).last else {
-            throw StoreFailure("transaction \(stored.id) is \(stored.transaction.state.name); only a purchased subscription has renewals", kind: .conflict)
+        guard
+            let latest = try StoredTransaction.fetchAll(
+                db, where: "original_id = ? AND state = \(StateSQL.purchased)", [stored.transaction.originalId]
+            ).last
+        else {
+            throw StoreFailure(
+                "transaction \(stored.id) is \(stored.transaction.state.name); only a purchased subscription has renewals",
+                kind: .conflict)
         }
         return latest
     }
@@ -201,9 +244,15 @@ extension SimulatedStore {
     /// How many periods of a chain were paid at `offer`: the purchase or renewal that started
     /// it and each renewal at it (a re-download of the plan in force carries the offer but is no period).
     private static func offerPeriods(chain originalId: String, offer: TransactionOffer, _ db: Database) throws -> Int {
-        try Int.fetchOne(db, sql: """
-            SELECT COUNT(*) FROM transactions WHERE original_id = ? AND offer_type = ? AND offer_id IS ? AND reason IN (?, ?)
-                AND state = \(StateSQL.purchased)
-            """, arguments: [originalId, offer.type.rawValue, offer.id, TransactionReason.purchase.rawValue, TransactionReason.renewal.rawValue]) ?? 0
+        try Int.fetchOne(
+            db,
+            sql: """
+                SELECT COUNT(*) FROM transactions WHERE original_id = ? AND offer_type = ? AND offer_id IS ? AND reason IN (?, ?)
+                    AND state = \(StateSQL.purchased)
+                """,
+            arguments: [
+                originalId, offer.type.rawValue, offer.id, TransactionReason.purchase.rawValue,
+                TransactionReason.renewal.rawValue,
+            ]) ?? 0
     }
 }

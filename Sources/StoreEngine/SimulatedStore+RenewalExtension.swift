@@ -14,17 +14,24 @@ extension SimulatedStore {
     /// Extends the chain's period in force by `days` (scaled by the time rate, as periods are);
     /// nil when no purchase has this original transaction id. A request id sent again gets the
     /// first answer.
-    public func extendRenewal(originalTransactionId: String, days: Int, reason: Int, requestIdentifier: String) async throws
-        -> Result<RenewalExtension, RenewalExtension.Refusal>? {
+    public func extendRenewal(originalTransactionId: String, days: Int, reason: Int, requestIdentifier: String)
+        async throws
+        -> Result<RenewalExtension, RenewalExtension.Refusal>?
+    {
         try await renewDue()
         let now = clock.now()
         return try await database.writer.write { db in
-            if let earlier = try Row.fetchOne(db.cachedStatement(sql: """
-                SELECT original_id, transaction_id, new_expires_date FROM renewal_extensions WHERE request_identifier = ?
-                """), arguments: [requestIdentifier]) {
+            if let earlier = try Row.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        SELECT original_id, transaction_id, new_expires_date FROM renewal_extensions WHERE request_identifier = ?
+                        """), arguments: [requestIdentifier])
+            {
                 guard earlier[0] as String == originalTransactionId else { return .failure(.requestIdentifierReused) }
-                return .success(RenewalExtension(originalTransactionId: earlier[0], transactionId: earlier[1],
-                                                 newExpiresDate: Date(timeIntervalSince1970: earlier[2])))
+                return .success(
+                    RenewalExtension(
+                        originalTransactionId: earlier[0], transactionId: earlier[1],
+                        newExpiresDate: Date(timeIntervalSince1970: earlier[2])))
             }
             guard let first = try StoredTransaction.fetch(db, id: originalTransactionId) else { return nil }
             var latest = try self.chainLatest(of: first, db)
@@ -34,17 +41,27 @@ extension SimulatedStore {
             let expires = (latest.expiresDate ?? now).addingTimeInterval(added)
             latest.expiresDate = expires
             try latest.update(db)
-            try db.cachedStatement(sql: """
-                INSERT INTO renewal_extensions (request_identifier, original_id, transaction_id, days, reason, new_expires_date, extended_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
-                """).execute(arguments: [requestIdentifier, originalTransactionId, latest.id, days, reason, expires.timeIntervalSince1970,
-                                         now.timeIntervalSince1970])
-            try self.notify(NotificationEvent(.renewalExtended), about: latest.id, originalId: latest.transaction.originalId, at: now, db)
-            return .success(RenewalExtension(originalTransactionId: originalTransactionId, transactionId: latest.id, newExpiresDate: expires))
+            try db.cachedStatement(
+                sql: """
+                    INSERT INTO renewal_extensions (request_identifier, original_id, transaction_id, days, reason, new_expires_date, extended_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """
+            ).execute(arguments: [
+                requestIdentifier, originalTransactionId, latest.id, days, reason, expires.timeIntervalSince1970,
+                now.timeIntervalSince1970,
+            ])
+            try self.notify(
+                NotificationEvent(.renewalExtended), about: latest.id, originalId: latest.transaction.originalId,
+                at: now, db)
+            return .success(
+                RenewalExtension(
+                    originalTransactionId: originalTransactionId, transactionId: latest.id, newExpiresDate: expires))
         }
     }
 
-    private nonisolated func extensionRefusal(_ latest: StoredTransaction, at now: Date, _ db: Database) throws -> RenewalExtension.Refusal? {
+    private nonisolated func extensionRefusal(_ latest: StoredTransaction, at now: Date, _ db: Database) throws
+        -> RenewalExtension.Refusal?
+    {
         guard catalog.product(id: latest.transaction.productId)?.type == .autoRenewable else {
             return .ineligible("transaction \(latest.transaction.originalId) is not an auto-renewable subscription")
         }
@@ -53,9 +70,12 @@ extension SimulatedStore {
         guard latest.billingRetryUntil == nil else { return .ineligible("the subscription is in billing retry") }
         guard inForce(latest, at: now) else { return .ineligible("the subscription has expired") }
         let yearAgo = now.addingTimeInterval(-365 * 86_400).timeIntervalSince1970
-        let recent = try Int.fetchOne(db.cachedStatement(sql: """
-            SELECT COUNT(*) FROM renewal_extensions WHERE original_id = ? AND extended_at > ?
-            """), arguments: [latest.transaction.originalId, yearAgo]) ?? 0
+        let recent =
+            try Int.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        SELECT COUNT(*) FROM renewal_extensions WHERE original_id = ? AND extended_at > ?
+                        """), arguments: [latest.transaction.originalId, yearAgo]) ?? 0
         return recent >= Self.extensionsPerYear ? .tooManyExtensions : nil
     }
 }

@@ -14,13 +14,14 @@ extension SimulatedStore {
         let failure: StoreError? = try await database.writer.write { db in
             var controls = try TestControls.load(db, defaults: self.defaults)
             if let simulated = controls.apiErrors[.appStoreSync] { return simulated }  // stays on; nothing to consume
-            let failure: StoreError? = switch controls.nextOutcome {
-            case .fail(let code): .storeKit(code)
-            case .network(let code): .network(code)
-            // The user dismissed the App Store sign-in that restore asks for.
-            case .cancel: .storeKit(.paymentCancelled)
-            default: nil
-            }
+            let failure: StoreError? =
+                switch controls.nextOutcome {
+                case .fail(let code): .storeKit(code)
+                case .network(let code): .network(code)
+                // The user dismissed the App Store sign-in that restore asks for.
+                case .cancel: .storeKit(.paymentCancelled)
+                default: nil
+                }
             guard failure != nil else { return nil }
             controls.nextOutcome = .success
             try controls.save(db)
@@ -30,9 +31,12 @@ extension SimulatedStore {
         let updates: [TransactionUpdate] = try await database.writer.write { db in
             let controls = try TestControls.load(db, defaults: self.defaults)
             var latest: [String: StoredTransaction] = [:]
-            for row in try StoredTransaction.fetchAll(db, where: "account = ? AND state = \(StateSQL.purchased) AND revocation_date IS NULL AND reason != ?",
-                                                      [account, TransactionReason.planChange.rawValue]) {
-                guard let product = self.catalog.product(id: row.transaction.productId), product.type.isRestorable else { continue }
+            for row in try StoredTransaction.fetchAll(
+                db, where: "account = ? AND state = \(StateSQL.purchased) AND revocation_date IS NULL AND reason != ?",
+                [account, TransactionReason.planChange.rawValue])
+            {
+                guard let product = self.catalog.product(id: row.transaction.productId), product.type.isRestorable
+                else { continue }
                 latest[product.id] = row
             }
             var updates: [TransactionUpdate] = []
@@ -40,9 +44,11 @@ extension SimulatedStore {
                 let id = try StoreDatabase.nextTransactionId(db)
                 let old = original.transaction
                 var restored = StoredTransaction(
-                    transaction: Transaction(id: id, originalId: old.originalId, payment: old.payment, state: .restored, purchaseDate: now),
+                    transaction: Transaction(
+                        id: id, originalId: old.originalId, payment: old.payment, state: .restored, purchaseDate: now),
                     storefront: original.storefront, price: 0, currency: original.currency,
-                    expiresDate: original.expiresDate, revocationDate: nil, autoRenew: false, pendingOutcome: nil, reason: .restore)
+                    expiresDate: original.expiresDate, revocationDate: nil, autoRenew: false, pendingOutcome: nil,
+                    reason: .restore)
                 restored.appAccountToken = original.appAccountToken
                 try restored.insert(db)
                 updates.append(try self.record(restored, controls: controls, db))

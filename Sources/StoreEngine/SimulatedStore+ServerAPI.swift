@@ -19,32 +19,44 @@ extension SimulatedStore {
 
     nonisolated static func serverTransaction(_ row: Row) -> (ServerTransaction, HistoryPosition) {
         let stored = StoredTransaction(row: row)
-        let details = TransactionDetails(stored, originalPurchaseDate: Date(timeIntervalSince1970: row[StoredTransaction.fieldCount]))
-        let position = HistoryPosition(modified: row[StoredTransaction.fieldCount + 2], sequence: row[StoredTransaction.fieldCount + 1])
-        return (ServerTransaction(transaction: stored.published, details: details, appAccountToken: stored.appAccountToken), position)
+        let details = TransactionDetails(
+            stored, originalPurchaseDate: Date(timeIntervalSince1970: row[StoredTransaction.fieldCount]))
+        let position = HistoryPosition(
+            modified: row[StoredTransaction.fieldCount + 2], sequence: row[StoredTransaction.fieldCount + 1])
+        return (
+            ServerTransaction(transaction: stored.published, details: details, appAccountToken: stored.appAccountToken),
+            position
+        )
     }
 
     /// A purchased or restored transaction by its id; nil for any other id.
     public func serverTransaction(id: String) async throws -> ServerTransaction? {
         try await renewDue()
         return try await database.pool.guardedRead { db in
-            try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.serverColumns) WHERE t.id = ? AND t.state IN \(StateSQL.paid)"), arguments: [id])
-                .map { Self.serverTransaction($0).0 }
+            try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT \(Self.serverColumns) WHERE t.id = ? AND t.state IN \(StateSQL.paid)"),
+                arguments: [id]
+            )
+            .map { Self.serverTransaction($0).0 }
         }
     }
 
     /// The account whose purchase or restore has this transaction id or original transaction id.
     public func account(ofTransaction id: String) async throws -> String? {
         try await database.pool.guardedRead { db in
-            try String.fetchOne(db.cachedStatement(sql: """
-                SELECT account FROM transactions WHERE (id = ? OR original_id = ?) AND state IN \(StateSQL.paid) LIMIT 1
-                """), arguments: [id, id])
+            try String.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        SELECT account FROM transactions WHERE (id = ? OR original_id = ?) AND state IN \(StateSQL.paid) LIMIT 1
+                        """), arguments: [id, id])
         }
     }
 
     /// One page of an account's purchases (restored copies are the app's, not the App Store's),
     /// ordered by modified date then by when the store wrote them, starting after `position`.
-    public func history(account: String, filter: HistoryFilter, after position: HistoryPosition?, limit: Int) async throws -> HistoryPage {
+    public func history(account: String, filter: HistoryFilter, after position: HistoryPosition?, limit: Int)
+        async throws -> HistoryPage
+    {
         try await renewDue()
         var conditions = ["t.account = ?", "t.state = \(StateSQL.purchased)"]
         var arguments: StatementArguments = [account]
@@ -60,13 +72,17 @@ extension SimulatedStore {
             conditions.append("t.purchase_date < ?")
             arguments += [end.timeIntervalSince1970]
         }
-        if let revoked = filter.revoked { conditions.append(revoked ? "t.revocation_date IS NOT NULL" : "t.revocation_date IS NULL") }
+        if let revoked = filter.revoked {
+            conditions.append(revoked ? "t.revocation_date IS NOT NULL" : "t.revocation_date IS NULL")
+        }
         if let ownership = filter.ownership {
             conditions.append("t.ownership = ?")
             arguments += [ownership.rawValue]
         }
         if filter.excludesFinishedConsumables {
-            conditions.append("NOT (t.finished = 1 AND t.revocation_date IS NULL AND t.product_id IN (SELECT value FROM json_each(?)))")
+            conditions.append(
+                "NOT (t.finished = 1 AND t.revocation_date IS NULL AND t.product_id IN (SELECT value FROM json_each(?)))"
+            )
             arguments += [Self.jsonArray(catalog.products.filter { $0.type == .consumable }.map(\.id))]
         }
         let direction = filter.descending ? "DESC" : "ASC"
@@ -74,7 +90,8 @@ extension SimulatedStore {
             conditions.append("(modified, t.seq) \(filter.descending ? "<" : ">") (?, ?)")
             arguments += [position.modified, position.sequence]
         }
-        let sql = "SELECT \(Self.serverColumns) WHERE \(conditions.joined(separator: " AND ")) ORDER BY modified \(direction), t.seq \(direction) LIMIT ?"
+        let sql =
+            "SELECT \(Self.serverColumns) WHERE \(conditions.joined(separator: " AND ")) ORDER BY modified \(direction), t.seq \(direction) LIMIT ?"
         arguments += [limit + 1]
         let bound = arguments
         let rows = try await database.pool.guardedRead { db in
@@ -95,10 +112,12 @@ extension SimulatedStore {
         let subscriptionIds = Self.jsonArray(catalog.products.filter { $0.type == .autoRenewable }.map(\.id))
         return try await database.pool.guardedRead { db in
             // Only subscriptions' chains: an account's consumables are chains of one, thousands of them.
-            let chains = try String.fetchAll(db.cachedStatement(sql: """
-                SELECT original_id FROM transactions WHERE account = ? AND state = \(StateSQL.purchased)
-                    AND product_id IN (SELECT value FROM json_each(?)) GROUP BY original_id ORDER BY MIN(seq)
-                """), arguments: [account, subscriptionIds])
+            let chains = try String.fetchAll(
+                db.cachedStatement(
+                    sql: """
+                        SELECT original_id FROM transactions WHERE account = ? AND state = \(StateSQL.purchased)
+                            AND product_id IN (SELECT value FROM json_each(?)) GROUP BY original_id ORDER BY MIN(seq)
+                        """), arguments: [account, subscriptionIds])
             return try chains.compactMap { try self.subscriptionStatus(chain: $0, at: now, db) }
         }
     }
@@ -106,28 +125,39 @@ extension SimulatedStore {
     /// One auto-renewable chain's status now; nil for any other chain.
     public func subscriptionStatus(originalTransactionId: String) async throws -> SubscriptionStatus? {
         let now = clock.now()
-        return try await database.pool.guardedRead { db in try self.subscriptionStatus(chain: originalTransactionId, at: now, db) }
+        return try await database.pool.guardedRead { db in
+            try self.subscriptionStatus(chain: originalTransactionId, at: now, db)
+        }
     }
 
-    nonisolated func subscriptionStatus(chain originalId: String, at now: Date, _ db: Database) throws -> SubscriptionStatus? {
-        let rows = try Row.fetchAll(db.cachedStatement(sql: "SELECT \(Self.serverColumns) WHERE t.original_id = ? AND t.state = \(StateSQL.purchased) ORDER BY t.seq"),
-                                    arguments: [originalId])
+    nonisolated func subscriptionStatus(chain originalId: String, at now: Date, _ db: Database) throws
+        -> SubscriptionStatus?
+    {
+        let rows = try Row.fetchAll(
+            db.cachedStatement(
+                sql:
+                    "SELECT \(Self.serverColumns) WHERE t.original_id = ? AND t.state = \(StateSQL.purchased) ORDER BY t.seq"
+            ),
+            arguments: [originalId])
         guard let lastRow = rows.last else { return nil }
         let latest = StoredTransaction(row: lastRow)
         guard let product = catalog.product(id: latest.transaction.productId), product.type == .autoRenewable,
-              let group = product.subscription?.group else { return nil }
+            let group = product.subscription?.group
+        else { return nil }
         let renewal = renewalInfo(latest, at: now)
         let status: SubscriptionStatusCode =
-            if latest.revocationDate != nil { .revoked }
-            else if latest.billingRetryUntil != nil { (latest.graceExpires.map { $0 > now } ?? false) ? .gracePeriod : .billingRetry }
-            else if inForce(latest, at: now) { .active }
-            else { .expired }
+            if latest.revocationDate != nil { .revoked } else if latest.billingRetryUntil != nil {
+                (latest.graceExpires.map { $0 > now } ?? false) ? .gracePeriod : .billingRetry
+            } else if inForce(latest, at: now) { .active } else { .expired }
         let next = catalog.product(id: renewal.autoRenewProductId)
-        let offerPrice = latest.renewalOffer.flatMap { terms(of: $0, product: next ?? product) }?.firstPayment(in: latest.storefront)
+        let offerPrice = latest.renewalOffer.flatMap { terms(of: $0, product: next ?? product) }?.firstPayment(
+            in: latest.storefront)
         let price = renewal.willAutoRenew ? (offerPrice ?? next?.prices[latest.storefront] ?? latest.price) : nil
-        return SubscriptionStatus(groupId: group, originalTransactionId: originalId, status: status, latest: Self.serverTransaction(lastRow).0,
-                                  renewal: renewal, recentStartDate: Self.recentStart(rows.map(StoredTransaction.init(row:))),
-                                  renewalPrice: price, renewalOffer: latest.renewalOffer)
+        return SubscriptionStatus(
+            groupId: group, originalTransactionId: originalId, status: status,
+            latest: Self.serverTransaction(lastRow).0,
+            renewal: renewal, recentStartDate: Self.recentStart(rows.map(StoredTransaction.init(row:))),
+            renewalPrice: price, renewalOffer: latest.renewalOffer)
     }
 
     /// The start of the chain's latest run of periods with no gap between them.
@@ -145,8 +175,10 @@ extension SimulatedStore {
     /// have. False when no purchase has this original transaction id.
     public func setAppAccountToken(_ token: UUID, originalTransactionId: String) async throws -> Bool {
         try await database.writer.write { db in
-            try db.cachedStatement(sql: "UPDATE transactions SET app_account_token = ? WHERE original_id = ? AND state IN \(StateSQL.paid)")
-                .execute(arguments: [token.uuidString.lowercased(), originalTransactionId])
+            try db.cachedStatement(
+                sql: "UPDATE transactions SET app_account_token = ? WHERE original_id = ? AND state IN \(StateSQL.paid)"
+            )
+            .execute(arguments: [token.uuidString.lowercased(), originalTransactionId])
             return db.changesCount > 0
         }
     }
@@ -155,17 +187,21 @@ extension SimulatedStore {
     public func recordConsumption(transactionId: String, body: String) async throws {
         let now = clock.now()
         try await database.writer.write { db in
-            try db.cachedStatement(sql: """
-                INSERT INTO consumption (transaction_id, body, received_at) VALUES (?, ?, ?)
-                ON CONFLICT(transaction_id) DO UPDATE SET body = excluded.body, received_at = excluded.received_at
-                """).execute(arguments: [transactionId, body, now.timeIntervalSince1970])
+            try db.cachedStatement(
+                sql: """
+                    INSERT INTO consumption (transaction_id, body, received_at) VALUES (?, ?, ?)
+                    ON CONFLICT(transaction_id) DO UPDATE SET body = excluded.body, received_at = excluded.received_at
+                    """
+            ).execute(arguments: [transactionId, body, now.timeIntervalSince1970])
         }
     }
 
     /// The consumption information received, newest first.
     public func consumptionReports() async throws -> [ConsumptionReport] {
         try await database.pool.guardedRead { db in
-            try Row.fetchAll(db, sql: "SELECT transaction_id, body, received_at FROM consumption ORDER BY received_at DESC").map { row in
+            try Row.fetchAll(
+                db, sql: "SELECT transaction_id, body, received_at FROM consumption ORDER BY received_at DESC"
+            ).map { row in
                 ConsumptionReport(transactionId: row[0], body: row[1], receivedAt: Date(timeIntervalSince1970: row[2]))
             }
         }

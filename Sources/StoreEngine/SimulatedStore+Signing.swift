@@ -36,7 +36,8 @@ extension SimulatedStore {
             if certificates.count == 3 { return certificates }
         }
         let certificates = try create()
-        try StoreDatabase.setSetting(db, "jws_chain", certificates.map { $0.base64EncodedString() }.joined(separator: ","))
+        try StoreDatabase.setSetting(
+            db, "jws_chain", certificates.map { $0.base64EncodedString() }.joined(separator: ","))
         return certificates
     }
 }
@@ -47,8 +48,9 @@ extension SigningIdentity {
         do {
             try self.init(rawKey: key, chain: SigningChain(certificates: chain))
         } catch {
-            throw StoreFailure("the signing key and chain kept in store.sqlite do not belong together (\(error)); the database was edited by hand",
-                               kind: .storage)
+            throw StoreFailure(
+                "the signing key and chain kept in store.sqlite do not belong together (\(error)); the database was edited by hand",
+                kind: .storage)
         }
     }
 }

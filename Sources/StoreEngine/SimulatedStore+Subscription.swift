@@ -13,8 +13,9 @@ extension SimulatedStore {
         let product = catalog.product(id: stored.transaction.productId)
         guard product?.type != .autoRenewable else { return }
         let kind = product.map { $0.type.label(in: .english).lowercased() } ?? "no longer in the catalog"
-        throw StoreFailure("transaction \(stored.id) is \(stored.transaction.productId) (\(kind)); only an auto-renewable subscription can be \(what)",
-                           kind: .conflict)
+        throw StoreFailure(
+            "transaction \(stored.id) is \(stored.transaction.productId) (\(kind)); only an auto-renewable subscription can be \(what)",
+            kind: .conflict)
     }
 
     /// In force: its period has not ended, or a billing issue's grace period has not.
@@ -24,11 +25,15 @@ extension SimulatedStore {
 
     nonisolated func setAutoRenew(_ on: Bool, chainOf stored: StoredTransaction, at now: Date, _ db: Database) throws {
         var latest = try chainLatest(of: stored, db)
-        guard latest.revocationDate == nil else { throw StoreFailure("transaction \(latest.id) was refunded; it does not renew", kind: .conflict) }
+        guard latest.revocationDate == nil else {
+            throw StoreFailure("transaction \(latest.id) was refunded; it does not renew", kind: .conflict)
+        }
         var endsNow = false
         if on {
             guard inForce(latest, at: now) || latest.billingRetryUntil != nil else {
-                throw StoreFailure("the subscription of transaction \(stored.id) has expired; buy it again to subscribe", kind: .conflict)
+                throw StoreFailure(
+                    "the subscription of transaction \(stored.id) has expired; buy it again to subscribe",
+                    kind: .conflict)
             }
             latest.expirationReason = nil
         } else if latest.billingRetryUntil != nil {
@@ -42,29 +47,39 @@ extension SimulatedStore {
         latest.autoRenew = on
         try latest.update(db)
         if changed {
-            try notify(NotificationEvent(.didChangeRenewalStatus, on ? .autoRenewEnabled : .autoRenewDisabled), about: latest.id,
-                       originalId: latest.transaction.originalId, at: now, db)
+            try notify(
+                NotificationEvent(.didChangeRenewalStatus, on ? .autoRenewEnabled : .autoRenewDisabled),
+                about: latest.id,
+                originalId: latest.transaction.originalId, at: now, db)
         }
         if endsNow {
             // Turned off during billing retry: access has ended, and its expiry is in the past,
             // where the sweep does not look.
-            try notify(.expired(.autoRenewDisabled), about: latest.id, originalId: latest.transaction.originalId,
-                       dedupe: Self.expiryKey(latest), at: now, db)
+            try notify(
+                .expired(.autoRenewDisabled), about: latest.id, originalId: latest.transaction.originalId,
+                dedupe: Self.expiryKey(latest), at: now, db)
         }
     }
 
-    nonisolated func priceIncrease(_ step: PriceIncreaseStep, chainOf stored: StoredTransaction, at now: Date, _ db: Database) throws {
+    nonisolated func priceIncrease(
+        _ step: PriceIncreaseStep, chainOf stored: StoredTransaction, at now: Date, _ db: Database
+    ) throws {
         var latest = try chainLatest(of: stored, db)
         guard inForce(latest, at: now), latest.autoRenew else {
-            throw StoreFailure("the subscription of transaction \(stored.id) does not renew; a price increase applies only to one that does", kind: .conflict)
+            throw StoreFailure(
+                "the subscription of transaction \(stored.id) does not renew; a price increase applies only to one that does",
+                kind: .conflict)
         }
         switch step {
         case .request:
-            guard latest.priceIncrease != .pending else { throw StoreFailure("a price increase already waits for consent on \(latest.id)", kind: .conflict) }
+            guard latest.priceIncrease != .pending else {
+                throw StoreFailure("a price increase already waits for consent on \(latest.id)", kind: .conflict)
+            }
             latest.priceIncrease = .pending
         case .consent, .decline:
             guard latest.priceIncrease == .pending else {
-                throw StoreFailure("no price increase waits for consent on \(latest.id); request one first", kind: .conflict)
+                throw StoreFailure(
+                    "no price increase waits for consent on \(latest.id); request one first", kind: .conflict)
             }
             if step == .consent {
                 latest.priceIncrease = .agreed
@@ -75,25 +90,33 @@ extension SimulatedStore {
             }
         }
         try latest.update(db)
-        let event: NotificationEvent = switch step {
-        case .request: NotificationEvent(.priceIncrease, .pending)
-        case .consent: NotificationEvent(.priceIncrease, .accepted)
-        case .decline: NotificationEvent(.didChangeRenewalStatus, .autoRenewDisabled)
-        }
+        let event: NotificationEvent =
+            switch step {
+            case .request: NotificationEvent(.priceIncrease, .pending)
+            case .consent: NotificationEvent(.priceIncrease, .accepted)
+            case .decline: NotificationEvent(.didChangeRenewalStatus, .autoRenewDisabled)
+            }
         try notify(event, about: latest.id, originalId: latest.transaction.originalId, at: now, db)
     }
 
     /// Resolving a billing issue: the App Store bills at once, and the next period starts now.
-    nonisolated func recoverFromBillingRetry(_ stored: StoredTransaction, at now: Date, controls: TestControls, _ db: Database) throws -> StoredTransaction {
+    nonisolated func recoverFromBillingRetry(
+        _ stored: StoredTransaction, at now: Date, controls: TestControls, _ db: Database
+    ) throws -> StoredTransaction {
         guard catalog.product(id: stored.transaction.productId)?.type == .autoRenewable else {
-            throw StoreFailure("transaction \(stored.id) is not an interrupted purchase or a subscription with a billing issue", kind: .conflict)
+            throw StoreFailure(
+                "transaction \(stored.id) is not an interrupted purchase or a subscription with a billing issue",
+                kind: .conflict)
         }
         var latest = try chainLatest(of: stored, db)
         guard let until = latest.billingRetryUntil else {
-            throw StoreFailure("the subscription of transaction \(stored.id) has no billing issue to resolve", kind: .conflict)
+            throw StoreFailure(
+                "the subscription of transaction \(stored.id) has no billing issue to resolve", kind: .conflict)
         }
         guard until > now else {
-            throw StoreFailure("billing retry for transaction \(latest.id) ended; the subscription expired and must be bought again", kind: .conflict)
+            throw StoreFailure(
+                "billing retry for transaction \(latest.id) ended; the subscription expired and must be bought again",
+                kind: .conflict)
         }
         let (product, period) = try nextPlan(of: latest)
         latest.billingRetryUntil = nil
@@ -106,9 +129,11 @@ extension SimulatedStore {
     /// StoreKit 2's renewal info of a chain's latest transaction.
     nonisolated func renewalInfo(_ latest: StoredTransaction, at now: Date) -> RenewalInfo {
         let expired = !inForce(latest, at: now) && latest.billingRetryUntil == nil
-        return RenewalInfo(willAutoRenew: latest.autoRenew, autoRenewProductId: latest.renewalProductId ?? latest.transaction.productId,
-                           expirationReason: latest.expirationReason ?? (expired && !latest.autoRenew ? .autoRenewDisabled : nil),
-                           isInBillingRetry: latest.billingRetryUntil != nil, gracePeriodExpirationDate: latest.graceExpires,
-                           priceIncreaseStatus: latest.priceIncrease)
+        return RenewalInfo(
+            willAutoRenew: latest.autoRenew,
+            autoRenewProductId: latest.renewalProductId ?? latest.transaction.productId,
+            expirationReason: latest.expirationReason ?? (expired && !latest.autoRenew ? .autoRenewDisabled : nil),
+            isInBillingRetry: latest.billingRetryUntil != nil, gracePeriodExpirationDate: latest.graceExpires,
+            priceIncreaseStatus: latest.priceIncrease)
     }
 }

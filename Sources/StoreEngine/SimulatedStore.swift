@@ -31,14 +31,22 @@ public actor SimulatedStore: StoreBackend {
     /// Up to when `sweepTimedEvents` has looked.
     var sweptUntil: Date?
 
-    public init(catalog: Catalog, state: StateDirectory, clock: any StoreClock = SystemClock(), storefrontOverride: String? = nil,
-                environment: StoreEnvironment = .xcode) throws {
-        try self.init(catalog: catalog, database: StoreDatabase(state: state), clock: clock, storefrontOverride: storefrontOverride,
-                      environment: environment)
+    public init(
+        catalog: Catalog, state: StateDirectory, clock: any StoreClock = SystemClock(),
+        storefrontOverride: String? = nil,
+        environment: StoreEnvironment = .xcode
+    ) throws {
+        try self.init(
+            catalog: catalog, database: StoreDatabase(state: state), clock: clock,
+            storefrontOverride: storefrontOverride,
+            environment: environment)
     }
 
-    public init(catalog: Catalog, database: StoreDatabase, clock: any StoreClock = SystemClock(), storefrontOverride: String? = nil,
-                environment: StoreEnvironment = .xcode) throws {
+    public init(
+        catalog: Catalog, database: StoreDatabase, clock: any StoreClock = SystemClock(),
+        storefrontOverride: String? = nil,
+        environment: StoreEnvironment = .xcode
+    ) throws {
         self.catalog = catalog
         self.environment = environment
         self.clock = clock
@@ -65,12 +73,15 @@ public actor SimulatedStore: StoreBackend {
     /// what is due. A live owner is left alone: it is still waiting out its latency.
     public func resume() async throws {
         let orphans = try await database.pool.guardedRead { db in
-            try Row.fetchAll(db, sql: "SELECT id, owner FROM transactions WHERE state = ?", arguments: [TransactionState.purchasing.rawValue])
-                .filter { row in
-                    guard let owner = (row["owner"] as String?).flatMap(ProcessIdentity.init(token:)) else { return true }
-                    return owner != ProcessIdentity.current && !owner.isAlive
-                }
-                .map { $0["id"] as String }
+            try Row.fetchAll(
+                db, sql: "SELECT id, owner FROM transactions WHERE state = ?",
+                arguments: [TransactionState.purchasing.rawValue]
+            )
+            .filter { row in
+                guard let owner = (row["owner"] as String?).flatMap(ProcessIdentity.init(token:)) else { return true }
+                return owner != ProcessIdentity.current && !owner.isAlive
+            }
+            .map { $0["id"] as String }
         }
         for id in orphans { try await process(id) }
         try await renewDue()
@@ -116,10 +127,11 @@ public actor SimulatedStore: StoreBackend {
         var transaction = stored.published
         if controls.dropOrderIds {
             let payment = transaction.payment
-            transaction = Transaction(id: transaction.id, originalId: transaction.originalId,
-                                      payment: Payment(productId: payment.productId, quantity: payment.quantity, account: payment.account),
-                                      state: transaction.state, error: transaction.error, purchaseDate: transaction.purchaseDate,
-                                      finished: transaction.finished, terms: transaction.terms, failureContext: transaction.failureContext)
+            transaction = Transaction(
+                id: transaction.id, originalId: transaction.originalId,
+                payment: Payment(productId: payment.productId, quantity: payment.quantity, account: payment.account),
+                state: transaction.state, error: transaction.error, purchaseDate: transaction.purchaseDate,
+                finished: transaction.finished, terms: transaction.terms, failureContext: transaction.failureContext)
         }
         return TransactionUpdate(transaction: transaction, receipt: nil)
     }
@@ -132,12 +144,17 @@ public actor SimulatedStore: StoreBackend {
             let stored = StoredTransaction(row: row)
             let type = catalog.product(id: stored.transaction.productId)?.type
             guard stored.transaction.isListedInReceipt(as: type) else { return nil }
-            return ReceiptPayload.InApp(stored, originalPurchaseDate: Date(timeIntervalSince1970: row[StoredTransaction.fieldCount]), type: type)
+            return ReceiptPayload.InApp(
+                stored, originalPurchaseDate: Date(timeIntervalSince1970: row[StoredTransaction.fieldCount]), type: type
+            )
         }
-        return try signer.sign(.issued(environment: environment, bundleId: catalog.bundleId, account: account, at: clock.now(), inApp: listed))
+        return try signer.sign(
+            .issued(
+                environment: environment, bundleId: catalog.bundleId, account: account, at: clock.now(), inApp: listed))
     }
 
-    private static let receiptQuery = "\(StoredTransaction.withOriginalPurchaseDate) WHERE t.account = ? AND t.state IN \(StateSQL.paid) ORDER BY t.seq"
+    private static let receiptQuery =
+        "\(StoredTransaction.withOriginalPurchaseDate) WHERE t.account = ? AND t.state IN \(StateSQL.paid) ORDER BY t.seq"
 
     // MARK: Products and controls
 
@@ -146,7 +163,9 @@ public actor SimulatedStore: StoreBackend {
         if let error = controls.apiErrors[.loadProducts] { throw error }
         let id = storefront ?? storefrontOverride ?? controls.storefront ?? catalog.defaultStorefront
         guard let storefront = catalog.storefront(id: id) else {
-            throw StoreFailure("unknown storefront \(id) (this catalog has \(catalog.storefronts.map(\.id).joined(separator: ", ")))", kind: .invalid)
+            throw StoreFailure(
+                "unknown storefront \(id) (this catalog has \(catalog.storefronts.map(\.id).joined(separator: ", ")))",
+                kind: .invalid)
         }
         return catalog.request(ids: ids, storefront: storefront)
     }
@@ -163,11 +182,12 @@ public actor SimulatedStore: StoreBackend {
     public func transactions(account: String?) async throws -> [Transaction] {
         try await renewDue()
         return try await database.pool.guardedRead { db in
-            let rows = if let account {
-                try StoredTransaction.fetchAll(db, where: "account = ?", [account])
-            } else {
-                try StoredTransaction.fetchAll(db)
-            }
+            let rows =
+                if let account {
+                    try StoredTransaction.fetchAll(db, where: "account = ?", [account])
+                } else {
+                    try StoredTransaction.fetchAll(db)
+                }
             return rows.reversed().map(\.published)
         }
     }

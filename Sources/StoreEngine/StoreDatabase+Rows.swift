@@ -21,11 +21,12 @@ extension StoredTransaction {
     /// A column's position in `columns`.
     enum Field: Int, CaseIterable {
         case id, originalId, productId, quantity, account, orderId, state, errorDomain, errorCode, purchaseDate,
-             expiresDate, revocationDate, autoRenew, finished, pendingOutcome, storefront, price, currency, reason,
-             offerType, offerId, offerMode, offerPeriod, revocationReason,
-             renewalProductId, billingRetryUntil, graceExpires, priceIncrease, expirationReason,
-             renewalOfferType, renewalOfferId, renewalOfferMode, renewalOfferPeriod, upgradeDate, upgradeRefund, declined,
-             appAccountToken, ownership, sharedFrom
+            expiresDate, revocationDate, autoRenew, finished, pendingOutcome, storefront, price, currency, reason,
+            offerType, offerId, offerMode, offerPeriod, revocationReason,
+            renewalProductId, billingRetryUntil, graceExpires, priceIncrease, expirationReason,
+            renewalOfferType, renewalOfferId, renewalOfferMode, renewalOfferPeriod, upgradeDate, upgradeRefund,
+            declined,
+            appAccountToken, ownership, sharedFrom
     }
 
     /// How many columns `columns` lists: where a query's own columns after them start.
@@ -36,12 +37,14 @@ extension StoredTransaction {
         func value<T: DatabaseValueConvertible>(_ field: Field) -> T { row[field.rawValue] }
         func optional<T: DatabaseValueConvertible>(_ field: Field) -> T? { row[field.rawValue] }
         let error = StoreError.stored(domain: optional(.errorDomain), code: optional(.errorCode))
-        let payment = Payment(productId: value(.productId), quantity: value(.quantity),
-                              applicationUsername: optional(.orderId), account: value(.account))
-        transaction = Transaction(id: value(.id), originalId: value(.originalId), payment: payment,
-                                  state: TransactionState(rawValue: value(.state)) ?? .failed, error: error,
-                                  purchaseDate: Date(timeIntervalSince1970: value(.purchaseDate)),
-                                  finished: value(.finished))
+        let payment = Payment(
+            productId: value(.productId), quantity: value(.quantity),
+            applicationUsername: optional(.orderId), account: value(.account))
+        transaction = Transaction(
+            id: value(.id), originalId: value(.originalId), payment: payment,
+            state: TransactionState(rawValue: value(.state)) ?? .failed, error: error,
+            purchaseDate: Date(timeIntervalSince1970: value(.purchaseDate)),
+            finished: value(.finished))
         storefront = value(.storefront)
         // Written by `exactString` with '.': read back with no locale, so ICU is not asked.
         price = Decimal(string: value(.price) as String) ?? 0
@@ -51,16 +54,21 @@ extension StoredTransaction {
         autoRenew = value(.autoRenew)
         pendingOutcome = (optional(.pendingOutcome) as String?).flatMap(PaymentOutcome.init(token:))
         reason = TransactionReason(rawValue: value(.reason)) ?? .purchase
-        offer = TransactionOffer(type: optional(.offerType), id: optional(.offerId), mode: optional(.offerMode), period: optional(.offerPeriod))
+        offer = TransactionOffer(
+            type: optional(.offerType), id: optional(.offerId), mode: optional(.offerMode),
+            period: optional(.offerPeriod))
         revocationReason = (optional(.revocationReason) as Int?).flatMap(RevocationReason.init(rawValue:))
         renewalProductId = optional(.renewalProductId)
         billingRetryUntil = (optional(.billingRetryUntil) as Double?).map(Date.init(timeIntervalSince1970:))
         graceExpires = (optional(.graceExpires) as Double?).map(Date.init(timeIntervalSince1970:))
         priceIncrease = (optional(.priceIncrease) as Int?).flatMap(PriceIncreaseStatus.init(rawValue:))
         expirationReason = (optional(.expirationReason) as Int?).flatMap(ExpirationReason.init(rawValue:))
-        renewalOffer = TransactionOffer(type: optional(.renewalOfferType), id: optional(.renewalOfferId), mode: optional(.renewalOfferMode),
-                                        period: optional(.renewalOfferPeriod))
-        upgrade = Upgrade(date: (optional(.upgradeDate) as Double?).map(Date.init(timeIntervalSince1970:)), refund: optional(.upgradeRefund))
+        renewalOffer = TransactionOffer(
+            type: optional(.renewalOfferType), id: optional(.renewalOfferId), mode: optional(.renewalOfferMode),
+            period: optional(.renewalOfferPeriod))
+        upgrade = Upgrade(
+            date: (optional(.upgradeDate) as Double?).map(Date.init(timeIntervalSince1970:)),
+            refund: optional(.upgradeRefund))
         declined = value(.declined)
         appAccountToken = (optional(.appAccountToken) as String?).flatMap(UUID.init(uuidString:))
         ownership = OwnershipType(rawValue: value(.ownership)) ?? .purchased
@@ -70,42 +78,52 @@ extension StoredTransaction {
     /// Inserts the transaction; `owner` and `requestKey` are the process that added it and the
     /// server request (idempotency key and generation) it answers, when there is one.
     func insert(owner: String? = nil, requestKey: String? = nil, _ db: Database) throws {
-        try db.cachedStatement(sql: """
-            INSERT INTO transactions (\(Self.columns), owner, request_key)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [
-                id, transaction.originalId, transaction.productId, transaction.quantity, transaction.payment.account,
-                transaction.payment.applicationUsername, transaction.state.rawValue, transaction.error?.domain,
-                transaction.error?.code, transaction.purchaseDate.timeIntervalSince1970,
-                expiresDate?.timeIntervalSince1970, revocationDate?.timeIntervalSince1970, autoRenew,
-                transaction.finished, pendingOutcome?.token, storefront, price.exactString, currency, reason.rawValue,
-                offer?.type.rawValue, offer?.id, offer?.paymentMode.rawValue, offer?.period.iso8601, revocationReason?.rawValue,
-                renewalProductId, billingRetryUntil?.timeIntervalSince1970, graceExpires?.timeIntervalSince1970,
-                priceIncrease?.rawValue, expirationReason?.rawValue,
-                renewalOffer?.type.rawValue, renewalOffer?.id, renewalOffer?.paymentMode.rawValue, renewalOffer?.period.iso8601,
-                upgrade?.date.timeIntervalSince1970, upgrade?.refund.exactString, declined, appAccountToken?.uuidString.lowercased(),
-                ownership.rawValue, sharedFrom, owner, requestKey,
-            ])
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO transactions (\(Self.columns), owner, request_key)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """
+        ).execute(arguments: [
+            id, transaction.originalId, transaction.productId, transaction.quantity, transaction.payment.account,
+            transaction.payment.applicationUsername, transaction.state.rawValue, transaction.error?.domain,
+            transaction.error?.code, transaction.purchaseDate.timeIntervalSince1970,
+            expiresDate?.timeIntervalSince1970, revocationDate?.timeIntervalSince1970, autoRenew,
+            transaction.finished, pendingOutcome?.token, storefront, price.exactString, currency, reason.rawValue,
+            offer?.type.rawValue, offer?.id, offer?.paymentMode.rawValue, offer?.period.iso8601,
+            revocationReason?.rawValue,
+            renewalProductId, billingRetryUntil?.timeIntervalSince1970, graceExpires?.timeIntervalSince1970,
+            priceIncrease?.rawValue, expirationReason?.rawValue,
+            renewalOffer?.type.rawValue, renewalOffer?.id, renewalOffer?.paymentMode.rawValue,
+            renewalOffer?.period.iso8601,
+            upgrade?.date.timeIntervalSince1970, upgrade?.refund.exactString, declined,
+            appAccountToken?.uuidString.lowercased(),
+            ownership.rawValue, sharedFrom, owner, requestKey,
+        ])
     }
 
     func update(_ db: Database) throws {
-        try db.cachedStatement(sql: """
-            UPDATE transactions SET state = ?, error_domain = ?, error_code = ?, expires_date = ?, revocation_date = ?,
-                auto_renew = ?, finished = ?, pending_outcome = ?, price = ?, original_id = ?, offer_type = ?, offer_id = ?,
-                offer_mode = ?, offer_period = ?, revocation_reason = ?, renewal_product_id = ?, billing_retry_until = ?,
-                grace_expires = ?, price_increase = ?, expiration_reason = ?, reason = ?, renewal_offer_type = ?, renewal_offer_id = ?,
-                renewal_offer_mode = ?, renewal_offer_period = ?, upgrade_date = ?, upgrade_refund = ?, declined = ?, app_account_token = ?
-                WHERE id = ?
-            """).execute(arguments: [
-                transaction.state.rawValue, transaction.error?.domain, transaction.error?.code,
-                expiresDate?.timeIntervalSince1970, revocationDate?.timeIntervalSince1970, autoRenew,
-                transaction.finished, pendingOutcome?.token, price.exactString, transaction.originalId,
-                offer?.type.rawValue, offer?.id, offer?.paymentMode.rawValue, offer?.period.iso8601, revocationReason?.rawValue,
-                renewalProductId, billingRetryUntil?.timeIntervalSince1970, graceExpires?.timeIntervalSince1970,
-                priceIncrease?.rawValue, expirationReason?.rawValue, reason.rawValue,
-                renewalOffer?.type.rawValue, renewalOffer?.id, renewalOffer?.paymentMode.rawValue, renewalOffer?.period.iso8601,
-                upgrade?.date.timeIntervalSince1970, upgrade?.refund.exactString, declined, appAccountToken?.uuidString.lowercased(), id,
-            ])
+        try db.cachedStatement(
+            sql: """
+                UPDATE transactions SET state = ?, error_domain = ?, error_code = ?, expires_date = ?, revocation_date = ?,
+                    auto_renew = ?, finished = ?, pending_outcome = ?, price = ?, original_id = ?, offer_type = ?, offer_id = ?,
+                    offer_mode = ?, offer_period = ?, revocation_reason = ?, renewal_product_id = ?, billing_retry_until = ?,
+                    grace_expires = ?, price_increase = ?, expiration_reason = ?, reason = ?, renewal_offer_type = ?, renewal_offer_id = ?,
+                    renewal_offer_mode = ?, renewal_offer_period = ?, upgrade_date = ?, upgrade_refund = ?, declined = ?, app_account_token = ?
+                    WHERE id = ?
+                """
+        ).execute(arguments: [
+            transaction.state.rawValue, transaction.error?.domain, transaction.error?.code,
+            expiresDate?.timeIntervalSince1970, revocationDate?.timeIntervalSince1970, autoRenew,
+            transaction.finished, pendingOutcome?.token, price.exactString, transaction.originalId,
+            offer?.type.rawValue, offer?.id, offer?.paymentMode.rawValue, offer?.period.iso8601,
+            revocationReason?.rawValue,
+            renewalProductId, billingRetryUntil?.timeIntervalSince1970, graceExpires?.timeIntervalSince1970,
+            priceIncrease?.rawValue, expirationReason?.rawValue, reason.rawValue,
+            renewalOffer?.type.rawValue, renewalOffer?.id, renewalOffer?.paymentMode.rawValue,
+            renewalOffer?.period.iso8601,
+            upgrade?.date.timeIntervalSince1970, upgrade?.refund.exactString, declined,
+            appAccountToken?.uuidString.lowercased(), id,
+        ])
         if ownership == .purchased, expiresDate != nil { try mirrorToFamily(db) }
     }
 
@@ -113,14 +131,17 @@ extension StoredTransaction {
     /// it renews, billing retry and grace, a price increase, why it expired. (A refund revokes
     /// the copies instead: `SimulatedStore.syncFamily`.)
     private func mirrorToFamily(_ db: Database) throws {
-        try db.cachedStatement(sql: """
-            UPDATE transactions SET expires_date = ?, auto_renew = ?, billing_retry_until = ?, grace_expires = ?, price_increase = ?,
-                expiration_reason = ?
-            WHERE shared_from = ? AND revocation_date IS NULL
-            """).execute(arguments: [
-                expiresDate?.timeIntervalSince1970, autoRenew, billingRetryUntil?.timeIntervalSince1970, graceExpires?.timeIntervalSince1970,
-                priceIncrease?.rawValue, expirationReason?.rawValue, id,
-            ])
+        try db.cachedStatement(
+            sql: """
+                UPDATE transactions SET expires_date = ?, auto_renew = ?, billing_retry_until = ?, grace_expires = ?, price_increase = ?,
+                    expiration_reason = ?
+                WHERE shared_from = ? AND revocation_date IS NULL
+                """
+        ).execute(arguments: [
+            expiresDate?.timeIntervalSince1970, autoRenew, billingRetryUntil?.timeIntervalSince1970,
+            graceExpires?.timeIntervalSince1970,
+            priceIncrease?.rawValue, expirationReason?.rawValue, id,
+        ])
     }
 
     /// A `SELECT` of transactions `t` (`columns`), then the purchase date of each one's original,
@@ -132,7 +153,8 @@ extension StoredTransaction {
 
     /// `columns` of the table called `alias` in a join.
     static func columns(of alias: String) -> String {
-        columns.split(separator: ",").map { "\(alias).\($0.trimmingCharacters(in: .whitespaces))" }.joined(separator: ", ")
+        columns.split(separator: ",").map { "\(alias).\($0.trimmingCharacters(in: .whitespaces))" }.joined(
+            separator: ", ")
     }
 
     static func fetch(_ db: Database, id: String) throws -> StoredTransaction? {
@@ -140,9 +162,14 @@ extension StoredTransaction {
             .map(StoredTransaction.init(row:))
     }
 
-    static func fetchAll(_ db: Database, where condition: String = "1", _ arguments: StatementArguments = []) throws -> [StoredTransaction] {
-        try Row.fetchAll(db.cachedStatement(sql: "SELECT \(columns) FROM transactions WHERE \(condition) ORDER BY seq"), arguments: arguments)
-            .map(StoredTransaction.init(row:))
+    static func fetchAll(_ db: Database, where condition: String = "1", _ arguments: StatementArguments = []) throws
+        -> [StoredTransaction]
+    {
+        try Row.fetchAll(
+            db.cachedStatement(sql: "SELECT \(columns) FROM transactions WHERE \(condition) ORDER BY seq"),
+            arguments: arguments
+        )
+        .map(StoredTransaction.init(row:))
     }
 }
 
@@ -172,8 +199,11 @@ extension StoreDatabase {
 
     static func setSetting(_ db: Database, _ key: String, _ value: String?) throws {
         if let value {
-            try db.cachedStatement(sql: "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value")
-                .execute(arguments: [key, value])
+            try db.cachedStatement(
+                sql:
+                    "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value"
+            )
+            .execute(arguments: [key, value])
         } else {
             try db.cachedStatement(sql: "DELETE FROM settings WHERE key = ?").execute(arguments: [key])
         }

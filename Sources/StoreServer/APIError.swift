@@ -19,7 +19,9 @@ struct APIError: Error, Sendable {
     }
 
     static func unauthorized(_ message: String) -> APIError {
-        APIError(status: .unauthorized, code: "unauthorized", message: message, headers: [.wwwAuthenticate: "Bearer realm=\"storefront-admin\""])
+        APIError(
+            status: .unauthorized, code: "unauthorized", message: message,
+            headers: [.wwwAuthenticate: "Bearer realm=\"storefront-admin\""])
     }
 
     static func notFound(_ message: String) -> APIError {
@@ -28,9 +30,10 @@ struct APIError: Error, Sendable {
 
     /// A known path with a method it does not have; `Allow` lists the ones it has.
     static func methodNotAllowed(_ method: String, _ path: String, allowed: [String]) -> APIError {
-        APIError(status: .methodNotAllowed, code: "method_not_allowed",
-                 message: "\(method.prefix(20)) is not allowed on \(path); it allows \(allowed.joined(separator: ", "))",
-                 headers: [.allow: allowed.joined(separator: ", ")])
+        APIError(
+            status: .methodNotAllowed, code: "method_not_allowed",
+            message: "\(method.prefix(20)) is not allowed on \(path); it allows \(allowed.joined(separator: ", "))",
+            headers: [.allow: allowed.joined(separator: ", ")])
     }
 
     static func conflict(_ message: String, code: String = "conflict") -> APIError {
@@ -38,13 +41,16 @@ struct APIError: Error, Sendable {
     }
 
     static func tooLarge(limit: Int) -> APIError {
-        APIError(status: .contentTooLarge, code: "payload_too_large",
-                 message: "the request body is larger than \(limit) bytes, the limit for this route")
+        APIError(
+            status: .contentTooLarge, code: "payload_too_large",
+            message: "the request body is larger than \(limit) bytes, the limit for this route")
     }
 
     static func unsupportedMediaType(_ found: String?) -> APIError {
-        APIError(status: .unsupportedMediaType, code: "unsupported_media_type",
-                 message: "the body must be JSON sent with Content-Type: application/json" + (found.map { " (got \($0))" } ?? " (no Content-Type was sent)"))
+        APIError(
+            status: .unsupportedMediaType, code: "unsupported_media_type",
+            message: "the body must be JSON sent with Content-Type: application/json"
+                + (found.map { " (got \($0))" } ?? " (no Content-Type was sent)"))
     }
 
     static func invalid(_ message: String, field: String? = nil) -> APIError {
@@ -68,7 +74,8 @@ struct APIError: Error, Sendable {
         case .invalid: self = .invalid(failure.message)
         case .unavailable: self = .unavailable(failure.message)
         case .storage:
-            self = APIError(status: .serviceUnavailable, code: "storage", message: failure.message, headers: [.retryAfter: "30"])
+            self = APIError(
+                status: .serviceUnavailable, code: "storage", message: failure.message, headers: [.retryAfter: "30"])
         case .failure: self = .internal(failure.message)
         }
     }
@@ -99,7 +106,9 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     /// Storage failures met by reads are kept here too, for `/v1/health`.
     let storage: StorageHealth
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         do {
             return try await next(request, context)
         } catch let error as APIError {
@@ -110,21 +119,31 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             // this error reaches it; answered here, it became a 500 and the connection stayed open.
             throw error
         } catch let failure as StoreFailure {
-            if failure.kind == .failure || failure.kind == .storage { context.logger.error("store failure: \(failure.message)") }
+            if failure.kind == .failure || failure.kind == .storage {
+                context.logger.error("store failure: \(failure.message)")
+            }
             storage.record(failure)
             return APIError(failure).response()
         } catch let error as any HTTPResponseError {
             switch error.status {
             case .notFound:
                 let methods = allowed.methods(for: request.uri.path)
-                guard methods.isEmpty else { return APIError.methodNotAllowed(request.method.rawValue, request.uri.path, allowed: methods).response() }
-                return APIError.notFound("no route \(request.method.rawValue) \(request.uri.path); see docs/api.md").response()
+                guard methods.isEmpty else {
+                    return APIError.methodNotAllowed(request.method.rawValue, request.uri.path, allowed: methods)
+                        .response()
+                }
+                return APIError.notFound("no route \(request.method.rawValue) \(request.uri.path); see docs/api.md")
+                    .response()
             case .contentTooLarge:
-                return APIError(status: .contentTooLarge, code: "payload_too_large", message: "the request body is too large").response()
+                return APIError(
+                    status: .contentTooLarge, code: "payload_too_large", message: "the request body is too large"
+                ).response()
             default:
                 let status = error.status
-                return APIError(status: status, code: status.code >= 500 ? "internal" : "bad_request",
-                                message: status.reasonPhrase.isEmpty ? "HTTP \(status.code)" : status.reasonPhrase).response()
+                return APIError(
+                    status: status, code: status.code >= 500 ? "internal" : "bad_request",
+                    message: status.reasonPhrase.isEmpty ? "HTTP \(status.code)" : status.reasonPhrase
+                ).response()
             }
         } catch is CancellationError {
             return APIError.unavailable("the server is shutting down; retry").response()
@@ -158,8 +177,9 @@ enum JSONBody {
 
     /// `buffer` as the body, shared with its other readers rather than copied.
     static func response(buffer: ByteBuffer, status: HTTPResponse.Status) -> Response {
-        Response(status: status,
-                 headers: [.contentType: "application/json", .contentLength: String(buffer.readableBytes)],
-                 body: ResponseBody(byteBuffer: buffer))
+        Response(
+            status: status,
+            headers: [.contentType: "application/json", .contentLength: String(buffer.readableBytes)],
+            body: ResponseBody(byteBuffer: buffer))
     }
 }

@@ -16,8 +16,11 @@ public struct APIKey: Sendable, Hashable, Codable {
         guard !issuerId.isEmpty, issuerId.unicodeScalars.count <= 128, !issuerId.contains(":") else {
             throw APIKeyProblem("the issuer id must be 1 to 128 characters without ':' (App Store Connect's is a UUID)")
         }
-        guard !keyId.isEmpty, keyId.unicodeScalars.count <= 64, keyId.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 0x20 }) else {
-            throw APIKeyProblem("the key id must be 1 to 64 printable ASCII characters (App Store Connect's are 10, like 2X9R4HXF34)")
+        guard !keyId.isEmpty, keyId.unicodeScalars.count <= 64,
+            keyId.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 0x20 })
+        else {
+            throw APIKeyProblem(
+                "the key id must be 1 to 64 printable ASCII characters (App Store Connect's are 10, like 2X9R4HXF34)")
         }
         self.issuerId = issuerId
         self.keyId = keyId
@@ -34,7 +37,9 @@ public struct APIKey: Sendable, Hashable, Codable {
     public static func parse(flag: String, readFile: (String) throws -> String) throws(APIKeyProblem) -> APIKey {
         let parts = flag.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 3, !parts[2].isEmpty else {
-            throw APIKeyProblem("--api-key \(flag.prefix(80)) is not ISSUER_ID:KEY_ID:FILE (e.g. 57246542-96fe-1a63-e053-0824d011072a:2X9R4HXF34:AuthKey_2X9R4HXF34.p8)")
+            throw APIKeyProblem(
+                "--api-key \(flag.prefix(80)) is not ISSUER_ID:KEY_ID:FILE (e.g. 57246542-96fe-1a63-e053-0824d011072a:2X9R4HXF34:AuthKey_2X9R4HXF34.p8)"
+            )
         }
         let pem: String
         do {
@@ -109,16 +114,23 @@ public final class APIKeyRing: Sendable {
     func authenticate(_ authorization: String?, now: Date) async throws(AppStoreAuthError) {
         guard let authorization, authorization.count <= 8192 else { throw AppStoreAuthError(reason: "no bearer token") }
         let parts = authorization.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { throw AppStoreAuthError(reason: "not a bearer token") }
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+            throw AppStoreAuthError(reason: "not a bearer token")
+        }
         let token = parts[1].trimmingCharacters(in: .whitespaces)
         guard let headerPart = token.split(separator: ".", omittingEmptySubsequences: false).first,
-              let headerData = Base64URL.decode(String(headerPart)),
-              let header = try? JSONDecoder().decode(Header.self, from: headerData) else {
+            let headerData = Base64URL.decode(String(headerPart)),
+            let header = try? JSONDecoder().decode(Header.self, from: headerData)
+        else {
             throw AppStoreAuthError(reason: "the token is not a JWT")
         }
         guard header.alg == "ES256" else { throw AppStoreAuthError(reason: "alg is not ES256") }
-        guard header.crit == nil else { throw AppStoreAuthError(reason: "crit names extensions this server does not understand") }
-        guard let kid = header.kid, let key = keys.withLock({ $0[kid] }) else { throw AppStoreAuthError(reason: "unknown kid") }
+        guard header.crit == nil else {
+            throw AppStoreAuthError(reason: "crit names extensions this server does not understand")
+        }
+        guard let kid = header.kid, let key = keys.withLock({ $0[kid] }) else {
+            throw AppStoreAuthError(reason: "unknown kid")
+        }
         let claims: ServerAPIClaims
         do {
             claims = try await collection.verify(token, as: ServerAPIClaims.self)
@@ -136,7 +148,9 @@ public final class APIKeyRing: Sendable {
         guard claims.exp.value > now else { throw AppStoreAuthError(reason: "the token expired") }
         let latest = now.addingTimeInterval(clockSkew)
         if let issued = claims.iat?.value, issued > latest { throw AppStoreAuthError(reason: "iat is in the future") }
-        if let notBefore = claims.nbf?.value, notBefore > latest { throw AppStoreAuthError(reason: "nbf is in the future") }
+        if let notBefore = claims.nbf?.value, notBefore > latest {
+            throw AppStoreAuthError(reason: "nbf is in the future")
+        }
         let issued = claims.iat?.value ?? now
         guard claims.exp.value.timeIntervalSince(issued) <= Self.lifetimeAllowance else {
             throw AppStoreAuthError(reason: "the token lives longer than 60 minutes")

@@ -18,9 +18,10 @@ final class AllowedMethods: @unchecked Sendable {
         let segments = Self.segments(path)
         let all = lock.withLock { templates }
         let methods = all.filter { template in
-            template.segments.count == segments.count && zip(template.segments, segments).allSatisfy { pattern, segment in
-                (pattern.hasPrefix("{") && pattern.hasSuffix("}") && !segment.isEmpty) || pattern == segment
-            }
+            template.segments.count == segments.count
+                && zip(template.segments, segments).allSatisfy { pattern, segment in
+                    (pattern.hasPrefix("{") && pattern.hasSuffix("}") && !segment.isEmpty) || pattern == segment
+                }
         }.map(\.method)
         return Array(Set(methods)).sorted()
     }

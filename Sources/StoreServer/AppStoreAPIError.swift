@@ -8,49 +8,49 @@ import Hummingbird
 struct AppStoreAPIError: Error, Sendable, Hashable {
     /// Apple's error codes, as its server libraries name them.
     enum Code: Int, Sendable {
-        case generalBadRequest = 4000000
-        case invalidAppIdentifier = 4000002
-        case invalidRequestRevision = 4000005
-        case invalidTransactionId = 4000006
-        case invalidOriginalTransactionId = 4000008
-        case invalidExtendByDays = 4000009
-        case invalidExtendReasonCode = 4000010
-        case invalidRequestIdentifier = 4000011
-        case startDateTooFarInPast = 4000012
-        case startDateAfterEndDate = 4000013
-        case invalidPaginationToken = 4000014
-        case invalidStartDate = 4000015
-        case invalidEndDate = 4000016
-        case paginationTokenExpired = 4000017
-        case invalidNotificationType = 4000018
-        case multipleFiltersSupplied = 4000019
-        case invalidTestNotificationToken = 4000020
-        case invalidSort = 4000021
-        case invalidProductType = 4000022
-        case invalidProductId = 4000023
-        case invalidSubscriptionGroupIdentifier = 4000024
-        case invalidExcludeRevoked = 4000025
-        case invalidInAppOwnershipType = 4000026
-        case invalidRevoked = 4000030
-        case invalidStatus = 4000031
-        case invalidAccountTenure = 4000032
-        case invalidAppAccountToken = 4000033
-        case invalidConsumptionStatus = 4000034
-        case invalidCustomerConsented = 4000035
-        case invalidDeliveryStatus = 4000036
-        case invalidSampleContentProvided = 4000041
-        case invalidAppAccountTokenUUID = 4000183
-        case transactionIdIsNotOriginalTransactionId = 4000187
-        case subscriptionExtensionIneligible = 4030004
-        case subscriptionMaxExtension = 4030005
-        case familySharedSubscriptionExtensionIneligible = 4030007
-        case originalTransactionIdNotFound = 4040005
-        case serverNotificationURLNotFound = 4040007
-        case testNotificationNotFound = 4040008
-        case transactionIdNotFound = 4040010
-        case rateLimitExceeded = 4290000
-        case generalInternal = 5000000
-        case generalInternalRetryable = 5000001
+        case generalBadRequest = 4_000_000
+        case invalidAppIdentifier = 4_000_002
+        case invalidRequestRevision = 4_000_005
+        case invalidTransactionId = 4_000_006
+        case invalidOriginalTransactionId = 4_000_008
+        case invalidExtendByDays = 4_000_009
+        case invalidExtendReasonCode = 4_000_010
+        case invalidRequestIdentifier = 4_000_011
+        case startDateTooFarInPast = 4_000_012
+        case startDateAfterEndDate = 4_000_013
+        case invalidPaginationToken = 4_000_014
+        case invalidStartDate = 4_000_015
+        case invalidEndDate = 4_000_016
+        case paginationTokenExpired = 4_000_017
+        case invalidNotificationType = 4_000_018
+        case multipleFiltersSupplied = 4_000_019
+        case invalidTestNotificationToken = 4_000_020
+        case invalidSort = 4_000_021
+        case invalidProductType = 4_000_022
+        case invalidProductId = 4_000_023
+        case invalidSubscriptionGroupIdentifier = 4_000_024
+        case invalidExcludeRevoked = 4_000_025
+        case invalidInAppOwnershipType = 4_000_026
+        case invalidRevoked = 4_000_030
+        case invalidStatus = 4_000_031
+        case invalidAccountTenure = 4_000_032
+        case invalidAppAccountToken = 4_000_033
+        case invalidConsumptionStatus = 4_000_034
+        case invalidCustomerConsented = 4_000_035
+        case invalidDeliveryStatus = 4_000_036
+        case invalidSampleContentProvided = 4_000_041
+        case invalidAppAccountTokenUUID = 4_000_183
+        case transactionIdIsNotOriginalTransactionId = 4_000_187
+        case subscriptionExtensionIneligible = 4_030_004
+        case subscriptionMaxExtension = 4_030_005
+        case familySharedSubscriptionExtensionIneligible = 4_030_007
+        case originalTransactionIdNotFound = 4_040_005
+        case serverNotificationURLNotFound = 4_040_007
+        case testNotificationNotFound = 4_040_008
+        case transactionIdNotFound = 4_040_010
+        case rateLimitExceeded = 4_290_000
+        case generalInternal = 5_000_000
+        case generalInternalRetryable = 5_000_001
     }
 
     let code: Code
@@ -75,7 +75,8 @@ struct AppStoreAPIError: Error, Sendable, Hashable {
     // Apple's own wording where its documentation gives it.
     static let invalidTransactionId = AppStoreAPIError(.invalidTransactionId, "Invalid transaction id.")
     static let transactionIdNotFound = AppStoreAPIError(.transactionIdNotFound, "Transaction id not found.")
-    static let originalTransactionIdNotFound = AppStoreAPIError(.originalTransactionIdNotFound, "Original transaction id not found.")
+    static let originalTransactionIdNotFound = AppStoreAPIError(
+        .originalTransactionIdNotFound, "Original transaction id not found.")
     static let invalidRevision = AppStoreAPIError(.invalidRequestRevision, "Invalid request revision.")
     static let unknown = AppStoreAPIError(.generalInternal, "An unknown error occurred.")
     static let retryable = AppStoreAPIError(.generalInternalRetryable, "An unknown error occurred. Please try again.")
@@ -87,8 +88,11 @@ struct AppStoreAuthError: Error, Sendable {
     let reason: String
 
     func response() -> Response {
-        let body = Data("Unauthenticated\n\nRequest ID: \(UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(26)).\n".utf8)
-        return Response(status: .unauthorized, headers: [.contentType: "text/plain", .contentLength: String(body.count)],
-                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+        let body = Data(
+            "Unauthenticated\n\nRequest ID: \(UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(26)).\n"
+                .utf8)
+        return Response(
+            status: .unauthorized, headers: [.contentType: "text/plain", .contentLength: String(body.count)],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
     }
 }

@@ -57,16 +57,23 @@ final class ServerLoad: Sendable {
 /// The answers a connection gets when a limit is reached, in the API's error shape.
 extension APIError {
     static func requestTimeout(_ limits: ConnectionLimits) -> APIError {
-        APIError(status: .requestTimeout, code: "request_timeout",
-                 message: "the request did not arrive in full within \(LimitText.describe(limits.requestTimeout)) of its first byte (the server's --request-timeout); send it again, all at once")
+        APIError(
+            status: .requestTimeout, code: "request_timeout",
+            message:
+                "the request did not arrive in full within \(LimitText.describe(limits.requestTimeout)) of its first byte (the server's --request-timeout); send it again, all at once"
+        )
     }
 
     static func tooManyConnections(_ limits: ConnectionLimits) -> APIError {
-        .unavailable("the server is at its limit of open connections (--max-connections \(limits.maxConnections)); retry in a moment, or reuse an open connection")
+        .unavailable(
+            "the server is at its limit of open connections (--max-connections \(limits.maxConnections)); retry in a moment, or reuse an open connection"
+        )
     }
 
     static func tooManyBodies(_ limits: ConnectionLimits) -> APIError {
-        .unavailable("the server is at its limit of request bodies held for requests not yet answered (--max-buffered-body \(LimitText.describe(bytes: limits.maxBufferedBody))); retry in a moment")
+        .unavailable(
+            "the server is at its limit of request bodies held for requests not yet answered (--max-buffered-body \(LimitText.describe(bytes: limits.maxBufferedBody))); retry in a moment"
+        )
     }
 
     static let shuttingDown = APIError.unavailable("the server is shutting down; retry")
@@ -101,11 +108,11 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// Where the request being read is.
     private enum Reading {
-        case waiting     // between requests
-        case head        // bytes of a head have come, not all of it
-        case body        // the head went to the routes, the body is still coming
+        case waiting  // between requests
+        case head  // bytes of a head have come, not all of it
+        case body  // the head went to the routes, the body is still coming
         case discarding  // the routes were told this body will not come; what comes is dropped
-        case refusing    // this guard answered and is closing: everything is dropped
+        case refusing  // this guard answered and is closing: everything is dropped
     }
 
     private let load: ServerLoad
@@ -194,7 +201,8 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         if !admitted { return .tooManyConnections(load.limits) }
         if quiescing { return .shuttingDown }
         if let length = head.headers.first(name: "content-length").flatMap(Int.init),
-           length <= load.largestBody, !load.hasRoom(for: length) {
+            length <= load.largestBody, !load.hasRoom(for: length)
+        {
             return .tooManyBodies(load.limits)
         }
         return nil
@@ -375,10 +383,13 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         let request = head.map { "\($0.method.rawValue) \($0.uri.prefix { $0 != "?" }.prefix(200)) " } ?? ""
         load.logger.info("\(request)\(error.status.code) (\(error.message)); connection closed")
         let body = JSONBody.data(error.body)
-        var headers = HTTPHeaders([("content-type", "application/json"), ("content-length", String(body.count)), ("connection", "close")])
+        var headers = HTTPHeaders([
+            ("content-type", "application/json"), ("content-length", String(body.count)), ("connection", "close"),
+        ])
         for field in error.headers { headers.add(name: field.name.rawName, value: field.value) }
         let status = HTTPResponseStatus(statusCode: error.status.code)
-        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
+        context.write(
+            wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
         context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body)))), promise: nil)
         let written = context.eventLoop.makePromise(of: Void.self)
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: written)
@@ -441,7 +452,9 @@ final class ConnectionGuardInstaller: ChannelInboundHandler, RemovableChannelHan
             pipeline.removeHandler(context: context, promise: nil)
         } catch {
             // Serving a connection without its limits would undo them; refusing it is loud.
-            load.logger.error("connection closed: the connection limits could not be set up (\(error)); Hummingbird's HTTP/1 pipeline is not what this server expects")
+            load.logger.error(
+                "connection closed: the connection limits could not be set up (\(error)); Hummingbird's HTTP/1 pipeline is not what this server expects"
+            )
             context.close(promise: nil)
         }
     }

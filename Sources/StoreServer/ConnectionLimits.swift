@@ -18,8 +18,10 @@ public struct ConnectionLimits: Sendable {
     /// closed, so shutdown ends whatever the clients do.
     public var shutdownGrace: Duration
 
-    public init(maxConnections: Int = 512, requestTimeout: Duration = .seconds(30), idleTimeout: Duration = .seconds(75),
-                maxBufferedBody: Int = 32 * 1024 * 1024, shutdownGrace: Duration = .seconds(5)) {
+    public init(
+        maxConnections: Int = 512, requestTimeout: Duration = .seconds(30), idleTimeout: Duration = .seconds(75),
+        maxBufferedBody: Int = 32 * 1024 * 1024, shutdownGrace: Duration = .seconds(5)
+    ) {
         self.maxConnections = maxConnections
         self.requestTimeout = requestTimeout
         self.idleTimeout = idleTimeout
@@ -49,7 +51,8 @@ public enum LimitText {
     public static func seconds(_ text: String) -> Duration? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty, trimmed.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
-              let value = Double(trimmed), value < 1e12 else { return nil }
+            let value = Double(trimmed), value < 1e12
+        else { return nil }
         return .milliseconds(Int64((value * 1000).rounded()))
     }
 
@@ -64,7 +67,9 @@ public enum LimitText {
         seconds(of: duration) + " s"
     }
 
-    static let units: [(suffix: String, factor: Int)] = [("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10), ("B", 1), ("", 1)]
+    static let units: [(suffix: String, factor: Int)] = [
+        ("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10), ("B", 1), ("", 1),
+    ]
 
     /// Bytes, with an optional unit: "5242880", "512KiB", "32MiB", "1GiB". Units are binary and
     /// spelled out, so "MB" (which could mean 10^6) is refused rather than guessed.
@@ -72,7 +77,8 @@ public enum LimitText {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         for unit in units where trimmed.hasSuffix(unit.suffix) {
             let number = trimmed.dropLast(unit.suffix.count).trimmingCharacters(in: .whitespaces)
-            guard !number.isEmpty, number.allSatisfy(\.isASCII), number.allSatisfy(\.isNumber), let value = Int(number) else { continue }
+            guard !number.isEmpty, number.allSatisfy(\.isASCII), number.allSatisfy(\.isNumber), let value = Int(number)
+            else { continue }
             let (product, overflow) = value.multipliedReportingOverflow(by: unit.factor)
             return overflow ? nil : product
         }

@@ -11,7 +11,8 @@ enum IdRules {
     static func transactionIdProblem(_ id: String) -> String? {
         let digits = id.utf8.allSatisfy { (0x30...0x39).contains($0) }
         guard id.isEmpty || !digits || id.utf8.count > maxTransactionIdLength else { return nil }
-        return "\(shown(id)) is not a transaction id of this store; expected 1 to \(maxTransactionIdLength) digits, e.g. 2000000000000001"
+        return
+            "\(shown(id)) is not a transaction id of this store; expected 1 to \(maxTransactionIdLength) digits, e.g. 2000000000000001"
     }
 
     /// Nil when `id` could be a product identifier of a catalog (whether this one has it is StoreKit's business).
@@ -27,7 +28,8 @@ enum IdRules {
     /// Nil unless `name` is longer than any catalog's account name.
     static func accountNameProblem(_ name: String) -> String? {
         guard name.unicodeScalars.count > Account.maxNameLength else { return nil }
-        return "\(shown(name)) is longer than \(Account.maxNameLength) characters, the longest account name a catalog allows"
+        return
+            "\(shown(name)) is longer than \(Account.maxNameLength) characters, the longest account name a catalog allows"
     }
 
     /// Throws `problem`, if any: 400 for a path parameter (the URL itself is wrong), 422 for a

@@ -11,10 +11,13 @@ enum NetworkText {
     /// 400 naming `field` when `text` holds a control character; `place` says where it was, as
     /// the message's subject ("productId", "the transactionId in the path").
     static func refuseControls(_ text: String, field: String?, place: String) throws {
-        guard let (offset, scalar) = text.unicodeScalars.enumerated().first(where: { isControl($0.element) }) else { return }
-        throw APIError.badRequest("\(place) contains the control character \(code(scalar)) at character \(offset + 1); "
-                                  + "text sent to this server must not contain control characters (U+0000–U+001F, U+007F–U+009F)",
-                                  field: field)
+        guard let (offset, scalar) = text.unicodeScalars.enumerated().first(where: { isControl($0.element) }) else {
+            return
+        }
+        throw APIError.badRequest(
+            "\(place) contains the control character \(code(scalar)) at character \(offset + 1); "
+                + "text sent to this server must not contain control characters (U+0000–U+001F, U+007F–U+009F)",
+            field: field)
     }
 
     /// `U+001B`: four hex digits at least, as Unicode writes code points.

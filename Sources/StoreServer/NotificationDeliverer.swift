@@ -26,7 +26,8 @@ struct NotificationDeliverer: Service {
     private var clock: any StoreClock { service.clock }
 
     func run() async throws {
-        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: Self.clientConfiguration)
+        let client = HTTPClient(
+            eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: Self.clientConfiguration)
         let doorbell = Doorbell()
         let inFlight = InFlight()
         let signals = store.outbox.signals()
@@ -75,13 +76,19 @@ struct NotificationDeliverer: Service {
                     let room = Self.concurrency - busy.count
                     // Per URL, those in flight (at most concurrencyPerURL) and as many more.
                     let urls = store.outbox.urls + lingering.filter { !store.outbox.urls.contains($0) }
-                    let due = room <= 0 ? [] : Self.take(try await store.dueDeliveries(at: clock.now(), urls: urls, limit: 2 * Self.concurrencyPerURL),
-                                                          busy: busy, room: room)
+                    let due =
+                        room <= 0
+                        ? []
+                        : Self.take(
+                            try await store.dueDeliveries(
+                                at: clock.now(), urls: urls, limit: 2 * Self.concurrencyPerURL),
+                            busy: busy, room: room)
                     let signed = try await service.signedPayloads(due.map(\.notification))
                     for delivery in due {
                         inFlight.insert(Self.key(delivery))
                         group.addTask {
-                            let attempt = await attempt(delivery, payload: signed[delivery.notification.uuid] ?? "", client: client)
+                            let attempt = await attempt(
+                                delivery, payload: signed[delivery.notification.uuid] ?? "", client: client)
                             inFlight.finish(delivery, attempt)
                             doorbell.ring()
                         }
@@ -108,11 +115,16 @@ struct NotificationDeliverer: Service {
 
     /// One POST, and how it ended.
     private func attempt(_ delivery: NotificationDelivery, payload: String, client: HTTPClient) async -> SendAttempt {
-        let outcome = await NotificationPost.send(payload, to: delivery.url, client: client, timeout: service.configuration.notificationTimeout)
+        let outcome = await NotificationPost.send(
+            payload, to: delivery.url, client: client, timeout: service.configuration.notificationTimeout)
         if outcome.result != .success {
-            logger.info("notification \(delivery.notification.uuid.uuidString.lowercased()) to \(delivery.url): \(outcome.detail ?? outcome.result.rawValue)")
+            logger.info(
+                "notification \(delivery.notification.uuid.uuidString.lowercased()) to \(delivery.url): \(outcome.detail ?? outcome.result.rawValue)"
+            )
         }
-        return SendAttempt(url: delivery.url, date: clock.now(), result: outcome.result, httpStatus: outcome.status, detail: outcome.detail)
+        return SendAttempt(
+            url: delivery.url, date: clock.now(), result: outcome.result, httpStatus: outcome.status,
+            detail: outcome.detail)
     }
 
     /// Records the attempts finished since the last look in one commit; only then may their
@@ -130,7 +142,10 @@ struct NotificationDeliverer: Service {
         var perURL: [String: Int] = [:]
         for key in busy { perURL[String(key.split(separator: " ", maxSplits: 1).last ?? ""), default: 0] += 1 }
         var taken: [NotificationDelivery] = []
-        for delivery in due where taken.count < room && !busy.contains(key(delivery)) && perURL[delivery.url, default: 0] < concurrencyPerURL {
+        for delivery in due
+        where taken.count < room && !busy.contains(key(delivery))
+            && perURL[delivery.url, default: 0] < concurrencyPerURL
+        {
             perURL[delivery.url, default: 0] += 1
             taken.append(delivery)
         }
@@ -159,7 +174,9 @@ final class InFlight: Sendable {
 
     var keys: Set<String> { state.withLock { $0.keys } }
     func insert(_ key: String) { _ = state.withLock { $0.keys.insert(key) } }
-    func finish(_ delivery: NotificationDelivery, _ attempt: SendAttempt) { state.withLock { $0.finished.append((attempt, delivery)) } }
+    func finish(_ delivery: NotificationDelivery, _ attempt: SendAttempt) {
+        state.withLock { $0.finished.append((attempt, delivery)) }
+    }
 
     func takeFinished() -> [(SendAttempt, NotificationDelivery)] {
         state.withLock { state in

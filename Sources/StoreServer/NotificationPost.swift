@@ -21,8 +21,11 @@ enum NotificationPost {
         request.headers.add(name: "User-Agent", value: "storefront-notifications")
         request.body = .bytes(ByteBuffer(data: JSONBody.data(NotificationBody(signedPayload: signedPayload))))
         do {
-            let response = try await client.execute(request, timeout: TimeAmount.nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000
-                                                                                               + timeout.components.attoseconds / 1_000_000_000))
+            let response = try await client.execute(
+                request,
+                timeout: TimeAmount.nanoseconds(
+                    Int64(timeout.components.seconds) * 1_000_000_000
+                        + timeout.components.attoseconds / 1_000_000_000))
             // The answer's body is not read for meaning, only drained, and not without bound.
             _ = try? await response.body.collect(upTo: 64 * 1024)
             let status = Int(response.status.code)
@@ -41,7 +44,8 @@ enum NotificationPost {
             case .connectTimeout, .deadlineExceeded, .readTimeout, .writeTimeout, .tlsHandshakeTimeout:
                 return Outcome(result: .timedOut, status: nil, detail: "no answer in time (\(client))")
             case .remoteConnectionClosed:
-                return Outcome(result: .prematureClose, status: nil, detail: "the receiver closed the connection before answering")
+                return Outcome(
+                    result: .prematureClose, status: nil, detail: "the receiver closed the connection before answering")
             case .redirectCycleDetected, .redirectLimitReached:
                 return Outcome(result: .circularRedirect, status: nil, detail: "redirected in a circle")
             default:
@@ -52,7 +56,9 @@ enum NotificationPost {
             return Outcome(result: .tlsIssue, status: nil, detail: "TLS failed: \(error)")
         }
         if let io = error as? IOError {
-            return Outcome(result: .socketIssue, status: nil, detail: String(cString: strerror(io.errnoCode)).lowercased() + " (errno \(io.errnoCode))")
+            return Outcome(
+                result: .socketIssue, status: nil,
+                detail: String(cString: strerror(io.errnoCode)).lowercased() + " (errno \(io.errnoCode))")
         }
         if error is ChannelError {
             return Outcome(result: .noResponse, status: nil, detail: String(describing: error))

@@ -12,8 +12,12 @@ extension ServerConfiguration: CustomStringConvertible, CustomDebugStringConvert
     public var debugDescription: String { description }
 
     public var customMirror: Mirror {
-        Mirror(self, children: ["host": host, "port": port, "environment": environment.name.rawValue, "adminToken": "<redacted>",
-                                "sharedSecret": sharedSecret == nil ? "none" : "<redacted>"], displayStyle: .struct)
+        Mirror(
+            self,
+            children: [
+                "host": host, "port": port, "environment": environment.name.rawValue, "adminToken": "<redacted>",
+                "sharedSecret": sharedSecret == nil ? "none" : "<redacted>",
+            ], displayStyle: .struct)
     }
 }
 
@@ -26,7 +30,9 @@ extension TransactionSigner: CustomStringConvertible, CustomDebugStringConvertib
 extension StoreService: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     public var description: String { "StoreService(\(configuration), \(signer))" }
     public var debugDescription: String { description }
-    public var customMirror: Mirror { Mirror(self, children: ["configuration": configuration, "signer": signer], displayStyle: .struct) }
+    public var customMirror: Mirror {
+        Mirror(self, children: ["configuration": configuration, "signer": signer], displayStyle: .struct)
+    }
 }
 
 extension MaintenanceService: CustomStringConvertible {

@@ -27,7 +27,10 @@ enum BodyReader {
     }
 
     static func isJSON(_ contentType: String) -> Bool {
-        let mediaType = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        let mediaType =
+            contentType.split(separator: ";", maxSplits: 1).first.map {
+                $0.trimmingCharacters(in: .whitespaces).lowercased()
+            } ?? ""
         return mediaType == "application/json" || (mediaType.hasPrefix("application/") && mediaType.hasSuffix("+json"))
     }
 
@@ -64,7 +67,8 @@ enum BodyReader {
             throw APIError.badRequest("the request body is not valid JSON (\(error))")
         }
         guard case .object(let object) = parsed else {
-            throw APIError.invalid("the body is \(parsed.kindName); expected a JSON object with this route's fields (docs/api.md)")
+            throw APIError.invalid(
+                "the body is \(parsed.kindName); expected a JSON object with this route's fields (docs/api.md)")
         }
         try checkKeysAndText(object, at: .root, multiline: multiline)
         return object
@@ -76,14 +80,16 @@ enum BodyReader {
     private static func checkKeysAndText(_ object: JSONObject, at path: JSONPath, multiline: Set<String> = []) throws {
         if let key = object.duplicateKeys.first {
             let keyPath = path.key(key)
-            throw APIError.badRequest("\(keyPath): the key appears more than once; each key may appear only once", field: keyPath.description)
+            throw APIError.badRequest(
+                "\(keyPath): the key appears more than once; each key may appear only once", field: keyPath.description)
         }
         for member in object.members {
             let memberPath = path.key(member.key)
             try NetworkText.refuseControls(member.key, field: memberPath.description, place: "the key \(memberPath)")
             if multiline.contains(member.key), case .string(let text) = member.value {
-                try NetworkText.refuseControls(text.filter { $0 != "\n" && $0 != "\r\n" && $0 != "\r" }, field: memberPath.description,
-                                               place: memberPath.description)
+                try NetworkText.refuseControls(
+                    text.filter { $0 != "\n" && $0 != "\r\n" && $0 != "\r" }, field: memberPath.description,
+                    place: memberPath.description)
             } else {
                 try checkKeysAndText(member.value, at: memberPath)
             }
@@ -94,7 +100,8 @@ enum BodyReader {
         switch value {
         case .string(let text): try NetworkText.refuseControls(text, field: path.description, place: path.description)
         case .object(let object): try checkKeysAndText(object, at: path)
-        case .array(let items): for (index, item) in items.enumerated() { try checkKeysAndText(item, at: path.index(index)) }
+        case .array(let items):
+            for (index, item) in items.enumerated() { try checkKeysAndText(item, at: path.index(index)) }
         case .number, .bool, .null: break
         }
     }
@@ -103,8 +110,9 @@ enum BodyReader {
     /// (`null` read as "left out" made `{"storefront": null}` look accepted while it did nothing).
     private static func check(_ object: JSONObject, against fields: Set<String>) throws {
         if let unknown = object.keys.filter({ !fields.contains($0) }).sorted().first {
-            throw APIError.invalid("\(unknown.prefix(64).debugDescription) is not a field of this request; it has \(fields.sorted().joined(separator: ", "))",
-                                   field: String(unknown.prefix(64)))
+            throw APIError.invalid(
+                "\(unknown.prefix(64).debugDescription) is not a field of this request; it has \(fields.sorted().joined(separator: ", "))",
+                field: String(unknown.prefix(64)))
         }
         if let null = object.members.filter({ $0.value == .null }).map(\.key).sorted().first {
             throw APIError.invalid("\(null) must not be null; leave it out instead", field: null)
@@ -113,7 +121,8 @@ enum BodyReader {
 
     private static func describe(_ error: DecodingError, in object: JSONObject) -> APIError {
         func path(_ codingPath: [any CodingKey]) -> String {
-            codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().trimmingCharacters(in: CharacterSet(charactersIn: "."))
+            codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().trimmingCharacters(
+                in: CharacterSet(charactersIn: "."))
         }
         switch error {
         case .keyNotFound(let key, let context):
@@ -121,7 +130,9 @@ enum BodyReader {
             return .invalid("\(field) is required", field: field)
         case .typeMismatch(let type, let context):
             let field = path(context.codingPath)
-            return .invalid("\(field.isEmpty ? "the body" : field) has the wrong type; expected \(describe(type))", field: field.isEmpty ? nil : field)
+            return .invalid(
+                "\(field.isEmpty ? "the body" : field) has the wrong type; expected \(describe(type))",
+                field: field.isEmpty ? nil : field)
         case .valueNotFound(let type, let context):
             let field = path(context.codingPath)
             return .invalid("\(field) must not be null; expected \(describe(type))", field: field)
@@ -134,7 +145,9 @@ enum BodyReader {
             return .invalid("\(at): \(number) is not an integer; expected an integer", field: at.description)
         case .dataCorrupted(let context):
             let field = path(context.codingPath)
-            return .invalid("\(field.isEmpty ? "the body" : field): \(context.debugDescription)", field: field.isEmpty ? nil : field)
+            return .invalid(
+                "\(field.isEmpty ? "the body" : field): \(context.debugDescription)", field: field.isEmpty ? nil : field
+            )
         @unknown default:
             return .invalid("the body does not have the expected shape")
         }
@@ -150,7 +163,8 @@ enum BodyReader {
         case .object(let object):
             return object.members.lazy.compactMap { firstNonInteger(in: $0.value, at: path.key($0.key)) }.first
         case .array(let items):
-            return items.enumerated().lazy.compactMap { firstNonInteger(in: $0.element, at: path.index($0.offset)) }.first
+            return items.enumerated().lazy.compactMap { firstNonInteger(in: $0.element, at: path.index($0.offset)) }
+                .first
         case .string, .bool, .null:
             return nil
         }
@@ -163,7 +177,8 @@ enum BodyReader {
         case is Bool.Type: "true or false"
         case is [String].Type: "an array of strings"
         // A dictionary is a collection too: asked first, or an object would be called an array.
-        default: type is any ExpressibleByDictionaryLiteral.Type || !(type is any Collection.Type) ? "an object" : "an array"
+        default:
+            type is any ExpressibleByDictionaryLiteral.Type || !(type is any Collection.Type) ? "an object" : "an array"
         }
     }
 }

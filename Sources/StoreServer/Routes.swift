@@ -31,9 +31,10 @@ public enum StoreRoutes {
         let limit = service.configuration.bodyLimit
         router.get("/v1/health") { _, _ in
             let problem = service.store.storageHealth.problem
-            let health = HealthResponse(status: problem == nil ? "ok" : "degraded", environment: service.configuration.environment.name,
-                                        bundleId: service.catalog.bundleId, cursor: try await service.store.journalCursor(),
-                                        storeId: try await service.store.storeId(), reason: problem)
+            let health = HealthResponse(
+                status: problem == nil ? "ok" : "degraded", environment: service.configuration.environment.name,
+                bundleId: service.catalog.bundleId, cursor: try await service.store.journalCursor(),
+                storeId: try await service.store.storeId(), reason: problem)
             // Degraded is 503 so a load balancer or a client's retry takes it for "not now".
             return JSONBody.response(health, status: problem == nil ? .ok : .serviceUnavailable)
         }
@@ -42,19 +43,25 @@ public enum StoreRoutes {
         }
         router.post("/v1/products") { request, _ in
             let (body, _) = try await BodyReader.decode(ProductsRequest.self, from: request, limit: limit)
-            guard body.ids.count <= 1000 else { throw APIError.invalid("ids has \(body.ids.count) identifiers; at most 1000 per request", field: "ids") }
+            guard body.ids.count <= 1000 else {
+                throw APIError.invalid("ids has \(body.ids.count) identifiers; at most 1000 per request", field: "ids")
+            }
             for (index, id) in body.ids.enumerated() {
                 try IdRules.refuse(IdRules.productIdProblem(id), field: "ids[\(index)]")
             }
             if let storefront = body.storefront, service.catalog.storefront(id: storefront.uppercased()) == nil {
-                throw APIError.invalid("\(storefront) is not a storefront of this catalog (it has \(service.catalog.storefronts.map(\.id).joined(separator: ", ")))",
-                                       field: "storefront")
+                throw APIError.invalid(
+                    "\(storefront) is not a storefront of this catalog (it has \(service.catalog.storefronts.map(\.id).joined(separator: ", ")))",
+                    field: "storefront")
             }
             do {
-                let response = try await service.store.products(ids: body.ids, storefront: body.storefront?.uppercased())
+                let response = try await service.store.products(
+                    ids: body.ids, storefront: body.storefront?.uppercased())
                 return JSONBody.response(ProductsResponseBody(response))
             } catch let error as StoreError {
-                let storefront = service.catalog.storefront(id: body.storefront?.uppercased() ?? service.catalog.defaultStorefront) ?? service.catalog.storefronts[0]
+                let storefront =
+                    service.catalog.storefront(id: body.storefront?.uppercased() ?? service.catalog.defaultStorefront)
+                    ?? service.catalog.storefronts[0]
                 return JSONBody.response(ProductsResponseBody(failed: error, storefront: storefront))
             }
         }
@@ -74,8 +81,9 @@ public enum StoreRoutes {
         }
         router.get("/.well-known/storefront-jws-key.pem") { _, _ in
             let pem = Data(service.signer.publicKeyPEM.utf8)
-            return Response(status: .ok, headers: [.contentType: "application/x-pem-file", .contentLength: String(pem.count)],
-                            body: ResponseBody(byteBuffer: ByteBuffer(bytes: pem)))
+            return Response(
+                status: .ok, headers: [.contentType: "application/x-pem-file", .contentLength: String(pem.count)],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: pem)))
         }
         router.get("/.well-known/jwks.json") { _, _ in
             JSONBody.response(service.signer.jwks)
@@ -83,13 +91,15 @@ public enum StoreRoutes {
         // The root of the JWS chain, for Apple's SignedDataVerifier(root_certificates=[…]).
         router.get("/.well-known/storefront-root-ca.cer") { _, _ in
             let der = service.signer.chain.root
-            return Response(status: .ok, headers: [.contentType: "application/pkix-cert", .contentLength: String(der.count)],
-                            body: ResponseBody(byteBuffer: ByteBuffer(bytes: der)))
+            return Response(
+                status: .ok, headers: [.contentType: "application/pkix-cert", .contentLength: String(der.count)],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: der)))
         }
         router.get("/.well-known/storefront-root-ca.pem") { _, _ in
             let pem = Data(service.signer.chain.rootPEM.utf8)
-            return Response(status: .ok, headers: [.contentType: "application/x-pem-file", .contentLength: String(pem.count)],
-                            body: ResponseBody(byteBuffer: ByteBuffer(bytes: pem)))
+            return Response(
+                status: .ok, headers: [.contentType: "application/x-pem-file", .contentLength: String(pem.count)],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: pem)))
         }
     }
 
@@ -100,8 +110,9 @@ public enum StoreRoutes {
         }
         try IdRules.refuse(IdRules.accountNameProblem(body.account), field: "account")
         guard service.catalog.account(named: body.account) != nil else {
-            throw APIError.invalid("\(body.account) is not an account of this catalog (it has \(service.catalog.accounts.map(\.name).joined(separator: ", ")))",
-                                   field: "account")
+            throw APIError.invalid(
+                "\(body.account) is not an account of this catalog (it has \(service.catalog.accounts.map(\.name).joined(separator: ", ")))",
+                field: "account")
         }
         try IdRules.refuse(IdRules.productIdProblem(body.productId), field: "productId")
         // Lengths in Unicode code points, as JSON Schema's maxLength (docs/openapi.json) counts them.
@@ -109,16 +120,25 @@ public enum StoreRoutes {
             throw APIError.invalid("applicationUsername must be at most 255 characters", field: "applicationUsername")
         }
         let offers = [body.discount != nil, body.offerCode != nil, body.winBackOffer != nil].filter { $0 }.count
-        guard offers <= 1 else { throw APIError.invalid("a payment takes one offer: discount, offerCode or winBackOffer", field: "discount") }
-        for (field, text) in [("offerCode", body.offerCode), ("winBackOffer", body.winBackOffer), ("discount.identifier", body.discount?.identifier),
-                              ("discount.keyIdentifier", body.discount?.keyIdentifier), ("discount.nonce", body.discount?.nonce),
-                              ("discount.signature", body.discount?.signature)] {
-            if let text, text.unicodeScalars.count > 512 { throw APIError.invalid("\(field) must be at most 512 characters", field: field) }
+        guard offers <= 1 else {
+            throw APIError.invalid("a payment takes one offer: discount, offerCode or winBackOffer", field: "discount")
+        }
+        for (field, text) in [
+            ("offerCode", body.offerCode), ("winBackOffer", body.winBackOffer),
+            ("discount.identifier", body.discount?.identifier),
+            ("discount.keyIdentifier", body.discount?.keyIdentifier), ("discount.nonce", body.discount?.nonce),
+            ("discount.signature", body.discount?.signature),
+        ] {
+            if let text, text.unicodeScalars.count > 512 {
+                throw APIError.invalid("\(field) must be at most 512 characters", field: field)
+            }
         }
         // An unknown product or offer is not refused here: StoreKit answers it with a failed
         // transaction (paymentInvalid, or the offer's SKError).
-        return Payment(productId: body.productId, quantity: quantity, applicationUsername: body.applicationUsername, account: body.account,
-                       offer: body.offer)
+        return Payment(
+            productId: body.productId, quantity: quantity, applicationUsername: body.applicationUsername,
+            account: body.account,
+            offer: body.offer)
     }
 
     /// No body is needed; one that is sent must agree with the path, which names the transaction.
@@ -128,18 +148,21 @@ public enum StoreRoutes {
         try BodyReader.requireJSON(request)
         let body = try BodyReader.decode(FinishRequest.self, from: data)
         if let named = body.transactionId, named != id {
-            throw APIError.conflict("the body names transaction \(String(named.prefix(64)).debugDescription) but the path names \(id); "
-                                    + "send the transaction to finish in the path, and the same id or none in the body")
+            throw APIError.conflict(
+                "the body names transaction \(String(named.prefix(64)).debugDescription) but the path names \(id); "
+                    + "send the transaction to finish in the path, and the same id or none in the body")
         }
         guard body.finished != false else {
-            throw APIError.invalid("finished: false cannot be asked for; a finished transaction stays finished (send true or leave it out)",
-                                   field: "finished")
+            throw APIError.invalid(
+                "finished: false cannot be asked for; a finished transaction stays finished (send true or leave it out)",
+                field: "finished")
         }
     }
 
     static func transactionId(_ context: BasicRequestContext) throws -> String {
         guard let id = try pathParameter(context, "transactionId") else {
-            throw APIError.badRequest("the transactionId in the path is not valid percent-encoding", field: "transactionId")
+            throw APIError.badRequest(
+                "the transactionId in the path is not valid percent-encoding", field: "transactionId")
         }
         try IdRules.refuse(IdRules.transactionIdProblem(id), field: "transactionId", inPath: true)
         return id
@@ -178,7 +201,8 @@ public enum StoreRoutes {
             let account = try service.account(pathParameter(context, "account"))
             let now = service.clock.now()
             let entitlements = try await service.store.entitlements(account: account.name)
-            return JSONBody.response(WalletResponse(account: account.name, entitlements: entitlements.map { .init($0, now: now) }))
+            return JSONBody.response(
+                WalletResponse(account: account.name, entitlements: entitlements.map { .init($0, now: now) }))
         }
         router.post("/v1/accounts/{account}/restore") { request, context in
             let account = try service.account(pathParameter(context, "account"))
@@ -187,7 +211,9 @@ public enum StoreRoutes {
                 let response: RestoreResponse
                 do {
                     let restored = try await service.store.restore(account: account.name)
-                    response = RestoreResponse(outcome: restored.isEmpty ? "nothing" : "restored", updates: try await service.wire(restored), error: nil)
+                    response = RestoreResponse(
+                        outcome: restored.isEmpty ? "nothing" : "restored", updates: try await service.wire(restored),
+                        error: nil)
                 } catch let error as StoreError {
                     response = RestoreResponse(outcome: "failed", updates: .none, error: WireStoreError(error))
                 }
@@ -228,7 +254,8 @@ public enum StoreRoutes {
 
     /// Returns at the first element of `signals`, when `clock` reaches `deadline`, or at a graceful
     /// shutdown.
-    static func firstOf(_ signals: AsyncStream<TransactionUpdate>, until deadline: Date, on clock: any StoreClock) async {
+    static func firstOf(_ signals: AsyncStream<TransactionUpdate>, until deadline: Date, on clock: any StoreClock) async
+    {
         let (shutdown, shutdownContinuation) = AsyncStream.makeStream(of: Void.self)
         await withGracefulShutdownHandler {
             await withTaskGroup(of: Void.self) { group in
@@ -253,7 +280,9 @@ public enum StoreRoutes {
     static func integer(_ text: String?, name: String, range: ClosedRange<Int64>) throws -> Int64? {
         guard let text else { return nil }
         guard let value = Int64(text), range.contains(value) else {
-            throw APIError.badRequest("\(name)=\(text.prefix(40)) is not an integer from \(range.lowerBound) to \(range.upperBound)", field: name)
+            throw APIError.badRequest(
+                "\(name)=\(text.prefix(40)) is not an integer from \(range.lowerBound) to \(range.upperBound)",
+                field: name)
         }
         return value
     }
@@ -264,18 +293,22 @@ public enum StoreRoutes {
         let limit = service.configuration.receiptBodyLimit
         router.post("/verifyReceipt") { request, _ in
             let body = try await BodyReader.bytes(request, limit: limit)
-            return JSONBody.response(try await service.verifier.answer(method: true, body: body, now: service.clock.now()))
+            return JSONBody.response(
+                try await service.verifier.answer(method: true, body: body, now: service.clock.now()))
         }
         router.get("/verifyReceipt") { _, _ in
             JSONBody.response(try await service.verifier.answer(method: false, body: nil, now: service.clock.now()))
         }
         router.post("/v1/verify") { request, _ in
             let (body, _) = try await BodyReader.decode(VerifyRequest.self, from: request, limit: limit)
-            guard !body.claim.isEmpty, body.claim.unicodeScalars.count <= 255 else { throw APIError.invalid("claim must be 1 to 255 characters", field: "claim") }
+            guard !body.claim.isEmpty, body.claim.unicodeScalars.count <= 255 else {
+                throw APIError.invalid("claim must be 1 to 255 characters", field: "claim")
+            }
             try IdRules.refuse(IdRules.transactionIdProblem(body.transactionId), field: "transactionId")
             try IdRules.refuse(IdRules.productIdProblem(body.productId), field: "productId")
-            let result = try await service.store.verify(receipt: body.receipt, transactionId: body.transactionId,
-                                                        productId: body.productId, claim: body.claim)
+            let result = try await service.store.verify(
+                receipt: body.receipt, transactionId: body.transactionId,
+                productId: body.productId, claim: body.claim)
             return JSONBody.response(VerifyResponse(result))
         }
     }
@@ -301,13 +334,18 @@ public enum StoreRoutes {
             try await service.store.setControls(controls)
             return JSONBody.response(WireControls(controls))
         }
-        let actions: [(String, @Sendable (String) -> ManageAction)] = [
-            ("approve", ManageAction.approveAskToBuy), ("decline", ManageAction.declineAskToBuy), ("resolve", ManageAction.resolveIssue),
-            ("refund", ManageAction.refund), ("expire", ManageAction.expireSubscription), ("renew", ManageAction.forceRenewal),
-            ("request-refund", ManageAction.requestRefund), ("decline-refund", ManageAction.declineRefund),
-            ("stop-sharing", ManageAction.stopSharing),
-            ("auto-renew/on", { .setAutoRenew($0, true) }), ("auto-renew/off", { .setAutoRenew($0, false) }),
-        ] + PriceIncreaseStep.allCases.map { step in ("price-increase/\(step.rawValue)", { .priceIncrease($0, step) }) }
+        let actions: [(String, @Sendable (String) -> ManageAction)] =
+            [
+                ("approve", ManageAction.approveAskToBuy), ("decline", ManageAction.declineAskToBuy),
+                ("resolve", ManageAction.resolveIssue),
+                ("refund", ManageAction.refund), ("expire", ManageAction.expireSubscription),
+                ("renew", ManageAction.forceRenewal),
+                ("request-refund", ManageAction.requestRefund), ("decline-refund", ManageAction.declineRefund),
+                ("stop-sharing", ManageAction.stopSharing),
+                ("auto-renew/on", { .setAutoRenew($0, true) }), ("auto-renew/off", { .setAutoRenew($0, false) }),
+            ]
+            + PriceIncreaseStep.allCases.map { step in ("price-increase/\(step.rawValue)", { .priceIncrease($0, step) })
+            }
         for (name, action) in actions {
             admin.post(RouterPath("/transactions/{transactionId}/\(name)")) { _, context in
                 try await manage(action(try transactionId(context)), service)
@@ -330,7 +368,11 @@ public enum StoreRoutes {
     static func addServerAPIAdmin(_ admin: RouterGroup<BasicRequestContext>, _ service: StoreService) {
         let limit = service.configuration.bodyLimit
         admin.get("/api-keys") { _, _ in
-            JSONBody.response(APIKeysResponse(keys: service.apiKeys.all.map { .init(issuerId: $0.issuerId, keyId: $0.keyId, publicKey: $0.publicKeyPEM) }))
+            JSONBody.response(
+                APIKeysResponse(
+                    keys: service.apiKeys.all.map {
+                        .init(issuerId: $0.issuerId, keyId: $0.keyId, publicKey: $0.publicKeyPEM)
+                    }))
         }
         admin.post("/api-keys") { request, _ in
             let (body, _) = try await BodyReader.decode(APIKeyRequest.self, from: request, limit: limit)
@@ -341,13 +383,19 @@ public enum StoreRoutes {
                 throw APIError.invalid(problem.message, field: "key")
             }
             try await service.register(key)
-            return JSONBody.response(APIKeysResponse.Key(issuerId: key.issuerId, keyId: key.keyId, publicKey: key.publicKeyPEM), status: .created)
+            return JSONBody.response(
+                APIKeysResponse.Key(issuerId: key.issuerId, keyId: key.keyId, publicKey: key.publicKeyPEM),
+                status: .created)
         }
         admin.get("/consumption") { _, _ in
             let reports = try await service.store.consumptionReports()
-            return JSONBody.response(ConsumptionReportsResponse(reports: reports.map {
-                .init(transactionId: $0.transactionId, receivedDate: $0.receivedAt.epochMilliseconds, request: $0.body)
-            }))
+            return JSONBody.response(
+                ConsumptionReportsResponse(
+                    reports: reports.map {
+                        .init(
+                            transactionId: $0.transactionId, receivedDate: $0.receivedAt.epochMilliseconds,
+                            request: $0.body)
+                    }))
         }
     }
 
@@ -356,5 +404,3 @@ public enum StoreRoutes {
         return JSONBody.response(ManageResponse(updates: try await service.wire(updates)))
     }
 }
-
-

@@ -17,8 +17,10 @@ public protocol ServedStore: StoreBackend {
     /// The receipt environment: `Sandbox` or `Production` when served.
     var environment: StoreEnvironment { get }
     /// A payment, its idempotency key and its answer in one commit (see `SimulatedStore`).
-    func add(_ payment: Payment, idempotency: IdempotentRequest,
-             respond: @escaping @Sendable (Transaction, TransactionDetails) throws -> StoredResponse) async throws -> IdempotentAdd
+    func add(
+        _ payment: Payment, idempotency: IdempotentRequest,
+        respond: @escaping @Sendable (Transaction, TransactionDetails) throws -> StoredResponse
+    ) async throws -> IdempotentAdd
     func reserve(_ request: IdempotentRequest) async throws -> IdempotencyReservation
     func complete(key: String, generation: String, response: StoredResponse) async throws -> StoredResponse
     @discardableResult
@@ -36,7 +38,8 @@ public protocol ServedStore: StoreBackend {
     // The App Store Server API.
     func serverTransaction(id: String) async throws -> ServerTransaction?
     func account(ofTransaction id: String) async throws -> String?
-    func history(account: String, filter: HistoryFilter, after position: HistoryPosition?, limit: Int) async throws -> HistoryPage
+    func history(account: String, filter: HistoryFilter, after position: HistoryPosition?, limit: Int) async throws
+        -> HistoryPage
     func subscriptionStatuses(account: String) async throws -> [SubscriptionStatus]
     func setAppAccountToken(_ token: UUID, originalTransactionId: String) async throws -> Bool
     func recordConsumption(transactionId: String, body: String) async throws

@@ -13,7 +13,9 @@ enum ServerAPIChanges {
             let id = try ServerAPIRoutes.transactionId(context)
             let (body, data) = try await BodyReader.decode(ConsumptionRequest.self, from: request, limit: limit)
             try check(body)
-            guard try await service.store.serverTransaction(id: id) != nil else { throw AppStoreAPIError.transactionIdNotFound }
+            guard try await service.store.serverTransaction(id: id) != nil else {
+                throw AppStoreAPIError.transactionIdNotFound
+            }
             try await service.store.recordConsumption(transactionId: id, body: String(decoding: data, as: UTF8.self))
             return Response(status: .accepted, headers: [.contentLength: "0"])
         }
@@ -21,22 +23,31 @@ enum ServerAPIChanges {
             let id = try ServerAPIRoutes.transactionId(context, "originalTransactionId", invalid: invalidOriginal)
             let (body, _) = try await BodyReader.decode(ExtendRenewalDateRequest.self, from: request, limit: limit)
             let (days, reason, requestId) = try check(body)
-            switch try await service.store.extendRenewal(originalTransactionId: id, days: days, reason: reason, requestIdentifier: requestId) {
+            switch try await service.store.extendRenewal(
+                originalTransactionId: id, days: days, reason: reason, requestIdentifier: requestId)
+            {
             case nil:
                 throw AppStoreAPIError.originalTransactionIdNotFound
             case .failure(.ineligible(let why)):
                 throw AppStoreAPIError(.subscriptionExtensionIneligible, "Subscription extension ineligible: \(why).")
             case .failure(.tooManyExtensions):
-                throw AppStoreAPIError(.subscriptionMaxExtension, "Subscription max extension: extended twice in the last 365 days already.")
+                throw AppStoreAPIError(
+                    .subscriptionMaxExtension,
+                    "Subscription max extension: extended twice in the last 365 days already.")
             case .failure(.familyShared):
-                throw AppStoreAPIError(.familySharedSubscriptionExtensionIneligible,
-                                       "Family shared subscription extension ineligible: extend the purchaser's subscription.")
+                throw AppStoreAPIError(
+                    .familySharedSubscriptionExtensionIneligible,
+                    "Family shared subscription extension ineligible: extend the purchaser's subscription.")
             case .failure(.requestIdentifierReused):
-                throw AppStoreAPIError(.invalidRequestIdentifier, "Invalid request identifier: it was used to extend another subscription.")
+                throw AppStoreAPIError(
+                    .invalidRequestIdentifier, "Invalid request identifier: it was used to extend another subscription."
+                )
             case .success(let extended):
-                return JSONBody.response(ExtendRenewalDateResponse(
-                    originalTransactionId: extended.originalTransactionId, webOrderLineItemId: TransactionSigner.webOrderLineItemId(extended.transactionId),
-                    success: true, effectiveDate: extended.newExpiresDate.epochMilliseconds))
+                return JSONBody.response(
+                    ExtendRenewalDateResponse(
+                        originalTransactionId: extended.originalTransactionId,
+                        webOrderLineItemId: TransactionSigner.webOrderLineItemId(extended.transactionId),
+                        success: true, effectiveDate: extended.newExpiresDate.epochMilliseconds))
             }
         }
         // Named transactionId as in the sibling routes (the router needs one name per position);
@@ -45,12 +56,17 @@ enum ServerAPIChanges {
             let id = try ServerAPIRoutes.transactionId(context, invalid: invalidOriginal)
             let (body, _) = try await BodyReader.decode(UpdateAppAccountTokenRequest.self, from: request, limit: limit)
             guard let text = body.appAccountToken, let token = UUID(uuidString: text) else {
-                throw AppStoreAPIError(.invalidAppAccountTokenUUID, "Invalid request. The app account token field must be a valid UUID.")
+                throw AppStoreAPIError(
+                    .invalidAppAccountTokenUUID, "Invalid request. The app account token field must be a valid UUID.")
             }
-            guard let transaction = try await service.store.serverTransaction(id: id) else { throw AppStoreAPIError.originalTransactionIdNotFound }
+            guard let transaction = try await service.store.serverTransaction(id: id) else {
+                throw AppStoreAPIError.originalTransactionIdNotFound
+            }
             guard transaction.transaction.originalId == id else {
-                throw AppStoreAPIError(.transactionIdIsNotOriginalTransactionId,
-                                       "Invalid request. The transaction id is not an original transaction id; send \(transaction.transaction.originalId).")
+                throw AppStoreAPIError(
+                    .transactionIdIsNotOriginalTransactionId,
+                    "Invalid request. The transaction id is not an original transaction id; send \(transaction.transaction.originalId)."
+                )
             }
             _ = try await service.store.setAppAccountToken(token, originalTransactionId: id)
             return Response(status: .ok, headers: [.contentLength: "0"])
@@ -61,19 +77,27 @@ enum ServerAPIChanges {
 
     static func check(_ body: ConsumptionRequest) throws(AppStoreAPIError) {
         guard body.customerConsented == true else {
-            throw AppStoreAPIError(.invalidCustomerConsented, "Invalid request. customerConsented must be true to send consumption information.")
+            throw AppStoreAPIError(
+                .invalidCustomerConsented,
+                "Invalid request. customerConsented must be true to send consumption information.")
         }
         guard body.sampleContentProvided != nil else {
-            throw AppStoreAPIError(.invalidSampleContentProvided, "Invalid request. sampleContentProvided is required (true or false).")
+            throw AppStoreAPIError(
+                .invalidSampleContentProvided, "Invalid request. sampleContentProvided is required (true or false).")
         }
         guard let delivery = body.deliveryStatus, ConsumptionRequest.deliveryStatuses.contains(delivery) else {
-            throw AppStoreAPIError(.invalidDeliveryStatus, "Invalid request. deliveryStatus must be one of \(ConsumptionRequest.deliveryStatuses.sorted().joined(separator: ", ")).")
+            throw AppStoreAPIError(
+                .invalidDeliveryStatus,
+                "Invalid request. deliveryStatus must be one of \(ConsumptionRequest.deliveryStatuses.sorted().joined(separator: ", "))."
+            )
         }
         if let percentage = body.consumptionPercentage, !(0...100_000).contains(percentage) {
-            throw AppStoreAPIError(.invalidConsumptionStatus, "Invalid request. consumptionPercentage is in milliunits, 0 to 100000.")
+            throw AppStoreAPIError(
+                .invalidConsumptionStatus, "Invalid request. consumptionPercentage is in milliunits, 0 to 100000.")
         }
         if let preference = body.refundPreference, !ConsumptionRequest.refundPreferences.contains(preference) {
-            throw AppStoreAPIError(.generalBadRequest, "Invalid request. refundPreference must be DECLINE, GRANT_FULL or GRANT_PRORATED.")
+            throw AppStoreAPIError(
+                .generalBadRequest, "Invalid request. refundPreference must be DECLINE, GRANT_FULL or GRANT_PRORATED.")
         }
     }
 
@@ -85,7 +109,9 @@ enum ServerAPIChanges {
             throw AppStoreAPIError(.invalidExtendReasonCode, "Invalid extend reason code: use 0 to 3.")
         }
         guard let requestId = body.requestIdentifier, !requestId.isEmpty, requestId.unicodeScalars.count <= 128 else {
-            throw AppStoreAPIError(.invalidRequestIdentifier, "Invalid request identifier: send a unique string of at most 128 characters.")
+            throw AppStoreAPIError(
+                .invalidRequestIdentifier, "Invalid request identifier: send a unique string of at most 128 characters."
+            )
         }
         return (days, reason, requestId)
     }
@@ -97,7 +123,9 @@ struct ServerAPIMiddleware<Context: RequestContext>: RouterMiddleware {
     let keys: APIKeyRing
     let clock: any StoreClock
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         do {
             try await keys.authenticate(request.headers[.authorization], now: clock.now())
         } catch {

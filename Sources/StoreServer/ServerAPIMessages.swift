@@ -53,7 +53,8 @@ public struct SignedRenewalInfoPayload: Codable, Sendable, Hashable {
         currency = latest.details.currency
         renewalPrice = status.renewalPrice.map(TransactionSigner.milliunits)
         appAccountToken = TransactionSigner.accountToken(of: latest.transaction, set: latest.appAccountToken)
-        appTransactionId = TransactionSigner.appTransactionId(bundleId: catalog.bundleId, account: latest.transaction.payment.account)
+        appTransactionId = TransactionSigner.appTransactionId(
+            bundleId: catalog.bundleId, account: latest.transaction.payment.account)
     }
 }
 
@@ -127,7 +128,8 @@ struct UpdateAppAccountTokenRequest: Codable, Sendable {
 /// Send Consumption Information (v2): the fields Apple checks.
 struct ConsumptionRequest: Codable, Sendable {
     static let deliveryStatuses: Set<String> = [
-        "DELIVERED", "UNDELIVERED_QUALITY_ISSUE", "UNDELIVERED_WRONG_ITEM", "UNDELIVERED_SERVER_OUTAGE", "UNDELIVERED_OTHER",
+        "DELIVERED", "UNDELIVERED_QUALITY_ISSUE", "UNDELIVERED_WRONG_ITEM", "UNDELIVERED_SERVER_OUTAGE",
+        "UNDELIVERED_OTHER",
     ]
     static let refundPreferences: Set<String> = ["DECLINE", "GRANT_FULL", "GRANT_PRORATED"]
 

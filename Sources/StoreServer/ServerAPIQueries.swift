@@ -18,7 +18,9 @@ struct HistoryQuery {
 
     /// `version`: 1 or 2 (1 leaves out finished consumables and takes `excludeRevoked`);
     /// 0 for refund history, which has no filters.
-    init(_ parameters: FlatDictionary<Substring, Substring>, id: String, version: Int, catalog: Catalog) throws(AppStoreAPIError) {
+    init(_ parameters: FlatDictionary<Substring, Substring>, id: String, version: Int, catalog: Catalog)
+        throws(AppStoreAPIError)
+    {
         var filter = HistoryFilter(excludesFinishedConsumables: version == 1)
         if version == 0 {
             filter.revoked = true
@@ -28,8 +30,10 @@ struct HistoryQuery {
             try Self.readFlags(parameters, version: version, into: &filter)
         }
         self.filter = filter
-        fingerprint = PageToken.fingerprint(["\(version)", id] + parameters.sorted { ($0.key, $0.value) < ($1.key, $1.value) }
-            .filter { $0.key != "revision" }.map { "\($0.key)=\($0.value)" })
+        fingerprint = PageToken.fingerprint(
+            ["\(version)", id]
+                + parameters.sorted { ($0.key, $0.value) < ($1.key, $1.value) }
+                .filter { $0.key != "revision" }.map { "\($0.key)=\($0.value)" })
         if let revision = parameters["revision"] {
             position = try Revision.decode(String(revision), fingerprint: fingerprint)
         } else {
@@ -37,21 +41,28 @@ struct HistoryQuery {
         }
     }
 
-    private static func readDates(_ parameters: FlatDictionary<Substring, Substring>, into filter: inout HistoryFilter) throws(AppStoreAPIError) {
+    private static func readDates(_ parameters: FlatDictionary<Substring, Substring>, into filter: inout HistoryFilter)
+        throws(AppStoreAPIError)
+    {
         func date(_ name: String, _ code: AppStoreAPIError.Code) throws(AppStoreAPIError) -> Date? {
             guard let text = parameters[Substring(name)] else { return nil }
-            guard let milliseconds = Int64(text), milliseconds >= 0 else { throw AppStoreAPIError(code, "Invalid \(name): \(text.prefix(40)) is not epoch milliseconds.") }
+            guard let milliseconds = Int64(text), milliseconds >= 0 else {
+                throw AppStoreAPIError(code, "Invalid \(name): \(text.prefix(40)) is not epoch milliseconds.")
+            }
             return Date(timeIntervalSince1970: Double(milliseconds) / 1000)
         }
         filter.startDate = try date("startDate", .invalidStartDate)
         filter.endDate = try date("endDate", .invalidEndDate)
         if let start = filter.startDate, let end = filter.endDate, start > end {
-            throw AppStoreAPIError(.startDateAfterEndDate, "Invalid request. The start date is later than the end date.")
+            throw AppStoreAPIError(
+                .startDateAfterEndDate, "Invalid request. The start date is later than the end date.")
         }
     }
 
     /// The products the id, type and group filters leave (all must match); nil without any.
-    private static func productIds(_ parameters: FlatDictionary<Substring, Substring>, catalog: Catalog) throws(AppStoreAPIError) -> Set<String>? {
+    private static func productIds(_ parameters: FlatDictionary<Substring, Substring>, catalog: Catalog)
+        throws(AppStoreAPIError) -> Set<String>?
+    {
         var allowed: Set<String>?
         func narrow(_ ids: some Sequence<String>) { allowed = allowed.map { $0.intersection(ids) } ?? Set(ids) }
         let ids = parameters[values: "productId"].map(String.init)
@@ -66,7 +77,10 @@ struct HistoryQuery {
             var chosen: Set<ProductType> = []
             for type in types {
                 guard let productType = Self.productTypes[String(type)] else {
-                    throw AppStoreAPIError(.invalidProductType, "Invalid product type: \(type.prefix(40)); use AUTO_RENEWABLE, NON_RENEWABLE, CONSUMABLE or NON_CONSUMABLE.")
+                    throw AppStoreAPIError(
+                        .invalidProductType,
+                        "Invalid product type: \(type.prefix(40)); use AUTO_RENEWABLE, NON_RENEWABLE, CONSUMABLE or NON_CONSUMABLE."
+                    )
                 }
                 chosen.insert(productType)
             }
@@ -78,31 +92,40 @@ struct HistoryQuery {
                 throw AppStoreAPIError(.invalidSubscriptionGroupIdentifier, "Invalid subscription group identifier.")
             }
             let chosen = Set(groups)
-            narrow(catalog.products.filter { product in product.subscription?.group.map { chosen.contains($0) } ?? false }.map(\.id))
+            narrow(
+                catalog.products.filter { product in product.subscription?.group.map { chosen.contains($0) } ?? false }
+                    .map(\.id))
         }
         return allowed
     }
 
     private static let productTypes: [String: ProductType] = [
-        "AUTO_RENEWABLE": .autoRenewable, "NON_RENEWABLE": .nonRenewing, "CONSUMABLE": .consumable, "NON_CONSUMABLE": .nonConsumable,
+        "AUTO_RENEWABLE": .autoRenewable, "NON_RENEWABLE": .nonRenewing, "CONSUMABLE": .consumable,
+        "NON_CONSUMABLE": .nonConsumable,
     ]
 
-    private static func readFlags(_ parameters: FlatDictionary<Substring, Substring>, version: Int,
-                                  into filter: inout HistoryFilter) throws(AppStoreAPIError) {
+    private static func readFlags(
+        _ parameters: FlatDictionary<Substring, Substring>, version: Int,
+        into filter: inout HistoryFilter
+    ) throws(AppStoreAPIError) {
         switch parameters["sort"] {
         case nil, "ASCENDING": filter.descending = false
         case "DESCENDING": filter.descending = true
-        case let other?: throw AppStoreAPIError(.invalidSort, "Invalid sort: \(other.prefix(40)); use ASCENDING or DESCENDING.")
+        case let other?:
+            throw AppStoreAPIError(.invalidSort, "Invalid sort: \(other.prefix(40)); use ASCENDING or DESCENDING.")
         }
         if let ownership = parameters["inAppOwnershipType"] {
             guard let type = OwnershipType(rawValue: String(ownership)) else {
-                throw AppStoreAPIError(.invalidInAppOwnershipType, "Invalid in-app ownership type: \(ownership.prefix(40)).")
+                throw AppStoreAPIError(
+                    .invalidInAppOwnershipType, "Invalid in-app ownership type: \(ownership.prefix(40)).")
             }
             filter.ownership = type
         }
         if let revoked = parameters["revoked"] {
             // Apple's Python client sends str(bool): True or False.
-            guard let value = Bool(revoked.lowercased()) else { throw AppStoreAPIError(.invalidRevoked, "Invalid revoked: use true or false.") }
+            guard let value = Bool(revoked.lowercased()) else {
+                throw AppStoreAPIError(.invalidRevoked, "Invalid revoked: use true or false.")
+            }
             filter.revoked = value
         }
         if version == 1, let exclude = parameters["excludeRevoked"] {
@@ -149,9 +172,13 @@ enum Revision {
     }
 
     static func decode(_ revision: String, fingerprint: String) throws(AppStoreAPIError) -> HistoryPosition? {
-        guard let fields = PageToken.fields(revision, fingerprint: fingerprint, count: 2) else { throw AppStoreAPIError.invalidRevision }
+        guard let fields = PageToken.fields(revision, fingerprint: fingerprint, count: 2) else {
+            throw AppStoreAPIError.invalidRevision
+        }
         if fields[0].isEmpty && fields[1].isEmpty { return nil }
-        guard let modified = Double(fields[0]), modified.isFinite, let sequence = Int64(fields[1]) else { throw AppStoreAPIError.invalidRevision }
+        guard let modified = Double(fields[0]), modified.isFinite, let sequence = Int64(fields[1]) else {
+            throw AppStoreAPIError.invalidRevision
+        }
         return HistoryPosition(modified: modified, sequence: sequence)
     }
 }

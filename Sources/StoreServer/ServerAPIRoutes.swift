@@ -9,10 +9,13 @@ import StoreKitModel
 /// backend's unchanged code (Apple's libraries with their base URL pointed here) works against it.
 enum ServerAPIRoutes {
     static func add(_ router: Router<BasicRequestContext>, _ service: StoreService) {
-        let api = router.group("/inApps").add(middleware: ServerAPIMiddleware(keys: service.apiKeys, clock: service.clock))
+        let api = router.group("/inApps").add(
+            middleware: ServerAPIMiddleware(keys: service.apiKeys, clock: service.clock))
         api.get("/v1/transactions/{transactionId}") { _, context in
             let id = try transactionId(context)
-            guard let transaction = try await service.store.serverTransaction(id: id) else { throw AppStoreAPIError.transactionIdNotFound }
+            guard let transaction = try await service.store.serverTransaction(id: id) else {
+                throw AppStoreAPIError.transactionIdNotFound
+            }
             return JSONBody.response(TransactionInfoResponse(signedTransactionInfo: service.signed(transaction)))
         }
         for version in [1, 2] {
@@ -22,8 +25,10 @@ enum ServerAPIRoutes {
         }
         api.get("/v2/refund/lookup/{transactionId}") { request, context in
             let (query, page) = try await historyPage(request, context, version: 0, service)
-            return JSONBody.response(RefundHistoryResponse(signedTransactions: page.transactions.map(service.signed),
-                                                           revision: query.revision(after: page), hasMore: page.hasMore))
+            return JSONBody.response(
+                RefundHistoryResponse(
+                    signedTransactions: page.transactions.map(service.signed),
+                    revision: query.revision(after: page), hasMore: page.hasMore))
         }
         api.get("/v1/subscriptions/{transactionId}") { request, context in
             try await statuses(request, context, service)
@@ -33,29 +38,43 @@ enum ServerAPIRoutes {
             if let id = try StoreRoutes.pathParameter(context, "orderId").flatMap(OrderId.transactionId(of:)) {
                 found = try await service.store.serverTransaction(id: id)
             }
-            return JSONBody.response(OrderLookupResponse(status: found == nil ? 1 : 0, signedTransactions: found.map { [service.signed($0)] } ?? []))
+            return JSONBody.response(
+                OrderLookupResponse(
+                    status: found == nil ? 1 : 0, signedTransactions: found.map { [service.signed($0)] } ?? []))
         }
         ServerAPIChanges.add(api, service)
         NotificationRoutes.add(api: api, service)
     }
 
-    static func history(_ request: Request, _ context: BasicRequestContext, version: Int, _ service: StoreService) async throws -> Response {
+    static func history(_ request: Request, _ context: BasicRequestContext, version: Int, _ service: StoreService)
+        async throws -> Response
+    {
         let (query, page) = try await historyPage(request, context, version: version, service)
-        return JSONBody.response(HistoryResponse(revision: query.revision(after: page), hasMore: page.hasMore, bundleId: service.catalog.bundleId,
-                                                 appAppleId: service.appAppleId, environment: service.store.environment,
-                                                 signedTransactions: page.transactions.map(service.signed)))
+        return JSONBody.response(
+            HistoryResponse(
+                revision: query.revision(after: page), hasMore: page.hasMore, bundleId: service.catalog.bundleId,
+                appAppleId: service.appAppleId, environment: service.store.environment,
+                signedTransactions: page.transactions.map(service.signed)))
     }
 
     /// The page a history request asks for (`version` 0: refund history), with its query.
-    static func historyPage(_ request: Request, _ context: BasicRequestContext, version: Int,
-                            _ service: StoreService) async throws -> (HistoryQuery, HistoryPage) {
+    static func historyPage(
+        _ request: Request, _ context: BasicRequestContext, version: Int,
+        _ service: StoreService
+    ) async throws -> (HistoryQuery, HistoryPage) {
         let id = try transactionId(context)
         let account = try await service.account(ofAnyTransaction: id)
         let query = try HistoryQuery(request.uri.queryParameters, id: id, version: version, catalog: service.catalog)
-        return (query, try await service.store.history(account: account, filter: query.filter, after: query.position, limit: HistoryQuery.pageSize))
+        return (
+            query,
+            try await service.store.history(
+                account: account, filter: query.filter, after: query.position, limit: HistoryQuery.pageSize)
+        )
     }
 
-    static func statuses(_ request: Request, _ context: BasicRequestContext, _ service: StoreService) async throws -> Response {
+    static func statuses(_ request: Request, _ context: BasicRequestContext, _ service: StoreService) async throws
+        -> Response
+    {
         let id = try transactionId(context)
         var wanted: Set<Int>?
         for text in request.uri.queryParameters[values: "status"] {
@@ -65,28 +84,40 @@ enum ServerAPIRoutes {
             wanted = (wanted ?? []).union([value])
         }
         let account = try await service.account(ofAnyTransaction: id)
-        let statuses = try await service.store.subscriptionStatuses(account: account).filter { wanted?.contains($0.status.rawValue) ?? true }
+        let statuses = try await service.store.subscriptionStatuses(account: account).filter {
+            wanted?.contains($0.status.rawValue) ?? true
+        }
         let now = service.clock.now()
         var groups: [String: [StatusResponse.LastTransaction]] = [:]
         var order: [String] = []
         for status in statuses {
             if groups[status.groupId] == nil { order.append(status.groupId) }
-            groups[status.groupId, default: []].append(StatusResponse.LastTransaction(
-                status: status.status.rawValue, originalTransactionId: status.originalTransactionId,
-                signedTransactionInfo: service.signed(status.latest), signedRenewalInfo: service.signedRenewalInfo(status, at: now)))
+            groups[status.groupId, default: []].append(
+                StatusResponse.LastTransaction(
+                    status: status.status.rawValue, originalTransactionId: status.originalTransactionId,
+                    signedTransactionInfo: service.signed(status.latest),
+                    signedRenewalInfo: service.signedRenewalInfo(status, at: now)))
         }
-        return JSONBody.response(StatusResponse(environment: service.store.environment, bundleId: service.catalog.bundleId, appAppleId: service.appAppleId,
-                                                data: order.map { StatusResponse.Group(subscriptionGroupIdentifier: $0, lastTransactions: groups[$0] ?? []) }))
+        return JSONBody.response(
+            StatusResponse(
+                environment: service.store.environment, bundleId: service.catalog.bundleId,
+                appAppleId: service.appAppleId,
+                data: order.map {
+                    StatusResponse.Group(subscriptionGroupIdentifier: $0, lastTransactions: groups[$0] ?? [])
+                }))
     }
 
     /// Apple's transaction ids fit in 19 digits (a signed 64-bit number).
     static let longestTransactionId = 19
 
     /// A transaction id in the path: this store's rule for ids, within Apple's length (4000006 otherwise).
-    static func transactionId(_ context: BasicRequestContext, _ name: String = "transactionId",
-                              invalid: AppStoreAPIError = .invalidTransactionId) throws -> String {
+    static func transactionId(
+        _ context: BasicRequestContext, _ name: String = "transactionId",
+        invalid: AppStoreAPIError = .invalidTransactionId
+    ) throws -> String {
         guard let id = try StoreRoutes.pathParameter(context, name), IdRules.transactionIdProblem(id) == nil,
-              id.utf8.count <= longestTransactionId else { throw invalid }
+            id.utf8.count <= longestTransactionId
+        else { throw invalid }
         return id
     }
 }
@@ -95,15 +126,20 @@ extension StoreService {
     /// The account of a transaction id, original transaction id or app transaction id (4040010 for none).
     func account(ofAnyTransaction id: String) async throws -> String {
         if let account = try await store.account(ofTransaction: id) { return account }
-        let owner = catalog.accounts.first { TransactionSigner.appTransactionId(bundleId: catalog.bundleId, account: $0.name) == id }
+        let owner = catalog.accounts.first {
+            TransactionSigner.appTransactionId(bundleId: catalog.bundleId, account: $0.name) == id
+        }
         guard let owner else { throw AppStoreAPIError.transactionIdNotFound }
         return owner.name
     }
 
     /// A transaction's JWS as the App Store Server API returns it.
     func signed(_ transaction: ServerTransaction) -> String {
-        signer.signOnce(TransactionSigner.payload(for: transaction.transaction, details: transaction.details, catalog: catalog, environment: store.environment,
-                                              signedAt: transaction.modifiedDate, appAccountToken: transaction.appAccountToken))
+        signer.signOnce(
+            TransactionSigner.payload(
+                for: transaction.transaction, details: transaction.details, catalog: catalog,
+                environment: store.environment,
+                signedAt: transaction.modifiedDate, appAccountToken: transaction.appAccountToken))
     }
 
     func signedRenewalInfo(_ status: SubscriptionStatus, at now: Date) -> String {

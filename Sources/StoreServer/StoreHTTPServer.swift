@@ -13,25 +13,37 @@ import StoreEngine
 /// the limits' shutdown grace).
 public enum StoreHTTPServer {
     /// The application over `service`; `onRunning` gets the bound port (useful with port 0).
-    public static func application(_ service: StoreService, limits: ConnectionLimits = .standard, logger: Logger,
-                                   onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
+    public static func application(
+        _ service: StoreService, limits: ConnectionLimits = .standard, logger: Logger,
+        onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) -> some ApplicationProtocol {
         let configuration = service.configuration
-        let load = ServerLoad(limits: limits, largestBody: max(configuration.bodyLimit, configuration.receiptBodyLimit), logger: logger)
+        let load = ServerLoad(
+            limits: limits, largestBody: max(configuration.bodyLimit, configuration.receiptBodyLimit), logger: logger)
         return Application(
             router: StoreRoutes.router(service),
-            server: .http1(configuration: .init(additionalChannelHandlers: [ConnectionGuardInstaller(load: load)],
-                                                idleTimeout: TimeAmount(limits.idleTimeout))),
-            configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "storefront",
-                                                    availableConnectionsDelegate: .maximum(limits.acceptCeiling, logger: logger)),
-            services: [MaintenanceService(service: service, logger: logger), NotificationDeliverer(service: service, logger: logger)],
+            server: .http1(
+                configuration: .init(
+                    additionalChannelHandlers: [ConnectionGuardInstaller(load: load)],
+                    idleTimeout: TimeAmount(limits.idleTimeout))),
+            configuration: ApplicationConfiguration(
+                address: .hostname(configuration.host, port: configuration.port), serverName: "storefront",
+                availableConnectionsDelegate: .maximum(limits.acceptCeiling, logger: logger)),
+            services: [
+                MaintenanceService(service: service, logger: logger),
+                NotificationDeliverer(service: service, logger: logger),
+            ],
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? configuration.port) },
             logger: logger)
     }
 
-    public static func run(_ service: StoreService, limits: ConnectionLimits = .standard, logger: Logger,
-                           onRunning: @escaping @Sendable (Int) async -> Void) async throws {
+    public static func run(
+        _ service: StoreService, limits: ConnectionLimits = .standard, logger: Logger,
+        onRunning: @escaping @Sendable (Int) async -> Void
+    ) async throws {
         let application = application(service, limits: limits, logger: logger, onRunning: onRunning)
-        var group = ServiceGroupConfiguration(services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        var group = ServiceGroupConfiguration(
+            services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         // The connections close themselves after the grace; this cancels whatever work outlives
         // them (a route stuck on a lock), so the process always ends.
         group.maximumGracefulShutdownDuration = limits.shutdownDeadline
@@ -56,7 +68,8 @@ struct MaintenanceService: Service {
                     try await service.saveIssuedSignatures()
                     let now = clock.now()
                     if now.timeIntervalSince(lastPurge) >= 3600 {
-                        let purged = try await service.store.purgeKeys(reservedBefore: now.addingTimeInterval(-service.configuration.idempotencyLifetime))
+                        let purged = try await service.store.purgeKeys(
+                            reservedBefore: now.addingTimeInterval(-service.configuration.idempotencyLifetime))
                         if purged > 0 { logger.info("forgot \(purged) expired idempotency keys") }
                         lastPurge = now
                     }

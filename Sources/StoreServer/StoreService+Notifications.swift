@@ -16,7 +16,8 @@ extension StoreService {
 
     /// Replaces the URLs `/admin` set; those given with `--notify` stay for this run.
     func setNotificationURLs(_ urls: [String]) async throws {
-        try await store.setServerSetting(Self.notificationURLsSetting, urls.isEmpty ? nil : String(decoding: JSONBody.data(urls), as: UTF8.self))
+        try await store.setServerSetting(
+            Self.notificationURLsSetting, urls.isEmpty ? nil : String(decoding: JSONBody.data(urls), as: UTF8.self))
         store.outbox.setURLs(configuration.notifyURLs + urls)
     }
 
@@ -24,7 +25,8 @@ extension StoreService {
     public static func notificationURLProblem(_ text: String) -> String? {
         guard text.utf8.count <= 2048 else { return "a notification URL is at most 2048 bytes" }
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
-              let host = url.host, !host.isEmpty else {
+            let host = url.host, !host.isEmpty
+        else {
             return "\"\(text.prefix(80))\" is not an absolute http:// or https:// URL with a host"
         }
         return nil
@@ -37,10 +39,15 @@ extension StoreService {
         var payloads: [UUID: String] = [:]
         var unsigned: [UUID: StoredNotification] = [:]
         for notification in notifications {
-            if let kept = notification.signedPayload { payloads[notification.uuid] = kept } else { unsigned[notification.uuid] = notification }
+            if let kept = notification.signedPayload {
+                payloads[notification.uuid] = kept
+            } else {
+                unsigned[notification.uuid] = notification
+            }
         }
         guard !unsigned.isEmpty else { return payloads }
-        let contexts = try await store.notificationContexts(transactionIds: Set(unsigned.values.compactMap(\.transactionId)))
+        let contexts = try await store.notificationContexts(
+            transactionIds: Set(unsigned.values.compactMap(\.transactionId)))
         let now = clock.now()
         let signed = unsigned.mapValues { sign($0, context: $0.transactionId.flatMap { contexts[$0] }, at: now) }
         return payloads.merging(try await store.keepSignedPayloads(signed)) { kept, _ in kept }
@@ -48,13 +55,16 @@ extension StoreService {
 
     /// `ResponseBodyV2DecodedPayload`, signed with the store's chain.
     func sign(_ notification: StoredNotification, context: NotificationContext?, at now: Date) -> String {
-        let data = NotificationPayload.Data(appAppleId: appAppleId, bundleId: catalog.bundleId, bundleVersion: Self.bundleVersion,
-                                            environment: store.environment, signedTransactionInfo: context.map { signed($0.transaction) },
-                                            signedRenewalInfo: context?.subscription.map { signedRenewalInfo($0, at: now) },
-                                            status: context?.subscription?.status.rawValue)
-        return signer.sign(NotificationPayload(notificationType: notification.event.type.rawValue, subtype: notification.event.subtype?.rawValue,
-                                               notificationUUID: notification.uuid.uuidString.lowercased(), data: data, version: "2.0",
-                                               signedDate: now.epochMilliseconds))
+        let data = NotificationPayload.Data(
+            appAppleId: appAppleId, bundleId: catalog.bundleId, bundleVersion: Self.bundleVersion,
+            environment: store.environment, signedTransactionInfo: context.map { signed($0.transaction) },
+            signedRenewalInfo: context?.subscription.map { signedRenewalInfo($0, at: now) },
+            status: context?.subscription?.status.rawValue)
+        return signer.sign(
+            NotificationPayload(
+                notificationType: notification.event.type.rawValue, subtype: notification.event.subtype?.rawValue,
+                notificationUUID: notification.uuid.uuidString.lowercased(), data: data, version: "2.0",
+                signedDate: now.epochMilliseconds))
     }
 
     /// The app version the store reports (receipts' `application_version`, notifications'

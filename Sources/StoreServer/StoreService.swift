@@ -31,9 +31,11 @@ public struct ServerConfiguration: Sendable {
     /// How long one delivery attempt may take before it counts as timed out.
     public var notificationTimeout: Duration = .seconds(5)
 
-    public init(host: String = "127.0.0.1", port: Int = 8080, environment: ServerEnvironment = .sandbox, adminToken: String,
-                sharedSecret: String? = nil, bodyLimit: Int = 64 * 1024, receiptBodyLimit: Int = 5 * 1024 * 1024,
-                idempotencyLifetime: TimeInterval = 24 * 3600) {
+    public init(
+        host: String = "127.0.0.1", port: Int = 8080, environment: ServerEnvironment = .sandbox, adminToken: String,
+        sharedSecret: String? = nil, bodyLimit: Int = 64 * 1024, receiptBodyLimit: Int = 5 * 1024 * 1024,
+        idempotencyLifetime: TimeInterval = 24 * 3600
+    ) {
         self.host = host
         self.port = port
         self.environment = environment
@@ -96,7 +98,9 @@ public struct StoreService: Sendable {
         // The simulated store made both at its open and signs its receipts with them; a store
         // without them makes them now.
         let rawKey = try await store.transactionSigningKey(create: SigningIdentity.newKey)
-        let chain = try await store.signingChain(create: { try SigningIdentity.mintChain(forKey: rawKey, at: store.clock.now()) })
+        let chain = try await store.signingChain(create: {
+            try SigningIdentity.mintChain(forKey: rawKey, at: store.clock.now())
+        })
         let identity = try SigningIdentity(kept: rawKey, chain: chain)
         signer = TransactionSigner(identity: identity)
         signer.issued.load(try await store.issuedSignatures())
@@ -135,17 +139,22 @@ public struct StoreService: Sendable {
     /// bundle id, since a simulated app has none.
     var appAppleId: Int64? {
         guard store.environment == ServerEnvironment.production.name else { return nil }
-        return Int64(TransactionSigner.appTransactionId(bundleId: catalog.bundleId, account: "")).map { $0 % 10_000_000_000 }
+        return Int64(TransactionSigner.appTransactionId(bundleId: catalog.bundleId, account: "")).map {
+            $0 % 10_000_000_000
+        }
     }
 
     /// Opens the store in `directory` (`store.sqlite`) and completes what a killed server left half done.
     /// The service over the store in `directory`; `clock` is the one the store and every route
     /// and background task read and wait on.
-    public static func open(catalog: Catalog, catalogBytes: Data, directory: StateDirectory, configuration: ServerConfiguration,
-                            clock: any StoreClock) async throws -> StoreService {
+    public static func open(
+        catalog: Catalog, catalogBytes: Data, directory: StateDirectory, configuration: ServerConfiguration,
+        clock: any StoreClock
+    ) async throws -> StoreService {
         do {
-            let store = try SimulatedStore(catalog: catalog, database: StoreDatabase(state: directory, thorough: true), clock: clock,
-                                           environment: configuration.environment.name)
+            let store = try SimulatedStore(
+                catalog: catalog, database: StoreDatabase(state: directory, thorough: true), clock: clock,
+                environment: configuration.environment.name)
             try await store.resume()
             return try await StoreService(store: store, configuration: configuration, catalogBytes: catalogBytes)
         } catch let failure as StoreFailure {
@@ -171,17 +180,24 @@ public struct StoreService: Sendable {
             // still the purchase, and the refund its own update.
             let current = details[transaction.id]
             let shown = transaction.terms.flatMap { terms in current.map { $0.applying(terms) } } ?? current
-            return Self.wire(transaction, details: shown, catalog: catalog, environment: store.environment, signer: signer,
-                             signedAt: transaction.modifiedDate(shown))
+            return Self.wire(
+                transaction, details: shown, catalog: catalog, environment: store.environment, signer: signer,
+                signedAt: transaction.modifiedDate(shown))
         }
     }
 
     /// A transaction as clients see it, signed when purchased or restored.
-    static func wire(_ transaction: Transaction, details: TransactionDetails?, catalog: Catalog, environment: StoreEnvironment,
-                     signer: TransactionSigner, signedAt: Date) -> WireTransaction {
+    static func wire(
+        _ transaction: Transaction, details: TransactionDetails?, catalog: Catalog, environment: StoreEnvironment,
+        signer: TransactionSigner, signedAt: Date
+    ) -> WireTransaction {
         let signed = transaction.state == .purchased || transaction.state == .restored
-        let jws = signed ? signer.signOnce(TransactionSigner.payload(for: transaction, details: details, catalog: catalog,
-                                                                environment: environment, signedAt: signedAt)) : nil
+        let jws =
+            signed
+            ? signer.signOnce(
+                TransactionSigner.payload(
+                    for: transaction, details: details, catalog: catalog,
+                    environment: environment, signedAt: signedAt)) : nil
         return WireTransaction(transaction, details: details, jws: jws)
     }
 
@@ -197,7 +213,9 @@ public struct StoreService: Sendable {
     func account(_ name: String?) throws -> Account {
         if let name { try IdRules.refuse(IdRules.accountNameProblem(name), field: "account", inPath: true) }
         guard let name, let account = catalog.account(named: name) else {
-            throw APIError.notFound("no account \((name ?? "").prefix(64)) in this catalog (it has \(catalog.accounts.map(\.name).joined(separator: ", ")))")
+            throw APIError.notFound(
+                "no account \((name ?? "").prefix(64)) in this catalog (it has \(catalog.accounts.map(\.name).joined(separator: ", ")))"
+            )
         }
         return account
     }
@@ -208,8 +226,10 @@ public struct StoreService: Sendable {
     /// same key and request gets the stored first response unchanged; the same key with another
     /// request is 409. Server errors (5xx) are not stored. Payments use `idempotentPayment`, whose
     /// key is required and written in the payment's own commit.
-    func idempotent(_ request: Request, body: Data,
-                    _ operation: () async throws -> (HTTPResponse.Status, Data)) async throws -> Response {
+    func idempotent(
+        _ request: Request, body: Data,
+        _ operation: () async throws -> (HTTPResponse.Status, Data)
+    ) async throws -> Response {
         guard let idempotency = try idempotentRequest(request, body: body) else {
             let (status, data) = try await operation()
             return JSONBody.response(bytes: data, status: status)
@@ -233,7 +253,8 @@ public struct StoreService: Sendable {
             let error = APIError(failure)
             (status, data) = (error.status, JSONBody.data(error.body))
         }
-        let stored = try await store.complete(key: idempotency.key, generation: generation, response: StoredResponse(status: status.code, body: data))
+        let stored = try await store.complete(
+            key: idempotency.key, generation: generation, response: StoredResponse(status: status.code, body: data))
         return Self.response(stored, replayed: false)
     }
 
@@ -245,16 +266,19 @@ public struct StoreService: Sendable {
     func idempotentPayment(_ request: Request, payment: Payment) async throws -> Response {
         let canonical = JSONBody.data(PaymentRequest(payment))
         guard let idempotency = try idempotentRequest(request, body: canonical) else {
-            throw APIError.badRequest("the \(API.idempotencyKeyHeader) header is required: a unique id per payment (e.g. a UUID), sent again unchanged with every retry",
-                                      field: API.idempotencyKeyHeader)
+            throw APIError.badRequest(
+                "the \(API.idempotencyKeyHeader) header is required: a unique id per payment (e.g. a UUID), sent again unchanged with every retry",
+                field: API.idempotencyKeyHeader)
         }
         let catalog = catalog
         let environment = store.environment
         let signer = signer
         let outcome = try await store.add(payment, idempotency: idempotency) { transaction, details in
-            let wire = Self.wire(transaction, details: details, catalog: catalog, environment: environment, signer: signer,
-                                 signedAt: transaction.modifiedDate(details))
-            return StoredResponse(status: HTTPResponse.Status.created.code, body: JSONBody.data(TransactionResponse(transaction: wire)))
+            let wire = Self.wire(
+                transaction, details: details, catalog: catalog, environment: environment, signer: signer,
+                signedAt: transaction.modifiedDate(details))
+            return StoredResponse(
+                status: HTTPResponse.Status.created.code, body: JSONBody.data(TransactionResponse(transaction: wire)))
         }
         switch outcome {
         case .mismatch:
@@ -268,14 +292,19 @@ public struct StoreService: Sendable {
     /// request); nil when it has no key.
     private func idempotentRequest(_ request: Request, body: Data) throws -> IdempotentRequest? {
         guard let key = request.headers[HTTPField.Name(API.idempotencyKeyHeader)!] else { return nil }
-        guard (1...API.maxIdempotencyKeyLength).contains(key.utf8.count), key.unicodeScalars.allSatisfy({ $0.value >= 0x21 && $0.value <= 0x7E }) else {
-            throw APIError.badRequest("\(API.idempotencyKeyHeader) must be 1 to \(API.maxIdempotencyKeyLength) printable ASCII characters without spaces",
-                                      field: API.idempotencyKeyHeader)
+        guard (1...API.maxIdempotencyKeyLength).contains(key.utf8.count),
+            key.unicodeScalars.allSatisfy({ $0.value >= 0x21 && $0.value <= 0x7E })
+        else {
+            throw APIError.badRequest(
+                "\(API.idempotencyKeyHeader) must be 1 to \(API.maxIdempotencyKeyLength) printable ASCII characters without spaces",
+                field: API.idempotencyKeyHeader)
         }
         var hasher = SHA256()
         hasher.update(data: Data("\(request.method.rawValue) \(request.uri.path)\n".utf8))
         hasher.update(data: body)
-        return IdempotentRequest(key: key, requestHash: Self.hex(hasher.finalize()), lifetime: configuration.idempotencyLifetime, now: clock.now())
+        return IdempotentRequest(
+            key: key, requestHash: Self.hex(hasher.finalize()), lifetime: configuration.idempotencyLifetime,
+            now: clock.now())
     }
 
     /// Lowercase hex, two digits a byte, written straight into the string.
@@ -292,8 +321,9 @@ public struct StoreService: Sendable {
     }
 
     private static func keyConflict(_ key: String) -> APIError {
-        APIError.conflict("\(API.idempotencyKeyHeader) \(key) was already used for a different request; use a new key for a new payment",
-                          code: "idempotency_conflict")
+        APIError.conflict(
+            "\(API.idempotencyKeyHeader) \(key) was already used for a different request; use a new key for a new payment",
+            code: "idempotency_conflict")
     }
 
     private static func response(_ stored: StoredResponse, replayed: Bool) -> Response {

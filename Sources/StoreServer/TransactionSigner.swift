@@ -32,8 +32,11 @@ public struct TransactionSigner: Sendable {
     /// `{"keys": [{"kty": "EC", "crv": "P-256", "x", "y", "alg": "ES256", "use": "sig", "kid"}]}`.
     public var jwks: JWKSet {
         let raw = key.publicKey.rawRepresentation  // x ‖ y, 32 bytes each
-        return JWKSet(keys: [JWK(kty: "EC", crv: "P-256", x: Base64URL.encode(raw.prefix(32)), y: Base64URL.encode(raw.suffix(32)),
-                                 alg: "ES256", use: "sig", kid: keyId)])
+        return JWKSet(keys: [
+            JWK(
+                kty: "EC", crv: "P-256", x: Base64URL.encode(raw.prefix(32)), y: Base64URL.encode(raw.suffix(32)),
+                alg: "ES256", use: "sig", kid: keyId)
+        ])
     }
 
     /// The compact JWS of `payload`: base64url(header).base64url(payload).base64url(r ‖ s).
@@ -54,7 +57,8 @@ public struct TransactionSigner: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let header = JWSHeader(alg: "ES256", kid: keyId, typ: "JWT", x5c: chain.x5c)
-        return Base64URL.encode((try? encoder.encode(header)) ?? Data()) + "." + Base64URL.encode((try? encoder.encode(payload)) ?? Data())
+        return Base64URL.encode((try? encoder.encode(header)) ?? Data()) + "."
+            + Base64URL.encode((try? encoder.encode(payload)) ?? Data())
     }
 
     private func signature(_ signingInput: String) -> String {
@@ -64,8 +68,10 @@ public struct TransactionSigner: Sendable {
     /// The StoreKit 2 payload of a transaction, from the store's details and the catalog.
     /// `appAccountToken`: one a server set on the chain (Set App Account Token), which replaces
     /// the one the app sent.
-    public static func payload(for transaction: Transaction, details: TransactionDetails?, catalog: Catalog,
-                               environment: StoreEnvironment, signedAt: Date, appAccountToken: UUID? = nil) -> SignedTransactionPayload {
+    public static func payload(
+        for transaction: Transaction, details: TransactionDetails?, catalog: Catalog,
+        environment: StoreEnvironment, signedAt: Date, appAccountToken: UUID? = nil
+    ) -> SignedTransactionPayload {
         let product = catalog.product(id: transaction.productId)
         let quantity = max(1, transaction.quantity)
         let unitPrice = (details?.price ?? 0) / Decimal(quantity)
@@ -90,8 +96,12 @@ public struct TransactionSigner: Sendable {
             transactionReason: details?.reason == .renewal ? "RENEWAL" : "PURCHASE",
             revocationDate: details?.revocationDate?.epochMilliseconds,
             revocationReason: details?.revocationReason?.rawValue,
-            revocationType: details?.revocationDate.map { _ in details?.ownership == .familyShared ? "FAMILY_REVOKE" : "REFUND_FULL" },
-            revocationPercentage: details?.revocationDate.flatMap { _ in details?.ownership == .familyShared ? nil : 100_000 },
+            revocationType: details?.revocationDate.map { _ in
+                details?.ownership == .familyShared ? "FAMILY_REVOKE" : "REFUND_FULL"
+            },
+            revocationPercentage: details?.revocationDate.flatMap { _ in
+                details?.ownership == .familyShared ? nil : 100_000
+            },
             isUpgraded: details?.upgrade.map { _ in true },
             webOrderLineItemId: product?.type == .autoRenewable ? webOrderLineItemId(transaction.id) : nil,
             appTransactionId: appTransactionId(bundleId: catalog.bundleId, account: transaction.payment.account),
@@ -245,7 +255,9 @@ public enum Base64URL {
     }
 
     public static func decode(_ text: String) -> Data? {
-        guard text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else { return nil }
+        guard text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
+            return nil
+        }
         var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
         return Data(base64Encoded: base64)

@@ -36,7 +36,8 @@ struct ReceiptVerifier: Sendable {
     /// Answers a verifyReceipt body (nil for a GET). Always HTTP 200, as Apple does; the status says the rest.
     func answer(method isPost: Bool, body: Data?, now: Date) async throws -> VerifyReceiptResponse {
         guard isPost, let body,
-              let object = try? JSONSerialization.jsonObject(with: body, options: []) as? [String: Any] else {
+            let object = try? JSONSerialization.jsonObject(with: body, options: []) as? [String: Any]
+        else {
             return .status(.notPostOrUnreadable, environment: environment)
         }
         guard let receiptData = object["receipt-data"] as? String, !receiptData.isEmpty else {
@@ -47,7 +48,8 @@ struct ReceiptVerifier: Sendable {
         // A test control can force any status, as it does for the app-server check.
         switch try await store.controls().verificationFailure {
         case .status(let status): return .status(status, environment: environment)
-        case .unreachable: throw APIError.unavailable("verifyReceipt is unreachable (test control `verification unreachable`)")
+        case .unreachable:
+            throw APIError.unavailable("verifyReceipt is unreachable (test control `verification unreachable`)")
         case nil: break
         }
         let payload: ReceiptPayload
@@ -68,7 +70,9 @@ struct ReceiptVerifier: Sendable {
         let hasSubscriptions = payload.inApp.contains { catalog.product(id: $0.productId)?.type == .autoRenewable }
         if let sharedSecret {
             if let password, !password.isEmpty {
-                if !ConstantTime.equal(password, sharedSecret) { return .status(.sharedSecretMismatch, environment: environment) }
+                if !ConstantTime.equal(password, sharedSecret) {
+                    return .status(.sharedSecretMismatch, environment: environment)
+                }
             } else if hasSubscriptions {
                 return .status(.sharedSecretMismatch, environment: environment)
             }
@@ -79,25 +83,33 @@ struct ReceiptVerifier: Sendable {
         return try await valid(payload, excludeOld: excludeOld, includeLatest: hasSubscriptions, now: now)
     }
 
-    private func valid(_ payload: ReceiptPayload, excludeOld: Bool, includeLatest: Bool, now: Date) async throws -> VerifyReceiptResponse {
+    private func valid(_ payload: ReceiptPayload, excludeOld: Bool, includeLatest: Bool, now: Date) async throws
+        -> VerifyReceiptResponse
+    {
         let catalog = store.catalog
         let history = try await store.transactions(account: payload.account)
         let byId = Dictionary(history.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         // What a receipt issued now would list: the same rule as the receipt's own `in_app`.
-        let listed = includeLatest ? history.filter { $0.isListedInReceipt(as: catalog.product(id: $0.productId)?.type) } : []
+        let listed =
+            includeLatest ? history.filter { $0.isListedInReceipt(as: catalog.product(id: $0.productId)?.type) } : []
         let details = try await store.details(transactionIds: payload.inApp.map(\.transactionId) + listed.map(\.id))
         let inApp = payload.inApp.map { item in
-            InAppItem(item: item, transaction: byId[item.transactionId], details: details[item.transactionId], product: catalog.product(id: item.productId))
+            InAppItem(
+                item: item, transaction: byId[item.transactionId], details: details[item.transactionId],
+                product: catalog.product(id: item.productId))
         }
         let receipt = ReceiptBody(
-            receiptType: environment == .production ? "Production" : "ProductionSandbox", payload: payload, request: now,
+            receiptType: environment == .production ? "Production" : "ProductionSandbox", payload: payload,
+            request: now,
             originalPurchase: payload.inApp.map(\.purchaseDate).min() ?? payload.creationDate, inApp: inApp)
         guard includeLatest else {
             return VerifyReceiptResponse(status: 0, environment: environment.name, receipt: receipt)
         }
         // Newest first; with exclude-old-transactions only the latest transaction of each
         // subscription, beside every other purchase.
-        let isSubscription = { (transaction: Transaction) in catalog.product(id: transaction.productId)?.type == .autoRenewable }
+        let isSubscription = { (transaction: Transaction) in
+            catalog.product(id: transaction.productId)?.type == .autoRenewable
+        }
         let newestFirst = listed.sorted { $0.purchaseDate > $1.purchaseDate }
         var seen = Set<String>()
         let latestOfEachChain = newestFirst.filter { isSubscription($0) && seen.insert($0.originalId).inserted }
@@ -105,18 +117,22 @@ struct ReceiptVerifier: Sendable {
         let latestInfo = newestFirst.filter { !excludeOld || !isSubscription($0) || latestIds.contains($0.id) }.map {
             InAppItem(transaction: $0, details: details[$0.id], product: catalog.product(id: $0.productId))
         }
-        return VerifyReceiptResponse(status: 0, environment: environment.name, receipt: receipt,
-                                     latestReceipt: try await store.currentReceipt(account: payload.account),
-                                     latestReceiptInfo: latestInfo,
-                                     pendingRenewalInfo: latestOfEachChain.map { Self.pendingRenewal($0, details[$0.id], now: now) })
+        return VerifyReceiptResponse(
+            status: 0, environment: environment.name, receipt: receipt,
+            latestReceipt: try await store.currentReceipt(account: payload.account),
+            latestReceiptInfo: latestInfo,
+            pendingRenewalInfo: latestOfEachChain.map { Self.pendingRenewal($0, details[$0.id], now: now) })
     }
 
     /// `pending_renewal_info` for the latest transaction of one subscription chain.
-    private static func pendingRenewal(_ transaction: Transaction, _ detail: TransactionDetails?, now: Date) -> PendingRenewal {
+    private static func pendingRenewal(_ transaction: Transaction, _ detail: TransactionDetails?, now: Date)
+        -> PendingRenewal
+    {
         let expired = (detail?.expiresDate).map { $0 <= now } ?? false
         return PendingRenewal(
             auto_renew_product_id: transaction.productId, product_id: transaction.productId,
-            original_transaction_id: transaction.originalId, auto_renew_status: detail?.willAutoRenew == true ? "1" : "0",
+            original_transaction_id: transaction.originalId,
+            auto_renew_status: detail?.willAutoRenew == true ? "1" : "0",
             expiration_intent: expired && detail?.willAutoRenew != true ? "1" : nil)
     }
 }
@@ -139,8 +155,10 @@ struct VerifyReceiptResponse: Encodable, Sendable {
         case isRetryable = "is-retryable"
     }
 
-    init(status: Int, environment: StoreEnvironment, receipt: ReceiptBody? = nil, latestReceipt: String? = nil,
-         latestReceiptInfo: [InAppItem]? = nil, pendingRenewalInfo: [PendingRenewal]? = nil, isRetryable: Bool? = nil) {
+    init(
+        status: Int, environment: StoreEnvironment, receipt: ReceiptBody? = nil, latestReceipt: String? = nil,
+        latestReceiptInfo: [InAppItem]? = nil, pendingRenewalInfo: [PendingRenewal]? = nil, isRetryable: Bool? = nil
+    ) {
         self.status = status
         self.environment = environment
         self.receipt = receipt
@@ -152,10 +170,13 @@ struct VerifyReceiptResponse: Encodable, Sendable {
 
     static func status(_ status: VerifyStatus, environment: ServerEnvironment) -> VerifyReceiptResponse {
         let retryable = status == .serverUnavailable || status == .internalDataAccessError
-        return VerifyReceiptResponse(status: status.rawValue, environment: environment.name, isRetryable: retryable ? true : nil)
+        return VerifyReceiptResponse(
+            status: status.rawValue, environment: environment.name, isRetryable: retryable ? true : nil)
     }
 }
 
+// verifyReceipt's keys, spelled as Apple's JSON spells them.
+// swift-format-ignore: AlwaysUseLowerCamelCase
 struct PendingRenewal: Encodable, Sendable {
     let auto_renew_product_id: String
     let product_id: String

@@ -11,8 +11,11 @@ struct ReceiptBody: Encodable, Sendable {
     let originalPurchase: Date
     let inApp: [InAppItem]
 
+    // verifyReceipt's keys, spelled as Apple's JSON spells them.
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     enum CodingKeys: String, CodingKey {
-        case receipt_type, adam_id, app_item_id, bundle_id, application_version, download_id, version_external_identifier
+        case receipt_type, adam_id, app_item_id, bundle_id, application_version, download_id,
+            version_external_identifier
         case receipt_creation_date, receipt_creation_date_ms, receipt_creation_date_pst
         case request_date, request_date_ms, request_date_pst
         case original_purchase_date, original_purchase_date_ms, original_purchase_date_pst
@@ -28,9 +31,11 @@ struct ReceiptBody: Encodable, Sendable {
         try container.encode(payload.appVersion, forKey: .application_version)
         try container.encode(0, forKey: .download_id)
         try container.encode(0, forKey: .version_external_identifier)
-        try container.encodeAppleDate(payload.creationDate, .receipt_creation_date, .receipt_creation_date_ms, .receipt_creation_date_pst)
+        try container.encodeAppleDate(
+            payload.creationDate, .receipt_creation_date, .receipt_creation_date_ms, .receipt_creation_date_pst)
         try container.encodeAppleDate(request, .request_date, .request_date_ms, .request_date_pst)
-        try container.encodeAppleDate(originalPurchase, .original_purchase_date, .original_purchase_date_ms, .original_purchase_date_pst)
+        try container.encodeAppleDate(
+            originalPurchase, .original_purchase_date, .original_purchase_date_ms, .original_purchase_date_pst)
         try container.encode(payload.originalAppVersion, forKey: .original_application_version)
         try container.encode(inApp, forKey: .in_app)
     }
@@ -116,6 +121,8 @@ struct InAppItem: Encodable, Sendable {
         product?.type == .autoRenewable ? product?.subscription?.group : nil
     }
 
+    // verifyReceipt's keys, spelled as Apple's JSON spells them.
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     enum CodingKeys: String, CodingKey {
         case quantity, product_id, transaction_id, original_transaction_id
         case purchase_date, purchase_date_ms, purchase_date_pst
@@ -133,15 +140,18 @@ struct InAppItem: Encodable, Sendable {
         try container.encode(transactionId, forKey: .transaction_id)
         try container.encode(originalTransactionId, forKey: .original_transaction_id)
         try container.encodeAppleDate(purchaseDate, .purchase_date, .purchase_date_ms, .purchase_date_pst)
-        try container.encodeAppleDate(originalPurchaseDate, .original_purchase_date, .original_purchase_date_ms, .original_purchase_date_pst)
+        try container.encodeAppleDate(
+            originalPurchaseDate, .original_purchase_date, .original_purchase_date_ms, .original_purchase_date_pst)
         if let expiresDate {
             try container.encodeAppleDate(expiresDate, .expires_date, .expires_date_ms, .expires_date_pst)
         }
         if let cancellationDate {
-            try container.encodeAppleDate(cancellationDate, .cancellation_date, .cancellation_date_ms, .cancellation_date_pst)
+            try container.encodeAppleDate(
+                cancellationDate, .cancellation_date, .cancellation_date_ms, .cancellation_date_pst)
             try container.encode(String((cancellationReason ?? .other).rawValue), forKey: .cancellation_reason)
         } else if let upgradeDate {
-            try container.encodeAppleDate(upgradeDate, .cancellation_date, .cancellation_date_ms, .cancellation_date_pst)
+            try container.encodeAppleDate(
+                upgradeDate, .cancellation_date, .cancellation_date_ms, .cancellation_date_pst)
             try container.encode("true", forKey: .is_upgraded)
         }
         try container.encodeIfPresent(webOrderLineItemId.map(String.init), forKey: .web_order_line_item_id)
@@ -159,11 +169,13 @@ struct InAppItem: Encodable, Sendable {
 /// and `2026-01-01 19:04:05 America/Los_Angeles`.
 enum AppleDate {
     private static let gmtStyle = style(timeZone: TimeZone(identifier: "UTC") ?? .gmt)
-    private static let pstStyle = style(timeZone: TimeZone(identifier: "America/Los_Angeles") ?? TimeZone(secondsFromGMT: -8 * 3600) ?? .gmt)
+    private static let pstStyle = style(
+        timeZone: TimeZone(identifier: "America/Los_Angeles") ?? TimeZone(secondsFromGMT: -8 * 3600) ?? .gmt)
 
     private static func style(timeZone: TimeZone) -> Date.VerbatimFormatStyle {
         Date.VerbatimFormatStyle(
-            format: "\(year: .extended(minimumLength: 4))-\(month: .twoDigits)-\(day: .twoDigits) \(hour: .twoDigits(clock: .twentyFourHour, hourCycle: .zeroBased)):\(minute: .twoDigits):\(second: .twoDigits)",
+            format:
+                "\(year: .extended(minimumLength: 4))-\(month: .twoDigits)-\(day: .twoDigits) \(hour: .twoDigits(clock: .twentyFourHour, hourCycle: .zeroBased)):\(minute: .twoDigits):\(second: .twoDigits)",
             locale: Locale(identifier: "en_US_POSIX"), timeZone: timeZone, calendar: Calendar(identifier: .gregorian))
     }
 

@@ -26,8 +26,9 @@ public struct PKCS7SignedData: Sendable {
     /// root can build the path.
     public static func sign(_ content: [UInt8], with identity: SigningIdentity) throws -> [UInt8] {
         let chain = identity.chain.parsed
-        return try CMS.sign(content, signatureAlgorithm: .ecdsaWithSHA256, additionalIntermediateCertificates: [chain[1], chain[2]],
-                            certificate: chain[0], privateKey: Certificate.PrivateKey(identity.key), detached: false)
+        return try CMS.sign(
+            content, signatureAlgorithm: .ecdsaWithSHA256, additionalIntermediateCertificates: [chain[1], chain[2]],
+            certificate: chain[0], privateKey: Certificate.PrivateKey(identity.key), detached: false)
     }
 
     /// Reads the shape only: nothing is trusted until a `PKCS7Verifier` says so.
@@ -47,7 +48,9 @@ public struct PKCS7SignedData: Sendable {
         } catch {
             throw PKCS7Error("it is not DER of a PKCS#7 ContentInfo (\(error))")
         }
-        guard let content = reader.content, let signature = reader.signature else { throw PKCS7Error("it has no content or no signature") }
+        guard let content = reader.content, let signature = reader.signature else {
+            throw PKCS7Error("it has no content or no signature")
+        }
         self.content = content
         self.signature = signature
         frame = reader.frame
@@ -68,10 +71,15 @@ public struct PKCS7SignedData: Sendable {
             keep(algorithms)
             content = try DER.sequence(try next(&nodes), identifier: .sequence) { nodes in
                 let type = try next(&nodes)
-                guard try ASN1ObjectIdentifier(derEncoded: type) == PKCS7SignedData.dataType else { throw PKCS7Error("its content is not data") }
+                guard try ASN1ObjectIdentifier(derEncoded: type) == PKCS7SignedData.dataType else {
+                    throw PKCS7Error("its content is not data")
+                }
                 keep(type)
                 guard let node = nodes.next() else { throw PKCS7Error("its content is detached, not inside") }
-                return Array(try DER.explicitlyTagged(node, tagNumber: 0, tagClass: .contextSpecific) { try ASN1OctetString(derEncoded: $0) }.bytes)
+                return Array(
+                    try DER.explicitlyTagged(node, tagNumber: 0, tagClass: .contextSpecific) {
+                        try ASN1OctetString(derEncoded: $0)
+                    }.bytes)
             }
             var node = try next(&nodes)
             while let following = nodes.next() {  // certificates and CRLs, before the signers
@@ -124,7 +132,8 @@ public struct PKCS7Verifier: Sendable {
 
     public func isGenuine(_ signed: PKCS7SignedData) -> Bool {
         guard signed.frame == frame, let key = P256.Signing.PublicKey(leafKey),
-              let signature = try? P256.Signing.ECDSASignature(derRepresentation: signed.signature) else { return false }
+            let signature = try? P256.Signing.ECDSASignature(derRepresentation: signed.signature)
+        else { return false }
         return key.isValidSignature(signature, for: signed.content)
     }
 }

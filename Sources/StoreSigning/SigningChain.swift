@@ -26,7 +26,9 @@ public struct SigningChain: Sendable, Hashable {
     static let validFrom = Date(timeIntervalSince1970: 946_684_800)
 
     public init(certificates: [Data]) throws {
-        guard certificates.count == 3 else { throw SigningChainError("a signing chain has 3 certificates, not \(certificates.count)") }
+        guard certificates.count == 3 else {
+            throw SigningChainError("a signing chain has 3 certificates, not \(certificates.count)")
+        }
         parsed = try certificates.map { try Certificate(derEncoded: Array($0)) }
         self.certificates = certificates
     }
@@ -73,7 +75,8 @@ public struct SigningChain: Sendable, Hashable {
             },
             issuerPrivateKey: .init(rootKey))
         let intermediate = try Certificate(
-            version: .v3, serialNumber: .init(), publicKey: intermediatePublic, notValidBefore: from, notValidAfter: until,
+            version: .v3, serialNumber: .init(), publicKey: intermediatePublic, notValidBefore: from,
+            notValidAfter: until,
             issuer: rootName, subject: intermediateName, signatureAlgorithm: .ecdsaWithSHA384,
             extensions: try Certificate.Extensions {
                 Critical(BasicConstraints.isCertificateAuthority(maxPathLength: 0))

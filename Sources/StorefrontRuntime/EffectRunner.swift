@@ -50,7 +50,9 @@ public final class EffectRunner: Sendable {
         var nextStep: ContinuousClock.Instant?
     }
 
-    public init(store: any StoreBackend, observer: PurchaseObserver, screens: ScreenFiles? = nil, slowMotion: Duration? = nil) {
+    public init(
+        store: any StoreBackend, observer: PurchaseObserver, screens: ScreenFiles? = nil, slowMotion: Duration? = nil
+    ) {
         self.store = store
         self.observer = observer
         self.screens = screens
@@ -159,7 +161,11 @@ public final class EffectRunner: Sendable {
         Task {
             for await update in updates {
                 order.withLock { order in
-                    if order.adding { order.held.append(update) } else { order.reports.append(.transactionUpdate(update)) }
+                    if order.adding {
+                        order.held.append(update)
+                    } else {
+                        order.reports.append(.transactionUpdate(update))
+                    }
                 }
             }
         }
@@ -174,7 +180,10 @@ public final class EffectRunner: Sendable {
         do {
             try await job()
         } catch let crash as AppCrash {
-            report(.appCrashed(AppCrashReport(transactionId: crash.transactionId, productId: crash.productId, crashes: crash.crashes)))
+            report(
+                .appCrashed(
+                    AppCrashReport(
+                        transactionId: crash.transactionId, productId: crash.productId, crashes: crash.crashes)))
         } catch let error as StoreFailure {
             report(.effectFailed(error.message))
         } catch {
@@ -186,10 +195,13 @@ public final class EffectRunner: Sendable {
         switch effect {
         case .loadProducts(let storefront):
             do {
-                report(.productsLoaded(try await store.products(ids: observer.catalog.allProductIds, storefront: storefront)))
+                report(
+                    .productsLoaded(
+                        try await store.products(ids: observer.catalog.allProductIds, storefront: storefront)))
             } catch let error as StoreError {
                 // A simulated load-products error: what StoreKit's request would report.
-                report(.productsFailed("\(error.domain) \(error.code) \(error.name): \(error.text(in: .english).message)"))
+                report(
+                    .productsFailed("\(error.domain) \(error.code) \(error.name): \(error.text(in: .english).message)"))
             } catch {
                 report(.productsFailed((error as? StoreFailure)?.message ?? String(describing: error)))
             }
@@ -197,17 +209,23 @@ public final class EffectRunner: Sendable {
             // The order id is chosen here, so a payment whose answer never came can be found later.
             let orderId = UUID().uuidString
             do {
-                try await buy(Payment(productId: productId, quantity: quantity, applicationUsername: orderId, account: account))
+                try await buy(
+                    Payment(productId: productId, quantity: quantity, applicationUsername: orderId, account: account))
             } catch let failure as StoreFailure where failure.kind == .unavailable {
-                report(.paymentUnconfirmed(productId: productId, quantity: quantity, orderId: orderId, reason: failure.message))
+                report(
+                    .paymentUnconfirmed(
+                        productId: productId, quantity: quantity, orderId: orderId, reason: failure.message))
             }
         case .buyWithOffer(let productId, let offerId, let account):
             let orderId = UUID().uuidString.lowercased()
             // A promotional offer is signed as the app's server signs it, over this order id.
-            let offer = try PromotionalOfferSigner.paymentOffer(offerId, productId: productId, applicationUsername: orderId, catalog: observer.catalog)
+            let offer = try PromotionalOfferSigner.paymentOffer(
+                offerId, productId: productId, applicationUsername: orderId, catalog: observer.catalog)
             try await buy(Payment(productId: productId, applicationUsername: orderId, account: account, offer: offer))
         case .redeem(let code, let productId, let account):
-            try await buy(Payment(productId: productId, applicationUsername: UUID().uuidString, account: account, offer: .code(code)))
+            try await buy(
+                Payment(
+                    productId: productId, applicationUsername: UUID().uuidString, account: account, offer: .code(code)))
         case .handle(let update):
             report(.appSteps(try await observer.handle(update)))
         case .refresh(let account):
@@ -279,11 +297,12 @@ public final class EffectRunner: Sendable {
     /// Periodic and quiet: a store that does not answer is a state to show, not a sheet per try.
     private func refresh(account: String) async {
         do {
-            var snapshot = StoreSnapshot(history: try await store.transactions(account: account),
-                                         pending: try await observer.pending(account: account),
-                                         balances: try observer.ledger.balances(account: account),
-                                         entitlements: try await store.entitlements(account: account),
-                                         controls: try await store.controls())
+            var snapshot = StoreSnapshot(
+                history: try await store.transactions(account: account),
+                pending: try await observer.pending(account: account),
+                balances: try observer.ledger.balances(account: account),
+                entitlements: try await store.entitlements(account: account),
+                controls: try await store.controls())
             order.withLock { order in
                 if let latest = order.unwrittenControls.last { snapshot.controls = latest }
                 order.reports.append(.snapshot(snapshot))

@@ -37,9 +37,13 @@ public struct ScreenFiles: Sendable {
 
     /// A path as a status line shows it: under the current directory relative to it, under the
     /// home directory with `~`, so the file's name survives a narrow terminal's status line.
-    public static func abbreviated(_ path: String, current: String = FileManager.default.currentDirectoryPath,
-                                   home: String = NSHomeDirectory()) -> String {
-        if !current.isEmpty, current != "/", path.hasPrefix(current + "/") { return String(path.dropFirst(current.count + 1)) }
+    public static func abbreviated(
+        _ path: String, current: String = FileManager.default.currentDirectoryPath,
+        home: String = NSHomeDirectory()
+    ) -> String {
+        if !current.isEmpty, current != "/", path.hasPrefix(current + "/") {
+            return String(path.dropFirst(current.count + 1))
+        }
         if !home.isEmpty, home != "/", path.hasPrefix(home + "/") { return "~/" + path.dropFirst(home.count + 1) }
         return path
     }
@@ -47,8 +51,11 @@ public struct ScreenFiles: Sendable {
     private func freeBase(for date: Date) throws -> String {
         let stamp = Self.stamp(date)
         for attempt in 1...1000 {
-            let base = directory.appendingPathComponent(attempt == 1 ? "screen-\(stamp)" : "screen-\(stamp)-\(attempt)").path
-            let taken = Screenshot.Format.allCases.contains { FileManager.default.fileExists(atPath: base + "." + $0.rawValue) }
+            let base = directory.appendingPathComponent(attempt == 1 ? "screen-\(stamp)" : "screen-\(stamp)-\(attempt)")
+                .path
+            let taken = Screenshot.Format.allCases.contains {
+                FileManager.default.fileExists(atPath: base + "." + $0.rawValue)
+            }
             if !taken { return base }
         }
         throw CocoaError(.fileWriteFileExists)
@@ -60,6 +67,7 @@ public struct ScreenFiles: Sendable {
         calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
         let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
         func two(_ value: Int?) -> String { String(format: "%02d", value ?? 0) }
-        return "\(parts.year ?? 0)\(two(parts.month))\(two(parts.day))-\(two(parts.hour))\(two(parts.minute))\(two(parts.second))"
+        return
+            "\(parts.year ?? 0)\(two(parts.month))\(two(parts.day))-\(two(parts.hour))\(two(parts.minute))\(two(parts.second))"
     }
 }

@@ -56,7 +56,10 @@ public struct StoreSnapshot: Sendable, Equatable {
     public var entitlements: [Entitlement]
     public var controls: TestControls
 
-    public init(history: [Transaction], pending: [PendingPayment], balances: [String: Int], entitlements: [Entitlement], controls: TestControls) {
+    public init(
+        history: [Transaction], pending: [PendingPayment], balances: [String: Int], entitlements: [Entitlement],
+        controls: TestControls
+    ) {
         self.history = history
         self.pending = pending
         self.balances = balances

@@ -51,8 +51,10 @@ public struct AppState: Sendable, Equatable {
     /// Which transactions the main screen's pane shows, and how far it is scrolled.
     public var transactionPane = TransactionPane()
 
-    public init(catalog: Catalog, storeLabel: String, language: Language, account: Account, storefront: Storefront,
-                localeOverride: String?, asciiOnly: Bool, size: TerminalSize, now: Date) {
+    public init(
+        catalog: Catalog, storeLabel: String, language: Language, account: Account, storefront: Storefront,
+        localeOverride: String?, asciiOnly: Bool, size: TerminalSize, now: Date
+    ) {
         self.catalog = catalog
         self.storeLabel = storeLabel
         self.language = language
@@ -66,11 +68,15 @@ public struct AppState: Sendable, Equatable {
 
     public var locale: String { localeOverride ?? catalog.settings.locale ?? storefront.locale }
 
-    public var priceFormatter: PriceFormatter { PriceFormatter(currency: storefront.currency, locale: locale, asciiOnly: asciiOnly) }
+    public var priceFormatter: PriceFormatter {
+        PriceFormatter(currency: storefront.currency, locale: locale, asciiOnly: asciiOnly)
+    }
 
     /// What display prices are formatted for now.
     public var pricing: ProductList.Pricing {
-        ProductList.Pricing(storefront: storefront.id, currency: storefront.currency, locale: locale, language: language, asciiOnly: asciiOnly)
+        ProductList.Pricing(
+            storefront: storefront.id, currency: storefront.currency, locale: locale, language: language,
+            asciiOnly: asciiOnly)
     }
 
     public var selectedProduct: Product? { list.selected }
@@ -83,8 +89,10 @@ public struct AppState: Sendable, Equatable {
 
     /// What the store will charge this account for `product` now (what it owns, its offers).
     public func quote(_ product: Product, quantity: Int) -> PurchaseQuote {
-        PurchaseRules.quote(product, quantity: quantity, storefront: storefront.id,
-                            holdings: Holdings(entitlements: entitlements, history: history, catalog: catalog, at: now), catalog: catalog)
+        PurchaseRules.quote(
+            product, quantity: quantity, storefront: storefront.id,
+            holdings: Holdings(entitlements: entitlements, history: history, catalog: catalog, at: now),
+            catalog: catalog)
     }
 
     public func displayPrice(_ product: Product) -> String {
@@ -219,7 +227,9 @@ public struct ConfirmPurchase: Sendable, Hashable {
     /// gets the introductory offer).
     public var offerId: String?
 
-    public init(productId: String, quantity: Int, pendingIds: [String], acknowledged: Bool = false, offerId: String? = nil) {
+    public init(
+        productId: String, quantity: Int, pendingIds: [String], acknowledged: Bool = false, offerId: String? = nil
+    ) {
         self.productId = productId
         self.quantity = quantity
         self.pendingIds = pendingIds

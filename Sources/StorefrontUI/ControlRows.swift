@@ -4,16 +4,20 @@ import StoreKitModel
 
 /// The rows of the test-controls panel: each reads its value from `TestControls` and steps it.
 public enum ControlRow: Int, CaseIterable, Sendable {
-    case nextOutcome, latency, askToBuy, paymentsAllowed, timeRate, verification, dropOrderIds, storefront, account, billingIssues, gracePeriod, apiErrors
+    case nextOutcome, latency, askToBuy, paymentsAllowed, timeRate, verification, dropOrderIds, storefront, account,
+        billingIssues, gracePeriod, apiErrors
 
-    static let outcomes: [PaymentOutcome] = [.success, .cancel, .deferred, .interrupted]
+    static let outcomes: [PaymentOutcome] =
+        [.success, .cancel, .deferred, .interrupted]
         + SKErrorCode.allCases.filter { $0 != .paymentCancelled }.map(PaymentOutcome.fail)
         + URLErrorCode.allCases.map(PaymentOutcome.network)
     /// The API-error row steps through one simulated `SKError.unknown` per API; other errors
     /// and several at once are set with `manage set api-error`.
-    static let apiErrorChoices: [[SimulatedAPI: StoreError]] = [[:]] + SimulatedAPI.allCases.map { [$0: .storeKit(.unknown)] }
+    static let apiErrorChoices: [[SimulatedAPI: StoreError]] =
+        [[:]] + SimulatedAPI.allCases.map { [$0: .storeKit(.unknown)] }
     static let latencies = [0, 250, 500, 1_000, 2_000, 5_000, 10_000]
-    static let verifications: [VerificationFailure?] = [nil, .unreachable]
+    static let verifications: [VerificationFailure?] =
+        [nil, .unreachable]
         + VerifyStatus.allCases.filter { $0 != .valid }.map(VerificationFailure.status)
 
     public func label(_ strings: UIStrings) -> String {
@@ -47,7 +51,9 @@ public enum ControlRow: Int, CaseIterable, Sendable {
         case .apiErrors:
             guard !controls.apiErrors.isEmpty else { return strings.none }
             return controls.apiErrors.sorted { $0.key.rawValue < $1.key.rawValue }
-                .map { "\($0.key.rawValue): \($0.value.domain == "SKErrorDomain" ? "SKError" : "URLError") \($0.value.code)" }.joined(separator: ", ")
+                .map {
+                    "\($0.key.rawValue): \($0.value.domain == "SKErrorDomain" ? "SKError" : "URLError") \($0.value.code)"
+                }.joined(separator: ", ")
         case .verification: return strings.verification(controls.verificationFailure)
         case .dropOrderIds: return strings.onOff(controls.dropOrderIds)
         case .storefront: return "\(state.storefront.id) (\(state.storefront.currency))"
@@ -66,7 +72,9 @@ public enum ControlRow: Int, CaseIterable, Sendable {
         let strings = UIStrings(state.language)
         var changed = allCases.filter { $0 != .storefront && $0 != .account && $0.value(state) != $0.value(defaults) }
             .map { "\($0.label(strings)): \($0.value(state))" }
-        if !state.controls.productOutcomes.isEmpty { changed.append(strings.productOutcomesSet(state.controls.productOutcomes.count)) }
+        if !state.controls.productOutcomes.isEmpty {
+            changed.append(strings.productOutcomesSet(state.controls.productOutcomes.count))
+        }
         return changed
     }
 
@@ -91,7 +99,8 @@ public enum ControlRow: Int, CaseIterable, Sendable {
         case .billingIssues: next.billingIssues.toggle()
         case .gracePeriod: next.gracePeriod.toggle()
         case .apiErrors: next.apiErrors = Self.cycle(Self.apiErrorChoices, controls.apiErrors, delta)
-        case .verification: next.verificationFailure = Self.cycle(Self.verifications, controls.verificationFailure, delta)
+        case .verification:
+            next.verificationFailure = Self.cycle(Self.verifications, controls.verificationFailure, delta)
         case .dropOrderIds: next.dropOrderIds.toggle()
         case .storefront, .account: return nil
         }

@@ -19,9 +19,11 @@ final class FormattedTimes: @unchecked Sendable {  // every access holds `lock`
     private var texts: [Key: String] = [:]
 
     func text(_ date: Date, timeZone: TimeZone, locale: String) -> String {
-        let key = Key(second: Int64(date.timeIntervalSince1970.rounded(.down)), timeZone: timeZone.identifier, locale: locale)
+        let key = Key(
+            second: Int64(date.timeIntervalSince1970.rounded(.down)), timeZone: timeZone.identifier, locale: locale)
         if let known = lock.withLock({ texts[key] }) { return known }
-        let style = Date.FormatStyle(date: .omitted, time: .standard, locale: Locale(identifier: locale), timeZone: timeZone)
+        let style = Date.FormatStyle(
+            date: .omitted, time: .standard, locale: Locale(identifier: locale), timeZone: timeZone)
         // Never cut: a locale whose times are wider ("오후 12:59:00") shifts its row a little.
         let formatted = date.formatted(style)
         let text = CellWidth.pad(formatted, to: max(Self.width, CellWidth.of(formatted)))

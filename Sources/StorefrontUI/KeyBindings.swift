@@ -3,11 +3,13 @@ import CellGrid
 /// What a key does; the same table drives dispatch and the help overlay, so they cannot drift.
 public enum Command: Sendable, Hashable, CaseIterable {
     case up, down, top, bottom, pageUp, pageDown
-    case buy, details, filter, restore, pending, storefront, account, language, controls, manager, subscriptions, requestRefund, redeemCode, chooseOffer
+    case buy, details, filter, restore, pending, storefront, account, language, controls, manager, subscriptions,
+        requestRefund, redeemCode, chooseOffer
     case transactionFilter, transactionsUp, transactionsDown
     case help, close, quit, retry, screenshot
     case increase, decrease, toggle
-    case approve, decline, resolve, refund, expire, renew, delete, clearAll, reset, autoRenew, priceIncrease, stopSharing
+    case approve, decline, resolve, refund, expire, renew, delete, clearAll, reset, autoRenew, priceIncrease,
+        stopSharing
     /// Answers to a question (quit while a payment is in flight?) and the key that closes a message.
     case yes, no, dismiss
     /// The crash screen: launch the app again, or install the fixed build first.
@@ -23,7 +25,10 @@ public struct KeyBinding: Sendable {
     /// The word or two a hint shows after the key ("buy"); the help text when nil.
     public let short: (en: String, zh: String)?
 
-    init(keys: [Key], command: Command, help: (en: String, zh: String), scope: Scope, short: (en: String, zh: String)? = nil) {
+    init(
+        keys: [Key], command: Command, help: (en: String, zh: String), scope: Scope,
+        short: (en: String, zh: String)? = nil
+    ) {
         self.keys = keys
         self.command = command
         self.help = help
@@ -57,72 +62,141 @@ public enum KeyBindings {
         KeyBinding(keys: [.character("G"), .end], command: .bottom, help: ("last item", "最后一项"), scope: .everywhere),
         KeyBinding(keys: [.pageUp], command: .pageUp, help: ("page up", "上一页"), scope: .everywhere),
         KeyBinding(keys: [.pageDown], command: .pageDown, help: ("page down", "下一页"), scope: .everywhere),
-        KeyBinding(keys: [.enter, .character("b")], command: .buy, help: ("buy the selected product", "购买所选商品"), scope: .main,
-                   short: ("buy", "购买")),
-        KeyBinding(keys: [.character("i")], command: .details, help: ("product details", "商品详情"), scope: .main, short: ("details", "详情")),
-        KeyBinding(keys: [.character("/")], command: .filter, help: ("filter products as you type", "输入以筛选商品"), scope: .main,
-                   short: ("filter", "筛选")),
-        KeyBinding(keys: [.character("r")], command: .restore, help: ("restore purchases", "恢复购买"), scope: .main, short: ("restore", "恢复")),
-        KeyBinding(keys: [.character("p")], command: .pending, help: ("pending payments", "待处理的付款"), scope: .main, short: ("pending", "待处理")),
-        KeyBinding(keys: [.character("s")], command: .storefront, help: ("switch storefront", "切换店面"), scope: .main, short: ("storefront", "店面")),
-        KeyBinding(keys: [.character("a")], command: .account, help: ("switch account", "切换账户"), scope: .main, short: ("account", "账户")),
-        KeyBinding(keys: [.character("l")], command: .language, help: ("switch language (en / 中文)", "切换语言 (en / 中文)"), scope: .main,
-                   short: ("中文", "English")),
+        KeyBinding(
+            keys: [.enter, .character("b")], command: .buy, help: ("buy the selected product", "购买所选商品"), scope: .main,
+            short: ("buy", "购买")),
+        KeyBinding(
+            keys: [.character("i")], command: .details, help: ("product details", "商品详情"), scope: .main,
+            short: ("details", "详情")),
+        KeyBinding(
+            keys: [.character("/")], command: .filter, help: ("filter products as you type", "输入以筛选商品"), scope: .main,
+            short: ("filter", "筛选")),
+        KeyBinding(
+            keys: [.character("r")], command: .restore, help: ("restore purchases", "恢复购买"), scope: .main,
+            short: ("restore", "恢复")),
+        KeyBinding(
+            keys: [.character("p")], command: .pending, help: ("pending payments", "待处理的付款"), scope: .main,
+            short: ("pending", "待处理")),
+        KeyBinding(
+            keys: [.character("s")], command: .storefront, help: ("switch storefront", "切换店面"), scope: .main,
+            short: ("storefront", "店面")),
+        KeyBinding(
+            keys: [.character("a")], command: .account, help: ("switch account", "切换账户"), scope: .main,
+            short: ("account", "账户")),
+        KeyBinding(
+            keys: [.character("l")], command: .language, help: ("switch language (en / 中文)", "切换语言 (en / 中文)"),
+            scope: .main,
+            short: ("中文", "English")),
         KeyBinding(keys: [.character("t")], command: .controls, help: ("test controls", "测试控制"), scope: .main),
-        KeyBinding(keys: [.character("m")], command: .manager, help: ("transaction manager", "交易管理器"), scope: .main,
-                   short: ("transactions", "交易管理")),
-        KeyBinding(keys: [.character("u")], command: .subscriptions, help: ("manage subscriptions", "管理订阅"), scope: .main,
-                   short: ("subscriptions", "订阅")),
-        KeyBinding(keys: [.character("f")], command: .requestRefund, help: ("request a refund of the selected product's purchase", "为所选商品的购买申请退款"),
-                   scope: .main),
-        KeyBinding(keys: [.character("c")], command: .redeemCode, help: ("redeem an offer code", "兑换优惠代码"), scope: .main),
-        KeyBinding(keys: [.enter, .character(" ")], command: .toggle, help: ("cancel or resume the subscription", "取消或恢复订阅"), scope: .subscriptions,
-                   short: ("cancel / resume", "取消 / 恢复")),
-        KeyBinding(keys: [.character("f")], command: .requestRefund, help: ("request a refund of its latest period", "为其最近一期申请退款"),
-                   scope: .subscriptions, short: ("refund", "退款")),
-        KeyBinding(keys: [.character("v")], command: .transactionFilter,
-                   help: ("transactions shown: all, purchases, failures, pending", "显示的交易：全部、购买、失败、待处理"), scope: .main,
-                   short: ("show", "显示")),
-        KeyBinding(keys: [.character("K")], command: .transactionsUp, help: ("scroll the transactions up", "交易列表上滚"), scope: .main),
-        KeyBinding(keys: [.character("J")], command: .transactionsDown, help: ("scroll the transactions down", "交易列表下滚"), scope: .main),
-        KeyBinding(keys: [.character("R")], command: .retry, help: ("reload products / retry verification", "重新加载商品 / 重试验证"), scope: .main),
-        KeyBinding(keys: [.character("+"), .right], command: .increase, help: ("quantity or value up", "增加数量或数值"), scope: .confirm),
-        KeyBinding(keys: [.character("o")], command: .chooseOffer, help: ("choose a promotional or win-back offer", "选择促销或赢回优惠"),
-                   scope: .confirm, short: ("offer", "优惠")),
-        KeyBinding(keys: [.character("-"), .left], command: .decrease, help: ("quantity or value down", "减少数量或数值"), scope: .confirm),
-        KeyBinding(keys: [.left, .right, .enter, .character(" ")], command: .toggle, help: ("change the setting", "更改设置"), scope: .controls),
-        KeyBinding(keys: [.character("A")], command: .approve, help: ("approve Ask to Buy", "批准购买请求"), scope: .manager, short: ("approve", "批准")),
-        KeyBinding(keys: [.character("D")], command: .decline, help: ("decline Ask to Buy, or a pending price increase", "拒绝购买请求或待同意的涨价"), scope: .manager, short: ("decline", "拒绝")),
-        KeyBinding(keys: [.character("I")], command: .resolve, help: ("resolve an interrupted purchase or a billing issue", "解决中断的购买或扣费问题"), scope: .manager,
-                   short: ("resolve", "解决")),
+        KeyBinding(
+            keys: [.character("m")], command: .manager, help: ("transaction manager", "交易管理器"), scope: .main,
+            short: ("transactions", "交易管理")),
+        KeyBinding(
+            keys: [.character("u")], command: .subscriptions, help: ("manage subscriptions", "管理订阅"), scope: .main,
+            short: ("subscriptions", "订阅")),
+        KeyBinding(
+            keys: [.character("f")], command: .requestRefund,
+            help: ("request a refund of the selected product's purchase", "为所选商品的购买申请退款"),
+            scope: .main),
+        KeyBinding(
+            keys: [.character("c")], command: .redeemCode, help: ("redeem an offer code", "兑换优惠代码"), scope: .main),
+        KeyBinding(
+            keys: [.enter, .character(" ")], command: .toggle, help: ("cancel or resume the subscription", "取消或恢复订阅"),
+            scope: .subscriptions,
+            short: ("cancel / resume", "取消 / 恢复")),
+        KeyBinding(
+            keys: [.character("f")], command: .requestRefund,
+            help: ("request a refund of its latest period", "为其最近一期申请退款"),
+            scope: .subscriptions, short: ("refund", "退款")),
+        KeyBinding(
+            keys: [.character("v")], command: .transactionFilter,
+            help: ("transactions shown: all, purchases, failures, pending", "显示的交易：全部、购买、失败、待处理"), scope: .main,
+            short: ("show", "显示")),
+        KeyBinding(
+            keys: [.character("K")], command: .transactionsUp, help: ("scroll the transactions up", "交易列表上滚"),
+            scope: .main),
+        KeyBinding(
+            keys: [.character("J")], command: .transactionsDown, help: ("scroll the transactions down", "交易列表下滚"),
+            scope: .main),
+        KeyBinding(
+            keys: [.character("R")], command: .retry, help: ("reload products / retry verification", "重新加载商品 / 重试验证"),
+            scope: .main),
+        KeyBinding(
+            keys: [.character("+"), .right], command: .increase, help: ("quantity or value up", "增加数量或数值"),
+            scope: .confirm),
+        KeyBinding(
+            keys: [.character("o")], command: .chooseOffer,
+            help: ("choose a promotional or win-back offer", "选择促销或赢回优惠"),
+            scope: .confirm, short: ("offer", "优惠")),
+        KeyBinding(
+            keys: [.character("-"), .left], command: .decrease, help: ("quantity or value down", "减少数量或数值"),
+            scope: .confirm),
+        KeyBinding(
+            keys: [.left, .right, .enter, .character(" ")], command: .toggle, help: ("change the setting", "更改设置"),
+            scope: .controls),
+        KeyBinding(
+            keys: [.character("A")], command: .approve, help: ("approve Ask to Buy", "批准购买请求"), scope: .manager,
+            short: ("approve", "批准")),
+        KeyBinding(
+            keys: [.character("D")], command: .decline,
+            help: ("decline Ask to Buy, or a pending price increase", "拒绝购买请求或待同意的涨价"), scope: .manager,
+            short: ("decline", "拒绝")),
+        KeyBinding(
+            keys: [.character("I")], command: .resolve,
+            help: ("resolve an interrupted purchase or a billing issue", "解决中断的购买或扣费问题"), scope: .manager,
+            short: ("resolve", "解决")),
         KeyBinding(keys: [.character("F")], command: .refund, help: ("refund", "退款"), scope: .manager),
-        KeyBinding(keys: [.character("E")], command: .expire, help: ("expire subscription", "使订阅过期"), scope: .manager, short: ("expire", "过期")),
-        KeyBinding(keys: [.character("N")], command: .renew, help: ("renew subscription now", "立即续订"), scope: .manager, short: ("renew", "续订")),
-        KeyBinding(keys: [.character("O")], command: .autoRenew, help: ("turn the subscription's auto-renew off or on", "关闭或开启订阅的自动续订"),
-                   scope: .manager, short: ("auto-renew", "自动续订")),
-        KeyBinding(keys: [.character("P")], command: .priceIncrease,
-                   help: ("price increase: request one, then the user consents (D declines it)", "涨价：发起，再由用户同意（D 拒绝）"),
-                   scope: .manager, short: ("price rise", "涨价")),
-        KeyBinding(keys: [.character("S")], command: .stopSharing,
-                   help: ("stop sharing the purchase with the family (REVOKE)", "停止与家人共享该购买（REVOKE）"),
-                   scope: .manager, short: ("stop sharing", "停止共享")),
-        KeyBinding(keys: [.character("X")], command: .delete, help: ("delete transaction", "删除交易"), scope: .manager, short: ("delete", "删除")),
-        KeyBinding(keys: [.character("C")], command: .clearAll, help: ("clear all transactions", "清除所有交易"), scope: .manager, short: ("clear", "清除")),
-        KeyBinding(keys: [.character("Z")], command: .reset, help: ("reset controls and store to defaults", "将控制与商店重置为默认"), scope: .controls,
-                   short: ("reset all", "全部重置")),
+        KeyBinding(
+            keys: [.character("E")], command: .expire, help: ("expire subscription", "使订阅过期"), scope: .manager,
+            short: ("expire", "过期")),
+        KeyBinding(
+            keys: [.character("N")], command: .renew, help: ("renew subscription now", "立即续订"), scope: .manager,
+            short: ("renew", "续订")),
+        KeyBinding(
+            keys: [.character("O")], command: .autoRenew,
+            help: ("turn the subscription's auto-renew off or on", "关闭或开启订阅的自动续订"),
+            scope: .manager, short: ("auto-renew", "自动续订")),
+        KeyBinding(
+            keys: [.character("P")], command: .priceIncrease,
+            help: ("price increase: request one, then the user consents (D declines it)", "涨价：发起，再由用户同意（D 拒绝）"),
+            scope: .manager, short: ("price rise", "涨价")),
+        KeyBinding(
+            keys: [.character("S")], command: .stopSharing,
+            help: ("stop sharing the purchase with the family (REVOKE)", "停止与家人共享该购买（REVOKE）"),
+            scope: .manager, short: ("stop sharing", "停止共享")),
+        KeyBinding(
+            keys: [.character("X")], command: .delete, help: ("delete transaction", "删除交易"), scope: .manager,
+            short: ("delete", "删除")),
+        KeyBinding(
+            keys: [.character("C")], command: .clearAll, help: ("clear all transactions", "清除所有交易"), scope: .manager,
+            short: ("clear", "清除")),
+        KeyBinding(
+            keys: [.character("Z")], command: .reset, help: ("reset controls and store to defaults", "将控制与商店重置为默认"),
+            scope: .controls,
+            short: ("reset all", "全部重置")),
         KeyBinding(keys: [.character("?")], command: .help, help: ("this help", "此帮助"), scope: .everywhere),
-        KeyBinding(keys: [.control("s")], command: .screenshot, help: ("save the screen (text, ANSI, SVG) for a bug report", "保存屏幕（文本、ANSI、SVG）以附于缺陷报告"),
-                   scope: .everywhere),
-        KeyBinding(keys: [.escape], command: .close, help: ("close the sheet / clear the filter", "关闭面板 / 清除筛选"), scope: .everywhere,
-                   short: ("close", "关闭")),
+        KeyBinding(
+            keys: [.control("s")], command: .screenshot,
+            help: ("save the screen (text, ANSI, SVG) for a bug report", "保存屏幕（文本、ANSI、SVG）以附于缺陷报告"),
+            scope: .everywhere),
+        KeyBinding(
+            keys: [.escape], command: .close, help: ("close the sheet / clear the filter", "关闭面板 / 清除筛选"),
+            scope: .everywhere,
+            short: ("close", "关闭")),
         KeyBinding(keys: [.character("q"), .control("c")], command: .quit, help: ("quit", "退出"), scope: .everywhere),
-        KeyBinding(keys: [.character("y"), .enter], command: .yes, help: ("yes: quit now", "是：立即退出"), scope: .question),
+        KeyBinding(
+            keys: [.character("y"), .enter], command: .yes, help: ("yes: quit now", "是：立即退出"), scope: .question),
         KeyBinding(keys: [.character("n")], command: .no, help: ("no: stay", "否：留下"), scope: .question),
-        KeyBinding(keys: [.enter], command: .dismiss, help: ("close the message", "关闭消息"), scope: .message, short: ("close", "关闭")),
-        KeyBinding(keys: [.enter], command: .relaunch, help: ("launch the app again (it meets the same transaction)", "再次启动应用（它会再次遇到同一笔交易）"),
-                   scope: .crash, short: ("launch again", "再次启动")),
-        KeyBinding(keys: [.character("x")], command: .fixApp, help: ("install the fixed build, then launch", "安装修复后的版本，然后启动"),
-                   scope: .crash, short: ("fixed build", "修复版本")),
+        KeyBinding(
+            keys: [.enter], command: .dismiss, help: ("close the message", "关闭消息"), scope: .message,
+            short: ("close", "关闭")),
+        KeyBinding(
+            keys: [.enter], command: .relaunch,
+            help: ("launch the app again (it meets the same transaction)", "再次启动应用（它会再次遇到同一笔交易）"),
+            scope: .crash, short: ("launch again", "再次启动")),
+        KeyBinding(
+            keys: [.character("x")], command: .fixApp, help: ("install the fixed build, then launch", "安装修复后的版本，然后启动"),
+            scope: .crash, short: ("fixed build", "修复版本")),
     ]
 
     /// The command for a key in the given scope: the scope's own bindings first, then the ones

@@ -30,19 +30,31 @@ struct KeyHints {
     func line(_ items: [Item], separator: String = "  ") -> String {
         items.map { item in
             let keys = item.commands.map { self.keys($0, item.scope, count: item.count) }.joined(separator: "/")
-            let label = item.label ?? item.commands.first.flatMap { KeyBindings.binding(of: $0, in: item.scope) }.map { $0.short ?? $0.help }
+            let label =
+                item.label
+                ?? item.commands.first.flatMap { KeyBindings.binding(of: $0, in: item.scope) }.map {
+                    $0.short ?? $0.help
+                }
             // An ASCII-only terminal cannot show "中文": the switch is named in English there.
-            return label.map { keys + " " + (language == .english ? (ascii ? $0.en.replacingOccurrences(of: "中文", with: "Chinese") : $0.en) : $0.zh) } ?? keys
+            return label.map {
+                keys + " "
+                    + (language == .english
+                        ? (ascii ? $0.en.replacingOccurrences(of: "中文", with: "Chinese") : $0.en) : $0.zh)
+            } ?? keys
         }.joined(separator: separator)
     }
 
-    private func item(_ commands: [Command], _ scope: KeyBinding.Scope = .main, _ label: (String, String)? = nil, count: Int = 1) -> Item {
+    private func item(
+        _ commands: [Command], _ scope: KeyBinding.Scope = .main, _ label: (String, String)? = nil, count: Int = 1
+    ) -> Item {
         Item(commands: commands, scope: scope, label: label.map { (en: $0.0, zh: $0.1) }, count: count)
     }
 
     /// The main screen's keys, most important first.
-    static let footerPriority: [Command] = [.quit, .buy, .filter, .details, .controls, .manager, .subscriptions, .restore, .storefront,
-                                            .account, .language, .pending, .redeemCode, .requestRefund]
+    static let footerPriority: [Command] = [
+        .quit, .buy, .filter, .details, .controls, .manager, .subscriptions, .restore, .storefront,
+        .account, .language, .pending, .redeemCode, .requestRefund,
+    ]
 
     /// As many of the main screen's keys as fit in `width`, whole and by priority, then the key
     /// to all the others: a narrow footer drops the least important hints, never cuts one.
@@ -67,12 +79,17 @@ struct KeyHints {
     func confirm(quantity: Bool, offers: Bool = false) -> String {
         let change = quantity ? [item([.increase, .decrease], .confirm, ("quantity", "数量"))] : []
         let offer = offers ? [item([.chooseOffer], .confirm)] : []
-        return line([item([.buy], .confirm)] + change + offer + [item([.close], .confirm, ("cancel", "取消"))], separator: "   ")
+        return line(
+            [item([.buy], .confirm)] + change + offer + [item([.close], .confirm, ("cancel", "取消"))], separator: "   ")
     }
 
     var details: String {
-        line([item([.buy]), item([.up, .down], .everywhere, ("other products", "其他商品")), item([.close], .everywhere, ("closes", "关闭"))],
-             separator: "   ")
+        line(
+            [
+                item([.buy]), item([.up, .down], .everywhere, ("other products", "其他商品")),
+                item([.close], .everywhere, ("closes", "关闭")),
+            ],
+            separator: "   ")
     }
 
     var message: String {
@@ -82,31 +99,44 @@ struct KeyHints {
     /// A list longer than its box: where it is, and how to move and close.
     func scrolling(from first: Int, to last: Int, of count: Int) -> String {
         let position = "\(first)–\(last)/\(count)"
-        return line([item([.up, .down], .everywhere, ("scroll", "滚动")), item([.dismiss, .close], .message)]) + "  " + position
+        return line([item([.up, .down], .everywhere, ("scroll", "滚动")), item([.dismiss, .close], .message)]) + "  "
+            + position
     }
 
     var picker: String {
-        line([item([.up, .down], .everywhere, ("choose", "选择")), item([.buy], .main, ("select", "确定")), item([.close], .everywhere)])
+        line([
+            item([.up, .down], .everywhere, ("choose", "选择")), item([.buy], .main, ("select", "确定")),
+            item([.close], .everywhere),
+        ])
     }
 
     var controls: String {
-        line([item([.up, .down], .everywhere, ("choose", "选择")), item([.toggle], .controls, ("change", "更改"), count: 3),
-              item([.reset], .controls), item([.close], .everywhere)])
+        line([
+            item([.up, .down], .everywhere, ("choose", "选择")), item([.toggle], .controls, ("change", "更改"), count: 3),
+            item([.reset], .controls), item([.close], .everywhere),
+        ])
     }
 
     var manager: String {
-        line([.approve, .decline, .resolve, .refund, .expire, .renew, .autoRenew, .priceIncrease, .delete, .clearAll].map { item([$0], .manager) }
-             + [item([.close], .everywhere)], separator: " ")
+        line(
+            [.approve, .decline, .resolve, .refund, .expire, .renew, .autoRenew, .priceIncrease, .delete, .clearAll].map
+            { item([$0], .manager) }
+                + [item([.close], .everywhere)], separator: " ")
     }
 
     var subscriptions: String {
-        line([item([.up, .down], .everywhere, ("choose", "选择")), item([.toggle], .subscriptions), item([.requestRefund], .subscriptions),
-              item([.close], .everywhere)])
+        line([
+            item([.up, .down], .everywhere, ("choose", "选择")), item([.toggle], .subscriptions),
+            item([.requestRefund], .subscriptions),
+            item([.close], .everywhere),
+        ])
     }
 
     var refundRequest: String {
-        line([item([.up, .down], .everywhere, ("reason", "原因")), item([.toggle], .subscriptions, ("submit", "提交")),
-              item([.close], .everywhere, ("cancel", "取消"))])
+        line([
+            item([.up, .down], .everywhere, ("reason", "原因")), item([.toggle], .subscriptions, ("submit", "提交")),
+            item([.close], .everywhere, ("cancel", "取消")),
+        ])
     }
 
     var redeem: String {

@@ -101,7 +101,10 @@ public struct ProductList: Sendable, Equatable {
     }
 
     public mutating func move(by delta: Int, page: Int) {
-        guard !visible.isEmpty else { selection = 0; return }
+        guard !visible.isEmpty else {
+            selection = 0
+            return
+        }
         selection = max(0, min(visible.count - 1, selection + delta))
         keepVisible(page: page)
     }
@@ -164,7 +167,8 @@ public struct ProductList: Sendable, Equatable {
                             result.append(index)
                         }
                     } else {
-                        for index in 0..<(starts.count - 1) where Self.contains(keys, starts[index]..<starts[index + 1], pin) {
+                        for index in 0..<(starts.count - 1)
+                        where Self.contains(keys, starts[index]..<starts[index + 1], pin) {
                             result.append(index)
                         }
                     }
@@ -175,7 +179,9 @@ public struct ProductList: Sendable, Equatable {
     }
 
     /// Byte-wise substring search: lower-cased UTF-8 keeps CJK intact and avoids String overhead.
-    private static func contains(_ keys: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ needle: UnsafeBufferPointer<UInt8>) -> Bool {
+    private static func contains(
+        _ keys: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ needle: UnsafeBufferPointer<UInt8>
+    ) -> Bool {
         guard needle.count <= range.count, let first = needle.first else { return needle.isEmpty }
         var index = range.lowerBound
         let last = range.upperBound - needle.count

@@ -39,7 +39,8 @@ extension Reducer {
             return [.restore(account: account)]
         case .pending: state.sheet = .pendingPayments
         case .storefront:
-            state.sheet = .storefrontPicker(selection: state.catalog.storefronts.firstIndex { $0.id == state.storefront.id } ?? 0)
+            state.sheet = .storefrontPicker(
+                selection: state.catalog.storefronts.firstIndex { $0.id == state.storefront.id } ?? 0)
         case .account:
             state.sheet = .accountPicker(selection: state.catalog.accounts.firstIndex { $0.name == account } ?? 0)
         case .language:
@@ -122,7 +123,9 @@ extension Reducer {
                 confirm.acknowledged = false
             case .chooseOffer:
                 // None, then each promotional and win-back offer in turn (codes: `c`).
-                let offers = state.catalog.product(id: confirm.productId)?.subscription?.offers.filter { $0.kind != .code }.map(\.id) ?? []
+                let offers =
+                    state.catalog.product(id: confirm.productId)?.subscription?.offers.filter { $0.kind != .code }.map(
+                        \.id) ?? []
                 guard !offers.isEmpty else { return [] }
                 let choices: [String?] = [nil] + offers
                 let index = choices.firstIndex(of: confirm.offerId) ?? 0
@@ -130,7 +133,9 @@ extension Reducer {
                 confirm.acknowledged = false
             case .buy where !confirm.pendingIds.isEmpty && !confirm.acknowledged: confirm.acknowledged = true
             case .buy: return confirmPurchase(&state, confirm)
-            case .close: state.sheet = nil; return []
+            case .close:
+                state.sheet = nil
+                return []
             case .quit: return quit(&state)
             default: return []
             }
@@ -148,11 +153,13 @@ extension Reducer {
             }
             return []
         case .storefrontPicker(let selection):
-            return picker(&state, key, selection, count: state.catalog.storefronts.count, wrap: Sheet.storefrontPicker) { state, index in
+            return picker(&state, key, selection, count: state.catalog.storefronts.count, wrap: Sheet.storefrontPicker)
+            { state, index in
                 switchStorefront(&state, state.catalog.storefronts[index])
             }
         case .accountPicker(let selection):
-            return picker(&state, key, selection, count: state.catalog.accounts.count, wrap: Sheet.accountPicker) { state, index in
+            return picker(&state, key, selection, count: state.catalog.accounts.count, wrap: Sheet.accountPicker) {
+                state, index in
                 switchAccount(&state, state.catalog.accounts[index])
             }
         case .productDetails:
@@ -211,15 +218,16 @@ extension Reducer {
         let last = Sheets.helpMaxScroll(state)
         let page = max(1, Sheets.room(for: state.size) - 1)
         let command = KeyBindings.command(for: key, in: .message)
-        let moved: Int? = switch command {
-        case .up: scroll - 1
-        case .down: scroll + 1
-        case .pageUp: scroll - page
-        case .pageDown: scroll + page
-        case .top: 0
-        case .bottom: last
-        default: nil
-        }
+        let moved: Int? =
+            switch command {
+            case .up: scroll - 1
+            case .down: scroll + 1
+            case .pageUp: scroll - page
+            case .pageDown: scroll + page
+            case .top: 0
+            case .bottom: last
+            default: nil
+            }
         guard let moved else { return messageCommand(&state, command) }
         state.sheet = .help(scroll: min(max(0, moved), last))
         return []
@@ -241,8 +249,10 @@ extension Reducer {
     }
 
     /// Up/down to choose, Enter to pick, Esc to close: the storefront and account pickers.
-    static func picker(_ state: inout AppState, _ key: Key, _ selection: Int, count: Int, wrap: (Int) -> Sheet,
-                       pick: (inout AppState, Int) -> [Effect]) -> [Effect] {
+    static func picker(
+        _ state: inout AppState, _ key: Key, _ selection: Int, count: Int, wrap: (Int) -> Sheet,
+        pick: (inout AppState, Int) -> [Effect]
+    ) -> [Effect] {
         switch KeyBindings.command(for: key, in: .main) {
         case .up: state.sheet = wrap(max(0, selection - 1))
         case .down: state.sheet = wrap(min(count - 1, selection + 1))
@@ -263,7 +273,10 @@ extension Reducer {
         state.storefront = storefront
         state.controls.storefront = storefront.id
         say(&state, UIStrings(state.language).switchedStorefront(storefront))
-        return [.setControls(state.controls), .loadProducts(storefront: storefront.id), .refresh(account: state.account.name)]
+        return [
+            .setControls(state.controls), .loadProducts(storefront: storefront.id),
+            .refresh(account: state.account.name),
+        ]
     }
 
     static func switchAccount(_ state: inout AppState, _ account: Account) -> [Effect] {
@@ -280,7 +293,9 @@ extension Reducer {
         state.progress = [:]
         state.armed = nil
         say(&state, UIStrings(state.language).switchedAccount(account.name))
-        return [.setControls(state.controls), .replayUnfinished(account: account.name),
-                .loadProducts(storefront: state.storefront.id), .refresh(account: account.name)]
+        return [
+            .setControls(state.controls), .replayUnfinished(account: account.name),
+            .loadProducts(storefront: state.storefront.id), .refresh(account: account.name),
+        ]
     }
 }

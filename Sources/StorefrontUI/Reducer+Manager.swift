@@ -15,17 +15,30 @@ extension Reducer {
         let selected = state.history.indices.contains(selection) ? state.history[selection] : nil
         let action: ManageAction?
         switch command {
-        case .up: state.sheet = .transactionManager(selection: max(0, selection - 1)); return []
-        case .down: state.sheet = .transactionManager(selection: max(0, min(count - 1, selection + 1))); return []
-        case .top: state.sheet = .transactionManager(selection: 0); return []
-        case .bottom: state.sheet = .transactionManager(selection: max(0, count - 1)); return []
-        case .close: state.sheet = nil; return []
+        case .up:
+            state.sheet = .transactionManager(selection: max(0, selection - 1))
+            return []
+        case .down:
+            state.sheet = .transactionManager(selection: max(0, min(count - 1, selection + 1)))
+            return []
+        case .top:
+            state.sheet = .transactionManager(selection: 0)
+            return []
+        case .bottom:
+            state.sheet = .transactionManager(selection: max(0, count - 1))
+            return []
+        case .close:
+            state.sheet = nil
+            return []
         case .quit: return quit(&state)
-        case .help: state.sheet = .help(scroll: 0); return []
+        case .help:
+            state.sheet = .help(scroll: 0)
+            return []
         case .approve: action = selected.map { .approveAskToBuy($0.id) }
         case .decline:
             guard let selected else { return [] }
-            action = selected.state == .deferred || renewal(state, selected)?.priceIncreaseStatus != .pending
+            action =
+                selected.state == .deferred || renewal(state, selected)?.priceIncreaseStatus != .pending
                 ? .declineAskToBuy(selected.id) : .priceIncrease(selected.id, .decline)
         case .autoRenew:
             guard let selected, let renewal = renewal(state, selected) else { return [] }
@@ -42,7 +55,9 @@ extension Reducer {
             guard state.armed == command, state.armedTransaction == selected.id, let command else {
                 state.armed = command
                 state.armedTransaction = selected.id
-                say(&state, UIStrings(state.language).pressAgain(command ?? .delete, transactionId: selected.id), .warning)
+                say(
+                    &state, UIStrings(state.language).pressAgain(command ?? .delete, transactionId: selected.id),
+                    .warning)
                 return []
             }
             state.armed = nil

@@ -55,7 +55,9 @@ extension Reducer {
             case .verificationRejected(let id, let reason):
                 state.progress[id] = .rejected(reason)
                 state.inFlight.remove(id)
-                state.sheet = .error(ErrorSheet(kind: .verification(reason: reason), productId: Presentation.productId(state, transaction: id)))
+                state.sheet = .error(
+                    ErrorSheet(
+                        kind: .verification(reason: reason), productId: Presentation.productId(state, transaction: id)))
             case .deliveredElsewhere(let id):
                 state.progress[id] = .verified
                 state.inFlight.remove(id)
@@ -68,7 +70,12 @@ extension Reducer {
                 state.progress[id] = .revoked
                 // A family member's copy is revoked when the purchaser is refunded or stops sharing.
                 let shared = state.history.first { $0.id == id }?.terms?.ownership == .familyShared
-                say(&state, shared ? strings.unshared(Presentation.title(state, transaction: id)) : strings.refunded(Presentation.title(state, transaction: id), balance: balance, amount: amount), .warning)
+                say(
+                    &state,
+                    shared
+                        ? strings.unshared(Presentation.title(state, transaction: id))
+                        : strings.refunded(
+                            Presentation.title(state, transaction: id), balance: balance, amount: amount), .warning)
             case .finished(let id):
                 switch state.progress[id] {
                 case .failed?, .revoked?: break
@@ -91,10 +98,13 @@ extension Reducer {
     /// The store went away while payments of this session were `purchasing`: their outcome waits
     /// for it, and the screen says so instead of spinning on.
     static func holdPurchasing(_ state: inout AppState) {
-        for id in state.inFlight.sorted() where state.progress[id] == .purchasing && !state.unconfirmed.contains(where: { $0.transactionId == id }) {
+        for id in state.inFlight.sorted()
+        where state.progress[id] == .purchasing && !state.unconfirmed.contains(where: { $0.transactionId == id }) {
             guard let transaction = state.history.first(where: { $0.id == id }) else { continue }
-            state.unconfirmed.append(UnconfirmedPayment(productId: transaction.productId, quantity: transaction.quantity,
-                                                        orderId: transaction.payment.applicationUsername, transactionId: id, since: state.now))
+            state.unconfirmed.append(
+                UnconfirmedPayment(
+                    productId: transaction.productId, quantity: transaction.quantity,
+                    orderId: transaction.payment.applicationUsername, transactionId: id, since: state.now))
         }
     }
 
@@ -105,11 +115,15 @@ extension Reducer {
         let strings = UIStrings(state.language)
         for payment in state.unconfirmed where payment.transactionId == nil {
             let arrived = history.contains { transaction in
-                transaction.productId == payment.productId && (transaction.payment.applicationUsername == payment.orderId
-                    // An order id dropped on the way (a test control does that): by product and time.
-                    || (transaction.payment.applicationUsername == nil && transaction.purchaseDate >= payment.since.addingTimeInterval(-120)))
+                transaction.productId == payment.productId
+                    && (transaction.payment.applicationUsername == payment.orderId
+                        // An order id dropped on the way (a test control does that): by product and time.
+                        || (transaction.payment.applicationUsername == nil
+                            && transaction.purchaseDate >= payment.since.addingTimeInterval(-120)))
             }
-            if !arrived { say(&state, strings.paymentDidNotArrive(Presentation.title(state, product: payment.productId))) }
+            if !arrived {
+                say(&state, strings.paymentDidNotArrive(Presentation.title(state, product: payment.productId)))
+            }
         }
         state.unconfirmed = []
     }
@@ -146,15 +160,20 @@ extension Reducer {
         }
         let pending = PendingPayment.blocking(product.id, in: state.pending).map(\.transactionId)
         let purchasing = state.history.filter { $0.productId == product.id && $0.state == .purchasing }.map(\.id)
-        let unconfirmed = state.unconfirmed.filter { $0.productId == product.id && $0.transactionId == nil }.map { $0.orderId ?? "" }
-        state.sheet = .confirmPurchase(ConfirmPurchase(productId: product.id, quantity: 1, pendingIds: purchasing + pending + unconfirmed))
+        let unconfirmed = state.unconfirmed.filter { $0.productId == product.id && $0.transactionId == nil }.map {
+            $0.orderId ?? ""
+        }
+        state.sheet = .confirmPurchase(
+            ConfirmPurchase(productId: product.id, quantity: 1, pendingIds: purchasing + pending + unconfirmed))
         return []
     }
 
     static func confirmPurchase(_ state: inout AppState, _ confirm: ConfirmPurchase) -> [Effect] {
         state.sheet = nil
         say(&state, UIStrings(state.language).purchasing(Presentation.title(state, product: confirm.productId)))
-        if let offerId = confirm.offerId { return [.buyWithOffer(productId: confirm.productId, offerId: offerId, account: state.account.name)] }
+        if let offerId = confirm.offerId {
+            return [.buyWithOffer(productId: confirm.productId, offerId: offerId, account: state.account.name)]
+        }
         return [.buy(productId: confirm.productId, quantity: confirm.quantity, account: state.account.name)]
     }
 }

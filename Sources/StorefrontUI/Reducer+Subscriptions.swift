@@ -18,9 +18,13 @@ extension Reducer {
 
     /// The refund request for the selected product's latest purchase that was not refunded.
     static func openRefundRequest(_ state: inout AppState, transactionId: String? = nil) {
-        let id = transactionId ?? state.selectedProduct.flatMap { product in
-            state.history.first { $0.productId == product.id && $0.state == .purchased && $0.terms?.revocation == nil }?.id
-        }
+        let id =
+            transactionId
+            ?? state.selectedProduct.flatMap { product in
+                state.history.first {
+                    $0.productId == product.id && $0.state == .purchased && $0.terms?.revocation == nil
+                }?.id
+            }
         guard let id else {
             say(&state, UIStrings(state.language).nothingToRefund, .warning)
             return
@@ -42,13 +46,16 @@ extension Reducer {
     /// store's to say.
     static func redeemCodeKey(_ state: inout AppState, _ key: Key, _ code: String) -> [Effect] {
         switch key {
-        case .character(let character) where character.isASCII && !character.isNewline && (character.asciiValue ?? 0) >= 0x20 && code.count < 100:
+        case .character(let character)
+        where character.isASCII && !character.isNewline && (character.asciiValue ?? 0) >= 0x20 && code.count < 100:
             state.sheet = .redeemCode(code + String(character))
         case .backspace, .control("h"):
             state.sheet = .redeemCode(String(code.dropLast()))
         case .enter where !code.isEmpty:
             let product = state.catalog.products.first { product in
-                product.subscription?.offers.contains { $0.kind == .code && ($0.oneTimeCodes.contains(code) || $0.customCodes.contains(code)) } == true
+                product.subscription?.offers.contains {
+                    $0.kind == .code && ($0.oneTimeCodes.contains(code) || $0.customCodes.contains(code))
+                } == true
             }
             guard let product else {
                 state.sheet = .error(ErrorSheet(kind: .store(.storeKit(.invalidOfferIdentifier)), productId: nil))
@@ -74,7 +81,10 @@ extension Reducer {
             guard let selected, selected.isActive(at: state.now) else { return [] }
             let resume = !selected.willAutoRenew
             let title = Presentation.title(state, product: selected.productId)
-            say(&state, resume ? UIStrings(state.language).resumed(title) : UIStrings(state.language).cancelledSubscription(title))
+            say(
+                &state,
+                resume
+                    ? UIStrings(state.language).resumed(title) : UIStrings(state.language).cancelledSubscription(title))
             return [.manage(.setAutoRenew(selected.transactionId, resume)), .refresh(account: state.account.name)]
         case .requestRefund:
             guard let selected else { return [] }

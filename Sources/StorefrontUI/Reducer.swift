@@ -12,7 +12,10 @@ public enum Reducer {
 
     /// What to do at launch: the observer first (re-deliver the unfinished), then the catalog.
     public static func start(_ state: AppState) -> [Effect] {
-        [.replayUnfinished(account: state.account.name), .loadProducts(storefront: state.storefront.id), .refresh(account: state.account.name)]
+        [
+            .replayUnfinished(account: state.account.name), .loadProducts(storefront: state.storefront.id),
+            .refresh(account: state.account.name),
+        ]
     }
 
     public static func reduce(_ state: inout AppState, _ action: Action) -> [Effect] {
@@ -63,9 +66,13 @@ public enum Reducer {
             return []
         case .paymentUnconfirmed(let productId, let quantity, let orderId, let reason):
             state.storeProblem = reason
-            state.unconfirmed.append(UnconfirmedPayment(productId: productId, quantity: quantity, orderId: orderId, transactionId: nil,
-                                                        since: state.now))
-            say(&state, UIStrings(state.language).paymentUnconfirmed(Presentation.title(state, product: productId)), .warning)
+            state.unconfirmed.append(
+                UnconfirmedPayment(
+                    productId: productId, quantity: quantity, orderId: orderId, transactionId: nil,
+                    since: state.now))
+            say(
+                &state, UIStrings(state.language).paymentUnconfirmed(Presentation.title(state, product: productId)),
+                .warning)
             return []
         case .refreshFailed(let message):
             state.storeProblem = message

@@ -20,10 +20,14 @@ enum Sheets {
         if case .help(let offset) = sheet { scroll = offset }
         var wide = scroll != nil
         if case .transactionManager = sheet { wide = true }
-        box(&grid, title: title, lines: lines, hint: hint, state: state, selected: lines.firstIndex(where: \.selected), scroll: scroll, wide: wide)
+        box(
+            &grid, title: title, lines: lines, hint: hint, state: state, selected: lines.firstIndex(where: \.selected),
+            scroll: scroll, wide: wide)
     }
 
-    static func content(_ sheet: Sheet, _ state: AppState, _ strings: UIStrings, _ hints: KeyHints) -> (String, [Line], String) {
+    static func content(_ sheet: Sheet, _ state: AppState, _ strings: UIStrings, _ hints: KeyHints) -> (
+        String, [Line], String
+    ) {
         switch sheet {
         case .confirmPurchase(let confirm): return confirmation(confirm, state, strings, hints)
         case .productDetails: return (strings.detailsTitle, details(state, strings), hints.details)
@@ -38,24 +42,38 @@ enum Sheets {
         case .storefrontPicker(let selection):
             let product = state.selectedProduct
             let lines = state.catalog.storefronts.enumerated().map { index, storefront in
-                let price = product.flatMap {
-                    PriceFormatter(currency: storefront.currency, locale: state.localeOverride ?? storefront.locale, asciiOnly: state.asciiOnly)
+                let price =
+                    product.flatMap {
+                        PriceFormatter(
+                            currency: storefront.currency, locale: state.localeOverride ?? storefront.locale,
+                            asciiOnly: state.asciiOnly
+                        )
                         .displayPrice(of: $0, in: storefront.id, language: state.language)
-                } ?? ""
-                return Line(text: "\(storefront.id)  \(storefront.currency)  \(CellWidth.pad(storefront.locale, to: 6))  \(price)", selected: index == selection, wraps: false)
+                    } ?? ""
+                return Line(
+                    text:
+                        "\(storefront.id)  \(storefront.currency)  \(CellWidth.pad(storefront.locale, to: 6))  \(price)",
+                    selected: index == selection, wraps: false)
             }
             return (strings.storefrontTitle, lines, hints.picker)
         case .accountPicker(let selection):
             let lines = state.catalog.accounts.enumerated().map { index, account in
                 var flags: [String] = []
                 if account.askToBuy { flags.append(strings.controlAskToBuy) }
-                if !account.paymentsAllowed { flags.append(strings.controlPaymentsAllowed + ": " + strings.onOff(false)) }
-                return Line(text: "\(CellWidth.pad(account.name, to: 12)) \(account.storefront)  \(flags.joined(separator: ", "))", selected: index == selection, wraps: false)
+                if !account.paymentsAllowed {
+                    flags.append(strings.controlPaymentsAllowed + ": " + strings.onOff(false))
+                }
+                return Line(
+                    text:
+                        "\(CellWidth.pad(account.name, to: 12)) \(account.storefront)  \(flags.joined(separator: ", "))",
+                    selected: index == selection, wraps: false)
             }
             return (strings.accountTitle, lines, hints.picker)
         case .testControls(let selection):
             let lines = ControlRow.allCases.map { row in
-                Line(text: CellWidth.pad(row.label(strings), to: 24) + "  " + row.value(state), selected: row.rawValue == selection, wraps: false)
+                Line(
+                    text: CellWidth.pad(row.label(strings), to: 24) + "  " + row.value(state),
+                    selected: row.rawValue == selection, wraps: false)
             }
             return (strings.controlsTitle, lines, hints.controls)
         case .transactionManager(let selection):
@@ -69,43 +87,65 @@ enum Sheets {
         case .appCrashed(let crash):
             return (strings.crashTitle, crashLines(crash, state, strings), hints.crash)
         case .redeemCode(let code):
-            return (strings.redeemTitle, [Line(text: strings.redeemPrompt), Line(text: ""), Line(text: "> " + code + "▏", role: .title)], hints.redeem)
+            return (
+                strings.redeemTitle,
+                [Line(text: strings.redeemPrompt), Line(text: ""), Line(text: "> " + code + "▏", role: .title)],
+                hints.redeem
+            )
         case .restoreResult(let result):
-            let line: Line = switch result {
-            case .restored(let ids): Line(text: strings.restored(ids.map { Presentation.title(state, product: $0) }), role: .success)
-            case .nothing: Line(text: strings.nothingToRestore)
-            case .failed(let error): Line(text: strings.restoreFailed(error), role: .error)
-            }
+            let line: Line =
+                switch result {
+                case .restored(let ids):
+                    Line(text: strings.restored(ids.map { Presentation.title(state, product: $0) }), role: .success)
+                case .nothing: Line(text: strings.nothingToRestore)
+                case .failed(let error): Line(text: strings.restoreFailed(error), role: .error)
+                }
             return (strings.restoreTitle, [line], hints.message)
         }
     }
 
-    static func confirmation(_ confirm: ConfirmPurchase, _ state: AppState, _ strings: UIStrings, _ hints: KeyHints) -> (String, [Line], String) {
-        guard let product = state.catalog.product(id: confirm.productId) else { return (strings.confirmTitle, [], hints.confirm) }
+    static func confirmation(_ confirm: ConfirmPurchase, _ state: AppState, _ strings: UIStrings, _ hints: KeyHints)
+        -> (String, [Line], String)
+    {
+        guard let product = state.catalog.product(id: confirm.productId) else {
+            return (strings.confirmTitle, [], hints.confirm)
+        }
         let title = product.title.text(in: state.language)
         let quote = state.quote(product, quantity: confirm.quantity)
         let chosen = confirm.offerId.flatMap { product.subscription?.offer(id: $0) }
         // A chosen offer's first payment: nothing for a free one, or one that waits for the plan in
         // force to renew; else its price here.
-        let waits = switch quote.basis {
-        case .alreadySubscribed, .atNextRenewal: true
-        default: false
-        }
+        let waits =
+            switch quote.basis {
+            case .alreadySubscribed, .atNextRenewal: true
+            default: false
+            }
         let charged = chosen.map { waits ? 0 : $0.terms.firstPayment(in: state.storefront.id) } ?? quote.price
         let total = charged.map { state.priceFormatter.string($0) } ?? "—"
-        var lines = quoteLines(quote, product: product, title: title, quantity: confirm.quantity, total: total, state, strings)
+        var lines = quoteLines(
+            quote, product: product, title: title, quantity: confirm.quantity, total: total, state, strings)
         if let offer = chosen {
             // The store decides whether the account may take it; the sheet says what it would be.
-            let renewal = product.subscription.flatMap { subscription in
-                product.prices[state.storefront.id].map { state.priceFormatter.string($0, period: subscription.period, language: state.language) }
-            } ?? "—"
-            lines = [Line(text: strings.confirmSubscribe(title), role: .title),
-                     Line(text: strings.chosenOffer(offer.kind) + strings.offerThen(offer.terms, renewal: renewal, formatter: state.priceFormatter,
-                                                                                   storefront: state.storefront.id), role: .success)]
+            let renewal =
+                product.subscription.flatMap { subscription in
+                    product.prices[state.storefront.id].map {
+                        state.priceFormatter.string($0, period: subscription.period, language: state.language)
+                    }
+                } ?? "—"
+            lines = [
+                Line(text: strings.confirmSubscribe(title), role: .title),
+                Line(
+                    text: strings.chosenOffer(offer.kind)
+                        + strings.offerThen(
+                            offer.terms, renewal: renewal, formatter: state.priceFormatter,
+                            storefront: state.storefront.id), role: .success),
+            ]
             if waits { lines.append(Line(text: strings.offerAtRenewal, role: .warning)) }
         }
         lines += [Line(text: "")]
-        if product.type == .consumable { lines.append(Line(text: field(strings.quantity, "\(confirm.quantity)  (+/-)"))) }
+        if product.type == .consumable {
+            lines.append(Line(text: field(strings.quantity, "\(confirm.quantity)  (+/-)")))
+        }
         lines += [
             Line(text: field(strings.price, state.displayPrice(product)), role: .price),
             Line(text: field(strings.total, total), role: .price),
@@ -123,29 +163,47 @@ enum Sheets {
 
     /// The sheet's first words, as the App Store's purchase sheet puts them: what the account
     /// already has is not sold again, and an introductory offer says what follows it.
-    static func quoteLines(_ quote: PurchaseQuote, product: Product, title: String, quantity: Int, total: String,
-                           _ state: AppState, _ strings: UIStrings) -> [Line] {
+    static func quoteLines(
+        _ quote: PurchaseQuote, product: Product, title: String, quantity: Int, total: String,
+        _ state: AppState, _ strings: UIStrings
+    ) -> [Line] {
         switch quote.basis {
         case .alreadyOwned:
             return [Line(text: strings.alreadyPurchased(title), role: .title)]
         case .alreadySubscribed(let until):
             let renews = state.entitlements.first { $0.productId == product.id }?.willAutoRenew ?? false
-            return [Line(text: strings.alreadySubscribed(title), role: .title),
-                    Line(text: strings.subscription(title, expires: until, now: state.now, renews: renews), role: .muted)]
+            return [
+                Line(text: strings.alreadySubscribed(title), role: .title),
+                Line(text: strings.subscription(title, expires: until, now: state.now, renews: renews), role: .muted),
+            ]
         case .introductory(let offer):
-            let renewal = product.subscription.flatMap { subscription in
-                quote.renewalPrice.map { state.priceFormatter.string($0, period: subscription.period, language: state.language) }
-            } ?? "—"
-            return [Line(text: strings.confirmSubscribe(title), role: .title),
-                    Line(text: strings.offerThen(offer, renewal: renewal, formatter: state.priceFormatter, storefront: state.storefront.id), role: .success)]
+            let renewal =
+                product.subscription.flatMap { subscription in
+                    quote.renewalPrice.map {
+                        state.priceFormatter.string($0, period: subscription.period, language: state.language)
+                    }
+                } ?? "—"
+            return [
+                Line(text: strings.confirmSubscribe(title), role: .title),
+                Line(
+                    text: strings.offerThen(
+                        offer, renewal: renewal, formatter: state.priceFormatter, storefront: state.storefront.id),
+                    role: .success),
+            ]
         case .replacesNow(let from, let refund):
             let refunded = refund > 0 ? state.priceFormatter.string(refund) : nil
-            return [Line(text: strings.confirmSubscribe(title), role: .title),
-                    Line(text: strings.switchNow(Presentation.title(state, product: from), refund: refunded), role: .warning)]
+            return [
+                Line(text: strings.confirmSubscribe(title), role: .title),
+                Line(
+                    text: strings.switchNow(Presentation.title(state, product: from), refund: refunded), role: .warning),
+            ]
         case .atNextRenewal(let from, let on):
             let left = UIStrings.timeLeft(max(0, Int(on.timeIntervalSince(state.now).rounded(.up))))
-            return [Line(text: strings.confirmSubscribe(title), role: .title),
-                    Line(text: strings.switchAtRenewal(Presentation.title(state, product: from), left: left), role: .warning)]
+            return [
+                Line(text: strings.confirmSubscribe(title), role: .title),
+                Line(
+                    text: strings.switchAtRenewal(Presentation.title(state, product: from), left: left), role: .warning),
+            ]
         case .fullPrice:
             return [Line(text: strings.confirmQuestion(title, quantity: quantity, price: total), role: .title)]
         }
@@ -164,7 +222,9 @@ enum Sheets {
             Line(text: field(strings.typeLabel, product.type.label(in: state.language))),
             Line(text: field(strings.productIdLabel, product.id), wraps: false),
         ]
-        if product.familyShareable { lines.append(Line(text: field(strings.familySharingLabel, strings.familySharingOn))) }
+        if product.familyShareable {
+            lines.append(Line(text: field(strings.familySharingLabel, strings.familySharingOn)))
+        }
         if let subscription = product.subscription, let group = subscription.group {
             let name = state.catalog.group(id: group)?.title.text(in: state.language) ?? group
             lines.append(Line(text: field(strings.groupLabel, name)))
@@ -178,37 +238,69 @@ enum Sheets {
     /// StoreKit 2's renewal info of a subscription the account has: when it renews or ends, to
     /// what, a billing issue or grace period, a price increase, why it expired.
     static func renewalLines(_ state: AppState, _ product: Product, _ strings: UIStrings) -> [Line] {
-        guard let entitlement = state.entitlements.first(where: { $0.productId == product.id && $0.type == .autoRenewable }),
-              let renewal = entitlement.renewal, let expires = entitlement.expiresDate else { return [] }
+        guard
+            let entitlement = state.entitlements.first(where: {
+                $0.productId == product.id && $0.type == .autoRenewable
+            }),
+            let renewal = entitlement.renewal, let expires = entitlement.expiresDate
+        else { return [] }
         let title = product.title.text(in: state.language)
-        let status = renewal.isInBillingRetry
+        let status =
+            renewal.isInBillingRetry
             ? strings.billingIssue(title, graceUntil: renewal.gracePeriodExpirationDate, now: state.now)
             : strings.subscription(title, expires: expires, now: state.now, renews: renewal.willAutoRenew)
-        var lines = [Line(text: ""), Line(text: field(strings.renewalLabel, status), role: entitlement.isActive(at: state.now) ? .success : .muted)]
+        var lines = [
+            Line(text: ""),
+            Line(
+                text: field(strings.renewalLabel, status), role: entitlement.isActive(at: state.now) ? .success : .muted
+            ),
+        ]
         if renewal.autoRenewProductId != product.id {
-            lines.append(Line(text: field("", strings.renewsTo(Presentation.title(state, product: renewal.autoRenewProductId)))))
+            lines.append(
+                Line(text: field("", strings.renewsTo(Presentation.title(state, product: renewal.autoRenewProductId)))))
         }
         if let increase = renewal.priceIncreaseStatus {
-            lines.append(Line(text: field("", increase == .pending ? strings.priceIncreasePending : strings.priceIncreaseAgreed), role: .warning))
+            lines.append(
+                Line(
+                    text: field("", increase == .pending ? strings.priceIncreasePending : strings.priceIncreaseAgreed),
+                    role: .warning))
         }
-        if let reason = renewal.expirationReason { lines.append(Line(text: field("", strings.expirationReason(reason)), role: .muted)) }
+        if let reason = renewal.expirationReason {
+            lines.append(Line(text: field("", strings.expirationReason(reason)), role: .muted))
+        }
         return lines
     }
 
-    static func errorSheet(_ sheet: ErrorSheet, _ state: AppState, _ strings: UIStrings, _ hints: KeyHints) -> (String, [Line], String) {
+    static func errorSheet(_ sheet: ErrorSheet, _ state: AppState, _ strings: UIStrings, _ hints: KeyHints) -> (
+        String, [Line], String
+    ) {
         switch sheet.kind {
         case .store(let error):
             let text = error.text(in: state.language)
             let code = "\(error.domain == "SKErrorDomain" ? "SKError" : "URLError") \(error.code) · \(error.name)"
-            return (strings.errorTitle, [Line(text: code, role: .error), Line(text: ""), Line(text: text.message, role: .title),
-                                         Line(text: ""), Line(text: strings.developerLabel + text.detail, role: .muted)], hints.message)
+            return (
+                strings.errorTitle,
+                [
+                    Line(text: code, role: .error), Line(text: ""), Line(text: text.message, role: .title),
+                    Line(text: ""), Line(text: strings.developerLabel + text.detail, role: .muted),
+                ], hints.message
+            )
         case .interrupted(let error):
             let code = "\(error.domain == "SKErrorDomain" ? "SKError" : "URLError") \(error.code) · \(error.name)"
-            return (strings.interruptedTitle, [Line(text: strings.interruptedBody, role: .title), Line(text: ""),
-                                                Line(text: strings.interruptedAppSees(code), role: .muted), Line(text: ""),
-                                                Line(text: strings.interruptedHowToResolve, role: .warning)], hints.message)
+            return (
+                strings.interruptedTitle,
+                [
+                    Line(text: strings.interruptedBody, role: .title), Line(text: ""),
+                    Line(text: strings.interruptedAppSees(code), role: .muted), Line(text: ""),
+                    Line(text: strings.interruptedHowToResolve, role: .warning),
+                ], hints.message
+            )
         case .verification(let reason):
-            return (strings.verificationTitle, [Line(text: reason, role: .error), Line(text: ""), Line(text: strings.verificationAdvice)], hints.message)
+            return (
+                strings.verificationTitle,
+                [Line(text: reason, role: .error), Line(text: ""), Line(text: strings.verificationAdvice)],
+                hints.message
+            )
         case .failure(let message):
             return (strings.failureTitle, [Line(text: message, role: .error)], hints.message)
         }
@@ -217,15 +309,20 @@ enum Sheets {
     /// Generated from the dispatch table; two columns when one would not fit the screen.
     /// Where each key works, in the order a user meets the screens, each key with what it does;
     /// a description too long for the box wraps under itself, so nothing is cut at any width.
-    static let helpSections: [KeyBinding.Scope] = [.main, .everywhere, .confirm, .subscriptions, .controls, .manager, .crash]
+    static let helpSections: [KeyBinding.Scope] = [
+        .main, .everywhere, .confirm, .subscriptions, .controls, .manager, .crash,
+    ]
 
     static func crashLines(_ crash: AppCrashReport, _ state: AppState, _ strings: UIStrings) -> [Line] {
         let title = Presentation.title(state, product: crash.productId)
-        return [Line(text: strings.crashed(title, transactionId: crash.transactionId, crashes: crash.crashes), role: .error),
-                Line(text: ""),
-                Line(text: strings.crashLoop),
-                Line(text: ""),
-                Line(text: strings.crashWayOut, role: .muted)]
+        return [
+            Line(
+                text: strings.crashed(title, transactionId: crash.transactionId, crashes: crash.crashes), role: .error),
+            Line(text: ""),
+            Line(text: strings.crashLoop),
+            Line(text: ""),
+            Line(text: strings.crashWayOut, role: .muted),
+        ]
     }
 
     static func help(_ state: AppState, _ strings: UIStrings) -> [Line] {
@@ -238,7 +335,8 @@ enum Sheets {
             if !lines.isEmpty { lines.append(Line(text: "")) }
             lines.append(Line(text: strings.helpSection(scope), role: .title))
             for binding in bindings {
-                let keys = binding.keys.map { state.asciiOnly ? $0.asciiDescription : $0.description }.joined(separator: " ")
+                let keys = binding.keys.map { state.asciiOnly ? $0.asciiDescription : $0.description }.joined(
+                    separator: " ")
                 var text = state.language == .english ? binding.help.en : binding.help.zh
                 if state.asciiOnly { text = text.replacingOccurrences(of: "中文", with: "Chinese") }
                 let words = View.wrappedLines(text, width: max(8, inner - keyColumn))
@@ -246,7 +344,9 @@ enum Sheets {
                 let ownLine = CellWidth.of(keys) >= keyColumn
                 if ownLine { lines.append(Line(text: keys, wraps: false)) }
                 for (index, part) in words.enumerated() {
-                    let lead = index == 0 && !ownLine ? CellWidth.pad(keys, to: keyColumn - 1) + " " : String(repeating: " ", count: keyColumn)
+                    let lead =
+                        index == 0 && !ownLine
+                        ? CellWidth.pad(keys, to: keyColumn - 1) + " " : String(repeating: " ", count: keyColumn)
                     lines.append(Line(text: lead + part, wraps: false))
                 }
             }
@@ -268,12 +368,22 @@ enum Sheets {
     static func pending(_ state: AppState, _ strings: UIStrings) -> [Line] {
         guard !state.pending.isEmpty || !state.unconfirmed.isEmpty else { return [Line(text: strings.pendingNone)] }
         var lines = state.unconfirmed.flatMap { payment in
-            [Line(text: "\(payment.transactionId ?? "—")  \(Presentation.title(state, product: payment.productId)) ×\(payment.quantity)  \(strings.since(payment.since, now: state.now))", role: .title),
-             Line(text: "  " + strings.unconfirmedReason, role: .warning)]
+            [
+                Line(
+                    text:
+                        "\(payment.transactionId ?? "—")  \(Presentation.title(state, product: payment.productId)) ×\(payment.quantity)  \(strings.since(payment.since, now: state.now))",
+                    role: .title),
+                Line(text: "  " + strings.unconfirmedReason, role: .warning),
+            ]
         }
         lines += state.pending.flatMap { payment in
-            [Line(text: "\(payment.transactionId)  \(Presentation.title(state, product: payment.productId)) ×\(payment.quantity)  \(strings.since(payment.since, now: state.now))", role: .title),
-             Line(text: "  " + strings.waitingFor(payment), role: .warning)]
+            [
+                Line(
+                    text:
+                        "\(payment.transactionId)  \(Presentation.title(state, product: payment.productId)) ×\(payment.quantity)  \(strings.since(payment.since, now: state.now))",
+                    role: .title),
+                Line(text: "  " + strings.waitingFor(payment), role: .warning),
+            ]
         }
         let askToBuy = state.pending.contains { $0.reason == .awaitingApproval }
         let paid = state.pending.contains { $0.reason != .awaitingApproval }
@@ -287,19 +397,25 @@ enum Sheets {
     static func manager(_ state: AppState, _ strings: UIStrings, _ selection: Int) -> [Line] {
         guard !state.history.isEmpty else { return [Line(text: strings.noTransactions, role: .muted)] }
         // The date where the screen has room for it; the time of day alone on narrower ones.
-        let time = Date.FormatStyle(date: .numeric, time: .standard, locale: Locale(identifier: state.locale), timeZone: state.timeZone)
+        let time = Date.FormatStyle(
+            date: .numeric, time: .standard, locale: Locale(identifier: state.locale), timeZone: state.timeZone)
         let when = { (date: Date) in
             state.size.columns >= 160 ? date.formatted(time) : View.clock(date, state.timeZone, locale: state.locale)
         }
         return state.history.enumerated().map { index, transaction in
             let title = Presentation.title(state, product: transaction.productId)
             // A failure the store knows more of is named by that, not by the code the app saw.
-            let failure = transaction.failureContext.map(strings.failureContextShort) ?? transaction.error.map { "\($0.code) \($0.name)" }
+            let failure =
+                transaction.failureContext.map(strings.failureContextShort)
+                ?? transaction.error.map { "\($0.code) \($0.name)" }
             let flags = [strings.finishedFlag(transaction.finished), failure].compactMap { $0 }
-            let stateName = transaction.terms?.isRenewal == true ? strings.renewedState : strings.stateName(transaction.state)
-            return Line(text: "\(transaction.id)  \(CellWidth.pad(stateName, to: 10)) \(CellWidth.pad(title, to: 16)) ×\(transaction.quantity)  \(when(transaction.purchaseDate))  \(flags.joined(separator: " · "))",
-                        role: transaction.state == .failed ? .error : transaction.state == .deferred ? .warning : .normal,
-                        selected: index == selection, wraps: false)
+            let stateName =
+                transaction.terms?.isRenewal == true ? strings.renewedState : strings.stateName(transaction.state)
+            return Line(
+                text:
+                    "\(transaction.id)  \(CellWidth.pad(stateName, to: 10)) \(CellWidth.pad(title, to: 16)) ×\(transaction.quantity)  \(when(transaction.purchaseDate))  \(flags.joined(separator: " · "))",
+                role: transaction.state == .failed ? .error : transaction.state == .deferred ? .warning : .normal,
+                selected: index == selection, wraps: false)
         }
     }
 
@@ -311,22 +427,28 @@ enum Sheets {
         return list.enumerated().map { index, entitlement in
             let title = Presentation.title(state, product: entitlement.productId)
             if let statusError = state.controls.apiErrors[.subscriptionStatus] {
-                return Line(text: strings.statusUnavailable(title, statusError), role: .error, selected: index == selection, wraps: false)
+                return Line(
+                    text: strings.statusUnavailable(title, statusError), role: .error, selected: index == selection,
+                    wraps: false)
             }
             var words: [String] = []
             let renewal = entitlement.renewal
             if renewal?.isInBillingRetry == true {
-                words.append(strings.billingIssue(title, graceUntil: renewal?.gracePeriodExpirationDate, now: state.now))
+                words.append(
+                    strings.billingIssue(title, graceUntil: renewal?.gracePeriodExpirationDate, now: state.now))
             } else if let expires = entitlement.expiresDate {
-                words.append(strings.subscription(title, expires: expires, now: state.now, renews: entitlement.willAutoRenew))
+                words.append(
+                    strings.subscription(title, expires: expires, now: state.now, renews: entitlement.willAutoRenew))
             }
             if let next = renewal?.autoRenewProductId, next != entitlement.productId, entitlement.willAutoRenew {
                 words.append(strings.renewsTo(Presentation.title(state, product: next)))
             }
             if renewal?.priceIncreaseStatus == .pending { words.append(strings.priceIncreasePending) }
             let active = entitlement.isActive(at: state.now)
-            return Line(text: words.joined(separator: " · "), role: active ? (entitlement.willAutoRenew ? .success : .warning) : .muted,
-                        selected: index == selection, wraps: false)
+            return Line(
+                text: words.joined(separator: " · "),
+                role: active ? (entitlement.willAutoRenew ? .success : .warning) : .muted,
+                selected: index == selection, wraps: false)
         }
     }
 
@@ -334,18 +456,28 @@ enum Sheets {
         let transaction = state.history.first { $0.id == request.transactionId }
         let title = Presentation.title(state, transaction: request.transactionId)
         let price = transaction?.terms.map { state.priceFormatter.string($0.price) } ?? "—"
-        var lines = [Line(text: strings.refundQuestion(title, price: price), role: .title), Line(text: strings.refundReasonPrompt)]
-        lines += strings.refundReasons.enumerated().map { index, reason in Line(text: reason, selected: index == request.reason, wraps: false) }
+        var lines = [
+            Line(text: strings.refundQuestion(title, price: price), role: .title),
+            Line(text: strings.refundReasonPrompt),
+        ]
+        lines += strings.refundReasons.enumerated().map { index, reason in
+            Line(text: reason, selected: index == request.reason, wraps: false)
+        }
         return lines
     }
 
     /// A centred box sized to its content; long lists scroll to keep the selection in view.
     /// `wide`: as wide as the content needs, up to the screen (the help, the manager's table);
     /// other sheets stay at most 96 columns, a comfortable line.
-    static func box(_ grid: inout Grid, title: String, lines: [Line], hint: String, state: AppState, selected: Int?, scroll: Int? = nil,
-                    wide: Bool = false) {
+    static func box(
+        _ grid: inout Grid, title: String, lines: [Line], hint: String, state: AppState, selected: Int?,
+        scroll: Int? = nil,
+        wide: Bool = false
+    ) {
         let size = state.size
-        let widest = scroll != nil ? size.columns
+        let widest =
+            scroll != nil
+            ? size.columns
             : max((lines.map { CellWidth.of($0.text) }.max() ?? 0) + 6, CellWidth.of(hint) + 4, CellWidth.of(title) + 8)
         let width = max(0, min(size.columns - 4, max(40, wide && scroll == nil ? widest : min(96, widest))))
         let inner = max(1, width - 6)
@@ -355,20 +487,32 @@ enum Sheets {
                 wrapped.append((line, index))
                 continue
             }
-            for row in View.wrappedLines(line.text, width: inner).prefix(8) { wrapped.append((Line(text: row, role: line.role), index)) }
+            for row in View.wrappedLines(line.text, width: inner).prefix(8) {
+                wrapped.append((Line(text: row, role: line.role), index))
+            }
         }
         let height = min(wrapped.count, room(for: size))
         var first = scroll.map { min(max(0, $0), wrapped.count - height) } ?? 0
-        if let selected, let row = wrapped.firstIndex(where: { $0.1 == selected }), row >= height { first = row - height + 1 }
-        let rect = Rect(row: max(0, (size.rows - height - 4) / 2), column: max(0, (size.columns - width) / 2), width: width, height: height + 4)
+        if let selected, let row = wrapped.firstIndex(where: { $0.1 == selected }), row >= height {
+            first = row - height + 1
+        }
+        let rect = Rect(
+            row: max(0, (size.rows - height - 4) / 2), column: max(0, (size.columns - width) / 2), width: width,
+            height: height + 4)
         grid.fill(rect, role: .normal)
         grid.box(rect, title: title, ascii: state.asciiOnly)
         for (offset, (line, _)) in wrapped[first..<min(wrapped.count, first + height)].enumerated() {
             let row = rect.row + 1 + offset
-            if line.selected { grid.fill(Rect(row: row, column: rect.column + 1, width: width - 2, height: 1), role: .selected) }
-            grid.write((line.selected ? "> " : "  ") + line.text, row: row, column: rect.column + 1, role: line.selected ? .selected : line.role,
-                       maxWidth: width - 2, overflow: .ellipsis)
+            if line.selected {
+                grid.fill(Rect(row: row, column: rect.column + 1, width: width - 2, height: 1), role: .selected)
+            }
+            grid.write(
+                (line.selected ? "> " : "  ") + line.text, row: row, column: rect.column + 1,
+                role: line.selected ? .selected : line.role,
+                maxWidth: width - 2, overflow: .ellipsis)
         }
-        grid.write(hint, row: rect.row + rect.height - 2, column: rect.column + 2, role: .key, maxWidth: width - 4, overflow: .ellipsis)
+        grid.write(
+            hint, row: rect.row + rect.height - 2, column: rect.column + 2, role: .key, maxWidth: width - 4,
+            overflow: .ellipsis)
     }
 }

@@ -30,16 +30,27 @@ public struct UIStrings: Sendable {
         }
     }
     func noTransactionsShown(_ filter: TransactionPane.Filter) -> String {
-        let none = filter == .pending ? pick("Nothing pending", "没有待处理的交易") : pick("No \(transactionFilter(filter))", "没有\(transactionFilter(filter))交易")
-        return pick("\(none) — \(keys.key(.transactionFilter)) shows the others.", "\(none) — 按 \(keys.key(.transactionFilter)) 显示其他。")
+        let none =
+            filter == .pending
+            ? pick("Nothing pending", "没有待处理的交易")
+            : pick("No \(transactionFilter(filter))", "没有\(transactionFilter(filter))交易")
+        return pick(
+            "\(none) — \(keys.key(.transactionFilter)) shows the others.",
+            "\(none) — 按 \(keys.key(.transactionFilter)) 显示其他。")
     }
     /// "3–8 of 20"
-    func range(_ first: Int, _ last: Int, of count: Int) -> String { pick("\(first)–\(last) of \(count)", "\(first)–\(last) / 共 \(count)") }
+    func range(_ first: Int, _ last: Int, of count: Int) -> String {
+        pick("\(first)–\(last) of \(count)", "\(first)–\(last) / 共 \(count)")
+    }
     var transactionPaneKeys: String {
         let scroll = "\(keys.key(.transactionsDown))/\(keys.key(.transactionsUp))"
-        return pick("\(keys.key(.transactionFilter)) show · \(scroll) scroll", "\(keys.key(.transactionFilter)) 显示 · \(scroll) 滚动")
+        return pick(
+            "\(keys.key(.transactionFilter)) show · \(scroll) scroll",
+            "\(keys.key(.transactionFilter)) 显示 · \(scroll) 滚动")
     }
-    var noTransactions: String { pick("No transactions yet — press \(keys.key(.buy)) to buy.", "还没有交易 — 按 \(keys.key(.buy)) 购买。") }
+    var noTransactions: String {
+        pick("No transactions yet — press \(keys.key(.buy)) to buy.", "还没有交易 — 按 \(keys.key(.buy)) 购买。")
+    }
     var loading: String { pick("Loading products…", "正在加载商品…") }
     var noMatches: String { pick("No product matches the filter.", "没有符合筛选的商品。") }
     var noProducts: String { pick("This storefront sells none of the catalog's products.", "此店面不销售目录中的任何商品。") }
@@ -49,12 +60,16 @@ public struct UIStrings: Sendable {
     /// where a shorter one would not.
     func tooSmall(_ need: String) -> [String] {
         let quit = keys.key(.quit)
-        return [pick("terminal too small (need \(need)) · \(quit) quits", "终端太小（需要 \(need)）· \(quit) 退出"),
-                pick("too small: need \(need) · \(quit) quits", "太小：需要 \(need) · \(quit) 退出"),
-                pick("need \(need) · \(quit) quits", "需要 \(need) · \(quit) 退出")]
+        return [
+            pick("terminal too small (need \(need)) · \(quit) quits", "终端太小（需要 \(need)）· \(quit) 退出"),
+            pick("too small: need \(need) · \(quit) quits", "太小：需要 \(need) · \(quit) 退出"),
+            pick("need \(need) · \(quit) quits", "需要 \(need) · \(quit) 退出"),
+        ]
     }
     func productsFailed(_ message: String) -> String {
-        pick("Products request failed: \(message) — \(keys.key(.retry)) retries", "商品请求失败：\(message) — 按 \(keys.key(.retry)) 重试")
+        pick(
+            "Products request failed: \(message) — \(keys.key(.retry)) retries",
+            "商品请求失败：\(message) — 按 \(keys.key(.retry)) 重试")
     }
     var invalidIdsLabel: String { pick("⚠ invalid product identifiers: ", "⚠ 无效的商品 ID：") }
 
@@ -64,30 +79,37 @@ public struct UIStrings: Sendable {
     func banner(paid: Int, askToBuy: Int) -> String {
         var parts: [String] = []
         if paid > 0 {
-            parts.append(pick("\(paid) payment\(paid == 1 ? " is" : "s are") still being confirmed — do not pay again",
-                              "有 \(paid) 笔付款仍在确认中 — 请勿重复付款"))
+            parts.append(
+                pick(
+                    "\(paid) payment\(paid == 1 ? " is" : "s are") still being confirmed — do not pay again",
+                    "有 \(paid) 笔付款仍在确认中 — 请勿重复付款"))
         }
         if askToBuy > 0 {
-            parts.append(pick("\(askToBuy) Ask to Buy request\(askToBuy == 1 ? "" : "s") waiting for a parent — not charged",
-                              "\(askToBuy) 个购买请求等待家长批准 — 未扣款"))
+            parts.append(
+                pick(
+                    "\(askToBuy) Ask to Buy request\(askToBuy == 1 ? "" : "s") waiting for a parent — not charged",
+                    "\(askToBuy) 个购买请求等待家长批准 — 未扣款"))
         }
         return "⚠ " + parts.joined(separator: " · ")
     }
     func bannerUnconfirmed(_ count: Int) -> String {
-        pick("⚠ \(count) payment\(count == 1 ? "" : "s") may or may not have gone through — checked when the store is back; do not pay again",
-             "⚠ 有 \(count) 笔付款可能已完成也可能未完成 — 商店恢复后会核实；请勿重复付款")
+        pick(
+            "⚠ \(count) payment\(count == 1 ? "" : "s") may or may not have gone through — checked when the store is back; do not pay again",
+            "⚠ 有 \(count) 笔付款可能已完成也可能未完成 — 商店恢复后会核实；请勿重复付款")
     }
     func paymentUnconfirmed(_ title: String) -> String {
-        pick("\(title): the store went away before it answered; the payment may or may not have gone through.",
-             "“\(title)”：商店在回应前断开；这笔付款可能已完成也可能未完成。")
+        pick(
+            "\(title): the store went away before it answered; the payment may or may not have gone through.",
+            "“\(title)”：商店在回应前断开；这笔付款可能已完成也可能未完成。")
     }
     func paymentDidNotArrive(_ title: String) -> String {
         pick("\(title): the payment never reached the store; you were not charged.", "“\(title)”：付款未到达商店；未扣款。")
     }
     var heldPurchase: String { pick("unconfirmed · store away", "未确认 · 商店断开") }
     var unconfirmedReason: String {
-        pick("the store went away before it answered: it may or may not have gone through; checked when the store is back",
-             "商店在回应前断开：可能已完成也可能未完成；商店恢复后会核实")
+        pick(
+            "the store went away before it answered: it may or may not have gone through; checked when the store is back",
+            "商店在回应前断开：可能已完成也可能未完成；商店恢复后会核实")
     }
     var bannerKey: String { pick("[\(keys.key(.pending))] pending payments", "[\(keys.key(.pending))] 待处理的付款") }
     var pendingTitle: String { pick("Pending payments", "待处理的付款") }
@@ -97,12 +119,16 @@ public struct UIStrings: Sendable {
     func pendingAdvice(paid: Bool, askToBuy: Bool) -> [String] {
         var advice: [String] = []
         if paid {
-            advice.append(pick("The paid ones were charged. Do not pay again: each one will be delivered or refunded.",
-                               "已付款的款项已扣除。请勿重复付款：每一笔都会完成交付或退款。"))
+            advice.append(
+                pick(
+                    "The paid ones were charged. Do not pay again: each one will be delivered or refunded.",
+                    "已付款的款项已扣除。请勿重复付款：每一笔都会完成交付或退款。"))
         }
         if askToBuy {
-            advice.append(pick("Ask to Buy requests are not charged unless a parent approves; a decline charges nothing.",
-                               "购买请求在家长批准前不会扣款；拒绝则不扣款。"))
+            advice.append(
+                pick(
+                    "Ask to Buy requests are not charged unless a parent approves; a decline charges nothing.",
+                    "购买请求在家长批准前不会扣款；拒绝则不扣款。"))
         }
         return advice
     }
@@ -123,8 +149,9 @@ public struct UIStrings: Sendable {
     // Purchase flow
     var confirmTitle: String { pick("Confirm your in-app purchase", "确认您的 App 内购买项目") }
     func confirmQuestion(_ title: String, quantity: Int, price: String) -> String {
-        pick("Do you want to buy \(quantity == 1 ? "one" : "\(quantity) ×") \(title) for \(price)?",
-             "是否以 \(price) 购买 \(quantity) 个“\(title)”？")
+        pick(
+            "Do you want to buy \(quantity == 1 ? "one" : "\(quantity) ×") \(title) for \(price)?",
+            "是否以 \(price) 购买 \(quantity) 个“\(title)”？")
     }
     /// "Promotional offer: ", before the offer's terms.
     func chosenOffer(_ kind: SubscriptionOffer.Kind) -> String {
@@ -142,29 +169,37 @@ public struct UIStrings: Sendable {
     var offerAtRenewal: String {
         pick("It starts when the plan in force renews; nothing is charged now.", "将在当前方案续订时开始；现在不扣费。")
     }
-    func confirmSubscribe(_ title: String) -> String { pick("Do you want to subscribe to \(title)?", "是否订阅“\(title)”？") }
+    func confirmSubscribe(_ title: String) -> String {
+        pick("Do you want to subscribe to \(title)?", "是否订阅“\(title)”？")
+    }
     var quantity: String { pick("Quantity", "数量") }
     var price: String { pick("Price", "价格") }
     var total: String { pick("Total", "合计") }
     var accountLabel: String { pick("Account", "账户") }
     var storefrontLabel: String { pick("Storefront", "店面") }
     func pendingWarning(_ ids: [String]) -> String {
-        pick("A payment for this product is already pending (\(ids.joined(separator: ", "))). Paying again may charge twice.",
-             "此商品已有待处理的付款（\(ids.joined(separator: ", "))）。再次付款可能会重复扣款。")
+        pick(
+            "A payment for this product is already pending (\(ids.joined(separator: ", "))). Paying again may charge twice.",
+            "此商品已有待处理的付款（\(ids.joined(separator: ", "))）。再次付款可能会重复扣款。")
     }
     var payAnyway: String {
         let (buy, close) = (keys.key(.buy, .confirm), keys.key(.close, .confirm))
         return pick("Press \(buy) again to pay anyway, \(close) to cancel.", "再按 \(buy) 仍然付款，按 \(close) 取消。")
     }
     func purchasing(_ title: String) -> String { pick("Purchasing \(title)…", "正在购买“\(title)”…") }
-    func purchaseComplete(_ title: String) -> String { pick("\(title): delivered, verified and finished.", "“\(title)”：已交付、验证并完成。") }
+    func purchaseComplete(_ title: String) -> String {
+        pick("\(title): delivered, verified and finished.", "“\(title)”：已交付、验证并完成。")
+    }
     func waitingForApproval(_ title: String) -> String {
         pick("\(title): waiting for a parent's approval (Ask to Buy); not charged.", "“\(title)”：等待家长批准（购买请求）；未扣款。")
     }
     /// A refund the app acted on: what it took back, when it was a consumable's credit.
     func refunded(_ title: String, balance: String?, amount: Int) -> String {
-        guard let balance, amount > 0 else { return pick("\(title) was refunded; it is withdrawn.", "“\(title)”已退款，已收回。") }
-        return pick("\(title) was refunded; \(amount) \(balance) taken back.", "“\(title)”已退款，已扣回 \(amount) \(balance)。")
+        guard let balance, amount > 0 else {
+            return pick("\(title) was refunded; it is withdrawn.", "“\(title)”已退款，已收回。")
+        }
+        return pick(
+            "\(title) was refunded; \(amount) \(balance) taken back.", "“\(title)”已退款，已扣回 \(amount) \(balance)。")
     }
     func unshared(_ title: String) -> String {
         pick("\(title) is no longer shared with you by your family; it is withdrawn.", "家人不再与你共享“\(title)”，已收回。")
@@ -176,7 +211,8 @@ public struct UIStrings: Sendable {
     func finishedFlag(_ finished: Bool) -> String { finished ? pick("finished", "已完成") : pick("unfinished", "未完成") }
     func failureContextShort(_ context: FailureContext) -> String {
         switch context {
-        case .interrupted: pick("interrupted: \(keys.key(.resolve, .manager)) resolves", "已中断：按 \(keys.key(.resolve, .manager)) 解决")
+        case .interrupted:
+            pick("interrupted: \(keys.key(.resolve, .manager)) resolves", "已中断：按 \(keys.key(.resolve, .manager)) 解决")
         case .declined: pick("declined by a parent", "家长已拒绝")
         }
     }
@@ -187,21 +223,26 @@ public struct UIStrings: Sendable {
     func failureContext(_ context: FailureContext) -> String {
         switch context {
         case .interrupted:
-            pick("interrupted · needs the user's action outside the app; resolve it in the manager with \(keys.key(.resolve, .manager))",
-                 "已中断 · 需要用户在 App 外操作；在交易管理器中按 \(keys.key(.resolve, .manager)) 解决")
+            pick(
+                "interrupted · needs the user's action outside the app; resolve it in the manager with \(keys.key(.resolve, .manager))",
+                "已中断 · 需要用户在 App 外操作；在交易管理器中按 \(keys.key(.resolve, .manager)) 解决")
         case .declined: pick("declined by a parent · not charged", "家长已拒绝 · 未扣款")
         }
     }
     var interruptedTitle: String { pick("Purchase interrupted", "购买已中断") }
     var interruptedBody: String {
-        pick("This purchase needs the user's action outside the app (for example, agreeing to new terms) before it can complete.",
-             "此购买需要用户先在 App 外完成操作（例如同意新条款）才能完成。")
+        pick(
+            "This purchase needs the user's action outside the app (for example, agreeing to new terms) before it can complete.",
+            "此购买需要用户先在 App 外完成操作（例如同意新条款）才能完成。")
     }
-    func interruptedAppSees(_ code: String) -> String { pick("The app sees it fail for now: \(code).", "App 目前看到它失败：\(code)。") }
+    func interruptedAppSees(_ code: String) -> String {
+        pick("The app sees it fail for now: \(code).", "App 目前看到它失败：\(code)。")
+    }
     var interruptedHowToResolve: String {
         let (manager, resolve) = (keys.key(.manager), keys.key(.resolve, .manager))
-        return pick("To resolve it as the user would: \(manager) opens the transaction manager, \(resolve) resolves it, and it completes as a new purchase.",
-                    "如用户操作般解决：按 \(manager) 打开交易管理器，按 \(resolve) 解决，它将作为新的购买完成。")
+        return pick(
+            "To resolve it as the user would: \(manager) opens the transaction manager, \(resolve) resolves it, and it completes as a new purchase.",
+            "如用户操作般解决：按 \(manager) 打开交易管理器，按 \(resolve) 解决，它将作为新的购买完成。")
     }
     func failedEarlier(_ title: String, _ error: StoreError) -> String {
         pick("\(title) failed: \(error.text(in: language).message)", "“\(title)”失败：\(error.text(in: language).message)")
@@ -210,30 +251,39 @@ public struct UIStrings: Sendable {
         pick("Not verified yet (\(reason)); the payment is kept and retried.", "尚未验证（\(reason)）；付款已保留，将重试。")
     }
     func deliveredAgain(_ title: String) -> String {
-        pick("\(title) came back unfinished; it was delivered before, so nothing is credited twice.",
-             "“\(title)”以未完成状态再次出现；它已交付过，因此不会重复计入。")
+        pick(
+            "\(title) came back unfinished; it was delivered before, so nothing is credited twice.",
+            "“\(title)”以未完成状态再次出现；它已交付过，因此不会重复计入。")
     }
     func deliveredElsewhere(_ title: String) -> String {
-        pick("\(title) was delivered on another device of this account; it is not credited here twice.",
-             "\(title) 已在此账户的另一台设备上交付；此处不会重复计入。")
+        pick(
+            "\(title) was delivered on another device of this account; it is not credited here twice.",
+            "\(title) 已在此账户的另一台设备上交付；此处不会重复计入。")
     }
     func orderMatched(_ orderId: String) -> String {
-        pick("applicationUsername came back empty; matched order \(orderId) by account and product.",
-             "applicationUsername 为空；已按账户和商品匹配订单 \(orderId)。")
+        pick(
+            "applicationUsername came back empty; matched order \(orderId) by account and product.",
+            "applicationUsername 为空；已按账户和商品匹配订单 \(orderId)。")
     }
     /// The words that matter first: a narrow screen cuts the detail, not the news.
     func storeUnreachable(_ problem: String) -> String {
-        pick("⚠ store unreachable — retrying; payments in flight are kept · \(problem)", "⚠ 无法连接商店 — 正在重试；进行中的付款会被保留 · \(problem)")
+        pick(
+            "⚠ store unreachable — retrying; payments in flight are kept · \(problem)",
+            "⚠ 无法连接商店 — 正在重试；进行中的付款会被保留 · \(problem)")
     }
     var restoring: String { pick("Restoring purchases…", "正在恢复购买…") }
     /// The files' name first: a narrow status line cuts the directory, not what to look for.
     func screenSaved(_ path: String) -> String {
-        let name = (path as NSString).lastPathComponent, directory = (path as NSString).deletingLastPathComponent
-        return pick("Screen saved: \(name).{txt,ansi,svg} in \(directory)", "屏幕已保存：\(name).{txt,ansi,svg}，位于 \(directory)")
+        let name = (path as NSString).lastPathComponent
+        let directory = (path as NSString).deletingLastPathComponent
+        return pick(
+            "Screen saved: \(name).{txt,ansi,svg} in \(directory)", "屏幕已保存：\(name).{txt,ansi,svg}，位于 \(directory)")
     }
     func screenNotSaved(_ reason: String) -> String { pick("Screen not saved: \(reason)", "屏幕未保存：\(reason)") }
     func switchedStorefront(_ storefront: Storefront) -> String {
-        pick("Storefront \(storefront.id): prices in \(storefront.currency).", "店面 \(storefront.id)：价格以 \(storefront.currency) 显示。")
+        pick(
+            "Storefront \(storefront.id): prices in \(storefront.currency).",
+            "店面 \(storefront.id)：价格以 \(storefront.currency) 显示。")
     }
     func switchedAccount(_ name: String) -> String { pick("Signed in as \(name).", "已登录为 \(name)。") }
 
@@ -246,7 +296,8 @@ public struct UIStrings: Sendable {
         case .verifying?: return pick("delivering", "交付中")
         case .verified?: return pick("verified ✓", "已验证 ✓")
         case .finished?: return pick("verified ✓ finished", "已验证 ✓ 已完成")
-        case .failed(let error)?: return "\(error.domain == "SKErrorDomain" ? "SKError" : "URLError") \(error.code) \(error.name)"
+        case .failed(let error)?:
+            return "\(error.domain == "SKErrorDomain" ? "SKError" : "URLError") \(error.code) \(error.name)"
         case .unverified?: return pick("delivered · not verified yet", "已交付 · 尚未验证")
         case .rejected?: return pick("verification rejected", "验证被拒绝")
         case .revoked?: return pick("refunded", "已退款")
@@ -277,13 +328,17 @@ public struct UIStrings: Sendable {
     var subscribed: String { pick("Subscribed", "已订阅") }
     var nothingOwned: String { pick("nothing yet", "暂无") }
     var chineseNeedsUTF8: String {
-        pick("Chinese needs a UTF-8 locale (for example LANG=C.UTF-8); this terminal shows ASCII only.", "中文需要 UTF-8 区域设置（例如 LANG=C.UTF-8）。")
+        pick(
+            "Chinese needs a UTF-8 locale (for example LANG=C.UTF-8); this terminal shows ASCII only.",
+            "中文需要 UTF-8 区域设置（例如 LANG=C.UTF-8）。")
     }
     func subscription(_ title: String, expires: Date, now: Date, renews: Bool) -> String {
         let left = Int(expires.timeIntervalSince(now).rounded(.up))
         if left <= 0 { return pick("\(title) expired", "\(title) 已过期") }
         let text = Self.timeLeft(left)
-        return renews ? pick("\(title) renews in \(text)", "\(title) \(text) 后续订") : pick("\(title) ends in \(text)", "\(title) \(text) 后到期")
+        return renews
+            ? pick("\(title) renews in \(text)", "\(title) \(text) 后续订")
+            : pick("\(title) ends in \(text)", "\(title) \(text) 后到期")
     }
 
     /// A renewal that could not bill: in the grace period (access kept) or in billing retry (lost).
@@ -295,7 +350,10 @@ public struct UIStrings: Sendable {
 
     /// "45 s", "12 min", "5 h", "16 d".
     static func timeLeft(_ seconds: Int) -> String {
-        seconds < 120 ? "\(seconds) s" : seconds < 7_200 ? "\(seconds / 60) min" : seconds < 172_800 ? "\(seconds / 3_600) h" : "\(seconds / 86_400) d"
+        seconds < 120
+            ? "\(seconds) s"
+            : seconds < 7_200
+                ? "\(seconds / 60) min" : seconds < 172_800 ? "\(seconds / 3_600) h" : "\(seconds / 86_400) d"
     }
 
     /// "Intro offer: free for 1 week", "$1.99/month for 3 months", "$9.99 for 6 months".
@@ -315,15 +373,19 @@ public struct UIStrings: Sendable {
 
     /// An upgrade, or a crossgrade of the same duration: the old plan's unused part is refunded.
     func switchNow(_ from: String, refund: String?) -> String {
-        guard let refund else { return pick("It starts now, replacing \(from), which ends today.", "立即生效并取代“\(from)”，后者今天结束。") }
-        return pick("It starts now, replacing \(from), which ends today; its unused part, \(refund), is refunded.",
-                    "立即生效并取代“\(from)”，后者今天结束；其未用部分 \(refund) 将退款。")
+        guard let refund else {
+            return pick("It starts now, replacing \(from), which ends today.", "立即生效并取代“\(from)”，后者今天结束。")
+        }
+        return pick(
+            "It starts now, replacing \(from), which ends today; its unused part, \(refund), is refunded.",
+            "立即生效并取代“\(from)”，后者今天结束；其未用部分 \(refund) 将退款。")
     }
 
     /// A downgrade, or a crossgrade of another duration.
     func switchAtRenewal(_ from: String, left: String) -> String {
-        pick("It starts when \(from) renews, in \(left). Nothing is charged now.",
-             "将在“\(from)”续订时生效（\(left)后），现在不扣费。")
+        pick(
+            "It starts when \(from) renews, in \(left). Nothing is charged now.",
+            "将在“\(from)”续订时生效（\(left)后），现在不扣费。")
     }
 
     // Manage subscriptions and refund requests
@@ -348,18 +410,26 @@ public struct UIStrings: Sendable {
     func resumed(_ title: String) -> String { pick("\(title) will renew again.", "“\(title)”将再次续订。") }
     var redeemTitle: String { pick("Redeem Code", "兑换代码") }
     var redeemPrompt: String { pick("Type the offer code:", "输入优惠代码：") }
-    func redeeming(_ code: String, _ title: String) -> String { pick("Redeeming \(code) for \(title)…", "正在为“\(title)”兑换 \(code)…") }
+    func redeeming(_ code: String, _ title: String) -> String {
+        pick("Redeeming \(code) for \(title)…", "正在为“\(title)”兑换 \(code)…")
+    }
     var refundTitle: String { pick("Request a Refund", "申请退款") }
     func refundQuestion(_ title: String, price: String) -> String {
         pick("Request a refund of \(title) (\(price))?", "为“\(title)”（\(price)）申请退款？")
     }
     var refundReasonPrompt: String { pick("Choose a reason:", "选择原因：") }
     var refundReasons: [String] {
-        zh ? ["我并非有意购买", "我的孩子未经允许购买", "购买的项目无法正常使用", "其他"]
-           : ["I didn't mean to buy this", "My child bought it without permission", "The purchase didn't work as expected", "Other"]
+        zh
+            ? ["我并非有意购买", "我的孩子未经允许购买", "购买的项目无法正常使用", "其他"]
+            : [
+                "I didn't mean to buy this", "My child bought it without permission",
+                "The purchase didn't work as expected", "Other",
+            ]
     }
     func refundSubmitted(_ title: String) -> String {
-        pick("Refund request for \(title) submitted; the test environment approves it at once.", "已提交“\(title)”的退款申请；测试环境会立即批准。")
+        pick(
+            "Refund request for \(title) submitted; the test environment approves it at once.",
+            "已提交“\(title)”的退款申请；测试环境会立即批准。")
     }
     var refundCancelled: String { pick("Refund request cancelled.", "已取消退款申请。") }
     var nothingToRefund: String { pick("Nothing of the selected product to refund.", "所选商品没有可退款的购买。") }
@@ -388,8 +458,20 @@ public struct UIStrings: Sendable {
 
     /// "1 week", "3 months", "1周", "3个月".
     func duration(_ value: Int, _ unit: SubscriptionPeriod.Unit) -> String {
-        let english = switch unit { case .day: "day"; case .week: "week"; case .month: "month"; case .year: "year" }
-        let chinese = switch unit { case .day: "天"; case .week: "周"; case .month: "个月"; case .year: "年" }
+        let english =
+            switch unit {
+            case .day: "day"
+            case .week: "week"
+            case .month: "month"
+            case .year: "year"
+            }
+        let chinese =
+            switch unit {
+            case .day: "天"
+            case .week: "周"
+            case .month: "个月"
+            case .year: "年"
+            }
         return pick("\(value) \(english)\(value == 1 ? "" : "s")", "\(value)\(chinese)")
     }
 
@@ -401,25 +483,29 @@ public struct UIStrings: Sendable {
     var errorTitle: String { pick("Purchase failed", "购买失败") }
     var crashTitle: String { pick("The app crashed", "应用崩溃了") }
     func crashed(_ title: String, transactionId: String, crashes: Int) -> String {
-        pick("Delivering \(title) (transaction \(transactionId)) crashed the app: crash \(crashes).",
-             "交付“\(title)”（交易 \(transactionId)）时应用崩溃：第 \(crashes) 次崩溃。")
+        pick(
+            "Delivering \(title) (transaction \(transactionId)) crashed the app: crash \(crashes).",
+            "交付“\(title)”（交易 \(transactionId)）时应用崩溃：第 \(crashes) 次崩溃。")
     }
     var crashLoop: String {
-        pick("The transaction was never finished, so the payment queue offers it again at every launch, and the app crashes again: a crash loop.",
-             "这笔交易从未完成，因此支付队列在每次启动时都会再次提供它，应用又会崩溃：崩溃循环。")
+        pick(
+            "The transaction was never finished, so the payment queue offers it again at every launch, and the app crashes again: a crash loop.",
+            "这笔交易从未完成，因此支付队列在每次启动时都会再次提供它，应用又会崩溃：崩溃循环。")
     }
     var crashWayOut: String {
         let (relaunch, fix, manager) = (keys.key(.relaunch, .crash), keys.key(.fixApp, .crash), keys.key(.manager))
-        return pick("\(relaunch) launches it again as it is; \(fix) installs the fixed build, which delivers and finishes the transaction; \(manager) opens the transaction manager.",
-                    "\(relaunch) 按原样再次启动；\(fix) 安装修复后的版本，它会交付并完成这笔交易；\(manager) 打开交易管理器。")
+        return pick(
+            "\(relaunch) launches it again as it is; \(fix) installs the fixed build, which delivers and finishes the transaction; \(manager) opens the transaction manager.",
+            "\(relaunch) 按原样再次启动；\(fix) 安装修复后的版本，它会交付并完成这笔交易；\(manager) 打开交易管理器。")
     }
     var appFixed: String { pick("Fixed build installed: delivering no longer crashes the app.", "已安装修复版本：交付不再使应用崩溃。") }
     var verificationTitle: String { pick("Receipt verification failed", "收据验证失败") }
     var failureTitle: String { pick("Something went wrong", "出错了") }
     var developerLabel: String { pick("For developers: ", "开发者提示：") }
     var verificationAdvice: String {
-        pick("The server refused the receipt; the transaction was finished without a second delivery.",
-             "服务器拒绝了收据；该交易已完成，不会再次交付。")
+        pick(
+            "The server refused the receipt; the transaction was finished without a second delivery.",
+            "服务器拒绝了收据；该交易已完成，不会再次交付。")
     }
     var helpTitle: String { pick("Keys", "按键") }
 
@@ -429,7 +515,8 @@ public struct UIStrings: Sendable {
         case .main: pick("Main screen", "主屏幕")
         case .everywhere: pick("Everywhere", "任意位置")
         case .confirm: pick("Purchase sheet", "购买面板")
-        case .subscriptions: pick("Manage subscriptions (\(keys.key(.subscriptions)))", "管理订阅（\(keys.key(.subscriptions))）")
+        case .subscriptions:
+            pick("Manage subscriptions (\(keys.key(.subscriptions)))", "管理订阅（\(keys.key(.subscriptions))）")
         case .controls: pick("Test controls (\(keys.key(.controls)))", "测试控制（\(keys.key(.controls))）")
         case .manager: pick("Transaction manager (\(keys.key(.manager)))", "交易管理器（\(keys.key(.manager))）")
         case .question: pick("Questions", "问题")
@@ -440,14 +527,18 @@ public struct UIStrings: Sendable {
     var restoreTitle: String { pick("Restore purchases", "恢复购买") }
     func restored(_ titles: [String]) -> String { pick("Restored: ", "已恢复：") + titles.joined(separator: ", ") }
     var nothingToRestore: String {
-        pick("Nothing to restore. Only non-consumables and auto-renewable subscriptions are restored; this account owns none. Consumables and non-renewing subscriptions are never restored.",
-             "没有可恢复的项目。只有非消耗型项目和自动续期订阅可以恢复；此账户没有这些项目。消耗型项目和非续期订阅不会被恢复。")
+        pick(
+            "Nothing to restore. Only non-consumables and auto-renewable subscriptions are restored; this account owns none. Consumables and non-renewing subscriptions are never restored.",
+            "没有可恢复的项目。只有非消耗型项目和自动续期订阅可以恢复；此账户没有这些项目。消耗型项目和非续期订阅不会被恢复。")
     }
-    func restoreFailed(_ error: StoreError) -> String { pick("Restore failed: ", "恢复失败：") + error.text(in: language).message }
+    func restoreFailed(_ error: StoreError) -> String {
+        pick("Restore failed: ", "恢复失败：") + error.text(in: language).message
+    }
     var quitTitle: String { pick("Quit while a purchase is in flight?", "购买仍在进行，确定退出？") }
     var quitBody: String {
-        pick("The payment is safe: it will be delivered at the next launch. y quits, n stays.",
-             "付款是安全的：下次启动时会完成交付。y 退出，n 留下。")
+        pick(
+            "The payment is safe: it will be delivered at the next launch. y quits, n stays.",
+            "付款是安全的：下次启动时会完成交付。y 退出，n 留下。")
     }
     var storefrontTitle: String { pick("Storefront", "店面") }
     var accountTitle: String { pick("Account", "账户") }
@@ -456,17 +547,23 @@ public struct UIStrings: Sendable {
     var clearedAll: String { pick("Every transaction deleted.", "已删除所有交易。") }
     var resetDone: String { pick("Store and test controls reset to the catalog's defaults.", "商店和测试控制已重置为目录默认值。") }
     var pressAgainToClear: String {
-        pick("Press \(keys.key(.clearAll, .manager)) again to delete every transaction.", "再按 \(keys.key(.clearAll, .manager)) 删除所有交易。")
+        pick(
+            "Press \(keys.key(.clearAll, .manager)) again to delete every transaction.",
+            "再按 \(keys.key(.clearAll, .manager)) 删除所有交易。")
     }
     /// The second press a refund or a delete in the manager needs.
     func pressAgain(_ command: Command, transactionId: String) -> String {
         let key = keys.key(command, .manager)
         return command == .refund
             ? pick("Press \(key) again to refund \(transactionId).", "再按 \(key) 为 \(transactionId) 退款。")
-            : pick("Press \(key) again to delete \(transactionId); it cannot be undone.", "再按 \(key) 删除 \(transactionId)；无法撤销。")
+            : pick(
+                "Press \(key) again to delete \(transactionId); it cannot be undone.",
+                "再按 \(key) 删除 \(transactionId)；无法撤销。")
     }
     var pressAgainToReset: String {
-        pick("Press \(keys.key(.reset, .controls)) again to reset the store and the controls.", "再按 \(keys.key(.reset, .controls)) 重置商店和控制。")
+        pick(
+            "Press \(keys.key(.reset, .controls)) again to reset the store and the controls.",
+            "再按 \(keys.key(.reset, .controls)) 重置商店和控制。")
     }
     var controlNextOutcome: String { pick("Next purchase (once)", "下一次购买（一次）") }
     var controlLatency: String { pick("Latency", "延迟") }

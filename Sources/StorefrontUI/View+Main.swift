@@ -17,7 +17,9 @@ extension View {
             grid.write("\(spinner(state)) \(strings.loading)", row: top, column: 1, role: .muted)
             return
         case .failed(let message):
-            grid.write(strings.productsFailed(message), row: top, column: 1, role: .error, maxWidth: width - 2, overflow: .ellipsis)
+            grid.write(
+                strings.productsFailed(message), row: top, column: 1, role: .error, maxWidth: width - 2,
+                overflow: .ellipsis)
             return
         case .loaded(let invalid):
             if !invalid.isEmpty {
@@ -25,19 +27,24 @@ extension View {
                 if state.asciiOnly { label = label.replacingOccurrences(of: "⚠", with: "!") }
                 // Apart from the label, the ids are (nearly always) ASCII, which the grid writes fastest.
                 let used = grid.write(label, row: layout.invalidRow, column: 0, role: .warning, overflow: .ellipsis)
-                grid.write(shownIds(invalid, width: state.size.columns).joined(separator: ", "), row: layout.invalidRow, column: used,
-                           role: .warning, overflow: .ellipsis)
+                grid.write(
+                    shownIds(invalid, width: state.size.columns).joined(separator: ", "), row: layout.invalidRow,
+                    column: used,
+                    role: .warning, overflow: .ellipsis)
             }
         }
         if count == 0 {
-            grid.write(state.list.query.isEmpty ? strings.noProducts : strings.noMatches, row: top, column: 1, role: .muted)
+            grid.write(
+                state.list.query.isEmpty ? strings.noProducts : strings.noMatches, row: top, column: 1, role: .muted)
         }
         // Positions in `state.list.products`: a row reads its product in place instead of a copy.
         let page = state.list.visible[min(state.list.scroll, count)..<min(count, state.list.scroll + layout.listRows)]
         // What the account has shows in the price's place, as the App Store shows "Purchased".
         let marks = ownershipMarks(state, strings)
         let listed = displayPrices(page, of: state.list.products, state)
-        let prices = marks.isEmpty ? listed : zip(page, listed).map { position, price in marks[state.list.products[position].id] ?? price }
+        let prices =
+            marks.isEmpty
+            ? listed : zip(page, listed).map { position, price in marks[state.list.products[position].id] ?? price }
         let typeWidth = 16
         // The four type labels, each cut and measured once per frame rather than once per row.
         let types = ProductType.allCases.map { type in
@@ -70,7 +77,9 @@ extension View {
             grid.write(type.label, row: row, column: 2 + titleWidth + typeWidth - type.width, role: .muted)
             let price = fittedPrices[offset]
             let marked = !marks.isEmpty && marks[products[position].id] != nil
-            grid.write(price.text, row: row, column: width - 1 - price.width, role: marked ? .success : .price, attributes: .bold)
+            grid.write(
+                price.text, row: row, column: width - 1 - price.width, role: marked ? .success : .price,
+                attributes: .bold)
             subtitle(&grid, state, layout, products, position, row: row + 1, shown: titlesShown)
         }
     }
@@ -93,14 +102,20 @@ extension View {
     /// a column of its own (left-aligned, so no id has to be measured to place it).
     /// Read in place from `products`, as the row's other fields are.
     /// `shown`: whether the list's texts are in the language shown (see `catalog`).
-    static func subtitle(_ grid: inout Grid, _ state: AppState, _ layout: Layout, _ products: [Product], _ position: Int, row: Int,
-                         shown: Bool) {
+    static func subtitle(
+        _ grid: inout Grid, _ state: AppState, _ layout: Layout, _ products: [Product], _ position: Int, row: Int,
+        shown: Bool
+    ) {
         let width = layout.size.columns
         let idColumn = layout.showsIds ? width - width / 3 : width
         if layout.showsIds {
-            grid.write(products[position].id, row: row, column: idColumn, role: .muted, maxWidth: width - 1 - idColumn, overflow: .ellipsis)
+            grid.write(
+                products[position].id, row: row, column: idColumn, role: .muted, maxWidth: width - 1 - idColumn,
+                overflow: .ellipsis)
         }
-        let description = shown ? state.list.descriptions[position]
+        let description =
+            shown
+            ? state.list.descriptions[position]
             : products[position].description.text(in: state.language)
         let end = layout.showsIds ? idColumn - 2 : width - 1
         grid.write(description, row: row, column: 4, role: .muted, maxWidth: end - 4, overflow: .ellipsis)
@@ -128,17 +143,24 @@ extension View {
 
     static func offerLine(_ state: AppState, _ product: Product) -> [String] {
         guard let offer = product.subscription?.introOffer else { return [] }
-        return [UIStrings(state.language).introOffer(offer, formatter: state.priceFormatter, storefront: state.storefront.id)]
+        return [
+            UIStrings(state.language).introOffer(
+                offer, formatter: state.priceFormatter, storefront: state.storefront.id)
+        ]
     }
 
     /// Word-wraps by cells (CJK breaks anywhere); returns the rows used.
     @discardableResult
-    static func wrap(_ grid: inout Grid, _ text: String, row: Int, column: Int, width: Int, maxRows: Int, role: Role) -> Int {
+    static func wrap(_ grid: inout Grid, _ text: String, row: Int, column: Int, width: Int, maxRows: Int, role: Role)
+        -> Int
+    {
         guard width > 0, maxRows > 0 else { return 0 }
         let lines = wrappedLines(text, width: width)
         for (index, line) in lines.prefix(maxRows).enumerated() {
             let last = index == maxRows - 1 && lines.count > maxRows
-            grid.write(last ? CellWidth.truncate(line + " …", to: width) : line, row: row + index, column: column, role: role, maxWidth: width)
+            grid.write(
+                last ? CellWidth.truncate(line + " …", to: width) : line, row: row + index, column: column, role: role,
+                maxWidth: width)
         }
         return min(lines.count, maxRows)
     }
@@ -153,8 +175,11 @@ extension View {
             let candidate = current.isEmpty ? word : current + " " + word
             // Widths add up across the joining space unless a scalar there could join it in one
             // grapheme (combining marks, selectors, prepended marks start at U+0300): then measure.
-            let simple = (current.unicodeScalars.last?.value ?? 0) < 0x300 && (word.unicodeScalars.first?.value ?? 0) < 0x300
-            let candidateWidth = current.isEmpty ? CellWidth.of(word)
+            let simple =
+                (current.unicodeScalars.last?.value ?? 0) < 0x300 && (word.unicodeScalars.first?.value ?? 0) < 0x300
+            let candidateWidth =
+                current.isEmpty
+                ? CellWidth.of(word)
                 : simple ? currentWidth + 1 + CellWidth.of(word) : CellWidth.of(candidate)
             if candidateWidth <= width {
                 current = candidate
@@ -166,7 +191,9 @@ extension View {
             currentWidth = CellWidth.of(word)
             while CellWidth.of(current) > width {
                 var head = ""
-                for character in current where CellWidth.of(head) + CellWidth.of(character) <= width { head.append(character) }
+                for character in current where CellWidth.of(head) + CellWidth.of(character) <= width {
+                    head.append(character)
+                }
                 if head.isEmpty { break }
                 lines.append(head)
                 current = String(current.dropFirst(head.count))
@@ -188,7 +215,9 @@ extension View {
         let used = grid.write(title, row: top, column: 0, role: .title, attributes: .bold)
         if shown.count > rows.count || pane.filter != .all {
             let position = rows.isEmpty ? "" : strings.range(first + 1, first + rows.count, of: shown.count) + "  "
-            grid.write("  " + position + strings.transactionPaneKeys, row: top, column: used, role: .muted, overflow: .ellipsis)
+            grid.write(
+                "  " + position + strings.transactionPaneKeys, row: top, column: used, role: .muted, overflow: .ellipsis
+            )
         }
         if state.history.isEmpty {
             grid.write(strings.noTransactions, row: top + 1, column: 1, role: .muted)
@@ -202,28 +231,44 @@ extension View {
         for (offset, transaction) in rows.enumerated() {
             let row = top + 1 + offset
             // A refund or an upgrade outranks whatever this session saw of the purchase.
-            let progress = transaction.terms?.revocation != nil ? .revoked
-                : transaction.terms?.upgrade.map { .upgraded(refunded: $0.refund > 0) } ?? state.progress[transaction.id]
-            let role: Role = switch (transaction.state, progress) {
-            case (.failed, _), (_, .rejected?): .error
-            case (.deferred, _), (_, .unverified?), (_, .revoked?), (_, .upgraded?): .warning
-            case (_, .finished?), (_, .verified?): .success
-            default: .normal
-            }
-            var column = grid.write(clock(transaction.purchaseDate, state.timeZone, locale: state.locale) + " ", row: row, column: 1, role: .muted) + 1
-            let stateName = transaction.terms?.isRenewal == true ? strings.renewedState : strings.stateName(transaction.state)
+            let progress =
+                transaction.terms?.revocation != nil
+                ? .revoked
+                : transaction.terms?.upgrade.map { .upgraded(refunded: $0.refund > 0) }
+                    ?? state.progress[transaction.id]
+            let role: Role =
+                switch (transaction.state, progress) {
+                case (.failed, _), (_, .rejected?): .error
+                case (.deferred, _), (_, .unverified?), (_, .revoked?), (_, .upgraded?): .warning
+                case (_, .finished?), (_, .verified?): .success
+                default: .normal
+                }
+            var column =
+                grid.write(
+                    clock(transaction.purchaseDate, state.timeZone, locale: state.locale) + " ", row: row, column: 1,
+                    role: .muted) + 1
+            let stateName =
+                transaction.terms?.isRenewal == true ? strings.renewedState : strings.stateName(transaction.state)
             column += grid.write(CellWidth.pad(stateName, to: 10) + " ", row: row, column: column, role: role)
             let title = Presentation.title(state, product: transaction.productId)
-            column += grid.write(CellWidth.pad(title, to: wide ? 20 : 16) + " ×\(transaction.quantity) ", row: row, column: column, role: .normal)
+            column += grid.write(
+                CellWidth.pad(title, to: wide ? 20 : 16) + " ×\(transaction.quantity) ", row: row, column: column,
+                role: .normal)
             // The id matters in the transaction manager; on a narrow screen the app's progress matters more.
             if wide { column += grid.write(transaction.id + "  ", row: row, column: column, role: .muted) }
             // A purchase held while the store is away waits, visibly, instead of spinning on.
             let held = state.unconfirmed.contains { $0.transactionId == transaction.id }
-            let busy = !held && (progress == .purchasing || progress == .verifying || progress == .delivered) ? spinner(state) + " " : ""
+            let busy =
+                !held && (progress == .purchasing || progress == .verifying || progress == .delivered)
+                ? spinner(state) + " " : ""
             let shown = progress ?? Self.restingProgress(transaction)
-            var words = held ? strings.heldPurchase
-                : shown == .revoked && transaction.terms?.ownership == .familyShared ? strings.noLongerShared
-                : transaction.failureContext.map(strings.failureContext) ?? strings.progress(shown, state: transaction.state)
+            var words =
+                held
+                ? strings.heldPurchase
+                : shown == .revoked && transaction.terms?.ownership == .familyShared
+                    ? strings.noLongerShared
+                    : transaction.failureContext.map(strings.failureContext)
+                        ?? strings.progress(shown, state: transaction.state)
             if state.asciiOnly { words = words.replacingOccurrences(of: "✓", with: "ok") }
             grid.write(busy + words, row: row, column: column, role: role, overflow: .ellipsis)
         }
@@ -242,8 +287,10 @@ extension View {
         case .deferred: .deferred
         case .purchasing: .purchasing
         case .purchased, .restored:
-            transaction.terms?.revocation != nil ? .revoked
-                : transaction.terms?.upgrade.map { .upgraded(refunded: $0.refund > 0) } ?? (transaction.finished ? .finished : nil)
+            transaction.terms?.revocation != nil
+                ? .revoked
+                : transaction.terms?.upgrade.map { .upgraded(refunded: $0.refund > 0) }
+                    ?? (transaction.finished ? .finished : nil)
         }
     }
 
@@ -254,11 +301,15 @@ extension View {
         let statusError = state.controls.apiErrors[.subscriptionStatus]
         let subscriptions = state.entitlements.compactMap { entitlement -> String? in
             guard let expires = entitlement.expiresDate else { return nil }
-            if entitlement.type == .autoRenewable, let statusError { return strings.statusUnavailable(title(entitlement.productId), statusError) }
-            if let renewal = entitlement.renewal, renewal.isInBillingRetry {
-                return strings.billingIssue(title(entitlement.productId), graceUntil: renewal.gracePeriodExpirationDate, now: state.now)
+            if entitlement.type == .autoRenewable, let statusError {
+                return strings.statusUnavailable(title(entitlement.productId), statusError)
             }
-            return strings.subscription(title(entitlement.productId), expires: expires, now: state.now, renews: entitlement.willAutoRenew)
+            if let renewal = entitlement.renewal, renewal.isInBillingRetry {
+                return strings.billingIssue(
+                    title(entitlement.productId), graceUntil: renewal.gracePeriodExpirationDate, now: state.now)
+            }
+            return strings.subscription(
+                title(entitlement.productId), expires: expires, now: state.now, renews: entitlement.willAutoRenew)
         }
         // Only what there is: an empty wallet says so once instead of listing empty parts.
         var parts = balances.isEmpty ? [] : [balances.joined(separator: ", ")]
@@ -266,6 +317,7 @@ extension View {
         parts += subscriptions
         if parts.isEmpty { parts = [strings.nothingOwned] }
         let used = grid.write(strings.wallet + ": ", row: layout.walletRow, column: 0, role: .title, attributes: .bold)
-        grid.write(parts.joined(separator: " · "), row: layout.walletRow, column: used, role: .normal, overflow: .ellipsis)
+        grid.write(
+            parts.joined(separator: " · "), row: layout.walletRow, column: used, role: .normal, overflow: .ellipsis)
     }
 }

@@ -9,7 +9,10 @@ struct PrettyJSONWriter {
     mutating func write(_ value: JSONValue) {
         switch value {
         case .object(let object):
-            guard !object.members.isEmpty else { append("{}"); return }
+            guard !object.members.isEmpty else {
+                append("{}")
+                return
+            }
             append("{")
             depth += 1
             for (offset, member) in object.members.enumerated() {
@@ -23,7 +26,10 @@ struct PrettyJSONWriter {
             newline()
             append("}")
         case .array(let items):
-            guard !items.isEmpty else { append("[]"); return }
+            guard !items.isEmpty else {
+                append("[]")
+                return
+            }
             append("[")
             depth += 1
             for (offset, item) in items.enumerated() {

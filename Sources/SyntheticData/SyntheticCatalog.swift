@@ -1,5 +1,6 @@
 import JSONReading
 import StoreKitModel
+
 /// Deterministic synthetic catalogs in the native format (docs/catalog-format.md), for benchmarks
 /// and stress tests: any number of products of all four types, titles and descriptions in English
 /// and Simplified Chinese, prices at realistic App Store price points for every storefront of the
@@ -58,7 +59,10 @@ public enum SyntheticCatalog {
         ("luca", "CHE", false, true, "Adult account in the Switzerland storefront."),
         ("omar", "SAU", false, true, "Adult account in the Saudi Arabia storefront."),
         ("chloe", "FRA", false, true, "Adult account in the France storefront."),
-        ("kid", "USA", true, true, "Child in a Family Sharing group; purchases wait for a parent's approval (Ask to Buy)."),
+        (
+            "kid", "USA", true, true,
+            "Child in a Family Sharing group; purchases wait for a parent's approval (Ask to Buy)."
+        ),
         ("restricted", "USA", false, false, "In-app purchases blocked by Screen Time restrictions."),
     ]
 
@@ -131,14 +135,28 @@ extension SyntheticCatalog {
                 ("bundleId", .string("com.example.synthetic")),
                 ("languages", .array([.string("en"), .string("zh-Hans")])),
                 ("defaultStorefront", .string("USA")),
-                ("storefronts", .array(storefronts.map { storefront in
-                    object([("id", .string(storefront.id)), ("currency", .string(storefront.currency)), ("locale", .string(storefront.locale))])
-                })),
-                ("accounts", .array(accounts.map { account in
-                    object([("name", .string(account.name)), ("storefront", .string(account.storefront)),
-                            ("askToBuy", .bool(account.askToBuy)), ("paymentsAllowed", .bool(account.paymentsAllowed)),
-                            ("note", .string(account.note))])
-                })),
+                (
+                    "storefronts",
+                    .array(
+                        storefronts.map { storefront in
+                            object([
+                                ("id", .string(storefront.id)), ("currency", .string(storefront.currency)),
+                                ("locale", .string(storefront.locale)),
+                            ])
+                        })
+                ),
+                (
+                    "accounts",
+                    .array(
+                        accounts.map { account in
+                            object([
+                                ("name", .string(account.name)), ("storefront", .string(account.storefront)),
+                                ("askToBuy", .bool(account.askToBuy)),
+                                ("paymentsAllowed", .bool(account.paymentsAllowed)),
+                                ("note", .string(account.note)),
+                            ])
+                        })
+                ),
                 ("subscriptionGroups", .array((0..<groupCount).map(group))),
                 ("products", .array(products)),
             ])
@@ -148,16 +166,22 @@ extension SyntheticCatalog {
         func group(_ index: Int) -> JSONValue {
             let adjective = adjectives[index % adjectives.count]
             let noun = nouns[(index / adjectives.count) % nouns.count]
-            let suffix = index < adjectives.count * nouns.count ? "" : " \(index / (adjectives.count * nouns.count) + 1)"
+            let suffix =
+                index < adjectives.count * nouns.count ? "" : " \(index / (adjectives.count * nouns.count) + 1)"
             return object([
                 ("id", .string("group.\(index + 1)")),
-                ("title", localized("\(adjective.en) \(noun.en) Club\(suffix)", "\(adjective.zh)\(noun.zh)俱乐部\(suffix)")),
+                (
+                    "title",
+                    localized("\(adjective.en) \(noun.en) Club\(suffix)", "\(adjective.zh)\(noun.zh)俱乐部\(suffix)")
+                ),
             ])
         }
 
         mutating func product(_ index: Int) -> JSONValue {
             let roll = random.below(100)
-            let type = roll < 40 ? ProductType.consumable : roll < 70 ? .nonConsumable : roll < 90 ? .autoRenewable : .nonRenewing
+            let type =
+                roll < 40
+                ? ProductType.consumable : roll < 70 ? .nonConsumable : roll < 90 ? .autoRenewable : .nonRenewing
             let adjective = random.pick(adjectives)
             let noun = random.pick(nouns)
             let slug = "\(adjective.en.lowercased())-\(noun.en.lowercased())"
@@ -176,22 +200,35 @@ extension SyntheticCatalog {
                 let balance = random.pick(balances)
                 let step = random.below(balance.amounts.count)
                 let amount = balance.amounts[step]
-                title = ("\(adjective.en) \(noun.en) \(amount) \(balance.word.en)", "\(adjective.zh)\(noun.zh) \(amount) \(balance.word.zh)")
-                what = ("Adds \(amount) \(balance.word.en.lowercased()) to your wallet.", "向钱包充入 \(amount) \(balance.word.zh)。")
+                title = (
+                    "\(adjective.en) \(noun.en) \(amount) \(balance.word.en)",
+                    "\(adjective.zh)\(noun.zh) \(amount) \(balance.word.zh)"
+                )
+                what = (
+                    "Adds \(amount) \(balance.word.en.lowercased()) to your wallet.",
+                    "向钱包充入 \(amount) \(balance.word.zh)。"
+                )
                 tier = min(tiers.count - 1, step * 2 + random.below(2))
-                extra.append(("wallet", object([("balance", .string(balance.id)), ("amount", .number(String(amount)))])))
+                extra.append(
+                    ("wallet", object([("balance", .string(balance.id)), ("amount", .number(String(amount)))])))
             case .nonConsumable:
                 let unlock = random.pick(unlocks)
                 title = ("\(adjective.en) \(noun.en) \(unlock.en)", "\(adjective.zh)\(noun.zh)\(unlock.zh)")
-                what = ("Unlocks the \(adjective.en.lowercased()) \(noun.en.lowercased()) \(unlock.en.lowercased()) for good.",
-                        "永久解锁\(adjective.zh)\(noun.zh)\(unlock.zh)。")
+                what = (
+                    "Unlocks the \(adjective.en.lowercased()) \(noun.en.lowercased()) \(unlock.en.lowercased()) for good.",
+                    "永久解锁\(adjective.zh)\(noun.zh)\(unlock.zh)。"
+                )
                 tier = random.below(tiers.count)
             case .autoRenewable:
                 let period = random.pick(periods)
                 title = ("\(adjective.en) \(noun.en) Pass \(period.en)", "\(adjective.zh)\(noun.zh)通行证（\(period.zh)）")
-                what = ("Every \(adjective.en.lowercased()) \(noun.en.lowercased()) perk, billed \(period.en.lowercased()).",
-                        "享受全部\(adjective.zh)\(noun.zh)特权，按\(period.zh)付费。")
-                tier = period.iso == "P1Y" ? 8 + random.below(4) : period.iso == "P1W" ? random.below(3) : 2 + random.below(6)
+                what = (
+                    "Every \(adjective.en.lowercased()) \(noun.en.lowercased()) perk, billed \(period.en.lowercased()).",
+                    "享受全部\(adjective.zh)\(noun.zh)特权，按\(period.zh)付费。"
+                )
+                tier =
+                    period.iso == "P1Y"
+                    ? 8 + random.below(4) : period.iso == "P1W" ? random.below(3) : 2 + random.below(6)
                 var subscription: [(String, JSONValue)] = [
                     ("group", .string("group.\(random.below(groupCount) + 1)")),
                     ("period", .string(period.iso)),
@@ -199,15 +236,35 @@ extension SyntheticCatalog {
                 ]
                 switch random.below(10) {
                 case 0..<3:
-                    subscription.append(("introOffer", object([("paymentMode", .string("freeTrial")), ("period", .string(random.pick(["P3D", "P1W", "P1M"]))),
-                                                              ("periods", .number("1"))])))
+                    subscription.append(
+                        (
+                            "introOffer",
+                            object([
+                                ("paymentMode", .string("freeTrial")),
+                                ("period", .string(random.pick(["P3D", "P1W", "P1M"]))),
+                                ("periods", .number("1")),
+                            ])
+                        ))
                 case 3:
-                    subscription.append(("introOffer", object([("paymentMode", .string("payAsYouGo")), ("period", .string("P1M")),
-                                                              ("periods", .number(String(random.below(3) + 2))),
-                                                              ("prices", prices(tier: max(0, tier - 3), except: unavailable))])))
+                    subscription.append(
+                        (
+                            "introOffer",
+                            object([
+                                ("paymentMode", .string("payAsYouGo")), ("period", .string("P1M")),
+                                ("periods", .number(String(random.below(3) + 2))),
+                                ("prices", prices(tier: max(0, tier - 3), except: unavailable)),
+                            ])
+                        ))
                 case 4:
-                    subscription.append(("introOffer", object([("paymentMode", .string("payUpFront")), ("period", .string("P3M")),
-                                                              ("periods", .number("1")), ("prices", prices(tier: max(0, tier - 2), except: unavailable))])))
+                    subscription.append(
+                        (
+                            "introOffer",
+                            object([
+                                ("paymentMode", .string("payUpFront")), ("period", .string("P3M")),
+                                ("periods", .number("1")),
+                                ("prices", prices(tier: max(0, tier - 2), except: unavailable)),
+                            ])
+                        ))
                 default:
                     break
                 }
@@ -215,12 +272,15 @@ extension SyntheticCatalog {
             case .nonRenewing:
                 let period = random.pick(Array(periods.dropFirst()))
                 title = ("\(adjective.en) \(noun.en) Season Pass", "\(adjective.zh)\(noun.zh)赛季通行证")
-                what = ("Every \(adjective.en.lowercased()) \(noun.en.lowercased()) reward for one term; it does not renew.",
-                        "一个周期内享受全部\(adjective.zh)\(noun.zh)奖励，到期不会自动续费。")
+                what = (
+                    "Every \(adjective.en.lowercased()) \(noun.en.lowercased()) reward for one term; it does not renew.",
+                    "一个周期内享受全部\(adjective.zh)\(noun.zh)奖励，到期不会自动续费。"
+                )
                 tier = 3 + random.below(6)
                 extra.append(("subscription", object([("period", .string(period.iso))])))
             }
-            let description: Word = secondLine
+            let description: Word =
+                secondLine
                 ? ("\(what.en) \(sentence.en)\nTerms apply.", "\(what.zh)\(sentence.zh)\n适用条款。")
                 : ("\(what.en) \(sentence.en)", "\(what.zh)\(sentence.zh)")
             members.append(("id", .string("com.example.synthetic.\(type.rawValue.lowercased()).\(slug).\(index + 1)")))
@@ -235,10 +295,11 @@ extension SyntheticCatalog {
 
         func prices(tier: Int, except unavailable: [String]) -> JSONValue {
             let row = tiers[tier]
-            return object(storefronts.indices.compactMap { column in
-                let id = storefronts[column].id
-                return unavailable.contains(id) ? nil : (id, .string(row[column]))
-            })
+            return object(
+                storefronts.indices.compactMap { column in
+                    let id = storefronts[column].id
+                    return unavailable.contains(id) ? nil : (id, .string(row[column]))
+                })
         }
 
         func localized(_ english: String, _ chinese: String) -> JSONValue {

@@ -49,11 +49,14 @@ struct LineScanner {
         guard index < characters.count, "\"'`".contains(characters[index]) else {
             throw problem("expected text in quotes (\"…\", '…' or `…`)")
         }
-        let quote = characters[index], start = column
+        let quote = characters[index]
+        let start = column
         index += 1
         let begin = index
         while index < characters.count, characters[index] != quote { index += 1 }
-        guard index < characters.count else { throw problem("the text opened at column \(start) has no closing \(quote)", at: start) }
+        guard index < characters.count else {
+            throw problem("the text opened at column \(start) has no closing \(quote)", at: start)
+        }
         defer { index += 1 }
         return String(characters[begin..<index])
     }
@@ -61,7 +64,9 @@ struct LineScanner {
     /// /regex/, where `\/` stands for a slash.
     mutating func regex() throws -> (String, Int) {
         skipBlanks()
-        guard index < characters.count, characters[index] == "/" else { throw problem("expected a /regular expression/") }
+        guard index < characters.count, characters[index] == "/" else {
+            throw problem("expected a /regular expression/")
+        }
         let start = column
         index += 1
         var pattern = ""
@@ -74,7 +79,9 @@ struct LineScanner {
             pattern.append(characters[index])
             index += 1
         }
-        guard index < characters.count else { throw problem("the regular expression opened at column \(start) has no closing /", at: start) }
+        guard index < characters.count else {
+            throw problem("the regular expression opened at column \(start) has no closing /", at: start)
+        }
         index += 1
         guard !pattern.isEmpty else { throw problem("the regular expression is empty", at: start) }
         return (pattern, start + 1)
@@ -84,7 +91,9 @@ struct LineScanner {
     mutating func duration() throws -> Int {
         let (text, start) = word()
         guard !text.isEmpty else { throw problem("expected a duration (500ms, 2s)") }
-        guard let value = Self.milliseconds(text) else { throw problem("\(text) is not a duration (500ms, 2s, 1.5)", at: start) }
+        guard let value = Self.milliseconds(text) else {
+            throw problem("\(text) is not a duration (500ms, 2s, 1.5)", at: start)
+        }
         return value
     }
 
@@ -92,7 +101,8 @@ struct LineScanner {
     mutating func count() throws -> Int {
         let (text, start) = word()
         guard let value = Int(text), value >= 1, value <= 100_000 else {
-            throw problem(text.isEmpty ? "expected a number" : "\(text) is not a whole number from 1 to 100000", at: start)
+            throw problem(
+                text.isEmpty ? "expected a number" : "\(text) is not a whole number from 1 to 100000", at: start)
         }
         return value
     }
@@ -109,11 +119,15 @@ struct LineScanner {
     func end() throws {
         var probe = self
         probe.skipBlanks()
-        guard probe.index == characters.count else { throw problem("unexpected \(String(characters[probe.index...]))", at: probe.column) }
+        guard probe.index == characters.count else {
+            throw problem("unexpected \(String(characters[probe.index...]))", at: probe.column)
+        }
     }
 
     static func milliseconds(_ text: String) -> Int? {
-        let (number, scale): (Substring, Double) = text.hasSuffix("ms") ? (text.dropLast(2), 1)
+        let (number, scale): (Substring, Double) =
+            text.hasSuffix("ms")
+            ? (text.dropLast(2), 1)
             : text.hasSuffix("s") ? (text.dropLast(1), 1000) : (Substring(text), 1000)
         guard let value = Double(number), value >= 0, value.isFinite, value * scale <= 86_400_000 else { return nil }
         return Int((value * scale).rounded())

@@ -13,9 +13,11 @@ public struct TapeProblem: Error, Sendable, Equatable, CustomStringConvertible {
 /// Reads a tape, every line, and reports every problem at once; a tape with any is not run.
 public enum TapeParser {
     /// VHS settings about the picture, accepted and without effect here.
-    static let pictureSettings: Set<String> = ["Shell", "FontSize", "FontFamily", "LetterSpacing", "LineHeight", "Theme", "Padding",
-                                               "Margin", "MarginFill", "BorderRadius", "WindowBar", "WindowBarSize", "Framerate",
-                                               "PlaybackSpeed", "LoopOffset", "CursorBlink", "WaitTimeout", "WaitPattern"]
+    static let pictureSettings: Set<String> = [
+        "Shell", "FontSize", "FontFamily", "LetterSpacing", "LineHeight", "Theme", "Padding",
+        "Margin", "MarginFill", "BorderRadius", "WindowBar", "WindowBarSize", "Framerate",
+        "PlaybackSpeed", "LoopOffset", "CursorBlink", "WaitTimeout", "WaitPattern",
+    ]
     static let defaultWaitMilliseconds = 15_000
 
     /// Every problem of a tape, in line order.
@@ -43,9 +45,13 @@ public enum TapeParser {
         problems += orderProblems(steps)
         let scenarios = steps.filter { if case .scenario = $0.command { true } else { false } }
         problems += scenarios.dropFirst().map {
-            TapeProblem(line: $0.line, column: 1, message: "a tape starts from one scenario, and line \(scenarios[0].line) named it already")
+            TapeProblem(
+                line: $0.line, column: 1,
+                message: "a tape starts from one scenario, and line \(scenarios[0].line) named it already")
         }
-        return problems.isEmpty ? .success(Tape(steps: steps)) : .failure(Problems(all: problems.sorted { ($0.line, $0.column) < ($1.line, $1.column) }))
+        return problems.isEmpty
+            ? .success(Tape(steps: steps))
+            : .failure(Problems(all: problems.sorted { ($0.line, $0.column) < ($1.line, $1.column) }))
     }
 
     /// `Set Width`/`Height`, `Env` and `Scenario` shape the program as it starts: before anything runs.
@@ -56,7 +62,13 @@ public enum TapeParser {
             case .setWidth, .setHeight, .env, .scenario: true
             default: false
             }
-        }.map { TapeProblem(line: $0.line, column: 1, message: "\($0.source.split(separator: " ").prefix(2).joined(separator: " ")) must come before the first command that runs (line \(steps[first].line))") }
+        }.map {
+            TapeProblem(
+                line: $0.line, column: 1,
+                message:
+                    "\($0.source.split(separator: " ").prefix(2).joined(separator: " ")) must come before the first command that runs (line \(steps[first].line))"
+            )
+        }
     }
 
     private static func command(_ scanner: inout LineScanner) throws -> Tape.Command {
@@ -66,7 +78,9 @@ public enum TapeParser {
         case "Output":
             let path = try scanner.argument("a file name (.cast)")
             guard path.lowercased().hasSuffix(".cast") else {
-                throw scanner.problem("Output writes an asciicast recording: name a .cast file (VHS's GIF, MP4 and WebM need a picture)", at: wordColumn)
+                throw scanner.problem(
+                    "Output writes an asciicast recording: name a .cast file (VHS's GIF, MP4 and WebM need a picture)",
+                    at: wordColumn)
             }
             try scanner.end()
             return .output(path)
@@ -81,7 +95,8 @@ public enum TapeParser {
             try scanner.end()
             return .require(program)
         case "Scenario":
-            let scenario = try scanner.argument("a scenario: a built-in's name (storefront scenarios lists them) or a file")
+            let scenario = try scanner.argument(
+                "a scenario: a built-in's name (storefront scenarios lists them) or a file")
             try scanner.end()
             return .scenario(scenario)
         case "Type":
@@ -97,14 +112,18 @@ public enum TapeParser {
         case "Screenshot":
             let path = try scanner.argument("a file name (.txt, .ansi or .svg)")
             guard Screenshot.Format(fileName: path) != nil else {
-                throw scanner.problem("Screenshot writes .txt, .ansi or .svg (the screen as text, with colours, or as a picture), not \(path)", at: wordColumn)
+                throw scanner.problem(
+                    "Screenshot writes .txt, .ansi or .svg (the screen as text, with colours, or as a picture), not \(path)",
+                    at: wordColumn)
             }
             try scanner.end()
             return .screenshot(path)
         case "Store":
             let arguments = scanner.rest().split(separator: " ").map(String.init)
             guard !arguments.isEmpty else {
-                throw scanner.problem("Store needs a storefront manage action, such as `Store approve last` or `Store set next-outcome fail:4`", at: wordColumn)
+                throw scanner.problem(
+                    "Store needs a storefront manage action, such as `Store approve last` or `Store set next-outcome fail:4`",
+                    at: wordColumn)
             }
             return .store(arguments)
         default:
@@ -123,7 +142,9 @@ public enum TapeParser {
         switch name {
         case "Width", "Height":
             let value = try scanner.count()
-            guard (1...1000).contains(value) else { throw scanner.problem("Set \(name) takes 1 to 1000 cells, not \(value)", at: column) }
+            guard (1...1000).contains(value) else {
+                throw scanner.problem("Set \(name) takes 1 to 1000 cells, not \(value)", at: column)
+            }
             try scanner.end()
             return name == "Width" ? .setWidth(value) : .setHeight(value)
         case "TypingSpeed":
@@ -136,11 +157,14 @@ public enum TapeParser {
         case "":
             throw scanner.problem("Set needs a setting: Width, Height or TypingSpeed", at: column)
         default:
-            throw scanner.problem("unknown setting \(name) (Width, Height and TypingSpeed change a run; VHS's picture settings are accepted and ignored)", at: column)
+            throw scanner.problem(
+                "unknown setting \(name) (Width, Height and TypingSpeed change a run; VHS's picture settings are accepted and ignored)",
+                at: column)
         }
     }
 
-    private static func wait(_ scanner: inout LineScanner, modifiers: Modifiers, at column: Int) throws -> Tape.Command {
+    private static func wait(_ scanner: inout LineScanner, modifiers: Modifiers, at column: Int) throws -> Tape.Command
+    {
         var scope = Tape.Wait.Scope.screen
         if let written = modifiers.scope {
             guard let known = Tape.Wait.Scope(rawValue: written.lowercased()) else {
@@ -163,7 +187,9 @@ public enum TapeParser {
         if Tape.keyBytes[name] != nil { return .named(name) }
         for (prefix, make) in [("Ctrl+", Tape.Key.control), ("Alt+", Tape.Key.alt)] where name.hasPrefix(prefix) {
             let rest = name.dropFirst(prefix.count)
-            if rest.count == 1, let character = rest.first, character.isASCII, character.isLetter || "[]\\@^_".contains(character) {
+            if rest.count == 1, let character = rest.first, character.isASCII,
+                character.isLetter || "[]\\@^_".contains(character)
+            {
                 return make(character)
             }
         }
@@ -171,9 +197,12 @@ public enum TapeParser {
     }
 
     private static func unknown(_ word: String) -> String {
-        let known = ["Output", "Set", "Env", "Require", "Scenario", "Type", "Sleep", "Wait", "Screenshot", "Store"] + Tape.keyBytes.keys.sorted() + ["Ctrl+<key>", "Alt+<key>"]
+        let known =
+            ["Output", "Set", "Env", "Require", "Scenario", "Type", "Sleep", "Wait", "Screenshot", "Store"]
+            + Tape.keyBytes.keys.sorted() + ["Ctrl+<key>", "Alt+<key>"]
         if ["Hide", "Show", "Copy", "Paste", "Source", "ScrollUp", "ScrollDown"].contains(word) {
-            return "\(word) is a VHS command storefront play does not run (it has no picture or clipboard); the commands are: \(known.joined(separator: ", "))"
+            return
+                "\(word) is a VHS command storefront play does not run (it has no picture or clipboard); the commands are: \(known.joined(separator: ", "))"
         }
         return "unknown command \(word.isEmpty ? "(none)" : word); the commands are: \(known.joined(separator: ", "))"
     }
@@ -200,7 +229,9 @@ public enum TapeParser {
         /// `@500ms`: a key's speed, or a Wait's timeout.
         func duration(_ scanner: LineScanner, at column: Int) throws -> Int? {
             guard let at else { return nil }
-            guard let value = LineScanner.milliseconds(at) else { throw scanner.problem("@\(at) is not a duration (500ms, 1s)", at: column) }
+            guard let value = LineScanner.milliseconds(at) else {
+                throw scanner.problem("@\(at) is not a duration (500ms, 1s)", at: column)
+            }
             return value
         }
     }

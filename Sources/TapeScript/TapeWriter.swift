@@ -15,7 +15,10 @@ public struct TapeWriter {
 
     /// `scenario`: the one the walkthrough started from, so the tape replays from it too.
     public init(width: Int, height: Int, scenario: String? = nil) {
-        lines = ["# Recorded with storefront record --tape; replay with storefront play.", "Set Width \(width)", "Set Height \(height)"]
+        lines = [
+            "# Recorded with storefront record --tape; replay with storefront play.", "Set Width \(width)",
+            "Set Height \(height)",
+        ]
         if let scenario { lines.append("Scenario \(scenario)") }
     }
 
@@ -30,8 +33,12 @@ public struct TapeWriter {
         lastInput = time
         for key in Self.decode(bytes) {
             switch key {
-            case .text(let character): flushKey(); text.append(character)
-            case .named(let name): flushText(); repeatKey(name)
+            case .text(let character):
+                flushKey()
+                text.append(character)
+            case .named(let name):
+                flushText()
+                repeatKey(name)
             }
         }
     }
@@ -89,12 +96,21 @@ public struct TapeWriter {
     /// Terminal input as tape keys: xterm's sequences by name, controls as Ctrl+, ESC and a key as Alt+.
     static func decode(_ bytes: [UInt8]) -> [Decoded] {
         // Keypad mode (which ncurses turns on) sends the arrows, Home and End as ESC O x.
-        let keypad = ["Up": "\u{1B}OA", "Down": "\u{1B}OB", "Right": "\u{1B}OC", "Left": "\u{1B}OD", "Home": "\u{1B}OH", "End": "\u{1B}OF"]
-        let names = Dictionary((Tape.keyBytes.map { ($0.key, $0.value) } + keypad.map { ($0.key, $0.value) }).map { (Array($0.1.utf8), $0.0) }) { first, _ in first }
+        let keypad = [
+            "Up": "\u{1B}OA", "Down": "\u{1B}OB", "Right": "\u{1B}OC", "Left": "\u{1B}OD", "Home": "\u{1B}OH",
+            "End": "\u{1B}OF",
+        ]
+        let names = Dictionary(
+            (Tape.keyBytes.map { ($0.key, $0.value) } + keypad.map { ($0.key, $0.value) }).map {
+                (Array($0.1.utf8), $0.0)
+            }
+        ) { first, _ in first }
         var result: [Decoded] = []
         var index = 0
         while index < bytes.count {
-            if let (sequence, name) = names.filter({ $0.key.count > 1 }).first(where: { Array(bytes[index...].prefix($0.key.count)) == $0.key }) {
+            if let (sequence, name) = names.filter({ $0.key.count > 1 }).first(where: {
+                Array(bytes[index...].prefix($0.key.count)) == $0.key
+            }) {
                 result.append(.named(name))
                 index += sequence.count
                 continue
@@ -130,12 +146,17 @@ public struct TapeWriter {
         let clock = try? NSRegularExpression(pattern: #"\d{1,2}:\d{2}"#)
         let wanted = required.flatMap { try? NSRegularExpression(pattern: $0) }
         for row in screen.split(separator: "\n").map(String.init) {
-            let marked = cut?.stringByReplacingMatches(in: row, range: NSRange(row.startIndex..., in: row), withTemplate: "\u{0}") ?? row
+            let marked =
+                cut?.stringByReplacingMatches(
+                    in: row, range: NSRange(row.startIndex..., in: row), withTemplate: "\u{0}") ?? row
             for piece in marked.split(separator: "\u{0}").map({ $0.trimmingCharacters(in: .whitespaces) }) {
                 let shown = String(piece.prefix(60)).trimmingCharacters(in: .whitespaces)
                 guard shown.contains(where: \.isLetter), !earlier.contains(shown),
-                      clock?.firstMatch(in: shown, range: NSRange(shown.startIndex..., in: shown)) == nil else { continue }
-                if let wanted, wanted.firstMatch(in: shown, range: NSRange(shown.startIndex..., in: shown)) == nil { continue }
+                    clock?.firstMatch(in: shown, range: NSRange(shown.startIndex..., in: shown)) == nil
+                else { continue }
+                if let wanted, wanted.firstMatch(in: shown, range: NSRange(shown.startIndex..., in: shown)) == nil {
+                    continue
+                }
                 return shown
             }
         }

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// An asciicast v2 file (asciinema's format): a header object on the first line, then one
@@ -8,7 +9,10 @@ import Glibc
 /// Codes: `o` output, `i` input, `r` resize (`"80x24"`), `m` marker.
 public final class AsciicastWriter {
     public enum Code: String, Sendable {
-        case output = "o", input = "i", resize = "r", marker = "m"
+        case output = "o"
+        case input = "i"
+        case resize = "r"
+        case marker = "m"
     }
 
     public struct Header: Sendable {
@@ -28,8 +32,10 @@ public final class AsciicastWriter {
 
         /// The header line: `version` first, as asciinema writes it.
         var line: String {
-            let variables = environment.keys.sorted().map { "\(json($0)):\(json(environment[$0] ?? ""))" }.joined(separator: ",")
-            return #"{"version":2,"width":\#(width),"height":\#(height),"timestamp":\#(timestamp),"title":\#(json(title)),"env":{\#(variables)}}"#
+            let variables = environment.keys.sorted().map { "\(json($0)):\(json(environment[$0] ?? ""))" }.joined(
+                separator: ",")
+            return
+                #"{"version":2,"width":\#(width),"height":\#(height),"timestamp":\#(timestamp),"title":\#(json(title)),"env":{\#(variables)}}"#
         }
     }
 

@@ -1,7 +1,8 @@
 import CPseudoTerminal
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A program running in a pseudo-terminal this process holds the other end of, as a terminal
@@ -19,14 +20,17 @@ public final class PseudoTerminal: @unchecked Sendable {
     /// Starts `arguments` (program first) in a new pty of `size`; `extraDescriptors` are the
     /// child's descriptors 3, 4, … (pipes for a side channel); `environment` replaces the
     /// child's variables of those names.
-    public init(arguments: [String], columns: Int, rows: Int, environment: [String: String] = [:],
-                extraDescriptors: [Int32] = []) throws {
+    public init(
+        arguments: [String], columns: Int, rows: Int, environment: [String: String] = [:],
+        extraDescriptors: [Int32] = []
+    ) throws {
         var name = [CChar](repeating: 0, count: 128)
         let master = cpt_open(O_RDWR | O_NOCTTY | O_CLOEXEC, &name, name.count)
         guard master >= 0 else {
             throw Failure(description: "cannot open a pseudo-terminal: \(String(cString: strerror(errno)))")
         }
-        var size = winsize(ws_row: UInt16(clamping: rows), ws_col: UInt16(clamping: columns), ws_xpixel: 0, ws_ypixel: 0)
+        var size = winsize(
+            ws_row: UInt16(clamping: rows), ws_col: UInt16(clamping: columns), ws_xpixel: 0, ws_ypixel: 0)
         _ = ioctl(master, UInt(TIOCSWINSZ), &size)
         do {
             let path = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -39,7 +43,8 @@ public final class PseudoTerminal: @unchecked Sendable {
     }
 
     public func resize(columns: Int, rows: Int) {
-        var size = winsize(ws_row: UInt16(clamping: rows), ws_col: UInt16(clamping: columns), ws_xpixel: 0, ws_ypixel: 0)
+        var size = winsize(
+            ws_row: UInt16(clamping: rows), ws_col: UInt16(clamping: columns), ws_xpixel: 0, ws_ypixel: 0)
         _ = ioctl(master, UInt(TIOCSWINSZ), &size)
     }
 
@@ -78,7 +83,9 @@ public final class PseudoTerminal: @unchecked Sendable {
         close(master)
     }
 
-    private static func spawn(_ arguments: [String], slave: String, environment: [String: String], extra: [Int32]) throws -> pid_t {
+    private static func spawn(_ arguments: [String], slave: String, environment: [String: String], extra: [Int32])
+        throws -> pid_t
+    {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -99,7 +106,8 @@ public final class PseudoTerminal: @unchecked Sendable {
         sigfillset(&defaults)
         posix_spawnattr_setsigmask(&attributes, &noSignals)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, cpt_spawn_setsid() | Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        posix_spawnattr_setflags(
+            &attributes, cpt_spawn_setsid() | Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
 
         var variables = ProcessInfo.processInfo.environment
         variables.merge(environment) { _, new in new }
@@ -110,7 +118,9 @@ public final class PseudoTerminal: @unchecked Sendable {
                 posix_spawn(&pid, arguments[0], &actions, &attributes, argv, envp)
             }
         }
-        guard status == 0 else { throw Failure(description: "cannot start \(arguments[0]): \(String(cString: strerror(status)))") }
+        guard status == 0 else {
+            throw Failure(description: "cannot start \(arguments[0]): \(String(cString: strerror(status)))")
+        }
         return pid
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 import TapeScript
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `--record FILE.cast`: runs the same command again in a pseudo-terminal and sits between it
@@ -33,21 +34,30 @@ public enum Recorder {
     public static func run(_ options: Options) throws -> Int32 {
         let size = terminalSize(of: STDOUT_FILENO) ?? (columns: 80, rows: 24)
         let environment = ProcessInfo.processInfo.environment
-        let header = AsciicastWriter.Header(width: size.columns, height: size.rows, timestamp: Int(Date().timeIntervalSince1970),
-                                            title: options.title,
-                                            environment: ["TERM": environment["TERM"] ?? "xterm-256color", "SHELL": environment["SHELL"] ?? "/bin/sh"])
+        let header = AsciicastWriter.Header(
+            width: size.columns, height: size.rows, timestamp: Int(Date().timeIntervalSince1970),
+            title: options.title,
+            environment: ["TERM": environment["TERM"] ?? "xterm-256color", "SHELL": environment["SHELL"] ?? "/bin/sh"])
         let writer = try options.file.map { try AsciicastWriter(url: $0, header: header) }
-        var tape = options.tape.map { _ in TapeWriter(width: size.columns, height: size.rows, scenario: options.scenario) }
+        var tape = options.tape.map { _ in
+            TapeWriter(width: size.columns, height: size.rows, scenario: options.scenario)
+        }
         var channel: [Int32] = [0, 0]
-        guard pipe(&channel) == 0, fcntl(channel[0], F_SETFD, FD_CLOEXEC) == 0, fcntl(channel[1], F_SETFD, FD_CLOEXEC) == 0 else { throw PseudoTerminal.Failure(description: "cannot make a pipe: \(String(cString: strerror(errno)))") }
+        guard pipe(&channel) == 0, fcntl(channel[0], F_SETFD, FD_CLOEXEC) == 0,
+            fcntl(channel[1], F_SETFD, FD_CLOEXEC) == 0
+        else { throw PseudoTerminal.Failure(description: "cannot make a pipe: \(String(cString: strerror(errno)))") }
         let child: PseudoTerminal
         do {
-            child = try PseudoTerminal(arguments: options.arguments, columns: size.columns, rows: size.rows,
-                                       environment: [SideChannel.variable: String(SideChannel.childDescriptor),
-                                                     SideChannel.screensVariable: options.tape == nil ? "0" : "1"],
-                                       extraDescriptors: [channel[1]])
+            child = try PseudoTerminal(
+                arguments: options.arguments, columns: size.columns, rows: size.rows,
+                environment: [
+                    SideChannel.variable: String(SideChannel.childDescriptor),
+                    SideChannel.screensVariable: options.tape == nil ? "0" : "1",
+                ],
+                extraDescriptors: [channel[1]])
         } catch {
-            close(channel[0]); close(channel[1])
+            close(channel[0])
+            close(channel[1])
             throw error
         }
         close(channel[1])
@@ -65,8 +75,10 @@ public enum Recorder {
     }
 
     /// Copies until the program's side of the terminal closes (it exited); returns the last screen.
-    private static func pump(child: PseudoTerminal, channel: Int32, writer: AsciicastWriter?, tape: inout TapeWriter?,
-                             size: (columns: Int, rows: Int)) throws -> String {
+    private static func pump(
+        child: PseudoTerminal, channel: Int32, writer: AsciicastWriter?, tape: inout TapeWriter?,
+        size: (columns: Int, rows: Int)
+    ) throws -> String {
         var size = size
         var screen = ""
         let start = ContinuousClock.now
@@ -74,11 +86,15 @@ public enum Recorder {
         var channelOpen = true
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {
-            var descriptors = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
-                               pollfd(fd: child.master, events: Int16(POLLIN), revents: 0),
-                               pollfd(fd: channelOpen ? channel : -1, events: Int16(POLLIN), revents: 0)]
+            var descriptors = [
+                pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: child.master, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: channelOpen ? channel : -1, events: Int16(POLLIN), revents: 0),
+            ]
             let ready = poll(&descriptors, nfds_t(descriptors.count), 100)
-            if ready < 0, errno != EINTR { throw PseudoTerminal.Failure(description: "poll: \(String(cString: strerror(errno)))") }
+            if ready < 0, errno != EINTR {
+                throw PseudoTerminal.Failure(description: "poll: \(String(cString: strerror(errno)))")
+            }
             if let now = terminalSize(of: STDOUT_FILENO), now != size {
                 size = now
                 child.resize(columns: now.columns, rows: now.rows)
@@ -111,7 +127,10 @@ public enum Recorder {
                 if count > 0 {
                     try writer?.record(.input, bytes: buffer[..<count])
                     let elapsed = ContinuousClock.now - start
-                    tape?.keys(Array(buffer[..<count]), at: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, screen: screen)
+                    tape?.keys(
+                        Array(buffer[..<count]),
+                        at: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+                        screen: screen)
                     try child.send(Array(buffer[..<count]))
                 }
             }

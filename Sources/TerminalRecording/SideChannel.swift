@@ -39,7 +39,9 @@ public enum SideChannel {
         case "s ": return (try? JSONDecoder().decode(String.self, from: Data(text.utf8))).map(Message.screen)
         case "w ": return .saved(text)
         case "x ":
-            guard let parts = try? JSONDecoder().decode([String].self, from: Data(text.utf8)), parts.count == 2 else { return nil }
+            guard let parts = try? JSONDecoder().decode([String].self, from: Data(text.utf8)), parts.count == 2 else {
+                return nil
+            }
             return .notSaved(path: parts[0], reason: parts[1])
         default: return nil
         }
@@ -68,7 +70,8 @@ public final class SideChannelWriter: Sendable {
 
     public init?(environment: [String: String] = ProcessInfo.processInfo.environment) {
         guard let value = environment[SideChannel.variable], let descriptor = Int32(value), descriptor > 2,
-              fcntl(descriptor, F_GETFD) != -1 else { return nil }
+            fcntl(descriptor, F_GETFD) != -1
+        else { return nil }
         self.descriptor = descriptor
         sendsScreens = environment[SideChannel.screensVariable] == "1"
         // Read without waiting: the UI loop asks between keys.

@@ -1,9 +1,10 @@
 import CNcursesw
 import CellGrid
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 public enum TerminalError: Error, Equatable, CustomStringConvertible {
@@ -21,7 +22,8 @@ public enum TerminalError: Error, Equatable, CustomStringConvertible {
         case .notInteractive: "stdin and stdout must be a terminal"
         case .alreadyRunning: "the terminal is already in use by this process"
         case .cannotOpen(let term): "cannot use the terminal (TERM=\(term.isEmpty ? "<unset>" : term))"
-        case .unsupported(let term): "the terminal cannot position the cursor (TERM=\(term)); a full-screen UI needs one that can"
+        case .unsupported(let term):
+            "the terminal cannot position the cursor (TERM=\(term)); a full-screen UI needs one that can"
         }
     }
 }
@@ -106,7 +108,8 @@ public final class Terminal {
         // place ncurses does not install its own SIGINT/SIGTERM handlers (which exit with status 1).
         guard cn_tty_prepare() == 0 else { throw TerminalError.cannotOpen(term: Self.environment("TERM") ?? "") }
         // newterm, not initscr: initscr exits the process when the terminal is unusable.
-        let opened = plain ? "vt100".withCString { newterm($0, cn_stdout(), cn_stdin()) } : newterm(nil, cn_stdout(), cn_stdin())
+        let opened =
+            plain ? "vt100".withCString { newterm($0, cn_stdout(), cn_stdin()) } : newterm(nil, cn_stdout(), cn_stdin())
         guard let newScreen = opened else {
             cn_tty_release()
             throw TerminalError.cannotOpen(term: Self.environment("TERM") ?? "")
@@ -170,8 +173,10 @@ public final class Terminal {
             changed = true
             for column in 0..<columns {
                 if let previous, grid.sameCell(as: previous, row: row, column: column) { continue }
-                draw(grid[row, column], wide: grid.isContinuation(row: row, column: column + 1), row: row, column: column,
-                     screenColumns: columns, in: window)
+                draw(
+                    grid[row, column], wide: grid.isContinuation(row: row, column: column + 1), row: row,
+                    column: column,
+                    screenColumns: columns, in: window)
             }
         }
         // A frame with no row changed (a tick that moved nothing) has nothing to send.
@@ -200,8 +205,10 @@ public final class Terminal {
 
     // MARK: - Drawing
 
-    private func draw(_ cell: Cell, wide: Bool, row: Int, column: Int, screenColumns: Int,
-                      in window: UnsafeMutablePointer<WINDOW>) {
+    private func draw(
+        _ cell: Cell, wide: Bool, row: Int, column: Int, screenColumns: Int,
+        in window: UnsafeMutablePointer<WINDOW>
+    ) {
         // The right half of a wide character was drawn with its left half.
         guard case .character(let character) = cell.content else { return }
         let style = styles.indices.contains(cell.role.rawValue) ? styles[cell.role.rawValue] : (attributes: 0, pair: 0)
@@ -235,8 +242,10 @@ public final class Terminal {
     }
 
     /// `glyph` holds a zero-terminated wide string, as `setcchar` takes it.
-    private func put(_ glyph: UnsafeMutableBufferPointer<wchar_t>, attributes: attr_t, pair: Int16, row: Int, column: Int,
-                     in window: UnsafeMutablePointer<WINDOW>) {
+    private func put(
+        _ glyph: UnsafeMutableBufferPointer<wchar_t>, attributes: attr_t, pair: Int16, row: Int, column: Int,
+        in window: UnsafeMutablePointer<WINDOW>
+    ) {
         var cell = cchar_t()
         setcchar(&cell, glyph.baseAddress, attributes, pair, nil)
         // At the bottom-right corner ncurses draws the cell and reports ERR (it cannot move the
@@ -269,7 +278,8 @@ public final class Terminal {
     private func setUpColors() {
         // https://no-color.org: set and not empty means no colour.
         let noColor = !(Self.environment("NO_COLOR") ?? "").isEmpty
-        usesColor = !noColor && Self.environment("TERM") != "dumb" && has_colors() && start_color() == OK
+        usesColor =
+            !noColor && Self.environment("TERM") != "dumb" && has_colors() && start_color() == OK
             && cn_colors() >= 8 && cn_color_pairs() > Role.allCases.count
         var defaults = (foreground: RoleStyle.defaultColor, background: RoleStyle.defaultColor)
         if usesColor, use_default_colors() != OK {
@@ -280,9 +290,10 @@ public final class Terminal {
             guard usesColor else { return (attributes(style.monochromeLook), 0) }
             guard style.hasColor else { return (attributes(style.colorLook), 0) }
             let pair = Int16(role.rawValue + 1)
-            init_pair(pair,
-                      style.foreground == RoleStyle.defaultColor ? defaults.foreground : style.foreground,
-                      style.background == RoleStyle.defaultColor ? defaults.background : style.background)
+            init_pair(
+                pair,
+                style.foreground == RoleStyle.defaultColor ? defaults.foreground : style.foreground,
+                style.background == RoleStyle.defaultColor ? defaults.background : style.background)
             return (attributes(style.colorLook), pair)
         }
     }
@@ -310,7 +321,11 @@ public final class Terminal {
         let status = wget_wch(window, &code)
         guard status != ERR else { return .escape }
         guard status == OK, code == 0x5B || code == 0x4F else {  // "[" or "O"
-            if status == KEY_CODE_YES { ungetch(Int32(bitPattern: UInt32(code))) } else { unget_wch(wchar_t(bitPattern: UInt32(code))) }
+            if status == KEY_CODE_YES {
+                ungetch(Int32(bitPattern: UInt32(code)))
+            } else {
+                unget_wch(wchar_t(bitPattern: UInt32(code)))
+            }
             return .escape
         }
         var body = String(Character(Unicode.Scalar(UInt8(code))))

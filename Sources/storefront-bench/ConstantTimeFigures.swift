@@ -16,7 +16,8 @@ func constantTimeFigures(runs: Int) -> ConstantTimeFigures {
     let secret = String(repeating: "a", count: size)
     let wrongFirst = "b" + String(repeating: "a", count: size - 1)
     let wrongLast = String(repeating: "a", count: size - 1) + "b"
-    let (first, last) = measureAlternately(warmup: 1, runs: runs, { ConstantTime.equal(wrongFirst, secret) ? 1 : 0 },
-                                           { ConstantTime.equal(wrongLast, secret) ? 1 : 0 })
+    let (first, last) = measureAlternately(
+        warmup: 1, runs: runs, { ConstantTime.equal(wrongFirst, secret) ? 1 : 0 },
+        { ConstantTime.equal(wrongLast, secret) ? 1 : 0 })
     return ConstantTimeFigures(wrongFirst: first, wrongLast: last, ratio: first.median / max(last.median, 1e-9))
 }

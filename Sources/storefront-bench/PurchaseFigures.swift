@@ -31,28 +31,34 @@ func purchaseFigures(catalogBytes: [UInt8], count: Int) -> PurchaseFigures {
     switch result.withLock({ $0 }) {
     case .success(let times)?:
         let total = times.reduce(0, +)
-        return PurchaseFigures(purchases: times.count, perPurchase: Stats(milliseconds: times),
-                               purchasesPerSecond: total > 0 ? Double(times.count) / (total / 1000) : 0)
+        return PurchaseFigures(
+            purchases: times.count, perPurchase: Stats(milliseconds: times),
+            purchasesPerSecond: total > 0 ? Double(times.count) / (total / 1000) : 0)
     case .failure(let error)?: fail("purchase: \(error)")
     case nil: fail("purchase: no result")
     }
 }
 
 private func timedPurchases(_ catalog: Catalog, count: Int) async throws -> [Double] {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("storefront-bench-\(UUID().uuidString)")
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "storefront-bench-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: directory) }
     let state = StateDirectory(url: directory)
     let store = try SimulatedStore(catalog: catalog, state: state)
     let observer = PurchaseObserver(store: store, ledger: try AppLedger(state: state), catalog: catalog)
-    guard let product = catalog.products.first(where: { $0.type == .consumable }) else { throw StoreFailure("the catalog has no consumable") }
+    guard let product = catalog.products.first(where: { $0.type == .consumable }) else {
+        throw StoreFailure("the catalog has no consumable")
+    }
     let account = catalog.defaultAccount.name
     var times: [Double] = []
     for round in 0..<(count + 2) {  // the first two are the warm-up
         let start = now()
         let updates = await store.updates()
-        let started = try await observer.buy(Payment(productId: product.id, quantity: 1, applicationUsername: nil, account: account))
+        let started = try await observer.buy(
+            Payment(productId: product.id, quantity: 1, applicationUsername: nil, account: account))
         var finished = false
-        for await update in updates where update.transaction.id == started.id && update.transaction.state != .purchasing {
+        for await update in updates where update.transaction.id == started.id && update.transaction.state != .purchasing
+        {
             finished = try await observer.handle(update).contains(.finished(transactionId: started.id))
             break
         }

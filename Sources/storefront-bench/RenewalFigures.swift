@@ -30,7 +30,9 @@ func renewalFigures(catalogBytes: [UInt8], subscriptions: Int, sweeps: Int) -> R
     let done = DispatchSemaphore(value: 0)
     Task.detached {
         let outcome: Result<RenewalFigures, any Error>
-        do { outcome = .success(try await timedRenewals(base, subscriptions: subscriptions, sweeps: sweeps)) } catch { outcome = .failure(error) }
+        do { outcome = .success(try await timedRenewals(base, subscriptions: subscriptions, sweeps: sweeps)) } catch {
+            outcome = .failure(error)
+        }
         result.withLock { $0 = outcome }
         done.signal()
     }
@@ -44,19 +46,28 @@ func renewalFigures(catalogBytes: [UInt8], subscriptions: Int, sweeps: Int) -> R
 
 private func timedRenewals(_ base: Catalog, subscriptions: Int, sweeps: Int) async throws -> RenewalFigures {
     // One account per subscription: an account holds one plan per group.
-    let accounts = (0..<subscriptions).map { Account(name: "bench\($0)", storefront: base.defaultStorefront, askToBuy: false, note: "") }
-    let catalog = Catalog(bundleId: base.bundleId, languages: base.languages, defaultStorefront: base.defaultStorefront, storefronts: base.storefronts,
-                          accounts: accounts, subscriptionGroups: base.subscriptionGroups, products: base.products, settings: base.settings)
-    guard let product = catalog.products.first(where: { $0.type == .autoRenewable && $0.subscription?.introOffer == nil })
-            ?? catalog.products.first(where: { $0.type == .autoRenewable }) else { throw StoreFailure("the catalog has no subscription") }
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("storefront-bench-\(UUID().uuidString)")
+    let accounts = (0..<subscriptions).map {
+        Account(name: "bench\($0)", storefront: base.defaultStorefront, askToBuy: false, note: "")
+    }
+    let catalog = Catalog(
+        bundleId: base.bundleId, languages: base.languages, defaultStorefront: base.defaultStorefront,
+        storefronts: base.storefronts,
+        accounts: accounts, subscriptionGroups: base.subscriptionGroups, products: base.products,
+        settings: base.settings)
+    guard
+        let product = catalog.products.first(where: { $0.type == .autoRenewable && $0.subscription?.introOffer == nil })
+            ?? catalog.products.first(where: { $0.type == .autoRenewable })
+    else { throw StoreFailure("the catalog has no subscription") }
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "storefront-bench-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: directory) }
     let clock = ManualClock()
     let store = try SimulatedStore(catalog: catalog, state: StateDirectory(url: directory), clock: clock)
     var controls = try await store.controls()
     controls.timeRate = .oneRenewalEvery2Seconds
     try await store.setControls(controls)
-    let period = TimeRate.oneRenewalEvery2Seconds.seconds(for: product.subscription?.period ?? SubscriptionPeriod(value: 1, unit: .month))
+    let period = TimeRate.oneRenewalEvery2Seconds.seconds(
+        for: product.subscription?.period ?? SubscriptionPeriod(value: 1, unit: .month))
     // Bought concurrently, so group commits share the fsyncs: setting up is not what is measured.
     try await withThrowingTaskGroup(of: Void.self) { group in
         for chunk in stride(from: 0, to: subscriptions, by: subscriptions / 8 + 1) {
@@ -83,6 +94,8 @@ private func timedRenewals(_ base: Catalog, subscriptions: Int, sweeps: Int) asy
     let retry = try await sweep()
     let afterGrace = try await sweep()
     let worst = (times + [retry, afterGrace]).max() ?? 0
-    return RenewalFigures(subscriptions: subscriptions, periodSeconds: period, renewalSweeps: Stats(milliseconds: times.map { $0 * 1000 }),
-                          billingRetrySweep: retry, afterGraceSweep: afterGrace, worstShareOfPeriod: worst / period)
+    return RenewalFigures(
+        subscriptions: subscriptions, periodSeconds: period,
+        renewalSweeps: Stats(milliseconds: times.map { $0 * 1000 }),
+        billingRetrySweep: retry, afterGraceSweep: afterGrace, worstShareOfPeriod: worst / period)
 }

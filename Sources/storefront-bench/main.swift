@@ -69,9 +69,12 @@ func decode(_ bytes: [UInt8], source: String, reading: CatalogLoader.ProductRead
 /// The state the UI has once the products request is answered: the default account's storefront.
 func loadedState(_ catalog: Catalog, size: TerminalSize) -> AppState {
     let account = catalog.defaultAccount
-    guard let storefront = catalog.storefront(id: account.storefront) ?? catalog.storefronts.first else { fail("catalog without storefronts") }
-    var state = AppState(catalog: catalog, storeLabel: "simulated store", language: .english, account: account, storefront: storefront,
-                         localeOverride: nil, asciiOnly: false, size: size, now: Date(timeIntervalSince1970: 1_800_000_000))
+    guard let storefront = catalog.storefront(id: account.storefront) ?? catalog.storefronts.first else {
+        fail("catalog without storefronts")
+    }
+    var state = AppState(
+        catalog: catalog, storeLabel: "simulated store", language: .english, account: account, storefront: storefront,
+        localeOverride: nil, asciiOnly: false, size: size, now: Date(timeIntervalSince1970: 1_800_000_000))
     state.timeZone = TimeZone(identifier: "UTC") ?? .current
     _ = Reducer.reduce(&state, .productsLoaded(catalog.request(ids: catalog.allProductIds, storefront: storefront)))
     return state
@@ -103,11 +106,17 @@ func decodeFigures(_ bytes: [UInt8], source: String, runs: Int) -> (DecodeFigure
             fail("\(source): \(error)")
         }
     }
-    let (full, tree) = measureAlternately(warmup: 1, runs: runs, { decode(bytes, source: source).products.count },
-                                         { decode(bytes, source: source, reading: .tree).products.count })
-    let index = measure(warmup: 1, runs: runs) { loadedState(catalog, size: TerminalSize(columns: 200, rows: 60)).list.visible.count }
-    return (DecodeFigures(products: catalog.products.count, bytes: bytes.count, parse: parse, decode: full,
-                          decodeThroughTree: tree, index: index), catalog)
+    let (full, tree) = measureAlternately(
+        warmup: 1, runs: runs, { decode(bytes, source: source).products.count },
+        { decode(bytes, source: source, reading: .tree).products.count })
+    let index = measure(warmup: 1, runs: runs) {
+        loadedState(catalog, size: TerminalSize(columns: 200, rows: 60)).list.visible.count
+    }
+    return (
+        DecodeFigures(
+            products: catalog.products.count, bytes: bytes.count, parse: parse, decode: full,
+            decodeThroughTree: tree, index: index), catalog
+    )
 }
 
 struct KeystrokeFigure: Encodable {
@@ -170,11 +179,13 @@ func filterFigures(_ base: AppState, query: String, repetitions: Int) -> FilterF
         }
     }
     let positions = characters.indices.map { position in
-        KeystrokeFigure(query: String(characters[...position]), matches: matches[position],
-                        median: Stats(milliseconds: perPosition[position]).median)
+        KeystrokeFigure(
+            query: String(characters[...position]), matches: matches[position],
+            median: Stats(milliseconds: perPosition[position]).median)
     }
-    return FilterFigures(products: base.list.products.count, query: query, keystroke: Stats(milliseconds: all), perKeystroke: positions,
-                         backspace: Stats(milliseconds: backspaces), keystrokeToFrame: Stats(milliseconds: framed))
+    return FilterFigures(
+        products: base.list.products.count, query: query, keystroke: Stats(milliseconds: all), perKeystroke: positions,
+        backspace: Stats(milliseconds: backspaces), keystrokeToFrame: Stats(milliseconds: framed))
 }
 
 struct RenderFigures: Encodable {
@@ -219,10 +230,11 @@ func renderFigures(small: AppState, large: AppState, fullList: AppState, runs: I
     }
     let smallStats = Stats(milliseconds: samples[0])
     let largeStats = Stats(milliseconds: samples[1])
-    return RenderFigures(columns: large.size.columns, rows: large.size.rows, smallProducts: small.list.products.count,
-                         largeProducts: large.list.products.count, small: smallStats, large: largeStats,
-                         largeMiddle: Stats(milliseconds: samples[2]), fullList: Stats(milliseconds: samples[3]),
-                         ratio: largeStats.median / max(smallStats.median, 1e-9))
+    return RenderFigures(
+        columns: large.size.columns, rows: large.size.rows, smallProducts: small.list.products.count,
+        largeProducts: large.list.products.count, small: smallStats, large: largeStats,
+        largeMiddle: Stats(milliseconds: samples[2]), fullList: Stats(milliseconds: samples[3]),
+        ratio: largeStats.median / max(smallStats.median, 1e-9))
 }
 
 /// What moving the cursor one row (`j`) changes on screen, in cells: the floor for the bytes a
@@ -249,8 +261,9 @@ func moveFigure(_ state: AppState, catalog: String) -> MoveFigure {
             if after[row, column] != Cell.blank { notBlank += 1 }
         }
     }
-    return MoveFigure(catalog: catalog, columns: state.size.columns, rows: state.size.rows, cellsChanged: changed,
-                      cellsNotBlank: notBlank, cells: state.size.columns * state.size.rows)
+    return MoveFigure(
+        catalog: catalog, columns: state.size.columns, rows: state.size.rows, cellsChanged: changed,
+        cellsNotBlank: notBlank, cells: state.size.columns * state.size.rows)
 }
 
 struct Report: Encodable {
@@ -282,48 +295,66 @@ if let only = options.only {
     let catalog = { decode(largeBytes, source: "profile") }
     switch only {
     case "readings":
-        let (direct, tree) = measureAlternately(warmup: 1, runs: quick ? 5 : 21, { decode(mediumBytes, source: "profile").products.count },
-                                                { decode(mediumBytes, source: "profile", reading: .tree).products.count })
-        print("10k decode: direct \(format(direct.median)), through a tree \(format(tree.median)) (\(fixed(tree.median / direct.median, 2))×)")
+        let (direct, tree) = measureAlternately(
+            warmup: 1, runs: quick ? 5 : 21, { decode(mediumBytes, source: "profile").products.count },
+            { decode(mediumBytes, source: "profile", reading: .tree).products.count })
+        print(
+            "10k decode: direct \(format(direct.median)), through a tree \(format(tree.median)) (\(fixed(tree.median / direct.median, 2))×)"
+        )
     case "decode", "decode-small":
-        for _ in 0..<(quick ? 1 : 3) { consume(decode(only == "decode" ? largeBytes : smallBytes, source: "profile").products.count) }
+        for _ in 0..<(quick ? 1 : 3) {
+            consume(decode(only == "decode" ? largeBytes : smallBytes, source: "profile").products.count)
+        }
     case "parse":
         for _ in 0..<(quick ? 1 : 3) { consume((try? JSONParser.parse(largeBytes)) == nil ? 0 : 1) }
     case "filter":
-        let filter = filterFigures(loadedState(catalog(), size: frame), query: options.query, repetitions: quick ? 5 : 50)
-        print("keystroke median \(format(filter.keystroke.median)), p90 \(format(filter.keystroke.p90)), max \(format(filter.keystroke.max))")
+        let filter = filterFigures(
+            loadedState(catalog(), size: frame), query: options.query, repetitions: quick ? 5 : 50)
+        print(
+            "keystroke median \(format(filter.keystroke.median)), p90 \(format(filter.keystroke.p90)), max \(format(filter.keystroke.max))"
+        )
     case "purchase":
         let figures = purchaseFigures(catalogBytes: smallBytes, count: quick ? 20 : 200)
         print("purchase median \(format(figures.perPurchase.median)), \(fixed(figures.purchasesPerSecond, 0))/s")
     case "renewals":
-        let figures = renewalFigures(catalogBytes: smallBytes, subscriptions: quick ? 1_000 : 10_000, sweeps: quick ? 3 : 10)
-        print("\(figures.subscriptions) subscriptions, one period \(fixed(figures.periodSeconds, 1)) s: renewal sweep median "
-              + "\(format(figures.renewalSweeps.median)), max \(format(figures.renewalSweeps.max)); into billing retry \(fixed(figures.billingRetrySweep, 3)) s; "
-              + "after the grace period \(fixed(figures.afterGraceSweep, 3)) s; worst \(fixed(figures.worstShareOfPeriod * 100, 1)) % of a period")
+        let figures = renewalFigures(
+            catalogBytes: smallBytes, subscriptions: quick ? 1_000 : 10_000, sweeps: quick ? 3 : 10)
+        print(
+            "\(figures.subscriptions) subscriptions, one period \(fixed(figures.periodSeconds, 1)) s: renewal sweep median "
+                + "\(format(figures.renewalSweeps.median)), max \(format(figures.renewalSweeps.max)); into billing retry \(fixed(figures.billingRetrySweep, 3)) s; "
+                + "after the grace period \(fixed(figures.afterGraceSweep, 3)) s; worst \(fixed(figures.worstShareOfPeriod * 100, 1)) % of a period"
+        )
     case "render":
         let large = loadedState(catalog(), size: frame)
         let small = loadedState(decode(smallBytes, source: "profile"), size: frame)
         let figures = renderFigures(small: small, large: large, fullList: fullListState(), runs: quick ? 200 : 5_000)
-        print("render median \(format(figures.large.median)), small \(format(figures.small.median)), ratio \(fixed(figures.ratio, 2))×, "
-              + "50 products \(format(figures.fullList.median))")
+        print(
+            "render median \(format(figures.large.median)), small \(format(figures.small.median)), ratio \(fixed(figures.ratio, 2))×, "
+                + "50 products \(format(figures.fullList.median))")
     case "constant-time":
         let figures = constantTimeFigures(runs: quick ? 5 : 21)
-        print("4 MiB secret: wrong first byte \(format(figures.wrongFirst.median)), wrong last \(format(figures.wrongLast.median)), "
-              + "ratio \(fixed(figures.ratio, 2))×")
+        print(
+            "4 MiB secret: wrong first byte \(format(figures.wrongFirst.median)), wrong last \(format(figures.wrongLast.median)), "
+                + "ratio \(fixed(figures.ratio, 2))×")
     default:
         fail("--only: decode, decode-small, readings, parse, filter, render, purchase, renewals or constant-time")
     }
     exit(0)
 }
 
-let (largeDecode, largeCatalog) = decodeFigures(largeBytes, source: options.large ?? "synthetic-100k", runs: quick ? 2 : 7)
-let (mediumDecode, mediumCatalog) = decodeFigures(mediumBytes, source: options.medium ?? "synthetic-10k", runs: quick ? 5 : 21)
+let (largeDecode, largeCatalog) = decodeFigures(
+    largeBytes, source: options.large ?? "synthetic-100k", runs: quick ? 2 : 7)
+let (mediumDecode, mediumCatalog) = decodeFigures(
+    mediumBytes, source: options.medium ?? "synthetic-10k", runs: quick ? 5 : 21)
 let (smallDecode, smallCatalog) = decodeFigures(smallBytes, source: options.small, runs: quick ? 20 : 201)
 
 let largeState = loadedState(largeCatalog, size: frame)
 let filter = filterFigures(largeState, query: options.query, repetitions: quick ? 3 : 21)
-let filterMedium = filterFigures(loadedState(mediumCatalog, size: frame), query: options.query, repetitions: quick ? 3 : 21)
-let render = renderFigures(small: loadedState(smallCatalog, size: frame), large: largeState, fullList: fullListState(), runs: quick ? 50 : 1000)
+let filterMedium = filterFigures(
+    loadedState(mediumCatalog, size: frame), query: options.query, repetitions: quick ? 3 : 21)
+let render = renderFigures(
+    small: loadedState(smallCatalog, size: frame), large: largeState, fullList: fullListState(), runs: quick ? 50 : 1000
+)
 
 let moves = [
     moveFigure(loadedState(smallCatalog, size: TerminalSize(columns: 80, rows: 24)), catalog: "small"),
@@ -333,8 +364,10 @@ let moves = [
 let purchase = purchaseFigures(catalogBytes: smallBytes, count: quick ? 20 : 200)
 let renewals = renewalFigures(catalogBytes: smallBytes, subscriptions: quick ? 1_000 : 10_000, sweeps: quick ? 3 : 10)
 let constantTime = constantTimeFigures(runs: quick ? 5 : 21)
-let report = Report(large: largeDecode, medium: mediumDecode, small: smallDecode, filter: filter, filterMedium: filterMedium, render: render,
-                    moves: moves, purchase: purchase, renewals: renewals, constantTime: constantTime)
+let report = Report(
+    large: largeDecode, medium: mediumDecode, small: smallDecode, filter: filter, filterMedium: filterMedium,
+    render: render,
+    moves: moves, purchase: purchase, renewals: renewals, constantTime: constantTime)
 
 print("storefront-bench (in process, medians; p90 in brackets)")
 func row(_ name: String, _ stats: Stats, _ note: String = "") {
@@ -343,29 +376,43 @@ func row(_ name: String, _ stats: Stats, _ note: String = "") {
 for (label, figures) in [("100k", largeDecode), ("10k", mediumDecode), ("small", smallDecode)] {
     let megabytes = fixed(Double(figures.bytes) / 1_048_576, 1)
     row("parse \(label) (\(figures.products) products, \(megabytes) MB)", figures.parse)
-    row("decode+validate+index \(label)", figures.decode,
-        "through a tree \(format(figures.decodeThroughTree.median)) (\(fixed(figures.decodeThroughTree.median / max(figures.decode.median, 1e-9), 2))×)")
+    row(
+        "decode+validate+index \(label)", figures.decode,
+        "through a tree \(format(figures.decodeThroughTree.median)) (\(fixed(figures.decodeThroughTree.median / max(figures.decode.median, 1e-9), 2))×)"
+    )
     row("products request + list keys \(label)", figures.index)
 }
-row("filter keystroke, \(filter.products) products", filter.keystroke, "max \(format(filter.keystroke.max)); target ≤ 16 ms")
+row(
+    "filter keystroke, \(filter.products) products", filter.keystroke,
+    "max \(format(filter.keystroke.max)); target ≤ 16 ms")
 for position in filter.perKeystroke {
     print("    " + pad("\"\(position.query)\" → \(position.matches)", 50) + format(position.median))
 }
 row("filter backspace, \(filter.products) products", filter.backspace, "max \(format(filter.backspace.max))")
 row("keystroke + render, \(filter.products) products", filter.keystrokeToFrame)
-row("filter keystroke, \(filterMedium.products) products", filterMedium.keystroke, "max \(format(filterMedium.keystroke.max))")
+row(
+    "filter keystroke, \(filterMedium.products) products", filterMedium.keystroke,
+    "max \(format(filterMedium.keystroke.max))")
 row("render 200×60, \(render.largeProducts) products", render.large, "target ≤ 2 ms")
 row("render 200×60, \(render.largeProducts) products, middle", render.largeMiddle)
 row("render 200×60, \(render.smallProducts) products", render.small, "ratio \(fixed(render.ratio, 2))×; target ≤ 1.5×")
-row("render 200×60, 50 products (the list full)", render.fullList, "100k is \(fixed(render.large.median / max(render.fullList.median, 1e-9), 2))× this")
+row(
+    "render 200×60, 50 products (the list full)", render.fullList,
+    "100k is \(fixed(render.large.median / max(render.fullList.median, 1e-9), 2))× this")
 for move in moves {
-    print("  j at \(move.columns)×\(move.rows), \(move.catalog): \(move.cellsChanged) cells change of \(move.cellsNotBlank) drawn (\(move.cells) cells)")
+    print(
+        "  j at \(move.columns)×\(move.rows), \(move.catalog): \(move.cellsChanged) cells change of \(move.cellsNotBlank) drawn (\(move.cells) cells)"
+    )
 }
-row("purchase end to end, \(purchase.purchases) consumables, zero latency", purchase.perPurchase,
+row(
+    "purchase end to end, \(purchase.purchases) consumables, zero latency", purchase.perPurchase,
     "\(fixed(purchase.purchasesPerSecond, 0)) purchases/s")
-row("renewal sweep, \(renewals.subscriptions) subscriptions, one every \(fixed(renewals.periodSeconds, 0)) s", renewals.renewalSweeps,
+row(
+    "renewal sweep, \(renewals.subscriptions) subscriptions, one every \(fixed(renewals.periodSeconds, 0)) s",
+    renewals.renewalSweeps,
     "worst \(fixed(renewals.worstShareOfPeriod * 100, 1)) % of a period")
-row("secret comparison, 4 MiB, first byte wrong", constantTime.wrongFirst,
+row(
+    "secret comparison, 4 MiB, first byte wrong", constantTime.wrongFirst,
     "last byte wrong \(format(constantTime.wrongLast.median)): \(fixed(constantTime.ratio, 2))×; target 0.25× to 4×")
 
 if let path = options.json {

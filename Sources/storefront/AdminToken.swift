@@ -10,21 +10,29 @@ enum AdminToken {
         if flag != nil, file != nil { throw CommandFailure.usage("pass --admin-token or --admin-token-file, not both") }
         if let file { return try checked(read(file), source: "--admin-token-file \(file)") }
         if let flag { return try checked(flag, source: "--admin-token") }
-        return try environment["STOREFRONT_ADMIN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }.map { try checked($0, source: "$STOREFRONT_ADMIN_TOKEN") }
+        return try environment["STOREFRONT_ADMIN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }.map {
+            try checked($0, source: "$STOREFRONT_ADMIN_TOKEN")
+        }
     }
 
     /// The file's first line: editors and `echo` add a newline, which is not part of the token.
     private static func read(_ path: String) throws -> String {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw CommandFailure.usage("--admin-token-file \(path): cannot read it; pass a readable file holding the token")
+            throw CommandFailure.usage(
+                "--admin-token-file \(path): cannot read it; pass a readable file holding the token")
         }
-        return String(decoding: data, as: UTF8.self).split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        return String(decoding: data, as: UTF8.self).split(
+            separator: "\n", maxSplits: 1, omittingEmptySubsequences: false
+        ).first.map(String.init) ?? ""
     }
 
     private static func checked(_ token: String, source: String) throws -> String {
         let token = token.hasSuffix("\r") ? String(token.dropLast()) : token
         guard token.count >= minimumLength,
-              !token.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.properties.generalCategory == .control }) else {
+            !token.unicodeScalars.contains(where: {
+                $0.properties.isWhitespace || $0.properties.generalCategory == .control
+            })
+        else {
             throw CommandFailure.usage("\(source): an admin token needs \(rule)")
         }
         return token

@@ -11,10 +11,10 @@ struct BuyCommand: AsyncParsableCommand {
         commandName: "buy",
         abstract: "Buy a product headlessly and print every transaction update and app step.",
         discussion: """
-        Runs the whole flow as a careful app does: transactions left unfinished by an earlier run are
-        handled first, then the payment is added; on purchased the app delivers once, records it in its
-        ledger, verifies the receipt and finishes. Exit status: 0 purchased or deferred, 3 failed or cancelled.
-        """
+            Runs the whole flow as a careful app does: transactions left unfinished by an earlier run are
+            handled first, then the payment is added; on purchased the app delivers once, records it in its
+            ledger, verifies the receipt and finishes. Exit status: 0 purchased or deferred, 3 failed or cancelled.
+            """
     )
 
     @OptionGroup var options: StoreOptions
@@ -28,22 +28,37 @@ struct BuyCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The app's order id, sent as applicationUsername.", valueName: "id"))
     var order: String?
 
-    @Option(name: .long, help: ArgumentHelp("Force this purchase's outcome: success, cancel, fail:CODE, network[:CODE], deferred, interrupted.", valueName: "outcome"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Force this purchase's outcome: success, cancel, fail:CODE, network[:CODE], deferred, interrupted.",
+            valueName: "outcome"))
     var outcome: String?
 
-    @Option(name: .long, help: ArgumentHelp("A promotional offer (signed with the catalog's offerSigningKey, as the app's server would) or a win-back offer.", valueName: "offer-id"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "A promotional offer (signed with the catalog's offerSigningKey, as the app's server would) or a win-back offer.",
+            valueName: "offer-id"))
     var offer: String?
 
-    @Option(name: .long, help: ArgumentHelp("A promotional offer's signature made elsewhere (base64 DER), with --offer and the values it signed.", valueName: "base64"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "A promotional offer's signature made elsewhere (base64 DER), with --offer and the values it signed.",
+            valueName: "base64"))
     var offerSignature: String?
 
-    @Option(name: .long, help: ArgumentHelp("The key id the signature was made with (default: the catalog's).", valueName: "key-id"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("The key id the signature was made with (default: the catalog's).", valueName: "key-id"))
     var offerKeyId: String?
 
     @Option(name: .long, help: ArgumentHelp("The nonce the signature covers (a UUID).", valueName: "uuid"))
     var offerNonce: String?
 
-    @Option(name: .long, help: ArgumentHelp("When the signature was made, in milliseconds since 1970.", valueName: "ms"))
+    @Option(
+        name: .long, help: ArgumentHelp("When the signature was made, in milliseconds since 1970.", valueName: "ms"))
     var offerTimestamp: Int64?
 
     @Option(name: .long, help: ArgumentHelp("Redeem an offer code with the purchase.", valueName: "code"))
@@ -56,10 +71,13 @@ struct BuyCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        guard Payment.quantityRange.contains(quantity) else { throw CommandFailure.usage("--quantity \(quantity): StoreKit allows 1 to 10") }
+        guard Payment.quantityRange.contains(quantity) else {
+            throw CommandFailure.usage("--quantity \(quantity): StoreKit allows 1 to 10")
+        }
         let forced = try outcome.map { token -> PaymentOutcome in
             guard let parsed = PaymentOutcome(token: token) else {
-                throw CommandFailure.usage("--outcome \(token): expected success, cancel, fail:CODE, network[:CODE], deferred or interrupted")
+                throw CommandFailure.usage(
+                    "--outcome \(token): expected success, cancel, fail:CODE, network[:CODE], deferred or interrupted")
             }
             return parsed
         }
@@ -71,18 +89,23 @@ struct BuyCommand: AsyncParsableCommand {
         do {
             // The observer comes first: what an earlier run left unfinished is handled before anything new.
             try await StepPrinter.handleUnfinished(session, printer: printer)
-            let pending = PendingPayment.blocking(productId, in: try await session.observer.pending(account: session.account.name))
+            let pending = PendingPayment.blocking(
+                productId, in: try await session.observer.pending(account: session.account.name))
             if !pending.isEmpty { printer.pendingWarning(productId, pending) }
             let updates = await session.store.updates()
-            let started = try await session.observer.buy(Payment(productId: productId, quantity: quantity, applicationUsername: orderId,
-                                                                 account: session.account.name, offer: paymentOffer),
-                                                         forcing: forced)
+            let started = try await session.observer.buy(
+                Payment(
+                    productId: productId, quantity: quantity, applicationUsername: orderId,
+                    account: session.account.name, offer: paymentOffer),
+                forcing: forced)
             printer.update(TransactionUpdate(transaction: started, receipt: nil))
-            for await update in updates where update.transaction.id == started.id && update.transaction.state != .purchasing {
+            for await update in updates
+            where update.transaction.id == started.id && update.transaction.state != .purchasing {
                 printer.update(update)
                 let steps = try await session.observer.handle(update, stopAfterDelivery: noFinish)
                 for step in steps { printer.step(step) }
-                try printer.result(update.transaction, finished: steps.contains(.finished(transactionId: update.transaction.id)))
+                try printer.result(
+                    update.transaction, finished: steps.contains(.finished(transactionId: update.transaction.id)))
                 if update.transaction.state == .failed { throw ExitCode(3) }
                 return
             }
@@ -97,29 +120,40 @@ extension BuyCommand {
     /// the signature given, or signed here with the catalog's key. The store checks it.
     func requestedOffer(catalog: Catalog, orderId: String?) throws -> PaymentOffer? {
         if let offerCode {
-            guard offer == nil, offerSignature == nil else { throw CommandFailure.usage("--offer-code redeems a code; it cannot be combined with --offer") }
+            guard offer == nil, offerSignature == nil else {
+                throw CommandFailure.usage("--offer-code redeems a code; it cannot be combined with --offer")
+            }
             return .code(offerCode)
         }
         let signatureParts = [offerSignature != nil, offerKeyId != nil, offerNonce != nil, offerTimestamp != nil]
         guard let offer else {
-            guard !signatureParts.contains(true) else { throw CommandFailure.usage("--offer-signature and its values need --offer OFFER_ID") }
+            guard !signatureParts.contains(true) else {
+                throw CommandFailure.usage("--offer-signature and its values need --offer OFFER_ID")
+            }
             return nil
         }
         guard let offerSignature else {
-            guard !signatureParts.contains(true) else { throw CommandFailure.usage("--offer-key-id, --offer-nonce and --offer-timestamp go with --offer-signature") }
+            guard !signatureParts.contains(true) else {
+                throw CommandFailure.usage(
+                    "--offer-key-id, --offer-nonce and --offer-timestamp go with --offer-signature")
+            }
             do {
-                return try PromotionalOfferSigner.paymentOffer(offer, productId: productId, applicationUsername: orderId, catalog: catalog)
+                return try PromotionalOfferSigner.paymentOffer(
+                    offer, productId: productId, applicationUsername: orderId, catalog: catalog)
             } catch let failure as PromotionalOfferSigner.Failure {
                 throw CommandFailure.failure(failure.description)
             }
         }
         // The app sends every payment with its order id, and the signature covers it.
         guard orderId != nil, order != nil else {
-            throw CommandFailure.usage("--offer-signature needs --order ORDER_ID: the applicationUsername the signature was made for")
+            throw CommandFailure.usage(
+                "--offer-signature needs --order ORDER_ID: the applicationUsername the signature was made for")
         }
         // Missing values stay empty: the store refuses them as StoreKit does (missingOfferParams).
-        return .promotional(PaymentDiscount(identifier: offer, keyIdentifier: offerKeyId ?? catalog.settings.offerSigningKey?.keyId ?? "",
-                                            nonce: offerNonce ?? "", signature: offerSignature, timestamp: offerTimestamp ?? 0))
+        return .promotional(
+            PaymentDiscount(
+                identifier: offer, keyIdentifier: offerKeyId ?? catalog.settings.offerSigningKey?.keyId ?? "",
+                nonce: offerNonce ?? "", signature: offerSignature, timestamp: offerTimestamp ?? 0))
     }
 }
 
@@ -130,43 +164,66 @@ struct StepPrinter {
 
     func update(_ update: TransactionUpdate) {
         let transaction = update.transaction
-        var object: [String: Any] = ["state": transaction.state.name, "transactionId": transaction.id,
-                                     "productId": transaction.productId, "quantity": transaction.quantity]
+        var object: [String: Any] = [
+            "state": transaction.state.name, "transactionId": transaction.id,
+            "productId": transaction.productId, "quantity": transaction.quantity,
+        ]
         if let receipt = update.receipt { object["receipt"] = receipt }
         if let error = transaction.error {
             object["error"] = ["code": error.code, "name": error.name, "message": error.text(in: language).message]
         }
-        emit(object, text: "\(transaction.state.name.padding(toLength: 10, withPad: " ", startingAt: 0)) \(transaction.id)  \(transaction.productId) ×\(transaction.quantity)"
-             + (transaction.error.map { "  \($0.domain) \($0.code) \($0.name): \($0.text(in: language).message)" } ?? ""))
+        emit(
+            object,
+            text:
+                "\(transaction.state.name.padding(toLength: 10, withPad: " ", startingAt: 0)) \(transaction.id)  \(transaction.productId) ×\(transaction.quantity)"
+                + (transaction.error.map { "  \($0.domain) \($0.code) \($0.name): \($0.text(in: language).message)" }
+                    ?? ""))
     }
 
     func step(_ step: AppStep) {
         switch step {
         case .delivered(let id, let first):
-            emit(["step": "delivered", "transactionId": id, "firstTime": first], text: first ? "  delivered \(id)" : "  already delivered \(id) (not credited again)")
+            emit(
+                ["step": "delivered", "transactionId": id, "firstTime": first],
+                text: first ? "  delivered \(id)" : "  already delivered \(id) (not credited again)")
         case .verified(let id):
             emit(["step": "verified", "transactionId": id], text: "  verified \(id)")
         case .verificationRejected(let id, let reason):
-            emit(["step": "warning", "transactionId": id, "message": "verification rejected: \(reason)"], text: "  verification rejected for \(id): \(reason)")
+            emit(
+                ["step": "warning", "transactionId": id, "message": "verification rejected: \(reason)"],
+                text: "  verification rejected for \(id): \(reason)")
         case .verificationDeferred(let id, let reason, _):
-            emit(["step": "warning", "transactionId": id, "message": "not verified yet (\(reason)); kept unfinished and retried at next launch"],
-                 text: "  not verified yet (\(reason)); kept unfinished and retried at next launch")
+            emit(
+                [
+                    "step": "warning", "transactionId": id,
+                    "message": "not verified yet (\(reason)); kept unfinished and retried at next launch",
+                ],
+                text: "  not verified yet (\(reason)); kept unfinished and retried at next launch")
         case .orderMatched(let id, let orderId):
-            emit(["step": "orderMatched", "transactionId": id, "orderId": orderId],
-                 text: "  applicationUsername came back empty; matched order \(orderId) by account and product")
+            emit(
+                ["step": "orderMatched", "transactionId": id, "orderId": orderId],
+                text: "  applicationUsername came back empty; matched order \(orderId) by account and product")
         case .deliveredElsewhere(let id):
-            emit(["step": "deliveredElsewhere", "transactionId": id],
-                 text: "  \(id) was delivered on another device of the account; this device's delivery was taken back")
+            emit(
+                ["step": "deliveredElsewhere", "transactionId": id],
+                text: "  \(id) was delivered on another device of the account; this device's delivery was taken back")
         case .finished(let id):
             emit(["step": "finished", "transactionId": id], text: "  finished \(id)")
         case .waitingForApproval(let id):
-            emit(["step": "warning", "transactionId": id, "message": "waiting for approval (Ask to Buy); not finished"], text: "  waiting for approval (Ask to Buy)")
+            emit(
+                ["step": "warning", "transactionId": id, "message": "waiting for approval (Ask to Buy); not finished"],
+                text: "  waiting for approval (Ask to Buy)")
         case .revoked(let id, let balance, let amount):
             var object: [String: Any] = ["step": "revoked", "transactionId": id, "amount": amount]
             if let balance { object["balance"] = balance }
-            emit(object, text: "  refunded \(id): " + (balance.map { "\(amount) \($0) taken back" } ?? "what it unlocked is withdrawn"))
+            emit(
+                object,
+                text: "  refunded \(id): "
+                    + (balance.map { "\(amount) \($0) taken back" } ?? "what it unlocked is withdrawn"))
         case .showError(let id, let error):
-            emit(["step": "warning", "transactionId": id, "message": error.text(in: language).message], text: "  \(error.text(in: language).message)")
+            emit(
+                ["step": "warning", "transactionId": id, "message": error.text(in: language).message],
+                text: "  \(error.text(in: language).message)")
         }
     }
 
@@ -181,24 +238,35 @@ struct StepPrinter {
 
     func pendingWarning(_ productId: String, _ pending: [PendingPayment]) {
         let list = pending.map { "\($0.transactionId) (\($0.waitingFor))" }.joined(separator: "; ")
-        emit(["step": "warning", "productId": productId, "pending": pending.map(\.transactionId),
-              "message": "a payment for \(productId) is already pending: \(list); paying again may charge twice"],
-             text: "  warning: a payment for \(productId) is already pending: \(list); paying again may charge twice")
+        emit(
+            [
+                "step": "warning", "productId": productId, "pending": pending.map(\.transactionId),
+                "message": "a payment for \(productId) is already pending: \(list); paying again may charge twice",
+            ],
+            text: "  warning: a payment for \(productId) is already pending: \(list); paying again may charge twice")
     }
 
     func result(_ transaction: Transaction, finished: Bool) throws {
-        let result = switch transaction.state {
-        case .purchased, .restored: "purchased"
-        case .deferred: "deferred"
-        case .failed: transaction.error == .storeKit(.paymentCancelled) ? "cancelled" : "failed"
-        case .purchasing: "purchasing"
-        }
-        emit(["result": result, "transactionId": transaction.id, "finished": finished], text: "result: \(result)\(finished ? " (finished)" : "")")
+        let result =
+            switch transaction.state {
+            case .purchased, .restored: "purchased"
+            case .deferred: "deferred"
+            case .failed: transaction.error == .storeKit(.paymentCancelled) ? "cancelled" : "failed"
+            case .purchasing: "purchasing"
+            }
+        emit(
+            ["result": result, "transactionId": transaction.id, "finished": finished],
+            text: "result: \(result)\(finished ? " (finished)" : "")")
     }
 
     func emit(_ object: [String: Any], text: String) {
-        guard json else { Console.out(text); return }
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        guard json else {
+            Console.out(text)
+            return
+        }
+        let data =
+            (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
+            ?? Data()
         Console.json(String(decoding: data, as: UTF8.self))
     }
 }

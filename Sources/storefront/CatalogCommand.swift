@@ -18,12 +18,12 @@ struct GenerateCatalogCommand: ParsableCommand {
         commandName: "generate",
         abstract: "Write a synthetic catalog of N products in the products.json format.",
         discussion: """
-        Deterministic: the same --count and --seed give the same bytes on every machine. Products of all
-        four types with English and Chinese titles and descriptions, prices at App Store price points for
-        the ten storefronts of products.json, subscription groups and introductory offers, a few products
-        not sold in China and a few removed ones, and the test accounts of products.json. Apple allows at
-        most 10,000 in-app purchases per app; 100,000 is a stress size.
-        """
+            Deterministic: the same --count and --seed give the same bytes on every machine. Products of all
+            four types with English and Chinese titles and descriptions, prices at App Store price points for
+            the ten storefronts of products.json, subscription groups and introductory offers, a few products
+            not sold in China and a few removed ones, and the test accounts of products.json. Apple allows at
+            most 10,000 in-app purchases per app; 100,000 is a stress size.
+            """
     )
 
     @Option(name: .long, help: ArgumentHelp("Number of products (1 to \(SyntheticCatalog.maxCount)).", valueName: "n"))

@@ -63,7 +63,9 @@ enum Console {
             signal(SIGPIPE, SIG_DFL)
             raise(SIGPIPE)
         }
-        err("storefront: the output could not be written: \(String(cString: strerror(code))); what the command did is done (check with `storefront transactions`)")
+        err(
+            "storefront: the output could not be written: \(String(cString: strerror(code))); what the command did is done (check with `storefront transactions`)"
+        )
         exit(1)
     }
 }

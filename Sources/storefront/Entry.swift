@@ -10,13 +10,18 @@ struct StorefrontCommand: AsyncParsableCommand {
         commandName: "storefront",
         abstract: "A terminal storefront that behaves like an iOS app buying through StoreKit.",
         discussion: """
-        Without a subcommand, opens the storefront on the simulated store and ./products.json.
-        The headless subcommands print tables for people and JSON (--json) for scripts.
+            Without a subcommand, opens the storefront on the simulated store and ./products.json.
+            The headless subcommands print tables for people and JSON (--json) for scripts.
 
-        Exit status: 0 on success, 2 on a usage error, 1 on any other error (message on stderr).
-        """,
+            Exit status: 0 on success, 2 on a usage error, 1 on any other error (message on stderr).
+            """,
         version: StorefrontCommand.version,
-        subcommands: [OpenCommand.self, PlayCommand.self, ScreenshotCommand.self, RecordCommand.self, ReportCommand.self, ScenariosCommand.self, ProductsCommand.self, ErrorsCommand.self, BuyCommand.self, TransactionsCommand.self, FinishCommand.self, RestoreCommand.self, WalletCommand.self, ManageCommand.self, ResetCommand.self, ServeCommand.self, CatalogCommand.self],
+        subcommands: [
+            OpenCommand.self, PlayCommand.self, ScreenshotCommand.self, RecordCommand.self, ReportCommand.self,
+            ScenariosCommand.self, ProductsCommand.self, ErrorsCommand.self, BuyCommand.self, TransactionsCommand.self,
+            FinishCommand.self, RestoreCommand.self, WalletCommand.self, ManageCommand.self, ResetCommand.self,
+            ServeCommand.self, CatalogCommand.self,
+        ],
         defaultSubcommand: OpenCommand.self
     )
 

@@ -1,5 +1,5 @@
-import Foundation
 import ArgumentParser
+import Foundation
 import StoreKitModel
 
 struct ErrorsCommand: ParsableCommand {
@@ -8,7 +8,9 @@ struct ErrorsCommand: ParsableCommand {
         abstract: "List every SKError code and network error with its message and developer detail."
     )
 
-    @Option(name: .long, help: ArgumentHelp("Language: en or zh-Hans. Default: from LC_ALL/LANG, else en.", valueName: "lang"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Language: en or zh-Hans. Default: from LC_ALL/LANG, else en.", valueName: "lang"))
     var lang: String?
 
     @Flag(name: .long, help: "Print a JSON array instead of text.")
@@ -29,7 +31,8 @@ struct ErrorsCommand: ParsableCommand {
         let errors = SKErrorCode.allCases.map(StoreError.storeKit) + URLErrorCode.allCases.map(StoreError.network)
         let entries = errors.map { error in
             let text = error.text(in: language)
-            return Entry(code: error.code, domain: error.domain, name: error.name, message: text.message, detail: text.detail)
+            return Entry(
+                code: error.code, domain: error.domain, name: error.name, message: text.message, detail: text.detail)
         }
         if json {
             Console.json(try JSONOutput.encode(entries))

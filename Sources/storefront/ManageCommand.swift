@@ -8,11 +8,12 @@ struct ManageCommand: AsyncParsableCommand {
         commandName: "manage",
         abstract: "Transaction manager and test controls.",
         discussion: """
-        Each action takes the store options (--account, --state, --store, …) after its arguments, e.g.
-        storefront manage approve ID --account kid. `storefront manage set --help` lists every setting.
-        """,
+            Each action takes the store options (--account, --state, --store, …) after its arguments, e.g.
+            storefront manage approve ID --account kid. `storefront manage set --help` lists every setting.
+            """,
         subcommands: [
-            Approve.self, Decline.self, Resolve.self, Refund.self, RequestRefund.self, DeclineRefund.self, Expire.self, Renew.self, AutoRenew.self, PriceIncrease.self,
+            Approve.self, Decline.self, Resolve.self, Refund.self, RequestRefund.self, DeclineRefund.self, Expire.self,
+            Renew.self, AutoRenew.self, PriceIncrease.self,
             StopSharing.self,
             Delete.self, Clear.self, Reset.self, SetControl.self,
         ]
@@ -23,16 +24,22 @@ struct ManageCommand: AsyncParsableCommand {
     @OptionGroup var options: StoreOptions
 
     /// Runs one manager action and prints what it changed: `verb` with `choice` on transaction `id`.
-    static func perform(_ verb: ManageVerb, choice: String? = nil, on id: String? = nil, options: StoreOptions) async throws {
+    static func perform(_ verb: ManageVerb, choice: String? = nil, on id: String? = nil, options: StoreOptions)
+        async throws
+    {
         guard let action = verb.action(choice: choice) else { throw CommandFailure.usage("manage takes \(verb.usage)") }
         let session = try await options.open()
         do {
             let updates = try await session.store.perform(action(id ?? ""))
             let words = [verb.rawValue] + [choice, id].compactMap { $0 }
-            Console.out("\(words.joined(separator: " ")): done" + updates.map { update in
-                let state = update.transaction.terms?.revocation.map { "refunded (\($0.reason.name))" } ?? update.transaction.state.name
-                return "; \(update.transaction.id) is \(state)"
-            }.joined())
+            Console.out(
+                "\(words.joined(separator: " ")): done"
+                    + updates.map { update in
+                        let state =
+                            update.transaction.terms?.revocation.map { "refunded (\($0.reason.name))" }
+                            ?? update.transaction.state.name
+                        return "; \(update.transaction.id) is \(state)"
+                    }.joined())
         } catch let failure as StoreFailure {
             throw CommandFailure.failure(failure.message)
         }
@@ -68,7 +75,8 @@ struct ManageCommand: AsyncParsableCommand {
 
     struct RequestRefund: TransactionAction {
         static let verb = ManageVerb.requestRefund
-        static let abstract = "The customer asks for a refund: it waits for `refund` or `decline-refund`; servers hear CONSUMPTION_REQUEST."
+        static let abstract =
+            "The customer asks for a refund: it waits for `refund` or `decline-refund`; servers hear CONSUMPTION_REQUEST."
         @Argument(help: "The transaction's id.") var id: String
         @OptionGroup var options: StoreOptions
     }
@@ -89,14 +97,16 @@ struct ManageCommand: AsyncParsableCommand {
 
     struct Renew: TransactionAction {
         static let verb = ManageVerb.renew
-        static let abstract = "Renew a subscription now; with billing-issues on, the renewal fails to bill and billing retry starts."
+        static let abstract =
+            "Renew a subscription now; with billing-issues on, the renewal fails to bill and billing retry starts."
         @Argument(help: "A transaction of the subscription.") var id: String
         @OptionGroup var options: StoreOptions
     }
 
     struct StopSharing: TransactionAction {
         static let verb = ManageVerb.stopSharing
-        static let abstract = "The purchaser stops sharing a purchase with the family: members' copies are revoked; servers hear REVOKE."
+        static let abstract =
+            "The purchaser stops sharing a purchase with the family: members' copies are revoked; servers hear REVOKE."
         @Argument(help: "The purchaser's transaction (any of a subscription's).") var id: String
         @OptionGroup var options: StoreOptions
     }
@@ -123,8 +133,10 @@ struct ManageCommand: AsyncParsableCommand {
 
     struct PriceIncrease: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: ManageVerb.priceIncrease.rawValue, abstract: "Ask for, consent to or decline a subscription's price increase.",
-            discussion: "Without consent by the end of its period, the subscription expires (didNotConsentToPriceIncrease).")
+            commandName: ManageVerb.priceIncrease.rawValue,
+            abstract: "Ask for, consent to or decline a subscription's price increase.",
+            discussion:
+                "Without consent by the end of its period, the subscription expires (didNotConsentToPriceIncrease).")
         @Argument(help: ManageCommand.choiceHelp(.priceIncrease)) var step: PriceIncreaseStep
         @Argument(help: "A transaction of the subscription.") var id: String
         @OptionGroup var options: StoreOptions
@@ -135,7 +147,8 @@ struct ManageCommand: AsyncParsableCommand {
     }
 
     struct Clear: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: ManageVerb.clear.rawValue, abstract: "Delete every transaction.")
+        static let configuration = CommandConfiguration(
+            commandName: ManageVerb.clear.rawValue, abstract: "Delete every transaction.")
         @OptionGroup var options: StoreOptions
 
         func run() async throws {
@@ -144,8 +157,9 @@ struct ManageCommand: AsyncParsableCommand {
     }
 
     struct Reset: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: ManageVerb.reset.rawValue,
-                                                        abstract: "Reset the test controls and the store to the catalog's defaults.")
+        static let configuration = CommandConfiguration(
+            commandName: ManageVerb.reset.rawValue,
+            abstract: "Reset the test controls and the store to the catalog's defaults.")
         @OptionGroup var options: StoreOptions
 
         func run() async throws {

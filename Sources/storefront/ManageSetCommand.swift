@@ -9,20 +9,23 @@ extension ManageCommand {
             commandName: ManageVerb.set.rawValue,
             abstract: "Change a test control; it persists with the store.",
             discussion: """
-            Settings and their values:
-            \(ControlSetting.allCases.map { "  \($0.rawValue): \($0.accepted)" }.joined(separator: "\n"))
-              \(PairedControl.productOutcome.rawValue) PRODUCT_ID OUTCOME|none: every payment of that product ends so, until none
-              \(PairedControl.apiError.rawValue) API fail:CODE|network[:CODE]|cancel|none: that StoreKit call fails so, until none
-                (API: \(SimulatedAPI.allCases.map(\.rawValue).joined(separator: ", ")); next-outcome is one payment only)
-            account is the default --account; drop-order-id on makes updates come back without
-            applicationUsername, as field reports describe.
-            """
+                Settings and their values:
+                \(ControlSetting.allCases.map { "  \($0.rawValue): \($0.accepted)" }.joined(separator: "\n"))
+                  \(PairedControl.productOutcome.rawValue) PRODUCT_ID OUTCOME|none: every payment of that product ends so, until none
+                  \(PairedControl.apiError.rawValue) API fail:CODE|network[:CODE]|cancel|none: that StoreKit call fails so, until none
+                    (API: \(SimulatedAPI.allCases.map(\.rawValue).joined(separator: ", ")); next-outcome is one payment only)
+                account is the default --account; drop-order-id on makes updates come back without
+                applicationUsername, as field reports describe.
+                """
         )
 
         @Argument(help: ArgumentHelp("The setting (see below).", valueName: "setting"))
         var name: String
 
-        @Argument(help: ArgumentHelp("Its value; \(PairedControl.productOutcome.rawValue) takes a product id and an outcome.", valueName: "value"))
+        @Argument(
+            help: ArgumentHelp(
+                "Its value; \(PairedControl.productOutcome.rawValue) takes a product id and an outcome.",
+                valueName: "value"))
         var values: [String] = []
 
         @OptionGroup var options: StoreOptions
@@ -52,9 +55,12 @@ extension ManageCommand {
             }
             guard values.count == control.valueCount else {
                 switch control {
-                case .paired(.productOutcome): throw CommandFailure.usage("manage set \(name) needs a product id and an outcome (or none)")
-                case .paired(.apiError): throw CommandFailure.usage("manage set \(name) needs an API and an error (or none)")
-                case .setting(let setting): throw CommandFailure.usage("manage set \(name) needs one value: \(setting.accepted)")
+                case .paired(.productOutcome):
+                    throw CommandFailure.usage("manage set \(name) needs a product id and an outcome (or none)")
+                case .paired(.apiError):
+                    throw CommandFailure.usage("manage set \(name) needs an API and an error (or none)")
+                case .setting(let setting):
+                    throw CommandFailure.usage("manage set \(name) needs one value: \(setting.accepted)")
                 }
             }
             return control

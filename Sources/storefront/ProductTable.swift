@@ -16,10 +16,13 @@ struct ProductTable {
         // renderers; the price is ours, the marks show nothing in a terminal column, and the
         // terminal UI drops them too.
         let rows = response.products.map { product in
-            [TerminalText.escaped(product.title.text(in: context.language)),
-             product.type.label(in: context.language),
-             TerminalText.removingUnprintable(formatter.displayPrice(of: product, in: context.storefront.id, language: context.language) ?? "—"),
-             TerminalText.escaped(product.id)]
+            [
+                TerminalText.escaped(product.title.text(in: context.language)),
+                product.type.label(in: context.language),
+                TerminalText.removingUnprintable(
+                    formatter.displayPrice(of: product, in: context.storefront.id, language: context.language) ?? "—"),
+                TerminalText.escaped(product.id),
+            ]
         }
         let widths = (0..<header.count).map { column in
             ([header] + rows).map { CellWidth.of($0[column]) }.max() ?? 0
@@ -30,19 +33,23 @@ struct ProductTable {
             }.joined(separator: "  ").trimmingTrailingSpaces()
         }
         let storefront = context.storefront
-        var lines = [english
-            ? "Storefront \(storefront.id) · \(storefront.currency) · \(context.locale) · \(rows.count) product\(rows.count == 1 ? "" : "s")"
-            : "店面 \(storefront.id) · \(storefront.currency) · \(context.locale) · \(rows.count) 件商品", ""]
+        var lines = [
+            english
+                ? "Storefront \(storefront.id) · \(storefront.currency) · \(context.locale) · \(rows.count) product\(rows.count == 1 ? "" : "s")"
+                : "店面 \(storefront.id) · \(storefront.currency) · \(context.locale) · \(rows.count) 件商品", "",
+        ]
         lines.append(line(header))
         lines += rows.map(line)
         if !response.invalidProductIdentifiers.isEmpty {
             lines.append("")
-            lines.append((english ? "Invalid product identifiers: " : "无效的商品 ID：")
-                + response.invalidProductIdentifiers.joined(separator: ", "))
+            lines.append(
+                (english ? "Invalid product identifiers: " : "无效的商品 ID：")
+                    + response.invalidProductIdentifiers.joined(separator: ", "))
         }
         if !response.unavailableInStorefront.isEmpty {
-            lines.append((english ? "  of which not sold in \(storefront.id): " : "  其中在 \(storefront.id) 不销售：")
-                + response.unavailableInStorefront.joined(separator: ", "))
+            lines.append(
+                (english ? "  of which not sold in \(storefront.id): " : "  其中在 \(storefront.id) 不销售：")
+                    + response.unavailableInStorefront.joined(separator: ", "))
         }
         return lines
     }

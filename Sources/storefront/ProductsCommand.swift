@@ -9,10 +9,10 @@ struct ProductsCommand: AsyncParsableCommand {
         commandName: "products",
         abstract: "Run a products request and print the products and the invalid identifiers.",
         discussion: """
-        Like SKProductsRequest: the products the store sells in the storefront, with prices in its
-        currency, plus invalidProductIdentifiers for unknown, removed or unavailable ids. Without
-        --ids every id in the catalog is requested, so removed products show up as invalid.
-        """
+            Like SKProductsRequest: the products the store sells in the storefront, with prices in its
+            currency, plus invalidProductIdentifiers for unknown, removed or unavailable ids. Without
+            --ids every id in the catalog is requested, so removed products show up as invalid.
+            """
     )
 
     @OptionGroup var options: CatalogOptions
@@ -23,29 +23,41 @@ struct ProductsCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Print one JSON object instead of a table.")
     var json = false
 
-    @Flag(name: .long, help: "Print only how many products and invalid identifiers the response has (the catalog is still loaded and validated in full).")
+    @Flag(
+        name: .long,
+        help:
+            "Print only how many products and invalid identifiers the response has (the catalog is still loaded and validated in full)."
+    )
     var countOnly = false
 
-    @Option(name: .long, help: ArgumentHelp("Ask the store served at this URL (storefront serve): its catalog, and its answer to the products request (simulated load-products errors included). Default: $STOREFRONT_STORE.", valueName: "url"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Ask the store served at this URL (storefront serve): its catalog, and its answer to the products request (simulated load-products errors included). Default: $STOREFRONT_STORE.",
+            valueName: "url"))
     var store: String?
 
     func run() async throws {
         let url = try StoreOptions.storeURL(flag: store, ProcessInfo.processInfo.environment)
         let policy = RetryPolicy.standard
-        let context = try await options.resolve(defaultCatalog: url.map { "\($0)/v1/catalog" } ?? "products.json",
-                                                defaultRetryBudget: url == nil ? .zero : policy.budget,
-                                                store: url.map { (url: $0, requestTimeout: policy.requestTimeout) })
+        let context = try await options.resolve(
+            defaultCatalog: url.map { "\($0)/v1/catalog" } ?? "products.json",
+            defaultRetryBudget: url == nil ? .zero : policy.budget,
+            store: url.map { (url: $0, requestTimeout: policy.requestTimeout) })
         if let notice = context.notice { Console.err("storefront: note: \(notice)") }
-        let requested = ids.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
+        let requested =
+            ids.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
             ?? context.catalog.allProductIds
         let response: ProductsResponse
         if let url {
             do {
-                response = try await RemoteStore(url: url, catalog: context.catalog, policy: policy).products(ids: requested, storefront: context.storefront.id)
+                response = try await RemoteStore(url: url, catalog: context.catalog, policy: policy).products(
+                    ids: requested, storefront: context.storefront.id)
             } catch let error as StoreError {
                 // As SKProductsRequest's request:didFailWithError: reports it.
                 let code = "\(error.domain == "SKErrorDomain" ? "SKError" : "URLError") \(error.code) \(error.name)"
-                throw CommandFailure.failure("the products request to \(url) failed with \(code): \(error.text(in: context.language).message)")
+                throw CommandFailure.failure(
+                    "the products request to \(url) failed with \(code): \(error.text(in: context.language).message)")
             } catch {
                 throw CommandFailure.failure("the products request to \(url) failed: \(error)")
             }
@@ -137,15 +149,18 @@ struct ProductsJSON: Encodable {
         products = response.products.map { product in
             let amount = product.prices[context.storefront.id] ?? 0
             let period = product.subscription?.period
-            return Item(id: product.id, type: product.type.rawValue,
-                        title: product.title.text(in: context.language),
-                        description: product.description.text(in: context.language),
-                        price: amount.exactString,
-                        displayPrice: formatter.string(amount),
-                        subscriptionPeriod: period?.iso8601,
-                        subscriptionGroup: product.subscription?.group,
-                        subscriptionGroupName: product.subscription?.group.flatMap { context.catalog.group(id: $0)?.title.text(in: context.language) },
-                        offers: Self.offers(product, storefront: context.storefront.id, formatter: formatter))
+            return Item(
+                id: product.id, type: product.type.rawValue,
+                title: product.title.text(in: context.language),
+                description: product.description.text(in: context.language),
+                price: amount.exactString,
+                displayPrice: formatter.string(amount),
+                subscriptionPeriod: period?.iso8601,
+                subscriptionGroup: product.subscription?.group,
+                subscriptionGroupName: product.subscription?.group.flatMap {
+                    context.catalog.group(id: $0)?.title.text(in: context.language)
+                },
+                offers: Self.offers(product, storefront: context.storefront.id, formatter: formatter))
         }
         invalidProductIdentifiers = response.invalidProductIdentifiers
         unavailableInStorefront = response.unavailableInStorefront
@@ -153,10 +168,13 @@ struct ProductsJSON: Encodable {
 
     static func offers(_ product: Product, storefront: String, formatter: PriceFormatter) -> [Offer]? {
         guard product.type == .autoRenewable, let subscription = product.subscription else { return nil }
-        let intro = subscription.introOffer.map { Offer(id: nil, type: .introductory, terms: $0, storefront: storefront, formatter: formatter) }
-        return (intro.map { [$0] } ?? []) + subscription.offers.map {
-            Offer(id: $0.id, type: $0.kind.offerType, terms: $0.terms, storefront: storefront, formatter: formatter)
+        let intro = subscription.introOffer.map {
+            Offer(id: nil, type: .introductory, terms: $0, storefront: storefront, formatter: formatter)
         }
+        return (intro.map { [$0] } ?? [])
+            + subscription.offers.map {
+                Offer(id: $0.id, type: $0.kind.offerType, terms: $0.terms, storefront: storefront, formatter: formatter)
+            }
     }
 }
 

@@ -11,24 +11,32 @@ import StorefrontRuntime
 struct ReportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
-        abstract: "Bundle the screens, the transaction log, the test controls, the catalog and the tool's version into one .tar.gz.",
+        abstract:
+            "Bundle the screens, the transaction log, the test controls, the catalog and the tool's version into one .tar.gz.",
         discussion: """
-        The archive holds README.txt (the tool's version, the catalog's file, SHA-256, bundle id and
-        size, the store, the date), controls.txt (every test control as `manage set` takes it),
-        transactions.json (every account's transactions), screens/ (what Ctrl+S saved: the state
-        directory's screens/, or --screens) and any --include files (recordings, tapes).
-        """
+            The archive holds README.txt (the tool's version, the catalog's file, SHA-256, bundle id and
+            size, the store, the date), controls.txt (every test control as `manage set` takes it),
+            transactions.json (every account's transactions), screens/ (what Ctrl+S saved: the state
+            directory's screens/, or --screens) and any --include files (recordings, tapes).
+            """
     )
 
     @OptionGroup var options: StoreOptions
 
-    @Option(name: .long, help: ArgumentHelp("The archive to write. Default: storefront-report-<date>.tar.gz here.", valueName: "file.tar.gz"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The archive to write. Default: storefront-report-<date>.tar.gz here.", valueName: "file.tar.gz"))
     var output: String?
 
-    @Option(name: .long, help: ArgumentHelp("Where the screens are, when not the state directory's screens/.", valueName: "dir"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Where the screens are, when not the state directory's screens/.", valueName: "dir"))
     var screens: String?
 
-    @Option(name: .long, help: ArgumentHelp("Another file to add (a .cast recording, a .tape); repeatable.", valueName: "file"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Another file to add (a .cast recording, a .tape); repeatable.", valueName: "file"))
     var include: [String] = []
 
     func run() async throws {
@@ -37,7 +45,8 @@ struct ReportCommand: AsyncParsableCommand {
         }
         let session = try await options.open()
         let name = "storefront-report-\(ScreenFiles.stamp(Date()))"
-        let staging = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString).appendingPathComponent(name)
+        let staging = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+            .appendingPathComponent(name)
         defer { try? FileManager.default.removeItem(at: staging.deletingLastPathComponent()) }
         do {
             try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
@@ -56,25 +65,35 @@ struct ReportCommand: AsyncParsableCommand {
             let value = setting.value(in: controls)
             return value.isEmpty ? "# \(setting.rawValue): not set" : "\(setting.rawValue) \(value)"
         }
-        try Data((settings.joined(separator: "\n") + "\n").utf8).write(to: staging.appendingPathComponent("controls.txt"))
+        try Data((settings.joined(separator: "\n") + "\n").utf8).write(
+            to: staging.appendingPathComponent("controls.txt"))
         var log: [String: [TransactionJSON]] = [:]
         for account in session.context.catalog.accounts.map(\.name) + [session.account.name] where log[account] == nil {
-            log[account] = try await session.store.transactions(account: account).map { TransactionJSON($0, language: session.language) }
+            log[account] = try await session.store.transactions(account: account).map {
+                TransactionJSON($0, language: session.language)
+            }
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         try encoder.encode(log).write(to: staging.appendingPathComponent("transactions.json"))
-        let screenDirectory = screens.map { URL(fileURLWithPath: $0) } ?? session.stateDirectory.appendingPathComponent("screens")
+        let screenDirectory =
+            screens.map { URL(fileURLWithPath: $0) } ?? session.stateDirectory.appendingPathComponent("screens")
         let screenFiles = (try? FileManager.default.contentsOfDirectory(atPath: screenDirectory.path))?.sorted() ?? []
-        try FileManager.default.createDirectory(at: staging.appendingPathComponent("screens"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: staging.appendingPathComponent("screens"), withIntermediateDirectories: true)
         for file in screenFiles {
-            try FileManager.default.copyItem(at: screenDirectory.appendingPathComponent(file), to: staging.appendingPathComponent("screens").appendingPathComponent(file))
+            try FileManager.default.copyItem(
+                at: screenDirectory.appendingPathComponent(file),
+                to: staging.appendingPathComponent("screens").appendingPathComponent(file))
         }
         if !include.isEmpty {
-            try FileManager.default.createDirectory(at: staging.appendingPathComponent("include"), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: staging.appendingPathComponent("include"), withIntermediateDirectories: true)
             for file in include {
                 let url = URL(fileURLWithPath: file)
-                try FileManager.default.copyItem(at: url, to: staging.appendingPathComponent("include").appendingPathComponent(url.lastPathComponent))
+                try FileManager.default.copyItem(
+                    at: url, to: staging.appendingPathComponent("include").appendingPathComponent(url.lastPathComponent)
+                )
             }
         }
         let readme = readme(session, screens: screenFiles.count, transactions: log.values.reduce(0) { $0 + $1.count })
@@ -83,7 +102,9 @@ struct ReportCommand: AsyncParsableCommand {
 
     private func readme(_ session: StoreSession, screens: Int, transactions: Int) -> String {
         let source = options.catalog.catalog ?? "products.json"
-        let digest = (try? Data(contentsOf: URL(fileURLWithPath: source))).map { SHA256.hash(data: $0).map { String(format: "%02x", $0) }.joined() }
+        let digest = (try? Data(contentsOf: URL(fileURLWithPath: source))).map {
+            SHA256.hash(data: $0).map { String(format: "%02x", $0) }.joined()
+        }
         let catalog = session.context.catalog
         return """
             Storefront bug report
@@ -104,8 +125,10 @@ struct ReportCommand: AsyncParsableCommand {
     }
 
     static func tar(_ directory: URL, to archive: URL) throws {
-        let (status, errors) = try StorefrontChild.run(["tar", "-czf", archive.path, "-C", directory.deletingLastPathComponent().path,
-                                                        directory.lastPathComponent])
+        let (status, errors) = try StorefrontChild.run([
+            "tar", "-czf", archive.path, "-C", directory.deletingLastPathComponent().path,
+            directory.lastPathComponent,
+        ])
         guard status == 0 else { throw CommandFailure.failure("cannot write \(archive.path): tar: \(errors)") }
     }
 }

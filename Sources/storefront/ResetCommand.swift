@@ -10,11 +10,11 @@ struct ResetCommand: ParsableCommand {
         commandName: "reset",
         abstract: "Delete the store and the app ledger of a state directory (or a server's --db), to start anew.",
         discussion: """
-        Removes store.sqlite and app.sqlite (with their -wal and -shm files) from the directory; the next
-        command makes new ones, with a new store identity and new signing keys. Every purchase they held is
-        lost: copy them first if they may matter. While a storefront (a server, a command, the storefront
-        in a terminal) has them open, reset refuses and names it.
-        """
+            Removes store.sqlite and app.sqlite (with their -wal and -shm files) from the directory; the next
+            command makes new ones, with a new store identity and new signing keys. Every purchase they held is
+            lost: copy them first if they may matter. While a storefront (a server, a command, the storefront
+            in a terminal) has them open, reset refuses and names it.
+            """
     )
 
     @Option(name: .long, help: ArgumentHelp("The state directory (default as for every command) …", valueName: "dir"))
@@ -29,17 +29,24 @@ struct ResetCommand: ParsableCommand {
     static let files = ["store.sqlite", "app.sqlite"].flatMap { [$0, $0 + "-wal", $0 + "-shm", $0 + ".new"] }
 
     func run() throws {
-        if state?.isEmpty == true || db?.isEmpty == true { throw CommandFailure.usage("reset: --state and --db need a directory, not an empty string") }
+        if state?.isEmpty == true || db?.isEmpty == true {
+            throw CommandFailure.usage("reset: --state and --db need a directory, not an empty string")
+        }
         if state != nil, db != nil { throw CommandFailure.usage("reset: pass --state or --db, not both") }
-        let directory = db.map { URL(fileURLWithPath: $0) }
+        let directory =
+            db.map { URL(fileURLWithPath: $0) }
             ?? StateDirectory.resolve(flag: state, environment: ProcessInfo.processInfo.environment).url
-        let present = Self.files.filter { FileManager.default.fileExists(atPath: directory.appendingPathComponent($0).path) }
+        let present = Self.files.filter {
+            FileManager.default.fileExists(atPath: directory.appendingPathComponent($0).path)
+        }
         guard !present.isEmpty else {
             Console.out("reset: \(directory.path) holds no store or app ledger; nothing to delete")
             return
         }
         guard yes else {
-            throw CommandFailure.usage("reset deletes \(present.joined(separator: ", ")) in \(directory.path), and every purchase they hold; add --yes to do it")
+            throw CommandFailure.usage(
+                "reset deletes \(present.joined(separator: ", ")) in \(directory.path), and every purchase they hold; add --yes to do it"
+            )
         }
         // Held while deleting: a process that opens the store meanwhile waits, then makes new files.
         let exclusive: StateInUse
@@ -53,7 +60,9 @@ struct ResetCommand: ParsableCommand {
             do {
                 try FileManager.default.removeItem(at: directory.appendingPathComponent(name))
             } catch {
-                throw CommandFailure.failure("reset: cannot delete \(directory.appendingPathComponent(name).path): \(error.localizedDescription)")
+                throw CommandFailure.failure(
+                    "reset: cannot delete \(directory.appendingPathComponent(name).path): \(error.localizedDescription)"
+                )
             }
         }
         Console.out("reset: deleted \(present.joined(separator: ", ")) in \(directory.path)")

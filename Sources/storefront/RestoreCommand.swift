@@ -11,11 +11,11 @@ struct RestoreCommand: AsyncParsableCommand {
         commandName: "restore",
         abstract: "Restore completed transactions (non-consumables and auto-renewable subscriptions).",
         discussion: """
-        Each owned item comes back as a NEW transaction in state restored, pointing at the original; the app
-        delivers it (once), verifies and finishes it. Consumables and non-renewing subscriptions are never
-        restored. A forced outcome (manage set next-outcome fail:CODE, network or cancel) fails the restore.
-        Exit status: 0 restored or nothing to restore, 3 failed.
-        """
+            Each owned item comes back as a NEW transaction in state restored, pointing at the original; the app
+            delivers it (once), verifies and finishes it. Consumables and non-renewing subscriptions are never
+            restored. A forced outcome (manage set next-outcome fail:CODE, network or cancel) fails the restore.
+            Exit status: 0 restored or nothing to restore, 3 failed.
+            """
     )
 
     @OptionGroup var options: StoreOptions
@@ -48,7 +48,8 @@ struct RestoreCommand: AsyncParsableCommand {
 
 extension StepPrinter {
     func restoreFinished(count: Int, account: String) {
-        let text = count == 0
+        let text =
+            count == 0
             ? "result: nothing to restore — \(account) owns no non-consumables or auto-renewable subscriptions (consumables and non-renewing subscriptions are never restored)"
             : "result: restored \(count) transaction\(count == 1 ? "" : "s")"
         emit(["result": count == 0 ? "nothing" : "restored", "restored": count], text: text)
@@ -56,8 +57,11 @@ extension StepPrinter {
 
     func restoreFailed(_ error: StoreError) {
         let message = error.text(in: language).message
-        emit(["result": error == .storeKit(.paymentCancelled) ? "cancelled" : "failed",
-                    "error": ["code": error.code, "domain": error.domain, "name": error.name, "message": message]],
-                   text: "restore failed: \(error.domain) \(error.code) \(error.name): \(message)")
+        emit(
+            [
+                "result": error == .storeKit(.paymentCancelled) ? "cancelled" : "failed",
+                "error": ["code": error.code, "domain": error.domain, "name": error.name, "message": message],
+            ],
+            text: "restore failed: \(error.domain) \(error.code) \(error.name): \(message)")
     }
 }

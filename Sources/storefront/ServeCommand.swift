@@ -12,69 +12,120 @@ import StoreServer
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve the store over HTTP: the payment queue for several devices, verifyReceipt, signed transactions.",
+        abstract:
+            "Serve the store over HTTP: the payment queue for several devices, verifyReceipt, signed transactions.",
         discussion: """
-        The simulated store's semantics behind a versioned JSON API (docs/api.md), so several terminals of
-        one account share one store. Clients use `storefront --store http://HOST:PORT` (and --store on every
-        headless command). /admin needs Authorization: Bearer <admin token>; without --admin-token (or
-        $STOREFRONT_ADMIN_TOKEN) a token is generated and printed at start.
+            The simulated store's semantics behind a versioned JSON API (docs/api.md), so several terminals of
+            one account share one store. Clients use `storefront --store http://HOST:PORT` (and --store on every
+            headless command). /admin needs Authorization: Bearer <admin token>; without --admin-token (or
+            $STOREFRONT_ADMIN_TOKEN) a token is generated and printed at start.
 
-        State: --db DIR is a directory holding store.sqlite: the store as the simulated store keeps it, with
-        the idempotency keys and the transaction-signing key. Default: the state directory's `server` subdirectory ($STOREFRONT_HOME/server, …).
-        SIGTERM or SIGINT shuts down gracefully: in-flight requests finish, requests still arriving are \
-        answered 503, and every connection is closed within 5 s.
+            State: --db DIR is a directory holding store.sqlite: the store as the simulated store keeps it, with
+            the idempotency keys and the transaction-signing key. Default: the state directory's `server` subdirectory ($STOREFRONT_HOME/server, …).
+            SIGTERM or SIGINT shuts down gracefully: in-flight requests finish, requests still arriving are \
+            answered 503, and every connection is closed within 5 s.
 
-        Limits (docs/api.md, "Limits"): a connection beyond --max-connections, or a request whose body \
-        has no room in --max-buffered-body, is answered 503 with Retry-After. A request must arrive in \
-        full within --request-timeout of its first byte, or it is answered 408 and its connection \
-        closed. A connection that sends nothing for --idle-timeout, unless the server is answering it, \
-        is closed.
-        """
+            Limits (docs/api.md, "Limits"): a connection beyond --max-connections, or a request whose body \
+            has no room in --max-buffered-body, is answered 503 with Retry-After. A request must arrive in \
+            full within --request-timeout of its first byte, or it is answered 408 and its connection \
+            closed. A connection that sends nothing for --idle-timeout, unless the server is answering it, \
+            is closed.
+            """
     )
 
-    @Option(name: .long, help: "Address to bind. Anything but loopback is reachable from the network (a warning is printed).")
+    @Option(
+        name: .long,
+        help: "Address to bind. Anything but loopback is reachable from the network (a warning is printed).")
     var host = "127.0.0.1"
 
     @Option(name: .long, help: "Port to listen on; 0 picks a free one (printed at start).")
     var port = 8080
 
-    @Option(name: .long, help: ArgumentHelp("State directory of the server (store.sqlite). Default: <state dir>/server.", valueName: "dir"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "State directory of the server (store.sqlite). Default: <state dir>/server.", valueName: "dir"))
     var db: String?
 
-    @Option(name: .long, help: ArgumentHelp("Catalog: a products.json or .storekit file, or an http(s):// URL.", valueName: "path|url"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Catalog: a products.json or .storekit file, or an http(s):// URL.", valueName: "path|url"))
     var catalog = "products.json"
 
-    @Option(name: .long, help: ArgumentHelp("Token for /admin: \(AdminToken.rule). Default: $STOREFRONT_ADMIN_TOKEN, else a random one, printed at start.", valueName: "token"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Token for /admin: \(AdminToken.rule). Default: $STOREFRONT_ADMIN_TOKEN, else a random one, printed at start.",
+            valueName: "token"))
     var adminToken: String?
 
-    @Option(name: .long, help: ArgumentHelp("Read the /admin token from the first line of this file, so it is not in ps.", valueName: "path"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Read the /admin token from the first line of this file, so it is not in ps.", valueName: "path"))
     var adminTokenFile: String?
 
-    @Option(name: .long, help: "Environment of receipts and signed data: sandbox, production (verifyReceipt answers 21007/21008 across them), xcode or local-testing (Apple's verifiers skip signature checks for these two).")
+    @Option(
+        name: .long,
+        help:
+            "Environment of receipts and signed data: sandbox, production (verifyReceipt answers 21007/21008 across them), xcode or local-testing (Apple's verifiers skip signature checks for these two)."
+    )
     var environment = "sandbox"
 
-    @Option(name: .long, help: ArgumentHelp("verifyReceipt's shared secret (`password`). Default: $STOREFRONT_SHARED_SECRET, else not checked.", valueName: "secret"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "verifyReceipt's shared secret (`password`). Default: $STOREFRONT_SHARED_SECRET, else not checked.",
+            valueName: "secret"))
     var sharedSecret: String?
 
-    @Option(name: .customLong("api-key"), help: ArgumentHelp("A key that may call the App Store Server API (/inApps): ISSUER_ID:KEY_ID:FILE, FILE being the .p8 private key App Store Connect hands out or its public key (PEM). Repeatable; /admin/api-keys registers more.", valueName: "issuer:kid:file"))
+    @Option(
+        name: .customLong("api-key"),
+        help: ArgumentHelp(
+            "A key that may call the App Store Server API (/inApps): ISSUER_ID:KEY_ID:FILE, FILE being the .p8 private key App Store Connect hands out or its public key (PEM). Repeatable; /admin/api-keys registers more.",
+            valueName: "issuer:kid:file"))
     var apiKeys: [String] = []
 
-    @Option(name: .customLong("notify"), help: ArgumentHelp("Send App Store Server Notifications V2 to this URL (http or https): each store event is POSTed as {\"signedPayload\"} and retried on Apple's schedule until the receiver answers 2xx. Repeatable; PUT /admin/notification-urls sets more.", valueName: "url"))
+    @Option(
+        name: .customLong("notify"),
+        help: ArgumentHelp(
+            "Send App Store Server Notifications V2 to this URL (http or https): each store event is POSTed as {\"signedPayload\"} and retried on Apple's schedule until the receiver answers 2xx. Repeatable; PUT /admin/notification-urls sets more.",
+            valueName: "url"))
     var notifyURLs: [String] = []
 
-    @Option(name: .customLong("notify-timeout"), help: ArgumentHelp("Seconds a notification receiver has to answer one attempt (0.1 to 60); then the attempt counts as timed out and is retried.", valueName: "seconds"))
+    @Option(
+        name: .customLong("notify-timeout"),
+        help: ArgumentHelp(
+            "Seconds a notification receiver has to answer one attempt (0.1 to 60); then the attempt counts as timed out and is retried.",
+            valueName: "seconds"))
     var notifyTimeout = 5.0
 
-    @Option(name: .long, help: ArgumentHelp("Connections served at once (1 to 65536); a connection beyond them is answered 503 and closed.", valueName: "n"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Connections served at once (1 to 65536); a connection beyond them is answered 503 and closed.",
+            valueName: "n"))
     var maxConnections = ConnectionLimits.standard.maxConnections
 
-    @Option(name: .long, help: ArgumentHelp("Seconds a request has, from its first byte, to arrive in full (head and body); then 408 and the connection is closed.", valueName: "seconds"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Seconds a request has, from its first byte, to arrive in full (head and body); then 408 and the connection is closed.",
+            valueName: "seconds"))
     var requestTimeout = LimitText.seconds(of: ConnectionLimits.standard.requestTimeout)
 
-    @Option(name: .long, help: ArgumentHelp("Seconds a connection may send nothing, unless the server is answering it; then it is closed.", valueName: "seconds"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Seconds a connection may send nothing, unless the server is answering it; then it is closed.",
+            valueName: "seconds"))
     var idleTimeout = LimitText.seconds(of: ConnectionLimits.standard.idleTimeout)
 
-    @Option(name: .long, help: ArgumentHelp("Request bodies held at once, across connections, for requests not yet answered: bytes, or with KiB, MiB or GiB (at least 5MiB, one receipt). A request beyond it is answered 503.", valueName: "size"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Request bodies held at once, across connections, for requests not yet answered: bytes, or with KiB, MiB or GiB (at least 5MiB, one receipt). A request beyond it is answered 503.",
+            valueName: "size"))
     var maxBufferedBody = LimitText.describe(bytes: ConnectionLimits.standard.maxBufferedBody)
 
     func run() async throws {
@@ -86,17 +137,20 @@ struct ServeCommand: AsyncParsableCommand {
         sigaddset(&termination, SIGINT)
         pthread_sigmask(SIG_UNBLOCK, &termination, nil)
         guard let environment = ServerEnvironment(rawValue: environment.lowercased()) else {
-            throw CommandFailure.usage("--environment \(environment): expected sandbox, production, xcode or local-testing")
+            throw CommandFailure.usage(
+                "--environment \(environment): expected sandbox, production, xcode or local-testing")
         }
         guard (0...65535).contains(port) else { throw CommandFailure.usage("--port \(port): expected 0 to 65535") }
         let env = ProcessInfo.processInfo.environment
         let givenToken = try AdminToken.resolve(flag: adminToken, file: adminTokenFile, environment: env)
         if db?.isEmpty == true {
-            throw CommandFailure.usage("--db needs a directory; an empty value would write the store into the current directory")
+            throw CommandFailure.usage(
+                "--db needs a directory; an empty value would write the store into the current directory")
         }
         let token = givenToken ?? ServerConfiguration.generateToken()
         let secret = sharedSecret ?? env["STOREFRONT_SHARED_SECRET"].flatMap { $0.isEmpty ? nil : $0 }
-        var configuration = ServerConfiguration(host: host, port: port, environment: environment, adminToken: token, sharedSecret: secret)
+        var configuration = ServerConfiguration(
+            host: host, port: port, environment: environment, adminToken: token, sharedSecret: secret)
         do {
             configuration.apiKeys = try apiKeys.map { flag throws(APIKeyProblem) in
                 try APIKey.parse(flag: flag) { try String(contentsOfFile: $0, encoding: .utf8) }
@@ -105,7 +159,9 @@ struct ServeCommand: AsyncParsableCommand {
             throw CommandFailure.usage("--api-key: \(error.message)")
         }
         for url in notifyURLs {
-            if let problem = StoreService.notificationURLProblem(url) { throw CommandFailure.usage("--notify: \(problem)") }
+            if let problem = StoreService.notificationURLProblem(url) {
+                throw CommandFailure.usage("--notify: \(problem)")
+            }
         }
         configuration.notifyURLs = notifyURLs
         guard notifyTimeout.isFinite, (0.1...60).contains(notifyTimeout) else {
@@ -121,11 +177,16 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw CommandFailure.catalog(error)
         }
-        let directory = db.map { StateDirectory(url: URL(fileURLWithPath: $0), option: "--db") }
-            ?? StateDirectory(url: StateDirectory.resolve(flag: nil, environment: env).url.appendingPathComponent("server"), option: "--db")
+        let directory =
+            db.map { StateDirectory(url: URL(fileURLWithPath: $0), option: "--db") }
+            ?? StateDirectory(
+                url: StateDirectory.resolve(flag: nil, environment: env).url.appendingPathComponent("server"),
+                option: "--db")
         var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: directory.url.path, isDirectory: &isDirectory), !isDirectory.boolValue {
-            throw CommandFailure.usage("--db \(directory.url.path) is a file; pass a directory (the server keeps store.sqlite in it)")
+        if FileManager.default.fileExists(atPath: directory.url.path, isDirectory: &isDirectory), !isDirectory.boolValue
+        {
+            throw CommandFailure.usage(
+                "--db \(directory.url.path) is a file; pass a directory (the server keeps store.sqlite in it)")
         }
         do {
             for notice in try directory.tightenPermissions() { Console.err("storefront serve: note: \(notice)") }
@@ -144,13 +205,16 @@ struct ServeCommand: AsyncParsableCommand {
             // One server per --db: a second one would complete neither its own nor the first's
             // half-done purchases; it is refused before it opens the store.
             exclusive = try ExclusiveUse(of: directory, lock: "serve.lock", by: "storefront serve")
-            service = try await StoreService.open(catalog: loaded, catalogBytes: Data(bytes), directory: directory, configuration: configuration,
-                                                  clock: SystemClock())
+            service = try await StoreService.open(
+                catalog: loaded, catalogBytes: Data(bytes), directory: directory, configuration: configuration,
+                clock: SystemClock())
         } catch let failure as StoreFailure {
             throw CommandFailure.failure(failure.message)
         }
         if !ServerConfiguration.isLoopback(host) {
-            Console.err("storefront serve: warning: binding \(host), not loopback: anyone who can reach this machine can use the store (and /admin with the token)")
+            Console.err(
+                "storefront serve: warning: binding \(host), not loopback: anyone who can reach this machine can use the store (and /admin with the token)"
+            )
         }
         let generated = givenToken == nil
         let host = host
@@ -158,9 +222,12 @@ struct ServeCommand: AsyncParsableCommand {
         do {
             try await StoreHTTPServer.run(service, limits: limits, logger: logger) { port in
                 let shown = host.contains(":") ? "[\(host)]" : host
-                Console.out("storefront serve: listening on http://\(shown):\(port) (\(environment.name), state \(directoryPath))")
+                Console.out(
+                    "storefront serve: listening on http://\(shown):\(port) (\(environment.name), state \(directoryPath))"
+                )
                 if generated { Console.out("storefront serve: admin token \(token)") }
-                Console.out("storefront serve: JWS public key at http://\(shown):\(port)/.well-known/storefront-jws-key.pem")
+                Console.out(
+                    "storefront serve: JWS public key at http://\(shown):\(port)/.well-known/storefront-jws-key.pem")
             }
         } catch {
             throw CommandFailure.failure("the server stopped: \(error)")
@@ -172,19 +239,24 @@ struct ServeCommand: AsyncParsableCommand {
     /// `leastBody`: the largest body a route reads, which must fit in the buffered-body limit.
     func connectionLimits(leastBody: Int) throws -> ConnectionLimits {
         guard (1...65536).contains(maxConnections) else {
-            throw CommandFailure.usage("--max-connections \(maxConnections): expected a number of connections from 1 to 65536")
+            throw CommandFailure.usage(
+                "--max-connections \(maxConnections): expected a number of connections from 1 to 65536")
         }
         let request = try Self.timeout(requestTimeout, flag: "--request-timeout")
         let idle = try Self.timeout(idleTimeout, flag: "--idle-timeout")
         guard let buffered = LimitText.bytes(maxBufferedBody), buffered >= leastBody else {
-            throw CommandFailure.usage("--max-buffered-body \(maxBufferedBody): expected a size of at least \(LimitText.describe(bytes: leastBody)) (one receipt body), in bytes or with KiB, MiB or GiB (e.g. 64MiB)")
+            throw CommandFailure.usage(
+                "--max-buffered-body \(maxBufferedBody): expected a size of at least \(LimitText.describe(bytes: leastBody)) (one receipt body), in bytes or with KiB, MiB or GiB (e.g. 64MiB)"
+            )
         }
-        return ConnectionLimits(maxConnections: maxConnections, requestTimeout: request, idleTimeout: idle, maxBufferedBody: buffered)
+        return ConnectionLimits(
+            maxConnections: maxConnections, requestTimeout: request, idleTimeout: idle, maxBufferedBody: buffered)
     }
 
     static func timeout(_ text: String, flag: String) throws -> Duration {
         guard let duration = LimitText.seconds(text), duration > .zero, duration <= .seconds(3600) else {
-            throw CommandFailure.usage("\(flag) \(text): expected seconds, more than 0 and at most 3600 (e.g. 30 or 0.5)")
+            throw CommandFailure.usage(
+                "\(flag) \(text): expected seconds, more than 0 and at most 3600 (e.g. 30 or 0.5)")
         }
         return duration
     }

@@ -12,16 +12,30 @@ import StoreKitModel
 struct StoreOptions: ParsableArguments {
     @OptionGroup var catalog: CatalogOptions
 
-    @Option(name: .long, help: ArgumentHelp("State directory. Default: $STOREFRONT_HOME, else $XDG_DATA_HOME/storefront, else ~/.local/share/storefront.", valueName: "dir"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "State directory. Default: $STOREFRONT_HOME, else $XDG_DATA_HOME/storefront, else ~/.local/share/storefront.",
+            valueName: "dir"))
     var state: String?
 
-    @Option(name: .long, help: ArgumentHelp("Test account (see products.json). Default: the catalog's first.", valueName: "name"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Test account (see products.json). Default: the catalog's first.", valueName: "name"))
     var account: String?
 
-    @Option(name: .long, help: ArgumentHelp("Use the store served at this URL (storefront serve) instead of the simulated store in this process. Default: $STOREFRONT_STORE. Requests are retried with backoff for up to $STOREFRONT_RETRY_SECONDS (default 30).", valueName: "url"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Use the store served at this URL (storefront serve) instead of the simulated store in this process. Default: $STOREFRONT_STORE. Requests are retried with backoff for up to $STOREFRONT_RETRY_SECONDS (default 30).",
+            valueName: "url"))
     var store: String?
 
-    @Option(name: .long, help: ArgumentHelp("Admin token of the --store server, for test controls and the transaction manager. Default: $STOREFRONT_ADMIN_TOKEN.", valueName: "token"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Admin token of the --store server, for test controls and the transaction manager. Default: $STOREFRONT_ADMIN_TOKEN.",
+            valueName: "token"))
     var adminToken: String?
 
     /// The server URL, from `--store` or `$STOREFRONT_STORE`; nil for the simulated store.
@@ -47,8 +61,10 @@ struct StoreOptions: ParsableArguments {
     /// `resuming`: complete what an earlier process left half done before returning; the TUI says
     /// false and calls `StoreSession.resume` after its first frame.
     /// `announcing`: say the session's notices on stderr (the TUI shows them instead).
-    func open(followAccountOnly: Bool = true, retryBudget: Duration? = nil, resuming: Bool = true,
-              announcing: Bool = true) async throws -> StoreSession {
+    func open(
+        followAccountOnly: Bool = true, retryBudget: Duration? = nil, resuming: Bool = true,
+        announcing: Bool = true
+    ) async throws -> StoreSession {
         let environment = ProcessInfo.processInfo.environment
         let remoteURL = try storeURL(environment)
         var policy = RetryPolicy.standard
@@ -73,9 +89,10 @@ struct StoreOptions: ParsableArguments {
         async let appLedger = AppLedger(state: directory)
         // The store's catalog is its first request: retried like the others, so a client launched
         // while the server restarts waits for it.
-        let context = try await catalog.resolve(defaultCatalog: remoteURL.map { "\($0)/v1/catalog" } ?? "products.json",
-                                                defaultRetryBudget: remoteURL == nil ? .zero : policy.budget,
-                                                store: remoteURL.map { (url: $0, requestTimeout: policy.requestTimeout) })
+        let context = try await catalog.resolve(
+            defaultCatalog: remoteURL.map { "\($0)/v1/catalog" } ?? "products.json",
+            defaultRetryBudget: remoteURL == nil ? .zero : policy.budget,
+            store: remoteURL.map { (url: $0, requestTimeout: policy.requestTimeout) })
         do {
             let opened = try await appLedger
             let store: any StoreBackend
@@ -86,14 +103,19 @@ struct StoreOptions: ParsableArguments {
                 let probe = RemoteStore(url: remoteURL, catalog: context.catalog, adminToken: token, policy: policy)
                 controls = try await probe.controls()
                 let name = account ?? controls.account ?? context.catalog.defaultAccount.name
-                store = RemoteStore(url: remoteURL, catalog: context.catalog, adminToken: token, followedAccount: followAccountOnly ? name : nil,
-                                    policy: policy)
+                store = RemoteStore(
+                    url: remoteURL, catalog: context.catalog, adminToken: token,
+                    followedAccount: followAccountOnly ? name : nil,
+                    policy: policy)
                 label = "remote store \(remoteURL)"
             } else {
                 // Opened above whenever there is no remote URL.
-                guard let database = try await storeDatabase else { throw StoreFailure("internal error: the store database was not opened") }
-                let local = try SimulatedStore(catalog: context.catalog, database: database,
-                                               storefrontOverride: catalog.storefront.map { _ in context.storefront.id })
+                guard let database = try await storeDatabase else {
+                    throw StoreFailure("internal error: the store database was not opened")
+                }
+                let local = try SimulatedStore(
+                    catalog: context.catalog, database: database,
+                    storefrontOverride: catalog.storefront.map { _ in context.storefront.id })
                 controls = local.openingControls
                 if resuming { try await local.resume() }
                 store = local
@@ -108,12 +130,15 @@ struct StoreOptions: ParsableArguments {
                 let known = context.catalog.accounts.map(\.name).joined(separator: ", ")
                 throw CommandFailure.usage("--account \(name): not an account of this catalog (it has \(known))")
             }
-            let storefrontId = catalog.storefront.map { _ in context.storefront.id } ?? controls.storefront ?? account.storefront
+            let storefrontId =
+                catalog.storefront.map { _ in context.storefront.id } ?? controls.storefront ?? account.storefront
             let storefront = context.catalog.storefront(id: storefrontId) ?? context.storefront
             let locale = catalog.locale ?? context.catalog.settings.locale ?? storefront.locale
-            return StoreSession(context: context, store: store, storeLabel: label, account: account, storefront: storefront, locale: locale,
-                                ledger: ledger, observer: PurchaseObserver(store: store, ledger: ledger, catalog: context.catalog),
-                                notices: notices, stateDirectory: directory.url)
+            return StoreSession(
+                context: context, store: store, storeLabel: label, account: account, storefront: storefront,
+                locale: locale,
+                ledger: ledger, observer: PurchaseObserver(store: store, ledger: ledger, catalog: context.catalog),
+                notices: notices, stateDirectory: directory.url)
         } catch let failure as StoreFailure {
             throw CommandFailure.failure(failure.message)
         }

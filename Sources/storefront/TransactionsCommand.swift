@@ -25,8 +25,11 @@ struct TransactionsCommand: AsyncParsableCommand {
         let session = try await options.open()
         let account = session.account
         let all = try await session.store.transactions(account: account.name)
-        let output = Output(unfinished: all.filter { !$0.finished && $0.state != .purchasing }.map { TransactionJSON($0, language: session.language) },
-                            history: all.map { TransactionJSON($0, language: session.language) })
+        let output = Output(
+            unfinished: all.filter { !$0.finished && $0.state != .purchasing }.map {
+                TransactionJSON($0, language: session.language)
+            },
+            history: all.map { TransactionJSON($0, language: session.language) })
         if json {
             Console.json(try JSONOutput.encode(output))
             return
@@ -37,7 +40,9 @@ struct TransactionsCommand: AsyncParsableCommand {
             let charged = item.price.map { "  \($0) \(item.currency ?? "")" } ?? ""
             let offer = item.offerType.map { "  \($0) offer" + (item.offerPaymentMode.map { " (\($0))" } ?? "") } ?? ""
             let refunded = item.revocationDate.map { "  refunded \($0) (\(item.revocationReason ?? "other"))" } ?? ""
-            Console.out("\(item.purchaseDate)  \(item.transactionId)  \(item.state.padding(toLength: 10, withPad: " ", startingAt: 0))  \(item.productId) ×\(item.quantity)\(item.finished ? "  finished" : "")\(charged)\(offer)\(refunded)\(error)")
+            Console.out(
+                "\(item.purchaseDate)  \(item.transactionId)  \(item.state.padding(toLength: 10, withPad: " ", startingAt: 0))  \(item.productId) ×\(item.quantity)\(item.finished ? "  finished" : "")\(charged)\(offer)\(refunded)\(error)"
+            )
         }
     }
 }

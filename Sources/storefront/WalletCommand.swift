@@ -9,7 +9,8 @@ import StoreKitModel
 struct WalletCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "wallet",
-        abstract: "What the account has: consumable balances, owned items, subscriptions with expiry, pending payments.",
+        abstract:
+            "What the account has: consumable balances, owned items, subscriptions with expiry, pending payments.",
         discussion: "Balances are the app's (credited once per transaction id); entitlements come from the store."
     )
 
@@ -98,25 +99,32 @@ struct WalletJSON: Encodable {
         // StoreKit's subscription status failing (a simulated error): no renewal info to show.
         let statusError = try await session.store.controls().apiErrors[.subscriptionStatus]
         if let statusError {
-            Console.err("storefront: note: subscription status unavailable (\(statusError.domain) \(statusError.code) \(statusError.name)); renewal info left out")
+            Console.err(
+                "storefront: note: subscription status unavailable (\(statusError.domain) \(statusError.code) \(statusError.name)); renewal info left out"
+            )
         }
         account = name
         storefront = session.storefront.id
         balances = try session.ledger.balances(account: name)
         owned = entitlements.filter { $0.expiresDate == nil }.map {
-            Owned(productId: $0.productId, title: title($0.productId), transactionId: $0.transactionId, purchaseDate: $0.purchaseDate.formatted(.iso8601))
+            Owned(
+                productId: $0.productId, title: title($0.productId), transactionId: $0.transactionId,
+                purchaseDate: $0.purchaseDate.formatted(.iso8601))
         }
         subscriptions = entitlements.compactMap { entitlement in
             guard let expires = entitlement.expiresDate else { return nil }
-            return Subscription(productId: entitlement.productId, title: title(entitlement.productId), transactionId: entitlement.transactionId,
-                                originalTransactionId: entitlement.originalTransactionId, expiresDate: expires.formatted(.iso8601),
-                                active: entitlement.isActive(at: now), willAutoRenew: entitlement.willAutoRenew,
-                                secondsLeft: max(0, Int(expires.timeIntervalSince(now).rounded(.up))),
-                                renewal: statusError == nil ? entitlement.renewal.map(Renewal.init) : nil)
+            return Subscription(
+                productId: entitlement.productId, title: title(entitlement.productId),
+                transactionId: entitlement.transactionId,
+                originalTransactionId: entitlement.originalTransactionId, expiresDate: expires.formatted(.iso8601),
+                active: entitlement.isActive(at: now), willAutoRenew: entitlement.willAutoRenew,
+                secondsLeft: max(0, Int(expires.timeIntervalSince(now).rounded(.up))),
+                renewal: statusError == nil ? entitlement.renewal.map(Renewal.init) : nil)
         }
         pending = try await session.observer.pending(account: name).map {
-            Pending(transactionId: $0.transactionId, productId: $0.productId, state: $0.state.name,
-                    since: $0.since.formatted(.iso8601), waitingFor: $0.waitingFor)
+            Pending(
+                transactionId: $0.transactionId, productId: $0.productId, state: $0.state.name,
+                since: $0.since.formatted(.iso8601), waitingFor: $0.waitingFor)
         }
     }
 
@@ -125,11 +133,16 @@ struct WalletJSON: Encodable {
         let renewal = subscription.renewal
         var words: [String] = []
         if renewal?.isInBillingRetry == true {
-            words.append("billing issue: in billing retry" + (renewal?.gracePeriodExpiresDate.map { ", access kept in grace period until \($0)" } ?? ""))
+            words.append(
+                "billing issue: in billing retry"
+                    + (renewal?.gracePeriodExpiresDate.map { ", access kept in grace period until \($0)" } ?? ""))
         }
         if renewal?.priceIncreaseStatus == "pending" { words.append("price increase waiting for consent") }
-        if let product = renewal?.autoRenewProductId, product != subscription.productId { words.append("renews to \(product)") }
-        let state = subscription.active
+        if let product = renewal?.autoRenewProductId, product != subscription.productId {
+            words.append("renews to \(product)")
+        }
+        let state =
+            subscription.active
             ? "\(subscription.willAutoRenew ? "renews" : "ends") \(subscription.expiresDate) (in \(subscription.secondsLeft) s)"
             : "expired \(subscription.expiresDate)" + (renewal?.expirationReason.map { " (\($0))" } ?? "")
         return ([state] + words).joined(separator: "; ")
@@ -145,7 +158,8 @@ struct WalletJSON: Encodable {
             lines.append("Subscription: \(subscription.title) — \(Self.status(subscription))")
         }
         for payment in pending {
-            lines.append("Pending: \(payment.transactionId) \(payment.productId) — \(payment.waitingFor); do not pay again")
+            lines.append(
+                "Pending: \(payment.transactionId) \(payment.productId) — \(payment.waitingFor); do not pay again")
         }
         return lines
     }

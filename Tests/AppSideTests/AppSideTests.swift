@@ -4,8 +4,8 @@ import LocalState
 import StoreCore
 import StoreEngine
 import StoreKitModel
-import Testing
 import TestSupport
+import Testing
 
 /// The careful app: orders, deliveries once per transaction id, verification with backoff,
 /// pending-payment warnings, entitlements.
@@ -18,15 +18,21 @@ import TestSupport
         /// `device`: the app's state directory, the store's by default (the simulated store in process).
         init(_ fixture: StoreFixture, device: URL? = nil) throws {
             self.fixture = fixture
-            ledger = try AppLedger(state: StateDirectory(url: device ?? fixture.directory)).bound(to: fixture.store.storeId()).ledger
-            observer = PurchaseObserver(store: fixture.store, ledger: ledger, catalog: fixture.store.catalog, clock: fixture.clock)
+            ledger = try AppLedger(state: StateDirectory(url: device ?? fixture.directory)).bound(
+                to: fixture.store.storeId()
+            ).ledger
+            observer = PurchaseObserver(
+                store: fixture.store, ledger: ledger, catalog: fixture.store.catalog, clock: fixture.clock)
         }
 
         /// Places the order, adds the payment and handles the update that ends `purchasing`.
-        func buy(_ productId: String, account: String = "alice", quantity: Int = 1, stopAfterDelivery: Bool = false) async throws -> (TransactionUpdate, [AppStep]) {
+        func buy(_ productId: String, account: String = "alice", quantity: Int = 1, stopAfterDelivery: Bool = false)
+            async throws -> (TransactionUpdate, [AppStep])
+        {
             let updates = await fixture.store.updates()
             let started = try await observer.buy(Payment(productId: productId, quantity: quantity, account: account))
-            for await update in updates where update.transaction.id == started.id && update.transaction.state != .purchasing {
+            for await update in updates
+            where update.transaction.id == started.id && update.transaction.state != .purchasing {
                 return (update, try await observer.handle(update, stopAfterDelivery: stopAfterDelivery))
             }
             throw StoreFailure("the update stream ended before \(started.id) completed")
@@ -36,8 +42,12 @@ import TestSupport
     @Test func consumableIsCreditedOncePerTransactionEvenWhenHandledTwice() async throws {
         let app = try App(try StoreFixture())
         let (update, steps) = try await app.buy(StoreFixture.gems, quantity: 3)
-        #expect(steps == [.delivered(transactionId: update.transaction.id, firstTime: true), .verified(transactionId: update.transaction.id),
-                          .finished(transactionId: update.transaction.id)])
+        #expect(
+            steps == [
+                .delivered(transactionId: update.transaction.id, firstTime: true),
+                .verified(transactionId: update.transaction.id),
+                .finished(transactionId: update.transaction.id),
+            ])
         #expect(try app.ledger.balances(account: "alice") == ["gems": 300])
         // A finish that "failed" re-delivers the same transaction: nothing is credited again.
         let again = try await app.observer.handle(update)
@@ -65,7 +75,9 @@ import TestSupport
         #expect(try moved.balances(account: "alice") == ["gems": 200])
         // Back to the first store: its delivery is still known, nothing is credited twice.
         let back = try App(first, device: device)
-        #expect(try await back.observer.handle(bought).first == .delivered(transactionId: bought.transaction.id, firstTime: false))
+        #expect(
+            try await back.observer.handle(bought).first
+                == .delivered(transactionId: bought.transaction.id, firstTime: false))
         #expect(try back.ledger.balances(account: "alice") == ["gems": 200])
     }
 
@@ -74,11 +86,13 @@ import TestSupport
         let fixture = try StoreFixture()
         let device = scratchDirectory("device")
         let unbound = try AppLedger(state: StateDirectory(url: device))
-        let observer = PurchaseObserver(store: fixture.store, ledger: unbound, catalog: fixture.store.catalog, clock: fixture.clock)
+        let observer = PurchaseObserver(
+            store: fixture.store, ledger: unbound, catalog: fixture.store.catalog, clock: fixture.clock)
         let updates = await fixture.store.updates()
         let started = try await observer.buy(Payment(productId: StoreFixture.gems, account: "alice"))
         var completed: TransactionUpdate?
-        for await update in updates where update.transaction.id == started.id && update.transaction.state != .purchasing {
+        for await update in updates where update.transaction.id == started.id && update.transaction.state != .purchasing
+        {
             completed = update
             break
         }
@@ -99,14 +113,19 @@ import TestSupport
         let fixture = try StoreFixture()
         let phone = try App(fixture)
         let tabletLedger = try AppLedger(state: StateDirectory(url: fixture.directory.appendingPathComponent("tablet")))
-        let tablet = PurchaseObserver(store: fixture.store, ledger: tabletLedger, catalog: fixture.store.catalog, clock: fixture.clock)
+        let tablet = PurchaseObserver(
+            store: fixture.store, ledger: tabletLedger, catalog: fixture.store.catalog, clock: fixture.clock)
 
         // The phone buys and crashes after delivering; the tablet launches, finds it in the queue, delivers and verifies first.
         let (bought, _) = try await phone.buy(StoreFixture.gems, quantity: 2, stopAfterDelivery: true)
         let id = bought.transaction.id
         let queue = try await fixture.store.unfinished(account: "alice")
         #expect(queue.map(\.transaction.id) == [id])
-        #expect(try await tablet.handle(queue[0]) == [.delivered(transactionId: id, firstTime: true), .verified(transactionId: id), .finished(transactionId: id)])
+        #expect(
+            try await tablet.handle(queue[0]) == [
+                .delivered(transactionId: id, firstTime: true), .verified(transactionId: id),
+                .finished(transactionId: id),
+            ])
         #expect(try tabletLedger.balances(account: "alice") == ["gems": 200])
 
         // The phone relaunches: the queue is empty, its ledger still has the unverified delivery.
@@ -124,8 +143,15 @@ import TestSupport
         let (second, _) = try await phone.buy(StoreFixture.gems, stopAfterDelivery: true)
         let other = try #require(try await fixture.store.unfinished(account: "alice").first)
         _ = try await tablet.handle(other, stopAfterDelivery: true)
-        #expect(try await phone.observer.handle(second).suffix(2) == [.verified(transactionId: second.transaction.id), .finished(transactionId: second.transaction.id)])
-        #expect(try await tablet.handle(other).suffix(2) == [.deliveredElsewhere(transactionId: other.transaction.id), .finished(transactionId: other.transaction.id)])
+        #expect(
+            try await phone.observer.handle(second).suffix(2) == [
+                .verified(transactionId: second.transaction.id), .finished(transactionId: second.transaction.id),
+            ])
+        #expect(
+            try await tablet.handle(other).suffix(2) == [
+                .deliveredElsewhere(transactionId: other.transaction.id),
+                .finished(transactionId: other.transaction.id),
+            ])
         #expect(try phone.ledger.balances(account: "alice") == ["gems": 100])
         #expect(try tabletLedger.balances(account: "alice") == ["gems": 200])
     }
@@ -161,8 +187,11 @@ import TestSupport
         try await fixture.setControls { $0.verificationFailure = .unreachable }
         let (update, steps) = try await app.buy(StoreFixture.gems)
         let id = update.transaction.id
-        #expect(steps.last == .verificationDeferred(transactionId: id, reason: "the verification server is unreachable",
-                                                   nextAttempt: fixture.clock.now().addingTimeInterval(1)))
+        #expect(
+            steps.last
+                == .verificationDeferred(
+                    transactionId: id, reason: "the verification server is unreachable",
+                    nextAttempt: fixture.clock.now().addingTimeInterval(1)))
         #expect(try await fixture.store.unfinished(account: "alice").map(\.transaction.id) == [id])
         // Not due yet: nothing happens. Due: tried again, still down, the wait doubles.
         #expect(try await app.observer.retryDue(account: "alice").isEmpty)
@@ -201,10 +230,14 @@ import TestSupport
         #expect(kid.first?.reason == .unfinished)  // approved while the app was away: not delivered yet
         let alice = try await app.observer.pending(account: "alice")
         #expect(alice.map(\.transactionId) == [unverified.transaction.id, crashed.transaction.id])
-        #expect(alice.first?.reason == .awaitingVerification(attempts: 1, lastError: "the verification server is unreachable",
-                                                             nextAttempt: fixture.clock.now().addingTimeInterval(1)))
+        #expect(
+            alice.first?.reason
+                == .awaitingVerification(
+                    attempts: 1, lastError: "the verification server is unreachable",
+                    nextAttempt: fixture.clock.now().addingTimeInterval(1)))
         #expect(alice.last?.reason == .awaitingVerification(attempts: 0, lastError: nil, nextAttempt: nil))
-        #expect(PendingPayment.blocking(StoreFixture.monthly, in: alice).map(\.transactionId) == [crashed.transaction.id])
+        #expect(
+            PendingPayment.blocking(StoreFixture.monthly, in: alice).map(\.transactionId) == [crashed.transaction.id])
         #expect(PendingPayment.blocking(StoreFixture.removeAds, in: alice).isEmpty)
     }
 
@@ -215,7 +248,9 @@ import TestSupport
         try await fixture.setControls { $0.nextOutcome = .fail(.paymentNotAllowed) }
         let updates = await fixture.store.updates()
         let failed = try await fixture.store.add(Payment(productId: StoreFixture.gems, account: "kid"))
-        for await update in updates where update.transaction.id == failed.id && update.transaction.state == .failed { break }
+        for await update in updates where update.transaction.id == failed.id && update.transaction.state == .failed {
+            break
+        }
         let pending = try await app.observer.pending(account: "kid")
         // The failed one charged nothing: it is not a pending payment, even while unfinished.
         #expect(pending.map(\.transactionId) == [deferred.transaction.id])
@@ -252,8 +287,9 @@ import TestSupport
 
     @Test func perCommandStorefrontDoesNotPersist() async throws {
         let fixture = try StoreFixture()
-        let japan = try SimulatedStore(catalog: fixture.store.catalog, state: StateDirectory(url: fixture.directory),
-                                       clock: fixture.clock, storefrontOverride: "JPN")
+        let japan = try SimulatedStore(
+            catalog: fixture.store.catalog, state: StateDirectory(url: fixture.directory),
+            clock: fixture.clock, storefrontOverride: "JPN")
         let response = try await japan.products(ids: [StoreFixture.gems], storefront: nil)
         #expect(response.storefront.id == "JPN")
         #expect(try await fixture.store.controls().storefront == nil)

@@ -1,8 +1,8 @@
 import AppSide
 import Foundation
 import StoreCore
-import Testing
 import TestSupport
+import Testing
 
 /// An app build that crashes delivering one product: the transaction stays unfinished, every
 /// launch meets it and crashes again (counted durably), until the fixed build delivers it once.
@@ -17,8 +17,10 @@ import TestSupport
         try app.ledger.crash(delivering: [StoreFixture.gems])
         for crash in 1...3 {
             let error = await #expect(throws: AppCrash.self) { try await app.observer.launch(account: "alice") }
-            #expect(error == AppCrash(transactionId: update.transaction.id, productId: StoreFixture.gems, crashes: crash))
-            #expect(try await fixture.store.unfinished(account: "alice").map(\.transaction.id) == [update.transaction.id])
+            #expect(
+                error == AppCrash(transactionId: update.transaction.id, productId: StoreFixture.gems, crashes: crash))
+            #expect(
+                try await fixture.store.unfinished(account: "alice").map(\.transaction.id) == [update.transaction.id])
         }
         // A new launch of the same ledger (another process) knows how often it crashed.
         let relaunched = try App(fixture)

@@ -10,7 +10,8 @@ import Testing
     /// joiners that force the slow path.
     static let pool: [Unicode.Scalar] = [
         "a", "Z", "7", " ", ".", "\r", "\n", "\t", "\u{7F}", "é", "\u{A0}", "\u{AD}", "·", "—", "…", "⚠", "│", "×", "→",
-        "宝", "石", "、", "（", "Ｇ", "\u{301}", "\u{FE0F}", "\u{200D}", "\u{200F}", "💎", "\u{1F1FA}", "\u{1F1F8}", "ᄀ", "ᅡ", "\u{0600}",
+        "宝", "石", "、", "（", "Ｇ", "\u{301}", "\u{FE0F}", "\u{200D}", "\u{200F}", "💎", "\u{1F1FA}", "\u{1F1F8}", "ᄀ", "ᅡ",
+        "\u{0600}",
     ]
 
     /// The definition: one character at a time.
@@ -35,14 +36,20 @@ import Testing
         for index in 0..<20_000 {
             // Mostly one family at a time, so the fast paths are taken often, sometimes mixed.
             let family = Int.random(in: 0..<4, using: &random)
-            let candidates = family == 0 ? Array(Self.pool.prefix(10)) : family == 1 ? Array(Self.pool.prefix(24)) : Self.pool
+            let candidates =
+                family == 0 ? Array(Self.pool.prefix(10)) : family == 1 ? Array(Self.pool.prefix(24)) : Self.pool
             var scalars = String.UnicodeScalarView()
-            for _ in 0..<Int.random(in: 0..<24, using: &random) { scalars.append(candidates.randomElement(using: &random)!) }
+            for _ in 0..<Int.random(in: 0..<24, using: &random) {
+                scalars.append(candidates.randomElement(using: &random)!)
+            }
             let text = String(scalars)
-            #expect(CellWidth.of(text) == Self.referenceWidth(text), "case \(index): \(text.unicodeScalars.map { String($0.value, radix: 16) })")
+            #expect(
+                CellWidth.of(text) == Self.referenceWidth(text),
+                "case \(index): \(text.unicodeScalars.map { String($0.value, radix: 16) })")
             let width = Int.random(in: 0..<20, using: &random)
-            #expect(CellWidth.truncate(text, to: width) == Self.referenceTruncate(text, to: width),
-                    "case \(index), width \(width): \(text.unicodeScalars.map { String($0.value, radix: 16) })")
+            #expect(
+                CellWidth.truncate(text, to: width) == Self.referenceTruncate(text, to: width),
+                "case \(index), width \(width): \(text.unicodeScalars.map { String($0.value, radix: 16) })")
         }
     }
 

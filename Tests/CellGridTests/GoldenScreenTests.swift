@@ -8,8 +8,10 @@ import Testing
         grid.write(" Storefront · 模拟商店", row: 0, column: 0, role: .title)
         grid.write("? help", row: 0, column: 30, role: .key)
         grid.box(Rect(row: 1, column: 0, width: 36, height: 5), title: "Products", ascii: ascii)
-        let products: [(String, String)] = [("100 宝石", "¥160"), ("Remove Ads", "€2,99"),
-                                            ("高级会员 月度订阅 Premium", "1\u{202F}234,56\u{202F}€")]
+        let products: [(String, String)] = [
+            ("100 宝石", "¥160"), ("Remove Ads", "€2,99"),
+            ("高级会员 月度订阅 Premium", "1\u{202F}234,56\u{202F}€"),
+        ]
         for (index, product) in products.enumerated() {
             let row = 2 + index
             let role: Role = index == 0 ? .selected : .normal
@@ -25,27 +27,29 @@ import Testing
     }
 
     @Test func unicode() {
-        #expect(storefront(ascii: false).text == """
-         Storefront · 模拟商店        ? help
-        ┌─ Products ───────────────────────┐
-        │ > 100 宝石                  ¥160 │
-        │   Remove Ads               €2,99 │
-        │   高级会员 月度订阅…  1\u{202F}234,56\u{202F}€ │
-        └──────────────────────────────────┘
-        q quit  / filter  ⏎ buy
-        """)
+        #expect(
+            storefront(ascii: false).text == """
+                 Storefront · 模拟商店        ? help
+                ┌─ Products ───────────────────────┐
+                │ > 100 宝石                  ¥160 │
+                │   Remove Ads               €2,99 │
+                │   高级会员 月度订阅…  1\u{202F}234,56\u{202F}€ │
+                └──────────────────────────────────┘
+                q quit  / filter  ⏎ buy
+                """)
     }
 
     @Test func roles() {
-        #expect(storefront(ascii: false).roleRows == [
-            "TTTTTTTTTTTTTTTTTTTTTT........KKKKKK",
-            "##TTTTTTTTTT########################",
-            "#SSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSS#",
-            "#............................$$$$$.#",
-            "#.......................$$$$$$$$$$.#",
-            "####################################",
-            "=======================.............",
-        ])
+        #expect(
+            storefront(ascii: false).roleRows == [
+                "TTTTTTTTTTTTTTTTTTTTTT........KKKKKK",
+                "##TTTTTTTTTT########################",
+                "#SSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSS#",
+                "#............................$$$$$.#",
+                "#.......................$$$$$$$$$$.#",
+                "####################################",
+                "=======================.............",
+            ])
     }
 
     @Test func ascii() {

@@ -1,5 +1,6 @@
-@testable import CellGrid
 import Testing
+
+@testable import CellGrid
 
 /// A grid keeps characters as codes, and characters of several scalars in a side table. Two grids
 /// are equal when every cell holds the same scalars, role and attributes, however they were written.

@@ -31,12 +31,13 @@ import Testing
     @Test func unicodeBox() {
         var grid = Grid(size: TerminalSize(columns: 12, rows: 4))
         grid.box(Rect(row: 0, column: 1, width: 10, height: 4), title: "Gems")
-        #expect(grid.text == """
-         ┌─ Gems ─┐
-         │        │
-         │        │
-         └────────┘
-        """)
+        #expect(
+            grid.text == """
+                 ┌─ Gems ─┐
+                 │        │
+                 │        │
+                 └────────┘
+                """)
         #expect(grid.roleRows[0] == ".##TTTTTT##.")
         #expect(grid.roleRows[1] == ".#........#.")
     }

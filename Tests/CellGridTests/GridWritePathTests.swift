@@ -5,9 +5,11 @@ import Testing
 /// "…" inside the first two. Whatever the path, a row must read as a plain model of the rules
 /// says: the text cut by `CellWidth.truncate`, then laid out character by character.
 @Suite struct GridWritePathTests {
-    static let texts = ["", "Gems", "Remove Ads forever", "\tab\r\ncd", "¥160 · 中文字幕", "⚠ invalid: a, b, c",
-                        "高级会员 Premium", "1\u{202F}234,56\u{202F}€", "e\u{301}te\u{301}", "👍🏽 ok", "👨‍👩‍👧 family",
-                        "中a中b中c", "—…—", "\u{200F}x\u{AD}y", "abcdefghijklmno", "ａｂｃ full"]
+    static let texts = [
+        "", "Gems", "Remove Ads forever", "\tab\r\ncd", "¥160 · 中文字幕", "⚠ invalid: a, b, c",
+        "高级会员 Premium", "1\u{202F}234,56\u{202F}€", "e\u{301}te\u{301}", "👍🏽 ok", "👨‍👩‍👧 family",
+        "中a中b中c", "—…—", "\u{200F}x\u{AD}y", "abcdefghijklmno", "ａｂｃ full",
+    ]
 
     /// The row as the rules lay it out, one string per cell ("" for the right half of a wide character).
     static func model(_ text: String, columns: Int, column: Int, maxWidth: Int?, overflow: Grid.Overflow) -> String {
@@ -44,8 +46,11 @@ import Testing
                 for maxWidth in [nil, 0, 1, 2, 3, 4, 5, 7, 9, 12] as [Int?] {
                     var grid = Grid(size: TerminalSize(columns: columns, rows: 1))
                     grid.write(text, row: 0, column: column, maxWidth: maxWidth, overflow: overflow)
-                    let expected = Self.model(text, columns: columns, column: column, maxWidth: maxWidth, overflow: overflow)
-                    #expect(grid.rows[0] == expected, "\(text.debugDescription) at \(column), maxWidth \(String(describing: maxWidth))")
+                    let expected = Self.model(
+                        text, columns: columns, column: column, maxWidth: maxWidth, overflow: overflow)
+                    #expect(
+                        grid.rows[0] == expected,
+                        "\(text.debugDescription) at \(column), maxWidth \(String(describing: maxWidth))")
                     checked += 1
                 }
             }

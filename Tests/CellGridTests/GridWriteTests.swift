@@ -73,7 +73,8 @@ private func grid(_ columns: Int, _ rows: Int) -> Grid {
     /// or tags keeps them.
     @Test(arguments: [
         ("\u{1B}]52;c;SGVsbG8=\u{7}\u{1B}[2KOK", "]52;c;SGVsbG8=[2KOK"), ("Gems\u{202E}$0.99", "Gems$0.99"),
-        ("\u{2067}高级\u{2069}会员", "高级会员"), ("ge\u{200D}ms", "gems"), ("x\u{0600}12", "x12"), ("a\u{E0067}\u{E0062}b", "ab"),
+        ("\u{2067}高级\u{2069}会员", "高级会员"), ("ge\u{200D}ms", "gems"), ("x\u{0600}12", "x12"),
+        ("a\u{E0067}\u{E0062}b", "ab"),
         ("👨‍👩‍👧", "👨‍👩‍👧"), ("🏴󠁧󠁢󠁳󠁣󠁴󠁿", "🏴󠁧󠁢󠁳󠁣󠁴󠁿"), ("می\u{200C}خواهم", "می\u{200C}خواهم"),
     ])
     func unprintableCharactersNeverReachACell(_ text: String, _ shown: String) {
@@ -140,8 +141,10 @@ private func grid(_ columns: Int, _ rows: Int) -> Grid {
     @Test func outOfBoundsWritesAreIgnored() {
         var screen = grid(4, 2)
         let before = screen
-        for (row, column) in [(-1, 0), (2, 0), (0, 4), (0, 100), (Int.min, 0), (Int.max, 0),
-                              (0, Int.max), (0, Int.min), (Int.min, Int.min), (Int.max, Int.max)] {
+        for (row, column) in [
+            (-1, 0), (2, 0), (0, 4), (0, 100), (Int.min, 0), (Int.max, 0),
+            (0, Int.max), (0, Int.min), (Int.min, Int.min), (Int.max, Int.max),
+        ] {
             #expect(screen.write("中x", row: row, column: column, maxWidth: Int.max) == 0)
         }
         #expect(screen == before)

@@ -7,12 +7,13 @@ import Testing
         for value in UInt32(0)..<0x20 {
             let scalar = Unicode.Scalar(value)!
             let shown = TerminalText.escaped("a\(scalar)b")
-            let expected = switch scalar {
-            case "\n": #"a\nb"#
-            case "\r": #"a\rb"#
-            case "\t": #"a\tb"#
-            default: "a\\u{\(String(value, radix: 16, uppercase: true))}b"
-            }
+            let expected =
+                switch scalar {
+                case "\n": #"a\nb"#
+                case "\r": #"a\rb"#
+                case "\t": #"a\tb"#
+                default: "a\\u{\(String(value, radix: 16, uppercase: true))}b"
+                }
             #expect(shown == expected)
         }
     }
@@ -31,15 +32,20 @@ import Testing
         #expect(TerminalText.removingUnprintable(planted) == "]52;c;SGVsbG8=[2KOK")
     }
 
-    @Test(arguments: [0x061C, 0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069] as [UInt32])
+    @Test(
+        arguments: [0x061C, 0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069]
+            as [UInt32])
     func everyBidirectionalControlIsEscaped(_ value: UInt32) {
         let text = "Gems\(Unicode.Scalar(value)!)  $0.99"
         #expect(TerminalText.escaped(text) == "Gems\\u{\(String(value, radix: 16, uppercase: true))}  $0.99")
         #expect(!TerminalText.isPrintable(text))
     }
 
-    @Test(arguments: [0x00AD, 0x180E, 0x200B, 0x200C, 0x200D, 0x2060, 0x2061, 0x2062, 0x2063, 0x2064, 0x206A, 0x206F,
-                      0xFEFF, 0xFFF9, 0xFFFB, 0x110BD, 0x1D173, 0xE0001, 0xE0041] as [UInt32])
+    @Test(
+        arguments: [
+            0x00AD, 0x180E, 0x200B, 0x200C, 0x200D, 0x2060, 0x2061, 0x2062, 0x2063, 0x2064, 0x206A, 0x206F,
+            0xFEFF, 0xFFF9, 0xFFFB, 0x110BD, 0x1D173, 0xE0001, 0xE0041,
+        ] as [UInt32])
     func everyInvisibleFormatCharacterIsEscaped(_ value: UInt32) {
         let text = "ge\(Unicode.Scalar(value)!)ms"
         #expect(TerminalText.escaped(text) == "ge\\u{\(String(value, radix: 16, uppercase: true))}ms")
@@ -56,10 +62,11 @@ import Testing
         var wrong: [String] = []
         for value in UInt32(0)...0x10FFFF {
             guard let scalar = Unicode.Scalar(value) else { continue }
-            let unprintable = switch scalar.properties.generalCategory {
-            case .control, .format, .lineSeparator, .paragraphSeparator: true
-            default: false
-            }
+            let unprintable =
+                switch scalar.properties.generalCategory {
+                case .control, .format, .lineSeparator, .paragraphSeparator: true
+                default: false
+                }
             if TerminalText.isPrintable("a\(scalar)a") == unprintable { wrong.append(String(value, radix: 16)) }
         }
         #expect(wrong.isEmpty, "wrong for \(wrong.prefix(20))")

@@ -2,8 +2,8 @@ import Foundation
 import Scenarios
 import StoreCore
 import StoreKitModel
-import Testing
 import TestSupport
+import Testing
 
 /// Scenario files: the built-in ones read against products.json, YAML read as JSON is, and every
 /// problem reported at once with its path (and, in YAML, its line and column).
@@ -18,7 +18,9 @@ struct ScenarioDecoderTests {
             #expect(scenario.name == name)
             for language in Language.allCases {
                 let line = scenario.description(in: language)
-                #expect(!line.isEmpty && !line.contains("\n") && scenario.descriptions[language] != nil, "\(name) \(language)")
+                #expect(
+                    !line.isEmpty && !line.contains("\n") && scenario.descriptions[language] != nil,
+                    "\(name) \(language)")
             }
         }
         #expect(BuiltInScenarios.scenario(named: "no-such-scenario", catalog: catalog) == nil)
@@ -27,66 +29,78 @@ struct ScenarioDecoderTests {
     @Test func yamlReadsAsTheSameScenarioAsJSON() throws {
         let catalog = try StoreFixture.catalog()
         let json = """
-        {"name": "two-devices", "description": {"en": "Two devices", "zh-Hans": "两台设备"},
-         "controls": {"ask-to-buy": "off", "latency": 250, "product-outcome": {"com.example.storefront.gems.100": "fail:2"}},
-         "app": {"crashesDelivering": ["com.example.storefront.gems.550"]},
-         "steps": [{"buy": "com.example.storefront.gems.550", "quantity": 2, "app": "killed-after-delivery", "device": "other-device"},
-                   {"manage": "price-increase request last"}, {"set": "verification 21005"}, {"launch": "this-device"}]}
-        """
+            {"name": "two-devices", "description": {"en": "Two devices", "zh-Hans": "两台设备"},
+             "controls": {"ask-to-buy": "off", "latency": 250, "product-outcome": {"com.example.storefront.gems.100": "fail:2"}},
+             "app": {"crashesDelivering": ["com.example.storefront.gems.550"]},
+             "steps": [{"buy": "com.example.storefront.gems.550", "quantity": 2, "app": "killed-after-delivery", "device": "other-device"},
+                       {"manage": "price-increase request last"}, {"set": "verification 21005"}, {"launch": "this-device"}]}
+            """
         let yaml = """
-        # the same scenario, as a team would write it by hand
-        name: two-devices
-        description:
-          en: Two devices
-          zh-Hans: 两台设备
-        controls:
-          ask-to-buy: off
-          latency: 250
-          product-outcome:
-            com.example.storefront.gems.100: fail:2
-        app:
-          crashesDelivering: [com.example.storefront.gems.550]
-        steps:
-          - buy: com.example.storefront.gems.550
-            quantity: 2
-            app: killed-after-delivery
-            device: other-device
-          - manage: price-increase request last
-          - set: verification 21005
-          - launch: this-device
-        """
+            # the same scenario, as a team would write it by hand
+            name: two-devices
+            description:
+              en: Two devices
+              zh-Hans: 两台设备
+            controls:
+              ask-to-buy: off
+              latency: 250
+              product-outcome:
+                com.example.storefront.gems.100: fail:2
+            app:
+              crashesDelivering: [com.example.storefront.gems.550]
+            steps:
+              - buy: com.example.storefront.gems.550
+                quantity: 2
+                app: killed-after-delivery
+                device: other-device
+              - manage: price-increase request last
+              - set: verification 21005
+              - launch: this-device
+            """
         let fromJSON = try ScenarioText.read(json, source: "s.json", yaml: false, catalog: catalog).get()
         let fromYAML = try ScenarioText.read(yaml, source: "s.yaml", yaml: true, catalog: catalog).get()
         #expect(fromJSON == fromYAML)
-        #expect(fromJSON.controls == [ControlCommand(control: .setting(.askToBuy), values: ["off"]), ControlCommand(control: .setting(.latency), values: ["250"]),
-                                      ControlCommand(control: .paired(.productOutcome), values: ["com.example.storefront.gems.100", "fail:2"])])
-        #expect(fromJSON.steps.first == .buy(ScenarioPurchase(productId: "com.example.storefront.gems.550", quantity: 2,
-                                                              app: .killedAfterDelivery, device: .other)))
-        #expect(fromJSON.steps.dropFirst().first == .manage(try #require(ManageStep(.priceIncrease, choice: "request", transaction: .last))))
+        #expect(
+            fromJSON.controls == [
+                ControlCommand(control: .setting(.askToBuy), values: ["off"]),
+                ControlCommand(control: .setting(.latency), values: ["250"]),
+                ControlCommand(
+                    control: .paired(.productOutcome), values: ["com.example.storefront.gems.100", "fail:2"]),
+            ])
+        #expect(
+            fromJSON.steps.first
+                == .buy(
+                    ScenarioPurchase(
+                        productId: "com.example.storefront.gems.550", quantity: 2,
+                        app: .killedAfterDelivery, device: .other)))
+        #expect(
+            fromJSON.steps.dropFirst().first
+                == .manage(try #require(ManageStep(.priceIncrease, choice: "request", transaction: .last))))
         #expect(fromJSON.app.crashesDelivering == ["com.example.storefront.gems.550"])
         #expect(ScenarioText.isYAML("team/s.YML") && !ScenarioText.isYAML("s.json"))
     }
 
     @Test func everyProblemIsReportedAtOnceWithItsPlace() throws {
         let yaml = """
-        name: Lost Order
-        description: {fr: perdu}
-        controls:
-          verification: maybe
-          storefront: XYZ
-          colour: blue
-        steps:
-          - buy: com.example.nope
-            quantity: 0
-            app: exploded
-          - manage: refund
-          - manage: set latency 5
-          - launch: tablet
-          - {}
-          - set: latency 5
-            manage: clear
-        """
-        let error = try #require(ScenarioText.read(yaml, source: "bad.yaml", yaml: true, catalog: try StoreFixture.catalog()).failure)
+            name: Lost Order
+            description: {fr: perdu}
+            controls:
+              verification: maybe
+              storefront: XYZ
+              colour: blue
+            steps:
+              - buy: com.example.nope
+                quantity: 0
+                app: exploded
+              - manage: refund
+              - manage: set latency 5
+              - launch: tablet
+              - {}
+              - set: latency 5
+                manage: clear
+            """
+        let error = try #require(
+            ScenarioText.read(yaml, source: "bad.yaml", yaml: true, catalog: try StoreFixture.catalog()).failure)
         let lines = error.lines
         #expect(lines.first == "bad.yaml: 14 problems", "\(lines.joined(separator: "\n"))")
         for expected in [
@@ -110,9 +124,11 @@ struct ScenarioDecoderTests {
     }
 
     @Test func syntaxErrorsNameTheirLine() throws {
-        let json = try #require(ScenarioText.read("{\"name\": \"x\",,}", source: "s.json", yaml: false, catalog: nil).failure)
+        let json = try #require(
+            ScenarioText.read("{\"name\": \"x\",,}", source: "s.json", yaml: false, catalog: nil).failure)
         #expect(json.description.hasPrefix("s.json: line 1, column 14"), "\(json)")
-        let yaml = try #require(ScenarioText.read("name: x\n  description: [", source: "s.yaml", yaml: true, catalog: nil).failure)
+        let yaml = try #require(
+            ScenarioText.read("name: x\n  description: [", source: "s.yaml", yaml: true, catalog: nil).failure)
         #expect(yaml.description.hasPrefix("s.yaml: line 2, column"), "\(yaml)")
         let empty = try #require(ScenarioText.read("", source: "s.yaml", yaml: true, catalog: nil).failure)
         #expect(empty.description.contains("holds no YAML document"), "\(empty)")
@@ -128,41 +144,64 @@ struct ScenarioDecoderTests {
         }
         let laughs = lines.joined(separator: "\n") + "\nname: laughs\ndescription: x\nsteps: []\n"
         let problem = try #require(ScenarioText.read(laughs, source: "laughs.yaml", yaml: true, catalog: nil).failure)
-        #expect(problem.description.contains("a1[0] repeats the value at line 1, column 5: YAML aliases (*name) are not supported"), "\(problem)")
-        let many = "name: many\ndescription: x\nsteps: [" + Array(repeating: "1", count: 100_001).joined(separator: ", ") + "]\n"
+        #expect(
+            problem.description.contains(
+                "a1[0] repeats the value at line 1, column 5: YAML aliases (*name) are not supported"), "\(problem)")
+        let many =
+            "name: many\ndescription: x\nsteps: [" + Array(repeating: "1", count: 100_001).joined(separator: ", ")
+            + "]\n"
         let tooMany = try #require(ScenarioText.read(many, source: "many.yaml", yaml: true, catalog: nil).failure)
         #expect(tooMany.description.contains("more than 100000 values"), "\(tooMany)")
     }
 
     @Test func storeWordsReadAsStorefrontManageTakesThem() throws {
         #expect(try ManageStep.parse(["refund", "last"]).get() == ManageStep(.refund, transaction: .last))
-        #expect(try ManageStep.parse(["approve", "2000000000000004"]).get().action(on: "2000000000000004") == .approveAskToBuy("2000000000000004"))
+        #expect(
+            try ManageStep.parse(["approve", "2000000000000004"]).get().action(on: "2000000000000004")
+                == .approveAskToBuy("2000000000000004"))
         let autoRenew = try ManageStep.parse(["auto-renew", "off", "last"]).get()
         #expect(autoRenew == ManageStep(.autoRenew, choice: "off", transaction: .last))
         #expect(autoRenew.action(on: "7") == .setAutoRenew("7", false))
         #expect(try ManageStep.parse(["clear"]).get().action(on: "") == .clearAll)
         #expect(ManageStep.parse(["clear", "last"]).failure?.message == "clear takes no transaction")
         #expect(ManageStep.parse(["refund"]).failure?.message == "refund takes one transaction: last or an id")
-        #expect(ManageStep.parse(["price-increase", "maybe", "last"]).failure?.message
+        #expect(
+            ManageStep.parse(["price-increase", "maybe", "last"]).failure?.message
                 == "price-increase takes request, consent or decline, then a transaction: price-increase request last")
-        #expect(ManageStep.parse(["auto-renew", "last"]).failure?.message == "auto-renew takes on or off, then a transaction: auto-renew off last")
-        #expect(ManageStep.parse(["set", "latency", "5"]).failure?.message == "a test control is a step of its own: {\"set\": \"latency 5\"}")
-        #expect(ManageStep.parse([]).failure?.message == "expected an action (approve, decline, resolve, refund, request-refund, decline-refund, "
-                + "expire, renew, delete, stop-sharing, auto-renew on|off, price-increase request|consent|decline, clear, reset)")
+        #expect(
+            ManageStep.parse(["auto-renew", "last"]).failure?.message
+                == "auto-renew takes on or off, then a transaction: auto-renew off last")
+        #expect(
+            ManageStep.parse(["set", "latency", "5"]).failure?.message
+                == "a test control is a step of its own: {\"set\": \"latency 5\"}")
+        #expect(
+            ManageStep.parse([]).failure?.message
+                == "expected an action (approve, decline, resolve, refund, request-refund, decline-refund, "
+                + "expire, renew, delete, stop-sharing, auto-renew on|off, price-increase request|consent|decline, clear, reset)"
+        )
         #expect(ManageStep(.approve, choice: "on", transaction: .last) == nil)
         #expect(ManageStep(.set, transaction: nil) == nil)
-        #expect(try ControlCommand.parse(["account"]).get() == ControlCommand(control: .setting(.account), values: [""]))
-        #expect(try ControlCommand.parse(["api-error", "load-products", "network"]).get().values == ["load-products", "network"])
-        #expect(ControlCommand.parse(["latency"]).failure == nil, "an empty value is allowed; the catalog check refuses it")
-        #expect(ControlCommand.parse(["product-outcome", "x"]).failure?.message == "product-outcome takes two values, found 1")
+        #expect(
+            try ControlCommand.parse(["account"]).get() == ControlCommand(control: .setting(.account), values: [""]))
+        #expect(
+            try ControlCommand.parse(["api-error", "load-products", "network"]).get().values == [
+                "load-products", "network",
+            ])
+        #expect(
+            ControlCommand.parse(["latency"]).failure == nil, "an empty value is allowed; the catalog check refuses it")
+        #expect(
+            ControlCommand.parse(["product-outcome", "x"]).failure?.message
+                == "product-outcome takes two values, found 1")
     }
 
     /// Each word names the action Xcode's transaction manager has for it; every action has one.
     @Test func everyManageWordNamesItsAction() throws {
         let expected: [ManageVerb: ManageAction] = [
-            .approve: .approveAskToBuy("7"), .decline: .declineAskToBuy("7"), .resolve: .resolveIssue("7"), .refund: .refund("7"),
+            .approve: .approveAskToBuy("7"), .decline: .declineAskToBuy("7"), .resolve: .resolveIssue("7"),
+            .refund: .refund("7"),
             .requestRefund: .requestRefund("7"), .declineRefund: .declineRefund("7"), .expire: .expireSubscription("7"),
-            .renew: .forceRenewal("7"), .delete: .delete("7"), .stopSharing: .stopSharing("7"), .autoRenew: .setAutoRenew("7", true),
+            .renew: .forceRenewal("7"), .delete: .delete("7"), .stopSharing: .stopSharing("7"),
+            .autoRenew: .setAutoRenew("7", true),
             .priceIncrease: .priceIncrease("7", .request), .clear: .clearAll, .reset: .resetToDefaults,
         ]
         #expect(Set(expected.keys) == Set(ManageVerb.actions))
@@ -178,13 +217,17 @@ struct ScenarioDecoderTests {
     @Test func everyControlNameReadsAsItsControl() throws {
         for control in ControlName.allCases {
             let values = Array(repeating: "x", count: control.valueCount)
-            #expect(try ControlCommand.parse([control.name] + values).get() == ControlCommand(control: control, values: values))
+            #expect(
+                try ControlCommand.parse([control.name] + values).get()
+                    == ControlCommand(control: control, values: values))
             #expect(ControlName(control.name) == control)
         }
         #expect(ControlName.allCases.map(\.name).suffix(2) == ["product-outcome", "api-error"])
         let catalog = try StoreFixture.catalog()
         var controls = TestControls()
-        #expect(throws: ControlProblem.self) { try ControlName.paired(.apiError).apply(["load-products"], to: &controls, catalog: catalog) }
+        #expect(throws: ControlProblem.self) {
+            try ControlName.paired(.apiError).apply(["load-products"], to: &controls, catalog: catalog)
+        }
         #expect(controls == TestControls())
     }
 }

@@ -1,10 +1,12 @@
 import CellGrid
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import Testing
+
 @testable import ScreenCapture
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
 
 @Suite struct ScreenshotTests {
     /// A 20×3 screen: a title, a price, a selected row with a CJK name, a status bar.
@@ -36,7 +38,10 @@ import Testing
         #expect(rows[2] == "\u{1B}[0;1mbold\u{1B}[0m")
         // Stripped of its escapes, it is the text.
         let plain = ansi.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
-        #expect(plain.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) } == ["Store     $0.99", "宝石 <gems> & co", "bold"])
+        #expect(
+            plain.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) } == [
+                "Store     $0.99", "宝石 <gems> & co", "bold",
+            ])
     }
 
     @Test func svgIsWellFormedAndHoldsSizeTextAndColours() throws {
@@ -70,10 +75,15 @@ private final class TextCollector: NSObject, XMLParserDelegate {
     private var element = ""
     private var length = ""
 
-    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-                attributes: [String: String] = [:]) {
+    func parser(
+        _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
         if name == "svg" { root = attributes }
-        if name == "text" { texts.append(""); length = attributes["textLength"] ?? "" }
+        if name == "text" {
+            texts.append("")
+            length = attributes["textLength"] ?? ""
+        }
         element = name
     }
 

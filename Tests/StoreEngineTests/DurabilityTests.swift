@@ -2,8 +2,9 @@ import Foundation
 import GRDB
 import LocalState
 import StoreCore
-import Testing
 import TestSupport
+import Testing
+
 @testable import AppSide
 @testable import StoreEngine
 

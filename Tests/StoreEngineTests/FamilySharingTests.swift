@@ -3,8 +3,8 @@ import ServerRecords
 import StoreCore
 import StoreEngine
 import StoreKitModel
-import Testing
 import TestSupport
+import Testing
 
 /// Family Sharing as the App Store does it: a purchase of a family-shareable product gives each
 /// other member of the purchaser's family a transaction of its own (FAMILY_SHARED); a refund or
@@ -22,14 +22,17 @@ import TestSupport
     }
 
     func copies(_ fixture: StoreFixture, of productId: String) async throws -> [Transaction] {
-        try await fixture.store.transactions(account: "kid").filter { $0.productId == productId }.sorted { $0.purchaseDate < $1.purchaseDate }
+        try await fixture.store.transactions(account: "kid").filter { $0.productId == productId }.sorted {
+            $0.purchaseDate < $1.purchaseDate
+        }
     }
 
     /// Every notification so far as "TYPE transactionId" (those of one commit share its time).
     func told(_ fixture: StoreFixture) async throws -> Set<String> {
-        Set(try await fixture.store.recentNotifications(limit: 1000).map { record in
-            "\(record.notification.event.type.rawValue) \(record.notification.transactionId ?? "none")"
-        })
+        Set(
+            try await fixture.store.recentNotifications(limit: 1000).map { record in
+                "\(record.notification.event.type.rawValue) \(record.notification.transactionId ?? "none")"
+            })
     }
 
     @Test func aSharedPurchaseGivesEachMemberATransactionOfItsOwn() async throws {
@@ -38,7 +41,9 @@ import TestSupport
         let copy = try #require(try await copies(fixture, of: Self.theme).first)
         #expect(copy.id != bought.id && copy.originalId == copy.id && copy.state == .purchased)
         #expect(copy.terms?.ownership == .familyShared && bought.terms?.ownership == .purchased)
-        #expect(try await fixture.store.unfinished(account: "kid").map(\.transaction.id) == [copy.id], "the member's app delivers it")
+        #expect(
+            try await fixture.store.unfinished(account: "kid").map(\.transaction.id) == [copy.id],
+            "the member's app delivers it")
         #expect(try await fixture.store.entitlements(account: "kid").contains { $0.productId == Self.theme })
         let heard = try await told(fixture)
         #expect(heard == ["ONE_TIME_CHARGE \(bought.id)", "ONE_TIME_CHARGE \(copy.id)"], "\(heard)")
@@ -46,9 +51,11 @@ import TestSupport
         _ = try await fixture.buy(StoreFixture.removeAds)
         _ = try await fixture.buy(Self.theme, account: "kenji")
         #expect(try await fixture.store.transactions(account: "kid").map(\.productId) == [Self.theme])
-        let page = try await fixture.store.history(account: "kid", filter: HistoryFilter(ownership: .familyShared), after: nil, limit: 20)
+        let page = try await fixture.store.history(
+            account: "kid", filter: HistoryFilter(ownership: .familyShared), after: nil, limit: 20)
         #expect(page.transactions.map(\.transaction.id) == [copy.id])
-        let own = try await fixture.store.history(account: "kid", filter: HistoryFilter(ownership: .purchased), after: nil, limit: 20)
+        let own = try await fixture.store.history(
+            account: "kid", filter: HistoryFilter(ownership: .purchased), after: nil, limit: 20)
         #expect(own.transactions.isEmpty)
     }
 
@@ -68,32 +75,41 @@ import TestSupport
         fixture.clock.advance(by: 366 * Self.day)
         try await fixture.store.renewDue()
         let chain = try await copies(fixture, of: Self.yearly)
-        #expect(chain.count == 2 && chain.allSatisfy { $0.originalId == chain[0].originalId }, "one chain for the member: \(chain)")
+        #expect(
+            chain.count == 2 && chain.allSatisfy { $0.originalId == chain[0].originalId },
+            "one chain for the member: \(chain)")
         #expect(chain.last?.terms?.isRenewal == true)
         #expect(try await fixture.store.entitlements(account: "kid").first?.productId == Self.yearly)
 
         _ = try await fixture.store.perform(.stopSharing(bought.id))
         let revoked = try await copies(fixture, of: Self.yearly)
-        #expect(revoked.allSatisfy { $0.terms?.revocation?.reason == .other }, "every period of the member's chain is revoked")
+        #expect(
+            revoked.allSatisfy { $0.terms?.revocation?.reason == .other },
+            "every period of the member's chain is revoked")
         #expect(try await fixture.store.entitlements(account: "kid").isEmpty)
         #expect(try await told(fixture).isSuperset(of: revoked.map { "REVOKE \($0.id)" }))
         fixture.clock.advance(by: 366 * Self.day)
         try await fixture.store.renewDue()
         #expect(try await copies(fixture, of: Self.yearly).count == 2, "a renewal after sharing stopped is not shared")
-        #expect(try await fixture.store.transactions(account: "alice").filter { $0.productId == Self.yearly }.count == 3)
+        #expect(
+            try await fixture.store.transactions(account: "alice").filter { $0.productId == Self.yearly }.count == 3)
     }
 
     /// A member's access follows the purchaser's subscription: billing retry, expiry.
     @Test func theMembersCopyFollowsTheSubscriptionsState() async throws {
         let fixture = try family()
         let bought = try await fixture.buy(Self.yearly).transaction
-        try await fixture.setControls { $0.billingIssues = true; $0.gracePeriod = true }
+        try await fixture.setControls {
+            $0.billingIssues = true
+            $0.gracePeriod = true
+        }
         _ = try await fixture.store.perform(.forceRenewal(bought.id))
         let member = try #require(try await fixture.store.entitlements(account: "kid").first)
         #expect(member.renewal?.isInBillingRetry == true && member.renewal?.gracePeriodExpirationDate != nil)
         #expect(member.isActive(at: fixture.clock.now()), "the grace period keeps the family's access too")
         _ = try await fixture.store.perform(.expireSubscription(bought.id))
-        let expired = try #require(try await fixture.store.entitlements(account: "kid").first, "kid's copy is still listed, expired")
+        let expired = try #require(
+            try await fixture.store.entitlements(account: "kid").first, "kid's copy is still listed, expired")
         #expect(!expired.isActive(at: fixture.clock.now().addingTimeInterval(1)))
     }
 

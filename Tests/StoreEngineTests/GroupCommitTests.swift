@@ -4,6 +4,7 @@ import LocalState
 import StoreCore
 import Synchronization
 import Testing
+
 @testable import StoreEngine
 
 /// Concurrent writes share commits, and each still behaves as if it had a transaction of its own.
@@ -21,10 +22,13 @@ import Testing
     }
 
     static func pool() throws -> (DatabasePool, URL) {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("storefront-group-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "storefront-group-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let pool = try DatabasePool(path: directory.appendingPathComponent("test.sqlite").path)
-        try pool.write { db in try db.execute(sql: "CREATE TABLE items (id INTEGER PRIMARY KEY, value TEXT NOT NULL UNIQUE)") }
+        try pool.write { db in
+            try db.execute(sql: "CREATE TABLE items (id INTEGER PRIMARY KEY, value TEXT NOT NULL UNIQUE)")
+        }
         return (pool, directory)
     }
 
@@ -44,14 +48,19 @@ import Testing
                 group.addTask {
                     do {
                         called.calls.withLock { $0 += 1 }
-                        return (index, .success(try await writer.write { db in
-                            let deadline = Date().addingTimeInterval(1)
-                            while called.calls.withLock({ $0 }) < count, Date() < deadline { usleep(200) }
-                            // Every tenth write inserts, then fails: its row must not survive.
-                            try db.execute(sql: "INSERT INTO items (value) VALUES (?)", arguments: ["item \(index)"])
-                            if index % 10 == 7 { throw StoreFailure("write \(index) refused") }
-                            return db.lastInsertedRowID
-                        }))
+                        return (
+                            index,
+                            .success(
+                                try await writer.write { db in
+                                    let deadline = Date().addingTimeInterval(1)
+                                    while called.calls.withLock({ $0 }) < count, Date() < deadline { usleep(200) }
+                                    // Every tenth write inserts, then fails: its row must not survive.
+                                    try db.execute(
+                                        sql: "INSERT INTO items (value) VALUES (?)", arguments: ["item \(index)"])
+                                    if index % 10 == 7 { throw StoreFailure("write \(index) refused") }
+                                    return db.lastInsertedRowID
+                                })
+                        )
                     } catch {
                         return (index, .failure(error))
                     }

@@ -2,8 +2,9 @@ import Foundation
 import LocalState
 import StoreCore
 import StoreKitModel
-import Testing
 import TestSupport
+import Testing
+
 @testable import StoreEngine
 
 /// `add(_:idempotency:respond:)`: a server's payment, its idempotency key and its answer in one commit.
@@ -15,7 +16,9 @@ import TestSupport
     }
 
     static func answer(_ transaction: Transaction, _ details: TransactionDetails) -> StoredResponse {
-        StoredResponse(status: 201, body: Data("\(transaction.id) \(transaction.state.name) \(details.price) \(details.currency)".utf8))
+        StoredResponse(
+            status: 201,
+            body: Data("\(transaction.id) \(transaction.state.name) \(details.price) \(details.currency)".utf8))
     }
 
     @Test func theFirstAnswerIsStoredWithTheKeyAndReplayed() async throws {
@@ -29,7 +32,8 @@ import TestSupport
         #expect(String(decoding: stored.body, as: UTF8.self).contains("purchasing"))
         let again = try await fixture.store.add(payment, idempotency: Self.request("k1"), respond: Self.answer)
         #expect(again == .answered(stored, replayed: true))
-        let other = try await fixture.store.add(payment, idempotency: Self.request("k1", hash: "hash-2"), respond: Self.answer)
+        let other = try await fixture.store.add(
+            payment, idempotency: Self.request("k1", hash: "hash-2"), respond: Self.answer)
         #expect(other == .mismatch)
         #expect(try await fixture.store.transactions(account: "alice").count == 1)
     }
@@ -61,7 +65,9 @@ import TestSupport
             Issue.record("not a fresh answer: \(first)")
             return
         }
-        #expect(try await reopened.store.add(payment, idempotency: Self.request("k3"), respond: Self.answer) == .answered(stored, replayed: true))
+        #expect(
+            try await reopened.store.add(payment, idempotency: Self.request("k3"), respond: Self.answer)
+                == .answered(stored, replayed: true))
         #expect(try await reopened.store.transactions(account: "alice").count == 1)
     }
 
@@ -78,7 +84,9 @@ import TestSupport
         }
         let account = try store.validatedAccount(payment)
         let first = try await store.database.writer.write { db in
-            try store.insertPayment(payment, account: account, forced: nil, requestKey: "k4#\(generation)", at: Date(), db).transaction
+            try store.insertPayment(
+                payment, account: account, forced: nil, requestKey: "k4#\(generation)", at: Date(), db
+            ).transaction
         }
         let retry = try await store.add(payment, idempotency: Self.request("k4"), respond: Self.answer)
         guard case .answered(let stored, replayed: false) = retry else {
@@ -92,7 +100,10 @@ import TestSupport
             Issue.record("k5 was not fresh")
             return
         }
-        guard case .answered(_, replayed: false) = try await store.add(payment, idempotency: Self.request("k5"), respond: Self.answer) else {
+        guard
+            case .answered(_, replayed: false) = try await store.add(
+                payment, idempotency: Self.request("k5"), respond: Self.answer)
+        else {
             Issue.record("a pending key without a payment was not run")
             return
         }
@@ -106,7 +117,8 @@ import TestSupport
         let store = fixture.store
         let start = Date()
         func request(_ key: String, at minutes: Double) -> IdempotentRequest {
-            IdempotentRequest(key: key, requestHash: "hash-1", lifetime: 3600, now: start.addingTimeInterval(minutes * 60))
+            IdempotentRequest(
+                key: key, requestHash: "hash-1", lifetime: 3600, now: start.addingTimeInterval(minutes * 60))
         }
         for (index, key) in ["old-1", "old-2", "new-1", "new-2"].enumerated() {
             _ = try await store.reserve(request(key, at: Double(index * 10)))

@@ -4,15 +4,19 @@ import LocalState
 import StoreCore
 import StoreEngine
 import StoreKitModel
-import Testing
 import TestSupport
+import Testing
 
 /// Every forced outcome against every product type: the state, the error, the receipt, and
 /// what the account owns afterwards.
 @Suite struct OutcomeMatrixTests {
-    static let products = [StoreFixture.gems, StoreFixture.removeAds, StoreFixture.monthly, "com.example.storefront.pass.season"]
-    static let outcomes: [PaymentOutcome] = [.success, .cancel, .fail(.clientInvalid), .fail(.overlayTimeout),
-                                             .network(.timedOut), .deferred, .interrupted]
+    static let products = [
+        StoreFixture.gems, StoreFixture.removeAds, StoreFixture.monthly, "com.example.storefront.pass.season",
+    ]
+    static let outcomes: [PaymentOutcome] = [
+        .success, .cancel, .fail(.clientInvalid), .fail(.overlayTimeout),
+        .network(.timedOut), .deferred, .interrupted,
+    ]
 
     @Test(arguments: products, outcomes)
     func outcomeForProductType(productId: String, outcome: PaymentOutcome) async throws {

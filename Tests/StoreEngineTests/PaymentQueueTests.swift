@@ -4,8 +4,8 @@ import LocalState
 import StoreCore
 import StoreEngine
 import StoreKitModel
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct PaymentQueueTests {
     @Test func successfulPurchaseIsPurchasedWithSixteenDigitIdAndReceipt() async throws {
@@ -40,8 +40,12 @@ import TestSupport
         let fixture = try StoreFixture()
         #expect(try await fixture.buy("com.example.unknown").transaction.error == .storeKit(.paymentInvalid))
         #expect(try await fixture.buy(StoreFixture.removed).transaction.error == .storeKit(.paymentInvalid))
-        #expect(try await fixture.buy(StoreFixture.lifetime, account: "wei").transaction.error == .storeKit(.storeProductNotAvailable))
-        #expect(try await fixture.buy(StoreFixture.gems, account: "restricted").transaction.error == .storeKit(.paymentNotAllowed))
+        #expect(
+            try await fixture.buy(StoreFixture.lifetime, account: "wei").transaction.error
+                == .storeKit(.storeProductNotAvailable))
+        #expect(
+            try await fixture.buy(StoreFixture.gems, account: "restricted").transaction.error
+                == .storeKit(.paymentNotAllowed))
         try await fixture.setControls { $0.paymentsAllowed = false }
         #expect(try await fixture.buy(StoreFixture.gems).transaction.error == .storeKit(.paymentNotAllowed))
     }
@@ -50,7 +54,9 @@ import TestSupport
         let fixture = try StoreFixture()
         let deferred = try await fixture.buy(StoreFixture.removeAds, account: "kid")
         #expect(deferred.transaction.state == .deferred)
-        await #expect(throws: StoreFailure.self) { try await fixture.store.finish(transactionId: deferred.transaction.id) }
+        await #expect(throws: StoreFailure.self) {
+            try await fixture.store.finish(transactionId: deferred.transaction.id)
+        }
         let approved = try await fixture.store.perform(.approveAskToBuy(deferred.transaction.id))
         #expect(approved.first?.transaction.state == .purchased)
         let second = try await fixture.buy(StoreFixture.gems, account: "kid")
@@ -68,7 +74,9 @@ import TestSupport
         #expect(resolved.count == 1)
         #expect(resolved[0].transaction.state == .purchased)
         #expect(resolved[0].transaction.payment.applicationUsername == "o-7")
-        await #expect(throws: StoreFailure.self) { try await fixture.store.perform(.resolveIssue(failed.transaction.id)) }
+        await #expect(throws: StoreFailure.self) {
+            try await fixture.store.perform(.resolveIssue(failed.transaction.id))
+        }
     }
 
     @Test func unfinishedTransactionsAreRedeliveredAfterReopening() async throws {
@@ -89,7 +97,11 @@ import TestSupport
     @Test func theOpeningControlsAreTheStoredOnes() async throws {
         let first = try StoreFixture()
         #expect(first.store.openingControls == (try await first.store.controls()))
-        try await first.setControls { $0.askToBuy = true; $0.storefront = "JPN"; $0.account = "bob" }
+        try await first.setControls {
+            $0.askToBuy = true
+            $0.storefront = "JPN"
+            $0.account = "bob"
+        }
         let reopened = try StoreFixture(directory: first.directory)
         #expect(reopened.store.openingControls == (try await first.store.controls()))
         #expect(reopened.store.openingControls.storefront == "JPN" && reopened.store.openingControls.account == "bob")

@@ -3,8 +3,8 @@ import ServerRecords
 import StoreCore
 import StoreEngine
 import StoreKitModel
-import Testing
 import TestSupport
+import Testing
 
 /// Which App Store Server Notification each store event writes to the outbox, in the event's
 /// own commit, and how the outbox schedules Apple's retries.
@@ -21,7 +21,8 @@ import TestSupport
     /// Every notification written so far, oldest first, as "TYPE/SUBTYPE".
     func told(_ fixture: StoreFixture) async throws -> [String] {
         try await fixture.store.recentNotifications(limit: 1000).reversed().map { record in
-            [record.notification.event.type.rawValue, record.notification.event.subtype?.rawValue].compactMap { $0 }.joined(separator: "/")
+            [record.notification.event.type.rawValue, record.notification.event.subtype?.rawValue].compactMap { $0 }
+                .joined(separator: "/")
         }
     }
 
@@ -40,12 +41,17 @@ import TestSupport
         _ = try await fixture.buy(StoreFixture.monthly)
         _ = try await fixture.buy(StoreFixture.plusMonthly)  // a higher level: replaces it now
         _ = try await fixture.buy(StoreFixture.monthly)  // a lower level: waits for the renewal
-        #expect(try await told(fixture) == [
-            "ONE_TIME_CHARGE", "ONE_TIME_CHARGE", "SUBSCRIBED/INITIAL_BUY", "DID_CHANGE_RENEWAL_PREF/UPGRADE", "DID_CHANGE_RENEWAL_PREF/DOWNGRADE",
-        ])
+        #expect(
+            try await told(fixture) == [
+                "ONE_TIME_CHARGE", "ONE_TIME_CHARGE", "SUBSCRIBED/INITIAL_BUY", "DID_CHANGE_RENEWAL_PREF/UPGRADE",
+                "DID_CHANGE_RENEWAL_PREF/DOWNGRADE",
+            ])
         let downgrade = try #require(try await fixture.store.recentNotifications(limit: 1).first)
-        let plus = try #require(try await fixture.store.transactions(account: "alice").first { $0.productId == StoreFixture.plusMonthly })
-        #expect(downgrade.notification.transactionId == plus.id, "a downgrade tells of the plan in force, which renews to it")
+        let plus = try #require(
+            try await fixture.store.transactions(account: "alice").first { $0.productId == StoreFixture.plusMonthly })
+        #expect(
+            downgrade.notification.transactionId == plus.id,
+            "a downgrade tells of the plan in force, which renews to it")
         #expect(downgrade.pending[Self.url] != nil, "due at the URL")
     }
 
@@ -63,18 +69,22 @@ import TestSupport
         fixture.clock.advance(by: 31 * Self.day)
         try await fixture.store.sweepTimedEvents()
         try await fixture.store.sweepTimedEvents()
-        #expect(try await told(fixture) == [
-            "SUBSCRIBED/INITIAL_BUY", "DID_RENEW", "PRICE_INCREASE/PENDING", "PRICE_INCREASE/ACCEPTED",
-            "DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED", "DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_ENABLED",
-            "DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED", "EXPIRED/VOLUNTARY",
-        ])
+        #expect(
+            try await told(fixture) == [
+                "SUBSCRIBED/INITIAL_BUY", "DID_RENEW", "PRICE_INCREASE/PENDING", "PRICE_INCREASE/ACCEPTED",
+                "DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED", "DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_ENABLED",
+                "DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED", "EXPIRED/VOLUNTARY",
+            ])
         _ = try await fixture.buy(StoreFixture.monthly)
         #expect(try await told(fixture).last == "SUBSCRIBED/RESUBSCRIBE")
     }
 
     @Test func billingIssuesGraceAndRecoveryAreTold() async throws {
         let fixture = try notifying()
-        try await fixture.setControls { $0.billingIssues = true; $0.gracePeriod = true }
+        try await fixture.setControls {
+            $0.billingIssues = true
+            $0.gracePeriod = true
+        }
         let id = try await fixture.buy(StoreFixture.monthly).transaction.id
         try await fixture.store.sweepTimedEvents()
         fixture.clock.advance(by: 8 * Self.day)
@@ -84,9 +94,11 @@ import TestSupport
         _ = try await fixture.store.perform(.resolveIssue(id))
         let recovered = try #require(try await fixture.store.transactions(account: "alice").first)
         _ = try await fixture.store.perform(.refund(recovered.id))
-        #expect(try await told(fixture) == [
-            "SUBSCRIBED/INITIAL_BUY", "DID_FAIL_TO_RENEW/GRACE_PERIOD", "GRACE_PERIOD_EXPIRED", "DID_RENEW/BILLING_RECOVERY", "REFUND",
-        ])
+        #expect(
+            try await told(fixture) == [
+                "SUBSCRIBED/INITIAL_BUY", "DID_FAIL_TO_RENEW/GRACE_PERIOD", "GRACE_PERIOD_EXPIRED",
+                "DID_RENEW/BILLING_RECOVERY", "REFUND",
+            ])
     }
 
     @Test func billingRetryThatRunsOutExpiresOnce() async throws {
@@ -107,14 +119,24 @@ import TestSupport
         _ = try await fixture.buy(StoreFixture.gems)
         var waits: [TimeInterval] = []
         for _ in 0..<6 {
-            let due = try #require(try await fixture.store.dueDeliveries(at: fixture.clock.now(), urls: [Self.url], limit: 10).first)
-            try await fixture.store.recordAttempts([(SendAttempt(url: due.url, date: fixture.clock.now(), result: .timedOut, httpStatus: nil, detail: nil), due)])
+            let due = try #require(
+                try await fixture.store.dueDeliveries(at: fixture.clock.now(), urls: [Self.url], limit: 10).first)
+            try await fixture.store.recordAttempts([
+                (
+                    SendAttempt(
+                        url: due.url, date: fixture.clock.now(), result: .timedOut, httpStatus: nil, detail: nil), due
+                )
+            ])
             guard let next = try await fixture.store.nextDeliveryDue(after: fixture.clock.now()) else { break }
             waits.append(next.timeIntervalSince(fixture.clock.now()))
             fixture.clock.advance(by: next.timeIntervalSince(fixture.clock.now()))
         }
-        #expect(waits.map { ($0 / 3600).rounded() } == [1, 12, 24, 48, 72], "five retries, 1, 12, 24, 48 and 72 hours apart")
-        #expect(try await fixture.store.nextDeliveryDue(after: fixture.clock.now()) == nil, "given up after the fifth retry")
+        #expect(
+            waits.map { ($0 / 3600).rounded() } == [1, 12, 24, 48, 72], "five retries, 1, 12, 24, 48 and 72 hours apart"
+        )
+        #expect(
+            try await fixture.store.nextDeliveryDue(after: fixture.clock.now()) == nil, "given up after the fifth retry"
+        )
         let record = try #require(try await fixture.store.recentNotifications(limit: 1).first)
         #expect(record.attempts.count == 6)
         #expect(record.pending.isEmpty)
@@ -127,11 +149,23 @@ import TestSupport
         _ = try await fixture.buy(StoreFixture.gems)
         let due = try await fixture.store.dueDeliveries(at: fixture.clock.now(), urls: [Self.url], limit: 10)
         #expect(due.count == 2)
-        try await fixture.store.recordAttempts([(SendAttempt(url: Self.url, date: fixture.clock.now(), result: .success, httpStatus: 200, detail: nil), due[0])])
-        try await fixture.store.recordAttempts([(SendAttempt(url: Self.url, date: fixture.clock.now(), result: .unsuccessfulHTTPResponseCode, httpStatus: 500,
-                                                          detail: "HTTP 500"), due[1])])
+        try await fixture.store.recordAttempts([
+            (
+                SendAttempt(url: Self.url, date: fixture.clock.now(), result: .success, httpStatus: 200, detail: nil),
+                due[0]
+            )
+        ])
+        try await fixture.store.recordAttempts([
+            (
+                SendAttempt(
+                    url: Self.url, date: fixture.clock.now(), result: .unsuccessfulHTTPResponseCode, httpStatus: 500,
+                    detail: "HTTP 500"), due[1]
+            )
+        ])
         let next = try #require(try await fixture.store.nextDeliveryDue(after: fixture.clock.now()))
-        #expect(abs(next.timeIntervalSince(fixture.clock.now()) - 2.0 / 720) < 0.001, "an hour under 2 s a month is 2/720 s")
+        #expect(
+            abs(next.timeIntervalSince(fixture.clock.now()) - 2.0 / 720) < 0.001, "an hour under 2 s a month is 2/720 s"
+        )
         #expect(try await fixture.store.dueDeliveries(at: fixture.clock.now(), urls: [Self.url], limit: 10).isEmpty)
         #expect(try await fixture.store.sendPendingNotificationsNow() == 1)
         let again = try await fixture.store.dueDeliveries(at: fixture.clock.now(), urls: [Self.url], limit: 10)
@@ -142,7 +176,9 @@ import TestSupport
     @Test func aPayloadIsKeptOnceSigned() async throws {
         let fixture = try notifying()
         _ = try await fixture.buy(StoreFixture.gems)
-        let uuid = try #require(try await fixture.store.dueDeliveries(at: fixture.clock.now(), urls: [Self.url], limit: 1).first?.notification.uuid)
+        let uuid = try #require(
+            try await fixture.store.dueDeliveries(at: fixture.clock.now(), urls: [Self.url], limit: 1).first?
+                .notification.uuid)
         #expect(try await fixture.store.keepSignedPayloads([uuid: "first"]) == [uuid: "first"])
         #expect(try await fixture.store.keepSignedPayloads([uuid: "second"]) == [uuid: "first"])
         #expect(try await fixture.store.notificationRecord(uuid)?.notification.signedPayload == "first")
@@ -157,7 +193,8 @@ import TestSupport
         var filter = NotificationFilter(startDate: now.addingTimeInterval(-60), endDate: now.addingTimeInterval(60))
         let first = try await fixture.store.notificationHistory(filter, after: nil, limit: 4)
         #expect(first.records.count == 4 && first.hasMore)
-        let rest = try await fixture.store.notificationHistory(filter, after: first.records.last?.notification.sequence, limit: 4)
+        let rest = try await fixture.store.notificationHistory(
+            filter, after: first.records.last?.notification.sequence, limit: 4)
         #expect(rest.records.count == 3 && !rest.hasMore)
         filter.account = "kenji"
         #expect(try await fixture.store.notificationHistory(filter, after: nil, limit: 20).records.count == 1)
@@ -166,7 +203,9 @@ import TestSupport
         #expect(try await fixture.store.notificationHistory(filter, after: nil, limit: 20).records.count == 1)
         filter.type = nil
         filter.onlyFailures = true
-        #expect(try await fixture.store.notificationHistory(filter, after: nil, limit: 20).records.count == 7, "none delivered yet")
+        #expect(
+            try await fixture.store.notificationHistory(filter, after: nil, limit: 20).records.count == 7,
+            "none delivered yet")
     }
 
     @Test func aRefundRequestWaitsForTheAppStoresDecision() async throws {
@@ -181,9 +220,11 @@ import TestSupport
         _ = try await fixture.store.perform(.refund(ads))
         await #expect(throws: StoreFailure.self) { try await fixture.store.perform(.declineRefund(ads)) }
         await #expect(throws: StoreFailure.self) { try await fixture.store.perform(.requestRefund(ads)) }
-        #expect(try await told(fixture) == [
-            "ONE_TIME_CHARGE", "ONE_TIME_CHARGE", "CONSUMPTION_REQUEST", "REFUND_DECLINED", "CONSUMPTION_REQUEST", "REFUND",
-        ])
+        #expect(
+            try await told(fixture) == [
+                "ONE_TIME_CHARGE", "ONE_TIME_CHARGE", "CONSUMPTION_REQUEST", "REFUND_DECLINED", "CONSUMPTION_REQUEST",
+                "REFUND",
+            ])
         let entitled = try await fixture.store.entitlements(account: "alice").map(\.productId)
         #expect(!entitled.contains(StoreFixture.removeAds), "granted: refunded")
     }
@@ -197,9 +238,11 @@ import TestSupport
         try await fixture.store.renewDue()
         _ = try await fixture.store.perform(.setAutoRenew(id, false))
         try await fixture.store.sweepTimedEvents()
-        #expect(try await told(fixture) == [
-            "SUBSCRIBED/INITIAL_BUY", "DID_FAIL_TO_RENEW", "DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED", "EXPIRED/VOLUNTARY",
-        ])
+        #expect(
+            try await told(fixture) == [
+                "SUBSCRIBED/INITIAL_BUY", "DID_FAIL_TO_RENEW", "DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED",
+                "EXPIRED/VOLUNTARY",
+            ])
     }
 
     @Test func aURLWithABacklogDoesNotHideTheOthersDueDeliveries() async throws {
@@ -208,8 +251,10 @@ import TestSupport
         for _ in 0..<10 { _ = try await fixture.buy(StoreFixture.gems) }
         fixture.store.outbox.setURLs(["http://127.0.0.1:9/hangs", "http://127.0.0.1:9/works"])
         _ = try await fixture.buy(StoreFixture.gems)
-        let due = try await fixture.store.dueDeliveries(at: fixture.clock.now(), urls: fixture.store.outbox.urls, limit: 4)
+        let due = try await fixture.store.dueDeliveries(
+            at: fixture.clock.now(), urls: fixture.store.outbox.urls, limit: 4)
         #expect(due.filter { $0.url.hasSuffix("hangs") }.count == 4)
-        #expect(due.filter { $0.url.hasSuffix("works") }.count == 1, "read although 11 older ones wait for the other URL")
+        #expect(
+            due.filter { $0.url.hasSuffix("works") }.count == 1, "read although 11 older ones wait for the other URL")
     }
 }

@@ -2,8 +2,8 @@ import Foundation
 import StoreCore
 import StoreEngine
 import StoreKitModel
-import Testing
 import TestSupport
+import Testing
 
 /// Xcode's per-API simulated errors: each StoreKit call fails as set until turned off, while
 /// the next-outcome control still applies to one payment only.
@@ -18,7 +18,9 @@ import TestSupport
         let fixture = try StoreFixture()
         try await set(fixture, "load-products", "network:-1009")
         for _ in 0..<2 {
-            await #expect(throws: StoreError.network(.notConnectedToInternet)) { try await fixture.store.products(ids: [StoreFixture.gems], storefront: nil) }
+            await #expect(throws: StoreError.network(.notConnectedToInternet)) {
+                try await fixture.store.products(ids: [StoreFixture.gems], storefront: nil)
+            }
         }
         try await set(fixture, "load-products", "none")
         #expect(try await fixture.store.products(ids: [StoreFixture.gems], storefront: nil).products.count == 1)
@@ -44,13 +46,19 @@ import TestSupport
         let fixture = try StoreFixture()
         let bought = try await fixture.buy(StoreFixture.removeAds)
         try await set(fixture, "verification", "fail:0")
-        let result = try await fixture.store.verify(receipt: try #require(bought.receipt), transactionId: bought.transaction.id,
-                                                    productId: StoreFixture.removeAds, claim: "a")
-        guard case .rejected(nil, let reason) = result else { Issue.record("verification was not refused: \(result)"); return }
+        let result = try await fixture.store.verify(
+            receipt: try #require(bought.receipt), transactionId: bought.transaction.id,
+            productId: StoreFixture.removeAds, claim: "a")
+        guard case .rejected(nil, let reason) = result else {
+            Issue.record("verification was not refused: \(result)")
+            return
+        }
         #expect(reason.contains("simulated SKErrorDomain 0 unknown"))
         try await set(fixture, "app-store-sync", "cancel")
         for _ in 0..<2 {
-            await #expect(throws: StoreError.storeKit(.paymentCancelled)) { try await fixture.store.restore(account: "alice") }
+            await #expect(throws: StoreError.storeKit(.paymentCancelled)) {
+                try await fixture.store.restore(account: "alice")
+            }
         }
     }
 
@@ -69,12 +77,22 @@ import TestSupport
 
     /// A `.storekit` file's `_storeKitErrors` seed exactly the APIs the store can fail.
     @Test func theStoreKitImportKnowsWhichAPIsCanFail() throws {
-        var object = try #require(try JSONSerialization.jsonObject(with: Data(#"{"products": [], "settings": {"_storeKitErrors": []}}"#.utf8)) as? [String: Any])
-        let names = ["Load Products", "Purchase", "Verification", "App Store Sync", "Subscription Status", "App Transaction",
-                     "Manage Subscriptions Sheet", "Refund Request Sheet", "Offer Code Redeem Sheet"]
+        var object = try #require(
+            try JSONSerialization.jsonObject(with: Data(#"{"products": [], "settings": {"_storeKitErrors": []}}"#.utf8))
+                as? [String: Any])
+        let names = [
+            "Load Products", "Purchase", "Verification", "App Store Sync", "Subscription Status", "App Transaction",
+            "Manage Subscriptions Sheet", "Refund Request Sheet", "Offer Code Redeem Sheet",
+        ]
         object["settings"] = ["_storeKitErrors": names.map { ["name": $0, "enabled": true] }]
-        object["products"] = [["productID": "a.b", "type": "Consumable", "displayPrice": "0.99", "localizations": [["locale": "en_US", "displayName": "A"]]]]
-        let catalog = try CatalogLoader.decode([UInt8](try JSONSerialization.data(withJSONObject: object)), source: "all.storekit")
+        object["products"] = [
+            [
+                "productID": "a.b", "type": "Consumable", "displayPrice": "0.99",
+                "localizations": [["locale": "en_US", "displayName": "A"]],
+            ]
+        ]
+        let catalog = try CatalogLoader.decode(
+            [UInt8](try JSONSerialization.data(withJSONObject: object)), source: "all.storekit")
         #expect(Set(TestControls(seed: catalog.settings).apiErrors.keys) == Set(SimulatedAPI.allCases))
         #expect(catalog.settings.apiErrors.count == SimulatedAPI.allCases.count)
     }

@@ -2,10 +2,11 @@ import Foundation
 import GRDB
 import LocalState
 import StoreCore
-@testable import StoreEngine
 import StoreKitModel
-import Testing
 import TestSupport
+import Testing
+
+@testable import StoreEngine
 
 /// A payment with latency reaches its outcome in a second commit. When that commit cannot be
 /// written (a full disk, played here by a writer that may only read), the store tries again
@@ -29,7 +30,8 @@ import TestSupport
         while fixture.store.storageHealth.problem == nil { try await Task.sleep(for: .milliseconds(10)) }
         #expect(try await fixture.store.transactions(account: "alice").first?.state == .purchasing)
         try await writable(fixture.store, true)
-        for await update in updates where update.transaction.id == started.id && update.transaction.state != .purchasing {
+        for await update in updates where update.transaction.id == started.id && update.transaction.state != .purchasing
+        {
             #expect(update.transaction.state == .purchased)
             break
         }

@@ -4,17 +4,21 @@ import LocalState
 import StoreCore
 import StoreEngine
 import StoreKitModel
-import Testing
 import TestSupport
+import Testing
 
 /// The store rules where they meet each other: an offer kept across Ask to Buy and interrupted
 /// purchases, a billing retry that auto-renew off ends, a replaced plan that a forced renewal
 /// must not bring back, and a purchase update that arrives after its refund.
 @Suite struct StoreRuleEdgeCaseTests {
-    func buy(_ fixture: StoreFixture, _ offer: PaymentOffer?, account: String = "alice") async throws -> TransactionUpdate {
+    func buy(_ fixture: StoreFixture, _ offer: PaymentOffer?, account: String = "alice") async throws
+        -> TransactionUpdate
+    {
         let updates = await fixture.store.updates()
-        let started = try await fixture.store.add(Payment(productId: StoreFixture.monthly, applicationUsername: "o", account: account, offer: offer))
-        for await update in updates where update.transaction.id == started.id && update.transaction.state != .purchasing { return update }
+        let started = try await fixture.store.add(
+            Payment(productId: StoreFixture.monthly, applicationUsername: "o", account: account, offer: offer))
+        for await update in updates where update.transaction.id == started.id && update.transaction.state != .purchasing
+        { return update }
         throw StoreFailure("no outcome")
     }
 
@@ -31,7 +35,8 @@ import TestSupport
         try await fixture.setControls { $0.nextOutcome = .interrupted }
         let interrupted = try await buy(fixture, .code("FREEMONTH02"))
         #expect(interrupted.transaction.state == .failed)
-        let resolved = try #require(try await fixture.store.perform(.resolveIssue(interrupted.transaction.id)).first?.transaction)
+        let resolved = try #require(
+            try await fixture.store.perform(.resolveIssue(interrupted.transaction.id)).first?.transaction)
         #expect(resolved.terms?.offer?.type == .code)
         #expect(resolved.terms?.price == 0)
     }
@@ -60,7 +65,8 @@ import TestSupport
         let fixture = try StoreFixture()
         let state = StateDirectory(url: fixture.directory)
         let (ledger, _) = try AppLedger(state: state).bound(to: fixture.store.storeId())
-        let observer = PurchaseObserver(store: fixture.store, ledger: ledger, catalog: try StoreFixture.catalog(), clock: fixture.clock)
+        let observer = PurchaseObserver(
+            store: fixture.store, ledger: ledger, catalog: try StoreFixture.catalog(), clock: fixture.clock)
         let bought = try await fixture.buy(StoreFixture.gems)
         let refund = try #require(try await fixture.store.perform(.refund(bought.transaction.id)).first)
         _ = try await observer.handle(refund)

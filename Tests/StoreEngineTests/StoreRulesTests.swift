@@ -2,8 +2,8 @@ import Foundation
 import StoreCore
 import StoreEngine
 import StoreKitModel
-import Testing
 import TestSupport
+import Testing
 
 /// The App Store's purchase rules as the simulated store applies them: what the account owns
 /// is not charged again, introductory offers, refunds, and renewals that never overlap.
@@ -12,7 +12,8 @@ import TestSupport
     static let day: TimeInterval = 86_400
 
     func terms(_ update: TransactionUpdate) throws -> TransactionTerms {
-        try #require(update.transaction.terms, "no terms on \(update.transaction.id) (\(update.transaction.state.name))")
+        try #require(
+            update.transaction.terms, "no terms on \(update.transaction.id) (\(update.transaction.state.name))")
     }
 
     @Test func anOwnedNonConsumableIsDeliveredAgainWithoutACharge() async throws {
@@ -44,13 +45,19 @@ import TestSupport
         let trial = try await fixture.buy(StoreFixture.monthly)
         let trialTerms = try terms(trial)
         #expect(trialTerms.price == 0)
-        #expect(trialTerms.offer == TransactionOffer(type: .introductory, id: nil, paymentMode: .freeTrial, period: SubscriptionPeriod(value: 1, unit: .week)))
+        #expect(
+            trialTerms.offer
+                == TransactionOffer(
+                    type: .introductory, id: nil, paymentMode: .freeTrial,
+                    period: SubscriptionPeriod(value: 1, unit: .week)))
         #expect(trialTerms.expirationDate == start.addingTimeInterval(7 * Self.day))
         fixture.clock.advance(by: 7 * Self.day + 1)
         try await fixture.store.renewDue()
         let renewal = try #require(try await fixture.store.transactions(account: "alice").first)
         #expect(renewal.originalId == trial.transaction.id)
-        #expect(renewal.purchaseDate == start.addingTimeInterval(7 * Self.day), "a renewal starts at the expiry, not when the sweep ran")
+        #expect(
+            renewal.purchaseDate == start.addingTimeInterval(7 * Self.day),
+            "a renewal starts at the expiry, not when the sweep ran")
         #expect(renewal.terms?.price == Decimal(string: "4.99"))
         #expect(renewal.terms?.offer == nil)
         #expect(renewal.terms?.expirationDate == start.addingTimeInterval(37 * Self.day))
@@ -78,7 +85,9 @@ import TestSupport
         #expect(try terms(first).offer?.paymentMode == .payAsYouGo)
         fixture.clock.advance(by: 7)  // three more periods of 2 s have passed
         try await fixture.store.renewDue()
-        let chain = try await fixture.store.transactions(account: "alice").filter { $0.originalId == first.transaction.id }.reversed()
+        let chain = try await fixture.store.transactions(account: "alice").filter {
+            $0.originalId == first.transaction.id
+        }.reversed()
         #expect(chain.map { $0.terms?.price } == ["1.99", "1.99", "1.99", "9.99"].map { Decimal(string: $0) })
         #expect(chain.map { $0.terms?.offer?.type } == [.introductory, .introductory, .introductory, nil])
     }
@@ -103,7 +112,9 @@ import TestSupport
         #expect(try terms(again).expirationDate == (try terms(first)).expirationDate)
         fixture.clock.advance(by: 2)
         try await fixture.store.renewDue()
-        let renewals = try await fixture.store.transactions(account: "alice").filter { $0.purchaseDate > again.transaction.purchaseDate }
+        let renewals = try await fixture.store.transactions(account: "alice").filter {
+            $0.purchaseDate > again.transaction.purchaseDate
+        }
         #expect(renewals.count == 1, "\(renewals.map(\.id))")
         let entitlements = try await fixture.store.entitlements(account: "alice")
         #expect(entitlements.count == 1)
@@ -131,10 +142,12 @@ import TestSupport
         let first = try await fixture.buy(Self.yearly)
         fixture.clock.advance(by: Self.day)
         let now = fixture.clock.now()
-        let renewed = try #require(try await fixture.store.perform(.forceRenewal(first.transaction.id)).first?.transaction)
+        let renewed = try #require(
+            try await fixture.store.perform(.forceRenewal(first.transaction.id)).first?.transaction)
         #expect(renewed.purchaseDate == now)
         #expect(renewed.terms?.expirationDate == now.addingTimeInterval(365 * Self.day))
-        let before = try #require(try await fixture.store.transactions(account: "alice").first { $0.id == first.transaction.id })
+        let before = try #require(
+            try await fixture.store.transactions(account: "alice").first { $0.id == first.transaction.id })
         #expect(before.terms?.expirationDate == now)
         #expect(try await fixture.store.entitlements(account: "alice").map(\.transactionId) == [renewed.id])
     }

@@ -3,8 +3,9 @@ import GRDB
 import LocalState
 import StoreCore
 import StoreKitModel
-import Testing
 import TestSupport
+import Testing
+
 @testable import StoreEngine
 
 /// A transaction's row is read by position (`StoredTransaction.Field`), not by column name: every
@@ -12,20 +13,24 @@ import TestSupport
 @Suite struct StoredTransactionRowTests {
     private static func sample(id: String) -> StoredTransaction {
         StoredTransaction(
-            transaction: Transaction(id: id, originalId: "2000000000000001",
-                                     payment: Payment(productId: "com.example.monthly", quantity: 3, applicationUsername: "order-7", account: "bob"),
-                                     state: .failed, error: .network(.timedOut),
-                                     purchaseDate: Date(timeIntervalSince1970: 1_700_000_000.25), finished: true),
+            transaction: Transaction(
+                id: id, originalId: "2000000000000001",
+                payment: Payment(
+                    productId: "com.example.monthly", quantity: 3, applicationUsername: "order-7", account: "bob"),
+                state: .failed, error: .network(.timedOut),
+                purchaseDate: Date(timeIntervalSince1970: 1_700_000_000.25), finished: true),
             storefront: "FRA", price: Decimal(string: "13.47")!, currency: "EUR",
-            expiresDate: Date(timeIntervalSince1970: 1_700_086_400.5), revocationDate: Date(timeIntervalSince1970: 1_700_001_000),
+            expiresDate: Date(timeIntervalSince1970: 1_700_086_400.5),
+            revocationDate: Date(timeIntervalSince1970: 1_700_001_000),
             autoRenew: false, pendingOutcome: .fail(.paymentInvalid), reason: .renewal)
     }
 
     /// The first of the chain `sample` renews.
     private static let original = StoredTransaction(
-        transaction: Transaction(id: "2000000000000001", originalId: "2000000000000001",
-                                 payment: Payment(productId: "com.example.monthly", quantity: 1, applicationUsername: nil, account: "bob"),
-                                 state: .purchased, purchaseDate: Date(timeIntervalSince1970: 1_690_000_000)),
+        transaction: Transaction(
+            id: "2000000000000001", originalId: "2000000000000001",
+            payment: Payment(productId: "com.example.monthly", quantity: 1, applicationUsername: nil, account: "bob"),
+            state: .purchased, purchaseDate: Date(timeIntervalSince1970: 1_690_000_000)),
         storefront: "USA", price: 9, currency: "USD", expiresDate: nil, revocationDate: nil,
         autoRenew: true, pendingOutcome: nil, reason: .purchase)
 
@@ -41,14 +46,17 @@ import TestSupport
         let database = try StoreDatabase(state: StateDirectory(url: scratchDirectory("stored-row")))
         let original = Self.original
         var renewal = Self.sample(id: "2000000000000002")
-        renewal.offer = TransactionOffer(type: .introductory, id: nil, paymentMode: .payAsYouGo, period: SubscriptionPeriod(value: 1, unit: .month))
+        renewal.offer = TransactionOffer(
+            type: .introductory, id: nil, paymentMode: .payAsYouGo, period: SubscriptionPeriod(value: 1, unit: .month))
         renewal.revocationDate = Date(timeIntervalSince1970: 1_700_000_000)
         renewal.revocationReason = .developerIssue
-        renewal.renewalOffer = TransactionOffer(type: .code, id: "free", paymentMode: .freeTrial, period: SubscriptionPeriod(value: 1, unit: .month))
+        renewal.renewalOffer = TransactionOffer(
+            type: .code, id: "free", paymentMode: .freeTrial, period: SubscriptionPeriod(value: 1, unit: .month))
         renewal.renewalProductId = "com.example.yearly"
         renewal.priceIncrease = .agreed
         renewal.expirationReason = .billingError
-        renewal.upgrade = Upgrade(date: Date(timeIntervalSince1970: 1_700_000_100), refund: Decimal(string: "2.49") ?? 0)
+        renewal.upgrade = Upgrade(
+            date: Date(timeIntervalSince1970: 1_700_000_100), refund: Decimal(string: "2.49") ?? 0)
         renewal.declined = true
         renewal.appAccountToken = UUID(uuidString: "7e3fb20b-4cdb-47cc-936d-99d65f608138")
         renewal.ownership = .familyShared
@@ -58,8 +66,11 @@ import TestSupport
             try renewal.insert(owner: "process", requestKey: "key#generation", db)
         }
         let (fetched, all, requestKey) = try database.pool.read { db in
-            (try StoredTransaction.fetch(db, id: renewal.id), try StoredTransaction.fetchAll(db),
-             try String.fetchOne(db, sql: "SELECT request_key FROM transactions WHERE id = ?", arguments: [renewal.id]))
+            (
+                try StoredTransaction.fetch(db, id: renewal.id), try StoredTransaction.fetchAll(db),
+                try String.fetchOne(
+                    db, sql: "SELECT request_key FROM transactions WHERE id = ?", arguments: [renewal.id])
+            )
         }
         #expect(fetched == renewal)
         #expect(all == [original, renewal])

@@ -4,8 +4,8 @@ import LocalState
 import StoreCore
 import StoreEngine
 import StoreKitModel
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct SubscriptionAndReceiptTests {
     @Test func subscriptionRenewsEachPeriodUnderTheTimeRate() async throws {
@@ -14,7 +14,9 @@ import TestSupport
         let first = try await fixture.buy(StoreFixture.monthly)
         fixture.clock.advance(by: 5)  // two full periods of 2 s have passed
         try await fixture.store.renewDue()
-        let chain = try await fixture.store.transactions(account: "alice").filter { $0.originalId == first.transaction.id }
+        let chain = try await fixture.store.transactions(account: "alice").filter {
+            $0.originalId == first.transaction.id
+        }
         #expect(chain.count == 3)
         #expect(Set(chain.map(\.id)).count == 3)
         #expect(chain.allSatisfy { $0.state == .purchased })
@@ -54,7 +56,9 @@ import TestSupport
     @Test func restoreFailsWithAForcedNetworkError() async throws {
         let fixture = try StoreFixture()
         try await fixture.setControls { $0.nextOutcome = .network(.notConnectedToInternet) }
-        await #expect(throws: StoreError.network(.notConnectedToInternet)) { try await fixture.store.restore(account: "alice") }
+        await #expect(throws: StoreError.network(.notConnectedToInternet)) {
+            try await fixture.store.restore(account: "alice")
+        }
     }
 
     @Test func receiptVerifiesOnceAndRefusesReplayAndTampering() async throws {
@@ -62,21 +66,38 @@ import TestSupport
         let update = try await fixture.buy(StoreFixture.gems)
         let receipt = try #require(update.receipt)
         let id = update.transaction.id
-        #expect(try await fixture.store.verify(receipt: receipt, transactionId: id, productId: StoreFixture.gems, claim: "a") == .verified)
+        #expect(
+            try await fixture.store.verify(
+                receipt: receipt, transactionId: id, productId: StoreFixture.gems, claim: "a") == .verified)
         // The same claim retried (the app crashed before recording the answer) is answered again.
-        #expect(try await fixture.store.verify(receipt: receipt, transactionId: id, productId: StoreFixture.gems, claim: "a") == .verified)
-        let replay = try await fixture.store.verify(receipt: receipt, transactionId: id, productId: StoreFixture.gems, claim: "b")
-        guard case .replayed(let reason) = replay else { Issue.record("replay accepted: \(replay)"); return }
+        #expect(
+            try await fixture.store.verify(
+                receipt: receipt, transactionId: id, productId: StoreFixture.gems, claim: "a") == .verified)
+        let replay = try await fixture.store.verify(
+            receipt: receipt, transactionId: id, productId: StoreFixture.gems, claim: "b")
+        guard case .replayed(let reason) = replay else {
+            Issue.record("replay accepted: \(replay)")
+            return
+        }
         #expect(reason.contains("replayed"))
-        let wrongProduct = try await fixture.store.verify(receipt: receipt, transactionId: id, productId: StoreFixture.removeAds, claim: "c")
-        guard case .rejected = wrongProduct else { Issue.record("wrong product accepted"); return }
+        let wrongProduct = try await fixture.store.verify(
+            receipt: receipt, transactionId: id, productId: StoreFixture.removeAds, claim: "c")
+        guard case .rejected = wrongProduct else {
+            Issue.record("wrong product accepted")
+            return
+        }
         var bytes = Array(try #require(Data(base64Encoded: receipt)))
         bytes[bytes.count / 2] ^= 0x01
         let tampered = Data(bytes).base64EncodedString()
-        let result = try await fixture.store.verify(receipt: tampered, transactionId: id, productId: StoreFixture.gems, claim: "d")
-        #expect(result == .rejected(status: .notAuthenticated, reason: VerifyStatus.notAuthenticated.meaning)
-             || result == .rejected(status: .malformedReceiptData, reason: VerifyStatus.malformedReceiptData.meaning))
-        #expect(try await fixture.store.verify(receipt: "not base64!", transactionId: id, productId: StoreFixture.gems, claim: "e")
+        let result = try await fixture.store.verify(
+            receipt: tampered, transactionId: id, productId: StoreFixture.gems, claim: "d")
+        #expect(
+            result == .rejected(status: .notAuthenticated, reason: VerifyStatus.notAuthenticated.meaning)
+                || result == .rejected(status: .malformedReceiptData, reason: VerifyStatus.malformedReceiptData.meaning)
+        )
+        #expect(
+            try await fixture.store.verify(
+                receipt: "not base64!", transactionId: id, productId: StoreFixture.gems, claim: "e")
                 == .rejected(status: .malformedReceiptData, reason: VerifyStatus.malformedReceiptData.meaning))
     }
 
@@ -85,12 +106,20 @@ import TestSupport
         let update = try await fixture.buy(StoreFixture.gems)
         let receipt = try #require(update.receipt)
         try await fixture.setControls { $0.verificationFailure = .unreachable }
-        guard case .retryLater = try await fixture.store.verify(receipt: receipt, transactionId: update.transaction.id, productId: StoreFixture.gems, claim: "a") else {
-            Issue.record("unreachable server did not ask to retry"); return
+        guard
+            case .retryLater = try await fixture.store.verify(
+                receipt: receipt, transactionId: update.transaction.id, productId: StoreFixture.gems, claim: "a")
+        else {
+            Issue.record("unreachable server did not ask to retry")
+            return
         }
         try await fixture.setControls { $0.verificationFailure = .status(.sandboxReceiptSentToProduction) }
-        #expect(try await fixture.store.verify(receipt: receipt, transactionId: update.transaction.id, productId: StoreFixture.gems, claim: "a")
-                == .rejected(status: .sandboxReceiptSentToProduction, reason: VerifyStatus.sandboxReceiptSentToProduction.meaning))
+        #expect(
+            try await fixture.store.verify(
+                receipt: receipt, transactionId: update.transaction.id, productId: StoreFixture.gems, claim: "a")
+                == .rejected(
+                    status: .sandboxReceiptSentToProduction, reason: VerifyStatus.sandboxReceiptSentToProduction.meaning
+                ))
     }
 
     @Test func buyingAnOwnedNonConsumableAgainSucceeds() async throws {

@@ -2,8 +2,8 @@ import Foundation
 import StoreCore
 import StoreEngine
 import StoreKitModel
-import Testing
 import TestSupport
+import Testing
 
 /// One plan per subscription group: an upgrade replaces the plan now, a downgrade or a crossgrade
 /// to another duration waits for its renewal.
@@ -28,7 +28,8 @@ import TestSupport
     @Test func anUpgradeRefundsTheUnusedPartOfThePaidPeriod() async throws {
         let fixture = try StoreFixture()
         let trial = try await fixture.buy(StoreFixture.monthly)
-        fixture.clock.advance(by: try #require(trial.transaction.terms?.expirationDate).timeIntervalSince(fixture.clock.now()) + 1)
+        fixture.clock.advance(
+            by: try #require(trial.transaction.terms?.expirationDate).timeIntervalSince(fixture.clock.now()) + 1)
         try await fixture.store.renewDue()
         let paid = try #require(try await fixture.store.transactions(account: "alice").first)
         #expect(paid.terms?.price == Decimal(string: "4.99"))
@@ -36,10 +37,13 @@ import TestSupport
         _ = try await fixture.buy(StoreFixture.plusMonthly)
 
         let replaced = try #require(try await fixture.store.transactions(account: "alice").first { $0.id == paid.id })
-        #expect(replaced.terms?.upgrade == Upgrade(date: fixture.clock.now(), refund: try #require(Decimal(string: "2.49"))),
-                "half of 4.99, rounded down to the cent")
+        #expect(
+            replaced.terms?.upgrade
+                == Upgrade(date: fixture.clock.now(), refund: try #require(Decimal(string: "2.49"))),
+            "half of 4.99, rounded down to the cent")
         #expect(replaced.terms?.expirationDate == fixture.clock.now())
-        let trialNow = try #require(try await fixture.store.transactions(account: "alice").first { $0.id == trial.transaction.id })
+        let trialNow = try #require(
+            try await fixture.store.transactions(account: "alice").first { $0.id == trial.transaction.id })
         #expect(trialNow.terms?.upgrade == nil, "only the period in force is replaced")
     }
 
@@ -47,7 +51,9 @@ import TestSupport
         let start = Date(timeIntervalSince1970: 1_800_000_000)
         let end = start.addingTimeInterval(30 * Self.day)
         let refund = { (paid: String, currency: String, at: TimeInterval) in
-            Upgrade.proratedRefund(of: Decimal(string: paid)!, currency: currency, start: start, end: end, at: start.addingTimeInterval(at))
+            Upgrade.proratedRefund(
+                of: Decimal(string: paid)!, currency: currency, start: start, end: end, at: start.addingTimeInterval(at)
+            )
         }
         #expect(refund("4.99", "USD", 0) == Decimal(string: "4.99"))
         #expect(refund("4.99", "USD", 10 * Self.day) == Decimal(string: "3.32"))
@@ -104,7 +110,9 @@ import TestSupport
         let plus = try #require(catalog.product(id: StoreFixture.plusMonthly))
         let renews = Date(timeIntervalSince1970: 1_900_000_000)
         let onMonthly = Holdings(activeSubscriptions: [StoreFixture.monthly: renews], groupsSubscribed: ["premium"])
-        #expect(PurchaseRules.quote(plus, quantity: 1, storefront: "USA", holdings: onMonthly, catalog: catalog).basis == .replacesNow(StoreFixture.monthly, refund: 0))
+        #expect(
+            PurchaseRules.quote(plus, quantity: 1, storefront: "USA", holdings: onMonthly, catalog: catalog).basis
+                == .replacesNow(StoreFixture.monthly, refund: 0))
         let onPlus = Holdings(activeSubscriptions: [StoreFixture.plusMonthly: renews], groupsSubscribed: ["premium"])
         let down = PurchaseRules.quote(monthly, quantity: 1, storefront: "USA", holdings: onPlus, catalog: catalog)
         #expect(down.basis == .atNextRenewal(from: StoreFixture.plusMonthly, on: renews))

@@ -2,8 +2,8 @@ import Foundation
 import StoreCore
 import StoreEngine
 import StoreKitModel
-import Testing
 import TestSupport
+import Testing
 
 /// The renewal lifecycle as Xcode's test session drives it: auto-renew, billing retry and its
 /// grace period, resolving the issue, price increases, and why a subscription expired.
@@ -16,7 +16,8 @@ import TestSupport
     }
 
     func subscription(_ fixture: StoreFixture) async throws -> Entitlement {
-        try #require(try await fixture.store.entitlements(account: "alice").first { $0.productId == StoreFixture.monthly })
+        try #require(
+            try await fixture.store.entitlements(account: "alice").first { $0.productId == StoreFixture.monthly })
     }
 
     func renewals(_ fixture: StoreFixture) async throws -> [Transaction] {
@@ -48,7 +49,10 @@ import TestSupport
 
     @Test func theGracePeriodKeepsAccessForSixteenDaysAndRetryingEndsAfterSixty() async throws {
         let fixture = try StoreFixture()
-        try await fixture.setControls { $0.billingIssues = true; $0.gracePeriod = true }
+        try await fixture.setControls {
+            $0.billingIssues = true
+            $0.gracePeriod = true
+        }
         let start = fixture.clock.now()
         _ = try await subscribed(fixture)
         fixture.clock.advance(by: 8 * Self.day)
@@ -76,7 +80,9 @@ import TestSupport
         try await fixture.store.renewDue()
         #expect(try await renewals(fixture).count == 1)
         #expect(try await subscription(fixture).renewal?.expirationReason == .autoRenewDisabled)
-        let error = await #expect(throws: StoreFailure.self) { try await fixture.store.perform(.setAutoRenew(id, true)) }
+        let error = await #expect(throws: StoreFailure.self) {
+            try await fixture.store.perform(.setAutoRenew(id, true))
+        }
         #expect(error?.message.contains("has expired") == true)
     }
 
@@ -111,7 +117,9 @@ import TestSupport
         agreed.clock.advance(by: 8 * Self.day)
         try await agreed.store.renewDue()
         #expect(try await renewals(agreed).count == 2)
-        #expect(try await subscription(agreed).renewal?.priceIncreaseStatus == nil, "the renewal took the new price; nothing is pending")
+        #expect(
+            try await subscription(agreed).renewal?.priceIncreaseStatus == nil,
+            "the renewal took the new price; nothing is pending")
 
         let declined = try StoreFixture()
         let other = try await subscribed(declined)
@@ -127,19 +135,27 @@ import TestSupport
         let fixture = try StoreFixture()
         let gems = try await fixture.buy(StoreFixture.gems).transaction.id
         let before = try await fixture.store.transactions(account: "alice")
-        for action in [ManageAction.priceIncrease(gems, .request), .setAutoRenew(gems, false), .forceRenewal(gems), .resolveIssue(gems)] {
+        for action in [
+            ManageAction.priceIncrease(gems, .request), .setAutoRenew(gems, false), .forceRenewal(gems),
+            .resolveIssue(gems),
+        ] {
             let error = await #expect(throws: StoreFailure.self) { try await fixture.store.perform(action) }
             #expect(error?.kind == .conflict, "\(action)")
             #expect(error?.message.contains(gems) == true, "\(action): \(error?.message ?? "")")
         }
-        let unknown = await #expect(throws: StoreFailure.self) { try await fixture.store.perform(.setAutoRenew("2000000000009999", false)) }
+        let unknown = await #expect(throws: StoreFailure.self) {
+            try await fixture.store.perform(.setAutoRenew("2000000000009999", false))
+        }
         #expect(unknown?.kind == .notFound)
         #expect(try await fixture.store.transactions(account: "alice") == before)
     }
 
     @Test func controlsForBillingIssuesRoundTrip() async throws {
         let fixture = try StoreFixture()
-        try await fixture.setControls { $0.billingIssues = true; $0.gracePeriod = true }
+        try await fixture.setControls {
+            $0.billingIssues = true
+            $0.gracePeriod = true
+        }
         let controls = try await fixture.store.controls()
         #expect(controls.billingIssues && controls.gracePeriod)
         var parsed = TestControls()
@@ -152,9 +168,14 @@ import TestSupport
     /// period's end would, and a second forced renewal (the retry) succeeds.
     @Test func aForcedRenewalWithBillingIssuesEntersBillingRetryNow() async throws {
         let fixture = try StoreFixture()
-        try await fixture.setControls { $0.billingIssues = true; $0.gracePeriod = true }
+        try await fixture.setControls {
+            $0.billingIssues = true
+            $0.gracePeriod = true
+        }
         let id = try await subscribed(fixture)
-        #expect(try await fixture.store.perform(.forceRenewal(id)).isEmpty, "a renewal that could not bill made a transaction")
+        #expect(
+            try await fixture.store.perform(.forceRenewal(id)).isEmpty,
+            "a renewal that could not bill made a transaction")
         let failing = try await subscription(fixture)
         #expect(failing.renewal?.isInBillingRetry == true)
         #expect(failing.renewal?.gracePeriodExpirationDate == fixture.clock.now().addingTimeInterval(16 * Self.day))
@@ -172,7 +193,9 @@ import TestSupport
         try await fixture.store.renewDue()
         try await fixture.setControls { $0.billingIssues = false }
         _ = try await fixture.buy(StoreFixture.plusMonthly)
-        let inRetry = try await fixture.store.entitlements(account: "alice").filter { $0.renewal?.isInBillingRetry == true }
+        let inRetry = try await fixture.store.entitlements(account: "alice").filter {
+            $0.renewal?.isInBillingRetry == true
+        }
         #expect(inRetry.isEmpty, "the plan in billing retry was left retrying beside its replacement")
         await #expect(throws: StoreFailure.self) { try await fixture.store.perform(.resolveIssue(id)) }
     }

@@ -1,7 +1,7 @@
 import CellGrid
 import Foundation
-import Testing
 import StoreKitModel
+import Testing
 
 /// The bad-catalog corpus in `Fixtures/bad-catalogs`: hand-made catalogs (`NAME.json`, `NAME.storekit`),
 /// each a small valid catalog with one kind of mistake, and beside each `NAME.expected`, the exact
@@ -15,7 +15,8 @@ enum BadCatalogs {
     static let sourceDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("Fixtures/bad-catalogs")
 
-    static let allFiles: [String] = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).sorted()
+    static let allFiles: [String] = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [])
+        .sorted()
     /// The catalogs: every file but the `.expected` ones.
     static let names: [String] = allFiles.filter { !$0.hasSuffix(".expected") }
 
@@ -54,7 +55,8 @@ func badCatalogGivesItsExactMessage(_ name: String) throws {
     let message = error.description
     let expectedName = BadCatalogs.expectedName(for: name)
     if ProcessInfo.processInfo.environment["UPDATE_BAD_CATALOGS"] == "1" {
-        try (message + "\n").write(to: BadCatalogs.sourceDirectory.appendingPathComponent(expectedName), atomically: true, encoding: .utf8)
+        try (message + "\n").write(
+            to: BadCatalogs.sourceDirectory.appendingPathComponent(expectedName), atomically: true, encoding: .utf8)
         return
     }
     let file = try String(contentsOf: BadCatalogs.directory.appendingPathComponent(expectedName), encoding: .utf8)
@@ -71,11 +73,14 @@ func everyBadCatalogProblemNamesALocation(_ name: String) throws {
     #expect(!error.problems.isEmpty)
     for problem in error.problems {
         let isLineAndColumn = problem.path.wholeMatch(of: /line [1-9][0-9]*, column [1-9][0-9]*/) != nil
-        let isJSONPath = problem.path == "top level"
-            || problem.path.wholeMatch(of: /(?:[A-Za-z_][A-Za-z0-9_-]*|\[[^\n]+\])(?:\.[A-Za-z0-9_-]+|\[[0-9]+\]|\["[^\n]*\])*/) != nil
+        let isJSONPath =
+            problem.path == "top level"
+            || problem.path.wholeMatch(
+                of: /(?:[A-Za-z_][A-Za-z0-9_-]*|\[[^\n]+\])(?:\.[A-Za-z0-9_-]+|\[[0-9]+\]|\["[^\n]*\])*/) != nil
         #expect(isLineAndColumn || isJSONPath, "\(name): no location in \"\(problem)\"")
-        #expect(TerminalText.isPrintable(problem.description),
-                "\(name): a control, bidirectional or invisible character in \(problem.description.debugDescription)")
+        #expect(
+            TerminalText.isPrintable(problem.description),
+            "\(name): a control, bidirectional or invisible character in \(problem.description.debugDescription)")
     }
     for problem in error.problems.prefix(CatalogError.shownLimit) {
         #expect(error.description.contains("\(problem.path): "), "\(name): the message does not show \(problem.path)")

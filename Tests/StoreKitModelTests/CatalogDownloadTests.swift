@@ -1,7 +1,8 @@
 import Foundation
-@testable import StoreKitModel
 import Synchronization
 import Testing
+
+@testable import StoreKitModel
 
 /// What `CatalogLoader` does with each answer to a catalog download: which are retried, which end
 /// it, and what the user reads. The transport is a script here; the CLI tests download over a real
@@ -56,13 +57,17 @@ import Testing
 
     @Test func aStatusThatDoesNotPassIsNotRetried() async {
         let fetcher = ScriptedFetcher([.success(.body(status: 404, [])), .success(Self.catalog)])
-        let text = await Self.message { try await CatalogLoader.load(from: Self.url, retryingFor: .seconds(30), fetcher: fetcher) }
+        let text = await Self.message {
+            try await CatalogLoader.load(from: Self.url, retryingFor: .seconds(30), fetcher: fetcher)
+        }
         #expect(text == "\(Self.url): the server answered HTTP 404; expected 200 with a JSON catalog")
         #expect(fetcher.asked.count == 1)
     }
 
     @Test func failuresThatPassAreRetriedWithinTheBudget() async throws {
-        let fetcher = ScriptedFetcher([.success(.body(status: 503, [])), .failure(Unreachable()), .success(Self.catalog)])
+        let fetcher = ScriptedFetcher([
+            .success(.body(status: 503, [])), .failure(Unreachable()), .success(Self.catalog),
+        ])
         // A budget no scheduling delay can use up: on a loaded CI machine the 0.6 s of backoff took
         // 94 s of wall time once, and a 30 s budget ran out. The rule is tested, not the clock.
         let catalog = try await CatalogLoader.load(from: Self.url, retryingFor: .seconds(86_400), fetcher: fetcher)
@@ -83,7 +88,9 @@ import Testing
 
     @Test func aBodyOverTheLimitIsRefusedAndNotRetried() async {
         let fetcher = ScriptedFetcher([.success(.tooLarge(status: 200)), .success(Self.catalog)])
-        let text = await Self.message { try await CatalogLoader.load(from: Self.url, retryingFor: .seconds(30), fetcher: fetcher) }
+        let text = await Self.message {
+            try await CatalogLoader.load(from: Self.url, retryingFor: .seconds(30), fetcher: fetcher)
+        }
         #expect(text == "\(Self.url): the response is larger than 256 MB; that is not a catalog")
         #expect(fetcher.asked.count == 1)
     }

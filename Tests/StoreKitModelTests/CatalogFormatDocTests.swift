@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import StoreKitModel
+import Testing
 
 // docs/catalog-format.md is the contract for products.json. These tests read its key tables and
 // check them against the decoder: the keys each object accepts, and which of them are required.
@@ -26,10 +26,15 @@ private func documentedKeys() throws -> [DocumentedKey] {
             caption = String(line)
             continue
         }
-        let cells = line.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        let cells = line.split(separator: "|", omittingEmptySubsequences: false).map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
         // Header and separator rows have no key in backquotes.
         guard cells.count >= 4, cells[1].hasPrefix("`") else { continue }
-        keys.append(DocumentedKey(table: caption, key: cells[1].trimmingCharacters(in: CharacterSet(charactersIn: "`")), required: cells[3]))
+        keys.append(
+            DocumentedKey(
+                table: caption, key: cells[1].trimmingCharacters(in: CharacterSet(charactersIn: "`")),
+                required: cells[3]))
     }
     return keys
 }
@@ -77,7 +82,8 @@ private enum Section: CaseIterable {
     /// The sample's product that has `key`, so removing it tests something.
     static func productIndex(having key: String) -> Int? {
         guard let root = try? JSONSerialization.jsonObject(with: Data(SampleCatalog.text.utf8)) as? [String: Any],
-              let products = root["products"] as? [[String: Any]] else { return nil }
+            let products = root["products"] as? [[String: Any]]
+        else { return nil }
         return products.firstIndex { $0[key] != nil }
     }
 }
@@ -109,11 +115,16 @@ private enum Section: CaseIterable {
             productIndex = index
         }
         let bytes = section.sample(productIndex: productIndex) { $0.removeValue(forKey: documented.key) }
-        let missing = catalogError(bytes)?.problems.filter { $0.message.hasPrefix("missing \"\(documented.key)\"") } ?? []
+        let missing =
+            catalogError(bytes)?.problems.filter { $0.message.hasPrefix("missing \"\(documented.key)\"") } ?? []
         if isRequired {
-            #expect(!missing.isEmpty, "\(documented.table) `\(documented.key)` is documented as required, but the catalog decodes without it")
+            #expect(
+                !missing.isEmpty,
+                "\(documented.table) `\(documented.key)` is documented as required, but the catalog decodes without it")
         } else {
-            #expect(missing.isEmpty, "\(documented.table) `\(documented.key)` is documented as optional, but the decoder requires it")
+            #expect(
+                missing.isEmpty,
+                "\(documented.table) `\(documented.key)` is documented as optional, but the decoder requires it")
         }
     }
 }
@@ -133,7 +144,8 @@ private enum Section: CaseIterable {
 }
 
 @Test func accountWithOnlyANameAndAStorefrontUsesTheDocumentedDefaults() throws {
-    let catalog = try CatalogLoader.decode(SampleCatalog.mutated { $0["accounts"] = [["name": "bob", "storefront": "JPN"]] }, source: "sample.json")
+    let catalog = try CatalogLoader.decode(
+        SampleCatalog.mutated { $0["accounts"] = [["name": "bob", "storefront": "JPN"]] }, source: "sample.json")
     let account = try #require(catalog.accounts.first)
     #expect(account.askToBuy == false)
     #expect(account.paymentsAllowed == true)
@@ -141,7 +153,9 @@ private enum Section: CaseIterable {
 }
 
 @Test func introOfferWithoutPeriodsLastsOnePeriod() throws {
-    let bytes = SampleCatalog.mutatingSubscription(2) { $0["introOffer"] = ["paymentMode": "freeTrial", "period": "P3D"] }
+    let bytes = SampleCatalog.mutatingSubscription(2) {
+        $0["introOffer"] = ["paymentMode": "freeTrial", "period": "P3D"]
+    }
     let catalog = try CatalogLoader.decode(bytes, source: "sample.json")
     #expect(catalog.products[2].subscription?.introOffer?.periods == 1)
     #expect(catalog.products[2].subscription?.introOffer?.period == SubscriptionPeriod(value: 3, unit: .day))

@@ -1,10 +1,12 @@
 import Foundation
-import Testing
 import StoreKitModel
+import Testing
 
 /// Decodes `bytes`, requires exactly the problem at `path`, and returns it.
-private func problem(in bytes: [UInt8], at path: String,
-                     sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> CatalogProblem {
+private func problem(
+    in bytes: [UInt8], at path: String,
+    sourceLocation: Testing.SourceLocation = #_sourceLocation
+) throws -> CatalogProblem {
     let error = try #require(catalogError(bytes), "the catalog decoded", sourceLocation: sourceLocation)
     return try #require(error.problem(at: path), "no problem at \(path) in:\n\(error)", sourceLocation: sourceLocation)
 }
@@ -35,7 +37,8 @@ private func problem(in bytes: [UInt8], at path: String,
 }
 
 @Test func unknownProductTypeListsTheTypes() throws {
-    let found = try problem(in: SampleCatalog.mutatingProduct(1) { $0["type"] = "subscription" }, at: "products[1].type")
+    let found = try problem(
+        in: SampleCatalog.mutatingProduct(1) { $0["type"] = "subscription" }, at: "products[1].type")
     #expect(found.message.contains(#""subscription" is not a product type"#))
     #expect(found.message.contains("consumable, nonConsumable, autoRenewable, nonRenewing"))
 }
@@ -94,7 +97,8 @@ func nearMissPriceIsRefusedSayingWhatToChange(text: String, expected: String) th
 
 @Test(arguments: ["0", "0.00", "0.99", "160", "1234.5"])
 func plainDecimalPriceIsAccepted(text: String) throws {
-    let catalog = try CatalogLoader.decode(SampleCatalog.mutatingProduct(0) { $0["prices"] = ["USA": text, "JPN": "160"] }, source: "sample.json")
+    let catalog = try CatalogLoader.decode(
+        SampleCatalog.mutatingProduct(0) { $0["prices"] = ["USA": text, "JPN": "160"] }, source: "sample.json")
     #expect(catalog.products[0].prices["USA"] == Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")))
 }
 
@@ -212,13 +216,16 @@ func titleWithAControlCharacterIsRefused(title: String, expected: String) throws
 
 @Test func descriptionMayContainLineBreaksAndTabs() throws {
     let text = "Removes all ads.\n\tBanners and videos."
-    let catalog = try CatalogLoader.decode(SampleCatalog.mutatingProduct(1) { $0["description"] = ["en": text, "zh-Hans": "移除所有广告。"] },
-                                           source: "sample.json")
+    let catalog = try CatalogLoader.decode(
+        SampleCatalog.mutatingProduct(1) { $0["description"] = ["en": text, "zh-Hans": "移除所有广告。"] },
+        source: "sample.json")
     #expect(catalog.products[1].description.text(in: .english) == text)
 }
 
 @Test func descriptionWithAnotherControlCharacterIsRefused() throws {
-    let bytes = SampleCatalog.mutatingProduct(1) { $0["description"] = ["en": "Removes\nall ads.\r", "zh-Hans": "移除所有广告。"] }
+    let bytes = SampleCatalog.mutatingProduct(1) {
+        $0["description"] = ["en": "Removes\nall ads.\r", "zh-Hans": "移除所有广告。"]
+    }
     let found = try problem(in: bytes, at: "products[1].description.en")
     #expect(found.message.contains("a carriage return (U+000D, \\r) at character 17"))
     #expect(found.message.contains("a description may contain line breaks"))
@@ -230,10 +237,28 @@ func titleWithAControlCharacterIsRefused(title: String, expected: String) throws
         ("products[1].id", SampleCatalog.mutatingProduct(1) { $0["id"] = "com.example.sample\tremoveads" }),
         ("bundleId", SampleCatalog.mutated { $0["bundleId"] = "com.example\nsample" }),
         ("accounts[0].name", SampleCatalog.mutated { $0["accounts"] = [["name": "al\nice", "storefront": "USA"]] }),
-        ("accounts[0].note", SampleCatalog.mutated { $0["accounts"] = [["name": "alice", "storefront": "USA", "note": "Default\naccount."]] }),
-        ("subscriptionGroups[0].id", SampleCatalog.mutated { $0["subscriptionGroups"] = [["id": "prem\tium", "title": ["en": "Premium", "zh-Hans": "高级会员"]]] }),
-        ("subscriptionGroups[0].title.en", SampleCatalog.mutated { $0["subscriptionGroups"] = [["id": "premium", "title": ["en": "Pre\nmium", "zh-Hans": "高级会员"]]] }),
-        ("products[0].wallet.balance", SampleCatalog.mutatingProduct(0) { $0["wallet"] = ["balance": "ge\tms", "amount": 100] }),
+        (
+            "accounts[0].note",
+            SampleCatalog.mutated {
+                $0["accounts"] = [["name": "alice", "storefront": "USA", "note": "Default\naccount."]]
+            }
+        ),
+        (
+            "subscriptionGroups[0].id",
+            SampleCatalog.mutated {
+                $0["subscriptionGroups"] = [["id": "prem\tium", "title": ["en": "Premium", "zh-Hans": "高级会员"]]]
+            }
+        ),
+        (
+            "subscriptionGroups[0].title.en",
+            SampleCatalog.mutated {
+                $0["subscriptionGroups"] = [["id": "premium", "title": ["en": "Pre\nmium", "zh-Hans": "高级会员"]]]
+            }
+        ),
+        (
+            "products[0].wallet.balance",
+            SampleCatalog.mutatingProduct(0) { $0["wallet"] = ["balance": "ge\tms", "amount": 100] }
+        ),
     ]
     for (path, bytes) in cases {
         let found = try problem(in: bytes, at: path)
@@ -243,31 +268,41 @@ func titleWithAControlCharacterIsRefused(title: String, expected: String) throws
 
 @Test func titleLengthCountsCharactersNotScalars() throws {
     // 150 characters, each "e" + U+0301: within the 200-character limit.
-    let bytes = SampleCatalog.mutatingProduct(1) { $0["title"] = ["en": String(repeating: "e\u{301}", count: 150), "zh-Hans": "移除广告"] }
+    let bytes = SampleCatalog.mutatingProduct(1) {
+        $0["title"] = ["en": String(repeating: "e\u{301}", count: 150), "zh-Hans": "移除广告"]
+    }
     #expect(catalogError(bytes) == nil)
 }
 
 @Test func titleOfExactlyTwoHundredEmojiIsAccepted() throws {
     // 200 characters of five scalars and 18 bytes each.
-    let bytes = SampleCatalog.mutatingProduct(1) { $0["title"] = ["en": String(repeating: "👨‍👩‍👧", count: 200), "zh-Hans": "移除广告"] }
+    let bytes = SampleCatalog.mutatingProduct(1) {
+        $0["title"] = ["en": String(repeating: "👨‍👩‍👧", count: 200), "zh-Hans": "移除广告"]
+    }
     #expect(catalogError(bytes) == nil)
 }
 
 @Test func titleOneCharacterOverTheLimitGivesItsLengthInCharacters() throws {
-    let bytes = SampleCatalog.mutatingProduct(1) { $0["title"] = ["en": String(repeating: "👨‍👩‍👧", count: 201), "zh-Hans": "移除广告"] }
+    let bytes = SampleCatalog.mutatingProduct(1) {
+        $0["title"] = ["en": String(repeating: "👨‍👩‍👧", count: 201), "zh-Hans": "移除广告"]
+    }
     let found = try problem(in: bytes, at: "products[1].title.en")
     #expect(found.message.contains("is too long: 201 characters, at most 200 allowed"))
 }
 
 @Test func descriptionLengthCountsCharactersNotScalars() throws {
     // 4,000 flags of two scalars each (8,000 scalars, 32,000 bytes): exactly the description limit.
-    let bytes = SampleCatalog.mutatingProduct(1) { $0["description"] = ["en": String(repeating: "🇯🇵", count: 4_000), "zh-Hans": "移除所有广告。"] }
+    let bytes = SampleCatalog.mutatingProduct(1) {
+        $0["description"] = ["en": String(repeating: "🇯🇵", count: 4_000), "zh-Hans": "移除所有广告。"]
+    }
     #expect(catalogError(bytes) == nil)
 }
 
 @Test func idLengthCountsCharactersNotScalars() throws {
     // 255 characters, 510 scalars: within the id's length limit, so the problem is the characters used.
-    let found = try problem(in: SampleCatalog.mutatingProduct(1) { $0["id"] = String(repeating: "e\u{301}", count: 255) }, at: "products[1].id")
+    let found = try problem(
+        in: SampleCatalog.mutatingProduct(1) { $0["id"] = String(repeating: "e\u{301}", count: 255) },
+        at: "products[1].id")
     #expect(found.message.contains("is not a product identifier"))
 }
 
@@ -289,7 +324,9 @@ private func hasLineBreak(_ text: String) -> Bool {
     let family = "👨‍👩‍👧"  // one character, five scalars
     let id = String(repeating: family, count: 41)
     let found = try problem(in: SampleCatalog.mutatingProduct(1) { $0["id"] = id }, at: "products[1].id")
-    #expect(found.message.hasPrefix("\"\(String(repeating: family, count: 40))…\" (\(id.utf8.count) bytes) is not a product identifier"))
+    #expect(
+        found.message.hasPrefix(
+            "\"\(String(repeating: family, count: 40))…\" (\(id.utf8.count) bytes) is not a product identifier"))
 }
 
 @Test func quotedValueEscapesACarriageReturnLineFeedPair() throws {
@@ -300,7 +337,8 @@ private func hasLineBreak(_ text: String) -> Bool {
 }
 
 @Test func quotedValueEscapesUnicodeLineSeparatorsAndC1Controls() throws {
-    let found = try problem(in: SampleCatalog.mutatingProduct(1) { $0["id"] = "a\u{2028}b\u{85}c" }, at: "products[1].id")
+    let found = try problem(
+        in: SampleCatalog.mutatingProduct(1) { $0["id"] = "a\u{2028}b\u{85}c" }, at: "products[1].id")
     #expect(found.message.hasPrefix(#""a\u{2028}b\u{85}c""#))
     #expect(!hasLineBreak(found.message))
 }
@@ -317,7 +355,10 @@ private func hasLineBreak(_ text: String) -> Bool {
 
 @Test func emptyFileIsRefused() throws {
     let error = try #require(catalogError([], source: "empty.json"))
-    #expect(error.problems == [CatalogProblem(path: "line 1, column 1", message: "the file is empty; expected a JSON object")])
+    #expect(
+        error.problems == [
+            CatalogProblem(path: "line 1, column 1", message: "the file is empty; expected a JSON object")
+        ])
     #expect(error.description == "empty.json: line 1, column 1: the file is empty; expected a JSON object")
 }
 
@@ -350,7 +391,8 @@ func fiftyMegabyteTitleGivesAShortOneLineProblem() throws {
     let length = 50_000_000
     let halves = SampleCatalog.text.components(separatedBy: "\"100 Gems\"")
     try #require(halves.count == 2)
-    let bytes = Array(halves[0].utf8) + [0x22] + [UInt8](repeating: 0x61, count: length) + [0x22] + Array(halves[1].utf8)
+    let bytes =
+        Array(halves[0].utf8) + [0x22] + [UInt8](repeating: 0x61, count: length) + [0x22] + Array(halves[1].utf8)
     let error = try #require(catalogError(bytes))
     #expect(error.problems.count == 1)
     let found = try #require(error.problem(at: "products[0].title.en"))
@@ -370,7 +412,8 @@ private func catalogWithFirstTitle(_ title: [UInt8]) throws -> [UInt8] {
 @Test(.timeLimit(.minutes(5)))  // a hang guard, not a speed target: CI machines are shared
 func hugeTitleOfAccentedLettersIsMeasuredInCharacters() throws {
     let count = 1_666_666  // "e" + U+0301 is three bytes: 5 MB, 3.3 million scalars
-    let error = try #require(catalogError(try catalogWithFirstTitle(Array(String(repeating: "e\u{301}", count: count).utf8))))
+    let error = try #require(
+        catalogError(try catalogWithFirstTitle(Array(String(repeating: "e\u{301}", count: count).utf8))))
     #expect(error.problems.count == 1)
     let found = try #require(error.problem(at: "products[0].title.en"))
     #expect(found.message.contains("is too long: \(count) characters, at most 200 allowed"))

@@ -16,15 +16,21 @@ import Testing
         ("en_IN", "INR", "89", "₹89.00"),
         ("en_GB", "GBP", "0.99", "£0.99"),
     ])
-    func formatsInTheStorefrontCurrencyAndLocale(locale: String, currency: String, amount: String, expected: String) throws {
+    func formatsInTheStorefrontCurrencyAndLocale(locale: String, currency: String, amount: String, expected: String)
+        throws
+    {
         let value = try #require(Decimal(string: amount, locale: Locale(identifier: "en_US_POSIX")))
         #expect(PriceFormatter(currency: currency, locale: locale).string(value) == expected)
     }
 
     @Test func subscriptionsShowTheirPeriod() {
         let month = SubscriptionPeriod(value: 1, unit: .month)
-        #expect(PriceFormatter(currency: "USD", locale: "en_US").string(Decimal(string: "4.99")!, period: month, language: .english) == "$4.99/month")
-        #expect(PriceFormatter(currency: "CNY", locale: "zh_CN").string(30, period: month, language: .simplifiedChinese) == "¥30.00/月")
+        #expect(
+            PriceFormatter(currency: "USD", locale: "en_US").string(
+                Decimal(string: "4.99")!, period: month, language: .english) == "$4.99/month")
+        #expect(
+            PriceFormatter(currency: "CNY", locale: "zh_CN").string(30, period: month, language: .simplifiedChinese)
+                == "¥30.00/月")
         #expect(SubscriptionPeriod(iso8601: "P3M")?.unitLabel(in: .english) == "3 months")
         #expect(SubscriptionPeriod(iso8601: "P1Q") == nil)
     }
@@ -44,7 +50,9 @@ import Testing
 
 @Suite struct CoreFixtureTests {
     @Test func readsTheVersion4SampleWithItsSettings() throws {
-        let catalog = try CatalogLoader.decode(Array(try Data(contentsOf: FixtureFiles.url("SKDemo-Products.storekit"))), source: "SKDemo-Products.storekit")
+        let catalog = try CatalogLoader.decode(
+            Array(try Data(contentsOf: FixtureFiles.url("SKDemo-Products.storekit"))),
+            source: "SKDemo-Products.storekit")
         #expect(catalog.products.count == 20)
         #expect(catalog.settings.timeRate == .oneRenewalEvery30Seconds)
         #expect(catalog.settings.locale == "en_US")
@@ -55,7 +63,9 @@ import Testing
     }
 
     @Test func readsTheVersion3SampleWithIntroOffers() throws {
-        let catalog = try CatalogLoader.decode(Array(try Data(contentsOf: FixtureFiles.url("BackyardBirds-Store.storekit"))), source: "BackyardBirds-Store.storekit")
+        let catalog = try CatalogLoader.decode(
+            Array(try Data(contentsOf: FixtureFiles.url("BackyardBirds-Store.storekit"))),
+            source: "BackyardBirds-Store.storekit")
         #expect(catalog.products.count == 9)
         let premium = try #require(catalog.product(id: "pass.premium"))
         #expect(premium.subscription?.period.iso8601 == "P1M")
@@ -93,14 +103,21 @@ import Testing
 
 @Suite struct CoreProductsRequestTests {
     @Test func answersLikeSKProductsRequest() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let catalog = try CatalogLoader.decode(Array(try Data(contentsOf: root.appendingPathComponent("products.json"))), source: "products.json")
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let catalog = try CatalogLoader.decode(
+            Array(try Data(contentsOf: root.appendingPathComponent("products.json"))), source: "products.json")
         let china = try #require(catalog.storefront(id: "CHN"))
-        let ids = ["com.example.storefront.gems.100", "nope", "com.example.storefront.levels.classic",
-                   "com.example.storefront.pro.lifetime", "com.example.storefront.gems.100"]
+        let ids = [
+            "com.example.storefront.gems.100", "nope", "com.example.storefront.levels.classic",
+            "com.example.storefront.pro.lifetime", "com.example.storefront.gems.100",
+        ]
         let response = catalog.request(ids: ids, storefront: china)
         #expect(response.products.map(\.id) == ["com.example.storefront.gems.100"])
-        #expect(response.invalidProductIdentifiers == ["nope", "com.example.storefront.levels.classic", "com.example.storefront.pro.lifetime"])
+        #expect(
+            response.invalidProductIdentifiers == [
+                "nope", "com.example.storefront.levels.classic", "com.example.storefront.pro.lifetime",
+            ])
         #expect(response.unavailableInStorefront == ["com.example.storefront.pro.lifetime"])
         #expect(catalog.request(ids: [], storefront: china).products.isEmpty)
     }

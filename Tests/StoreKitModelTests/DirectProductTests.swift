@@ -1,8 +1,9 @@
 import Foundation
 import JSONReading
-@testable import StoreKitModel
 import SyntheticData
 import Testing
+
+@testable import StoreKitModel
 
 /// Products read straight from the bytes (`ProductsDecoder.directProduct`) must give exactly what
 /// the reading through a tree gives: the same catalog, or the same problems, for valid products in
@@ -24,14 +25,20 @@ import Testing
         /// What first differs between two outcomes.
         func difference(from other: Outcome) -> String {
             guard case .catalog(let mine) = self, case .catalog(let theirs) = other else { return "" }
-            guard let index = mine.products.indices.first(where: { $0 >= theirs.products.count || mine.products[$0] != theirs.products[$0] }) else { return "the header differs" }
+            guard
+                let index = mine.products.indices.first(where: {
+                    $0 >= theirs.products.count || mine.products[$0] != theirs.products[$0]
+                })
+            else { return "the header differs" }
             return "products[\(index)]: \(mine.products[index]) against \(theirs.products[index])"
         }
     }
 
     /// Expects both readings of `bytes` to give the same outcome; returns the direct one.
     @discardableResult
-    static func expectSameOutcome(_ bytes: [UInt8], _ context: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) -> Outcome {
+    static func expectSameOutcome(
+        _ bytes: [UInt8], _ context: String, sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) -> Outcome {
         let (direct, tree) = (outcome(bytes, .direct), outcome(bytes, .tree))
         #expect(direct == tree, "\(context) \(direct.difference(from: tree))", sourceLocation: sourceLocation)
         return direct
@@ -53,20 +60,29 @@ import Testing
     }
 
     static func catalog(count: Int, seed: UInt64) -> [String: Any] {
-        (try? JSONSerialization.jsonObject(with: Data(SyntheticCatalog.generate(count: count, seed: seed)))) as? [String: Any] ?? [:]
+        (try? JSONSerialization.jsonObject(with: Data(SyntheticCatalog.generate(count: count, seed: seed))))
+            as? [String: Any] ?? [:]
     }
 
     /// The catalog written with the header first (so products stream): the header's text, and each
     /// product's with its keys in the order `order` gives.
-    static func texts(_ catalog: [String: Any], order: ([String]) -> [String] = { $0.sorted() }) throws -> (header: String, products: [String]) {
-        let json = { (value: Any) throws in String(decoding: try JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed]), as: UTF8.self) }
+    static func texts(_ catalog: [String: Any], order: ([String]) -> [String] = { $0.sorted() }) throws -> (
+        header: String, products: [String]
+    ) {
+        let json = { (value: Any) throws in
+            String(
+                decoding: try JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed]), as: UTF8.self
+            )
+        }
         var header = "{"
         for key in StreamingDecodeTests.keys where key != "products" {
             guard let value = catalog[key] else { continue }
             header += "\"\(key)\": " + (try json(value)) + ",\n"
         }
         let products = try (catalog["products"] as? [[String: Any]] ?? []).map { product in
-            "{" + (try order(Array(product.keys)).map { "\"\($0)\": " + (try json(product[$0] as Any)) }.joined(separator: ", ")) + "}"
+            "{"
+                + (try order(Array(product.keys)).map { "\"\($0)\": " + (try json(product[$0] as Any)) }.joined(
+                    separator: ", ")) + "}"
         }
         return (header, products)
     }
@@ -79,7 +95,10 @@ import Testing
         for seed: UInt64 in [1, 2, 3] {
             let bytes = SyntheticCatalog.generate(count: 400, seed: seed)
             let direct = Self.expectSameOutcome(bytes, "seed \(seed)")
-            guard case .catalog(let catalog) = direct else { Issue.record("seed \(seed): \(direct)"); continue }
+            guard case .catalog(let catalog) = direct else {
+                Issue.record("seed \(seed): \(direct)")
+                continue
+            }
             #expect(catalog.products.count == 400)
             #expect(try Self.directlyRead(bytes) == 400, "every valid product is read directly")
         }
@@ -88,7 +107,9 @@ import Testing
     @Test func everyKeyOrderIsReadDirectly() throws {
         let base = Self.catalog(count: 60, seed: 5)
         var random = SplitMix64(state: 5)
-        let orders: [([String]) -> [String]] = [{ $0.sorted() }, { $0.sorted().reversed() }, { $0.shuffled(using: &random) }]
+        let orders: [([String]) -> [String]] = [
+            { $0.sorted() }, { $0.sorted().reversed() }, { $0.shuffled(using: &random) },
+        ]
         for (number, order) in orders.enumerated() {
             let bytes = Self.assemble(try Self.texts(base, order: order))
             #expect(try Self.directlyRead(bytes) == 60, "order \(number)")
@@ -108,7 +129,8 @@ import Testing
             ("\"en\":\"", "\"en\":\"👨‍👩‍👧 💎\\u200D💎 "),  // joiners in emoji, one escaped in the JSON
         ]
         for (find, replace) in edits {
-            let bytes = Self.assemble((texts.header, texts.products.map { $0.replacingOccurrences(of: find, with: replace) }))
+            let bytes = Self.assemble(
+                (texts.header, texts.products.map { $0.replacingOccurrences(of: find, with: replace) }))
             let direct = Self.expectSameOutcome(bytes, replace)
             if case .problems(let problems) = direct { Issue.record("\(replace): \(problems)") }
         }
@@ -129,8 +151,10 @@ import Testing
         }
     }
 
-    static let tokens = ["\"", ",", ":", "{", "}", "[", "]", "\\", "\\u", "\u{0}", "\n", "1e3", "-", "null", "true", "\"id\": \"x\", ",
-                         "\"type\": \"consumable\", ", "\"prices\": {}, ", "\"extra\": 1, ", "\u{7F}", "é", "\u{1}"]
+    static let tokens = [
+        "\"", ",", ":", "{", "}", "[", "]", "\\", "\\u", "\u{0}", "\n", "1e3", "-", "null", "true", "\"id\": \"x\", ",
+        "\"type\": \"consumable\", ", "\"prices\": {}, ", "\"extra\": 1, ", "\u{7F}", "é", "\u{1}",
+    ]
 
     static let mutations: [@Sendable (String, inout SplitMix64) -> String] = [
         { text, random in  // a byte removed
@@ -140,7 +164,9 @@ import Testing
         },
         { text, random in  // a token inserted
             var scalars = Array(text.unicodeScalars)
-            scalars.insert(contentsOf: tokens.randomElement(using: &random)!.unicodeScalars, at: Int.random(in: 1..<scalars.count, using: &random))
+            scalars.insert(
+                contentsOf: tokens.randomElement(using: &random)!.unicodeScalars,
+                at: Int.random(in: 1..<scalars.count, using: &random))
             return String(String.UnicodeScalarView(scalars))
         },
         { text, _ in text.replacingOccurrences(of: "\"USA\":\"", with: "\"USA\":\"1,") },
@@ -153,7 +179,8 @@ import Testing
         { text, _ in text.replacingOccurrences(of: "\"en\":\"", with: "\"en\":\"x\u{200D}") },
         { text, _ in text.replacingOccurrences(of: "\"en\":\"", with: "\"en\":\" \",\"en2\":\"") },
         { text, _ in text.replacingOccurrences(of: "\"title\": {", with: "\"title\": {\"en\": \"Twice\", ") },
-        { text, _ in "{\"id\": \"com.example.synthetic.consumable.gem-pack.1\", " + text.dropFirst() },  // another product's id, maybe
+        // Another product's id, maybe.
+        { text, _ in "{\"id\": \"com.example.synthetic.consumable.gem-pack.1\", " + text.dropFirst() },
         { text, _ in "{\"id\": \"bad id!\", " + text.dropFirst() },
         { text, _ in "{\"removed\": \"yes\", " + text.dropFirst() },
         { text, _ in "{\"removed\": true, " + text.dropFirst() },

@@ -1,5 +1,5 @@
-import Testing
 import StoreKitModel
+import Testing
 
 // MARK: - SKErrorCode
 
@@ -107,14 +107,18 @@ func networkMessagesAreDistinct(language: Language) {
 }
 
 @Test func lcAllWinsOverLang() {
-    #expect(Language.resolve(flag: nil, environment: ["LC_ALL": "zh_CN.UTF-8", "LANG": "en_US.UTF-8"]) == .simplifiedChinese)
+    #expect(
+        Language.resolve(flag: nil, environment: ["LC_ALL": "zh_CN.UTF-8", "LANG": "en_US.UTF-8"]) == .simplifiedChinese
+    )
     #expect(Language.resolve(flag: nil, environment: ["LC_ALL": "en_US.UTF-8", "LANG": "zh_CN.UTF-8"]) == .english)
     #expect(Language.resolve(flag: nil, environment: ["LC_ALL": "", "LANG": "zh_CN.UTF-8"]) == .simplifiedChinese)
 }
 
 @Test func chineseLocaleMeansSimplifiedChinese() {
     #expect(Language.resolve(flag: nil, environment: ["LANG": "zh_CN.UTF-8"]) == .simplifiedChinese)
-    #expect(Language.resolve(flag: nil, environment: ["LC_MESSAGES": "zh_CN.UTF-8", "LANG": "en_US.UTF-8"]) == .simplifiedChinese)
+    #expect(
+        Language.resolve(flag: nil, environment: ["LC_MESSAGES": "zh_CN.UTF-8", "LANG": "en_US.UTF-8"])
+            == .simplifiedChinese)
 }
 
 @Test func cLocaleAndEmptyEnvironmentMeanEnglish() {
@@ -129,8 +133,10 @@ func unknownLanguageFlagIsNil(flag: String) {
     #expect(Language.resolve(flag: flag, environment: ["LANG": "en_US.UTF-8"]) == nil)
 }
 
-@Test(arguments: [("en", Language.english), ("en_US", .english), ("EN-gb", .english),
-                  ("zh-Hans", .simplifiedChinese), ("zh_CN", .simplifiedChinese), ("zh", .simplifiedChinese)])
+@Test(arguments: [
+    ("en", Language.english), ("en_US", .english), ("EN-gb", .english),
+    ("zh-Hans", .simplifiedChinese), ("zh_CN", .simplifiedChinese), ("zh", .simplifiedChinese),
+])
 func languageTagsAreRecognised(tag: String, language: Language) {
     #expect(Language(tag: tag) == language)
 }

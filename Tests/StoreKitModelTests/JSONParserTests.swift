@@ -1,6 +1,6 @@
 import JSONReading
-import Testing
 import StoreKitModel
+import Testing
 
 /// The error `JSONParser.parse` throws for `bytes`, or nil when they parse.
 private func syntaxError(_ bytes: [UInt8]) -> JSONSyntaxError? {
@@ -33,8 +33,12 @@ private func object(_ value: JSONValue) -> JSONObject? {
 
 @Test func keepsNumbersAsTheirExactSourceText() throws {
     let value = try JSONParser.parse("[0.99, 1e3, -0, 1.5E-7, 160, 12345678901234567890123.45]")
-    #expect(value == .array([.number("0.99"), .number("1e3"), .number("-0"), .number("1.5E-7"),
-                             .number("160"), .number("12345678901234567890123.45")]))
+    #expect(
+        value
+            == .array([
+                .number("0.99"), .number("1e3"), .number("-0"), .number("1.5E-7"),
+                .number("160"), .number("12345678901234567890123.45"),
+            ]))
 }
 
 @Test func decodesEveryEscape() throws {
@@ -111,7 +115,10 @@ private func object(_ value: JSONValue) -> JSONObject? {
 @Test func fileEndingAfterAColonNamesTheObject() throws {
     let error = try #require(syntaxError("{\"a\":"))
     #expect(error.location.description == "line 1, column 6")
-    #expect(error.message == "unexpected end of file where a value was expected: the object opened at line 1, column 1 is never closed (the file looks truncated)")
+    #expect(
+        error.message
+            == "unexpected end of file where a value was expected: the object opened at line 1, column 1 is never closed (the file looks truncated)"
+    )
 }
 
 @Test func fileEndingAfterAnOpeningBracketNamesTheArray() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import StoreKitModel
 
 /// The locale and price checks answer without asking ICU where they can (start-up time); these
@@ -20,7 +21,8 @@ import Testing
 
     @Test(arguments: [
         ("en_US", true), ("es_419", true), ("zh-Hans_CN", true), ("zh_Hant", true), ("fr_CH", true), ("ja", true),
-        ("en_XX", false), ("en_us", false), ("EN_US", false), ("qq_US", false), ("en_US_POSIX", false), ("en_Latn_US_X", false), ("", false),
+        ("en_XX", false), ("en_us", false), ("EN_US", false), ("qq_US", false), ("en_US_POSIX", false),
+        ("en_Latn_US_X", false), ("", false),
     ])
     func localesAreCheckedPartByPart(identifier: String, known: Bool) {
         #expect(LocaleCatalog.isKnownLocale(identifier) == known)

@@ -1,15 +1,18 @@
 import Foundation
 import JSONReading
-@testable import StoreKitModel
 import SyntheticData
 import Testing
+
+@testable import StoreKitModel
 
 /// A catalog file of `MappedFile.threshold` bytes or more is parsed in place from a mapping whose
 /// pages are given back behind the parser. Its catalog and its messages must be exactly those of
 /// the same bytes decoded from memory, including messages that point back into released pages.
 @Suite struct MappedFileTests {
     static func write(_ bytes: [UInt8]) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("storefront-mapped-\(UUID().uuidString).json").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "storefront-mapped-\(UUID().uuidString).json"
+        ).path
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         return path
     }
@@ -32,7 +35,10 @@ import Testing
 
     /// Mapped with no threshold and pages given back after every one: each message must be the one
     /// the same bytes give from memory, even when it points back into pages already given back.
-    @Test(arguments: ["valid", "bad price at the end", "duplicate id at the end", "syntax error at the end", "first product bad", "header after the products"])
+    @Test(arguments: [
+        "valid", "bad price at the end", "duplicate id at the end", "syntax error at the end", "first product bad",
+        "header after the products",
+    ])
     func aMappedFileGivesTheSameCatalogAndMessages(_ variant: String) async throws {
         var bytes = SyntheticCatalog.generate(count: 300, seed: 5)
         let text = String(decoding: bytes, as: UTF8.self)
@@ -42,7 +48,8 @@ import Testing
             let first = try #require(text.firstMatch(of: /"id": "(com\.example\.synthetic\.[^"]+)"/)?.1)
             bytes = try Self.editLast(bytes, "\"id\": \"com.example.synthetic.", "\"id\": \"\(first)\", \"x\": \"")
         case "syntax error at the end": bytes = try Self.editLast(bytes, "}", "},")
-        case "first product bad": bytes = Array(text.replacingOccurrences(of: "\"type\": \"consumable\"", with: "\"type\": \"soup\"").utf8)
+        case "first product bad":
+            bytes = Array(text.replacingOccurrences(of: "\"type\": \"consumable\"", with: "\"type\": \"soup\"").utf8)
         case "header after the products": bytes = try Self.editLast(bytes, "}", ", \"languages\": [\"en\"]}")
         default: break
         }
@@ -54,7 +61,9 @@ import Testing
             try withExtendedLifetime(mapped) { try CatalogLoader.decode(mapped.bytes, source: path, mapped: mapped) }
         }
         #expect(fromMapping == fromMemory)
-        #expect(variant == "valid" ? fromMapping.hasPrefix("ok 3") : !fromMapping.hasPrefix("ok "), "\(fromMapping.prefix(300))")
+        #expect(
+            variant == "valid" ? fromMapping.hasPrefix("ok 3") : !fromMapping.hasPrefix("ok "),
+            "\(fromMapping.prefix(300))")
     }
 
     /// `load(from:)` maps a file from the threshold up (here a small catalog and 16 MiB of spaces).
@@ -68,7 +77,9 @@ import Testing
         }
         #expect(try CatalogLoader.mapIfLarge(large) != nil)
         #expect(try CatalogLoader.mapIfLarge(small) == nil)
-        #expect(try await CatalogLoader.load(from: large, fetcher: nil).products.count == CatalogLoader.load(from: small, fetcher: nil).products.count)
+        #expect(
+            try await CatalogLoader.load(from: large, fetcher: nil).products.count
+                == CatalogLoader.load(from: small, fetcher: nil).products.count)
         #expect(try CatalogLoader.mapIfLarge("/nonexistent/catalog.json") == nil)
         #expect(try CatalogLoader.mapIfLarge("/tmp") == nil)
     }
@@ -89,7 +100,8 @@ import Testing
     @Test func aPipeIsReadToItsEnd() async throws {
         let bytes = SyntheticCatalog.generate(count: 2_000, seed: 2)
         #expect(bytes.count > 1 << 20)
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("storefront-fifo-\(UUID().uuidString)").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("storefront-fifo-\(UUID().uuidString)")
+            .path
         #expect(mkfifo(path, 0o600) == 0)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let writer = Thread {
@@ -103,9 +115,13 @@ import Testing
 
     @Test func aWrongPathSaysWhatToPass() throws {
         let missing = "/nonexistent-\(UUID().uuidString)/products.json"
-        #expect(Self.message(missing) == "\(missing): no such file; pass --catalog with the path of a products.json or .storekit file")
+        #expect(
+            Self.message(missing)
+                == "\(missing): no such file; pass --catalog with the path of a products.json or .storekit file")
         let directory = FileManager.default.temporaryDirectory.path
-        #expect(Self.message(directory) == "\(directory): is a directory; pass the catalog file itself (e.g. \(directory)/products.json)")
+        #expect(
+            Self.message(directory)
+                == "\(directory): is a directory; pass the catalog file itself (e.g. \(directory)/products.json)")
     }
 
     static func message(_ path: String) -> String {

@@ -1,8 +1,9 @@
 import Foundation
 import JSONReading
-@testable import StoreKitModel
 import SyntheticData
 import Testing
+
+@testable import StoreKitModel
 
 /// A large products array is read in parts on several cores (`ParallelProducts`) only when every
 /// part reads whole; any other case must come out exactly as reading the products one by one.
@@ -58,28 +59,40 @@ import Testing
     /// Broken late in the array, a repeated id across parts, a header after the products, and
     /// text inside strings that looks like the boundary between elements: each is read as the tree
     /// reads it, with the same catalog or the same problems.
-    @Test(arguments: ["bad price late", "id repeated across parts", "header after the products", "boundaries inside strings", "trailing comma"])
+    @Test(arguments: [
+        "bad price late", "id repeated across parts", "header after the products", "boundaries inside strings",
+        "trailing comma",
+    ])
     func anythingElseIsReadOneByOne(_ variant: String) throws {
         let text = String(decoding: Self.bytes, as: UTF8.self)
-        let bytes: [UInt8] = switch variant {
-        case "bad price late": try Self.replacing(text, "\"USA\": \"", "\"USA\": \"1,", occurrence: 1_900)
-        case "id repeated across parts":
-            // Product 1,800 takes the id of product 10: a duplicate that only joining the parts finds.
-            try Self.sameId(text, as: 10, at: 1_800)
-        case "header after the products":
-            // Compact (`},{` between elements), with the accounts, an array of objects too, after the products.
-            try StreamingDecodeTests.write(try #require(try JSONSerialization.jsonObject(with: Data(Self.bytes)) as? [String: Any]),
-                                           order: StreamingDecodeTests.keys.filter { $0 != "accounts" } + ["accounts"])
-        case "boundaries inside strings": Array(text.replacingOccurrences(of: "\"en\": \"", with: "\"en\": \"} ,{").utf8)
-        default: Array((String(text.dropLast(7)) + ",\n  ]\n}\n").utf8)
-        }
+        let bytes: [UInt8] =
+            switch variant {
+            case "bad price late": try Self.replacing(text, "\"USA\": \"", "\"USA\": \"1,", occurrence: 1_900)
+            case "id repeated across parts":
+                // Product 1,800 takes the id of product 10: a duplicate that only joining the parts finds.
+                try Self.sameId(text, as: 10, at: 1_800)
+            case "header after the products":
+                // Compact (`},{` between elements), with the accounts, an array of objects too, after the products.
+                try StreamingDecodeTests.write(
+                    try #require(try JSONSerialization.jsonObject(with: Data(Self.bytes)) as? [String: Any]),
+                    order: StreamingDecodeTests.keys.filter { $0 != "accounts" } + ["accounts"])
+            case "boundaries inside strings":
+                Array(text.replacingOccurrences(of: "\"en\": \"", with: "\"en\": \"} ,{").utf8)
+            default: Array((String(text.dropLast(7)) + ",\n  ]\n}\n").utf8)
+            }
         let direct = DirectProductTests.expectSameOutcome(bytes, variant)
         switch variant {
         case "header after the products", "boundaries inside strings":
-            guard case .catalog(let catalog) = direct else { Issue.record("\(variant): \(direct)"); return }
+            guard case .catalog(let catalog) = direct else {
+                Issue.record("\(variant): \(direct)")
+                return
+            }
             #expect(catalog.products.count == 2_000)
         default:
-            guard case .problems(let problems) = direct else { Issue.record("\(variant): no problem"); return }
+            guard case .problems(let problems) = direct else {
+                Issue.record("\(variant): no problem")
+                return
+            }
             #expect(!problems.isEmpty)
         }
     }

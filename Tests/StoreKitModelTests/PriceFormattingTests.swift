@@ -85,9 +85,15 @@ private let quarter = SubscriptionPeriod(value: 3, unit: .month)
 }
 
 @Test func appendsThePeriodInChinese() {
-    #expect(PriceFormatter(currency: "JPY", locale: "ja_JP").string(30, period: month, language: .simplifiedChinese) == "¥30/月")
-    #expect(PriceFormatter(currency: "CNY", locale: "zh_CN").string(30, period: month, language: .simplifiedChinese) == "¥30.00/月")
-    #expect(PriceFormatter(currency: "CNY", locale: "zh_CN").string(68, period: year, language: .simplifiedChinese) == "¥68.00/年")
+    #expect(
+        PriceFormatter(currency: "JPY", locale: "ja_JP").string(30, period: month, language: .simplifiedChinese)
+            == "¥30/月")
+    #expect(
+        PriceFormatter(currency: "CNY", locale: "zh_CN").string(30, period: month, language: .simplifiedChinese)
+            == "¥30.00/月")
+    #expect(
+        PriceFormatter(currency: "CNY", locale: "zh_CN").string(68, period: year, language: .simplifiedChinese)
+            == "¥68.00/年")
 }
 
 @Test func periodUnitLabels() {
@@ -107,10 +113,12 @@ func rejectsMalformedPeriods(text: String) {
 @Test func displayPriceAddsThePeriodOnlyForAutoRenewables() {
     let formatter = PriceFormatter(currency: "USD", locale: "en_US")
     let text = LocalizedText(["en": "Pass"])
-    let monthly = Product(id: "m", type: .autoRenewable, title: text, description: text, prices: ["USA": decimal("4.99")],
-                          subscription: SubscriptionInfo(group: "g", period: month, rank: 1, introOffer: nil))
-    let season = Product(id: "s", type: .nonRenewing, title: text, description: text, prices: ["USA": decimal("9.99")],
-                         subscription: SubscriptionInfo(group: nil, period: quarter, rank: nil, introOffer: nil))
+    let monthly = Product(
+        id: "m", type: .autoRenewable, title: text, description: text, prices: ["USA": decimal("4.99")],
+        subscription: SubscriptionInfo(group: "g", period: month, rank: 1, introOffer: nil))
+    let season = Product(
+        id: "s", type: .nonRenewing, title: text, description: text, prices: ["USA": decimal("9.99")],
+        subscription: SubscriptionInfo(group: nil, period: quarter, rank: nil, introOffer: nil))
     #expect(formatter.displayPrice(of: monthly, in: "USA", language: .english) == "$4.99/month")
     #expect(formatter.displayPrice(of: season, in: "USA", language: .english) == "$9.99")
     #expect(formatter.displayPrice(of: season, in: "JPN", language: .english) == nil)
@@ -191,15 +199,22 @@ func truncateNeverExceedsTheWidth(width: Int) {
 
 /// Formatted prices are remembered process-wide; a remembered text must be what formatting gives.
 @Test func rememberedPricesAreWhatFormattingGives() throws {
-    let cases: [(String, String, String)] = [("USD", "en_US", "0.99"), ("JPY", "ja_JP", "160"), ("EUR", "de_DE", "1234.99"),
-                                             ("CHF", "fr_CH", "1.00"), ("CHF", "fr_CH", "1"), ("SAR", "ar_SA", "3.99"), ("EUR", "fr_FR", "1.19")]
+    let cases: [(String, String, String)] = [
+        ("USD", "en_US", "0.99"), ("JPY", "ja_JP", "160"), ("EUR", "de_DE", "1234.99"),
+        ("CHF", "fr_CH", "1.00"), ("CHF", "fr_CH", "1"), ("SAR", "ar_SA", "3.99"), ("EUR", "fr_FR", "1.19"),
+    ]
     for _ in 0..<2 {
         for (currency, locale, text) in cases {
             let amount = try #require(Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")))
-            let direct = amount.formatted(Decimal.FormatStyle.Currency(code: currency, locale: Locale(identifier: locale)))
-            #expect(PriceFormatter(currency: currency, locale: locale).string(amount) == direct, "\(currency) \(locale) \(text)")
+            let direct = amount.formatted(
+                Decimal.FormatStyle.Currency(code: currency, locale: Locale(identifier: locale)))
+            #expect(
+                PriceFormatter(currency: currency, locale: locale).string(amount) == direct,
+                "\(currency) \(locale) \(text)")
         }
     }
     // The same amount in another currency or locale is not the remembered one.
-    #expect(PriceFormatter(currency: "USD", locale: "en_US").string(1) != PriceFormatter(currency: "EUR", locale: "de_DE").string(1))
+    #expect(
+        PriceFormatter(currency: "USD", locale: "en_US").string(1)
+            != PriceFormatter(currency: "EUR", locale: "de_DE").string(1))
 }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import StoreKitModel
+import Testing
 
 /// A catalog selling in USA and JPN: `gems` everywhere, `legacy` removed, `pro` not sold in JPN,
 /// and `promo` with no JPN price.
@@ -8,10 +8,13 @@ private enum RequestCatalog {
     static let usa = Storefront(id: "USA", currency: "USD", locale: "en_US")
     static let japan = Storefront(id: "JPN", currency: "JPY", locale: "ja_JP")
 
-    static func product(_ id: String, prices: [String: Decimal], unavailableIn: Set<String> = [], removed: Bool = false) -> Product {
+    static func product(_ id: String, prices: [String: Decimal], unavailableIn: Set<String> = [], removed: Bool = false)
+        -> Product
+    {
         let text = LocalizedText(["en": id])
-        return Product(id: id, type: .nonConsumable, title: text, description: text, prices: prices,
-                       unavailableIn: unavailableIn, removed: removed)
+        return Product(
+            id: id, type: .nonConsumable, title: text, description: text, prices: prices,
+            unavailableIn: unavailableIn, removed: removed)
     }
 
     static let catalog = Catalog(
@@ -61,14 +64,16 @@ private enum RequestCatalog {
 }
 
 @Test func duplicatesCollapseToTheFirstOccurrence() {
-    let response = RequestCatalog.catalog.request(ids: ["gems", "nope", "gems", "pro", "nope", "pro"], storefront: RequestCatalog.japan)
+    let response = RequestCatalog.catalog.request(
+        ids: ["gems", "nope", "gems", "pro", "nope", "pro"], storefront: RequestCatalog.japan)
     #expect(response.products.map(\.id) == ["gems"])
     #expect(response.invalidProductIdentifiers == ["nope", "pro"])
     #expect(response.unavailableInStorefront == ["pro"])
 }
 
 @Test func orderFollowsTheRequestNotTheCatalog() {
-    let response = RequestCatalog.catalog.request(ids: ["promo", "x", "pro", "legacy", "gems"], storefront: RequestCatalog.usa)
+    let response = RequestCatalog.catalog.request(
+        ids: ["promo", "x", "pro", "legacy", "gems"], storefront: RequestCatalog.usa)
     #expect(response.products.map(\.id) == ["promo", "pro", "gems"])
     #expect(response.invalidProductIdentifiers == ["x", "legacy"])
 }
@@ -87,7 +92,8 @@ private enum RequestCatalog {
 
 @Test func allProductIdsIncludesRemovedProductsInCatalogOrder() {
     #expect(RequestCatalog.catalog.allProductIds == ["gems", "legacy", "pro", "promo"])
-    let response = RequestCatalog.catalog.request(ids: RequestCatalog.catalog.allProductIds, storefront: RequestCatalog.japan)
+    let response = RequestCatalog.catalog.request(
+        ids: RequestCatalog.catalog.allProductIds, storefront: RequestCatalog.japan)
     #expect(response.products.map(\.id) == ["gems"])
     #expect(response.invalidProductIdentifiers == ["legacy", "pro", "promo"])
     #expect(response.unavailableInStorefront == ["pro", "promo"])
@@ -104,14 +110,18 @@ private enum RequestCatalog {
         #expect(whole.invalidProductIdentifiers == general.invalidProductIdentifiers)
         #expect(whole.unavailableInStorefront == general.unavailableInStorefront)
     }
-    #expect(catalog.request(ids: catalog.allProductIds, storefront: RequestCatalog.japan).invalidProductIdentifiers == ["legacy", "pro", "promo"])
+    #expect(
+        catalog.request(ids: catalog.allProductIds, storefront: RequestCatalog.japan).invalidProductIdentifiers == [
+            "legacy", "pro", "promo",
+        ])
 }
 
 /// A catalog built in code may repeat an id (the decoders refuse that, `Catalog.init` does not):
 /// the shortcut must not apply, and the repeat collapses as in any request.
 @Test func aCatalogWithARepeatedIdStillCollapsesTheRepeat() {
     let product = RequestCatalog.product("a", prices: ["USA": 1])
-    let catalog = Catalog(bundleId: "com.example.repeat", languages: ["en"], defaultStorefront: "USA", storefronts: [RequestCatalog.usa],
-                          accounts: [], subscriptionGroups: [], products: [product, product])
+    let catalog = Catalog(
+        bundleId: "com.example.repeat", languages: ["en"], defaultStorefront: "USA", storefronts: [RequestCatalog.usa],
+        accounts: [], subscriptionGroups: [], products: [product, product])
     #expect(catalog.request(ids: ["a", "a"], storefront: RequestCatalog.usa).products.map(\.id) == ["a"])
 }

@@ -5,52 +5,52 @@ import StoreKitModel
 /// auto-renewable subscription in the "premium" group) and ways to break it one mistake at a time.
 enum SampleCatalog {
     static let text = """
-    {
-      "format": "storefront-catalog",
-      "version": 1,
-      "bundleId": "com.example.sample",
-      "languages": ["en", "zh-Hans"],
-      "defaultStorefront": "USA",
-      "storefronts": [
-        {"id": "USA", "currency": "USD", "locale": "en_US"},
-        {"id": "JPN", "currency": "JPY", "locale": "ja_JP"}
-      ],
-      "accounts": [
-        {"name": "alice", "storefront": "USA", "askToBuy": false, "paymentsAllowed": true, "note": "Default account."}
-      ],
-      "subscriptionGroups": [
-        {"id": "premium", "title": {"en": "Premium", "zh-Hans": "高级会员"}}
-      ],
-      "products": [
         {
-          "id": "com.example.sample.gems.100",
-          "type": "consumable",
-          "title": {"en": "100 Gems", "zh-Hans": "100 颗宝石"},
-          "description": {"en": "Adds 100 gems.", "zh-Hans": "充入 100 颗宝石。"},
-          "prices": {"USA": "0.99", "JPN": "160"},
-          "wallet": {"balance": "gems", "amount": 100}
-        },
-        {
-          "id": "com.example.sample.removeads",
-          "type": "nonConsumable",
-          "title": {"en": "Remove Ads", "zh-Hans": "移除广告"},
-          "description": {"en": "Removes all ads.", "zh-Hans": "移除所有广告。"},
-          "prices": {"USA": "2.99", "JPN": "480"}
-        },
-        {
-          "id": "com.example.sample.premium.monthly",
-          "type": "autoRenewable",
-          "title": {"en": "Premium Monthly", "zh-Hans": "高级会员（月度）"},
-          "description": {"en": "Premium, billed monthly.", "zh-Hans": "按月付费的高级会员。"},
-          "prices": {"USA": "4.99", "JPN": "800"},
-          "subscription": {
-            "group": "premium", "period": "P1M", "rank": 1,
-            "introOffer": {"paymentMode": "freeTrial", "period": "P1W", "periods": 1}
-          }
+          "format": "storefront-catalog",
+          "version": 1,
+          "bundleId": "com.example.sample",
+          "languages": ["en", "zh-Hans"],
+          "defaultStorefront": "USA",
+          "storefronts": [
+            {"id": "USA", "currency": "USD", "locale": "en_US"},
+            {"id": "JPN", "currency": "JPY", "locale": "ja_JP"}
+          ],
+          "accounts": [
+            {"name": "alice", "storefront": "USA", "askToBuy": false, "paymentsAllowed": true, "note": "Default account."}
+          ],
+          "subscriptionGroups": [
+            {"id": "premium", "title": {"en": "Premium", "zh-Hans": "高级会员"}}
+          ],
+          "products": [
+            {
+              "id": "com.example.sample.gems.100",
+              "type": "consumable",
+              "title": {"en": "100 Gems", "zh-Hans": "100 颗宝石"},
+              "description": {"en": "Adds 100 gems.", "zh-Hans": "充入 100 颗宝石。"},
+              "prices": {"USA": "0.99", "JPN": "160"},
+              "wallet": {"balance": "gems", "amount": 100}
+            },
+            {
+              "id": "com.example.sample.removeads",
+              "type": "nonConsumable",
+              "title": {"en": "Remove Ads", "zh-Hans": "移除广告"},
+              "description": {"en": "Removes all ads.", "zh-Hans": "移除所有广告。"},
+              "prices": {"USA": "2.99", "JPN": "480"}
+            },
+            {
+              "id": "com.example.sample.premium.monthly",
+              "type": "autoRenewable",
+              "title": {"en": "Premium Monthly", "zh-Hans": "高级会员（月度）"},
+              "description": {"en": "Premium, billed monthly.", "zh-Hans": "按月付费的高级会员。"},
+              "prices": {"USA": "4.99", "JPN": "800"},
+              "subscription": {
+                "group": "premium", "period": "P1M", "rank": 1,
+                "introOffer": {"paymentMode": "freeTrial", "period": "P1W", "periods": 1}
+              }
+            }
+          ]
         }
-      ]
-    }
-    """
+        """
 
     static var bytes: [UInt8] { Array(text.utf8) }
 

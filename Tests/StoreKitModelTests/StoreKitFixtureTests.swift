@@ -1,13 +1,15 @@
 import Foundation
-import Testing
 import StoreKitModel
+import Testing
 
 private func fixture(_ name: String) throws -> Catalog {
     let url = FixtureFiles.url(name)
     return try CatalogLoader.decode([UInt8](try Data(contentsOf: url)), source: url.path)
 }
 
-private func product(_ id: String, in catalog: Catalog, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> Product {
+private func product(_ id: String, in catalog: Catalog, sourceLocation: Testing.SourceLocation = #_sourceLocation)
+    throws -> Product
+{
     try #require(catalog.product(id: id), "no product \(id)", sourceLocation: sourceLocation)
 }
 
@@ -68,9 +70,13 @@ private func decimal(_ text: String) -> Decimal {
 @Test func backyardBirdsImportsSixProductsAndThreeSubscriptions() throws {
     let catalog = try fixture("BackyardBirds-Store.storekit")
     #expect(catalog.products.count == 9)
-    #expect(catalog.products.filter { $0.type == .consumable }.map(\.id)
-        == ["pellet.single", "pellet.box", "acorns.individual", "acorns.collection", "nectar.cup", "nectar.bottle"])
-    #expect(catalog.products.filter { $0.type == .autoRenewable }.map(\.id) == ["pass.individual", "pass.family", "pass.premium"])
+    #expect(
+        catalog.products.filter { $0.type == .consumable }.map(\.id)
+            == ["pellet.single", "pellet.box", "acorns.individual", "acorns.collection", "nectar.cup", "nectar.bottle"])
+    #expect(
+        catalog.products.filter { $0.type == .autoRenewable }.map(\.id) == [
+            "pass.individual", "pass.family", "pass.premium",
+        ])
 }
 
 @Test func backyardBirdsPassesHaveAFreeTrialAndRanks() throws {
@@ -82,8 +88,11 @@ private func decimal(_ text: String) -> Decimal {
         #expect(pass.subscription?.group == "6F3A93AB")
         #expect(pass.subscription?.period.iso8601 == "P1M")
         #expect(pass.subscription?.rank == rank)
-        #expect(pass.subscription?.introOffer == IntroOffer(paymentMode: .freeTrial, period: SubscriptionPeriod(value: 1, unit: .month),
-                                                           periods: 1, prices: [:]))
+        #expect(
+            pass.subscription?.introOffer
+                == IntroOffer(
+                    paymentMode: .freeTrial, period: SubscriptionPeriod(value: 1, unit: .month),
+                    periods: 1, prices: [:]))
     }
 }
 
@@ -100,11 +109,17 @@ private func decimal(_ text: String) -> Decimal {
     let catalog = try fixture("FoodTruck-Products.storekit")
     #expect(catalog.products.map(\.id) == ["feature.annualhistory", "socialfeedplus.monthly", "socialfeedplus.yearly"])
     let monthly = try #require(try product("socialfeedplus.monthly", in: catalog).subscription)
-    #expect(monthly.introOffer == IntroOffer(paymentMode: .payAsYouGo, period: SubscriptionPeriod(value: 1, unit: .month), periods: 3,
-                                            prices: ["USA": decimal("2.49")]))
+    #expect(
+        monthly.introOffer
+            == IntroOffer(
+                paymentMode: .payAsYouGo, period: SubscriptionPeriod(value: 1, unit: .month), periods: 3,
+                prices: ["USA": decimal("2.49")]))
     let yearly = try #require(try product("socialfeedplus.yearly", in: catalog).subscription)
-    #expect(yearly.introOffer == IntroOffer(paymentMode: .payUpFront, period: SubscriptionPeriod(value: 3, unit: .month), periods: 1,
-                                           prices: ["USA": decimal("8.99")]))
+    #expect(
+        yearly.introOffer
+            == IntroOffer(
+                paymentMode: .payUpFront, period: SubscriptionPeriod(value: 3, unit: .month), periods: 1,
+                prices: ["USA": decimal("8.99")]))
     #expect(monthly.rank == 1 && yearly.rank == 1, "one level: a move between them is a crossgrade")
     #expect(monthly.offers.filter { $0.kind == .code }.count == 1)
     #expect(yearly.offers.filter { $0.kind == .code }.count == 1)
@@ -124,7 +139,8 @@ private func decimal(_ text: String) -> Decimal {
 /// In a storefront whose currency is not the file's, the file still opens, with one notice.
 @Test func foodTruckInJapanOpensAndSaysWhy() throws {
     let url = FixtureFiles.url("FoodTruck-Products.storekit")
-    let text = try String(contentsOf: url, encoding: .utf8).replacingOccurrences(of: #""_storefront" : "USA""#, with: #""_storefront" : "JPN""#)
+    let text = try String(contentsOf: url, encoding: .utf8).replacingOccurrences(
+        of: #""_storefront" : "USA""#, with: #""_storefront" : "JPN""#)
     let catalog = try CatalogLoader.decode(Array(text.utf8), source: "FoodTruck-jp.storekit")
     #expect(catalog.defaultStorefront == "JPN")
     #expect(catalog.products.count == 3)
@@ -134,15 +150,21 @@ private func decimal(_ text: String) -> Decimal {
 // MARK: - Hand-written files of other format versions
 
 /// A `.storekit` file with the given `products` and `subscriptionGroups` arrays and optional `settings`.
-private func storeKitFile(products: String = "[]", groups: String = "[]", settings: String? = nil,
-                          version: String = #"{"major": 2, "minor": 0}"#) -> [UInt8] {
-    var members = [#""identifier": "4A1B2C3D""#, #""products": \#(products)"#,
-                   #""subscriptionGroups": \#(groups)"#, #""version": \#(version)"#]
+private func storeKitFile(
+    products: String = "[]", groups: String = "[]", settings: String? = nil,
+    version: String = #"{"major": 2, "minor": 0}"#
+) -> [UInt8] {
+    var members = [
+        #""identifier": "4A1B2C3D""#, #""products": \#(products)"#,
+        #""subscriptionGroups": \#(groups)"#, #""version": \#(version)"#,
+    ]
     if let settings { members.append(#""settings": \#(settings)"#) }
     return Array(("{\n" + members.joined(separator: ",\n") + "\n}").utf8)
 }
 
-private func storeKitProduct(id: String = "com.example.coin", type: String = "Consumable", price: String = "\"0.99\"") -> String {
+private func storeKitProduct(id: String = "com.example.coin", type: String = "Consumable", price: String = "\"0.99\"")
+    -> String
+{
     #"""
     {"displayPrice": \#(price), "familyShareable": false, "internalID": "11", "productID": "\#(id)",
      "referenceName": "Coin", "type": "\#(type)",
@@ -151,18 +173,19 @@ private func storeKitProduct(id: String = "com.example.coin", type: String = "Co
 }
 
 private let version1Group = #"""
-[{"id": "G1", "name": "Gold", "localizations": [], "subscriptions": [
-  {"adHocOffers": [], "codeOffers": [], "displayPrice": "9.99", "familyShareable": false, "groupNumber": 1,
-   "internalID": "21", "productID": "com.example.gold.monthly", "recurringSubscriptionPeriod": "P1M",
-   "referenceName": "Gold Monthly", "subscriptionGroupID": "G1", "type": "RecurringSubscription",
-   "introductoryOffer": {"displayPrice": "1.99", "internalID": "22", "numberOfPeriods": 3,
-                         "paymentMode": "payAsYouGo", "subscriptionPeriod": "P1M"},
-   "localizations": [{"description": "Gold, monthly.", "displayName": "Gold", "locale": "en_US"}]}
-]}]
-"""#
+    [{"id": "G1", "name": "Gold", "localizations": [], "subscriptions": [
+      {"adHocOffers": [], "codeOffers": [], "displayPrice": "9.99", "familyShareable": false, "groupNumber": 1,
+       "internalID": "21", "productID": "com.example.gold.monthly", "recurringSubscriptionPeriod": "P1M",
+       "referenceName": "Gold Monthly", "subscriptionGroupID": "G1", "type": "RecurringSubscription",
+       "introductoryOffer": {"displayPrice": "1.99", "internalID": "22", "numberOfPeriods": 3,
+                             "paymentMode": "payAsYouGo", "subscriptionPeriod": "P1M"},
+       "localizations": [{"description": "Gold, monthly.", "displayName": "Gold", "locale": "en_US"}]}
+    ]}]
+    """#
 
 @Test func version1FileWithoutSettingsImports() throws {
-    let bytes = storeKitFile(products: "[\(storeKitProduct())]", groups: version1Group, version: #"{"major": 1, "minor": 1}"#)
+    let bytes = storeKitFile(
+        products: "[\(storeKitProduct())]", groups: version1Group, version: #"{"major": 1, "minor": 1}"#)
     let catalog = try CatalogLoader.decode(bytes, source: "Legacy.storekit")
     #expect(catalog.products.map(\.id) == ["com.example.coin", "com.example.gold.monthly"])
     #expect(catalog.storefronts.map(\.id) == ["USA"])
@@ -177,8 +200,11 @@ private let version1Group = #"""
     #expect(gold.type == .autoRenewable)
     #expect(gold.prices == ["USA": decimal("9.99")])
     #expect(gold.subscription?.rank == 1)
-    #expect(gold.subscription?.introOffer == IntroOffer(paymentMode: .payAsYouGo, period: SubscriptionPeriod(value: 1, unit: .month),
-                                                       periods: 3, prices: ["USA": decimal("1.99")]))
+    #expect(
+        gold.subscription?.introOffer
+            == IntroOffer(
+                paymentMode: .payAsYouGo, period: SubscriptionPeriod(value: 1, unit: .month),
+                periods: 3, prices: ["USA": decimal("1.99")]))
 }
 
 @Test func storeKitFileIsRecognisedByItsShapeWithoutTheExtension() throws {
@@ -188,7 +214,8 @@ private let version1Group = #"""
 }
 
 @Test func storefrontSettingPutsPricesInThatStorefront() throws {
-    let bytes = storeKitFile(products: "[\(storeKitProduct(price: "\"160\""))]", settings: #"{"_storefront": "JPN", "_locale": "ja_JP"}"#)
+    let bytes = storeKitFile(
+        products: "[\(storeKitProduct(price: "\"160\""))]", settings: #"{"_storefront": "JPN", "_locale": "ja_JP"}"#)
     let catalog = try CatalogLoader.decode(bytes, source: "Japan.storekit")
     #expect(catalog.storefronts == [Storefront(id: "JPN", currency: "JPY", locale: "ja_JP")])
     #expect(catalog.defaultStorefront == "JPN")
@@ -259,7 +286,8 @@ private func storeKitProduct(displayName: String, description: String) -> String
 }
 
 @Test func storeKitDescriptionMayContainLineBreaksAndTabs() throws {
-    let bytes = storeKitFile(products: "[\(storeKitProduct(displayName: "Coin", description: #"One coin.\n\tSpend it anywhere."#))]")
+    let bytes = storeKitFile(
+        products: "[\(storeKitProduct(displayName: "Coin", description: #"One coin.\n\tSpend it anywhere."#))]")
     let catalog = try CatalogLoader.decode(bytes, source: "Coin.storekit")
     #expect(catalog.products[0].description.text(in: .english) == "One coin.\n\tSpend it anywhere.")
 }
@@ -272,20 +300,26 @@ private func groupWithUnpricedIntroOffer(_ mode: String) -> String {
 
 @Test(arguments: ["payAsYouGo", "payUpFront"])
 func paidIntroOfferWithoutDisplayPriceIsRefused(mode: String) throws {
-    let error = try #require(catalogError(storeKitFile(groups: groupWithUnpricedIntroOffer(mode)), source: "Bad.storekit"))
+    let error = try #require(
+        catalogError(storeKitFile(groups: groupWithUnpricedIntroOffer(mode)), source: "Bad.storekit"))
     #expect(error.problems.count == 1)
     let message = try #require(error.problem(at: "subscriptionGroups[0].subscriptions[0].introductoryOffer")?.message)
     #expect(message == #"missing "displayPrice" (the \#(mode) offer's price in the USA storefront's currency)"#)
 }
 
 @Test func freeTrialIntroOfferNeedsNoDisplayPrice() throws {
-    let catalog = try CatalogLoader.decode(storeKitFile(groups: groupWithUnpricedIntroOffer("free")), source: "Trial.storekit")
+    let catalog = try CatalogLoader.decode(
+        storeKitFile(groups: groupWithUnpricedIntroOffer("free")), source: "Trial.storekit")
     let offer = try #require(try product("com.example.gold.monthly", in: catalog).subscription?.introOffer)
-    #expect(offer == IntroOffer(paymentMode: .freeTrial, period: SubscriptionPeriod(value: 1, unit: .month), periods: 3, prices: [:]))
+    #expect(
+        offer
+            == IntroOffer(
+                paymentMode: .freeTrial, period: SubscriptionPeriod(value: 1, unit: .month), periods: 3, prices: [:]))
 }
 
 @Test func payUpFrontIntroOfferKeepsItsPrice() throws {
-    let group = version1Group.replacingOccurrences(of: #""paymentMode": "payAsYouGo""#, with: #""paymentMode": "payUpFront""#)
+    let group = version1Group.replacingOccurrences(
+        of: #""paymentMode": "payAsYouGo""#, with: #""paymentMode": "payUpFront""#)
     let catalog = try CatalogLoader.decode(storeKitFile(groups: group), source: "UpFront.storekit")
     let offer = try #require(try product("com.example.gold.monthly", in: catalog).subscription?.introOffer)
     #expect(offer.paymentMode == .payUpFront)

@@ -10,7 +10,8 @@ import Testing
         let data = try Data(contentsOf: FixtureFiles.url("SKDemo-Products.storekit"))
         var object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         change(&object)
-        return try CatalogLoader.decode([UInt8](try JSONSerialization.data(withJSONObject: object)), source: "changed.storekit")
+        return try CatalogLoader.decode(
+            [UInt8](try JSONSerialization.data(withJSONObject: object)), source: "changed.storekit")
     }
 
     func setting(_ object: inout [String: Any], _ key: String, _ value: Any) {
@@ -32,9 +33,13 @@ import Testing
         #expect(catalog.storefronts.map(\.id) == ["JPN"])
         #expect(catalog.products.count == 20)
         #expect(catalog.product(id: "nonconsumable.utilityvehicle")?.prices["JPN"] == Decimal(string: "2.99"))
-        #expect(catalog.settings.notices == ["20 prices are written with more decimal places than JPY has; shown rounded in the JPN storefront, as Xcode shows them"])
-        #expect(PriceFormatter(currency: "JPY", locale: "ja_JP").string(Decimal(string: "2.99")!) == "￥3" ||
-                PriceFormatter(currency: "JPY", locale: "ja_JP").string(Decimal(string: "2.99")!) == "¥3")
+        #expect(
+            catalog.settings.notices == [
+                "20 prices are written with more decimal places than JPY has; shown rounded in the JPN storefront, as Xcode shows them"
+            ])
+        #expect(
+            PriceFormatter(currency: "JPY", locale: "ja_JP").string(Decimal(string: "2.99")!) == "￥3"
+                || PriceFormatter(currency: "JPY", locale: "ja_JP").string(Decimal(string: "2.99")!) == "¥3")
     }
 
     @Test func billingSettingsAndSimulatedErrorsAreRead() throws {
@@ -43,14 +48,18 @@ import Testing
             setting(&object, "_billingGracePeriodEnabled", true)
             setting(&object, "_failTransactionsEnabled", true)
             var errors = (object["settings"] as? [String: Any])?["_storeKitErrors"] as? [[String: Any]] ?? []
-            for index in errors.indices where ["Load Products", "App Transaction"].contains(errors[index]["name"] as? String) {
+            for index in errors.indices
+            where ["Load Products", "App Transaction"].contains(errors[index]["name"] as? String) {
                 errors[index]["enabled"] = true
             }
             setting(&object, "_storeKitErrors", errors)
         }
         #expect(catalog.settings.billingIssues && catalog.settings.gracePeriod)
         #expect(catalog.settings.apiErrors == ["purchase", "load-products"])
-        #expect(catalog.settings.notices == [#"_storeKitErrors "App Transaction" is ignored: Storefront has no such call to fail yet"#])
+        #expect(
+            catalog.settings.notices == [
+                #"_storeKitErrors "App Transaction" is ignored: Storefront has no such call to fail yet"#
+            ])
     }
 
     @Test func theLocaleChoosesTheProductsLocalization() throws {
@@ -65,22 +74,42 @@ import Testing
         #expect(catalog.product(id: "plus.standard")?.title.text(in: .english) == "スタンダード")
         #expect(catalog.product(id: "plus.standard")?.title.text(in: .simplifiedChinese) == "スタンダード")
         #expect(catalog.product(id: "plus.premium")?.title.text(in: .english) == "SKDemo+ Premium Plan")
-        #expect(catalog.settings.notices == ["19 products have no ja_JP localization; shown in the first one the file gives"])
+        #expect(
+            catalog.settings.notices == [
+                "19 products have no ja_JP localization; shown in the first one the file gives"
+            ])
     }
 
     @Test func offersOfEveryKindAreImported() throws {
         let catalog = try catalog { object in
             firstSubscription(&object) { subscription in
-                subscription["adHocOffers"] = [["offerID": "plus.halfoff", "paymentMode": "payAsYouGo", "referenceName": "Half off",
-                                                "subscriptionPeriod": "P1M", "numberOfPeriods": 3, "displayPrice": "1.49"]]
-                subscription["codeOffers"] = [["offerID": "plus.code", "paymentMode": "free", "referenceName": "SPRINGCODE", "subscriptionPeriod": "P1M"]]
-                subscription["winbackOffers"] = [["offerID": "plus.back", "paymentMode": "free", "referenceName": "Come back", "subscriptionPeriod": "P1M"]]
+                subscription["adHocOffers"] = [
+                    [
+                        "offerID": "plus.halfoff", "paymentMode": "payAsYouGo", "referenceName": "Half off",
+                        "subscriptionPeriod": "P1M", "numberOfPeriods": 3, "displayPrice": "1.49",
+                    ]
+                ]
+                subscription["codeOffers"] = [
+                    [
+                        "offerID": "plus.code", "paymentMode": "free", "referenceName": "SPRINGCODE",
+                        "subscriptionPeriod": "P1M",
+                    ]
+                ]
+                subscription["winbackOffers"] = [
+                    [
+                        "offerID": "plus.back", "paymentMode": "free", "referenceName": "Come back",
+                        "subscriptionPeriod": "P1M",
+                    ]
+                ]
             }
         }
         let offers = try #require(catalog.product(id: "plus.standard")?.subscription?.offers)
         #expect(offers.map(\.kind) == [.promotional, .code, .winBack])
-        #expect(offers[0].terms == IntroOffer(paymentMode: .payAsYouGo, period: SubscriptionPeriod(value: 1, unit: .month), periods: 3,
-                                              prices: ["USA": Decimal(string: "1.49")!]))
+        #expect(
+            offers[0].terms
+                == IntroOffer(
+                    paymentMode: .payAsYouGo, period: SubscriptionPeriod(value: 1, unit: .month), periods: 3,
+                    prices: ["USA": Decimal(string: "1.49")!]))
         #expect(offers[1].customCodes == ["SPRINGCODE"])
         #expect(catalog.settings.notices.isEmpty)
     }

@@ -13,7 +13,10 @@ import Testing
         return (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any] ?? [:]
     }
 
-    static let keys = ["format", "version", "bundleId", "languages", "defaultStorefront", "storefronts", "accounts", "subscriptionGroups", "products"]
+    static let keys = [
+        "format", "version", "bundleId", "languages", "defaultStorefront", "storefronts", "accounts",
+        "subscriptionGroups", "products",
+    ]
 
     /// The catalog written with its top-level keys in `order` (JSONSerialization does not keep order).
     static func write(_ catalog: [String: Any], order: [String]) throws -> [UInt8] {
@@ -36,14 +39,17 @@ import Testing
 
     static func summary(_ catalog: Catalog) -> [String] {
         catalog.products.map { product in
-            let prices = product.prices.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.exactString)" }.joined(separator: ",")
-            return "\(product.id) \(product.type) \(product.title.values.sorted { $0.key < $1.key }) \(prices) \(product.subscription.map { "\($0.group ?? "-") \($0.period)" } ?? "")"
+            let prices = product.prices.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.exactString)" }.joined(
+                separator: ",")
+            return
+                "\(product.id) \(product.type) \(product.title.values.sorted { $0.key < $1.key }) \(prices) \(product.subscription.map { "\($0.group ?? "-") \($0.period)" } ?? "")"
         }
     }
 
     @Test func everyKeyOrderGivesTheSameCatalog() throws {
         let base = Self.base
-        let expected = Self.summary(try CatalogLoader.decode(try Self.write(base, order: Self.orders[0]), source: "c.json"))
+        let expected = Self.summary(
+            try CatalogLoader.decode(try Self.write(base, order: Self.orders[0]), source: "c.json"))
         #expect(expected.count == 120)
         for order in Self.orders.dropFirst() {
             let catalog = try CatalogLoader.decode(try Self.write(base, order: order), source: "c.json")
@@ -81,7 +87,8 @@ import Testing
 
     @Test func productsOfTheSamePricePointAreEqual() throws {
         let catalog = try CatalogLoader.decode(SyntheticCatalog.generate(count: 300, seed: 4), source: "c.json")
-        let byUSPrice = Dictionary(grouping: catalog.products.filter { $0.unavailableIn.isEmpty }, by: { $0.prices["USA"] })
+        let byUSPrice = Dictionary(
+            grouping: catalog.products.filter { $0.unavailableIn.isEmpty }, by: { $0.prices["USA"] })
         for (_, group) in byUSPrice {
             for product in group { #expect(product.prices == group[0].prices) }
         }

@@ -17,7 +17,8 @@ import Testing
         let catalog = try CatalogLoader.decode(SyntheticCatalog.generate(count: 500, seed: 1), source: "synthetic")
         #expect(catalog.products.count == 500)
         #expect(catalog.languages == ["en", "zh-Hans"])
-        #expect(catalog.storefronts.map(\.id) == ["USA", "JPN", "DEU", "CHN", "GBR", "IND", "BRA", "CHE", "SAU", "FRA"])
+        #expect(
+            catalog.storefronts.map(\.id) == ["USA", "JPN", "DEU", "CHN", "GBR", "IND", "BRA", "CHE", "SAU", "FRA"])
         #expect(catalog.accounts.count == 12)
         #expect(Set(catalog.products.map(\.type)) == Set(ProductType.allCases))
         #expect(Set(catalog.products.map(\.id)).count == 500)
@@ -38,9 +39,12 @@ import Testing
 
     @Test func pricesAreRealisticPricePoints() throws {
         let catalog = try CatalogLoader.decode(SyntheticCatalog.generate(count: 200, seed: 9), source: "synthetic")
-        let reference = try CatalogLoader.decode(Array(try Data(contentsOf: URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("products.json"))), source: "products.json")
+        let reference = try CatalogLoader.decode(
+            Array(
+                try Data(
+                    contentsOf: URL(fileURLWithPath: #filePath)
+                        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+                        .appendingPathComponent("products.json"))), source: "products.json")
         // The tiers products.json uses come back unchanged: a US$0.99 product costs ¥160, 1,19 €, …
         let tier = try #require(reference.product(id: "com.example.storefront.gems.100")?.prices)
         let sameTier = catalog.products.filter { $0.prices["USA"] == tier["USA"] && $0.unavailableIn.isEmpty }

@@ -33,11 +33,13 @@ import Testing
     }
 
     @Test func documentedRoutesAreTheRoutersRoutes() async throws {
-        let text = try String(contentsOf: ServerFixture.repositoryRoot.appendingPathComponent("docs/api.md"), encoding: .utf8)
-        let documented = Set(text.split(separator: "\n").compactMap { line -> String? in
-            guard let match = line.wholeMatch(of: /### `([A-Z]+) (\/[^`]*)`/) else { return nil }
-            return "\(match.1) \(match.2)"
-        })
+        let text = try String(
+            contentsOf: ServerFixture.repositoryRoot.appendingPathComponent("docs/api.md"), encoding: .utf8)
+        let documented = Set(
+            text.split(separator: "\n").compactMap { line -> String? in
+                guard let match = line.wholeMatch(of: /### `([A-Z]+) (\/[^`]*)`/) else { return nil }
+                return "\(match.1) \(match.2)"
+            })
         let routes = try await Self.routerRoutes()
         #expect(!routes.isEmpty)
         #expect(documented.subtracting(routes).sorted() == [], "documented but not routed")
@@ -64,18 +66,28 @@ import Testing
             let path = name.split(separator: " ")[1]
             let admin = path.hasPrefix("/admin/")
             let appStore = path.hasPrefix("/inApps/")
-            #expect(security.map { $0.contains { $0["adminToken"] != nil } } ?? false == admin, "\(name): security \(String(describing: security))")
-            #expect(security.map { $0.contains { $0["appStoreServerAPI"] != nil } } ?? false == appStore, "\(name): security \(String(describing: security))")
+            #expect(
+                security.map { $0.contains { $0["adminToken"] != nil } } ?? false == admin,
+                "\(name): security \(String(describing: security))")
+            #expect(
+                security.map { $0.contains { $0["appStoreServerAPI"] != nil } } ?? false == appStore,
+                "\(name): security \(String(describing: security))")
             let statuses = (operation["responses"] as? [String: Any]) ?? [:]
             #expect(statuses.keys.contains { $0.hasPrefix("2") }, "\(name) has no success response")
             if admin || appStore { #expect(statuses["401"] != nil, "\(name) does not document 401") }
             // Health's 503 is its own answer, degraded with the reason, for whoever polls it.
-            for (status, response) in statuses where (status.hasPrefix("4") || status.hasPrefix("5")) && !(name == "GET /v1/health" && status == "503") {
+            for (status, response) in statuses
+            where (status.hasPrefix("4") || status.hasPrefix("5")) && !(name == "GET /v1/health" && status == "503") {
                 if appStore && status == "401" { continue }
                 let reference = (response as? [String: Any])?["$ref"] as? String ?? ""
                 let resolved = responses[String(reference.split(separator: "/").last ?? "")]
-                let schema = ((resolved?["content"] as? [String: Any])?["application/json"] as? [String: Any])?["schema"] as? [String: Any]
-                #expect(schema?["$ref"] as? String == (appStore ? "#/components/schemas/AppStoreError" : "#/components/schemas/Error"), "\(name) \(status)")
+                let schema =
+                    ((resolved?["content"] as? [String: Any])?["application/json"] as? [String: Any])?["schema"]
+                    as? [String: Any]
+                #expect(
+                    schema?["$ref"] as? String
+                        == (appStore ? "#/components/schemas/AppStoreError" : "#/components/schemas/Error"),
+                    "\(name) \(status)")
             }
         }
     }

@@ -4,8 +4,8 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import StoreServer
-import Testing
 import TestSupport
+import Testing
 import X509
 
 /// The server's JWS as a backend checks them with Apple's own library: `SignedDataVerifier`
@@ -15,12 +15,15 @@ import X509
     static let script = ServerFixture.repositoryRoot.appendingPathComponent("Tests/Python/verify_signed_data.py")
 
     /// Runs the verifier script; its exit status and what it printed.
-    static func verify(root: Data, _ jws: [String], environment: String = "SANDBOX") throws -> (status: Int32, output: String) {
+    static func verify(root: Data, _ jws: [String], environment: String = "SANDBOX") throws -> (
+        status: Int32, output: String
+    ) {
         let directory = scratchDirectory("apple-verifier")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let rootFile = directory.appendingPathComponent("root.cer")
         try root.write(to: rootFile)
-        return try runProgram(["python3", script.path, "--environment", environment, rootFile.path, "com.example.storefront.demo"] + jws)
+        return try runProgram(
+            ["python3", script.path, "--environment", environment, rootFile.path, "com.example.storefront.demo"] + jws)
     }
 
     static func served(_ fixture: ServerFixture) async throws -> (root: Data, jws: [String]) {
@@ -29,7 +32,9 @@ import X509
             #expect(root.status == .ok)
             #expect(root.headers[.contentType] == "application/pkix-cert")
             let history = try await client.object(.get, "/v1/accounts/alice/transactions")
-            let jws = (history["transactions"] as? [[String: Any]] ?? []).compactMap { $0["jwsRepresentation"] as? String }
+            let jws = (history["transactions"] as? [[String: Any]] ?? []).compactMap {
+                $0["jwsRepresentation"] as? String
+            }
             return (Data(buffer: root.body), jws)
         }
     }
@@ -55,7 +60,8 @@ import X509
         let payloadData = try #require(Base64URL.decode(parts[1]))
         var payload = try #require(try JSONSerialization.jsonObject(with: payloadData) as? [String: Any])
         payload["price"] = 0
-        let forged = parts[0] + "." + Base64URL.encode(try JSONSerialization.data(withJSONObject: payload)) + "." + parts[2]
+        let forged =
+            parts[0] + "." + Base64URL.encode(try JSONSerialization.data(withJSONObject: payload)) + "." + parts[2]
         let tampered = try Self.verify(root: root, [forged])
         #expect(tampered.status == 1 && tampered.output.contains("refused"), "\(tampered.output)")
         // Another server's root does not vouch for this one's chain.

@@ -12,16 +12,20 @@ import Testing
         let fixture = try await ServerFixture()
         try await fixture.test { client in
             for body in ["{\"account\": ", "not json", "", "\u{00}\u{01}"] {
-                let response = try await client.send(.post, "/v1/payments", json: body, headers: ["Idempotency-Key": UUID().uuidString])
+                let response = try await client.send(
+                    .post, "/v1/payments", json: body, headers: ["Idempotency-Key": UUID().uuidString])
                 #expect(response.status == .badRequest, "\(body.debugDescription)")
                 // Exactly application/json: Apple's Python client reads no error from any other value.
                 #expect(response.headers[.contentType] == "application/json")
                 #expect((try json(response)["error"] as? [String: Any])?["message"] is String)
             }
             // A syntax error says where, and speaks of the body, not of a file.
-            let truncated = try await client.send(.post, "/v1/payments", json: "{\"account\": ", headers: ["Idempotency-Key": UUID().uuidString])
+            let truncated = try await client.send(
+                .post, "/v1/payments", json: "{\"account\": ", headers: ["Idempotency-Key": UUID().uuidString])
             let message = try #require((try json(truncated)["error"] as? [String: Any])?["message"] as? String)
-            #expect(message.hasPrefix("the request body is not valid JSON (line 1, column 13: unexpected end of the body"), "\(message)")
+            #expect(
+                message.hasPrefix("the request body is not valid JSON (line 1, column 13: unexpected end of the body"),
+                "\(message)")
             #expect(!message.contains("file"), "\(message)")
             let history = try await client.object(.get, "/v1/accounts/alice/transactions")
             #expect((history["transactions"] as? [Any])?.isEmpty == true)
@@ -40,13 +44,15 @@ import Testing
                 (#"[]"#, ""),
             ]
             for (body, field) in cases {
-                let response = try await client.send(.post, "/v1/payments", json: body, headers: ["Idempotency-Key": UUID().uuidString])
+                let response = try await client.send(
+                    .post, "/v1/payments", json: body, headers: ["Idempotency-Key": UUID().uuidString])
                 #expect(response.status == .unprocessableContent, "\(body)")
                 let error = try #require(try json(response)["error"] as? [String: Any])
                 #expect(error["status"] as? Int == 422)
                 if !field.isEmpty { #expect(error["field"] as? String == field, "\(body)") }
             }
-            _ = try await client.object(.post, "/v1/products", json: #"{"ids":[],"storefront":"XXX"}"#, expect: .unprocessableContent)
+            _ = try await client.object(
+                .post, "/v1/products", json: #"{"ids":[],"storefront":"XXX"}"#, expect: .unprocessableContent)
             let history = try await client.object(.get, "/v1/accounts/alice/transactions")
             #expect((history["transactions"] as? [Any])?.isEmpty == true)
         }
@@ -57,16 +63,26 @@ import Testing
     @Test func aBodyThatIsNotAnObjectIsNamedAndAnObjectAsked() async throws {
         let fixture = try await ServerFixture()
         try await fixture.test { client in
-            for (body, kind) in [("[]", "an array"), (#""x""#, "a string"), ("3", "a number"), ("true", "a boolean"), ("null", "null")] {
-                for (method, path) in [(HTTPRequest.Method.post, "/v1/payments"), (.post, "/v1/products"), (.put, "/admin/controls")] {
-                    let refused = try await client.object(method, path, json: body, headers: ["Idempotency-Key": UUID().uuidString],
-                                                          admin: true, expect: .unprocessableContent)
+            for (body, kind) in [
+                ("[]", "an array"), (#""x""#, "a string"), ("3", "a number"), ("true", "a boolean"), ("null", "null"),
+            ] {
+                for (method, path) in [
+                    (HTTPRequest.Method.post, "/v1/payments"), (.post, "/v1/products"), (.put, "/admin/controls"),
+                ] {
+                    let refused = try await client.object(
+                        method, path, json: body, headers: ["Idempotency-Key": UUID().uuidString],
+                        admin: true, expect: .unprocessableContent)
                     let message = try #require((refused["error"] as? [String: Any])?["message"] as? String)
-                    #expect(message == "the body is \(kind); expected a JSON object with this route's fields (docs/api.md)", "\(path) \(body)")
+                    #expect(
+                        message == "the body is \(kind); expected a JSON object with this route's fields (docs/api.md)",
+                        "\(path) \(body)")
                 }
             }
-            let nested = try await client.object(.put, "/admin/controls", json: #"{"productOutcomes":[]}"#, admin: true, expect: .unprocessableContent)
-            #expect((nested["error"] as? [String: Any])?["message"] as? String == "productOutcomes has the wrong type; expected an object")
+            let nested = try await client.object(
+                .put, "/admin/controls", json: #"{"productOutcomes":[]}"#, admin: true, expect: .unprocessableContent)
+            #expect(
+                (nested["error"] as? [String: Any])?["message"] as? String
+                    == "productOutcomes has the wrong type; expected an object")
         }
     }
 
@@ -80,8 +96,9 @@ import Testing
                 (.put, "/admin/controls", #"{"askToBuy":false,"latencyMilliseconds":2.5}"#, "latencyMilliseconds"),
             ]
             for (method, path, body, field) in cases {
-                let refused = try await client.object(method, path, json: body, headers: ["Idempotency-Key": UUID().uuidString],
-                                                      admin: true, expect: .unprocessableContent)
+                let refused = try await client.object(
+                    method, path, json: body, headers: ["Idempotency-Key": UUID().uuidString],
+                    admin: true, expect: .unprocessableContent)
                 let error = try #require(refused["error"] as? [String: Any])
                 #expect(error["field"] as? String == field, "\(body)")
                 #expect((error["message"] as? String)?.hasPrefix("\(field): ") == true, "\(error)")
@@ -99,16 +116,25 @@ import Testing
         let gems = ServerFixture.gems
         let cases: [(HTTPRequest.Method, String, String, String)] = [
             (.post, "/v1/payments", #"{"account":"alice","productId":"\#(gems)","account":"kenji"}"#, "account"),
-            (.post, "/v1/payments", #"{"account":"alice","productId":"\#(gems)","quantity":1,"quantity":2}"#, "quantity"),
-            (.put, "/admin/controls", #"{"productOutcomes":{"\#(gems)":"cancel","\#(gems)":"success"}}"#, #"productOutcomes["\#(gems)"]"#),
+            (
+                .post, "/v1/payments", #"{"account":"alice","productId":"\#(gems)","quantity":1,"quantity":2}"#,
+                "quantity"
+            ),
+            (
+                .put, "/admin/controls", #"{"productOutcomes":{"\#(gems)":"cancel","\#(gems)":"success"}}"#,
+                #"productOutcomes["\#(gems)"]"#
+            ),
         ]
         try await fixture.test { client in
             for (method, path, body, field) in cases {
-                let refused = try await client.object(method, path, json: body, headers: ["Idempotency-Key": UUID().uuidString],
-                                                      admin: true, expect: .badRequest)
+                let refused = try await client.object(
+                    method, path, json: body, headers: ["Idempotency-Key": UUID().uuidString],
+                    admin: true, expect: .badRequest)
                 let error = try #require(refused["error"] as? [String: Any])
                 #expect(error["field"] as? String == field, "\(body)")
-                #expect((error["message"] as? String)?.hasPrefix("\(field): the key appears more than once") == true, "\(error)")
+                #expect(
+                    (error["message"] as? String)?.hasPrefix("\(field): the key appears more than once") == true,
+                    "\(error)")
             }
             let history = try await client.object(.get, "/admin/transactions", admin: true)
             #expect((history["transactions"] as? [Any])?.isEmpty == true)
@@ -121,12 +147,14 @@ import Testing
         let fixture = try await ServerFixture()
         try await fixture.test { client in
             for contentType in ["text/plain", "application/x-www-form-urlencoded", nil] as [String?] {
-                let response = try await client.send(.post, "/v1/payments", json: #"{"account":"alice","productId":"x"}"#,
-                                                     contentType: contentType, headers: ["Idempotency-Key": UUID().uuidString])
+                let response = try await client.send(
+                    .post, "/v1/payments", json: #"{"account":"alice","productId":"x"}"#,
+                    contentType: contentType, headers: ["Idempotency-Key": UUID().uuidString])
                 #expect(response.status == .unsupportedMediaType, "\(contentType ?? "none")")
                 #expect((try json(response)["error"] as? [String: Any])?["code"] as? String == "unsupported_media_type")
             }
-            let charset = try await client.send(.post, "/v1/products", json: #"{"ids":[]}"#, contentType: "application/json; charset=utf-8")
+            let charset = try await client.send(
+                .post, "/v1/products", json: #"{"ids":[]}"#, contentType: "application/json; charset=utf-8")
             #expect(charset.status == .ok)
         }
     }
@@ -135,7 +163,8 @@ import Testing
         let fixture = try await ServerFixture()
         try await fixture.test { client in
             let huge = #"{"account":"alice","productId":""# + String(repeating: "x", count: 200_000) + #""}"#
-            let response = try await client.send(.post, "/v1/payments", json: huge, headers: ["Idempotency-Key": UUID().uuidString])
+            let response = try await client.send(
+                .post, "/v1/payments", json: huge, headers: ["Idempotency-Key": UUID().uuidString])
             #expect(response.status == .contentTooLarge)
             #expect((try json(response)["error"] as? [String: Any])?["code"] as? String == "payload_too_large")
             let receipt = #"{"receipt-data":""# + String(repeating: "A", count: 6 * 1024 * 1024) + #""}"#
@@ -146,7 +175,10 @@ import Testing
     @Test func unknownRoutesAre404JSON() async throws {
         let fixture = try await ServerFixture()
         try await fixture.test { client in
-            for (method, path) in [(HTTPRequest.Method.get, "/nope"), (.get, "/v2/products"), (.delete, "/v1/payments/x"), (.put, "/verifyReceipt/x")] {
+            for (method, path) in [
+                (HTTPRequest.Method.get, "/nope"), (.get, "/v2/products"), (.delete, "/v1/payments/x"),
+                (.put, "/verifyReceipt/x"),
+            ] {
                 let response = try await client.send(method, path)
                 #expect(response.status == .notFound, "\(method) \(path)")
                 #expect(response.headers[.contentType]?.hasPrefix("application/json") == true)

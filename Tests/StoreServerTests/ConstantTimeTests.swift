@@ -12,8 +12,10 @@ import Testing
         #expect(ConstantTime.equal(secret, secret))
         #expect(ConstantTime.equal("", ""))
         #expect(ConstantTime.equal("é", "é"))
-        for other in ["", "t", secret + "x", String(secret.dropLast()), "x" + secret.dropFirst(), String(secret.dropLast()) + "0",
-                      secret.uppercased(), " " + secret, secret + "\u{0}", "e\u{301}"] {
+        for other in [
+            "", "t", secret + "x", String(secret.dropLast()), "x" + secret.dropFirst(), String(secret.dropLast()) + "0",
+            secret.uppercased(), " " + secret, secret + "\u{0}", "e\u{301}",
+        ] {
             #expect(!ConstantTime.equal(other, secret), "\(other.debugDescription)")
         }
         #expect(!ConstantTime.equal("é", "e\u{301}"))  // bytes, not canonical equivalence

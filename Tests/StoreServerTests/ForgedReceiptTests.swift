@@ -7,8 +7,8 @@ import LocalState
 import StoreCore
 import StoreServer
 import StoreSigning
-import Testing
 import TestSupport
+import Testing
 @_spi(CMS) import X509
 
 /// Receipts that were not issued by this store, or were changed after, are refused by verifyReceipt
@@ -23,8 +23,9 @@ import TestSupport
     static func resigned(_ receipt: String, key: P256.Signing.PrivateKey, certificates: [Data]) throws -> String {
         let content = try PKCS7SignedData(derEncoded: Array(try #require(Data(base64Encoded: receipt)))).content
         let chain = try certificates.map { try Certificate(derEncoded: Array($0)) }
-        let signed = try CMS.sign(content, signatureAlgorithm: .ecdsaWithSHA256, additionalIntermediateCertificates: Array(chain.dropFirst()),
-                                  certificate: chain[0], privateKey: Certificate.PrivateKey(key), detached: false)
+        let signed = try CMS.sign(
+            content, signatureAlgorithm: .ecdsaWithSHA256, additionalIntermediateCertificates: Array(chain.dropFirst()),
+            certificate: chain[0], privateKey: Certificate.PrivateKey(key), detached: false)
         return Data(signed).base64EncodedString()
     }
 
@@ -47,19 +48,21 @@ import TestSupport
         let attacker = P256.Signing.PrivateKey()
         let attackersChain = try SigningChain.mint(leafKey: attacker, at: Date()).certificates
         let content = try PKCS7SignedData(derEncoded: Array(bytes)).content
-        let detached = try CMS.sign(content, certificate: try Certificate(derEncoded: Array(attackersChain[0])),
-                                    privateKey: Certificate.PrivateKey(attacker), detached: true)
+        let detached = try CMS.sign(
+            content, certificate: try Certificate(derEncoded: Array(attackersChain[0])),
+            privateKey: Certificate.PrivateKey(attacker), detached: true)
         let oldFormat = Data(#"{"payload":"e30=","signature":"AAAA"}"#.utf8).base64EncodedString()
         let forged: [(String, Int)] = [
-            (Self.randomBytes(300).base64EncodedString(), 21002),                    // made-up bytes
-            (oldFormat, 21002),                                                      // the JSON envelope of earlier versions
-            (ours[2].base64EncodedString(), 21002),                                  // DER, but a certificate
-            (bytes.prefix(bytes.count / 2).base64EncodedString(), 21002),            // cut short
-            (Data(detached).base64EncodedString(), 21002),                           // the content left out
-            (Self.badSignature(receipt), 21003),                                     // a changed signature
-            (tampered(receipt), 21003),                                              // a changed content
-            (foreign, 21003),                                                        // another store's
-            (try Self.resigned(receipt, key: attacker, certificates: ours), 21003),  // another key, with our certificates
+            (Self.randomBytes(300).base64EncodedString(), 21002),  // made-up bytes
+            (oldFormat, 21002),  // the JSON envelope of earlier versions
+            (ours[2].base64EncodedString(), 21002),  // DER, but a certificate
+            (bytes.prefix(bytes.count / 2).base64EncodedString(), 21002),  // cut short
+            (Data(detached).base64EncodedString(), 21002),  // the content left out
+            (Self.badSignature(receipt), 21003),  // a changed signature
+            (tampered(receipt), 21003),  // a changed content
+            (foreign, 21003),  // another store's
+            // Another key, with our certificates.
+            (try Self.resigned(receipt, key: attacker, certificates: ours), 21003),
             (try Self.resigned(receipt, key: attacker, certificates: attackersChain), 21003),  // another key and chain
         ]
         try await fixture.test { client in
@@ -67,15 +70,19 @@ import TestSupport
                 let answer = try await client.object(.post, "/verifyReceipt", json: #"{"receipt-data":"\#(data)"}"#)
                 #expect(answer["status"] as? Int == status, "case \(index)")
                 #expect(answer["receipt"] == nil, "case \(index)")
-                let check = try await client.object(.post, "/v1/verify", json: """
-                    {"receipt":"\(data)","transactionId":"\(bought.transaction.id)","productId":"\(ServerFixture.gems)","claim":"forger-\(index)"}
-                    """)
+                let check = try await client.object(
+                    .post, "/v1/verify",
+                    json: """
+                        {"receipt":"\(data)","transactionId":"\(bought.transaction.id)","productId":"\(ServerFixture.gems)","claim":"forger-\(index)"}
+                        """)
                 #expect(check["result"] as? String == "rejected", "case \(index)")
             }
             // None of the refusals consumed the transaction: its rightful claim still verifies.
-            let rightful = try await client.object(.post, "/v1/verify", json: """
-                {"receipt":"\(receipt)","transactionId":"\(bought.transaction.id)","productId":"\(ServerFixture.gems)","claim":"ledger-1"}
-                """)
+            let rightful = try await client.object(
+                .post, "/v1/verify",
+                json: """
+                    {"receipt":"\(receipt)","transactionId":"\(bought.transaction.id)","productId":"\(ServerFixture.gems)","claim":"ledger-1"}
+                    """)
             #expect(rightful["result"] as? String == "verified")
         }
     }
@@ -90,7 +97,8 @@ import TestSupport
         for index in bytes.indices {
             var changed = bytes
             changed[index] ^= 0x01
-            guard case .invalid(let status) = fixture.service.store.openReceipt(Data(changed).base64EncodedString()) else {
+            guard case .invalid(let status) = fixture.service.store.openReceipt(Data(changed).base64EncodedString())
+            else {
                 Issue.record("byte \(index) of \(bytes.count) changed and the receipt still opens")
                 continue
             }
@@ -108,9 +116,11 @@ import TestSupport
         let receipt = try #require(bought.receipt)
         let sandbox = try await ServerFixture(directory: directory, environment: .sandbox)
         try await sandbox.test { client in
-            let check = try await client.object(.post, "/v1/verify", json: """
-                {"receipt":"\(receipt)","transactionId":"\(bought.transaction.id)","productId":"\(ServerFixture.gems)","claim":"c"}
-                """)
+            let check = try await client.object(
+                .post, "/v1/verify",
+                json: """
+                    {"receipt":"\(receipt)","transactionId":"\(bought.transaction.id)","productId":"\(ServerFixture.gems)","claim":"c"}
+                    """)
             #expect(check["result"] as? String == "rejected")
             #expect(check["status"] as? Int == 21008)
             let apple = try await client.object(.post, "/verifyReceipt", json: #"{"receipt-data":"\#(receipt)"}"#)

@@ -24,21 +24,38 @@ import Testing
         let bought = try await fixture.buy(ServerFixture.gems).transaction.id
         let full: [(HTTPRequest.Method, String, Data)] = [
             (.post, "/v1/products", try encoder.encode(ProductsRequest(ids: [ServerFixture.gems], storefront: "JPN"))),
-            (.post, "/v1/payments", try encoder.encode(PaymentRequest(Payment(productId: ServerFixture.gems, quantity: 2, applicationUsername: "o", account: "alice")))),
-            (.post, "/v1/verify", try encoder.encode(VerifyRequest(receipt: "x", transactionId: "1", productId: ServerFixture.gems, claim: "c"))),
+            (
+                .post, "/v1/payments",
+                try encoder.encode(
+                    PaymentRequest(
+                        Payment(productId: ServerFixture.gems, quantity: 2, applicationUsername: "o", account: "alice"))
+                )
+            ),
+            (
+                .post, "/v1/verify",
+                try encoder.encode(
+                    VerifyRequest(receipt: "x", transactionId: "1", productId: ServerFixture.gems, claim: "c"))
+            ),
             (.put, "/admin/controls", try encoder.encode(WireControls(controls))),
-            (.post, "/v1/transactions/\(bought)/finish", try encoder.encode(FinishRequest(transactionId: bought, finished: true))),
+            (
+                .post, "/v1/transactions/\(bought)/finish",
+                try encoder.encode(FinishRequest(transactionId: bought, finished: true))
+            ),
         ]
         try await fixture.test { client in
             for (method, path, data) in full {
                 let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
                 let headers = ["Idempotency-Key": UUID().uuidString, "Authorization": "Bearer \(ServerFixture.token)"]
-                let accepted = try await client.send(method, path, json: String(decoding: data, as: UTF8.self), headers: headers)
-                #expect(accepted.status.code < 300, "\(path) with every field (\(object.keys.sorted())): \(String(buffer: accepted.body))")
+                let accepted = try await client.send(
+                    method, path, json: String(decoding: data, as: UTF8.self), headers: headers)
+                #expect(
+                    accepted.status.code < 300,
+                    "\(path) with every field (\(object.keys.sorted())): \(String(buffer: accepted.body))")
                 var typo = object
                 typo["askTobuy"] = true
                 let body = String(decoding: try JSONSerialization.data(withJSONObject: typo), as: UTF8.self)
-                let refused = try await client.send(method, path, json: body, headers: headers.merging(["Idempotency-Key": UUID().uuidString]) { $1 })
+                let refused = try await client.send(
+                    method, path, json: body, headers: headers.merging(["Idempotency-Key": UUID().uuidString]) { $1 })
                 #expect(refused.status == .unprocessableContent, "\(path)")
                 #expect((try json(refused)["error"] as? [String: Any])?["field"] as? String == "askTobuy", "\(path)")
             }
@@ -54,16 +71,21 @@ import Testing
     @Test func lengthLimitsCountCharactersNotBytes() async throws {
         let fixture = try await ServerFixture()
         try await fixture.test { client in
-            let name = String(repeating: "é", count: 40).addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? ""
+            let name =
+                String(repeating: "é", count: 40).addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? ""
             _ = try await client.object(.get, "/v1/accounts/\(name)/wallet", expect: .notFound)
-            let tooLong = String(repeating: "é", count: 41).addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? ""
+            let tooLong =
+                String(repeating: "é", count: 41).addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? ""
             _ = try await client.object(.get, "/v1/accounts/\(tooLong)/wallet", expect: .badRequest)
             let product = String(repeating: "商", count: 255)
-            let paid = try await client.send(.post, "/v1/payments", json: #"{"account":"alice","productId":"\#(product)","applicationUsername":"\#(product)"}"#,
-                                             headers: ["Idempotency-Key": UUID().uuidString])
+            let paid = try await client.send(
+                .post, "/v1/payments",
+                json: #"{"account":"alice","productId":"\#(product)","applicationUsername":"\#(product)"}"#,
+                headers: ["Idempotency-Key": UUID().uuidString])
             #expect(paid.status == .created, "\(String(buffer: paid.body).prefix(200))")
-            let over = try await client.send(.post, "/v1/payments", json: #"{"account":"alice","productId":"\#(product)x"}"#,
-                                             headers: ["Idempotency-Key": UUID().uuidString])
+            let over = try await client.send(
+                .post, "/v1/payments", json: #"{"account":"alice","productId":"\#(product)x"}"#,
+                headers: ["Idempotency-Key": UUID().uuidString])
             #expect(over.status == .unprocessableContent)
         }
     }
@@ -85,9 +107,11 @@ import Testing
     @Test func explicitNullsAre422() async throws {
         let fixture = try await ServerFixture()
         try await fixture.test { client in
-            let products = try await client.object(.post, "/v1/products", json: #"{"ids":[],"storefront":null}"#, expect: .unprocessableContent)
+            let products = try await client.object(
+                .post, "/v1/products", json: #"{"ids":[],"storefront":null}"#, expect: .unprocessableContent)
             #expect((products["error"] as? [String: Any])?["field"] as? String == "storefront")
-            let controls = try await client.object(.put, "/admin/controls", json: #"{"dropOrderIds":null}"#, admin: true, expect: .unprocessableContent)
+            let controls = try await client.object(
+                .put, "/admin/controls", json: #"{"dropOrderIds":null}"#, admin: true, expect: .unprocessableContent)
             #expect((controls["error"] as? [String: Any])?["field"] as? String == "dropOrderIds")
             _ = try await client.object(.post, "/v1/products", json: #"{"ids":[]}"#)
         }
@@ -101,7 +125,8 @@ import Testing
         #expect(PaymentOutcome(token: "network:nothing") == nil)
         let fixture = try await ServerFixture()
         try await fixture.test { client in
-            let set = try await client.object(.put, "/admin/controls", json: #"{"nextOutcome":"network:networkConnectionLost"}"#, admin: true)
+            let set = try await client.object(
+                .put, "/admin/controls", json: #"{"nextOutcome":"network:networkConnectionLost"}"#, admin: true)
             #expect(set["nextOutcome"] as? String == "network:-1005")
         }
     }

@@ -7,17 +7,18 @@ import LocalState
 import StoreCore
 import StoreKitModel
 import StoreServer
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct JWSTests {
     /// Splits a compact JWS and checks its ES256 signature with `key`.
     static func verify(_ jws: String, with key: P256.Signing.PublicKey) -> [String: Any]? {
         let parts = jws.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 3, let signature = Base64URL.decode(parts[2]),
-              let ecdsa = try? P256.Signing.ECDSASignature(rawRepresentation: signature),
-              key.isValidSignature(ecdsa, for: Data("\(parts[0]).\(parts[1])".utf8)),
-              let payload = Base64URL.decode(parts[1]) else { return nil }
+            let ecdsa = try? P256.Signing.ECDSASignature(rawRepresentation: signature),
+            key.isValidSignature(ecdsa, for: Data("\(parts[0]).\(parts[1])".utf8)),
+            let payload = Base64URL.decode(parts[1])
+        else { return nil }
         return try? JSONSerialization.jsonObject(with: payload) as? [String: Any]
     }
 
@@ -66,17 +67,25 @@ import TestSupport
             #expect(payload["offerType"] as? Int == 1)
             #expect(payload["offerDiscountType"] as? String == "FREE_TRIAL")
             #expect(payload["offerPeriod"] as? String == "P1W")
-            #expect((payload["purchaseDate"] as? NSNumber)?.int64Value == Int64((bought.transaction.purchaseDate.timeIntervalSince1970 * 1000).rounded()))
+            #expect(
+                (payload["purchaseDate"] as? NSNumber)?.int64Value
+                    == Int64((bought.transaction.purchaseDate.timeIntervalSince1970 * 1000).rounded()))
             #expect(payload["expiresDate"] is NSNumber)
             #expect(payload["appAccountToken"] == nil)  // bought without an order id: no token, not an empty one
             // Signed facts, signed date: the same however often the transaction is read.
             let again = try await client.object(.get, "/v1/accounts/alice/transactions")
-            let jwsAgain = try #require((again["transactions"] as? [[String: Any]])?.first?["jwsRepresentation"] as? String)
+            let jwsAgain = try #require(
+                (again["transactions"] as? [[String: Any]])?.first?["jwsRepresentation"] as? String)
             let payloadAgain = try #require(Self.verify(jwsAgain, with: key))
-            #expect((payloadAgain["signedDate"] as? NSNumber)?.int64Value == (payload["signedDate"] as? NSNumber)?.int64Value)
-            #expect((payload["signedDate"] as? NSNumber)?.int64Value == (payload["purchaseDate"] as? NSNumber)?.int64Value)
+            #expect(
+                (payloadAgain["signedDate"] as? NSNumber)?.int64Value
+                    == (payload["signedDate"] as? NSNumber)?.int64Value)
+            #expect(
+                (payload["signedDate"] as? NSNumber)?.int64Value == (payload["purchaseDate"] as? NSNumber)?.int64Value)
             // A subscription period's order line, as the receipt numbers it; the account's app transaction id.
-            #expect(payload["webOrderLineItemId"] as? String == Int64(bought.transaction.id).map { String($0 + 1_000_000_000_000_000) })
+            #expect(
+                payload["webOrderLineItemId"] as? String
+                    == Int64(bought.transaction.id).map { String($0 + 1_000_000_000_000_000) })
             let appTransactionId = try #require(payload["appTransactionId"] as? String)
             #expect(!appTransactionId.isEmpty && appTransactionId.allSatisfy(\.isNumber))
 
@@ -107,7 +116,10 @@ import TestSupport
         let plus = try await fixture.buy("com.example.storefront.premiumplus.monthly")
         try await fixture.test { client in
             let history = try await client.object(.get, "/v1/accounts/alice/transactions")
-            let replaced = try #require((history["transactions"] as? [[String: Any]])?.first { $0["transactionId"] as? String == monthly.transaction.id })
+            let replaced = try #require(
+                (history["transactions"] as? [[String: Any]])?.first {
+                    $0["transactionId"] as? String == monthly.transaction.id
+                })
             #expect(replaced["upgradeDate"] is NSNumber)
             #expect(replaced["upgradeRefund"] as? String == "0", "the free week had nothing to refund")
             let pem = try await client.send(.get, "/.well-known/storefront-jws-key.pem")
@@ -152,7 +164,8 @@ import TestSupport
         let payloadData = try #require(Base64URL.decode(parts[1]))
         var payload = try #require(try JSONSerialization.jsonObject(with: payloadData) as? [String: Any])
         payload["productId"] = "com.example.storefront.pro.lifetime"
-        let changedPayload = Base64URL.encode(try JSONSerialization.data(withJSONObject: payload, options: [.sortedKeys]))
+        let changedPayload = Base64URL.encode(
+            try JSONSerialization.data(withJSONObject: payload, options: [.sortedKeys]))
         let otherKey = P256.Signing.PrivateKey()
         func signed(_ input: String, with key: P256.Signing.PrivateKey) throws -> String {
             input + "." + Base64URL.encode(try key.signature(for: Data(input.utf8)).rawRepresentation)

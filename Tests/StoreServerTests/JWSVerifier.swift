@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import LocalState
 import StoreCore
+
 @testable import StoreServer
 
 /// Checks a transaction's `jwsRepresentation` as an app server would, with the key served at
@@ -24,9 +25,11 @@ struct JWSVerifier: Sendable {
             switch self {
             case .notCompact: "not a compact JWS (three base64url parts separated by dots)"
             case .badHeader: "the header is not a JSON object with alg and kid"
-            case .unsupportedAlgorithm(let alg): "the header's alg is \(alg.prefix(20)); this store signs with ES256 only"
+            case .unsupportedAlgorithm(let alg):
+                "the header's alg is \(alg.prefix(20)); this store signs with ES256 only"
             case .unknownKey(let kid): "the header's kid \(kid.prefix(64)) is not this store's key"
-            case .badSignature: "the signature does not match the header and payload (tampered, or signed with another key)"
+            case .badSignature:
+                "the signature does not match the header and payload (tampered, or signed with another key)"
             case .badPayload: "the payload is not a signed transaction"
             }
         }
@@ -50,14 +53,18 @@ struct JWSVerifier: Sendable {
     public func verify(_ jws: String) -> Result<SignedTransactionPayload, Refusal> {
         let parts = jws.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard jws.utf8.count <= 64 * 1024, parts.count == 3,
-              let headerData = Base64URL.decode(parts[0]), let payloadData = Base64URL.decode(parts[1]),
-              let signatureData = Base64URL.decode(parts[2]) else { return .failure(.notCompact) }
-        guard let header = try? JSONDecoder().decode(JWSHeader.self, from: headerData) else { return .failure(.badHeader) }
+            let headerData = Base64URL.decode(parts[0]), let payloadData = Base64URL.decode(parts[1]),
+            let signatureData = Base64URL.decode(parts[2])
+        else { return .failure(.notCompact) }
+        guard let header = try? JSONDecoder().decode(JWSHeader.self, from: headerData) else {
+            return .failure(.badHeader)
+        }
         guard header.alg == "ES256" else { return .failure(.unsupportedAlgorithm(header.alg)) }
         guard header.kid == keyId else { return .failure(.unknownKey(header.kid)) }
         guard let publicKey = try? P256.Signing.PublicKey(rawRepresentation: rawKey),
-              let signature = try? P256.Signing.ECDSASignature(rawRepresentation: signatureData),
-              publicKey.isValidSignature(signature, for: Data("\(parts[0]).\(parts[1])".utf8)) else {
+            let signature = try? P256.Signing.ECDSASignature(rawRepresentation: signatureData),
+            publicKey.isValidSignature(signature, for: Data("\(parts[0]).\(parts[1])".utf8))
+        else {
             return .failure(.badSignature)
         }
         guard let payload = try? JSONDecoder().decode(SignedTransactionPayload.self, from: payloadData) else {

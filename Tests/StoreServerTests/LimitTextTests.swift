@@ -5,15 +5,19 @@ import Testing
 /// plain seconds; what is printed reads back as the same value.
 @Suite struct LimitTextTests {
     @Test func sizesAreBytesOrBinaryUnits() {
-        let sizes: [(String, Int)] = [("5242880", 5_242_880), ("5242880B", 5_242_880), ("512KiB", 512 * 1024),
-                                      ("32MiB", 32 << 20), (" 5MiB ", 5 << 20), ("1GiB", 1 << 30), ("0", 0)]
+        let sizes: [(String, Int)] = [
+            ("5242880", 5_242_880), ("5242880B", 5_242_880), ("512KiB", 512 * 1024),
+            ("32MiB", 32 << 20), (" 5MiB ", 5 << 20), ("1GiB", 1 << 30), ("0", 0),
+        ]
         for (text, bytes) in sizes {
             #expect(LimitText.bytes(text) == bytes, "\(text)")
         }
     }
 
     @Test func ambiguousOrMalformedSizesAreRefused() {
-        for text in ["", "MiB", "5MB", "5mib", "5 M", "lots", "-1", "+5", "1.5MiB", "5MiB5", "٥MiB", "99999999999999GiB", "1e6"] {
+        for text in [
+            "", "MiB", "5MB", "5mib", "5 M", "lots", "-1", "+5", "1.5MiB", "5MiB5", "٥MiB", "99999999999999GiB", "1e6",
+        ] {
             #expect(LimitText.bytes(text) == nil, "\(text)")
         }
     }

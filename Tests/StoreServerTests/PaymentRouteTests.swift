@@ -13,13 +13,17 @@ import Testing
     @Test func productsRequestHasExactAndFormattedPricesAndInvalidIdentifiers() async throws {
         let fixture = try await ServerFixture()
         try await fixture.test { client in
-            let body = try await client.object(.post, "/v1/products",
-                                               json: #"{"ids":["\#(ServerFixture.gems)","nope","com.example.storefront.levels.classic"],"storefront":"JPN"}"#)
+            let body = try await client.object(
+                .post, "/v1/products",
+                json:
+                    #"{"ids":["\#(ServerFixture.gems)","nope","com.example.storefront.levels.classic"],"storefront":"JPN"}"#
+            )
             let products = try #require(body["products"] as? [[String: Any]])
             #expect(products.count == 1)
             #expect(products.first?["price"] as? String == "160")
             #expect(products.first?["displayPrice"] as? String == "¥160")
-            #expect(body["invalidProductIdentifiers"] as? [String] == ["nope", "com.example.storefront.levels.classic"])
+            #expect(
+                body["invalidProductIdentifiers"] as? [String] == ["nope", "com.example.storefront.levels.classic"])
             #expect((body["storefront"] as? [String: Any])?["currency"] as? String == "JPY")
         }
     }
@@ -77,8 +81,10 @@ import Testing
             #"{"account":"alice","productId":"com.example.storefront.gems.550","applicationUsername":"order-1"}"#,
         ]
         try await fixture.test { client in
-            let first = try await client.send(.post, "/v1/payments", json: #"{"account":"alice","productId":"\#(gems)","quantity":1,"applicationUsername":"order-1"}"#,
-                                              headers: key)
+            let first = try await client.send(
+                .post, "/v1/payments",
+                json: #"{"account":"alice","productId":"\#(gems)","quantity":1,"applicationUsername":"order-1"}"#,
+                headers: key)
             #expect(first.status == .created)
             for body in same {
                 let retry = try await client.send(.post, "/v1/payments", json: body, headers: key)
@@ -89,7 +95,9 @@ import Testing
             for body in different {
                 let other = try await client.send(.post, "/v1/payments", json: body, headers: key)
                 #expect(other.status == .conflict, "\(body)")
-                #expect((try json(other)["error"] as? [String: Any])?["code"] as? String == "idempotency_conflict", "\(body)")
+                #expect(
+                    (try json(other)["error"] as? [String: Any])?["code"] as? String == "idempotency_conflict",
+                    "\(body)")
             }
             let history = try await client.object(.get, "/admin/transactions", admin: true)
             #expect((history["transactions"] as? [Any])?.count == 1)
@@ -99,7 +107,8 @@ import Testing
     @Test func aPaymentWithoutAKeyIsRefused() async throws {
         let fixture = try await ServerFixture()
         try await fixture.test { client in
-            let response = try await client.send(.post, "/v1/payments", json: #"{"account":"alice","productId":"\#(ServerFixture.gems)"}"#)
+            let response = try await client.send(
+                .post, "/v1/payments", json: #"{"account":"alice","productId":"\#(ServerFixture.gems)"}"#)
             #expect(response.status == .badRequest)
             #expect((try json(response)["error"] as? [String: Any])?["field"] as? String == "Idempotency-Key")
             let history = try await client.object(.get, "/v1/accounts/alice/transactions")
@@ -117,20 +126,26 @@ import Testing
         let body = #"{"account":"alice","productId":"\#(ServerFixture.gems)","quantity":1}"#
         try await fixture.test { client in
             let first = try await client.send(.post, "/v1/payments", json: body, headers: ["Idempotency-Key": key])
-            let committed = try #require((try json(first)["transaction"] as? [String: Any])?["transactionId"] as? String)
+            let committed = try #require(
+                (try json(first)["transaction"] as? [String: Any])?["transactionId"] as? String)
             // The server's own writes (its maintenance, the purchase's completion) may hold the file
             // for a moment: wait for them as the server does, rather than fail on SQLITE_BUSY.
-            let database = try DatabaseQueue(path: fixture.directory.appendingPathComponent("store.sqlite").path,
-                                             configuration: StateLock.configuration())
+            let database = try DatabaseQueue(
+                path: fixture.directory.appendingPathComponent("store.sqlite").path,
+                configuration: StateLock.configuration())
             try await database.write { db in
-                try db.execute(sql: "UPDATE idempotency_keys SET status = NULL, body = NULL, completed_at = NULL WHERE key = ?", arguments: [key])
+                try db.execute(
+                    sql: "UPDATE idempotency_keys SET status = NULL, body = NULL, completed_at = NULL WHERE key = ?",
+                    arguments: [key])
             }
             try database.close()
             let retry = try await client.send(.post, "/v1/payments", json: body, headers: ["Idempotency-Key": key])
             #expect(retry.status == .created)
             #expect((try json(retry)["transaction"] as? [String: Any])?["transactionId"] as? String == committed)
             #expect((try json(retry)["transaction"] as? [String: Any])?["state"] as? String == "purchasing")
-            #expect(retry.headers[HTTPField.Name("Idempotent-Replayed")!] == nil, "the answer was still stored: not the state under test")
+            #expect(
+                retry.headers[HTTPField.Name("Idempotent-Replayed")!] == nil,
+                "the answer was still stored: not the state under test")
             let history = try await client.object(.get, "/v1/accounts/alice/transactions")
             #expect((history["transactions"] as? [Any])?.count == 1)
         }
@@ -191,17 +206,21 @@ import Testing
         let first = try await fixture.buy(ServerFixture.gems).transaction.id
         let second = try await fixture.buy(ServerFixture.gems).transaction.id
         try await fixture.test { client in
-            let refused = try await client.object(.post, "/v1/transactions/\(first)/finish", json: #"{"transactionId":"\#(second)","finished":true}"#,
-                                                  expect: .conflict)
+            let refused = try await client.object(
+                .post, "/v1/transactions/\(first)/finish", json: #"{"transactionId":"\#(second)","finished":true}"#,
+                expect: .conflict)
             let message = try #require((refused["error"] as? [String: Any])?["message"] as? String)
             #expect(message.contains(first) && message.contains(second), "\(message)")
             let unfinished = try await client.object(.get, "/v1/accounts/alice/unfinished")
             #expect((unfinished["updates"] as? [Any])?.count == 2)
-            let finished = try await client.object(.post, "/v1/transactions/\(first)/finish", json: #"{"transactionId":"\#(first)","finished":true}"#)
+            let finished = try await client.object(
+                .post, "/v1/transactions/\(first)/finish", json: #"{"transactionId":"\#(first)","finished":true}"#)
             #expect(finished["transactionId"] as? String == first)
-            _ = try await client.object(.post, "/v1/transactions/\(second)/finish", json: #"{"finished":false}"#, expect: .unprocessableContent)
-            _ = try await client.object(.post, "/v1/transactions/\(second)/finish", json: #"{"transactionId":"\#(second)","finish":true}"#,
-                                        expect: .unprocessableContent)
+            _ = try await client.object(
+                .post, "/v1/transactions/\(second)/finish", json: #"{"finished":false}"#, expect: .unprocessableContent)
+            _ = try await client.object(
+                .post, "/v1/transactions/\(second)/finish", json: #"{"transactionId":"\#(second)","finish":true}"#,
+                expect: .unprocessableContent)
             _ = try await client.object(.post, "/v1/transactions/\(second)/finish")
             let none = try await client.object(.get, "/v1/accounts/alice/unfinished")
             #expect((none["updates"] as? [Any])?.isEmpty == true)
@@ -236,7 +255,10 @@ import Testing
         try await fixture.test { client in
             let wallet = try await client.object(.get, "/v1/accounts/alice/wallet")
             let items = try #require(wallet["entitlements"] as? [[String: Any]])
-            #expect(Set(items.compactMap { $0["productId"] as? String }) == [ServerFixture.removeAds, ServerFixture.monthly])
+            #expect(
+                Set(items.compactMap { $0["productId"] as? String }) == [
+                    ServerFixture.removeAds, ServerFixture.monthly,
+                ])
             #expect(items.first { $0["productId"] as? String == ServerFixture.monthly }?["expiresDate"] is NSNumber)
         }
     }

@@ -6,8 +6,8 @@ import StoreCore
 import StoreKitModel
 import StoreServer
 import StoreSigning
-import Testing
 import TestSupport
+import Testing
 @_spi(CMS) import X509
 
 /// The server's receipts as other verifiers see them: OpenSSL's `cms -verify` and
@@ -29,10 +29,16 @@ import TestSupport
     }
 
     /// `openssl cms -verify` with `purpose`: its exit status, output and the content it wrote.
-    static func openssl(_ files: (receipt: URL, root: URL), purpose: [String]) throws -> (status: Int32, output: String, content: Data?) {
-        let content = files.receipt.deletingLastPathComponent().appendingPathComponent("content-\(UUID().uuidString).der")
-        let result = try runProgram(["openssl", "cms", "-verify", "-inform", "DER", "-in", files.receipt.path, "-CAfile", files.root.path,
-                              "-out", content.path, "-binary"] + purpose)
+    static func openssl(_ files: (receipt: URL, root: URL), purpose: [String]) throws -> (
+        status: Int32, output: String, content: Data?
+    ) {
+        let content = files.receipt.deletingLastPathComponent().appendingPathComponent(
+            "content-\(UUID().uuidString).der")
+        let result = try runProgram(
+            [
+                "openssl", "cms", "-verify", "-inform", "DER", "-in", files.receipt.path, "-CAfile", files.root.path,
+                "-out", content.path, "-binary",
+            ] + purpose)
         return (result.status, result.output, try? Data(contentsOf: content))
     }
 
@@ -46,11 +52,13 @@ import TestSupport
         let content = try PKCS7SignedData(derEncoded: Array(try #require(Data(base64Encoded: receipt)))).content
         for purpose in [[], ["-purpose", "any"]] {
             let result = try Self.openssl(files, purpose: purpose)
-            #expect(result.status == 0 && result.output.contains("Verification successful"), "\(purpose): \(result.output)")
+            #expect(
+                result.status == 0 && result.output.contains("Verification successful"), "\(purpose): \(result.output)")
             #expect(result.content.map(Array.init) == content, "\(purpose)")
         }
         let other = try await ServerFixture()
-        let foreign = try Self.openssl((files.receipt, try await Self.written(other, receipt: receipt).root), purpose: [])
+        let foreign = try Self.openssl(
+            (files.receipt, try await Self.written(other, receipt: receipt).root), purpose: [])
         #expect(foreign.status != 0, "\(foreign.output)")
     }
 
@@ -58,8 +66,10 @@ import TestSupport
         let fixture = try await ServerFixture()
         let receipt = try #require(try await fixture.buy(ServerFixture.removeAds).receipt)
         let root = try Certificate(derEncoded: Array(fixture.service.signer.chain.root))
-        let result = await CMS.isValidAttachedSignature(signatureBytes: Array(try #require(Data(base64Encoded: receipt))),
-                                                        trustRoots: CertificateStore([root])) {
+        let result = await CMS.isValidAttachedSignature(
+            signatureBytes: Array(try #require(Data(base64Encoded: receipt))),
+            trustRoots: CertificateStore([root])
+        ) {
             RFC5280Policy()
         }
         guard case .success(let valid) = result else {

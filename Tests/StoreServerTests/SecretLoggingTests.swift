@@ -38,7 +38,8 @@ final class LogCapture: @unchecked Sendable {
         func log(event: LogEvent) {
             let all = metadata.merging(event.metadata ?? [:]) { _, new in new }
             let error = event.error.map { " error=\(String(reflecting: $0))" } ?? ""
-            capture.append("\(event.level) \(event.message) \(all.map { "\($0)=\($1)" }.sorted().joined(separator: " "))\(error)")
+            capture.append(
+                "\(event.level) \(event.message) \(all.map { "\($0)=\($1)" }.sorted().joined(separator: " "))\(error)")
         }
     }
 }
@@ -56,10 +57,12 @@ final class LogCapture: @unchecked Sendable {
         try await StoreHTTPServer.application(fixture.service, logger: capture.logger).test(.router) { client in
             for header in ["Bearer \(token.dropLast())", "Bearer \(token)x", "Basic \(token)", "Bearer \(token)"] {
                 _ = try await client.send(.get, "/admin/transactions", headers: ["Authorization": header])
-                _ = try await client.send(.put, "/admin/controls", json: #"{"verification":"oops"}"#, headers: ["Authorization": header])
+                _ = try await client.send(
+                    .put, "/admin/controls", json: #"{"verification":"oops"}"#, headers: ["Authorization": header])
             }
             for password in [secret, String(secret.dropLast()), "wrong"] {
-                _ = try await client.send(.post, "/verifyReceipt", json: #"{"receipt-data":"\#(receipt)","password":"\#(password)"}"#)
+                _ = try await client.send(
+                    .post, "/verifyReceipt", json: #"{"receipt-data":"\#(receipt)","password":"\#(password)"}"#)
             }
             _ = try await client.send(.post, "/v1/payments", json: "{", headers: ["Idempotency-Key": "k"])
             _ = try await client.send(.get, "/nowhere")
@@ -67,8 +70,10 @@ final class LogCapture: @unchecked Sendable {
         let log = capture.text
         #expect(log.contains("/admin/transactions"), "the requests were logged: \(log.prefix(500))")
         let jwsKey = try await fixture.service.store.transactionSigningKey(create: { Data() })
-        for value in [token, String(token.dropLast()), secret, String(secret.dropLast()), jwsKey.base64EncodedString(),
-                      jwsKey.map { String(format: "%02x", $0) }.joined(), receipt] {
+        for value in [
+            token, String(token.dropLast()), secret, String(secret.dropLast()), jwsKey.base64EncodedString(),
+            jwsKey.map { String(format: "%02x", $0) }.joined(), receipt,
+        ] {
             #expect(!log.contains(value), "a secret reached the log (\(value.prefix(6))…)")
         }
     }

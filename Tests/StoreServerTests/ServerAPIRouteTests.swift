@@ -5,8 +5,8 @@ import Hummingbird
 import HummingbirdTesting
 import StoreCore
 import StoreServer
-import Testing
 import TestSupport
+import Testing
 
 /// A bearer token as App Store Connect keys sign them, with any claim replaceable.
 struct BearerToken {
@@ -24,20 +24,28 @@ struct BearerToken {
         get throws { try APIKey(issuerId: Self.issuer, keyId: Self.keyId, pem: key.pemRepresentation) }
     }
 
-    func make(kid: String = keyId, alg: String = "ES256", claims overrides: [String: Any] = [:], removing: [String] = [],
-              header extra: [String: Any] = [:]) throws -> String {
-        var claims: [String: Any] = ["iss": Self.issuer, "aud": "appstoreconnect-v1", "bid": Self.bundleId,
-                                     "exp": Int(Date().timeIntervalSince1970) + 300]
+    func make(
+        kid: String = keyId, alg: String = "ES256", claims overrides: [String: Any] = [:], removing: [String] = [],
+        header extra: [String: Any] = [:]
+    ) throws -> String {
+        var claims: [String: Any] = [
+            "iss": Self.issuer, "aud": "appstoreconnect-v1", "bid": Self.bundleId,
+            "exp": Int(Date().timeIntervalSince1970) + 300,
+        ]
         claims.merge(overrides) { $1 }
         for name in removing { claims[name] = nil }
-        let header = try JSONSerialization.data(withJSONObject: (["alg": alg, "kid": kid, "typ": "JWT"] as [String: Any]).merging(extra) { $1 })
-        let input = Base64URL.encode(header) + "." + Base64URL.encode(try JSONSerialization.data(withJSONObject: claims))
+        let header = try JSONSerialization.data(
+            withJSONObject: (["alg": alg, "kid": kid, "typ": "JWT"] as [String: Any]).merging(extra) { $1 })
+        let input =
+            Base64URL.encode(header) + "." + Base64URL.encode(try JSONSerialization.data(withJSONObject: claims))
         return input + "." + Base64URL.encode(try key.signature(for: Data(input.utf8)).rawRepresentation)
     }
 }
 
 extension TestClientProtocol {
-    func api(_ method: HTTPRequest.Method, _ uri: String, token: String, json: String? = nil) async throws -> TestResponse {
+    func api(_ method: HTTPRequest.Method, _ uri: String, token: String, json: String? = nil) async throws
+        -> TestResponse
+    {
         try await send(method, uri, json: json, headers: ["Authorization": "Bearer \(token)"])
     }
 }
@@ -64,14 +72,18 @@ extension TestClientProtocol {
         let token = try bearer.make()
         try await fixture.test { client in
             let info = try json(try await client.api(.get, "/inApps/v1/transactions/\(ads)", token: token))
-            #expect(try Self.payload(try #require(info["signedTransactionInfo"] as? String))["productId"] as? String == ServerFixture.removeAds)
+            #expect(
+                try Self.payload(try #require(info["signedTransactionInfo"] as? String))["productId"] as? String
+                    == ServerFixture.removeAds)
 
             let history = try await client.api(.get, "/inApps/v2/history/\(monthly)", token: token)
             #expect(history.status == .ok && history.headers[.contentType] == "application/json")
             let page = try json(history)
             #expect((page["signedTransactions"] as? [String])?.count == 3 && page["hasMore"] as? Bool == false)
             #expect(page["environment"] as? String == "Sandbox" && page["appAppleId"] == nil)
-            let subscriptions = try json(try await client.api(.get, "/inApps/v2/history/\(ads)?productType=AUTO_RENEWABLE&sort=DESCENDING", token: token))
+            let subscriptions = try json(
+                try await client.api(
+                    .get, "/inApps/v2/history/\(ads)?productType=AUTO_RENEWABLE&sort=DESCENDING", token: token))
             #expect((subscriptions["signedTransactions"] as? [String])?.count == 1)
 
             let statuses = try json(try await client.api(.get, "/inApps/v1/subscriptions/\(ads)", token: token))
@@ -79,7 +91,9 @@ extension TestClientProtocol {
             let last = try #require((group["lastTransactions"] as? [[String: Any]])?.first)
             #expect(last["status"] as? Int == 1 && last["originalTransactionId"] as? String == monthly)
             let renewal = try Self.payload(try #require(last["signedRenewalInfo"] as? String))
-            #expect(renewal["autoRenewStatus"] as? Int == 1 && renewal["renewalPrice"] as? Int == 4990 && renewal["currency"] as? String == "USD")
+            #expect(
+                renewal["autoRenewStatus"] as? Int == 1 && renewal["renewalPrice"] as? Int == 4990
+                    && renewal["currency"] as? String == "USD")
         }
     }
 
@@ -95,15 +109,22 @@ extension TestClientProtocol {
             let one = try json(try await client.api(.get, "/inApps/v2/history/\(first)", token: token))
             #expect((one["signedTransactions"] as? [String])?.count == 20 && one["hasMore"] as? Bool == true)
             let revision = try #require(one["revision"] as? String)
-            let two = try json(try await client.api(.get, "/inApps/v2/history/\(first)?revision=\(revision)", token: token))
+            let two = try json(
+                try await client.api(.get, "/inApps/v2/history/\(first)?revision=\(revision)", token: token))
             let rest = try #require(two["signedTransactions"] as? [String])
             #expect(rest.count == 5 && two["hasMore"] as? Bool == false)
-            let seen = Set(((one["signedTransactions"] as? [String]) ?? []) .map { try? Self.payload($0)["transactionId"] as? String })
-            #expect(seen.count == 20 && rest.allSatisfy { !seen.contains(try? Self.payload($0)["transactionId"] as? String) })
+            let seen = Set(
+                ((one["signedTransactions"] as? [String]) ?? []).map {
+                    try? Self.payload($0)["transactionId"] as? String
+                })
+            #expect(
+                seen.count == 20
+                    && rest.allSatisfy { !seen.contains(try? Self.payload($0)["transactionId"] as? String) })
             // The same revision with other filters is refused, as Apple refuses it.
-            let other = try await client.api(.get, "/inApps/v2/history/\(first)?revision=\(revision)&sort=DESCENDING", token: token)
+            let other = try await client.api(
+                .get, "/inApps/v2/history/\(first)?revision=\(revision)&sort=DESCENDING", token: token)
             #expect(other.status == .badRequest)
-            #expect(try json(other)["errorCode"] as? Int == 4000005)
+            #expect(try json(other)["errorCode"] as? Int == 4_000_005)
             // Version 1 leaves finished consumables out.
             let unfinished = try json(try await client.api(.get, "/inApps/v1/history/\(first)", token: token))
             #expect((unfinished["signedTransactions"] as? [String])?.count == 20)
@@ -120,7 +141,8 @@ extension TestClientProtocol {
         // The server's clock, which stands still: the tokens' dates are relative to it.
         let now = Int(fixture.clock.now().timeIntervalSince1970)
         let refused = [
-            try bearer.make(kid: "UNKNOWN123"), try bearer.make(claims: ["aud": "other"]), try bearer.make(claims: ["bid": "com.other.app"]),
+            try bearer.make(kid: "UNKNOWN123"), try bearer.make(claims: ["aud": "other"]),
+            try bearer.make(claims: ["bid": "com.other.app"]),
             try bearer.make(claims: ["exp": now - 10]), try bearer.make(claims: ["exp": now + 2 * 3600]),
             try bearer.make(claims: ["iat": now, "exp": now + 3700]), try bearer.make(claims: ["iss": "someone-else"]),
             try bearer.make(removing: ["bid"]), try BearerToken().make(), "not.a.jwt", "",
@@ -138,13 +160,18 @@ extension TestClientProtocol {
             let unsigned = try await client.send(.get, "/inApps/v1/transactions/\(id)")
             #expect(unsigned.status == .unauthorized)
             let token = try bearer.make(claims: ["iat": now + 30, "nbf": now + 30, "exp": now + 3600])
-            for (path, status, code) in [("/inApps/v1/transactions/abc", 400, 4000006), ("/inApps/v1/transactions/99", 404, 4040010),
-                                         ("/inApps/v2/history/\(id)?sort=UP", 400, 4000021), ("/inApps/v2/history/\(id)?productType=GAME", 400, 4000022),
-                                         ("/inApps/v2/history/\(id)?startDate=20&endDate=10", 400, 4000013),
-                                         ("/inApps/v2/history/\(id)?revoked=maybe", 400, 4000030), ("/inApps/v1/subscriptions/\(id)?status=9", 400, 4000031),
-                                         ("/inApps/v2/history/\(id)?revision=%25%25", 400, 4000005)] {
+            for (path, status, code) in [
+                ("/inApps/v1/transactions/abc", 400, 4_000_006), ("/inApps/v1/transactions/99", 404, 4_040_010),
+                ("/inApps/v2/history/\(id)?sort=UP", 400, 4_000_021),
+                ("/inApps/v2/history/\(id)?productType=GAME", 400, 4_000_022),
+                ("/inApps/v2/history/\(id)?startDate=20&endDate=10", 400, 4_000_013),
+                ("/inApps/v2/history/\(id)?revoked=maybe", 400, 4_000_030),
+                ("/inApps/v1/subscriptions/\(id)?status=9", 400, 4_000_031),
+                ("/inApps/v2/history/\(id)?revision=%25%25", 400, 4_000_005),
+            ] {
                 let response = try await client.api(.get, path, token: token)
-                #expect(response.status.code == status && response.headers[.contentType] == "application/json", "\(path)")
+                #expect(
+                    response.status.code == status && response.headers[.contentType] == "application/json", "\(path)")
                 #expect(try json(response)["errorCode"] as? Int == code, "\(path): \(String(buffer: response.body))")
             }
             let orderId = try #require(OrderId.of(transactionId: id))
@@ -163,12 +190,15 @@ extension TestClientProtocol {
         let copy = try #require(try await fixture.service.store.transactions(account: "kid").first)
         let token = try bearer.make()
         try await fixture.test { client in
-            let shared = try await client.api(.put, "/inApps/v1/subscriptions/extend/\(copy.id)", token: token,
-                                              json: #"{"extendByDays":1,"extendReasonCode":0,"requestIdentifier":"r-1"}"#)
+            let shared = try await client.api(
+                .put, "/inApps/v1/subscriptions/extend/\(copy.id)", token: token,
+                json: #"{"extendByDays":1,"extendReasonCode":0,"requestIdentifier":"r-1"}"#)
             #expect(shared.status == .forbidden)
-            #expect(try json(shared)["errorCode"] as? Int == 4030007)
-            let own = try json(try await client.api(.put, "/inApps/v1/subscriptions/extend/\(yearly.id)", token: token,
-                                                     json: #"{"extendByDays":1,"extendReasonCode":0,"requestIdentifier":"r-2"}"#))
+            #expect(try json(shared)["errorCode"] as? Int == 4_030_007)
+            let own = try json(
+                try await client.api(
+                    .put, "/inApps/v1/subscriptions/extend/\(yearly.id)", token: token,
+                    json: #"{"extendByDays":1,"extendReasonCode":0,"requestIdentifier":"r-2"}"#))
             #expect(own["success"] as? Bool == true)
         }
     }
@@ -179,44 +209,61 @@ extension TestClientProtocol {
         let monthly = try await fixture.buy(ServerFixture.monthly).transaction
         let gems = try await fixture.buy(ServerFixture.gems).transaction.id
         let token = try bearer.make()
-        let before = try #require(try await fixture.service.store.serverTransaction(id: monthly.id)?.details.expiresDate)
+        let before = try #require(
+            try await fixture.service.store.serverTransaction(id: monthly.id)?.details.expiresDate)
         try await fixture.test { client in
             let extend = #"{"extendByDays":3,"extendReasonCode":1,"requestIdentifier":"r-1"}"#
-            let first = try json(try await client.api(.put, "/inApps/v1/subscriptions/extend/\(monthly.id)", token: token, json: extend))
+            let first = try json(
+                try await client.api(.put, "/inApps/v1/subscriptions/extend/\(monthly.id)", token: token, json: extend))
             #expect(first["success"] as? Bool == true && first["originalTransactionId"] as? String == monthly.id)
-            let again = try json(try await client.api(.put, "/inApps/v1/subscriptions/extend/\(monthly.id)", token: token, json: extend))
+            let again = try json(
+                try await client.api(.put, "/inApps/v1/subscriptions/extend/\(monthly.id)", token: token, json: extend))
             #expect(again["effectiveDate"] as? Int == first["effectiveDate"] as? Int)
-            _ = try await client.api(.put, "/inApps/v1/subscriptions/extend/\(monthly.id)", token: token,
-                                     json: #"{"extendByDays":3,"extendReasonCode":1,"requestIdentifier":"r-2"}"#)
-            let third = try await client.api(.put, "/inApps/v1/subscriptions/extend/\(monthly.id)", token: token,
-                                             json: #"{"extendByDays":3,"extendReasonCode":1,"requestIdentifier":"r-3"}"#)
+            _ = try await client.api(
+                .put, "/inApps/v1/subscriptions/extend/\(monthly.id)", token: token,
+                json: #"{"extendByDays":3,"extendReasonCode":1,"requestIdentifier":"r-2"}"#)
+            let third = try await client.api(
+                .put, "/inApps/v1/subscriptions/extend/\(monthly.id)", token: token,
+                json: #"{"extendByDays":3,"extendReasonCode":1,"requestIdentifier":"r-3"}"#)
             #expect(third.status == .forbidden)
-            #expect(try json(third)["errorCode"] as? Int == 4030005)
-            let tooLong = try await client.api(.put, "/inApps/v1/subscriptions/extend/\(monthly.id)", token: token,
-                                               json: #"{"extendByDays":91,"extendReasonCode":1,"requestIdentifier":"r-4"}"#)
-            #expect(try json(tooLong)["errorCode"] as? Int == 4000009)
-            let notSubscription = try await client.api(.put, "/inApps/v1/subscriptions/extend/\(gems)", token: token,
-                                                       json: #"{"extendByDays":1,"extendReasonCode":0,"requestIdentifier":"r-5"}"#)
+            #expect(try json(third)["errorCode"] as? Int == 4_030_005)
+            let tooLong = try await client.api(
+                .put, "/inApps/v1/subscriptions/extend/\(monthly.id)", token: token,
+                json: #"{"extendByDays":91,"extendReasonCode":1,"requestIdentifier":"r-4"}"#)
+            #expect(try json(tooLong)["errorCode"] as? Int == 4_000_009)
+            let notSubscription = try await client.api(
+                .put, "/inApps/v1/subscriptions/extend/\(gems)", token: token,
+                json: #"{"extendByDays":1,"extendReasonCode":0,"requestIdentifier":"r-5"}"#)
             #expect(notSubscription.status == .forbidden)
-            #expect(try json(notSubscription)["errorCode"] as? Int == 4030004)
+            #expect(try json(notSubscription)["errorCode"] as? Int == 4_030_004)
 
             let uuid = "7e3fb20b-4cdb-47cc-936d-99d65f608138"
-            let set = try await client.api(.put, "/inApps/v1/transactions/\(monthly.id)/appAccountToken", token: token, json: #"{"appAccountToken":"\#(uuid)"}"#)
+            let set = try await client.api(
+                .put, "/inApps/v1/transactions/\(monthly.id)/appAccountToken", token: token,
+                json: #"{"appAccountToken":"\#(uuid)"}"#)
             #expect(set.status == .ok)
-            let bad = try await client.api(.put, "/inApps/v1/transactions/\(monthly.id)/appAccountToken", token: token, json: #"{"appAccountToken":"nope"}"#)
-            #expect(try json(bad)["errorCode"] as? Int == 4000183)
+            let bad = try await client.api(
+                .put, "/inApps/v1/transactions/\(monthly.id)/appAccountToken", token: token,
+                json: #"{"appAccountToken":"nope"}"#)
+            #expect(try json(bad)["errorCode"] as? Int == 4_000_183)
             let info = try json(try await client.api(.get, "/inApps/v1/transactions/\(monthly.id)", token: token))
-            #expect(try Self.payload(try #require(info["signedTransactionInfo"] as? String))["appAccountToken"] as? String == uuid)
+            #expect(
+                try Self.payload(try #require(info["signedTransactionInfo"] as? String))["appAccountToken"] as? String
+                    == uuid)
 
-            let consumption = #"{"customerConsented":true,"sampleContentProvided":false,"deliveryStatus":"DELIVERED","consumptionPercentage":50000}"#
-            let sent = try await client.api(.put, "/inApps/v2/transactions/consumption/\(gems)", token: token, json: consumption)
+            let consumption =
+                #"{"customerConsented":true,"sampleContentProvided":false,"deliveryStatus":"DELIVERED","consumptionPercentage":50000}"#
+            let sent = try await client.api(
+                .put, "/inApps/v2/transactions/consumption/\(gems)", token: token, json: consumption)
             #expect(sent.status == .accepted)
-            let refused = try await client.api(.put, "/inApps/v2/transactions/consumption/\(gems)", token: token,
-                                               json: #"{"customerConsented":false,"sampleContentProvided":false,"deliveryStatus":"DELIVERED"}"#)
-            #expect(try json(refused)["errorCode"] as? Int == 4000035)
+            let refused = try await client.api(
+                .put, "/inApps/v2/transactions/consumption/\(gems)", token: token,
+                json: #"{"customerConsented":false,"sampleContentProvided":false,"deliveryStatus":"DELIVERED"}"#)
+            #expect(try json(refused)["errorCode"] as? Int == 4_000_035)
             let reports = try await client.object(.get, "/admin/consumption", admin: true)
             let report = try #require((reports["reports"] as? [[String: Any]])?.first)
-            #expect(report["transactionId"] as? String == gems && (report["request"] as? String)?.contains("50000") == true)
+            #expect(
+                report["transactionId"] as? String == gems && (report["request"] as? String)?.contains("50000") == true)
         }
         let after = try #require(try await fixture.service.store.serverTransaction(id: monthly.id)?.details.expiresDate)
         #expect(after > before)
@@ -229,16 +276,22 @@ extension TestClientProtocol {
         let token = try bearer.make()
         try await fixture.test { client in
             #expect(try await client.api(.get, "/inApps/v1/transactions/\(id)", token: token).status == .unauthorized)
-            let body = try JSONSerialization.data(withJSONObject: ["issuerId": BearerToken.issuer, "keyId": BearerToken.keyId,
-                                                                   "key": bearer.key.pemRepresentation])
-            let created = try await client.send(.post, "/admin/api-keys", json: String(decoding: body, as: UTF8.self), admin: true)
+            let body = try JSONSerialization.data(withJSONObject: [
+                "issuerId": BearerToken.issuer, "keyId": BearerToken.keyId,
+                "key": bearer.key.pemRepresentation,
+            ])
+            let created = try await client.send(
+                .post, "/admin/api-keys", json: String(decoding: body, as: UTF8.self), admin: true)
             #expect(created.status == .created, "\(String(buffer: created.body))")
             #expect(try await client.api(.get, "/inApps/v1/transactions/\(id)", token: token).status == .ok)
-            let invalid = try await client.send(.post, "/admin/api-keys", json: #"{"issuerId":"a","keyId":"b","key":"not a key"}"#, admin: true)
+            let invalid = try await client.send(
+                .post, "/admin/api-keys", json: #"{"issuerId":"a","keyId":"b","key":"not a key"}"#, admin: true)
             #expect(invalid.status == .unprocessableContent)
         }
         let restarted = try await ServerFixture(directory: fixture.directory)
-        let status = try await restarted.test { client in try await client.api(.get, "/inApps/v1/transactions/\(id)", token: token).status }
+        let status = try await restarted.test { client in
+            try await client.api(.get, "/inApps/v1/transactions/\(id)", token: token).status
+        }
         #expect(status == .ok)
     }
 }

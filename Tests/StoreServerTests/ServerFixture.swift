@@ -9,8 +9,8 @@ import StoreCore
 import StoreEngine
 import StoreKitModel
 import StoreServer
-import Testing
 import TestSupport
+import Testing
 
 /// A server over products.json in a fresh state directory, exercised through Hummingbird's
 /// router test client (no socket).
@@ -21,7 +21,8 @@ struct ServerFixture {
     static let monthly = "com.example.storefront.premium.monthly"
 
     static var repositoryRoot: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
     }
 
     static func catalogBytes() throws -> Data {
@@ -38,16 +39,23 @@ struct ServerFixture {
     /// and `NotificationDeliverer`.
     static let backgroundSleepers = 2
 
-    static func configuration(environment: ServerEnvironment = .sandbox, sharedSecret: String? = nil,
-                              idempotencyLifetime: TimeInterval = 24 * 3600) -> ServerConfiguration {
-        ServerConfiguration(port: 0, environment: environment, adminToken: token, sharedSecret: sharedSecret,
-                            bodyLimit: 64 * 1024, receiptBodyLimit: 5 * 1024 * 1024, idempotencyLifetime: idempotencyLifetime)
+    static func configuration(
+        environment: ServerEnvironment = .sandbox, sharedSecret: String? = nil,
+        idempotencyLifetime: TimeInterval = 24 * 3600
+    ) -> ServerConfiguration {
+        ServerConfiguration(
+            port: 0, environment: environment, adminToken: token, sharedSecret: sharedSecret,
+            bodyLimit: 64 * 1024, receiptBodyLimit: 5 * 1024 * 1024, idempotencyLifetime: idempotencyLifetime)
     }
 
-    init(directory: URL? = nil, environment: ServerEnvironment = .sandbox, sharedSecret: String? = nil,
-         catalogBytes: Data? = nil, idempotencyLifetime: TimeInterval = 24 * 3600) async throws {
-        try await self.init(directory: directory, catalogBytes: catalogBytes,
-                            configuration: Self.configuration(environment: environment, sharedSecret: sharedSecret, idempotencyLifetime: idempotencyLifetime))
+    init(
+        directory: URL? = nil, environment: ServerEnvironment = .sandbox, sharedSecret: String? = nil,
+        catalogBytes: Data? = nil, idempotencyLifetime: TimeInterval = 24 * 3600
+    ) async throws {
+        try await self.init(
+            directory: directory, catalogBytes: catalogBytes,
+            configuration: Self.configuration(
+                environment: environment, sharedSecret: sharedSecret, idempotencyLifetime: idempotencyLifetime))
     }
 
     init(directory: URL? = nil, catalogBytes: Data? = nil, configuration: ServerConfiguration) async throws {
@@ -55,8 +63,9 @@ struct ServerFixture {
         let catalog = try CatalogLoader.decode(Array(bytes), source: "products.json")
         self.directory = directory ?? scratchDirectory("server")
         clock = ManualClock(Date())
-        service = try await StoreService.open(catalog: catalog, catalogBytes: bytes, directory: StateDirectory(url: self.directory),
-                                              configuration: configuration, clock: clock)
+        service = try await StoreService.open(
+            catalog: catalog, catalogBytes: bytes, directory: StateDirectory(url: self.directory),
+            configuration: configuration, clock: clock)
     }
 
     var application: some ApplicationProtocol {
@@ -76,10 +85,14 @@ struct ServerFixture {
     }
 
     /// A purchase through the store itself, waiting for the update that ends `purchasing`.
-    func buy(_ productId: String, account: String = "alice", order: String? = nil, offer: PaymentOffer? = nil) async throws -> TransactionUpdate {
+    func buy(_ productId: String, account: String = "alice", order: String? = nil, offer: PaymentOffer? = nil)
+        async throws -> TransactionUpdate
+    {
         let updates = await service.store.updates()
-        let started = try await service.store.add(Payment(productId: productId, applicationUsername: order, account: account, offer: offer))
-        for await update in updates where update.transaction.id == started.id && update.transaction.state != .purchasing {
+        let started = try await service.store.add(
+            Payment(productId: productId, applicationUsername: order, account: account, offer: offer))
+        for await update in updates where update.transaction.id == started.id && update.transaction.state != .purchasing
+        {
             return update
         }
         throw StoreFailure("the update stream ended")
@@ -89,8 +102,10 @@ struct ServerFixture {
 /// JSON helpers over the test client.
 extension TestClientProtocol {
     @discardableResult
-    func send(_ method: HTTPRequest.Method, _ uri: String, json: String? = nil, contentType: String? = "application/json",
-              headers extra: [String: String] = [:], admin: Bool = false) async throws -> TestResponse {
+    func send(
+        _ method: HTTPRequest.Method, _ uri: String, json: String? = nil, contentType: String? = "application/json",
+        headers extra: [String: String] = [:], admin: Bool = false
+    ) async throws -> TestResponse {
         var headers = HTTPFields()
         if json != nil, let contentType { headers[.contentType] = contentType }
         if admin { headers[.authorization] = "Bearer \(ServerFixture.token)" }
@@ -100,30 +115,46 @@ extension TestClientProtocol {
         return try await execute(uri: uri, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) })
     }
 
-    func object(_ method: HTTPRequest.Method, _ uri: String, json: String? = nil, headers: [String: String] = [:],
-                admin: Bool = false, expect status: HTTPResponse.Status = .ok,
-                sourceLocation: Testing.SourceLocation = #_sourceLocation) async throws -> [String: Any] {
+    func object(
+        _ method: HTTPRequest.Method, _ uri: String, json: String? = nil, headers: [String: String] = [:],
+        admin: Bool = false, expect status: HTTPResponse.Status = .ok,
+        sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) async throws -> [String: Any] {
         let response = try await send(method, uri, json: json, headers: headers, admin: admin)
-        #expect(response.status == status, "\(method) \(uri): \(String(buffer: response.body))", sourceLocation: sourceLocation)
-        return try #require(try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any], sourceLocation: sourceLocation)
+        #expect(
+            response.status == status, "\(method) \(uri): \(String(buffer: response.body))",
+            sourceLocation: sourceLocation)
+        return try #require(
+            try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any],
+            sourceLocation: sourceLocation)
     }
 
-    func pay(_ productId: String, account: String = "alice", key: String = UUID().uuidString, quantity: Int = 1) async throws -> TestResponse {
-        try await send(.post, "/v1/payments", json: #"{"account":"\#(account)","productId":"\#(productId)","quantity":\#(quantity)}"#,
-                       headers: ["Idempotency-Key": key])
+    func pay(_ productId: String, account: String = "alice", key: String = UUID().uuidString, quantity: Int = 1)
+        async throws -> TestResponse
+    {
+        try await send(
+            .post, "/v1/payments",
+            json: #"{"account":"\#(account)","productId":"\#(productId)","quantity":\#(quantity)}"#,
+            headers: ["Idempotency-Key": key])
     }
 
     /// Long-polls the account's updates after `cursor` until one of `id` leaves `purchasing` (or
     /// `until` holds); with the receipts of the page it came in (by account).
-    func awaitUpdate(account: String, after cursor: Int64, transactionId: String,
-                     until done: (String) -> Bool = { $0 != "purchasing" }) async throws -> (update: [String: Any], cursor: Int64, receipts: [String: Any]) {
+    func awaitUpdate(
+        account: String, after cursor: Int64, transactionId: String,
+        until done: (String) -> Bool = { $0 != "purchasing" }
+    ) async throws -> (update: [String: Any], cursor: Int64, receipts: [String: Any]) {
         var cursor = cursor
         for _ in 0..<20 {
             let page = try await object(.get, "/v1/accounts/\(account)/updates?after=\(cursor)&wait=5")
             for update in page["updates"] as? [[String: Any]] ?? [] {
                 let transaction = update["transaction"] as? [String: Any] ?? [:]
-                if transaction["transactionId"] as? String == transactionId, done(transaction["state"] as? String ?? "") {
-                    return (update, (update["cursor"] as? NSNumber)?.int64Value ?? cursor, page["receipts"] as? [String: Any] ?? [:])
+                if transaction["transactionId"] as? String == transactionId, done(transaction["state"] as? String ?? "")
+                {
+                    return (
+                        update, (update["cursor"] as? NSNumber)?.int64Value ?? cursor,
+                        page["receipts"] as? [String: Any] ?? [:]
+                    )
                 }
             }
             cursor = (page["cursor"] as? NSNumber)?.int64Value ?? cursor

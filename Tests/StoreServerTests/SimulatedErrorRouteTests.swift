@@ -11,14 +11,16 @@ import Testing
     @Test func aSimulatedProductsErrorIsTheProductsAnswer() async throws {
         let fixture = try await ServerFixture()
         try await fixture.test { client in
-            let set = try await client.object(.put, "/admin/controls", json: #"{"apiErrors": {"load-products": "network"}}"#, admin: true)
+            let set = try await client.object(
+                .put, "/admin/controls", json: #"{"apiErrors": {"load-products": "network"}}"#, admin: true)
             #expect((set["apiErrors"] as? [String: String]) == ["load-products": "network:-1009"])
             let products = try await client.object(.post, "/v1/products", json: #"{"ids": ["\#(ServerFixture.gems)"]}"#)
             let error = try #require(products["error"] as? [String: Any])
             #expect(error["domain"] as? String == "NSURLErrorDomain")
             #expect(error["code"] as? Int == -1009)
             #expect((products["products"] as? [Any])?.isEmpty == true)
-            let refused = try await client.send(.put, "/admin/controls", json: #"{"apiErrors": {"app-transaction": "fail:0"}}"#, admin: true)
+            let refused = try await client.send(
+                .put, "/admin/controls", json: #"{"apiErrors": {"app-transaction": "fail:0"}}"#, admin: true)
             #expect(refused.status == .unprocessableContent)
             #expect((try json(refused)["error"] as? [String: Any])?["field"] as? String == "apiErrors")
             _ = try await client.object(.put, "/admin/controls", json: #"{"apiErrors": {}}"#, admin: true)
@@ -40,12 +42,15 @@ import Testing
             #expect(first.status == .created, "\(String(buffer: first.body))")
             let id = try #require((try json(first)["transaction"] as? [String: Any])?["transactionId"] as? String)
             let history = try await client.object(.get, "/v1/accounts/alice/transactions")
-            let transaction = try #require((history["transactions"] as? [[String: Any]])?.first { $0["transactionId"] as? String == id })
+            let transaction = try #require(
+                (history["transactions"] as? [[String: Any]])?.first { $0["transactionId"] as? String == id })
             #expect(transaction["offerType"] as? String == "code")
             #expect(transaction["offerId"] as? String == "com.example.storefront.premium.freemonth")
             #expect(transaction["price"] as? String == "0")
-            let two = #"{"account": "alice", "productId": "\#(ServerFixture.monthly)", "offerCode": "X", "winBackOffer": "Y"}"#
-            let refused = try await client.send(.post, "/v1/payments", json: two, headers: ["Idempotency-Key": "code-2"])
+            let two =
+                #"{"account": "alice", "productId": "\#(ServerFixture.monthly)", "offerCode": "X", "winBackOffer": "Y"}"#
+            let refused = try await client.send(
+                .post, "/v1/payments", json: two, headers: ["Idempotency-Key": "code-2"])
             #expect(refused.status == .unprocessableContent)
         }
     }
@@ -62,7 +67,9 @@ import Testing
             _ = try await client.object(.post, "/admin/transactions/\(id)/refund", admin: true)
             let page = try await client.object(.get, "/v1/accounts/alice/updates?after=0")
             let updates = try #require(page["updates"] as? [[String: Any]])
-            let states = updates.compactMap { $0["transaction"] as? [String: Any] }.filter { $0["transactionId"] as? String == id }
+            let states = updates.compactMap { $0["transaction"] as? [String: Any] }.filter {
+                $0["transactionId"] as? String == id
+            }
             let purchased = states.filter { $0["state"] as? String == "purchased" }
             #expect(purchased.count == 2, "the purchase and its refund: \(states)")
             #expect(purchased.first?["revocationDate"] == nil, "the purchase's snapshot shows the later refund")

@@ -5,6 +5,7 @@ import HummingbirdTesting
 import LocalState
 import StoreCore
 import Testing
+
 @testable import StoreEngine
 
 /// A full disk, played by SQLite's page limit on the writer: payments are refused with 503 and
@@ -29,19 +30,27 @@ import Testing
             // Pages already allocated take a few payments before the file must grow.
             for _ in 0..<2000 {
                 let response = try await client.pay(ServerFixture.gems)
-                if response.status != .created { refused = response; break }
+                if response.status != .created {
+                    refused = response
+                    break
+                }
             }
             let response = try #require(refused, "the capped file never refused a payment")
             #expect(response.status == .serviceUnavailable)
             #expect(response.headers[.retryAfter] == "30")
-            let error = try #require((try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])?["error"] as? [String: Any])
+            let error = try #require(
+                (try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])?["error"]
+                    as? [String: Any])
             #expect(error["code"] as? String == "storage")
             let message = error["message"] as? String ?? ""
-            #expect(message.contains("storage failure in \(fixture.directory.path)/store.sqlite") && message.contains("free space"), "\(message)")
+            #expect(
+                message.contains("storage failure in \(fixture.directory.path)/store.sqlite")
+                    && message.contains("free space"), "\(message)")
 
             let degraded = try await client.send(.get, "/v1/health")
             #expect(degraded.status == .serviceUnavailable)
-            let health = try #require(try JSONSerialization.jsonObject(with: Data(buffer: degraded.body)) as? [String: Any])
+            let health = try #require(
+                try JSONSerialization.jsonObject(with: Data(buffer: degraded.body)) as? [String: Any])
             #expect(health["status"] as? String == "degraded")
             #expect((health["reason"] as? String)?.contains("full") == true, "\(health)")
 

@@ -58,7 +58,8 @@ import Testing
         _ = try await fixture.buy(ServerFixture.gems, account: "kenji")
         try await fixture.test { client in
             let response = try await client.send(.get, "/v1/updates?after=0&limit=1000")
-            let page = try #require(try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])
+            let page = try #require(
+                try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])
             let updates = try #require(page["updates"] as? [[String: Any]])
             #expect(updates.count == 42)
             #expect(updates.allSatisfy { $0["receipt"] == nil })
@@ -72,11 +73,16 @@ import Testing
             #expect(response.body.readableBytes < updateBytes + receiptBytes + 1_000)
             #expect(response.body.readableBytes < updateBytes + 2 * alice.utf8.count)
             // Decoded, every purchased update has its account's receipt back, and only those.
-            let decoded = try JSONDecoder().decode(UpdatesResponse.self, from: Data(buffer: response.body)).wireUpdates.transactionUpdates()
-            #expect(decoded.filter { $0.transaction.state == .purchased }.allSatisfy { $0.receipt == receipts[$0.transaction.payment.account] })
+            let decoded = try JSONDecoder().decode(UpdatesResponse.self, from: Data(buffer: response.body)).wireUpdates
+                .transactionUpdates()
+            #expect(
+                decoded.filter { $0.transaction.state == .purchased }.allSatisfy {
+                    $0.receipt == receipts[$0.transaction.payment.account]
+                })
             #expect(decoded.filter { $0.transaction.state == .purchasing }.allSatisfy { $0.receipt == nil })
             // Nothing new: no receipts at all.
-            let empty = try await client.object(.get, "/v1/updates?after=\((page["cursor"] as? NSNumber)?.int64Value ?? 0)")
+            let empty = try await client.object(
+                .get, "/v1/updates?after=\((page["cursor"] as? NSNumber)?.int64Value ?? 0)")
             #expect(empty["receipts"] == nil && (empty["updates"] as? [Any])?.isEmpty == true)
         }
     }
@@ -120,7 +126,9 @@ import Testing
             async let waiting = client.awaitUpdate(account: "kid", after: cursor, transactionId: id)
             await fixture.longPollWaiting()
             let approval = try await client.object(.post, "/admin/transactions/\(id)/approve", admin: true)
-            #expect(((approval["updates"] as? [[String: Any]])?.first?["transaction"] as? [String: Any])?["state"] as? String == "purchased")
+            #expect(
+                ((approval["updates"] as? [[String: Any]])?.first?["transaction"] as? [String: Any])?["state"]
+                    as? String == "purchased")
             let (approved, _, receipts) = try await waiting
             let transaction = try #require(approved["transaction"] as? [String: Any])
             #expect(transaction["state"] as? String == "purchased")
@@ -135,7 +143,10 @@ import Testing
         _ = try await fixture.buy(ServerFixture.gems, account: "kenji")
         try await fixture.test { client in
             let page = try await client.object(.get, "/v1/updates?after=0")
-            let accounts = Set((page["updates"] as? [[String: Any]] ?? []).compactMap { ($0["transaction"] as? [String: Any])?["account"] as? String })
+            let accounts = Set(
+                (page["updates"] as? [[String: Any]] ?? []).compactMap {
+                    ($0["transaction"] as? [String: Any])?["account"] as? String
+                })
             #expect(accounts == ["alice", "kenji"])
             let missing = try await client.object(.get, "/v1/accounts/nobody/updates", expect: .notFound)
             #expect((missing["error"] as? [String: Any])?["code"] as? String == "not_found")

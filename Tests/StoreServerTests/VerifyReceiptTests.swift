@@ -7,11 +7,13 @@ import StoreCore
 import StoreEngine
 import StoreServer
 import StoreSigning
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct VerifyReceiptTests {
-    func verify(_ client: any TestClientProtocol, _ body: String, contentType: String? = "application/json") async throws -> [String: Any] {
+    func verify(_ client: any TestClientProtocol, _ body: String, contentType: String? = "application/json")
+        async throws -> [String: Any]
+    {
         let response = try await client.send(.post, "/verifyReceipt", json: body, contentType: contentType)
         #expect(response.status == .ok)  // verifyReceipt always answers 200; the status is in the body
         return try json(response)
@@ -64,7 +66,10 @@ import TestSupport
             #expect(all["status"] as? Int == 0)
             let latest = try #require(all["latest_receipt_info"] as? [[String: Any]])
             #expect(latest.count == 2)
-            #expect(latest.allSatisfy { $0["expires_date"] is String && $0["expires_date_ms"] is String && $0["expires_date_pst"] is String })
+            #expect(
+                latest.allSatisfy {
+                    $0["expires_date"] is String && $0["expires_date_ms"] is String && $0["expires_date_pst"] is String
+                })
             #expect(latest.allSatisfy { $0["original_transaction_id"] as? String == first.transaction.id })
             #expect(all["latest_receipt"] is String)
             #expect((all["pending_renewal_info"] as? [[String: Any]])?.first?["auto_renew_status"] as? String == "1")
@@ -93,9 +98,12 @@ import TestSupport
                 #expect(item["web_order_line_item_id"] is String)
             }
             let token = UUID()
-            #expect(try await fixture.service.store.setAppAccountToken(token, originalTransactionId: trial.transaction.id))
+            #expect(
+                try await fixture.service.store.setAppAccountToken(token, originalTransactionId: trial.transaction.id))
             let set = try await verify(client, receiptData(try #require(trial.receipt)))
-            #expect((set["latest_receipt_info"] as? [[String: Any]])?.first?["app_account_token"] as? String == token.uuidString.lowercased())
+            #expect(
+                (set["latest_receipt_info"] as? [[String: Any]])?.first?["app_account_token"] as? String
+                    == token.uuidString.lowercased())
             let redeemed = try await verify(client, receiptData(try #require(code.receipt)))
             let codeItem = try #require(((redeemed["receipt"] as? [String: Any])?["in_app"] as? [[String: Any]])?.first)
             #expect(codeItem["offer_code_ref_name"] as? String == "com.example.storefront.premium.freemonth")
@@ -116,7 +124,10 @@ import TestSupport
                 let answer = try await verify(client, receiptData(receipt))
                 let inApp = (answer["receipt"] as? [String: Any])?["in_app"] as? [[String: Any]] ?? []
                 let latest = answer["latest_receipt_info"] as? [[String: Any]] ?? []
-                return (Set(inApp.compactMap { $0["transaction_id"] as? String }), Set(latest.compactMap { $0["transaction_id"] as? String }))
+                return (
+                    Set(inApp.compactMap { $0["transaction_id"] as? String }),
+                    Set(latest.compactMap { $0["transaction_id"] as? String })
+                )
             }
             let all = Set([gems, ads, monthly].map(\.transaction.id))
             let before = try await listed()
@@ -135,15 +146,23 @@ import TestSupport
     /// receipt of the same environment from another server is not genuine here: 21003.
     @Test func serversStartedApartSendEachOthersReceiptsToTheRightEnvironment() async throws {
         let sandbox = try await ServerFixture(directory: scratchDirectory("apart-sandbox"), environment: .sandbox)
-        let production = try await ServerFixture(directory: scratchDirectory("apart-production"), environment: .production)
-        let otherSandbox = try await ServerFixture(directory: scratchDirectory("apart-sandbox-2"), environment: .sandbox)
+        let production = try await ServerFixture(
+            directory: scratchDirectory("apart-production"), environment: .production)
+        let otherSandbox = try await ServerFixture(
+            directory: scratchDirectory("apart-sandbox-2"), environment: .sandbox)
         let sandboxReceipt = try #require(try await sandbox.buy(ServerFixture.gems).receipt)
         let productionReceipt = try #require(try await production.buy(ServerFixture.gems).receipt)
-        let sandboxStatus = try await production.test { client in try await verify(client, receiptData(sandboxReceipt))["status"] as? Int }
+        let sandboxStatus = try await production.test { client in
+            try await verify(client, receiptData(sandboxReceipt))["status"] as? Int
+        }
         #expect(sandboxStatus == 21007)
-        let productionStatus = try await sandbox.test { client in try await verify(client, receiptData(productionReceipt))["status"] as? Int }
+        let productionStatus = try await sandbox.test { client in
+            try await verify(client, receiptData(productionReceipt))["status"] as? Int
+        }
         #expect(productionStatus == 21008)
-        let foreignStatus = try await otherSandbox.test { client in try await verify(client, receiptData(sandboxReceipt))["status"] as? Int }
+        let foreignStatus = try await otherSandbox.test { client in
+            try await verify(client, receiptData(sandboxReceipt))["status"] as? Int
+        }
         #expect(foreignStatus == 21003)
     }
 
@@ -155,9 +174,13 @@ import TestSupport
         let production = try await ServerFixture(directory: directory, environment: .production)
         let productionReceipt = try #require(try await production.buy(ServerFixture.gems, account: "kenji").receipt)
         // The same state under a catalog without alice: her account is gone.
-        var catalog = try #require(try JSONSerialization.jsonObject(with: ServerFixture.catalogBytes()) as? [String: Any])
-        catalog["accounts"] = (catalog["accounts"] as? [[String: Any]] ?? []).filter { $0["name"] as? String != "alice" }
-        let withoutAlice = try await ServerFixture(directory: directory, catalogBytes: try JSONSerialization.data(withJSONObject: catalog))
+        var catalog = try #require(
+            try JSONSerialization.jsonObject(with: ServerFixture.catalogBytes()) as? [String: Any])
+        catalog["accounts"] = (catalog["accounts"] as? [[String: Any]] ?? []).filter {
+            $0["name"] as? String != "alice"
+        }
+        let withoutAlice = try await ServerFixture(
+            directory: directory, catalogBytes: try JSONSerialization.data(withJSONObject: catalog))
 
         try await sandbox.test { client in
             let get = try await client.send(.get, "/verifyReceipt")
@@ -166,13 +189,21 @@ import TestSupport
             #expect(try await verify(client, "{not json")["status"] as? Int == 21000)
             #expect(try await verify(client, "[1,2]")["status"] as? Int == 21000)
             #expect(try await verify(client, #"{"password":"s3cret"}"#)["status"] as? Int == 21002)
-            #expect(try await verify(client, #"{"receipt-data":"%%% not base64 %%%","password":"s3cret"}"#)["status"] as? Int == 21002)
+            #expect(
+                try await verify(client, #"{"receipt-data":"%%% not base64 %%%","password":"s3cret"}"#)["status"]
+                    as? Int == 21002)
             #expect(try await verify(client, #"{"receipt-data":42}"#)["status"] as? Int == 21002)
-            #expect(try await verify(client, #"{"receipt-data":"\#(tampered(sandboxReceipt))","password":"s3cret"}"#)["status"] as? Int == 21003)
-            #expect(try await verify(client, #"{"receipt-data":"\#(sandboxReceipt)","password":"wrong"}"#)["status"] as? Int == 21004)
+            #expect(
+                try await verify(client, #"{"receipt-data":"\#(tampered(sandboxReceipt))","password":"s3cret"}"#)[
+                    "status"] as? Int == 21003)
+            #expect(
+                try await verify(client, #"{"receipt-data":"\#(sandboxReceipt)","password":"wrong"}"#)["status"] as? Int
+                    == 21004)
             // A subscription receipt without the password, on a server with a shared secret.
             #expect(try await verify(client, #"{"receipt-data":"\#(sandboxReceipt)"}"#)["status"] as? Int == 21004)
-            #expect(try await verify(client, #"{"receipt-data":"\#(productionReceipt)","password":"s3cret"}"#)["status"] as? Int == 21008)
+            #expect(
+                try await verify(client, #"{"receipt-data":"\#(productionReceipt)","password":"s3cret"}"#)["status"]
+                    as? Int == 21008)
             let valid = try await verify(client, #"{"receipt-data":"\#(sandboxReceipt)","password":"s3cret"}"#)
             #expect(valid["status"] as? Int == 0)
             let refused = try await verify(client, #"{"receipt-data":"\#(productionReceipt)"}"#)
@@ -200,7 +231,9 @@ import TestSupport
             #expect(forced["status"] as? Int == 21005)
             #expect(forced["is-retryable"] as? Bool == true)
             _ = try await client.object(.put, "/admin/controls", json: #"{"verification":"unreachable"}"#, admin: true)
-            #expect(try await client.send(.post, "/verifyReceipt", json: receiptData(receipt)).status == .serviceUnavailable)
+            #expect(
+                try await client.send(.post, "/verifyReceipt", json: receiptData(receipt)).status == .serviceUnavailable
+            )
         }
     }
 
@@ -212,9 +245,11 @@ import TestSupport
         let receipt = try #require(bought.receipt)
         try await fixture.test { client in
             func check(_ claim: String, product: String = ServerFixture.gems) async throws -> [String: Any] {
-                try await client.object(.post, "/v1/verify", json: """
-                    {"receipt":"\(receipt)","transactionId":"\(bought.transaction.id)","productId":"\(product)","claim":"\(claim)"}
-                    """)
+                try await client.object(
+                    .post, "/v1/verify",
+                    json: """
+                        {"receipt":"\(receipt)","transactionId":"\(bought.transaction.id)","productId":"\(product)","claim":"\(claim)"}
+                        """)
             }
             #expect(try await check("ledger-1")["result"] as? String == "verified")
             #expect(try await check("ledger-1")["result"] as? String == "verified")
@@ -233,8 +268,9 @@ import TestSupport
 /// content is still DER) changed and the old signature kept.
 func tampered(_ receipt: String) -> String {
     guard var bytes = Data(base64Encoded: receipt).map(Array.init),
-          let content = try? PKCS7SignedData(derEncoded: bytes).content,
-          let range = bytes.firstRange(of: content) else { return "" }
+        let content = try? PKCS7SignedData(derEncoded: bytes).content,
+        let range = bytes.firstRange(of: content)
+    else { return "" }
     bytes[range.upperBound - 1] ^= 0x01
     return Data(bytes).base64EncodedString()
 }

@@ -9,8 +9,10 @@ import Testing
 /// restored update when it is decoded; an answer from before `receipts` still decodes.
 @Suite struct WireUpdatesTests {
     static func wire(_ id: String, _ state: TransactionState, account: String = "alice") -> WireTransaction {
-        WireTransaction(Transaction(id: id, originalId: id, payment: Payment(productId: "com.example.gems", quantity: 1, account: account),
-                                    state: state, purchaseDate: Date(timeIntervalSince1970: 1_800_000_000)))
+        WireTransaction(
+            Transaction(
+                id: id, originalId: id, payment: Payment(productId: "com.example.gems", quantity: 1, account: account),
+                state: state, purchaseDate: Date(timeIntervalSince1970: 1_800_000_000)))
     }
 
     @Test func eachAccountsReceiptTravelsOnceAndComesBackWhereItBelongs() throws {
@@ -18,24 +20,30 @@ import Testing
             (cursor: 1, transaction: Self.wire("1", .purchasing), receipt: nil),
             (cursor: 2, transaction: Self.wire("1", .purchased), receipt: "A"),
             (cursor: 3, transaction: Self.wire("2", .restored), receipt: "A"),
-            (cursor: 4, transaction: Self.wire("3", .purchased), receipt: "A2"),  // not its account's first: kept inline
-            (cursor: 5, transaction: Self.wire("4", .failed), receipt: "F"),  // not a state a receipt comes with: kept inline
+            // Not its account's first: kept inline.
+            (cursor: 4, transaction: Self.wire("3", .purchased), receipt: "A2"),
+            // Not a state a receipt comes with: kept inline.
+            (cursor: 5, transaction: Self.wire("4", .failed), receipt: "F"),
             (cursor: 6, transaction: Self.wire("5", .purchased, account: "kenji"), receipt: "K"),
         ])
         #expect(updates.receipts == ["alice": "A", "kenji": "K"])
         #expect(updates.updates.map(\.receipt) == [nil, nil, nil, "A2", "F", nil])
         let answer = UpdatesResponse(updates: updates, cursor: 6)
-        let decoded = try JSONDecoder().decode(UpdatesResponse.self, from: JSONEncoder().encode(answer)).wireUpdates.transactionUpdates()
+        let decoded = try JSONDecoder().decode(UpdatesResponse.self, from: JSONEncoder().encode(answer)).wireUpdates
+            .transactionUpdates()
         #expect(decoded.map(\.receipt) == [nil, "A", "A", "A2", "F", "K"])
         // No receipt at all: the key is left out, not sent empty.
-        let none = try JSONEncoder().encode(UpdatesResponse(updates: WireUpdates([(cursor: 1, transaction: Self.wire("1", .purchasing), receipt: nil)]), cursor: 1))
+        let none = try JSONEncoder().encode(
+            UpdatesResponse(
+                updates: WireUpdates([(cursor: 1, transaction: Self.wire("1", .purchasing), receipt: nil)]), cursor: 1))
         #expect(!String(decoding: none, as: UTF8.self).contains("receipts"))
     }
 
     @Test func anAnswerFromBeforeReceiptsStillDecodes() throws {
         let transaction = String(decoding: try JSONEncoder().encode(Self.wire("1", .purchased)), as: UTF8.self)
         let old = #"{"updates": [{"cursor": 2, "transaction": \#(transaction), "receipt": "R"}], "cursor": 2}"#
-        let decoded = try JSONDecoder().decode(UpdatesResponse.self, from: Data(old.utf8)).wireUpdates.transactionUpdates()
+        let decoded = try JSONDecoder().decode(UpdatesResponse.self, from: Data(old.utf8)).wireUpdates
+            .transactionUpdates()
         #expect(decoded.map(\.receipt) == ["R"])
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Apple's own `AppStoreServerAPIClient` and `SignedDataVerifier` (app-store-server-library,
 /// installed by `.ci/run`), pointed at a real `storefront serve` started with `--api-key`, as a
@@ -12,16 +12,25 @@ import TestSupport
 
     @Test func applesClientReadsAndChangesWhatTheServerHolds() async throws {
         let root = scratchDirectory("apple-api-client")
-        let (server, keyFile) = try ServeProcess.startWithAPIKey(root: root, issuer: Self.issuer, keyId: Self.keyId, adminToken: Self.adminToken)
+        let (server, keyFile) = try ServeProcess.startWithAPIKey(
+            root: root, issuer: Self.issuer, keyId: Self.keyId, adminToken: Self.adminToken)
         defer { server.stop() }
         for product in ["removeads", "premium.monthly", "gems.100"] {
-            let bought = try Executable.run(["buy", "com.example.storefront.\(product)", "--account", "alice", "--state", root.appendingPathComponent("device").path],
-                                            environment: ["STOREFRONT_STORE": server.baseURL])
+            let bought = try Executable.run(
+                [
+                    "buy", "com.example.storefront.\(product)", "--account", "alice", "--state",
+                    root.appendingPathComponent("device").path,
+                ],
+                environment: ["STOREFRONT_STORE": server.baseURL])
             #expect(bought.status == 0, "\(bought.stderr)")
         }
         let script = Executable.repositoryRoot.appendingPathComponent("Tests/Python/server_api_client.py")
-        let result = try Executable.run(python: [script.path, server.baseURL, keyFile.path, Self.issuer, Self.keyId, "com.example.storefront.demo",
-                                                        Self.adminToken])
-        #expect(result.status == 0 && result.stdout.contains("all checks passed"), "\(result.stdout)\n\(result.stderr)\n\(server.stderr)")
+        let result = try Executable.run(python: [
+            script.path, server.baseURL, keyFile.path, Self.issuer, Self.keyId, "com.example.storefront.demo",
+            Self.adminToken,
+        ])
+        #expect(
+            result.status == 0 && result.stdout.contains("all checks passed"),
+            "\(result.stdout)\n\(result.stderr)\n\(server.stderr)")
     }
 }

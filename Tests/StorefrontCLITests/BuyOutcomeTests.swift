@@ -20,29 +20,47 @@ import Testing
     static let products = [ProductID.gems, ProductID.removeAds, ProductID.monthly, ProductID.seasonPass]
 
     static let outcomes: [Expectation] = [
-        Expectation(outcome: "success", status: 0, result: "purchased",
-                    kinds: ["purchasing", "purchased", "delivered", "verified", "finished", "result"], error: nil, finished: true),
+        Expectation(
+            outcome: "success", status: 0, result: "purchased",
+            kinds: ["purchasing", "purchased", "delivered", "verified", "finished", "result"], error: nil,
+            finished: true),
         // A cancellation shows no message: no warning step.
-        Expectation(outcome: "cancel", status: 3, result: "cancelled",
-                    kinds: ["purchasing", "failed", "finished", "result"], error: (2, "SKErrorDomain", "paymentCancelled"), finished: true),
-        Expectation(outcome: "fail:0", status: 3, result: "failed",
-                    kinds: ["purchasing", "failed", "warning", "finished", "result"], error: (0, "SKErrorDomain", "unknown"), finished: true),
-        Expectation(outcome: "fail:4", status: 3, result: "failed",
-                    kinds: ["purchasing", "failed", "warning", "finished", "result"], error: (4, "SKErrorDomain", "paymentNotAllowed"), finished: true),
-        Expectation(outcome: "fail:clientInvalid", status: 3, result: "failed",
-                    kinds: ["purchasing", "failed", "warning", "finished", "result"], error: (1, "SKErrorDomain", "clientInvalid"), finished: true),
-        Expectation(outcome: "fail:21", status: 3, result: "failed",
-                    kinds: ["purchasing", "failed", "warning", "finished", "result"],
-                    error: (21, "SKErrorDomain", "paymentMethodBindingConfigurationRequired"), finished: true),
-        Expectation(outcome: "network", status: 3, result: "failed",
-                    kinds: ["purchasing", "failed", "warning", "finished", "result"], error: (-1009, "NSURLErrorDomain", "notConnectedToInternet"), finished: true),
-        Expectation(outcome: "network:-1001", status: 3, result: "failed",
-                    kinds: ["purchasing", "failed", "warning", "finished", "result"], error: (-1001, "NSURLErrorDomain", "timedOut"), finished: true),
-        Expectation(outcome: "deferred", status: 0, result: "deferred",
-                    kinds: ["purchasing", "deferred", "warning", "result"], error: nil, finished: false),
+        Expectation(
+            outcome: "cancel", status: 3, result: "cancelled",
+            kinds: ["purchasing", "failed", "finished", "result"], error: (2, "SKErrorDomain", "paymentCancelled"),
+            finished: true),
+        Expectation(
+            outcome: "fail:0", status: 3, result: "failed",
+            kinds: ["purchasing", "failed", "warning", "finished", "result"], error: (0, "SKErrorDomain", "unknown"),
+            finished: true),
+        Expectation(
+            outcome: "fail:4", status: 3, result: "failed",
+            kinds: ["purchasing", "failed", "warning", "finished", "result"],
+            error: (4, "SKErrorDomain", "paymentNotAllowed"), finished: true),
+        Expectation(
+            outcome: "fail:clientInvalid", status: 3, result: "failed",
+            kinds: ["purchasing", "failed", "warning", "finished", "result"],
+            error: (1, "SKErrorDomain", "clientInvalid"), finished: true),
+        Expectation(
+            outcome: "fail:21", status: 3, result: "failed",
+            kinds: ["purchasing", "failed", "warning", "finished", "result"],
+            error: (21, "SKErrorDomain", "paymentMethodBindingConfigurationRequired"), finished: true),
+        Expectation(
+            outcome: "network", status: 3, result: "failed",
+            kinds: ["purchasing", "failed", "warning", "finished", "result"],
+            error: (-1009, "NSURLErrorDomain", "notConnectedToInternet"), finished: true),
+        Expectation(
+            outcome: "network:-1001", status: 3, result: "failed",
+            kinds: ["purchasing", "failed", "warning", "finished", "result"],
+            error: (-1001, "NSURLErrorDomain", "timedOut"), finished: true),
+        Expectation(
+            outcome: "deferred", status: 0, result: "deferred",
+            kinds: ["purchasing", "deferred", "warning", "result"], error: nil, finished: false),
         // Interrupted: failed first (unknown), purchased once resolved.
-        Expectation(outcome: "interrupted", status: 3, result: "failed",
-                    kinds: ["purchasing", "failed", "warning", "finished", "result"], error: (0, "SKErrorDomain", "unknown"), finished: true),
+        Expectation(
+            outcome: "interrupted", status: 3, result: "failed",
+            kinds: ["purchasing", "failed", "warning", "finished", "result"], error: (0, "SKErrorDomain", "unknown"),
+            finished: true),
     ]
 
     @Test(arguments: products, outcomes)
@@ -57,7 +75,11 @@ import Testing
         #expect(id.count == 16 && id.allSatisfy(\.isNumber))
 
         let updates = buy.updates
-        #expect(updates.allSatisfy { $0["transactionId"] as? String == id && $0["productId"] as? String == productId && $0["quantity"] as? Int == 1 })
+        #expect(
+            updates.allSatisfy {
+                $0["transactionId"] as? String == id && $0["productId"] as? String == productId
+                    && $0["quantity"] as? Int == 1
+            })
         let last = try #require(updates.last)
         if expected.result == "purchased" {
             #expect(Set(last.keys) == ["state", "transactionId", "productId", "quantity", "receipt"])
@@ -103,7 +125,9 @@ import Testing
             let restore = try state.run(["restore", "--json"])
             #expect(restore.steps("finished").first?["transactionId"] as? String == resolvedId, "\(restore)")
             // (For a non-consumable or subscription, the restore also delivers its own restored copy.)
-            try expectDelivered(productId, transactionId: resolvedId, in: state, alone: productId == ProductID.gems || productId == ProductID.seasonPass)
+            try expectDelivered(
+                productId, transactionId: resolvedId, in: state,
+                alone: productId == ProductID.gems || productId == ProductID.seasonPass)
         default:
             let wallet = try state.wallet()
             #expect(wallet.balances.isEmpty && wallet.owned.isEmpty && wallet.subscriptions.isEmpty)
@@ -111,7 +135,9 @@ import Testing
     }
 
     /// The wallet shows what a purchase of `productId` grants.
-    private func expectDelivered(_ productId: String, transactionId: String, in state: StateDir, alone: Bool = true) throws {
+    private func expectDelivered(_ productId: String, transactionId: String, in state: StateDir, alone: Bool = true)
+        throws
+    {
         let wallet = try state.wallet()
         switch productId {
         case ProductID.gems:
@@ -134,7 +160,10 @@ import Testing
         let buy = try state.buy(ProductID.gems, "--outcome", outcome)
         #expect(buy.status == 2)
         #expect(buy.stdout.isEmpty)
-        #expect(buy.stderr == "storefront: --outcome \(outcome): expected success, cancel, fail:CODE, network[:CODE], deferred or interrupted\n")
+        #expect(
+            buy.stderr
+                == "storefront: --outcome \(outcome): expected success, cancel, fail:CODE, network[:CODE], deferred or interrupted\n"
+        )
     }
 
     @Test(arguments: ["0", "11"])

@@ -12,7 +12,8 @@ import Testing
     }
 
     @Test func generatedCatalogLoads() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("storefront-generate-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "storefront-generate-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("catalog.json").path
@@ -30,7 +31,10 @@ import Testing
 
         let counts = try Executable.run(["products", "--catalog", file, "--count-only"])
         #expect(counts.status == 0)
-        #expect(counts.stdout == "USA: \(try productsSold(file, in: "USA")) products, \(500 - (try productsSold(file, in: "USA"))) invalid identifiers (\(try notSold(file, in: "USA")) not sold in USA)\n")
+        #expect(
+            counts.stdout
+                == "USA: \(try productsSold(file, in: "USA")) products, \(500 - (try productsSold(file, in: "USA"))) invalid identifiers (\(try notSold(file, in: "USA")) not sold in USA)\n"
+        )
     }
 
     @Test func countOutOfRangeIsAUsageError() throws {
@@ -41,15 +45,20 @@ import Testing
 
     /// Counts read independently of the code under test.
     private func products(_ file: String) throws -> [[String: Any]] {
-        let root = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file))) as? [String: Any])
+        let root = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file))) as? [String: Any])
         return root["products"] as? [[String: Any]] ?? []
     }
 
     private func productsSold(_ file: String, in storefront: String) throws -> Int {
-        try products(file).filter { ($0["removed"] as? Bool) != true && !(($0["unavailableIn"] as? [String]) ?? []).contains(storefront) }.count
+        try products(file).filter {
+            ($0["removed"] as? Bool) != true && !(($0["unavailableIn"] as? [String]) ?? []).contains(storefront)
+        }.count
     }
 
     private func notSold(_ file: String, in storefront: String) throws -> Int {
-        try products(file).filter { ($0["removed"] as? Bool) != true && (($0["unavailableIn"] as? [String]) ?? []).contains(storefront) }.count
+        try products(file).filter {
+            ($0["removed"] as? Bool) != true && (($0["unavailableIn"] as? [String]) ?? []).contains(storefront)
+        }.count
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct CommandJSONTests {
     func json(_ arguments: [String], environment: [String: String] = [:]) throws -> Any {
@@ -10,13 +10,17 @@ import TestSupport
     }
 
     @Test func productsInYenUnderTheCLocale() throws {
-        let object = try #require(try json(["products", "--storefront", "JPN", "--json"], environment: ["LANG": "C", "LC_ALL": "C"]) as? [String: Any])
+        let object = try #require(
+            try json(["products", "--storefront", "JPN", "--json"], environment: ["LANG": "C", "LC_ALL": "C"])
+                as? [String: Any])
         #expect(object["currency"] as? String == "JPY")
         let products = try #require(object["products"] as? [[String: Any]])
         let gems = try #require(products.first { $0["id"] as? String == "com.example.storefront.gems.100" })
         #expect(gems["price"] as? String == "160")
         #expect(gems["displayPrice"] as? String == "¥160")
-        #expect((object["invalidProductIdentifiers"] as? [String])?.contains("com.example.storefront.levels.classic") == true)
+        #expect(
+            (object["invalidProductIdentifiers"] as? [String])?.contains("com.example.storefront.levels.classic")
+                == true)
         let monthly = try #require(products.first { $0["id"] as? String == "com.example.storefront.premium.monthly" })
         #expect(monthly["subscriptionPeriod"] as? String == "P1M")
     }
@@ -39,10 +43,14 @@ import TestSupport
 
     @Test func buyRunsTheWholeFlowAndRedeliversWhatWasLeftUnfinished() throws {
         let state = scratchDirectory("storefront-cli").path
-        let crashed = try Executable.run(["buy", "com.example.storefront.gems.100", "--state", state, "--no-finish", "--json"])
+        let crashed = try Executable.run([
+            "buy", "com.example.storefront.gems.100", "--state", state, "--no-finish", "--json",
+        ])
         #expect(crashed.status == 0)
         let next = try Executable.run(["buy", "com.example.storefront.removeads", "--state", state, "--json"])
-        let lines = next.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let lines = next.stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
         let delivered = lines.filter { $0["step"] as? String == "delivered" }
         #expect(delivered.count == 2)
         #expect(delivered.first?["firstTime"] as? Bool == false)  // re-delivered, not credited twice

@@ -29,7 +29,9 @@ import Testing
 
     static let seed: UInt64 = 0x5EED_0003_C0DE_F00D
     static let iterations = 40
-    static let outcomes = ["success", "success", "success", "success", "success", "deferred", "interrupted", "fail:0", "cancel", "network"]
+    static let outcomes = [
+        "success", "success", "success", "success", "success", "deferred", "interrupted", "fail:0", "cancel", "network",
+    ]
 
     @Test func sigkillAtRandomPointsLosesNothingAndDeliversEachPurchaseOnce() throws {
         let state = try StateDir()
@@ -52,8 +54,10 @@ import Testing
             #expect(child.status == 0)
             let snapshot = try Snapshot(state, after: seq)
             seq = snapshot.maxSeq
-            attempts.append(Attempt(index: index - 2, outcome: "success", killed: false, status: child.status,
-                                    lines: try Self.lines(child), stage: snapshot.stage, transactionIds: snapshot.ids))
+            attempts.append(
+                Attempt(
+                    index: index - 2, outcome: "success", killed: false, status: child.status,
+                    lines: try Self.lines(child), stage: snapshot.stage, transactionIds: snapshot.ids))
         }
 
         // Where kills land: about a third at a random time from the start (0 to a quarter beyond a
@@ -66,8 +70,10 @@ import Testing
             let outcome = Self.outcomes.randomElement(using: &random) ?? "success"
             let noFinish = outcome == "success" && Int.random(in: 0..<5, using: &random) == 0
             let fromStart = Int.random(in: 0..<3, using: &random) == 0
-            let delay = fromStart ? Double.random(in: 0...(typical * 1.25), using: &random)
-                                  : Double.random(in: 0...(activeSpan * 2 + 0.005), using: &random)
+            let delay =
+                fromStart
+                ? Double.random(in: 0...(typical * 1.25), using: &random)
+                : Double.random(in: 0...(activeSpan * 2 + 0.005), using: &random)
             var arguments = ["buy", ProductID.gems, "--json", "--quantity", String(quantity), "--outcome", outcome]
             if noFinish { arguments.append("--no-finish") }
 
@@ -77,13 +83,15 @@ import Testing
             if !exited { child.kill() }
             let snapshot = try Snapshot(state, after: seq)
             seq = snapshot.maxSeq
-            let attempt = Attempt(index: index, outcome: outcome, killed: child.wasKilled, status: child.status,
-                                  lines: try Self.lines(child), stage: snapshot.stage, transactionIds: snapshot.ids)
+            let attempt = Attempt(
+                index: index, outcome: outcome, killed: child.wasKilled, status: child.status,
+                lines: try Self.lines(child), stage: snapshot.stage, transactionIds: snapshot.ids)
             #expect(attempt.transactionIds.count <= 1, "run \(index) added \(attempt.transactionIds)")
             if !attempt.killed {
                 let stderr = try child.stderr()
-                #expect(attempt.status == (outcome == "success" || outcome == "deferred" ? 0 : 3),
-                        "run \(index) (\(outcome)) exited \(attempt.status): \(stderr)")
+                #expect(
+                    attempt.status == (outcome == "success" || outcome == "deferred" ? 0 : 3),
+                    "run \(index) (\(outcome)) exited \(attempt.status): \(stderr)")
             }
             attempts.append(attempt)
         }
@@ -95,11 +103,15 @@ import Testing
         let redelivered = recovery.steps("delivered")
 
         // --- Reconcile the store, the app's ledger and the wallet.
-        let rows = try state.query(state.storeDatabase, "SELECT id, state, quantity, finished, product_id FROM transactions ORDER BY seq")
+        let rows = try state.query(
+            state.storeDatabase, "SELECT id, state, quantity, finished, product_id FROM transactions ORDER BY seq")
         let stateNames = [0: "purchasing", 1: "purchased", 2: "failed", 3: "restored", 4: "deferred"]
         let store = rows.map { row in
-            (id: row["id"] as? String ?? "", state: stateNames[row["state"] as? Int ?? -1] ?? "?",
-             quantity: row["quantity"] as? Int ?? 0, finished: row["finished"] as? Int == 1, product: row["product_id"] as? String ?? "")
+            (
+                id: row["id"] as? String ?? "", state: stateNames[row["state"] as? Int ?? -1] ?? "?",
+                quantity: row["quantity"] as? Int ?? 0, finished: row["finished"] as? Int == 1,
+                product: row["product_id"] as? String ?? ""
+            )
         }
         #expect(store.allSatisfy { $0.product == ProductID.gems })
         #expect(Set(store.map(\.id)).count == store.count)
@@ -130,12 +142,16 @@ import Testing
         let storeIds = Set(store.map(\.id))
         for attempt in attempts {
             for id in attempt.transactionIds { #expect(storeIds.contains(id), "run \(attempt.index)'s \(id) is gone") }
-            if let printed = attempt.lines.first(where: { $0["state"] as? String == "purchasing" })?["transactionId"] as? String {
+            if let printed = attempt.lines.first(where: { $0["state"] as? String == "purchasing" })?["transactionId"]
+                as? String
+            {
                 #expect(attempt.transactionIds == [printed])
             }
             guard let last = attempt.lines.last, let result = last["result"] as? String else { continue }
             let kept = store.first { $0.id == last["transactionId"] as? String }?.state
-            #expect(kept == (result == "cancelled" ? "failed" : result), "run \(attempt.index): result \(result) but the store has \(kept ?? "-")")
+            #expect(
+                kept == (result == "cancelled" ? "failed" : result),
+                "run \(attempt.index): result \(result) but the store has \(kept ?? "-")")
         }
         // The recovery run delivered only what had been left unverified or undelivered, each once.
         let redeliveredIds = redelivered.compactMap { $0["transactionId"] as? String }
@@ -145,12 +161,15 @@ import Testing
         // store's finish and the ledger's own "finished" mark: harmless, the store no longer offers it.
         let ledger = try state.query(state.appDatabase, "SELECT transaction_id, status FROM ledger")
         #expect(Set(ledger.compactMap { $0["transaction_id"] as? String }) == Set(purchased.map(\.id)))
-        let ledgerStatuses = Dictionary(grouping: ledger.compactMap { $0["status"] as? String }, by: { $0 }).mapValues(\.count)
+        let ledgerStatuses = Dictionary(grouping: ledger.compactMap { $0["status"] as? String }, by: { $0 }).mapValues(
+            \.count)
         #expect(Set(ledgerStatuses.keys).isSubset(of: ["finished", "verified"]), "\(ledgerStatuses)")
 
         // `buy --outcome` is recorded with the payment in one commit: no kill can hand it to another payment.
         let handedOver = attempts.filter { attempt in
-            guard let id = attempt.transactionIds.first, let kept = store.first(where: { $0.id == id })?.state else { return false }
+            guard let id = attempt.transactionIds.first, let kept = store.first(where: { $0.id == id })?.state else {
+                return false
+            }
             return kept != attempt.expectedState
         }
         #expect(handedOver.isEmpty, "\(handedOver.map { "run \($0.index) asked for \($0.outcome)" })")
@@ -158,7 +177,8 @@ import Testing
         let killed = attempts.filter(\.killed)
         let stages = Dictionary(grouping: killed, by: \.stage).mapValues(\.count).sorted { $0.key < $1.key }
             .map { "\($0.value) \($0.key)" }.joined(separator: ", ")
-        print("""
+        print(
+            """
             crash test (seed \(String(Self.seed, radix: 16)), \(Self.iterations) runs + 2 calibration runs, \
             typical run \(Int(typical * 1000)) ms, first output at \(Int(firstOutput * 1000)) ms: \
             \(killed.count) killed, \(attempts.count - killed.count) ran to the end. Killed with its transaction: \(stages). \
@@ -222,7 +242,8 @@ struct Snapshot {
             if row["delivered"] as? Int == 0 {
                 stage = "purchased, not delivered"
             } else if ledger == "unverified" {
-                stage = row["consumed"] as? Int == 1 ? "verified by the server, not recorded" : "delivered, not verified"
+                stage =
+                    row["consumed"] as? Int == 1 ? "verified by the server, not recorded" : "delivered, not verified"
             } else if !finished {
                 stage = "verified, not finished"
             } else {

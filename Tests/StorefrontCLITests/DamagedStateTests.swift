@@ -15,11 +15,17 @@ import Testing
         return state
     }
 
-    func expectRefused(_ result: CommandRun, file: String, saying words: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    func expectRefused(
+        _ result: CommandRun, file: String, saying words: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         #expect(result.status == 1, "\(result)", sourceLocation: sourceLocation)
-        #expect(result.stderr.contains(file) && result.stderr.contains(words), "\(result.stderr)", sourceLocation: sourceLocation)
-        #expect(result.stderr.contains("storefront reset --state") && result.stderr.contains("Nothing was changed"), "\(result.stderr)",
-                sourceLocation: sourceLocation)
+        #expect(
+            result.stderr.contains(file) && result.stderr.contains(words), "\(result.stderr)",
+            sourceLocation: sourceLocation)
+        #expect(
+            result.stderr.contains("storefront reset --state") && result.stderr.contains("Nothing was changed"),
+            "\(result.stderr)",
+            sourceLocation: sourceLocation)
     }
 
     func size(_ path: String) -> Int {
@@ -44,21 +50,30 @@ import Testing
     @Test func aFileThatIsNotSQLiteIsRefused() throws {
         let state = try bought()
         try Data("not a database at all".utf8).write(to: URL(fileURLWithPath: state.storeDatabase))
-        expectRefused(try state.run(["wallet"]), file: state.storeDatabase, saying: "it is not a SQLite file (it starts with \"not a database a\")")
+        expectRefused(
+            try state.run(["wallet"]), file: state.storeDatabase,
+            saying: "it is not a SQLite file (it starts with \"not a database a\")")
     }
 
     @Test func anotherProgramsSQLiteFileIsRefused() throws {
         let state = try bought()
         try FileManager.default.removeItem(atPath: state.appDatabase)
-        _ = try Python.run("import sqlite3, sys; db = sqlite3.connect(sys.argv[1]); db.execute('CREATE TABLE notes (text)'); db.commit()",
-                           arguments: [state.appDatabase])
-        expectRefused(try state.run(["wallet"]), file: state.appDatabase, saying: "a SQLite file of another program (tables notes)")
-        #expect(try state.query(state.appDatabase, "SELECT name FROM sqlite_master").map { $0["name"] as? String } == ["notes"])
+        _ = try Python.run(
+            "import sqlite3, sys; db = sqlite3.connect(sys.argv[1]); db.execute('CREATE TABLE notes (text)'); db.commit()",
+            arguments: [state.appDatabase])
+        expectRefused(
+            try state.run(["wallet"]), file: state.appDatabase,
+            saying: "a SQLite file of another program (tables notes)")
+        #expect(
+            try state.query(state.appDatabase, "SELECT name FROM sqlite_master").map { $0["name"] as? String } == [
+                "notes"
+            ])
     }
 
     @Test func aDamagedPageIsRefused() throws {
         let state = try bought()
-        _ = try Python.run("""
+        _ = try Python.run(
+            """
             import sys
             with open(sys.argv[1], "r+b") as f:
                 f.seek(4096 * 2)
@@ -119,7 +134,8 @@ import Testing
     /// its table before it serves.
     @Test func aServerRefusesAStoreWhoseIndexLostEntries() throws {
         let state = try bought()
-        _ = try Python.run("""
+        _ = try Python.run(
+            """
             import sqlite3, sys
             db = sqlite3.connect(sys.argv[1])
             db.execute("CREATE INDEX partial ON transactions(account, finished) WHERE seq < 0")
@@ -129,7 +145,9 @@ import Testing
             db.execute("DELETE FROM sqlite_master WHERE name = 'partial'")
             db.commit()
             """, arguments: [state.storeDatabase])
-        let served = try Executable.run(["serve", "--db", state.path, "--port", "0", "--admin-token", "damaged-index-token"])
+        let served = try Executable.run([
+            "serve", "--db", state.path, "--port", "0", "--admin-token", "damaged-index-token",
+        ])
         #expect(served.status == 1, "\(served.stderr)")
         #expect(served.stderr.contains("\(state.storeDatabase) (the store database) is damaged"), "\(served.stderr)")
         #expect(served.stderr.contains("storefront reset --db"), "\(served.stderr)")

@@ -59,7 +59,9 @@ import Testing
     func aCatalogURLThatNeverCompletesEndsAtItsTimeout(mode: String) throws {
         let server = try BadServer(mode)
         try #require(server.port > 0)
-        let (result, seconds) = try timed(["products", "--catalog", "http://127.0.0.1:\(server.port)/products.json", "--catalog-timeout", "2"])
+        let (result, seconds) = try timed([
+            "products", "--catalog", "http://127.0.0.1:\(server.port)/products.json", "--catalog-timeout", "2",
+        ])
         #expect(result.status == 1)
         #expect(result.stderr.contains("could not be downloaded: no complete answer within 2 s"), "\(result.stderr)")
         #expect(seconds < 30, "took \(seconds) s")
@@ -68,8 +70,12 @@ import Testing
     @Test func aStoreThatNeverAnswersIsUnreachableWithinItsBudget() throws {
         let server = try BadServer("silent")
         try #require(server.port > 0)
-        let (result, seconds) = try timed(["wallet", "--store", "http://127.0.0.1:\(server.port)", "--state", NSTemporaryDirectory() + UUID().uuidString],
-                                          environment: ["STOREFRONT_RETRY_SECONDS": "2"])
+        let (result, seconds) = try timed(
+            [
+                "wallet", "--store", "http://127.0.0.1:\(server.port)", "--state",
+                NSTemporaryDirectory() + UUID().uuidString,
+            ],
+            environment: ["STOREFRONT_RETRY_SECONDS": "2"])
         #expect(result.status == 1)
         #expect(result.stderr.contains("store unreachable at http://127.0.0.1:\(server.port)"), "\(result.stderr)")
         #expect(result.stderr.contains("(tried for 2 s; STOREFRONT_RETRY_SECONDS sets how long)"), "\(result.stderr)")

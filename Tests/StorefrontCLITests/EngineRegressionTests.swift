@@ -8,7 +8,9 @@ import Testing
         let state = try StateDir()
         _ = try state.buy(ProductID.removeAds)
         _ = try state.buy(ProductID.removeAds)
-        let prices = try state.query(state.storeDatabase, "SELECT price FROM transactions ORDER BY seq").map { $0["price"] as? String }
+        let prices = try state.query(state.storeDatabase, "SELECT price FROM transactions ORDER BY seq").map {
+            $0["price"] as? String
+        }
         #expect(prices == ["2.99", "0"])
     }
 
@@ -19,7 +21,9 @@ import Testing
         #expect(try state.run(["restore", "--json"]).status == 3)
         let second = try state.run(["restore", "--json"])
         let result = second.lines.last?["result"] as? String
-        let stored = try state.query(state.storeDatabase, "SELECT value FROM settings WHERE key = 'controls.next'").first?["value"] as? String
+        let stored =
+            try state.query(state.storeDatabase, "SELECT value FROM settings WHERE key = 'controls.next'").first?[
+                "value"] as? String
         #expect(second.status == 0, "\(second)")
         #expect(result == "nothing")
         #expect(stored == "success")
@@ -50,7 +54,9 @@ import Testing
         let listed = try state.transactions()
         let id = try #require(listed.history.first?.transactionId)
         let exited = buyer.wait(timeout: latency + 6)
-        #expect(listed.history.first?.state == "purchasing", "the second process must leave a live process's purchase alone")
+        #expect(
+            listed.history.first?.state == "purchasing", "the second process must leave a live process's purchase alone"
+        )
         #expect(exited, "buy did not exit within \(Int(latency + 6)) s of adding its payment")
         buyer.kill()
         if exited {

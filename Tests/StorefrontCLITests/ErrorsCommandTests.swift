@@ -2,8 +2,10 @@ import Foundation
 import Testing
 
 /// Runs `storefront errors --json …`, requires exit 0 and returns the decoded entries.
-private func errorEntries(_ arguments: [String] = [], environment: [String: String] = [:],
-                          sourceLocation: SourceLocation = #_sourceLocation) throws -> [[String: Any]] {
+private func errorEntries(
+    _ arguments: [String] = [], environment: [String: String] = [:],
+    sourceLocation: SourceLocation = #_sourceLocation
+) throws -> [[String: Any]] {
     let result = try Executable.run(["errors", "--json"] + arguments, environment: environment)
     try #require(result.status == 0, "stderr: \(result.stderr)", sourceLocation: sourceLocation)
     let value = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8))

@@ -16,12 +16,15 @@ struct Executable {
 
     /// The repository root, where products.json lives.
     static var repositoryRoot: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
     }
 
     /// `program`: another program than `storefront` (Python, a shell), found by `/usr/bin/env`.
-    static func run(_ arguments: [String], environment: [String: String] = [:],
-                    directory: URL = repositoryRoot, program: String? = nil) throws -> Result {
+    static func run(
+        _ arguments: [String], environment: [String: String] = [:],
+        directory: URL = repositoryRoot, program: String? = nil
+    ) throws -> Result {
         let process = Process()
         process.executableURL = program == nil ? url : URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = program.map { [$0] + arguments } ?? arguments
@@ -39,9 +42,10 @@ struct Executable {
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         let errData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Result(status: process.terminationStatus,
-                      stdout: String(decoding: outData, as: UTF8.self),
-                      stderr: String(decoding: errData, as: UTF8.self))
+        return Result(
+            status: process.terminationStatus,
+            stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self))
     }
 
     static func run(python arguments: [String]) throws -> Result {

@@ -1,9 +1,10 @@
 import Foundation
-import Testing
-#if canImport(Glibc)
-import Glibc
-#endif
 import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The real binary in tmux, driven by keys alone, as a QA person would.
 @Suite(.serialized) struct InteractiveEndToEndTests {
@@ -12,8 +13,9 @@ import TestSupport
         let state = scratchDirectory("storefront-tui")
 
         func launch(columns: Int = 100, rows: Int = 30, environment: [String: String] = [:]) throws -> TmuxSession {
-            let session = try TmuxSession.start(command: [Executable.url.path, "--state", state.path], columns: columns, rows: rows,
-                                                environment: environment)
+            let session = try TmuxSession.start(
+                command: [Executable.url.path, "--state", state.path], columns: columns, rows: rows,
+                environment: environment)
             try session.waitFor(text: "Products 1/12")
             return session
         }
@@ -28,7 +30,9 @@ import TestSupport
         try session.waitFor(text: "Confirm your in-app purchase")
         try session.sendKeys("+", "Enter")
         // Whole frames only: a capture can land while ncurses is still painting one.
-        try session.waitUntil("200 gems, verified and finished") { $0.contains("Wallet: 200 gems") && $0.contains("verified ✓ finished") }
+        try session.waitUntil("200 gems, verified and finished") {
+            $0.contains("Wallet: 200 gems") && $0.contains("verified ✓ finished")
+        }
         try session.sendKeys("q")
         let exit = try session.waitForExit()
         #expect(exit.status == 0 && exit.terminalRestored)
@@ -46,7 +50,8 @@ import TestSupport
         try session.waitFor(text: "Confirm your in-app purchase")
         try session.sendKeys("Enter")
         try session.waitUntil("the error sheet for SKError 4") {
-            $0.contains("Purchase failed") && $0.contains("SKError 4 · paymentNotAllowed") && $0.contains("Purchases aren't allowed on this device.")
+            $0.contains("Purchase failed") && $0.contains("SKError 4 · paymentNotAllowed")
+                && $0.contains("Purchases aren't allowed on this device.")
         }
         try session.sendKeys("Escape")
         try session.waitUntil("the sheet closed") { !$0.contains("Purchase failed") }
@@ -56,7 +61,9 @@ import TestSupport
         let session = try App().launch()
         defer { session.kill() }
         try session.sendKeys("t", "Down", "Down", "Enter")
-        try session.waitUntil("Ask to Buy is on") { $0.contains("Ask to Buy") && $0.range(of: #"Ask to Buy\s+on"#, options: .regularExpression) != nil }
+        try session.waitUntil("Ask to Buy is on") {
+            $0.contains("Ask to Buy") && $0.range(of: #"Ask to Buy\s+on"#, options: .regularExpression) != nil
+        }
         try session.sendKeys("Escape", "j", "j", "j", "j")
         try session.waitFor(text: "> Remove Ads")
         // Bought from its details sheet: Enter there opens the confirmation as on the list.
@@ -71,7 +78,9 @@ import TestSupport
         try session.waitFor(text: "Transaction manager")
         try session.sendKeys("A")
         // Delivered, verified and finished: owned, and no payment pending any more.
-        try session.waitUntil("Remove Ads is owned and nothing is pending") { $0.contains("Owned: Remove Ads") && !$0.contains("waiting for a parent") }
+        try session.waitUntil("Remove Ads is owned and nothing is pending") {
+            $0.contains("Owned: Remove Ads") && !$0.contains("waiting for a parent")
+        }
     }
 
     @Test func killedMidPurchaseTheRelaunchShowsThePendingBannerAndCompletesIt() throws {
@@ -104,7 +113,8 @@ import TestSupport
         try session.waitFor(text: "succeeds")
         try session.sendKeys("Escape", "R")
         try session.waitUntil("the banner is gone") {
-            !$0.contains("still being confirmed") && $0.contains("verified ✓ finished") && $0.contains("Wallet: 100 gems")
+            !$0.contains("still being confirmed") && $0.contains("verified ✓ finished")
+                && $0.contains("Wallet: 100 gems")
         }
     }
 
@@ -114,7 +124,9 @@ import TestSupport
         try session.sendKeys("s")
         try session.waitFor(text: "JPN  JPY")
         try session.sendKeys("Down", "Enter")
-        try session.waitUntil("yen prices") { $0.contains("alice (JPN)") && $0.contains("¥160") && $0.contains("¥800/month") }
+        try session.waitUntil("yen prices") {
+            $0.contains("alice (JPN)") && $0.contains("¥160") && $0.contains("¥800/month")
+        }
         try session.sendKeys("l")
         try session.waitFor(text: "100 颗宝石")
     }

@@ -1,10 +1,11 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
-private let streamSocket = Int32(SOCK_STREAM.rawValue)
+    import Glibc
+    private let streamSocket = Int32(SOCK_STREAM.rawValue)
 #elseif canImport(Darwin)
-import Darwin
-private let streamSocket = SOCK_STREAM
+    import Darwin
+    private let streamSocket = SOCK_STREAM
 #endif
 
 /// `python3 -m http.server` serving a directory on a free loopback port, for `--catalog http://…`.
@@ -33,7 +34,9 @@ final class LocalHTTPServer {
             let port = try freePort()
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", "-m", "http.server", String(port), "--bind", "127.0.0.1", "--directory", directory.path]
+            process.arguments = [
+                "python3", "-m", "http.server", String(port), "--bind", "127.0.0.1", "--directory", directory.path,
+            ]
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()

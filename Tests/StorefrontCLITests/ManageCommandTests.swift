@@ -12,7 +12,9 @@ import Testing
         #expect(buy.status == 0, "\(buy)")
         let id = try buy.transactionId()
         #expect(buy.updates.map { $0["state"] as? String } == ["purchasing", "deferred"])
-        #expect(buy.steps("warning").map { $0["message"] as? String } == ["waiting for approval (Ask to Buy); not finished"])
+        #expect(
+            buy.steps("warning").map { $0["message"] as? String } == ["waiting for approval (Ask to Buy); not finished"]
+        )
         #expect(try buy.result()["result"] as? String == "deferred")
         #expect(try buy.result()["finished"] as? Bool == false)
 
@@ -87,7 +89,10 @@ import Testing
         for action in ["approve", "decline"] {
             let result = try state.run(["manage", action, id])
             #expect(result.status == 1)
-            #expect(result.stderr == "storefront: transaction \(id) is purchased, not deferred; only Ask to Buy requests can be \(action)d\n")
+            #expect(
+                result.stderr
+                    == "storefront: transaction \(id) is purchased, not deferred; only Ask to Buy requests can be \(action)d\n"
+            )
         }
     }
 
@@ -114,7 +119,10 @@ import Testing
         // Resolved once only.
         let again = try state.run(["manage", "resolve", id])
         #expect(again.status == 1)
-        #expect(again.stderr == "storefront: transaction \(id) is not an interrupted purchase or a subscription with a billing issue\n")
+        #expect(
+            again.stderr
+                == "storefront: transaction \(id) is not an interrupted purchase or a subscription with a billing issue\n"
+        )
 
         let listed = try state.transactions()
         #expect(listed.unfinished.map(\.transactionId) == [resolvedId])
@@ -150,7 +158,8 @@ import Testing
         let id = try state.buy(ProductID.removeAds, "--outcome", "fail:0").transactionId()
         let refund = try state.run(["manage", "refund", id])
         #expect(refund.status == 1)
-        #expect(refund.stderr == "storefront: transaction \(id) is failed; only purchased transactions can be refunded\n")
+        #expect(
+            refund.stderr == "storefront: transaction \(id) is failed; only purchased transactions can be refunded\n")
     }
 
     @Test func expiringASubscriptionMakesItInactive() throws {
@@ -200,7 +209,9 @@ import Testing
 
         let notRenewable = try state.run(["manage", "renew", try state.buy(ProductID.seasonPass).transactionId()])
         #expect(notRenewable.status == 1)
-        #expect(notRenewable.stderr.hasSuffix("(non-renewing); only an auto-renewable subscription can be renewed\n"), "\(notRenewable.stderr)")
+        #expect(
+            notRenewable.stderr.hasSuffix("(non-renewing); only an auto-renewable subscription can be renewed\n"),
+            "\(notRenewable.stderr)")
     }
 
     @Test func deleteRemovesOneTransaction() throws {
@@ -234,8 +245,11 @@ import Testing
     @Test func resetClearsTransactionsAndRestoresDefaultControls() throws {
         let state = try StateDir()
         _ = try state.buy(ProductID.removeAds)
-        for words in [["ask-to-buy", "on"], ["storefront", "JPN"], ["account", "lena"], ["product-outcome", ProductID.gems, "cancel"],
-                      ["payments-allowed", "off"]] {
+        for words in [
+            ["ask-to-buy", "on"], ["storefront", "JPN"], ["account", "lena"],
+            ["product-outcome", ProductID.gems, "cancel"],
+            ["payments-allowed", "off"],
+        ] {
             try state.manage(["set"] + words)
         }
         #expect(try state.manage("reset").stdout == "reset: done\n")
@@ -263,7 +277,8 @@ import Testing
             #expect(error["code"] as? Int == 4)
             #expect(error["name"] as? String == "paymentNotAllowed")
             #expect(error["message"] as? String == "Purchases aren't allowed on this device.")
-            #expect(buy.steps("warning").map { $0["message"] as? String } == ["Purchases aren't allowed on this device."])
+            #expect(
+                buy.steps("warning").map { $0["message"] as? String } == ["Purchases aren't allowed on this device."])
             #expect(try buy.result()["result"] as? String == "failed")
         }
         try state.manage("set", "payments-allowed", "on")
@@ -312,7 +327,8 @@ import Testing
         #expect(try state.wallet().storefront == "JPN")
         #expect(try state.wallet("--storefront", "GBR").storefront == "GBR")
 
-        let rows = try state.query(state.storeDatabase, "SELECT id, price, currency, storefront FROM transactions ORDER BY seq")
+        let rows = try state.query(
+            state.storeDatabase, "SELECT id, price, currency, storefront FROM transactions ORDER BY seq")
         #expect(rows.map { $0["id"] as? String } == [yen, euro])
         #expect(rows.map { $0["price"] as? String } == ["160", "1.19"])
         #expect(rows.map { $0["currency"] as? String } == ["JPY", "EUR"])
@@ -362,7 +378,8 @@ import Testing
         let buy = try state.buy(ProductID.gems, "--order", "order-7")
         #expect(buy.status == 0, "\(buy)")
         let id = try buy.transactionId()
-        #expect(buy.kinds == ["purchasing", "purchased", "delivered", "orderMatched", "verified", "finished", "result"])
+        #expect(
+            buy.kinds == ["purchasing", "purchased", "delivered", "orderMatched", "verified", "finished", "result"])
         let matched = try #require(buy.steps("orderMatched").first)
         #expect(matched["transactionId"] as? String == id)
         #expect(matched["orderId"] as? String == "order-7")
@@ -401,8 +418,10 @@ import Testing
         let buy = try state.buy(ProductID.gems)
         #expect(buy.status == 0, "\(buy)")
         #expect(buy.steps("verified").isEmpty)
-        #expect(buy.steps("warning").map { $0["message"] as? String } ==
-                ["verification rejected: verifyReceipt status 21003: the receipt could not be authenticated (tampered or not signed by this store)"])
+        #expect(
+            buy.steps("warning").map { $0["message"] as? String } == [
+                "verification rejected: verifyReceipt status 21003: the receipt could not be authenticated (tampered or not signed by this store)"
+            ])
         #expect(try buy.result()["finished"] as? Bool == true)
         try state.manage("set", "verification", "ok")
         #expect(try state.buy(ProductID.gems).steps("verified").count == 1)
@@ -416,15 +435,39 @@ import Testing
         (["set", "ask-to-buy", "maybe"], "ask-to-buy: expected on or off, got maybe"),
         (["set", "payments-allowed", "yes"], "payments-allowed: expected on or off, got yes"),
         (["set", "drop-order-id", "1"], "drop-order-id: expected on or off, got 1"),
-        (["set", "storefront", "XXX"], "storefront XXX: not a storefront of this catalog (it has USA, JPN, DEU, CHN, GBR, IND, BRA, CHE, SAU, FRA)"),
-        (["set", "account", "nobody"], "account nobody: not an account of this catalog (it has alice, kenji, lena, wei, oliver, priya, ana, luca, omar, chloe, kid, restricted)"),
-        (["set", "product-outcome", "com.example.nope", "cancel"], "product-outcome com.example.nope: not a product of this catalog; see storefront products"),
-        (["set", "product-outcome", ProductID.gems, "bogus"], "product-outcome bogus: expected success, cancel, fail:CODE, network[:CODE], deferred, interrupted or none"),
-        (["set", "product-outcome", ProductID.gems], "manage set product-outcome needs a product id and an outcome (or none)"),
-        (["set", "next-outcome", "fail:99"], "next-outcome fail:99: expected success, cancel, fail:CODE, network[:CODE], deferred or interrupted"),
-        (["set", "time-rate", "3s"], "time-rate 3s: expected one of real, monthly-1h, monthly-30m, monthly-15m, monthly-5m, monthly-30s, 15m, 5m, 1m, 30s, 10s, 2s"),
+        (
+            ["set", "storefront", "XXX"],
+            "storefront XXX: not a storefront of this catalog (it has USA, JPN, DEU, CHN, GBR, IND, BRA, CHE, SAU, FRA)"
+        ),
+        (
+            ["set", "account", "nobody"],
+            "account nobody: not an account of this catalog (it has alice, kenji, lena, wei, oliver, priya, ana, luca, omar, chloe, kid, restricted)"
+        ),
+        (
+            ["set", "product-outcome", "com.example.nope", "cancel"],
+            "product-outcome com.example.nope: not a product of this catalog; see storefront products"
+        ),
+        (
+            ["set", "product-outcome", ProductID.gems, "bogus"],
+            "product-outcome bogus: expected success, cancel, fail:CODE, network[:CODE], deferred, interrupted or none"
+        ),
+        (
+            ["set", "product-outcome", ProductID.gems],
+            "manage set product-outcome needs a product id and an outcome (or none)"
+        ),
+        (
+            ["set", "next-outcome", "fail:99"],
+            "next-outcome fail:99: expected success, cancel, fail:CODE, network[:CODE], deferred or interrupted"
+        ),
+        (
+            ["set", "time-rate", "3s"],
+            "time-rate 3s: expected one of real, monthly-1h, monthly-30m, monthly-15m, monthly-5m, monthly-30s, 15m, 5m, 1m, 30s, 10s, 2s"
+        ),
         (["set", "latency", "700000"], "latency 700000: expected milliseconds, 0 to 600000"),
-        (["set", "verification", "20000"], "verification 20000: expected ok, unreachable or a verifyReceipt status such as 21003"),
+        (
+            ["set", "verification", "20000"],
+            "verification 20000: expected ok, unreachable or a verifyReceipt status such as 21003"
+        ),
     ])
     func badInputsAreUsageErrors(words: [String], message: String) throws {
         let state = try StateDir()
@@ -440,9 +483,11 @@ import Testing
         (["frobnicate", "1"], "Error: 2 unexpected arguments: 'frobnicate', '1'", "See 'storefront manage --help'"),
         (["approve"], "Error: Missing expected argument '<id>'", "See 'storefront manage approve --help'"),
         (["clear", "now"], "Error: Unexpected argument 'now'", "See 'storefront manage clear --help'"),
-        (["price-increase", "raise", "2000000000000001"],
-         "Error: The value 'raise' is invalid for '<request|consent|decline>'. Please provide one of 'request', 'consent' or 'decline'.",
-         "See 'storefront manage price-increase --help'"),
+        (
+            ["price-increase", "raise", "2000000000000001"],
+            "Error: The value 'raise' is invalid for '<request|consent|decline>'. Please provide one of 'request', 'consent' or 'decline'.",
+            "See 'storefront manage price-increase --help'"
+        ),
     ])
     func aWrongShapeIsAUsageError(words: [String], error: String, help: String) throws {
         let state = try StateDir()

@@ -2,8 +2,9 @@ import Foundation
 import StoreKitModel
 import SyntheticData
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Random keys and resizes against the real binary in tmux (the reducer-level monkey test covers
@@ -13,9 +14,12 @@ import Glibc
 @Suite(.serialized) struct MonkeyInTmuxTests {
     /// tmux key names: every binding's key, editing and function keys, text. No `q` or Ctrl-C (they
     /// end the run), no Ctrl-Z (it stops the program).
-    static let keys = ["j", "k", "g", "G", "Up", "Down", "PageUp", "PageDown", "Home", "End", "Enter", "Escape", "Tab", "BTab",
-                       "BSpace", "DC", "Left", "Right", "/", "?", "r", "R", "s", "a", "l", "t", "m", "p", "w", "+", "-", "y", "n",
-                       "A", "D", "I", "F", "E", "N", "X", "C", "Z", "v", "J", "K", "u", "c", "o", "1", "5", "x", "é", "宝", "F1", "F5", "IC", "Space", "C-l", "C-u"]
+    static let keys = [
+        "j", "k", "g", "G", "Up", "Down", "PageUp", "PageDown", "Home", "End", "Enter", "Escape", "Tab", "BTab",
+        "BSpace", "DC", "Left", "Right", "/", "?", "r", "R", "s", "a", "l", "t", "m", "p", "w", "+", "-", "y", "n",
+        "A", "D", "I", "F", "E", "N", "X", "C", "Z", "v", "J", "K", "u", "c", "o", "1", "5", "x", "é", "宝", "F1", "F5",
+        "IC", "Space", "C-l", "C-u",
+    ]
 
     @Test(arguments: [11, 12] as [UInt64])
     func randomKeysAndResizesNeverEndTheProgram(seed: UInt64) throws {
@@ -47,7 +51,8 @@ import Glibc
         for _ in 0..<4 { try session.sendKeys("Escape") }
         // The title bar is the same in both languages (`l` may have switched to Chinese).
         do {
-            try session.waitUntil("the main screen after \(steps) random keys (seed \(seed))", timeout: .seconds(20)) { screen in
+            try session.waitUntil("the main screen after \(steps) random keys (seed \(seed))", timeout: .seconds(20)) {
+                screen in
                 screen.contains("Storefront · ") && (screen.contains("Products") || screen.contains("商品"))
             }
         } catch {
@@ -56,7 +61,9 @@ import Glibc
             let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? "gone"
             let state = stat.split(separator: ")").last.map { String($0.prefix(3)) } ?? stat
             let channel = (try? String(contentsOfFile: "/proc/\(pid)/wchan", encoding: .utf8)) ?? "?"
-            Issue.record("process \(pid) state\(state) waiting in \(channel); last keys: \(log.suffix(30).joined(separator: " "))")
+            Issue.record(
+                "process \(pid) state\(state) waiting in \(channel); last keys: \(log.suffix(30).joined(separator: " "))"
+            )
             throw error
         }
         try session.sendKeys("q")
@@ -67,6 +74,8 @@ import Glibc
             if exit == nil { try session.sendKeys("Escape", "q", "y") }
         }
         let ended = try #require(exit, "the program did not quit; keys: \(log.suffix(30).joined(separator: " "))")
-        #expect(ended.status == 0 && ended.terminalRestored, "status \(ended.status), stty before \(ended.sttyBefore) after \(ended.sttyAfter)")
+        #expect(
+            ended.status == 0 && ended.terminalRestored,
+            "status \(ended.status), stty before \(ended.sttyBefore) after \(ended.sttyAfter)")
     }
 }

@@ -6,8 +6,10 @@ private let removed = "com.example.storefront.levels.classic"
 private let lifetime = "com.example.storefront.pro.lifetime"
 
 /// Runs `storefront products … --json`, requires exit 0 and returns the decoded object.
-private func productsJSON(_ arguments: [String], environment: [String: String] = [:],
-                          sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: Any] {
+private func productsJSON(
+    _ arguments: [String], environment: [String: String] = [:],
+    sourceLocation: SourceLocation = #_sourceLocation
+) throws -> [String: Any] {
     let result = try Executable.run(["products"] + arguments + ["--json"], environment: environment)
     try #require(result.status == 0, "stderr: \(result.stderr)", sourceLocation: sourceLocation)
     let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8))
@@ -18,8 +20,12 @@ private func products(_ object: [String: Any]) -> [[String: Any]] {
     object["products"] as? [[String: Any]] ?? []
 }
 
-private func product(_ id: String, in object: [String: Any], sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: Any] {
-    try #require(products(object).first { $0["id"] as? String == id }, "no \(id) in the products", sourceLocation: sourceLocation)
+private func product(_ id: String, in object: [String: Any], sourceLocation: SourceLocation = #_sourceLocation) throws
+    -> [String: Any]
+{
+    try #require(
+        products(object).first { $0["id"] as? String == id }, "no \(id) in the products", sourceLocation: sourceLocation
+    )
 }
 
 private func strings(_ value: Any?) -> [String] {
@@ -37,7 +43,10 @@ private func catalogProducts() throws -> [[String: Any]] {
 
 @Test func jsonHasTheResponseFields() throws {
     let object = try productsJSON([])
-    #expect(Set(object.keys) == ["storefront", "currency", "locale", "products", "invalidProductIdentifiers", "unavailableInStorefront"])
+    #expect(
+        Set(object.keys) == [
+            "storefront", "currency", "locale", "products", "invalidProductIdentifiers", "unavailableInStorefront",
+        ])
     #expect(object["storefront"] as? String == "USA")
     #expect(object["currency"] as? String == "USD")
     #expect(object["locale"] as? String == "en_US")
@@ -118,7 +127,9 @@ private func catalogProducts() throws -> [[String: Any]] {
 @Test func cLocaleStillFormatsCurrencies() throws {
     let environment = ["LANG": "C", "LC_ALL": "C"]
     #expect(try product(gems, in: try productsJSON([], environment: environment))["displayPrice"] as? String == "$0.99")
-    #expect(try product(gems, in: try productsJSON(["--storefront", "JPN"], environment: environment))["displayPrice"] as? String == "¥160")
+    #expect(
+        try product(gems, in: try productsJSON(["--storefront", "JPN"], environment: environment))["displayPrice"]
+            as? String == "¥160")
     let table = try Executable.run(["products", "--storefront", "JPN"], environment: environment)
     #expect(table.status == 0)
     #expect(table.stdout.contains("¥160"))
@@ -142,7 +153,7 @@ private func cells(_ character: Character) -> Int {
     guard let scalar = character.unicodeScalars.first else { return 0 }
     switch scalar.value {
     case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
-         0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6:
+        0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6:
         return 2
     case 0x0300...0x036F, 0x200B...0x200F:
         return 0
@@ -238,7 +249,8 @@ private func columns(_ line: String) -> [Range<Int>] {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("storefront-bad-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
-    let original = try String(contentsOf: Executable.repositoryRoot.appendingPathComponent("products.json"), encoding: .utf8)
+    let original = try String(
+        contentsOf: Executable.repositoryRoot.appendingPathComponent("products.json"), encoding: .utf8)
     let broken = original.replacingOccurrences(of: #""JPN": "160""#, with: #""JPN": "1,60""#)
     try #require(broken != original)
     let file = directory.appendingPathComponent("bad.json")
@@ -278,7 +290,9 @@ private func columns(_ line: String) -> [Range<Int>] {
 }
 
 @Test func storeKitCatalogHasOnlyItsOwnStorefront() throws {
-    let result = try Executable.run(["products", "--catalog", "Tests/StoreKitModelTests/Fixtures/SKDemo-Products.storekit", "--storefront", "JPN"])
+    let result = try Executable.run([
+        "products", "--catalog", "Tests/StoreKitModelTests/Fixtures/SKDemo-Products.storekit", "--storefront", "JPN",
+    ])
     #expect(result.status == 2)
     #expect(result.stderr.contains("USA"))
 }
@@ -287,7 +301,8 @@ private func columns(_ line: String) -> [Range<Int>] {
     let server = try LocalHTTPServer.start(serving: Executable.repositoryRoot)
     defer { server.stop() }
     let environment = ["no_proxy": "127.0.0.1", "NO_PROXY": "127.0.0.1"]
-    let object = try productsJSON(["--catalog", server.url("products.json"), "--storefront", "JPN"], environment: environment)
+    let object = try productsJSON(
+        ["--catalog", server.url("products.json"), "--storefront", "JPN"], environment: environment)
     #expect(products(object).count == 12)
     #expect(try product(gems, in: object)["displayPrice"] as? String == "¥160")
 

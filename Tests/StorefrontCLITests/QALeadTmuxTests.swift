@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// What a QA lead walks in a real terminal: the help at the minimum size, a parent's decline,
 /// an interrupted purchase resolved in the manager, and terminals without UTF-8 or colour.
@@ -11,9 +11,13 @@ import TestSupport
         let session = try App().launch(columns: 60, rows: 16)
         defer { session.kill() }
         try session.sendKeys("?")
-        try session.waitUntil("the first page of keys, and where it is") { $0.contains("Main screen") && $0.contains("1–10/") }
+        try session.waitUntil("the first page of keys, and where it is") {
+            $0.contains("Main screen") && $0.contains("1–10/")
+        }
         try session.sendKeys("End")
-        try session.waitUntil("the last keys, in the manager's section") { $0.contains("clear all transactions") && !$0.contains("1–10/") }
+        try session.waitUntil("the last keys, in the manager's section") {
+            $0.contains("clear all transactions") && !$0.contains("1–10/")
+        }
         try session.sendKeys("Home")
         try session.waitFor(text: "Main screen")
         try session.sendKeys("Escape")
@@ -46,12 +50,15 @@ import TestSupport
         defer { session.kill() }
         try session.sendKeys("Enter", "Enter")
         try session.waitUntil("the interrupted sheet, not SKError 0's") {
-            $0.contains("Purchase interrupted") && $0.contains("needs the user's action outside the app") && !$0.contains("Something went wrong")
+            $0.contains("Purchase interrupted") && $0.contains("needs the user's action outside the app")
+                && !$0.contains("Something went wrong")
         }
         try session.sendKeys("Escape", "m")
         try session.waitFor(text: "interrupted: I resolves")
         try session.sendKeys("I")
-        try session.waitUntil("resolved: the purchase completes as a new transaction") { $0.contains("Wallet: 100 gems") }
+        try session.waitUntil("resolved: the purchase completes as a new transaction") {
+            $0.contains("Wallet: 100 gems")
+        }
     }
 
     @Test func anASCIIOnlyTerminalShowsISOCodesAndRefusesChinese() throws {
@@ -61,7 +68,9 @@ import TestSupport
         try session.sendKeys("l")
         try session.waitFor(text: "Chinese needs a UTF-8 locale")
         try session.sendKeys("s")
-        try session.waitUntil("every storefront's price in its ISO code") { $0.contains("JPY 160") && $0.contains("1,19 EUR") }
+        try session.waitUntil("every storefront's price in its ISO code") {
+            $0.contains("JPY 160") && $0.contains("1,19 EUR")
+        }
     }
 
     @Test func termDumbStartsAndStaysUsable() throws {

@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// HTTP/1.1 over a plain socket, for requests URLSession will not send: oversized or countless
@@ -16,7 +17,8 @@ enum RawHTTP {
 
         var status: Int? {
             guard let line = String(decoding: bytes.prefix(64), as: UTF8.self).split(separator: "\r\n").first,
-                  let match = line.firstMatch(of: /^HTTP\/1\.[01] (\d{3})/) else { return nil }
+                let match = line.firstMatch(of: /^HTTP\/1\.[01] (\d{3})/)
+            else { return nil }
             return Int(match.1)
         }
 
@@ -26,8 +28,10 @@ enum RawHTTP {
     /// Sends `head` (the request line and headers, without the blank line) and then `body` parts,
     /// as they are; stops sending when the server stops reading. Reads until a whole response (by
     /// its Content-Length) has come, or with `untilClosed` until the server closes the connection.
-    static func exchange(port: Int, address: String = "127.0.0.1", head: String, body: [Data] = [],
-                         untilClosed: Bool = false, timeout: TimeInterval = 10) throws -> Answer {
+    static func exchange(
+        port: Int, address: String = "127.0.0.1", head: String, body: [Data] = [],
+        untilClosed: Bool = false, timeout: TimeInterval = 10
+    ) throws -> Answer {
         let socket = try connect(port: port, address: address)
         defer { close(socket) }
         setTimeouts(socket, timeout)
@@ -71,16 +75,18 @@ enum RawHTTP {
 
     /// A body in chunked transfer coding: `chunks` chunks of `size` bytes of `byte`, then the last chunk.
     static func chunked(_ chunks: Int, of size: Int, byte: UInt8 = UInt8(ascii: "a")) -> [Data] {
-        let chunk = Data(String(size, radix: 16).utf8) + Data("\r\n".utf8) + Data(repeating: byte, count: size) + Data("\r\n".utf8)
+        let chunk =
+            Data(String(size, radix: 16).utf8) + Data("\r\n".utf8) + Data(repeating: byte, count: size)
+            + Data("\r\n".utf8)
         return Array(repeating: chunk, count: chunks) + [Data("0\r\n\r\n".utf8)]
     }
 
     /// A socket connected to `address:port` (IPv4); throws the errno of a refused connection.
     static func connect(port: Int, address: String) throws -> Int32 {
         #if canImport(Glibc)
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
-        let socket = Darwin.socket(AF_INET, SOCK_STREAM, 0)
+            let socket = Darwin.socket(AF_INET, SOCK_STREAM, 0)
         #endif
         guard socket >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         var target = sockaddr_in()
@@ -90,9 +96,9 @@ enum RawHTTP {
         let result = withUnsafePointer(to: &target) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 #if canImport(Glibc)
-                Glibc.connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                    Glibc.connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
                 #else
-                Darwin.connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                    Darwin.connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
                 #endif
             }
         }
@@ -110,9 +116,9 @@ enum RawHTTP {
             var offset = 0
             while offset < raw.count {
                 #if canImport(Glibc)
-                let sent = send(socket, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+                    let sent = send(socket, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
                 #else
-                let sent = send(socket, raw.baseAddress! + offset, raw.count - offset, 0)
+                    let sent = send(socket, raw.baseAddress! + offset, raw.count - offset, 0)
                 #endif
                 guard sent > 0 else { return false }
                 offset += sent
@@ -138,9 +144,9 @@ final class HeldConnection {
     func close() {
         guard socket >= 0 else { return }
         #if canImport(Glibc)
-        Glibc.close(socket)
+            Glibc.close(socket)
         #else
-        Darwin.close(socket)
+            Darwin.close(socket)
         #endif
         socket = -1
     }
@@ -214,6 +220,7 @@ func listeningAddresses(port: Int) -> [String] {
 /// Resident memory of a process in KiB (VmRSS in /proc/PID/status), or nil off Linux.
 func residentKiB(_ pid: Int32) -> Int? {
     guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-          let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return nil }
+        let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+    else { return nil }
     return Int(line.split(separator: " ").dropFirst().first ?? "")
 }

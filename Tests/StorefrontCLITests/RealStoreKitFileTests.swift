@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Apple's own `.storekit` files, used the way a team would use theirs: subscribe (with the
 /// file's introductory offer), upgrade within the group, buy and refund a one-off product,
@@ -23,12 +23,18 @@ import TestSupport
     }
 
     static let cases = [
-        Case(file: "SKDemo-Products.storekit", subscription: "plus.standard", title: "SKDemo+ Standard Plan", price: "2.99", offerMode: nil,
-             higher: "plus.pro", oneOff: "nonconsumable.pickuptruck", oneOffPrice: "4.99"),
-        Case(file: "BackyardBirds-Store.storekit", subscription: "pass.individual", title: "Individual", price: "0", offerMode: "freeTrial",
-             higher: "pass.premium", oneOff: "pellet.box", oneOffPrice: "3.99"),
-        Case(file: "FoodTruck-Products.storekit", subscription: "socialfeedplus.monthly", title: "Social Feed+ Monthly Plan", price: "2.49",
-             offerMode: "payAsYouGo", higher: nil, oneOff: "feature.annualhistory", oneOffPrice: "0.99"),
+        Case(
+            file: "SKDemo-Products.storekit", subscription: "plus.standard", title: "SKDemo+ Standard Plan",
+            price: "2.99", offerMode: nil,
+            higher: "plus.pro", oneOff: "nonconsumable.pickuptruck", oneOffPrice: "4.99"),
+        Case(
+            file: "BackyardBirds-Store.storekit", subscription: "pass.individual", title: "Individual", price: "0",
+            offerMode: "freeTrial",
+            higher: "pass.premium", oneOff: "pellet.box", oneOffPrice: "3.99"),
+        Case(
+            file: "FoodTruck-Products.storekit", subscription: "socialfeedplus.monthly",
+            title: "Social Feed+ Monthly Plan", price: "2.49",
+            offerMode: "payAsYouGo", higher: nil, oneOff: "feature.annualhistory", oneOffPrice: "0.99"),
     ]
 
     @Test(arguments: cases) func subscribeUpgradeAndRefundHeadless(_ file: Case) throws {
@@ -51,20 +57,25 @@ import TestSupport
         }
 
         let oneOff = try state.run(["buy", file.oneOff, "--json"] + catalog).transactionId()
-        #expect(try state.run(["transactions", "--json"] + catalog).decode(TransactionsOutput.self).transaction(oneOff)?.price == file.oneOffPrice)
+        #expect(
+            try state.run(["transactions", "--json"] + catalog).decode(TransactionsOutput.self).transaction(oneOff)?
+                .price == file.oneOffPrice)
         let refund = try state.run(["manage", "refund", oneOff] + catalog)
         #expect(refund.status == 0, "\(refund)")
-        let refunded = try #require(try state.run(["transactions", "--json"] + catalog).decode(TransactionsOutput.self).transaction(oneOff))
+        let refunded = try #require(
+            try state.run(["transactions", "--json"] + catalog).decode(TransactionsOutput.self).transaction(oneOff))
         #expect(refunded.revocationReason == "other")
     }
 }
 
 /// The same files in the terminal: the sheet quotes the file's offer and the list marks the plan.
 @Suite(.serialized) struct RealStoreKitFileTmuxTests {
-    @Test(arguments: RealStoreKitFileTests.cases) func subscribeInTheTerminal(_ file: RealStoreKitFileTests.Case) throws {
+    @Test(arguments: RealStoreKitFileTests.cases) func subscribeInTheTerminal(_ file: RealStoreKitFileTests.Case) throws
+    {
         let state = scratchDirectory("storefront-real-file")
-        let session = try TmuxSession.start(command: [Executable.url.path, "--catalog", file.path, "--state", state.path],
-                                            columns: 100, rows: 30, environment: [:])
+        let session = try TmuxSession.start(
+            command: [Executable.url.path, "--catalog", file.path, "--state", state.path],
+            columns: 100, rows: 30, environment: [:])
         defer { session.kill() }
         try session.waitFor(text: "Products 1/")
         try session.sendKeys("/")

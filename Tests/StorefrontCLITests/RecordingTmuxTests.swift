@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `--record`: a session in tmux is recorded, the recording is asciicast v2 that asciinema reads,
 /// and pyte, a terminal emulator, replays its output to the screen tmux showed.
@@ -16,7 +16,9 @@ import TestSupport
             header = try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any] ?? [:]
             events = try lines.dropFirst().map { line in
                 let array = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [Any] ?? []
-                return ((array[0] as? NSNumber)?.doubleValue ?? -1, array[1] as? String ?? "", array[2] as? String ?? "")
+                return (
+                    (array[0] as? NSNumber)?.doubleValue ?? -1, array[1] as? String ?? "", array[2] as? String ?? ""
+                )
             }
         }
 
@@ -28,16 +30,21 @@ import TestSupport
         let directory = scratchDirectory("recordings")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let cast = directory.appendingPathComponent("walkthrough.cast")
-        let session = try TmuxSession.start(command: [Executable.url.path, "--state", app.state.path, "--record", cast.path],
-                                            columns: 100, rows: 30)
+        let session = try TmuxSession.start(
+            command: [Executable.url.path, "--state", app.state.path, "--record", cast.path],
+            columns: 100, rows: 30)
         defer { session.kill() }
         try session.waitFor(text: "Products 1/12", timeout: .seconds(60))
         try session.sendKeys("Enter")
         try session.waitFor(text: "Confirm your in-app purchase")
         try session.sendKeys("Enter")
-        try session.waitUntil("100 gems, verified and finished") { $0.contains("Wallet: 100 gems") && $0.contains("verified ✓ finished") }
+        try session.waitUntil("100 gems, verified and finished") {
+            $0.contains("Wallet: 100 gems") && $0.contains("verified ✓ finished")
+        }
         try session.resize(columns: 90, rows: 28)
-        try session.waitUntil("redrawn at 90 columns") { $0.split(separator: "\n").first?.hasSuffix("? help") == true && !$0.contains("Wallet: 100 gems\n100 Gems") }
+        try session.waitUntil("redrawn at 90 columns") {
+            $0.split(separator: "\n").first?.hasSuffix("? help") == true && !$0.contains("Wallet: 100 gems\n100 Gems")
+        }
         // A screen that stays put: the status line has expired, nothing moves.
         var shown = try session.capture()
         try session.waitUntil("a screen that no longer changes") { screen in
@@ -53,19 +60,26 @@ import TestSupport
         #expect(recording.header["width"] as? Int == 100 && recording.header["height"] as? Int == 30)
         #expect((recording.header["env"] as? [String: String])?.keys.sorted() == ["SHELL", "TERM"])
         #expect(recording.header["timestamp"] is Int && recording.header["title"] as? String == "Storefront")
-        #expect(zip(recording.events, recording.events.dropFirst()).allSatisfy { $0.time <= $1.time }, "times never go back")
+        #expect(
+            zip(recording.events, recording.events.dropFirst()).allSatisfy { $0.time <= $1.time }, "times never go back"
+        )
         #expect(recording.data("i") == ["\r", "\r", "q"])
         #expect(recording.data("r") == ["90x28"])
         let markers = recording.data("m")
         #expect(markers.first == "purchasing 2000000000000001 com.example.storefront.gems.100")
-        #expect(Array(markers.dropFirst()) == ["purchased", "delivered", "verified", "finished"].map { "\($0) 2000000000000001" })
+        #expect(
+            Array(markers.dropFirst())
+                == ["purchased", "delivered", "verified", "finished"].map { "\($0) 2000000000000001" })
 
-        let replayed = try Executable.run(python: [Executable.repositoryRoot.appendingPathComponent("Tests/Python/replay_cast.py").path,
-                                                   cast.path, "--before-input", "q"])
+        let replayed = try Executable.run(python: [
+            Executable.repositoryRoot.appendingPathComponent("Tests/Python/replay_cast.py").path,
+            cast.path, "--before-input", "q",
+        ])
         #expect(replayed.status == 0, "\(replayed.stderr)")
-        #expect(replayed.stdout.split(separator: "\n", omittingEmptySubsequences: false).prefix(28)
+        #expect(
+            replayed.stdout.split(separator: "\n", omittingEmptySubsequences: false).prefix(28)
                 == shown.split(separator: "\n", omittingEmptySubsequences: false).prefix(28),
-                "pyte:\n\(replayed.stdout)\ntmux:\n\(shown)")
+            "pyte:\n\(replayed.stdout)\ntmux:\n\(shown)")
 
         // asciinema reads it: `cat` plays every output event in order.
         let played = try Executable.run(["-m", "asciinema", "cat", cast.path], program: "python3")
@@ -81,8 +95,11 @@ import TestSupport
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let tape = directory.appendingPathComponent("walk.tape")
         let catalog = Executable.repositoryRoot.appendingPathComponent("products.json").path
-        let session = try TmuxSession.start(command: [Executable.url.path, "record", "--tape", tape.path, "--catalog", catalog,
-                                                      "--state", directory.appendingPathComponent("state").path], columns: 100, rows: 30)
+        let session = try TmuxSession.start(
+            command: [
+                Executable.url.path, "record", "--tape", tape.path, "--catalog", catalog,
+                "--state", directory.appendingPathComponent("state").path,
+            ], columns: 100, rows: 30)
         defer { session.kill() }
         try session.waitFor(text: "Products 1/12", timeout: .seconds(60))
         try session.sendKeys("Down", "Down")

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Clients (`storefront … --store URL`, each with its own state directory, like separate devices)
 /// against the real `storefront serve`.
@@ -10,14 +10,18 @@ import TestSupport
     static let removeAds = "com.example.storefront.removeads"
 
     /// Runs a client command against `server`, with its own state directory (its app ledger).
-    func client(_ arguments: [String], server: ServeProcess, state: URL, admin: Bool = false) throws -> Executable.Result {
+    func client(_ arguments: [String], server: ServeProcess, state: URL, admin: Bool = false) throws
+        -> Executable.Result
+    {
         var environment = ["STOREFRONT_STORE": server.baseURL]
         if admin { environment["STOREFRONT_ADMIN_TOKEN"] = Self.token }
         return try Executable.run(arguments + ["--state", state.path], environment: environment)
     }
 
     func lines(_ text: String) -> [[String: Any]] {
-        text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        text.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
     }
 
     /// A device used with the simulated store, then with a fresh server, then with another fresh
@@ -29,17 +33,24 @@ import TestSupport
         #expect(local.status == 0, "\(local.stderr)")
         var ids = [try #require(lines(local.stdout).last?["transactionId"] as? String)]
         for name in ["first", "second"] {
-            let server = try ServeProcess.start(db: root.appendingPathComponent(name), arguments: ["--admin-token", Self.token])
+            let server = try ServeProcess.start(
+                db: root.appendingPathComponent(name), arguments: ["--admin-token", Self.token])
             defer { server.stop() }
             let bought = try client(["buy", Self.gems, "--account", "alice", "--json"], server: server, state: device)
             #expect(bought.status == 0, "\(bought.stderr)")
             let steps = lines(bought.stdout)
             ids.append(try #require(steps.last?["transactionId"] as? String))
-            #expect(steps.contains { $0["step"] as? String == "delivered" && $0["firstTime"] as? Bool == true }, "\(bought.stdout)")
-            #expect(bought.stderr.contains("storefront: note: this device's purchases were recorded with store"), "\(bought.stderr)")
+            #expect(
+                steps.contains { $0["step"] as? String == "delivered" && $0["firstTime"] as? Bool == true },
+                "\(bought.stdout)")
+            #expect(
+                bought.stderr.contains("storefront: note: this device's purchases were recorded with store"),
+                "\(bought.stderr)")
             let again = try client(["wallet", "--account", "alice", "--json"], server: server, state: device)
             #expect(!again.stderr.contains("note:"), "the change is said once: \(again.stderr)")
-            let balances = (try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any])?["balances"] as? [String: Int]
+            let balances =
+                (try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any])?["balances"]
+                as? [String: Int]
             #expect(balances == ["gems": 100 * ids.count])
         }
         #expect(Set(ids) == ["2000000000000001"], "every store numbers from the same id: \(ids)")
@@ -47,7 +58,8 @@ import TestSupport
 
     @Test func twoClientsOnOneAccountSeeTheSameTransactionsAndTheSecondRestores() async throws {
         let root = scratchDirectory("storefront-e2e")
-        let server = try ServeProcess.start(db: root.appendingPathComponent("server"), arguments: ["--admin-token", Self.token])
+        let server = try ServeProcess.start(
+            db: root.appendingPathComponent("server"), arguments: ["--admin-token", Self.token])
         defer { server.stop() }
         let phone = root.appendingPathComponent("phone")
         let tablet = root.appendingPathComponent("tablet")
@@ -62,7 +74,9 @@ import TestSupport
         // The tablet sees the phone's purchase: one store.
         let listed = try client(["transactions", "--account", "alice", "--json"], server: server, state: tablet)
         #expect(listed.status == 0, "\(listed.stderr)")
-        let history = try #require((try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String: Any])?["history"] as? [[String: Any]])
+        let history = try #require(
+            (try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String: Any])?["history"]
+                as? [[String: Any]])
         #expect(history.map { $0["transactionId"] as? String } == [id])
         #expect(history.first?["finished"] as? Bool == true)
 
@@ -81,13 +95,16 @@ import TestSupport
         #expect(transactions.first?["originalTransactionId"] as? String == id)
         // The phone's wallet shows what the store says the account owns.
         let wallet = try client(["wallet", "--account", "alice", "--json"], server: server, state: phone)
-        let owned = (try JSONSerialization.jsonObject(with: Data(wallet.stdout.utf8)) as? [String: Any])?["owned"] as? [[String: Any]]
+        let owned =
+            (try JSONSerialization.jsonObject(with: Data(wallet.stdout.utf8)) as? [String: Any])?["owned"]
+            as? [[String: Any]]
         #expect(owned?.map { $0["productId"] as? String } == [Self.removeAds])
     }
 
     @Test func askToBuyApprovedByAThirdClient() async throws {
         let root = scratchDirectory("storefront-e2e")
-        let server = try ServeProcess.start(db: root.appendingPathComponent("server"), arguments: ["--admin-token", Self.token])
+        let server = try ServeProcess.start(
+            db: root.appendingPathComponent("server"), arguments: ["--admin-token", Self.token])
         defer { server.stop() }
         let child = root.appendingPathComponent("child")
         let asked = try client(["buy", Self.removeAds, "--account", "kid", "--json"], server: server, state: child)
@@ -101,7 +118,8 @@ import TestSupport
         let refused = try client(["manage", "approve", id, "--account", "kid"], server: server, state: parent)
         #expect(refused.status == 1)
         #expect(refused.stderr.contains("admin token"))
-        let approved = try client(["manage", "approve", id, "--account", "kid"], server: server, state: parent, admin: true)
+        let approved = try client(
+            ["manage", "approve", id, "--account", "kid"], server: server, state: parent, admin: true)
         #expect(approved.status == 0, "\(approved.stderr)")
         #expect(approved.stdout.contains("\(id) is purchased"))
 
@@ -128,7 +146,9 @@ import TestSupport
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         let buyer = Process()
         buyer.executableURL = Executable.url
-        buyer.arguments = ["buy", Self.gems, "--account", "alice", "--json", "--store", first.baseURL, "--state", device.path]
+        buyer.arguments = [
+            "buy", Self.gems, "--account", "alice", "--json", "--store", first.baseURL, "--state", device.path,
+        ]
         buyer.currentDirectoryURL = Executable.repositoryRoot
         buyer.standardOutput = try FileHandle(forWritingTo: output)
         buyer.standardError = FileHandle.nullDevice
@@ -139,7 +159,9 @@ import TestSupport
         var purchasing = false
         for _ in 0..<200 where !purchasing {
             let list = try? await HTTP.send("GET", first.baseURL + "/v1/accounts/alice/transactions")
-            purchasing = (list?.json["transactions"] as? [[String: Any]])?.contains { $0["state"] as? String == "purchasing" } == true
+            purchasing =
+                (list?.json["transactions"] as? [[String: Any]])?.contains { $0["state"] as? String == "purchasing" }
+                == true
             if !purchasing { try await Task.sleep(for: .milliseconds(25)) }
         }
         #expect(purchasing)
@@ -165,7 +187,9 @@ import TestSupport
         #expect(transactions.first?["state"] as? String == "purchased")
         #expect(transactions.first?["finished"] as? Bool == true)
         let wallet = try client(["wallet", "--account", "alice", "--json"], server: second, state: device)
-        let balances = (try JSONSerialization.jsonObject(with: Data(wallet.stdout.utf8)) as? [String: Any])?["balances"] as? [String: Int]
+        let balances =
+            (try JSONSerialization.jsonObject(with: Data(wallet.stdout.utf8)) as? [String: Any])?["balances"]
+            as? [String: Int]
         #expect(balances == ["gems": 100])
     }
 
@@ -186,16 +210,22 @@ import TestSupport
         _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
         let client = Process()
         client.executableURL = Executable.url
-        client.arguments = ["transactions", "--account", "alice", "--json", "--store", first.baseURL, "--state", device.path]
+        client.arguments = [
+            "transactions", "--account", "alice", "--json", "--store", first.baseURL, "--state", device.path,
+        ]
         client.currentDirectoryURL = Executable.repositoryRoot
-        client.environment = ProcessInfo.processInfo.environment.merging(["STOREFRONT_RETRY_SECONDS": "30"]) { _, new in new }
+        client.environment = ProcessInfo.processInfo.environment.merging(["STOREFRONT_RETRY_SECONDS": "30"]) { _, new in
+            new
+        }
         client.standardOutput = try FileHandle(forWritingTo: output)
         client.standardError = try FileHandle(forWritingTo: errors)
         try client.run()
         defer { if client.isRunning { _ = kill(client.processIdentifier, SIGKILL) } }
 
         try await Task.sleep(for: .seconds(1.5))
-        #expect(client.isRunning, "gave up while the server was down: \((try? String(contentsOf: errors, encoding: .utf8)) ?? "")")
+        #expect(
+            client.isRunning,
+            "gave up while the server was down: \((try? String(contentsOf: errors, encoding: .utf8)) ?? "")")
         let second = try ServeProcess.start(db: db, port: port, arguments: ["--admin-token", Self.token])
         defer { second.stop() }
         let deadline = Date().addingTimeInterval(60)
@@ -208,9 +238,12 @@ import TestSupport
     }
 
     @Test func anUnreachableStoreIsReportedClearly() throws {
-        let result = try Executable.run(["transactions", "--store", "http://127.0.0.1:9", "--catalog", "products.json",
-                                         "--state", scratchDirectory("storefront-e2e").path],
-                                        environment: ["STOREFRONT_RETRY_SECONDS": "1"])
+        let result = try Executable.run(
+            [
+                "transactions", "--store", "http://127.0.0.1:9", "--catalog", "products.json",
+                "--state", scratchDirectory("storefront-e2e").path,
+            ],
+            environment: ["STOREFRONT_RETRY_SECONDS": "1"])
         #expect(result.status == 1)
         #expect(result.stderr.contains("store unreachable"))
     }

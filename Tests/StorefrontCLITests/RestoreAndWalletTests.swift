@@ -3,7 +3,8 @@ import Testing
 
 /// `storefront restore` and `storefront wallet`.
 @Suite struct RestoreAndWalletTests {
-    static let nothingText = "result: nothing to restore — alice owns no non-consumables or auto-renewable subscriptions"
+    static let nothingText =
+        "result: nothing to restore — alice owns no non-consumables or auto-renewable subscriptions"
         + " (consumables and non-renewing subscriptions are never restored)\n"
 
     // MARK: Restore
@@ -45,7 +46,11 @@ import Testing
 
         let restore = try state.run(["restore", "--json"])
         #expect(restore.status == 0, "\(restore)")
-        #expect(restore.kinds == ["restored", "delivered", "verified", "finished", "restored", "delivered", "verified", "finished", "result"])
+        #expect(
+            restore.kinds == [
+                "restored", "delivered", "verified", "finished", "restored", "delivered", "verified", "finished",
+                "result",
+            ])
         let updates = restore.updates
         #expect(updates.map { $0["productId"] as? String } == [ProductID.removeAds, ProductID.monthly])
         let restoredIds = updates.compactMap { $0["transactionId"] as? String }
@@ -62,7 +67,10 @@ import Testing
         #expect(listed.history.count == 6)
         let restored = restoredIds.compactMap(listed.transaction)
         #expect(restored.map(\.originalTransactionId) == [ads, monthly])
-        #expect(restored.allSatisfy { $0.state == "restored" && $0.finished && $0.transactionId != $0.originalTransactionId })
+        #expect(
+            restored.allSatisfy {
+                $0.state == "restored" && $0.finished && $0.transactionId != $0.originalTransactionId
+            })
 
         // Entitlements still come from the originals; the consumable was not credited again.
         let wallet = try state.wallet()
@@ -86,7 +94,8 @@ import Testing
         ("fail:0", "failed", 0, "SKErrorDomain", "unknown"),
         ("cancel", "cancelled", 2, "SKErrorDomain", "paymentCancelled"),
     ])
-    func restoreFailsWithAForcedOutcome(outcome: String, result: String, code: Int, domain: String, name: String) throws {
+    func restoreFailsWithAForcedOutcome(outcome: String, result: String, code: Int, domain: String, name: String) throws
+    {
         let state = try StateDir()
         _ = try state.buy(ProductID.removeAds)
         let before = try state.transactions().history
@@ -139,7 +148,8 @@ import Testing
         let crashedId = try crashed.transactionId()
         #expect(try state.wallet().balances == ["gems": 500])
         let next = try state.buy("com.example.storefront.energy.refill")
-        #expect(next.steps("delivered").map { $0["transactionId"] as? String } == [crashedId, try next.transactionId()])
+        #expect(
+            next.steps("delivered").map { $0["transactionId"] as? String } == [crashedId, try next.transactionId()])
         #expect(next.steps("delivered").map { $0["firstTime"] as? Bool } == [false, true])
         #expect(try state.wallet().balances == ["gems": 500, "energy": 1])
 
@@ -187,8 +197,10 @@ import Testing
         #expect(buy.status == 0, "\(buy)")
         let id = try buy.transactionId()
         #expect(buy.kinds == ["purchasing", "purchased", "delivered", "warning", "result"])
-        #expect(buy.steps("warning").first?["message"] as? String
-                == "not verified yet (the verification server is unreachable); kept unfinished and retried at next launch")
+        #expect(
+            buy.steps("warning").first?["message"] as? String
+                == "not verified yet (the verification server is unreachable); kept unfinished and retried at next launch"
+        )
         #expect(try buy.result()["finished"] as? Bool == false)
 
         let wallet = try state.wallet()
@@ -199,8 +211,10 @@ import Testing
         #expect(pending.productId == ProductID.gems)
         #expect(pending.state == "purchased")
         #expect(pending.since == (try state.transactions().transaction(id)?.purchaseDate))
-        #expect(pending.waitingFor
-                == "paid and delivered; waiting for the server to confirm the receipt (1 attempt: the verification server is unreachable)")
+        #expect(
+            pending.waitingFor
+                == "paid and delivered; waiting for the server to confirm the receipt (1 attempt: the verification server is unreachable)"
+        )
 
         // Buying the same product again while it is pending warns, naming the pending transaction.
         let again = try state.buy(ProductID.gems)

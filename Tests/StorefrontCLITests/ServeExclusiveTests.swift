@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// One server per --db. Two servers on one store each left the other's in-flight purchases in
 /// `purchasing` (each completes only orphans of dead processes, and the other was alive); the
@@ -9,10 +9,15 @@ import TestSupport
     @Test func aSecondServerOnTheSameDatabaseIsRefusedUntilTheFirstIsGone() throws {
         let db = scratchDirectory("exclusive").appendingPathComponent("server")
         let first = try ServeProcess.start(db: db, arguments: ["--admin-token", "exclusive-token-0123"])
-        let second = try Executable.run(["serve", "--db", db.path, "--port", "0", "--admin-token", "exclusive-token-0123",
-                                         "--catalog", Executable.repositoryRoot.appendingPathComponent("products.json").path])
+        let second = try Executable.run([
+            "serve", "--db", db.path, "--port", "0", "--admin-token", "exclusive-token-0123",
+            "--catalog", Executable.repositoryRoot.appendingPathComponent("products.json").path,
+        ])
         #expect(second.status == 1)
-        #expect(second.stderr.contains("another storefront serve (pid \(first.process.processIdentifier)) is using --db \(db.path)"), "\(second.stderr)")
+        #expect(
+            second.stderr.contains(
+                "another storefront serve (pid \(first.process.processIdentifier)) is using --db \(db.path)"),
+            "\(second.stderr)")
         // SIGKILL: no chance to clean up; the kernel drops the lock with the process.
         #expect(first.signal(SIGKILL))
         let third = try ServeProcess.start(db: db, arguments: ["--admin-token", "exclusive-token-0123"])

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// What `storefront serve` does with clients that are slow, silent or too many: timeouts, the
 /// connection and buffered-body caps, and a shutdown no client can hold up. The limits are set
@@ -11,7 +11,8 @@ import TestSupport
 
     static func error(_ answer: RawHTTP.Answer) -> [String: Any] {
         guard let start = answer.bytes.firstRange(of: Data("\r\n\r\n".utf8)),
-              let json = try? JSONSerialization.jsonObject(with: answer.bytes[start.upperBound...]) as? [String: Any] else { return [:] }
+            let json = try? JSONSerialization.jsonObject(with: answer.bytes[start.upperBound...]) as? [String: Any]
+        else { return [:] }
         return json["error"] as? [String: Any] ?? [:]
     }
 
@@ -26,7 +27,8 @@ import TestSupport
     /// exits whatever the clients do. The requirement is 10 s; 15 s is the safety bound.
     @Test func sigtermEndsTheServerWhileClientsHoldIncompleteRequests() async throws {
         // Timeouts far away: on a loaded machine the default 30 s could end the held body before SIGTERM does.
-        let server = try ServeProcess.start(db: scratchDirectory("storefront-serve"), arguments: ["--request-timeout", "600", "--idle-timeout", "600"])
+        let server = try ServeProcess.start(
+            db: scratchDirectory("storefront-serve"), arguments: ["--request-timeout", "600", "--idle-timeout", "600"])
         defer { server.stop() }
         let body = try HeldConnection(port: server.port)
         body.send(Self.receiptHead + "\r\nContent-Length: 100000\r\n\r\n" + String(repeating: "a", count: 1000))
@@ -35,7 +37,8 @@ import TestSupport
         let idle = try HeldConnection(port: server.port)
         idle.send("GET /v1/health HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(idle.answer().status == 200)
-        #expect(try await HTTP.send("GET", server.baseURL + "/v1/health").status == 200)  // the server has read them all by now
+        // The server has read them all by now.
+        #expect(try await HTTP.send("GET", server.baseURL + "/v1/health").status == 200)
         try #require(server.signal(SIGTERM, timeout: 15), "storefront serve still running 15 s after SIGTERM")
         #expect(server.process.terminationStatus == 0)
         let refused = body.answer(untilClosed: true)
@@ -48,7 +51,8 @@ import TestSupport
 
     /// A connection that sends nothing, first or after an answer, is closed after --idle-timeout.
     @Test func aConnectionThatSendsNothingIsClosedAfterTheIdleTimeout() async throws {
-        let server = try ServeProcess.start(db: scratchDirectory("storefront-serve"), arguments: ["--idle-timeout", "2"])
+        let server = try ServeProcess.start(
+            db: scratchDirectory("storefront-serve"), arguments: ["--idle-timeout", "2"])
         defer { server.stop() }
         let silent = try HeldConnection(port: server.port)
         let answered = try HeldConnection(port: server.port)
@@ -64,7 +68,8 @@ import TestSupport
     /// Slowloris: a head sent a byte at a time is answered 408 and closed once --request-timeout has
     /// passed since its first byte, although each byte came well within the idle timeout.
     @Test func aRequestHeadSentAByteAtATimeIsAnswered408() async throws {
-        let server = try ServeProcess.start(db: scratchDirectory("storefront-serve"), arguments: ["--request-timeout", "1", "--idle-timeout", "60"])
+        let server = try ServeProcess.start(
+            db: scratchDirectory("storefront-serve"), arguments: ["--request-timeout", "1", "--idle-timeout", "60"])
         defer { server.stop() }
         let connection = try HeldConnection(port: server.port)
         let head = "GET /v1/health HTTP/1.1\r\nHost: x\r\nX-Slow: " + String(repeating: "a", count: 300)
@@ -77,9 +82,11 @@ import TestSupport
 
     /// Slowloris on the body: the same, with the head sent at once and the body trickled.
     @Test func aRequestBodySentAByteAtATimeIsAnswered408() async throws {
-        let server = try ServeProcess.start(db: scratchDirectory("storefront-serve"), arguments: ["--request-timeout", "1", "--idle-timeout", "60"])
+        let server = try ServeProcess.start(
+            db: scratchDirectory("storefront-serve"), arguments: ["--request-timeout", "1", "--idle-timeout", "60"])
         defer { server.stop() }
-        for head in [Self.receiptHead + "\r\nContent-Length: 400", Self.receiptHead + "\r\nTransfer-Encoding: chunked"] {
+        for head in [Self.receiptHead + "\r\nContent-Length: 400", Self.receiptHead + "\r\nTransfer-Encoding: chunked"]
+        {
             let connection = try HeldConnection(port: server.port)
             connection.send(head + "\r\n\r\n" + (head.contains("chunked") ? "190\r\n" : ""))
             let (answer, sent) = connection.trickle(Data(String(repeating: " ", count: 300).utf8))
@@ -94,14 +101,16 @@ import TestSupport
     /// Beyond --max-connections, a connection's request is answered 503 with Retry-After and the
     /// API's error body, and closed; once a connection closes, the next one is served.
     @Test func connectionsBeyondTheCapAreAnswered503() async throws {
-        let server = try ServeProcess.start(db: scratchDirectory("storefront-serve"), arguments: ["--max-connections", "2"])
+        let server = try ServeProcess.start(
+            db: scratchDirectory("storefront-serve"), arguments: ["--max-connections", "2"])
         defer { server.stop() }
         var held = try (0..<2).map { _ in try HeldConnection(port: server.port) }
         for connection in held {
             connection.send("GET /v1/health HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(connection.answer().status == 200)
         }
-        let refused = try RawHTTP.exchange(port: server.port, head: "GET /v1/health HTTP/1.1\r\nHost: x", untilClosed: true)
+        let refused = try RawHTTP.exchange(
+            port: server.port, head: "GET /v1/health HTTP/1.1\r\nHost: x", untilClosed: true)
         #expect(refused.status == 503, "\(refused.text.prefix(300))")
         #expect(Self.header("Retry-After", in: refused) != nil)
         #expect(Self.error(refused)["code"] as? String == "unavailable")
@@ -116,7 +125,8 @@ import TestSupport
     /// its Content-Length does not fit, while it is read when it is chunked); once the bodies held
     /// are gone, the same request is served.
     @Test func bodiesBeyondTheBufferCapAreAnswered503() async throws {
-        let server = try ServeProcess.start(db: scratchDirectory("storefront-serve"), arguments: ["--max-buffered-body", "5MiB"])
+        let server = try ServeProcess.start(
+            db: scratchDirectory("storefront-serve"), arguments: ["--max-buffered-body", "5MiB"])
         defer { server.stop() }
         let mebibyte = 1024 * 1024
         let holder = try HeldConnection(port: server.port)
@@ -125,7 +135,8 @@ import TestSupport
         // A head declaring a byte more than what is left once the holder's 3 MiB are all counted:
         // refused only then. It sends no body, so it never takes room the holder needs.
         let probe = Self.receiptHead + "\r\nContent-Length: \(2 * mebibyte + 1)"
-        let counted = try Self.eventually({ try RawHTTP.exchange(port: server.port, head: probe, timeout: 1) }, until: { $0.status == 503 })
+        let counted = try Self.eventually(
+            { try RawHTTP.exchange(port: server.port, head: probe, timeout: 1) }, until: { $0.status == 503 })
         #expect(counted.status == 503, "the held body was never counted: \(counted.text.prefix(300))")
         let declared = Self.receiptHead + "\r\nContent-Length: \(3 * mebibyte)"
         let declaredBody = [Data(repeating: UInt8(ascii: " "), count: 3 * mebibyte)]
@@ -135,16 +146,21 @@ import TestSupport
             #expect(refused.status == 503, "\(head): \(refused.text.prefix(300))")
             #expect(Self.header("Retry-After", in: refused) != nil, "\(head)")
             #expect(Self.error(refused)["code"] as? String == "unavailable", "\(head)")
-            #expect((Self.error(refused)["message"] as? String)?.contains("--max-buffered-body 5MiB") == true, "\(head)")
+            #expect(
+                (Self.error(refused)["message"] as? String)?.contains("--max-buffered-body 5MiB") == true, "\(head)")
         }
         holder.close()
-        let served = try Self.eventually({ try RawHTTP.exchange(port: server.port, head: declared, body: declaredBody) }, until: { $0.status == 200 })
+        let served = try Self.eventually(
+            { try RawHTTP.exchange(port: server.port, head: declared, body: declaredBody) }, until: { $0.status == 200 }
+        )
         #expect(served.status == 200, "\(served.text.prefix(300))")
     }
 
     /// Repeats `exchange` until `accept` holds of its answer, for up to 10 s: the server sees other
     /// connections' bytes, and their closing, a moment after the test does.
-    static func eventually(_ exchange: () throws -> RawHTTP.Answer, until accept: (RawHTTP.Answer) -> Bool) throws -> RawHTTP.Answer {
+    static func eventually(_ exchange: () throws -> RawHTTP.Answer, until accept: (RawHTTP.Answer) -> Bool) throws
+        -> RawHTTP.Answer
+    {
         let deadline = Date().addingTimeInterval(10)
         var answer = try exchange()
         while !accept(answer), Date() < deadline {
@@ -155,7 +171,10 @@ import TestSupport
     }
 
     static func eventuallyServed(_ server: ServeProcess) throws -> Bool {
-        try eventually({ try RawHTTP.exchange(port: server.port, head: "GET /v1/health HTTP/1.1\r\nHost: x") }, until: { $0.status == 200 }).status == 200
+        try eventually(
+            { try RawHTTP.exchange(port: server.port, head: "GET /v1/health HTTP/1.1\r\nHost: x") },
+            until: { $0.status == 200 }
+        ).status == 200
     }
 
     /// Every limit is a flag whose value is checked: a bad one is a usage error (exit 2) naming the
@@ -183,7 +202,10 @@ import TestSupport
     /// `serve --help` names every limit with its default.
     @Test func helpDocumentsEveryLimitAndItsDefault() throws {
         let entries = Self.optionEntries(try Executable.run(["serve", "--help"]).stdout)
-        for (flag, value) in [("--max-connections", "512"), ("--request-timeout", "30"), ("--idle-timeout", "75"), ("--max-buffered-body", "32MiB")] {
+        for (flag, value) in [
+            ("--max-connections", "512"), ("--request-timeout", "30"), ("--idle-timeout", "75"),
+            ("--max-buffered-body", "32MiB"),
+        ] {
             let entry = entries.first { $0.hasPrefix(flag + " ") }
             #expect(entry?.contains("(default: \(value))") == true, "\(flag): \(entry ?? "missing from serve --help")")
         }
@@ -224,8 +246,11 @@ import TestSupport
             let count = read(connection.socket, &buffer, step)
             if count <= 0 { return (max(0, received.count - headLength(received)), true) }
             received.append(contentsOf: buffer.prefix(count))
-            if let length = contentLength(received), received.count - headLength(received) >= length { return (length, false) }
-            Thread.sleep(forTimeInterval: Double(pause.components.attoseconds) / 1e18 + Double(pause.components.seconds))
+            if let length = contentLength(received), received.count - headLength(received) >= length {
+                return (length, false)
+            }
+            Thread.sleep(
+                forTimeInterval: Double(pause.components.attoseconds) / 1e18 + Double(pause.components.seconds))
         }
     }
 
@@ -242,7 +267,8 @@ import TestSupport
 
     @Test func aSlowReaderGetsTheWholeCatalogAndAStalledOneIsClosed() throws {
         let catalog = try Self.bigCatalog()
-        let server = try ServeProcess.start(db: scratchDirectory("storefront-serve"), arguments: ["--idle-timeout", "1", "--catalog", catalog.path])
+        let server = try ServeProcess.start(
+            db: scratchDirectory("storefront-serve"), arguments: ["--idle-timeout", "1", "--catalog", catalog.path])
         defer { server.stop() }
         let size = try Data(contentsOf: catalog).count
         let stalled = try HeldConnection(port: server.port)

@@ -1,7 +1,8 @@
 import Foundation
 import TestSupport
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// `storefront serve` started as a child process on a loopback port (0: a free one, read back from
@@ -32,8 +33,10 @@ final class ServeProcess: @unchecked Sendable {
     /// `umask`: when set, the server starts under it (through `sh -c 'umask …; exec …'`), to show
     /// the permissions of what it creates do not depend on the caller's. `defaultDB`: no `--db`
     /// (the server uses `$STOREFRONT_HOME/server`); `db` then only says where the logs go.
-    static func start(db: URL, port: Int = 0, arguments: [String] = [], environment: [String: String] = [:],
-                      umask: String? = nil, defaultDB: Bool = false) throws -> ServeProcess {
+    static func start(
+        db: URL, port: Int = 0, arguments: [String] = [], environment: [String: String] = [:],
+        umask: String? = nil, defaultDB: Bool = false
+    ) throws -> ServeProcess {
         let logs = db.deletingLastPathComponent().appendingPathComponent("serve-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)
         let out = logs.appendingPathComponent("stdout.txt")
@@ -41,7 +44,11 @@ final class ServeProcess: @unchecked Sendable {
         _ = FileManager.default.createFile(atPath: out.path, contents: nil)
         _ = FileManager.default.createFile(atPath: err.path, contents: nil)
         let process = Process()
-        let serve = ["serve", "--port", String(port), "--catalog", Executable.repositoryRoot.appendingPathComponent("products.json").path]
+        let serve =
+            [
+                "serve", "--port", String(port), "--catalog",
+                Executable.repositoryRoot.appendingPathComponent("products.json").path,
+            ]
             + (defaultDB ? [] : ["--db", db.path]) + arguments
         if let umask {
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
@@ -66,19 +73,28 @@ final class ServeProcess: @unchecked Sendable {
             usleep(20_000)
         }
         let stderr = (try? String(contentsOf: err, encoding: .utf8)) ?? ""
-        if process.isRunning { _ = kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+        if process.isRunning {
+            _ = kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
         throw StartFailure(description: "storefront serve did not start: \(stderr)")
     }
 
     /// A server in `root/server` that takes App Store Server API tokens of a key made here with
     /// openssl, as App Store Connect hands one out (`root/AuthKey_KEYID.p8`).
-    static func startWithAPIKey(root: URL, issuer: String, keyId: String, adminToken: String) throws -> (ServeProcess, URL) {
+    static func startWithAPIKey(root: URL, issuer: String, keyId: String, adminToken: String) throws -> (
+        ServeProcess, URL
+    ) {
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         let keyFile = root.appendingPathComponent("AuthKey_\(keyId).p8")
-        let openssl = try Executable.shell("openssl ecparam -name prime256v1 -genkey -noout | openssl pkcs8 -topk8 -nocrypt -out '\(keyFile.path)'")
-        guard openssl.status == 0 else { throw StartFailure(description: "openssl could not make a key: \(openssl.stderr)") }
-        let server = try start(db: root.appendingPathComponent("server"),
-                               arguments: ["--admin-token", adminToken, "--api-key", "\(issuer):\(keyId):\(keyFile.path)"])
+        let openssl = try Executable.shell(
+            "openssl ecparam -name prime256v1 -genkey -noout | openssl pkcs8 -topk8 -nocrypt -out '\(keyFile.path)'")
+        guard openssl.status == 0 else {
+            throw StartFailure(description: "openssl could not make a key: \(openssl.stderr)")
+        }
+        let server = try start(
+            db: root.appendingPathComponent("server"),
+            arguments: ["--admin-token", adminToken, "--api-key", "\(issuer):\(keyId):\(keyFile.path)"])
         return (server, keyFile)
     }
 
@@ -114,7 +130,9 @@ enum HTTP {
         var text: String { String(decoding: body, as: UTF8.self) }
     }
 
-    static func send(_ method: String, _ url: String, body: Data? = nil, headers: [String: String] = [:], timeout: TimeInterval = 30) async throws -> Reply {
+    static func send(
+        _ method: String, _ url: String, body: Data? = nil, headers: [String: String] = [:], timeout: TimeInterval = 30
+    ) async throws -> Reply {
         guard let target = URL(string: url) else { throw URLError(.badURL) }
         var request = URLRequest(url: target, timeoutInterval: timeout)
         request.httpMethod = method
@@ -123,11 +141,17 @@ enum HTTP {
         let (data, response) = try await URLSession.shared.data(for: request)
         let http = response as? HTTPURLResponse
         var fields: [String: String] = [:]
-        for (name, value) in http?.allHeaderFields ?? [:] { fields[String(describing: name).lowercased()] = String(describing: value) }
+        for (name, value) in http?.allHeaderFields ?? [:] {
+            fields[String(describing: name).lowercased()] = String(describing: value)
+        }
         return Reply(status: http?.statusCode ?? 0, headers: fields, body: data)
     }
 
-    static func json(_ method: String, _ url: String, _ text: String, headers: [String: String] = [:]) async throws -> Reply {
-        try await send(method, url, body: Data(text.utf8), headers: ["Content-Type": "application/json"].merging(headers) { _, new in new })
+    static func json(_ method: String, _ url: String, _ text: String, headers: [String: String] = [:]) async throws
+        -> Reply
+    {
+        try await send(
+            method, url, body: Data(text.utf8),
+            headers: ["Content-Type": "application/json"].merging(headers) { _, new in new })
     }
 }

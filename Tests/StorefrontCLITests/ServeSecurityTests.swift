@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// What `storefront serve` promises about where it listens and what it accepts on the socket.
 @Suite struct ServeSecurityTests {
@@ -15,7 +15,9 @@ import TestSupport
             #expect(bound == ["0100007F"], "listening on \(bound) (hex, little-endian); 0100007F is 127.0.0.1")
         }
         for address in nonLoopbackIPv4Addresses() {
-            #expect(throws: POSIXError.self, "reachable on \(address)") { close(try RawHTTP.connect(port: server.port, address: address)) }
+            #expect(throws: POSIXError.self, "reachable on \(address)") {
+                close(try RawHTTP.connect(port: server.port, address: address))
+            }
         }
         #expect(!server.stderr.contains("warning"))
     }
@@ -40,12 +42,16 @@ import TestSupport
         let huge = "GET /v1/health HTTP/1.1\r\nHost: x\r\nX-Big: " + String(repeating: "a", count: 1024 * 1024)
         let many = "GET /v1/health HTTP/1.1\r\nHost: x\r\n" + (0..<5000).map { "X-H\($0): v" }.joined(separator: "\r\n")
         let longLine = "GET /v1/health?" + String(repeating: "a", count: 100 * 1024) + " HTTP/1.1\r\nHost: x"
-        let longAuth = "GET /admin/transactions HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + String(repeating: "t", count: 200 * 1024)
+        let longAuth =
+            "GET /admin/transactions HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "
+            + String(repeating: "t", count: 200 * 1024)
         for (name, head) in [("huge", huge), ("many", many), ("long line", longLine), ("long token", longAuth)] {
             for _ in 0..<5 {
                 let answer = try RawHTTP.exchange(port: server.port, head: head, untilClosed: true)
                 #expect(answer.closed, "\(name): the connection stayed open")
-                #expect(answer.status == nil || answer.status == 400 || answer.status == 431, "\(name): \(answer.text.prefix(200))")
+                #expect(
+                    answer.status == nil || answer.status == 400 || answer.status == 431,
+                    "\(name): \(answer.text.prefix(200))")
             }
         }
         #expect(server.process.isRunning)
@@ -65,14 +71,18 @@ import TestSupport
             ("/verifyReceipt", 100, 413), ("/v1/verify", 100, 413),
         ]
         for (path, chunks, status) in cases {
-            let head = "POST \(path) HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nIdempotency-Key: k-\(UUID().uuidString)\r\nTransfer-Encoding: chunked"
-            let answer = try RawHTTP.exchange(port: server.port, head: head, body: RawHTTP.chunked(chunks, of: 64 * 1024))
+            let head =
+                "POST \(path) HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nIdempotency-Key: k-\(UUID().uuidString)\r\nTransfer-Encoding: chunked"
+            let answer = try RawHTTP.exchange(
+                port: server.port, head: head, body: RawHTTP.chunked(chunks, of: 64 * 1024))
             #expect(answer.status == status, "\(path): \(answer.text.prefix(300))")
             #expect(answer.text.contains("payload_too_large"), "\(path)")
         }
         // A small chunked body is read normally.
-        let head = "POST /v1/products HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked"
-        let small = try RawHTTP.exchange(port: server.port, head: head, body: [Data("a\r\n{\"ids\":[]}\r\n0\r\n\r\n".utf8)])
+        let head =
+            "POST /v1/products HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked"
+        let small = try RawHTTP.exchange(
+            port: server.port, head: head, body: [Data("a\r\n{\"ids\":[]}\r\n0\r\n\r\n".utf8)])
         #expect(small.status == 200, "\(small.text.prefix(300))")
         let history = try await HTTP.send("GET", server.baseURL + "/v1/accounts/alice/transactions")
         #expect((history.json["transactions"] as? [Any])?.isEmpty == true)
@@ -86,8 +96,10 @@ import TestSupport
         let bodies = ["b\r\n{\"ids\":[]}\r\n0\r\n\r\n", "zz\r\n{\"ids\":[]}\r\n0\r\n\r\n", "5\r\n{\"ids\r\n\r\n"]
         for path in ["/v1/products", "/v1/payments", "/verifyReceipt", "/v1/accounts/alice/restore"] {
             for body in bodies {
-                let head = "POST \(path) HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nIdempotency-Key: k-\(UUID().uuidString)\r\nTransfer-Encoding: chunked"
-                let answer = try RawHTTP.exchange(port: server.port, head: head, body: [Data(body.utf8)], untilClosed: true, timeout: 5)
+                let head =
+                    "POST \(path) HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nIdempotency-Key: k-\(UUID().uuidString)\r\nTransfer-Encoding: chunked"
+                let answer = try RawHTTP.exchange(
+                    port: server.port, head: head, body: [Data(body.utf8)], untilClosed: true, timeout: 5)
                 #expect(answer.status == 400, "\(path) \(body.debugDescription): \(answer.text.prefix(200))")
                 #expect(answer.closed, "\(path) \(body.debugDescription): the connection stayed open")
             }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// App Store Server Notifications V2 from a real `storefront serve`, received by a backend's
 /// receiver that verifies each with Apple's library (app-store-server-library, installed by
@@ -17,11 +17,16 @@ import TestSupport
 
     @Test func applesLibraryReceivesVerifiesAndReadsBackEveryNotification() async throws {
         let root = scratchDirectory("notifications-apple")
-        let (server, keyFile) = try ServeProcess.startWithAPIKey(root: root, issuer: Self.issuer, keyId: Self.keyId, adminToken: Self.adminToken)
+        let (server, keyFile) = try ServeProcess.startWithAPIKey(
+            root: root, issuer: Self.issuer, keyId: Self.keyId, adminToken: Self.adminToken)
         defer { server.stop() }
-        let result = try Executable.run(python: [Self.python("server_notifications.py"), server.baseURL, keyFile.path, Self.issuer, Self.keyId,
-                                                 Self.bundle, Self.adminToken, root.path])
-        #expect(result.status == 0 && result.stdout.contains("all checks passed"), "\(result.stdout)\n\(result.stderr)\n\(server.stderr)")
+        let result = try Executable.run(python: [
+            Self.python("server_notifications.py"), server.baseURL, keyFile.path, Self.issuer, Self.keyId,
+            Self.bundle, Self.adminToken, root.path,
+        ])
+        #expect(
+            result.status == 0 && result.stdout.contains("all checks passed"),
+            "\(result.stdout)\n\(result.stderr)\n\(server.stderr)")
     }
 
     @Test func notificationsWrittenBeforeASIGKILLAreDeliveredAfterTheRestartWithTheirUUIDs() async throws {
@@ -34,8 +39,12 @@ import TestSupport
         var server = try ServeProcess.start(db: db, arguments: ["--admin-token", Self.adminToken, "--notify", url])
         defer { server.stop() }
         for _ in 0..<5 {
-            let bought = try Executable.run(["buy", "com.example.storefront.gems.100", "--account", "alice", "--state", root.appendingPathComponent("device").path],
-                                            environment: ["STOREFRONT_STORE": server.baseURL])
+            let bought = try Executable.run(
+                [
+                    "buy", "com.example.storefront.gems.100", "--account", "alice", "--state",
+                    root.appendingPathComponent("device").path,
+                ],
+                environment: ["STOREFRONT_STORE": server.baseURL])
             #expect(bought.status == 0, "\(bought.stderr)")
         }
         let before = try await Self.outbox(server)
@@ -45,9 +54,12 @@ import TestSupport
 
         server = try ServeProcess.start(db: db, arguments: ["--admin-token", Self.adminToken, "--notify", url])
         let accepted = root.appendingPathComponent("accepted.jsonl")
-        let receiver = try Receiver.start(rootURL: server.baseURL + "/.well-known/storefront-root-ca.cer", accepted: accepted, port: refusing.port)
+        let receiver = try Receiver.start(
+            rootURL: server.baseURL + "/.well-known/storefront-root-ca.cer", accepted: accepted, port: refusing.port)
         defer { receiver.stop() }
-        let sent = try await HTTP.send("POST", server.baseURL + "/admin/notifications/send-pending", headers: ["Authorization": "Bearer \(Self.adminToken)"])
+        let sent = try await HTTP.send(
+            "POST", server.baseURL + "/admin/notifications/send-pending",
+            headers: ["Authorization": "Bearer \(Self.adminToken)"])
         #expect(sent.status == 200, "\(sent.text)")
         // Generous: the whole suite runs in parallel on two cores; it ends as soon as all arrived.
         let deadline = Date().addingTimeInterval(120)
@@ -68,13 +80,20 @@ import TestSupport
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         let hanging = try Receiver.start(rootURL: nil, accepted: root.appendingPathComponent("unused"), hang: true)
         defer { hanging.stop() }
-        let server = try ServeProcess.start(db: root.appendingPathComponent("server"),
-                                            arguments: ["--admin-token", Self.adminToken, "--notify", "http://127.0.0.1:\(hanging.port)/apple",
-                                                        "--notify-timeout", "0.5"])
+        let server = try ServeProcess.start(
+            db: root.appendingPathComponent("server"),
+            arguments: [
+                "--admin-token", Self.adminToken, "--notify", "http://127.0.0.1:\(hanging.port)/apple",
+                "--notify-timeout", "0.5",
+            ])
         defer { server.stop() }
         for _ in 0..<3 {
-            let bought = try Executable.run(["buy", "com.example.storefront.gems.100", "--account", "alice", "--state", root.appendingPathComponent("device").path],
-                                            environment: ["STOREFRONT_STORE": server.baseURL])
+            let bought = try Executable.run(
+                [
+                    "buy", "com.example.storefront.gems.100", "--account", "alice", "--state",
+                    root.appendingPathComponent("device").path,
+                ],
+                environment: ["STOREFRONT_STORE": server.baseURL])
             #expect(bought.status == 0 && bought.stdout.contains("purchased"), "\(bought.stderr)")
         }
         // Generous: the whole suite runs in parallel on two cores; it ends as soon as all are recorded.
@@ -82,19 +101,24 @@ import TestSupport
         var results: [String] = []
         var last = ""
         while Date() < deadline {
-            let reply = try await HTTP.send("GET", server.baseURL + "/admin/notifications", headers: ["Authorization": "Bearer \(Self.adminToken)"])
+            let reply = try await HTTP.send(
+                "GET", server.baseURL + "/admin/notifications", headers: ["Authorization": "Bearer \(Self.adminToken)"])
             last = reply.text
             let items = reply.json["notifications"] as? [[String: Any]] ?? []
             results = items.compactMap { (($0["attempts"] as? [[String: Any]])?.first?["result"]) as? String }
             if results.count == 3 { break }
             try await Task.sleep(for: .milliseconds(100))
         }
-        #expect(results == ["TIMED_OUT", "TIMED_OUT", "TIMED_OUT"], "each attempt timed out and waits for its retry: \(last)\n\(server.stderr)")
+        #expect(
+            results == ["TIMED_OUT", "TIMED_OUT", "TIMED_OUT"],
+            "each attempt timed out and waits for its retry: \(last)\n\(server.stderr)")
     }
 
     /// The UUIDs of the notifications the server holds.
     static func outbox(_ server: ServeProcess) async throws -> [String] {
-        let reply = try await HTTP.send("GET", server.baseURL + "/admin/notifications?limit=1000", headers: ["Authorization": "Bearer \(adminToken)"])
+        let reply = try await HTTP.send(
+            "GET", server.baseURL + "/admin/notifications?limit=1000",
+            headers: ["Authorization": "Bearer \(adminToken)"])
         let items = reply.json["notifications"] as? [[String: Any]] ?? []
         return items.compactMap { $0["notificationUUID"] as? String }
     }
@@ -107,12 +131,16 @@ struct Receiver {
 
     /// `rootURL` nil: a receiver that refuses every delivery (500), without Apple's verifier.
     /// `hang`: one that never answers (with `rootURL` nil).
-    static func start(rootURL: String?, accepted: URL, failRate: Double = 0, port: Int = 0, hang: Bool = false) throws -> Receiver {
+    static func start(rootURL: String?, accepted: URL, failRate: Double = 0, port: Int = 0, hang: Bool = false) throws
+        -> Receiver
+    {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         if let rootURL {
-            process.arguments = ["python3", ServerNotificationsEndToEndTests.python("notification_receiver.py"), String(port), rootURL,
-                                 ServerNotificationsEndToEndTests.bundle, accepted.path, String(failRate)]
+            process.arguments = [
+                "python3", ServerNotificationsEndToEndTests.python("notification_receiver.py"), String(port), rootURL,
+                ServerNotificationsEndToEndTests.bundle, accepted.path, String(failRate),
+            ]
         } else {
             process.arguments = ["python3", "-c", Self.refusing, String(port), hang ? "hang" : "refuse"]
         }
@@ -161,6 +189,8 @@ struct Receiver {
 
     static func lines(_ file: URL) -> [[String: Any]] {
         let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
-        return text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        return text.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
     }
 }

@@ -29,7 +29,10 @@ import Testing
                     // A buy takes well under a second; 10 s only catches a hang.
                     let exited = child.wait(timeout: 10)
                     if !exited { child.kill() }
-                    runs.append(LoopRun(loop: loop, exited: exited, status: child.status, stdout: try child.stdout(), stderr: try child.stderr()))
+                    runs.append(
+                        LoopRun(
+                            loop: loop, exited: exited, status: child.status, stdout: try child.stdout(),
+                            stderr: try child.stderr()))
                 } catch {
                     failures.append("loop \(loop): \(error)")
                 }
@@ -67,7 +70,9 @@ import Testing
     }
 
     static func lastLine(_ stdout: String) -> [String: Any]? {
-        stdout.split(separator: "\n").last.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        stdout.split(separator: "\n").last.flatMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
     }
 
     static func lastTransactionId(_ stdout: String) -> String? {
@@ -78,7 +83,10 @@ import Testing
     /// empty and opening needs no write; the store then meets the lock in its first write, in
     /// `SimulatedStore.init`, and must say the same (which of the two happened once depended on
     /// whether the earlier process had closed the store before it exited).
-    @Test(arguments: [("store.sqlite", "store database", false), ("store.sqlite", "store database", true), ("app.sqlite", "app ledger", false)])
+    @Test(arguments: [
+        ("store.sqlite", "store database", false), ("store.sqlite", "store database", true),
+        ("app.sqlite", "app ledger", false),
+    ])
     func aLockHeldByAnotherProcessFailsWithAClearMessage(file: String, what: String, leavingALog: Bool) throws {
         let state = try StateDir()
         let first = try state.buy(ProductID.gems)
@@ -94,8 +102,11 @@ import Testing
 
         #expect(blocked.status == 1, "\(blocked)")
         #expect(blocked.stdout.isEmpty)
-        #expect(blocked.stderr == "storefront: cannot open the \(what) \(path): \(path) is locked by another process (waited 5 s):"
-                + " close the other storefront or sqlite3 session using this state directory, or pass a different --state\n")
+        #expect(
+            blocked.stderr
+                == "storefront: cannot open the \(what) \(path): \(path) is locked by another process (waited 5 s):"
+                + " close the other storefront or sqlite3 session using this state directory, or pass a different --state\n"
+        )
         // It waited for the busy timeout (5 s) instead of failing at once, and then gave up.
         #expect(waited >= 4.5)
         #expect(waited < 20)

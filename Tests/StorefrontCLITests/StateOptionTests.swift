@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Options that name where state lives and who may administer it: empty values are usage errors
 /// rather than a fall-back to a default, loose permissions on files that hold keys are made
@@ -35,7 +35,9 @@ import TestSupport
         try FileManager.default.createDirectory(at: here, withIntermediateDirectories: true)
         let result = try serve(["--db", here.appendingPathComponent("db").path, "--admin-token", token], in: here)
         #expect(result.status == 2)
-        #expect(result.stderr.contains("an admin token needs at least 8 characters, no spaces or control characters"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("an admin token needs at least 8 characters, no spaces or control characters"),
+            "\(result.stderr)")
     }
 
     @Test func theTokenCanComeFromAFile() async throws {
@@ -43,11 +45,14 @@ import TestSupport
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         let file = root.appendingPathComponent("token")
         try Data("from-a-file-0123\n".utf8).write(to: file)
-        let server = try ServeProcess.start(db: root.appendingPathComponent("db"), arguments: ["--admin-token-file", file.path])
+        let server = try ServeProcess.start(
+            db: root.appendingPathComponent("db"), arguments: ["--admin-token-file", file.path])
         defer { server.stop() }
-        let refused = try await HTTP.send("GET", server.baseURL + "/admin/transactions", headers: ["Authorization": "Bearer wrong-token-000"])
+        let refused = try await HTTP.send(
+            "GET", server.baseURL + "/admin/transactions", headers: ["Authorization": "Bearer wrong-token-000"])
         #expect(refused.status == 401)
-        let allowed = try await HTTP.send("GET", server.baseURL + "/admin/transactions", headers: ["Authorization": "Bearer from-a-file-0123"])
+        let allowed = try await HTTP.send(
+            "GET", server.baseURL + "/admin/transactions", headers: ["Authorization": "Bearer from-a-file-0123"])
         #expect(allowed.status == 200)
         #expect(!server.stdout.contains("from-a-file-0123"), "a given token is never printed")
     }
@@ -59,7 +64,10 @@ import TestSupport
         chmod(state.storeDatabase, 0o644)
         let result = try state.run(["wallet"])
         #expect(result.status == 0)
-        #expect(result.stderr.contains("storefront: note: \(state.storeDatabase) was readable by others (mode 644); made 600"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                "storefront: note: \(state.storeDatabase) was readable by others (mode 644); made 600"),
+            "\(result.stderr)")
         #expect(result.stderr.contains("\(state.path) was readable by others (mode 777); made 700"), "\(result.stderr)")
         #expect(StatePermissionTests.mode(state.storeDatabase) == 0o600)
         #expect(StatePermissionTests.mode(state.path) == 0o700)

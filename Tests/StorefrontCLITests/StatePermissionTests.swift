@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// State directories are 0700 and every file in them 0600 (the databases, their -wal and -shm
 /// files, the lock file), whatever the umask of whoever started the program: the store holds
@@ -14,11 +14,14 @@ import TestSupport
 
     /// Every entry of `directory`: files must be 0600, the directory itself 0700.
     static func expectOwnerOnly(_ directory: String, sourceLocation: SourceLocation = #_sourceLocation) -> [String] {
-        #expect(mode(directory) == 0o700, "\(directory) is \(String(mode(directory) ?? -1, radix: 8))", sourceLocation: sourceLocation)
+        #expect(
+            mode(directory) == 0o700, "\(directory) is \(String(mode(directory) ?? -1, radix: 8))",
+            sourceLocation: sourceLocation)
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         for name in names {
             let path = directory + "/" + name
-            #expect(mode(path) == 0o600, "\(path) is \(String(mode(path) ?? -1, radix: 8))", sourceLocation: sourceLocation)
+            #expect(
+                mode(path) == 0o600, "\(path) is \(String(mode(path) ?? -1, radix: 8))", sourceLocation: sourceLocation)
         }
         return names
     }
@@ -46,7 +49,8 @@ import TestSupport
         defer { server.stop() }
         let body = #"{"account":"alice","productId":"com.example.storefront.gems.100"}"#
         for _ in 0..<3 {
-            let paid = try await HTTP.json("POST", server.baseURL + "/v1/payments", body, headers: ["Idempotency-Key": UUID().uuidString])
+            let paid = try await HTTP.json(
+                "POST", server.baseURL + "/v1/payments", body, headers: ["Idempotency-Key": UUID().uuidString])
             #expect(paid.status == 201)
         }
         _ = try await HTTP.send("GET", server.baseURL + "/v1/accounts/alice/updates?after=0&wait=5")
@@ -61,8 +65,9 @@ import TestSupport
     @Test func theDefaultServerDirectoryAndItsParentAreOwnerOnly() async throws {
         let root = scratchDirectory("storefront-perm")
         let home = root.appendingPathComponent("home")
-        let server = try ServeProcess.start(db: root.appendingPathComponent("unused"), environment: ["STOREFRONT_HOME": home.path],
-                                            umask: "000", defaultDB: true)
+        let server = try ServeProcess.start(
+            db: root.appendingPathComponent("unused"), environment: ["STOREFRONT_HOME": home.path],
+            umask: "000", defaultDB: true)
         defer { server.stop() }
         #expect(try await HTTP.send("GET", server.baseURL + "/v1/health").status == 200)
         #expect(Self.mode(home.path) == 0o700, "\(home.path) is \(String(Self.mode(home.path) ?? -1, radix: 8))")

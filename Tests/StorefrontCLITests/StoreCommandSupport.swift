@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Product ids of products.json used by the store command tests.
@@ -26,8 +27,10 @@ final class StateDir: Sendable {
 
     init(_ label: String = #function) throws {
         let safe = label.filter { $0.isLetter || $0.isNumber }
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("storefront-\(safe.prefix(40))-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: root.appendingPathComponent("logs"), withIntermediateDirectories: true)
+        root = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "storefront-\(safe.prefix(40))-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(
+            at: root.appendingPathComponent("logs"), withIntermediateDirectories: true)
     }
 
     deinit {
@@ -40,14 +43,19 @@ final class StateDir: Sendable {
     var appDatabase: String { path + "/app.sqlite" }
 
     /// Runs `storefront ARGUMENTS --state DIR` to completion (killed and recorded as an issue after `timeout`).
-    func run(_ arguments: [String], timeout: TimeInterval = 60,
-             sourceLocation: SourceLocation = #_sourceLocation) throws -> CommandRun {
+    func run(
+        _ arguments: [String], timeout: TimeInterval = 60,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> CommandRun {
         let child = try Child(arguments + ["--state", path], logs: root.appendingPathComponent("logs"))
         if !child.wait(timeout: timeout) {
             child.kill()
-            Issue.record("storefront \(arguments.joined(separator: " ")) did not exit within \(Int(timeout)) s; killed", sourceLocation: sourceLocation)
+            Issue.record(
+                "storefront \(arguments.joined(separator: " ")) did not exit within \(Int(timeout)) s; killed",
+                sourceLocation: sourceLocation)
         }
-        return try CommandRun(arguments: arguments, status: child.status, stdout: child.stdout(), stderr: child.stderr())
+        return try CommandRun(
+            arguments: arguments, status: child.status, stdout: child.stdout(), stderr: child.stderr())
     }
 
     /// Starts `storefront ARGUMENTS --state DIR` without waiting, for the lock and crash tests.
@@ -56,7 +64,9 @@ final class StateDir: Sendable {
     }
 
     /// `buy ID --json …`: JSON Lines.
-    func buy(_ productId: String, _ extra: String..., sourceLocation: SourceLocation = #_sourceLocation) throws -> CommandRun {
+    func buy(_ productId: String, _ extra: String..., sourceLocation: SourceLocation = #_sourceLocation) throws
+        -> CommandRun
+    {
         try run(["buy", productId, "--json"] + extra, sourceLocation: sourceLocation)
     }
 
@@ -69,25 +79,37 @@ final class StateDir: Sendable {
     @discardableResult
     func manage(_ words: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> CommandRun {
         let result = try run(["manage"] + words, sourceLocation: sourceLocation)
-        try #require(result.status == 0, "manage \(words.joined(separator: " ")): \(result.stderr)", sourceLocation: sourceLocation)
+        try #require(
+            result.status == 0, "manage \(words.joined(separator: " ")): \(result.stderr)",
+            sourceLocation: sourceLocation)
         return result
     }
 
     /// `transactions --json`, decoded (and required to succeed).
-    func transactions(_ extra: String..., sourceLocation: SourceLocation = #_sourceLocation) throws -> TransactionsOutput {
-        try run(["transactions", "--json"] + extra, sourceLocation: sourceLocation).decode(TransactionsOutput.self, sourceLocation: sourceLocation)
+    func transactions(_ extra: String..., sourceLocation: SourceLocation = #_sourceLocation) throws
+        -> TransactionsOutput
+    {
+        try run(["transactions", "--json"] + extra, sourceLocation: sourceLocation).decode(
+            TransactionsOutput.self, sourceLocation: sourceLocation)
     }
 
     /// `wallet --json`, decoded (and required to succeed).
     func wallet(_ extra: String..., sourceLocation: SourceLocation = #_sourceLocation) throws -> WalletOutput {
-        try run(["wallet", "--json"] + extra, sourceLocation: sourceLocation).decode(WalletOutput.self, sourceLocation: sourceLocation)
+        try run(["wallet", "--json"] + extra, sourceLocation: sourceLocation).decode(
+            WalletOutput.self, sourceLocation: sourceLocation)
     }
 
     /// Rows of the app's `deliveries` table, read with python3's sqlite3 module (not through storefront).
     func deliveries() throws -> [Delivery] {
-        try query(appDatabase, "SELECT transaction_id AS transactionId, product_id AS productId, quantity FROM deliveries ORDER BY rowid")
-            .map { Delivery(transactionId: $0["transactionId"] as? String ?? "", productId: $0["productId"] as? String ?? "",
-                            quantity: $0["quantity"] as? Int ?? 0) }
+        try query(
+            appDatabase,
+            "SELECT transaction_id AS transactionId, product_id AS productId, quantity FROM deliveries ORDER BY rowid"
+        )
+        .map {
+            Delivery(
+                transactionId: $0["transactionId"] as? String ?? "", productId: $0["productId"] as? String ?? "",
+                quantity: $0["quantity"] as? Int ?? 0)
+        }
     }
 
     /// Runs one read-only SQL query on a state file with python3's sqlite3 module, as another program
@@ -112,7 +134,9 @@ struct CommandRun: CustomStringConvertible {
     let stdout: String
     let stderr: String
 
-    var description: String { "storefront \(arguments.joined(separator: " ")) → \(status)\nstdout: \(stdout)\nstderr: \(stderr)" }
+    var description: String {
+        "storefront \(arguments.joined(separator: " ")) → \(status)\nstdout: \(stdout)\nstderr: \(stderr)"
+    }
 
     /// Every stdout line as a JSON object; a line that is not one is an issue.
     var lines: [[String: Any]] {
@@ -145,7 +169,9 @@ struct CommandRun: CustomStringConvertible {
 
     /// The transaction id of the command's own purchase (the result line's).
     func transactionId(sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
-        try #require(try result(sourceLocation: sourceLocation)["transactionId"] as? String, "\(self)", sourceLocation: sourceLocation)
+        try #require(
+            try result(sourceLocation: sourceLocation)["transactionId"] as? String, "\(self)",
+            sourceLocation: sourceLocation)
     }
 
     func decode<T: Decodable>(_ type: T.Type, sourceLocation: SourceLocation = #_sourceLocation) throws -> T {
@@ -165,7 +191,9 @@ struct CommandRun: CustomStringConvertible {
     /// The whole stdout as one JSON object (status 0 required).
     func object(sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: Any] {
         try #require(status == 0, "\(self)", sourceLocation: sourceLocation)
-        return try #require(try JSONSerialization.jsonObject(with: Data(stdout.utf8)) as? [String: Any], "\(self)", sourceLocation: sourceLocation)
+        return try #require(
+            try JSONSerialization.jsonObject(with: Data(stdout.utf8)) as? [String: Any], "\(self)",
+            sourceLocation: sourceLocation)
     }
 }
 
@@ -301,7 +329,9 @@ final class Child: @unchecked Sendable {
     /// Polls until the process has printed something (or exited); false when `timeout` passed first.
     func waitForOutput(timeout: TimeInterval) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
-        while ((try? FileManager.default.attributesOfItem(atPath: outURL.path)[.size] as? Int) ?? 0) == 0 && process.isRunning {
+        while ((try? FileManager.default.attributesOfItem(atPath: outURL.path)[.size] as? Int) ?? 0) == 0
+            && process.isRunning
+        {
             if Date() > deadline { return false }
             Thread.sleep(forTimeInterval: 0.001)
         }
@@ -349,9 +379,9 @@ enum Python {
         let errData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw Failure(description: "python3 exited \(process.terminationStatus): \(String(decoding: errData, as: UTF8.self))")
+            throw Failure(
+                description: "python3 exited \(process.terminationStatus): \(String(decoding: errData, as: UTF8.self))")
         }
         return String(decoding: outData, as: UTF8.self)
     }
 }
-

@@ -18,7 +18,10 @@ import Testing
         #expect(end.timeIntervalSince(start) == 7 * 86_400)
         // The text form says what was charged and which offer applied.
         let text = try state.run(["transactions"])
-        #expect(text.stdout.contains("\(id)  purchased   \(ProductID.monthly) ×1  finished  0 USD  introductory offer (freeTrial)"), "\(text)")
+        #expect(
+            text.stdout.contains(
+                "\(id)  purchased   \(ProductID.monthly) ×1  finished  0 USD  introductory offer (freeTrial)"),
+            "\(text)")
     }
 
     @Test func aRefundWalkthroughTakesTheCreditBackOnce() throws {
@@ -99,9 +102,11 @@ import Testing
     @Test func autoRenewAndPriceIncreaseShowInTheWallet() throws {
         let state = try StateDir()
         let id = try state.buy(ProductID.monthly).transactionId()
-        #expect(try state.wallet().subscriptions.first?.renewal
-                == WalletOutput.Renewal(willAutoRenew: true, autoRenewProductId: ProductID.monthly, expirationReason: nil,
-                                        isInBillingRetry: false, gracePeriodExpiresDate: nil, priceIncreaseStatus: nil))
+        #expect(
+            try state.wallet().subscriptions.first?.renewal
+                == WalletOutput.Renewal(
+                    willAutoRenew: true, autoRenewProductId: ProductID.monthly, expirationReason: nil,
+                    isInBillingRetry: false, gracePeriodExpiresDate: nil, priceIncreaseStatus: nil))
         #expect(try state.manage("auto-renew", "off", id).stdout == "auto-renew off \(id): done\n")
         #expect(try state.wallet().subscriptions.first?.renewal?.willAutoRenew == false)
         try state.manage("auto-renew", "on", id)
@@ -182,11 +187,16 @@ import Testing
 
     @Test func aSignatureMadeElsewhereIsCheckedForReal() throws {
         let state = try StateDir()
-        let missing = try state.buy(ProductID.monthly, "--offer", Self.promo, "--offer-signature", "MEUCIQ==", "--order", "o-1")
-        #expect((missing.updates.last?["error"] as? [String: Any])?["name"] as? String == "missingOfferParams", "\(missing)")
-        let forged = try state.buy(ProductID.monthly, "--offer", Self.promo, "--offer-signature", "MEUCIQ==", "--order", "o-2",
-                                   "--offer-nonce", "3f3b1a9e-2f7e-4a43-9d55-0a1e4c1f2b3c", "--offer-timestamp", "1800000000000")
-        #expect((forged.updates.last?["error"] as? [String: Any])?["name"] as? String == "invalidSignature", "\(forged)")
+        let missing = try state.buy(
+            ProductID.monthly, "--offer", Self.promo, "--offer-signature", "MEUCIQ==", "--order", "o-1")
+        #expect(
+            (missing.updates.last?["error"] as? [String: Any])?["name"] as? String == "missingOfferParams", "\(missing)"
+        )
+        let forged = try state.buy(
+            ProductID.monthly, "--offer", Self.promo, "--offer-signature", "MEUCIQ==", "--order", "o-2",
+            "--offer-nonce", "3f3b1a9e-2f7e-4a43-9d55-0a1e4c1f2b3c", "--offer-timestamp", "1800000000000")
+        #expect(
+            (forged.updates.last?["error"] as? [String: Any])?["name"] as? String == "invalidSignature", "\(forged)")
         let noOrder = try state.run(["buy", ProductID.monthly, "--offer", Self.promo, "--offer-signature", "MEUCIQ=="])
         #expect(noOrder.status == 2)
         #expect(noOrder.stderr.contains("--offer-signature needs --order"), "\(noOrder)")
@@ -197,13 +207,16 @@ import Testing
         let first = try state.buy(ProductID.monthly, "--offer-code", "FREEMONTH02")
         #expect(first.status == 0, "\(first)")
         #expect(try state.transactions().transaction(try first.transactionId())?.offerType == "code")
-        let again = try state.run(["buy", ProductID.monthly, "--offer-code", "FREEMONTH02", "--account", "kenji", "--json"])
+        let again = try state.run([
+            "buy", ProductID.monthly, "--offer-code", "FREEMONTH02", "--account", "kenji", "--json",
+        ])
         #expect(again.status == 3, "\(again)")
     }
 
     @Test func productsJSONListsEachSubscriptionsOffers() throws {
         let run = try Executable.run(["products", "--json"])
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run.stderr)")
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run.stderr)")
         let products = try #require(object["products"] as? [[String: Any]])
         let monthly = try #require(products.first { $0["id"] as? String == ProductID.monthly })
         let offers = try #require(monthly["offers"] as? [[String: Any]])

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The store's rules in the real terminal: a free trial bought, then refunded through StoreKit's
 /// own sheets, and an owned product that is not sold twice.
@@ -16,10 +16,13 @@ import TestSupport
         try session.waitFor(text: "> Premium Monthly")
         try session.sendKeys("Enter")
         try session.waitUntil("the sheet says what the trial costs and what follows") {
-            $0.contains("Do you want to subscribe to Premium Monthly?") && $0.contains("Free for 1 week, then $4.99/month")
+            $0.contains("Do you want to subscribe to Premium Monthly?")
+                && $0.contains("Free for 1 week, then $4.99/month")
         }
         try session.sendKeys("Enter")
-        try session.waitUntil("subscribed, nothing charged") { $0.contains("Subscribed") && $0.contains("verified ✓ finished") }
+        try session.waitUntil("subscribed, nothing charged") {
+            $0.contains("Subscribed") && $0.contains("verified ✓ finished")
+        }
         try session.sendKeys("u")
         try session.waitFor(text: "Premium Monthly renews in 7 d")
         try session.sendKeys("f")
@@ -36,7 +39,9 @@ import TestSupport
         try session.sendKeys("/")
         try session.type("remove")
         try session.sendKeys("Enter", "Enter", "Enter")
-        try session.waitUntil("Remove Ads is owned") { $0.contains("Owned: Remove Ads") && $0.contains("verified ✓ finished") }
+        try session.waitUntil("Remove Ads is owned") {
+            $0.contains("Owned: Remove Ads") && $0.contains("verified ✓ finished")
+        }
         try session.sendKeys("Enter")
         try session.waitFor(text: "You've already purchased Remove Ads. It will be restored for free.")
         try session.waitFor(text: "Total       $0.00")
@@ -52,7 +57,9 @@ import TestSupport
         try session.sendKeys("/")
         try session.type("premium monthly")
         try session.sendKeys("Enter", "Enter", "Enter")
-        try session.waitUntil("the free week ends in 2 s and its renewal cannot bill") { $0.contains("in billing retry (no access)") }
+        try session.waitUntil("the free week ends in 2 s and its renewal cannot bill") {
+            $0.contains("in billing retry (no access)")
+        }
         try session.sendKeys("u")
         try session.waitFor(text: "Premium Monthly in billing retry (no access)")
         try session.sendKeys("Escape", "Escape", "c")
@@ -76,10 +83,13 @@ import TestSupport
         try session.type("premium monthly")
         try session.sendKeys("Enter", "Enter", "o")
         try session.waitUntil("the sheet shows the offer and its first payment") {
-            $0.contains("Promotional offer: $2.50/month for 3 months, then $4.99/month") && $0.contains("Total       $2.50")
+            $0.contains("Promotional offer: $2.50/month for 3 months, then $4.99/month")
+                && $0.contains("Total       $2.50")
         }
         try session.sendKeys("Enter")
-        try session.waitUntil("subscribed at the offer") { $0.contains("Subscribed") && $0.contains("verified ✓ finished") }
+        try session.waitUntil("subscribed at the offer") {
+            $0.contains("Subscribed") && $0.contains("verified ✓ finished")
+        }
         let listed = try Executable.run(["transactions", "--json", "--state", app.state.path])
         #expect(listed.stdout.contains(#""offerType":"promotional""#), "\(listed.stdout)")
     }

@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A program running in a detached tmux pane, for end-to-end tests of the terminal UI: start it at a
@@ -44,9 +45,11 @@ struct TmuxSession {
     /// LINES and COLUMNS inherited from the test runner are removed; `environment` is added on top
     /// (LANG defaults to C.UTF-8; pass LINES here to test that the program ignores it). Returns
     /// once tmux has created the pane, not when the program is ready: use `waitFor(text:)` for that.
-    static func start(command: [String], columns: Int = 80, rows: Int = 24,
-                      environment: [String: String] = [:],
-                      workingDirectory: URL = Executable.repositoryRoot) throws -> TmuxSession {
+    static func start(
+        command: [String], columns: Int = 80, rows: Int = 24,
+        environment: [String: String] = [:],
+        workingDirectory: URL = Executable.repositoryRoot
+    ) throws -> TmuxSession {
         guard !command.isEmpty else { throw Failure(description: "no command to run in tmux") }
         let name = "storefront-test-\(UUID().uuidString.prefix(8).lowercased())"
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(name)
@@ -56,12 +59,16 @@ struct TmuxSession {
         var variables = ["LANG": "C.UTF-8"]
         variables.merge(environment) { _, new in new }
         let assignments = variables.sorted { $0.key < $1.key }.map { shellQuote("\($0.key)=\($0.value)") }
-        try write(session.path("program.sh"), """
+        try write(
+            session.path("program.sh"),
+            """
             echo $$ > \(shellQuote(session.path("pid")))
             exec env -u LINES -u COLUMNS \(assignments.joined(separator: " ")) \(command.map(shellQuote).joined(separator: " "))
 
             """)
-        try write(session.path("run.sh"), """
+        try write(
+            session.path("run.sh"),
+            """
             cd \(shellQuote(workingDirectory.path)) || exit 1
             stty -g > \(shellQuote(session.path("stty-before")))
             sh \(shellQuote(session.path("program.sh")))
@@ -70,15 +77,19 @@ struct TmuxSession {
             mv \(shellQuote(session.path("status.partial"))) \(shellQuote(session.path("status")))
 
             """)
-        try write(session.path("tmux.conf"), """
+        try write(
+            session.path("tmux.conf"),
+            """
             set -g remain-on-exit on
             set -g status off
             set -g history-limit 2000
 
             """)
         do {
-            try session.tmux(["new-session", "-d", "-s", name, "-x", String(columns), "-y", String(rows),
-                              "sh \(shellQuote(session.path("run.sh")))"])
+            try session.tmux([
+                "new-session", "-d", "-s", name, "-x", String(columns), "-y", String(rows),
+                "sh \(shellQuote(session.path("run.sh")))",
+            ])
             // kill() removes it: tmux leaves its socket file behind.
             let socket = try session.tmux(["display-message", "-p", "-t", name, "#{socket_path}"])
             try write(session.path("socket"), socket.trimmingCharacters(in: .whitespacesAndNewlines))
@@ -112,13 +123,17 @@ struct TmuxSession {
 
     /// Polls the screen until `condition` holds; returns that screen. Fails with the last screen.
     @discardableResult
-    func waitUntil(_ what: String, timeout: Duration = .seconds(10),
-                   _ condition: (String) -> Bool) throws -> String {
+    func waitUntil(
+        _ what: String, timeout: Duration = .seconds(10),
+        _ condition: (String) -> Bool
+    ) throws -> String {
         var screen = ""
         try poll(what, timeout: timeout) {
             screen = try capture()
             return condition(screen)
-        } lastState: { "last screen:\n\(screen)" }
+        } lastState: {
+            "last screen:\n\(screen)"
+        }
         return screen
     }
 
@@ -135,7 +150,9 @@ struct TmuxSession {
             text = (try? String(contentsOf: url("pid"), encoding: .utf8)) ?? ""
             pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines))
             return pid != nil
-        } lastState: { "pid file: \"\(text)\"" }
+        } lastState: {
+            "pid file: \"\(text)\""
+        }
         guard let pid else { throw Failure(description: "no pid") }
         return pid
     }
@@ -154,7 +171,9 @@ struct TmuxSession {
         try poll("the program exited", timeout: timeout) {
             status = (try? String(contentsOf: url("status"), encoding: .utf8)) ?? ""
             return !status.isEmpty
-        } lastState: { "last screen:\n\((try? capture()) ?? "<none>")" }
+        } lastState: {
+            "last screen:\n\((try? capture()) ?? "<none>")"
+        }
         func read(_ file: String) throws -> String {
             try String(contentsOf: url(file), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         }
@@ -242,8 +261,10 @@ struct TmuxSession {
     }
 
     /// Checks `condition` every 20 ms until it holds or `timeout` passes.
-    private func poll(_ what: String, timeout: Duration, _ condition: () throws -> Bool,
-                      lastState: () -> String) throws {
+    private func poll(
+        _ what: String, timeout: Duration, _ condition: () throws -> Bool,
+        lastState: () -> String
+    ) throws {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
         while true {
@@ -270,9 +291,11 @@ private func deliver(_ signal: Int32, to process: pid_t) -> Int32 {
 }
 
 /// Calls `body` with `strings` as a NULL-terminated C array (argv, envp), freed afterwards.
-private func withCStrings<Result>(_ strings: [String],
-                                  _ body: ([UnsafeMutablePointer<CChar>?]) -> Result) -> Result {
+private func withCStrings<Result>(
+    _ strings: [String],
+    _ body: ([UnsafeMutablePointer<CChar>?]) -> Result
+) -> Result {
     let pointers = strings.map { strdup($0) } + [nil]
-    defer { pointers.forEach { free($0) } }
+    defer { for pointer in pointers { free(pointer) } }
     return body(pointers)
 }

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The tmux harness itself, checked with plain programs so the TUI tests can trust it.
@@ -27,8 +28,9 @@ import Glibc
             echo ready
             exec sleep 30
             """
-        let session = try TmuxSession.start(command: ["sh", "-c", script], columns: 90, rows: 7,
-                                            environment: ["EXTRA": "it's here", "LINES": "3"])
+        let session = try TmuxSession.start(
+            command: ["sh", "-c", script], columns: 90, rows: 7,
+            environment: ["EXTRA": "it's here", "LINES": "3"])
         defer { session.kill() }
         let screen = try session.waitFor(text: "ready")
         // LINES/COLUMNS of the test runner are removed; one passed on purpose arrives.

@@ -3,8 +3,10 @@ import Testing
 
 /// `storefront transactions --json` and `storefront finish ID`.
 @Suite struct TransactionsCommandTests {
-    static let transactionKeys: Set<String> = ["transactionId", "originalTransactionId", "productId", "state", "quantity",
-                                               "purchaseDate", "finished", "orderId", "price", "currency", "transactionReason"]
+    static let transactionKeys: Set<String> = [
+        "transactionId", "originalTransactionId", "productId", "state", "quantity",
+        "purchaseDate", "finished", "orderId", "price", "currency", "transactionReason",
+    ]
 
     @Test func emptyStateListsNothing() throws {
         let state = try StateDir()
@@ -115,7 +117,10 @@ import Testing
 
         let finish = try state.run(["finish", id, "--account", "kid"])
         #expect(finish.status == 1)
-        #expect(finish.stderr == "storefront: transaction \(id) is deferred (waiting for Ask to Buy approval); an app must not finish it\n")
+        #expect(
+            finish.stderr
+                == "storefront: transaction \(id) is deferred (waiting for Ask to Buy approval); an app must not finish it\n"
+        )
 
         let listed = try state.transactions("--account", "kid")
         #expect(listed.unfinished.map(\.transactionId) == [id])

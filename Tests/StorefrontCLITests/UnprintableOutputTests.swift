@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Whatever a store holds reaches the terminal as visible text: a product id carrying an escape
 /// sequence (an OSC 52 clipboard write, then "erase the line" and a forged "OK"), a C1 control
@@ -18,7 +18,9 @@ import TestSupport
         text.unicodeScalars.filter { scalar in
             switch scalar.value {
             case 0x0A: false
-            case 0x00..<0x20, 0x7F...0x9F, 0x061C, 0x200B...0x200F, 0x202A...0x202E, 0x2060...0x2064, 0x2066...0x2069, 0xFEFF: true
+            case 0x00..<0x20, 0x7F...0x9F, 0x061C, 0x200B...0x200F, 0x202A...0x202E, 0x2060...0x2064, 0x2066...0x2069,
+                0xFEFF:
+                true
             default: false
             }
         }.map { "U+" + String($0.value, radix: 16, uppercase: true) }
@@ -37,7 +39,9 @@ import TestSupport
     }
 
     func client(_ arguments: [String], server: ServeProcess, state: URL) throws -> Executable.Result {
-        try Executable.run(arguments + ["--account", "alice", "--state", state.path], environment: ["STOREFRONT_STORE": server.baseURL])
+        try Executable.run(
+            arguments + ["--account", "alice", "--state", state.path], environment: ["STOREFRONT_STORE": server.baseURL]
+        )
     }
 
     @Test func transactionsShowAPlantedProductIdEscaped() async throws {
@@ -49,14 +53,17 @@ import TestSupport
         #expect(Self.raw(listed.stdout + listed.stderr).isEmpty, "raw: \(Self.raw(listed.stdout + listed.stderr))")
         #expect(listed.stdout.contains(Self.shownClipboard), "\(listed.stdout.debugDescription)")
         #expect(listed.stdout.contains(Self.shownReversed), "\(listed.stdout.debugDescription)")
-        #expect(listed.stdout.split(separator: "\n").count == 3, "a heading and one line per transaction: \(listed.stdout.debugDescription)")
+        #expect(
+            listed.stdout.split(separator: "\n").count == 3,
+            "a heading and one line per transaction: \(listed.stdout.debugDescription)")
     }
 
     @Test func transactionsJSONKeepsThePlantedProductIdExactly() async throws {
         let root = scratchDirectory("storefront-unprintable")
         let server = try await Self.plantedServer(root)
         defer { server.stop() }
-        let listed = try client(["transactions", "--json"], server: server, state: root.appendingPathComponent("device"))
+        let listed = try client(
+            ["transactions", "--json"], server: server, state: root.appendingPathComponent("device"))
         #expect(listed.status == 0, "\(listed.stderr)")
         #expect(Self.raw(listed.stdout).isEmpty, "raw: \(Self.raw(listed.stdout))")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String: Any])
@@ -81,7 +88,8 @@ import TestSupport
         let root = scratchDirectory("storefront-unprintable")
         let server = try await Self.plantedServer(root)
         defer { server.stop() }
-        let bought = try client(["buy", ProductID.gems, "--json"], server: server, state: root.appendingPathComponent("device"))
+        let bought = try client(
+            ["buy", ProductID.gems, "--json"], server: server, state: root.appendingPathComponent("device"))
         #expect(bought.status == 0, "\(bought.stderr)")
         #expect(Self.raw(bought.stdout).isEmpty, "raw: \(Self.raw(bought.stdout))")
         let lines = try bought.stdout.split(separator: "\n").map { line in
@@ -96,9 +104,11 @@ import TestSupport
         let root = scratchDirectory("storefront-unprintable")
         let server = try await Self.plantedServer(root)
         defer { server.stop() }
-        let finished = try client(["finish", "1\u{1B}[2J\u{202E}"], server: server, state: root.appendingPathComponent("device"))
+        let finished = try client(
+            ["finish", "1\u{1B}[2J\u{202E}"], server: server, state: root.appendingPathComponent("device"))
         #expect(finished.status == 1)
-        #expect(Self.raw(finished.stdout + finished.stderr).isEmpty, "raw: \(Self.raw(finished.stdout + finished.stderr))")
+        #expect(
+            Self.raw(finished.stdout + finished.stderr).isEmpty, "raw: \(Self.raw(finished.stdout + finished.stderr))")
         #expect(finished.stderr.hasPrefix("storefront: "), "\(finished.stderr.debugDescription)")
     }
 
@@ -115,12 +125,15 @@ import TestSupport
     /// A title with a right-to-left override would move the price column: the catalog is refused,
     /// with the title's location.
     @Test func aCatalogTitleWithARightToLeftOverrideIsRefused() throws {
-        let catalog = Executable.repositoryRoot.appendingPathComponent("Tests/StoreKitModelTests/Fixtures/bad-catalogs/l10n-title-with-rtl-override.json")
+        let catalog = Executable.repositoryRoot.appendingPathComponent(
+            "Tests/StoreKitModelTests/Fixtures/bad-catalogs/l10n-title-with-rtl-override.json")
         let products = try Executable.run(["products", "--catalog", catalog.path])
         #expect(products.status == 1)
         #expect(products.stdout.isEmpty)
-        #expect(products.stderr.contains(#"products[1].title.en: "Season Pass \u{202E}99.9$" contains a right-to-left override (U+202E)"#),
-                "\(products.stderr)")
+        #expect(
+            products.stderr.contains(
+                #"products[1].title.en: "Season Pass \u{202E}99.9$" contains a right-to-left override (U+202E)"#),
+            "\(products.stderr)")
         #expect(Self.raw(products.stderr).isEmpty, "raw: \(Self.raw(products.stderr))")
     }
 }

@@ -6,8 +6,8 @@ import StoreCore
 import StoreKitModel
 import StorefrontRuntime
 import StorefrontUI
-import Testing
 import TestSupport
+import Testing
 
 /// The runner against a scripted store and a real app ledger in a scratch directory. Waits have no
 /// deadline of their own: under a loaded suite the runner's tasks may wait minutes for a thread of
@@ -31,9 +31,11 @@ import TestSupport
     /// The UI's state at launch, 80×24, on `catalog`.
     static func state(_ catalog: Catalog) -> AppState {
         let account = catalog.defaultAccount
-        return AppState(catalog: catalog, storeLabel: "simulated store", language: .english, account: account,
-                        storefront: catalog.storefront(id: account.storefront) ?? catalog.storefronts[0], localeOverride: nil,
-                        asciiOnly: false, size: TerminalSize(columns: 80, rows: 24), now: Date(timeIntervalSince1970: 1_800_000_000))
+        return AppState(
+            catalog: catalog, storeLabel: "simulated store", language: .english, account: account,
+            storefront: catalog.storefront(id: account.storefront) ?? catalog.storefronts[0], localeOverride: nil,
+            asciiOnly: false, size: TerminalSize(columns: 80, rows: 24), now: Date(timeIntervalSince1970: 1_800_000_000)
+        )
     }
 
     /// Takes what the runner reported until `done` holds for everything taken so far.
@@ -41,7 +43,10 @@ import TestSupport
         var taken: [Action] = []
         var state = state
         while !done(taken) {
-            _ = (runner ?? self.runner).turn([], state: &state) { _, action in taken.append(action); return [] }
+            _ = (runner ?? self.runner).turn([], state: &state) { _, action in
+                taken.append(action)
+                return []
+            }
             try await Task.sleep(for: .milliseconds(2))
         }
         return taken
@@ -54,7 +59,10 @@ import TestSupport
 
     @Test func effectsRunOneAtATimeInTheOrderAsked() async throws {
         await store.hold("perform")
-        runner.submit([.manage(.clearAll), .setControls(TestControls()), .replayUnfinished(account: "alice"), .restore(account: "alice")])
+        runner.submit([
+            .manage(.clearAll), .setControls(TestControls()), .replayUnfinished(account: "alice"),
+            .restore(account: "alice"),
+        ])
         // The first effect is held: nothing after it starts.
         #expect(try await calls(until: 1) == ["perform"])
         try await Task.sleep(for: .milliseconds(50))
@@ -79,7 +87,9 @@ import TestSupport
     }
 
     @Test func aFailedEffectBecomesAnAction() async throws {
-        await store.set { $0.failures = ["perform": StoreFailure("disk full"), "products": StoreFailure("store unreachable")] }
+        await store.set {
+            $0.failures = ["perform": StoreFailure("disk full"), "products": StoreFailure("store unreachable")]
+        }
         runner.submit([.manage(.clearAll), .loadProducts(storefront: "USA")])
         let actions = try await reports { $0.count >= 2 }
         #expect(actions == [.effectFailed("disk full"), .productsFailed("store unreachable")])
@@ -88,7 +98,10 @@ import TestSupport
     @Test func aFailedRestoreIsItsResultNotAFailure() async throws {
         await store.set { $0.failures = ["restore": StoreError.storeKit(.cloudServiceNetworkConnectionFailed)] }
         runner.submit([.restore(account: "alice")])
-        #expect(try await reports { !$0.isEmpty } == [.restoreFinished(.failed(.storeKit(.cloudServiceNetworkConnectionFailed)))])
+        #expect(
+            try await reports { !$0.isEmpty } == [
+                .restoreFinished(.failed(.storeKit(.cloudServiceNetworkConnectionFailed)))
+            ])
     }
 
     @Test func aFailedBuyStillReleasesTheUpdatesItHeld() async throws {
@@ -97,10 +110,15 @@ import TestSupport
         _ = try await reports { !$0.isEmpty }
         runner.submit([.buy(productId: StoreFixture.gems, quantity: 1, account: "alice")])
         #expect(try await reports { !$0.isEmpty } == [.effectFailed("store unreachable")])
-        let elsewhere = Transaction(id: "2000000000000099", originalId: "2000000000000099", payment: Payment(productId: StoreFixture.gems, account: "alice"),
-                                    state: .deferred, error: nil, purchaseDate: Date(timeIntervalSince1970: 0), finished: false)
+        let elsewhere = Transaction(
+            id: "2000000000000099", originalId: "2000000000000099",
+            payment: Payment(productId: StoreFixture.gems, account: "alice"),
+            state: .deferred, error: nil, purchaseDate: Date(timeIntervalSince1970: 0), finished: false)
         await store.publish(TransactionUpdate(transaction: elsewhere, receipt: nil))
-        #expect(try await reports { !$0.isEmpty } == [.transactionUpdate(TransactionUpdate(transaction: elsewhere, receipt: nil))])
+        #expect(
+            try await reports { !$0.isEmpty } == [
+                .transactionUpdate(TransactionUpdate(transaction: elsewhere, receipt: nil))
+            ])
     }
 
     @Test func aSnapshotReadBeforeNewControlsAreWrittenCarriesThem() async throws {
@@ -130,7 +148,10 @@ import TestSupport
         var state = state
         while !turn.contains(.restoreFinished(.nothing)) {
             turn = []
-            _ = runner.turn([tick], state: &state) { _, action in turn.append(action); return [] }
+            _ = runner.turn([tick], state: &state) { _, action in
+                turn.append(action)
+                return []
+            }
             try await Task.sleep(for: .milliseconds(2))
         }
         // The report came while the loop held its own action: the report is reduced first.
@@ -171,7 +192,9 @@ extension Action {
 
 extension EffectRunnerTests {
     @Test func aBuyTheStoreNeverAnsweredIsReportedUnconfirmedWithItsOrder() async throws {
-        await store.set { $0.failures = ["add": StoreFailure("store unreachable at http://127.0.0.1:9", kind: .unavailable)] }
+        await store.set {
+            $0.failures = ["add": StoreFailure("store unreachable at http://127.0.0.1:9", kind: .unavailable)]
+        }
         runner.submit([.buy(productId: StoreFixture.gems, quantity: 2, account: "alice")])
         let actions = try await reports { !$0.isEmpty }
         guard case .paymentUnconfirmed(let product, let quantity, let orderId, let reason)? = actions.first else {
@@ -186,13 +209,16 @@ extension EffectRunnerTests {
     /// the turn ended on, and the runner drew it from the state, as the reducer only asked.
     @Test func aScreenshotIsOfTheStateTheActionThatAskedLeft() async throws {
         let directory = scratchDirectory("runner-screens")
-        let saving = EffectRunner(store: store, observer: runner.observer, screens: ScreenFiles(directory: directory, title: "Storefront"))
+        let saving = EffectRunner(
+            store: store, observer: runner.observer, screens: ScreenFiles(directory: directory, title: "Storefront"))
         let worker = saving.start(first: {})
         defer { worker.cancel() }
         var state = state
         var shown = state
         for key in [Key.character("?"), .control("s")] { _ = Reducer.reduce(&shown, .key(key)) }
-        _ = saving.turn([.key(.character("?")), .key(.control("s")), .key(.escape)], state: &state) { Reducer.reduce(&$0, $1) }
+        _ = saving.turn([.key(.character("?")), .key(.control("s")), .key(.escape)], state: &state) {
+            Reducer.reduce(&$0, $1)
+        }
         #expect(state.sheet == nil)
         let actions = try await reports(from: saving) { !$0.isEmpty }
         guard case .screenSaved(let path)? = actions.first else {
@@ -200,8 +226,11 @@ extension EffectRunnerTests {
             return
         }
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-        #expect(files.count == 3 && files.allSatisfy { path.hasSuffix(($0 as NSString).deletingPathExtension) }, "\(files) for \(path)")
-        let text = try String(contentsOf: directory.appendingPathComponent(files.first { $0.hasSuffix(".txt") } ?? ""), encoding: .utf8)
+        #expect(
+            files.count == 3 && files.allSatisfy { path.hasSuffix(($0 as NSString).deletingPathExtension) },
+            "\(files) for \(path)")
+        let text = try String(
+            contentsOf: directory.appendingPathComponent(files.first { $0.hasSuffix(".txt") } ?? ""), encoding: .utf8)
         #expect(text == View.render(shown).text + "\n")
         #expect(text != View.render(state).text + "\n")
     }
@@ -251,7 +280,8 @@ extension EffectRunnerTests {
         await store.set { $0.publishedDuringAdd = [.purchased] }
         let ledger = try AppLedger(state: StateDirectory(url: scratchDirectory("slow-motion")))
         let hold = Duration.milliseconds(300)
-        let runner = EffectRunner(store: store, observer: PurchaseObserver(store: store, ledger: ledger, catalog: catalog), slowMotion: hold)
+        let runner = EffectRunner(
+            store: store, observer: PurchaseObserver(store: store, ledger: ledger, catalog: catalog), slowMotion: hold)
         let worker = runner.start(first: {})
         defer { worker.cancel() }
         runner.submit([.refresh(account: "alice"), .buy(productId: StoreFixture.gems, quantity: 1, account: "alice")])
@@ -261,8 +291,15 @@ extension EffectRunnerTests {
         // Added, purchased, delivered, verified, finished: five steps (six with a purchasing
         // update), or the end of a minute, which a runner that never reports ends.
         let deadline = ContinuousClock.now + .seconds(60)
-        while !steps.contains(where: { if case .appSteps(let done) = $0.0 { done.contains { if case .finished = $0 { true } else { false } } } else { false } }),
-              ContinuousClock.now < deadline {
+        while !steps.contains(where: {
+            if case .appSteps(let done) = $0.0 {
+                done.contains { if case .finished = $0 { true } else { false } }
+            } else {
+                false
+            }
+        }),
+            ContinuousClock.now < deadline
+        {
             _ = runner.turn([], state: &state) { _, action in
                 switch action {
                 case .paymentAdded, .transactionUpdate, .appSteps: steps.append((action, .now))
@@ -281,11 +318,14 @@ extension EffectRunnerTests {
             switch action {
             case .paymentAdded: "added"
             case .transactionUpdate(let update): "\(update.transaction.state.name)"
-            case .appSteps(let appSteps): appSteps.count == 1 ? "\(appSteps[0])".components(separatedBy: "(")[0] : "batch"
+            case .appSteps(let appSteps):
+                appSteps.count == 1 ? "\(appSteps[0])".components(separatedBy: "(")[0] : "batch"
             default: "other"
             }
         }
-        #expect(names.prefix(3) == ["added", "purchasing", "purchased"] || names.prefix(2) == ["added", "purchased"], "\(names)")
+        #expect(
+            names.prefix(3) == ["added", "purchasing", "purchased"] || names.prefix(2) == ["added", "purchased"],
+            "\(names)")
         #expect(!names.contains("batch"), "a batch of app steps arrives a step at a time: \(names)")
         // A purchasing update is not a step of its own: the payment added already showed it.
         let purchaseSteps = steps.filter { step in

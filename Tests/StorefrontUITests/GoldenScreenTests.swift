@@ -1,8 +1,8 @@
 import CellGrid
 import Foundation
 import StoreCore
-import StorefrontUI
 import StoreKitModel
+import StorefrontUI
 import Testing
 
 /// The screens as text at 80×24, 120×40 and below the minimum, checked in under Golden/; where
@@ -21,17 +21,29 @@ import Testing
             (F.transaction("2000000000000005", F.removeAds, .deferred), .deferred),
             (F.transaction("2000000000000004", F.monthly, .purchased), .delivered),
             (F.transaction("2000000000000003", F.gems, .purchased, quantity: 3), .unverified("server unreachable")),
-            (F.transaction("2000000000000002", F.gems, .failed, error: .storeKit(.paymentNotAllowed), finished: true), nil),
+            (
+                F.transaction(
+                    "2000000000000002", F.gems, .failed, error: .storeKit(.paymentNotAllowed), finished: true), nil
+            ),
             (F.transaction("2000000000000001", F.removeAds, .purchased, finished: true), .finished),
         ]
         let pending = F.pending(rows.map(\.0).filter { !$0.finished })
-        F.send(&state, .snapshot(StoreSnapshot(history: rows.map(\.0), pending: pending, balances: ["gems": 300],
-                                               entitlements: [Entitlement(productId: F.removeAds, type: .nonConsumable, transactionId: "2000000000000001",
-                                                                          originalTransactionId: "2000000000000001", purchaseDate: F.now, expiresDate: nil, willAutoRenew: false),
-                                                              Entitlement(productId: F.monthly, type: .autoRenewable, transactionId: "2000000000000004",
-                                                                          originalTransactionId: "2000000000000004", purchaseDate: F.now,
-                                                                          expiresDate: F.now.addingTimeInterval(95), willAutoRenew: true)],
-                                               controls: TestControls())))
+        F.send(
+            &state,
+            .snapshot(
+                StoreSnapshot(
+                    history: rows.map(\.0), pending: pending, balances: ["gems": 300],
+                    entitlements: [
+                        Entitlement(
+                            productId: F.removeAds, type: .nonConsumable, transactionId: "2000000000000001",
+                            originalTransactionId: "2000000000000001", purchaseDate: F.now, expiresDate: nil,
+                            willAutoRenew: false),
+                        Entitlement(
+                            productId: F.monthly, type: .autoRenewable, transactionId: "2000000000000004",
+                            originalTransactionId: "2000000000000004", purchaseDate: F.now,
+                            expiresDate: F.now.addingTimeInterval(95), willAutoRenew: true),
+                    ],
+                    controls: TestControls())))
         for (transaction, progress) in rows { state.progress[transaction.id] = progress }
         state.inFlight = ["2000000000000006"]
         return state
@@ -90,9 +102,17 @@ import Testing
         Golden.check("confirm-zh-80x24", state)
     }
 
-    @Test(arguments: [("skerror", ErrorSheet.Kind.store(.storeKit(.paymentNotAllowed))),
-                      ("network", .store(.network(.notConnectedToInternet))),
-                      ("verification", .verification(reason: "the receipt's transaction 2000000000000003 is for com.example.storefront.gems.550, not com.example.storefront.gems.100"))])
+    @Test(arguments: [
+        ("skerror", ErrorSheet.Kind.store(.storeKit(.paymentNotAllowed))),
+        ("network", .store(.network(.notConnectedToInternet))),
+        (
+            "verification",
+            .verification(
+                reason:
+                    "the receipt's transaction 2000000000000003 is for com.example.storefront.gems.550, not com.example.storefront.gems.100"
+            )
+        ),
+    ])
     func errorSheets(name: String, kind: ErrorSheet.Kind) {
         var state = F.state(Self.small)
         state.sheet = .error(ErrorSheet(kind: kind, productId: F.gems))
@@ -106,7 +126,10 @@ import Testing
     /// store's absence, which the status line shows once the warning has gone.
     @Test func statusLineWarningAndTheStoreAway() {
         var state = F.state(Self.small)
-        F.send(&state, .paymentUnconfirmed(productId: F.gems, quantity: 1, orderId: "order-1", reason: "store unreachable at http://127.0.0.1:9"))
+        F.send(
+            &state,
+            .paymentUnconfirmed(
+                productId: F.gems, quantity: 1, orderId: "order-1", reason: "store unreachable at http://127.0.0.1:9"))
         Golden.check("status-warning-80x24", state, styles: true)
         F.send(&state, .tick(F.now.addingTimeInterval(5)))
         Golden.check("status-store-away-80x24", state, styles: true)

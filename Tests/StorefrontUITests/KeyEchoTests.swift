@@ -1,6 +1,7 @@
 import CellGrid
 import Foundation
 import Testing
+
 @testable import StorefrontUI
 
 /// `--show-keys`: the keys of the last 3 seconds at the bottom right, over sheets too.

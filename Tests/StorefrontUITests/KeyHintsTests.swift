@@ -1,16 +1,23 @@
 import CellGrid
 import StoreKitModel
 import Testing
+
 @testable import StorefrontUI
 
 /// Hints are built from the dispatch table; these check that what a hint names is what a key does.
 @Suite struct KeyHintsTests {
     /// Every command a hint shows, with the scope its sheet dispatches in.
     static let hinted: [(Command, KeyBinding.Scope)] =
-        [Command.quit, .filter, .buy, .details, .restore, .storefront, .account, .language, .controls, .manager, .pending, .retry, .help]
-            .map { ($0, .main) }
-        + [(.buy, .confirm), (.increase, .confirm), (.decrease, .confirm), (.close, .confirm), (.toggle, .controls), (.reset, .controls),
-           (.yes, .question), (.no, .question), (.dismiss, .message), (.close, .message)]
+        [
+            Command.quit, .filter, .buy, .details, .restore, .storefront, .account, .language, .controls, .manager,
+            .pending, .retry, .help,
+        ]
+        .map { ($0, .main) }
+        + [
+            (.buy, .confirm), (.increase, .confirm), (.decrease, .confirm), (.close, .confirm), (.toggle, .controls),
+            (.reset, .controls),
+            (.yes, .question), (.no, .question), (.dismiss, .message), (.close, .message),
+        ]
         + [Command.approve, .decline, .resolve, .refund, .expire, .renew, .delete, .clearAll].map { ($0, .manager) }
 
     @Test(arguments: hinted.indices)

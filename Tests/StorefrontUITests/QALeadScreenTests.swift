@@ -1,8 +1,8 @@
 import CellGrid
 import Foundation
 import StoreCore
-import StorefrontUI
 import StoreKitModel
+import StorefrontUI
 import Testing
 
 /// The main screen as a presenter's instrument: the help scrolls and stops at its ends, the
@@ -33,9 +33,16 @@ import Testing
 
     @Test func theTransactionPaneFiltersAndScrolls() {
         var state = F.state(Self.minimum)
-        let history = (1...6).map { F.transaction("200000000000000\($0)", F.gems, $0 % 2 == 0 ? .failed : .purchased,
-                                                  error: $0 % 2 == 0 ? .storeKit(.paymentNotAllowed) : nil, finished: true) }
-        F.send(&state, .snapshot(StoreSnapshot(history: history, pending: [], balances: [:], entitlements: [], controls: TestControls())))
+        let history = (1...6).map {
+            F.transaction(
+                "200000000000000\($0)", F.gems, $0 % 2 == 0 ? .failed : .purchased,
+                error: $0 % 2 == 0 ? .storeKit(.paymentNotAllowed) : nil, finished: true)
+        }
+        F.send(
+            &state,
+            .snapshot(
+                StoreSnapshot(history: history, pending: [], balances: [:], entitlements: [], controls: TestControls()))
+        )
         #expect(Golden.text(state).contains("1–3 of 6"))
         F.keys(&state, .character("J"), .character("J"), .character("J"), .character("J"), .character("J"))
         #expect(state.transactionPane.scroll == 3, "scrolled past the last row")
@@ -45,7 +52,9 @@ import Testing
         #expect(Golden.text(state).contains("Transactions · purchases"))
         F.keys(&state, .character("v"))
         let failures = Golden.text(state)
-        #expect(failures.contains("Transactions · failures") && failures.contains("SKError 4") && !failures.contains("verified"))
+        #expect(
+            failures.contains("Transactions · failures") && failures.contains("SKError 4")
+                && !failures.contains("verified"))
         F.keys(&state, .character("v"))
         #expect(Golden.text(state).contains("Nothing pending — v shows the others."))
         F.keys(&state, .character("v"))
@@ -68,7 +77,9 @@ import Testing
         var state = F.state(language: .simplifiedChinese)
         Reducer.useASCII(&state)
         #expect(state.language == .english)
-        #expect(state.status?.text == "Chinese needs a UTF-8 locale (for example LANG=C.UTF-8); this terminal shows ASCII only.")
+        #expect(
+            state.status?.text
+                == "Chinese needs a UTF-8 locale (for example LANG=C.UTF-8); this terminal shows ASCII only.")
         F.keys(&state, .character("l"))
         #expect(state.language == .english, "switched to a language the terminal cannot show")
         #expect(Golden.text(state).contains("USD 0.99"))

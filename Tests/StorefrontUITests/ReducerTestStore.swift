@@ -13,21 +13,26 @@ struct ReducerTestStore {
     }
 
     /// Reduces `action`; `change` turns the state before it into the state expected after it.
-    mutating func send(_ action: Action, effects: [Effect] = [], sourceLocation: SourceLocation = #_sourceLocation,
-                       _ change: (inout AppState) -> Void = { _ in }) {
+    mutating func send(
+        _ action: Action, effects: [Effect] = [], sourceLocation: SourceLocation = #_sourceLocation,
+        _ change: (inout AppState) -> Void = { _ in }
+    ) {
         var expected = state
         change(&expected)
         let actual = Reducer.reduce(&state, action)
         #expect(actual == effects, "effects of \(action)", sourceLocation: sourceLocation)
         if state != expected {
-            Issue.record("state after \(action) differs from the expected:\n\(Self.difference(expected: expected, actual: state))",
-                         sourceLocation: sourceLocation)
+            Issue.record(
+                "state after \(action) differs from the expected:\n\(Self.difference(expected: expected, actual: state))",
+                sourceLocation: sourceLocation)
         }
     }
 
     /// A key press: `send(.key(key))`.
-    mutating func press(_ key: Key, effects: [Effect] = [], sourceLocation: SourceLocation = #_sourceLocation,
-                        _ change: (inout AppState) -> Void = { _ in }) {
+    mutating func press(
+        _ key: Key, effects: [Effect] = [], sourceLocation: SourceLocation = #_sourceLocation,
+        _ change: (inout AppState) -> Void = { _ in }
+    ) {
         send(.key(key), effects: effects, sourceLocation: sourceLocation, change)
     }
 

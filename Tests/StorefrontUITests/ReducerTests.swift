@@ -3,6 +3,7 @@ import Foundation
 import StoreCore
 import StoreKitModel
 import Testing
+
 @testable import StorefrontUI
 
 /// Every action goes through `ReducerTestStore`: each `send`/`press` states the whole change it
@@ -24,18 +25,25 @@ import Testing
     }
 
     static func storefront(_ id: String) -> StoreKitModel.Storefront {
-        guard let storefront = F.catalog.storefront(id: id) else { preconditionFailure("products.json has no storefront \(id)") }
+        guard let storefront = F.catalog.storefront(id: id) else {
+            preconditionFailure("products.json has no storefront \(id)")
+        }
         return storefront
     }
 
     static func account(_ name: String) -> Account {
-        guard let account = F.catalog.account(named: name) else { preconditionFailure("products.json has no account \(name)") }
+        guard let account = F.catalog.account(named: name) else {
+            preconditionFailure("products.json has no account \(name)")
+        }
         return account
     }
 
     @Test func launchReplaysTheQueueBeforeLoadingTheCatalog() {
         let state = F.state(loaded: false)
-        #expect(Reducer.start(state) == [.replayUnfinished(account: "alice"), .loadProducts(storefront: "USA"), .refresh(account: "alice")])
+        #expect(
+            Reducer.start(state) == [
+                .replayUnfinished(account: "alice"), .loadProducts(storefront: "USA"), .refresh(account: "alice"),
+            ])
         #expect(state.catalogLoad == .loading)
     }
 
@@ -64,7 +72,8 @@ import Testing
         #expect(store.state.list.selection == 2)
         #expect(store.state.selectedProduct?.id == "com.example.storefront.gems.1200")
         store.press(.enter) {
-            $0.sheet = .confirmPurchase(ConfirmPurchase(productId: "com.example.storefront.gems.1200", quantity: 1, pendingIds: []))
+            $0.sheet = .confirmPurchase(
+                ConfirmPurchase(productId: "com.example.storefront.gems.1200", quantity: 1, pendingIds: []))
         }
         store.press(.escape) { $0.sheet = nil }
         store.press(.character("i")) { $0.sheet = .productDetails }
@@ -93,7 +102,9 @@ import Testing
         let after = View.render(store.state)
         var changed: [String] = []
         for row in 0..<size.rows {
-            for column in 0..<size.columns where before[row, column] != after[row, column] { changed.append("\(row),\(column)") }
+            for column in 0..<size.columns where before[row, column] != after[row, column] {
+                changed.append("\(row),\(column)")
+            }
         }
         let top = Layout(size: size, banner: false).listTop
         let counter = CellWidth.of(UIStrings(.english).products + " ")  // the "2" of "Products 2/12"
@@ -109,7 +120,10 @@ import Testing
         store.press(.character("e")) { $0.list.setQuery("ge") }
         store.press(.character("m")) { $0.list.setQuery("gem") }
         #expect(store.state.list.query == "gem" && store.state.list.filtering && store.state.list.selection == 0)
-        #expect(store.state.list.visibleProducts.map(\.id) == [F.gems, "com.example.storefront.gems.550", "com.example.storefront.gems.1200"])
+        #expect(
+            store.state.list.visibleProducts.map(\.id) == [
+                F.gems, "com.example.storefront.gems.550", "com.example.storefront.gems.1200",
+            ])
         store.press(.backspace) { $0.list.setQuery("ge") }
         store.press(.backspace) { $0.list.setQuery("g") }
         #expect(store.state.list.visible == [0, 1, 2, 3])
@@ -125,7 +139,9 @@ import Testing
             $0.list.filtering = false
             $0.list.setQuery("")
         }
-        #expect(!store.state.list.filtering && store.state.list.query.isEmpty && store.state.list.visible == Self.allProducts)
+        #expect(
+            !store.state.list.filtering && store.state.list.query.isEmpty
+                && store.state.list.visible == Self.allProducts)
         #expect(store.state.list.selection == 0 && store.state.list.scroll == 0)
     }
 
@@ -162,33 +178,43 @@ import Testing
 
     @Test func escapeCancelsTheConfirmation() {
         var store = ReducerTestStore(F.state())
-        store.press(.enter) { $0.sheet = .confirmPurchase(ConfirmPurchase(productId: F.gems, quantity: 1, pendingIds: [])) }
+        store.press(.enter) {
+            $0.sheet = .confirmPurchase(ConfirmPurchase(productId: F.gems, quantity: 1, pendingIds: []))
+        }
         store.press(.escape) { $0.sheet = nil }
     }
 
     @Test func secondPurchaseWhilePendingAsksAgainAndNamesThePayment() {
         var store = ReducerTestStore(F.state())
         let pending = F.pending([F.transaction("2000000000000007", F.gems, .deferred)])
-        store.send(.snapshot(StoreSnapshot(history: [], pending: pending, balances: [:], entitlements: [], controls: TestControls()))) {
+        store.send(
+            .snapshot(
+                StoreSnapshot(history: [], pending: pending, balances: [:], entitlements: [], controls: TestControls()))
+        ) {
             $0.pending = pending
         }
         store.press(.enter) {
-            $0.sheet = .confirmPurchase(ConfirmPurchase(productId: F.gems, quantity: 1, pendingIds: ["2000000000000007"]))
+            $0.sheet = .confirmPurchase(
+                ConfirmPurchase(productId: F.gems, quantity: 1, pendingIds: ["2000000000000007"]))
         }
         // The first Enter only acknowledges the warning.
         store.press(.enter) {
-            $0.sheet = .confirmPurchase(ConfirmPurchase(productId: F.gems, quantity: 1, pendingIds: ["2000000000000007"], acknowledged: true))
+            $0.sheet = .confirmPurchase(
+                ConfirmPurchase(productId: F.gems, quantity: 1, pendingIds: ["2000000000000007"], acknowledged: true))
         }
         #expect(View.render(store.state).text.contains("Press Enter again to pay anyway"))
         // Another quantity is another payment: asked again.
         store.press(.character("+")) {
-            $0.sheet = .confirmPurchase(ConfirmPurchase(productId: F.gems, quantity: 2, pendingIds: ["2000000000000007"]))
+            $0.sheet = .confirmPurchase(
+                ConfirmPurchase(productId: F.gems, quantity: 2, pendingIds: ["2000000000000007"]))
         }
         store.press(.character("-")) {
-            $0.sheet = .confirmPurchase(ConfirmPurchase(productId: F.gems, quantity: 1, pendingIds: ["2000000000000007"]))
+            $0.sheet = .confirmPurchase(
+                ConfirmPurchase(productId: F.gems, quantity: 1, pendingIds: ["2000000000000007"]))
         }
         store.press(.enter) {
-            $0.sheet = .confirmPurchase(ConfirmPurchase(productId: F.gems, quantity: 1, pendingIds: ["2000000000000007"], acknowledged: true))
+            $0.sheet = .confirmPurchase(
+                ConfirmPurchase(productId: F.gems, quantity: 1, pendingIds: ["2000000000000007"], acknowledged: true))
         }
         store.press(.enter, effects: [.buy(productId: F.gems, quantity: 1, account: "alice")]) {
             $0.sheet = nil
@@ -210,11 +236,16 @@ import Testing
             $0.history = [purchased]
             $0.progress = ["2000000000000001": .verifying]
         }
-        store.send(.appSteps([.delivered(transactionId: "2000000000000001", firstTime: true)]), effects: [.refresh(account: "alice")]) {
+        store.send(
+            .appSteps([.delivered(transactionId: "2000000000000001", firstTime: true)]),
+            effects: [.refresh(account: "alice")]
+        ) {
             $0.progress = ["2000000000000001": .delivered]
         }
-        store.send(.appSteps([.verified(transactionId: "2000000000000001"), .finished(transactionId: "2000000000000001")]),
-                   effects: [.refresh(account: "alice")]) {
+        store.send(
+            .appSteps([.verified(transactionId: "2000000000000001"), .finished(transactionId: "2000000000000001")]),
+            effects: [.refresh(account: "alice")]
+        ) {
             $0.progress = ["2000000000000001": .finished]
             $0.inFlight = []
             $0.history = [F.transaction("2000000000000001", F.gems, .purchased, finished: true)]
@@ -224,7 +255,9 @@ import Testing
 
     @Test func aFailureOfThisSessionsPaymentShowsTheSheet() {
         var store = ReducerTestStore(F.state())
-        store.press(.enter) { $0.sheet = .confirmPurchase(ConfirmPurchase(productId: F.gems, quantity: 1, pendingIds: [])) }
+        store.press(.enter) {
+            $0.sheet = .confirmPurchase(ConfirmPurchase(productId: F.gems, quantity: 1, pendingIds: []))
+        }
         // Confirmed: the buy effect is on its way.
         store.press(.enter, effects: [.buy(productId: F.gems, quantity: 1, account: "alice")]) {
             $0.sheet = nil
@@ -246,7 +279,9 @@ import Testing
         // Finishing a failed payment keeps it failed and says nothing more.
         store.send(.appSteps([.finished(transactionId: "2000000000000014")]), effects: [.refresh(account: "alice")]) {
             $0.inFlight = []
-            $0.history = [F.transaction("2000000000000014", F.gems, .failed, error: .storeKit(.clientInvalid), finished: true)]
+            $0.history = [
+                F.transaction("2000000000000014", F.gems, .failed, error: .storeKit(.clientInvalid), finished: true)
+            ]
         }
         #expect(store.state.history.first?.state == .failed)
     }
@@ -299,7 +334,8 @@ import Testing
 
     @Test func anotherAccountsUpdateIsLeftForThatAccount() {
         var store = ReducerTestStore(F.state())
-        let update = TransactionUpdate(transaction: F.transaction("2000000000000005", F.gems, .purchased, account: "kenji"), receipt: "r")
+        let update = TransactionUpdate(
+            transaction: F.transaction("2000000000000005", F.gems, .purchased, account: "kenji"), receipt: "r")
         store.send(.transactionUpdate(update))
     }
 
@@ -311,11 +347,13 @@ import Testing
             $0.history = [purchasing]
             $0.progress = ["2000000000000006": .purchasing]
         }
-        let step = AppStep.verificationDeferred(transactionId: "2000000000000006", reason: "the verification server is unreachable", nextAttempt: nil)
+        let step = AppStep.verificationDeferred(
+            transactionId: "2000000000000006", reason: "the verification server is unreachable", nextAttempt: nil)
         store.send(.appSteps([step]), effects: [.refresh(account: "alice")]) {
             $0.progress = ["2000000000000006": .unverified("the verification server is unreachable")]
             $0.inFlight = []
-            $0.status = Self.status("Not verified yet (the verification server is unreachable); the payment is kept and retried.", .warning)
+            $0.status = Self.status(
+                "Not verified yet (the verification server is unreachable); the payment is kept and retried.", .warning)
         }
     }
 
@@ -323,7 +361,8 @@ import Testing
         var store = ReducerTestStore(F.state())
         let approved = F.transaction("2000000000000008", F.removeAds, .purchased)
         let pending = F.pending([approved])
-        let snapshot = StoreSnapshot(history: [approved], pending: pending, balances: [:], entitlements: [], controls: TestControls())
+        let snapshot = StoreSnapshot(
+            history: [approved], pending: pending, balances: [:], entitlements: [], controls: TestControls())
         store.send(.snapshot(snapshot), effects: [.replayUnfinished(account: "alice")]) {
             $0.history = [approved]
             $0.pending = pending
@@ -339,7 +378,9 @@ import Testing
         store.press(.down) { $0.sheet = .storefrontPicker(selection: 1) }
         var controls = TestControls()
         controls.storefront = "JPN"
-        store.press(.enter, effects: [.setControls(controls), .loadProducts(storefront: "JPN"), .refresh(account: "alice")]) {
+        store.press(
+            .enter, effects: [.setControls(controls), .loadProducts(storefront: "JPN"), .refresh(account: "alice")]
+        ) {
             $0.sheet = nil
             $0.storefront = Self.storefront("JPN")
             $0.controls.storefront = "JPN"
@@ -351,7 +392,9 @@ import Testing
         store.press(.character("s")) { $0.sheet = .storefrontPicker(selection: 1) }
         store.press(.down) { $0.sheet = .storefrontPicker(selection: 2) }
         controls.storefront = "DEU"
-        store.press(.enter, effects: [.setControls(controls), .loadProducts(storefront: "DEU"), .refresh(account: "alice")]) {
+        store.press(
+            .enter, effects: [.setControls(controls), .loadProducts(storefront: "DEU"), .refresh(account: "alice")]
+        ) {
             $0.sheet = nil
             $0.storefront = Self.storefront("DEU")
             $0.controls.storefront = "DEU"
@@ -385,7 +428,9 @@ import Testing
         store.press(.character("s")) { $0.sheet = .storefrontPicker(selection: 0) }
         store.press(.down) { $0.sheet = .storefrontPicker(selection: 1) }
         controls.storefront = "JPN"
-        store.press(.enter, effects: [.setControls(controls), .loadProducts(storefront: "JPN"), .refresh(account: "alice")]) {
+        store.press(
+            .enter, effects: [.setControls(controls), .loadProducts(storefront: "JPN"), .refresh(account: "alice")]
+        ) {
             $0.sheet = nil
             $0.storefront = Self.storefront("JPN")
             $0.controls.storefront = "JPN"
@@ -402,7 +447,9 @@ import Testing
             $0.list.relabel(language: .simplifiedChinese)
             $0.list.reprice(for: $0.pricing)
         }
-        #expect(store.state.list.titles[0] == "100 颗宝石" && store.state.list.query.isEmpty && store.state.list.visible == Self.allProducts)
+        #expect(
+            store.state.list.titles[0] == "100 颗宝石" && store.state.list.query.isEmpty
+                && store.state.list.visible == Self.allProducts)
         let chinese = firstRow(store.state)
         #expect(chinese.contains("100 颗宝石") && chinese.contains("¥160"))
 
@@ -411,8 +458,13 @@ import Testing
         store.press(.down) { $0.sheet = .accountPicker(selection: 1) }
         controls.account = "kenji"
         controls.storefront = nil
-        store.press(.enter, effects: [.setControls(controls), .replayUnfinished(account: "kenji"), .loadProducts(storefront: "JPN"),
-                                      .refresh(account: "kenji")]) {
+        store.press(
+            .enter,
+            effects: [
+                .setControls(controls), .replayUnfinished(account: "kenji"), .loadProducts(storefront: "JPN"),
+                .refresh(account: "kenji"),
+            ]
+        ) {
             $0.sheet = nil
             $0.account = Self.account("kenji")
             $0.controls.account = "kenji"
@@ -435,7 +487,9 @@ import Testing
         store.press(.down) { $0.sheet = .storefrontPicker(selection: 2) }
         store.press(.down) { $0.sheet = .storefrontPicker(selection: 3) }
         controls.storefront = "CHN"
-        store.press(.enter, effects: [.setControls(controls), .loadProducts(storefront: "CHN"), .refresh(account: "kenji")]) {
+        store.press(
+            .enter, effects: [.setControls(controls), .loadProducts(storefront: "CHN"), .refresh(account: "kenji")]
+        ) {
             $0.sheet = nil
             $0.storefront = Self.storefront("CHN")
             $0.controls.storefront = "CHN"
@@ -450,7 +504,12 @@ import Testing
     @Test func switchingAccountReplaysThatAccountsQueue() {
         var store = ReducerTestStore(F.state())
         let bought = F.transaction("2000000000000009", F.gems, .purchased)
-        store.send(.snapshot(StoreSnapshot(history: [bought], pending: [], balances: ["gems": 100], entitlements: [], controls: TestControls()))) {
+        store.send(
+            .snapshot(
+                StoreSnapshot(
+                    history: [bought], pending: [], balances: ["gems": 100], entitlements: [], controls: TestControls())
+            )
+        ) {
             $0.history = [bought]
             $0.balances = ["gems": 100]
         }
@@ -458,8 +517,13 @@ import Testing
         store.press(.down) { $0.sheet = .accountPicker(selection: 1) }
         var controls = TestControls()
         controls.account = "kenji"
-        store.press(.enter, effects: [.setControls(controls), .replayUnfinished(account: "kenji"), .loadProducts(storefront: "JPN"),
-                                      .refresh(account: "kenji")]) {
+        store.press(
+            .enter,
+            effects: [
+                .setControls(controls), .replayUnfinished(account: "kenji"), .loadProducts(storefront: "JPN"),
+                .refresh(account: "kenji"),
+            ]
+        ) {
             $0.sheet = nil
             $0.account = Self.account("kenji")
             $0.storefront = Self.storefront("JPN")
@@ -518,10 +582,17 @@ import Testing
 
     @Test func anUnreachableStoreIsALineNotASheetAndClearsWhenItAnswers() {
         var store = ReducerTestStore(F.state())
-        store.send(.refreshFailed("store unreachable at http://127.0.0.1:9/")) { $0.storeProblem = "store unreachable at http://127.0.0.1:9/" }
+        store.send(.refreshFailed("store unreachable at http://127.0.0.1:9/")) {
+            $0.storeProblem = "store unreachable at http://127.0.0.1:9/"
+        }
         // Once, and the news first: a narrow screen cuts the detail at the end.
-        #expect(View.render(store.state).text.contains("⚠ store unreachable — retrying; payments in flight are kept · store unreachable…"))
-        store.send(.snapshot(StoreSnapshot(history: [], pending: [], balances: [:], entitlements: [], controls: TestControls()))) {
+        #expect(
+            View.render(store.state).text.contains(
+                "⚠ store unreachable — retrying; payments in flight are kept · store unreachable…"))
+        store.send(
+            .snapshot(
+                StoreSnapshot(history: [], pending: [], balances: [:], entitlements: [], controls: TestControls()))
+        ) {
             $0.storeProblem = nil
         }
     }
@@ -529,7 +600,8 @@ import Testing
     @Test func everyOutcomeAndVerificationFailureCanBeChosen() {
         #expect(ControlRow.allCases.count == 12)
         // → steps through these in turn, then starts again.
-        let outcomes: [PaymentOutcome] = [.success, .cancel, .deferred, .interrupted]
+        let outcomes: [PaymentOutcome] =
+            [.success, .cancel, .deferred, .interrupted]
             + SKErrorCode.allCases.filter { $0 != .paymentCancelled }.map { .fail($0) }
             + URLErrorCode.allCases.map { .network($0) }
         var store = ReducerTestStore(F.state())
@@ -538,19 +610,26 @@ import Testing
         var seen: Set<String> = []
         for step in 1...outcomes.count + 1 {
             controls.nextOutcome = outcomes[step % outcomes.count]
-            store.press(.right, effects: [.setControls(controls)]) { $0.controls.nextOutcome = outcomes[step % outcomes.count] }
+            store.press(.right, effects: [.setControls(controls)]) {
+                $0.controls.nextOutcome = outcomes[step % outcomes.count]
+            }
             seen.insert(store.state.controls.nextOutcome.token)
         }
         #expect(store.state.controls.nextOutcome == .cancel)  // round once, and one step on
-        for code in SKErrorCode.allCases where code != .paymentCancelled { #expect(seen.contains("fail:\(code.rawValue)")) }
+        for code in SKErrorCode.allCases where code != .paymentCancelled {
+            #expect(seen.contains("fail:\(code.rawValue)"))
+        }
         #expect(seen.isSuperset(of: ["success", "cancel", "deferred", "interrupted", "network:-1009"]))
 
         // The verification row steps through every failure the same way.
-        let failures: [VerificationFailure?] = [nil, .unreachable] + VerifyStatus.allCases.filter { $0 != .valid }.map { .status($0) }
+        let failures: [VerificationFailure?] =
+            [nil, .unreachable] + VerifyStatus.allCases.filter { $0 != .valid }.map { .status($0) }
         store.arrange { $0.sheet = .testControls(selection: ControlRow.verification.rawValue) }
         for step in 1...failures.count {
             controls.verificationFailure = failures[step % failures.count]
-            store.press(.right, effects: [.setControls(controls)]) { $0.controls.verificationFailure = failures[step % failures.count] }
+            store.press(.right, effects: [.setControls(controls)]) {
+                $0.controls.verificationFailure = failures[step % failures.count]
+            }
         }
         #expect(store.state.controls.verificationFailure == nil)  // round once
 
@@ -558,7 +637,9 @@ import Testing
         store.arrange { $0.sheet = .testControls(selection: ControlRow.apiErrors.rawValue) }
         for api in SimulatedAPI.allCases {
             controls.apiErrors = [api: .storeKit(.unknown)]
-            store.press(.right, effects: [.setControls(controls)]) { $0.controls.apiErrors = [api: .storeKit(.unknown)] }
+            store.press(.right, effects: [.setControls(controls)]) {
+                $0.controls.apiErrors = [api: .storeKit(.unknown)]
+            }
         }
         controls.apiErrors = [:]
         store.press(.right, effects: [.setControls(controls)]) { $0.controls.apiErrors = [:] }
@@ -577,11 +658,17 @@ import Testing
         var store = ReducerTestStore(F.state())
         let deferred = F.transaction("2000000000000010", F.removeAds, .deferred)
         let bought = F.transaction("2000000000000011", F.gems, .purchased, finished: true)
-        store.send(.snapshot(StoreSnapshot(history: [deferred, bought], pending: [], balances: [:], entitlements: [], controls: TestControls()))) {
+        store.send(
+            .snapshot(
+                StoreSnapshot(
+                    history: [deferred, bought], pending: [], balances: [:], entitlements: [], controls: TestControls())
+            )
+        ) {
             $0.history = [deferred, bought]
         }
         store.press(.character("m")) { $0.sheet = .transactionManager(selection: 0) }
-        store.press(.character("A"), effects: [.manage(.approveAskToBuy("2000000000000010")), .refresh(account: "alice")])
+        store.press(
+            .character("A"), effects: [.manage(.approveAskToBuy("2000000000000010")), .refresh(account: "alice")])
         store.press(.down) { $0.sheet = .transactionManager(selection: 1) }
         // A refund and a delete cannot be undone: the first press says what the second does.
         store.press(.character("F")) {
@@ -593,8 +680,10 @@ import Testing
             $0.armed = nil
             $0.armedTransaction = nil
         }
-        for (key, action) in [("D", ManageAction.declineAskToBuy("2000000000000011")), ("I", .resolveIssue("2000000000000011")),
-                              ("E", .expireSubscription("2000000000000011")), ("N", .forceRenewal("2000000000000011"))] {
+        for (key, action) in [
+            ("D", ManageAction.declineAskToBuy("2000000000000011")), ("I", .resolveIssue("2000000000000011")),
+            ("E", .expireSubscription("2000000000000011")), ("N", .forceRenewal("2000000000000011")),
+        ] {
             store.press(.character(Character(key)), effects: [.manage(action), .refresh(account: "alice")])
         }
         store.press(.character("X")) {
@@ -613,7 +702,12 @@ import Testing
         }
         // A refresh between the presses puts another transaction under the selection: it is not deleted.
         let renewal = F.transaction("2000000000000012", F.gems, .purchased, finished: true)
-        store.send(.snapshot(StoreSnapshot(history: [deferred, renewal, bought], pending: [], balances: [:], entitlements: [], controls: TestControls()))) {
+        store.send(
+            .snapshot(
+                StoreSnapshot(
+                    history: [deferred, renewal, bought], pending: [], balances: [:], entitlements: [],
+                    controls: TestControls()))
+        ) {
             $0.history = [deferred, renewal, bought]
         }
         store.press(.character("X")) {
@@ -667,8 +761,13 @@ import Testing
         store.press(.down) { $0.sheet = .accountPicker(selection: 1) }
         var controls = TestControls()
         controls.account = "kenji"
-        store.press(.enter, effects: [.setControls(controls), .replayUnfinished(account: "kenji"), .loadProducts(storefront: "JPN"),
-                                      .refresh(account: "kenji")]) {
+        store.press(
+            .enter,
+            effects: [
+                .setControls(controls), .replayUnfinished(account: "kenji"), .loadProducts(storefront: "JPN"),
+                .refresh(account: "kenji"),
+            ]
+        ) {
             $0.sheet = nil
             $0.account = Self.account("kenji")
             $0.controls.account = "kenji"
@@ -717,14 +816,20 @@ import Testing
 
     @Test func restoreReportsItsResult() {
         var store = ReducerTestStore(F.state())
-        store.press(.character("r"), effects: [.restore(account: "alice")]) { $0.status = Self.status("Restoring purchases…") }
-        store.send(.restoreFinished(.nothing), effects: [.refresh(account: "alice")]) { $0.sheet = .restoreResult(.nothing) }
+        store.press(.character("r"), effects: [.restore(account: "alice")]) {
+            $0.status = Self.status("Restoring purchases…")
+        }
+        store.send(.restoreFinished(.nothing), effects: [.refresh(account: "alice")]) {
+            $0.sheet = .restoreResult(.nothing)
+        }
         #expect(View.render(store.state).text.contains("Nothing to restore"))
     }
 
     @Test func statusClearsAfterAFewSecondsAndTheStoreIsReread() {
         var store = ReducerTestStore(F.state())
-        store.press(.character("r"), effects: [.restore(account: "alice")]) { $0.status = Self.status("Restoring purchases…") }
+        store.press(.character("r"), effects: [.restore(account: "alice")]) {
+            $0.status = Self.status("Restoring purchases…")
+        }
         // 5 s later: past the status's 4 s, and into another 2 s refresh period.
         store.send(.tick(F.now.addingTimeInterval(5)), effects: [.refresh(account: "alice")]) {
             $0.now = F.now.addingTimeInterval(5)
@@ -735,8 +840,12 @@ import Testing
 
     @Test func dueVerificationRetryIsAskedForOnce() {
         var store = ReducerTestStore(F.state())
-        let entry = [PendingPayment(transactionId: "2000000000000013", productId: F.gems, quantity: 1, state: .purchased, since: F.now,
-                                    reason: .awaitingVerification(attempts: 1, lastError: "down", nextAttempt: F.now.addingTimeInterval(0.15)))]
+        let entry = [
+            PendingPayment(
+                transactionId: "2000000000000013", productId: F.gems, quantity: 1, state: .purchased, since: F.now,
+                reason: .awaitingVerification(
+                    attempts: 1, lastError: "down", nextAttempt: F.now.addingTimeInterval(0.15)))
+        ]
         store.arrange { $0.pending = entry }
         store.send(.tick(F.now.addingTimeInterval(0.1))) {
             $0.now = F.now.addingTimeInterval(0.1)

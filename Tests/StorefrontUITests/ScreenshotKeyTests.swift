@@ -3,6 +3,7 @@ import Foundation
 import StoreCore
 import StoreKitModel
 import Testing
+
 @testable import StorefrontUI
 
 /// Ctrl+S saves the screen as it is, whatever is open, and says where it went. The reducer only
@@ -41,14 +42,26 @@ import Testing
 
     @Test func eachStepOfAPurchaseIsMarkedOnce() {
         let transaction = F.transaction("2000000000000003", "com.example.storefront.gems.100", .purchasing)
-        #expect(StoreEventMarkers.markers(for: .paymentAdded(transaction)) == ["purchasing 2000000000000003 com.example.storefront.gems.100"])
-        #expect(StoreEventMarkers.markers(for: .transactionUpdate(TransactionUpdate(transaction: transaction, receipt: nil))).isEmpty)
+        #expect(
+            StoreEventMarkers.markers(for: .paymentAdded(transaction)) == [
+                "purchasing 2000000000000003 com.example.storefront.gems.100"
+            ])
+        #expect(
+            StoreEventMarkers.markers(
+                for: .transactionUpdate(TransactionUpdate(transaction: transaction, receipt: nil))
+            ).isEmpty)
         var purchased = transaction
         purchased.state = .purchased
-        #expect(StoreEventMarkers.markers(for: .transactionUpdate(TransactionUpdate(transaction: purchased, receipt: nil))) == ["purchased 2000000000000003"])
-        #expect(StoreEventMarkers.markers(for: .appSteps([.delivered(transactionId: "2000000000000003", firstTime: true),
-                                                          .verified(transactionId: "2000000000000003"),
-                                                          .finished(transactionId: "2000000000000003")]))
+        #expect(
+            StoreEventMarkers.markers(for: .transactionUpdate(TransactionUpdate(transaction: purchased, receipt: nil)))
+                == ["purchased 2000000000000003"])
+        #expect(
+            StoreEventMarkers.markers(
+                for: .appSteps([
+                    .delivered(transactionId: "2000000000000003", firstTime: true),
+                    .verified(transactionId: "2000000000000003"),
+                    .finished(transactionId: "2000000000000003"),
+                ]))
                 == ["delivered 2000000000000003", "verified 2000000000000003", "finished 2000000000000003"])
         #expect(StoreEventMarkers.markers(for: .key(.enter)).isEmpty)
     }

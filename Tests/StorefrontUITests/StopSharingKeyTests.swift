@@ -3,6 +3,7 @@ import Foundation
 import StoreCore
 import StoreKitModel
 import Testing
+
 @testable import StorefrontUI
 
 /// `S` in the transaction manager stops sharing the selected purchase with the family.
@@ -11,9 +12,14 @@ import Testing
 
     @Test func sInTheManagerStopsSharingTheSelectedPurchase() {
         var state = F.state()
-        state.history = [F.transaction("2000000000000001", "com.example.storefront.theme.dark", .purchased, finished: true)]
+        state.history = [
+            F.transaction("2000000000000001", "com.example.storefront.theme.dark", .purchased, finished: true)
+        ]
         state.sheet = .transactionManager(selection: 0)
-        #expect(Reducer.reduce(&state, .key(.character("S"))) == [.manage(.stopSharing("2000000000000001")), .refresh(account: "alice")])
+        #expect(
+            Reducer.reduce(&state, .key(.character("S"))) == [
+                .manage(.stopSharing("2000000000000001")), .refresh(account: "alice"),
+            ])
         #expect(KeyBindings.command(for: .character("S"), in: .manager) == .stopSharing)
         #expect(KeyBindings.command(for: .character("S"), in: .main) == nil, "only the manager has it")
     }

@@ -1,8 +1,8 @@
 import CellGrid
 import Foundation
 import StoreCore
-import StorefrontUI
 import StoreKitModel
+import StorefrontUI
 import Testing
 
 /// What the App Store's purchase rules look like on screen: the sheet for what the account
@@ -23,13 +23,22 @@ import Testing
         var state = F.state(small, language: language)
         let ads = F.transaction("2000000000000001", F.removeAds, .purchased, finished: true)
         let monthly = F.transaction("2000000000000002", F.monthly, .purchased, finished: true)
-        F.send(&state, .snapshot(StoreSnapshot(
-            history: [monthly, ads], pending: [], balances: [:],
-            entitlements: [Entitlement(productId: F.removeAds, type: .nonConsumable, transactionId: ads.id, originalTransactionId: ads.id,
-                                       purchaseDate: F.now, expiresDate: nil, willAutoRenew: false),
-                           Entitlement(productId: F.monthly, type: .autoRenewable, transactionId: monthly.id, originalTransactionId: monthly.id,
-                                       purchaseDate: F.now, expiresDate: F.now.addingTimeInterval(95), willAutoRenew: true)],
-            controls: TestControls())))
+        F.send(
+            &state,
+            .snapshot(
+                StoreSnapshot(
+                    history: [monthly, ads], pending: [], balances: [:],
+                    entitlements: [
+                        Entitlement(
+                            productId: F.removeAds, type: .nonConsumable, transactionId: ads.id,
+                            originalTransactionId: ads.id,
+                            purchaseDate: F.now, expiresDate: nil, willAutoRenew: false),
+                        Entitlement(
+                            productId: F.monthly, type: .autoRenewable, transactionId: monthly.id,
+                            originalTransactionId: monthly.id,
+                            purchaseDate: F.now, expiresDate: F.now.addingTimeInterval(95), willAutoRenew: true),
+                    ],
+                    controls: TestControls())))
         return state
     }
 
@@ -62,7 +71,11 @@ import Testing
     @Test func anAccountThatHadTheGroupPaysThePrice() {
         var state = F.state(Self.small)
         let expired = F.transaction("2000000000000001", F.plusMonthly, .purchased, finished: true)
-        F.send(&state, .snapshot(StoreSnapshot(history: [expired], pending: [], balances: [:], entitlements: [], controls: TestControls())))
+        F.send(
+            &state,
+            .snapshot(
+                StoreSnapshot(
+                    history: [expired], pending: [], balances: [:], entitlements: [], controls: TestControls())))
         Self.filtered(&state, "premium monthly")
         F.keys(&state, .enter)
         let text = Golden.text(state)
@@ -73,9 +86,14 @@ import Testing
     @Test func aRefundedTransactionReadsRefunded() {
         var state = F.state(Self.small)
         var gems = F.transaction("2000000000000001", F.gems, .purchased, finished: true)
-        gems.terms = TransactionTerms(price: Decimal(string: "0.99")!, currency: "USD",
-                                      revocation: Revocation(date: F.now, reason: .other))
-        F.send(&state, .snapshot(StoreSnapshot(history: [gems], pending: [], balances: ["gems": 0], entitlements: [], controls: TestControls())))
+        gems.terms = TransactionTerms(
+            price: Decimal(string: "0.99")!, currency: "USD",
+            revocation: Revocation(date: F.now, reason: .other))
+        F.send(
+            &state,
+            .snapshot(
+                StoreSnapshot(
+                    history: [gems], pending: [], balances: ["gems": 0], entitlements: [], controls: TestControls())))
         F.send(&state, .appSteps([.revoked(transactionId: gems.id, balance: "gems", amount: 100)]))
         Golden.check("refunded-80x24", state)
     }
@@ -83,24 +101,41 @@ import Testing
     @Test func aBillingIssueShowsInTheWalletWithItsGracePeriod() {
         var state = F.state(Self.small)
         let monthly = F.transaction("2000000000000001", F.monthly, .purchased, finished: true)
-        let inGrace = RenewalInfo(willAutoRenew: true, autoRenewProductId: F.monthly, isInBillingRetry: true,
-                                  gracePeriodExpirationDate: F.now.addingTimeInterval(5 * 86_400))
-        F.send(&state, .snapshot(StoreSnapshot(
-            history: [monthly], pending: [], balances: [:],
-            entitlements: [Entitlement(productId: F.monthly, type: .autoRenewable, transactionId: monthly.id, originalTransactionId: monthly.id,
-                                       purchaseDate: F.now, expiresDate: F.now.addingTimeInterval(-60), willAutoRenew: true, renewal: inGrace)],
-            controls: TestControls())))
+        let inGrace = RenewalInfo(
+            willAutoRenew: true, autoRenewProductId: F.monthly, isInBillingRetry: true,
+            gracePeriodExpirationDate: F.now.addingTimeInterval(5 * 86_400))
+        F.send(
+            &state,
+            .snapshot(
+                StoreSnapshot(
+                    history: [monthly], pending: [], balances: [:],
+                    entitlements: [
+                        Entitlement(
+                            productId: F.monthly, type: .autoRenewable, transactionId: monthly.id,
+                            originalTransactionId: monthly.id,
+                            purchaseDate: F.now, expiresDate: F.now.addingTimeInterval(-60), willAutoRenew: true,
+                            renewal: inGrace)
+                    ],
+                    controls: TestControls())))
         Self.filtered(&state, "premium monthly")
         let text = Golden.text(state)
         #expect(text.contains("Premium Monthly in grace period, 5 d left"), "\(text)")
         #expect(text.contains("Subscribed"), "a subscription in its grace period is still in force")
         var lapsed = inGrace
         lapsed.gracePeriodExpirationDate = nil
-        F.send(&state, .snapshot(StoreSnapshot(
-            history: [monthly], pending: [], balances: [:],
-            entitlements: [Entitlement(productId: F.monthly, type: .autoRenewable, transactionId: monthly.id, originalTransactionId: monthly.id,
-                                       purchaseDate: F.now, expiresDate: F.now.addingTimeInterval(-60), willAutoRenew: true, renewal: lapsed)],
-            controls: TestControls())))
+        F.send(
+            &state,
+            .snapshot(
+                StoreSnapshot(
+                    history: [monthly], pending: [], balances: [:],
+                    entitlements: [
+                        Entitlement(
+                            productId: F.monthly, type: .autoRenewable, transactionId: monthly.id,
+                            originalTransactionId: monthly.id,
+                            purchaseDate: F.now, expiresDate: F.now.addingTimeInterval(-60), willAutoRenew: true,
+                            renewal: lapsed)
+                    ],
+                    controls: TestControls())))
         #expect(Golden.text(state).contains("Premium Monthly in billing retry (no access)"))
         #expect(!Golden.text(state).contains("Subscribed"))
     }
@@ -112,11 +147,18 @@ import Testing
         #expect(Golden.text(state).contains("replacing Premium Monthly"))
         let plus = F.transaction("2000000000000003", F.plusMonthly, .purchased, finished: true)
         state = F.state(Self.small)
-        F.send(&state, .snapshot(StoreSnapshot(
-            history: [plus], pending: [], balances: [:],
-            entitlements: [Entitlement(productId: F.plusMonthly, type: .autoRenewable, transactionId: plus.id, originalTransactionId: plus.id,
-                                       purchaseDate: F.now, expiresDate: F.now.addingTimeInterval(3 * 86_400), willAutoRenew: true)],
-            controls: TestControls())))
+        F.send(
+            &state,
+            .snapshot(
+                StoreSnapshot(
+                    history: [plus], pending: [], balances: [:],
+                    entitlements: [
+                        Entitlement(
+                            productId: F.plusMonthly, type: .autoRenewable, transactionId: plus.id,
+                            originalTransactionId: plus.id,
+                            purchaseDate: F.now, expiresDate: F.now.addingTimeInterval(3 * 86_400), willAutoRenew: true)
+                    ],
+                    controls: TestControls())))
         Self.filtered(&state, "premium monthly")
         F.keys(&state, .enter)
         Golden.check("confirm-downgrade-80x24", state)
@@ -126,12 +168,20 @@ import Testing
         var state = F.state(Self.small)
         let expiry = F.now.addingTimeInterval(30 * 86_400 - 60)
         var monthly = F.transaction("2000000000000002", F.monthly, .purchased, finished: true)
-        monthly.terms = TransactionTerms(price: try #require(Decimal(string: "4.99")), currency: "USD", expirationDate: expiry)
-        F.send(&state, .snapshot(StoreSnapshot(
-            history: [monthly], pending: [], balances: [:],
-            entitlements: [Entitlement(productId: F.monthly, type: .autoRenewable, transactionId: monthly.id, originalTransactionId: monthly.id,
-                                       purchaseDate: monthly.purchaseDate, expiresDate: expiry, willAutoRenew: true)],
-            controls: TestControls())))
+        monthly.terms = TransactionTerms(
+            price: try #require(Decimal(string: "4.99")), currency: "USD", expirationDate: expiry)
+        F.send(
+            &state,
+            .snapshot(
+                StoreSnapshot(
+                    history: [monthly], pending: [], balances: [:],
+                    entitlements: [
+                        Entitlement(
+                            productId: F.monthly, type: .autoRenewable, transactionId: monthly.id,
+                            originalTransactionId: monthly.id,
+                            purchaseDate: monthly.purchaseDate, expiresDate: expiry, willAutoRenew: true)
+                    ],
+                    controls: TestControls())))
         Self.filtered(&state, "premium plus")
         F.keys(&state, .enter)
         let sheet = Golden.text(state)
@@ -140,7 +190,11 @@ import Testing
         var upgraded = monthly
         upgraded.terms?.upgrade = Upgrade(date: F.now, refund: try #require(Decimal(string: "4.98")))
         state = F.state(Self.small)
-        F.send(&state, .snapshot(StoreSnapshot(history: [upgraded], pending: [], balances: [:], entitlements: [], controls: TestControls())))
+        F.send(
+            &state,
+            .snapshot(
+                StoreSnapshot(
+                    history: [upgraded], pending: [], balances: [:], entitlements: [], controls: TestControls())))
         #expect(Golden.text(state).contains("upgraded · unused part refunded"))
     }
 }

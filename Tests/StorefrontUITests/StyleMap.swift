@@ -39,7 +39,8 @@ enum StyleMap {
         var runs: [Run] = []
         for column in 0..<grid.size.columns {
             let cell = grid[row, column]
-            if let last = runs.last, last.last == column - 1, last.role == cell.role, last.attributes == cell.attributes {
+            if let last = runs.last, last.last == column - 1, last.role == cell.role, last.attributes == cell.attributes
+            {
                 runs[runs.count - 1].last = column
             } else if cell.role != .normal || !cell.attributes.isEmpty {
                 runs.append(Run(first: column, last: column, role: cell.role, attributes: cell.attributes))
@@ -51,11 +52,15 @@ enum StyleMap {
     /// `# error: red, bold (without colour: bold, underline)`, from `RoleStyle`.
     static func legend(_ role: Role) -> String {
         let style = RoleStyle.of(role)
-        let color = [colorName(style.foreground), style.background == RoleStyle.defaultColor ? nil : "on " + (colorName(style.background) ?? "")]
-            .compactMap { $0 }.joined(separator: " ")
+        let color = [
+            colorName(style.foreground),
+            style.background == RoleStyle.defaultColor ? nil : "on " + (colorName(style.background) ?? ""),
+        ]
+        .compactMap { $0 }.joined(separator: " ")
         let withColor = ([color].filter { !$0.isEmpty } + names(of: style.colorLook)).joined(separator: ", ")
         let without = names(of: style.monochromeLook).joined(separator: ", ")
-        return "# \(role): \(withColor.isEmpty ? "plain" : withColor) (without colour: \(without.isEmpty ? "plain" : without))"
+        return
+            "# \(role): \(withColor.isEmpty ? "plain" : withColor) (without colour: \(without.isEmpty ? "plain" : without))"
     }
 
     static func colorName(_ color: Int16) -> String? {
@@ -64,10 +69,14 @@ enum StyleMap {
     }
 
     static func names(of attributes: Attributes) -> [String] {
-        [(Attributes.bold, "bold"), (.reverse, "reverse"), (.underline, "underline")].filter { attributes.contains($0.0) }.map(\.1)
+        [(Attributes.bold, "bold"), (.reverse, "reverse"), (.underline, "underline")].filter {
+            attributes.contains($0.0)
+        }.map(\.1)
     }
 
     static func names(of look: RoleStyle.Look) -> [String] {
-        [(RoleStyle.Look.bold, "bold"), (.dim, "dim"), (.reverse, "reverse"), (.underline, "underline")].filter { look.contains($0.0) }.map(\.1)
+        [(RoleStyle.Look.bold, "bold"), (.dim, "dim"), (.reverse, "reverse"), (.underline, "underline")].filter {
+            look.contains($0.0)
+        }.map(\.1)
     }
 }

@@ -1,8 +1,8 @@
 import CellGrid
 import Foundation
 import StoreCore
-import StorefrontUI
 import StoreKitModel
+import StorefrontUI
 import Testing
 
 /// StoreKit's manage-subscriptions and refund-request sheets, exhaustively: each key's whole
@@ -12,12 +12,14 @@ import Testing
 
     static let monthly: Transaction = {
         var monthly = F.transaction("2000000000000002", F.monthly, .purchased, finished: true)
-        monthly.terms = TransactionTerms(price: Decimal(string: "4.99")!, currency: "USD", expirationDate: F.now.addingTimeInterval(86_400))
+        monthly.terms = TransactionTerms(
+            price: Decimal(string: "4.99")!, currency: "USD", expirationDate: F.now.addingTimeInterval(86_400))
         return monthly
     }()
-    static let entitlement = Entitlement(productId: F.monthly, type: .autoRenewable, transactionId: monthly.id, originalTransactionId: monthly.id,
-                                         purchaseDate: F.now, expiresDate: F.now.addingTimeInterval(86_400), willAutoRenew: true,
-                                         renewal: RenewalInfo(willAutoRenew: true, autoRenewProductId: F.monthly))
+    static let entitlement = Entitlement(
+        productId: F.monthly, type: .autoRenewable, transactionId: monthly.id, originalTransactionId: monthly.id,
+        purchaseDate: F.now, expiresDate: F.now.addingTimeInterval(86_400), willAutoRenew: true,
+        renewal: RenewalInfo(willAutoRenew: true, autoRenewProductId: F.monthly))
 
     static func subscribed() -> ReducerTestStore {
         var store = ReducerTestStore(F.state())
@@ -39,7 +41,8 @@ import Testing
         store.press(.down) { $0.sheet = .refundRequest(RefundRequest(transactionId: Self.monthly.id, reason: 1)) }
         store.press(.enter, effects: [.manage(.refund(Self.monthly.id)), .refresh(account: "alice")]) {
             $0.sheet = nil
-            $0.status = ReducerTests.status("Refund request for Premium Monthly submitted; the test environment approves it at once.")
+            $0.status = ReducerTests.status(
+                "Refund request for Premium Monthly submitted; the test environment approves it at once.")
         }
     }
 
@@ -55,8 +58,14 @@ import Testing
 
     @Test func simulatedErrorsFailTheSheetsAsStoreKitWould() {
         var store = Self.subscribed()
-        store.arrange { $0.controls.apiErrors = [.manageSubscriptions: .network(.notConnectedToInternet), .refundRequest: .storeKit(.unknown)] }
-        store.press(.character("u")) { $0.sheet = .error(ErrorSheet(kind: .store(.network(.notConnectedToInternet)), productId: nil)) }
+        store.arrange {
+            $0.controls.apiErrors = [
+                .manageSubscriptions: .network(.notConnectedToInternet), .refundRequest: .storeKit(.unknown),
+            ]
+        }
+        store.press(.character("u")) {
+            $0.sheet = .error(ErrorSheet(kind: .store(.network(.notConnectedToInternet)), productId: nil))
+        }
         store.arrange { $0.sheet = .refundRequest(RefundRequest(transactionId: Self.monthly.id)) }
         store.press(.enter) { $0.sheet = .error(ErrorSheet(kind: .store(.storeKit(.unknown)), productId: nil)) }
     }
@@ -82,22 +91,37 @@ import Testing
         }
         store.press(.character("c")) { $0.sheet = .redeemCode("") }
         store.press(.character("x")) { $0.sheet = .redeemCode("x") }
-        store.press(.enter) { $0.sheet = .error(ErrorSheet(kind: .store(.storeKit(.invalidOfferIdentifier)), productId: nil)) }
-        store.arrange { $0.sheet = nil; $0.controls.apiErrors = [.offerCodeRedeem: .storeKit(.unknown)] }
-        store.press(.character("c")) { $0.sheet = .error(ErrorSheet(kind: .store(.storeKit(.unknown)), productId: nil)) }
+        store.press(.enter) {
+            $0.sheet = .error(ErrorSheet(kind: .store(.storeKit(.invalidOfferIdentifier)), productId: nil))
+        }
+        store.arrange {
+            $0.sheet = nil
+            $0.controls.apiErrors = [.offerCodeRedeem: .storeKit(.unknown)]
+        }
+        store.press(.character("c")) {
+            $0.sheet = .error(ErrorSheet(kind: .store(.storeKit(.unknown)), productId: nil))
+        }
     }
 
     @Test func thePurchaseSheetChoosesAPromotionalOrWinBackOffer() {
         var store = ReducerTestStore(F.state())
         store.arrange { $0.list.setQuery("premium monthly") }
-        let sheet = { (offer: String?) in Sheet.confirmPurchase(ConfirmPurchase(productId: F.monthly, quantity: 1, pendingIds: [], offerId: offer)) }
+        let sheet = { (offer: String?) in
+            Sheet.confirmPurchase(ConfirmPurchase(productId: F.monthly, quantity: 1, pendingIds: [], offerId: offer))
+        }
         store.press(.enter) { $0.sheet = sheet(nil) }
         store.press(.character("o")) { $0.sheet = sheet("com.example.storefront.premium.halfprice") }
         Golden.check("confirm-promotional-80x24", store.state)
         store.press(.character("o")) { $0.sheet = sheet("com.example.storefront.premium.comeback") }
         store.press(.character("o")) { $0.sheet = sheet(nil) }
         store.press(.character("o")) { $0.sheet = sheet("com.example.storefront.premium.halfprice") }
-        store.press(.enter, effects: [.buyWithOffer(productId: F.monthly, offerId: "com.example.storefront.premium.halfprice", account: "alice")]) {
+        store.press(
+            .enter,
+            effects: [
+                .buyWithOffer(
+                    productId: F.monthly, offerId: "com.example.storefront.premium.halfprice", account: "alice")
+            ]
+        ) {
             $0.sheet = nil
             $0.status = ReducerTests.status("Purchasing Premium Monthly…")
         }

@@ -1,8 +1,8 @@
 import CellGrid
 import Foundation
 import StoreCore
-import StorefrontUI
 import StoreKitModel
+import StorefrontUI
 import Testing
 
 /// An AppState on the repository's products.json with the products request answered, a fixed
@@ -14,31 +14,44 @@ enum UIFixture {
     static let plusMonthly = "com.example.storefront.premiumplus.monthly"
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
 
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     static let catalog: Catalog = {
         do {
-            return try CatalogLoader.decode(Array(try Data(contentsOf: root.appendingPathComponent("products.json"))), source: "products.json")
+            return try CatalogLoader.decode(
+                Array(try Data(contentsOf: root.appendingPathComponent("products.json"))), source: "products.json")
         } catch {
             preconditionFailure("products.json must load for the UI tests: \(error)")
         }
     }()
 
-    static func state(_ size: TerminalSize = TerminalSize(columns: 80, rows: 24), language: Language = .english,
-                      account: String = "alice", loaded: Bool = true) -> AppState {
+    static func state(
+        _ size: TerminalSize = TerminalSize(columns: 80, rows: 24), language: Language = .english,
+        account: String = "alice", loaded: Bool = true
+    ) -> AppState {
         let account = catalog.account(named: account) ?? catalog.defaultAccount
         let storefront = catalog.storefront(id: account.storefront) ?? catalog.storefronts[0]
-        var state = AppState(catalog: catalog, storeLabel: "simulated store", language: language, account: account,
-                             storefront: storefront, localeOverride: nil, asciiOnly: false, size: size, now: now)
+        var state = AppState(
+            catalog: catalog, storeLabel: "simulated store", language: language, account: account,
+            storefront: storefront, localeOverride: nil, asciiOnly: false, size: size, now: now)
         state.timeZone = TimeZone(identifier: "UTC") ?? .current
-        if loaded { _ = Reducer.reduce(&state, .productsLoaded(catalog.request(ids: catalog.allProductIds, storefront: storefront))) }
+        if loaded {
+            _ = Reducer.reduce(
+                &state, .productsLoaded(catalog.request(ids: catalog.allProductIds, storefront: storefront)))
+        }
         return state
     }
 
-    static func transaction(_ id: String, _ productId: String, _ state: TransactionState, error: StoreError? = nil,
-                            account: String = "alice", quantity: Int = 1, finished: Bool = false) -> Transaction {
-        Transaction(id: id, originalId: id, payment: Payment(productId: productId, quantity: quantity, applicationUsername: "order-\(id)", account: account),
-                    state: state, error: error, purchaseDate: now.addingTimeInterval(-60), finished: finished)
+    static func transaction(
+        _ id: String, _ productId: String, _ state: TransactionState, error: StoreError? = nil,
+        account: String = "alice", quantity: Int = 1, finished: Bool = false
+    ) -> Transaction {
+        Transaction(
+            id: id, originalId: id,
+            payment: Payment(
+                productId: productId, quantity: quantity, applicationUsername: "order-\(id)", account: account),
+            state: state, error: error, purchaseDate: now.addingTimeInterval(-60), finished: finished)
     }
 
     /// The pending payments a store with an empty app ledger reports for these unfinished
@@ -51,8 +64,9 @@ enum UIFixture {
             case .deferred: reason = .awaitingApproval
             case .purchased, .restored: reason = .unfinished
             }
-            return PendingPayment(transactionId: transaction.id, productId: transaction.productId, quantity: transaction.quantity,
-                                  state: transaction.state, since: transaction.purchaseDate, reason: reason)
+            return PendingPayment(
+                transactionId: transaction.id, productId: transaction.productId, quantity: transaction.quantity,
+                state: transaction.state, since: transaction.purchaseDate, reason: reason)
         }
     }
 
@@ -80,10 +94,14 @@ enum Golden {
 
     /// The screen as a golden file holds it: each row without its trailing blanks.
     static func text(_ state: AppState) -> String {
-        View.render(state).rows.map { $0.replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }.joined(separator: "\n") + "\n"
+        View.render(state).rows.map { $0.replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }
+            .joined(separator: "\n") + "\n"
     }
 
-    static func check(_ name: String, _ state: AppState, styles: Bool = false, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+    static func check(
+        _ name: String, _ state: AppState, styles: Bool = false,
+        sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) {
         let grid = View.render(state)
         // Every row is exactly the grid's width in cells: nothing written outside it.
         for row in grid.rows { #expect(CellWidth.of(row) <= grid.size.columns, sourceLocation: sourceLocation) }
@@ -100,12 +118,15 @@ enum Golden {
             return
         }
         guard let expected = try? String(contentsOf: url, encoding: .utf8) else {
-            Issue.record("missing golden file \(url.path); run UPDATE_GOLDEN=1 swift test --filter StorefrontUITests and review it", sourceLocation: sourceLocation)
+            Issue.record(
+                "missing golden file \(url.path); run UPDATE_GOLDEN=1 swift test --filter StorefrontUITests and review it",
+                sourceLocation: sourceLocation)
             return
         }
         guard actual != expected else { return }
-        Issue.record("\(file) differs from the golden file (- golden, + now):\n\(difference(expected, actual))\nscreen now:\n\(shown)",
-                     sourceLocation: sourceLocation)
+        Issue.record(
+            "\(file) differs from the golden file (- golden, + now):\n\(difference(expected, actual))\nscreen now:\n\(shown)",
+            sourceLocation: sourceLocation)
     }
 
     /// The lines that differ, by line number: a golden screen keeps its rows in place, so a

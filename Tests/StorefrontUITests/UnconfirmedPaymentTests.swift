@@ -19,7 +19,8 @@ import Testing
     }
 
     static func snapshot(_ history: [Transaction]) -> Action {
-        .snapshot(StoreSnapshot(history: history, pending: [], balances: [:], entitlements: [], controls: TestControls()))
+        .snapshot(
+            StoreSnapshot(history: history, pending: [], balances: [:], entitlements: [], controls: TestControls()))
     }
 
     /// A payment whose add never got an answer.
@@ -27,8 +28,13 @@ import Testing
         var store = ReducerTestStore(F.state(TerminalSize(columns: 120, rows: 30)))
         store.send(.paymentUnconfirmed(productId: F.gems, quantity: 2, orderId: Self.orderId, reason: Self.away)) {
             $0.storeProblem = Self.away
-            $0.unconfirmed = [UnconfirmedPayment(productId: F.gems, quantity: 2, orderId: Self.orderId, transactionId: nil, since: F.now)]
-            $0.status = Self.status("100 Gems: the store went away before it answered; the payment may or may not have gone through.", .warning)
+            $0.unconfirmed = [
+                UnconfirmedPayment(
+                    productId: F.gems, quantity: 2, orderId: Self.orderId, transactionId: nil, since: F.now)
+            ]
+            $0.status = Self.status(
+                "100 Gems: the store went away before it answered; the payment may or may not have gone through.",
+                .warning)
         }
         return store
     }
@@ -36,18 +42,24 @@ import Testing
     @Test func anUnansweredPaymentIsInTheBannerThePendingListAndTheBuySheet() {
         var store = unanswered()
         let screen = View.render(store.state).text
-        #expect(screen.contains("⚠ 1 payment may or may not have gone through — checked when the store is back; do not pay again"), "\(screen)")
+        #expect(
+            screen.contains(
+                "⚠ 1 payment may or may not have gone through — checked when the store is back; do not pay again"),
+            "\(screen)")
         store.press(.character("p")) { $0.sheet = .pendingPayments }
         #expect(View.render(store.state).text.contains("the store went away before it answered"))
         store.press(.escape) { $0.sheet = nil }
-        store.press(.enter) { $0.sheet = .confirmPurchase(ConfirmPurchase(productId: F.gems, quantity: 1, pendingIds: [Self.orderId])) }
+        store.press(.enter) {
+            $0.sheet = .confirmPurchase(ConfirmPurchase(productId: F.gems, quantity: 1, pendingIds: [Self.orderId]))
+        }
     }
 
     @Test func aPaymentThatArrivedGoesOnWhenTheStoreIsBack() {
         var store = unanswered()
-        let arrived = Transaction(id: "2000000000000005", originalId: "2000000000000005",
-                                  payment: Payment(productId: F.gems, quantity: 2, applicationUsername: Self.orderId, account: "alice"),
-                                  state: .purchased, error: nil, purchaseDate: F.now, finished: false)
+        let arrived = Transaction(
+            id: "2000000000000005", originalId: "2000000000000005",
+            payment: Payment(productId: F.gems, quantity: 2, applicationUsername: Self.orderId, account: "alice"),
+            state: .purchased, error: nil, purchaseDate: F.now, finished: false)
         store.send(Self.snapshot([arrived])) {
             $0.storeProblem = nil
             $0.unconfirmed = []
@@ -75,8 +87,11 @@ import Testing
         }
         store.send(.refreshFailed(Self.away)) {
             $0.storeProblem = Self.away
-            $0.unconfirmed = [UnconfirmedPayment(productId: F.removeAds, quantity: 1, orderId: "order-2000000000000006",
-                                                 transactionId: purchasing.id, since: F.now)]
+            $0.unconfirmed = [
+                UnconfirmedPayment(
+                    productId: F.removeAds, quantity: 1, orderId: "order-2000000000000006",
+                    transactionId: purchasing.id, since: F.now)
+            ]
         }
         // Again: held once.
         store.send(.refreshFailed(Self.away))

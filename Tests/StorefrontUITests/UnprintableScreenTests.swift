@@ -1,8 +1,8 @@
 import CellGrid
 import Foundation
 import StoreCore
-import StorefrontUI
 import StoreKitModel
+import StorefrontUI
 import Testing
 
 private typealias F = UIFixture
@@ -15,24 +15,32 @@ private typealias F = UIFixture
         let catalog = F.catalog
         var products = catalog.products
         let first = products[0]
-        products[0] = Product(id: first.id, type: first.type, title: LocalizedText(["en": firstTitle, "zh-Hans": "100 颗宝石"]),
-                              description: first.description, prices: first.prices, unavailableIn: first.unavailableIn,
-                              removed: first.removed, wallet: first.wallet, subscription: first.subscription)
-        return Catalog(bundleId: catalog.bundleId, languages: catalog.languages, defaultStorefront: catalog.defaultStorefront,
-                       storefronts: catalog.storefronts, accounts: catalog.accounts, subscriptionGroups: catalog.subscriptionGroups,
-                       products: products, settings: catalog.settings)
+        products[0] = Product(
+            id: first.id, type: first.type, title: LocalizedText(["en": firstTitle, "zh-Hans": "100 颗宝石"]),
+            description: first.description, prices: first.prices, unavailableIn: first.unavailableIn,
+            removed: first.removed, wallet: first.wallet, subscription: first.subscription)
+        return Catalog(
+            bundleId: catalog.bundleId, languages: catalog.languages, defaultStorefront: catalog.defaultStorefront,
+            storefronts: catalog.storefronts, accounts: catalog.accounts,
+            subscriptionGroups: catalog.subscriptionGroups,
+            products: products, settings: catalog.settings)
     }
 
     static func screen(_ catalog: Catalog, history: [Transaction] = []) -> Grid {
         let size = TerminalSize(columns: 120, rows: 40)
         let account = catalog.account(named: "alice") ?? catalog.defaultAccount
-        var state = AppState(catalog: catalog, storeLabel: "simulated store", language: .english, account: account,
-                             storefront: catalog.storefront(id: account.storefront) ?? catalog.storefronts[0],
-                             localeOverride: nil, asciiOnly: false, size: size, now: F.now)
+        var state = AppState(
+            catalog: catalog, storeLabel: "simulated store", language: .english, account: account,
+            storefront: catalog.storefront(id: account.storefront) ?? catalog.storefronts[0],
+            localeOverride: nil, asciiOnly: false, size: size, now: F.now)
         state.timeZone = TimeZone(identifier: "UTC") ?? .current
         F.send(&state, .productsLoaded(catalog.request(ids: catalog.allProductIds, storefront: state.storefront)))
         if !history.isEmpty {
-            F.send(&state, .snapshot(StoreSnapshot(history: history, pending: [], balances: [:], entitlements: [], controls: TestControls())))
+            F.send(
+                &state,
+                .snapshot(
+                    StoreSnapshot(
+                        history: history, pending: [], balances: [:], entitlements: [], controls: TestControls())))
         }
         return View.render(state)
     }
@@ -49,8 +57,12 @@ private typealias F = UIFixture
     /// Transactions whose product ids a store holds: an escape sequence, a C1 control with a
     /// right-to-left override, a joiner after a letter.
     @Test func plantedProductIdsReachNoCell() {
-        let ids = ["\u{1B}]52;c;SGVsbG8=\u{7}\u{1B}[2KOK", "com.example.\u{9B}2J\u{202E}sqeg", "com.example.ge\u{200D}ms"]
-        let history = ids.enumerated().map { index, id in F.transaction("200000000000000\(index + 1)", id, .failed, error: .storeKit(.paymentInvalid)) }
+        let ids = [
+            "\u{1B}]52;c;SGVsbG8=\u{7}\u{1B}[2KOK", "com.example.\u{9B}2J\u{202E}sqeg", "com.example.ge\u{200D}ms",
+        ]
+        let history = ids.enumerated().map { index, id in
+            F.transaction("200000000000000\(index + 1)", id, .failed, error: .storeKit(.paymentInvalid))
+        }
         let grid = Self.screen(F.catalog, history: history)
         let unprintable = grid.rows.filter { !TerminalText.isPrintable($0) }
         #expect(unprintable.isEmpty, "\(unprintable.map(\.debugDescription))")

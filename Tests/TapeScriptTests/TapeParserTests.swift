@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TapeScript
 
 @Suite struct TapeParserTests {
@@ -7,7 +8,8 @@ import Testing
     }
 
     @Test func vhsCommandsAndOurStoreStep() throws {
-        let commands = try Self.steps("""
+        let commands = try Self.steps(
+            """
             # a comment
             Output demo.cast
             Set Width 100
@@ -29,17 +31,21 @@ import Testing
             Screenshot out/screen.svg
             Store approve last
             """)
-        #expect(commands == [
-            .output("demo.cast"), .setWidth(100), .setHeight(30), .setIgnored("FontSize"), .setTypingSpeed(milliseconds: 10),
-            .env(name: "LANG", value: "zh_CN.UTF-8"),
-            .type("premium monthly", speedMilliseconds: nil), .type("x", speedMilliseconds: 5),
-            .key(.named("Down"), count: 3, speedMilliseconds: nil), .key(.named("Enter"), count: 2, speedMilliseconds: 100),
-            .key(.control("C"), count: 1, speedMilliseconds: nil), .key(.alt("x"), count: 1, speedMilliseconds: nil),
-            .sleep(milliseconds: 500), .sleep(milliseconds: 1500),
-            .wait(Tape.Wait(scope: .screen, timeoutMilliseconds: 15_000, pattern: "Purchased")),
-            .wait(Tape.Wait(scope: .line, timeoutMilliseconds: 2000, pattern: "quit/ok")),
-            .screenshot("out/screen.svg"), .store(["approve", "last"]),
-        ])
+        #expect(
+            commands == [
+                .output("demo.cast"), .setWidth(100), .setHeight(30), .setIgnored("FontSize"),
+                .setTypingSpeed(milliseconds: 10),
+                .env(name: "LANG", value: "zh_CN.UTF-8"),
+                .type("premium monthly", speedMilliseconds: nil), .type("x", speedMilliseconds: 5),
+                .key(.named("Down"), count: 3, speedMilliseconds: nil),
+                .key(.named("Enter"), count: 2, speedMilliseconds: 100),
+                .key(.control("C"), count: 1, speedMilliseconds: nil),
+                .key(.alt("x"), count: 1, speedMilliseconds: nil),
+                .sleep(milliseconds: 500), .sleep(milliseconds: 1500),
+                .wait(Tape.Wait(scope: .screen, timeoutMilliseconds: 15_000, pattern: "Purchased")),
+                .wait(Tape.Wait(scope: .line, timeoutMilliseconds: 2000, pattern: "quit/ok")),
+                .screenshot("out/screen.svg"), .store(["approve", "last"]),
+            ])
     }
 
     @Test func keysAreTheBytesATerminalSends() {
@@ -50,7 +56,8 @@ import Testing
     }
 
     @Test func everyProblemAtOnceWithItsLineAndColumn() {
-        let result = TapeParser.parse("""
+        let result = TapeParser.parse(
+            """
             Set Width 100
             Enter
               Tipe "hello"
@@ -69,7 +76,10 @@ import Testing
             Issue.record("a tape with problems was accepted")
             return
         }
-        #expect(problems.all.map { "\($0.line):\($0.column)" } == ["3:3", "4:7", "5:1", "6:1", "7:6", "8:7", "9:6", "10:1", "11:1", "12:1", "13:7"])
+        #expect(
+            problems.all.map { "\($0.line):\($0.column)" } == [
+                "3:3", "4:7", "5:1", "6:1", "7:6", "8:7", "9:6", "10:1", "11:1", "12:1", "13:7",
+            ])
         #expect(problems.all[0].message.hasPrefix("unknown command Tipe"))
         #expect(problems.all[3].message == "Set Height must come before the first command that runs (line 2)")
         #expect(problems.all[9].message.hasPrefix("Hide is a VHS command storefront play does not run"))
@@ -84,10 +94,12 @@ import Testing
         writer.keys(Array("ab\"c".utf8), at: 1.5, screen: "Store\nProducts 3/12\n 6:12:50 AM purchased")
         writer.keys([0x0D, 0x03, 0x1B, 0x78], at: 1.6, screen: "Store\nProducts 3/12")
         let tape = writer.finish(screen: "Store\n┌─ Confirm ─┐  list row\nProducts 3/12")
-        #expect(tape.split(separator: "\n").dropFirst(3) == [
-            "Wait /Products 1\\/12/", "Down 2", "# paused 1.4 s", "Wait /Products 3\\/12/", "Type 'ab\"c'", "Enter", "Ctrl+C", "Alt+x",
-            "Wait /Confirm/",
-        ])
+        #expect(
+            tape.split(separator: "\n").dropFirst(3) == [
+                "Wait /Products 1\\/12/", "Down 2", "# paused 1.4 s", "Wait /Products 3\\/12/", "Type 'ab\"c'", "Enter",
+                "Ctrl+C", "Alt+x",
+                "Wait /Confirm/",
+            ])
         // It is a tape the parser takes.
         #expect(throws: Never.self) { try TapeParser.parse(tape).get() }
     }
@@ -101,10 +113,11 @@ import Testing
             Issue.record("a Scenario after a key was accepted")
             return
         }
-        #expect(problems.all.map(\.description) == [
-            "2:1: Scenario crash-loop must come before the first command that runs (line 1)",
-            "3:9: expected a scenario: a built-in's name (storefront scenarios lists them) or a file",
-        ])
+        #expect(
+            problems.all.map(\.description) == [
+                "2:1: Scenario crash-loop must come before the first command that runs (line 1)",
+                "3:9: expected a scenario: a built-in's name (storefront scenarios lists them) or a file",
+            ])
     }
 
     @Test func aRecordedWalkthroughNamesItsScenario() throws {

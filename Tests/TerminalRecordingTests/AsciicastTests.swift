@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TerminalRecording
 
 @Suite struct AsciicastTests {
@@ -9,8 +10,11 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("a.cast")
         let start = ContinuousClock.now
-        let writer = try AsciicastWriter(url: file, header: .init(width: 80, height: 24, timestamp: 1_795_587_165, title: "T \"q\"",
-                                                                  environment: ["TERM": "xterm-256color", "SHELL": "/bin/sh"]), start: start)
+        let writer = try AsciicastWriter(
+            url: file,
+            header: .init(
+                width: 80, height: 24, timestamp: 1_795_587_165, title: "T \"q\"",
+                environment: ["TERM": "xterm-256color", "SHELL": "/bin/sh"]), start: start)
         let yen = Array("¥160 中".utf8)  // ¥ is 2 bytes, 中 is 3
         try writer.record(.output, bytes: yen[..<1], at: start + .milliseconds(1))
         try writer.record(.output, bytes: yen[1..<8], at: start + .milliseconds(2))
@@ -19,13 +23,14 @@ import Testing
         try writer.record(.marker, "purchased 2000000000000001", at: start + .seconds(3))
         try writer.close()
         let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n")
-        #expect(lines == [
-            #"{"version":2,"width":80,"height":24,"timestamp":1795587165,"title":"T \"q\"","env":{"SHELL":"/bin/sh","TERM":"xterm-256color"}}"#,
-            #"[0.002000,"o","¥160 "]"#,
-            #"[1.500001,"o","中"]"#,
-            #"[2.000000,"i","\u001b[A"]"#,
-            #"[3.000000,"m","purchased 2000000000000001"]"#,
-        ])
+        #expect(
+            lines == [
+                #"{"version":2,"width":80,"height":24,"timestamp":1795587165,"title":"T \"q\"","env":{"SHELL":"/bin/sh","TERM":"xterm-256color"}}"#,
+                #"[0.002000,"o","¥160 "]"#,
+                #"[1.500001,"o","中"]"#,
+                #"[2.000000,"i","\u001b[A"]"#,
+                #"[3.000000,"m","purchased 2000000000000001"]"#,
+            ])
     }
 
     @Test func completeLengthKeepsBackOnlyACutSequence() {

@@ -1,6 +1,7 @@
-import CellGrid
 import CNcursesw
+import CellGrid
 import Testing
+
 @testable import TerminalUI
 
 @Suite struct KeyDecodingTests {

@@ -73,8 +73,9 @@ public actor ScriptedStore: StoreBackend {
         try await call("add")
         let id = String(nextId)
         nextId += 1
-        let transaction = Transaction(id: id, originalId: id, payment: payment, state: .purchasing, error: nil,
-                                      purchaseDate: Date(timeIntervalSince1970: 1_800_000_000), finished: false)
+        let transaction = Transaction(
+            id: id, originalId: id, payment: payment, state: .purchasing, error: nil,
+            purchaseDate: Date(timeIntervalSince1970: 1_800_000_000), finished: false)
         publish(TransactionUpdate(transaction: transaction, receipt: nil))
         for state in publishedDuringAdd {
             var later = transaction
@@ -114,7 +115,9 @@ public actor ScriptedStore: StoreBackend {
         return []
     }
 
-    public func verify(receipt: String, transactionId: String, productId: String, claim: String) async throws -> VerificationResult {
+    public func verify(receipt: String, transactionId: String, productId: String, claim: String) async throws
+        -> VerificationResult
+    {
         try await call("verify")
         return .verified
     }

@@ -27,15 +27,21 @@ public struct StoreFixture {
 
     /// The repository's products.json.
     public static func catalog() throws -> Catalog {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        return try CatalogLoader.decode(Array(try Data(contentsOf: root.appendingPathComponent("products.json"))), source: "products.json")
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        return try CatalogLoader.decode(
+            Array(try Data(contentsOf: root.appendingPathComponent("products.json"))), source: "products.json")
     }
 
     /// Adds a payment and waits for the update that ends `purchasing`.
-    public func buy(_ productId: String, account: String = "alice", quantity: Int = 1, order: String? = nil) async throws -> TransactionUpdate {
+    public func buy(_ productId: String, account: String = "alice", quantity: Int = 1, order: String? = nil)
+        async throws -> TransactionUpdate
+    {
         let updates = await store.updates()
-        let started = try await store.add(Payment(productId: productId, quantity: quantity, applicationUsername: order, account: account))
-        for await update in updates where update.transaction.id == started.id && update.transaction.state != .purchasing {
+        let started = try await store.add(
+            Payment(productId: productId, quantity: quantity, applicationUsername: order, account: account))
+        for await update in updates where update.transaction.id == started.id && update.transaction.state != .purchasing
+        {
             return update
         }
         throw StoreFailure("the update stream ended before \(started.id) completed")

@@ -30,8 +30,10 @@ extension CatalogLoader {
 
     /// The catalog at `location`, tried again with backoff while failures that pass (no answer,
     /// HTTP 502, 503, 504) keep coming and `budget` lasts.
-    static func download(_ location: String, retryingFor budget: Duration = .zero,
-                         fetcher: (any CatalogFetching)?) async throws -> [UInt8] {
+    static func download(
+        _ location: String, retryingFor budget: Duration = .zero,
+        fetcher: (any CatalogFetching)?
+    ) async throws -> [UInt8] {
         guard let fetcher else {
             throw CatalogError(source: location, message: "cannot be downloaded here; pass the path of a local file")
         }
@@ -68,7 +70,8 @@ extension CatalogLoader {
         } catch is CancellationError {
             throw CancellationError()
         } catch {
-            throw DownloadFailure(error: CatalogError(source: location, message: "could not be downloaded: \(error)"), passes: true)
+            throw DownloadFailure(
+                error: CatalogError(source: location, message: "could not be downloaded: \(error)"), passes: true)
         }
         let status: Int
         let body: [UInt8]?
@@ -77,12 +80,17 @@ extension CatalogLoader {
         case .tooLarge(let code): (status, body) = (code, nil)
         }
         guard (200..<300).contains(status) else {
-            throw DownloadFailure(error: CatalogError(source: location, message: "the server answered HTTP \(status); expected 200 with a JSON catalog"),
-                                  passes: [502, 503, 504].contains(status))
+            throw DownloadFailure(
+                error: CatalogError(
+                    source: location, message: "the server answered HTTP \(status); expected 200 with a JSON catalog"),
+                passes: [502, 503, 504].contains(status))
         }
         guard let body else {
-            throw DownloadFailure(error: CatalogError(source: location, message: "the response is larger than \(maxBytes / 1_048_576) MB; that is not a catalog"),
-                                  passes: false)
+            throw DownloadFailure(
+                error: CatalogError(
+                    source: location,
+                    message: "the response is larger than \(maxBytes / 1_048_576) MB; that is not a catalog"),
+                passes: false)
         }
         return body
     }

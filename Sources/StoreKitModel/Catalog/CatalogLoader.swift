@@ -29,8 +29,10 @@ public enum CatalogLoader {
     /// catalog from its store gives the store's retry budget, so a relaunch while the server restarts
     /// waits for it instead of failing. `fetcher` makes the one GET of a download; nil where only
     /// files are read (a URL is then refused with a message).
-    public static func load(from location: String, retryingFor budget: Duration = .zero,
-                            fetcher: (any CatalogFetching)?) async throws -> Catalog {
+    public static func load(
+        from location: String, retryingFor budget: Duration = .zero,
+        fetcher: (any CatalogFetching)?
+    ) async throws -> Catalog {
         if isURL(location) {
             return try decode(await download(location, retryingFor: budget, fetcher: fetcher), source: location)
         }
@@ -61,18 +63,25 @@ public enum CatalogLoader {
     }
 
     /// Parses and validates bytes already in memory; `source` names them in messages.
-    public static func decode(_ bytes: [UInt8], source: String, reading: ProductReading = .direct) throws(CatalogError) -> Catalog {
-        try bytes.withUnsafeBufferPointer { buffer throws(CatalogError) in try decode(buffer, source: source, mapped: nil, reading: reading) }
+    public static func decode(_ bytes: [UInt8], source: String, reading: ProductReading = .direct) throws(CatalogError)
+        -> Catalog
+    {
+        try bytes.withUnsafeBufferPointer { buffer throws(CatalogError) in
+            try decode(buffer, source: source, mapped: nil, reading: reading)
+        }
     }
 
     /// `mapped`: the file `bytes` are mapped from, whose pages are given back as products stream.
-    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, source: String, mapped: MappedFile?,
-                       reading: ProductReading = .direct) throws(CatalogError) -> Catalog {
+    static func decode(
+        _ bytes: UnsafeBufferPointer<UInt8>, source: String, mapped: MappedFile?,
+        reading: ProductReading = .direct
+    ) throws(CatalogError) -> Catalog {
         if let problem = encodingProblem(bytes) {
             throw CatalogError(source: source, problems: [problem])
         }
         // A native catalog's products are read while they are parsed (see NativeProductStream).
-        let stream = source.lowercased().hasSuffix(".storekit") ? nil : NativeProductStream(mapped: mapped, reading: reading)
+        let stream =
+            source.lowercased().hasSuffix(".storekit") ? nil : NativeProductStream(mapped: mapped, reading: reading)
         let root = try parse(bytes, source: source, streamingTo: stream)
         switch CatalogFormat.detect(source: source, root: root) {
         case .native:
@@ -82,7 +91,9 @@ public enum CatalogLoader {
                 if decoder.streamedContextDiffers {
                     // The header went on after the products: decode the whole tree after all.
                     decoder = NativeCatalogDecoder()
-                    if let catalog = decoder.decode(try parse(bytes, source: source, streamingTo: nil)) { return catalog }
+                    if let catalog = decoder.decode(try parse(bytes, source: source, streamingTo: nil)) {
+                        return catalog
+                    }
                 }
                 throw CatalogError(source: source, problems: decoder.check.problems)
             }
@@ -102,30 +113,38 @@ public enum CatalogLoader {
         let start = SourceLocation(line: 1, column: 1).description
         let head = Array(bytes.prefix(4)) + [UInt8](repeating: 0xFF, count: max(0, 4 - bytes.count))
         let ascii = { (byte: UInt8) in byte != 0 && byte < 0x80 }
-        let encoding: String? = switch head {
-        case [0xFF, 0xFE, 0, 0], [0, 0, 0xFE, 0xFF]: "UTF-32 text (it starts with a UTF-32 byte-order mark)"
-        case _ where head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0xFE, 0xFF]): "UTF-16 text (it starts with a UTF-16 byte-order mark)"
-        case _ where ascii(head[0]) && head[1] == 0 && head[2] == 0 && head[3] == 0,
-             _ where head[0] == 0 && head[1] == 0 && head[2] == 0 && ascii(head[3]): "UTF-32 text (three NUL bytes around each character)"
-        case _ where ascii(head[0]) && head[1] == 0 && ascii(head[2]) && head[3] == 0,
-             _ where head[0] == 0 && ascii(head[1]) && head[2] == 0 && ascii(head[3]): "UTF-16 text (a NUL byte next to each character)"
-        default: nil
-        }
+        let encoding: String? =
+            switch head {
+            case [0xFF, 0xFE, 0, 0], [0, 0, 0xFE, 0xFF]: "UTF-32 text (it starts with a UTF-32 byte-order mark)"
+            case _ where head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0xFE, 0xFF]):
+                "UTF-16 text (it starts with a UTF-16 byte-order mark)"
+            case _ where ascii(head[0]) && head[1] == 0 && head[2] == 0 && head[3] == 0,
+                _ where head[0] == 0 && head[1] == 0 && head[2] == 0 && ascii(head[3]):
+                "UTF-32 text (three NUL bytes around each character)"
+            case _ where ascii(head[0]) && head[1] == 0 && ascii(head[2]) && head[3] == 0,
+                _ where head[0] == 0 && ascii(head[1]) && head[2] == 0 && ascii(head[3]):
+                "UTF-16 text (a NUL byte next to each character)"
+            default: nil
+            }
         if let encoding {
             return CatalogProblem(path: start, message: "the file is \(encoding); save it as UTF-8")
         }
         guard let nul = bytes.prefix(8192).firstIndex(of: 0) else { return nil }
-        return CatalogProblem(path: JSONParser.location(ofByte: nul, in: bytes).description,
-                              message: "NUL byte: the file is binary; expected a JSON catalog or a .storekit file")
+        return CatalogProblem(
+            path: JSONParser.location(ofByte: nul, in: bytes).description,
+            message: "NUL byte: the file is binary; expected a JSON catalog or a .storekit file")
     }
 
     /// The JSON tree of `bytes`, its syntax error as the catalog's only problem.
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, source: String, streamingTo stream: NativeProductStream?) throws(CatalogError) -> JSONValue {
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, source: String, streamingTo stream: NativeProductStream?)
+        throws(CatalogError) -> JSONValue
+    {
         do {
             if let stream { return try JSONParser.parse(bytes, streaming: "products", to: stream) }
             return try JSONParser.parse(bytes)
         } catch {
-            throw CatalogError(source: source, problems: [CatalogProblem(path: error.location.description, message: error.message)])
+            throw CatalogError(
+                source: source, problems: [CatalogProblem(path: error.location.description, message: error.message)])
         }
     }
 
@@ -135,9 +154,14 @@ public enum CatalogLoader {
             return try FileBytes.read(path, limit: maxBytes)
         } catch {
             switch error {
-            case .notFound: throw CatalogError(source: path, message: "no such file; pass --catalog with the path of a products.json or .storekit file")
+            case .notFound:
+                throw CatalogError(
+                    source: path,
+                    message: "no such file; pass --catalog with the path of a products.json or .storekit file")
             case .notPermitted: throw CatalogError(source: path, message: "cannot be read (check its permissions)")
-            case .directory: throw CatalogError(source: path, message: "is a directory; pass the catalog file itself (e.g. \(path)/products.json)")
+            case .directory:
+                throw CatalogError(
+                    source: path, message: "is a directory; pass the catalog file itself (e.g. \(path)/products.json)")
             case .tooLarge: throw tooLarge(path)
             case .failed(let reason): throw CatalogError(source: path, message: "cannot be read: \(reason)")
             }
@@ -146,8 +170,10 @@ public enum CatalogLoader {
 
     /// `location` mapped into memory when it is a large file (see `MappedFile`), nil when it is
     /// small or cannot be mapped; over `maxBytes`, refused as any other reading refuses it.
-    static func mapIfLarge(_ location: String, threshold: Int = MappedFile.threshold,
-                           releaseStep: Int = 4 * 1024 * 1024) throws(CatalogError) -> MappedFile? {
+    static func mapIfLarge(
+        _ location: String, threshold: Int = MappedFile.threshold,
+        releaseStep: Int = 4 * 1024 * 1024
+    ) throws(CatalogError) -> MappedFile? {
         do {
             return try MappedFile.openIfLarge(location, threshold: threshold, limit: maxBytes, releaseStep: releaseStep)
         } catch {

@@ -1,4 +1,5 @@
 import JSONReading
+
 /// One thing wrong with a catalog: where (a JSON path such as `products[3].prices.JPN`, or a
 /// line and column for syntax) and what, including the offending value and what was expected.
 public struct CatalogProblem: Sendable, Hashable, CustomStringConvertible {

@@ -46,10 +46,12 @@ public struct JSONPath: Sendable, CustomStringConvertible {
             switch component {
             case .key(let key):
                 // Short plain keys as `.key`; anything else quoted and, when long, cut short like a value.
-                let simple = !key.isEmpty && key.utf8.count <= 40 && key.utf8.allSatisfy { byte in
-                    (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
-                        || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
-                }
+                let simple =
+                    !key.isEmpty && key.utf8.count <= 40
+                    && key.utf8.allSatisfy { byte in
+                        (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                            || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+                    }
                 let part = simple ? key : "[\(quoted(key))]"
                 text = text.isEmpty ? part : simple ? "\(text).\(part)" : text + part
             case .index(let index):

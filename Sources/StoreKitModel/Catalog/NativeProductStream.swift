@@ -29,8 +29,10 @@ final class NativeProductStream: JSONElementSink {
     /// Whether the products were read in parts at once (see `ParallelProducts`).
     private(set) var readInParts = false
 
-    init(mapped: MappedFile? = nil, reading: CatalogLoader.ProductReading = .direct,
-         cores: Int = ProcessInfo.processInfo.activeProcessorCount) {
+    init(
+        mapped: MappedFile? = nil, reading: CatalogLoader.ProductReading = .direct,
+        cores: Int = ProcessInfo.processInfo.activeProcessorCount
+    ) {
         self.mapped = mapped
         pages = mapped.map { PageRelease($0) }
         self.reading = reading
@@ -48,8 +50,9 @@ final class NativeProductStream: JSONElementSink {
         storefronts = header.readStorefronts(preceding["storefronts"])
         reportedStorefronts = header.reportedStorefronts
         groups = header.readGroups(preceding["subscriptionGroups"], languages: IdList(languages)).map(\.id)
-        decoder = ProductsDecoder(languages: IdList(languages), storefronts: storefronts, groups: groups,
-                                  reportedStorefronts: reportedStorefronts)
+        decoder = ProductsDecoder(
+            languages: IdList(languages), storefronts: storefronts, groups: groups,
+            reportedStorefronts: reportedStorefronts)
         began = true
         return true
     }
@@ -71,7 +74,9 @@ final class NativeProductStream: JSONElementSink {
     /// valid and no id repeats; false leaves everything as it was, for the parser to go through
     /// the elements one by one.
     func elements(reading cursor: inout Cursor) -> Bool {
-        guard reading == .direct, let whole = ParallelProducts.read(from: cursor, decoder: decoder, mapped: mapped, cores: cores) else { return false }
+        guard reading == .direct,
+            let whole = ParallelProducts.read(from: cursor, decoder: decoder, mapped: mapped, cores: cores)
+        else { return false }
         readInParts = true
         products = whole.products
         index = whole.index
@@ -90,4 +95,3 @@ final class NativeProductStream: JSONElementSink {
         return (products, index ?? decoder.firstSeen)
     }
 }
-

@@ -30,21 +30,27 @@ enum ParallelProducts {
     }
 
     /// The products from the cursor (at the array's first element) to the array's end.
-    static func read(from cursor: Cursor, decoder: ProductsDecoder, mapped: MappedFile?,
-                     cores: Int) -> Whole? {
+    static func read(
+        from cursor: Cursor, decoder: ProductsDecoder, mapped: MappedFile?,
+        cores: Int
+    ) -> Whole? {
         let bytes = cursor.bytes
         let (first, span, count) = (cursor.index, bytes.count - cursor.index, min(cores, maximumParts))
         guard count > 1, span >= minimumBytes else { return nil }
         var starts = [first]
         for part in 1..<count {
-            if let start = likelyElementStart(in: bytes, from: first + span / count * part), start > starts[starts.count - 1] {
+            if let start = likelyElementStart(in: bytes, from: first + span / count * part),
+                start > starts[starts.count - 1]
+            {
                 starts.append(start)
             }
         }
         guard starts.count > 1 else { return nil }
         var parts = [Part?](repeating: nil, count: starts.count)
         parts.withUnsafeMutableBufferPointer { slots in
-            let job = Job(bytes: bytes, starts: starts, depth: cursor.depth, decoder: decoder, mapped: mapped, slots: slots, abandoned: Abandoned())
+            let job = Job(
+                bytes: bytes, starts: starts, depth: cursor.depth, decoder: decoder, mapped: mapped, slots: slots,
+                abandoned: Abandoned())
             DispatchQueue.concurrentPerform(iterations: starts.count) { part in job.run(part) }
         }
         return join(&parts)
@@ -63,8 +69,9 @@ enum ParallelProducts {
         let abandoned: Abandoned
 
         func run(_ part: Int) {
-            slots[part] = read(bytes, from: starts[part], until: part + 1 < starts.count ? starts[part + 1] : nil,
-                               depth: depth, decoder: decoder.forked(), mapped: mapped, abandoned: abandoned)
+            slots[part] = read(
+                bytes, from: starts[part], until: part + 1 < starts.count ? starts[part + 1] : nil,
+                depth: depth, decoder: decoder.forked(), mapped: mapped, abandoned: abandoned)
             if slots[part] == nil { abandoned.flag.store(true, ordering: .relaxed) }
         }
     }
@@ -85,8 +92,10 @@ enum ParallelProducts {
 
     /// The products from `start`, one after another, until `next` (the next part's start) or, for
     /// the last part (`next` nil), through the closing bracket. Nil unless it ends exactly there.
-    private static func read(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, until next: Int?, depth: Int,
-                             decoder: ProductsDecoder, mapped: MappedFile?, abandoned: Abandoned) -> Part? {
+    private static func read(
+        _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, until next: Int?, depth: Int,
+        decoder: ProductsDecoder, mapped: MappedFile?, abandoned: Abandoned
+    ) -> Part? {
         var decoder = decoder
         var cursor = Cursor(bytes: bytes)
         (cursor.index, cursor.depth) = (start, depth)
@@ -150,7 +159,10 @@ enum ParallelProducts {
         }
         for position in max(offset, 0)..<bytes.count where bytes[position] == UInt8(ascii: "{") {
             if let comma = previous(position), bytes[comma] == UInt8(ascii: ","),
-               let close = previous(comma), bytes[close] == UInt8(ascii: "}") { return position }
+                let close = previous(comma), bytes[close] == UInt8(ascii: "}")
+            {
+                return position
+            }
         }
         return nil
     }

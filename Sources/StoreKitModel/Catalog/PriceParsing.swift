@@ -7,7 +7,8 @@ import JSONReading
 enum PriceText {
     /// ISO 4217 currencies without minor units (a price in them must be whole).
     static let zeroDecimalCurrencies: Set<String> = [
-        "BIF", "CLP", "DJF", "GNF", "ISK", "JPY", "KMF", "KRW", "PYG", "RWF", "UGX", "UYI", "VND", "VUV", "XAF", "XOF", "XPF",
+        "BIF", "CLP", "DJF", "GNF", "ISK", "JPY", "KMF", "KRW", "PYG", "RWF", "UGX", "UYI", "VND", "VUV", "XAF", "XOF",
+        "XPF",
     ]
     /// Far above any App Store price tier in any currency; larger is a typo.
     static let maximum = Decimal(100_000_000)
@@ -39,7 +40,8 @@ enum PriceText {
     /// Only `digits[.digits]`: no sign, no exponent, no spaces, digits on both sides of the point.
     static func parse(_ text: String, currency: String?) -> Result<Decimal, Problem> {
         if let first = text.unicodeScalars.first, let last = text.unicodeScalars.last,
-           first.properties.isWhitespace || last.properties.isWhitespace {
+            first.properties.isWhitespace || last.properties.isWhitespace
+        {
             return .failure(.surroundingSpace)
         }
         var body = Substring(text)
@@ -118,7 +120,10 @@ extension Validation {
         case .success(let price):
             return price
         case .failure(.notDecimal):
-            report(path(), "\(quoted(text)) is not a decimal number (expected digits with '.' as the decimal separator, e.g. \"1.60\")")
+            report(
+                path(),
+                "\(quoted(text)) is not a decimal number (expected digits with '.' as the decimal separator, e.g. \"1.60\")"
+            )
         case .failure(.surroundingSpace):
             report(path(), "\(quoted(text)) is not a decimal number (remove the spaces around it)")
         case .failure(.plusSign):
@@ -127,18 +132,28 @@ extension Validation {
             let example = suggestion.map { "; write \(quoted($0))" } ?? ""
             report(path(), "\(quoted(text)) is not a decimal number (exponents are not allowed\(example))")
         case .failure(.noWholeDigits(let suggestion)):
-            report(path(), "\(quoted(text)) is not a decimal number (it needs a digit before '.'; write \(quoted(suggestion)))")
+            report(
+                path(),
+                "\(quoted(text)) is not a decimal number (it needs a digit before '.'; write \(quoted(suggestion)))")
         case .failure(.noFractionDigits(let suggestion)):
-            report(path(), "\(quoted(text)) is not a decimal number (it needs digits after '.'; write \(quoted(suggestion)))")
+            report(
+                path(),
+                "\(quoted(text)) is not a decimal number (it needs digits after '.'; write \(quoted(suggestion)))")
         case .failure(.negativeZero):
             report(path(), "\(quoted(text)) has a minus sign; a price has no sign, so write zero as \"0\"")
         case .failure(.negative):
             report(path(), "\(quoted(text)) is negative; a price must be zero or more")
         case .failure(.tooManyDecimals(let allowed)):
             let currencyName = currency ?? "the currency"
-            report(path(), "\(quoted(text)) has more decimal places than \(currencyName) allows (\(allowed == 0 ? "none" : String(allowed)))")
+            report(
+                path(),
+                "\(quoted(text)) has more decimal places than \(currencyName) allows (\(allowed == 0 ? "none" : String(allowed)))"
+            )
         case .failure(.tooLong):
-            report(path(), "\(quoted(text)) is too long for a price: \(text.utf8.count) characters, at most \(PriceText.maxLength) (and at most \(PriceText.maximum))")
+            report(
+                path(),
+                "\(quoted(text)) is too long for a price: \(text.utf8.count) characters, at most \(PriceText.maxLength) (and at most \(PriceText.maximum))"
+            )
         case .failure(.tooLarge):
             report(path(), "\(quoted(text)) is larger than any App Store price (at most \(PriceText.maximum))")
         }

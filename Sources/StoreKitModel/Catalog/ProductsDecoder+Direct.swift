@@ -40,20 +40,24 @@ extension ProductsDecoder {
             scratch = check
         }
         guard let members = (try? readMembers(&cursor, check: &check)) ?? nil,
-              let id = members.id, let typeName = members.type, let title = members.title,
-              let description = members.description, let pricesWritten = members.prices,
-              check.string(.string(id), JSONPath.root, maxLength: Product.maxIdLength) != nil, Self.isProductId(id), firstSeen[id] == nil,
-              let type = Self.types.first(where: { $0.0 == typeName })?.1 else { return nil }
+            let id = members.id, let typeName = members.type, let title = members.title,
+            let description = members.description, let pricesWritten = members.prices,
+            check.string(.string(id), JSONPath.root, maxLength: Product.maxIdLength) != nil, Self.isProductId(id),
+            firstSeen[id] == nil,
+            let type = Self.types.first(where: { $0.0 == typeName })?.1
+        else { return nil }
         let unavailable = storefrontList(members.unavailableIn, .root, check: &check)
         guard let prices = directPrices(cursor, pricesWritten, except: unavailable, check: &check) else { return nil }
         let wallet = walletGrant(members.wallet, .root, type: type, check: &check)
-        let subscription = subscriptionInfo(members.subscription, .root, type: type, unavailable: unavailable, check: &check)
+        let subscription = subscriptionInfo(
+            members.subscription, .root, type: type, unavailable: unavailable, check: &check)
         let shareable = familyShareable(members.familyShareable.map(JSONValue.bool), .root, type: type, check: &check)
         guard check.problems.isEmpty, subscription != nil || !type.isSubscription else { return nil }
         firstSeen[id] = index
-        return Product(id: id, type: type, title: title, description: description, prices: prices,
-                       unavailableIn: unavailable, removed: members.removed ?? false, wallet: wallet, subscription: subscription,
-                       familyShareable: shareable)
+        return Product(
+            id: id, type: type, title: title, description: description, prices: prices,
+            unavailableIn: unavailable, removed: members.removed ?? false, wallet: wallet, subscription: subscription,
+            familyShareable: shareable)
     }
 
     /// Every member, each key known and written once; nil otherwise. A member already read is set
@@ -73,11 +77,13 @@ extension ProductsDecoder {
                 return members.type != nil
             case "title":
                 guard members.title == nil else { return false }
-                members.title = try Self.localized(&value, languages: languages, maxLength: Self.maxTitle, multiline: false, check: &check)
+                members.title = try Self.localized(
+                    &value, languages: languages, maxLength: Self.maxTitle, multiline: false, check: &check)
                 return members.title != nil
             case "description":
                 guard members.description == nil else { return false }
-                members.description = try Self.localized(&value, languages: languages, maxLength: Self.maxDescription, multiline: true, check: &check)
+                members.description = try Self.localized(
+                    &value, languages: languages, maxLength: Self.maxDescription, multiline: true, check: &check)
                 return members.description != nil
             case "removed":
                 guard members.removed == nil else { return false }
@@ -109,12 +115,17 @@ extension ProductsDecoder {
     }
 
     /// `check.localized`, read from the bytes: every one of the catalog's languages, each text valid.
-    private static func localized(_ cursor: inout Cursor, languages: IdList, maxLength: Int, multiline: Bool, check: inout Validation) throws(JSONSyntaxError) -> LocalizedText? {
+    private static func localized(
+        _ cursor: inout Cursor, languages: IdList, maxLength: Int, multiline: Bool, check: inout Validation
+    ) throws(JSONSyntaxError) -> LocalizedText? {
         var values = [String: String](minimumCapacity: languages.ids.count)
         var covered = 0
-        let complete = try cursor.readObject { (value: inout Cursor, language: String) throws(JSONSyntaxError) -> Bool in
-            guard let text = try value.readString(), check.string(.string(text), JSONPath.root, maxLength: maxLength, multiline: multiline) != nil,
-                  values.updateValue(text, forKey: language) == nil else { return false }
+        let complete = try cursor.readObject {
+            (value: inout Cursor, language: String) throws(JSONSyntaxError) -> Bool in
+            guard let text = try value.readString(),
+                check.string(.string(text), JSONPath.root, maxLength: maxLength, multiline: multiline) != nil,
+                values.updateValue(text, forKey: language) == nil
+            else { return false }
             if languages.contains(language) { covered += 1 }
             return true
         }
@@ -123,13 +134,16 @@ extension ProductsDecoder {
 
     /// The price table written at `range`: one written exactly like it before, or else parsed and
     /// read by `priceTable`, then remembered by its bytes.
-    private func directPrices(_ cursor: Cursor, _ range: Range<Int>, except unavailable: Set<String>, check: inout Validation) -> [String: Decimal]? {
+    private func directPrices(
+        _ cursor: Cursor, _ range: Range<Int>, except unavailable: Set<String>, check: inout Validation
+    ) -> [String: Decimal]? {
         let written = UnsafeBufferPointer(rebasing: cursor.bytes[range])
         if let known = priceTables.table(written: written, except: unavailable) { return known }
         var reader = cursor
         reader.index = range.lowerBound
         guard let value = try? reader.value(), reader.index == range.upperBound,
-              let prices = priceTable(value, .root, except: unavailable, check: &check), check.problems.isEmpty else { return nil }
+            let prices = priceTable(value, .root, except: unavailable, check: &check), check.problems.isEmpty
+        else { return nil }
         priceTables.remember(prices, written: written, except: unavailable)
         return prices
     }

@@ -2,15 +2,23 @@ import Foundation
 import JSONReading
 
 extension ProductsDecoder {
-    static let paymentModes: [(String, IntroOffer.PaymentMode)] = IntroOffer.PaymentMode.allCases.map { ($0.rawValue, $0) }
+    static let paymentModes: [(String, IntroOffer.PaymentMode)] = IntroOffer.PaymentMode.allCases.map {
+        ($0.rawValue, $0)
+    }
 
     /// The `subscription` object: required for both subscription types, refused for the others.
-    func subscriptionInfo(_ value: JSONValue?, _ productPath: JSONPath, type: ProductType?, unavailable: Set<String>, check: inout Validation) -> SubscriptionInfo? {
+    func subscriptionInfo(
+        _ value: JSONValue?, _ productPath: JSONPath, type: ProductType?, unavailable: Set<String>,
+        check: inout Validation
+    ) -> SubscriptionInfo? {
         let path = productPath.key("subscription")
         guard let type else { return nil }
         switch (type, value) {
         case (.autoRenewable, nil), (.nonRenewing, nil):
-            check.report(productPath, "\(type == .autoRenewable ? "an" : "a") \(type.rawValue) product needs \"subscription\" with its \"period\" (e.g. {\"period\": \"P1M\"})")
+            check.report(
+                productPath,
+                "\(type == .autoRenewable ? "an" : "a") \(type.rawValue) product needs \"subscription\" with its \"period\" (e.g. {\"period\": \"P1M\"})"
+            )
             return nil
         case (.consumable, .some), (.nonConsumable, .some):
             check.report(path, "only subscriptions have a subscription period; this product is \(type.rawValue)")
@@ -19,22 +27,32 @@ extension ProductsDecoder {
             return nil
         case (.nonRenewing, .some(let value)):
             guard let object = check.object(value, path, allowed: ["period"]) else { return nil }
-            let period = check.period(check.require(object, "period", path, "the fixed term, e.g. \"P3M\""), path.key("period"))
+            let period = check.period(
+                check.require(object, "period", path, "the fixed term, e.g. \"P3M\""), path.key("period"))
             return period.map { SubscriptionInfo(group: nil, period: $0, rank: nil, introOffer: nil) }
         case (.autoRenewable, .some(let value)):
             return autoRenewable(value, path, unavailable: unavailable, check: &check)
         }
     }
 
-    private func autoRenewable(_ value: JSONValue, _ path: JSONPath, unavailable: Set<String>, check: inout Validation) -> SubscriptionInfo? {
-        guard let object = check.object(value, path, allowed: ["group", "period", "rank", "introOffer", "offers"]) else { return nil }
-        let period = check.period(check.require(object, "period", path, "the renewal period, e.g. \"P1M\""), path.key("period"))
-        let group = check.string(check.require(object, "group", path, "the subscription group's id"), path.key("group"), maxLength: 100)
+    private func autoRenewable(_ value: JSONValue, _ path: JSONPath, unavailable: Set<String>, check: inout Validation)
+        -> SubscriptionInfo?
+    {
+        guard let object = check.object(value, path, allowed: ["group", "period", "rank", "introOffer", "offers"])
+        else { return nil }
+        let period = check.period(
+            check.require(object, "period", path, "the renewal period, e.g. \"P1M\""), path.key("period"))
+        let group = check.string(
+            check.require(object, "group", path, "the subscription group's id"), path.key("group"), maxLength: 100)
         if let group, !groups.contains(group) {
-            check.report(path.key("group"), "unknown subscription group \(quoted(group)) (declare it in subscriptionGroups)")
+            check.report(
+                path.key("group"), "unknown subscription group \(quoted(group)) (declare it in subscriptionGroups)")
         }
-        let rank = check.integer(check.require(object, "rank", path, "its level in the group, 1 = highest"), path.key("rank"), in: 1...100)
-        let offer = object["introOffer"].flatMap { introOffer($0, path.key("introOffer"), unavailable: unavailable, check: &check) }
+        let rank = check.integer(
+            check.require(object, "rank", path, "its level in the group, 1 = highest"), path.key("rank"), in: 1...100)
+        let offer = object["introOffer"].flatMap {
+            introOffer($0, path.key("introOffer"), unavailable: unavailable, check: &check)
+        }
         let offers = object["offers"].map { offerList($0, path.key("offers"), unavailable: unavailable, check: &check) }
         guard let period, let group, groups.contains(group), let rank else { return nil }
         if object["introOffer"] != nil && offer == nil { return nil }
@@ -43,25 +61,38 @@ extension ProductsDecoder {
     }
 
     /// `offers`: promotional, code and win-back offers, each id once; nil when any is wrong.
-    private func offerList(_ value: JSONValue, _ path: JSONPath, unavailable: Set<String>, check: inout Validation) -> [SubscriptionOffer]? {
+    private func offerList(_ value: JSONValue, _ path: JSONPath, unavailable: Set<String>, check: inout Validation)
+        -> [SubscriptionOffer]?
+    {
         guard let items = check.array(value, path) else { return nil }
         var offers: [SubscriptionOffer] = []
         var ids: Set<String> = []
         let before = check.problems.count
         for (index, item) in items.enumerated() {
             let itemPath = path.index(index)
-            guard let offer = subscriptionOffer(item, itemPath, unavailable: unavailable, check: &check) else { continue }
-            if !ids.insert(offer.id).inserted { check.report(itemPath.key("id"), "offer id \(quoted(offer.id)) appears twice in this subscription") }
+            guard let offer = subscriptionOffer(item, itemPath, unavailable: unavailable, check: &check) else {
+                continue
+            }
+            if !ids.insert(offer.id).inserted {
+                check.report(itemPath.key("id"), "offer id \(quoted(offer.id)) appears twice in this subscription")
+            }
             offers.append(offer)
         }
         return check.problems.count == before ? offers : nil
     }
 
-    private func subscriptionOffer(_ value: JSONValue, _ path: JSONPath, unavailable: Set<String>, check: inout Validation) -> SubscriptionOffer? {
-        guard let object = check.object(value, path, allowed: Self.offerTermKeys + ["id", "type", "codes", "customCodes"]) else { return nil }
-        let id = check.string(check.require(object, "id", path, "the offer's identifier"), path.key("id"), maxLength: 100)
-        let kind = check.choice(check.require(object, "type", path, "promotional, code or winBack"), path.key("type"), "an offer type",
-                                options: SubscriptionOffer.Kind.allCases.map { ($0.rawValue, $0) })
+    private func subscriptionOffer(
+        _ value: JSONValue, _ path: JSONPath, unavailable: Set<String>, check: inout Validation
+    ) -> SubscriptionOffer? {
+        guard
+            let object = check.object(
+                value, path, allowed: Self.offerTermKeys + ["id", "type", "codes", "customCodes"])
+        else { return nil }
+        let id = check.string(
+            check.require(object, "id", path, "the offer's identifier"), path.key("id"), maxLength: 100)
+        let kind = check.choice(
+            check.require(object, "type", path, "promotional, code or winBack"), path.key("type"), "an offer type",
+            options: SubscriptionOffer.Kind.allCases.map { ($0.rawValue, $0) })
         let terms = offerTerms(object, path, unavailable: unavailable, check: &check)
         let codes = codeList(object["codes"], path.key("codes"), check: &check)
         let customCodes = codeList(object["customCodes"], path.key("customCodes"), check: &check)
@@ -91,21 +122,28 @@ extension ProductsDecoder {
 
     static let offerTermKeys = ["paymentMode", "period", "periods", "prices"]
 
-    private func introOffer(_ value: JSONValue, _ path: JSONPath, unavailable: Set<String>, check: inout Validation) -> IntroOffer? {
+    private func introOffer(_ value: JSONValue, _ path: JSONPath, unavailable: Set<String>, check: inout Validation)
+        -> IntroOffer?
+    {
         guard let object = check.object(value, path, allowed: Self.offerTermKeys) else { return nil }
         return offerTerms(object, path, unavailable: unavailable, check: &check)
     }
 
     /// What an offer costs: its payment mode, period, number of periods and prices.
-    private func offerTerms(_ object: JSONObject, _ path: JSONPath, unavailable: Set<String>, check: inout Validation) -> IntroOffer? {
-        let mode = check.choice(check.require(object, "paymentMode", path, "freeTrial, payAsYouGo or payUpFront"),
-                                path.key("paymentMode"), "a payment mode", options: Self.paymentModes)
-        let period = check.period(check.require(object, "period", path, "the offer's period, e.g. \"P1W\""), path.key("period"))
+    private func offerTerms(_ object: JSONObject, _ path: JSONPath, unavailable: Set<String>, check: inout Validation)
+        -> IntroOffer?
+    {
+        let mode = check.choice(
+            check.require(object, "paymentMode", path, "freeTrial, payAsYouGo or payUpFront"),
+            path.key("paymentMode"), "a payment mode", options: Self.paymentModes)
+        let period = check.period(
+            check.require(object, "period", path, "the offer's period, e.g. \"P1W\""), path.key("period"))
         let periods = object["periods"].map { check.integer($0, path.key("periods"), in: 1...12) } ?? 1
         var prices: [String: Decimal]? = [:]
         switch (mode, object["prices"]) {
         case (.freeTrial, .some):
-            check.report(path.key("prices"), "a free trial has no price; remove \"prices\" or use payAsYouGo / payUpFront")
+            check.report(
+                path.key("prices"), "a free trial has no price; remove \"prices\" or use payAsYouGo / payUpFront")
             prices = nil
         case (.payAsYouGo, nil), (.payUpFront, nil):
             check.report(path, "a \(mode!.rawValue) offer needs \"prices\" for each storefront")

@@ -3,7 +3,10 @@ import JSONReading
 
 /// Reads the `products` array of a native catalog against its languages, storefronts and groups.
 struct ProductsDecoder {
-    static let productKeys = ["id", "type", "title", "description", "prices", "unavailableIn", "removed", "wallet", "subscription", "familyShareable"]
+    static let productKeys = [
+        "id", "type", "title", "description", "prices", "unavailableIn", "removed", "wallet", "subscription",
+        "familyShareable",
+    ]
     static let types: [(String, ProductType)] = ProductType.allCases.map { ($0.rawValue, $0) }
     static let maxTitle = 200
     static let maxDescription = 4_000
@@ -63,26 +66,35 @@ struct ProductsDecoder {
         product(item, Self.path.index(index), index: index, check: &check)
     }
 
-    private mutating func product(_ value: JSONValue, _ path: JSONPath, index: Int, check: inout Validation) -> Product? {
+    private mutating func product(_ value: JSONValue, _ path: JSONPath, index: Int, check: inout Validation) -> Product?
+    {
         guard let object = check.object(value, path, allowed: Self.productKeys) else { return nil }
         let id = productId(object, path, index: index, check: &check)
-        let type = check.choice(check.require(object, "type", path, "consumable, nonConsumable, autoRenewable or nonRenewing"),
-                                path.key("type"), "a product type", options: Self.types)
-        let title = check.localized(check.require(object, "title", path, "the product's name in each language"),
-                                    path.key("title"), languages: languages, maxLength: Self.maxTitle)
-        let description = check.localized(check.require(object, "description", path, "the product's description in each language"),
-                                          path.key("description"), languages: languages, maxLength: Self.maxDescription, multiline: true)
+        let type = check.choice(
+            check.require(object, "type", path, "consumable, nonConsumable, autoRenewable or nonRenewing"),
+            path.key("type"), "a product type", options: Self.types)
+        let title = check.localized(
+            check.require(object, "title", path, "the product's name in each language"),
+            path.key("title"), languages: languages, maxLength: Self.maxTitle)
+        let description = check.localized(
+            check.require(object, "description", path, "the product's description in each language"),
+            path.key("description"), languages: languages, maxLength: Self.maxDescription, multiline: true)
         let unavailable = storefrontList(object["unavailableIn"], path.key("unavailableIn"), check: &check)
         let removed = check.bool(object["removed"], path.key("removed")) ?? false
-        let prices = priceTable(check.require(object, "prices", path, "a price for each storefront"), path.key("prices"),
-                                except: unavailable, check: &check)
+        let prices = priceTable(
+            check.require(object, "prices", path, "a price for each storefront"), path.key("prices"),
+            except: unavailable, check: &check)
         let wallet = walletGrant(object["wallet"], path.key("wallet"), type: type, check: &check)
-        let subscription = subscriptionInfo(object["subscription"], path, type: type, unavailable: unavailable, check: &check)
-        let shareable = familyShareable(object["familyShareable"], path.key("familyShareable"), type: type, check: &check)
+        let subscription = subscriptionInfo(
+            object["subscription"], path, type: type, unavailable: unavailable, check: &check)
+        let shareable = familyShareable(
+            object["familyShareable"], path.key("familyShareable"), type: type, check: &check)
         guard let id, let type, let title, let description, let prices else { return nil }
         if type.isSubscription && subscription == nil { return nil }
-        return Product(id: id, type: type, title: title, description: description, prices: prices,
-                       unavailableIn: unavailable, removed: removed, wallet: wallet, subscription: subscription, familyShareable: shareable)
+        return Product(
+            id: id, type: type, title: title, description: description, prices: prices,
+            unavailableIn: unavailable, removed: removed, wallet: wallet, subscription: subscription,
+            familyShareable: shareable)
     }
 
     /// Family Sharing, which the App Store offers for non-consumables and auto-renewable
@@ -90,16 +102,25 @@ struct ProductsDecoder {
     func familyShareable(_ value: JSONValue?, _ path: JSONPath, type: ProductType?, check: inout Validation) -> Bool {
         guard let shareable = check.bool(value, path), shareable else { return false }
         if let type, type != .nonConsumable, type != .autoRenewable {
-            check.report(path, "Family Sharing is for non-consumables and auto-renewable subscriptions, not \(type.rawValue) products")
+            check.report(
+                path,
+                "Family Sharing is for non-consumables and auto-renewable subscriptions, not \(type.rawValue) products")
             return false
         }
         return true
     }
 
-    private mutating func productId(_ object: JSONObject, _ path: JSONPath, index: Int, check: inout Validation) -> String? {
-        guard let id = check.string(check.require(object, "id", path, "the product identifier"), path.key("id"), maxLength: Product.maxIdLength) else { return nil }
+    private mutating func productId(_ object: JSONObject, _ path: JSONPath, index: Int, check: inout Validation)
+        -> String?
+    {
+        guard
+            let id = check.string(
+                check.require(object, "id", path, "the product identifier"), path.key("id"),
+                maxLength: Product.maxIdLength)
+        else { return nil }
         guard Self.isProductId(id) else {
-            check.report(path.key("id"), "\(quoted(id)) is not a product identifier (letters, digits, '.', '_' and '-' only)")
+            check.report(
+                path.key("id"), "\(quoted(id)) is not a product identifier (letters, digits, '.', '_' and '-' only)")
             return nil
         }
         // One lookup: a duplicate puts the first definition back.
@@ -135,20 +156,28 @@ struct ProductsDecoder {
     }
 
     /// Prices keyed by storefront: one for every storefront except `except`, and none for those.
-    func priceTable(_ value: JSONValue?, _ path: JSONPath, except unavailable: Set<String>, check: inout Validation) -> [String: Decimal]? {
-        if case .object(let written)? = value, let known = priceTables.table(written, except: unavailable) { return known }
+    func priceTable(_ value: JSONValue?, _ path: JSONPath, except unavailable: Set<String>, check: inout Validation)
+        -> [String: Decimal]?
+    {
+        if case .object(let written)? = value, let known = priceTables.table(written, except: unavailable) {
+            return known
+        }
         let problemsBefore = check.problems.count
         guard let object = check.object(value, path) else { return nil }
         var prices = [String: Decimal](minimumCapacity: object.members.count)
         var valid = true
         for member in object.members {
             guard let storefront = storefrontsById[member.key] else {
-                if !alreadyReported(storefront: member.key) { check.report(path.key(member.key), unknownStorefront(member.key)) }
+                if !alreadyReported(storefront: member.key) {
+                    check.report(path.key(member.key), unknownStorefront(member.key))
+                }
                 valid = false
                 continue
             }
             if unavailable.contains(storefront.id) {
-                check.report(path.key(member.key), "has a price, but \(storefront.id) is listed in unavailableIn; remove one of them")
+                check.report(
+                    path.key(member.key),
+                    "has a price, but \(storefront.id) is listed in unavailableIn; remove one of them")
                 valid = false
             } else if let price = check.price(member.value, path.key(member.key), currency: storefront.currency) {
                 prices[storefront.id] = price
@@ -157,7 +186,10 @@ struct ProductsDecoder {
             }
         }
         if let missing = storefrontIds.missing(from: object.keys, except: unavailable) {
-            check.report(path, "no price for \(listed(missing.first, total: missing.count)); add one, or list the storefront in unavailableIn")
+            check.report(
+                path,
+                "no price for \(listed(missing.first, total: missing.count)); add one, or list the storefront in unavailableIn"
+            )
             valid = false
         }
         guard valid else { return nil }
@@ -165,15 +197,19 @@ struct ProductsDecoder {
         return prices
     }
 
-    func walletGrant(_ value: JSONValue?, _ path: JSONPath, type: ProductType?, check: inout Validation) -> WalletGrant? {
+    func walletGrant(_ value: JSONValue?, _ path: JSONPath, type: ProductType?, check: inout Validation) -> WalletGrant?
+    {
         guard let value else { return nil }
         if let type, type != .consumable {
             check.report(path, "only consumables credit a wallet balance; this product is \(type.rawValue)")
             return nil
         }
         guard let object = check.object(value, path, allowed: ["balance", "amount"]) else { return nil }
-        let balance = check.string(check.require(object, "balance", path, "the balance it credits, e.g. \"gems\""), path.key("balance"), maxLength: 40)
-        let amount = check.integer(check.require(object, "amount", path, "how much one unit credits"), path.key("amount"), in: 1...1_000_000)
+        let balance = check.string(
+            check.require(object, "balance", path, "the balance it credits, e.g. \"gems\""), path.key("balance"),
+            maxLength: 40)
+        let amount = check.integer(
+            check.require(object, "amount", path, "how much one unit credits"), path.key("amount"), in: 1...1_000_000)
         guard let balance, let amount else { return nil }
         return WalletGrant(balance: balance, amount: amount)
     }
@@ -210,10 +246,14 @@ final class PriceTables {
     private var bytesTableCount = 0
 
     func table(written bytes: UnsafeBufferPointer<UInt8>, except unavailable: Set<String>) -> [String: Decimal]? {
-        bytesTables[Self.hash(bytes)]?.first { $0.written.withUnsafeBufferPointer { equal($0, bytes) } && $0.unavailable == unavailable }?.prices
+        bytesTables[Self.hash(bytes)]?.first {
+            $0.written.withUnsafeBufferPointer { equal($0, bytes) } && $0.unavailable == unavailable
+        }?.prices
     }
 
-    func remember(_ prices: [String: Decimal], written bytes: UnsafeBufferPointer<UInt8>, except unavailable: Set<String>) {
+    func remember(
+        _ prices: [String: Decimal], written bytes: UnsafeBufferPointer<UInt8>, except unavailable: Set<String>
+    ) {
         guard bytesTableCount < Self.limit else { return }
         bytesTables[Self.hash(bytes), default: []].append((Array(bytes), unavailable, prices))
         bytesTableCount += 1
@@ -226,7 +266,9 @@ final class PriceTables {
     }
 
     private func equal(_ lhs: UnsafeBufferPointer<UInt8>, _ rhs: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard lhs.count == rhs.count, let left = lhs.baseAddress, let right = rhs.baseAddress else { return lhs.count == rhs.count }
+        guard lhs.count == rhs.count, let left = lhs.baseAddress, let right = rhs.baseAddress else {
+            return lhs.count == rhs.count
+        }
         return memcmp(left, right, lhs.count) == 0
     }
 

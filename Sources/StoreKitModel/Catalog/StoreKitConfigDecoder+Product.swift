@@ -4,12 +4,19 @@ import JSONReading
 extension StoreKitConfigDecoder {
     mutating func product(_ value: JSONValue, _ path: JSONPath, group: String?, rank: Int?) -> Product? {
         guard let object = check.object(value, path) else { return nil }
-        let id = check.string(check.require(object, "productID", path, "the product identifier"), path.key("productID"), maxLength: Product.maxIdLength)
-        let type = check.choice(check.require(object, "type", path, "Consumable, NonConsumable, NonRenewingSubscription or RecurringSubscription"),
-                                path.key("type"), "a StoreKit product type", options: Self.types)
-        let price = storefrontPrice(check.require(object, "displayPrice", path, "the price in the \(storefrontId) storefront's currency"),
-                                    path.key("displayPrice"))
-        let text = localizations(check.require(object, "localizations", path, "at least one localization"), path.key("localizations"), required: true)
+        let id = check.string(
+            check.require(object, "productID", path, "the product identifier"), path.key("productID"),
+            maxLength: Product.maxIdLength)
+        let type = check.choice(
+            check.require(
+                object, "type", path, "Consumable, NonConsumable, NonRenewingSubscription or RecurringSubscription"),
+            path.key("type"), "a StoreKit product type", options: Self.types)
+        let price = storefrontPrice(
+            check.require(object, "displayPrice", path, "the price in the \(storefrontId) storefront's currency"),
+            path.key("displayPrice"))
+        let text = localizations(
+            check.require(object, "localizations", path, "at least one localization"), path.key("localizations"),
+            required: true)
         let subscription = subscription(object, path, type: type, group: group, rank: rank)
         guard let id, let type, let price, let text else { return nil }
         if let first = seenProducts[id] {
@@ -20,12 +27,15 @@ extension StoreKitConfigDecoder {
         if type.isSubscription && subscription == nil { return nil }
         // Xcode writes familyShareable on every product, false where the App Store has no sharing.
         let shareable = check.bool(object["familyShareable"], path.key("familyShareable")) ?? false
-        return Product(id: id, type: type, title: text.title, description: text.description,
-                       prices: [storefrontId: price], subscription: subscription,
-                       familyShareable: shareable && (type == .nonConsumable || type == .autoRenewable))
+        return Product(
+            id: id, type: type, title: text.title, description: text.description,
+            prices: [storefrontId: price], subscription: subscription,
+            familyShareable: shareable && (type == .nonConsumable || type == .autoRenewable))
     }
 
-    private mutating func subscription(_ object: JSONObject, _ path: JSONPath, type: ProductType?, group: String?, rank: Int?) -> SubscriptionInfo? {
+    private mutating func subscription(
+        _ object: JSONObject, _ path: JSONPath, type: ProductType?, group: String?, rank: Int?
+    ) -> SubscriptionInfo? {
         switch type {
         case .nonRenewing:
             return SubscriptionInfo(group: nil, period: Self.nonRenewingTerm, rank: nil, introOffer: nil)
@@ -34,9 +44,11 @@ extension StoreKitConfigDecoder {
                 check.report(path, "a RecurringSubscription belongs inside subscriptionGroups[].subscriptions")
                 return nil
             }
-            let period = check.period(check.require(object, "recurringSubscriptionPeriod", path, "the renewal period, e.g. \"P1M\""),
-                                      path.key("recurringSubscriptionPeriod"))
-            let level = object["groupNumber"].flatMap { check.integer($0, path.key("groupNumber"), in: 1...100) } ?? rank
+            let period = check.period(
+                check.require(object, "recurringSubscriptionPeriod", path, "the renewal period, e.g. \"P1M\""),
+                path.key("recurringSubscriptionPeriod"))
+            let level =
+                object["groupNumber"].flatMap { check.integer($0, path.key("groupNumber"), in: 1...100) } ?? rank
             let offer = introOffer(object["introductoryOffer"], path.key("introductoryOffer"))
             let offers = subscriptionOffers(object, path)
             guard let period else { return nil }
@@ -48,14 +60,18 @@ extension StoreKitConfigDecoder {
 
     private mutating func introOffer(_ value: JSONValue?, _ path: JSONPath) -> IntroOffer? {
         guard let value, value != .null, let object = check.object(value, path) else { return nil }
-        let mode = check.choice(check.require(object, "paymentMode", path, "free, payAsYouGo or payUpFront"),
-                                path.key("paymentMode"), "a payment mode", options: Self.paymentModes)
-        let period = check.period(check.require(object, "subscriptionPeriod", path, "the offer period"), path.key("subscriptionPeriod"))
-        let periods = object["numberOfPeriods"].flatMap { check.integer($0, path.key("numberOfPeriods"), in: 1...12) } ?? 1
+        let mode = check.choice(
+            check.require(object, "paymentMode", path, "free, payAsYouGo or payUpFront"),
+            path.key("paymentMode"), "a payment mode", options: Self.paymentModes)
+        let period = check.period(
+            check.require(object, "subscriptionPeriod", path, "the offer period"), path.key("subscriptionPeriod"))
+        let periods =
+            object["numberOfPeriods"].flatMap { check.integer($0, path.key("numberOfPeriods"), in: 1...12) } ?? 1
         // A free trial needs no price (one that is there is still checked); a paid offer must have one.
         let priceValue: JSONValue?
         if let mode, mode != .freeTrial, let name = Self.paymentModes.first(where: { $0.1 == mode })?.0 {
-            priceValue = check.require(object, "displayPrice", path, "the \(name) offer's price in the \(storefrontId) storefront's currency")
+            priceValue = check.require(
+                object, "displayPrice", path, "the \(name) offer's price in the \(storefrontId) storefront's currency")
         } else {
             priceValue = object["displayPrice"]
         }
@@ -80,19 +96,29 @@ extension StoreKitConfigDecoder {
     /// `.codeOffer(referenceName:)`) and `winbackOffers`.
     private mutating func subscriptionOffers(_ object: JSONObject, _ path: JSONPath) -> [SubscriptionOffer] {
         var offers: [SubscriptionOffer] = []
-        for (key, kind) in [("adHocOffers", SubscriptionOffer.Kind.promotional), ("codeOffers", .code), ("winbackOffers", .winBack)] {
-            guard let value = object[key], value != .null, let items = check.array(value, path.key(key)) else { continue }
+        for (key, kind) in [
+            ("adHocOffers", SubscriptionOffer.Kind.promotional), ("codeOffers", .code), ("winbackOffers", .winBack),
+        ] {
+            guard let value = object[key], value != .null, let items = check.array(value, path.key(key)) else {
+                continue
+            }
             for (index, item) in items.enumerated() {
                 let itemPath = path.key(key).index(index)
                 guard let offerObject = check.object(item, itemPath) else { continue }
-                let reference = offerObject["referenceName"].flatMap { check.string($0, itemPath.key("referenceName"), maxLength: 100) }
-                let id = offerObject["offerID"].flatMap { check.string($0, itemPath.key("offerID"), maxLength: 100) } ?? reference
+                let reference = offerObject["referenceName"].flatMap {
+                    check.string($0, itemPath.key("referenceName"), maxLength: 100)
+                }
+                let id =
+                    offerObject["offerID"].flatMap { check.string($0, itemPath.key("offerID"), maxLength: 100) }
+                    ?? reference
                 guard let id else {
                     check.report(itemPath, "an offer needs \"offerID\" (or \"referenceName\")")
                     continue
                 }
                 guard let terms = introOffer(item, itemPath) else { continue }
-                offers.append(SubscriptionOffer(id: id, kind: kind, terms: terms, customCodes: kind == .code ? [reference ?? id] : []))
+                offers.append(
+                    SubscriptionOffer(
+                        id: id, kind: kind, terms: terms, customCodes: kind == .code ? [reference ?? id] : []))
             }
         }
         return offers
@@ -101,28 +127,39 @@ extension StoreKitConfigDecoder {
     /// `localizations[{locale, displayName, description}]` → the title and description of the
     /// localization `_locale` chooses (that locale, else its language, else the first), keyed by
     /// the catalog's language: the products read as the file's chosen locale, the UI stays en/zh-Hans.
-    mutating func localizations(_ value: JSONValue?, _ path: JSONPath, required: Bool) -> (title: LocalizedText, description: LocalizedText)? {
+    mutating func localizations(_ value: JSONValue?, _ path: JSONPath, required: Bool) -> (
+        title: LocalizedText, description: LocalizedText
+    )? {
         guard let items = check.array(value, path) else { return nil }
         var found: [(locale: String, name: String, description: String)] = []
         for (index, item) in items.enumerated() {
             let itemPath = path.index(index)
             guard let object = check.object(item, itemPath) else { continue }
-            let locale = check.string(check.require(object, "locale", itemPath, "e.g. \"en_US\""), itemPath.key("locale"), maxLength: 40)
-            let name = check.string(check.require(object, "displayName", itemPath, "the name shown to users"),
-                                    itemPath.key("displayName"), maxLength: ProductsDecoder.maxTitle)
+            let locale = check.string(
+                check.require(object, "locale", itemPath, "e.g. \"en_US\""), itemPath.key("locale"), maxLength: 40)
+            let name = check.string(
+                check.require(object, "displayName", itemPath, "the name shown to users"),
+                itemPath.key("displayName"), maxLength: ProductsDecoder.maxTitle)
             // Xcode leaves a description empty until someone writes one; that is not an error.
-            let description = object["description"] == .string("") ? ""
-                : check.string(object["description"], itemPath.key("description"), maxLength: ProductsDecoder.maxDescription, multiline: true) ?? ""
+            let description =
+                object["description"] == .string("")
+                ? ""
+                : check.string(
+                    object["description"], itemPath.key("description"), maxLength: ProductsDecoder.maxDescription,
+                    multiline: true) ?? ""
             guard let locale, let name else { continue }
             found.append((locale, name, description))
         }
         guard !found.isEmpty else {
-            if required && items.isEmpty { check.report(path, "is empty; a product needs at least one localization with a displayName") }
+            if required && items.isEmpty {
+                check.report(path, "is empty; a product needs at least one localization with a displayName")
+            }
             return nil
         }
         let normalized = { (locale: String) in locale.replacingOccurrences(of: "-", with: "_").lowercased() }
         let language = { (locale: String) in String(normalized(locale).prefix { $0 != "_" }) }
-        let chosen = found.first { normalized($0.locale) == normalized(contentLocale) }
+        let chosen =
+            found.first { normalized($0.locale) == normalized(contentLocale) }
             ?? found.first { language($0.locale) == language(contentLocale) }
         if chosen == nil && required { otherLocalization += 1 }
         let shown = chosen ?? found[0]

@@ -39,42 +39,60 @@ struct StoreKitConfigDecoder {
         var groups: [SubscriptionGroup] = []
         for key in ["products", "nonRenewingSubscriptions"] {
             for (index, item) in (check.array(top[key], JSONPath.root.key(key)) ?? []).enumerated() {
-                if let product = product(item, JSONPath.root.key(key).index(index), group: nil, rank: nil) { products.append(product) }
+                if let product = product(item, JSONPath.root.key(key).index(index), group: nil, rank: nil) {
+                    products.append(product)
+                }
             }
         }
         var seenGroups: [String: JSONPath] = [:]
-        for (groupIndex, item) in (check.array(top["subscriptionGroups"], JSONPath.root.key("subscriptionGroups")) ?? []).enumerated() {
+        for (groupIndex, item)
+            in (check.array(top["subscriptionGroups"], JSONPath.root.key("subscriptionGroups")) ?? []).enumerated()
+        {
             let path = JSONPath.root.key("subscriptionGroups").index(groupIndex)
             guard let (group, subscriptions) = subscriptionGroup(item, path) else { continue }
             if let first = seenGroups[group.id] {
-                check.report(path.key("id"), "duplicate subscription group id \(quoted(group.id)) (first defined at \(first))")
+                check.report(
+                    path.key("id"), "duplicate subscription group id \(quoted(group.id)) (first defined at \(first))")
                 continue
             }
             seenGroups[group.id] = path
             groups.append(group)
             for (index, item) in subscriptions.enumerated() {
-                if let product = product(item, path.key("subscriptions").index(index), group: group.id, rank: index + 1) { products.append(product) }
+                if let product = product(item, path.key("subscriptions").index(index), group: group.id, rank: index + 1)
+                {
+                    products.append(product)
+                }
             }
         }
         if products.isEmpty && check.problems.isEmpty {
-            check.report(.root, "the file defines no products (its \"products\", \"nonRenewingSubscriptions\" and \"subscriptionGroups\" are empty)")
+            check.report(
+                .root,
+                "the file defines no products (its \"products\", \"nonRenewingSubscriptions\" and \"subscriptionGroups\" are empty)"
+            )
         }
         guard check.problems.isEmpty else { return nil }
         if otherLocalization > 0 {
-            notices.append("\(otherLocalization) product\(otherLocalization == 1 ? " has" : "s have") no \(contentLocale) localization; shown in the first one the file gives")
+            notices.append(
+                "\(otherLocalization) product\(otherLocalization == 1 ? " has" : "s have") no \(contentLocale) localization; shown in the first one the file gives"
+            )
         }
         if roundedPrices > 0 {
-            notices.append("\(roundedPrices) price\(roundedPrices == 1 ? " is" : "s are") written with more decimal places than \(storefront.currency) has; "
-                           + "shown rounded in the \(storefront.id) storefront, as Xcode shows them")
+            notices.append(
+                "\(roundedPrices) price\(roundedPrices == 1 ? " is" : "s are") written with more decimal places than \(storefront.currency) has; "
+                    + "shown rounded in the \(storefront.id) storefront, as Xcode shows them")
         }
         settings.notices = notices
         let accounts = [
-            Account(name: "tester", storefront: storefront.id, askToBuy: settings.askToBuy, note: "Account for this .storekit test session"),
+            Account(
+                name: "tester", storefront: storefront.id, askToBuy: settings.askToBuy,
+                note: "Account for this .storekit test session")
         ]
         let identifier = top["identifier"].flatMap { if case .string(let s) = $0 { s } else { nil } } ?? "local"
-        return Catalog(bundleId: "com.example.storekit.\(identifier.filter { $0.isLetter || $0.isNumber })", languages: [Language.english.rawValue],
-                       defaultStorefront: storefront.id, storefronts: [storefront], accounts: accounts,
-                       subscriptionGroups: groups, products: products, settings: settings)
+        return Catalog(
+            bundleId: "com.example.storekit.\(identifier.filter { $0.isLetter || $0.isNumber })",
+            languages: [Language.english.rawValue],
+            defaultStorefront: storefront.id, storefronts: [storefront], accounts: accounts,
+            subscriptionGroups: groups, products: products, settings: settings)
     }
 
     private mutating func readSettings(_ value: JSONValue?) -> CatalogSettings {
@@ -85,7 +103,9 @@ struct StoreKitConfigDecoder {
             if let known = StorefrontRegistry.storefront(id: id) {
                 storefront = known
             } else {
-                check.report(path.key("_storefront"), "\(quoted(id)) is not a storefront this tool knows (e.g. \"USA\", \"JPN\", \"DEU\")")
+                check.report(
+                    path.key("_storefront"),
+                    "\(quoted(id)) is not a storefront this tool knows (e.g. \"USA\", \"JPN\", \"DEU\")")
             }
         }
         if let locale = check.string(object["_locale"], path.key("_locale"), maxLength: 40) {
@@ -93,21 +113,29 @@ struct StoreKitConfigDecoder {
                 settings.locale = locale
                 contentLocale = locale
             } else {
-                check.report(path.key("_locale"), "\(quoted(locale)) is not a locale this system knows (e.g. \"en_US\")")
+                check.report(
+                    path.key("_locale"), "\(quoted(locale)) is not a locale this system knows (e.g. \"en_US\")")
             }
         }
         if let raw = check.integer(object["_timeRate"], path.key("_timeRate"), in: 0...9_999) {
-            if let rate = TimeRate(rawValue: raw) { settings.timeRate = rate } else {
+            if let rate = TimeRate(rawValue: raw) {
+                settings.timeRate = rate
+            } else {
                 check.report(path.key("_timeRate"), "\(raw) is not one of Xcode's time rates (0, 10–14, 1000–1005)")
             }
         }
         settings.askToBuy = check.bool(object["_askToBuyEnabled"], path.key("_askToBuyEnabled")) ?? false
-        settings.failTransactions = check.bool(object["_failTransactionsEnabled"], path.key("_failTransactionsEnabled")) ?? false
-        settings.billingIssues = (check.bool(object["_billingIssuesEnabled"], path.key("_billingIssuesEnabled")) ?? false)
+        settings.failTransactions =
+            check.bool(object["_failTransactionsEnabled"], path.key("_failTransactionsEnabled")) ?? false
+        settings.billingIssues =
+            (check.bool(object["_billingIssuesEnabled"], path.key("_billingIssuesEnabled")) ?? false)
             || (check.bool(object["_renewalBillingIssuesEnabled"], path.key("_renewalBillingIssuesEnabled")) ?? false)
-        settings.gracePeriod = check.bool(object["_billingGracePeriodEnabled"], path.key("_billingGracePeriodEnabled")) ?? false
+        settings.gracePeriod =
+            check.bool(object["_billingGracePeriodEnabled"], path.key("_billingGracePeriodEnabled")) ?? false
         // Xcode fails every purchase while this is on, not one.
-        if check.bool(object["_failTransactionsEnabled"], path.key("_failTransactionsEnabled")) == true { settings.apiErrors.append("purchase") }
+        if check.bool(object["_failTransactionsEnabled"], path.key("_failTransactionsEnabled")) == true {
+            settings.apiErrors.append("purchase")
+        }
         settings.apiErrors += storeKitErrors(object["_storeKitErrors"], path.key("_storeKitErrors"))
         if check.bool(object["_disableDialogs"], path.key("_disableDialogs")) == true {
             notices.append("_disableDialogs is ignored: the storefront always shows its sheets")
@@ -131,8 +159,10 @@ struct StoreKitConfigDecoder {
         guard let value, let items = check.array(value, path) else { return [] }
         var apis: [String] = []
         for (index, item) in items.enumerated() {
-            guard let object = check.object(item, path.index(index)), check.bool(object["enabled"], path.index(index).key("enabled")) == true,
-                  let name = check.string(object["name"], path.index(index).key("name"), maxLength: 100) else { continue }
+            guard let object = check.object(item, path.index(index)),
+                check.bool(object["enabled"], path.index(index).key("enabled")) == true,
+                let name = check.string(object["name"], path.index(index).key("name"), maxLength: 100)
+            else { continue }
             guard let known = Self.errorAPIs.first(where: { $0.0 == name }) else {
                 notices.append("_storeKitErrors \(quoted(name)) is ignored: not an API this tool knows")
                 continue
@@ -148,9 +178,11 @@ struct StoreKitConfigDecoder {
 
     private mutating func subscriptionGroup(_ value: JSONValue, _ path: JSONPath) -> (SubscriptionGroup, [JSONValue])? {
         guard let object = check.object(value, path) else { return nil }
-        let id = check.string(check.require(object, "id", path, "the group's identifier"), path.key("id"), maxLength: 100)
+        let id = check.string(
+            check.require(object, "id", path, "the group's identifier"), path.key("id"), maxLength: 100)
         let name = check.string(object["name"], path.key("name"), maxLength: 200)
-        let subscriptions = check.array(check.require(object, "subscriptions", path, "the group's subscriptions"), path.key("subscriptions"))
+        let subscriptions = check.array(
+            check.require(object, "subscriptions", path, "the group's subscriptions"), path.key("subscriptions"))
         guard let id, let subscriptions else { return nil }
         let localized = localizations(object["localizations"], path.key("localizations"), required: false)
         let title = localized?.title ?? LocalizedText([Language.english.rawValue: name ?? id])

@@ -28,7 +28,9 @@ public struct Validation {
     }
 
     /// Reads an object, reporting duplicate keys, and unknown keys when `allowed` is given.
-    public mutating func object(_ value: JSONValue?, _ path: @autoclosure () -> JSONPath, allowed: [String]? = nil) -> JSONObject? {
+    public mutating func object(_ value: JSONValue?, _ path: @autoclosure () -> JSONPath, allowed: [String]? = nil)
+        -> JSONObject?
+    {
         guard let value else { return nil }
         guard case .object(let object) = value else {
             report(path(), "expected an object, found \(brief(value))")
@@ -73,7 +75,9 @@ public struct Validation {
     /// the unit a person counts, whatever the size of the text. Counting is linear, and the checks
     /// that walk the text in this module's code run only once it is known to be within the limit,
     /// so a 50 MB value is refused in about a second even in a debug build.
-    public mutating func string(_ value: JSONValue?, _ path: @autoclosure () -> JSONPath, maxLength: Int = 200, multiline: Bool = false) -> String? {
+    public mutating func string(
+        _ value: JSONValue?, _ path: @autoclosure () -> JSONPath, maxLength: Int = 200, multiline: Bool = false
+    ) -> String? {
         guard let value else { return nil }
         guard case .string(let text) = value else {
             report(path(), "expected a string, found \(brief(value))")
@@ -97,8 +101,12 @@ public struct Validation {
         }
         let allowed: (Unicode.Scalar) -> Bool = { multiline && ($0 == "\n" || $0 == "\t") }
         if mayHoldUnprintable(text), holdsUnprintable(text, allowed: allowed),
-           let (scalar, position) = firstForbidden(in: text, allowed: allowed) {
-            report(path(), "\(quoted(text)) contains \(UnprintableName.of(scalar)) at character \(position); \(rule(for: scalar, multiline: multiline))")
+            let (scalar, position) = firstForbidden(in: text, allowed: allowed)
+        {
+            report(
+                path(),
+                "\(quoted(text)) contains \(UnprintableName.of(scalar)) at character \(position); \(rule(for: scalar, multiline: multiline))"
+            )
             return nil
         }
         return text
@@ -123,7 +131,8 @@ public struct Validation {
             default: false
             }
         }
-        return text.utf8.withContiguousStorageIfAvailable { $0.contains(where: test) } ?? text.utf8.contains(where: test)
+        return text.utf8.withContiguousStorageIfAvailable { $0.contains(where: test) }
+            ?? text.utf8.contains(where: test)
     }
 
     /// Scalar by scalar, without the slower walk by character that finds the position.
@@ -165,10 +174,15 @@ public struct Validation {
         return flag
     }
 
-    public mutating func integer(_ value: JSONValue?, _ path: @autoclosure () -> JSONPath, in range: ClosedRange<Int>) -> Int? {
+    public mutating func integer(_ value: JSONValue?, _ path: @autoclosure () -> JSONPath, in range: ClosedRange<Int>)
+        -> Int?
+    {
         guard let value else { return nil }
         guard case .number(let text) = value, let number = Int(text) else {
-            let expected = range.count == 1 ? "the whole number \(range.lowerBound)" : "a whole number from \(range.lowerBound) to \(range.upperBound)"
+            let expected =
+                range.count == 1
+                ? "the whole number \(range.lowerBound)"
+                : "a whole number from \(range.lowerBound) to \(range.upperBound)"
             if case .number(let text) = value, isWholeNumber(text) {  // too many digits for Int
                 report(path(), "\(brief(value)) is out of range; expected \(range.lowerBound) to \(range.upperBound)")
             } else {
@@ -190,11 +204,14 @@ public struct Validation {
     }
 
     /// One of a fixed set of words, such as a product type.
-    public mutating func choice<T>(_ value: JSONValue?, _ path: @autoclosure () -> JSONPath, _ what: String,
-                            options: [(String, T)]) -> T? {
+    public mutating func choice<T>(
+        _ value: JSONValue?, _ path: @autoclosure () -> JSONPath, _ what: String,
+        options: [(String, T)]
+    ) -> T? {
         guard let text = string(value, path()) else { return nil }
         guard let match = options.first(where: { $0.0 == text }) else {
-            report(path(), "\(quoted(text)) is not \(what) (expected one of: \(options.map(\.0).joined(separator: ", ")))")
+            report(
+                path(), "\(quoted(text)) is not \(what) (expected one of: \(options.map(\.0).joined(separator: ", ")))")
             return nil
         }
         return match.1
@@ -203,7 +220,9 @@ public struct Validation {
     mutating func period(_ value: JSONValue?, _ path: @autoclosure () -> JSONPath) -> SubscriptionPeriod? {
         guard let text = string(value, path()) else { return nil }
         guard let period = SubscriptionPeriod(iso8601: text) else {
-            report(path(), "\(quoted(text)) is not a subscription period (expected ISO 8601 such as P1W, P1M, P3M, P6M, P1Y)")
+            report(
+                path(),
+                "\(quoted(text)) is not a subscription period (expected ISO 8601 such as P1W, P1M, P3M, P6M, P1Y)")
             return nil
         }
         return period

@@ -44,19 +44,26 @@ public struct Catalog: Sendable, Equatable {
     private let productIndex: [String: Int]
     private let storefrontIndex: [String: Int]
 
-    public init(bundleId: String, languages: [String], defaultStorefront: String, storefronts: [Storefront],
-                accounts: [Account], subscriptionGroups: [SubscriptionGroup], products: [Product],
-                settings: CatalogSettings = CatalogSettings()) {
+    public init(
+        bundleId: String, languages: [String], defaultStorefront: String, storefronts: [Storefront],
+        accounts: [Account], subscriptionGroups: [SubscriptionGroup], products: [Product],
+        settings: CatalogSettings = CatalogSettings()
+    ) {
         // By position, so each element's id is read in place rather than the element copied.
-        let index = Dictionary(products.indices.lazy.map { (products[$0].id, $0) }, uniquingKeysWith: { first, _ in first })
-        self.init(bundleId: bundleId, languages: languages, defaultStorefront: defaultStorefront, storefronts: storefronts,
-                  accounts: accounts, subscriptionGroups: subscriptionGroups, products: products, productIndex: index, settings: settings)
+        let index = Dictionary(
+            products.indices.lazy.map { (products[$0].id, $0) }, uniquingKeysWith: { first, _ in first })
+        self.init(
+            bundleId: bundleId, languages: languages, defaultStorefront: defaultStorefront, storefronts: storefronts,
+            accounts: accounts, subscriptionGroups: subscriptionGroups, products: products, productIndex: index,
+            settings: settings)
     }
 
     /// `productIndex`: each product's position by id, already known to the decoder that read them.
-    init(bundleId: String, languages: [String], defaultStorefront: String, storefronts: [Storefront],
-         accounts: [Account], subscriptionGroups: [SubscriptionGroup], products: [Product], productIndex: [String: Int],
-         settings: CatalogSettings = CatalogSettings()) {
+    init(
+        bundleId: String, languages: [String], defaultStorefront: String, storefronts: [Storefront],
+        accounts: [Account], subscriptionGroups: [SubscriptionGroup], products: [Product], productIndex: [String: Int],
+        settings: CatalogSettings = CatalogSettings()
+    ) {
         self.bundleId = bundleId
         self.languages = languages
         self.defaultStorefront = defaultStorefront
@@ -66,7 +73,8 @@ public struct Catalog: Sendable, Equatable {
         self.products = products
         self.settings = settings
         self.productIndex = productIndex
-        storefrontIndex = Dictionary(storefronts.indices.lazy.map { (storefronts[$0].id, $0) }, uniquingKeysWith: { first, _ in first })
+        storefrontIndex = Dictionary(
+            storefronts.indices.lazy.map { (storefronts[$0].id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// No id is written twice (the index keeps one entry per id).

@@ -17,9 +17,11 @@ public struct Product: Sendable, Hashable {
     /// auto-renewable subscriptions only).
     public let familyShareable: Bool
 
-    public init(id: String, type: ProductType, title: LocalizedText, description: LocalizedText,
-                prices: [String: Decimal], unavailableIn: Set<String> = [], removed: Bool = false,
-                wallet: WalletGrant? = nil, subscription: SubscriptionInfo? = nil, familyShareable: Bool = false) {
+    public init(
+        id: String, type: ProductType, title: LocalizedText, description: LocalizedText,
+        prices: [String: Decimal], unavailableIn: Set<String> = [], removed: Bool = false,
+        wallet: WalletGrant? = nil, subscription: SubscriptionInfo? = nil, familyShareable: Bool = false
+    ) {
         self.id = id
         self.type = type
         self.title = title
@@ -59,7 +61,10 @@ public struct SubscriptionInfo: Sendable, Hashable {
     /// Promotional, offer-code and win-back offers.
     public let offers: [SubscriptionOffer]
 
-    public init(group: String?, period: SubscriptionPeriod, rank: Int?, introOffer: IntroOffer?, offers: [SubscriptionOffer] = []) {
+    public init(
+        group: String?, period: SubscriptionPeriod, rank: Int?, introOffer: IntroOffer?,
+        offers: [SubscriptionOffer] = []
+    ) {
         self.group = group
         self.period = period
         self.rank = rank

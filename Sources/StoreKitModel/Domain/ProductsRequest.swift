@@ -9,7 +9,10 @@ public struct ProductsResponse: Sendable, Hashable {
     /// not part of StoreKit's response, but what a developer needs to tell the cases apart.
     public let unavailableInStorefront: [String]
 
-    public init(storefront: Storefront, products: [Product], invalidProductIdentifiers: [String], unavailableInStorefront: [String]) {
+    public init(
+        storefront: Storefront, products: [Product], invalidProductIdentifiers: [String],
+        unavailableInStorefront: [String]
+    ) {
         self.storefront = storefront
         self.products = products
         self.invalidProductIdentifiers = invalidProductIdentifiers
@@ -23,7 +26,8 @@ extension Catalog {
         // Every id in catalog order (what the UI and `storefront products` ask for), in a catalog
         // whose ids are unique (a decoded one always is; the index has one entry per id): each is
         // at its own position, so no set and no lookups are needed.
-        let wholeCatalog = ids.count == products.count && hasUniqueIds && ids.indices.allSatisfy { ids[$0] == products[$0].id }
+        let wholeCatalog =
+            ids.count == products.count && hasUniqueIds && ids.indices.allSatisfy { ids[$0] == products[$0].id }
         var seen = Set<String>(minimumCapacity: wholeCatalog ? 0 : ids.count)
         var found: [Product] = []
         found.reserveCapacity(ids.count)
@@ -41,8 +45,9 @@ extension Catalog {
                 unavailable.append(id)
             }
         }
-        return ProductsResponse(storefront: storefront, products: found,
-                                invalidProductIdentifiers: invalid, unavailableInStorefront: unavailable)
+        return ProductsResponse(
+            storefront: storefront, products: found,
+            invalidProductIdentifiers: invalid, unavailableInStorefront: unavailable)
     }
 
     /// Every identifier in the catalog, in catalog order: what `storefront products` asks for by default.

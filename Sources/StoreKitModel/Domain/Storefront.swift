@@ -28,7 +28,10 @@ public struct Account: Sendable, Hashable, Codable {
     /// of family-shareable products. nil: no family.
     public let family: String?
 
-    public init(name: String, storefront: String, askToBuy: Bool = false, paymentsAllowed: Bool = true, note: String = "", family: String? = nil) {
+    public init(
+        name: String, storefront: String, askToBuy: Bool = false, paymentsAllowed: Bool = true, note: String = "",
+        family: String? = nil
+    ) {
         self.name = name
         self.storefront = storefront
         self.askToBuy = askToBuy

@@ -1,7 +1,10 @@
 /// An ISO 8601 duration of one unit, as App Store subscriptions use them (`P1W`, `P1M`, `P3M`, `P1Y`).
 public struct SubscriptionPeriod: Sendable, Hashable, Codable, CustomStringConvertible {
     public enum Unit: String, Sendable, Hashable, Codable, CaseIterable {
-        case day = "D", week = "W", month = "M", year = "Y"
+        case day = "D"
+        case week = "W"
+        case month = "M"
+        case year = "Y"
     }
 
     public let value: Int
@@ -15,9 +18,10 @@ public struct SubscriptionPeriod: Sendable, Hashable, Codable, CustomStringConve
     /// Parses `PnD`, `PnW`, `PnM`, `PnY` with 1 ≤ n ≤ 999; nil for anything else.
     public init?(iso8601 text: String) {
         guard text.count >= 3, text.count <= 5, text.first == "P",
-              let last = text.last, let unit = Unit(rawValue: String(last)),
-              text.utf8.dropFirst().dropLast().allSatisfy({ (0x30...0x39).contains($0) }),  // digits only: not "P+1M"
-              let value = Int(text.dropFirst().dropLast()), value >= 1, value <= 999 else { return nil }
+            let last = text.last, let unit = Unit(rawValue: String(last)),
+            text.utf8.dropFirst().dropLast().allSatisfy({ (0x30...0x39).contains($0) }),  // digits only: not "P+1M"
+            let value = Int(text.dropFirst().dropLast()), value >= 1, value <= 999
+        else { return nil }
         self.init(value: value, unit: unit)
     }
 
@@ -27,7 +31,10 @@ public struct SubscriptionPeriod: Sendable, Hashable, Codable, CustomStringConve
     public init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         guard let period = SubscriptionPeriod(iso8601: text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "\"\(text)\" is not an ISO 8601 period such as P1M"))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "\"\(text)\" is not an ISO 8601 period such as P1M"))
         }
         self = period
     }
@@ -51,10 +58,22 @@ public struct SubscriptionPeriod: Sendable, Hashable, Codable, CustomStringConve
     public func unitLabel(in language: Language) -> String {
         switch language {
         case .english:
-            let word = switch unit { case .day: "day"; case .week: "week"; case .month: "month"; case .year: "year" }
+            let word =
+                switch unit {
+                case .day: "day"
+                case .week: "week"
+                case .month: "month"
+                case .year: "year"
+                }
             return value == 1 ? word : "\(value) \(word)s"
         case .simplifiedChinese:
-            let word = switch unit { case .day: "天"; case .week: "周"; case .month: "个月"; case .year: "年" }
+            let word =
+                switch unit {
+                case .day: "天"
+                case .week: "周"
+                case .month: "个月"
+                case .year: "年"
+                }
             if value == 1 { return unit == .month ? "月" : word }
             return "\(value)\(word)"
         }

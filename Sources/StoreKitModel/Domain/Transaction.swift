@@ -69,7 +69,10 @@ public struct Payment: Sendable, Hashable, Codable {
     /// The offer the app asks for, which the store checks.
     public let offer: PaymentOffer?
 
-    public init(productId: String, quantity: Int = 1, applicationUsername: String? = nil, account: String, offer: PaymentOffer? = nil) {
+    public init(
+        productId: String, quantity: Int = 1, applicationUsername: String? = nil, account: String,
+        offer: PaymentOffer? = nil
+    ) {
         self.productId = productId
         self.quantity = quantity
         self.applicationUsername = applicationUsername
@@ -111,10 +114,15 @@ public struct PaymentDiscount: Sendable, Hashable, Codable {
     /// The text the signature covers, as Apple defines it: bundle id, key id, product id, offer
     /// id, the app account token (lower case; empty without one), nonce and timestamp, joined by
     /// U+2063 INVISIBLE SEPARATOR.
-    public static func signedText(bundleId: String, keyIdentifier: String, productId: String, offerId: String,
-                                  applicationUsername: String?, nonce: String, timestamp: Int64) -> String {
-        [bundleId, keyIdentifier, productId, offerId, (applicationUsername ?? "").lowercased(), nonce.lowercased(), String(timestamp)]
-            .joined(separator: "\u{2063}")
+    public static func signedText(
+        bundleId: String, keyIdentifier: String, productId: String, offerId: String,
+        applicationUsername: String?, nonce: String, timestamp: Int64
+    ) -> String {
+        [
+            bundleId, keyIdentifier, productId, offerId, (applicationUsername ?? "").lowercased(), nonce.lowercased(),
+            String(timestamp),
+        ]
+        .joined(separator: "\u{2063}")
     }
 }
 
@@ -135,9 +143,11 @@ public struct Transaction: Sendable, Hashable {
     /// What the store knows of a failure beyond its error code: the app sees only the error.
     public var failureContext: FailureContext?
 
-    public init(id: String, originalId: String, payment: Payment, state: TransactionState,
-                error: StoreError? = nil, purchaseDate: Date, finished: Bool = false, terms: TransactionTerms? = nil,
-                failureContext: FailureContext? = nil) {
+    public init(
+        id: String, originalId: String, payment: Payment, state: TransactionState,
+        error: StoreError? = nil, purchaseDate: Date, finished: Bool = false, terms: TransactionTerms? = nil,
+        failureContext: FailureContext? = nil
+    ) {
         self.id = id
         self.originalId = originalId
         self.payment = payment

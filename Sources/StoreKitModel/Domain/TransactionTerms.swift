@@ -21,8 +21,11 @@ public struct TransactionTerms: Sendable, Hashable {
     /// `ownershipType`).
     public var ownership: OwnershipType
 
-    public init(price: Decimal, currency: String, expirationDate: Date? = nil, offer: TransactionOffer? = nil, revocation: Revocation? = nil,
-                upgrade: Upgrade? = nil, isRenewal: Bool = false, ownership: OwnershipType = .purchased) {
+    public init(
+        price: Decimal, currency: String, expirationDate: Date? = nil, offer: TransactionOffer? = nil,
+        revocation: Revocation? = nil,
+        upgrade: Upgrade? = nil, isRenewal: Bool = false, ownership: OwnershipType = .purchased
+    ) {
         self.price = price
         self.currency = currency
         self.expirationDate = expirationDate
@@ -61,8 +64,10 @@ public struct TransactionOffer: Sendable, Hashable {
     /// An offer as a database row or a wire message keeps it, by name; nil when there is none
     /// or a part is unreadable.
     public init?(type: String?, id: String?, mode: String?, period: String?) {
-        guard let type = type.flatMap(OfferType.init(rawValue:)), let mode = mode.flatMap(IntroOffer.PaymentMode.init(rawValue:)),
-              let period = period.flatMap(SubscriptionPeriod.init(iso8601:)) else { return nil }
+        guard let type = type.flatMap(OfferType.init(rawValue:)),
+            let mode = mode.flatMap(IntroOffer.PaymentMode.init(rawValue:)),
+            let period = period.flatMap(SubscriptionPeriod.init(iso8601:))
+        else { return nil }
         self.init(type: type, id: id, paymentMode: mode, period: period)
     }
 }
@@ -92,7 +97,9 @@ public struct Upgrade: Sendable, Hashable {
 
     /// The unused part of `paid` for a period from `start` to `end`, at `now`: pro rata by time,
     /// rounded down to the currency's minor unit so a refund never exceeds what was paid.
-    public static func proratedRefund(of paid: Decimal, currency: String, start: Date, end: Date, at now: Date) -> Decimal {
+    public static func proratedRefund(of paid: Decimal, currency: String, start: Date, end: Date, at now: Date)
+        -> Decimal
+    {
         let length = end.timeIntervalSince(start)
         guard length > 0, now < end, paid > 0 else { return 0 }
         let unused = min(1, end.timeIntervalSince(max(now, start)) / length)

@@ -34,7 +34,10 @@ public struct PriceFormatter: Sendable {
         if let known = FormattedPrices.shared.text(for: key) { return known }
         var text = amount.formatted(style)
         // ICU separates with no-break spaces (U+00A0, U+202F): spaces to an ASCII terminal.
-        if asciiOnly { text = String(String.UnicodeScalarView(text.unicodeScalars.map { $0.value == 0xA0 || $0.value == 0x202F ? " " : $0 })) }
+        if asciiOnly {
+            text = String(
+                String.UnicodeScalarView(text.unicodeScalars.map { $0.value == 0xA0 || $0.value == 0x202F ? " " : $0 }))
+        }
         FormattedPrices.shared.remember(text, for: key)
         return text
     }

@@ -4,9 +4,9 @@ import Foundation
 import LocalState
 import StoreCore
 import StoreEngine
+import StoreKitModel
 import StorefrontRuntime
 import StorefrontUI
-import StoreKitModel
 import TerminalRecording
 import TerminalUI
 
@@ -16,34 +16,48 @@ struct OpenCommand: AsyncParsableCommand {
         commandName: "open",
         abstract: "Open the interactive storefront (the default when no subcommand is given).",
         discussion: """
-        Browse, buy, restore, switch storefront/account/language, and drive the test controls and the
-        transaction manager by keys alone; ? lists every key. Needs a terminal: for scripts use the
-        headless commands (products, buy, transactions, restore, wallet, manage).
-        """
+            Browse, buy, restore, switch storefront/account/language, and drive the test controls and the
+            transaction manager by keys alone; ? lists every key. Needs a terminal: for scripts use the
+            headless commands (products, buy, transactions, restore, wallet, manage).
+            """
     )
 
     @OptionGroup var options: StoreOptions
 
-    @Option(name: .long, help: ArgumentHelp("Where Ctrl+S saves the screen (as .txt, .ansi and .svg). Default: the state directory's screens/.",
-                                            valueName: "dir"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Where Ctrl+S saves the screen (as .txt, .ansi and .svg). Default: the state directory's screens/.",
+            valueName: "dir"))
     var screens: String?
 
-    @Option(name: .long, help: ArgumentHelp("Record the session as an asciicast v2 file (asciinema play FILE.cast replays it), with a marker at each store event.",
-                                            valueName: "file.cast"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Record the session as an asciicast v2 file (asciinema play FILE.cast replays it), with a marker at each store event.",
+            valueName: "file.cast"))
     var record: String?
 
-    @Option(name: .long, help: ArgumentHelp("For presenters: hold each purchase step (purchasing, purchased, delivered, verified, finished) on screen this many seconds.",
-                                            valueName: "seconds"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "For presenters: hold each purchase step (purchasing, purchased, delivered, verified, finished) on screen this many seconds.",
+            valueName: "seconds"))
     var slowMotion: Double?
 
-    @Option(name: .long, help: ArgumentHelp("Start from a prepared situation: a built-in scenario (storefront scenarios lists them) or a scenario file (JSON or YAML). Its store lives in --state DIR (which must hold none yet), else in the state directory's scenarios/NAME, prepared afresh at each start.",
-                                            valueName: "name|file"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Start from a prepared situation: a built-in scenario (storefront scenarios lists them) or a scenario file (JSON or YAML). Its store lives in --state DIR (which must hold none yet), else in the state directory's scenarios/NAME, prepared afresh at each start.",
+            valueName: "name|file"))
     var scenario: String?
 
     @Flag(name: .long, help: "For presenters: show the keys pressed in the last 3 seconds at the bottom right.")
     var showKeys = false
 
-    @Flag(name: .long, help: "Paint the first frame and exit, before the products are requested (for start-up benchmarks).")
+    @Flag(
+        name: .long,
+        help: "Paint the first frame and exit, before the products are requested (for start-up benchmarks).")
     var exitAfterFirstFrame = false
 
     func run() async throws {
@@ -51,7 +65,8 @@ struct OpenCommand: AsyncParsableCommand {
         let choice = try scenario.map { try ScenarioChoice($0) }
         let checked = try await choice?.check(options)
         guard Terminal.isInteractive else {
-            throw CommandFailure.usage("""
+            throw CommandFailure.usage(
+                """
                 the interactive storefront needs a terminal (stdin and stdout must be a TTY). \
                 For scripts use the headless commands: storefront products | buy | transactions | restore | wallet | manage (see storefront --help)
                 """)
@@ -63,7 +78,8 @@ struct OpenCommand: AsyncParsableCommand {
             throw CommandFailure.usage("--slow-motion takes seconds from more than 0 to 60, such as 1.5")
         }
         if screens?.isEmpty == true {
-            throw CommandFailure.usage("--screens needs a directory; an empty value would quietly save into the current one")
+            throw CommandFailure.usage(
+                "--screens needs a directory; an empty value would quietly save into the current one")
         }
         var options = self.options
         var notices: [String] = []
@@ -75,19 +91,27 @@ struct OpenCommand: AsyncParsableCommand {
             prepared = ready
         }
         // The store resumes on the runner, before its first effect: the first frame does not wait for it.
-        let session = try await options.open(followAccountOnly: false, retryBudget: .seconds(3), resuming: false, announcing: false)
-        let screenDirectory = screens.map { URL(fileURLWithPath: $0) } ?? session.stateDirectory.appendingPathComponent("screens")
-        let runner = EffectRunner(store: session.store, observer: session.observer,
-                                  screens: ScreenFiles(directory: screenDirectory, title: "Storefront — \(session.storeLabel)"),
-                                  slowMotion: slowMotion.map { .milliseconds(Int64(($0 * 1000).rounded())) })
+        let session = try await options.open(
+            followAccountOnly: false, retryBudget: .seconds(3), resuming: false, announcing: false)
+        let screenDirectory =
+            screens.map { URL(fileURLWithPath: $0) } ?? session.stateDirectory.appendingPathComponent("screens")
+        let runner = EffectRunner(
+            store: session.store, observer: session.observer,
+            screens: ScreenFiles(directory: screenDirectory, title: "Storefront — \(session.storeLabel)"),
+            slowMotion: slowMotion.map { .milliseconds(Int64(($0 * 1000).rounded())) })
         let worker = runner.start(first: session.resume)
-        var state = AppState(catalog: session.context.catalog, storeLabel: session.storeLabel + (prepared.map { " · scenario \($0.name)" } ?? ""), language: session.language,
-                             account: session.account, storefront: session.storefront, localeOverride: options.catalog.locale,
-                             asciiOnly: false, size: .zero, now: Date())
+        var state = AppState(
+            catalog: session.context.catalog,
+            storeLabel: session.storeLabel + (prepared.map { " · scenario \($0.name)" } ?? ""),
+            language: session.language,
+            account: session.account, storefront: session.storefront, localeOverride: options.catalog.locale,
+            asciiOnly: false, size: .zero, now: Date())
         if showKeys { state.keyEcho = KeyEcho() }
         notices += session.notices
         if !notices.isEmpty {
-            state.status = StatusMessage(text: notices.joined(separator: " · "), level: .warning, expires: Date().addingTimeInterval(scenario == nil ? 20 : 60))
+            state.status = StatusMessage(
+                text: notices.joined(separator: " · "), level: .warning,
+                expires: Date().addingTimeInterval(scenario == nil ? 20 : 60))
         }
         do {
             try await UILoop.run(state, runner: runner, exitAfterFirstFrame: exitAfterFirstFrame)
@@ -109,9 +133,10 @@ struct OpenCommand: AsyncParsableCommand {
     /// with its status.
     private static func recordSession(to path: String) throws -> Never {
         guard !path.isEmpty else { throw CommandFailure.usage("--record needs a file name (such as walkthrough.cast)") }
-        let options = Recorder.Options(file: URL(fileURLWithPath: path),
-                                       arguments: [StorefrontChild.executable] + removingRecord(from: Array(CommandLine.arguments.dropFirst())),
-                                       title: "Storefront")
+        let options = Recorder.Options(
+            file: URL(fileURLWithPath: path),
+            arguments: [StorefrontChild.executable] + removingRecord(from: Array(CommandLine.arguments.dropFirst())),
+            title: "Storefront")
         do {
             Foundation.exit(try Recorder.run(options))
         } catch {

@@ -56,12 +56,13 @@ enum UILoop {
                 actions.append(.tick(now))
                 lastTick = now
             }
-            changed = runner.turn(actions, state: &state) { state, action in
-                if let channel {
-                    for marker in StoreEventMarkers.markers(for: action) { channel.send(.marker(marker)) }
-                }
-                return Reducer.reduce(&state, action)
-            } > 0
+            changed =
+                runner.turn(actions, state: &state) { state, action in
+                    if let channel {
+                        for marker in StoreEventMarkers.markers(for: action) { channel.send(.marker(marker)) }
+                    }
+                    return Reducer.reduce(&state, action)
+                } > 0
         }
     }
 
@@ -73,7 +74,8 @@ enum UILoop {
                 continue
             }
             do {
-                try Data(Screenshot(grid: grid, title: "Storefront").rendered(as: format).utf8).write(to: URL(fileURLWithPath: path))
+                try Data(Screenshot(grid: grid, title: "Storefront").rendered(as: format).utf8).write(
+                    to: URL(fileURLWithPath: path))
                 channel.send(.saved(path))
             } catch {
                 channel.send(.notSaved(path: path, reason: error.localizedDescription))

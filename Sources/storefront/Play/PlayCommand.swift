@@ -2,8 +2,9 @@ import ArgumentParser
 import Foundation
 import TapeScript
 import TerminalRecording
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `storefront play FLOW.tape`: the storefront run by a VHS tape instead of a person.
@@ -12,17 +13,17 @@ struct PlayCommand: AsyncParsableCommand {
         commandName: "play",
         abstract: "Run the storefront from a VHS tape: keys, waits (assertions), screenshots and store actions.",
         discussion: """
-        The tape's commands: Output FILE.cast, Set Width/Height/TypingSpeed, Env, Require, Scenario NAME|FILE, Type "…",
-        Enter, Escape, Tab, Space, Backspace, Up, Down, Left, Right, Home, End, PageUp, PageDown, Delete,
-        Ctrl+<key>, Alt+<key> (each with an optional count and @speed), Sleep 500ms,
-        Wait[+Screen|+Line][@timeout] /regex/ (fails the run when nothing matches in time, 15 s unless
-        given), Screenshot FILE (.txt, .ansi or .svg), and Store ACTION…, a storefront manage action on
-        the played store (`last` stands for the last transaction bought in the run).
+            The tape's commands: Output FILE.cast, Set Width/Height/TypingSpeed, Env, Require, Scenario NAME|FILE, Type "…",
+            Enter, Escape, Tab, Space, Backspace, Up, Down, Left, Right, Home, End, PageUp, PageDown, Delete,
+            Ctrl+<key>, Alt+<key> (each with an optional count and @speed), Sleep 500ms,
+            Wait[+Screen|+Line][@timeout] /regex/ (fails the run when nothing matches in time, 15 s unless
+            given), Screenshot FILE (.txt, .ansi or .svg), and Store ACTION…, a storefront manage action on
+            the played store (`last` stands for the last transaction bought in the run).
 
-        Without --state, each run starts from an empty store in a directory of its own (removed after).
-        Exit status: 0 when every step passed; 1 naming the failing line, with the screen at that
-        moment; 2 when the tape has a problem (each one with its line and column; nothing is run).
-        """
+            Without --state, each run starts from an empty store in a directory of its own (removed after).
+            Exit status: 0 when every step passed; 1 naming the failing line, with the screen at that
+            moment; 2 when the tape has a problem (each one with its line and column; nothing is run).
+            """
     )
 
     @Argument(help: ArgumentHelp("The tape.", valueName: "flow.tape"))
@@ -35,8 +36,10 @@ struct PlayCommand: AsyncParsableCommand {
         let directory = try store.state.map { URL(fileURLWithPath: $0) } ?? Self.freshState()
         defer { if store.state == nil { try? FileManager.default.removeItem(at: directory) } }
         try await checkScenario(steps, state: directory.path)
-        let result = try TapePlayback(steps: steps, tapeName: tape, storeArguments: store.arguments(state: directory.path),
-                                      scenario: store.scenario).run()
+        let result = try TapePlayback(
+            steps: steps, tapeName: tape, storeArguments: store.arguments(state: directory.path),
+            scenario: store.scenario
+        ).run()
         if let failure = result {
             Console.err("\(tape):\(failure.step.line): \(failure.step.source)")
             Console.err("  \(failure.message)")
@@ -51,15 +54,20 @@ struct PlayCommand: AsyncParsableCommand {
     /// anything runs: a problem in it is a problem of the tape (exit 2), at its line.
     private func checkScenario(_ steps: [Tape.Step], state: String) async throws {
         let line = steps.first { if case .scenario = $0.command { true } else { false } }
-        guard let name = store.scenario ?? line.flatMap({ if case .scenario(let name) = $0.command { name } else { nil } }) else { return }
+        guard
+            let name = store.scenario
+                ?? line.flatMap({ if case .scenario(let name) = $0.command { name } else { nil } })
+        else { return }
         do {
             var arguments = store.arguments(state: state)
             if store.catalog == nil { arguments += ["--catalog", "products.json"] }
-            try await ScenarioChoice(name, flag: store.scenario == nil ? "Scenario" : "--scenario").check(try StoreOptions.parse(arguments))
+            try await ScenarioChoice(name, flag: store.scenario == nil ? "Scenario" : "--scenario").check(
+                try StoreOptions.parse(arguments))
         } catch let failure as CommandFailure {
             let place = store.scenario == nil ? line.map { "\(tape):\($0.line): " } ?? "" : ""
-            throw CommandFailure(lines: failure.lines.enumerated().map { $0.offset == 0 ? place + $0.element : $0.element }
-                                 + ["nothing was run"], status: 2)
+            throw CommandFailure(
+                lines: failure.lines.enumerated().map { $0.offset == 0 ? place + $0.element : $0.element }
+                    + ["nothing was run"], status: 2)
         }
     }
 
@@ -73,15 +81,19 @@ struct PlayCommand: AsyncParsableCommand {
         switch TapeParser.parse(text) {
         case .success(let tape): return tape.steps
         case .failure(let problems):
-            throw CommandFailure(lines: problems.all.map { "\(path):\($0.line):\($0.column): \($0.message)" }
-                                 + ["\(problems.all.count) problem\(problems.all.count == 1 ? "" : "s") in \(path); nothing was run"], status: 2)
+            throw CommandFailure(
+                lines: problems.all.map { "\(path):\($0.line):\($0.column): \($0.message)" }
+                    + [
+                        "\(problems.all.count) problem\(problems.all.count == 1 ? "" : "s") in \(path); nothing was run"
+                    ], status: 2)
         }
     }
 
     static func freshState() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("storefront-play-\(UUID().uuidString)")
         // Private from the start, as a state directory must be (the storefront tightens any other).
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         return url
     }
 }

@@ -8,9 +8,9 @@ struct RecordCommand: ParsableCommand {
         commandName: "record",
         abstract: "Open the storefront and write what you do as a tape that storefront play replays.",
         discussion: """
-        The tape holds the keys you press and, at each pause (0.8 s or more), a Wait for a line the
-        screen then showed, so the walkthrough replays as a regression test. Quit (q) to write it.
-        """
+            The tape holds the keys you press and, at each pause (0.8 s or more), a Wait for a line the
+            screen then showed, so the walkthrough replays as a regression test. Quit (q) to write it.
+            """
     )
 
     @Option(name: .long, help: ArgumentHelp("The tape to write.", valueName: "file.tape"))
@@ -23,11 +23,14 @@ struct RecordCommand: ParsableCommand {
 
     func run() throws {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
-            throw CommandFailure.usage("storefront record needs a terminal to walk through; to run a tape without one use storefront play")
+            throw CommandFailure.usage(
+                "storefront record needs a terminal to walk through; to run a tape without one use storefront play")
         }
-        let options = Recorder.Options(file: cast.map { URL(fileURLWithPath: $0) },
-                                       arguments: [StorefrontChild.executable] + store.arguments() + ChildStoreOptions.scenarioArguments(store.scenario),
-                                       title: "Storefront", tape: URL(fileURLWithPath: tape), scenario: store.scenario)
+        let options = Recorder.Options(
+            file: cast.map { URL(fileURLWithPath: $0) },
+            arguments: [StorefrontChild.executable] + store.arguments()
+                + ChildStoreOptions.scenarioArguments(store.scenario),
+            title: "Storefront", tape: URL(fileURLWithPath: tape), scenario: store.scenario)
         let status: Int32
         do {
             status = try Recorder.run(options)

@@ -9,14 +9,15 @@ struct ScreenshotCommand: ParsableCommand {
         commandName: "screenshot",
         abstract: "Write the storefront's screen, once its products are loaded, as .txt, .ansi or .svg files.",
         discussion: """
-        Opens the storefront on the state directory (its store, account, controls and transactions as
-        they are) in a pseudo-terminal of the given size, waits for the product list, and writes each
-        file in the format its extension names. For the screen during a flow, use a tape's Screenshot
-        (storefront play) or Ctrl+S in the storefront.
-        """
+            Opens the storefront on the state directory (its store, account, controls and transactions as
+            they are) in a pseudo-terminal of the given size, waits for the product list, and writes each
+            file in the format its extension names. For the screen during a flow, use a tape's Screenshot
+            (storefront play) or Ctrl+S in the storefront.
+            """
     )
 
-    @Argument(help: ArgumentHelp("Files to write: .txt (text), .ansi (with colours) or .svg (a picture).", valueName: "file"))
+    @Argument(
+        help: ArgumentHelp("Files to write: .txt (text), .ansi (with colours) or .svg (a picture).", valueName: "file"))
     var files: [String]
 
     @Option(name: .long, help: "Terminal width in cells (default 100).")
@@ -40,11 +41,17 @@ struct ScreenshotCommand: ParsableCommand {
     func run() throws {
         // Painted, and no longer loading (in either language): the list, or why there is none.
         let loaded = #"\A(?![\s\S]*(Loading products…|正在加载商品…))[\s\S]*Storefront"#
-        var steps: [Tape.Command] = [.setWidth(width), .setHeight(height),
-                                     .wait(Tape.Wait(scope: .screen, timeoutMilliseconds: 30_000, pattern: loaded))]
+        var steps: [Tape.Command] = [
+            .setWidth(width), .setHeight(height),
+            .wait(Tape.Wait(scope: .screen, timeoutMilliseconds: 30_000, pattern: loaded)),
+        ]
         steps += files.map { .screenshot($0) }
-        let numbered = steps.enumerated().map { Tape.Step(line: $0.offset + 1, command: $0.element, source: "\($0.element)") }
-        if let failure = try TapePlayback(steps: numbered, tapeName: "screenshot", storeArguments: store.arguments(), scenario: store.scenario).run() {
+        let numbered = steps.enumerated().map {
+            Tape.Step(line: $0.offset + 1, command: $0.element, source: "\($0.element)")
+        }
+        if let failure = try TapePlayback(
+            steps: numbered, tapeName: "screenshot", storeArguments: store.arguments(), scenario: store.scenario
+        ).run() {
             Console.err("storefront: no screenshot: \(failure.message)")
             Console.err(lines: failure.screenLines)
             throw ExitCode(1)

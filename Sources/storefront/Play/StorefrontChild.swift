@@ -6,14 +6,18 @@ struct ChildStoreOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("State directory of the storefront it runs.", valueName: "dir"))
     var state: String?
 
-    @Option(name: .long, help: ArgumentHelp("Catalog for the storefront (default: products.json).", valueName: "path|url"))
+    @Option(
+        name: .long, help: ArgumentHelp("Catalog for the storefront (default: products.json).", valueName: "path|url"))
     var catalog: String?
 
     @Option(name: .long, help: ArgumentHelp("Test account to open the storefront as.", valueName: "name"))
     var account: String?
 
-    @Option(name: .long, help: ArgumentHelp("Start the storefront from this scenario (storefront scenarios lists them); it wins over a tape's Scenario line.",
-                                            valueName: "name|file"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Start the storefront from this scenario (storefront scenarios lists them); it wins over a tape's Scenario line.",
+            valueName: "name|file"))
     var scenario: String?
 
     /// `--scenario NAME`, for the storefront itself.
@@ -50,6 +54,9 @@ enum StorefrontChild {
         try process.run()
         let message = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: message, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        return (
+            process.terminationStatus,
+            String(decoding: message, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        )
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
 import TapeScript
 import TerminalRecording
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Starts the storefront for a tape (size, environment, Output from its set-up commands), runs
@@ -17,10 +18,13 @@ struct TapePlayback {
 
     func run() throws -> TapeRun.Failure? {
         var scenario = self.scenario
-        var columns = 80, rows = 24
-        var environment = ["TERM": "xterm-256color", "LANG": ProcessInfo.processInfo.environment["LANG"] ?? "C.UTF-8",
-                           SideChannel.variable: String(SideChannel.childDescriptor), SideChannel.screensVariable: "1",
-                           SideChannel.commandsVariable: String(SideChannel.commandsDescriptor)]
+        var columns = 80
+        var rows = 24
+        var environment = [
+            "TERM": "xterm-256color", "LANG": ProcessInfo.processInfo.environment["LANG"] ?? "C.UTF-8",
+            SideChannel.variable: String(SideChannel.childDescriptor), SideChannel.screensVariable: "1",
+            SideChannel.commandsVariable: String(SideChannel.commandsDescriptor),
+        ]
         var outputPath: String?
         for step in steps {
             switch step.command {
@@ -36,18 +40,31 @@ struct TapePlayback {
         }
         let executable = StorefrontChild.executable
         let output = try outputPath.map { path in
-            try AsciicastWriter(url: URL(fileURLWithPath: path),
-                                header: .init(width: columns, height: rows, timestamp: Int(Date().timeIntervalSince1970),
-                                              title: "Storefront: \((tapeName as NSString).lastPathComponent)",
-                                              environment: ["TERM": "xterm-256color", "SHELL": ProcessInfo.processInfo.environment["SHELL"] ?? "/bin/sh"]))
+            try AsciicastWriter(
+                url: URL(fileURLWithPath: path),
+                header: .init(
+                    width: columns, height: rows, timestamp: Int(Date().timeIntervalSince1970),
+                    title: "Storefront: \((tapeName as NSString).lastPathComponent)",
+                    environment: [
+                        "TERM": "xterm-256color", "SHELL": ProcessInfo.processInfo.environment["SHELL"] ?? "/bin/sh",
+                    ]))
         }
-        var events: [Int32] = [0, 0], commands: [Int32] = [0, 0]
-        guard pipe(&events) == 0, pipe(&commands) == 0 else { throw CommandFailure.failure("cannot make a pipe for the storefront's side channel") }
+        var events: [Int32] = [0, 0]
+        var commands: [Int32] = [0, 0]
+        guard pipe(&events) == 0, pipe(&commands) == 0 else {
+            throw CommandFailure.failure("cannot make a pipe for the storefront's side channel")
+        }
         for descriptor in events + commands { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
-        let child = try PseudoTerminal(arguments: [executable] + storeArguments + ChildStoreOptions.scenarioArguments(scenario), columns: columns, rows: rows,
-                                       environment: environment, extraDescriptors: [events[1], commands[0]])
-        close(events[1]); close(commands[0])
-        defer { close(events[0]); close(commands[1]) }
+        let child = try PseudoTerminal(
+            arguments: [executable] + storeArguments + ChildStoreOptions.scenarioArguments(scenario), columns: columns,
+            rows: rows,
+            environment: environment, extraDescriptors: [events[1], commands[0]])
+        close(events[1])
+        close(commands[0])
+        defer {
+            close(events[0])
+            close(commands[1])
+        }
         let run = TapeRun(child: child, events: events[0], commands: commands[1], output: output) { arguments in
             try Self.manage(executable: executable, arguments + storeArguments)
         }

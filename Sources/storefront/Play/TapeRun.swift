@@ -2,8 +2,9 @@ import Foundation
 import Scenarios
 import TapeScript
 import TerminalRecording
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One tape played against the storefront in a pseudo-terminal: keys go in, the program's
@@ -38,7 +39,10 @@ final class TapeRun {
     /// The last transaction the UI reported added: what `Store … last` acts on.
     private(set) var lastTransactionId: String?
 
-    init(child: PseudoTerminal, events: Int32, commands: Int32, output: AsciicastWriter?, manage: @escaping ([String]) throws -> Void) {
+    init(
+        child: PseudoTerminal, events: Int32, commands: Int32, output: AsciicastWriter?,
+        manage: @escaping ([String]) throws -> Void
+    ) {
         self.child = child
         self.events = events
         self.commands = commands
@@ -75,7 +79,9 @@ final class TapeRun {
             let resolved = try arguments.map { argument in
                 guard TransactionRef(argument) == .last else { return argument }
                 guard let lastTransactionId else {
-                    throw Failure(step: step, message: "`last` names the last transaction bought in this run, and none was", screen: screen)
+                    throw Failure(
+                        step: step, message: "`last` names the last transaction bought in this run, and none was",
+                        screen: screen)
                 }
                 return lastTransactionId
             }
@@ -98,15 +104,23 @@ final class TapeRun {
             case .found: return
             case .notFound: break
             case .outOfTime:
-                throw Failure(step: step, message: "matching /\(wait.pattern)/ did not finish within the Wait's \(Self.seconds(wait.timeoutMilliseconds)): "
-                                  + "the expression backtracks without end on this screen (a repetition of a repetition, like ( +)+); simplify it",
-                              screen: screen)
+                throw Failure(
+                    step: step,
+                    message:
+                        "matching /\(wait.pattern)/ did not finish within the Wait's \(Self.seconds(wait.timeoutMilliseconds)): "
+                        + "the expression backtracks without end on this screen (a repetition of a repetition, like ( +)+); simplify it",
+                    screen: screen)
             }
             guard ContinuousClock.now < deadline else {
-                throw Failure(step: step, message: "no match for /\(wait.pattern)/ on the \(wait.scope == .screen ? "screen" : "last line") within \(Self.seconds(wait.timeoutMilliseconds))",
-                              screen: screen)
+                throw Failure(
+                    step: step,
+                    message:
+                        "no match for /\(wait.pattern)/ on the \(wait.scope == .screen ? "screen" : "last line") within \(Self.seconds(wait.timeoutMilliseconds))",
+                    screen: screen)
             }
-            guard pump(milliseconds: 20) else { throw Failure(step: step, message: "the storefront exited while waiting", screen: lastWords) }
+            guard pump(milliseconds: 20) else {
+                throw Failure(step: step, message: "the storefront exited while waiting", screen: lastWords)
+            }
         }
     }
 
@@ -119,10 +133,13 @@ final class TapeRun {
     /// Whether `expression` matches `text`, matching for no longer than until `deadline` (or a
     /// last look's `matchBudget` past it): ICU reports its progress as it backtracks, and the match
     /// stops there, so a catastrophic expression costs a Wait its own timeout and no more.
-    static func match(_ expression: NSRegularExpression, in text: String, before waitDeadline: ContinuousClock.Instant) -> Match {
+    static func match(_ expression: NSRegularExpression, in text: String, before waitDeadline: ContinuousClock.Instant)
+        -> Match
+    {
         let deadline = max(waitDeadline, ContinuousClock.now + matchBudget)
         var match = Match.notFound
-        expression.enumerateMatches(in: text, options: [.reportProgress], range: NSRange(text.startIndex..., in: text)) { result, _, stop in
+        expression.enumerateMatches(in: text, options: [.reportProgress], range: NSRange(text.startIndex..., in: text))
+        { result, _, stop in
             if result != nil {
                 match = .found
                 stop.pointee = true
@@ -163,8 +180,12 @@ final class TapeRun {
         let deadline = ContinuousClock.now + .milliseconds(milliseconds)
         repeat {
             let left = deadline - ContinuousClock.now
-            let timeout = max(0, Int(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))
-            var descriptors = [pollfd(fd: child.master, events: Int16(POLLIN), revents: 0), pollfd(fd: events, events: Int16(POLLIN), revents: 0)]
+            let timeout = max(
+                0, Int(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))
+            var descriptors = [
+                pollfd(fd: child.master, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: events, events: Int16(POLLIN), revents: 0),
+            ]
             guard poll(&descriptors, 2, Int32(min(timeout, 50))) >= 0 || errno == EINTR else { return false }
             if descriptors[1].revents != 0 {
                 let count = read(events, &buffer, buffer.count)
@@ -191,8 +212,12 @@ final class TapeRun {
     private var lastWords: String {
         guard screen.isEmpty else { return screen }
         let text = String(decoding: tail, as: UTF8.self)
-        return text.replacingOccurrences(of: "\u{1B}(\\[[0-9;?]*[ -/]*[@-~]|[()][0-9A-Za-z]|[=>])", with: "", options: .regularExpression)
-            .replacingOccurrences(of: "\r", with: "").filter { $0 == "\n" || !($0.asciiValue.map { $0 < 0x20 || $0 == 0x7F } ?? false) }
+        return text.replacingOccurrences(
+            of: "\u{1B}(\\[[0-9;?]*[ -/]*[@-~]|[()][0-9A-Za-z]|[=>])", with: "", options: .regularExpression
+        )
+        .replacingOccurrences(of: "\r", with: "").filter {
+            $0 == "\n" || !($0.asciiValue.map { $0 < 0x20 || $0 == 0x7F } ?? false)
+        }
     }
 
     private func receive(_ message: SideChannel.Message) {

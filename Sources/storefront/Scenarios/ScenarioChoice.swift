@@ -21,21 +21,26 @@ struct ScenarioChoice {
             return
         }
         guard !argument.isEmpty else {
-            throw CommandFailure.usage("\(flag) needs a built-in scenario's name or a scenario file (storefront scenarios lists the built-in ones)")
+            throw CommandFailure.usage(
+                "\(flag) needs a built-in scenario's name or a scenario file (storefront scenarios lists the built-in ones)"
+            )
         }
         let url = URL(fileURLWithPath: argument)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            throw CommandFailure.usage("""
+            throw CommandFailure.usage(
+                """
                 \(flag) \(argument): no built-in scenario of that name and no such file \
                 (built in: \(BuiltInScenarios.names.joined(separator: ", ")); storefront scenarios describes them)
                 """)
         }
         guard !isDirectory.boolValue else {
-            throw CommandFailure.usage("\(flag) \(argument) is a directory; name a scenario file (.json, .yaml or .yml) in it")
+            throw CommandFailure.usage(
+                "\(flag) \(argument) is a directory; name a scenario file (.json, .yaml or .yml) in it")
         }
         (source, directory) = (argument, url.deletingLastPathComponent())
-        document = try Self.parse(try Self.readText(url, flag: flag), source: argument, yaml: ScenarioText.isYAML(argument))
+        document = try Self.parse(
+            try Self.readText(url, flag: flag), source: argument, yaml: ScenarioText.isYAML(argument))
     }
 
     private static func parse(_ text: String, source: String, yaml: Bool) throws -> ScenarioDocument {
@@ -54,10 +59,13 @@ struct ScenarioChoice {
             data = try Data(contentsOf: url)
         } catch {
             let why = errno != 0 ? String(cString: strerror(errno)) : "not a regular file"
-            throw CommandFailure.failure("\(flag) \(url.path): cannot read it (\(why)); name a scenario file you may read")
+            throw CommandFailure.failure(
+                "\(flag) \(url.path): cannot read it (\(why)); name a scenario file you may read")
         }
         guard data.count <= maxBytes else {
-            throw CommandFailure.failure("\(flag) \(url.path): \(data.count) bytes is too big for a scenario (at most \(maxBytes)); a scenario holds a few steps")
+            throw CommandFailure.failure(
+                "\(flag) \(url.path): \(data.count) bytes is too big for a scenario (at most \(maxBytes)); a scenario holds a few steps"
+            )
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw CommandFailure.failure("\(flag) \(url.path): not UTF-8 text; a scenario is a JSON or YAML file")
@@ -78,7 +86,9 @@ struct ScenarioChoice {
         if let flag { return flag }
         guard let path = document.catalogPath else { return nil }
         if path.hasPrefix("/") || CatalogLoader.isURL(path) { return path }
-        return (directory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).appendingPathComponent(path).path
+        return (directory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).appendingPathComponent(
+            path
+        ).path
     }
 
     /// Where the scenario's store and app live: `--state DIR` when given (it must hold no store
@@ -106,9 +116,12 @@ struct ScenarioChoice {
     /// A scenario starts from an empty store: a directory that holds one is refused, not emptied.
     static func refuseUsed(_ state: String) throws {
         let url = URL(fileURLWithPath: state)
-        let existing = ["store.sqlite", "app.sqlite"].filter { FileManager.default.fileExists(atPath: url.appendingPathComponent($0).path) }
+        let existing = ["store.sqlite", "app.sqlite"].filter {
+            FileManager.default.fileExists(atPath: url.appendingPathComponent($0).path)
+        }
         guard existing.isEmpty else {
-            throw CommandFailure.usage("""
+            throw CommandFailure.usage(
+                """
                 --scenario starts from an empty store, and --state \(state) already holds \(existing.joined(separator: " and ")): \
                 choose a new directory, or leave out --state (each scenario then gets its own)
                 """)
@@ -129,7 +142,9 @@ extension ScenarioChoice {
     @discardableResult
     func check(_ options: StoreOptions) async throws -> Scenario {
         if try options.storeURL(ProcessInfo.processInfo.environment) != nil {
-            throw CommandFailure.usage("--scenario prepares a simulated store of its own; it cannot be combined with --store or $STOREFRONT_STORE")
+            throw CommandFailure.usage(
+                "--scenario prepares a simulated store of its own; it cannot be combined with --store or $STOREFRONT_STORE"
+            )
         }
         let scenario = try await check(catalog: options.catalog)
         if let state = options.state { try Self.refuseUsed(state) }
@@ -145,8 +160,9 @@ extension ScenarioChoice {
             context = try await catalogOptions.resolve()
         } catch let failure as CommandFailure where options.catalog == nil && catalogOptions.catalog != nil {
             // The catalog the scenario names: say so, not only what the loader says of the file.
-            throw CommandFailure(lines: ["\(source): its catalog \(catalogOptions.catalog ?? ""):"] + failure.lines.map { "  " + $0 },
-                                 status: failure.status)
+            throw CommandFailure(
+                lines: ["\(source): its catalog \(catalogOptions.catalog ?? ""):"] + failure.lines.map { "  " + $0 },
+                status: failure.status)
         }
         return try read(catalog: context.catalog)
     }
@@ -167,7 +183,8 @@ extension ScenarioChoice {
             var setup = ScenarioSetup(scenario: scenario, session: session)
             try await setup.run()
             let language = session.language
-            let note = "\(language == .english ? "Scenario" : "场景") \(scenario.name): \(scenario.description(in: language))"
+            let note =
+                "\(language == .english ? "Scenario" : "场景") \(scenario.name): \(scenario.description(in: language))"
             return PreparedScenario(options: prepared, name: scenario.name, note: note, lock: lock)
         } catch {
             // Half prepared is no scenario: what this start made goes.
@@ -181,20 +198,23 @@ extension ScenarioChoice {
 
     /// The lock of the default directory of scenario `name`, held while this process lives.
     private static func hold(_ name: String) throws -> ExclusiveUse {
-        let scenarios = StateDirectory(url: StateDirectory.resolve(flag: nil, environment: ProcessInfo.processInfo.environment).url
-            .appendingPathComponent("scenarios"))
+        let scenarios = StateDirectory(
+            url: StateDirectory.resolve(flag: nil, environment: ProcessInfo.processInfo.environment).url
+                .appendingPathComponent("scenarios"))
         do {
             try FileManager.default.createDirectory(at: scenarios.url, withIntermediateDirectories: true)
             return try ExclusiveUse(of: scenarios, lock: "\(name).lock", by: "storefront")
         } catch let failure as StoreFailure where failure.kind == .conflict {
-            throw CommandFailure.failure("""
+            throw CommandFailure.failure(
+                """
                 scenario \(name) is open in another storefront: starting it again would empty its store under that one. \
                 Quit that one first, or open a second copy with --scenario \(name) --state NEW_DIR
                 """)
         } catch let failure as StoreFailure {
             throw CommandFailure.failure(failure.message)
         } catch {
-            throw CommandFailure.failure("cannot create \(scenarios.url.path) for the scenario: \(error.localizedDescription)")
+            throw CommandFailure.failure(
+                "cannot create \(scenarios.url.path) for the scenario: \(error.localizedDescription)")
         }
     }
 }

@@ -51,7 +51,10 @@ struct ScenarioSetup {
             switch command.transaction {
             case .id(let named)?: id = named
             case .last?:
-                guard let last else { throw SetupProblem(message: "`last` names the last transaction bought in the scenario, and none was") }
+                guard let last else {
+                    throw SetupProblem(
+                        message: "`last` names the last transaction bought in the scenario, and none was")
+                }
                 id = last
             case nil: id = ""
             }
@@ -66,11 +69,13 @@ struct ScenarioSetup {
     /// Adds the payment and plays the app as far as the purchase says it got.
     private mutating func buy(_ purchase: ScenarioPurchase) async throws -> String {
         let observer = try await observer(purchase.device)
-        let payment = Payment(productId: purchase.productId, quantity: purchase.quantity, applicationUsername: nil,
-                              account: try await account(purchase.account))
+        let payment = Payment(
+            productId: purchase.productId, quantity: purchase.quantity, applicationUsername: nil,
+            account: try await account(purchase.account))
         let updates = await session.store.updates()
         let started = try await observer.buy(payment, forcing: purchase.outcome)
-        waiting: for await update in updates where update.transaction.id == started.id && update.transaction.state != .purchasing {
+        waiting: for await update in updates
+        where update.transaction.id == started.id && update.transaction.state != .purchasing {
             switch purchase.app {
             case .killedAfterPayment: break
             case .killedAfterDelivery: _ = try await observer.handle(update, stopAfterDelivery: true)
@@ -97,7 +102,9 @@ struct ScenarioSetup {
             // Another device of the account: the same store, an app ledger of its own.
             let directory = session.stateDirectory.appendingPathComponent("other-device")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            let ledger = try AppLedger(state: StateDirectory(url: directory)).bound(to: try await session.store.storeId()).ledger
+            let ledger = try AppLedger(state: StateDirectory(url: directory)).bound(
+                to: try await session.store.storeId()
+            ).ledger
             let observer = PurchaseObserver(store: session.store, ledger: ledger, catalog: catalog)
             otherDevice = observer
             return observer
