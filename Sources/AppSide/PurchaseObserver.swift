@@ -39,7 +39,7 @@ public struct PurchaseObserver: Sendable {
             return [.waitingForApproval(transactionId: transaction.id)]
         case .failed:
             try ledger.settleOrder(transaction)
-            try await store.finish(transactionId: transaction.id)
+            try await store.finish(transactionId: transaction.id, account: transaction.payment.account)
             let error = transaction.error ?? .storeKit(.unknown)
             let shown: [AppStep] =
                 error == .storeKit(.paymentCancelled) ? [] : [.showError(transactionId: transaction.id, error: error)]
@@ -65,7 +65,7 @@ public struct PurchaseObserver: Sendable {
             ? [.revoked(transactionId: transaction.id, balance: record.balance, amount: record.amount)] : []
         // Finished whether or not this is the first time: a finish that failed before is tried again.
         if !transaction.finished {
-            try await store.finish(transactionId: transaction.id)
+            try await store.finish(transactionId: transaction.id, account: transaction.payment.account)
             try ledger.mark(transaction.id, status: .finished, at: clock.now())
             steps.append(.finished(transactionId: transaction.id))
         }
@@ -117,7 +117,7 @@ public struct PurchaseObserver: Sendable {
                     nextAttempt: next)
             ]
         }
-        try await store.finish(transactionId: transaction.id)
+        try await store.finish(transactionId: transaction.id, account: transaction.payment.account)
         try ledger.mark(transaction.id, status: .finished, at: clock.now())
         return [step, .finished(transactionId: transaction.id)]
     }

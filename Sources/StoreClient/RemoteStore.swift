@@ -167,8 +167,10 @@ public final class RemoteStore: StoreBackend {
             .transactionUpdates()
     }
 
-    public func finish(transactionId: String) async throws {
-        _ = try await call(FinishResponse.self, .POST, "/v1/transactions/\(Self.segment(transactionId))/finish")
+    public func finish(transactionId: String, account: String) async throws {
+        _ = try await call(
+            FinishResponse.self, .POST,
+            "/v1/accounts/\(Self.segment(account))/transactions/\(Self.segment(transactionId))/finish")
     }
 
     public func restore(account: String) async throws -> [TransactionUpdate] {

@@ -58,8 +58,9 @@ public protocol StoreBackend: Sendable {
     func updates() async -> AsyncStream<TransactionUpdate>
     /// What the queue re-delivers at launch: every unfinished transaction of the account.
     func unfinished(account: String) async throws -> [TransactionUpdate]
-    /// `finishTransaction`; refused for a `purchasing` transaction.
-    func finish(transactionId: String) async throws
+    /// `finishTransaction` of one of `account`'s own transactions (another account's is not
+    /// found, as the queue of one account never holds it); refused for a `purchasing` one.
+    func finish(transactionId: String, account: String) async throws
     /// `restoreCompletedTransactions`: new `restored` transactions, or a thrown `StoreError`.
     func restore(account: String) async throws -> [TransactionUpdate]
     /// Every transaction the store keeps for the account, newest first.

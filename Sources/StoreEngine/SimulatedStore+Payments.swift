@@ -420,10 +420,15 @@ extension SimulatedStore {
         return latest.values.filter { inForce($0, at: now) || $0.billingRetryUntil != nil }.sorted { $0.id < $1.id }
     }
 
-    public func finish(transactionId: String) async throws {
+    public func finish(transactionId: String, account: String) async throws {
         try await database.writer.write { db in
             guard var stored = try StoredTransaction.fetch(db, id: transactionId) else {
                 throw StoreFailure("no transaction \(transactionId); see `storefront transactions`", kind: .notFound)
+            }
+            guard stored.transaction.payment.account == account else {
+                throw StoreFailure(
+                    "\(account) has no transaction \(transactionId): an app finishes only its account's own "
+                        + "(see `storefront transactions --account \(account)`)", kind: .notFound)
             }
             switch stored.transaction.state {
             case .purchasing:

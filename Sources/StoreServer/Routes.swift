@@ -70,10 +70,11 @@ public enum StoreRoutes {
             let payment = try validatedPayment(body, service)
             return try await service.idempotentPayment(request, payment: payment)
         }
-        router.post("/v1/transactions/{transactionId}/finish") { request, context in
+        router.post("/v1/accounts/{account}/transactions/{transactionId}/finish") { request, context in
+            let account = try service.account(pathParameter(context, "account"))
             let id = try transactionId(context)
             try await checkFinishBody(request, transactionId: id, limit: limit)
-            try await service.store.finish(transactionId: id)
+            try await service.store.finish(transactionId: id, account: account.name)
             return JSONBody.response(FinishResponse(transactionId: id, finished: true))
         }
         router.get("/v1/controls") { _, _ in

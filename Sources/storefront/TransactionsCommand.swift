@@ -61,7 +61,7 @@ struct FinishCommand: AsyncParsableCommand {
     func run() async throws {
         let session = try await options.open()
         do {
-            try await session.store.finish(transactionId: transactionId)
+            try await session.store.finish(transactionId: transactionId, account: session.account.name)
             Console.out("finished \(transactionId)")
         } catch let failure as StoreFailure {
             throw CommandFailure.failure(failure.message)

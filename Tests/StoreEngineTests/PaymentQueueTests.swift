@@ -55,7 +55,7 @@ import Testing
         let deferred = try await fixture.buy(StoreFixture.removeAds, account: "kid")
         #expect(deferred.transaction.state == .deferred)
         await #expect(throws: StoreFailure.self) {
-            try await fixture.store.finish(transactionId: deferred.transaction.id)
+            try await fixture.store.finish(transactionId: deferred.transaction.id, account: "kid")
         }
         let approved = try await fixture.store.perform(.approveAskToBuy(deferred.transaction.id))
         #expect(approved.first?.transaction.state == .purchased)
@@ -69,7 +69,7 @@ import Testing
         try await fixture.setControls { $0.nextOutcome = .interrupted }
         let failed = try await fixture.buy(StoreFixture.removeAds, order: "o-7")
         #expect(failed.transaction.state == .failed)
-        try await fixture.store.finish(transactionId: failed.transaction.id)
+        try await fixture.store.finish(transactionId: failed.transaction.id, account: "alice")
         let resolved = try await fixture.store.perform(.resolveIssue(failed.transaction.id))
         #expect(resolved.count == 1)
         #expect(resolved[0].transaction.state == .purchased)
@@ -89,8 +89,8 @@ import Testing
         let reopened = try StoreFixture(directory: first.directory)
         let redelivered = try await reopened.store.unfinished(account: "alice").map(\.transaction.id)
         #expect(Set(redelivered) == [bought.transaction.id, failed.transaction.id])
-        try await reopened.store.finish(transactionId: bought.transaction.id)
-        try await reopened.store.finish(transactionId: failed.transaction.id)
+        try await reopened.store.finish(transactionId: bought.transaction.id, account: "alice")
+        try await reopened.store.finish(transactionId: failed.transaction.id, account: "alice")
         #expect(try await reopened.store.unfinished(account: "alice").isEmpty)
     }
 
@@ -112,5 +112,21 @@ import Testing
         await #expect(throws: StoreFailure.self) {
             _ = try await fixture.store.add(Payment(productId: StoreFixture.gems, quantity: 11, account: "alice"))
         }
+    }
+}
+
+/// An app finishes only its account's own transactions: another account's is not found, and
+/// stays unfinished for its own app to deliver.
+@Suite struct FinishOwnershipTests {
+    @Test func anotherAccountsTransactionIsNotFinished() async throws {
+        let fixture = try StoreFixture()
+        let bought = try await fixture.buy(StoreFixture.gems)
+        let refused = await #expect(throws: StoreFailure.self) {
+            try await fixture.store.finish(transactionId: bought.transaction.id, account: "kid")
+        }
+        #expect(refused?.kind == .notFound && refused?.message.contains("kid has no transaction") == true)
+        #expect(try await fixture.store.unfinished(account: "alice").map(\.transaction.id) == [bought.transaction.id])
+        try await fixture.store.finish(transactionId: bought.transaction.id, account: "alice")
+        #expect(try await fixture.store.unfinished(account: "alice").isEmpty)
     }
 }

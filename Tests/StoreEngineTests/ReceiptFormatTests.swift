@@ -96,7 +96,7 @@ import Testing
             try open(fixture, pass.receipt).inApp.map(\.transactionId)
                 == [gems, ads, monthly, pass].map(\.transaction.id))
         for bought in [gems, ads, monthly, pass] {
-            try await fixture.store.finish(transactionId: bought.transaction.id)
+            try await fixture.store.finish(transactionId: bought.transaction.id, account: "alice")
         }
         let listed = try open(fixture, try await fixture.store.currentReceipt(account: "alice")).inApp.map(
             \.transactionId)
@@ -123,7 +123,7 @@ import Testing
             try await fixture.store.verify(
                 receipt: try #require(gems.receipt), transactionId: id, productId: StoreFixture.gems, claim: "a")
                 == .verified)
-        try await fixture.store.finish(transactionId: id)
+        try await fixture.store.finish(transactionId: id, account: "alice")
         let later = try await fixture.store.currentReceipt(account: "alice")
         #expect(try open(fixture, later).inApp.isEmpty)
         guard

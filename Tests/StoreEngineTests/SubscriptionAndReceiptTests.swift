@@ -132,6 +132,8 @@ import Testing
         let fixture = try StoreFixture()
         try await fixture.setControls { $0.latencyMilliseconds = 60_000 }
         let purchasing = try await fixture.store.add(Payment(productId: StoreFixture.gems, account: "alice"))
-        await #expect(throws: StoreFailure.self) { try await fixture.store.finish(transactionId: purchasing.id) }
+        await #expect(throws: StoreFailure.self) {
+            try await fixture.store.finish(transactionId: purchasing.id, account: "alice")
+        }
     }
 }

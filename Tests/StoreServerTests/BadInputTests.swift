@@ -184,7 +184,7 @@ import Testing
                 #expect(response.headers[.contentType]?.hasPrefix("application/json") == true)
                 #expect((try json(response)["error"] as? [String: Any])?["code"] as? String == "not_found")
             }
-            _ = try await client.object(.post, "/v1/transactions/1234/finish", expect: .notFound)
+            _ = try await client.object(.post, "/v1/accounts/alice/transactions/1234/finish", expect: .notFound)
         }
     }
 
@@ -214,7 +214,8 @@ import Testing
             _ = try await client.object(.put, "/admin/controls", json: #"{"latencyMilliseconds":5000}"#, admin: true)
             let response = try await client.pay(ServerFixture.gems)
             let id = try #require((try json(response)["transaction"] as? [String: Any])?["transactionId"] as? String)
-            let refused = try await client.object(.post, "/v1/transactions/\(id)/finish", expect: .conflict)
+            let refused = try await client.object(
+                .post, "/v1/accounts/alice/transactions/\(id)/finish", expect: .conflict)
             #expect((refused["error"] as? [String: Any])?["code"] as? String == "conflict")
         }
     }

@@ -38,7 +38,7 @@ import Testing
             ),
             (.put, "/admin/controls", try encoder.encode(WireControls(controls))),
             (
-                .post, "/v1/transactions/\(bought)/finish",
+                .post, "/v1/accounts/alice/transactions/\(bought)/finish",
                 try encoder.encode(FinishRequest(transactionId: bought, finished: true))
             ),
         ]
@@ -99,7 +99,7 @@ import Testing
             let wallet = try await client.object(.get, "/v1/accounts/%61lice/wallet")
             #expect(wallet["account"] as? String == "alice")
             _ = try await client.object(.get, "/v1/accounts/%ZZ/wallet", expect: .notFound)
-            _ = try await client.object(.post, "/v1/transactions/%ZZ/finish", expect: .badRequest)
+            _ = try await client.object(.post, "/v1/accounts/alice/transactions/%ZZ/finish", expect: .badRequest)
         }
     }
 

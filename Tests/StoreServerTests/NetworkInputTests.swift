@@ -19,7 +19,8 @@ import Testing
         let fixture = try await ServerFixture()
         let id = try await fixture.buy(ServerFixture.gems).transaction.id
         try await fixture.test { client in
-            let finish = try await client.object(.post, "/v1/transactions/\(id)%00junk/finish", expect: .badRequest)
+            let finish = try await client.object(
+                .post, "/v1/accounts/alice/transactions/\(id)%00junk/finish", expect: .badRequest)
             #expect(Self.error(finish)["field"] as? String == "transactionId")
             #expect((Self.error(finish)["message"] as? String)?.contains("U+0000") == true, "\(finish)")
             let delete = try await client.object(
@@ -97,7 +98,7 @@ import Testing
                 #expect(Self.error(refused)["field"] as? String == "transactionId", "\(id)")
                 #expect((Self.error(refused)["message"] as? String)?.contains("digits") == true, "\(refused)")
             }
-            _ = try await client.object(.post, "/v1/transactions/abc/finish", expect: .badRequest)
+            _ = try await client.object(.post, "/v1/accounts/alice/transactions/abc/finish", expect: .badRequest)
             _ = try await client.object(
                 .post, "/admin/transactions/\(String(repeating: "1", count: 64))/approve", admin: true,
                 expect: .notFound)

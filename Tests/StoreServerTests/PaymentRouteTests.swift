@@ -192,8 +192,13 @@ import Testing
             #expect(transaction["state"] as? String == "failed")
             #expect((transaction["error"] as? [String: Any])?["code"] as? Int == 3)
             #expect(transaction["jwsRepresentation"] == nil || transaction["jwsRepresentation"] is NSNull)
-            _ = try await client.object(.post, "/v1/transactions/\(id)/finish")
-            _ = try await client.object(.post, "/v1/transactions/\(id)/finish")
+            // Another account's finish is refused: the queue of one account never holds another's.
+            let other = try await client.object(.post, "/v1/accounts/kid/transactions/\(id)/finish", expect: .notFound)
+            #expect(
+                ((other["error"] as? [String: Any])?["message"] as? String)?.contains("kid has no transaction") == true)
+            #expect(((try await client.object(.get, "/v1/accounts/alice/unfinished"))["updates"] as? [Any])?.count == 1)
+            _ = try await client.object(.post, "/v1/accounts/alice/transactions/\(id)/finish")
+            _ = try await client.object(.post, "/v1/accounts/alice/transactions/\(id)/finish")
             let unfinished = try await client.object(.get, "/v1/accounts/alice/unfinished")
             #expect((unfinished["updates"] as? [Any])?.isEmpty == true)
         }
@@ -207,21 +212,25 @@ import Testing
         let second = try await fixture.buy(ServerFixture.gems).transaction.id
         try await fixture.test { client in
             let refused = try await client.object(
-                .post, "/v1/transactions/\(first)/finish", json: #"{"transactionId":"\#(second)","finished":true}"#,
+                .post, "/v1/accounts/alice/transactions/\(first)/finish",
+                json: #"{"transactionId":"\#(second)","finished":true}"#,
                 expect: .conflict)
             let message = try #require((refused["error"] as? [String: Any])?["message"] as? String)
             #expect(message.contains(first) && message.contains(second), "\(message)")
             let unfinished = try await client.object(.get, "/v1/accounts/alice/unfinished")
             #expect((unfinished["updates"] as? [Any])?.count == 2)
             let finished = try await client.object(
-                .post, "/v1/transactions/\(first)/finish", json: #"{"transactionId":"\#(first)","finished":true}"#)
+                .post, "/v1/accounts/alice/transactions/\(first)/finish",
+                json: #"{"transactionId":"\#(first)","finished":true}"#)
             #expect(finished["transactionId"] as? String == first)
             _ = try await client.object(
-                .post, "/v1/transactions/\(second)/finish", json: #"{"finished":false}"#, expect: .unprocessableContent)
-            _ = try await client.object(
-                .post, "/v1/transactions/\(second)/finish", json: #"{"transactionId":"\#(second)","finish":true}"#,
+                .post, "/v1/accounts/alice/transactions/\(second)/finish", json: #"{"finished":false}"#,
                 expect: .unprocessableContent)
-            _ = try await client.object(.post, "/v1/transactions/\(second)/finish")
+            _ = try await client.object(
+                .post, "/v1/accounts/alice/transactions/\(second)/finish",
+                json: #"{"transactionId":"\#(second)","finish":true}"#,
+                expect: .unprocessableContent)
+            _ = try await client.object(.post, "/v1/accounts/alice/transactions/\(second)/finish")
             let none = try await client.object(.get, "/v1/accounts/alice/unfinished")
             #expect((none["updates"] as? [Any])?.isEmpty == true)
         }

@@ -128,7 +128,7 @@ extension TestClientProtocol {
             // Version 1 leaves finished consumables out.
             let unfinished = try json(try await client.api(.get, "/inApps/v1/history/\(first)", token: token))
             #expect((unfinished["signedTransactions"] as? [String])?.count == 20)
-            for id in bought { try await fixture.service.store.finish(transactionId: id) }
+            for id in bought { try await fixture.service.store.finish(transactionId: id, account: "alice") }
             let v1 = try json(try await client.api(.get, "/inApps/v1/history/\(first)", token: token))
             #expect((v1["signedTransactions"] as? [String])?.isEmpty == true)
         }

@@ -133,7 +133,9 @@ import Testing
             let before = try await listed()
             #expect(before.inApp == all && before.latest == all)
             for bought in [gems, ads, monthly] {
-                #expect(try await client.send(.post, "/v1/transactions/\(bought.transaction.id)/finish").status == .ok)
+                #expect(
+                    try await client.send(.post, "/v1/accounts/alice/transactions/\(bought.transaction.id)/finish")
+                        .status == .ok)
             }
             let kept = Set([ads, monthly].map(\.transaction.id))
             let after = try await listed()

@@ -45,7 +45,7 @@ import Testing
         #expect(
             try await HTTP.json("POST", base + "/v1/payments", "{\"account\":", headers: ["Idempotency-Key": "k"])
                 .status == 400)
-        #expect(try await HTTP.send("POST", base + "/v1/transactions/999/finish").status == 404)
+        #expect(try await HTTP.send("POST", base + "/v1/accounts/alice/transactions/999/finish").status == 404)
         #expect(try await HTTP.send("POST", base + "/admin/reset", headers: admin).status == 200)
     }
 

@@ -75,6 +75,11 @@ import Testing
         #expect(before.unfinished.first?.finished == false)
         #expect(before.history.map(\.transactionId) == [id])
 
+        // Another account's app cannot finish it: alice's app would never deliver it.
+        let foreign = try state.run(["finish", id, "--account", "kid"])
+        #expect(foreign.status == 1 && foreign.stderr.contains("kid has no transaction \(id)"), "\(foreign)")
+        #expect(try state.transactions().unfinished.map(\.transactionId) == [id])
+
         let finish = try state.run(["finish", id])
         #expect(finish.status == 0, "\(finish)")
         #expect(finish.stdout == "finished \(id)\n")

@@ -96,7 +96,7 @@ public actor ScriptedStore: StoreBackend {
         return unfinishedUpdates
     }
 
-    public func finish(transactionId: String) async throws {
+    public func finish(transactionId: String, account: String) async throws {
         try await call("finish")
     }
 
