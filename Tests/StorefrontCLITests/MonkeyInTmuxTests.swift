@@ -48,13 +48,19 @@ import Testing
         #expect(kill(pid, 0) == 0, "the program ended after: \(log.suffix(20).joined(separator: " "))")
         // Back to a normal size and the main screen; it must still draw and answer.
         try session.resize(columns: 100, rows: 30)
-        for _ in 0..<4 { try session.sendKeys("Escape") }
         // The title bar is the same in both languages (`l` may have switched to Chinese).
+        let mainScreen = { (screen: String) in
+            screen.contains("Storefront · ") && (screen.contains("Products") || screen.contains("商品"))
+        }
+        // One Escape at a time, each closing one sheet: sheets stack (help over the manager over
+        // the controls), and Escapes sent together can be read as one Alt+Escape.
+        for _ in 0..<8 {
+            try session.sendKeys("Escape")
+            if (try? session.waitUntil("the main screen", timeout: .seconds(2), mainScreen)) != nil { break }
+        }
         do {
-            try session.waitUntil("the main screen after \(steps) random keys (seed \(seed))", timeout: .seconds(20)) {
-                screen in
-                screen.contains("Storefront · ") && (screen.contains("Products") || screen.contains("商品"))
-            }
+            try session.waitUntil(
+                "the main screen after \(steps) random keys (seed \(seed))", timeout: .seconds(20), mainScreen)
         } catch {
             // Alive is not answering: say what the kernel says of it (running, sleeping, stopped)
             // and where it waits, and the last keys, so a failure under load can be told apart.
