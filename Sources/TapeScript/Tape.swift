@@ -80,3 +80,23 @@ public struct Tape: Sendable, Equatable {
         "Delete": "\u{1B}[3~", "Insert": "\u{1B}[2~",
     ]
 }
+
+extension Tape {
+    /// What a tape's `Env` may set: the locale and terminal the storefront reads, and its documented
+    /// STOREFRONT_ settings. Not PATH, LD_PRELOAD and their kind (they load code), nor the side
+    /// channel's descriptors (the player sets them).
+    static let settableNames: Set<String> = [
+        "LANG", "TERM", "NO_COLOR", "COLUMNS", "LINES", "STOREFRONT_HOME", "STOREFRONT_STORE",
+        "STOREFRONT_RETRY_SECONDS",
+        "STOREFRONT_ADMIN_TOKEN", "STOREFRONT_SHARED_SECRET",
+    ]
+
+    public static func settableVariable(_ name: String) -> Bool {
+        settableNames.contains(name)
+            || (name.hasPrefix("LC_") && name.count > 3 && name.dropFirst(3).allSatisfy { $0.isUppercase || $0 == "_" })
+    }
+
+    static var settableVariables: String {
+        "LANG, LC_*, " + settableNames.subtracting(["LANG"]).sorted().joined(separator: ", ")
+    }
+}

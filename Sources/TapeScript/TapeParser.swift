@@ -7,6 +7,12 @@ public struct TapeProblem: Error, Sendable, Equatable, CustomStringConvertible {
     public let column: Int
     public let message: String
 
+    public init(line: Int, column: Int, message: String) {
+        self.line = line
+        self.column = column
+        self.message = message
+    }
+
     public var description: String { "\(line):\(column): \(message)" }
 }
 
@@ -89,6 +95,11 @@ public enum TapeParser {
             let variable = try scanner.argument("a variable name")
             let value = try scanner.argument("a value")
             try scanner.end()
+            guard Tape.settableVariable(variable) else {
+                throw scanner.problem(
+                    "Env \(variable): a tape sets only what the storefront reads (\(Tape.settableVariables)); "
+                        + "others can load code into it or change where it reads and writes", at: wordColumn)
+            }
             return .env(name: variable, value: value)
         case "Require":
             let program = try scanner.argument("a program name")

@@ -14,12 +14,19 @@ import Testing
             .sorted()
     }
 
+    /// A copy of an example tape in a new scratch directory: a tape's files land beside it.
+    static func copied(_ name: String, label: String) throws -> URL {
+        let directory = scratchDirectory(label)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let copy = directory.appendingPathComponent(name)
+        try FileManager.default.copyItem(at: tapes.appendingPathComponent(name), to: copy)
+        return copy
+    }
+
     @Test(arguments: exampleTapes())
     func theExampleTapePasses(_ name: String) throws {
-        let directory = scratchDirectory("play")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let result = try Executable.run(
-            ["play", Self.tapes.appendingPathComponent(name).path, "--catalog", Self.catalog], directory: directory)
+        let tape = try Self.copied(name, label: "play")
+        let result = try Executable.run(["play", tape.path, "--catalog", Self.catalog])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.hasSuffix("steps passed\n"), "\(result.stdout)")
     }
@@ -29,11 +36,10 @@ import Testing
     }
 
     @Test func theTapeWritesItsRecordingAndScreenshot() throws {
-        let directory = scratchDirectory("play-files")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let result = try Executable.run(
-            ["play", Self.tapes.appendingPathComponent("buy-consumable.tape").path, "--catalog", Self.catalog],
-            directory: directory)
+        // Played from elsewhere: its files land beside the tape, not in the current directory.
+        let tape = try Self.copied("buy-consumable.tape", label: "play-files")
+        let directory = tape.deletingLastPathComponent()
+        let result = try Executable.run(["play", tape.path, "--catalog", Self.catalog])
         #expect(result.status == 0, "\(result.stderr)")
         let screen = try String(contentsOf: directory.appendingPathComponent("buy-consumable.txt"), encoding: .utf8)
         #expect(screen.contains("Wallet: 200 gems") && screen.contains("verified ✓ finished"), "\(screen)")
@@ -70,10 +76,8 @@ import Testing
     }
 
     @Test func aStorefrontThatCannotStartFailsTheTapeWithWhatItSaid() throws {
-        let directory = scratchDirectory("play-no-catalog")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let result = try Executable.run(
-            ["play", Self.tapes.appendingPathComponent("buy-consumable.tape").path], directory: directory)
+        let tape = try Self.copied("buy-consumable.tape", label: "play-no-catalog")
+        let result = try Executable.run(["play", tape.path], directory: tape.deletingLastPathComponent())
         #expect(result.status == 1)
         #expect(result.stderr.contains("the storefront exited while waiting"), "\(result.stderr)")
         #expect(result.stderr.contains("products.json"), "its own message: \(result.stderr)")
@@ -128,5 +132,53 @@ import Testing
         #expect(
             result.status == 2 && result.stderr.contains("shot.png: a screenshot is .txt, .ansi or .svg"),
             "\(result.stderr)")
+    }
+}
+
+/// Tapes are data a team shares: what one may do to the machine that plays it.
+@Suite struct TapeAsDataTests {
+    /// A shared tape is data: it may not load code into the storefront, nor write outside its
+    /// own directory, unless `--allow-paths` says it may write elsewhere.
+    @Test func aTapeSetsOnlyTheStorefrontsVariablesAndWritesOnlyBesideItself() throws {
+        let directory = scratchDirectory("play-hostile")
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("shots"), withIntermediateDirectories: true)
+        let outside = scratchDirectory("play-outside")
+        try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            at: directory.appendingPathComponent("link"), withDestinationURL: outside)
+        let tape = directory.appendingPathComponent("hostile.tape")
+        try "Env LD_PRELOAD /tmp/x.so\nEnv LC_ALL C.UTF-8\nWait /Products/\n".write(
+            to: tape, atomically: true, encoding: .utf8)
+        let code = try Executable.run(["play", tape.path, "--catalog", PlayTapeTests.catalog])
+        #expect(
+            code.status == 2 && code.stderr.contains("hostile.tape:1:1: Env LD_PRELOAD: a tape sets only"), "\(code)")
+        #expect(!code.stderr.contains("hostile.tape:2:"), "LC_ALL is the storefront's: \(code.stderr)")
+        try """
+        Output \(outside.path)/x.cast
+        Wait /Products/
+        Screenshot ../escaped.txt
+        Screenshot link/through-the-link.txt
+        Screenshot shots/fine.txt
+        """.write(to: tape, atomically: true, encoding: .utf8)
+        let refused = try Executable.run(["play", tape.path, "--catalog", PlayTapeTests.catalog])
+        #expect(refused.status == 2, "\(refused)")
+        for line in [1, 3, 4] {
+            #expect(refused.stderr.contains("hostile.tape:\(line):"), "line \(line): \(refused.stderr)")
+        }
+        #expect(!refused.stderr.contains("hostile.tape:5:"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("pass --allow-paths"), "\(refused.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: outside.path).isEmpty)
+
+        // Without the variable, the writer it trusts writes through the link and beside the tape.
+        try """
+        Wait /Products/
+        Screenshot link/through-the-link.txt
+        Screenshot shots/fine.txt
+        """.write(to: tape, atomically: true, encoding: .utf8)
+        let allowed = try Executable.run(["play", tape.path, "--catalog", PlayTapeTests.catalog, "--allow-paths"])
+        #expect(allowed.status == 0, "\(allowed)")
+        #expect(FileManager.default.fileExists(atPath: outside.appendingPathComponent("through-the-link.txt").path))
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("shots/fine.txt").path))
     }
 }

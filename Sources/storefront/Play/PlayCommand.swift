@@ -31,8 +31,13 @@ struct PlayCommand: AsyncParsableCommand {
 
     @OptionGroup var store: ChildStoreOptions
 
+    @Flag(
+        name: .long,
+        help: "Let the tape write Output and Screenshot files outside its own directory (absolute paths, .., links).")
+    var allowPaths = false
+
     func run() async throws {
-        let steps = try Self.load(tape)
+        let steps = try Self.placed(Self.load(tape), tape: tape, allowAnywhere: allowPaths)
         let directory = try store.state.map { URL(fileURLWithPath: $0) } ?? Self.freshState()
         defer { if store.state == nil { try? FileManager.default.removeItem(at: directory) } }
         try await checkScenario(steps, state: directory.path)
@@ -86,6 +91,22 @@ struct PlayCommand: AsyncParsableCommand {
                     + [
                         "\(problems.all.count) problem\(problems.all.count == 1 ? "" : "s") in \(path); nothing was run"
                     ], status: 2)
+        }
+    }
+
+    /// The steps with their files inside the tape's directory (see `TapePaths`), or the tape's
+    /// problems (exit 2, nothing run).
+    static func placed(_ steps: [Tape.Step], tape: String, allowAnywhere: Bool) throws -> [Tape.Step] {
+        let directory = URL(fileURLWithPath: tape).standardizedFileURL.deletingLastPathComponent()
+        switch TapePaths(directory: directory, allowAnywhere: allowAnywhere).resolve(steps) {
+        case .success(let placed): return placed
+        case .failure(let refusals):
+            let problems = refusals.all
+            throw CommandFailure(
+                lines: problems.map { problem in
+                    "\(tape):\(problem.line): \(steps.first { $0.line == problem.line }?.source ?? ""): \(problem.message)"
+                } + ["\(problems.count) problem\(problems.count == 1 ? "" : "s") in \(tape); nothing was run"],
+                status: 2)
         }
     }
 
