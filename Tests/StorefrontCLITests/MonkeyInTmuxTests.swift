@@ -55,8 +55,11 @@ import Testing
         // One Escape at a time, each closing one sheet: sheets stack (help over the manager over
         // the controls), and Escapes sent together can be read as one Alt+Escape.
         for _ in 0..<8 {
+            let before = try session.capture()
+            if mainScreen(before) { break }
             try session.sendKeys("Escape")
-            if (try? session.waitUntil("the main screen", timeout: .seconds(2), mainScreen)) != nil { break }
+            // The sheet closing (or the main screen), then the next Escape.
+            _ = try? session.waitUntil("a sheet closed", timeout: .seconds(2)) { $0 != before || mainScreen($0) }
         }
         do {
             try session.waitUntil(

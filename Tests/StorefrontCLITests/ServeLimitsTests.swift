@@ -226,20 +226,23 @@ import Testing
     }
 }
 
-/// A 16 MB catalog to readers that take it slowly: the answers share one buffer, a reader that
+/// An 8 MB catalog to readers that take it slowly: the answers share one buffer, a reader that
 /// keeps reading gets it all however long it takes, and one that stops is closed as idle.
 @Suite struct SlowReaderTests {
     static func bigCatalog() throws -> URL {
         let directory = scratchDirectory("big-catalog")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let file = directory.appendingPathComponent("catalog.json")
-        let generated = try Executable.run(["catalog", "generate", "--count", "20000"])
+        let generated = try Executable.run(["catalog", "generate", "--count", "10000"])
         try Data(generated.stdout.utf8).write(to: file)
         return file
     }
 
     /// Reads `total` bytes of body after the head, `step` at a time with `pause` between reads.
-    static func readSlowly(_ connection: HeldConnection, step: Int, pause: Duration) -> (body: Int, closed: Bool) {
+    /// Reads the answer `step` bytes at a time, `pause` apart (without holding a thread meanwhile).
+    static func readSlowly(_ connection: HeldConnection, step: Int, pause: Duration) async throws -> (
+        body: Int, closed: Bool
+    ) {
         var received = Data()
         var buffer = [UInt8](repeating: 0, count: step)
         while true {
@@ -249,8 +252,7 @@ import Testing
             if let length = contentLength(received), received.count - headLength(received) >= length {
                 return (length, false)
             }
-            Thread.sleep(
-                forTimeInterval: Double(pause.components.attoseconds) / 1e18 + Double(pause.components.seconds))
+            try await Task.sleep(for: pause)
         }
     }
 
@@ -265,7 +267,7 @@ import Testing
             .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) }
     }
 
-    @Test func aSlowReaderGetsTheWholeCatalogAndAStalledOneIsClosed() throws {
+    @Test func aSlowReaderGetsTheWholeCatalogAndAStalledOneIsClosed() async throws {
         let catalog = try Self.bigCatalog()
         let server = try ServeProcess.start(
             db: scratchDirectory("storefront-serve"), arguments: ["--idle-timeout", "1", "--catalog", catalog.path])
@@ -275,11 +277,11 @@ import Testing
         stalled.send("GET /v1/catalog HTTP/1.1\r\nHost: x\r\n\r\n")
         let slow = try HeldConnection(port: server.port)
         slow.send("GET /v1/catalog HTTP/1.1\r\nHost: x\r\n\r\n")
-        // About 6 s for 16 MB, with the idle timeout at 1 s.
-        let (body, closed) = Self.readSlowly(slow, step: 256 * 1024, pause: .milliseconds(100))
+        // About 3 s for 8 MB, with the idle timeout at 1 s.
+        let (body, closed) = try await Self.readSlowly(slow, step: 256 * 1024, pause: .milliseconds(100))
         #expect(!closed && body == size, "the answer was cut off after \(body) bytes")
         // The stalled reader took nothing for well over a second: closed before its answer ended.
-        let (stalledBody, stalledClosed) = Self.readSlowly(stalled, step: 1 << 20, pause: .zero)
+        let (stalledBody, stalledClosed) = try await Self.readSlowly(stalled, step: 1 << 20, pause: .zero)
         #expect(stalledClosed && stalledBody < size, "\(stalledBody)")
         if let resident = residentKiB(server.process.processIdentifier) {
             #expect(resident < 400 * 1024, "\(resident) KiB resident")
