@@ -8,7 +8,15 @@ public final class ExclusiveUse: Sendable {
     private let descriptor: Int32
 
     /// `what`: the kind of process ("storefront serve"), for the message.
-    public init(of state: StateDirectory, lock name: String, by what: String) throws {
+    public convenience init(of state: StateDirectory, lock name: String, by what: String) throws {
+        try self.init(of: state, lock: name) { holder in
+            "another \(what)\(holder.map { " (pid \($0))" } ?? "") is using \(state.option) \(state.url.path): "
+                + "one per store database, or each would leave the other's purchases half done. Stop it, or pass another \(state.option)"
+        }
+    }
+
+    /// `refusal`: the message for a lock held already, given the holder's pid when it is known.
+    public init(of state: StateDirectory, lock name: String, refusal: (String?) -> String) throws {
         let path = try state.filePath(name)
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
@@ -18,10 +26,7 @@ public final class ExclusiveUse: Sendable {
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             let holder = Self.holder(descriptor)
             close(descriptor)
-            throw StoreFailure(
-                "another \(what)\(holder.map { " (pid \($0))" } ?? "") is using \(state.option) \(state.url.path): "
-                    + "one per store database, or each would leave the other's purchases half done. Stop it, or pass another \(state.option)",
-                kind: .conflict)
+            throw StoreFailure(refusal(holder), kind: .conflict)
         }
         ftruncate(descriptor, 0)
         let pid = Array("\(getpid())\n".utf8)

@@ -210,9 +210,11 @@ extension StoreDatabase {
     }
 
     /// The next 16-digit transaction id, allocated inside the caller's write so ids never repeat.
+    static let nextTransactionNumber = "next_transaction_number"
+
     static func nextTransactionId(_ db: Database) throws -> String {
-        let next = (try setting(db, "next_transaction_number")).flatMap(Int.init) ?? 1
-        try setSetting(db, "next_transaction_number", String(next + 1))
+        let next = (try setting(db, nextTransactionNumber)).flatMap(Int.init) ?? 1
+        try setSetting(db, nextTransactionNumber, String(next + 1))
         return String(2_000_000_000_000_000 + next)
     }
 }

@@ -34,6 +34,8 @@ public protocol ServedStore: StoreBackend {
     func openReceipt(_ receipt: String) -> ReceiptCheck
     func currentReceipt(account: String) async throws -> String
     func renewDue() async throws
+    /// Numbers this run's transactions from `now`, above any a restored or copied database issued.
+    func numberTransactionsFrom(_ now: Date) async throws
     func resume() async throws
     // The App Store Server API.
     func serverTransaction(id: String) async throws -> ServerTransaction?

@@ -156,6 +156,7 @@ public struct StoreService: Sendable {
                 catalog: catalog, database: StoreDatabase(state: directory, thorough: true), clock: clock,
                 environment: configuration.environment.name)
             try await store.resume()
+            try await store.numberTransactionsFrom(clock.now())
             return try await StoreService(store: store, configuration: configuration, catalogBytes: catalogBytes)
         } catch let failure as StoreFailure {
             throw failure.namingServerOptions

@@ -201,6 +201,7 @@ struct ServeCommand: AsyncParsableCommand {
         let logger = Logger(label: "storefront.serve")
         let service: StoreService
         let exclusive: ExclusiveUse
+        let servedStore: ExclusiveUse
         do {
             // One server per --db: a second one would complete neither its own nor the first's
             // half-done purchases; it is refused before it opens the store.
@@ -208,6 +209,7 @@ struct ServeCommand: AsyncParsableCommand {
             service = try await StoreService.open(
                 catalog: loaded, catalogBytes: Data(bytes), directory: directory, configuration: configuration,
                 clock: SystemClock())
+            servedStore = try await Self.holdStoreIdentity(try await service.store.storeId())
         } catch let failure as StoreFailure {
             throw CommandFailure.failure(failure.message)
         }
@@ -232,7 +234,7 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw CommandFailure.failure("the server stopped: \(error)")
         }
-        withExtendedLifetime(exclusive) {}
+        withExtendedLifetime((exclusive, servedStore)) {}
     }
 
     /// The limit flags, checked: each bad value is a usage error naming the flag and what it takes.
@@ -264,6 +266,26 @@ struct ServeCommand: AsyncParsableCommand {
 
 /// The server's log on standard error, through `Console` like every other line: a logged path or
 /// error may quote what a client sent.
+extension ServeCommand {
+    /// One server per store on this machine, whatever its --db: a copy of a database carries its
+    /// store's identity, and two servers on copies of one store would each issue the same
+    /// transaction ids to other purchases. Held, like `serve.lock`, for the process's life.
+    static func holdStoreIdentity(_ storeId: String) async throws -> ExclusiveUse {
+        let runtime =
+            ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? FileManager.default.temporaryDirectory.path
+        let directory = StateDirectory(
+            url: URL(fileURLWithPath: runtime).appendingPathComponent("storefront-stores-\(getuid())"), option: "--db")
+        let name = "store-" + String(storeId.filter { $0.isLetter || $0.isNumber || $0 == "-" }.prefix(64)) + ".lock"
+        return try ExclusiveUse(of: directory, lock: name) { holder in
+            "this store (id \(storeId)) is served already by another storefront serve\(holder.map { " (pid \($0))" } ?? ""), "
+                + "from a copy of its database: two servers on copies of one store would issue the same transaction ids "
+                + "to other purchases. Stop the other, or give this one a store of its own (another --db, or "
+                + "`storefront reset --db DIR --yes`)"
+        }
+    }
+}
+
 private struct ConsoleLog: TextOutputStream, Sendable {
     /// `StreamLogHandler` writes an entry and its line break at once.
     mutating func write(_ entry: String) {

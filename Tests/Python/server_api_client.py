@@ -28,14 +28,14 @@ def check(name, condition, detail=""):
 
 
 def main():
-    base, key_file, issuer, key_id, bundle, admin_token = sys.argv[1:7]
+    base, key_file, issuer, key_id, bundle, admin_token, first_id = sys.argv[1:8]
     key = open(key_file, "rb").read()
     client = AppStoreServerAPIClient(key, key_id, issuer, bundle, Environment.SANDBOX)
     client._base_url = base
     root = urllib.request.urlopen(base + "/.well-known/storefront-root-ca.cer").read()
     verifier = SignedDataVerifier([root], False, Environment.SANDBOX, bundle)
 
-    history = client.get_transaction_history("2000000000000001", None, TransactionHistoryRequest(), GetTransactionHistoryVersion.V2)
+    history = client.get_transaction_history(first_id, None, TransactionHistoryRequest(), GetTransactionHistoryVersion.V2)
     products = [verifier.verify_and_decode_signed_transaction(jws).productId for jws in history.signedTransactions]
     check("history v2", len(products) == 3 and history.hasMore is False and history.environment == Environment.SANDBOX, products)
     first = verifier.verify_and_decode_signed_transaction(history.signedTransactions[0])

@@ -58,11 +58,14 @@ struct ServerFixture {
                 environment: environment, sharedSecret: sharedSecret, idempotencyLifetime: idempotencyLifetime))
     }
 
-    init(directory: URL? = nil, catalogBytes: Data? = nil, configuration: ServerConfiguration) async throws {
+    /// `start`: when the server starts, on its clock (now by default).
+    init(directory: URL? = nil, catalogBytes: Data? = nil, configuration: ServerConfiguration, start: Date = Date())
+        async throws
+    {
         let bytes = try catalogBytes ?? Self.catalogBytes()
         let catalog = try CatalogLoader.decode(Array(bytes), source: "products.json")
         self.directory = directory ?? scratchDirectory("server")
-        clock = ManualClock(Date())
+        clock = ManualClock(start)
         service = try await StoreService.open(
             catalog: catalog, catalogBytes: bytes, directory: StateDirectory(url: self.directory),
             configuration: configuration, clock: clock)

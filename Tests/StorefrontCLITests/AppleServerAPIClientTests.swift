@@ -15,19 +15,24 @@ import Testing
         let (server, keyFile) = try ServeProcess.startWithAPIKey(
             root: root, issuer: Self.issuer, keyId: Self.keyId, adminToken: Self.adminToken)
         defer { server.stop() }
+        var first: String?
         for product in ["removeads", "premium.monthly", "gems.100"] {
             let bought = try Executable.run(
                 [
                     "buy", "com.example.storefront.\(product)", "--account", "alice", "--state",
-                    root.appendingPathComponent("device").path,
+                    root.appendingPathComponent("device").path, "--json",
                 ],
                 environment: ["STOREFRONT_STORE": server.baseURL])
             #expect(bought.status == 0, "\(bought.stderr)")
+            let last = bought.stdout.split(separator: "\n").last.map { Data($0.utf8) }
+            first =
+                first ?? last.flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }?[
+                    "transactionId"] as? String
         }
         let script = Executable.repositoryRoot.appendingPathComponent("Tests/Python/server_api_client.py")
         let result = try Executable.run(python: [
             script.path, server.baseURL, keyFile.path, Self.issuer, Self.keyId, "com.example.storefront.demo",
-            Self.adminToken,
+            Self.adminToken, try #require(first, "the first purchase's id"),
         ])
         #expect(
             result.status == 0 && result.stdout.contains("all checks passed"),

@@ -25,7 +25,8 @@ import Testing
     }
 
     /// A device used with the simulated store, then with a fresh server, then with another fresh
-    /// server: each store numbers from 2000000000000001, and each store's purchase is credited.
+    /// server: each store is a store of its own (the ids may even repeat), and each store's purchase
+    /// is credited.
     @Test func aDeviceMovingBetweenStoresIsCreditedForEveryPurchase() async throws {
         let root = scratchDirectory("storefront-move")
         let device = root.appendingPathComponent("device")
@@ -53,7 +54,7 @@ import Testing
                 as? [String: Int]
             #expect(balances == ["gems": 100 * ids.count])
         }
-        #expect(Set(ids) == ["2000000000000001"], "every store numbers from the same id: \(ids)")
+        #expect(ids.count == 3, "\(ids)")
     }
 
     @Test func twoClientsOnOneAccountSeeTheSameTransactionsAndTheSecondRestores() async throws {
