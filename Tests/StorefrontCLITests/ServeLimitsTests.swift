@@ -226,33 +226,41 @@ import Testing
     }
 }
 
-/// An 8 MB catalog to readers that take it slowly: the answers share one buffer, a reader that
+/// A 16 MB catalog to readers that take it slowly: the answers share one buffer, a reader that
 /// keeps reading gets it all however long it takes, and one that stops is closed as idle.
 @Suite struct SlowReaderTests {
     static func bigCatalog() throws -> URL {
         let directory = scratchDirectory("big-catalog")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let file = directory.appendingPathComponent("catalog.json")
-        let generated = try Executable.run(["catalog", "generate", "--count", "10000"])
+        let generated = try Executable.run(["catalog", "generate", "--count", "20000"])
         try Data(generated.stdout.utf8).write(to: file)
         return file
     }
 
     /// Reads `total` bytes of body after the head, `step` at a time with `pause` between reads.
-    /// Reads the answer `step` bytes at a time, `pause` apart (without holding a thread meanwhile).
-    static func readSlowly(_ connection: HeldConnection, step: Int, pause: Duration) async throws -> (
-        body: Int, closed: Bool
-    ) {
+    /// Reads the answer `step` bytes at a time, `pause` apart, on a thread of its own: a reader on
+    /// the test pool could wait seconds for a turn on a loaded machine, and look stalled.
+    static func readSlowly(_ connection: HeldConnection, step: Int, pause: Duration) async -> (body: Int, closed: Bool)
+    {
+        let socket = connection.socket
+        let seconds = Double(pause.components.seconds) + Double(pause.components.attoseconds) / 1e18
+        return await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: readBlocking(socket, step: step, pause: seconds)) }.start()
+        }
+    }
+
+    private static func readBlocking(_ socket: Int32, step: Int, pause: TimeInterval) -> (body: Int, closed: Bool) {
         var received = Data()
         var buffer = [UInt8](repeating: 0, count: step)
         while true {
-            let count = read(connection.socket, &buffer, step)
+            let count = read(socket, &buffer, step)
             if count <= 0 { return (max(0, received.count - headLength(received)), true) }
             received.append(contentsOf: buffer.prefix(count))
             if let length = contentLength(received), received.count - headLength(received) >= length {
                 return (length, false)
             }
-            try await Task.sleep(for: pause)
+            Thread.sleep(forTimeInterval: pause)
         }
     }
 
@@ -270,18 +278,18 @@ import Testing
     @Test func aSlowReaderGetsTheWholeCatalogAndAStalledOneIsClosed() async throws {
         let catalog = try Self.bigCatalog()
         let server = try ServeProcess.start(
-            db: scratchDirectory("storefront-serve"), arguments: ["--idle-timeout", "1", "--catalog", catalog.path])
+            db: scratchDirectory("storefront-serve"), arguments: ["--idle-timeout", "2", "--catalog", catalog.path])
         defer { server.stop() }
         let size = try Data(contentsOf: catalog).count
         let stalled = try HeldConnection(port: server.port)
         stalled.send("GET /v1/catalog HTTP/1.1\r\nHost: x\r\n\r\n")
         let slow = try HeldConnection(port: server.port)
         slow.send("GET /v1/catalog HTTP/1.1\r\nHost: x\r\n\r\n")
-        // About 3 s for 8 MB, with the idle timeout at 1 s.
-        let (body, closed) = try await Self.readSlowly(slow, step: 256 * 1024, pause: .milliseconds(100))
+        // About 6 s for 16 MB, with the idle timeout at 2 s.
+        let (body, closed) = await Self.readSlowly(slow, step: 256 * 1024, pause: .milliseconds(100))
         #expect(!closed && body == size, "the answer was cut off after \(body) bytes")
         // The stalled reader took nothing for well over a second: closed before its answer ended.
-        let (stalledBody, stalledClosed) = try await Self.readSlowly(stalled, step: 1 << 20, pause: .zero)
+        let (stalledBody, stalledClosed) = await Self.readSlowly(stalled, step: 1 << 20, pause: .zero)
         #expect(stalledClosed && stalledBody < size, "\(stalledBody)")
         if let resident = residentKiB(server.process.processIdentifier) {
             #expect(resident < 400 * 1024, "\(resident) KiB resident")
