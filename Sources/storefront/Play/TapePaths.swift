@@ -12,7 +12,7 @@ struct TapePaths {
     func resolve(_ steps: [Tape.Step]) -> Result<[Tape.Step], Refusals> {
         var problems: [TapeProblem] = []
         let resolved = steps.map { step -> Tape.Step in
-            do {
+            do throws(Refusal) {
                 switch step.command {
                 case .output(let path):
                     return Tape.Step(line: step.line, command: .output(try place(path)), source: step.source)
@@ -20,11 +20,8 @@ struct TapePaths {
                     return Tape.Step(line: step.line, command: .screenshot(try place(path)), source: step.source)
                 default: return step
                 }
-            } catch let refusal as Refusal {
-                problems.append(TapeProblem(line: step.line, column: 1, message: refusal.message))
-                return step
             } catch {
-                problems.append(TapeProblem(line: step.line, column: 1, message: "\(error)"))
+                problems.append(TapeProblem(line: step.line, column: 1, message: error.message))
                 return step
             }
         }
