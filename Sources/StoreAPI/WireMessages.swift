@@ -388,3 +388,31 @@ public struct HealthResponse: Codable, Sendable, Hashable {
         self.reason = reason
     }
 }
+
+/// `POST /admin/transactions/{id}/price-increase/request`'s optional body: the new renewal price
+/// as a decimal string in the subscription's currency (none: a tenth more), and whether the
+/// customer must consent (default true).
+public struct PriceIncreaseRequest: Codable, Sendable, Hashable {
+    public let price: String?
+    public let needsConsent: Bool?
+
+    /// The body's fields, which the server checks a body against.
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case price, needsConsent
+    }
+
+    public init(_ terms: PriceIncreaseTerms) {
+        price = terms.price?.exactString
+        needsConsent = terms.needsConsent
+    }
+
+    public init(price: String?, needsConsent: Bool?) {
+        self.price = price
+        self.needsConsent = needsConsent
+    }
+
+    /// The terms asked for; nil when `price` is not a positive decimal.
+    public var terms: PriceIncreaseTerms? {
+        PriceIncreaseTerms(priceText: price, needsConsent: needsConsent ?? true)
+    }
+}

@@ -255,9 +255,12 @@ public final class RemoteStore: StoreBackend {
             case .resetToDefaults: (.POST, "/admin/reset")
             case .setAutoRenew(let id, let on):
                 (.POST, "/admin/transactions/\(Self.segment(id))/auto-renew/\(on ? "on" : "off")")
-            case .priceIncrease(let id, let step):
+            case .priceIncrease(let id, let step, _):
                 (.POST, "/admin/transactions/\(Self.segment(id))/price-increase/\(step.rawValue)")
             }
-        return try await call(ManageResponse.self, method, path, admin: true).wireUpdates.transactionUpdates()
+        var terms: PriceIncreaseRequest?
+        if case .priceIncrease(_, .request, let asked?) = action { terms = PriceIncreaseRequest(asked) }
+        return try await call(ManageResponse.self, method, path, body: terms, admin: true).wireUpdates
+            .transactionUpdates()
     }
 }

@@ -49,12 +49,16 @@ public struct RenewalInfo: Sendable, Hashable {
     public var gracePeriodExpirationDate: Date?
     /// Nil without a price increase.
     public var priceIncreaseStatus: PriceIncreaseStatus?
+    /// What the next renewal charges when a price increase set it; nil: the catalog's price.
+    public var renewalPrice: Decimal?
 
     public init(
         willAutoRenew: Bool, autoRenewProductId: String, expirationReason: ExpirationReason? = nil,
         isInBillingRetry: Bool = false,
-        gracePeriodExpirationDate: Date? = nil, priceIncreaseStatus: PriceIncreaseStatus? = nil
+        gracePeriodExpirationDate: Date? = nil, priceIncreaseStatus: PriceIncreaseStatus? = nil,
+        renewalPrice: Decimal? = nil
     ) {
+        self.renewalPrice = renewalPrice
         self.willAutoRenew = willAutoRenew
         self.autoRenewProductId = autoRenewProductId
         self.expirationReason = expirationReason

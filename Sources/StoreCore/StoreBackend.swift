@@ -1,3 +1,4 @@
+import Foundation
 import StoreKitModel
 
 /// A transaction as the payment queue delivers it to the app, with the receipt the app sends
@@ -30,7 +31,8 @@ public enum ManageAction: Sendable, Hashable {
     /// Turns a subscription's auto-renew on or off (`enableAutoRenewForTransaction`, `disable…`).
     case setAutoRenew(String, Bool)
     /// A price increase asked for, consented to or declined (`requestPriceIncreaseConsentForTransaction`, …).
-    case priceIncrease(String, PriceIncreaseStep)
+    /// A request may name its new renewal price and waive consent (`PriceIncreaseTerms`).
+    case priceIncrease(String, PriceIncreaseStep, PriceIncreaseTerms? = nil)
     /// The purchaser stops sharing the purchase with the family: each member's copy is revoked
     /// (reason 0) and servers hear REVOKE.
     case stopSharing(String)
@@ -39,6 +41,44 @@ public enum ManageAction: Sendable, Hashable {
 /// The steps of a subscription's price increase, as Xcode's test session takes them.
 public enum PriceIncreaseStep: String, Sendable, Hashable, CaseIterable {
     case request, consent, decline
+}
+
+/// What a price increase asks for: the new renewal price, in the subscription's currency (nil:
+/// the store raises the current one by a tenth, `PriceIncreaseTerms.defaultRaise`), and whether
+/// the customer must consent. Apple lets a developer raise a price within limits without
+/// consent: the customer is told, and the next renewal charges the new price.
+public struct PriceIncreaseTerms: Sendable, Hashable {
+    public let price: Decimal?
+    public let needsConsent: Bool
+
+    public init(price: Decimal?, needsConsent: Bool = true) {
+        self.price = price
+        self.needsConsent = needsConsent
+    }
+
+    /// From a price as the command line and `/admin` spell it (`5.99`); nil when the text is not
+    /// a positive plain decimal.
+    public init?(priceText: String?, needsConsent: Bool) {
+        guard let priceText else {
+            self.init(price: nil, needsConsent: needsConsent)
+            return
+        }
+        guard !priceText.isEmpty, priceText.count <= 16,
+            priceText.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
+            priceText.filter({ $0 == "." }).count <= 1,
+            let value = Decimal(string: priceText, locale: Locale(identifier: "en_US_POSIX")), value > 0
+        else { return nil }
+        self.init(price: value, needsConsent: needsConsent)
+    }
+
+    /// The price a request without one asks for: a tenth more, rounded up to the currency's
+    /// smallest unit (4.99 becomes 5.49).
+    public static func defaultRaise(of price: Decimal, minorUnits: Int) -> Decimal {
+        var raised = price * Decimal(string: "1.1")!
+        var rounded = Decimal()
+        NSDecimalRound(&rounded, &raised, minorUnits, .up)
+        return rounded
+    }
 }
 
 /// The one seam between the app side (UI, headless commands) and a store: the simulated store

@@ -20,17 +20,21 @@ extension SimulatedStore {
     }
 
     /// The entitlements `rows` (an account's transactions, oldest first) grant: purchased ones,
-    /// neither refunded nor a plan change waiting for its renewal.
+    /// neither refunded nor replaced by an upgrade. One per non-consumable and one per
+    /// subscription group (the period of its latest plan), or per product outside a group.
     nonisolated func entitlements(of rows: [StoredTransaction], at now: Date) -> [Entitlement] {
         var newest: [String: StoredTransaction] = [:]
         for row in rows
-        where row.transaction.state == .purchased && row.revocationDate == nil && row.reason != .planChange {
+        where row.transaction.state == .purchased && row.revocationDate == nil && row.upgrade == nil
+            && row.reason != .planChange
+        {
             guard let product = catalog.product(id: row.transaction.productId), product.type != .consumable else {
                 continue
             }
             // A non-consumable's entitlement is its first purchase; a subscription's is its latest period.
             if product.type == .nonConsumable, newest[product.id] != nil { continue }
-            newest[product.id] = row
+            let group = product.type == .autoRenewable ? product.subscription?.group : nil
+            newest[group.map { "group \($0)" } ?? product.id] = row
         }
         return newest.values.sorted { $0.id < $1.id }.compactMap { row in
             guard let product = catalog.product(id: row.transaction.productId) else { return nil }

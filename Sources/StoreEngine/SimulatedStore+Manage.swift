@@ -28,7 +28,7 @@ extension SimulatedStore {
             case .approveAskToBuy(let id), .declineAskToBuy(let id), .resolveIssue(let id), .refund(let id),
                 .requestRefund(let id), .declineRefund(let id),
                 .expireSubscription(let id), .forceRenewal(let id), .delete(let id), .setAutoRenew(let id, _),
-                .priceIncrease(let id, _),
+                .priceIncrease(let id, _, _),
                 .stopSharing(let id):
                 guard let stored = try StoredTransaction.fetch(db, id: id) else {
                     throw StoreFailure("no transaction \(id); see `storefront transactions`", kind: .notFound)
@@ -82,6 +82,15 @@ extension SimulatedStore {
             try complete(&resolved, at: now, controls: controls, db)
             try resolved.insert(db)
             return [try record(resolved, controls: controls, db)]
+        case .refund where stored.reason.isCopy:
+            // A copy (a restore, a re-download, a plan change) was not paid for: the refund is
+            // of the purchase it copies.
+            guard let paid = try paidPurchase(copied: stored, db) else {
+                throw StoreFailure(
+                    "transaction \(stored.id) is a copy of a purchase that no longer exists; nothing was paid to refund",
+                    kind: .conflict)
+            }
+            return try apply(action, to: paid, at: now, db)
         case .refund:
             guard state == .purchased || state == .restored else {
                 throw StoreFailure(
@@ -135,9 +144,9 @@ extension SimulatedStore {
             try requireSubscription(stored, "renewed")
             try setAutoRenew(on, chainOf: stored, at: now, db)
             return []
-        case .priceIncrease(_, let step):
+        case .priceIncrease(_, let step, let terms):
             try requireSubscription(stored, "given a price increase")
-            try priceIncrease(step, chainOf: stored, at: now, db)
+            try priceIncrease(step, terms: terms, chainOf: stored, at: now, db)
             return []
         case .delete:
             try db.execute(
@@ -152,5 +161,15 @@ extension SimulatedStore {
         }
         try stored.update(db)
         return [try record(stored, controls: controls, db)]
+    }
+
+    /// The paid purchase a copy stands for: a non-consumable's original purchase, or the period of
+    /// the subscription the copy was made in (its latest period when none matches).
+    nonisolated func paidPurchase(copied copy: StoredTransaction, _ db: Database) throws -> StoredTransaction? {
+        let paid = try StoredTransaction.fetchAll(
+            db, where: "original_id = ? AND state = \(StateSQL.purchased) AND account = ?",
+            [copy.transaction.originalId, copy.transaction.payment.account])
+        guard copy.expiresDate != nil || copy.reason == .planChange else { return paid.first }
+        return paid.last { $0.expiresDate == copy.expiresDate } ?? paid.last
     }
 }

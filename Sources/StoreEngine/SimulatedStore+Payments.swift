@@ -261,8 +261,9 @@ extension SimulatedStore {
     }
 
     /// `purchased`, on the App Store's terms (`PurchaseRules`): what the account already has is
-    /// delivered again without a charge, an eligible subscriber gets the introductory offer, and a
-    /// new subscription ends the plan it replaces in its group.
+    /// delivered again without a charge, an eligible subscriber gets the introductory offer, a new
+    /// subscription period continues the account's subscription in its group, and a plan change
+    /// that waits for the renewal charges nothing now.
     nonisolated func complete(_ stored: inout StoredTransaction, at now: Date, controls: TestControls, _ db: Database)
         throws
     {
@@ -280,56 +281,55 @@ extension SimulatedStore {
             product, quantity: stored.transaction.quantity, storefront: stored.storefront,
             holdings: holdings, catalog: catalog)
         if let price = quote.price { stored.price = price }
-        defer {
-            stored.notification = Self.purchaseEvent(
-                product, basis: quote.basis, offer: stored.offer,
-                subscribedBefore: product.subscription?.group.map(holdings.groupsSubscribed.contains) ?? false)
+        stored.notification = Self.purchaseEvent(
+            product, basis: quote.basis, offer: stored.offer,
+            subscribedBefore: product.subscription?.group.map(holdings.groupsSubscribed.contains) ?? false)
+        guard let subscription = product.subscription else {
+            if case .alreadyOwned = quote.basis { try redownloadOwned(&stored, db) }
+            return
         }
-        guard let subscription = product.subscription else { return }
+        if try completeAtRenewal(&stored, product: product, basis: quote.basis, at: now, db) { return }
+        try continueSubscription(&stored, product: product, db)
         if let requested = stored.offer, requested.type != .introductory,
             let terms = terms(of: requested, product: product)
         {
-            // A promotional, code or win-back offer the store accepted. Taken on the plan in force,
-            // or with a move that waits for the renewal, it starts at the next renewal; else now.
-            switch quote.basis {
-            case .alreadySubscribed:
-                try offerAtNextRenewal(&stored, from: product.id, at: now, db)
-                return
-            case .atNextRenewal(let from, _):
-                try changePlanAtRenewal(&stored, from: from, at: now, db)
-                try offerAtNextRenewal(&stored, from: from, at: now, db)
-                return
-            default:
-                break
-            }
+            // A promotional, code or win-back offer the store accepted, starting now.
             stored.price = terms.firstPayment(in: stored.storefront) ?? stored.price
             stored.expiresDate = now.addingTimeInterval(terms.firstTermSeconds(at: controls.timeRate))
-            try endPlans(inGroupOf: stored, product: product, basis: quote.basis, at: now, db)
-            return
-        }
-        switch quote.basis {
-        case .alreadyOwned:
-            return
-        case .alreadySubscribed:
-            try joinActiveChain(&stored, at: now, db)
-            return
-        case .atNextRenewal(let from, _):
-            try changePlanAtRenewal(&stored, from: from, at: now, db)
-            return
-        case .replacesNow:
-            stored.expiresDate = now.addingTimeInterval(controls.timeRate.seconds(for: subscription.period))
-        case .introductory(let offer):
+        } else if case .introductory(let offer) = quote.basis {
             stored.offer = TransactionOffer(
                 type: .introductory, id: nil, paymentMode: offer.paymentMode, period: offer.period)
             stored.expiresDate = now.addingTimeInterval(offer.firstTermSeconds(at: controls.timeRate))
-        case .fullPrice:
+        } else {
             stored.expiresDate = now.addingTimeInterval(controls.timeRate.seconds(for: subscription.period))
         }
         try endPlans(inGroupOf: stored, product: product, basis: quote.basis, at: now, db)
     }
 
+    /// The purchases of a subscription that start nothing now: the plan in force bought again
+    /// (delivered again), and a downgrade, a crossgrade to another duration or an offer taken on
+    /// the plan in force, which wait for its renewal. False when `basis` starts a period now.
+    nonisolated func completeAtRenewal(
+        _ stored: inout StoredTransaction, product: Product, basis: PurchaseQuote.Basis, at now: Date, _ db: Database
+    ) throws -> Bool {
+        let offer = stored.offer.flatMap { $0.type == .introductory ? nil : $0 }
+        switch basis {
+        case .alreadySubscribed where offer != nil:
+            try offerAtNextRenewal(&stored, from: product.id, at: now, db)
+        case .alreadySubscribed:
+            try redownloadPlanInForce(&stored, at: now, db)
+        case .atNextRenewal(let from, _):
+            if offer != nil { try offerAtNextRenewal(&stored, from: from, at: now, db) }
+            try changePlanAtRenewal(&stored, from: from, at: now, db)
+        default:
+            return false
+        }
+        return true
+    }
+
     /// One plan per group: the plans in force that `stored` replaces end now. The plan an
-    /// upgrade replaces (`basis`) is marked upgraded, with the refund the quote promised.
+    /// upgrade replaces (`basis`) is marked upgraded, with the refund the quote promised; its
+    /// period keeps the expiry it was sold with, and an upgraded period grants nothing.
     nonisolated func endPlans(
         inGroupOf stored: StoredTransaction, product: Product, basis: PurchaseQuote.Basis, at now: Date,
         _ db: Database
@@ -340,8 +340,9 @@ extension SimulatedStore {
             guard catalog.product(id: active.transaction.productId)?.subscription?.group == group else { continue }
             if case .replacesNow(let from, let refund) = basis, from == active.transaction.productId {
                 active.upgrade = Upgrade(date: now, refund: refund)
+            } else if let expiry = active.expiresDate, expiry > now {
+                active.expiresDate = now  // a plan in billing retry, or one a previous version left in force
             }
-            active.expiresDate = now
             active.autoRenew = false
             active.renewalProductId = nil
             active.billingRetryUntil = nil
@@ -359,7 +360,7 @@ extension SimulatedStore {
     }
 
     /// A downgrade (or a crossgrade to another duration) waits for the next renewal: nothing is
-    /// charged, the transaction grants nothing, and the plan in force renews to the new product.
+    /// charged, no period starts, and the plan in force renews to the new product.
     nonisolated func changePlanAtRenewal(_ stored: inout StoredTransaction, from: String, at now: Date, _ db: Database)
         throws
     {
@@ -367,13 +368,11 @@ extension SimulatedStore {
         active.renewalProductId = stored.transaction.productId
         try active.update(db)
         stored.notificationSubject = NotificationSubject(id: active.id, originalId: active.transaction.originalId)
-        stored.reason = .planChange
-        stored.expiresDate = nil
-        stored.autoRenew = false
+        stored.becomesCopy(of: active, reason: .planChange)
     }
 
     /// The offer `stored` carries is kept by the plan in force (`from`) for its next renewal;
-    /// nothing is charged now and `stored` grants nothing itself.
+    /// nothing is charged now and no period starts.
     nonisolated func offerAtNextRenewal(_ stored: inout StoredTransaction, from: String, at now: Date, _ db: Database)
         throws
     {
@@ -381,28 +380,7 @@ extension SimulatedStore {
         active.renewalOffer = stored.offer
         try active.update(db)
         stored.notificationSubject = NotificationSubject(id: active.id, originalId: active.transaction.originalId)
-        stored.price = 0
-        stored.reason = .planChange
-        stored.expiresDate = nil
-        stored.autoRenew = false
-    }
-
-    /// A subscription bought again while in force: the new transaction continues the chain in
-    /// force (its original id and expiry) instead of starting a second one that would renew too.
-    nonisolated func joinActiveChain(_ stored: inout StoredTransaction, at now: Date, _ db: Database) throws {
-        guard var active = try planInForce(stored.transaction.productId, of: stored, at: now, db) else { return }
-        stored.transaction.originalId = active.transaction.originalId
-        stored.expiresDate = active.expiresDate
-        stored.autoRenew = active.autoRenew
-        // Buying the plan in force again also calls off a change waiting for its renewal.
-        stored.billingRetryUntil = active.billingRetryUntil
-        stored.graceExpires = active.graceExpires
-        stored.priceIncrease = active.priceIncrease
-        stored.renewalOffer = active.renewalOffer
-        stored.offer = active.offer  // an offer's remaining periods go on with the chain
-        stored.reason = .redownload
-        active.autoRenew = false  // the chain continues in the new transaction
-        try active.update(db)
+        stored.becomesCopy(of: active, reason: .planChange)
     }
 
     /// The latest transaction of each auto-renewable chain that is still in force or in billing retry.

@@ -131,16 +131,20 @@ extension SimulatedStore {
     /// The next period of `previous`'s chain, of `product`, from `start`: at the introductory
     /// price while a pay-as-you-go offer has periods left, else at the product's price in the
     /// chain's storefront.
+    /// `chargedAt`: when it was billed, when not at `start` (a billing issue resolved in the grace
+    /// period bills now for the period that started at the renewal date).
     nonisolated func renewal(
         after previous: StoredTransaction, to product: Product, start: Date, period: SubscriptionPeriod,
-        controls: TestControls, _ db: Database
+        controls: TestControls, chargedAt: Date? = nil, _ db: Database
     ) throws -> StoredTransaction {
         var ended = previous
         ended.autoRenew = false  // the chain continues in the new transaction
         try ended.update(db)
         let id = try StoreDatabase.nextTransactionId(db)
         let old = previous.transaction
-        var price = product.prices[previous.storefront] ?? previous.price
+        // A price increase applies to the plan it was made on; a plan change renews at the new plan's price.
+        let increased = product.id == old.productId ? previous.renewalPrice : nil
+        var price = increased ?? product.prices[previous.storefront] ?? previous.price
         var seconds = controls.timeRate.seconds(for: period)
         var offer: TransactionOffer?
         if let waiting = previous.renewalOffer, let terms = terms(of: waiting, product: product) {
@@ -163,12 +167,13 @@ extension SimulatedStore {
                 payment: Payment(
                     productId: product.id, quantity: 1, applicationUsername: old.payment.applicationUsername,
                     account: old.payment.account),
-                state: .purchased, purchaseDate: start),
+                state: .purchased, purchaseDate: chargedAt ?? start),
             storefront: previous.storefront, price: price, currency: previous.currency,
             expiresDate: start.addingTimeInterval(seconds), revocationDate: nil, autoRenew: true, pendingOutcome: nil,
             reason: .renewal)
         renewal.offer = offer
         renewal.priceIncrease = previous.priceIncrease == .agreed ? nil : previous.priceIncrease
+        renewal.renewalPrice = increased
         renewal.appAccountToken = previous.appAccountToken
         renewal.notification = NotificationEvent(.didRenew)
         try renewal.insert(db)
@@ -188,6 +193,12 @@ extension SimulatedStore {
         guard latest.revocationDate == nil else {
             throw StoreFailure(
                 "transaction \(latest.id) was refunded; a refunded subscription does not renew", kind: .conflict)
+        }
+        guard latest.expirationReason != .didNotConsentToPriceIncrease else {
+            throw StoreFailure(
+                "the customer declined the price increase on \(latest.id): the subscription expires at the end of its "
+                    + "period and does not renew (consent first: manage price-increase consent \(latest.id))",
+                kind: .conflict)
         }
         guard latest.reason != .planChange else {
             throw StoreFailure(

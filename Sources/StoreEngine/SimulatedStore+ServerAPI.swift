@@ -152,7 +152,9 @@ extension SimulatedStore {
         let next = catalog.product(id: renewal.autoRenewProductId)
         let offerPrice = latest.renewalOffer.flatMap { terms(of: $0, product: next ?? product) }?.firstPayment(
             in: latest.storefront)
-        let price = renewal.willAutoRenew ? (offerPrice ?? next?.prices[latest.storefront] ?? latest.price) : nil
+        let increased = next?.id == latest.transaction.productId ? latest.renewalPrice : nil
+        let price =
+            renewal.willAutoRenew ? (offerPrice ?? increased ?? next?.prices[latest.storefront] ?? latest.price) : nil
         return SubscriptionStatus(
             groupId: group, originalTransactionId: originalId, status: status,
             latest: Self.serverTransaction(lastRow).0,

@@ -18,9 +18,11 @@ extension SimulatedStore {
             kind: .conflict)
     }
 
-    /// In force: its period has not ended, or a billing issue's grace period has not.
+    /// In force: its period has not ended, or a billing issue's grace period has not, and no
+    /// upgrade replaced it.
     nonisolated func inForce(_ latest: StoredTransaction, at now: Date) -> Bool {
-        (latest.expiresDate.map { $0 > now } ?? false) || (latest.graceExpires.map { $0 > now } ?? false)
+        guard latest.upgrade == nil else { return false }
+        return (latest.expiresDate.map { $0 > now } ?? false) || (latest.graceExpires.map { $0 > now } ?? false)
     }
 
     nonisolated func setAutoRenew(_ on: Bool, chainOf stored: StoredTransaction, at now: Date, _ db: Database) throws {
@@ -61,21 +63,24 @@ extension SimulatedStore {
         }
     }
 
+    /// A price increase asked for (with its new renewal price, and whether the customer must
+    /// consent), consented to or declined. A declined one runs to the period's end and expires;
+    /// consent given later, before the end, renews again at the new price.
     nonisolated func priceIncrease(
-        _ step: PriceIncreaseStep, chainOf stored: StoredTransaction, at now: Date, _ db: Database
+        _ step: PriceIncreaseStep, terms: PriceIncreaseTerms?, chainOf stored: StoredTransaction, at now: Date,
+        _ db: Database
     ) throws {
         var latest = try chainLatest(of: stored, db)
-        guard inForce(latest, at: now), latest.autoRenew else {
+        let declined = latest.expirationReason == .didNotConsentToPriceIncrease
+        guard inForce(latest, at: now), latest.autoRenew || (declined && step == .consent) else {
             throw StoreFailure(
                 "the subscription of transaction \(stored.id) does not renew; a price increase applies only to one that does",
                 kind: .conflict)
         }
+        let event: NotificationEvent
         switch step {
         case .request:
-            guard latest.priceIncrease != .pending else {
-                throw StoreFailure("a price increase already waits for consent on \(latest.id)", kind: .conflict)
-            }
-            latest.priceIncrease = .pending
+            event = try requestPriceIncrease(terms ?? PriceIncreaseTerms(price: nil), on: &latest)
         case .consent, .decline:
             guard latest.priceIncrease == .pending else {
                 throw StoreFailure(
@@ -83,23 +88,48 @@ extension SimulatedStore {
             }
             if step == .consent {
                 latest.priceIncrease = .agreed
+                latest.autoRenew = true
+                latest.expirationReason = nil
+                event = NotificationEvent(.priceIncrease, .accepted)
             } else {
+                guard !declined else {
+                    throw StoreFailure("the price increase on \(latest.id) was already declined", kind: .conflict)
+                }
                 // It runs to the end of the period it is in, then expires with the reason.
                 latest.autoRenew = false
                 latest.expirationReason = .didNotConsentToPriceIncrease
+                event = NotificationEvent(.didChangeRenewalStatus, .autoRenewDisabled)
             }
         }
         try latest.update(db)
-        let event: NotificationEvent =
-            switch step {
-            case .request: NotificationEvent(.priceIncrease, .pending)
-            case .consent: NotificationEvent(.priceIncrease, .accepted)
-            case .decline: NotificationEvent(.didChangeRenewalStatus, .autoRenewDisabled)
-            }
         try notify(event, about: latest.id, originalId: latest.transaction.originalId, at: now, db)
     }
 
-    /// Resolving a billing issue: the App Store bills at once, and the next period starts now.
+    /// Sets the new renewal price: waiting for consent, or agreed at once when none is needed
+    /// (Apple then tells the customer, and servers hear PRICE_INCREASE with ACCEPTED).
+    nonisolated func requestPriceIncrease(_ terms: PriceIncreaseTerms, on latest: inout StoredTransaction) throws
+        -> NotificationEvent
+    {
+        guard latest.priceIncrease != .pending else {
+            throw StoreFailure("a price increase already waits for consent on \(latest.id)", kind: .conflict)
+        }
+        let product = try nextPlan(of: latest).0
+        let current = latest.renewalPrice ?? product.prices[latest.storefront] ?? latest.price
+        let price =
+            terms.price ?? PriceIncreaseTerms.defaultRaise(of: current, minorUnits: MinorUnits.of(latest.currency))
+        guard price > current else {
+            throw StoreFailure(
+                "a price increase must raise the renewal price: \(price.exactString) \(latest.currency) is not above "
+                    + "\(current.exactString) \(latest.currency)", kind: .invalid)
+        }
+        latest.renewalPrice = price
+        latest.priceIncrease = terms.needsConsent ? .pending : .agreed
+        return NotificationEvent(.priceIncrease, terms.needsConsent ? .pending : .accepted)
+    }
+
+    /// Resolving a billing issue: the App Store bills at once. Inside the grace period the paid
+    /// service was never interrupted, so the new period starts at the renewal date that failed;
+    /// after it, in billing retry alone, the new period starts now.
     nonisolated func recoverFromBillingRetry(
         _ stored: StoredTransaction, at now: Date, controls: TestControls, _ db: Database
     ) throws -> StoredTransaction {
@@ -119,9 +149,12 @@ extension SimulatedStore {
                 kind: .conflict)
         }
         let (product, period) = try nextPlan(of: latest)
+        let inGrace = latest.graceExpires.map { $0 > now } ?? false
+        let start = inGrace ? (latest.expiresDate ?? now) : now
         latest.billingRetryUntil = nil
         latest.graceExpires = nil
-        var recovered = try renewal(after: latest, to: product, start: now, period: period, controls: controls, db)
+        var recovered = try renewal(
+            after: latest, to: product, start: start, period: period, controls: controls, chargedAt: now, db)
         recovered.notification = NotificationEvent(.didRenew, .billingRecovery)
         return recovered
     }
@@ -129,11 +162,14 @@ extension SimulatedStore {
     /// StoreKit 2's renewal info of a chain's latest transaction.
     nonisolated func renewalInfo(_ latest: StoredTransaction, at now: Date) -> RenewalInfo {
         let expired = !inForce(latest, at: now) && latest.billingRetryUntil == nil
+        // While billing is retried Apple already reports why the subscription may expire.
+        let retrying: ExpirationReason? = latest.billingRetryUntil != nil ? .billingError : nil
         return RenewalInfo(
             willAutoRenew: latest.autoRenew,
             autoRenewProductId: latest.renewalProductId ?? latest.transaction.productId,
-            expirationReason: latest.expirationReason ?? (expired && !latest.autoRenew ? .autoRenewDisabled : nil),
+            expirationReason: latest.expirationReason ?? retrying
+                ?? (expired && !latest.autoRenew ? .autoRenewDisabled : nil),
             isInBillingRetry: latest.billingRetryUntil != nil, gracePeriodExpirationDate: latest.graceExpires,
-            priceIncreaseStatus: latest.priceIncrease)
+            priceIncreaseStatus: latest.priceIncrease, renewalPrice: latest.renewalPrice)
     }
 }

@@ -15,7 +15,7 @@ extension StoredTransaction {
         offer_type, offer_id, offer_mode, offer_period, revocation_reason, \
         renewal_product_id, billing_retry_until, grace_expires, price_increase, expiration_reason, \
         renewal_offer_type, renewal_offer_id, renewal_offer_mode, renewal_offer_period, upgrade_date, upgrade_refund, declined, \
-        app_account_token, ownership, shared_from
+        app_account_token, ownership, shared_from, renewal_price
         """
 
     /// A column's position in `columns`.
@@ -26,7 +26,7 @@ extension StoredTransaction {
             renewalProductId, billingRetryUntil, graceExpires, priceIncrease, expirationReason,
             renewalOfferType, renewalOfferId, renewalOfferMode, renewalOfferPeriod, upgradeDate, upgradeRefund,
             declined,
-            appAccountToken, ownership, sharedFrom
+            appAccountToken, ownership, sharedFrom, renewalPrice
     }
 
     /// How many columns `columns` lists: where a query's own columns after them start.
@@ -73,6 +73,7 @@ extension StoredTransaction {
         appAccountToken = (optional(.appAccountToken) as String?).flatMap(UUID.init(uuidString:))
         ownership = OwnershipType(rawValue: value(.ownership)) ?? .purchased
         sharedFrom = optional(.sharedFrom)
+        renewalPrice = (optional(.renewalPrice) as String?).flatMap { Decimal(string: $0) }
     }
 
     /// Inserts the transaction; `owner` and `requestKey` are the process that added it and the
@@ -81,7 +82,7 @@ extension StoredTransaction {
         try db.cachedStatement(
             sql: """
                 INSERT INTO transactions (\(Self.columns), owner, request_key)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
         ).execute(arguments: [
             id, transaction.originalId, transaction.productId, transaction.quantity, transaction.payment.account,
@@ -97,7 +98,7 @@ extension StoredTransaction {
             renewalOffer?.period.iso8601,
             upgrade?.date.timeIntervalSince1970, upgrade?.refund.exactString, declined,
             appAccountToken?.uuidString.lowercased(),
-            ownership.rawValue, sharedFrom, owner, requestKey,
+            ownership.rawValue, sharedFrom, renewalPrice?.exactString, owner, requestKey,
         ])
     }
 
@@ -108,8 +109,8 @@ extension StoredTransaction {
                     auto_renew = ?, finished = ?, pending_outcome = ?, price = ?, original_id = ?, offer_type = ?, offer_id = ?,
                     offer_mode = ?, offer_period = ?, revocation_reason = ?, renewal_product_id = ?, billing_retry_until = ?,
                     grace_expires = ?, price_increase = ?, expiration_reason = ?, reason = ?, renewal_offer_type = ?, renewal_offer_id = ?,
-                    renewal_offer_mode = ?, renewal_offer_period = ?, upgrade_date = ?, upgrade_refund = ?, declined = ?, app_account_token = ?
-                    WHERE id = ?
+                    renewal_offer_mode = ?, renewal_offer_period = ?, upgrade_date = ?, upgrade_refund = ?, declined = ?, app_account_token = ?,
+                    renewal_price = ? WHERE id = ?
                 """
         ).execute(arguments: [
             transaction.state.rawValue, transaction.error?.domain, transaction.error?.code,
@@ -122,7 +123,7 @@ extension StoredTransaction {
             renewalOffer?.type.rawValue, renewalOffer?.id, renewalOffer?.paymentMode.rawValue,
             renewalOffer?.period.iso8601,
             upgrade?.date.timeIntervalSince1970, upgrade?.refund.exactString, declined,
-            appAccountToken?.uuidString.lowercased(), id,
+            appAccountToken?.uuidString.lowercased(), renewalPrice?.exactString, id,
         ])
         if ownership == .purchased, expiresDate != nil { try mirrorToFamily(db) }
     }

@@ -321,6 +321,11 @@ public struct StoreDatabase: Sendable {
                     CREATE TABLE sharing_stopped (original_id TEXT PRIMARY KEY, stopped_at REAL NOT NULL);
                     """)
         }
+        migrator.registerMigration("v18: renewal prices") { db in
+            // A price increase's new renewal price, on the subscription's latest period (an exact
+            // decimal, as `price`); each renewal at it keeps it for the next.
+            try db.execute(sql: "ALTER TABLE transactions ADD COLUMN renewal_price TEXT")
+        }
         return migrator
     }
 }
@@ -329,10 +334,21 @@ public struct StoreDatabase: Sendable {
 enum TransactionReason: String, Sendable {
     case purchase, renewal, restore
     /// A downgrade or crossgrade bought while another plan of the group is in force, or an offer
-    /// taken on the plan in force: it grants nothing itself; the plan in force renews to it.
+    /// taken on the plan in force: the payment completes as a copy in the subscription that
+    /// grants nothing itself; the plan in force renews to it.
     case planChange
-    /// The plan in force bought again: delivered again, no period of its own.
+    /// A non-consumable the account owns, or the plan in force, bought again: delivered again as
+    /// a restore is, no purchase or period of its own.
     case redownload
+
+    /// A copy of a purchase the App Store already has (a restore, a re-download, a plan change
+    /// waiting for the renewal): nothing was paid for it.
+    var isCopy: Bool {
+        switch self {
+        case .restore, .redownload, .planChange: true
+        case .purchase, .renewal: false
+        }
+    }
 }
 
 /// The transaction a notification is about.
@@ -362,6 +378,8 @@ struct StoredTransaction: Sendable, Hashable {
     var graceExpires: Date? = nil
     var priceIncrease: PriceIncreaseStatus? = nil
     var expirationReason: ExpirationReason? = nil
+    /// What the subscription renews at once a price increase set it; nil: the catalog's price.
+    var renewalPrice: Decimal? = nil
     /// An offer the next renewal takes (one bought on the plan in force).
     var renewalOffer: TransactionOffer? = nil
     /// Set when a higher level replaced this subscription before its period ended.

@@ -19,6 +19,8 @@ extension PaymentRequest: KnownFields {}
 
 extension FinishRequest: KnownFields {}
 
+extension PriceIncreaseRequest: KnownFields {}
+
 extension VerifyRequest: KnownFields {}
 
 extension WireControls: KnownFields {}

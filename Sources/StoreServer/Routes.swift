@@ -345,12 +345,18 @@ public enum StoreRoutes {
                 ("stop-sharing", ManageAction.stopSharing),
                 ("auto-renew/on", { .setAutoRenew($0, true) }), ("auto-renew/off", { .setAutoRenew($0, false) }),
             ]
-            + PriceIncreaseStep.allCases.map { step in ("price-increase/\(step.rawValue)", { .priceIncrease($0, step) })
+            + [PriceIncreaseStep.consent, .decline].map { step in
+                ("price-increase/\(step.rawValue)", { .priceIncrease($0, step) })
             }
         for (name, action) in actions {
             admin.post(RouterPath("/transactions/{transactionId}/\(name)")) { _, context in
                 try await manage(action(try transactionId(context)), service)
             }
+        }
+        admin.post("/transactions/{transactionId}/price-increase/request") { request, context in
+            let id = try transactionId(context)
+            return try await manage(
+                .priceIncrease(id, .request, try await priceIncreaseTerms(request, limit: limit)), service)
         }
         admin.delete("/transactions/{transactionId}") { _, context in
             try await manage(.delete(try transactionId(context)), service)
@@ -398,6 +404,20 @@ public enum StoreRoutes {
                             request: $0.body)
                     }))
         }
+    }
+
+    /// A price increase's optional body: none asks for a tenth more, with consent.
+    static func priceIncreaseTerms(_ request: Request, limit: Int) async throws -> PriceIncreaseTerms? {
+        let data = try await BodyReader.bytes(request, limit: limit)
+        guard !data.isEmpty else { return nil }
+        try BodyReader.requireJSON(request)
+        let body = try BodyReader.decode(PriceIncreaseRequest.self, from: data)
+        guard let terms = body.terms else {
+            throw APIError.invalid(
+                "price \(String((body.price ?? "").prefix(32)).debugDescription) is not a positive decimal such as \"5.99\"",
+                field: "price")
+        }
+        return terms
     }
 
     static func manage(_ action: ManageAction, _ service: StoreService) async throws -> Response {

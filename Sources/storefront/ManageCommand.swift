@@ -28,10 +28,14 @@ struct ManageCommand: AsyncParsableCommand {
         async throws
     {
         guard let action = verb.action(choice: choice) else { throw CommandFailure.usage("manage takes \(verb.usage)") }
+        try await perform(action(id ?? ""), words: [verb.rawValue] + [choice, id].compactMap { $0 }, options: options)
+    }
+
+    /// Runs `action` and prints what it changed, after the `words` that asked for it.
+    static func perform(_ action: ManageAction, words: [String], options: StoreOptions) async throws {
         let session = try await options.open()
         do {
-            let updates = try await session.store.perform(action(id ?? ""))
-            let words = [verb.rawValue] + [choice, id].compactMap { $0 }
+            let updates = try await session.store.perform(action)
             Console.out(
                 "\(words.joined(separator: " ")): done"
                     + updates.map { update in
@@ -135,14 +139,36 @@ struct ManageCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: ManageVerb.priceIncrease.rawValue,
             abstract: "Ask for, consent to or decline a subscription's price increase.",
-            discussion:
-                "Without consent by the end of its period, the subscription expires (didNotConsentToPriceIncrease).")
+            discussion: """
+                A request sets the next renewal's price (--price, in the subscription's currency; without it, a \
+                tenth more). Without consent by the end of its period, the subscription expires \
+                (didNotConsentToPriceIncrease); with consent, or with --no-consent, the next renewal charges the \
+                new price.
+                """)
         @Argument(help: ManageCommand.choiceHelp(.priceIncrease)) var step: PriceIncreaseStep
         @Argument(help: "A transaction of the subscription.") var id: String
+        @Option(help: ArgumentHelp("The new renewal price (request only), e.g. 5.99.", valueName: "decimal"))
+        var price: String?
+        @Flag(help: "An increase the customer need not consent to (request only): Apple tells them, and it applies.")
+        var noConsent = false
         @OptionGroup var options: StoreOptions
 
+        func validate() throws {
+            guard step == .request || (price == nil && !noConsent) else {
+                throw ValidationError("--price and --no-consent go with `request` only")
+            }
+        }
+
         func run() async throws {
-            try await ManageCommand.perform(.priceIncrease, choice: step.rawValue, on: id, options: options)
+            var terms: PriceIncreaseTerms?
+            if step == .request, price != nil || noConsent {
+                guard let asked = PriceIncreaseTerms(priceText: price, needsConsent: !noConsent) else {
+                    throw CommandFailure.usage("--price \(price ?? "") is not a positive decimal such as 5.99")
+                }
+                terms = asked
+            }
+            let words = [ManageVerb.priceIncrease.rawValue, step.rawValue, id]
+            try await ManageCommand.perform(.priceIncrease(id, step, terms), words: words, options: options)
         }
     }
 

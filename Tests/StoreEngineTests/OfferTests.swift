@@ -55,8 +55,10 @@ import Testing
         #expect(bought.transaction.terms?.price == Decimal(string: "2.50"))
         fixture.clock.advance(by: 7)
         try await fixture.store.renewDue()
+        let first = try #require(try await fixture.store.transactions(account: "alice").last)
+        #expect(bought.transaction.originalId == first.id, "a resubscription continues the subscription")
         let chain = try await fixture.store.transactions(account: "alice").filter {
-            $0.originalId == bought.transaction.id
+            $0.originalId == first.id && $0.purchaseDate >= bought.transaction.purchaseDate
         }.reversed()
         #expect(chain.map { $0.terms?.price } == ["2.50", "2.50", "2.50", "4.99"].map { Decimal(string: $0) })
     }
@@ -173,15 +175,17 @@ import Testing
         let trial = try await fixture.buy(StoreFixture.monthly)
         let expiry = try #require(trial.transaction.terms?.expirationDate)
         let promo = try await buy(fixture, offer: .promotional(try signed(fixture)))
-        #expect(promo.transaction.state == .purchased, "\(String(describing: promo.transaction.error))")
+        #expect(promo.transaction.state == .restored, "\(String(describing: promo.transaction.error))")
+        #expect(promo.transaction.originalId == trial.transaction.id)
         #expect(promo.transaction.terms?.price == 0, "nothing is charged before the renewal")
+        #expect(promo.transaction.terms?.expirationDate == nil, "no period starts before the renewal")
         let inForce = try #require(try await fixture.store.entitlements(account: "alice").first)
         #expect(inForce.transactionId == trial.transaction.id)
         #expect(inForce.expiresDate == expiry, "the period in force was cut short")
         fixture.clock.advance(by: expiry.timeIntervalSince(fixture.clock.now()) + 6.5)  // four renewals
         try await fixture.store.renewDue()
         let renewals = try await fixture.store.transactions(account: "alice").filter {
-            $0.originalId == trial.transaction.id && $0.id != trial.transaction.id
+            $0.originalId == trial.transaction.id && $0.id != trial.transaction.id && $0.state == .purchased
         }
         #expect(
             renewals.reversed().map { $0.terms?.price } == ["2.50", "2.50", "2.50", "4.99"].map { Decimal(string: $0) })

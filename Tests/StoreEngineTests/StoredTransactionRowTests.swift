@@ -38,7 +38,7 @@ import Testing
         let names = StoredTransaction.columns.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         #expect(names.count == StoredTransaction.Field.allCases.count)
         #expect(names[StoredTransaction.Field.pendingOutcome.rawValue] == "pending_outcome")
-        #expect(names.last == "shared_from")
+        #expect(names.last == "renewal_price")
         #expect(StoredTransaction.columns(of: "t").hasPrefix("t.id, t.original_id, "))
     }
 
@@ -54,6 +54,7 @@ import Testing
             type: .code, id: "free", paymentMode: .freeTrial, period: SubscriptionPeriod(value: 1, unit: .month))
         renewal.renewalProductId = "com.example.yearly"
         renewal.priceIncrease = .agreed
+        renewal.renewalPrice = Decimal(string: "5.49")
         renewal.expirationReason = .billingError
         renewal.upgrade = Upgrade(
             date: Date(timeIntervalSince1970: 1_700_000_100), refund: Decimal(string: "2.49") ?? 0)

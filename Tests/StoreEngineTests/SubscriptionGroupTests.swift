@@ -41,7 +41,9 @@ import Testing
             replaced.terms?.upgrade
                 == Upgrade(date: fixture.clock.now(), refund: try #require(Decimal(string: "2.49"))),
             "half of 4.99, rounded down to the cent")
-        #expect(replaced.terms?.expirationDate == fixture.clock.now())
+        #expect(replaced.terms?.expirationDate == paid.terms?.expirationDate, "a period's expiry never changes")
+        let upgrade = try #require(try await fixture.store.transactions(account: "alice").first)
+        #expect(upgrade.originalId == trial.transaction.id, "an upgrade continues the subscription")
         let trialNow = try #require(
             try await fixture.store.transactions(account: "alice").first { $0.id == trial.transaction.id })
         #expect(trialNow.terms?.upgrade == nil, "only the period in force is replaced")
@@ -69,8 +71,10 @@ import Testing
         let plus = try await fixture.buy(StoreFixture.plusMonthly)
         let expiry = try #require(plus.transaction.terms?.expirationDate)
         let downgrade = try await fixture.buy(StoreFixture.monthly)
-        #expect(downgrade.transaction.state == .purchased)
+        #expect(downgrade.transaction.state == .restored, "the payment completes as a copy in the subscription")
+        #expect(downgrade.transaction.originalId == plus.transaction.id)
         #expect(downgrade.transaction.terms?.price == 0)
+        #expect(downgrade.transaction.terms?.expirationDate == nil)
         let inForce = try await active(fixture)
         #expect(inForce.map(\.productId) == [StoreFixture.plusMonthly], "two plans of one group in force")
         #expect(inForce.first?.renewal?.autoRenewProductId == StoreFixture.monthly)

@@ -184,7 +184,7 @@ import Testing
         }
     }
 
-    @Test func buyingAnOwnedNonConsumableAgainYieldsANewTransaction() throws {
+    @Test func buyingAnOwnedNonConsumableAgainYieldsACopyOfTheOriginal() throws {
         let state = try StateDir()
         let first = try state.buy(ProductID.removeAds).transactionId()
         let again = try state.buy(ProductID.removeAds)
@@ -193,7 +193,8 @@ import Testing
         #expect(first != second)
         let listed = try state.transactions()
         #expect(listed.history.map(\.transactionId) == [second, first])
-        #expect(listed.history.allSatisfy { $0.state == "purchased" && $0.finished })
+        #expect(listed.history.map(\.state) == ["restored", "purchased"])
+        #expect(listed.history.allSatisfy { $0.originalTransactionId == first && $0.finished })
         #expect(try state.wallet().owned.map(\.transactionId) == [first])
     }
 }
