@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import LocalState
+import ServerRecords
 import StoreAPI
 import StoreCore
 import StoreEngine
@@ -112,7 +113,10 @@ struct ReceiptVerifier: Sendable {
         }
         let newestFirst = listed.sorted { $0.purchaseDate > $1.purchaseDate }
         var seen = Set<String>()
-        let latestOfEachChain = newestFirst.filter { isSubscription($0) && seen.insert($0.originalId).inserted }
+        // A subscription's latest period: copies (restores, re-downloads, plan changes) are no period.
+        let latestOfEachChain = newestFirst.filter {
+            isSubscription($0) && $0.state == .purchased && seen.insert($0.originalId).inserted
+        }
         let latestIds = Set(latestOfEachChain.map(\.id))
         let latestInfo = newestFirst.filter { !excludeOld || !isSubscription($0) || latestIds.contains($0.id) }.map {
             InAppItem(transaction: $0, details: details[$0.id], product: catalog.product(id: $0.productId))
@@ -121,19 +125,7 @@ struct ReceiptVerifier: Sendable {
             status: 0, environment: environment.name, receipt: receipt,
             latestReceipt: try await store.currentReceipt(account: payload.account),
             latestReceiptInfo: latestInfo,
-            pendingRenewalInfo: latestOfEachChain.map { Self.pendingRenewal($0, details[$0.id], now: now) })
-    }
-
-    /// `pending_renewal_info` for the latest transaction of one subscription chain.
-    private static func pendingRenewal(_ transaction: Transaction, _ detail: TransactionDetails?, now: Date)
-        -> PendingRenewal
-    {
-        let expired = (detail?.expiresDate).map { $0 <= now } ?? false
-        return PendingRenewal(
-            auto_renew_product_id: transaction.productId, product_id: transaction.productId,
-            original_transaction_id: transaction.originalId,
-            auto_renew_status: detail?.willAutoRenew == true ? "1" : "0",
-            expiration_intent: expired && detail?.willAutoRenew != true ? "1" : nil)
+            pendingRenewalInfo: try await store.subscriptionStatuses(account: payload.account).map(PendingRenewal.init))
     }
 }
 
@@ -177,10 +169,57 @@ struct VerifyReceiptResponse: Encodable, Sendable {
 
 // verifyReceipt's keys, spelled as Apple's JSON spells them.
 // swift-format-ignore: AlwaysUseLowerCamelCase
+/// `pending_renewal_info`: one subscription's renewal as the App Store Server API's renewal info
+/// reports it, from the same record, so the two never disagree (a downgrade waiting for the
+/// renewal is its `auto_renew_product_id`).
 struct PendingRenewal: Encodable, Sendable {
-    let auto_renew_product_id: String
-    let product_id: String
-    let original_transaction_id: String
-    let auto_renew_status: String
-    let expiration_intent: String?
+    let autoRenewProductId: String
+    let productId: String
+    let originalTransactionId: String
+    let autoRenewStatus: String
+    let expirationIntent: String?
+    let isInBillingRetryPeriod: String?
+    let gracePeriodExpires: Date?
+    let priceIncreaseStatus: String?
+    let promotionalOfferId: String?
+    let offerCodeRefName: String?
+
+    init(_ status: SubscriptionStatus) {
+        let renewal = status.renewal
+        autoRenewProductId = renewal.autoRenewProductId
+        productId = status.latest.transaction.productId
+        originalTransactionId = status.originalTransactionId
+        autoRenewStatus = renewal.willAutoRenew ? "1" : "0"
+        // Apple reports why it expired, or may (billing retry); not while it renews.
+        expirationIntent = status.status == .active ? nil : renewal.expirationReason.map { String($0.rawValue) }
+        isInBillingRetryPeriod = renewal.isInBillingRetry ? "1" : (status.status == .expired ? "0" : nil)
+        gracePeriodExpires = renewal.gracePeriodExpirationDate
+        priceIncreaseStatus = renewal.priceIncreaseStatus.map { String($0.rawValue) }
+        promotionalOfferId = status.renewalOffer?.type == .promotional ? status.renewalOffer?.id : nil
+        offerCodeRefName = status.renewalOffer?.type == .code ? status.renewalOffer?.id : nil
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case auto_renew_product_id, product_id, original_transaction_id, auto_renew_status, expiration_intent
+        case is_in_billing_retry_period, price_increase_status, promotional_offer_id, offer_code_ref_name
+        case grace_period_expires_date, grace_period_expires_date_ms, grace_period_expires_date_pst
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(autoRenewProductId, forKey: .auto_renew_product_id)
+        try container.encode(productId, forKey: .product_id)
+        try container.encode(originalTransactionId, forKey: .original_transaction_id)
+        try container.encode(autoRenewStatus, forKey: .auto_renew_status)
+        try container.encodeIfPresent(expirationIntent, forKey: .expiration_intent)
+        try container.encodeIfPresent(isInBillingRetryPeriod, forKey: .is_in_billing_retry_period)
+        try container.encodeIfPresent(priceIncreaseStatus, forKey: .price_increase_status)
+        try container.encodeIfPresent(promotionalOfferId, forKey: .promotional_offer_id)
+        try container.encodeIfPresent(offerCodeRefName, forKey: .offer_code_ref_name)
+        if let gracePeriodExpires {
+            try container.encodeAppleDate(
+                gracePeriodExpires, .grace_period_expires_date, .grace_period_expires_date_ms,
+                .grace_period_expires_date_pst)
+        }
+    }
 }

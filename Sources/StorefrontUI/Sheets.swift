@@ -262,7 +262,8 @@ enum Sheets {
         if let increase = renewal.priceIncreaseStatus {
             lines.append(
                 Line(
-                    text: field("", increase == .pending ? strings.priceIncreasePending : strings.priceIncreaseAgreed),
+                    text: field(
+                        "", strings.priceIncrease(increase, to: renewal.renewalPrice.map(state.priceFormatter.string))),
                     role: .warning))
         }
         if let reason = renewal.expirationReason {
@@ -443,7 +444,9 @@ enum Sheets {
             if let next = renewal?.autoRenewProductId, next != entitlement.productId, entitlement.willAutoRenew {
                 words.append(strings.renewsTo(Presentation.title(state, product: next)))
             }
-            if renewal?.priceIncreaseStatus == .pending { words.append(strings.priceIncreasePending) }
+            if let renewal, renewal.priceIncreaseStatus == .pending {
+                words.append(strings.priceIncrease(.pending, to: renewal.renewalPrice.map(state.priceFormatter.string)))
+            }
             let active = entitlement.isActive(at: state.now)
             return Line(
                 text: words.joined(separator: " · "),

@@ -392,8 +392,14 @@ public struct UIStrings: Sendable {
     var subscriptionsTitle: String { pick("Subscriptions", "订阅") }
     var noSubscriptions: String { pick("No subscriptions yet.", "还没有订阅。") }
     func renewsTo(_ title: String) -> String { pick("then \(title)", "之后为“\(title)”") }
-    var priceIncreasePending: String { pick("price increase waiting for consent", "涨价待同意") }
-    var priceIncreaseAgreed: String { pick("price increase agreed", "已同意涨价") }
+    /// A price increase and where it stands; `price` is the new renewal price, formatted.
+    func priceIncrease(_ status: PriceIncreaseStatus, to price: String?) -> String {
+        let to = price.map { " to \($0)" } ?? ""
+        let zhTo = price.map { "至 \($0)" } ?? ""
+        return status == .pending
+            ? pick("price increase\(to) waiting for consent", price == nil ? "涨价待同意" : "涨价\(zhTo)，待同意")
+            : pick("price increase\(to) agreed", "已同意涨价\(zhTo)")
+    }
     var renewalLabel: String { pick("Renewal", "续订") }
     func expirationReason(_ reason: ExpirationReason) -> String {
         switch reason {

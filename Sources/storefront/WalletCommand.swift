@@ -65,6 +65,8 @@ struct WalletJSON: Encodable {
         let gracePeriodExpiresDate: String?
         /// `pending` (asked, not answered) or `agreed`; absent without a price increase.
         let priceIncreaseStatus: String?
+        /// The next renewal's price a price increase set, as an exact decimal; absent without one.
+        let renewalPrice: String?
 
         init(_ info: RenewalInfo) {
             willAutoRenew = info.willAutoRenew
@@ -73,6 +75,7 @@ struct WalletJSON: Encodable {
             isInBillingRetry = info.isInBillingRetry
             gracePeriodExpiresDate = info.gracePeriodExpirationDate?.formatted(.iso8601)
             priceIncreaseStatus = info.priceIncreaseStatus?.name
+            renewalPrice = info.renewalPrice?.exactString
         }
     }
 
@@ -137,7 +140,10 @@ struct WalletJSON: Encodable {
                 "billing issue: in billing retry"
                     + (renewal?.gracePeriodExpiresDate.map { ", access kept in grace period until \($0)" } ?? ""))
         }
-        if renewal?.priceIncreaseStatus == "pending" { words.append("price increase waiting for consent") }
+        if let price = renewal?.renewalPrice {
+            let status = renewal?.priceIncreaseStatus == "pending" ? "waiting for consent" : "agreed"
+            words.append("price increase to \(price) \(status)")
+        }
         if let product = renewal?.autoRenewProductId, product != subscription.productId {
             words.append("renews to \(product)")
         }

@@ -78,6 +78,28 @@ import Testing
         }
     }
 
+    /// `pending_renewal_info` reads the subscription's one record, as the Server API's renewal info
+    /// does: a downgrade waiting for the renewal is what it renews to, and the copy the downgrade's
+    /// payment completed with is no period of its own.
+    @Test func pendingRenewalInfoShowsAWaitingDowngrade() async throws {
+        let fixture = try await ServerFixture()
+        let plus = try await fixture.buy("com.example.storefront.premiumplus.monthly")
+        _ = try await fixture.buy(ServerFixture.monthly)
+        try await fixture.test { client in
+            let receipt = try await fixture.service.store.currentReceipt(account: "alice")
+            let answer = try await verify(client, receiptData(receipt))
+            let pending = try #require(answer["pending_renewal_info"] as? [[String: Any]])
+            #expect(pending.count == 1)
+            #expect(pending.first?["auto_renew_product_id"] as? String == ServerFixture.monthly)
+            #expect(pending.first?["product_id"] as? String == "com.example.storefront.premiumplus.monthly")
+            #expect(pending.first?["original_transaction_id"] as? String == plus.transaction.id)
+            #expect(pending.first?["expiration_intent"] == nil)
+            let newest = try await verify(client, #"{"receipt-data":"\#(receipt)","exclude-old-transactions":true}"#)
+            let latest = try #require(newest["latest_receipt_info"] as? [[String: Any]])
+            #expect(latest.map { $0["transaction_id"] as? String } == [plus.transaction.id])
+        }
+    }
+
     /// What Apple adds to each item where the store has it: the subscription group, the app
     /// account token (the app's UUID order id, or one a server set since), the offer's flags and ids.
     @Test func itemsCarryTheGroupTheAccountTokenAndTheOffer() async throws {
