@@ -1,7 +1,8 @@
 """Apple's App Store Server API client and verifier against `storefront serve`.
 
 Usage: server_api_client.py BASE_URL KEY_FILE ISSUER_ID KEY_ID BUNDLE_ID ADMIN_TOKEN
-The server must hold purchases of alice: removeads (first), premium.monthly, gems.100.
+The server must hold purchases of alice: removeads (first), premium.monthly, gems.100, then
+premiumplus.monthly (an upgrade) and premium.monthly again (a downgrade, waiting for the renewal).
 Prints one line per check; exits 1 at the first that fails.
 """
 import json
@@ -37,17 +38,28 @@ def main():
 
     history = client.get_transaction_history(first_id, None, TransactionHistoryRequest(), GetTransactionHistoryVersion.V2)
     products = [verifier.verify_and_decode_signed_transaction(jws).productId for jws in history.signedTransactions]
-    check("history v2", len(products) == 3 and history.hasMore is False and history.environment == Environment.SANDBOX, products)
+    check("history v2", len(products) == 4 and history.hasMore is False and history.environment == Environment.SANDBOX, products)
     first = verifier.verify_and_decode_signed_transaction(history.signedTransactions[0])
-    monthly = next(t for t in map(verifier.verify_and_decode_signed_transaction, history.signedTransactions)
-                   if t.productId.endswith("premium.monthly"))
+    decoded = [verifier.verify_and_decode_signed_transaction(jws) for jws in history.signedTransactions]
+    monthly = next(t for t in decoded if t.productId.endswith("premium.monthly"))
+    plus = next(t for t in decoded if t.productId.endswith("premiumplus.monthly"))
+    check("one original id through an upgrade", plus.originalTransactionId == monthly.originalTransactionId
+          and plus.transactionId != monthly.transactionId, plus.originalTransactionId)
+
+    everything = client.get_all_subscription_statuses(first.transactionId)
+    groups = [(group.subscriptionGroupIdentifier, [t.originalTransactionId for t in group.lastTransactions])
+              for group in everything.data]
+    check("one subscription per group", groups == [("premium", [monthly.originalTransactionId])], groups)
+    waiting = verifier.verify_and_decode_renewal_info(everything.data[0].lastTransactions[0].signedRenewalInfo)
+    check("a downgrade waits for the renewal", waiting.autoRenewProductId == monthly.productId
+          and waiting.productId == plus.productId and waiting.expirationIntent is None, waiting.autoRenewProductId)
 
     info = verifier.verify_and_decode_signed_transaction(client.get_transaction_info(first.transactionId).signedTransactionInfo)
     check("transaction info", info.transactionId == first.transactionId and info.price is not None, info.productId)
 
     subscriptions = client.get_transaction_history(first.transactionId, None, TransactionHistoryRequest(
         productTypes=[ProductType.AUTO_RENEWABLE], sort=Order.DESCENDING, revoked=False))
-    check("history filters", len(subscriptions.signedTransactions) == 1)
+    check("history filters", len(subscriptions.signedTransactions) == 2)
 
     statuses = client.get_all_subscription_statuses(first.transactionId, [Status.ACTIVE])
     last = statuses.data[0].lastTransactions[0]

@@ -16,7 +16,8 @@ import Testing
             root: root, issuer: Self.issuer, keyId: Self.keyId, adminToken: Self.adminToken)
         defer { server.stop() }
         var first: String?
-        for product in ["removeads", "premium.monthly", "gems.100"] {
+        // An upgrade, then a downgrade that waits for the renewal: still one subscription.
+        for product in ["removeads", "premium.monthly", "gems.100", "premiumplus.monthly", "premium.monthly"] {
             let bought = try Executable.run(
                 [
                     "buy", "com.example.storefront.\(product)", "--account", "alice", "--state",
