@@ -129,19 +129,21 @@ extension StoredTransaction {
     }
 
     /// A subscription period's state, as the family's copies of it share it: when it ends, whether
-    /// it renews, billing retry and grace, a price increase, why it expired. (A refund revokes
-    /// the copies instead: `SimulatedStore.syncFamily`.)
+    /// it renews, billing retry and grace, a price increase, why it expired, and an upgrade that
+    /// replaced it (the copy ends with it; a member was refunded nothing). A refund revokes the
+    /// copies instead: `SimulatedStore.syncFamily`.
     private func mirrorToFamily(_ db: Database) throws {
         try db.cachedStatement(
             sql: """
                 UPDATE transactions SET expires_date = ?, auto_renew = ?, billing_retry_until = ?, grace_expires = ?, price_increase = ?,
-                    expiration_reason = ?
+                    expiration_reason = ?, upgrade_date = ?, upgrade_refund = ?
                 WHERE shared_from = ? AND revocation_date IS NULL
                 """
         ).execute(arguments: [
             expiresDate?.timeIntervalSince1970, autoRenew, billingRetryUntil?.timeIntervalSince1970,
             graceExpires?.timeIntervalSince1970,
-            priceIncrease?.rawValue, expirationReason?.rawValue, id,
+            priceIncrease?.rawValue, expirationReason?.rawValue, upgrade?.date.timeIntervalSince1970,
+            upgrade.map { _ in "0" }, id,
         ])
     }
 

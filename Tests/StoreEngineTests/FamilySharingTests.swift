@@ -113,6 +113,20 @@ import Testing
         #expect(!expired.isActive(at: fixture.clock.now().addingTimeInterval(1)))
     }
 
+    /// An upgrade to a plan that is not shared ends the family's copy with the period it replaced;
+    /// the member keeps its own original id for the group.
+    @Test func anUpgradeToAnUnsharedPlanEndsTheMembersCopy() async throws {
+        let fixture = try family()
+        _ = try await fixture.buy(Self.yearly)
+        let copy = try #require(try await copies(fixture, of: Self.yearly).first)
+        _ = try await fixture.buy(StoreFixture.plusMonthly)
+        #expect(try await fixture.store.entitlements(account: "kid").isEmpty, "the copy ended with the upgrade")
+        let ended = try #require(try await copies(fixture, of: Self.yearly).first)
+        #expect(ended.terms?.upgrade != nil)
+        #expect(ended.terms?.expirationDate == copy.terms?.expirationDate)
+        #expect(ended.originalId == copy.originalId)
+    }
+
     @Test func onlyASharedPurchaseCanStopBeingShared() async throws {
         let fixture = try family()
         let owned = try await fixture.buy(StoreFixture.removeAds).transaction
