@@ -10,12 +10,13 @@ public enum PromotionalOfferSigner {
     }
 
     /// The signed `SKPaymentDiscount`. The order id the payment will carry is signed as the app
-    /// account token, so it must be the one the payment is sent with.
+    /// account token, so it must be the one the payment is sent with. `key`: the one the store
+    /// keeps for a catalog that names none (`SimulatedStore.offersKey`); default the catalog's.
     public static func sign(
         offerId: String, productId: String, applicationUsername: String?, catalog: Catalog,
-        nonce: UUID = UUID(), at date: Date = Date()
+        key: OfferSigningKey? = nil, nonce: UUID = UUID(), at date: Date = Date()
     ) throws -> PaymentDiscount {
-        guard let key = catalog.settings.offerSigningKey else {
+        guard let key = key ?? catalog.settings.offerSigningKey else {
             throw Failure(
                 description:
                     "the catalog has no offerSigningKey to sign promotional offers with; pass --offer-signature made by your server"
@@ -25,7 +26,7 @@ public enum PromotionalOfferSigner {
         do {
             privateKey = try P256.Signing.PrivateKey(pemRepresentation: key.privateKeyPEM)
         } catch {
-            throw Failure(description: "offerSigningKey.privateKey is not a P-256 private key: \(error)")
+            throw Failure(description: "the offers key \(key.keyId) is not a P-256 private key: \(error)")
         }
         let timestamp = Int64((date.timeIntervalSince1970 * 1000).rounded())
         let nonceText = nonce.uuidString.lowercased()
@@ -41,13 +42,15 @@ public enum PromotionalOfferSigner {
     /// The offer a payment asks for by its id, as an app sends it: a win-back offer as it is, a
     /// promotional one signed as the app's server signs it, over `applicationUsername`.
     public static func paymentOffer(
-        _ offerId: String, productId: String, applicationUsername: String?, catalog: Catalog
+        _ offerId: String, productId: String, applicationUsername: String?, catalog: Catalog,
+        key: OfferSigningKey? = nil
     ) throws -> PaymentOffer {
         if catalog.product(id: productId)?.subscription?.offer(id: offerId)?.kind == .winBack {
             return .winBack(offerId)
         }
         return .promotional(
-            try sign(offerId: offerId, productId: productId, applicationUsername: applicationUsername, catalog: catalog)
-        )
+            try sign(
+                offerId: offerId, productId: productId, applicationUsername: applicationUsername, catalog: catalog,
+                key: key))
     }
 }

@@ -6,8 +6,8 @@ import StoreCore
 import StoreKitModel
 
 /// The App Store's checks of an offer asked for with a payment: a promotional offer's signature
-/// (made with the catalog's In-App Purchase key), an offer code, a win-back offer, and whether
-/// the account may take it.
+/// (made with the catalog's key, or the one the store keeps for it), an offer code, a win-back
+/// offer, and whether the account may take it.
 extension SimulatedStore {
     enum OfferCheck {
         case accepted(TransactionOffer)
@@ -18,7 +18,8 @@ extension SimulatedStore {
     static let signatureLifetime: TimeInterval = 86_400
 
     /// The offer the payment may take, or the SKError that refuses it. Records a promotional
-    /// offer's nonce in the caller's write, so it is good once.
+    /// offer's nonce in the caller's write, so it is good once. Who may take it is
+    /// `OfferEligibility`'s rule, the one the sheet and `products --json` show.
     nonisolated func checkOffer(
         _ payment: Payment, account: String, storefront: String, at now: Date,
         _ db: Database
@@ -29,52 +30,38 @@ extension SimulatedStore {
         else {
             return .refused(.invalidOfferIdentifier)
         }
-        let holdings = try holdings(account: account, excluding: "", at: now, db)
         let offer: SubscriptionOffer
+        var code: String?
         switch requested {
         case .promotional(let discount):
             if let problem = try discountProblem(discount, payment: payment, at: now, db) { return .refused(problem) }
             guard let found = subscription.offer(id: discount.identifier), found.kind == .promotional else {
                 return .refused(.invalidOfferIdentifier)
             }
-            // For those who have or had a subscription in the group.
-            guard let group = subscription.group, holdings.groupsSubscribed.contains(group) else {
-                return .refused(.ineligibleForOffer)
-            }
-            try db.execute(
-                sql: "INSERT INTO offer_nonces (nonce, used_at) VALUES (?, ?)",
-                arguments: [discount.nonce.lowercased(), now.timeIntervalSince1970])
             offer = found
-        case .code(let code):
-            guard
-                let found = subscription.offers.first(where: {
-                    $0.kind == .code && ($0.oneTimeCodes.contains(code) || $0.customCodes.contains(code))
-                })
-            else {
+        case .code(let redeemed):
+            guard let found = subscription.offers.first(where: { $0.kind == .code && $0.has(code: redeemed) }) else {
                 return .refused(.invalidOfferIdentifier)
             }
-            let oneTime = found.oneTimeCodes.contains(code)
-            let used =
-                try Int.fetchOne(
-                    db, sql: "SELECT COUNT(*) FROM redeemed_codes WHERE code = ?\(oneTime ? "" : " AND account = ?")",
-                    arguments: oneTime ? [code] : [code, account]) ?? 0
-            guard used == 0 else { return .refused(.ineligibleForOffer) }
             offer = found
+            code = redeemed
         case .winBack(let id):
             guard let found = subscription.offer(id: id), found.kind == .winBack else {
                 return .refused(.invalidOfferIdentifier)
             }
-            // After a subscription in the group has ended, while none is in force.
-            let inForce = holdings.activeSubscriptions.keys.contains {
-                catalog.product(id: $0)?.subscription?.group == subscription.group
-            }
-            guard let group = subscription.group, holdings.groupsSubscribed.contains(group), !inForce else {
-                return .refused(.ineligibleForOffer)
-            }
             offer = found
         }
+        let history = try offerHistory(account: account, at: now, db)
+        let verdict = OfferEligibility.verdict(
+            for: offer, of: product, code: code, history: history, rate: try timeRate(db), at: now)
+        guard verdict.isEligible else { return .refused(.ineligibleForOffer) }
         guard offer.terms.paymentMode == .freeTrial || offer.terms.prices[storefront] != nil else {
             return .refused(.invalidOfferPrice)
+        }
+        if case .promotional(let discount) = requested {
+            try db.execute(
+                sql: "INSERT INTO offer_nonces (nonce, used_at) VALUES (?, ?)",
+                arguments: [discount.nonce.lowercased(), now.timeIntervalSince1970])
         }
         return .accepted(
             TransactionOffer(
@@ -91,7 +78,7 @@ extension SimulatedStore {
             !discount.signature.isEmpty,
             discount.timestamp > 0
         else { return .missingOfferParams }
-        guard let key = catalog.settings.offerSigningKey, key.keyId == discount.keyIdentifier,
+        guard let key = try offerVerificationKey(db), key.keyId == discount.keyIdentifier,
             let publicKey = try? P256.Signing.PrivateKey(pemRepresentation: key.privateKeyPEM).publicKey,
             let der = Data(base64Encoded: discount.signature),
             let signature = try? P256.Signing.ECDSASignature(derRepresentation: der)

@@ -25,6 +25,7 @@ public final class EffectRunner: Sendable {
     /// reaches the UI at least this long after the one before, so an audience can follow; nil
     /// passes them on at once. The store and the app are not slowed, only what the screen shows.
     public let slowMotion: Duration?
+    let offersKey: (@Sendable () async throws -> OfferSigningKey)?
     private let queue: AsyncStream<Job>.Continuation
     private let work: AsyncStream<Job>
     /// Taken to report a result and by `turn`, so a turn's reductions and its effects' bookkeeping
@@ -50,9 +51,13 @@ public final class EffectRunner: Sendable {
         var nextStep: ContinuousClock.Instant?
     }
 
+    /// `offersKey`: the key the store keeps for a catalog that names none, which promotional
+    /// offers are signed with (`SimulatedStore.offersKey`); nil signs with the catalog's.
     public init(
-        store: any StoreBackend, observer: PurchaseObserver, screens: ScreenFiles? = nil, slowMotion: Duration? = nil
+        store: any StoreBackend, observer: PurchaseObserver, screens: ScreenFiles? = nil, slowMotion: Duration? = nil,
+        offersKey: (@Sendable () async throws -> OfferSigningKey)? = nil
     ) {
+        self.offersKey = offersKey
         self.store = store
         self.observer = observer
         self.screens = screens
@@ -219,8 +224,11 @@ public final class EffectRunner: Sendable {
         case .buyWithOffer(let productId, let offerId, let account):
             let orderId = UUID().uuidString.lowercased()
             // A promotional offer is signed as the app's server signs it, over this order id.
+            let promotional =
+                observer.catalog.product(id: productId)?.subscription?.offer(id: offerId)?.kind == .promotional
+            let key = promotional && observer.catalog.settings.offerSigningKey == nil ? try await offersKey?() : nil
             let offer = try PromotionalOfferSigner.paymentOffer(
-                offerId, productId: productId, applicationUsername: orderId, catalog: observer.catalog)
+                offerId, productId: productId, applicationUsername: orderId, catalog: observer.catalog, key: key)
             try await buy(Payment(productId: productId, applicationUsername: orderId, account: account, offer: offer))
         case .redeem(let code, let productId, let account):
             try await buy(

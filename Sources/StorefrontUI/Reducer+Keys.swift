@@ -122,10 +122,9 @@ extension Reducer {
                 confirm.quantity = max(Payment.quantityRange.lowerBound, confirm.quantity - 1)
                 confirm.acknowledged = false
             case .chooseOffer:
-                // None, then each promotional and win-back offer in turn (codes: `c`).
-                let offers =
-                    state.catalog.product(id: confirm.productId)?.subscription?.offers.filter { $0.kind != .code }.map(
-                        \.id) ?? []
+                // None, then each promotional and win-back offer the account may take (codes: `c`):
+                // the store would refuse the others with SKError 18.
+                let offers = state.catalog.product(id: confirm.productId).map { state.eligibleOfferIds($0) } ?? []
                 guard !offers.isEmpty else { return [] }
                 let choices: [String?] = [nil] + offers
                 let index = choices.firstIndex(of: confirm.offerId) ?? 0

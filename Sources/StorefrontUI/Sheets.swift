@@ -157,7 +157,8 @@ enum Sheets {
             lines.append(Line(text: strings.pendingWarning(confirm.pendingIds), role: .warning))
             if confirm.acknowledged { lines.append(Line(text: strings.payAnyway, role: .warning)) }
         }
-        let offers = product.subscription?.offers.contains { $0.kind != .code } == true
+        // As the App Store's sheet, only offers the account may take; the details sheet says why not.
+        let offers = !state.eligibleOfferIds(product).isEmpty
         return (strings.confirmTitle, lines, hints.confirm(quantity: product.type == .consumable, offers: offers))
     }
 
@@ -231,8 +232,20 @@ enum Sheets {
         }
         lines += View.offerLine(state, product).map { Line(text: $0, role: .success) }
         lines += renewalLines(state, product, strings)
+        lines += offerLines(state, product, strings)
         lines += [Line(text: ""), Line(text: product.description.text(in: state.language))]
         return lines
+    }
+
+    /// Each promotional and win-back offer, and whether this account may take it: the purchase
+    /// sheet offers only those it may, so a tester reads here why another is not offered.
+    static func offerLines(_ state: AppState, _ product: Product, _ strings: UIStrings) -> [Line] {
+        state.offerChoices(product).map { choice in
+            guard let reason = choice.verdict.reason else {
+                return Line(text: strings.eligible(choice.offer), role: .success)
+            }
+            return Line(text: strings.notEligible(choice.offer, reason), role: .muted)
+        }
     }
 
     /// StoreKit 2's renewal info of a subscription the account has: when it renews or ends, to

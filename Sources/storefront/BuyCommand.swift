@@ -38,7 +38,7 @@ struct BuyCommand: AsyncParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "A promotional offer (signed with the catalog's offerSigningKey, as the app's server would) or a win-back offer.",
+            "A promotional offer (signed with the catalog's offers key, or the one the store keeps for it: see `offers key`) or a win-back offer.",
             valueName: "offer-id"))
     var offer: String?
 
@@ -51,7 +51,7 @@ struct BuyCommand: AsyncParsableCommand {
 
     @Option(
         name: .long,
-        help: ArgumentHelp("The key id the signature was made with (default: the catalog's).", valueName: "key-id"))
+        help: ArgumentHelp("The key id the signature was made with (default: the offers key's).", valueName: "key-id"))
     var offerKeyId: String?
 
     @Option(name: .long, help: ArgumentHelp("The nonce the signature covers (a UUID).", valueName: "uuid"))
@@ -85,7 +85,8 @@ struct BuyCommand: AsyncParsableCommand {
         let printer = StepPrinter(json: json, language: session.language)
         // The order id is chosen first: a promotional offer's signature covers it.
         let orderId = order ?? (offer == nil ? nil : UUID().uuidString.lowercased())
-        let paymentOffer = try requestedOffer(catalog: session.context.catalog, orderId: orderId)
+        let paymentOffer = try await requestedOffer(
+            catalog: session.context.catalog, orderId: orderId, key: signingKey(session))
         do {
             // The observer comes first: what an earlier run left unfinished is handled before anything new.
             try await StepPrinter.handleUnfinished(session, printer: printer)
@@ -102,6 +103,11 @@ struct BuyCommand: AsyncParsableCommand {
             for await update in updates
             where update.transaction.id == started.id && update.transaction.state != .purchasing {
                 printer.update(update)
+                if update.transaction.error == .storeKit(.ineligibleForOffer), let paymentOffer,
+                    let reason = try await session.ineligibility(of: paymentOffer, productId: productId)
+                {
+                    printer.ineligible(reason)
+                }
                 let steps = try await session.observer.handle(update, stopAfterDelivery: noFinish)
                 for step in steps { printer.step(step) }
                 try printer.result(
@@ -116,9 +122,24 @@ struct BuyCommand: AsyncParsableCommand {
 }
 
 extension BuyCommand {
+    /// The key `--offer` signs a promotional offer with, as the app's server holds it: the
+    /// catalog's, or the one the simulated store keeps for a catalog that names none.
+    func signingKey(_ session: StoreSession) async throws -> OfferSigningKey? {
+        if let key = session.context.catalog.settings.offerSigningKey { return key }
+        let promotional =
+            offer.flatMap { session.context.catalog.product(id: productId)?.subscription?.offer(id: $0) }?.kind
+            == .promotional
+        guard promotional, let source = session.offersKeySource else { return nil }
+        do {
+            return try await source()
+        } catch let failure as StoreFailure {
+            throw CommandFailure.failure(failure.message)
+        }
+    }
+
     /// The offer the options ask for: an offer code; a win-back offer; a promotional offer with
     /// the signature given, or signed here with the catalog's key. The store checks it.
-    func requestedOffer(catalog: Catalog, orderId: String?) throws -> PaymentOffer? {
+    func requestedOffer(catalog: Catalog, orderId: String?, key: OfferSigningKey?) throws -> PaymentOffer? {
         if let offerCode {
             guard offer == nil, offerSignature == nil else {
                 throw CommandFailure.usage("--offer-code redeems a code; it cannot be combined with --offer")
@@ -139,7 +160,7 @@ extension BuyCommand {
             }
             do {
                 return try PromotionalOfferSigner.paymentOffer(
-                    offer, productId: productId, applicationUsername: orderId, catalog: catalog)
+                    offer, productId: productId, applicationUsername: orderId, catalog: catalog, key: key)
             } catch let failure as PromotionalOfferSigner.Failure {
                 throw CommandFailure.failure(failure.description)
             }
@@ -152,7 +173,7 @@ extension BuyCommand {
         // Missing values stay empty: the store refuses them as StoreKit does (missingOfferParams).
         return .promotional(
             PaymentDiscount(
-                identifier: offer, keyIdentifier: offerKeyId ?? catalog.settings.offerSigningKey?.keyId ?? "",
+                identifier: offer, keyIdentifier: offerKeyId ?? key?.keyId ?? "",
                 nonce: offerNonce ?? "", signature: offerSignature, timestamp: offerTimestamp ?? 0))
     }
 }
@@ -234,6 +255,13 @@ struct StepPrinter {
             if let update { printer.update(update) }
             for step in steps { printer.step(step) }
         }
+    }
+
+    /// Why the store refused the offer (SKError 18), by the rule it applied.
+    func ineligible(_ reason: IneligibleReason) {
+        emit(
+            ["step": "ineligible", "reason": reason.name, "message": reason.message],
+            text: "  not eligible: \(reason.message)")
     }
 
     func pendingWarning(_ productId: String, _ pending: [PendingPayment]) {

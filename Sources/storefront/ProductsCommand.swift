@@ -33,6 +33,20 @@ struct ProductsCommand: AsyncParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
+            "State directory whose store says which offers the account may take (--json). Default: as buy's.",
+            valueName: "dir"))
+    var state: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Test account whose offer eligibility --json reports. Default: the store's, else the catalog's first.",
+            valueName: "name"))
+    var account: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
             "Ask the store served at this URL (storefront serve): its catalog, and its answer to the products request (simulated load-products errors included). Default: $STOREFRONT_STORE.",
             valueName: "url"))
     var store: String?
@@ -48,11 +62,22 @@ struct ProductsCommand: AsyncParsableCommand {
         let requested =
             ids.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
             ?? context.catalog.allProductIds
+        if state?.isEmpty == true {
+            throw CommandFailure.usage("--state needs a directory; an empty value would quietly use the default one")
+        }
+        if let account, context.catalog.account(named: account) == nil {
+            let known = context.catalog.accounts.map(\.name).joined(separator: ", ")
+            throw CommandFailure.usage("--account \(account): not an account of this catalog (it has \(known))")
+        }
         let response: ProductsResponse
+        var standing: OfferStanding?
         if let url {
             do {
-                response = try await RemoteStore(url: url, catalog: context.catalog, policy: policy).products(
-                    ids: requested, storefront: context.storefront.id)
+                let remote = RemoteStore(url: url, catalog: context.catalog, policy: policy)
+                response = try await remote.products(ids: requested, storefront: context.storefront.id)
+                if json && !countOnly {
+                    standing = try await OfferStanding.remote(remote, catalog: context.catalog, account: account)
+                }
             } catch let error as StoreError {
                 // As SKProductsRequest's request:didFailWithError: reports it.
                 let code = "\(error.domain == "SKErrorDomain" ? "SKError" : "URLError") \(error.code) \(error.name)"
@@ -63,12 +88,19 @@ struct ProductsCommand: AsyncParsableCommand {
             }
         } else {
             response = context.catalog.request(ids: requested, storefront: context.storefront)
+            if json && !countOnly {
+                do {
+                    standing = try await OfferStanding.local(catalog: context.catalog, state: state, account: account)
+                } catch let failure as StoreFailure {
+                    throw CommandFailure.failure(failure.message)
+                }
+            }
         }
         if countOnly {
             let counts = ProductCounts(response: response)
             if json { Console.json(try JSONOutput.encode(counts)) } else { Console.out(counts.text) }
         } else if json {
-            Console.json(try JSONOutput.encode(ProductsJSON(context: context, response: response)))
+            Console.json(try JSONOutput.encode(ProductsJSON(context: context, response: response, standing: standing)))
         } else {
             Console.out(lines: ProductTable(context: context, response: response).render())
         }
@@ -123,26 +155,41 @@ struct ProductsJSON: Encodable {
         let periods: Int
         /// The price of one period (pay as you go) or of the whole offer, formatted; $0.00 for a free trial.
         let displayPrice: String
+        /// Whether the account may take the offer now, by the rule the store applies.
+        let eligible: Bool?
+        /// When not eligible: why, as a stable name (`neverSubscribed`, `introOfferUsed`, …).
+        let ineligibleReason: String?
+        /// When not eligible: why, in one English sentence.
+        let ineligibleMessage: String?
 
-        init(id: String?, type: OfferType, terms: IntroOffer, storefront: String, formatter: PriceFormatter) {
+        init(
+            id: String?, type: OfferType, terms: IntroOffer, storefront: String, formatter: PriceFormatter,
+            verdict: OfferEligibility.Verdict?
+        ) {
             self.id = id
             self.type = type.rawValue
             paymentMode = terms.paymentMode.rawValue
             period = terms.period.iso8601
             periods = terms.periods
             displayPrice = formatter.string(terms.firstPayment(in: storefront) ?? 0)
+            eligible = verdict?.isEligible
+            ineligibleReason = verdict?.reason?.name
+            ineligibleMessage = verdict?.reason?.message
         }
     }
 
     let storefront: String
     let currency: String
     let locale: String
+    /// The account whose offer eligibility the offers report.
+    let account: String?
     let products: [Item]
     let invalidProductIdentifiers: [String]
     let unavailableInStorefront: [String]
 
-    init(context: CatalogContext, response: ProductsResponse) {
+    init(context: CatalogContext, response: ProductsResponse, standing: OfferStanding? = nil) {
         let formatter = context.priceFormatter
+        account = standing?.account
         storefront = context.storefront.id
         currency = context.storefront.currency
         locale = context.locale
@@ -160,20 +207,27 @@ struct ProductsJSON: Encodable {
                 subscriptionGroupName: product.subscription?.group.flatMap {
                     context.catalog.group(id: $0)?.title.text(in: context.language)
                 },
-                offers: Self.offers(product, storefront: context.storefront.id, formatter: formatter))
+                offers: Self.offers(
+                    product, storefront: context.storefront.id, formatter: formatter, standing: standing))
         }
         invalidProductIdentifiers = response.invalidProductIdentifiers
         unavailableInStorefront = response.unavailableInStorefront
     }
 
-    static func offers(_ product: Product, storefront: String, formatter: PriceFormatter) -> [Offer]? {
+    static func offers(_ product: Product, storefront: String, formatter: PriceFormatter, standing: OfferStanding?)
+        -> [Offer]?
+    {
         guard product.type == .autoRenewable, let subscription = product.subscription else { return nil }
         let intro = subscription.introOffer.map {
-            Offer(id: nil, type: .introductory, terms: $0, storefront: storefront, formatter: formatter)
+            Offer(
+                id: nil, type: .introductory, terms: $0, storefront: storefront, formatter: formatter,
+                verdict: standing?.introductory(product))
         }
         return (intro.map { [$0] } ?? [])
             + subscription.offers.map {
-                Offer(id: $0.id, type: $0.kind.offerType, terms: $0.terms, storefront: storefront, formatter: formatter)
+                Offer(
+                    id: $0.id, type: $0.kind.offerType, terms: $0.terms, storefront: storefront, formatter: formatter,
+                    verdict: standing?.verdict($0, of: product))
             }
     }
 }

@@ -45,7 +45,8 @@ private func catalogProducts() throws -> [[String: Any]] {
     let object = try productsJSON([])
     #expect(
         Set(object.keys) == [
-            "storefront", "currency", "locale", "products", "invalidProductIdentifiers", "unavailableInStorefront",
+            "storefront", "currency", "locale", "account", "products", "invalidProductIdentifiers",
+            "unavailableInStorefront",
         ])
     #expect(object["storefront"] as? String == "USA")
     #expect(object["currency"] as? String == "USD")

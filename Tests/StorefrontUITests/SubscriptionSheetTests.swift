@@ -105,7 +105,11 @@ import Testing
 
     @Test func thePurchaseSheetChoosesAPromotionalOrWinBackOffer() {
         var store = ReducerTestStore(F.state())
-        store.arrange { $0.list.setQuery("premium monthly") }
+        // A lapsed subscriber: both offers are the account's to take.
+        store.arrange {
+            $0.list.setQuery("premium monthly")
+            $0.history = [Self.monthly]
+        }
         let sheet = { (offer: String?) in
             Sheet.confirmPurchase(ConfirmPurchase(productId: F.monthly, quantity: 1, pendingIds: [], offerId: offer))
         }
@@ -125,6 +129,37 @@ import Testing
             $0.sheet = nil
             $0.status = ReducerTests.status("Purchasing Premium Monthly…")
         }
+    }
+
+    @Test func aNewAccountIsOfferedNeitherAPromotionalNorAWinBackOffer() {
+        var store = ReducerTestStore(F.state())
+        store.arrange { $0.list.setQuery("premium monthly") }
+        store.press(.enter) {
+            $0.sheet = .confirmPurchase(ConfirmPurchase(productId: F.monthly, quantity: 1, pendingIds: []))
+        }
+        store.press(.character("o"))  // nothing to choose: the store would refuse both with SKError 18
+        let text = Golden.text(store.state)
+        #expect(text.contains("Enter buy   Esc cancel"), "\(text)")
+        #expect(!text.contains("o offer"), "\(text)")
+        store.press(.escape) { $0.sheet = nil }
+        store.press(.character("i")) { $0.sheet = .productDetails }
+        Golden.check("details-offers-ineligible-80x24", store.state, styles: true)
+    }
+
+    @Test func aSubscriberIsOfferedThePromotionalOfferButNotTheWinBackOne() {
+        var store = Self.subscribed()
+        store.arrange { $0.list.setQuery("premium monthly") }
+        let sheet = { (offer: String?) in
+            Sheet.confirmPurchase(ConfirmPurchase(productId: F.monthly, quantity: 1, pendingIds: [], offerId: offer))
+        }
+        store.press(.enter) { $0.sheet = sheet(nil) }
+        store.press(.character("o")) { $0.sheet = sheet("com.example.storefront.premium.halfprice") }
+        store.press(.character("o")) { $0.sheet = sheet(nil) }
+        store.press(.escape) { $0.sheet = nil }
+        store.press(.character("i")) { $0.sheet = .productDetails }
+        let text = Golden.text(store.state)
+        #expect(text.contains("com.example.storefront.premium.halfprice: available"), "\(text)")
+        #expect(text.contains("a subscription in this group is in force"), "\(text)")
     }
 
     @Test func aSimulatedSubscriptionStatusErrorIsShownInsteadOfTheStatus() {

@@ -86,7 +86,8 @@ extension ProductsDecoder {
     ) -> SubscriptionOffer? {
         guard
             let object = check.object(
-                value, path, allowed: Self.offerTermKeys + ["id", "type", "codes", "customCodes"])
+                value, path,
+                allowed: Self.offerTermKeys + ["id", "type", "codes", "customCodes"] + Self.eligibilityKeys)
         else { return nil }
         let id = check.string(
             check.require(object, "id", path, "the offer's identifier"), path.key("id"), maxLength: 100)
@@ -95,7 +96,7 @@ extension ProductsDecoder {
             options: SubscriptionOffer.Kind.allCases.map { ($0.rawValue, $0) })
         let terms = offerTerms(object, path, unavailable: unavailable, check: &check)
         let codes = codeList(object["codes"], path.key("codes"), check: &check)
-        let customCodes = codeList(object["customCodes"], path.key("customCodes"), check: &check)
+        let custom = customCodeList(object["customCodes"], path.key("customCodes"), check: &check)
         let hasCodes = object["codes"] != nil || object["customCodes"] != nil
         if kind != .code, kind != nil, hasCodes {
             check.report(path, "only an offer of type code has codes")
@@ -103,20 +104,59 @@ extension ProductsDecoder {
         if kind == .code, !hasCodes {
             check.report(path, "an offer of type code needs \"codes\" (one-time) or \"customCodes\" (once per account)")
         }
+        if kind != .code, kind != nil, object["eligibility"] != nil {
+            check.report(path.key("eligibility"), "only an offer of type code names who may redeem it")
+        }
+        let winBackKeys = Self.eligibilityKeys.dropFirst().filter { object[$0] != nil }
+        if kind != .winBack, kind != nil, let key = winBackKeys.first {
+            check.report(path.key(key), "only an offer of type winBack has customer eligibility in months")
+        }
+        let customers = check.customerKinds(object["eligibility"], path.key("eligibility"))
+        let winBack = check.winBackConditions(object, path)
         guard let id, let kind, let terms else { return nil }
-        return SubscriptionOffer(id: id, kind: kind, terms: terms, oneTimeCodes: codes, customCodes: customCodes)
+        return SubscriptionOffer(
+            id: id, kind: kind, terms: terms, oneTimeCodes: codes, customCodes: custom.map { $0.code },
+            customCodeLimits: Dictionary(
+                custom.compactMap { item in item.limit.map { (item.code, $0) } },
+                uniquingKeysWith: { first, _ in first }),
+            customers: customers ?? Set(CustomerKind.allCases), winBack: kind == .winBack ? winBack : nil)
     }
+
+    /// `eligibility` (code offers), then the win-back offer's conditions.
+    static let eligibilityKeys = ["eligibility", "paidMonths", "monthsSinceLastSubscribed", "waitMonths"]
 
     /// Offer codes: letters and digits, 1 to 64 each, as App Store Connect allows.
     private func codeList(_ value: JSONValue?, _ path: JSONPath, check: inout Validation) -> [String] {
         guard let value, let items = check.array(value, path) else { return [] }
+        return items.enumerated().compactMap { index, item in code(item, path.index(index), check: &check) }
+    }
+
+    private func code(_ value: JSONValue?, _ path: JSONPath, check: inout Validation) -> String? {
+        guard let code = check.string(value, path, maxLength: 64) else { return nil }
+        guard !code.isEmpty, code.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
+            check.report(path, "\(quoted(code)) is not an offer code (letters and digits only)")
+            return nil
+        }
+        return code
+    }
+
+    /// Custom codes: a code, or `{"code": "SPRING", "limit": 500}` for one App Store Connect lets
+    /// redeem at most `limit` times in all.
+    private func customCodeList(_ value: JSONValue?, _ path: JSONPath, check: inout Validation) -> [(
+        code: String, limit: Int?
+    )] {
+        guard let value, let items = check.array(value, path) else { return [] }
         return items.enumerated().compactMap { index, item in
-            guard let code = check.string(item, path.index(index), maxLength: 64) else { return nil }
-            guard !code.isEmpty, code.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
-                check.report(path.index(index), "\(quoted(code)) is not an offer code (letters and digits only)")
-                return nil
+            let itemPath = path.index(index)
+            guard case .object = item else {
+                return code(item, itemPath, check: &check).map { (code: $0, limit: nil as Int?) }
             }
-            return code
+            guard let object = check.object(item, itemPath, allowed: ["code", "limit"]) else { return nil }
+            let limit = object["limit"].flatMap { check.integer($0, itemPath.key("limit"), in: 1...1_000_000) }
+            let found = code(
+                check.require(object, "code", itemPath, "the custom code, e.g. \"SPRING\""), itemPath.key("code"),
+                check: &check)
+            return found.map { (code: $0, limit: limit) }
         }
     }
 

@@ -116,9 +116,15 @@ extension StoreKitConfigDecoder {
                     continue
                 }
                 guard let terms = introOffer(item, itemPath) else { continue }
+                // Xcode writes who may redeem a code offer; a list left empty limits no one.
+                let eligibility = offerObject["eligibility"]
+                let customers =
+                    kind == .code && eligibility != .array([])
+                    ? check.customerKinds(eligibility, itemPath.key("eligibility")) : nil
                 offers.append(
                     SubscriptionOffer(
-                        id: id, kind: kind, terms: terms, customCodes: kind == .code ? [reference ?? id] : []))
+                        id: id, kind: kind, terms: terms, customCodes: kind == .code ? [reference ?? id] : [],
+                        customers: customers ?? Set(CustomerKind.allCases)))
             }
         }
         return offers

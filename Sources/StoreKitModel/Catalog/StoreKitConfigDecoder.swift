@@ -35,6 +35,7 @@ struct StoreKitConfigDecoder {
         guard let top = check.object(root, .root) else { return nil }
         // The format version is not checked: 1.x–4.x differ only in fields read leniently here.
         var settings = readSettings(top["settings"])
+        settings.offerSigningKey = offersKeyPair(top["subscriptionOffersKeyPair"])
         var products: [Product] = []
         var groups: [SubscriptionGroup] = []
         for key in ["products", "nonRenewingSubscriptions"] {

@@ -100,13 +100,51 @@ public struct SubscriptionOffer: Sendable, Hashable {
     public let oneTimeCodes: [String]
     /// Offer codes that each account may redeem once.
     public let customCodes: [String]
+    /// How many times in all a custom code may be redeemed (App Store Connect's number of
+    /// redemptions); a code not named here has no limit.
+    public let customCodeLimits: [String: Int]
+    /// Offer codes: who may redeem them (a `.storekit` code offer's `eligibility`); all by default.
+    public let customers: Set<CustomerKind>
+    /// Win-back offers: App Store Connect's customer eligibility; nil for none beyond the lapse.
+    public let winBack: WinBackConditions?
 
-    public init(id: String, kind: Kind, terms: IntroOffer, oneTimeCodes: [String] = [], customCodes: [String] = []) {
+    public init(
+        id: String, kind: Kind, terms: IntroOffer, oneTimeCodes: [String] = [], customCodes: [String] = [],
+        customCodeLimits: [String: Int] = [:], customers: Set<CustomerKind> = Set(CustomerKind.allCases),
+        winBack: WinBackConditions? = nil
+    ) {
         self.id = id
         self.kind = kind
         self.terms = terms
         self.oneTimeCodes = oneTimeCodes
         self.customCodes = customCodes
+        self.customCodeLimits = customCodeLimits
+        self.customers = customers
+        self.winBack = winBack
+    }
+}
+
+/// Who an offer code is for, as a `.storekit` code offer's `eligibility` and App Store Connect's
+/// customer eligibility name them: never subscribed in the group, subscribed now, or lapsed.
+public enum CustomerKind: String, Sendable, Hashable, CaseIterable {
+    case new, existing, expired
+}
+
+/// A win-back offer's customer eligibility, as App Store Connect sets it: how long the customer
+/// paid in the group, how long ago their subscription ended, and how long since their last
+/// win-back offer. Months are the store's months, which a time rate shortens as it does a period.
+public struct WinBackConditions: Sendable, Hashable {
+    /// `customerEligibilityPaidSubscriptionDurationInMonths`.
+    public let paidMonths: Int
+    /// `customerEligibilityTimeSinceLastSubscribedInMonths`: minimum and maximum.
+    public let monthsSinceLapse: ClosedRange<Int>?
+    /// `customerEligibilityWaitBetweenOffersInMonths`; nil for no wait.
+    public let waitMonths: Int?
+
+    public init(paidMonths: Int = 0, monthsSinceLapse: ClosedRange<Int>? = nil, waitMonths: Int? = nil) {
+        self.paidMonths = paidMonths
+        self.monthsSinceLapse = monthsSinceLapse
+        self.waitMonths = waitMonths
     }
 }
 
@@ -137,5 +175,12 @@ public struct SubscriptionGroup: Sendable, Hashable {
     public init(id: String, title: LocalizedText) {
         self.id = id
         self.title = title
+    }
+}
+
+extension SubscriptionOffer {
+    /// One of the offer's codes, one-time or custom.
+    public func has(code: String) -> Bool {
+        oneTimeCodes.contains(code) || customCodes.contains(code)
     }
 }

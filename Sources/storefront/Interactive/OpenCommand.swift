@@ -98,7 +98,8 @@ struct OpenCommand: AsyncParsableCommand {
         let runner = EffectRunner(
             store: session.store, observer: session.observer,
             screens: ScreenFiles(directory: screenDirectory, title: "Storefront — \(session.storeLabel)"),
-            slowMotion: slowMotion.map { .milliseconds(Int64(($0 * 1000).rounded())) })
+            slowMotion: slowMotion.map { .milliseconds(Int64(($0 * 1000).rounded())) },
+            offersKey: session.offersKeySource)
         let worker = runner.start(first: session.resume)
         var state = AppState(
             catalog: session.context.catalog,
