@@ -53,7 +53,7 @@ import Testing
             name: "grace-period", shows: ["Premium Monthly in grace period, 15 d left", "Billing grace period: on"]),
         Promise(
             name: "price-increase", keys: ["u"],
-            shows: ["Premium Monthly renews in", "price increase waiting for consent"]),
+            shows: ["Premium Monthly renews in", "price increase to $5.49 waiting for consent"]),
         Promise(
             name: "just-refunded", shows: ["550 Gems was refunded; 550 gems taken back.", "Wallet: 0 gems", "refunded"]),
         Promise(
