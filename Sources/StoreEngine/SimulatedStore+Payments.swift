@@ -303,7 +303,7 @@ extension SimulatedStore {
                 break
             }
             stored.price = terms.firstPayment(in: stored.storefront) ?? stored.price
-            stored.expiresDate = now.addingTimeInterval(terms.firstTermSeconds(at: controls.timeRate))
+            stored.expiresDate = terms.firstTermEnd(at: controls.timeRate, from: now)
             try endPlans(inGroupOf: stored, product: product, basis: quote.basis, at: now, db)
             return
         }
@@ -317,13 +317,13 @@ extension SimulatedStore {
             try changePlanAtRenewal(&stored, from: from, at: now, db)
             return
         case .replacesNow:
-            stored.expiresDate = now.addingTimeInterval(controls.timeRate.seconds(for: subscription.period))
+            stored.expiresDate = controls.timeRate.end(of: subscription.period, from: now)
         case .introductory(let offer):
             stored.offer = TransactionOffer(
                 type: .introductory, id: nil, paymentMode: offer.paymentMode, period: offer.period)
-            stored.expiresDate = now.addingTimeInterval(offer.firstTermSeconds(at: controls.timeRate))
+            stored.expiresDate = offer.firstTermEnd(at: controls.timeRate, from: now)
         case .fullPrice:
-            stored.expiresDate = now.addingTimeInterval(controls.timeRate.seconds(for: subscription.period))
+            stored.expiresDate = controls.timeRate.end(of: subscription.period, from: now)
         }
         try endPlans(inGroupOf: stored, product: product, basis: quote.basis, at: now, db)
     }

@@ -5,17 +5,6 @@ import ServerRecords
 import StoreCore
 import StoreKitModel
 
-/// Apple's real-time lengths of a billing issue, which the test time rate scales like periods.
-enum BillingIssue {
-    /// Billing retry gives up after 60 days.
-    static let retryDays = 60
-
-    /// The grace period: 6 days for weekly subscriptions, 16 for every other duration.
-    static func graceDays(_ period: SubscriptionPeriod) -> Int {
-        period.unit == .week && period.value == 1 ? 6 : 16
-    }
-}
-
 extension SimulatedStore {
     /// What becomes of a chain whose period ended with auto-renew on.
     enum RenewalStep {
@@ -78,12 +67,9 @@ extension SimulatedStore {
         _ latest: inout StoredTransaction, from start: Date, period: SubscriptionPeriod, controls: TestControls,
         at now: Date, _ db: Database
     ) throws {
-        latest.billingRetryUntil = start.addingTimeInterval(
-            controls.timeRate.seconds(days: BillingIssue.retryDays, of: period))
+        latest.billingRetryUntil = start.addingTimeInterval(controls.timeRate.billingRetryPeriod)
         latest.graceExpires =
-            controls.gracePeriod
-            ? start.addingTimeInterval(controls.timeRate.seconds(days: BillingIssue.graceDays(period), of: period))
-            : nil
+            controls.gracePeriod ? start.addingTimeInterval(controls.timeRate.gracePeriod(for: period)) : nil
         try notify(
             NotificationEvent(.didFailToRenew, controls.gracePeriod ? .gracePeriod : nil), about: latest.id,
             originalId: latest.transaction.originalId, at: now, db)
@@ -141,12 +127,12 @@ extension SimulatedStore {
         let id = try StoreDatabase.nextTransactionId(db)
         let old = previous.transaction
         var price = product.prices[previous.storefront] ?? previous.price
-        var seconds = controls.timeRate.seconds(for: period)
+        var expires = controls.timeRate.end(of: period, from: start)
         var offer: TransactionOffer?
         if let waiting = previous.renewalOffer, let terms = terms(of: waiting, product: product) {
             // An offer taken on the plan in force starts with this renewal.
             price = terms.firstPayment(in: previous.storefront) ?? price
-            seconds = terms.firstTermSeconds(at: controls.timeRate)
+            expires = terms.firstTermEnd(at: controls.timeRate, from: start)
             offer = waiting
         } else if product.id == old.productId, let current = previous.offer,
             let terms = terms(of: current, product: product),
@@ -154,7 +140,7 @@ extension SimulatedStore {
             try Self.offerPeriods(chain: old.originalId, offer: current, db) < terms.periods
         {
             price = offerPrice
-            seconds = controls.timeRate.seconds(for: terms.period)
+            expires = controls.timeRate.end(of: terms.period, from: start)
             offer = current
         }
         var renewal = StoredTransaction(
@@ -165,7 +151,7 @@ extension SimulatedStore {
                     account: old.payment.account),
                 state: .purchased, purchaseDate: start),
             storefront: previous.storefront, price: price, currency: previous.currency,
-            expiresDate: start.addingTimeInterval(seconds), revocationDate: nil, autoRenew: true, pendingOutcome: nil,
+            expiresDate: expires, revocationDate: nil, autoRenew: true, pendingOutcome: nil,
             reason: .renewal)
         renewal.offer = offer
         renewal.priceIncrease = previous.priceIncrease == .agreed ? nil : previous.priceIncrease

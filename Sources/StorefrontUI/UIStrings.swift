@@ -601,7 +601,12 @@ public struct UIStrings: Sendable {
         case .network(let code): "URLError \(code.rawValue) \(code.name)"
         }
     }
-    func timeRate(_ rate: TimeRate) -> String { rate == .realTime ? pick("real time", "实时") : rate.token }
+    /// A rate by its token; the deprecated ones, where a fixed time is one day, say so.
+    func timeRate(_ rate: TimeRate) -> String {
+        if rate == .realTime { return pick("real time", "实时") }
+        guard rate.isDeprecated else { return rate.token }
+        return pick("\(rate.token) (deprecated)", "\(rate.token)（已弃用）")
+    }
     func verification(_ failure: VerificationFailure?) -> String {
         switch failure {
         case nil: pick("succeeds", "成功")

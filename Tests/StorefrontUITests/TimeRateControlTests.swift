@@ -1,0 +1,22 @@
+import StoreCore
+import StoreKitModel
+import Testing
+
+@testable import StorefrontUI
+
+/// The time-rate row offers Apple's deprecated rates too, and says they are.
+@Suite struct TimeRateControlTests {
+    typealias F = UIFixture
+
+    @Test func theDeprecatedRatesAreOfferedAfterTheOthersAndSaySo() {
+        #expect(ControlRow.timeRate.step(TestControls(), by: -1)?.timeRate == .oneSecondIsOneDay)
+        #expect(ControlRow.timeRate.step(TestControls(), by: 1)?.timeRate == .monthlyRenewalEveryHour)
+        var state = F.state()
+        state.controls.timeRate = .oneHourIsOneDay
+        #expect(ControlRow.timeRate.value(state) == "1h-day (deprecated)")
+        state.language = .simplifiedChinese
+        #expect(ControlRow.timeRate.value(state) == "1h-day（已弃用）")
+        state.controls.timeRate = .monthlyRenewalEvery30Seconds
+        #expect(ControlRow.timeRate.value(state) == "monthly-30s")
+    }
+}
