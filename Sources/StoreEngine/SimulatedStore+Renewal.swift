@@ -18,17 +18,20 @@ extension SimulatedStore {
     /// `purchased` transaction per elapsed period, under the current time rate, each starting at
     /// the previous one's expiry. A renewal that cannot bill starts billing retry instead; one
     /// that may not happen (a price increase not agreed, the product gone, billing retry over)
-    /// ends the subscription with its reason.
+    /// ends the subscription with its reason. Ask to Buy requests nobody answered in time expire
+    /// in the same sweep.
     public func renewDue() async throws {
         let now = clock.now()
         // Nearly always nothing is due: a read says so without taking the write lock (this runs at
         // every start, every second in a server, and before every unfinished-transactions read).
-        guard try await database.pool.guardedRead({ db in try !self.dueForRenewal(at: now, db).isEmpty }) else {
-            return
-        }
+        guard
+            try await database.pool.guardedRead({ db in
+                try !self.dueForRenewal(at: now, db).isEmpty || self.hasExpiredAskToBuyRequest(at: now, db)
+            })
+        else { return }
         let updates: [TransactionUpdate] = try await database.writer.write { db in
             let controls = try TestControls.load(db, defaults: self.defaults)
-            var updates: [TransactionUpdate] = []
+            var updates = try self.expireAskToBuyRequests(at: now, controls: controls, db)
             for latest in try self.dueForRenewal(at: now, db) {
                 var previous = latest
                 // At most a year of renewals per sweep, so a huge gap under a fast rate cannot stall the store.

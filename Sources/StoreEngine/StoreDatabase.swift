@@ -321,6 +321,7 @@ public struct StoreDatabase: Sendable {
                     CREATE TABLE sharing_stopped (original_id TEXT PRIMARY KEY, stopped_at REAL NOT NULL);
                     """)
         }
+        migrator.registerMigration("v18: Ask to Buy expiry", migrate: askToBuyExpiryMigration)
         return migrator
     }
 }
@@ -385,7 +386,7 @@ struct StoredTransaction: Sendable, Hashable {
     /// or restored (nothing was charged before, or for a failure).
     var published: Transaction {
         var published = transaction
-        published.failureContext = pendingOutcome == .interrupted ? .interrupted : declined ? .declined : nil
+        published.failureContext = failureContext
         if transaction.state.hasReceipt { published.terms = terms }
         return published
     }

@@ -111,6 +111,14 @@ import Testing
         #expect(TimeRate.fiveMinutesIsOneDay.end(of: threeDays, from: Self.start) == Self.start + 15 * Self.minute)
     }
 
+    @Test func anAskToBuyRequestHasADayOfStoreTime() {
+        #expect(TimeRate.realTime.askToBuyWindow == Self.day)
+        #expect(TimeRate.oneMinuteIsOneDay.askToBuyWindow == Self.minute)
+        #expect(TimeRate.monthlyRenewalEveryHour.askToBuyWindow == 2 * Self.minute)
+        #expect(TimeRate.monthlyRenewalEvery30Seconds.askToBuyWindow == 1)
+        #expect(TimeRate.oneRenewalEvery10Seconds.askToBuyWindow == 10, "one interval at the fixed rates")
+    }
+
     @Test func notificationRetriesScaleByAMonth() {
         #expect(TimeRate.realTime.seconds(hours: 12) == 12 * Self.hour)
         #expect(TimeRate.monthlyRenewalEveryHour.seconds(hours: 720) == Self.hour)

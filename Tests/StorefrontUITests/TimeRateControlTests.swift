@@ -4,7 +4,8 @@ import Testing
 
 @testable import StorefrontUI
 
-/// The time-rate row offers Apple's deprecated rates too, and says they are.
+/// The time-rate row offers Apple's deprecated rates too, and says they are; an Ask to Buy
+/// request that expired says so.
 @Suite struct TimeRateControlTests {
     typealias F = UIFixture
 
@@ -18,5 +19,15 @@ import Testing
         #expect(ControlRow.timeRate.value(state) == "1h-day（已弃用）")
         state.controls.timeRate = .monthlyRenewalEvery30Seconds
         #expect(ControlRow.timeRate.value(state) == "monthly-30s")
+    }
+
+    @Test func anExpiredAskToBuyRequestSaysNobodyAnsweredIt() {
+        var state = F.state(account: "kid")
+        var expired = F.transaction(
+            "2000000000000010", F.removeAds, .failed, error: .storeKit(.paymentCancelled), account: "kid")
+        expired.failureContext = .askToBuyExpired
+        _ = Reducer.reduce(&state, .transactionUpdate(TransactionUpdate(transaction: expired, receipt: nil)))
+        #expect(state.status?.text == "Nobody answered the Ask to Buy request for Remove Ads in time; ask again.")
+        #expect(state.status?.level == .warning)
     }
 }

@@ -41,6 +41,18 @@ extension TimeRate {
         }
     }
 
+    /// How long a parent has to answer an Ask to Buy request: 24 hours of store time, one day
+    /// of the calendar (a 30th of a month at the monthly rates). The fixed rates have no day, and
+    /// a 30th of a two-second month is gone before anyone could answer; there it is one interval,
+    /// as the grace period is.
+    public var askToBuyWindow: TimeInterval {
+        switch scale {
+        case .days(let day): day
+        case .monthly(let table): table.month / 30
+        case .fixed(let interval): interval
+        }
+    }
+
     /// `hours` of real time scaled as this rate scales a month (Apple's notification retries);
     /// a month lasts one interval at the fixed rates.
     public func seconds(hours: Double) -> TimeInterval {
@@ -74,7 +86,7 @@ extension TimeRate {
 
 extension MonthlyRateTable {
     /// A period's length. Apple's tables give weeks, months and years but no day (offers last
-    /// days); a day is a 30th of a month here.
+    /// days); a day is a 30th of a month here, as the Ask to Buy window is.
     func duration(of period: SubscriptionPeriod) -> TimeInterval {
         let count = Double(period.value)
         switch period.unit {
