@@ -10,7 +10,7 @@ public struct WireControls: Codable, Sendable, Hashable {
     public var latencyMilliseconds: Int?
     public var askToBuy: Bool?
     public var paymentsAllowed: Bool?
-    /// Xcode's raw value (0, 10–14, 1000–1005) or a token (`2s`, `monthly-30s`).
+    /// Xcode's raw value (0–6, 10–13, 15, 1000–1005) or a token (`2s`, `monthly-30s`, `1h-day`).
     public var timeRate: String?
     /// An empty string clears the setting (the account's own storefront applies again).
     public var storefront: String?

@@ -60,7 +60,8 @@ public enum OfferEligibility {
         case .lapsed(let date): since = date
         }
         guard let conditions else { return .eligible }
-        let month = rate.seconds(for: SubscriptionPeriod(value: 1, unit: .month))
+        // A month as the rate runs one now (a calendar month in real time).
+        let month = rate.end(of: SubscriptionPeriod(value: 1, unit: .month), from: now).timeIntervalSince(now)
         let months = { (seconds: Double) in seconds / month }
         if months(standing.paidSeconds) < Double(conditions.paidMonths) {
             return .ineligible(.paidTooShort(months: conditions.paidMonths))

@@ -169,10 +169,10 @@ extension PurchaseRules {
 }
 
 extension IntroOffer {
-    /// How long the first transaction of an offer runs at `rate`: the whole offer when paid at
-    /// once (a free trial, pay up front), one period when paid as you go.
-    public func firstTermSeconds(at rate: TimeRate) -> Double {
-        rate.seconds(for: period) * Double(paymentMode == .payAsYouGo ? 1 : periods)
+    /// When the first transaction of an offer that starts at `start` ends at `rate`: after the
+    /// whole offer when paid at once (a free trial, pay up front), one period when paid as you go.
+    public func firstTermEnd(at rate: TimeRate, from start: Date) -> Date {
+        rate.end(of: period, periods: paymentMode == .payAsYouGo ? 1 : periods, from: start)
     }
 
     /// What the first transaction of the offer charges in `storefront`: nothing for a free

@@ -49,6 +49,7 @@ extension SimulatedStore {
         let controls = try TestControls.load(db, defaults: defaults)
         switch action {
         case .approveAskToBuy:
+            try refuseIfExpired(stored, controls: controls)
             guard state == .deferred else {
                 throw StoreFailure(
                     "transaction \(stored.id) is \(state.name), not deferred; only Ask to Buy requests can be approved",
@@ -56,6 +57,7 @@ extension SimulatedStore {
             }
             try complete(&stored, at: now, controls: controls, db)
         case .declineAskToBuy:
+            try refuseIfExpired(stored, controls: controls)
             guard state == .deferred else {
                 throw StoreFailure(
                     "transaction \(stored.id) is \(state.name), not deferred; only Ask to Buy requests can be declined",

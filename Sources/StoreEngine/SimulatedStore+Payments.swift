@@ -295,13 +295,13 @@ extension SimulatedStore {
         {
             // A promotional, code or win-back offer the store accepted, starting now.
             stored.price = terms.firstPayment(in: stored.storefront) ?? stored.price
-            stored.expiresDate = now.addingTimeInterval(terms.firstTermSeconds(at: controls.timeRate))
+            stored.expiresDate = terms.firstTermEnd(at: controls.timeRate, from: now)
         } else if case .introductory(let offer) = quote.basis {
             stored.offer = TransactionOffer(
                 type: .introductory, id: nil, paymentMode: offer.paymentMode, period: offer.period)
-            stored.expiresDate = now.addingTimeInterval(offer.firstTermSeconds(at: controls.timeRate))
+            stored.expiresDate = offer.firstTermEnd(at: controls.timeRate, from: now)
         } else {
-            stored.expiresDate = now.addingTimeInterval(controls.timeRate.seconds(for: subscription.period))
+            stored.expiresDate = controls.timeRate.end(of: subscription.period, from: now)
         }
         try endPlans(inGroupOf: stored, product: product, basis: quote.basis, at: now, db)
     }

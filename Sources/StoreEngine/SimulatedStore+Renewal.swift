@@ -5,17 +5,6 @@ import ServerRecords
 import StoreCore
 import StoreKitModel
 
-/// Apple's real-time lengths of a billing issue, which the test time rate scales like periods.
-enum BillingIssue {
-    /// Billing retry gives up after 60 days.
-    static let retryDays = 60
-
-    /// The grace period: 6 days for weekly subscriptions, 16 for every other duration.
-    static func graceDays(_ period: SubscriptionPeriod) -> Int {
-        period.unit == .week && period.value == 1 ? 6 : 16
-    }
-}
-
 extension SimulatedStore {
     /// What becomes of a chain whose period ended with auto-renew on.
     enum RenewalStep {
@@ -29,17 +18,20 @@ extension SimulatedStore {
     /// `purchased` transaction per elapsed period, under the current time rate, each starting at
     /// the previous one's expiry. A renewal that cannot bill starts billing retry instead; one
     /// that may not happen (a price increase not agreed, the product gone, billing retry over)
-    /// ends the subscription with its reason.
+    /// ends the subscription with its reason. Ask to Buy requests nobody answered in time expire
+    /// in the same sweep.
     public func renewDue() async throws {
         let now = clock.now()
         // Nearly always nothing is due: a read says so without taking the write lock (this runs at
         // every start, every second in a server, and before every unfinished-transactions read).
-        guard try await database.pool.guardedRead({ db in try !self.dueForRenewal(at: now, db).isEmpty }) else {
-            return
-        }
+        guard
+            try await database.pool.guardedRead({ db in
+                try !self.dueForRenewal(at: now, db).isEmpty || self.hasExpiredAskToBuyRequest(at: now, db)
+            })
+        else { return }
         let updates: [TransactionUpdate] = try await database.writer.write { db in
             let controls = try TestControls.load(db, defaults: self.defaults)
-            var updates: [TransactionUpdate] = []
+            var updates = try self.expireAskToBuyRequests(at: now, controls: controls, db)
             for latest in try self.dueForRenewal(at: now, db) {
                 var previous = latest
                 // At most a year of renewals per sweep, so a huge gap under a fast rate cannot stall the store.
@@ -78,12 +70,9 @@ extension SimulatedStore {
         _ latest: inout StoredTransaction, from start: Date, period: SubscriptionPeriod, controls: TestControls,
         at now: Date, _ db: Database
     ) throws {
-        latest.billingRetryUntil = start.addingTimeInterval(
-            controls.timeRate.seconds(days: BillingIssue.retryDays, of: period))
+        latest.billingRetryUntil = start.addingTimeInterval(controls.timeRate.billingRetryPeriod)
         latest.graceExpires =
-            controls.gracePeriod
-            ? start.addingTimeInterval(controls.timeRate.seconds(days: BillingIssue.graceDays(period), of: period))
-            : nil
+            controls.gracePeriod ? start.addingTimeInterval(controls.timeRate.gracePeriod(for: period)) : nil
         try notify(
             NotificationEvent(.didFailToRenew, controls.gracePeriod ? .gracePeriod : nil), about: latest.id,
             originalId: latest.transaction.originalId, at: now, db)
@@ -145,12 +134,12 @@ extension SimulatedStore {
         // A price increase applies to the plan it was made on; a plan change renews at the new plan's price.
         let increased = product.id == old.productId ? previous.renewalPrice : nil
         var price = increased ?? product.prices[previous.storefront] ?? previous.price
-        var seconds = controls.timeRate.seconds(for: period)
+        var expires = controls.timeRate.end(of: period, from: start)
         var offer: TransactionOffer?
         if let waiting = previous.renewalOffer, let terms = terms(of: waiting, product: product) {
             // An offer taken on the plan in force starts with this renewal.
             price = terms.firstPayment(in: previous.storefront) ?? price
-            seconds = terms.firstTermSeconds(at: controls.timeRate)
+            expires = terms.firstTermEnd(at: controls.timeRate, from: start)
             offer = waiting
         } else if product.id == old.productId, let current = previous.offer,
             let terms = terms(of: current, product: product),
@@ -158,7 +147,7 @@ extension SimulatedStore {
             try Self.offerPeriods(chain: old.originalId, offer: current, db) < terms.periods
         {
             price = offerPrice
-            seconds = controls.timeRate.seconds(for: terms.period)
+            expires = controls.timeRate.end(of: terms.period, from: start)
             offer = current
         }
         var renewal = StoredTransaction(
@@ -169,7 +158,7 @@ extension SimulatedStore {
                     account: old.payment.account),
                 state: .purchased, purchaseDate: chargedAt ?? start),
             storefront: previous.storefront, price: price, currency: previous.currency,
-            expiresDate: start.addingTimeInterval(seconds), revocationDate: nil, autoRenew: true, pendingOutcome: nil,
+            expiresDate: expires, revocationDate: nil, autoRenew: true, pendingOutcome: nil,
             reason: .renewal)
         renewal.offer = offer
         renewal.priceIncrease = previous.priceIncrease == .agreed ? nil : previous.priceIncrease

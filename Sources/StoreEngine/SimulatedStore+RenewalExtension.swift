@@ -37,8 +37,8 @@ extension SimulatedStore {
             var latest = try self.chainLatest(of: first, db)
             if let refusal = try self.extensionRefusal(latest, at: now, db) { return .failure(refusal) }
             let controls = try TestControls.load(db, defaults: self.defaults)
-            let added = controls.timeRate.seconds(for: SubscriptionPeriod(value: days, unit: .day))
-            let expires = (latest.expiresDate ?? now).addingTimeInterval(added)
+            let expires = controls.timeRate.end(
+                of: SubscriptionPeriod(value: days, unit: .day), from: latest.expiresDate ?? now)
             latest.expiresDate = expires
             try latest.update(db)
             try db.cachedStatement(

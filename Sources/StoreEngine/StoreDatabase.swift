@@ -326,6 +326,7 @@ public struct StoreDatabase: Sendable {
             // decimal, as `price`); each renewal at it keeps it for the next.
             try db.execute(sql: "ALTER TABLE transactions ADD COLUMN renewal_price TEXT")
         }
+        migrator.registerMigration("v19: Ask to Buy expiry", migrate: askToBuyExpiryMigration)
         return migrator
     }
 }
@@ -403,7 +404,7 @@ struct StoredTransaction: Sendable, Hashable {
     /// or restored (nothing was charged before, or for a failure).
     var published: Transaction {
         var published = transaction
-        published.failureContext = pendingOutcome == .interrupted ? .interrupted : declined ? .declined : nil
+        published.failureContext = failureContext
         if transaction.state.hasReceipt { published.terms = terms }
         return published
     }

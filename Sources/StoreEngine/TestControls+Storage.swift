@@ -29,7 +29,7 @@ extension TestControls {
         controls.latencyMilliseconds = value("latency").flatMap(Int.init) ?? 0
         controls.askToBuy = value("askToBuy") == "1"
         controls.paymentsAllowed = value("paymentsAllowed") != "0"
-        controls.timeRate = value("timeRate").flatMap(Int.init).flatMap(TimeRate.init(rawValue:)) ?? .realTime
+        controls.timeRate = value("timeRate").flatMap(Int.init).flatMap(TimeRate.init(storedRawValue:)) ?? .realTime
         controls.storefront = value("storefront")
         controls.account = value("account")
         controls.verificationFailure = value("verification").flatMap(VerificationFailure.init(token:))

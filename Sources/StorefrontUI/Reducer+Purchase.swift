@@ -24,6 +24,8 @@ extension Reducer {
             state.progress[transaction.id] = .failed(error)
             if transaction.failureContext == .declined {
                 say(&state, strings.declined(title), .warning)
+            } else if transaction.failureContext == .askToBuyExpired {
+                say(&state, strings.askToBuyExpired(title), .warning)
             } else if transaction.failureContext == .interrupted, state.inFlight.contains(transaction.id) {
                 state.sheet = .error(ErrorSheet(kind: .interrupted(error), productId: transaction.productId))
             } else if error == .storeKit(.paymentCancelled) {

@@ -214,10 +214,16 @@ public struct UIStrings: Sendable {
         case .interrupted:
             pick("interrupted: \(keys.key(.resolve, .manager)) resolves", "已中断：按 \(keys.key(.resolve, .manager)) 解决")
         case .declined: pick("declined by a parent", "家长已拒绝")
+        case .askToBuyExpired: pick("Ask to Buy request expired", "购买请求已过期")
         }
     }
     func declined(_ title: String) -> String {
         pick("A parent declined \(title); nothing was charged.", "家长拒绝了“\(title)”；未扣款。")
+    }
+    func askToBuyExpired(_ title: String) -> String {
+        pick(
+            "Nobody answered the Ask to Buy request for \(title) in time; ask again.",
+            "“\(title)”的购买请求无人及时回复，已过期；请重新请求。")
     }
     /// A failed transaction's row, where the store knows more than the error code.
     func failureContext(_ context: FailureContext) -> String {
@@ -227,6 +233,8 @@ public struct UIStrings: Sendable {
                 "interrupted · needs the user's action outside the app; resolve it in the manager with \(keys.key(.resolve, .manager))",
                 "已中断 · 需要用户在 App 外操作；在交易管理器中按 \(keys.key(.resolve, .manager)) 解决")
         case .declined: pick("declined by a parent · not charged", "家长已拒绝 · 未扣款")
+        case .askToBuyExpired:
+            pick("Ask to Buy request expired unanswered · not charged", "购买请求无人回复，已过期 · 未扣款")
         }
     }
     var interruptedTitle: String { pick("Purchase interrupted", "购买已中断") }
@@ -607,7 +615,12 @@ public struct UIStrings: Sendable {
         case .network(let code): "URLError \(code.rawValue) \(code.name)"
         }
     }
-    func timeRate(_ rate: TimeRate) -> String { rate == .realTime ? pick("real time", "实时") : rate.token }
+    /// A rate by its token; the deprecated ones, where a fixed time is one day, say so.
+    func timeRate(_ rate: TimeRate) -> String {
+        if rate == .realTime { return pick("real time", "实时") }
+        guard rate.isDeprecated else { return rate.token }
+        return pick("\(rate.token) (deprecated)", "\(rate.token)（已弃用）")
+    }
     func verification(_ failure: VerificationFailure?) -> String {
         switch failure {
         case nil: pick("succeeds", "成功")

@@ -66,8 +66,9 @@ private func timedRenewals(_ base: Catalog, subscriptions: Int, sweeps: Int) asy
     var controls = try await store.controls()
     controls.timeRate = .oneRenewalEvery2Seconds
     try await store.setControls(controls)
-    let period = TimeRate.oneRenewalEvery2Seconds.seconds(
-        for: product.subscription?.period ?? SubscriptionPeriod(value: 1, unit: .month))
+    let period = TimeRate.oneRenewalEvery2Seconds.end(
+        of: product.subscription?.period ?? SubscriptionPeriod(value: 1, unit: .month), from: clock.now()
+    ).timeIntervalSince(clock.now())
     // Bought concurrently, so group commits share the fsyncs: setting up is not what is measured.
     try await withThrowingTaskGroup(of: Void.self) { group in
         for chunk in stride(from: 0, to: subscriptions, by: subscriptions / 8 + 1) {

@@ -51,7 +51,8 @@ struct ManageCommand: AsyncParsableCommand {
 
     struct Approve: TransactionAction {
         static let verb = ManageVerb.approve
-        static let abstract = "Approve an Ask to Buy request: the payment goes through."
+        static let abstract =
+            "Approve an Ask to Buy request (it expires after 24 h of store time): the payment goes through."
         @Argument(help: "The deferred transaction's id.") var id: String
         @OptionGroup var options: StoreOptions
     }

@@ -16,6 +16,10 @@ extension ManageCommand {
                     (API: \(SimulatedAPI.allCases.map(\.rawValue).joined(separator: ", ")); next-outcome is one payment only)
                 account is the default --account; drop-order-id on makes updates come back without
                 applicationUsername, as field reports describe.
+                time-rate is Xcode's SKTestSession.TimeRate, by token or raw value (\(TimeRate.rawValuesInWords)):
+                real counts periods by the calendar in UTC; monthly-* follow Apple's table for the rate; 15m to 2s
+                renew every period at that interval; the deprecated *-day rates make that time one day. Grace
+                periods, billing retry and the 24 hours a parent has to answer an Ask to Buy request scale alike.
                 """
         )
 

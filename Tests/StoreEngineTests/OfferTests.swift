@@ -165,7 +165,8 @@ import Testing
         let back = try await buy(lapsed, offer: .winBack(Self.winBack))
         #expect(back.transaction.terms?.offer?.type == .winBack)
         #expect(back.transaction.terms?.price == 0)
-        #expect(back.transaction.terms?.expirationDate == lapsed.clock.now().addingTimeInterval(30 * 86_400))
+        // A month from 15 January, by the calendar: 31 days.
+        #expect(back.transaction.terms?.expirationDate == lapsed.clock.now().addingTimeInterval(31 * 86_400))
     }
 
     /// On the plan in force, an offer waits for the next renewal: the paid period runs its course.

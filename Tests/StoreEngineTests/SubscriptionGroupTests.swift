@@ -21,7 +21,8 @@ import Testing
         fixture.clock.advance(by: Self.day)
         let upgrade = try await fixture.buy(StoreFixture.plusMonthly)
         #expect(upgrade.transaction.terms?.price == Decimal(string: "9.99"), "the group's introductory offer was spent")
-        #expect(upgrade.transaction.terms?.expirationDate == fixture.clock.now().addingTimeInterval(30 * Self.day))
+        // A month from 16 January, by the calendar: 31 days.
+        #expect(upgrade.transaction.terms?.expirationDate == fixture.clock.now().addingTimeInterval(31 * Self.day))
         #expect(try await active(fixture).map(\.productId) == [StoreFixture.plusMonthly])
     }
 
@@ -33,7 +34,7 @@ import Testing
         try await fixture.store.renewDue()
         let paid = try #require(try await fixture.store.transactions(account: "alice").first)
         #expect(paid.terms?.price == Decimal(string: "4.99"))
-        fixture.clock.advance(by: 15 * Self.day - 1)
+        fixture.clock.advance(by: 15.5 * Self.day - 1)  // half the month from 22 January, 31 days
         _ = try await fixture.buy(StoreFixture.plusMonthly)
 
         let replaced = try #require(try await fixture.store.transactions(account: "alice").first { $0.id == paid.id })

@@ -40,7 +40,8 @@ import Testing
         let recovered = try #require(try await fixture.store.perform(.resolveIssue(id)).first?.transaction)
         #expect(recovered.purchaseDate == fixture.clock.now())
         #expect(recovered.terms?.price == Decimal(string: "4.99"))
-        #expect(recovered.terms?.expirationDate == fixture.clock.now().addingTimeInterval(30 * Self.day))
+        // A month from 23 January, by the calendar: 31 days.
+        #expect(recovered.terms?.expirationDate == fixture.clock.now().addingTimeInterval(31 * Self.day))
         let after = try await subscription(fixture)
         #expect(after.transactionId == recovered.id)
         #expect(after.renewal?.isInBillingRetry == false)

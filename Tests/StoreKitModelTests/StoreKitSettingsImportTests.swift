@@ -62,6 +62,24 @@ import Testing
             ])
     }
 
+    @Test func timeRatesAreSKTestSessionHsRawValues() throws {
+        #expect(try catalog { setting(&$0, "_timeRate", 15) }.settings.timeRate == .monthlyRenewalEvery30Seconds)
+        for raw in 1...6 {
+            #expect(try catalog { setting(&$0, "_timeRate", raw) }.settings.timeRate.rawValue == raw)
+        }
+        #expect {
+            try catalog { setting(&$0, "_timeRate", 14) }
+        } throws: { error in
+            (error as? CatalogError)?.problems == [
+                CatalogProblem(
+                    path: "settings._timeRate",
+                    message:
+                        "14 is not one of Xcode's time rates (0–6, 10–13, 15, 1000–1005, as SKTestSession.h defines them)"
+                )
+            ]
+        }
+    }
+
     @Test func theLocaleChoosesTheProductsLocalization() throws {
         let catalog = try catalog { object in
             setting(&object, "_locale", "ja_JP")

@@ -173,10 +173,13 @@ import Testing
         #expect(wallet.owned.first?.purchaseDate == listed.transaction(ads)?.purchaseDate)
         #expect(wallet.subscriptions.count == 2)
 
-        let expected: [(id: String, title: String, days: Double, renews: Bool)] = [
-            // Premium Monthly starts with its free week.
-            (monthly, "Premium Monthly", 7, true), (season, "Season Pass", 90, false),
+        let expected: [(id: String, title: String, length: DateComponents, renews: Bool)] = [
+            // Premium Monthly starts with its free week; Season Pass lasts three months of the calendar.
+            (monthly, "Premium Monthly", DateComponents(day: 7), true),
+            (season, "Season Pass", DateComponents(month: 3), false),
         ]
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .gmt
         for (subscription, expected) in zip(wallet.subscriptions, expected) {
             #expect(subscription.transactionId == expected.id)
             #expect(subscription.originalTransactionId == expected.id)
@@ -185,8 +188,8 @@ import Testing
             #expect(subscription.willAutoRenew == expected.renews)
             let start = try Date(try #require(listed.transaction(expected.id)).purchaseDate, strategy: .iso8601)
             let end = try Date(subscription.expiresDate, strategy: .iso8601)
-            #expect(end.timeIntervalSince(start) == expected.days * 86_400)
-            #expect(subscription.secondsLeft > 0 && Double(subscription.secondsLeft) <= expected.days * 86_400)
+            #expect(end == calendar.date(byAdding: expected.length, to: start))
+            #expect(subscription.secondsLeft > 0 && Double(subscription.secondsLeft) <= end.timeIntervalSince(start))
         }
     }
 

@@ -122,7 +122,10 @@ struct StoreKitConfigDecoder {
             if let rate = TimeRate(rawValue: raw) {
                 settings.timeRate = rate
             } else {
-                check.report(path.key("_timeRate"), "\(raw) is not one of Xcode's time rates (0, 10–14, 1000–1005)")
+                check.report(
+                    path.key("_timeRate"),
+                    "\(raw) is not one of Xcode's time rates (\(TimeRate.rawValuesInWords), as SKTestSession.h defines them)"
+                )
             }
         }
         settings.askToBuy = check.bool(object["_askToBuyEnabled"], path.key("_askToBuyEnabled")) ?? false

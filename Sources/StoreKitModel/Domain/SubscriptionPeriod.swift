@@ -44,16 +44,6 @@ public struct SubscriptionPeriod: Sendable, Hashable, Codable, CustomStringConve
         try container.encode(iso8601)
     }
 
-    /// Length in days of calendar time, used to scale renewals by the test time rate.
-    public var approximateDays: Int {
-        switch unit {
-        case .day: value
-        case .week: value * 7
-        case .month: value * 30
-        case .year: value * 365
-        }
-    }
-
     /// "month", "3 months", "月", "3个月": the unit after a price's slash.
     public func unitLabel(in language: Language) -> String {
         switch language {

@@ -1,19 +1,28 @@
-/// Xcode's `SKTestSession.timeRate`: how fast subscriptions renew in a test session.
+/// Xcode's `SKTestSession.TimeRate`: how fast subscriptions renew in a test session. The raw
+/// values are SKTestSession.h's, which `.storekit` files store in `settings._timeRate`.
 public enum TimeRate: Int, CaseIterable, Sendable, Codable, Hashable {
     case realTime = 0
     case monthlyRenewalEveryHour = 10
     case monthlyRenewalEvery30Minutes = 11
     case monthlyRenewalEvery15Minutes = 12
     case monthlyRenewalEvery5Minutes = 13
-    case monthlyRenewalEvery30Seconds = 14
+    case monthlyRenewalEvery30Seconds = 15
     case oneRenewalEvery15Minutes = 1000
     case oneRenewalEvery5Minutes = 1001
     case oneRenewalEvery1Minute = 1002
     case oneRenewalEvery30Seconds = 1003
     case oneRenewalEvery10Seconds = 1004
     case oneRenewalEvery2Seconds = 1005
+    // Deprecated since iOS 15.2 but still in SKTestSession.h, so older `.storekit` files hold
+    // them. Declared last so the controls panel steps through the current rates first.
+    case oneHourIsOneDay = 1
+    case thirtyMinutesIsOneDay = 2
+    case fiveMinutesIsOneDay = 3
+    case oneMinuteIsOneDay = 4
+    case thirtySecondsIsOneDay = 5
+    case oneSecondIsOneDay = 6
 
-    /// Short names for the command line (`2s`, `monthly-30s`, `real`).
+    /// Short names for the command line (`2s`, `monthly-30s`, `1h-day`, `real`).
     public var token: String {
         switch self {
         case .realTime: "real"
@@ -28,8 +37,17 @@ public enum TimeRate: Int, CaseIterable, Sendable, Codable, Hashable {
         case .oneRenewalEvery30Seconds: "30s"
         case .oneRenewalEvery10Seconds: "10s"
         case .oneRenewalEvery2Seconds: "2s"
+        case .oneHourIsOneDay: "1h-day"
+        case .thirtyMinutesIsOneDay: "30m-day"
+        case .fiveMinutesIsOneDay: "5m-day"
+        case .oneMinuteIsOneDay: "1m-day"
+        case .thirtySecondsIsOneDay: "30s-day"
+        case .oneSecondIsOneDay: "1s-day"
         }
     }
+
+    /// Apple deprecated the rates where a fixed time is one day (iOS 15.2).
+    public var isDeprecated: Bool { (1...6).contains(rawValue) }
 
     /// Accepts a token (`2s`) or Xcode's raw value (`1005`).
     public init?(token: String) {
@@ -42,36 +60,13 @@ public enum TimeRate: Int, CaseIterable, Sendable, Codable, Hashable {
         }
     }
 
-    /// Wall-clock seconds one subscription period of `period` lasts under this rate.
-    public func seconds(for period: SubscriptionPeriod) -> Double {
-        let realSeconds = Double(period.approximateDays) * 86_400
-        switch self {
-        case .realTime: return realSeconds
-        case .monthlyRenewalEveryHour: return realSeconds / (30 * 86_400) * 3_600
-        case .monthlyRenewalEvery30Minutes: return realSeconds / (30 * 86_400) * 1_800
-        case .monthlyRenewalEvery15Minutes: return realSeconds / (30 * 86_400) * 900
-        case .monthlyRenewalEvery5Minutes: return realSeconds / (30 * 86_400) * 300
-        case .monthlyRenewalEvery30Seconds: return realSeconds / (30 * 86_400) * 30
-        case .oneRenewalEvery15Minutes: return 900
-        case .oneRenewalEvery5Minutes: return 300
-        case .oneRenewalEvery1Minute: return 60
-        case .oneRenewalEvery30Seconds: return 30
-        case .oneRenewalEvery10Seconds: return 10
-        case .oneRenewalEvery2Seconds: return 2
-        }
-    }
-}
-
-extension TimeRate {
-    /// `days` of real time scaled as this rate scales `period`: a grace period or billing retry
-    /// lasts as long, relative to the subscription's period, as in real time.
-    public func seconds(days: Int, of period: SubscriptionPeriod) -> Double {
-        seconds(for: period) * Double(days) / Double(period.approximateDays)
+    /// A raw value as a store's saved controls hold it. Versions before Apple's values were
+    /// checked saved monthly renewal every 30 seconds as 14, which Apple does not define; SKTestSession.h
+    /// gives it 15, so a saved 14 still means that rate.
+    public init?(storedRawValue raw: Int) {
+        self.init(rawValue: raw == 14 ? TimeRate.monthlyRenewalEvery30Seconds.rawValue : raw)
     }
 
-    /// `hours` of real time scaled as this rate scales a month (Apple's notification retries).
-    public func seconds(hours: Double) -> Double {
-        let month = SubscriptionPeriod(value: 1, unit: .month)
-        return seconds(for: month) * hours / (Double(month.approximateDays) * 24)
-    }
+    /// Every raw value, for messages: "0–6, 10–13, 15, 1000–1005".
+    public static let rawValuesInWords = "0–6, 10–13, 15, 1000–1005"
 }

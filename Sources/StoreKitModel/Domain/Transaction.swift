@@ -170,4 +170,7 @@ public enum FailureContext: String, Sendable, Hashable, CaseIterable {
     case interrupted
     /// A parent declined the Ask to Buy request (SKError 2 to the app); nothing was charged.
     case declined
+    /// Nobody answered the Ask to Buy request within 24 hours of store time (SKError 2 to the
+    /// app, as a decline); nothing was charged and the child must ask again.
+    case askToBuyExpired
 }
