@@ -71,14 +71,14 @@ import Testing
     @Test func aWinBackOfferKeepsItsConditionsInMonths() {
         let paid = Self.offer(.winBack, winBack: WinBackConditions(paidMonths: 2))
         #expect(verdict(paid, Self.lapsed(paidDays: 40)) == .ineligible(.paidTooShort(months: 2)))
-        #expect(verdict(paid, Self.lapsed(paidDays: 60)) == .eligible)
+        #expect(verdict(paid, Self.lapsed(paidDays: 62)) == .eligible, "two calendar months")
         let window = Self.offer(.winBack, winBack: WinBackConditions(monthsSinceLapse: 1...3))
         #expect(verdict(window, Self.lapsed(daysAgo: 10)) == .ineligible(.lapsedTooRecently(months: 1)))
         #expect(verdict(window, Self.lapsed(daysAgo: 45)) == .eligible)
         #expect(verdict(window, Self.lapsed(daysAgo: 100)) == .ineligible(.lapsedTooLongAgo(months: 3)))
         let wait = Self.offer(.winBack, winBack: WinBackConditions(waitMonths: 2))
         #expect(verdict(wait, Self.lapsed(lastWinBackDaysAgo: 30)) == .ineligible(.winBackTooRecent(months: 2)))
-        #expect(verdict(wait, Self.lapsed(lastWinBackDaysAgo: 61)) == .eligible)
+        #expect(verdict(wait, Self.lapsed(lastWinBackDaysAgo: 62)) == .eligible)
         #expect(verdict(wait, Self.lapsed()) == .eligible)
     }
 
