@@ -51,6 +51,18 @@ import X509
         #expect(result.output.contains("storefront=USA storefrontId=143441"), "\(result.output)")
     }
 
+    /// Apple signs what the transaction charged, its quantity included: 3 × 0.99 is 2970
+    /// milliunits, not the 990 of one unit.
+    @Test func theSignedPriceIsTheTotalForTheQuantity() async throws {
+        let fixture = try await ServerFixture()
+        let bought = try await fixture.buy(ServerFixture.gems, quantity: 3)
+        #expect(bought.transaction.terms?.price == Decimal(string: "2.97"))
+        let (root, jws) = try await Self.served(fixture)
+        let result = try Self.verify(root: root, jws)
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("quantity=3 price=2970 USD"), "\(result.output)")
+    }
+
     @Test func applesVerifierRefusesATamperedJWSAndAnotherRoot() async throws {
         let fixture = try await ServerFixture()
         _ = try await fixture.buy(ServerFixture.removeAds)
