@@ -94,7 +94,6 @@ extension SimulatedStore {
             stored.revocationDate = now
             stored.revocationReason = .other
             stored.autoRenew = false
-            if stored.expiresDate != nil { stored.expiresDate = now }
             stored.notification = NotificationEvent(.refund)
             try RefundRequests.close(stored.id, db)
         case .requestRefund:

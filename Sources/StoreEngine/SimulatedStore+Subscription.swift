@@ -18,9 +18,11 @@ extension SimulatedStore {
             kind: .conflict)
     }
 
-    /// In force: its period has not ended, or a billing issue's grace period has not.
+    /// In force: not refunded, and its period has not ended, or a billing issue's grace period has
+    /// not. A refund ends access without touching the period's expiry, which never changes.
     nonisolated func inForce(_ latest: StoredTransaction, at now: Date) -> Bool {
-        (latest.expiresDate.map { $0 > now } ?? false) || (latest.graceExpires.map { $0 > now } ?? false)
+        latest.revocationDate == nil
+            && ((latest.expiresDate.map { $0 > now } ?? false) || (latest.graceExpires.map { $0 > now } ?? false))
     }
 
     nonisolated func setAutoRenew(_ on: Bool, chainOf stored: StoredTransaction, at now: Date, _ db: Database) throws {

@@ -128,7 +128,8 @@ struct ReceiptVerifier: Sendable {
     private static func pendingRenewal(_ transaction: Transaction, _ detail: TransactionDetails?, now: Date)
         -> PendingRenewal
     {
-        let expired = (detail?.expiresDate).map { $0 <= now } ?? false
+        // A refund ends the subscription though its expiry, which never changes, may be ahead.
+        let expired = detail?.revocationDate != nil || ((detail?.expiresDate).map { $0 <= now } ?? false)
         return PendingRenewal(
             auto_renew_product_id: transaction.productId, product_id: transaction.productId,
             original_transaction_id: transaction.originalId,
