@@ -17,7 +17,8 @@ public enum ManageAction: Sendable, Hashable {
     case approveAskToBuy(String)
     case declineAskToBuy(String)
     case resolveIssue(String)
-    case refund(String)
+    /// The App Store refunds the transaction for `reason` (Apple's `revocationReason`).
+    case refund(String, reason: RevocationReason = .other)
     /// The customer asks the App Store for a refund: it waits for the App Store's decision
     /// (`refund` grants it, `declineRefund` refuses it); servers hear CONSUMPTION_REQUEST.
     case requestRefund(String)

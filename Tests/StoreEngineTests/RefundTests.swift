@@ -48,4 +48,13 @@ import Testing
         let told = try await fixture.store.recentNotifications(limit: 100).map(\.notification)
         #expect(told.map(\.event.type) == [.subscribed, .refund, .subscribed])
     }
+
+    @Test func aRefundForAnIssueWithTheAppSaysSo() async throws {
+        let fixture = try StoreFixture()
+        let gems = try await fixture.buy(StoreFixture.gems)
+        let updates = try await fixture.store.perform(.refund(gems.transaction.id, reason: .developerIssue))
+        #expect(updates.first?.transaction.terms?.revocation?.reason == .developerIssue)
+        let stored = try #require(try await fixture.store.transactions(account: "alice").first)
+        #expect(stored.terms?.revocation?.reason == .developerIssue)
+    }
 }
