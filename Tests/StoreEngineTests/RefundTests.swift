@@ -57,4 +57,32 @@ import Testing
         let stored = try #require(try await fixture.store.transactions(account: "alice").first)
         #expect(stored.terms?.revocation?.reason == .developerIssue)
     }
+
+    /// In a currency with three decimals the upgrade refunds to the fils: two thirds of 1.500 KWD
+    /// is 0.999, where rounding to hundredths would give 0.99.
+    @Test func anUpgradeInDinarsRefundsToTheFils() async throws {
+        let fixture = try StoreFixture(catalog: try KuwaitCatalog.catalog())
+        let account = KuwaitCatalog.account
+        let trial = try await fixture.buy(StoreFixture.monthly, account: account)
+        fixture.clock.advance(
+            by: try #require(trial.transaction.terms?.expirationDate).timeIntervalSince(fixture.clock.now()) + 1)
+        try await fixture.store.renewDue()
+        let paid = try #require(try await fixture.store.transactions(account: account).first)
+        #expect(paid.terms?.price == Decimal(string: "1.5"))
+        #expect(paid.terms?.currency == "KWD")
+        let start = paid.purchaseDate
+        let end = try #require(paid.terms?.expirationDate)
+        fixture.clock.advance(by: end.timeIntervalSince(start) / 3 - fixture.clock.now().timeIntervalSince(start))
+        let upgrade = try await fixture.buy(StoreFixture.plusMonthly, account: account)
+        #expect(upgrade.transaction.terms?.price == Decimal(string: "2.99"))
+        let replaced = try #require(try await fixture.store.transactions(account: account).first { $0.id == paid.id })
+        #expect(replaced.terms?.upgrade?.refund == Decimal(string: "0.999"))
+    }
+
+    @Test func aDinarPurchaseChargesThePriceTimesTheQuantity() async throws {
+        let fixture = try StoreFixture(catalog: try KuwaitCatalog.catalog())
+        let bought = try await fixture.buy(StoreFixture.gems, account: KuwaitCatalog.account, quantity: 3)
+        #expect(bought.transaction.terms?.price == Decimal(string: "3.75"))
+        #expect(bought.transaction.terms?.currency == "KWD")
+    }
 }
