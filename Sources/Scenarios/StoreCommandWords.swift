@@ -17,15 +17,20 @@ public struct ManageStep: Sendable, Hashable {
     public let verb: ManageVerb
     /// The word between the verb and the transaction (`off` in `auto-renew off last`), if it takes one.
     public let choice: String?
+    /// `--reason app-issue` of `refund last --reason app-issue`; nil when not given.
+    public let reason: RefundReason?
     /// nil for `clear` and `reset`.
     public let transaction: TransactionRef?
     private let make: @Sendable (String) -> ManageAction
 
-    /// nil when `choice` does not fit `verb` (see `ManageVerb.action(choice:)`).
-    public init?(_ verb: ManageVerb, choice: String? = nil, transaction: TransactionRef?) {
-        guard let make = verb.action(choice: choice) else { return nil }
+    /// nil when `choice` or `reason` does not fit `verb` (see `ManageVerb.action(choice:reason:)`).
+    public init?(
+        _ verb: ManageVerb, choice: String? = nil, reason: RefundReason? = nil, transaction: TransactionRef?
+    ) {
+        guard let make = verb.action(choice: choice, reason: reason) else { return nil }
         self.verb = verb
         self.choice = choice
+        self.reason = reason
         self.transaction = transaction
         self.make = make
     }
@@ -36,12 +41,14 @@ public struct ManageStep: Sendable, Hashable {
     }
 
     public static func == (left: ManageStep, right: ManageStep) -> Bool {
-        (left.verb, left.choice, left.transaction) == (right.verb, right.choice, right.transaction)
+        (left.verb, left.choice, left.reason, left.transaction)
+            == (right.verb, right.choice, right.reason, right.transaction)
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(verb)
         hasher.combine(choice)
+        hasher.combine(reason)
         hasher.combine(transaction)
     }
 
@@ -64,6 +71,7 @@ public struct ManageStep: Sendable, Hashable {
             }
             return .success(step)
         }
+        if verb.takesReason { return parseRefund(verb, rest) }
         if verb.choices.isEmpty {
             guard rest.count == 1, let step = ManageStep(verb, transaction: TransactionRef(rest[0])) else {
                 return .failure(WordsProblem("\(first) takes one transaction: last or an id"))
@@ -75,6 +83,31 @@ public struct ManageStep: Sendable, Hashable {
             let example = verb == .autoRenew ? Switch.off.rawValue : verb.choices.first ?? ""
             return .failure(
                 WordsProblem("\(first) takes \(verb.choicesInWords), then a transaction: \(first) \(example) last"))
+        }
+        return .success(step)
+    }
+}
+
+extension ManageStep {
+    /// `refund last`, `refund last --reason app-issue` (the option before the transaction too), as
+    /// `storefront manage refund` takes them.
+    static func parseRefund(_ verb: ManageVerb, _ words: [String]) -> Result<ManageStep, WordsProblem> {
+        var rest = words
+        var reason: RefundReason?
+        if let at = rest.firstIndex(of: RefundReason.option) {
+            guard at + 1 < rest.count, let given = RefundReason(rawValue: rest[at + 1]) else {
+                let found = at + 1 < rest.count ? " \(brief(.string(rest[at + 1])))" : " nothing"
+                return .failure(
+                    WordsProblem("\(RefundReason.option) takes \(RefundReason.inWords), found\(found)"))
+            }
+            reason = given
+            rest.removeSubrange(at...(at + 1))
+        }
+        guard rest.count == 1, let step = ManageStep(verb, reason: reason, transaction: TransactionRef(rest[0])) else {
+            return .failure(
+                WordsProblem(
+                    "\(verb.rawValue) takes one transaction, last or an id, and optionally \(RefundReason.option) \(RefundReason.inWords): \(verb.rawValue) last \(RefundReason.option) \(RefundReason.appIssue.rawValue)"
+                ))
         }
         return .success(step)
     }

@@ -244,7 +244,8 @@ public final class RemoteStore: StoreBackend {
             case .approveAskToBuy(let id): (.POST, "/admin/transactions/\(Self.segment(id))/approve")
             case .declineAskToBuy(let id): (.POST, "/admin/transactions/\(Self.segment(id))/decline")
             case .resolveIssue(let id): (.POST, "/admin/transactions/\(Self.segment(id))/resolve")
-            case .refund(let id): (.POST, "/admin/transactions/\(Self.segment(id))/refund")
+            case .refund(let id, let reason):
+                (.POST, "/admin/transactions/\(Self.segment(id))/refund?reason=\(RefundReason(reason).rawValue)")
             case .requestRefund(let id): (.POST, "/admin/transactions/\(Self.segment(id))/request-refund")
             case .declineRefund(let id): (.POST, "/admin/transactions/\(Self.segment(id))/decline-refund")
             case .expireSubscription(let id): (.POST, "/admin/transactions/\(Self.segment(id))/expire")

@@ -38,15 +38,28 @@ public enum ManageVerb: String, CaseIterable, Sendable, Hashable {
         PaymentOutcome.alternatives(choices)
     }
 
-    /// The verb and its choices, as help and messages show it: `auto-renew on|off`.
+    /// Whether the verb takes `--reason` (`RefundReason`): `refund` only.
+    public var takesReason: Bool { self == .refund }
+
+    /// The verb and its choices, as help and messages show it: `auto-renew on|off`,
+    /// `refund [--reason other|app-issue]`.
     public var usage: String {
-        choices.isEmpty ? rawValue : "\(rawValue) \(choices.joined(separator: "|"))"
+        if takesReason {
+            return
+                "\(rawValue) [\(RefundReason.option) \(RefundReason.allCases.map(\.rawValue).joined(separator: "|"))]"
+        }
+        return choices.isEmpty ? rawValue : "\(rawValue) \(choices.joined(separator: "|"))"
     }
 
-    /// The action the verb names with `choice` (one of `choices`; nil for a verb without any),
-    /// to be made once its transaction is known (`clear` and `reset` ignore it). nil when the
-    /// choice does not fit the verb, and for `set`, which is no action.
-    public func action(choice: String? = nil) -> (@Sendable (String) -> ManageAction)? {
+    /// The action the verb names with `choice` (one of `choices`; nil for a verb without any)
+    /// and `reason` (`refund` only; `other` when nil), to be made once its transaction is known
+    /// (`clear` and `reset` ignore it). nil when the choice or the reason does not fit the verb,
+    /// and for `set`, which is no action.
+    public func action(choice: String? = nil, reason: RefundReason? = nil) -> (@Sendable (String) -> ManageAction)? {
+        if let reason {
+            guard takesReason, choice == nil else { return nil }
+            return { .refund($0, reason: reason.revocationReason) }
+        }
         guard let choice else { return plainAction }
         switch self {
         case .autoRenew:
@@ -65,7 +78,7 @@ public enum ManageVerb: String, CaseIterable, Sendable, Hashable {
         case .approve: ManageAction.approveAskToBuy
         case .decline: ManageAction.declineAskToBuy
         case .resolve: ManageAction.resolveIssue
-        case .refund: ManageAction.refund
+        case .refund: { .refund($0) }
         case .requestRefund: ManageAction.requestRefund
         case .declineRefund: ManageAction.declineRefund
         case .expire: ManageAction.expireSubscription

@@ -57,6 +57,7 @@ public struct Holdings: Sendable, Hashable {
     {
         let period = history.filter {
             $0.originalId == entitlement.originalTransactionId && $0.terms?.expirationDate == expiry
+                && $0.terms?.revocation == nil  // a refund keeps its expiry, and paid for nothing left
         }
         guard let payer = period.min(by: { $0.purchaseDate < $1.purchaseDate }), let terms = payer.terms else {
             return 0

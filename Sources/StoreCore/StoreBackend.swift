@@ -18,7 +18,8 @@ public enum ManageAction: Sendable, Hashable {
     case approveAskToBuy(String)
     case declineAskToBuy(String)
     case resolveIssue(String)
-    case refund(String)
+    /// The App Store refunds the transaction for `reason` (Apple's `revocationReason`).
+    case refund(String, reason: RevocationReason = .other)
     /// The customer asks the App Store for a refund: it waits for the App Store's decision
     /// (`refund` grants it, `declineRefund` refuses it); servers hear CONSUMPTION_REQUEST.
     case requestRefund(String)
@@ -73,11 +74,8 @@ public struct PriceIncreaseTerms: Sendable, Hashable {
 
     /// The price a request without one asks for: a tenth more, rounded up to the currency's
     /// smallest unit (4.99 becomes 5.49).
-    public static func defaultRaise(of price: Decimal, minorUnits: Int) -> Decimal {
-        var raised = price * Decimal(string: "1.1")!
-        var rounded = Decimal()
-        NSDecimalRound(&rounded, &raised, minorUnits, .up)
-        return rounded
+    public static func defaultRaise(of price: Decimal, currency: String) -> Decimal {
+        MinorUnits.round(price * Decimal(11) / Decimal(10), in: currency, .up)
     }
 }
 

@@ -25,7 +25,7 @@ extension SimulatedStore {
                         "DELETE FROM transactions; DELETE FROM consumed; DELETE FROM journal; DELETE FROM refund_requests; DELETE FROM sharing_stopped; DELETE FROM settings WHERE key LIKE 'controls.%'"
                 )
                 return []
-            case .approveAskToBuy(let id), .declineAskToBuy(let id), .resolveIssue(let id), .refund(let id),
+            case .approveAskToBuy(let id), .declineAskToBuy(let id), .resolveIssue(let id), .refund(let id, _),
                 .requestRefund(let id), .declineRefund(let id),
                 .expireSubscription(let id), .forceRenewal(let id), .delete(let id), .setAutoRenew(let id, _),
                 .priceIncrease(let id, _, _),
@@ -93,7 +93,7 @@ extension SimulatedStore {
                     kind: .conflict)
             }
             return try apply(action, to: paid, at: now, db)
-        case .refund:
+        case .refund(_, let reason):
             guard state == .purchased || state == .restored else {
                 throw StoreFailure(
                     "transaction \(stored.id) is \(state.name); only purchased transactions can be refunded",
@@ -103,9 +103,8 @@ extension SimulatedStore {
                 throw StoreFailure("transaction \(stored.id) was already refunded", kind: .conflict)
             }
             stored.revocationDate = now
-            stored.revocationReason = .other
+            stored.revocationReason = reason
             stored.autoRenew = false
-            if stored.expiresDate != nil { stored.expiresDate = now }
             stored.notification = NotificationEvent(.refund)
             try RefundRequests.close(stored.id, db)
         case .requestRefund:

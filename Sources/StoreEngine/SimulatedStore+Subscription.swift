@@ -18,10 +18,11 @@ extension SimulatedStore {
             kind: .conflict)
     }
 
-    /// In force: its period has not ended, or a billing issue's grace period has not, and no
-    /// upgrade replaced it.
+    /// In force: not refunded, not replaced by an upgrade, and its period has not ended, or a
+    /// billing issue's grace period has not. A refund or an upgrade ends access without touching
+    /// the period's expiry, which never changes.
     nonisolated func inForce(_ latest: StoredTransaction, at now: Date) -> Bool {
-        guard latest.upgrade == nil else { return false }
+        guard latest.revocationDate == nil, latest.upgrade == nil else { return false }
         return (latest.expiresDate.map { $0 > now } ?? false) || (latest.graceExpires.map { $0 > now } ?? false)
     }
 
@@ -116,7 +117,7 @@ extension SimulatedStore {
         let product = try nextPlan(of: latest).0
         let current = latest.renewalPrice ?? product.prices[latest.storefront] ?? latest.price
         let price =
-            terms.price ?? PriceIncreaseTerms.defaultRaise(of: current, minorUnits: MinorUnits.of(latest.currency))
+            terms.price ?? PriceIncreaseTerms.defaultRaise(of: current, currency: latest.currency)
         guard price > current else {
             throw StoreFailure(
                 "a price increase must raise the renewal price: \(price.exactString) \(latest.currency) is not above "

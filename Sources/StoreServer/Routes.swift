@@ -339,7 +339,7 @@ public enum StoreRoutes {
             [
                 ("approve", ManageAction.approveAskToBuy), ("decline", ManageAction.declineAskToBuy),
                 ("resolve", ManageAction.resolveIssue),
-                ("refund", ManageAction.refund), ("expire", ManageAction.expireSubscription),
+                ("expire", ManageAction.expireSubscription),
                 ("renew", ManageAction.forceRenewal),
                 ("request-refund", ManageAction.requestRefund), ("decline-refund", ManageAction.declineRefund),
                 ("stop-sharing", ManageAction.stopSharing),
@@ -357,6 +357,10 @@ public enum StoreRoutes {
             let id = try transactionId(context)
             return try await manage(
                 .priceIncrease(id, .request, try await priceIncreaseTerms(request, limit: limit)), service)
+        }
+        admin.post("/transactions/{transactionId}/refund") { request, context in
+            let reason = try refundReason(request.uri.queryParameters["reason"].map(String.init))
+            return try await manage(.refund(try transactionId(context), reason: reason.revocationReason), service)
         }
         admin.delete("/transactions/{transactionId}") { _, context in
             try await manage(.delete(try transactionId(context)), service)
@@ -418,6 +422,16 @@ public enum StoreRoutes {
                 field: "price")
         }
         return terms
+    }
+
+    /// `?reason=`: `other` (the default) or `app-issue`, as `storefront manage refund --reason` takes it.
+    static func refundReason(_ text: String?) throws -> RefundReason {
+        guard let text else { return .other }
+        guard let reason = RefundReason(rawValue: text) else {
+            throw APIError.badRequest(
+                "reason=\(text.prefix(40)) is not a refund reason (expected \(RefundReason.inWords))", field: "reason")
+        }
+        return reason
     }
 
     static func manage(_ action: ManageAction, _ service: StoreService) async throws -> Response {

@@ -73,8 +73,6 @@ public struct TransactionSigner: Sendable {
         environment: StoreEnvironment, signedAt: Date, appAccountToken: UUID? = nil
     ) -> SignedTransactionPayload {
         let product = catalog.product(id: transaction.productId)
-        let quantity = max(1, transaction.quantity)
-        let unitPrice = (details?.price ?? 0) / Decimal(quantity)
         let storefront = details?.storefront ?? catalog.defaultStorefront
         return SignedTransactionPayload(
             transactionId: transaction.id,
@@ -106,7 +104,7 @@ public struct TransactionSigner: Sendable {
             webOrderLineItemId: product?.type == .autoRenewable ? webOrderLineItemId(transaction.id) : nil,
             appTransactionId: appTransactionId(bundleId: catalog.bundleId, account: transaction.payment.account),
             currency: details?.currency ?? "USD",
-            price: milliunits(unitPrice),
+            price: milliunits(details?.price ?? 0),
             offerType: details?.offer.map { ServerOfferType($0.type) },
             offerIdentifier: details?.offer?.id,
             offerDiscountType: details?.offer.map { discountType($0.paymentMode) },
@@ -205,7 +203,8 @@ public struct SignedTransactionPayload: Codable, Sendable, Hashable {
     /// One per app and account.
     public let appTransactionId: String
     public let currency: String
-    /// Price of one unit in milliunits of `currency` (1.99 → 1990); 0 for a free trial.
+    /// What the transaction charged in milliunits of `currency`, its quantity included, as Apple
+    /// signs it (3 × 0.99 → 2970); 0 for a free trial.
     public let price: Int64
     public let offerType: ServerOfferType?
     /// The offer's id (promotional, code, win-back); none for an introductory offer.

@@ -23,12 +23,19 @@ struct ManageCommand: AsyncParsableCommand {
     /// and a mistyped action is reported as such rather than as an unknown option.
     @OptionGroup var options: StoreOptions
 
-    /// Runs one manager action and prints what it changed: `verb` with `choice` on transaction `id`.
-    static func perform(_ verb: ManageVerb, choice: String? = nil, on id: String? = nil, options: StoreOptions)
-        async throws
-    {
-        guard let action = verb.action(choice: choice) else { throw CommandFailure.usage("manage takes \(verb.usage)") }
-        try await perform(action(id ?? ""), words: [verb.rawValue] + [choice, id].compactMap { $0 }, options: options)
+    /// Runs one manager action and prints what it changed: `verb` with `choice` (or `reason`) on
+    /// transaction `id`.
+    static func perform(
+        _ verb: ManageVerb, choice: String? = nil, reason: RefundReason? = nil, on id: String? = nil,
+        options: StoreOptions
+    ) async throws {
+        guard let action = verb.action(choice: choice, reason: reason) else {
+            throw CommandFailure.usage("manage takes \(verb.usage)")
+        }
+        let words =
+            [verb.rawValue] + [choice, id].compactMap { $0 }
+            + (reason.map { [RefundReason.option, $0.rawValue] } ?? [])
+        try await perform(action(id ?? ""), words: words, options: options)
     }
 
     /// Runs `action` and prints what it changed, after the `words` that asked for it.
@@ -71,11 +78,26 @@ struct ManageCommand: AsyncParsableCommand {
         @OptionGroup var options: StoreOptions
     }
 
-    struct Refund: TransactionAction {
-        static let verb = ManageVerb.refund
-        static let abstract = "Refund a purchased transaction."
+    struct Refund: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: ManageVerb.refund.rawValue,
+            abstract: "Refund a purchased transaction: it is revoked, with the reason given.",
+            discussion: """
+                The transaction keeps its expiration date; the refund ends a subscription's access. Servers hear REFUND \
+                with revocationReason 0 (other) or 1 (app-issue).
+                """)
         @Argument(help: "The transaction's id.") var id: String
+        @Option(
+            name: .customLong("reason"),
+            help: ArgumentHelp(
+                "Why the App Store refunds: other (the default) or app-issue (an issue with the app).",
+                valueName: RefundReason.allCases.map(\.rawValue).joined(separator: "|")))
+        var reason: RefundReason?
         @OptionGroup var options: StoreOptions
+
+        func run() async throws {
+            try await ManageCommand.perform(.refund, reason: reason, on: id, options: options)
+        }
     }
 
     struct RequestRefund: TransactionAction {
@@ -203,6 +225,8 @@ struct ManageCommand: AsyncParsableCommand {
 extension Switch: ExpressibleByArgument {}
 
 extension PriceIncreaseStep: ExpressibleByArgument {}
+
+extension RefundReason: ExpressibleByArgument {}
 
 /// A manager action on one transaction: `manage VERB ID`.
 protocol TransactionAction: AsyncParsableCommand {

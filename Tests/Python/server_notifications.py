@@ -101,7 +101,7 @@ def main():
     ads = buy(base, "removeads")
     for _ in range(20):
         buy(base, "gems.100")
-    admin.call("POST", "/admin/transactions/%s/refund" % gems)
+    admin.call("POST", "/admin/transactions/%s/refund?reason=app-issue" % gems)
     admin.call("POST", "/admin/transactions/%s/auto-renew/off" % subscription)
     admin.call("POST", "/admin/transactions/%s/request-refund" % ads)
     admin.call("POST", "/admin/transactions/%s/decline-refund" % ads)
@@ -124,6 +124,10 @@ def main():
         check("told " + "/".join(filter(None, expected)), expected in told, told)
     refund = next(line for line in receiver.accepted if line["type"] == "REFUND" and line["transactionId"] == gems)
     check("the refund is about the refunded transaction", refund["ownership"] == "PURCHASED", refund)
+    check("REFUND carries reason=app-issue as revocationReason 1", refund["revocationReason"] == 1, refund)
+    refunded_gems = verifier.verify_and_decode_signed_transaction(client.get_transaction_info(gems).signedTransactionInfo)
+    check("the refunded gems' JWS: an issue with the app", refunded_gems.revocationReason == RevocationReason.REFUNDED_DUE_TO_ISSUE,
+          refunded_gems)
     shared = [line for line in receiver.accepted if line["ownership"] == "FAMILY_SHARED"]
     check("kid's copy of the Dark Theme: bought, then revoked", sorted(line["type"] for line in shared) == ["ONE_TIME_CHARGE", "REVOKE"]
           and len({line["transactionId"] for line in shared}) == 1 and shared[0]["transactionId"] != theme, shared)

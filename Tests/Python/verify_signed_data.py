@@ -33,7 +33,8 @@ def main() -> int:
             print(f"JWS {index}: refused: {getattr(error.status, 'name', error.status)}", file=sys.stderr)
             return 1
         print(f"JWS {index}: verified {decoded.transactionId} {decoded.productId} {decoded.environment} "
-              f"price={decoded.price} {decoded.currency} appTransactionId={decoded.appTransactionId} "
+              f"quantity={decoded.quantity} price={decoded.price} {decoded.currency} "
+              f"revocationReason={decoded.rawRevocationReason} appTransactionId={decoded.appTransactionId} "
               f"webOrderLineItemId={decoded.webOrderLineItemId} "
               f"storefront={decoded.storefront} storefrontId={decoded.storefrontId}")
     return 0

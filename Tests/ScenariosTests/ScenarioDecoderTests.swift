@@ -164,7 +164,10 @@ struct ScenarioDecoderTests {
         #expect(autoRenew.action(on: "7") == .setAutoRenew("7", false))
         #expect(try ManageStep.parse(["clear"]).get().action(on: "") == .clearAll)
         #expect(ManageStep.parse(["clear", "last"]).failure?.message == "clear takes no transaction")
-        #expect(ManageStep.parse(["refund"]).failure?.message == "refund takes one transaction: last or an id")
+        #expect(
+            ManageStep.parse(["refund"]).failure?.message
+                == "refund takes one transaction, last or an id, and optionally --reason other or app-issue: "
+                + "refund last --reason app-issue")
         #expect(
             ManageStep.parse(["price-increase", "maybe", "last"]).failure?.message
                 == "price-increase takes request, consent or decline, then a transaction: price-increase request last")
@@ -176,7 +179,7 @@ struct ScenarioDecoderTests {
                 == "a test control is a step of its own: {\"set\": \"latency 5\"}")
         #expect(
             ManageStep.parse([]).failure?.message
-                == "expected an action (approve, decline, resolve, refund, request-refund, decline-refund, "
+                == "expected an action (approve, decline, resolve, refund [--reason other|app-issue], request-refund, decline-refund, "
                 + "expire, renew, delete, stop-sharing, auto-renew on|off, price-increase request|consent|decline, clear, reset)"
         )
         #expect(ManageStep(.approve, choice: "on", transaction: .last) == nil)
@@ -192,6 +195,23 @@ struct ScenarioDecoderTests {
         #expect(
             ControlCommand.parse(["product-outcome", "x"]).failure?.message
                 == "product-outcome takes two values, found 1")
+    }
+
+    /// `--reason`, as `storefront manage refund` takes it, after the transaction or before it.
+    @Test func aRefundStepTakesAReason() throws {
+        let after = try ManageStep.parse(["refund", "last", "--reason", "app-issue"]).get()
+        #expect(after == ManageStep(.refund, reason: .appIssue, transaction: .last))
+        #expect(after.action(on: "7") == .refund("7", reason: .developerIssue))
+        let before = try ManageStep.parse(["refund", "--reason", "other", "7"]).get()
+        #expect(before.action(on: "7") == .refund("7", reason: .other))
+        #expect(try ManageStep.parse(["refund", "7"]).get().action(on: "7") == .refund("7", reason: .other))
+        #expect(
+            ManageStep.parse(["refund", "last", "--reason", "whim"]).failure?.message
+                == #"--reason takes other or app-issue, found "whim""#)
+        #expect(
+            ManageStep.parse(["refund", "last", "--reason"]).failure?.message
+                == "--reason takes other or app-issue, found nothing")
+        #expect(ManageStep(.expire, reason: .appIssue, transaction: .last) == nil, "only a refund has a reason")
     }
 
     /// Each word names the action Xcode's transaction manager has for it; every action has one.

@@ -51,6 +51,38 @@ import X509
         #expect(result.output.contains("storefront=USA storefrontId=143441"), "\(result.output)")
     }
 
+    /// Apple signs what the transaction charged, its quantity included: 3 × 0.99 is 2970
+    /// milliunits, not the 990 of one unit.
+    @Test func theSignedPriceIsTheTotalForTheQuantity() async throws {
+        let fixture = try await ServerFixture()
+        let bought = try await fixture.buy(ServerFixture.gems, quantity: 3)
+        #expect(bought.transaction.terms?.price == Decimal(string: "2.97"))
+        let (root, jws) = try await Self.served(fixture)
+        let result = try Self.verify(root: root, jws)
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("quantity=3 price=2970 USD"), "\(result.output)")
+    }
+
+    /// `?reason=app-issue` is Apple's revocation reason 1, `other` 0, as the verifier decodes them.
+    @Test func aRefundsReasonIsSigned() async throws {
+        let fixture = try await ServerFixture()
+        let gems = try await fixture.buy(ServerFixture.gems).transaction.id
+        let ads = try await fixture.buy(ServerFixture.removeAds).transaction.id
+        try await fixture.test { client in
+            let bad = try await client.object(
+                .post, "/admin/transactions/\(gems)/refund?reason=whim", admin: true, expect: .badRequest)
+            #expect((bad["error"] as? [String: Any])?["field"] as? String == "reason", "\(bad)")
+            _ = try await client.object(.post, "/admin/transactions/\(gems)/refund?reason=app-issue", admin: true)
+            _ = try await client.object(.post, "/admin/transactions/\(ads)/refund", admin: true)
+        }
+        let (root, jws) = try await Self.served(fixture)
+        let result = try Self.verify(root: root, jws)
+        #expect(result.status == 0, "\(result.output)")
+        let lines = result.output.split(separator: "\n")
+        #expect(lines.contains { $0.contains(gems) && $0.contains("revocationReason=1") }, "\(result.output)")
+        #expect(lines.contains { $0.contains(ads) && $0.contains("revocationReason=0") }, "\(result.output)")
+    }
+
     @Test func applesVerifierRefusesATamperedJWSAndAnotherRoot() async throws {
         let fixture = try await ServerFixture()
         _ = try await fixture.buy(ServerFixture.removeAds)

@@ -88,12 +88,14 @@ struct ServerFixture {
     }
 
     /// A purchase through the store itself, waiting for the update that ends `purchasing`.
-    func buy(_ productId: String, account: String = "alice", order: String? = nil, offer: PaymentOffer? = nil)
-        async throws -> TransactionUpdate
-    {
+    func buy(
+        _ productId: String, quantity: Int = 1, account: String = "alice", order: String? = nil,
+        offer: PaymentOffer? = nil
+    ) async throws -> TransactionUpdate {
         let updates = await service.store.updates()
         let started = try await service.store.add(
-            Payment(productId: productId, applicationUsername: order, account: account, offer: offer))
+            Payment(
+                productId: productId, quantity: quantity, applicationUsername: order, account: account, offer: offer))
         for await update in updates where update.transaction.id == started.id && update.transaction.state != .purchasing
         {
             return update

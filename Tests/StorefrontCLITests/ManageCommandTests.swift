@@ -153,6 +153,30 @@ import Testing
         #expect(try state.run(["restore", "--json"]).result()["result"] as? String == "nothing")
     }
 
+    /// `--reason app-issue` is Apple's revocation reason 1; the subscription keeps its expiration
+    /// date, and the refund alone ends it.
+    @Test func refundTakesAReasonAndKeepsTheExpirationDate() throws {
+        let state = try StateDir()
+        let id = try state.buy(ProductID.monthly).transactionId()
+        let expiry = try #require(try state.transactions().transaction(id)?.expirationDate)
+        let refund = try state.manage("refund", id, "--reason", "app-issue")
+        #expect(refund.stdout == "refund \(id) --reason app-issue: done; \(id) is refunded (developerIssue)\n")
+        let refunded = try #require(try state.transactions().transaction(id))
+        #expect(refunded.expirationDate == expiry)
+        #expect(refunded.revocationReason == "developerIssue")
+        #expect(refunded.revocationDate != nil)
+        #expect(try state.wallet().subscriptions.allSatisfy { $0.active == false })
+
+        let gems = try state.buy(ProductID.gems).transactionId()
+        let bad = try state.run(["manage", "refund", gems, "--reason", "changed-my-mind"])
+        #expect(bad.status == 2, "\(bad)")
+        #expect(bad.stderr.contains("other"), "\(bad)")
+        #expect(bad.stderr.contains("app-issue"), "\(bad)")
+        #expect(try state.transactions().transaction(gems)?.revocationReason == nil)
+        let plain = try state.manage("refund", gems)
+        #expect(plain.stdout == "refund \(gems): done; \(gems) is refunded (other)\n")
+    }
+
     @Test func refundOfAFailedTransactionIsRefused() throws {
         let state = try StateDir()
         let id = try state.buy(ProductID.removeAds, "--outcome", "fail:0").transactionId()

@@ -18,8 +18,9 @@ public struct StoreFixture {
     public let clock: ManualClock
     public let directory: URL
 
-    public init(directory: URL? = nil) throws {
-        let catalog = try Self.catalog()
+    /// `catalog`: the repository's products.json unless given.
+    public init(directory: URL? = nil, catalog: Catalog? = nil) throws {
+        let catalog = try catalog ?? Self.catalog()
         self.directory = directory ?? scratchDirectory("store")
         clock = ManualClock()
         store = try SimulatedStore(catalog: catalog, state: StateDirectory(url: self.directory), clock: clock)
@@ -27,11 +28,14 @@ public struct StoreFixture {
 
     /// The repository's products.json.
     public static func catalog() throws -> Catalog {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        return try CatalogLoader.decode(
-            Array(try Data(contentsOf: root.appendingPathComponent("products.json"))), source: "products.json")
+        try CatalogLoader.decode(
+            Array(try Data(contentsOf: repositoryRoot.appendingPathComponent("products.json"))), source: "products.json"
+        )
     }
+
+    /// The directory of Package.swift.
+    public static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
 
     /// Adds a payment and waits for the update that ends `purchasing`.
     public func buy(_ productId: String, account: String = "alice", quantity: Int = 1, order: String? = nil)

@@ -5,11 +5,6 @@ import JSONReading
 /// Never through `Double`, and never through `Decimal(string:)` alone, which accepts "1,60" as 1:
 /// the text is checked first, and only then converted.
 enum PriceText {
-    /// ISO 4217 currencies without minor units (a price in them must be whole).
-    static let zeroDecimalCurrencies: Set<String> = [
-        "BIF", "CLP", "DJF", "GNF", "ISK", "JPY", "KMF", "KRW", "PYG", "RWF", "UGX", "UYI", "VND", "VUV", "XAF", "XOF",
-        "XPF",
-    ]
     /// Far above any App Store price tier in any currency; larger is a typo.
     static let maximum = Decimal(100_000_000)
 
@@ -79,8 +74,10 @@ enum PriceText {
             return .failure(.notDecimal)
         }
         if sign == "-" { return .failure(value.isZero ? .negativeZero : .negative) }
-        let allowed = currency.map { zeroDecimalCurrencies.contains($0) ? 0 : 2 } ?? 2
-        if let fraction, fraction.count > allowed, fraction.contains(where: { $0 != "0" }) {
+        // As many decimals as the currency's minor units (none for JPY, 3 for KWD); 2 while the
+        // currency is not known. Trailing zeros change nothing: "160.0" JPY is 160.
+        let allowed = currency.map(MinorUnits.of) ?? 2
+        if let fraction, fraction.reversed().drop(while: { $0 == "0" }).count > allowed {
             return .failure(.tooManyDecimals(allowed: allowed))
         }
         if value > maximum { return .failure(.tooLarge) }

@@ -84,11 +84,14 @@ extension StoreKitConfigDecoder {
 
     /// A price as written, in the storefront's currency: one with more decimal places than the
     /// currency has (a USD file opened in the JPN storefront) is kept, counted for the notice,
-    /// and shown rounded as Xcode shows it.
+    /// and shown rounded as Xcode shows it. Up to 2 decimals are read whatever the currency, and
+    /// 3 in a storefront whose currency has thousandths (KWD).
     mutating func storefrontPrice(_ value: JSONValue?, _ path: JSONPath) -> Decimal? {
-        guard let price = check.price(value, path, currency: nil) else { return nil }
-        let allowed = PriceText.zeroDecimalCurrencies.contains(storefrontCurrency) ? 0 : 2
-        if -Int(price.exponent) > allowed { roundedPrices += 1 }
+        let allowed = MinorUnits.of(storefrontCurrency)
+        guard let price = check.price(value, path, currency: allowed > 2 ? storefrontCurrency : nil) else {
+            return nil
+        }
+        if MinorUnits.round(price, in: storefrontCurrency, .plain) != price { roundedPrices += 1 }
         return price
     }
 

@@ -104,10 +104,8 @@ public struct Upgrade: Sendable, Hashable {
         guard length > 0, now < end, paid > 0 else { return 0 }
         let unused = min(1, end.timeIntervalSince(max(now, start)) / length)
         // Whole millionths of the period keep the product exact enough and never above `paid`.
-        var share = paid * Decimal(Int((unused * 1_000_000).rounded(.down))) / 1_000_000
-        var rounded = Decimal()
-        NSDecimalRound(&rounded, &share, PriceText.zeroDecimalCurrencies.contains(currency) ? 0 : 2, .down)
-        return rounded
+        let share = paid * Decimal(Int((unused * 1_000_000).rounded(.down))) / 1_000_000
+        return MinorUnits.round(share, in: currency, .down)
     }
 }
 
