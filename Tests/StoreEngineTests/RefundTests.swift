@@ -32,9 +32,10 @@ import Testing
         await #expect(throws: StoreFailure.self) {
             try await fixture.store.perform(.setAutoRenew(refunded.id, true))
         }
-        // Bought again: a new subscription at its price, not "already subscribed" to the refunded one.
+        // Bought again: a new period at its price, not "already subscribed" to the refunded one; the
+        // account's subscription in the group keeps its original id.
         let again = try await fixture.buy(StoreFixture.monthly)
-        #expect(again.transaction.originalId != refunded.originalId)
+        #expect(again.transaction.originalId == refunded.originalId)
         #expect(again.transaction.terms?.price == Decimal(string: "4.99"))
 
         // Its old expiry passing neither renews nor expires the refunded subscription again.
@@ -44,7 +45,7 @@ import Testing
         let chain = try await fixture.store.transactions(account: "alice").filter {
             $0.originalId == refunded.originalId
         }
-        #expect(chain.map(\.id) == [refunded.id])
+        #expect(chain.map(\.id) == [again.transaction.id, refunded.id], "nothing renewed the refunded period")
         let told = try await fixture.store.recentNotifications(limit: 100).map(\.notification)
         #expect(told.map(\.event.type) == [.subscribed, .refund, .subscribed])
     }
