@@ -13,7 +13,8 @@ struct BuyCommand: AsyncParsableCommand {
         discussion: """
             Runs the whole flow as a careful app does: transactions left unfinished by an earlier run are
             handled first, then the payment is added; on purchased the app delivers once, records it in its
-            ledger, verifies the receipt and finishes. Exit status: 0 purchased or deferred, 3 failed or cancelled.
+            ledger, verifies the receipt and finishes. Exit status: 0 purchased, restored (owned already,
+            or a plan change waiting for the renewal) or deferred, 3 failed or cancelled.
             """
     )
 
@@ -277,7 +278,10 @@ struct StepPrinter {
     func result(_ transaction: Transaction, finished: Bool) throws {
         let result =
             switch transaction.state {
-            case .purchased, .restored: "purchased"
+            case .purchased: "purchased"
+            // Owned already, the plan in force, or a plan change waiting for the renewal: nothing
+            // was charged, and the app got a copy in what the account has.
+            case .restored: "restored"
             case .deferred: "deferred"
             case .failed: transaction.error == .storeKit(.paymentCancelled) ? "cancelled" : "failed"
             case .purchasing: "purchasing"

@@ -52,8 +52,21 @@ struct WalletJSON: Encodable {
         let active: Bool
         let willAutoRenew: Bool
         let secondsLeft: Int
+        /// StoreKit 2's `RenewalState`: `subscribed`, `inGracePeriod`, `inBillingRetryPeriod` or
+        /// `expired` (a refunded subscription grants nothing and is not listed).
+        let state: String
+        /// The subscription's paid periods (its purchases and renewals), newest first: one
+        /// subscription per group, whatever plans it moved through.
+        let periods: [String]
         /// Auto-renewable subscriptions only: StoreKit 2's renewal info.
         let renewal: Renewal?
+
+        static func state(of entitlement: Entitlement, at now: Date) -> String {
+            guard entitlement.renewal?.isInBillingRetry == true else {
+                return entitlement.isActive(at: now) ? "subscribed" : "expired"
+            }
+            return entitlement.isActive(at: now) ? "inGracePeriod" : "inBillingRetryPeriod"
+        }
     }
 
     /// `RenewalInfo`, with reasons and statuses by name and dates in ISO 8601.
@@ -114,14 +127,19 @@ struct WalletJSON: Encodable {
                 productId: $0.productId, title: title($0.productId), transactionId: $0.transactionId,
                 purchaseDate: $0.purchaseDate.formatted(.iso8601))
         }
+        let history = try await session.store.transactions(account: name)
         subscriptions = entitlements.compactMap { entitlement in
             guard let expires = entitlement.expiresDate else { return nil }
+            let periods = history.filter {
+                $0.originalId == entitlement.originalTransactionId && $0.state == .purchased
+            }.map(\.id)
             return Subscription(
                 productId: entitlement.productId, title: title(entitlement.productId),
                 transactionId: entitlement.transactionId,
                 originalTransactionId: entitlement.originalTransactionId, expiresDate: expires.formatted(.iso8601),
                 active: entitlement.isActive(at: now), willAutoRenew: entitlement.willAutoRenew,
                 secondsLeft: max(0, Int(expires.timeIntervalSince(now).rounded(.up))),
+                state: Subscription.state(of: entitlement, at: now), periods: periods,
                 renewal: statusError == nil ? entitlement.renewal.map(Renewal.init) : nil)
         }
         pending = try await session.observer.pending(account: name).map {

@@ -254,6 +254,8 @@ struct WalletOutput: Decodable {
         let active: Bool
         let willAutoRenew: Bool
         let secondsLeft: Int
+        let state: String
+        let periods: [String]
         let renewal: Renewal?
     }
 
@@ -264,6 +266,7 @@ struct WalletOutput: Decodable {
         let isInBillingRetry: Bool
         let gracePeriodExpiresDate: String?
         let priceIncreaseStatus: String?
+        var renewalPrice: String? = nil
     }
 
     struct Pending: Decodable, Equatable {

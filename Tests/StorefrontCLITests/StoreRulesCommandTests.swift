@@ -116,6 +116,30 @@ import Testing
         #expect(try state.wallet().subscriptions.first?.renewal?.priceIncreaseStatus == "agreed")
     }
 
+    /// The wallet shows the subscription's one record: the plan in force, what it renews to, its
+    /// state, its paid periods through an upgrade, and a price increase's new price.
+    @Test func aPlanChangeKeepsOneSubscriptionInTheWallet() throws {
+        let state = try StateDir()
+        let monthly = try state.buy(ProductID.monthly).transactionId()
+        let plus = try state.buy("com.example.storefront.premiumplus.monthly").transactionId()
+        let downgrade = try state.buy(ProductID.monthly).transactionId()
+        let wallet = try state.wallet().subscriptions
+        #expect(wallet.count == 1, "\(wallet)")
+        let subscription = try #require(wallet.first)
+        #expect(subscription.originalTransactionId == monthly)
+        #expect(subscription.transactionId == plus)
+        #expect(subscription.state == "subscribed")
+        #expect(subscription.periods == [plus, monthly], "the downgrade's copy is no period")
+        #expect(subscription.renewal?.autoRenewProductId == ProductID.monthly)
+        #expect(try state.transactions().transaction(downgrade)?.state == "restored")
+        let increase = try state.manage("price-increase", "request", plus, "--price", "10.99", "--no-consent")
+        #expect(increase.status == 0, "\(increase)")
+        let renewal = try #require(try state.wallet().subscriptions.first?.renewal)
+        #expect(renewal.priceIncreaseStatus == "agreed" && renewal.renewalPrice == "10.99")
+        let bad = try state.run(["manage", "price-increase", "consent", plus, "--price", "11.99"])
+        #expect(bad.status != 0 && bad.stderr.contains("--price and --no-consent go with `request` only"), "\(bad)")
+    }
+
     @Test func renewalActionsOnAConsumableAreRefusedAndChangeNothing() throws {
         let state = try StateDir()
         let gems = try state.buy(ProductID.gems).transactionId()
