@@ -201,7 +201,7 @@ let package = Package(
         // moved by hand, a simulated store on products.json, a scripted StoreBackend.
         .target(
             name: "TestSupport",
-            dependencies: ["StoreCore", "LocalState", "StoreEngine", "StoreKitModel"],
+            dependencies: ["StoreCore", "LocalState", "StoreEngine", "StoreKitModel", "CPseudoTerminal"],
             path: "Tests/TestSupport"
         ),
         .testTarget(

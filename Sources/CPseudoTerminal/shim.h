@@ -2,6 +2,7 @@
 #define STOREFRONT_CPSEUDOTERMINAL_SHIM_H
 
 #include <errno.h>
+#include <spawn.h>
 #include <stddef.h>
 #include <unistd.h>
 
@@ -13,6 +14,11 @@ extern int posix_openpt(int flags);
 extern int grantpt(int fd);
 extern int unlockpt(int fd);
 extern int ptsname_r(int fd, char *buf, size_t buflen);
+
+// GNU extensions of posix_spawn (glibc 2.29 and 2.34), declared as glibc exports them: a child
+// that starts in another directory, and one that inherits no descriptor above its standard three.
+extern int posix_spawn_file_actions_addchdir_np(posix_spawn_file_actions_t *actions, const char *path);
+extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *actions, int from);
 
 /// glibc's POSIX_SPAWN_SETSID (spawn.h under _GNU_SOURCE, glibc 2.26 and later).
 static inline short cpt_spawn_setsid(void) { return 0x80; }

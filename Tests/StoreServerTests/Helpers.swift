@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import LocalState
 import StoreCore
+import TestSupport
 
 /// Lowercase hex SHA-256, as the server hashes an idempotent request (method, path, body).
 func sha256Hex(_ bytes: [UInt8]) -> String {
@@ -11,14 +12,13 @@ func sha256Hex(_ bytes: [UInt8]) -> String {
 /// Runs a program found by `/usr/bin/env` (python3, openssl): its exit status and what it printed,
 /// standard output and error together.
 func runProgram(_ arguments: [String]) throws -> (status: Int32, output: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = arguments
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = output
-    try process.run()
-    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    return (process.terminationStatus, text)
+    let directory = scratchDirectory("program")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let output = directory.appendingPathComponent("output").path
+    let child = try SpawnedProcess(
+        executable: "/usr/bin/env", arguments: arguments, environment: ProcessInfo.processInfo.environment,
+        directory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath), output: output, errors: output)
+    child.waitUntilExit()
+    let text = String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: output))) ?? Data(), as: UTF8.self)
+    return (child.terminationStatus, text)
 }

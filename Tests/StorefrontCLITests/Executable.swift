@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Runs the `storefront` executable that `swift test` built next to the test bundle.
 struct Executable {
@@ -25,27 +26,15 @@ struct Executable {
         _ arguments: [String], environment: [String: String] = [:],
         directory: URL = repositoryRoot, program: String? = nil
     ) throws -> Result {
-        let process = Process()
-        process.executableURL = program == nil ? url : URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = program.map { [$0] + arguments } ?? arguments
-        process.currentDirectoryURL = directory
         var env = ProcessInfo.processInfo.environment
         for key in ["LANG", "LC_ALL", "LC_MESSAGES"] { env.removeValue(forKey: key) }
         env.merge(environment) { _, new in new }
-        process.environment = env
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        // Read before waiting so a large output cannot fill the pipe and stall the child.
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let ran = try SpawnedProcess.run(
+            executable: program == nil ? url.path : "/usr/bin/env",
+            arguments: program.map { [$0] + arguments } ?? arguments, environment: env, directory: directory)
         return Result(
-            status: process.terminationStatus,
-            stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self))
+            status: ran.status, stdout: String(decoding: ran.stdout, as: UTF8.self),
+            stderr: String(decoding: ran.stderr, as: UTF8.self))
     }
 
     static func run(python arguments: [String]) throws -> Result {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -294,7 +295,7 @@ struct Delivery: Decodable, Equatable {
 
 /// A running `storefront` process whose output goes to files (so nothing can fill a pipe).
 final class Child: @unchecked Sendable {
-    let process = Process()
+    let process: SpawnedProcess
     let arguments: [String]
     private let outURL: URL
     private let errURL: URL
@@ -304,18 +305,11 @@ final class Child: @unchecked Sendable {
         let name = UUID().uuidString
         outURL = logs.appendingPathComponent("\(name).out")
         errURL = logs.appendingPathComponent("\(name).err")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        process.executableURL = Executable.url
-        process.arguments = arguments
-        process.currentDirectoryURL = Executable.repositoryRoot
         var environment = ProcessInfo.processInfo.environment
         for key in ["LANG", "LC_ALL", "LC_MESSAGES", "STOREFRONT_HOME"] { environment.removeValue(forKey: key) }
-        process.environment = environment
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: outURL)
-        process.standardError = try FileHandle(forWritingTo: errURL)
-        try process.run()
+        process = try SpawnedProcess(
+            executable: Executable.url.path, arguments: arguments, environment: environment,
+            directory: Executable.repositoryRoot, output: outURL.path, errors: errURL.path)
     }
 
     /// Polls until the process exits; false when `timeout` passed first.
@@ -349,10 +343,10 @@ final class Child: @unchecked Sendable {
 
     /// The exit status, or 128+signal when a signal ended it.
     var status: Int32 {
-        process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+        process.wasSignalled ? 128 + process.terminationStatus : process.terminationStatus
     }
 
-    var wasKilled: Bool { process.terminationReason == .uncaughtSignal }
+    var wasKilled: Bool { process.wasSignalled }
 
     func stdout() throws -> String { String(decoding: try Data(contentsOf: outURL), as: UTF8.self) }
     func stderr() throws -> String { String(decoding: try Data(contentsOf: errURL), as: UTF8.self) }
