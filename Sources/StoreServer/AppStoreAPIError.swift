@@ -38,7 +38,12 @@ struct AppStoreAPIError: Error, Sendable, Hashable {
         case invalidConsumptionStatus = 4_000_034
         case invalidCustomerConsented = 4_000_035
         case invalidDeliveryStatus = 4_000_036
+        case invalidLifetimeDollarsPurchased = 4_000_037
+        case invalidLifetimeDollarsRefunded = 4_000_038
+        case invalidPlatform = 4_000_039
+        case invalidPlayTime = 4_000_040
         case invalidSampleContentProvided = 4_000_041
+        case invalidUserStatus = 4_000_042
         case invalidAppAccountTokenUUID = 4_000_183
         case transactionIdIsNotOriginalTransactionId = 4_000_187
         case subscriptionExtensionIneligible = 4_030_004

@@ -19,6 +19,17 @@ enum ServerAPIChanges {
             try await service.store.recordConsumption(transactionId: id, body: String(decoding: data, as: UTF8.self))
             return Response(status: .accepted, headers: [.contentLength: "0"])
         }
+        // Version 1, which Apple deprecated but clients still call: the same record, other fields.
+        api.put("/v1/transactions/consumption/{transactionId}") { request, context in
+            let id = try ServerAPIRoutes.transactionId(context)
+            let (body, data) = try await BodyReader.decode(ConsumptionRequestV1.self, from: request, limit: limit)
+            try body.check()
+            guard try await service.store.serverTransaction(id: id) != nil else {
+                throw AppStoreAPIError.transactionIdNotFound
+            }
+            try await service.store.recordConsumption(transactionId: id, body: String(decoding: data, as: UTF8.self))
+            return Response(status: .accepted, headers: [.contentLength: "0"])
+        }
         api.put("/v1/subscriptions/extend/{originalTransactionId}") { request, context in
             let id = try ServerAPIRoutes.transactionId(context, "originalTransactionId", invalid: invalidOriginal)
             let (body, _) = try await BodyReader.decode(ExtendRenewalDateRequest.self, from: request, limit: limit)

@@ -186,7 +186,11 @@ struct TransactionJSON: Encodable {
     let quantity: Int
     let purchaseDate: String
     let finished: Bool
+    /// The app's order id (`applicationUsername`), when it gave one.
     let orderId: String?
+    /// The App Store's order id of a charged purchase or renewal (`M` and nine characters), what
+    /// a customer's receipt email shows and Look Up Order ID takes; absent for copies and failures.
+    let appStoreOrderId: String?
     let error: ErrorJSON?
     /// What was charged (an exact decimal string, quantity included): "0" for a free trial,
     /// a restore, or something owned bought again. Absent until purchased or restored.
@@ -218,6 +222,7 @@ struct TransactionJSON: Encodable {
         purchaseDate = transaction.purchaseDate.formatted(.iso8601)
         finished = transaction.finished
         orderId = transaction.payment.applicationUsername
+        appStoreOrderId = transaction.state == .purchased ? OrderId.of(transactionId: transaction.id) : nil
         error = transaction.error.map { ErrorJSON($0, language: language) }
         let terms = transaction.terms
         price = terms?.price.exactString

@@ -10,7 +10,16 @@ import sys
 import urllib.request
 
 from appstoreserverlibrary.api_client import APIException, AppStoreServerAPIClient, GetTransactionHistoryVersion
+from appstoreserverlibrary.models.AccountTenure import AccountTenure
 from appstoreserverlibrary.models.ConsumptionRequest import ConsumptionRequest
+from appstoreserverlibrary.models.ConsumptionRequestV1 import ConsumptionRequestV1
+from appstoreserverlibrary.models.ConsumptionStatus import ConsumptionStatus
+from appstoreserverlibrary.models.DeliveryStatusV1 import DeliveryStatusV1
+from appstoreserverlibrary.models.LifetimeDollarsPurchased import LifetimeDollarsPurchased
+from appstoreserverlibrary.models.LifetimeDollarsRefunded import LifetimeDollarsRefunded
+from appstoreserverlibrary.models.Platform import Platform
+from appstoreserverlibrary.models.PlayTime import PlayTime
+from appstoreserverlibrary.models.UserStatus import UserStatus
 from appstoreserverlibrary.models.DeliveryStatus import DeliveryStatus
 from appstoreserverlibrary.models.Environment import Environment
 from appstoreserverlibrary.models.ExtendReasonCode import ExtendReasonCode
@@ -82,6 +91,26 @@ def main():
     request = urllib.request.Request(base + "/admin/consumption", headers={"Authorization": "Bearer " + admin_token})
     reports = json.loads(urllib.request.urlopen(request).read())["reports"]
     check("send consumption information", [r["transactionId"] for r in reports] == [gems.transactionId], reports)
+
+    def v1(platform):
+        return ConsumptionRequestV1(
+            customerConsented=True, consumptionStatus=ConsumptionStatus.PARTIALLY_CONSUMED, platform=platform,
+            sampleContentProvided=False, deliveryStatus=DeliveryStatusV1.DELIVERED_AND_WORKING_PROPERLY,
+            appAccountToken="", accountTenure=AccountTenure.TEN_DAYS_TO_THIRTY_DAYS, playTime=PlayTime.ONE_TO_SIX_HOURS,
+            lifetimeDollarsRefunded=LifetimeDollarsRefunded.ZERO_DOLLARS,
+            lifetimeDollarsPurchased=LifetimeDollarsPurchased.ONE_CENT_TO_FORTY_NINE_DOLLARS_AND_NINETY_NINE_CENTS,
+            userStatus=UserStatus.ACTIVE)
+    client.send_consumption_data(gems.transactionId, v1(Platform.APPLE))
+    reports = json.loads(urllib.request.urlopen(request).read())["reports"]
+    check("send consumption data (v1)", json.loads(reports[0]["request"]).get("consumptionStatus") == 2, reports)
+    bad = v1(Platform.APPLE)
+    bad.rawPlatform = 9
+    try:
+        client.send_consumption_data(gems.transactionId, bad)
+        check("a v1 platform out of range", False)
+    except APIException as error:
+        check("a v1 platform out of range", error.http_status_code == 400 and error.raw_api_error == 4000039,
+              error.error_message)
 
     check("look up an unknown order", client.look_up_order_id("MZZZZZZZZZ").status == OrderLookupStatus.INVALID)
     try:

@@ -222,6 +222,7 @@ struct TransactionRecord: Decodable, Equatable {
     let purchaseDate: String
     let finished: Bool
     let orderId: String?
+    var appStoreOrderId: String? = nil
     let error: Failure?
     let price: String?
     let currency: String?
