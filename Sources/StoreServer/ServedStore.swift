@@ -45,6 +45,7 @@ public protocol ServedStore: StoreBackend {
     func subscriptionStatuses(account: String) async throws -> [SubscriptionStatus]
     func setAppAccountToken(_ token: UUID, originalTransactionId: String) async throws -> Bool
     func recordConsumption(transactionId: String, body: String) async throws
+    func finishFromServer(transactionId: String) async throws -> Bool
     func consumptionReports() async throws -> [ConsumptionReport]
     func extendRenewal(originalTransactionId: String, days: Int, reason: Int, requestIdentifier: String) async throws
         -> Result<RenewalExtension, RenewalExtension.Refusal>?

@@ -19,6 +19,13 @@ enum ServerAPIChanges {
             try await service.store.recordConsumption(transactionId: id, body: String(decoding: data, as: UTF8.self))
             return Response(status: .accepted, headers: [.contentLength: "0"])
         }
+        api.post("/v1/transactions/{transactionId}/finish") { _, context in
+            let id = try ServerAPIRoutes.transactionId(context)
+            guard try await service.store.finishFromServer(transactionId: id) else {
+                throw AppStoreAPIError.transactionIdNotFound
+            }
+            return Response(status: .ok, headers: [.contentLength: "0"])
+        }
         // Version 1, which Apple deprecated but clients still call: the same record, other fields.
         api.put("/v1/transactions/consumption/{transactionId}") { request, context in
             let id = try ServerAPIRoutes.transactionId(context)

@@ -112,6 +112,14 @@ def main():
         check("a v1 platform out of range", error.http_status_code == 400 and error.raw_api_error == 4000039,
               error.error_message)
 
+    client.finish_transaction(gems.transactionId)
+    check("finish transaction", True)
+    try:
+        client.finish_transaction("2999999999999999")
+        check("finish an unknown transaction", False)
+    except APIException as error:
+        check("finish an unknown transaction", error.http_status_code == 404 and error.raw_api_error == 4040010)
+
     check("look up an unknown order", client.look_up_order_id("MZZZZZZZZZ").status == OrderLookupStatus.INVALID)
     try:
         client.get_transaction_info("2999999999999999")
