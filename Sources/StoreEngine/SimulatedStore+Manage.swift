@@ -109,6 +109,9 @@ extension SimulatedStore {
             try RefundRequests.close(stored.id, db)
         case .requestRefund:
             try RefundRequests.open(stored, at: now, db)
+            // Apple asks for consumption data of consumables and auto-renewable subscriptions only.
+            let type = catalog.product(id: stored.transaction.productId)?.type
+            guard type == .consumable || type == .autoRenewable else { return [] }
             try notify(
                 NotificationEvent(.consumptionRequest), about: stored.id, originalId: stored.transaction.originalId,
                 at: now, db)

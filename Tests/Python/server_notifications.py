@@ -103,6 +103,9 @@ def main():
         buy(base, "gems.100")
     admin.call("POST", "/admin/transactions/%s/refund?reason=app-issue" % gems)
     admin.call("POST", "/admin/transactions/%s/auto-renew/off" % subscription)
+    # Consumption data is asked for a subscription (and a consumable), never for a non-consumable.
+    admin.call("POST", "/admin/transactions/%s/request-refund" % subscription)
+    admin.call("POST", "/admin/transactions/%s/decline-refund" % subscription)
     admin.call("POST", "/admin/transactions/%s/request-refund" % ads)
     admin.call("POST", "/admin/transactions/%s/decline-refund" % ads)
     # alice's family (kid) shares the Dark Theme; refunding it revokes kid's copy.
@@ -124,6 +127,8 @@ def main():
         check("told " + "/".join(filter(None, expected)), expected in told, told)
     refund = next(line for line in receiver.accepted if line["type"] == "REFUND" and line["transactionId"] == gems)
     check("the refund is about the refunded transaction", refund["ownership"] == "PURCHASED", refund)
+    asked = [line["transactionId"] for line in receiver.accepted if line["type"] == "CONSUMPTION_REQUEST"]
+    check("CONSUMPTION_REQUEST for the subscription, none for the non-consumable", asked == [subscription], asked)
     check("REFUND carries reason=app-issue as revocationReason 1", refund["revocationReason"] == 1, refund)
     refunded_gems = verifier.verify_and_decode_signed_transaction(client.get_transaction_info(gems).signedTransactionInfo)
     check("the refunded gems' JWS: an issue with the app", refunded_gems.revocationReason == RevocationReason.REFUNDED_DUE_TO_ISSUE,
