@@ -101,11 +101,16 @@ public struct SubscriptionStatus: Sendable, Hashable {
     public let renewalPrice: Decimal?
     /// The offer the next renewal takes, if any.
     public let renewalOffer: TransactionOffer?
+    /// The win-back offers of the group the customer may take now, in the catalog's order; nil
+    /// while none is eligible (a subscription in force, or none offered).
+    public let eligibleWinBackOfferIds: [String]?
 
     public init(
         groupId: String, originalTransactionId: String, status: SubscriptionStatusCode, latest: ServerTransaction,
-        renewal: RenewalInfo, recentStartDate: Date, renewalPrice: Decimal?, renewalOffer: TransactionOffer?
+        renewal: RenewalInfo, recentStartDate: Date, renewalPrice: Decimal?, renewalOffer: TransactionOffer?,
+        eligibleWinBackOfferIds: [String]? = nil
     ) {
+        self.eligibleWinBackOfferIds = eligibleWinBackOfferIds
         self.groupId = groupId
         self.originalTransactionId = originalTransactionId
         self.status = status

@@ -159,7 +159,28 @@ extension SimulatedStore {
             groupId: group, originalTransactionId: originalId, status: status,
             latest: Self.serverTransaction(lastRow).0,
             renewal: renewal, recentStartDate: Self.recentStart(rows.map(StoredTransaction.init(row:))),
-            renewalPrice: price, renewalOffer: latest.renewalOffer)
+            renewalPrice: price, renewalOffer: latest.renewalOffer,
+            eligibleWinBackOfferIds: status == .expired
+                ? try eligibleWinBackOffers(group: group, account: latest.transaction.payment.account, at: now, db)
+                : nil)
+    }
+
+    /// The group's win-back offers `account` may take now, by the one eligibility rule; nil for none.
+    nonisolated func eligibleWinBackOffers(group: String, account: String, at now: Date, _ db: Database) throws
+        -> [String]?
+    {
+        let offers = catalog.products.lazy.filter { $0.subscription?.group == group }.flatMap { product in
+            (product.subscription?.offers ?? []).filter { $0.kind == .winBack }.map { (product, $0) }
+        }
+        guard !offers.isEmpty else { return nil }
+        let history = try offerHistory(account: account, at: now, db)
+        let rate = try timeRate(db)
+        var eligible: [String] = []
+        for (product, offer) in offers where !eligible.contains(offer.id) {
+            let verdict = OfferEligibility.verdict(for: offer, of: product, history: history, rate: rate, at: now)
+            if verdict.isEligible { eligible.append(offer.id) }
+        }
+        return eligible.isEmpty ? nil : eligible
     }
 
     /// The start of the chain's latest run of periods with no gap between them.

@@ -30,6 +30,8 @@ public struct SignedRenewalInfoPayload: Codable, Sendable, Hashable {
     public let renewalPrice: Int64?
     public let appAccountToken: String?
     public let appTransactionId: String
+    /// The win-back offers the customer may redeem now; absent while there is none.
+    public let eligibleWinBackOfferIds: [String]?
 
     init(_ status: SubscriptionStatus, catalog: Catalog, environment: StoreEnvironment, signedAt: Date) {
         let latest = status.latest
@@ -55,6 +57,7 @@ public struct SignedRenewalInfoPayload: Codable, Sendable, Hashable {
         appAccountToken = TransactionSigner.accountToken(of: latest.transaction, set: latest.appAccountToken)
         appTransactionId = TransactionSigner.appTransactionId(
             bundleId: catalog.bundleId, account: latest.transaction.payment.account)
+        eligibleWinBackOfferIds = status.eligibleWinBackOfferIds
     }
 }
 

@@ -138,6 +138,13 @@ def main():
         check("unknown key", False)
     except APIException as error:
         check("unknown key", error.http_status_code == 401 and error.raw_api_error is None)
+    expire = urllib.request.Request(base + "/admin/transactions/%s/expire" % plus.transactionId, method="POST",
+                                    headers={"Authorization": "Bearer " + admin_token})
+    urllib.request.urlopen(expire).read()
+    lapsed = client.get_all_subscription_statuses(first.transactionId).data[0].lastTransactions[0]
+    offers = verifier.verify_and_decode_renewal_info(lapsed.signedRenewalInfo).eligibleWinBackOfferIds
+    check("a lapsed subscription's win-back offers", lapsed.status == Status.EXPIRED
+          and offers == ["com.example.storefront.premium.comeback"], offers)
     print("all checks passed")
 
 

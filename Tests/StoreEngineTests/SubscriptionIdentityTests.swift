@@ -62,6 +62,19 @@ import Testing
         #expect(try await fixture.store.subscriptionStatuses(account: "alice").count == 1)
     }
 
+    /// Renewal info names the win-back offers the customer may take, by the one eligibility rule:
+    /// none while subscribed, the catalog's once the subscription has lapsed.
+    @Test func aLapsedSubscriptionsRenewalInfoNamesItsWinBackOffers() async throws {
+        let fixture = try StoreFixture()
+        let first = try await fixture.buy(StoreFixture.monthly).transaction
+        #expect(try await fixture.store.subscriptionStatuses(account: "alice").first?.eligibleWinBackOfferIds == nil)
+        _ = try await fixture.store.perform(.expireSubscription(first.id))
+        fixture.clock.advance(by: 60)
+        let lapsed = try #require(try await fixture.store.subscriptionStatuses(account: "alice").first)
+        #expect(lapsed.status == .expired)
+        #expect(lapsed.eligibleWinBackOfferIds == ["com.example.storefront.premium.comeback"])
+    }
+
     @Test func buyingThePlanInForceAgainCallsOffAWaitingDowngrade() async throws {
         let fixture = try notifying()
         let plus = try await fixture.buy(StoreFixture.plusMonthly).transaction
