@@ -16,11 +16,12 @@ import Synchronization
 struct NotificationDeliverer: Service {
     let service: StoreService
     let logger: Logger
-    /// Deliveries in flight at most, and at most per URL: a receiver that hangs holds its own
-    /// share, and under a burst of payments the deliverer takes a bounded part of the machine,
-    /// catching up once the burst is over.
+    /// Deliveries in flight at most (and at most `notificationConcurrencyPerURL` per URL): a
+    /// receiver that hangs holds its own share, and under a burst of payments the deliverer takes
+    /// a bounded part of the machine, catching up once the burst is over.
     static let concurrency = 32
-    static let concurrencyPerURL = 4
+
+    private var concurrencyPerURL: Int { service.configuration.notificationConcurrencyPerURL }
 
     private var store: any ServedStore { service.store }
     private var clock: any StoreClock { service.clock }
@@ -81,8 +82,8 @@ struct NotificationDeliverer: Service {
                         ? []
                         : Self.take(
                             try await store.dueDeliveries(
-                                at: clock.now(), urls: urls, limit: 2 * Self.concurrencyPerURL),
-                            busy: busy, room: room)
+                                at: clock.now(), urls: urls, limit: 2 * concurrencyPerURL),
+                            busy: busy, room: room, perURL: concurrencyPerURL)
                     let signed = try await service.signedPayloads(due.map(\.notification))
                     for delivery in due {
                         inFlight.insert(Self.key(delivery))
@@ -138,7 +139,9 @@ struct NotificationDeliverer: Service {
     }
 
     /// The due deliveries to start now: not in flight already, within the limits.
-    static func take(_ due: [NotificationDelivery], busy: Set<String>, room: Int) -> [NotificationDelivery] {
+    static func take(_ due: [NotificationDelivery], busy: Set<String>, room: Int, perURL concurrencyPerURL: Int)
+        -> [NotificationDelivery]
+    {
         var perURL: [String: Int] = [:]
         for key in busy { perURL[String(key.split(separator: " ", maxSplits: 1).last ?? ""), default: 0] += 1 }
         var taken: [NotificationDelivery] = []

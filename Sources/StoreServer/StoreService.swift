@@ -30,6 +30,9 @@ public struct ServerConfiguration: Sendable {
     public var notifyURLs: [String] = []
     /// How long one delivery attempt may take before it counts as timed out.
     public var notificationTimeout: Duration = .seconds(5)
+    /// Deliveries in flight at once to one URL (`--notify-concurrency`): a receiver that hangs
+    /// holds at most these, each for at most `notificationTimeout`, and never another URL's.
+    public var notificationConcurrencyPerURL = 4
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, environment: ServerEnvironment = .sandbox, adminToken: String,

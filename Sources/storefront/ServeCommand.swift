@@ -101,6 +101,13 @@ struct ServeCommand: AsyncParsableCommand {
     var notifyTimeout = 5.0
 
     @Option(
+        name: .customLong("notify-concurrency"),
+        help: ArgumentHelp(
+            "Notification deliveries in flight at once to one URL (1 to 32): a receiver that hangs holds at most these, each until --notify-timeout, and never delays another URL.",
+            valueName: "count"))
+    var notifyConcurrency = 4
+
+    @Option(
         name: .long,
         help: ArgumentHelp(
             "Connections served at once (1 to 65536); a connection beyond them is answered 503 and closed.",
@@ -168,6 +175,10 @@ struct ServeCommand: AsyncParsableCommand {
             throw CommandFailure.usage("--notify-timeout \(notifyTimeout): expected 0.1 to 60 seconds")
         }
         configuration.notificationTimeout = .milliseconds(Int64(notifyTimeout * 1000))
+        guard (1...32).contains(notifyConcurrency) else {
+            throw CommandFailure.usage("--notify-concurrency \(notifyConcurrency): expected 1 to 32 deliveries per URL")
+        }
+        configuration.notificationConcurrencyPerURL = notifyConcurrency
         let limits = try connectionLimits(leastBody: configuration.receiptBodyLimit)
         let bytes: [UInt8]
         let loaded: Catalog

@@ -84,7 +84,7 @@ import Testing
             db: root.appendingPathComponent("server"),
             arguments: [
                 "--admin-token", Self.adminToken, "--notify", "http://127.0.0.1:\(hanging.port)/apple",
-                "--notify-timeout", "0.5",
+                "--notify-timeout", "0.5", "--notify-concurrency", "1",
             ])
         defer { server.stop() }
         for _ in 0..<3 {
