@@ -1,11 +1,12 @@
 import Foundation
+import StoreCore
 import Testing
 
 /// `storefront transactions --json` and `storefront finish ID`.
 @Suite struct TransactionsCommandTests {
     static let transactionKeys: Set<String> = [
         "transactionId", "originalTransactionId", "productId", "state", "quantity",
-        "purchaseDate", "finished", "orderId", "price", "currency", "transactionReason",
+        "purchaseDate", "finished", "orderId", "price", "currency", "transactionReason", "appStoreOrderId",
     ]
 
     @Test func emptyStateListsNothing() throws {
@@ -36,6 +37,7 @@ import Testing
         #expect(transaction["quantity"] as? Int == 2)
         #expect(transaction["finished"] as? Bool == true)
         #expect(transaction["orderId"] as? String == "order-42")
+        #expect(transaction["appStoreOrderId"] as? String == OrderId.of(transactionId: id))
         #expect(transaction["price"] as? String == "1.98")
         #expect(transaction["currency"] as? String == "USD")
         #expect(id.count == 16 && id.allSatisfy(\.isNumber))
