@@ -42,6 +42,13 @@ enum ServerAPIRoutes {
                 OrderLookupResponse(
                     status: found == nil ? 1 : 0, signedTransactions: found.map { [service.signed($0)] } ?? []))
         }
+        api.get("/v1/transactions/appTransactions/{transactionId}") { _, context in
+            let account = try await service.account(ofAnyTransaction: try transactionId(context))
+            let firstSeen = try await service.store.appFirstSeen(account: account)
+            let payload = SignedAppTransactionPayload(
+                service: service, account: account, firstSeen: firstSeen, at: service.clock.now())
+            return JSONBody.response(AppTransactionInfoResponse(signedAppTransactionInfo: service.signer.sign(payload)))
+        }
         ServerAPIChanges.add(api, service)
         NotificationRoutes.add(api: api, service)
     }

@@ -112,6 +112,21 @@ def main():
         check("a v1 platform out of range", error.http_status_code == 400 and error.raw_api_error == 4000039,
               error.error_message)
 
+    app = verifier.verify_and_decode_app_transaction(
+        client.get_app_transaction_info(first.transactionId).signedAppTransactionInfo)
+    check("app transaction", app.bundleId == bundle and app.appTransactionId == waiting.appTransactionId
+          and app.originalPurchaseDate <= first.purchaseDate and app.receiptType == Environment.SANDBOX,
+          (app.appTransactionId, app.originalPurchaseDate))
+    again = verifier.verify_and_decode_app_transaction(
+        client.get_app_transaction_info(app.appTransactionId).signedAppTransactionInfo)
+    check("app transaction by its own id", again.appTransactionId == app.appTransactionId
+          and again.originalPurchaseDate == app.originalPurchaseDate)
+    try:
+        client.get_app_transaction_info("2999999999999999")
+        check("app transaction of an unknown id", False)
+    except APIException as error:
+        check("app transaction of an unknown id", error.http_status_code == 404 and error.raw_api_error == 4040010)
+
     client.finish_transaction(gems.transactionId)
     check("finish transaction", True)
     try:

@@ -1,0 +1,27 @@
+import Foundation
+import GRDB
+import LocalState
+import StoreCore
+import StoreKitModel
+
+/// When each account first got the app, for its AppTransaction: kept once, so every answer
+/// after the first gives the same original purchase date.
+extension SimulatedStore {
+    /// The account's first purchase of the app: its first transaction's date, or now for an
+    /// account with none, recorded at the first ask.
+    public func appFirstSeen(account: String) async throws -> Date {
+        let now = clock.now()
+        return try await database.writer.write { db in
+            let key = "app.first_seen.\(account)"
+            if let kept = try StoreDatabase.setting(db, key).flatMap(Double.init) {
+                return Date(timeIntervalSince1970: kept)
+            }
+            let first =
+                try Double.fetchOne(
+                    db, sql: "SELECT MIN(purchase_date) FROM transactions WHERE account = ?", arguments: [account])
+                ?? now.timeIntervalSince1970
+            try StoreDatabase.setSetting(db, key, String(first))
+            return Date(timeIntervalSince1970: first)
+        }
+    }
+}
