@@ -416,3 +416,28 @@ public struct PriceIncreaseRequest: Codable, Sendable, Hashable {
         PriceIncreaseTerms(priceText: price, needsConsent: needsConsent ?? true)
     }
 }
+
+/// `GET /v1/accounts/{account}/app-transaction`: the account's purchase of the app itself, as
+/// StoreKit's `AppTransaction.shared` gives an app (dates in epoch milliseconds).
+public struct WireAppTransaction: Codable, Sendable, Hashable {
+    public let appTransactionId: String
+    public let bundleId: String
+    public let originalPurchaseDate: Int64
+    public let originalApplicationVersion: String
+    public let environment: StoreEnvironment
+
+    public init(_ info: AppTransactionInfo) {
+        appTransactionId = info.appTransactionId
+        bundleId = info.bundleId
+        originalPurchaseDate = info.originalPurchaseDate.epochMilliseconds
+        originalApplicationVersion = info.originalApplicationVersion
+        environment = info.environment
+    }
+
+    public var info: AppTransactionInfo {
+        AppTransactionInfo(
+            appTransactionId: appTransactionId, bundleId: bundleId,
+            originalPurchaseDate: Date(epochMilliseconds: originalPurchaseDate),
+            originalApplicationVersion: originalApplicationVersion, environment: environment)
+    }
+}

@@ -196,6 +196,10 @@ public final class RemoteStore: StoreBackend {
         return try response.transactions.map { try $0.transaction() }
     }
 
+    public func appTransaction(account: String) async throws -> AppTransactionInfo {
+        try await call(WireAppTransaction.self, .GET, "/v1/accounts/\(Self.segment(account))/app-transaction").info
+    }
+
     public func entitlements(account: String) async throws -> [Entitlement] {
         try await call(WalletResponse.self, .GET, "/v1/accounts/\(Self.segment(account))/wallet").entitlements.map {
             try $0.entitlement()

@@ -105,6 +105,8 @@ public protocol StoreBackend: Sendable {
     func transactions(account: String?) async throws -> [Transaction]
     /// Non-consumables owned and each subscription's latest period (StoreKit 2's current entitlements).
     func entitlements(account: String) async throws -> [Entitlement]
+    /// StoreKit's `AppTransaction.shared`: the account's purchase of the app itself.
+    func appTransaction(account: String) async throws -> AppTransactionInfo
     /// The app server's verification of a receipt for one transaction. `claim` identifies the
     /// app's request (its ledger entry): the same claim retried is answered again, while another
     /// claim on an already consumed transaction id is refused as a replay.

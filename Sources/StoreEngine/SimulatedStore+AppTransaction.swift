@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import GRDB
 import LocalState
@@ -23,5 +24,20 @@ extension SimulatedStore {
             try StoreDatabase.setSetting(db, key, String(first))
             return Date(timeIntervalSince1970: first)
         }
+    }
+
+    public func appTransaction(account: String) async throws -> AppTransactionInfo {
+        AppTransactionInfo(
+            appTransactionId: Self.appTransactionId(bundleId: catalog.bundleId, account: account),
+            bundleId: catalog.bundleId, originalPurchaseDate: try await appFirstSeen(account: account),
+            originalApplicationVersion: AppTransactionInfo.appVersion, environment: environment)
+    }
+
+    /// The account's app transaction id: one per app and account, the same in every JWS, digits
+    /// as Apple's are (the first 8 bytes of SHA-256 of the bundle id and account).
+    public nonisolated static func appTransactionId(bundleId: String, account: String) -> String {
+        let digest = SHA256.hash(data: Data("\(bundleId)\u{0}\(account)".utf8))
+        let value = digest.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) } & 0x0FFF_FFFF_FFFF_FFFF
+        return String(value)
     }
 }

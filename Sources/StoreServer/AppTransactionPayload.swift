@@ -17,17 +17,17 @@ struct SignedAppTransactionPayload: Encodable, Sendable {
     let appTransactionId: String
     let originalPlatform: String
 
-    init(service: StoreService, account: String, firstSeen: Date, at now: Date) {
-        receiptType = service.store.environment
-        appAppleId = service.appAppleId
-        bundleId = service.catalog.bundleId
-        applicationVersion = StoreService.bundleVersion
+    init(_ info: AppTransactionInfo, appAppleId: Int64?, at now: Date) {
+        receiptType = info.environment
+        self.appAppleId = appAppleId
+        bundleId = info.bundleId
+        applicationVersion = AppTransactionInfo.appVersion
         versionExternalIdentifier = 0
         receiptCreationDate = now.epochMilliseconds
         requestDate = now.epochMilliseconds
-        originalPurchaseDate = firstSeen.epochMilliseconds
-        originalApplicationVersion = StoreService.bundleVersion
-        appTransactionId = TransactionSigner.appTransactionId(bundleId: service.catalog.bundleId, account: account)
+        originalPurchaseDate = info.originalPurchaseDate.epochMilliseconds
+        originalApplicationVersion = info.originalApplicationVersion
+        appTransactionId = info.appTransactionId
         originalPlatform = "iOS"
     }
 }

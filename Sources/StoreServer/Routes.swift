@@ -205,6 +205,10 @@ public enum StoreRoutes {
             return JSONBody.response(
                 WalletResponse(account: account.name, entitlements: entitlements.map { .init($0, now: now) }))
         }
+        router.get("/v1/accounts/{account}/app-transaction") { _, context in
+            let account = try service.account(pathParameter(context, "account"))
+            return JSONBody.response(WireAppTransaction(try await service.store.appTransaction(account: account.name)))
+        }
         router.post("/v1/accounts/{account}/restore") { request, context in
             let account = try service.account(pathParameter(context, "account"))
             let data = try await BodyReader.bytes(request, limit: service.configuration.bodyLimit)

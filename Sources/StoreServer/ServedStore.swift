@@ -46,7 +46,6 @@ public protocol ServedStore: StoreBackend {
     func setAppAccountToken(_ token: UUID, originalTransactionId: String) async throws -> Bool
     func recordConsumption(transactionId: String, body: String) async throws
     func finishFromServer(transactionId: String) async throws -> Bool
-    func appFirstSeen(account: String) async throws -> Date
     func consumptionReports() async throws -> [ConsumptionReport]
     func extendRenewal(originalTransactionId: String, days: Int, reason: Int, requestIdentifier: String) async throws
         -> Result<RenewalExtension, RenewalExtension.Refusal>?

@@ -44,9 +44,9 @@ enum ServerAPIRoutes {
         }
         api.get("/v1/transactions/appTransactions/{transactionId}") { _, context in
             let account = try await service.account(ofAnyTransaction: try transactionId(context))
-            let firstSeen = try await service.store.appFirstSeen(account: account)
             let payload = SignedAppTransactionPayload(
-                service: service, account: account, firstSeen: firstSeen, at: service.clock.now())
+                try await service.store.appTransaction(account: account), appAppleId: service.appAppleId,
+                at: service.clock.now())
             return JSONBody.response(AppTransactionInfoResponse(signedAppTransactionInfo: service.signer.sign(payload)))
         }
         ServerAPIChanges.add(api, service)

@@ -69,5 +69,5 @@ extension StoreService {
 
     /// The app version the store reports (receipts' `application_version`, notifications'
     /// `bundleVersion`): a simulated app has one build.
-    static let bundleVersion = "1"
+    static let bundleVersion = AppTransactionInfo.appVersion
 }

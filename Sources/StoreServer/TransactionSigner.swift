@@ -130,12 +130,9 @@ public struct TransactionSigner: Sendable {
         String(ReceiptPayload.InApp.webOrderLineItemId(transactionId: transactionId) ?? 0)
     }
 
-    /// The account's app transaction id: one per app and account, the same in every JWS, digits
-    /// as Apple's are (the first 8 bytes of SHA-256 of the bundle id and account).
+    /// The account's app transaction id (`SimulatedStore.appTransactionId`).
     static func appTransactionId(bundleId: String, account: String) -> String {
-        let digest = SHA256.hash(data: Data("\(bundleId)\u{0}\(account)".utf8))
-        let value = digest.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) } & 0x0FFF_FFFF_FFFF_FFFF
-        return String(value)
+        SimulatedStore.appTransactionId(bundleId: bundleId, account: account)
     }
 
     /// The App Store Server API's `offerDiscountType`.

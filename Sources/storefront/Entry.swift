@@ -20,7 +20,7 @@ struct StorefrontCommand: AsyncParsableCommand {
             OpenCommand.self, PlayCommand.self, ScreenshotCommand.self, RecordCommand.self, ReportCommand.self,
             ScenariosCommand.self, ProductsCommand.self, ErrorsCommand.self, BuyCommand.self, TransactionsCommand.self,
             FinishCommand.self, RestoreCommand.self, WalletCommand.self, ManageCommand.self, ResetCommand.self,
-            ServeCommand.self, CatalogCommand.self, OffersCommand.self,
+            ServeCommand.self, CatalogCommand.self, OffersCommand.self, AppTransactionCommand.self,
         ],
         defaultSubcommand: OpenCommand.self
     )

@@ -115,6 +115,14 @@ public actor ScriptedStore: StoreBackend {
         return []
     }
 
+    public func appTransaction(account: String) async throws -> AppTransactionInfo {
+        try await call("appTransaction")
+        return AppTransactionInfo(
+            appTransactionId: "1", bundleId: "com.example.scripted",
+            originalPurchaseDate: Date(timeIntervalSince1970: 0),
+            originalApplicationVersion: AppTransactionInfo.appVersion, environment: .xcode)
+    }
+
     public func verify(receipt: String, transactionId: String, productId: String, claim: String) async throws
         -> VerificationResult
     {
