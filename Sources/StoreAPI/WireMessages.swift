@@ -406,11 +406,6 @@ public struct PriceIncreaseRequest: Codable, Sendable, Hashable {
         needsConsent = terms.needsConsent
     }
 
-    public init(price: String?, needsConsent: Bool?) {
-        self.price = price
-        self.needsConsent = needsConsent
-    }
-
     /// The terms asked for; nil when `price` is not a positive decimal.
     public var terms: PriceIncreaseTerms? {
         PriceIncreaseTerms(priceText: price, needsConsent: needsConsent ?? true)

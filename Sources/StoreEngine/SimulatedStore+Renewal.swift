@@ -131,8 +131,7 @@ extension SimulatedStore {
         try ended.update(db)
         let id = try StoreDatabase.nextTransactionId(db)
         let old = previous.transaction
-        // A price increase applies to the plan it was made on; a plan change renews at the new plan's price.
-        let increased = product.id == old.productId ? previous.renewalPrice : nil
+        let increased = previous.increasedPrice(renewingTo: product.id)
         var price = increased ?? product.prices[previous.storefront] ?? previous.price
         var expires = controls.timeRate.end(of: period, from: start)
         var offer: TransactionOffer?

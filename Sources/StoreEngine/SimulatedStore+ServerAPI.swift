@@ -152,7 +152,7 @@ extension SimulatedStore {
         let next = catalog.product(id: renewal.autoRenewProductId)
         let offerPrice = latest.renewalOffer.flatMap { terms(of: $0, product: next ?? product) }?.firstPayment(
             in: latest.storefront)
-        let increased = next?.id == latest.transaction.productId ? latest.renewalPrice : nil
+        let increased = next.flatMap { latest.increasedPrice(renewingTo: $0.id) }
         let price =
             renewal.willAutoRenew ? (offerPrice ?? increased ?? next?.prices[latest.storefront] ?? latest.price) : nil
         return SubscriptionStatus(

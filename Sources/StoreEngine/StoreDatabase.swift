@@ -381,6 +381,12 @@ struct StoredTransaction: Sendable, Hashable {
     var expirationReason: ExpirationReason? = nil
     /// What the subscription renews at once a price increase set it; nil: the catalog's price.
     var renewalPrice: Decimal? = nil
+
+    /// The price a price increase set for a renewal to `productId`: it applies to the plan it was
+    /// made on; a plan change renews at the new plan's price (nil).
+    func increasedPrice(renewingTo productId: String) -> Decimal? {
+        productId == transaction.productId ? renewalPrice : nil
+    }
     /// An offer the next renewal takes (one bought on the plan in force).
     var renewalOffer: TransactionOffer? = nil
     /// Set when a higher level replaced this subscription before its period ended.

@@ -1,6 +1,7 @@
 import Foundation
 import ServerRecords
 import StoreCore
+import StoreEngine
 import StoreKitModel
 
 /// `JWSRenewalInfoDecodedPayload`: a subscription chain's renewal info, as the App Store Server
@@ -55,7 +56,7 @@ public struct SignedRenewalInfoPayload: Codable, Sendable, Hashable {
         currency = latest.details.currency
         renewalPrice = status.renewalPrice.map(TransactionSigner.milliunits)
         appAccountToken = TransactionSigner.accountToken(of: latest.transaction, set: latest.appAccountToken)
-        appTransactionId = TransactionSigner.appTransactionId(
+        appTransactionId = SimulatedStore.appTransactionId(
             bundleId: catalog.bundleId, account: latest.transaction.payment.account)
         eligibleWinBackOfferIds = status.eligibleWinBackOfferIds
     }

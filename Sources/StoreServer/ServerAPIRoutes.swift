@@ -134,7 +134,7 @@ extension StoreService {
     func account(ofAnyTransaction id: String) async throws -> String {
         if let account = try await store.account(ofTransaction: id) { return account }
         let owner = catalog.accounts.first {
-            TransactionSigner.appTransactionId(bundleId: catalog.bundleId, account: $0.name) == id
+            SimulatedStore.appTransactionId(bundleId: catalog.bundleId, account: $0.name) == id
         }
         guard let owner else { throw AppStoreAPIError.transactionIdNotFound }
         return owner.name

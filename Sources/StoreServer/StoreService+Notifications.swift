@@ -56,7 +56,7 @@ extension StoreService {
     /// `ResponseBodyV2DecodedPayload`, signed with the store's chain.
     func sign(_ notification: StoredNotification, context: NotificationContext?, at now: Date) -> String {
         let data = NotificationPayload.Data(
-            appAppleId: appAppleId, bundleId: catalog.bundleId, bundleVersion: Self.bundleVersion,
+            appAppleId: appAppleId, bundleId: catalog.bundleId, bundleVersion: AppTransactionInfo.appVersion,
             environment: store.environment, signedTransactionInfo: context.map { signed($0.transaction) },
             signedRenewalInfo: context?.subscription.map { signedRenewalInfo($0, at: now) },
             status: context?.subscription?.status.rawValue)
@@ -66,8 +66,4 @@ extension StoreService {
                 notificationUUID: notification.uuid.uuidString.lowercased(), data: data, version: "2.0",
                 signedDate: now.epochMilliseconds))
     }
-
-    /// The app version the store reports (receipts' `application_version`, notifications'
-    /// `bundleVersion`): a simulated app has one build.
-    static let bundleVersion = AppTransactionInfo.appVersion
 }

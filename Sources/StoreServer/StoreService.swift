@@ -142,7 +142,7 @@ public struct StoreService: Sendable {
     /// bundle id, since a simulated app has none.
     var appAppleId: Int64? {
         guard store.environment == ServerEnvironment.production.name else { return nil }
-        return Int64(TransactionSigner.appTransactionId(bundleId: catalog.bundleId, account: "")).map {
+        return Int64(SimulatedStore.appTransactionId(bundleId: catalog.bundleId, account: "")).map {
             $0 % 10_000_000_000
         }
     }

@@ -102,7 +102,8 @@ public struct TransactionSigner: Sendable {
             },
             isUpgraded: details?.upgrade.map { _ in true },
             webOrderLineItemId: product?.type == .autoRenewable ? webOrderLineItemId(transaction.id) : nil,
-            appTransactionId: appTransactionId(bundleId: catalog.bundleId, account: transaction.payment.account),
+            appTransactionId: SimulatedStore.appTransactionId(
+                bundleId: catalog.bundleId, account: transaction.payment.account),
             currency: details?.currency ?? "USD",
             price: milliunits(details?.price ?? 0),
             offerType: details?.offer.map { ServerOfferType($0.type) },
@@ -128,11 +129,6 @@ public struct TransactionSigner: Sendable {
     /// A subscription period's order line, as the receipt's `web_order_line_item_id` has it.
     static func webOrderLineItemId(_ transactionId: String) -> String {
         String(ReceiptPayload.InApp.webOrderLineItemId(transactionId: transactionId) ?? 0)
-    }
-
-    /// The account's app transaction id (`SimulatedStore.appTransactionId`).
-    static func appTransactionId(bundleId: String, account: String) -> String {
-        SimulatedStore.appTransactionId(bundleId: bundleId, account: account)
     }
 
     /// The App Store Server API's `offerDiscountType`.
