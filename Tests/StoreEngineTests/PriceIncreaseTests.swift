@@ -9,8 +9,6 @@ import Testing
 /// A price increase has a price: the renewal after consent (or after one that needs none)
 /// charges it, and a declined one ends the subscription at its period's end for good.
 @Suite struct PriceIncreaseTests {
-    static let url = "http://127.0.0.1:9/notifications"
-
     /// Alice's monthly subscription, past its free trial: its paid period in force.
     func paying(_ fixture: StoreFixture) async throws -> Transaction {
         let trial = try await fixture.buy(StoreFixture.monthly).transaction
@@ -43,8 +41,7 @@ import Testing
     }
 
     @Test func anIncreaseWithoutConsentAppliesAndIsTold() async throws {
-        let fixture = try StoreFixture()
-        fixture.store.outbox.setURLs([Self.url])
+        let fixture = try StoreFixture.notifying()
         let period = try await paying(fixture)
         _ = try await fixture.store.perform(
             .priceIncrease(period.id, .request, PriceIncreaseTerms(price: nil, needsConsent: false)))

@@ -10,31 +10,17 @@ import Testing
 /// own commit, and how the outbox schedules Apple's retries.
 @Suite struct ServerNotificationTests {
     static let day: TimeInterval = 86_400
-    static let url = "http://127.0.0.1:9/notifications"
-
-    func notifying() throws -> StoreFixture {
-        let fixture = try StoreFixture()
-        fixture.store.outbox.setURLs([Self.url])
-        return fixture
-    }
-
-    /// Every notification written so far, oldest first, as "TYPE/SUBTYPE".
-    func told(_ fixture: StoreFixture) async throws -> [String] {
-        try await fixture.store.recentNotifications(limit: 1000).reversed().map { record in
-            [record.notification.event.type.rawValue, record.notification.event.subtype?.rawValue].compactMap { $0 }
-                .joined(separator: "/")
-        }
-    }
+    static let url = StoreFixture.notificationURL
 
     @Test func withoutAURLNothingIsWritten() async throws {
         let fixture = try StoreFixture()
         _ = try await fixture.buy(StoreFixture.monthly)
-        #expect(try await told(fixture).isEmpty)
+        #expect(try await fixture.told().isEmpty)
         #expect(try await fixture.store.requestTestNotification() == nil)
     }
 
     @Test func purchasesTellWhatWasBought() async throws {
-        let fixture = try notifying()
+        let fixture = try StoreFixture.notifying()
         _ = try await fixture.buy(StoreFixture.gems)
         _ = try await fixture.buy(StoreFixture.removeAds)
         _ = try await fixture.buy(StoreFixture.removeAds)  // owned: delivered again, nothing charged
@@ -42,7 +28,7 @@ import Testing
         _ = try await fixture.buy(StoreFixture.plusMonthly)  // a higher level: replaces it now
         _ = try await fixture.buy(StoreFixture.monthly)  // a lower level: waits for the renewal
         #expect(
-            try await told(fixture) == [
+            try await fixture.told() == [
                 "ONE_TIME_CHARGE", "ONE_TIME_CHARGE", "SUBSCRIBED/INITIAL_BUY", "DID_CHANGE_RENEWAL_PREF/UPGRADE",
                 "DID_CHANGE_RENEWAL_PREF/DOWNGRADE",
             ])
@@ -56,7 +42,7 @@ import Testing
     }
 
     @Test func aSubscriptionsLifeIsToldStepByStep() async throws {
-        let fixture = try notifying()
+        let fixture = try StoreFixture.notifying()
         let id = try await fixture.buy(StoreFixture.monthly).transaction.id
         fixture.clock.advance(by: 8 * Self.day)
         try await fixture.store.renewDue()
@@ -70,17 +56,17 @@ import Testing
         try await fixture.store.sweepTimedEvents()
         try await fixture.store.sweepTimedEvents()
         #expect(
-            try await told(fixture) == [
+            try await fixture.told() == [
                 "SUBSCRIBED/INITIAL_BUY", "DID_RENEW", "PRICE_INCREASE/PENDING", "PRICE_INCREASE/ACCEPTED",
                 "DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED", "DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_ENABLED",
                 "DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED", "EXPIRED/VOLUNTARY",
             ])
         _ = try await fixture.buy(StoreFixture.monthly)
-        #expect(try await told(fixture).last == "SUBSCRIBED/RESUBSCRIBE")
+        #expect(try await fixture.told().last == "SUBSCRIBED/RESUBSCRIBE")
     }
 
     @Test func billingIssuesGraceAndRecoveryAreTold() async throws {
-        let fixture = try notifying()
+        let fixture = try StoreFixture.notifying()
         try await fixture.setControls {
             $0.billingIssues = true
             $0.gracePeriod = true
@@ -95,14 +81,14 @@ import Testing
         let recovered = try #require(try await fixture.store.transactions(account: "alice").first)
         _ = try await fixture.store.perform(.refund(recovered.id))
         #expect(
-            try await told(fixture) == [
+            try await fixture.told() == [
                 "SUBSCRIBED/INITIAL_BUY", "DID_FAIL_TO_RENEW/GRACE_PERIOD", "GRACE_PERIOD_EXPIRED",
                 "DID_RENEW/BILLING_RECOVERY", "REFUND",
             ])
     }
 
     @Test func billingRetryThatRunsOutExpiresOnce() async throws {
-        let fixture = try notifying()
+        let fixture = try StoreFixture.notifying()
         try await fixture.setControls { $0.billingIssues = true }
         _ = try await fixture.buy(StoreFixture.monthly)
         try await fixture.store.sweepTimedEvents()
@@ -111,11 +97,11 @@ import Testing
         fixture.clock.advance(by: 61 * Self.day)
         try await fixture.store.renewDue()
         try await fixture.store.sweepTimedEvents()
-        #expect(try await told(fixture) == ["SUBSCRIBED/INITIAL_BUY", "DID_FAIL_TO_RENEW", "EXPIRED/BILLING_RETRY"])
+        #expect(try await fixture.told() == ["SUBSCRIBED/INITIAL_BUY", "DID_FAIL_TO_RENEW", "EXPIRED/BILLING_RETRY"])
     }
 
     @Test func failedAttemptsAreRetriedOnApplesScheduleThenGivenUp() async throws {
-        let fixture = try notifying()
+        let fixture = try StoreFixture.notifying()
         _ = try await fixture.buy(StoreFixture.gems)
         var waits: [TimeInterval] = []
         for _ in 0..<6 {
@@ -143,7 +129,7 @@ import Testing
     }
 
     @Test func aSuccessEndsDeliveryAndSendNowMakesRetriesDue() async throws {
-        let fixture = try notifying()
+        let fixture = try StoreFixture.notifying()
         try await fixture.setControls { $0.timeRate = .oneRenewalEvery2Seconds }
         _ = try await fixture.buy(StoreFixture.gems)
         _ = try await fixture.buy(StoreFixture.gems)
@@ -174,7 +160,7 @@ import Testing
     }
 
     @Test func aPayloadIsKeptOnceSigned() async throws {
-        let fixture = try notifying()
+        let fixture = try StoreFixture.notifying()
         _ = try await fixture.buy(StoreFixture.gems)
         let uuid = try #require(
             try await fixture.store.dueDeliveries(at: fixture.clock.now(), urls: [Self.url], limit: 1).first?
@@ -185,7 +171,7 @@ import Testing
     }
 
     @Test func historyFiltersAndPages() async throws {
-        let fixture = try notifying()
+        let fixture = try StoreFixture.notifying()
         for _ in 0..<5 { _ = try await fixture.buy(StoreFixture.gems) }
         _ = try await fixture.buy(StoreFixture.gems, account: "kenji")
         _ = try await fixture.store.requestTestNotification()
@@ -209,7 +195,7 @@ import Testing
     }
 
     @Test func aRefundRequestWaitsForTheAppStoresDecision() async throws {
-        let fixture = try notifying()
+        let fixture = try StoreFixture.notifying()
         let gems = try await fixture.buy(StoreFixture.gems).transaction.id
         let ads = try await fixture.buy(StoreFixture.removeAds).transaction.id
         #expect(try await fixture.store.perform(.requestRefund(gems)).isEmpty)
@@ -222,7 +208,7 @@ import Testing
         await #expect(throws: StoreFailure.self) { try await fixture.store.perform(.requestRefund(ads)) }
         // Consumption data is asked for a consumable and a subscription, not for a non-consumable.
         #expect(
-            try await told(fixture) == [
+            try await fixture.told() == [
                 "ONE_TIME_CHARGE", "ONE_TIME_CHARGE", "CONSUMPTION_REQUEST", "REFUND_DECLINED", "REFUND",
             ])
         let entitled = try await fixture.store.entitlements(account: "alice").map(\.productId)
@@ -230,7 +216,7 @@ import Testing
     }
 
     @Test func autoRenewTurnedOffDuringBillingRetryExpiresAtOnce() async throws {
-        let fixture = try notifying()
+        let fixture = try StoreFixture.notifying()
         try await fixture.setControls { $0.billingIssues = true }
         let id = try await fixture.buy(StoreFixture.monthly).transaction.id
         try await fixture.store.sweepTimedEvents()
@@ -239,7 +225,7 @@ import Testing
         _ = try await fixture.store.perform(.setAutoRenew(id, false))
         try await fixture.store.sweepTimedEvents()
         #expect(
-            try await told(fixture) == [
+            try await fixture.told() == [
                 "SUBSCRIBED/INITIAL_BUY", "DID_FAIL_TO_RENEW", "DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED",
                 "EXPIRED/VOLUNTARY",
             ])

@@ -9,27 +9,13 @@ import Testing
 /// One subscription per account and group, with one original transaction id for life, as the
 /// App Store keeps it: plan changes, resubscriptions and offers continue it.
 @Suite struct SubscriptionIdentityTests {
-    static let url = "http://127.0.0.1:9/notifications"
-
-    func notifying() throws -> StoreFixture {
-        let fixture = try StoreFixture()
-        fixture.store.outbox.setURLs([Self.url])
-        return fixture
-    }
-
-    func told(_ fixture: StoreFixture) async throws -> [String] {
-        try await fixture.store.recentNotifications(limit: 1000).reversed().map { record in
-            [record.notification.event.type.rawValue, record.notification.event.subtype?.rawValue].compactMap { $0 }
-                .joined(separator: "/")
-        }
-    }
 
     func periods(_ fixture: StoreFixture) async throws -> [Transaction] {
         try await fixture.store.transactions(account: "alice").filter { $0.state == .purchased }.reversed()
     }
 
     @Test func anUpgradeAndADowngradeKeepOneOriginalId() async throws {
-        let fixture = try notifying()
+        let fixture = try StoreFixture.notifying()
         let first = try await fixture.buy(StoreFixture.monthly).transaction
         let upgrade = try await fixture.buy(StoreFixture.plusMonthly).transaction
         let downgrade = try await fixture.buy(StoreFixture.monthly).transaction
@@ -76,7 +62,7 @@ import Testing
     }
 
     @Test func buyingThePlanInForceAgainCallsOffAWaitingDowngrade() async throws {
-        let fixture = try notifying()
+        let fixture = try StoreFixture.notifying()
         let plus = try await fixture.buy(StoreFixture.plusMonthly).transaction
         _ = try await fixture.buy(StoreFixture.monthly)
         #expect(
@@ -90,7 +76,7 @@ import Testing
         #expect(inForce.transactionId == plus.id)
         #expect(inForce.renewal?.autoRenewProductId == StoreFixture.plusMonthly)
         #expect(
-            try await told(fixture) == [
+            try await fixture.told() == [
                 "SUBSCRIBED/INITIAL_BUY", "DID_CHANGE_RENEWAL_PREF/DOWNGRADE", "DID_CHANGE_RENEWAL_PREF",
             ])
         #expect(try await periods(fixture).map(\.id) == [plus.id], "no period but the one paid for")
