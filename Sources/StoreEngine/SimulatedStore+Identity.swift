@@ -9,14 +9,22 @@ import StoreKitModel
 /// with one original transaction id for life. Renewals, upgrades, downgrades, crossgrades,
 /// resubscriptions after any lapse, win-back and offer codes all continue it.
 extension SimulatedStore {
-    static func groupProducts(of catalog: Catalog) -> [String: String] {
-        var members: [String: [String]] = [:]
+    /// Each subscription group's auto-renewable products, found once when the store opens.
+    struct GroupMembers: Sendable {
+        var products: [Product] = []
+        /// Their ids as a JSON array, for SQL's `json_each`.
+        var idsJSON = "[]"
+    }
+
+    static func groupMembers(of catalog: Catalog) -> [String: GroupMembers] {
+        var members: [String: GroupMembers] = [:]
         for product in catalog.products where product.type == .autoRenewable {
             guard let group = product.subscription?.group else { continue }
-            members[group, default: []].append(product.id)
+            members[group, default: GroupMembers()].products.append(product)
         }
-        return members.mapValues { ids in
-            (try? JSONEncoder().encode(ids)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
+        return members.mapValues { group in
+            let ids = (try? JSONEncoder().encode(group.products.map(\.id))).map { String(decoding: $0, as: UTF8.self) }
+            return GroupMembers(products: group.products, idsJSON: ids ?? "[]")
         }
     }
 
@@ -27,7 +35,7 @@ extension SimulatedStore {
         throws -> String?
     {
         guard product.type == .autoRenewable, let group = product.subscription?.group,
-            let members = groupProducts[group]
+            let members = groupMembers[group]?.idsJSON
         else { return nil }
         return try String.fetchOne(
             db.cachedStatement(

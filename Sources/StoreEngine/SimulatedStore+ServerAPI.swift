@@ -169,7 +169,7 @@ extension SimulatedStore {
     nonisolated func eligibleWinBackOffers(group: String, account: String, at now: Date, _ db: Database) throws
         -> [String]?
     {
-        let offers = catalog.products.lazy.filter { $0.subscription?.group == group }.flatMap { product in
+        let offers = (groupMembers[group]?.products ?? []).flatMap { product in
             (product.subscription?.offers ?? []).filter { $0.kind == .winBack }.map { (product, $0) }
         }
         guard !offers.isEmpty else { return nil }

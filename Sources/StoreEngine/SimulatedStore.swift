@@ -30,9 +30,9 @@ public actor SimulatedStore: StoreBackend {
     public nonisolated let outbox = NotificationOutbox()
     /// Up to when `sweepTimedEvents` has looked.
     var sweptUntil: Date?
-    /// Each subscription group's auto-renewable products, as a JSON array for SQL's `json_each`:
-    /// an account's subscription in a group is found among them (`subscriptionIdentity`).
-    nonisolated let groupProducts: [String: String]
+    /// Each subscription group's auto-renewable products: an account's subscription in a group
+    /// is found among them (`subscriptionIdentity`), and its win-back offers.
+    nonisolated let groupMembers: [String: GroupMembers]
 
     public init(
         catalog: Catalog, state: StateDirectory, clock: any StoreClock = SystemClock(),
@@ -51,7 +51,7 @@ public actor SimulatedStore: StoreBackend {
         environment: StoreEnvironment = .xcode
     ) throws {
         self.catalog = catalog
-        self.groupProducts = Self.groupProducts(of: catalog)
+        self.groupMembers = Self.groupMembers(of: catalog)
         self.environment = environment
         self.clock = clock
         self.storefrontOverride = storefrontOverride
