@@ -41,8 +41,10 @@ import Testing
         let count = 300
         // The first write to run holds its batch until every writer has been called (or a second
         // has passed): however the tasks are scheduled, the writes overlap, and all but the first
-        // wait in shared batches.
+        // wait in shared batches. One second for the whole test, not for each write: on a pool
+        // starved by other tests, 300 waits of a second each held a thread for five minutes.
         let called = CallCounter()
+        let deadline = Date().addingTimeInterval(1)
         let results = await withTaskGroup(of: (Int, Result<Int64, any Error>).self) { group in
             for index in 0..<count {
                 group.addTask {
@@ -52,7 +54,6 @@ import Testing
                             index,
                             .success(
                                 try await writer.write { db in
-                                    let deadline = Date().addingTimeInterval(1)
                                     while called.calls.withLock({ $0 }) < count, Date() < deadline { usleep(200) }
                                     // Every tenth write inserts, then fails: its row must not survive.
                                     try db.execute(

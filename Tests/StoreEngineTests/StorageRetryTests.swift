@@ -22,7 +22,9 @@ import Testing
     @Test(.timeLimit(.minutes(1)))
     func aPaymentWhoseOutcomeCannotBeWrittenReachesItOnceTheStoreCanWrite() async throws {
         let fixture = try StoreFixture()
-        try await fixture.setControls { $0.latencyMilliseconds = 200 }
+        // A second of latency: the writer turns read-only before the outcome is due, even on a
+        // loaded machine.
+        try await fixture.setControls { $0.latencyMilliseconds = 1000 }
         let updates = await fixture.store.updates()
         let started = try await fixture.store.add(Payment(productId: StoreFixture.gems, account: "alice"))
         try await writable(fixture.store, false)
