@@ -53,6 +53,11 @@ struct AppStoreAPIError: Error, Sendable, Hashable {
         case serverNotificationURLNotFound = 4_040_007
         case testNotificationNotFound = 4_040_008
         case transactionIdNotFound = 4_040_010
+        /// No route at this path, or not with this method. Apple documents no code for these;
+        /// the store answers with the general code of the status, as Apple's 4000000, 4290000
+        /// and 5000000 are the general codes of theirs.
+        case routeNotFound = 4_040_000
+        case methodNotAllowed = 4_050_000
         case rateLimitExceeded = 4_290_000
         case generalInternal = 5_000_000
         case generalInternalRetryable = 5_000_001
@@ -60,6 +65,7 @@ struct AppStoreAPIError: Error, Sendable, Hashable {
 
     let code: Code
     let message: String
+    var headers: HTTPFields = [:]
 
     init(_ code: Code, _ message: String) {
         self.code = code
@@ -74,7 +80,9 @@ struct AppStoreAPIError: Error, Sendable, Hashable {
     }
 
     func response() -> Response {
-        JSONBody.response(Body(errorCode: code.rawValue, errorMessage: message), status: status)
+        var response = JSONBody.response(Body(errorCode: code.rawValue, errorMessage: message), status: status)
+        response.headers.append(contentsOf: headers)
+        return response
     }
 
     // Apple's own wording where its documentation gives it.

@@ -16,6 +16,7 @@ public enum StoreRoutes {
         // Order matters: the log line sees the status the error middleware chose.
         router.add(middleware: RequestLogMiddleware())
         router.add(middleware: ErrorMiddleware(allowed: allowed, storage: service.store.storageHealth))
+        router.add(middleware: ServerAPIMiddleware(keys: service.apiKeys, clock: service.clock, allowed: allowed))
         addPublicRoutes(router, service)
         addAccountRoutes(router, service)
         addVerifyRoutes(router, service)

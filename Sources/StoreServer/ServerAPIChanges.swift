@@ -135,15 +135,25 @@ enum ServerAPIChanges {
     }
 }
 
-/// Every `/inApps` request: Apple's bearer token first (a plain 401 without one), then each error
-/// in Apple's `{"errorCode", "errorMessage"}` shape, never this server's own.
+/// Every `/inApps` request, routed or not: Apple's bearer token first (a plain 401 without one),
+/// then each error in Apple's `{"errorCode", "errorMessage"}` shape, never this server's own.
+/// Added to the whole router, so an unknown path or method under `/inApps` answers as Apple's
+/// server would and a scan without a token learns nothing about which paths exist.
 struct ServerAPIMiddleware<Context: RequestContext>: RouterMiddleware {
+    static var prefix: String { "/inApps" }
+
     let keys: APIKeyRing
     let clock: any StoreClock
+    let allowed: AllowedMethods
+
+    static func covers(_ path: String) -> Bool {
+        path == prefix || path.hasPrefix(prefix + "/")
+    }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
     {
+        guard Self.covers(request.uri.path) else { return try await next(request, context) }
         do {
             try await keys.authenticate(request.headers[.authorization], now: clock.now())
         } catch {
@@ -156,12 +166,37 @@ struct ServerAPIMiddleware<Context: RequestContext>: RouterMiddleware {
             return error.response()
         } catch let error as APIError where error.status.code < 500 {
             return AppStoreAPIError(.generalBadRequest, "Invalid request. \(error.message)").response()
+        } catch let error as any HTTPResponseError where error.status.code < 500 {
+            return refusal(error.status, request).response()
         } catch let failure as StoreFailure where failure.kind == .storage || failure.kind == .unavailable {
             context.logger.error("store failure: \(failure.message)")
             return AppStoreAPIError.retryable.response()
         } catch {
             context.logger.error("App Store Server API error: \(String(reflecting: error))")
             return AppStoreAPIError.unknown.response()
+        }
+    }
+
+    /// What the router itself refused: no such route or not this method; anything else (a body
+    /// over the limit) is a bad request, as the routes' own body checks answer it.
+    func refusal(_ status: HTTPResponse.Status, _ request: Request) -> AppStoreAPIError {
+        let path = String(request.uri.path.prefix(200))
+        let method = String(request.method.rawValue.prefix(20))
+        switch status {
+        case .notFound:
+            let methods = allowed.methods(for: request.uri.path)
+            guard methods.isEmpty else {
+                var error = AppStoreAPIError(
+                    .methodNotAllowed,
+                    "Method not allowed. \(method) is not allowed on \(path); it allows \(methods.joined(separator: ", "))."
+                )
+                error.headers[.allow] = methods.joined(separator: ", ")
+                return error
+            }
+            return AppStoreAPIError(
+                .routeNotFound, "Not found. The App Store Server API has no route \(method) \(path); see docs/api.md.")
+        default:
+            return AppStoreAPIError(.generalBadRequest, "Invalid request. HTTP \(status.code).")
         }
     }
 }

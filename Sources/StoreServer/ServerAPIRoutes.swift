@@ -9,8 +9,8 @@ import StoreKitModel
 /// backend's unchanged code (Apple's libraries with their base URL pointed here) works against it.
 enum ServerAPIRoutes {
     static func add(_ router: Router<BasicRequestContext>, _ service: StoreService) {
-        let api = router.group("/inApps").add(
-            middleware: ServerAPIMiddleware(keys: service.apiKeys, clock: service.clock))
+        // ServerAPIMiddleware, on the whole router, authenticates these and shapes their errors.
+        let api = router.group(RouterPath(ServerAPIMiddleware<BasicRequestContext>.prefix))
         api.get("/v1/transactions/{transactionId}") { _, context in
             let id = try transactionId(context)
             guard let transaction = try await service.store.serverTransaction(id: id) else {

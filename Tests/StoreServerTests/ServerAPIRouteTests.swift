@@ -182,6 +182,29 @@ extension TestClientProtocol {
         }
     }
 
+    /// Under `/inApps` even what no route answers is Apple's: a plain 401 without a token (a scan
+    /// learns nothing), then Apple's error JSON for an unknown path or method.
+    @Test func unknownPathsAndMethodsUnderInAppsAnswerInApplesShape() async throws {
+        let bearer = BearerToken()
+        let fixture = try await Self.fixture(bearer)
+        let token = try bearer.make()
+        try await fixture.test { client in
+            for path in ["/inApps/v9/nothing", "/inApps", "/inApps/", "/inApps/v1/transactions/1/2/3"] {
+                let anonymous = try await client.send(.get, path)
+                #expect(anonymous.status == .unauthorized && anonymous.headers[.contentType] == "text/plain", "\(path)")
+                let response = try await client.api(.get, path, token: token)
+                #expect(response.status == .notFound && response.headers[.contentType] == "application/json", "\(path)")
+                #expect(try json(response)["errorCode"] as? Int == 4_040_000, "\(path)")
+            }
+            let wrongMethod = try await client.api(.delete, "/inApps/v1/transactions/1", token: token)
+            #expect(wrongMethod.status == .methodNotAllowed && wrongMethod.headers[.allow] == "GET")
+            #expect(try json(wrongMethod)["errorCode"] as? Int == 4_050_000)
+            // Outside /inApps the server's own shape stays.
+            let own = try json(try await client.send(.get, "/v9/nothing"))
+            #expect((own["error"] as? [String: Any])?["code"] as? String == "not_found", "\(own)")
+        }
+    }
+
     /// Premium Yearly is shared with alice's family: kid's copy is not extended, alice's is.
     @Test func aFamilyMembersCopyIsNotExtended() async throws {
         let bearer = BearerToken()
