@@ -100,10 +100,12 @@ public struct StoredNotification: Sendable, Hashable {
     public let transactionId: String?
     public let createdAt: Date
     public let signedPayload: String?
+    /// The customer's reason, for CONSUMPTION_REQUEST.
+    public let consumptionRequestReason: RefundRequestReason?
 
     public init(
         sequence: Int64, uuid: UUID, event: NotificationEvent, transactionId: String?, createdAt: Date,
-        signedPayload: String?
+        signedPayload: String?, consumptionRequestReason: RefundRequestReason? = nil
     ) {
         self.sequence = sequence
         self.uuid = uuid
@@ -111,6 +113,7 @@ public struct StoredNotification: Sendable, Hashable {
         self.transactionId = transactionId
         self.createdAt = createdAt
         self.signedPayload = signedPayload
+        self.consumptionRequestReason = consumptionRequestReason
     }
 }
 

@@ -250,7 +250,8 @@ public final class RemoteStore: StoreBackend {
             case .resolveIssue(let id): (.POST, "/admin/transactions/\(Self.segment(id))/resolve")
             case .refund(let id, let reason):
                 (.POST, "/admin/transactions/\(Self.segment(id))/refund?reason=\(RefundReason(reason).rawValue)")
-            case .requestRefund(let id): (.POST, "/admin/transactions/\(Self.segment(id))/request-refund")
+            case .requestRefund(let id, let reason):
+                (.POST, "/admin/transactions/\(Self.segment(id))/request-refund?reason=\(reason.rawValue)")
             case .declineRefund(let id): (.POST, "/admin/transactions/\(Self.segment(id))/decline-refund")
             case .expireSubscription(let id): (.POST, "/admin/transactions/\(Self.segment(id))/expire")
             case .forceRenewal(let id): (.POST, "/admin/transactions/\(Self.segment(id))/renew")

@@ -79,7 +79,7 @@ public enum ManageVerb: String, CaseIterable, Sendable, Hashable {
         case .decline: ManageAction.declineAskToBuy
         case .resolve: ManageAction.resolveIssue
         case .refund: { .refund($0) }
-        case .requestRefund: ManageAction.requestRefund
+        case .requestRefund: { .requestRefund($0) }
         case .declineRefund: ManageAction.declineRefund
         case .expire: ManageAction.expireSubscription
         case .renew: ManageAction.forceRenewal

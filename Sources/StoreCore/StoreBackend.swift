@@ -21,8 +21,9 @@ public enum ManageAction: Sendable, Hashable {
     /// The App Store refunds the transaction for `reason` (Apple's `revocationReason`).
     case refund(String, reason: RevocationReason = .other)
     /// The customer asks the App Store for a refund: it waits for the App Store's decision
-    /// (`refund` grants it, `declineRefund` refuses it); servers hear CONSUMPTION_REQUEST.
-    case requestRefund(String)
+    /// (`refund` grants it, `declineRefund` refuses it); servers hear CONSUMPTION_REQUEST with
+    /// the customer's reason.
+    case requestRefund(String, reason: RefundRequestReason = .other)
     case declineRefund(String)
     case expireSubscription(String)
     case forceRenewal(String)

@@ -26,7 +26,7 @@ extension SimulatedStore {
                 )
                 return []
             case .approveAskToBuy(let id), .declineAskToBuy(let id), .resolveIssue(let id), .refund(let id, _),
-                .requestRefund(let id), .declineRefund(let id),
+                .requestRefund(let id, _), .declineRefund(let id),
                 .expireSubscription(let id), .forceRenewal(let id), .delete(let id), .setAutoRenew(let id, _),
                 .priceIncrease(let id, _, _),
                 .stopSharing(let id):
@@ -107,14 +107,14 @@ extension SimulatedStore {
             stored.autoRenew = false
             stored.notification = NotificationEvent(.refund)
             try RefundRequests.close(stored.id, db)
-        case .requestRefund:
+        case .requestRefund(_, let reason):
             try RefundRequests.open(stored, at: now, db)
             // Apple asks for consumption data of consumables and auto-renewable subscriptions only.
             let type = catalog.product(id: stored.transaction.productId)?.type
             guard type == .consumable || type == .autoRenewable else { return [] }
             try notify(
                 NotificationEvent(.consumptionRequest), about: stored.id, originalId: stored.transaction.originalId,
-                at: now, db)
+                consumptionRequestReason: reason, at: now, db)
             return []
         case .declineRefund:
             guard try RefundRequests.close(stored.id, db) else {

@@ -14,19 +14,20 @@ extension SimulatedStore {
     @discardableResult
     nonisolated func notify(
         _ event: NotificationEvent, about transactionId: String?, originalId: String?, dedupe: String? = nil,
-        at now: Date, _ db: Database
+        consumptionRequestReason: RefundRequestReason? = nil, at now: Date, _ db: Database
     ) throws -> StoredNotification? {
         let urls = outbox.urls
         guard !urls.isEmpty else { return nil }
         let uuid = UUID()
         try db.cachedStatement(
             sql: """
-                INSERT OR IGNORE INTO notifications (uuid, type, subtype, transaction_id, original_id, created_at, dedupe)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
+                INSERT OR IGNORE INTO notifications
+                    (uuid, type, subtype, transaction_id, original_id, created_at, dedupe, consumption_request_reason)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """
         ).execute(arguments: [
             uuid.uuidString.lowercased(), event.type.rawValue, event.subtype?.rawValue, transactionId, originalId,
-            now.timeIntervalSince1970, dedupe,
+            now.timeIntervalSince1970, dedupe, consumptionRequestReason?.rawValue,
         ])
         guard db.changesCount > 0 else { return nil }
         let sequence = db.lastInsertedRowID
@@ -40,7 +41,7 @@ extension SimulatedStore {
         db.afterNextTransaction { _ in outbox.signal() }
         return StoredNotification(
             sequence: sequence, uuid: uuid, event: event, transactionId: transactionId, createdAt: now,
-            signedPayload: nil)
+            signedPayload: nil, consumptionRequestReason: consumptionRequestReason)
     }
 
     /// The outbox entry of a recorded change, when it tells of one.

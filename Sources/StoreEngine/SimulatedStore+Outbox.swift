@@ -9,7 +9,7 @@ import StoreKitModel
 /// the retry it schedules, and the history Get Notification History and `/admin` read.
 extension SimulatedStore {
     private static let notificationColumns =
-        "n.seq, n.uuid, n.type, n.subtype, n.transaction_id, n.created_at, n.signed_payload"
+        "n.seq, n.uuid, n.type, n.subtype, n.transaction_id, n.created_at, n.signed_payload, n.consumption_request_reason"
 
     /// Deliveries due by `now` at each of `urls`, the longest waiting first, at most `limit` per
     /// URL: a URL with a long backlog (a receiver that hangs) does not keep the others' from being
@@ -21,11 +21,14 @@ extension SimulatedStore {
                 due += try Row.fetchAll(
                     db.cachedStatement(
                         sql: """
-                            SELECT \(Self.notificationColumns), d.url, d.attempts FROM notification_deliveries d JOIN notifications n ON n.uuid = d.uuid
+                            SELECT \(Self.notificationColumns), d.url AS delivery_url, d.attempts AS delivery_attempts FROM notification_deliveries d JOIN notifications n ON n.uuid = d.uuid
                             WHERE d.url = ? AND d.next_attempt IS NOT NULL AND d.next_attempt <= ? ORDER BY d.next_attempt LIMIT ?
                             """), arguments: [url, now.timeIntervalSince1970, limit]
                 )
-                .map { row in NotificationDelivery(notification: Self.notification(row), url: row[7], attempts: row[8])
+                .map { row in
+                    NotificationDelivery(
+                        notification: Self.notification(row), url: row["delivery_url"],
+                        attempts: row["delivery_attempts"])
                 }
             }
             return due.sorted { $0.notification.sequence < $1.notification.sequence }
@@ -221,7 +224,8 @@ extension SimulatedStore {
         let subtype = (row[3] as String?).flatMap(NotificationSubtype.init(rawValue:))
         return StoredNotification(
             sequence: row[0], uuid: uuid, event: NotificationEvent(type, subtype), transactionId: row[4],
-            createdAt: Date(timeIntervalSince1970: row[5]), signedPayload: row[6])
+            createdAt: Date(timeIntervalSince1970: row[5]), signedPayload: row[6],
+            consumptionRequestReason: (row[7] as String?).flatMap(RefundRequestReason.init(rawValue:)))
     }
 
     private static func record(_ notification: StoredNotification, _ db: Database) throws -> NotificationRecord {

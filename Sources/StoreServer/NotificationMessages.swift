@@ -14,6 +14,8 @@ struct NotificationPayload: Encodable, Sendable {
         let signedRenewalInfo: String?
         /// The subscription's status (1–5), for a subscription's notification.
         let status: Int?
+        /// The customer's reason for the refund request, in CONSUMPTION_REQUEST.
+        var consumptionRequestReason: String? = nil
     }
 
     let notificationType: String

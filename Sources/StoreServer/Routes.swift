@@ -346,7 +346,7 @@ public enum StoreRoutes {
                 ("resolve", ManageAction.resolveIssue),
                 ("expire", ManageAction.expireSubscription),
                 ("renew", ManageAction.forceRenewal),
-                ("request-refund", ManageAction.requestRefund), ("decline-refund", ManageAction.declineRefund),
+                ("decline-refund", ManageAction.declineRefund),
                 ("stop-sharing", ManageAction.stopSharing),
                 ("auto-renew/on", { .setAutoRenew($0, true) }), ("auto-renew/off", { .setAutoRenew($0, false) }),
             ]
@@ -366,6 +366,10 @@ public enum StoreRoutes {
         admin.post("/transactions/{transactionId}/refund") { request, context in
             let reason = try refundReason(request.uri.queryParameters["reason"].map(String.init))
             return try await manage(.refund(try transactionId(context), reason: reason.revocationReason), service)
+        }
+        admin.post("/transactions/{transactionId}/request-refund") { request, context in
+            let reason = try refundRequestReason(request.uri.queryParameters["reason"].map(String.init))
+            return try await manage(.requestRefund(try transactionId(context), reason: reason), service)
         }
         admin.delete("/transactions/{transactionId}") { _, context in
             try await manage(.delete(try transactionId(context)), service)
@@ -435,6 +439,18 @@ public enum StoreRoutes {
         guard let reason = RefundReason(rawValue: text) else {
             throw APIError.badRequest(
                 "reason=\(text.prefix(40)) is not a refund reason (expected \(RefundReason.inWords))", field: "reason")
+        }
+        return reason
+    }
+
+    /// `?reason=` of a refund request: the customer's reason (`other` when absent), in this
+    /// store's spelling or Apple's.
+    static func refundRequestReason(_ text: String?) throws -> RefundRequestReason {
+        guard let text else { return .other }
+        guard let reason = RefundRequestReason(name: text) else {
+            throw APIError.badRequest(
+                "reason=\(text.prefix(40)) is not a refund request reason (expected \(RefundRequestReason.inWords))",
+                field: "reason")
         }
         return reason
     }

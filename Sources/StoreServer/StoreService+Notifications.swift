@@ -55,11 +55,12 @@ extension StoreService {
 
     /// `ResponseBodyV2DecodedPayload`, signed with the store's chain.
     func sign(_ notification: StoredNotification, context: NotificationContext?, at now: Date) -> String {
-        let data = NotificationPayload.Data(
+        var data = NotificationPayload.Data(
             appAppleId: appAppleId, bundleId: catalog.bundleId, bundleVersion: AppTransactionInfo.appVersion,
             environment: store.environment, signedTransactionInfo: context.map { signed($0.transaction) },
             signedRenewalInfo: context?.subscription.map { signedRenewalInfo($0, at: now) },
             status: context?.subscription?.status.rawValue)
+        data.consumptionRequestReason = notification.consumptionRequestReason?.appleName
         return signer.sign(
             NotificationPayload(
                 notificationType: notification.event.type.rawValue, subtype: notification.event.subtype?.rawValue,

@@ -6,7 +6,7 @@ import StoreKitModel
 /// refund request (`beginRefundRequest`). A simulated error for either fails it as StoreKit would.
 extension Reducer {
     /// Apple's refund-request reasons, in the order its sheet lists them.
-    static let refundReasonCount = 4
+    static let refundReasonCount = RefundRequestReason.allCases.count
 
     static func openSubscriptions(_ state: inout AppState) {
         if let error = state.controls.apiErrors[.manageSubscriptions] {
@@ -97,8 +97,8 @@ extension Reducer {
         return []
     }
 
-    /// Choose a reason, then Enter submits (the test environment approves at once, as Xcode's
-    /// does) or Esc cancels (`userCancelled`).
+    /// Choose a reason, then Enter submits (servers hear CONSUMPTION_REQUEST with it; the test
+    /// environment then approves at once, as Xcode's does) or Esc cancels (`userCancelled`).
     static func refundRequestKey(_ state: inout AppState, _ key: Key, _ request: RefundRequest) -> [Effect] {
         let strings = UIStrings(state.language)
         var request = request
@@ -112,7 +112,12 @@ extension Reducer {
             }
             state.sheet = nil
             say(&state, strings.refundSubmitted(Presentation.title(state, transaction: request.transactionId)))
-            return [.manage(.refund(request.transactionId)), .refresh(account: state.account.name)]
+            let reason = RefundRequestReason.allCases[min(request.reason, refundReasonCount - 1)]
+            return [
+                .manage(.requestRefund(request.transactionId, reason: reason)),
+                .manage(.refund(request.transactionId, reason: reason.revocationReason)),
+                .refresh(account: state.account.name),
+            ]
         case .close:
             state.sheet = nil
             say(&state, strings.refundCancelled)

@@ -476,8 +476,8 @@ enum Sheets {
             Line(text: strings.refundQuestion(title, price: price), role: .title),
             Line(text: strings.refundReasonPrompt),
         ]
-        lines += strings.refundReasons.enumerated().map { index, reason in
-            Line(text: reason, selected: index == request.reason, wraps: false)
+        lines += RefundRequestReason.allCases.enumerated().map { index, reason in
+            Line(text: strings.refundReason(reason), selected: index == request.reason, wraps: false)
         }
         return lines
     }

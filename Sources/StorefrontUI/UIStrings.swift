@@ -432,13 +432,15 @@ public struct UIStrings: Sendable {
         pick("Request a refund of \(title) (\(price))?", "为“\(title)”（\(price)）申请退款？")
     }
     var refundReasonPrompt: String { pick("Choose a reason:", "选择原因：") }
-    var refundReasons: [String] {
-        zh
-            ? ["我并非有意购买", "我的孩子未经允许购买", "购买的项目无法正常使用", "其他"]
-            : [
-                "I didn't mean to buy this", "My child bought it without permission",
-                "The purchase didn't work as expected", "Other",
-            ]
+    /// The reasons of Apple's refund request sheet, in `RefundRequestReason.allCases` order.
+    func refundReason(_ reason: RefundRequestReason) -> String {
+        switch reason {
+        case .unintendedPurchase: pick("I didn't mean to buy this", "我并非有意购买")
+        case .fulfillmentIssue: pick("I didn't receive it, or it doesn't work", "未收到购买的项目，或无法正常使用")
+        case .unsatisfiedWithPurchase: pick("It isn't what I expected", "与我的预期不符")
+        case .legal: pick("A legal reason", "法律原因")
+        case .other: pick("Other", "其他")
+        }
     }
     func refundSubmitted(_ title: String) -> String {
         pick(

@@ -100,12 +100,29 @@ struct ManageCommand: AsyncParsableCommand {
         }
     }
 
-    struct RequestRefund: TransactionAction {
-        static let verb = ManageVerb.requestRefund
-        static let abstract =
-            "The customer asks for a refund: it waits for `refund` or `decline-refund`; servers hear CONSUMPTION_REQUEST."
+    struct RequestRefund: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: ManageVerb.requestRefund.rawValue,
+            abstract:
+                "The customer asks for a refund: it waits for `refund` or `decline-refund`; servers hear CONSUMPTION_REQUEST.",
+            discussion: """
+                CONSUMPTION_REQUEST (for consumables and auto-renewable subscriptions, as Apple sends it) carries the \
+                customer's reason as consumptionRequestReason.
+                """)
         @Argument(help: "The transaction's id.") var id: String
+        @Option(
+            name: .customLong("reason"),
+            help: ArgumentHelp(
+                "Why the customer asks: other (the default), unintended-purchase, fulfillment-issue, unsatisfied-with-purchase or legal.",
+                valueName: RefundRequestReason.allCases.map(\.rawValue).joined(separator: "|")))
+        var reason: RefundRequestReason = .other
         @OptionGroup var options: StoreOptions
+
+        func run() async throws {
+            try await ManageCommand.perform(
+                .requestRefund(id, reason: reason),
+                words: [ManageVerb.requestRefund.rawValue, id, RefundReason.option, reason.rawValue], options: options)
+        }
     }
 
     struct DeclineRefund: TransactionAction {
@@ -227,6 +244,7 @@ extension Switch: ExpressibleByArgument {}
 extension PriceIncreaseStep: ExpressibleByArgument {}
 
 extension RefundReason: ExpressibleByArgument {}
+extension RefundRequestReason: ExpressibleByArgument {}
 
 /// A manager action on one transaction: `manage VERB ID`.
 protocol TransactionAction: AsyncParsableCommand {

@@ -4,7 +4,8 @@
 Usage: notification_receiver.py PORT ROOT_URL BUNDLE_ID ACCEPTED_FILE [FAIL_RATE [SEED]]
 PORT 0 picks a free one; the port is printed on the first line ("listening PORT").
 Each accepted notification is appended to ACCEPTED_FILE as one JSON line:
-{"uuid", "type", "subtype", "transactionId", "ownership", "revocationReason", "payloadSha"}. A payload that does not verify is answered
+{"uuid", "type", "subtype", "transactionId", "ownership", "revocationReason",
+"consumptionRequestReason", "payloadSha"}. A payload that does not verify is answered
 400 and written as {"error": ...}. A refused delivery (FAIL_RATE of them, seeded, at
 most twice per notification) is answered 500, as a receiver that is down or failing would.
 """
@@ -76,6 +77,7 @@ class Receiver:
             return 400, {"error": repr(error)}
         line = {"uuid": decoded.notificationUUID, "type": decoded.rawNotificationType, "subtype": decoded.rawSubtype,
                 "transactionId": transaction_id, "ownership": ownership, "revocationReason": revocation_reason,
+                "consumptionRequestReason": decoded.data.rawConsumptionRequestReason if decoded.data else None,
                 "payloadSha": hashlib.sha256(payload.encode()).hexdigest()}
         with self.lock:
             self.accepted.append(line)

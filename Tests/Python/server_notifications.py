@@ -104,7 +104,7 @@ def main():
     admin.call("POST", "/admin/transactions/%s/refund?reason=app-issue" % gems)
     admin.call("POST", "/admin/transactions/%s/auto-renew/off" % subscription)
     # Consumption data is asked for a subscription (and a consumable), never for a non-consumable.
-    admin.call("POST", "/admin/transactions/%s/request-refund" % subscription)
+    admin.call("POST", "/admin/transactions/%s/request-refund?reason=unintended-purchase" % subscription)
     admin.call("POST", "/admin/transactions/%s/decline-refund" % subscription)
     admin.call("POST", "/admin/transactions/%s/request-refund" % ads)
     admin.call("POST", "/admin/transactions/%s/decline-refund" % ads)
@@ -129,6 +129,10 @@ def main():
     check("the refund is about the refunded transaction", refund["ownership"] == "PURCHASED", refund)
     asked = [line["transactionId"] for line in receiver.accepted if line["type"] == "CONSUMPTION_REQUEST"]
     check("CONSUMPTION_REQUEST for the subscription, none for the non-consumable", asked == [subscription], asked)
+    reasons = [line["consumptionRequestReason"] for line in receiver.accepted if line["type"] == "CONSUMPTION_REQUEST"]
+    check("CONSUMPTION_REQUEST carries the customer's reason", reasons == ["UNINTENDED_PURCHASE"], reasons)
+    others = [line for line in receiver.accepted if line["type"] != "CONSUMPTION_REQUEST" and line["consumptionRequestReason"]]
+    check("no other notification carries a consumption request reason", not others, others[:1])
     check("REFUND carries reason=app-issue as revocationReason 1", refund["revocationReason"] == 1, refund)
     refunded_gems = verifier.verify_and_decode_signed_transaction(client.get_transaction_info(gems).signedTransactionInfo)
     check("the refunded gems' JWS: an issue with the app", refunded_gems.revocationReason == RevocationReason.REFUNDED_DUE_TO_ISSUE,

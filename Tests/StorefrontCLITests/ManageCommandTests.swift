@@ -177,6 +177,22 @@ import Testing
         #expect(plain.stdout == "refund \(gems): done; \(gems) is refunded (other)\n")
     }
 
+    /// A refund request takes the customer's reason (what CONSUMPTION_REQUEST carries); an
+    /// unknown one is a usage error that names the five.
+    @Test func aRefundRequestTakesTheCustomersReason() throws {
+        let state = try StateDir()
+        let id = try state.buy(ProductID.gems).transactionId()
+        let bad = try state.run(["manage", "request-refund", id, "--reason", "changed-my-mind"])
+        #expect(bad.status == 2, "\(bad)")
+        for reason in RefundRequestReason.allCases {
+            #expect(bad.stderr.contains(reason.rawValue), "\(bad)")
+        }
+        let asked = try state.manage("request-refund", id, "--reason", "unintended-purchase")
+        #expect(asked.stdout == "request-refund \(id) --reason unintended-purchase: done\n")
+        let again = try state.run(["manage", "request-refund", id])
+        #expect(again.status == 1 && again.stderr.contains("already requested"), "\(again)")
+    }
+
     @Test func refundOfAFailedTransactionIsRefused() throws {
         let state = try StateDir()
         let id = try state.buy(ProductID.removeAds, "--outcome", "fail:0").transactionId()

@@ -38,8 +38,15 @@ import Testing
             $0.status = ReducerTests.status("Premium Monthly cancelled: it runs to the end of its period.")
         }
         store.press(.character("f")) { $0.sheet = .refundRequest(RefundRequest(transactionId: Self.monthly.id)) }
+        #expect(Golden.text(store.state).contains("I didn't receive it, or it doesn't work"))
         store.press(.down) { $0.sheet = .refundRequest(RefundRequest(transactionId: Self.monthly.id, reason: 1)) }
-        store.press(.enter, effects: [.manage(.refund(Self.monthly.id)), .refresh(account: "alice")]) {
+        // The reason chosen is the one servers hear (consumptionRequestReason); an issue with
+        // receiving or using the purchase is refunded as the app's (revocationReason 1).
+        let effects: [Effect] = [
+            .manage(.requestRefund(Self.monthly.id, reason: .fulfillmentIssue)),
+            .manage(.refund(Self.monthly.id, reason: .developerIssue)), .refresh(account: "alice"),
+        ]
+        store.press(.enter, effects: effects) {
             $0.sheet = nil
             $0.status = ReducerTests.status(
                 "Refund request for Premium Monthly submitted; the test environment approves it at once.")
