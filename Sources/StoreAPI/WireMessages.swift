@@ -419,6 +419,9 @@ public struct WireAppTransaction: Codable, Sendable, Hashable {
     public let bundleId: String
     public let originalPurchaseDate: Int64
     public let originalApplicationVersion: String
+    /// Optional when read: a server before catalogs had an `app` section sent none.
+    public let applicationVersion: String?
+    public let preorderDate: Int64?
     public let environment: StoreEnvironment
 
     public init(_ info: AppTransactionInfo) {
@@ -426,6 +429,8 @@ public struct WireAppTransaction: Codable, Sendable, Hashable {
         bundleId = info.bundleId
         originalPurchaseDate = info.originalPurchaseDate.epochMilliseconds
         originalApplicationVersion = info.originalApplicationVersion
+        applicationVersion = info.applicationVersion
+        preorderDate = info.preorderDate?.epochMilliseconds
         environment = info.environment
     }
 
@@ -433,6 +438,8 @@ public struct WireAppTransaction: Codable, Sendable, Hashable {
         AppTransactionInfo(
             appTransactionId: appTransactionId, bundleId: bundleId,
             originalPurchaseDate: Date(epochMilliseconds: originalPurchaseDate),
-            originalApplicationVersion: originalApplicationVersion, environment: environment)
+            originalApplicationVersion: originalApplicationVersion,
+            applicationVersion: applicationVersion ?? AppTransactionInfo.appVersion,
+            preorderDate: preorderDate.map { Date(epochMilliseconds: $0) }, environment: environment)
     }
 }

@@ -9,11 +9,16 @@ import StoreKitModel
 /// after the first gives the same original purchase date.
 extension SimulatedStore {
     /// The account's first purchase of the app: its first transaction's date, or now for an
-    /// account with none, recorded at the first ask.
+    /// account with none, recorded at the first ask (a read after that: the app asks at launch).
     public func appFirstSeen(account: String) async throws -> Date {
+        let key = "app.first_seen.\(account)"
+        if let kept = try await database.pool.guardedRead({ db in try StoreDatabase.setting(db, key) })
+            .flatMap(Double.init)
+        {
+            return Date(timeIntervalSince1970: kept)
+        }
         let now = clock.now()
         return try await database.writer.write { db in
-            let key = "app.first_seen.\(account)"
             if let kept = try StoreDatabase.setting(db, key).flatMap(Double.init) {
                 return Date(timeIntervalSince1970: kept)
             }
@@ -26,11 +31,20 @@ extension SimulatedStore {
         }
     }
 
+    /// The catalog's `app` section decides the versions, and the dates when it gives them.
     public func appTransaction(account: String) async throws -> AppTransactionInfo {
-        AppTransactionInfo(
+        let app = catalog.settings.app
+        let purchased: Date
+        if let date = app.purchaseDate {
+            purchased = date
+        } else {
+            purchased = try await appFirstSeen(account: account)
+        }
+        return AppTransactionInfo(
             appTransactionId: Self.appTransactionId(bundleId: catalog.bundleId, account: account),
-            bundleId: catalog.bundleId, originalPurchaseDate: try await appFirstSeen(account: account),
-            originalApplicationVersion: AppTransactionInfo.appVersion, environment: environment)
+            bundleId: catalog.bundleId, originalPurchaseDate: purchased,
+            originalApplicationVersion: app.originalVersion,
+            applicationVersion: app.version, preorderDate: app.preorderDate, environment: environment)
     }
 
     /// The account's app transaction id: one per app and account, the same in every JWS, digits

@@ -16,12 +16,14 @@ struct SignedAppTransactionPayload: Encodable, Sendable {
     let originalApplicationVersion: String
     let appTransactionId: String
     let originalPlatform: String
+    /// Only for an app the account pre-ordered, as Apple leaves it out otherwise.
+    let preorderDate: Int64?
 
     init(_ info: AppTransactionInfo, appAppleId: Int64?, at now: Date) {
         receiptType = info.environment
         self.appAppleId = appAppleId
         bundleId = info.bundleId
-        applicationVersion = AppTransactionInfo.appVersion
+        applicationVersion = info.applicationVersion
         versionExternalIdentifier = 0
         receiptCreationDate = now.epochMilliseconds
         requestDate = now.epochMilliseconds
@@ -29,6 +31,7 @@ struct SignedAppTransactionPayload: Encodable, Sendable {
         originalApplicationVersion = info.originalApplicationVersion
         appTransactionId = info.appTransactionId
         originalPlatform = "iOS"
+        preorderDate = info.preorderDate?.epochMilliseconds
     }
 }
 

@@ -56,7 +56,7 @@ extension StoreService {
     /// `ResponseBodyV2DecodedPayload`, signed with the store's chain.
     func sign(_ notification: StoredNotification, context: NotificationContext?, at now: Date) -> String {
         var data = NotificationPayload.Data(
-            appAppleId: appAppleId, bundleId: catalog.bundleId, bundleVersion: AppTransactionInfo.appVersion,
+            appAppleId: appAppleId, bundleId: catalog.bundleId, bundleVersion: catalog.settings.app.version,
             environment: store.environment, signedTransactionInfo: context.map { signed($0.transaction) },
             signedRenewalInfo: context?.subscription.map { signedRenewalInfo($0, at: now) },
             status: context?.subscription?.status.rawValue)

@@ -248,6 +248,8 @@ public final class EffectRunner: Sendable {
                 await refresh(account: account)
                 report(.appSteps(steps))
             }
+        case .loadAppTransaction(let account):
+            report(.appTransactionLoaded(account: account, try await store.appTransaction(account: account)))
         case .restore(let account):
             do {
                 let restored = try await store.restore(account: account)

@@ -15,6 +15,8 @@ public enum Action: Sendable, Equatable {
     /// What the app did for a transaction (delivered, verified, finished, …).
     case appSteps([AppStep])
     case snapshot(StoreSnapshot)
+    /// The account's AppTransaction, as `AppTransaction.shared` gives the app at launch.
+    case appTransactionLoaded(account: String, AppTransactionInfo)
     case paymentAdded(Transaction)
     /// Adding the payment failed because the store went away: it may have arrived before it did.
     /// `orderId` is the app's order, which the transaction would carry as `applicationUsername`.
@@ -79,6 +81,8 @@ public enum Effect: Sendable, Hashable {
     case refresh(account: String)
     /// At launch and after an account switch: re-deliver what the queue holds unfinished.
     case replayUnfinished(account: String)
+    /// At launch and after an account switch: read the account's AppTransaction.
+    case loadAppTransaction(account: String)
     case restore(account: String)
     case setControls(TestControls)
     case manage(ManageAction)

@@ -30,6 +30,8 @@ public struct AppState: Sendable, Equatable {
     public var balances: [String: Int] = [:]
     public var entitlements: [Entitlement] = []
     public var controls = TestControls()
+    /// The account's purchase of the app, once read (the account sheet shows it).
+    public var appTransaction: AppTransactionInfo?
     public var sheet: Sheet?
     public var status: StatusMessage?
     /// The key-echo line for presenters (`--show-keys`); nil when off.

@@ -288,6 +288,7 @@ extension Reducer {
         state.pending = []
         state.balances = [:]
         state.entitlements = []
+        state.appTransaction = nil
         state.inFlight = []
         state.progress = [:]
         state.armed = nil
@@ -295,6 +296,7 @@ extension Reducer {
         return [
             .setControls(state.controls), .replayUnfinished(account: account.name),
             .loadProducts(storefront: state.storefront.id), .refresh(account: account.name),
+            .loadAppTransaction(account: account.name),
         ]
     }
 }

@@ -14,7 +14,7 @@ public enum Reducer {
     public static func start(_ state: AppState) -> [Effect] {
         [
             .replayUnfinished(account: state.account.name), .loadProducts(storefront: state.storefront.id),
-            .refresh(account: state.account.name),
+            .refresh(account: state.account.name), .loadAppTransaction(account: state.account.name),
         ]
     }
 
@@ -59,6 +59,10 @@ public enum Reducer {
             return appSteps(&state, steps)
         case .snapshot(let snapshot):
             return applySnapshot(&state, snapshot)
+        case .appTransactionLoaded(let account, let info):
+            // A read asked for before a switch may land after it: only the account's own is kept.
+            if account == state.account.name { state.appTransaction = info }
+            return []
         case .paymentAdded(let transaction):
             state.inFlight.insert(transaction.id)
             upsert(&state, transaction)

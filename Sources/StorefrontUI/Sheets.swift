@@ -68,7 +68,7 @@ enum Sheets {
                         "\(CellWidth.pad(account.name, to: 12)) \(account.storefront)  \(flags.joined(separator: ", "))",
                     selected: index == selection, wraps: false)
             }
-            return (strings.accountTitle, lines, hints.picker)
+            return (strings.accountTitle, lines + appTransaction(state, strings), hints.picker)
         case .testControls(let selection):
             let lines = ControlRow.allCases.map { row in
                 Line(
@@ -404,6 +404,30 @@ enum Sheets {
         for advice in strings.pendingAdvice(paid: paid, askToBuy: askToBuy) {
             lines.append(Line(text: ""))
             lines.append(Line(text: advice))
+        }
+        return lines
+    }
+
+    /// The signed-in account's AppTransaction, under the accounts: what `AppTransaction.shared`
+    /// tells the app (or its simulated failure).
+    static func appTransaction(_ state: AppState, _ strings: UIStrings) -> [Line] {
+        var lines = [Line(text: ""), Line(text: strings.appTransactionTitle(state.account.name), role: .title)]
+        if let error = state.controls.apiErrors[.appTransaction] {
+            return lines + [Line(text: strings.appTransactionUnavailable(error), role: .warning)]
+        }
+        guard let info = state.appTransaction else {
+            return lines + [Line(text: strings.readingAppTransaction, role: .muted)]
+        }
+        let day = Date.FormatStyle(
+            date: .numeric, time: .omitted, locale: Locale(identifier: state.locale), timeZone: state.timeZone)
+        lines.append(Line(text: "appTransactionId \(info.appTransactionId)"))
+        lines.append(
+            Line(
+                text: strings.appFirstGot(
+                    info.originalPurchaseDate.formatted(day), original: info.originalApplicationVersion,
+                    now: info.applicationVersion)))
+        if let preorder = info.preorderDate {
+            lines.append(Line(text: strings.appPreordered(preorder.formatted(day)), role: .muted))
         }
         return lines
     }

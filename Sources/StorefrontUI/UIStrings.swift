@@ -558,6 +558,21 @@ public struct UIStrings: Sendable {
     }
     var storefrontTitle: String { pick("Storefront", "店面") }
     var accountTitle: String { pick("Account", "账户") }
+    func appTransactionTitle(_ account: String) -> String {
+        pick("\(account)'s purchase of the app (AppTransaction)", "\(account) 的应用购买记录（AppTransaction）")
+    }
+    func appFirstGot(_ date: String, original: String, now: String) -> String {
+        pick(
+            "First got the app \(date), version \(original); running version \(now)",
+            "\(date) 首次获得应用，版本 \(original)；当前版本 \(now)")
+    }
+    var readingAppTransaction: String { pick("Reading…", "正在读取…") }
+    func appPreordered(_ date: String) -> String { pick("Pre-ordered \(date)", "\(date) 预订") }
+    func appTransactionUnavailable(_ error: StoreError) -> String {
+        pick(
+            "AppTransaction.shared failed: \(error.domain) \(error.code) \(error.name) (a simulated error)",
+            "AppTransaction.shared 失败：\(error.domain) \(error.code) \(error.name)（模拟错误）")
+    }
     var controlsTitle: String { pick("Test controls", "测试控制") }
     var managerTitle: String { pick("Transaction manager", "交易管理器") }
     var clearedAll: String { pick("Every transaction deleted.", "已删除所有交易。") }

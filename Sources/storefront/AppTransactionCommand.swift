@@ -19,6 +19,12 @@ struct AppTransactionCommand: AsyncParsableCommand {
     func run() async throws {
         let session = try await options.open()
         let info: AppTransactionInfo
+        // StoreKit's AppTransaction.shared failing (a simulated error), as the app would see it.
+        if let error = try await session.store.controls().apiErrors[.appTransaction] {
+            throw CommandFailure.failure(
+                "AppTransaction.shared failed: \(error.domain) \(error.code) \(error.name) (a simulated error; manage set api-error app-transaction none turns it off)"
+            )
+        }
         do {
             info = try await session.store.appTransaction(account: session.account.name)
         } catch let failure as StoreFailure {
@@ -34,7 +40,8 @@ struct AppTransactionCommand: AsyncParsableCommand {
                     "  appTransactionId:           \(record.appTransactionId)",
                     "  originalPurchaseDate:       \(record.originalPurchaseDate)",
                     "  originalApplicationVersion: \(record.originalApplicationVersion)",
-                ])
+                    "  applicationVersion:         \(record.applicationVersion)",
+                ] + (record.preorderDate.map { ["  preorderDate:               \($0)"] } ?? []))
         }
     }
 }
@@ -46,6 +53,9 @@ struct AppTransactionJSON: Encodable {
     let bundleId: String
     let originalPurchaseDate: String
     let originalApplicationVersion: String
+    let applicationVersion: String
+    /// Only for an app the account pre-ordered.
+    let preorderDate: String?
     let environment: String
 
     init(_ info: AppTransactionInfo, account: String) {
@@ -54,6 +64,8 @@ struct AppTransactionJSON: Encodable {
         bundleId = info.bundleId
         originalPurchaseDate = info.originalPurchaseDate.formatted(.iso8601)
         originalApplicationVersion = info.originalApplicationVersion
+        applicationVersion = info.applicationVersion
+        preorderDate = info.preorderDate?.formatted(.iso8601)
         environment = info.environment.rawValue
     }
 }

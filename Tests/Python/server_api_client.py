@@ -117,6 +117,9 @@ def main():
     check("app transaction", app.bundleId == bundle and app.appTransactionId == waiting.appTransactionId
           and app.originalPurchaseDate <= first.purchaseDate and app.receiptType == Environment.SANDBOX,
           (app.appTransactionId, app.originalPurchaseDate))
+    check("app transaction versions from the catalog's app section", app.applicationVersion == "3.2"
+          and app.originalApplicationVersion == "1.0" and app.preorderDate is None and app.originalPlatform is not None,
+          (app.applicationVersion, app.originalApplicationVersion, app.preorderDate))
     again = verifier.verify_and_decode_app_transaction(
         client.get_app_transaction_info(app.appTransactionId).signedAppTransactionInfo)
     check("app transaction by its own id", again.appTransactionId == app.appTransactionId

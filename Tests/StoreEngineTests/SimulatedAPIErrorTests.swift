@@ -67,7 +67,7 @@ import Testing
         #expect(throws: ControlProblem.self) { try controls.setAPIError("purchases", "fail:0") }
         #expect(throws: ControlProblem.self) { try controls.setAPIError("purchase", "deferred") }
         do {
-            try controls.setAPIError("app-transaction", "fail:0")
+            try controls.setAPIError("in-app-messages", "fail:0")
             Issue.record("an API Storefront has no call for was accepted")
         } catch {
             #expect(error.message.contains("expected one of load-products, purchase"))

@@ -20,7 +20,7 @@ import Testing
             #expect(error["code"] as? Int == -1009)
             #expect((products["products"] as? [Any])?.isEmpty == true)
             let refused = try await client.send(
-                .put, "/admin/controls", json: #"{"apiErrors": {"app-transaction": "fail:0"}}"#, admin: true)
+                .put, "/admin/controls", json: #"{"apiErrors": {"in-app-messages": "fail:0"}}"#, admin: true)
             #expect(refused.status == .unprocessableContent)
             #expect((try json(refused)["error"] as? [String: Any])?["field"] as? String == "apiErrors")
             _ = try await client.object(.put, "/admin/controls", json: #"{"apiErrors": {}}"#, admin: true)

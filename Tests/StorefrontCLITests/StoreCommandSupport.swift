@@ -43,6 +43,18 @@ final class StateDir: Sendable {
     var storeDatabase: String { path + "/store.sqlite" }
     var appDatabase: String { path + "/app.sqlite" }
 
+    /// products.json changed by `change`, written beside the state directory (a new file each call).
+    func writeCatalog(_ change: (inout [String: Any]) -> Void) throws -> URL {
+        let original = try Data(contentsOf: Executable.repositoryRoot.appendingPathComponent("products.json"))
+        guard var root = try JSONSerialization.jsonObject(with: original) as? [String: Any] else {
+            throw CocoaError(.fileReadCorruptFile)
+        }
+        change(&root)
+        let url = self.root.appendingPathComponent("catalog-\(UUID().uuidString).json")
+        try JSONSerialization.data(withJSONObject: root).write(to: url)
+        return url
+    }
+
     /// Runs `storefront ARGUMENTS --state DIR` to completion (killed and recorded as an issue after `timeout`).
     func run(
         _ arguments: [String], timeout: TimeInterval = 60,

@@ -43,6 +43,7 @@ import Testing
         #expect(
             Reducer.start(state) == [
                 .replayUnfinished(account: "alice"), .loadProducts(storefront: "USA"), .refresh(account: "alice"),
+                .loadAppTransaction(account: "alice"),
             ])
         #expect(state.catalogLoad == .loading)
     }
@@ -462,7 +463,7 @@ import Testing
             .enter,
             effects: [
                 .setControls(controls), .replayUnfinished(account: "kenji"), .loadProducts(storefront: "JPN"),
-                .refresh(account: "kenji"),
+                .refresh(account: "kenji"), .loadAppTransaction(account: "kenji"),
             ]
         ) {
             $0.sheet = nil
@@ -501,6 +502,25 @@ import Testing
         #expect(store.state.list.displayPrices.count == store.state.list.products.count)
     }
 
+    /// The account sheet shows what `AppTransaction.shared` gave the signed-in account; a read
+    /// for an account switched away from is dropped, and a simulated failure is shown instead.
+    @Test func theAccountSheetShowsTheAppTransaction() {
+        var store = ReducerTestStore(F.state())
+        let info = AppTransactionInfo(
+            appTransactionId: "704289112461000101", bundleId: F.catalog.bundleId,
+            originalPurchaseDate: Date(timeIntervalSince1970: 1_736_931_600), originalApplicationVersion: "1.0",
+            applicationVersion: "3.2", preorderDate: Date(timeIntervalSince1970: 1_735_776_000), environment: .xcode)
+        store.send(.appTransactionLoaded(account: "kenji", info))
+        store.send(.appTransactionLoaded(account: "alice", info)) { $0.appTransaction = info }
+        store.press(.character("a")) { $0.sheet = .accountPicker(selection: 0) }
+        let text = Golden.text(store.state)
+        #expect(text.contains("appTransactionId 704289112461000101"), "\(text)")
+        #expect(text.contains("version 1.0; running version 3.2"), "\(text)")
+        #expect(text.contains("Pre-ordered"), "\(text)")
+        store.arrange { $0.controls.apiErrors[.appTransaction] = .storeKit(.unknown) }
+        #expect(Golden.text(store.state).contains("AppTransaction.shared failed: SKErrorDomain 0"))
+    }
+
     @Test func switchingAccountReplaysThatAccountsQueue() {
         var store = ReducerTestStore(F.state())
         let bought = F.transaction("2000000000000009", F.gems, .purchased)
@@ -521,7 +541,7 @@ import Testing
             .enter,
             effects: [
                 .setControls(controls), .replayUnfinished(account: "kenji"), .loadProducts(storefront: "JPN"),
-                .refresh(account: "kenji"),
+                .refresh(account: "kenji"), .loadAppTransaction(account: "kenji"),
             ]
         ) {
             $0.sheet = nil
@@ -765,7 +785,7 @@ import Testing
             .enter,
             effects: [
                 .setControls(controls), .replayUnfinished(account: "kenji"), .loadProducts(storefront: "JPN"),
-                .refresh(account: "kenji"),
+                .refresh(account: "kenji"), .loadAppTransaction(account: "kenji"),
             ]
         ) {
             $0.sheet = nil

@@ -7,7 +7,7 @@ struct NativeCatalogDecoder {
     static let formatName = "storefront-catalog"
     static let topLevelKeys = [
         "format", "version", "bundleId", "languages", "defaultStorefront",
-        "storefronts", "accounts", "subscriptionGroups", "products", "offerSigningKey",
+        "storefronts", "accounts", "subscriptionGroups", "products", "offerSigningKey", "app",
     ]
 
     var check = Validation()
@@ -47,6 +47,7 @@ struct NativeCatalogDecoder {
         let groups = readGroups(top["subscriptionGroups"], languages: languageList)
         var settings = CatalogSettings()
         if let key = top["offerSigningKey"] { settings.offerSigningKey = readSigningKey(key) }
+        if let app = top["app"], let release = readApp(app) { settings.app = release }
         let productsValue = check.require(top, "products", .root, "the list of products")
         let productList: (products: [Product], index: [String: Int])
         if let streamed {
@@ -93,6 +94,47 @@ struct NativeCatalogDecoder {
         }
         guard let keyId, let pem else { return nil }
         return OfferSigningKey(keyId: keyId, privateKeyPEM: pem)
+    }
+
+    /// `app`: `{"version": "3.2", "originalVersion": "1.0", "purchaseDate": "2025-01-15T09:00:00Z",
+    /// "preorderDate": "2025-01-02T00:00:00Z"}`, every field but `version` optional.
+    private mutating func readApp(_ value: JSONValue) -> AppRelease? {
+        let path = JSONPath.root.key("app")
+        guard
+            let object = check.object(
+                value, path, allowed: ["version", "originalVersion", "purchaseDate", "preorderDate"])
+        else { return nil }
+        let version = readBuild(
+            check.require(object, "version", path, "the app's build, e.g. \"3.2\""), path.key("version"))
+        let original = object["originalVersion"].flatMap { readBuild($0, path.key("originalVersion")) }
+        let purchased = object["purchaseDate"].flatMap { readDate($0, path.key("purchaseDate")) }
+        let preordered = object["preorderDate"].flatMap { readDate($0, path.key("preorderDate")) }
+        if let purchased, let preordered, preordered > purchased {
+            check.report(path.key("preorderDate"), "a pre-order comes before the purchase date it turned into")
+        }
+        guard let version else { return nil }
+        return AppRelease(
+            version: version, originalVersion: original, purchaseDate: purchased, preorderDate: preordered)
+    }
+
+    private mutating func readBuild(_ value: JSONValue?, _ path: JSONPath) -> String? {
+        guard let text = check.string(value, path, maxLength: 32) else { return nil }
+        guard AppRelease.isBuildNumber(text) else {
+            check.report(
+                path, "\(quoted(text)) is not a build number (one to three whole numbers: \"3\", \"3.2\", \"3.2.1\")")
+            return nil
+        }
+        return text
+    }
+
+    private mutating func readDate(_ value: JSONValue, _ path: JSONPath) -> Date? {
+        guard let text = check.string(value, path, maxLength: 40) else { return nil }
+        let formatter = ISO8601DateFormatter()
+        if let date = formatter.date(from: text) { return date }
+        formatter.formatOptions = [.withFullDate]
+        if let date = formatter.date(from: text) { return date }
+        check.report(path, "\(quoted(text)) is not an ISO 8601 date such as \"2025-01-15\" or \"2025-01-15T09:00:00Z\"")
+        return nil
     }
 
     private mutating func readHeader(_ top: JSONObject) {

@@ -152,7 +152,8 @@ struct StoreKitConfigDecoder {
     /// no such call.
     static let errorAPIs: [(String, String?)] = [
         ("Load Products", "load-products"), ("Purchase", "purchase"), ("Verification", "verification"),
-        ("App Store Sync", "app-store-sync"), ("Subscription Status", "subscription-status"), ("App Transaction", nil),
+        ("App Store Sync", "app-store-sync"), ("Subscription Status", "subscription-status"),
+        ("App Transaction", "app-transaction"),
         ("Manage Subscriptions Sheet", "manage-subscriptions"), ("Refund Request Sheet", "refund-request"),
         ("Offer Code Redeem Sheet", "offer-code-redeem"),
     ]

@@ -16,6 +16,8 @@ public struct CatalogSettings: Sendable, Hashable {
     public var apiErrors: [String] = []
     /// What the import changed or left out, each one line, for the user to read at load.
     public var notices: [String] = []
+    /// The app's versions and dates, for AppTransaction (`app` in `products.json`).
+    public var app = AppRelease.simulated
 
     public init() {}
 }
