@@ -39,12 +39,13 @@ import Testing
         pool.add(transactionObserver: counter)
         let writer = GroupCommit(pool: pool)
         let count = 300
-        // The first write to run holds its batch until every writer has been called (or a second
-        // has passed): however the tasks are scheduled, the writes overlap, and all but the first
-        // wait in shared batches. One second for the whole test, not for each write: on a pool
-        // starved by other tests, 300 waits of a second each held a thread for five minutes.
+        // The first write to run holds its batch until every writer has been called: however the
+        // tasks are scheduled, the writes overlap, and all but the first wait in shared batches.
+        // One deadline for the whole test, not one per write (on a pool starved by other tests,
+        // 300 waits of a second each held a thread for five minutes), and a generous one: a
+        // second was too short on two cores shared with two builds, and the writes never met.
         let called = CallCounter()
-        let deadline = Date().addingTimeInterval(1)
+        let deadline = Date().addingTimeInterval(30)
         let results = await withTaskGroup(of: (Int, Result<Int64, any Error>).self) { group in
             for index in 0..<count {
                 group.addTask {
