@@ -95,6 +95,28 @@ import Testing
             try await fixture.store.transactions(account: "alice").filter { $0.productId == Self.yearly }.count == 3)
     }
 
+    /// A copy follows exactly the period it was shared from: refunding an old period revokes the
+    /// member's copy of that period only; the member's current period stands and renews with the
+    /// purchaser's.
+    @Test func refundingAnOldPeriodRevokesOnlyThatPeriodsCopy() async throws {
+        let fixture = try family()
+        let first = try await fixture.buy(Self.yearly).transaction
+        fixture.clock.advance(by: 366 * Self.day)
+        try await fixture.store.renewDue()
+        _ = try await fixture.store.perform(.refund(first.id))
+        let chain = try await copies(fixture, of: Self.yearly)
+        #expect(chain.count == 2)
+        #expect(chain.first?.terms?.revocation != nil, "the old period's copy is revoked")
+        #expect(chain.last?.terms?.revocation == nil, "the current period's copy stands")
+        #expect(try await fixture.store.entitlements(account: "kid").first?.productId == Self.yearly)
+        #expect(try await told(fixture).contains("REVOKE \(chain[0].id)"))
+        #expect(!(try await told(fixture).contains("REVOKE \(chain[1].id)")))
+        fixture.clock.advance(by: 366 * Self.day)
+        try await fixture.store.renewDue()
+        let renewed = try await copies(fixture, of: Self.yearly)
+        #expect(renewed.count == 3 && renewed.last?.originalId == chain[0].originalId, "it renews with the purchaser's")
+    }
+
     /// A member's access follows the purchaser's subscription: billing retry, expiry.
     @Test func theMembersCopyFollowsTheSubscriptionsState() async throws {
         let fixture = try family()
