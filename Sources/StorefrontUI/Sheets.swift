@@ -446,7 +446,11 @@ enum Sheets {
             let failure =
                 transaction.failureContext.map(strings.failureContextShort)
                 ?? transaction.error.map { "\($0.code) \($0.name)" }
-            let flags = [strings.finishedFlag(transaction.finished), failure].compactMap { $0 }
+            // The order id the customer's receipt email shows, what support looks up: where there is room.
+            let order =
+                state.size.columns >= 120 && (transaction.state == .purchased || transaction.state == .restored)
+                ? OrderId.of(transactionId: transaction.id).map(strings.orderIdFlag) : nil
+            let flags = [strings.finishedFlag(transaction.finished), failure, order].compactMap { $0 }
             let stateName =
                 transaction.terms?.isRenewal == true ? strings.renewedState : strings.stateName(transaction.state)
             return Line(

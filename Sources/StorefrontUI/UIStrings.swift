@@ -558,6 +558,7 @@ public struct UIStrings: Sendable {
     }
     var storefrontTitle: String { pick("Storefront", "店面") }
     var accountTitle: String { pick("Account", "账户") }
+    func orderIdFlag(_ orderId: String) -> String { pick("order \(orderId)", "订单 \(orderId)") }
     func appTransactionTitle(_ account: String) -> String {
         pick("\(account)'s purchase of the app (AppTransaction)", "\(account) 的应用购买记录（AppTransaction）")
     }
