@@ -197,6 +197,22 @@ public enum BuiltInScenarios {
             """
         ),
         (
+            "server-finished",
+            """
+            {
+              "name": "server-finished",
+              "description": {
+                "en": "The server finished it: Remove Ads was delivered, the app was killed before it finished; the app's server finished it (Finish Transaction), so the launch's queue no longer offers it",
+                "zh-Hans": "由服务器完成：“移除广告”已交付，应用在完成交易前被杀掉；应用的服务器完成了该交易（Finish Transaction），启动时队列不再提供它"
+              },
+              "steps": [
+                {"buy": "com.example.storefront.removeads", "app": "killed-after-delivery"},
+                {"manage": "server-finish last"}
+              ]
+            }
+            """
+        ),
+        (
             "family-sharing-stopped",
             """
             {

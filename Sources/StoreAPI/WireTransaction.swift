@@ -76,6 +76,8 @@ public struct WireTransaction: Codable, Sendable, Hashable {
     public let error: WireStoreError?
     public let purchaseDate: Int64
     public let finished: Bool
+    /// `app` or `server` (Finish Transaction), with `finished`; absent from older servers.
+    public let finishedBy: String?
     public let storefront: String?
     /// The exact decimal price charged (quantity included), in `currency`.
     public let price: String?
@@ -113,6 +115,7 @@ public struct WireTransaction: Codable, Sendable, Hashable {
         error = transaction.error.map(WireStoreError.init)
         purchaseDate = transaction.purchaseDate.epochMilliseconds
         finished = transaction.finished
+        finishedBy = transaction.finishedBy?.rawValue
         storefront = details?.storefront
         price = details?.price.exactString
         currency = details?.currency
@@ -158,12 +161,14 @@ public struct WireTransaction: Codable, Sendable, Hashable {
             }
             storeError = known
         }
-        return Transaction(
+        var transaction = Transaction(
             id: transactionId, originalId: originalTransactionId,
             payment: Payment(
                 productId: productId, quantity: quantity, applicationUsername: applicationUsername, account: account),
             state: state, error: storeError, purchaseDate: Date(epochMilliseconds: purchaseDate), finished: finished,
             terms: terms, failureContext: failureContext.flatMap(FailureContext.init(rawValue:)))
+        transaction.finishedBy = finishedBy.flatMap(Finisher.init(rawValue:))
+        return transaction
     }
 }
 

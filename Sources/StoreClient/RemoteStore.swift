@@ -256,6 +256,7 @@ public final class RemoteStore: StoreBackend {
             case .expireSubscription(let id): (.POST, "/admin/transactions/\(Self.segment(id))/expire")
             case .forceRenewal(let id): (.POST, "/admin/transactions/\(Self.segment(id))/renew")
             case .stopSharing(let id): (.POST, "/admin/transactions/\(Self.segment(id))/stop-sharing")
+            case .serverFinish(let id): (.POST, "/admin/transactions/\(Self.segment(id))/server-finish")
             case .delete(let id): (.DELETE, "/admin/transactions/\(Self.segment(id))")
             case .clearAll: (.POST, "/admin/clear")
             case .resetToDefaults: (.POST, "/admin/reset")

@@ -7,6 +7,7 @@ public enum ManageVerb: String, CaseIterable, Sendable, Hashable {
     case declineRefund = "decline-refund"
     case expire, renew, delete
     case stopSharing = "stop-sharing"
+    case serverFinish = "server-finish"
     case autoRenew = "auto-renew"
     case priceIncrease = "price-increase"
     case clear, reset
@@ -85,6 +86,7 @@ public enum ManageVerb: String, CaseIterable, Sendable, Hashable {
         case .renew: ManageAction.forceRenewal
         case .delete: ManageAction.delete
         case .stopSharing: ManageAction.stopSharing
+        case .serverFinish: ManageAction.serverFinish
         case .clear: { _ in .clearAll }
         case .reset: { _ in .resetToDefaults }
         case .autoRenew, .priceIncrease, .set: nil

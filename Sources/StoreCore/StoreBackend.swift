@@ -38,6 +38,9 @@ public enum ManageAction: Sendable, Hashable {
     /// The purchaser stops sharing the purchase with the family: each member's copy is revoked
     /// (reason 0) and servers hear REVOKE.
     case stopSharing(String)
+    /// The app's server finishes the transaction (the App Store Server API's Finish Transaction):
+    /// the app's queue no longer offers it, and the store records that the server finished it.
+    case serverFinish(String)
 }
 
 /// The steps of a subscription's price increase, as Xcode's test session takes them.

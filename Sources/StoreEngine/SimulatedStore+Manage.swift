@@ -16,20 +16,20 @@ extension SimulatedStore {
             case .clearAll:
                 try db.execute(
                     sql:
-                        "DELETE FROM transactions; DELETE FROM consumed; DELETE FROM journal; DELETE FROM refund_requests; DELETE FROM sharing_stopped"
+                        "DELETE FROM transactions; DELETE FROM consumed; DELETE FROM journal; DELETE FROM refund_requests; DELETE FROM sharing_stopped; DELETE FROM server_finishes"
                 )
                 return []
             case .resetToDefaults:
                 try db.execute(
                     sql:
-                        "DELETE FROM transactions; DELETE FROM consumed; DELETE FROM journal; DELETE FROM refund_requests; DELETE FROM sharing_stopped; DELETE FROM settings WHERE key LIKE 'controls.%'"
+                        "DELETE FROM transactions; DELETE FROM consumed; DELETE FROM journal; DELETE FROM refund_requests; DELETE FROM sharing_stopped; DELETE FROM server_finishes; DELETE FROM settings WHERE key LIKE 'controls.%'"
                 )
                 return []
             case .approveAskToBuy(let id), .declineAskToBuy(let id), .resolveIssue(let id), .refund(let id, _),
                 .requestRefund(let id, _), .declineRefund(let id),
                 .expireSubscription(let id), .forceRenewal(let id), .delete(let id), .setAutoRenew(let id, _),
                 .priceIncrease(let id, _, _),
-                .stopSharing(let id):
+                .stopSharing(let id), .serverFinish(let id):
                 guard let stored = try StoredTransaction.fetch(db, id: id) else {
                     throw StoreFailure("no transaction \(id); see `storefront transactions`", kind: .notFound)
                 }
@@ -107,6 +107,14 @@ extension SimulatedStore {
             stored.autoRenew = false
             stored.notification = NotificationEvent(.refund)
             try RefundRequests.close(stored.id, db)
+        case .serverFinish:
+            guard state.hasReceipt else {
+                throw StoreFailure(
+                    "transaction \(stored.id) is \(state.name); the app's server can finish only a purchased or restored transaction",
+                    kind: .conflict)
+            }
+            try Self.finishForTheApp(stored, at: now, db)
+            return []
         case .requestRefund(_, let reason):
             try RefundRequests.open(stored, at: now, db)
             // Apple asks for consumption data of consumables and auto-renewable subscriptions only.

@@ -8,18 +8,47 @@ import StoreKitModel
 /// finishes the transaction itself, so the app's queue stops offering it at its next read, as
 /// StoreKit's would after `Transaction.finish()`.
 extension SimulatedStore {
+    /// Who finished each of `transactions` that is finished: the server where Finish Transaction
+    /// did, the app otherwise.
+    nonisolated static func markFinishers(_ transactions: inout [Transaction], _ db: Database) throws {
+        let finished = transactions.filter(\.finished).map(\.id)
+        guard !finished.isEmpty else { return }
+        var byServer = Set<String>()
+        // In chunks, within SQLite's limit on bound parameters.
+        for chunk in stride(from: 0, to: finished.count, by: 500).map({ finished[$0..<min($0 + 500, finished.count)] })
+        {
+            let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+            byServer.formUnion(
+                try String.fetchAll(
+                    db, sql: "SELECT transaction_id FROM server_finishes WHERE transaction_id IN (\(marks))",
+                    arguments: StatementArguments(Array(chunk))))
+        }
+        for index in transactions.indices where transactions[index].finished {
+            transactions[index].finishedBy = byServer.contains(transactions[index].id) ? .server : .app
+        }
+    }
+
     /// Finishes a purchased or restored transaction for its app; false when the App Store Server
     /// API knows no such transaction (another state, or no id). Finishing one already finished
     /// changes nothing and is no error.
     public func finishFromServer(transactionId: String) async throws -> Bool {
-        try await database.writer.write { db in
-            guard var stored = try StoredTransaction.fetch(db, id: transactionId),
-                stored.transaction.state.hasReceipt
+        let now = clock.now()
+        return try await database.writer.write { db in
+            guard let stored = try StoredTransaction.fetch(db, id: transactionId), stored.transaction.state.hasReceipt
             else { return false }
-            guard !stored.transaction.finished else { return true }
-            stored.transaction.finished = true
-            try stored.update(db)
+            try Self.finishForTheApp(stored, at: now, db)
             return true
         }
+    }
+
+    /// Marks `stored` finished by the app's server, once; one finished already stays as it was.
+    nonisolated static func finishForTheApp(_ stored: StoredTransaction, at now: Date, _ db: Database) throws {
+        guard !stored.transaction.finished else { return }
+        var finished = stored
+        finished.transaction.finished = true
+        try finished.update(db)
+        try db.execute(
+            sql: "INSERT OR IGNORE INTO server_finishes (transaction_id, finished_at) VALUES (?, ?)",
+            arguments: [stored.id, now.timeIntervalSince1970])
     }
 }

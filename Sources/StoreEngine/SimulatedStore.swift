@@ -192,7 +192,9 @@ public actor SimulatedStore: StoreBackend {
                 } else {
                     try StoredTransaction.fetchAll(db)
                 }
-            return rows.reversed().map(\.published)
+            var transactions = rows.reversed().map(\.published)
+            try Self.markFinishers(&transactions, db)
+            return transactions
         }
     }
 }

@@ -331,6 +331,11 @@ public struct StoreDatabase: Sendable {
             // The customer's reason for a refund request, which CONSUMPTION_REQUEST signs.
             try db.execute(sql: "ALTER TABLE notifications ADD COLUMN consumption_request_reason TEXT")
         }
+        migrator.registerMigration("v23: server finishes") { db in
+            // Transactions the app's server finished with Finish Transaction, not the app.
+            try db.execute(
+                sql: "CREATE TABLE server_finishes (transaction_id TEXT PRIMARY KEY, finished_at REAL NOT NULL)")
+        }
         return migrator
     }
 }

@@ -347,7 +347,7 @@ public enum StoreRoutes {
                 ("expire", ManageAction.expireSubscription),
                 ("renew", ManageAction.forceRenewal),
                 ("decline-refund", ManageAction.declineRefund),
-                ("stop-sharing", ManageAction.stopSharing),
+                ("stop-sharing", ManageAction.stopSharing), ("server-finish", ManageAction.serverFinish),
                 ("auto-renew/on", { .setAutoRenew($0, true) }), ("auto-renew/off", { .setAutoRenew($0, false) }),
             ]
             + [PriceIncreaseStep.consent, .decline].map { step in

@@ -450,7 +450,10 @@ enum Sheets {
             let order =
                 state.size.columns >= 120 && (transaction.state == .purchased || transaction.state == .restored)
                 ? OrderId.of(transactionId: transaction.id).map(strings.orderIdFlag) : nil
-            let flags = [strings.finishedFlag(transaction.finished), failure, order].compactMap { $0 }
+            let flags = [strings.finishedFlag(transaction.finished, by: transaction.finishedBy), failure, order]
+                .compactMap {
+                    $0
+                }
             let stateName =
                 transaction.terms?.isRenewal == true ? strings.renewedState : strings.stateName(transaction.state)
             return Line(

@@ -208,7 +208,10 @@ public struct UIStrings: Sendable {
     var familySharingLabel: String { pick("Family Sharing", "家人共享") }
     var familySharingOn: String { pick("on: a purchase is shared with the buyer's family", "开启：购买的项目会与购买者的家人共享") }
     func cancelled(_ title: String) -> String { pick("Purchase of \(title) cancelled.", "已取消购买“\(title)”。") }
-    func finishedFlag(_ finished: Bool) -> String { finished ? pick("finished", "已完成") : pick("unfinished", "未完成") }
+    func finishedFlag(_ finished: Bool, by finisher: Finisher? = nil) -> String {
+        guard finished else { return pick("unfinished", "未完成") }
+        return finisher == .server ? pick("finished by the app's server", "由应用服务器完成") : pick("finished", "已完成")
+    }
     func failureContextShort(_ context: FailureContext) -> String {
         switch context {
         case .interrupted:

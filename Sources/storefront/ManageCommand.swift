@@ -14,7 +14,7 @@ struct ManageCommand: AsyncParsableCommand {
         subcommands: [
             Approve.self, Decline.self, Resolve.self, Refund.self, RequestRefund.self, DeclineRefund.self, Expire.self,
             Renew.self, AutoRenew.self, PriceIncrease.self,
-            StopSharing.self,
+            StopSharing.self, ServerFinish.self,
             Delete.self, Clear.self, Reset.self, SetControl.self,
         ]
     )
@@ -123,6 +123,14 @@ struct ManageCommand: AsyncParsableCommand {
                 .requestRefund(id, reason: reason),
                 words: [ManageVerb.requestRefund.rawValue, id, RefundReason.option, reason.rawValue], options: options)
         }
+    }
+
+    struct ServerFinish: TransactionAction {
+        static let verb = ManageVerb.serverFinish
+        static let abstract =
+            "The app's server finishes the transaction (Finish Transaction): the queue no longer offers it; transactions --json says finishedBy server."
+        @Argument(help: "A purchased or restored transaction's id.") var id: String
+        @OptionGroup var options: StoreOptions
     }
 
     struct DeclineRefund: TransactionAction {

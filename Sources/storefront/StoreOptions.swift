@@ -186,6 +186,8 @@ struct TransactionJSON: Encodable {
     let quantity: Int
     let purchaseDate: String
     let finished: Bool
+    /// `app`, or `server` when the app's server finished it with Finish Transaction.
+    let finishedBy: String?
     /// The app's order id (`applicationUsername`), when it gave one.
     let orderId: String?
     /// The App Store's order id of a charged purchase or renewal (`M` and nine characters), what
@@ -221,6 +223,7 @@ struct TransactionJSON: Encodable {
         quantity = transaction.quantity
         purchaseDate = transaction.purchaseDate.formatted(.iso8601)
         finished = transaction.finished
+        finishedBy = transaction.finishedBy?.rawValue
         orderId = transaction.payment.applicationUsername
         appStoreOrderId = transaction.state == .purchased ? OrderId.of(transactionId: transaction.id) : nil
         error = transaction.error.map { ErrorJSON($0, language: language) }

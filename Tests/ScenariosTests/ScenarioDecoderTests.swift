@@ -180,7 +180,7 @@ struct ScenarioDecoderTests {
         #expect(
             ManageStep.parse([]).failure?.message
                 == "expected an action (approve, decline, resolve, refund [--reason other|app-issue], request-refund, decline-refund, "
-                + "expire, renew, delete, stop-sharing, auto-renew on|off, price-increase request|consent|decline, clear, reset)"
+                + "expire, renew, delete, stop-sharing, server-finish, auto-renew on|off, price-increase request|consent|decline, clear, reset)"
         )
         #expect(ManageStep(.approve, choice: "on", transaction: .last) == nil)
         #expect(ManageStep(.set, transaction: nil) == nil)
@@ -221,7 +221,7 @@ struct ScenarioDecoderTests {
             .refund: .refund("7"),
             .requestRefund: .requestRefund("7"), .declineRefund: .declineRefund("7"), .expire: .expireSubscription("7"),
             .renew: .forceRenewal("7"), .delete: .delete("7"), .stopSharing: .stopSharing("7"),
-            .autoRenew: .setAutoRenew("7", true),
+            .serverFinish: .serverFinish("7"), .autoRenew: .setAutoRenew("7", true),
             .priceIncrease: .priceIncrease("7", .request), .clear: .clearAll, .reset: .resetToDefaults,
         ]
         #expect(Set(expected.keys) == Set(ManageVerb.actions))

@@ -177,6 +177,24 @@ import Testing
         #expect(plain.stdout == "refund \(gems): done; \(gems) is refunded (other)\n")
     }
 
+    /// The app's server finishes what the app never did: the queue drops it, and the history
+    /// says who finished each transaction.
+    @Test func theServerFinishesWhatTheAppNeverDid() throws {
+        let state = try StateDir()
+        // The gems first: each buy launches the app, which would finish what an earlier one left.
+        let gems = try state.buy(ProductID.gems).transactionId()
+        let kept = try state.buy(ProductID.removeAds, "--no-finish").transactionId()
+        #expect(try state.transactions().unfinished.map(\.transactionId) == [kept])
+        let done = try state.manage("server-finish", kept)
+        #expect(done.stdout == "server-finish \(kept): done\n")
+        let after = try state.transactions()
+        #expect(after.unfinished.isEmpty)
+        #expect(after.transaction(kept)?.finishedBy == "server" && after.transaction(gems)?.finishedBy == "app")
+        let failed = try state.buy(ProductID.removeAds, "--outcome", "fail:0").transactionId()
+        let refused = try state.run(["manage", "server-finish", failed])
+        #expect(refused.status == 1 && refused.stderr.contains("only a purchased or restored"), "\(refused)")
+    }
+
     /// A refund request takes the customer's reason (what CONSUMPTION_REQUEST carries); an
     /// unknown one is a usage error that names the five.
     @Test func aRefundRequestTakesTheCustomersReason() throws {

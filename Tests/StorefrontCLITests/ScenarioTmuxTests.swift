@@ -56,6 +56,10 @@ import Testing
             shows: ["Premium Monthly renews in", "price increase to $5.49 waiting for consent"]),
         Promise(
             name: "just-refunded", shows: ["550 Gems was refunded; 550 gems taken back.", "Wallet: 0 gems", "refunded"]),
+        // The server finished it: the launch confirms the delivery from the app's own record.
+        Promise(
+            name: "server-finished", keys: ["m"],
+            shows: ["Owned: Remove Ads", "finished by the app's server"]),
         Promise(
             name: "family-sharing-stopped",
             shows: [

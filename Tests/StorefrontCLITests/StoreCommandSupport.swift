@@ -233,6 +233,7 @@ struct TransactionRecord: Decodable, Equatable {
     let quantity: Int
     let purchaseDate: String
     let finished: Bool
+    let finishedBy: String?
     let orderId: String?
     var appStoreOrderId: String? = nil
     let error: Failure?

@@ -6,7 +6,8 @@ import Testing
 @Suite struct TransactionsCommandTests {
     static let transactionKeys: Set<String> = [
         "transactionId", "originalTransactionId", "productId", "state", "quantity",
-        "purchaseDate", "finished", "orderId", "price", "currency", "transactionReason", "appStoreOrderId",
+        "purchaseDate", "finished", "finishedBy", "orderId", "price", "currency", "transactionReason",
+        "appStoreOrderId",
     ]
 
     @Test func emptyStateListsNothing() throws {

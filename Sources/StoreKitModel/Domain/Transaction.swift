@@ -137,6 +137,9 @@ public struct Transaction: Sendable, Hashable {
     public var error: StoreError?
     public let purchaseDate: Date
     public var finished: Bool
+    /// Who finished it, once finished: the app, or the app's server through the App Store Server
+    /// API's Finish Transaction; nil when the store does not say.
+    public var finishedBy: Finisher?
     /// StoreKit 2's view of what the store decided; nil until the store says (a `purchasing`
     /// transaction, or an answer from a store that does not tell).
     public var terms: TransactionTerms?
@@ -161,6 +164,14 @@ public struct Transaction: Sendable, Hashable {
 
     public var productId: String { payment.productId }
     public var quantity: Int { payment.quantity }
+}
+
+/// Who finished a transaction.
+public enum Finisher: String, Sendable, Hashable, CaseIterable {
+    /// The app, with `finishTransaction` or `Transaction.finish()`.
+    case app
+    /// The app's server, with the App Store Server API's Finish Transaction.
+    case server
 }
 
 /// Why a failed transaction failed, where its error code says less than the store knows.
