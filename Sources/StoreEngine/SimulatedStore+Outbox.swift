@@ -9,7 +9,7 @@ import StoreKitModel
 /// the retry it schedules, and the history Get Notification History and `/admin` read.
 extension SimulatedStore {
     private static let notificationColumns =
-        "n.seq, n.uuid, n.type, n.subtype, n.transaction_id, n.created_at, n.signed_payload"
+        "n.seq, n.uuid, n.type, n.subtype, n.transaction_id, n.created_at, n.signed_payload, n.mass_extension"
 
     /// Deliveries due by `now` at each of `urls`, the longest waiting first, at most `limit` per
     /// URL: a URL with a long backlog (a receiver that hangs) does not keep the others' from being
@@ -25,7 +25,7 @@ extension SimulatedStore {
                             WHERE d.url = ? AND d.next_attempt IS NOT NULL AND d.next_attempt <= ? ORDER BY d.next_attempt LIMIT ?
                             """), arguments: [url, now.timeIntervalSince1970, limit]
                 )
-                .map { row in NotificationDelivery(notification: Self.notification(row), url: row[7], attempts: row[8])
+                .map { row in NotificationDelivery(notification: Self.notification(row), url: row[8], attempts: row[9])
                 }
             }
             return due.sorted { $0.notification.sequence < $1.notification.sequence }
@@ -221,7 +221,7 @@ extension SimulatedStore {
         let subtype = (row[3] as String?).flatMap(NotificationSubtype.init(rawValue:))
         return StoredNotification(
             sequence: row[0], uuid: uuid, event: NotificationEvent(type, subtype), transactionId: row[4],
-            createdAt: Date(timeIntervalSince1970: row[5]), signedPayload: row[6])
+            createdAt: Date(timeIntervalSince1970: row[5]), signedPayload: row[6], massExtension: row[7])
     }
 
     private static func record(_ notification: StoredNotification, _ db: Database) throws -> NotificationRecord {
