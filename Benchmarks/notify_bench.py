@@ -8,7 +8,9 @@ Measures, in one run:
     (the receiver's arrival time minus the notification's createdDate from /admin/notifications);
   - 1,000 purchases against a receiver that refuses 30 % of attempts (seeded), under the `2s` time
     rate so Apple's retries come in milliseconds: how many were accepted, and whether any UUID twice;
-  - a page of Get Transaction History (20 of 10,000 transactions of one account), following revision.
+  - a page of Get Transaction History (20 of 10,000 transactions of one account), following revision;
+  - the same POST delay to a healthy receiver on two servers started alike, one of them also notifying
+    a receiver that accepts connections and never answers: a hung URL must not delay another URL.
 
 Usage: notify_bench.py --bin DIR --catalog FILE --out FILE [--quick]
 """
@@ -186,6 +188,65 @@ def post_latency(binary, catalog, work, count):
     return {"count": len(delays), "p50_ms": statistics.median(delays), "p99_ms": delays[int(0.99 * (len(delays) - 1))]}
 
 
+class HungReceiver:
+    """Accepts every connection and reads the request, then never answers: a backend that hangs."""
+
+    def __init__(self):
+        self.listener = socket.socket()
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(1024)
+        self.url = "http://127.0.0.1:%d/notifications" % self.listener.getsockname()[1]
+        self.held = []
+        threading.Thread(target=self.accept, daemon=True).start()
+
+    def accept(self):
+        while True:
+            try:
+                connection, _ = self.listener.accept()
+            except OSError:
+                return
+            self.held.append(connection)
+
+    def stop(self):
+        self.listener.close()
+        for connection in self.held:
+            connection.close()
+
+
+def delays_to(receiver, base, count):
+    """Buys `count` times, idle between them, and gives each notification's POST delay at `receiver`."""
+    for _ in range(count):
+        buy(base)
+        time.sleep(0.05)
+    time.sleep(0.5)
+    outbox = admin(base, "GET", "/admin/notifications?limit=1000")["notifications"]
+    return sorted((receiver.arrivals[item["notificationUUID"]] * 1000 - item["createdDate"])
+                  for item in outbox if item["notificationUUID"] in receiver.arrivals)
+
+
+def hung_neighbour(binary, catalog, work, count):
+    """The POST delay to a healthy URL, alone and beside a URL that hangs on every request (each attempt
+    there waits out --notify-timeout, 2 s here), measured on two servers in one run."""
+    hung = HungReceiver()
+    results = {}
+    try:
+        for name, extra in (("alone", []), ("besideHung", ["--notify", hung.url])):
+            receiver = Receiver()
+            process, base, log = serve(
+                binary, catalog, work, "neighbour-" + name, extra + ["--notify", receiver.url, "--notify-timeout", "2"])
+            try:
+                delays = delays_to(receiver, base, count)
+            finally:
+                stop(process, log)
+            results[name] = {"delivered": len(delays), "p50_ms": statistics.median(delays),
+                             "p99_ms": delays[int(0.99 * (len(delays) - 1))]}
+    finally:
+        hung.stop()
+    results["hungConnections"] = len(hung.held)
+    results["p50Ratio"] = results["besideHung"]["p50_ms"] / results["alone"]["p50_ms"]
+    return results
+
+
 def failing_receiver(binary, catalog, work, purchases):
     """Apple gives up on a notification after its fifth retry (0.3^6 of them here); a backend then
     finds it with Get Notification History's onlyFailures, as Apple advises. Both ways count."""
@@ -281,6 +342,12 @@ def main():
         results["postLatency"] = post_latency(binary, args.catalog, work, 20 if args.quick else 100)
         print("  notification POST after its commit, idle: p50 %.1f ms, p99 %.1f ms" % (
             results["postLatency"]["p50_ms"], results["postLatency"]["p99_ms"]), flush=True)
+        results["hungNeighbour"] = hung_neighbour(binary, args.catalog, work, 20 if args.quick else 100)
+        neighbour = results["hungNeighbour"]
+        print("  POST delay to a healthy URL: alone p50 %.1f ms (p99 %.1f), beside a hung URL p50 %.1f ms (p99 %.1f), %d/%d delivered, %d connections held by the hung URL"
+              % (neighbour["alone"]["p50_ms"], neighbour["alone"]["p99_ms"], neighbour["besideHung"]["p50_ms"],
+                 neighbour["besideHung"]["p99_ms"], neighbour["besideHung"]["delivered"], 20 if args.quick else 100,
+                 neighbour["hungConnections"]), flush=True)
         results["failingReceiver"] = failing_receiver(binary, args.catalog, work, 200 if args.quick else 1000)
         failing = results["failingReceiver"]
         print("  %d purchases, receiver refusing 30 %%: %d accepted (%d recovered from history), %d duplicates, %d refused attempts, %.1f s"

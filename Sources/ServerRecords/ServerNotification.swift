@@ -17,6 +17,8 @@ public enum NotificationType: String, Sendable, Hashable, CaseIterable, Codable 
     case refundDeclined = "REFUND_DECLINED"
     case consumptionRequest = "CONSUMPTION_REQUEST"
     case renewalExtended = "RENEWAL_EXTENDED"
+    /// A mass extension's progress: its `SUMMARY` when complete, a `FAILURE` per subscriber refused.
+    case renewalExtension = "RENEWAL_EXTENSION"
     case oneTimeCharge = "ONE_TIME_CHARGE"
     /// A family member's shared purchase is no longer shared: refunded, or sharing stopped.
     case revoke = "REVOKE"
@@ -39,6 +41,8 @@ public enum NotificationSubtype: String, Sendable, Hashable, CaseIterable, Codab
     case accepted = "ACCEPTED"
     case billingRecovery = "BILLING_RECOVERY"
     case productNotForSale = "PRODUCT_NOT_FOR_SALE"
+    case summary = "SUMMARY"
+    case failure = "FAILURE"
 }
 
 /// What happened, as one notification tells it: its type and subtype.
@@ -102,10 +106,13 @@ public struct StoredNotification: Sendable, Hashable {
     public let signedPayload: String?
     /// The customer's reason, for CONSUMPTION_REQUEST.
     public let consumptionRequestReason: RefundRequestReason?
+    /// The request identifier of the mass extension a `RENEWAL_EXTENSION`/`SUMMARY` sums up: its
+    /// payload carries `summary` instead of `data`.
+    public let massExtension: String?
 
     public init(
         sequence: Int64, uuid: UUID, event: NotificationEvent, transactionId: String?, createdAt: Date,
-        signedPayload: String?, consumptionRequestReason: RefundRequestReason? = nil
+        signedPayload: String?, consumptionRequestReason: RefundRequestReason? = nil, massExtension: String? = nil
     ) {
         self.sequence = sequence
         self.uuid = uuid
@@ -114,6 +121,7 @@ public struct StoredNotification: Sendable, Hashable {
         self.createdAt = createdAt
         self.signedPayload = signedPayload
         self.consumptionRequestReason = consumptionRequestReason
+        self.massExtension = massExtension
     }
 }
 

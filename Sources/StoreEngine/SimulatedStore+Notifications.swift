@@ -9,12 +9,14 @@ import StoreKitModel
 /// process killed at any moment has either both or neither, and the deliverer sends what the
 /// outbox holds after a restart.
 extension SimulatedStore {
-    /// Writes `event` about `transactionId` (nil for `TEST`) to the outbox, due now at every URL
-    /// set. `dedupe` names an event a sweep found, so a second sweep does not tell it again.
+    /// Writes `event` about `transactionId` (nil for `TEST` and a mass extension's summary) to
+    /// the outbox, due now at every URL set. `dedupe` names an event a sweep found, so a second
+    /// sweep does not tell it again; `massExtension` names the request a summary sums up.
     @discardableResult
     nonisolated func notify(
         _ event: NotificationEvent, about transactionId: String?, originalId: String?, dedupe: String? = nil,
-        consumptionRequestReason: RefundRequestReason? = nil, at now: Date, _ db: Database
+        consumptionRequestReason: RefundRequestReason? = nil, massExtension: String? = nil, at now: Date,
+        _ db: Database
     ) throws -> StoredNotification? {
         let urls = outbox.urls
         guard !urls.isEmpty else { return nil }
@@ -22,12 +24,13 @@ extension SimulatedStore {
         try db.cachedStatement(
             sql: """
                 INSERT OR IGNORE INTO notifications
-                    (uuid, type, subtype, transaction_id, original_id, created_at, dedupe, consumption_request_reason)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    (uuid, type, subtype, transaction_id, original_id, created_at, dedupe, consumption_request_reason,
+                     mass_extension)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
         ).execute(arguments: [
             uuid.uuidString.lowercased(), event.type.rawValue, event.subtype?.rawValue, transactionId, originalId,
-            now.timeIntervalSince1970, dedupe, consumptionRequestReason?.rawValue,
+            now.timeIntervalSince1970, dedupe, consumptionRequestReason?.rawValue, massExtension,
         ])
         guard db.changesCount > 0 else { return nil }
         let sequence = db.lastInsertedRowID
@@ -41,7 +44,7 @@ extension SimulatedStore {
         db.afterNextTransaction { _ in outbox.signal() }
         return StoredNotification(
             sequence: sequence, uuid: uuid, event: event, transactionId: transactionId, createdAt: now,
-            signedPayload: nil, consumptionRequestReason: consumptionRequestReason)
+            signedPayload: nil, consumptionRequestReason: consumptionRequestReason, massExtension: massExtension)
     }
 
     /// The outbox entry of a recorded change, when it tells of one.

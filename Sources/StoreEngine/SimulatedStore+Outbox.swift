@@ -9,7 +9,8 @@ import StoreKitModel
 /// the retry it schedules, and the history Get Notification History and `/admin` read.
 extension SimulatedStore {
     private static let notificationColumns =
-        "n.seq, n.uuid, n.type, n.subtype, n.transaction_id, n.created_at, n.signed_payload, n.consumption_request_reason"
+        "n.seq, n.uuid, n.type, n.subtype, n.transaction_id, n.created_at, n.signed_payload, n.consumption_request_reason, "
+        + "n.mass_extension"
 
     /// Deliveries due by `now` at each of `urls`, the longest waiting first, at most `limit` per
     /// URL: a URL with a long backlog (a receiver that hangs) does not keep the others' from being
@@ -225,7 +226,8 @@ extension SimulatedStore {
         return StoredNotification(
             sequence: row[0], uuid: uuid, event: NotificationEvent(type, subtype), transactionId: row[4],
             createdAt: Date(timeIntervalSince1970: row[5]), signedPayload: row[6],
-            consumptionRequestReason: (row[7] as String?).flatMap(RefundRequestReason.init(rawValue:)))
+            consumptionRequestReason: (row[7] as String?).flatMap(RefundRequestReason.init(rawValue:)),
+            massExtension: row[8])
     }
 
     private static func record(_ notification: StoredNotification, _ db: Database) throws -> NotificationRecord {

@@ -36,11 +36,7 @@ extension SimulatedStore {
             guard let first = try StoredTransaction.fetch(db, id: originalTransactionId) else { return nil }
             var latest = try self.chainLatest(of: first, db)
             if let refusal = try self.extensionRefusal(latest, at: now, db) { return .failure(refusal) }
-            let controls = try TestControls.load(db, defaults: self.defaults)
-            let expires = controls.timeRate.end(
-                of: SubscriptionPeriod(value: days, unit: .day), from: latest.expiresDate ?? now)
-            latest.expiresDate = expires
-            try latest.update(db)
+            let expires = try self.extend(&latest, days: days, at: now, db)
             try db.cachedStatement(
                 sql: """
                     INSERT INTO renewal_extensions (request_identifier, original_id, transaction_id, days, reason, new_expires_date, extended_at)
@@ -50,16 +46,31 @@ extension SimulatedStore {
                 requestIdentifier, originalTransactionId, latest.id, days, reason, expires.timeIntervalSince1970,
                 now.timeIntervalSince1970,
             ])
-            try self.notify(
-                NotificationEvent(.renewalExtended), about: latest.id, originalId: latest.transaction.originalId,
-                at: now, db)
             return .success(
                 RenewalExtension(
                     originalTransactionId: originalTransactionId, transactionId: latest.id, newExpiresDate: expires))
         }
     }
 
-    private nonisolated func extensionRefusal(_ latest: StoredTransaction, at now: Date, _ db: Database) throws
+    /// Moves the period in force of `latest`'s chain `days` later (scaled by the time rate, as
+    /// periods are) and tells servers RENEWAL_EXTENDED, in the caller's commit; the new end.
+    nonisolated func extend(_ latest: inout StoredTransaction, days: Int, at now: Date, _ db: Database) throws
+        -> Date
+    {
+        let controls = try TestControls.load(db, defaults: defaults)
+        let expires = controls.timeRate.end(
+            of: SubscriptionPeriod(value: days, unit: .day), from: latest.expiresDate ?? now)
+        latest.expiresDate = expires
+        try latest.update(db)
+        try notify(
+            NotificationEvent(.renewalExtended), about: latest.id, originalId: latest.transaction.originalId, at: now,
+            db)
+        return expires
+    }
+
+    /// Why the App Store would not extend `latest`'s chain now; nil when it would. The one rule
+    /// of both extension routes.
+    nonisolated func extensionRefusal(_ latest: StoredTransaction, at now: Date, _ db: Database) throws
         -> RenewalExtension.Refusal?
     {
         guard catalog.product(id: latest.transaction.productId)?.type == .autoRenewable else {
@@ -69,13 +80,19 @@ extension SimulatedStore {
         guard latest.revocationDate == nil else { return .ineligible("the subscription was refunded") }
         guard latest.billingRetryUntil == nil else { return .ineligible("the subscription is in billing retry") }
         guard inForce(latest, at: now) else { return .ineligible("the subscription has expired") }
-        let yearAgo = now.addingTimeInterval(-365 * 86_400).timeIntervalSince1970
-        let recent =
-            try Int.fetchOne(
-                db.cachedStatement(
-                    sql: """
-                        SELECT COUNT(*) FROM renewal_extensions WHERE original_id = ? AND extended_at > ?
-                        """), arguments: [latest.transaction.originalId, yearAgo]) ?? 0
+        let recent = try extensionCount(
+            originalId: latest.transaction.originalId, since: now.addingTimeInterval(-365 * 86_400), db)
         return recent >= Self.extensionsPerYear ? .tooManyExtensions : nil
+    }
+
+    /// The chain's extensions since `date`, one by one and as part of mass extensions.
+    private nonisolated func extensionCount(originalId: String, since date: Date, _ db: Database) throws -> Int {
+        try Int.fetchOne(
+            db.cachedStatement(
+                sql: """
+                    SELECT (SELECT COUNT(*) FROM renewal_extensions WHERE original_id = ?1 AND extended_at > ?2)
+                        + (SELECT COUNT(*) FROM mass_extension_items WHERE original_id = ?1 AND extended_at > ?2
+                            AND outcome = '\(MassExtensionOutcome.succeeded.rawValue)')
+                    """), arguments: [originalId, date.timeIntervalSince1970]) ?? 0
     }
 }

@@ -327,6 +327,7 @@ public struct StoreDatabase: Sendable {
             try db.execute(sql: "ALTER TABLE transactions ADD COLUMN renewal_price TEXT")
         }
         migrator.registerMigration("v19: Ask to Buy expiry", migrate: askToBuyExpiryMigration)
+        migrator.registerMigration("v20: mass extensions", migrate: massExtensionsMigration)
         migrator.registerMigration("v22: consumption request reasons") { db in
             // The customer's reason for a refund request, which CONSUMPTION_REQUEST signs.
             try db.execute(sql: "ALTER TABLE notifications ADD COLUMN consumption_request_reason TEXT")

@@ -31,6 +31,8 @@ struct AppStoreAPIError: Error, Sendable, Hashable {
         case invalidSubscriptionGroupIdentifier = 4_000_024
         case invalidExcludeRevoked = 4_000_025
         case invalidInAppOwnershipType = 4_000_026
+        case invalidEmptyStorefrontCountryCodeList = 4_000_027
+        case invalidStorefrontCountryCode = 4_000_028
         case invalidRevoked = 4_000_030
         case invalidStatus = 4_000_031
         case invalidAccountTenure = 4_000_032
@@ -52,6 +54,7 @@ struct AppStoreAPIError: Error, Sendable, Hashable {
         case originalTransactionIdNotFound = 4_040_005
         case serverNotificationURLNotFound = 4_040_007
         case testNotificationNotFound = 4_040_008
+        case statusRequestNotFound = 4_040_009
         case transactionIdNotFound = 4_040_010
         /// No route at this path, or not with this method. Apple documents no code for these;
         /// the store answers with the general code of the status, as Apple's 4000000, 4290000

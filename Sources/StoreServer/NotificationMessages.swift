@@ -18,10 +18,24 @@ struct NotificationPayload: Encodable, Sendable {
         var consumptionRequestReason: String? = nil
     }
 
+    /// `summary`: a mass extension's outcome, in a RENEWAL_EXTENSION/SUMMARY instead of `data`.
+    struct Summary: Encodable, Sendable {
+        let requestIdentifier: String
+        let environment: StoreEnvironment
+        let appAppleId: Int64?
+        let bundleId: String
+        let productId: String
+        let storefrontCountryCodes: [String]?
+        let failedCount: Int64
+        let succeededCount: Int64
+    }
+
     let notificationType: String
     let subtype: String?
     let notificationUUID: String
-    let data: Data
+    /// Exactly one of `data` and `summary`, as Apple sends them.
+    let data: Data?
+    let summary: Summary?
     let version: String
     let signedDate: Int64
 }

@@ -50,6 +50,13 @@ public protocol ServedStore: StoreBackend {
     func extendRenewal(originalTransactionId: String, days: Int, reason: Int, requestIdentifier: String) async throws
         -> Result<RenewalExtension, RenewalExtension.Refusal>?
     func subscriptionStatus(originalTransactionId: String) async throws -> SubscriptionStatus?
+    func startMassExtension(_ request: MassExtensionRequest) async throws -> MassExtensionStart
+    func massExtensionStatus(requestIdentifier: String) async throws -> MassExtensionStatus?
+    func massExtensionStatuses(_ identifiers: Set<String>) async throws -> [String: MassExtensionStatus]
+    func massExtensions(limit: Int) async throws -> [MassExtensionStatus]
+    /// One commit of the oldest unfinished mass extension; how many subscribers it handled.
+    @discardableResult
+    func advanceMassExtensions(limit: Int) async throws -> Int
     // Server notifications: the outbox and its deliveries.
     var outbox: NotificationOutbox { get }
     func sweepTimedEvents() async throws

@@ -120,12 +120,7 @@ enum ServerAPIChanges {
     }
 
     static func check(_ body: ExtendRenewalDateRequest) throws(AppStoreAPIError) -> (Int, Int, String) {
-        guard let days = body.extendByDays, (1...90).contains(days) else {
-            throw AppStoreAPIError(.invalidExtendByDays, "Invalid extend by days value: use 1 to 90.")
-        }
-        guard let reason = body.extendReasonCode, (0...3).contains(reason) else {
-            throw AppStoreAPIError(.invalidExtendReasonCode, "Invalid extend reason code: use 0 to 3.")
-        }
+        let (days, reason) = try checkDaysAndReason(body.extendByDays, body.extendReasonCode)
         guard let requestId = body.requestIdentifier, !requestId.isEmpty, requestId.unicodeScalars.count <= 128 else {
             throw AppStoreAPIError(
                 .invalidRequestIdentifier, "Invalid request identifier: send a unique string of at most 128 characters."
@@ -133,6 +128,22 @@ enum ServerAPIChanges {
         }
         return (days, reason, requestId)
     }
+
+    /// Apple's limits of an extension, one subscriber or all: 1 to 90 days, reason code 0 to 3.
+    static func checkDaysAndReason(_ days: Int?, _ reason: Int?) throws(AppStoreAPIError) -> (Int, Int) {
+        guard let days, extensionDays.contains(days) else {
+            throw AppStoreAPIError(.invalidExtendByDays, "Invalid extend by days value: use 1 to 90.")
+        }
+        guard let reason, extensionReasons.contains(reason) else {
+            throw AppStoreAPIError(.invalidExtendReasonCode, "Invalid extend reason code: use 0 to 3.")
+        }
+        return (days, reason)
+    }
+
+    /// `extendByDays`: at most 90 days at a time.
+    static let extensionDays = 1...90
+    /// `extendReasonCode`: undeclared, customer satisfaction, other, service issue or outage.
+    static let extensionReasons = 0...3
 }
 
 /// Every `/inApps` request, routed or not: Apple's bearer token first (a plain 401 without one),

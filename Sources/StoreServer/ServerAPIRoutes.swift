@@ -50,6 +50,7 @@ enum ServerAPIRoutes {
             return JSONBody.response(AppTransactionInfoResponse(signedAppTransactionInfo: service.signer.sign(payload)))
         }
         ServerAPIChanges.add(api, service)
+        ServerAPIMassExtension.add(api, service)
         NotificationRoutes.add(api: api, service)
     }
 

@@ -52,8 +52,9 @@ public enum StoreHTTPServer {
 }
 
 /// Renews due subscriptions every second (so long-polling clients see renewals without anyone
-/// reading first), keeps the JWS signatures issued meanwhile, and forgets expired idempotency
-/// keys every hour. Stops at graceful shutdown, after keeping the last signatures.
+/// reading first), applies a batch of the oldest unfinished mass extension, keeps the JWS
+/// signatures issued meanwhile, and forgets expired idempotency keys every hour. Stops at graceful
+/// shutdown, after keeping the last signatures.
 struct MaintenanceService: Service {
     let service: StoreService
     let logger: Logger
@@ -65,6 +66,7 @@ struct MaintenanceService: Service {
             while !Task.isCancelled {
                 do {
                     try await service.store.renewDue()
+                    try await service.store.advanceMassExtensions(limit: SimulatedStore.massExtensionBatch)
                     try await service.saveIssuedSignatures()
                     let now = clock.now()
                     if now.timeIntervalSince(lastPurge) >= 3600 {

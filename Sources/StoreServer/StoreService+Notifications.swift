@@ -48,8 +48,14 @@ extension StoreService {
         guard !unsigned.isEmpty else { return payloads }
         let contexts = try await store.notificationContexts(
             transactionIds: Set(unsigned.values.compactMap(\.transactionId)))
+        let summaries = try await store.massExtensionStatuses(Set(unsigned.values.compactMap(\.massExtension)))
         let now = clock.now()
-        let signed = unsigned.mapValues { sign($0, context: $0.transactionId.flatMap { contexts[$0] }, at: now) }
+        let signed = unsigned.mapValues { notification in
+            if let summary = notification.massExtension.flatMap({ summaries[$0] }) {
+                return sign(notification, summary: summary, at: now)
+            }
+            return sign(notification, context: notification.transactionId.flatMap { contexts[$0] }, at: now)
+        }
         return payloads.merging(try await store.keepSignedPayloads(signed)) { kept, _ in kept }
     }
 
@@ -61,10 +67,27 @@ extension StoreService {
             signedRenewalInfo: context?.subscription.map { signedRenewalInfo($0, at: now) },
             status: context?.subscription?.status.rawValue)
         data.consumptionRequestReason = notification.consumptionRequestReason?.appleName
-        return signer.sign(
+        return sign(notification, data: data, summary: nil, at: now)
+    }
+
+    /// A mass extension's RENEWAL_EXTENSION/SUMMARY: its `summary` in place of `data`.
+    func sign(_ notification: StoredNotification, summary status: MassExtensionStatus, at now: Date) -> String {
+        let summary = NotificationPayload.Summary(
+            requestIdentifier: status.request.requestIdentifier, environment: store.environment,
+            appAppleId: appAppleId, bundleId: catalog.bundleId, productId: status.request.productId,
+            storefrontCountryCodes: status.request.storefronts, failedCount: Int64(status.failed),
+            succeededCount: Int64(status.succeeded))
+        return sign(notification, data: nil, summary: summary, at: now)
+    }
+
+    private func sign(
+        _ notification: StoredNotification, data: NotificationPayload.Data?, summary: NotificationPayload.Summary?,
+        at now: Date
+    ) -> String {
+        signer.sign(
             NotificationPayload(
                 notificationType: notification.event.type.rawValue, subtype: notification.event.subtype?.rawValue,
-                notificationUUID: notification.uuid.uuidString.lowercased(), data: data, version: "2.0",
-                signedDate: now.epochMilliseconds))
+                notificationUUID: notification.uuid.uuidString.lowercased(), data: data, summary: summary,
+                version: "2.0", signedDate: now.epochMilliseconds))
     }
 }

@@ -5,7 +5,8 @@ Usage: notification_receiver.py PORT ROOT_URL BUNDLE_ID ACCEPTED_FILE [FAIL_RATE
 PORT 0 picks a free one; the port is printed on the first line ("listening PORT").
 Each accepted notification is appended to ACCEPTED_FILE as one JSON line:
 {"uuid", "type", "subtype", "transactionId", "ownership", "revocationReason",
-"consumptionRequestReason", "payloadSha"}. A payload that does not verify is answered
+"consumptionRequestReason", "summary", "payloadSha"}, `summary` being a mass extension's summary as
+Apple's model reads it (or null). A payload that does not verify is answered
 400 and written as {"error": ...}. A refused delivery (FAIL_RATE of them, seeded, at
 most twice per notification) is answered 500, as a receiver that is down or failing would.
 """
@@ -75,10 +76,16 @@ class Receiver:
                 self.verifier.verify_and_decode_renewal_info(decoded.data.signedRenewalInfo)
         except Exception as error:  # a test receiver reports every failure as data
             return 400, {"error": repr(error)}
+        summary = None
+        if decoded.summary:
+            summary = {"requestIdentifier": decoded.summary.requestIdentifier, "productId": decoded.summary.productId,
+                       "environment": decoded.summary.rawEnvironment, "bundleId": decoded.summary.bundleId,
+                       "storefrontCountryCodes": decoded.summary.storefrontCountryCodes,
+                       "succeededCount": decoded.summary.succeededCount, "failedCount": decoded.summary.failedCount}
         line = {"uuid": decoded.notificationUUID, "type": decoded.rawNotificationType, "subtype": decoded.rawSubtype,
                 "transactionId": transaction_id, "ownership": ownership, "revocationReason": revocation_reason,
                 "consumptionRequestReason": decoded.data.rawConsumptionRequestReason if decoded.data else None,
-                "payloadSha": hashlib.sha256(payload.encode()).hexdigest()}
+                "summary": summary, "payloadSha": hashlib.sha256(payload.encode()).hexdigest()}
         with self.lock:
             self.accepted.append(line)
         return 200, line

@@ -13,9 +13,12 @@ import time
 import urllib.request
 import uuid
 
-from appstoreserverlibrary.api_client import APIException, AppStoreServerAPIClient, GetTransactionHistoryVersion
+from appstoreserverlibrary.api_client import APIError, APIException, AppStoreServerAPIClient, GetTransactionHistoryVersion
 from appstoreserverlibrary.models.Environment import Environment
+from appstoreserverlibrary.models.ExtendReasonCode import ExtendReasonCode
+from appstoreserverlibrary.models.ExtendRenewalDateRequest import ExtendRenewalDateRequest
 from appstoreserverlibrary.models.InAppOwnershipType import InAppOwnershipType
+from appstoreserverlibrary.models.MassExtendRenewalDateRequest import MassExtendRenewalDateRequest
 from appstoreserverlibrary.models.NotificationHistoryRequest import NotificationHistoryRequest
 from appstoreserverlibrary.models.NotificationTypeV2 import NotificationTypeV2
 from appstoreserverlibrary.models.RevocationReason import RevocationReason
@@ -26,6 +29,9 @@ from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier
 
 sys.path.insert(0, os.path.dirname(__file__))
 from notification_receiver import Receiver  # noqa: E402
+
+# The receiver main() starts, for the checks after its own.
+RECEIVED = []
 
 
 def check(name, condition, detail=""):
@@ -93,6 +99,7 @@ def main():
         check("no URL: 4040007", error.raw_api_error == 4040007 and error.http_status_code == 404, error.raw_api_error)
 
     receiver = Receiver(root_url, bundle, os.path.join(work, "accepted.jsonl"), fail_rate=0.3, seed=7).start()
+    RECEIVED.append(receiver)
     admin.call("PUT", "/admin/notification-urls", {"urls": ["http://127.0.0.1:%d/apple" % receiver.port]})
     admin.call("PUT", "/admin/controls", {"timeRate": "2s"})
 
@@ -186,7 +193,66 @@ def main():
         check("bad pagination token: 4000014", False)
     except APIException as error:
         check("bad pagination token: 4000014", error.raw_api_error == 4000014, error.raw_api_error)
+    mass_extension(client, verifier, admin, base)
     print("all checks passed (%d notifications, %d refused attempts, %d history pages)" % (len(outbox), receiver.refused, pages))
+
+
+def mass_extension(client, verifier, admin, base):
+    """Extend Subscription Renewal Dates for All Active Subscribers: kenji's and lena's Premium Monthly
+    are extended (RENEWAL_EXTENDED each); chloe's, extended twice already, is not (RENEWAL_EXTENSION/FAILURE);
+    then one RENEWAL_EXTENSION/SUMMARY with the counts."""
+    admin.call("PUT", "/admin/controls", {"timeRate": "real"})
+    ids = {account: buy(base, "premium.monthly", account) for account in ["kenji", "lena", "chloe"]}
+    for n in range(2):
+        client.extend_subscription_renewal_date(ids["chloe"], ExtendRenewalDateRequest(
+            extendByDays=1, extendReasonCode=ExtendReasonCode.SERVICE_ISSUE_OR_OUTAGE, requestIdentifier="chloe-%d" % n))
+    def expires(account):
+        return verifier.verify_and_decode_signed_transaction(client.get_transaction_info(ids[account]).signedTransactionInfo).expiresDate
+    kenji_before = expires("kenji")
+    request_id = str(uuid.uuid4())
+    product = "com.example.storefront.premium.monthly"
+    request = MassExtendRenewalDateRequest(extendByDays=7, extendReasonCode=ExtendReasonCode.SERVICE_ISSUE_OR_OUTAGE,
+                                           requestIdentifier=request_id, productId=product,
+                                           storefrontCountryCodes=["JPN", "DEU", "FRA"])
+    answer = client.extend_renewal_date_for_all_active_subscribers(request)
+    check("mass extension accepted", answer.requestIdentifier == request_id, answer)
+    check("mass extension sent again: 200", client.extend_renewal_date_for_all_active_subscribers(request).requestIdentifier == request_id)
+    try:
+        client.extend_renewal_date_for_all_active_subscribers(MassExtendRenewalDateRequest(
+            extendByDays=91, extendReasonCode=ExtendReasonCode.UNDECLARED, requestIdentifier=str(uuid.uuid4()), productId=product))
+        check("mass extension of 91 days refused", False)
+    except APIException as error:
+        check("mass extension of 91 days refused", error.api_error == APIError.INVALID_EXTEND_BY_DAYS, error.raw_api_error)
+    deadline = time.time() + 60
+    status = client.get_status_of_subscription_renewal_date_extensions(request_id, product)
+    while not status.complete and time.time() < deadline:
+        time.sleep(0.2)
+        status = client.get_status_of_subscription_renewal_date_extensions(request_id, product)
+    check("mass extension complete", status.complete and status.succeededCount == 2 and status.failedCount == 1
+          and status.completeDate is not None, status)
+    try:
+        client.get_status_of_subscription_renewal_date_extensions(str(uuid.uuid4()), product)
+        check("status of an unknown request: 4040009", False)
+    except APIException as error:
+        check("status of an unknown request: 4040009", error.api_error == APIError.STATUS_REQUEST_NOT_FOUND, error.raw_api_error)
+
+    accepted = [line for line in wait_until_told(admin) if line["type"] in ("RENEWAL_EXTENDED", "RENEWAL_EXTENSION")]
+    extended = sorted(line["transactionId"] for line in accepted if line["type"] == "RENEWAL_EXTENDED")
+    check("RENEWAL_EXTENDED for each extended", extended == sorted([ids["chloe"], ids["chloe"], ids["kenji"], ids["lena"]]), extended)
+    failures = [line["transactionId"] for line in accepted if line["subtype"] == "FAILURE"]
+    check("RENEWAL_EXTENSION/FAILURE for chloe", failures == [ids["chloe"]], failures)
+    summaries = [line["summary"] for line in accepted if line["subtype"] == "SUMMARY"]
+    check("one RENEWAL_EXTENSION/SUMMARY, verified by Apple's library", summaries == [{
+        "requestIdentifier": request_id, "productId": product, "environment": "Sandbox",
+        "bundleId": "com.example.storefront.demo", "storefrontCountryCodes": ["JPN", "DEU", "FRA"],
+        "succeededCount": 2, "failedCount": 1}], summaries)
+    check("kenji's period runs 7 days longer", expires("kenji") - kenji_before == 7 * 86_400_000, (kenji_before, expires("kenji")))
+
+
+def wait_until_told(admin):
+    """The receiver's lines once the outbox has delivered everything."""
+    wait_until_delivered(admin)
+    return RECEIVED[0].accepted
 
 
 if __name__ == "__main__":
