@@ -327,6 +327,7 @@ public struct StoreDatabase: Sendable {
             try db.execute(sql: "ALTER TABLE transactions ADD COLUMN renewal_price TEXT")
         }
         migrator.registerMigration("v19: Ask to Buy expiry", migrate: askToBuyExpiryMigration)
+        migrator.registerMigration("v21: retention messages", migrate: retentionMessagesMigration)
         return migrator
     }
 }

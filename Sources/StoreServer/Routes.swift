@@ -18,6 +18,7 @@ public enum StoreRoutes {
         router.add(middleware: ErrorMiddleware(allowed: allowed, storage: service.store.storageHealth))
         addPublicRoutes(router, service)
         addAccountRoutes(router, service)
+        RetentionRealtimeRoutes.addDeviceRoute(router, service)
         addVerifyRoutes(router, service)
         addAdminRoutes(router, service)
         ServerAPIRoutes.add(router, service)

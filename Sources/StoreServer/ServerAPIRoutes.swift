@@ -50,6 +50,8 @@ enum ServerAPIRoutes {
             return JSONBody.response(AppTransactionInfoResponse(signedAppTransactionInfo: service.signer.sign(payload)))
         }
         ServerAPIChanges.add(api, service)
+        RetentionRoutes.add(api, service)
+        RetentionRealtimeRoutes.add(api, service)
         NotificationRoutes.add(api: api, service)
     }
 
