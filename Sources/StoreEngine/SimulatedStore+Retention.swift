@@ -151,6 +151,34 @@ extension SimulatedStore {
         }
     }
 
+    /// App Review's decision on a message, which the simulated store takes from `/admin`; false
+    /// when there is no such message.
+    public func reviewRetentionMessage(_ id: UUID, _ state: ReviewState) async throws -> Bool {
+        try await database.writer.write { db in
+            guard let message = try Self.message(db, id) else { return false }
+            let reviewed = RetentionMessage(
+                id: id, state: state, header: message.header, body: message.body, image: message.image,
+                headerPosition: message.headerPosition, bulletPoints: message.bulletPoints)
+            try db.execute(
+                sql: "UPDATE retention_messages SET state = ?, body = ? WHERE id = ?",
+                arguments: [
+                    state.rawValue, String(decoding: try JSONEncoder().encode(reviewed), as: UTF8.self),
+                    id.uuidString.lowercased(),
+                ])
+            return true
+        }
+    }
+
+    /// App Review's decision on an image; false when there is no such image.
+    public func reviewRetentionImage(_ id: UUID, _ state: ReviewState) async throws -> Bool {
+        try await database.writer.write { db in
+            try db.execute(
+                sql: "UPDATE retention_images SET state = ? WHERE id = ?",
+                arguments: [state.rawValue, id.uuidString.lowercased()])
+            return db.changesCount > 0
+        }
+    }
+
     /// The Get Retention Message endpoint's URL; nil: none configured.
     public func retentionRealtimeURL() async throws -> String? {
         try await database.pool.guardedRead { db in try StoreDatabase.setting(db, Self.realtimeURLSetting) }

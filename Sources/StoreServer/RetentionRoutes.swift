@@ -103,6 +103,47 @@ enum RetentionRoutes {
         }
     }
 
+    /// App Review, done by hand: `/admin` sets a message's or an image's state.
+    static func add(admin: RouterGroup<BasicRequestContext>, _ service: StoreService) {
+        admin.put("/retention/messages/{messageIdentifier}/review") { request, context in
+            let (id, state) = try await review(request, context, "messageIdentifier", service)
+            guard try await service.store.reviewRetentionMessage(id, state) else {
+                throw APIError.notFound("no message \(id.uuidString.lowercased())")
+            }
+            return JSONBody.response(
+                GetMessageListResponse.Item(messageIdentifier: id.uuidString.lowercased(), messageState: state.rawValue)
+            )
+        }
+        admin.put("/retention/images/{imageIdentifier}/review") { request, context in
+            let (id, state) = try await review(request, context, "imageIdentifier", service)
+            guard try await service.store.reviewRetentionImage(id, state) else {
+                throw APIError.notFound("no image \(id.uuidString.lowercased())")
+            }
+            return JSONBody.response(
+                ReviewedImage(imageIdentifier: id.uuidString.lowercased(), imageState: state.rawValue))
+        }
+    }
+
+    struct ReviewedImage: Encodable {
+        let imageIdentifier: String
+        let imageState: String
+    }
+
+    static func review(_ request: Request, _ context: BasicRequestContext, _ name: String, _ service: StoreService)
+        async throws -> (UUID, ReviewState)
+    {
+        guard let text = try StoreRoutes.pathParameter(context, name), let id = UUID(uuidString: text) else {
+            throw APIError.badRequest("\(name) must be a UUID", field: name)
+        }
+        let (body, _) = try await BodyReader.decode(
+            RetentionReviewRequest.self, from: request, limit: service.configuration.bodyLimit)
+        guard let state = ReviewState(rawValue: body.state) else {
+            throw APIError.invalid(
+                "state \(body.state.prefix(20).debugDescription) is not PENDING, APPROVED or REJECTED", field: "state")
+        }
+        return (id, state)
+    }
+
     static let defaultNotFound = AppStoreAPIError(
         .defaultMessageNotFound, "Default message not found for this product and locale.")
 

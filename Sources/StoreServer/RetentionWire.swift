@@ -24,6 +24,16 @@ struct UploadMessageRequestBody: Codable, Sendable {
     let bulletPoints: [BulletPoint]?
 }
 
+/// `PUT /admin/retention/…/review`: App Review's decision, which the simulated store has no
+/// reviewer to make.
+struct RetentionReviewRequest: Codable, Sendable, KnownFields {
+    let state: String
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case state
+    }
+}
+
 /// Get Message List.
 struct GetMessageListResponse: Codable, Sendable {
     struct Item: Codable, Sendable {

@@ -65,6 +65,8 @@ public protocol ServedStore: StoreBackend {
         -> Result<Void, RetentionRefusal>
     func defaultRetentionMessage(productId: String, locale: String) async throws -> UUID?
     func deleteDefaultRetentionMessage(productId: String, locale: String) async throws -> Bool
+    func reviewRetentionMessage(_ id: UUID, _ state: ReviewState) async throws -> Bool
+    func reviewRetentionImage(_ id: UUID, _ state: ReviewState) async throws -> Bool
     func retentionRealtimeURL() async throws -> String?
     func setRetentionRealtimeURL(_ url: String?) async throws
     func savePerformanceTest(_ test: RetentionPerformanceTest) async throws

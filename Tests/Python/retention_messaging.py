@@ -1,6 +1,6 @@
 """Apple's Retention Messaging API client, and a Get Retention Message endpoint, against `storefront serve`.
 
-Usage: retention_messaging.py BASE_URL KEY_FILE ISSUER_ID KEY_ID BUNDLE_ID ACCOUNT PRODUCT_ID ORIGINAL_TRANSACTION_ID
+Usage: retention_messaging.py BASE_URL KEY_FILE ISSUER_ID KEY_ID BUNDLE_ID ACCOUNT PRODUCT_ID ORIGINAL_TRANSACTION_ID ADMIN_TOKEN
 The server must hold ACCOUNT's subscription to PRODUCT_ID. The endpoint listens on 127.0.0.1 only.
 Prints one line per check; exits 1 at the first that fails.
 """
@@ -76,11 +76,18 @@ class Endpoint(BaseHTTPRequestHandler):
 
 
 def main():
-    base, key_file, issuer, key_id, bundle, account, product, original_id = sys.argv[1:9]
+    base, key_file, issuer, key_id, bundle, account, product, original_id, admin_token = sys.argv[1:10]
     client = AppStoreServerAPIClient(open(key_file, "rb").read(), key_id, issuer, bundle, Environment.SANDBOX)
     client._base_url = base
     root = urllib.request.urlopen(base + "/.well-known/storefront-root-ca.cer").read()
     Endpoint.verifier = SignedDataVerifier([root], False, Environment.SANDBOX, bundle)
+
+    def review(kind, identifier, state):
+        request = urllib.request.Request("%s/admin/retention/%s/%s/review" % (base, kind, identifier), method="PUT",
+                                         data=json.dumps({"state": state}).encode(),
+                                         headers={"Authorization": "Bearer " + admin_token,
+                                                  "Content-Type": "application/json"})
+        return json.loads(urllib.request.urlopen(request).read())
 
     def shown():
         url = "%s/v1/accounts/%s/retention-message/%s/en-US" % (base, account, product)
@@ -108,6 +115,17 @@ def main():
     messages = {item.messageIdentifier: item.messageState for item in client.get_message_list().messageIdentifiers}
     check("message list", messages == {message: MessageState.APPROVED, plain: MessageState.APPROVED}, messages)
     refused("delete an image in use", lambda: client.delete_image(image), 403, 4030019)
+
+    review("messages", plain, "REJECTED")
+    states = {item.messageIdentifier: item.messageState for item in client.get_message_list().messageIdentifiers}
+    check("a message App Review rejected", states[plain] == MessageState.REJECTED, states)
+    refused("a rejected message as a default", lambda: client.configure_default_message(
+        product, "en-US", DefaultConfigurationRequest(messageIdentifier=plain)), 403, 4030017)
+    review("messages", plain, "APPROVED")
+    review("images", bullet, "PENDING")
+    refused("a message with an image under review as a default", lambda: client.configure_default_message(
+        product, "en-US", DefaultConfigurationRequest(messageIdentifier=message)), 403, 4030018)
+    review("images", bullet, "APPROVED")
 
     check("no message before any is configured", shown() is None)
     client.configure_default_message(product, "en-US", DefaultConfigurationRequest(messageIdentifier=message))

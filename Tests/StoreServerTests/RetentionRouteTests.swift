@@ -124,6 +124,16 @@ import Testing
                     .isEmpty)
             _ = try await client.object(
                 .get, "/v1/accounts/alice/retention-message/\(ServerFixture.gems)/en-US", expect: .notFound)
+            // App Review by hand: a rejected message is no longer shown, not even as the default.
+            let review = "/admin/retention/messages/\(id)/review"
+            _ = try await client.object(
+                .put, review, json: #"{"state": "SOON"}"#, admin: true, expect: .unprocessableContent)
+            let rejected = try await client.object(.put, review, json: #"{"state": "REJECTED"}"#, admin: true)
+            #expect(rejected["messageState"] as? String == "REJECTED")
+            #expect(try await client.object(.get, shown).isEmpty)
+            _ = try await client.object(
+                .put, "/admin/retention/images/\(UUID().uuidString)/review", json: #"{"state": "REJECTED"}"#,
+                admin: true, expect: .notFound)
         }
     }
 

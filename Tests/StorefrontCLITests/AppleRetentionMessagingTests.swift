@@ -23,6 +23,7 @@ import Testing
         let result = try Executable.run(python: [
             script.path, server.baseURL, keyFile.path, AppleServerAPIClientTests.issuer,
             AppleServerAPIClientTests.keyId, "com.example.storefront.demo", "alice", product, id,
+            AppleServerAPIClientTests.adminToken,
         ])
         #expect(
             result.status == 0 && result.stdout.contains("all checks passed"),
