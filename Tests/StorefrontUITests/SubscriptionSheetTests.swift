@@ -75,6 +75,7 @@ import Testing
         store.send(.cancellationMessage(productId: F.monthly, Self.message)) {
             $0.sheet = .cancelSubscription(Self.cancelling.with(.shown(Self.message)))
         }
+        Golden.check("cancel-subscription-80x24", store.state)
         let screen = Golden.text(store.state)
         for text in [
             "Cancel Premium Monthly?", "[image: A flame]", "Before you go", "Your streak", "• Offline lessons",
