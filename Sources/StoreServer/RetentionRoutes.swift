@@ -15,9 +15,9 @@ enum RetentionRoutes {
             let data: Data
             do {
                 data = try await BodyReader.bytes(request, limit: RetentionChecks.imageByteLimit)
-            } catch {
+            } catch let error as APIError where error.status == .contentTooLarge {
                 throw AppStoreAPIError(
-                    .invalidImage, "Invalid image: larger than \(RetentionChecks.imageByteLimit / 1024 / 1024) MB.")
+                    .invalidImage, "Invalid image: larger than \(RetentionChecks.imageByteLimit / 1024 / 1024) MiB.")
             }
             if let problem = PNGCheck.problem(data, size: size) {
                 throw AppStoreAPIError(.invalidImage, "Invalid image: \(problem).")

@@ -49,6 +49,9 @@ import Testing
             #expect(try Self.code(narrow) == 4_000_161, "\(String(buffer: narrow.body))")
             let notPNG = try await Self.upload(client, Data("GIF89a".utf8), token: token)
             #expect(try Self.code(notPNG) == 4_000_161)
+            let huge = try await Self.upload(
+                client, Self.png(3840, 160) + Data(count: 5 * 1024 * 1024), token: token)
+            #expect(try Self.code(huge) == 4_000_161, "\(String(buffer: huge.body))")
             let size = try await Self.upload(client, Self.png(64, 64), size: "HUGE", token: token)
             #expect(try Self.code(size) == 4_000_216)
         }
