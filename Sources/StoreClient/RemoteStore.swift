@@ -200,6 +200,15 @@ public final class RemoteStore: StoreBackend {
         try await call(WireAppTransaction.self, .GET, "/v1/accounts/\(Self.segment(account))/app-transaction").info
     }
 
+    public func cancellationMessage(account: String, productId: String, locale: String) async throws
+        -> CancellationMessage?
+    {
+        try await call(
+            CancellationMessageResponse.self, .GET,
+            "/v1/accounts/\(Self.segment(account))/retention-message/\(Self.segment(productId))/\(Self.segment(locale))"
+        ).message
+    }
+
     public func entitlements(account: String) async throws -> [Entitlement] {
         try await call(WalletResponse.self, .GET, "/v1/accounts/\(Self.segment(account))/wallet").entitlements.map {
             try $0.entitlement()

@@ -119,6 +119,9 @@ public protocol StoreBackend: Sendable {
     func controls() async throws -> TestControls
     func setControls(_ controls: TestControls) async throws
     func perform(_ action: ManageAction) async throws -> [TransactionUpdate]
+    /// The retention message to show as the customer turns auto-renew off (nil: none).
+    func cancellationMessage(account: String, productId: String, locale: String) async throws
+        -> CancellationMessage?
 }
 
 extension StoreBackend {

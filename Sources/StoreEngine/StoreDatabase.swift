@@ -328,6 +328,7 @@ public struct StoreDatabase: Sendable {
         }
         migrator.registerMigration("v19: Ask to Buy expiry", migrate: askToBuyExpiryMigration)
         migrator.registerMigration("v20: mass extensions", migrate: massExtensionsMigration)
+        migrator.registerMigration("v21: retention messages", migrate: retentionMessagesMigration)
         migrator.registerMigration("v22: consumption request reasons") { db in
             // The customer's reason for a refund request, which CONSUMPTION_REQUEST signs.
             try db.execute(sql: "ALTER TABLE notifications ADD COLUMN consumption_request_reason TEXT")

@@ -46,21 +46,47 @@ struct AppStoreAPIError: Error, Sendable, Hashable {
         case invalidPlayTime = 4_000_040
         case invalidSampleContentProvided = 4_000_041
         case invalidUserStatus = 4_000_042
+        case invalidImage = 4_000_161
+        case headerTooLong = 4_000_162
+        case bodyTooLong = 4_000_163
+        case invalidLocale = 4_000_164
+        case altTextTooLong = 4_000_175
         case invalidAppAccountTokenUUID = 4_000_183
         case transactionIdIsNotOriginalTransactionId = 4_000_187
+        case invalidPerformanceTestRequest = 4_000_211
+        case invalidRequestId = 4_000_212
+        case existingPerformanceTestRun = 4_000_213
+        case badRequestRealtimeURL = 4_000_215
+        case badRequestImageSize = 4_000_216
+        case tooManyBulletPoints = 4_000_218
+        case bulletPointTextTooLong = 4_000_219
+        case aboveImageRequiresAnImage = 4_000_224
         case subscriptionExtensionIneligible = 4_030_004
         case subscriptionMaxExtension = 4_030_005
         case familySharedSubscriptionExtensionIneligible = 4_030_007
+        case maximumNumberOfImagesReached = 4_030_014
+        case maximumNumberOfMessagesReached = 4_030_016
+        case messageNotApproved = 4_030_017
+        case imageNotApproved = 4_030_018
+        case imageInUse = 4_030_019
+        case forbiddenNoPassingTest = 4_030_026
         case originalTransactionIdNotFound = 4_040_005
         case serverNotificationURLNotFound = 4_040_007
         case testNotificationNotFound = 4_040_008
         case statusRequestNotFound = 4_040_009
         case transactionIdNotFound = 4_040_010
+        case imageNotFound = 4_040_014
+        case messageNotFound = 4_040_015
+        case performanceTestRunNotFound = 4_040_018
+        case defaultMessageNotFound = 4_040_020
+        case realtimeURLNotFound = 4_040_021
         /// No route at this path, or not with this method. Apple documents no code for these;
         /// the store answers with the general code of the status, as Apple's 4000000, 4290000
         /// and 5000000 are the general codes of theirs.
         case routeNotFound = 4_040_000
         case methodNotAllowed = 4_050_000
+        case imageAlreadyExists = 4_090_000
+        case messageAlreadyExists = 4_090_001
         case rateLimitExceeded = 4_290_000
         case generalInternal = 5_000_000
         case generalInternalRetryable = 5_000_001

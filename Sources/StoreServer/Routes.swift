@@ -19,6 +19,7 @@ public enum StoreRoutes {
         router.add(middleware: ServerAPIMiddleware(keys: service.apiKeys, clock: service.clock, allowed: allowed))
         addPublicRoutes(router, service)
         addAccountRoutes(router, service)
+        RetentionRealtimeRoutes.addDeviceRoute(router, service)
         addVerifyRoutes(router, service)
         addAdminRoutes(router, service)
         ServerAPIRoutes.add(router, service)
@@ -376,6 +377,7 @@ public enum StoreRoutes {
         }
         addServerAPIAdmin(admin, service)
         NotificationRoutes.add(admin: admin, service)
+        RetentionRoutes.add(admin: admin, service)
         admin.post("/clear") { _, _ in
             try await manage(.clearAll, service)
         }

@@ -57,6 +57,27 @@ public protocol ServedStore: StoreBackend {
     /// One commit of the oldest unfinished mass extension; how many subscribers it handled.
     @discardableResult
     func advanceMassExtensions(limit: Int) async throws -> Int
+    // The Retention Messaging API.
+    func uploadRetentionImage(_ image: RetentionImage, png: Data, limit: Int) async throws
+        -> Result<Void, RetentionRefusal>
+    func deleteRetentionImage(_ id: UUID) async throws -> Result<Void, RetentionRefusal>
+    func retentionImages() async throws -> [RetentionImage]
+    func retentionImages(_ ids: [UUID]) async throws -> [RetentionImage]
+    func uploadRetentionMessage(_ message: RetentionMessage, limit: Int) async throws
+        -> Result<Void, RetentionRefusal>
+    func deleteRetentionMessage(_ id: UUID) async throws -> Bool
+    func retentionMessages() async throws -> [RetentionMessage]
+    func retentionMessage(_ id: UUID) async throws -> RetentionMessage?
+    func setDefaultRetentionMessage(productId: String, locale: String, messageId: UUID) async throws
+        -> Result<Void, RetentionRefusal>
+    func defaultRetentionMessage(productId: String, locale: String) async throws -> UUID?
+    func deleteDefaultRetentionMessage(productId: String, locale: String) async throws -> Bool
+    func reviewRetentionMessage(_ id: UUID, _ state: ReviewState) async throws -> Bool
+    func reviewRetentionImage(_ id: UUID, _ state: ReviewState) async throws -> Bool
+    func retentionRealtimeURL() async throws -> String?
+    func setRetentionRealtimeURL(_ url: String?) async throws
+    func savePerformanceTest(_ test: RetentionPerformanceTest) async throws
+    func performanceTests() async throws -> [RetentionPerformanceTest]
     // Server notifications: the outbox and its deliveries.
     var outbox: NotificationOutbox { get }
     func sweepTimedEvents() async throws

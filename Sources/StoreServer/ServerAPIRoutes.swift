@@ -51,6 +51,8 @@ enum ServerAPIRoutes {
         }
         ServerAPIChanges.add(api, service)
         ServerAPIMassExtension.add(api, service)
+        RetentionRoutes.add(api, service)
+        RetentionRealtimeRoutes.add(api, service)
         NotificationRoutes.add(api: api, service)
     }
 

@@ -263,6 +263,10 @@ public final class EffectRunner: Sendable {
         case .manage(let action):
             // Updates it causes (an approval, a renewal) arrive through the store's update stream.
             _ = try await store.perform(action)
+        case .loadCancellationMessage(let account, let productId, let locale):
+            // No message is what the App Store shows when it has none to show: not an error sheet.
+            let message = try? await store.cancellationMessage(account: account, productId: productId, locale: locale)
+            report(.cancellationMessage(productId: productId, message ?? nil))
         case .retryVerification(let account):
             let steps = try await observer.retryDue(account: account)
             if !steps.isEmpty { report(.appSteps(steps)) }

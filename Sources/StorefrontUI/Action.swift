@@ -26,6 +26,8 @@ public enum Action: Sendable, Equatable {
     case refreshFailed(String)
     /// An effect failed outside StoreKit's error model (disk full, server down): shown, never fatal.
     case effectFailed(String)
+    /// The retention message for cancelling `productId` (nil: none, or the store could not say).
+    case cancellationMessage(productId: String, CancellationMessage?)
     /// The screen was saved: its files, without their extensions (`….txt`, `….ansi`, `….svg`).
     case screenSaved(String)
     /// Saving the screen failed: why.
@@ -86,6 +88,8 @@ public enum Effect: Sendable, Hashable {
     case restore(account: String)
     case setControls(TestControls)
     case manage(ManageAction)
+    /// The retention message the cancellation sheet shows (Apple's `userLocale` is `locale`).
+    case loadCancellationMessage(account: String, productId: String, locale: String)
     case retryVerification(account: String)
     /// Buy with a promotional offer (signed as the app's server would) or a win-back offer.
     case buyWithOffer(productId: String, offerId: String, account: String)

@@ -201,10 +201,34 @@ public enum Sheet: Sendable, Hashable {
     case manageSubscriptions(selection: Int)
     /// StoreKit's refund-request sheet for one transaction, with the reason chosen.
     case refundRequest(RefundRequest)
+    /// The App Store's cancellation sheet: the retention message, then the customer confirms.
+    case cancelSubscription(CancelSubscription)
     /// StoreKit's offer-code redemption sheet, with the code typed so far.
     case redeemCode(String)
     /// The app crashed delivering a transaction: launch it again, or install the fixed build.
     case appCrashed(AppCrashReport)
+}
+
+/// The cancellation sheet's state: the subscription, the row of the subscriptions sheet it came
+/// from, and the retention message the store chose, while it is asked for and once it answered.
+public struct CancelSubscription: Sendable, Hashable {
+    public enum Message: Sendable, Hashable {
+        case loading
+        case none
+        case shown(CancellationMessage)
+    }
+
+    public var transactionId: String
+    public var productId: String
+    public var selection: Int
+    public var message: Message
+
+    public init(transactionId: String, productId: String, selection: Int, message: Message = .loading) {
+        self.transactionId = transactionId
+        self.productId = productId
+        self.selection = selection
+        self.message = message
+    }
 }
 
 /// The refund-request sheet's state: the transaction, and which of Apple's reasons is chosen.

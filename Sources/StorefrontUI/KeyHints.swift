@@ -139,6 +139,13 @@ struct KeyHints {
         ])
     }
 
+    var cancelSubscription: String {
+        line([
+            item([.toggle], .subscriptions, ("confirm", "确认取消")),
+            item([.close], .everywhere, ("keep", "保留订阅")),
+        ])
+    }
+
     var redeem: String {
         line([item([.buy], .main, ("redeem", "兑换")), item([.close], .everywhere, ("cancel", "取消"))])
     }

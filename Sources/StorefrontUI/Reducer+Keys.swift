@@ -171,6 +171,8 @@ extension Reducer {
             return subscriptionsKey(&state, key, selection)
         case .refundRequest(let request):
             return refundRequestKey(&state, key, request)
+        case .cancelSubscription(let sheet):
+            return cancelSubscriptionKey(&state, key, sheet)
         case .redeemCode(let code):
             return redeemCodeKey(&state, key, code)
         case .help(let scroll):

@@ -79,13 +79,19 @@ extension Reducer {
         case .down: state.sheet = .manageSubscriptions(selection: max(0, min(list.count - 1, selection + 1)))
         case .toggle:
             guard let selected, selected.isActive(at: state.now) else { return [] }
-            let resume = !selected.willAutoRenew
-            let title = Presentation.title(state, product: selected.productId)
-            say(
-                &state,
-                resume
-                    ? UIStrings(state.language).resumed(title) : UIStrings(state.language).cancelledSubscription(title))
-            return [.manage(.setAutoRenew(selected.transactionId, resume)), .refresh(account: state.account.name)]
+            guard selected.willAutoRenew else {
+                say(&state, UIStrings(state.language).resumed(Presentation.title(state, product: selected.productId)))
+                return [.manage(.setAutoRenew(selected.transactionId, true)), .refresh(account: state.account.name)]
+            }
+            // As the App Store does, cancelling first shows the developer's retention message.
+            state.sheet = .cancelSubscription(
+                CancelSubscription(
+                    transactionId: selected.transactionId, productId: selected.productId, selection: selection))
+            return [
+                .loadCancellationMessage(
+                    account: state.account.name, productId: selected.productId,
+                    locale: state.locale.replacingOccurrences(of: "_", with: "-"))
+            ]
         case .requestRefund:
             guard let selected else { return [] }
             openRefundRequest(&state, transactionId: selected.transactionId)

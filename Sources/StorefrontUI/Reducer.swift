@@ -85,6 +85,11 @@ public enum Reducer {
         case .restoreFinished(let result):
             state.sheet = .restoreResult(result)
             return [.refresh(account: state.account.name)]
+        case .cancellationMessage(let productId, let message):
+            guard case .cancelSubscription(var sheet) = state.sheet, sheet.productId == productId else { return [] }
+            sheet.message = message.map { .shown($0) } ?? CancelSubscription.Message.none
+            state.sheet = .cancelSubscription(sheet)
+            return []
         case .effectFailed(let message):
             state.sheet = .error(ErrorSheet(kind: .failure(message), productId: nil))
             return []

@@ -84,6 +84,8 @@ enum Sheets {
             return (strings.subscriptionsTitle, subscriptions(state, strings, selection), hints.subscriptions)
         case .refundRequest(let request):
             return (strings.refundTitle, refundRequest(request, state, strings), hints.refundRequest)
+        case .cancelSubscription(let sheet):
+            return (strings.cancelTitle, cancellation(sheet, state, strings), hints.cancelSubscription)
         case .appCrashed(let crash):
             return (strings.crashTitle, crashLines(crash, state, strings), hints.crash)
         case .redeemCode(let code):

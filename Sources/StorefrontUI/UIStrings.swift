@@ -424,6 +424,17 @@ public struct UIStrings: Sendable {
     func cancelledSubscription(_ title: String) -> String {
         pick("\(title) cancelled: it runs to the end of its period.", "已取消“\(title)”：将持续到本期结束。")
     }
+    func keptSubscription(_ title: String) -> String {
+        pick("\(title) kept: it will renew.", "已保留“\(title)”：将继续续订。")
+    }
+    var cancelTitle: String { pick("Cancel Subscription", "取消订阅") }
+    func cancelQuestion(_ title: String) -> String {
+        pick("Cancel \(title)? It runs to the end of its period.", "取消“\(title)”？订阅将持续到本期结束。")
+    }
+    var retentionLoading: String { pick("Asking the App Store for the developer's message…", "正在获取开发者的消息…") }
+    func retentionImage(_ altText: String) -> String { pick("[image: \(altText)]", "[图片：\(altText)]") }
+    func retentionSwitch(_ title: String) -> String { pick("Switch plan instead: \(title)", "改为切换方案：\(title)") }
+    func retentionOffer(_ offer: String) -> String { pick("Offer: \(offer)", "优惠：\(offer)") }
     func resumed(_ title: String) -> String { pick("\(title) will renew again.", "“\(title)”将再次续订。") }
     var redeemTitle: String { pick("Redeem Code", "兑换代码") }
     var redeemPrompt: String { pick("Type the offer code:", "输入优惠代码：") }

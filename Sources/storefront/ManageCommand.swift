@@ -42,6 +42,9 @@ struct ManageCommand: AsyncParsableCommand {
     static func perform(_ action: ManageAction, words: [String], options: StoreOptions) async throws {
         let session = try await options.open()
         do {
+            if case .setAutoRenew(let id, false) = action {
+                try await printRetentionMessage(transactionId: id, store: session.store)
+            }
             let updates = try await session.store.perform(action)
             Console.out(
                 "\(words.joined(separator: " ")): done"
@@ -55,6 +58,20 @@ struct ManageCommand: AsyncParsableCommand {
             throw CommandFailure.failure(failure.message)
         }
     }
+
+    /// As the App Store's cancellation sheet does, the retention message the developer chose (or
+    /// the default one) comes before the cancellation is confirmed.
+    static func printRetentionMessage(transactionId: String, store: any StoreBackend) async throws {
+        // Best effort, as on a device: no message (or a store that cannot say) never stops the cancellation.
+        guard let transaction = try? await store.transactions(account: nil).first(where: { $0.id == transactionId }),
+            let message = try? await store.cancellationMessage(
+                account: transaction.payment.account, productId: transaction.productId, locale: retentionLocale)
+        else { return }
+        Console.out(lines: RetentionMessageText.lines(message))
+    }
+
+    /// The locale the command line's cancellations ask for (Apple's `userLocale`).
+    static let retentionLocale = "en-US"
 
     struct Approve: TransactionAction {
         static let verb = ManageVerb.approve

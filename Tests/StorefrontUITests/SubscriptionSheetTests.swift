@@ -34,7 +34,14 @@ import Testing
         var store = Self.subscribed()
         store.press(.character("u")) { $0.sheet = .manageSubscriptions(selection: 0) }
         #expect(Golden.text(store.state).contains("Premium Monthly renews in 24 h"))
+        store.press(.enter, effects: [Self.loadMessage(store.state)]) {
+            $0.sheet = .cancelSubscription(Self.cancelling)
+        }
+        store.send(.cancellationMessage(productId: F.monthly, nil)) {
+            $0.sheet = .cancelSubscription(Self.cancelling.with(.none))
+        }
         store.press(.enter, effects: [.manage(.setAutoRenew(Self.monthly.id, false)), .refresh(account: "alice")]) {
+            $0.sheet = .manageSubscriptions(selection: 0)
             $0.status = ReducerTests.status("Premium Monthly cancelled: it runs to the end of its period.")
         }
         store.press(.character("f")) { $0.sheet = .refundRequest(RefundRequest(transactionId: Self.monthly.id)) }
@@ -50,6 +57,41 @@ import Testing
             $0.sheet = nil
             $0.status = ReducerTests.status(
                 "Refund request for Premium Monthly submitted; the test environment approves it at once.")
+        }
+    }
+
+    static let cancelling = CancelSubscription(transactionId: monthly.id, productId: F.monthly, selection: 0)
+    static let message = CancellationMessage(
+        header: "Before you go", body: "Your streak is 40 days long.", imageAltText: "A flame",
+        bulletPoints: ["Offline lessons"], source: .realtime)
+
+    static func loadMessage(_ state: AppState) -> Effect {
+        .loadCancellationMessage(
+            account: "alice", productId: F.monthly, locale: state.locale.replacingOccurrences(of: "_", with: "-"))
+    }
+
+    @Test func cancellingShowsTheRetentionMessageAndEscapeKeepsTheSubscription() {
+        var store = Self.subscribed()
+        store.press(.character("u")) { $0.sheet = .manageSubscriptions(selection: 0) }
+        store.press(.enter, effects: [Self.loadMessage(store.state)]) {
+            $0.sheet = .cancelSubscription(Self.cancelling)
+        }
+        #expect(Golden.text(store.state).contains("Asking the App Store for the developer's message"))
+        // A message for another product (a stale answer) changes nothing.
+        store.send(.cancellationMessage(productId: F.plusMonthly, Self.message))
+        store.send(.cancellationMessage(productId: F.monthly, Self.message)) {
+            $0.sheet = .cancelSubscription(Self.cancelling.with(.shown(Self.message)))
+        }
+        Golden.check("cancel-subscription-80x24", store.state)
+        let screen = Golden.text(store.state)
+        for text in [
+            "Cancel Premium Monthly?", "[image: A flame]", "Before you go", "Your streak", "• Offline lessons",
+        ] {
+            #expect(screen.contains(text), "\(text) in\n\(screen)")
+        }
+        store.press(.escape) {
+            $0.sheet = .manageSubscriptions(selection: 0)
+            $0.status = ReducerTests.status("Premium Monthly kept: it will renew.")
         }
     }
 
@@ -176,5 +218,13 @@ import Testing
         let text = Golden.text(store.state)
         #expect(text.contains("Premium Monthly: status unavailable (SKError 0)"), "\(text)")
         #expect(!text.contains("renews in"), "\(text)")
+    }
+}
+
+extension CancelSubscription {
+    func with(_ message: Message) -> CancelSubscription {
+        var copy = self
+        copy.message = message
+        return copy
     }
 }

@@ -1,0 +1,256 @@
+import Foundation
+import GRDB
+import ServerRecords
+
+/// The Retention Messaging API's state: uploaded messages and images, the default message of
+/// each product and locale, the real-time URL and the performance tests of it. Every change is
+/// committed before the route answers, as Apple's are before its API answers.
+extension SimulatedStore {
+    /// Apple's limit of images per app; Apple names no number for messages, so the same is used.
+    public static let retentionLimit = 2000
+
+    public func uploadRetentionImage(_ image: RetentionImage, png: Data, limit: Int = retentionLimit) async throws
+        -> Result<Void, RetentionRefusal>
+    {
+        let now = clock.now()
+        return try await database.writer.write { db in
+            let id = image.id.uuidString.lowercased()
+            if try Bool.fetchOne(db, sql: "SELECT 1 FROM retention_images WHERE id = ?", arguments: [id]) == true {
+                return .failure(.alreadyExists)
+            }
+            guard try Int.fetchOne(db, sql: "SELECT count(*) FROM retention_images") ?? 0 < limit else {
+                return .failure(.limitReached)
+            }
+            try db.execute(
+                sql: "INSERT INTO retention_images (id, state, size, png, uploaded_at) VALUES (?, ?, ?, ?, ?)",
+                arguments: [id, image.state.rawValue, image.size.rawValue, png, now.timeIntervalSince1970])
+            return .success(())
+        }
+    }
+
+    /// Deletes an image no message shows.
+    public func deleteRetentionImage(_ id: UUID) async throws -> Result<Void, RetentionRefusal> {
+        try await database.writer.write { db in
+            let key = id.uuidString.lowercased()
+            if try Bool.fetchOne(db, sql: "SELECT 1 FROM retention_message_images WHERE image_id = ?", arguments: [key])
+                == true
+            {
+                return .failure(.imageInUse)
+            }
+            try db.execute(sql: "DELETE FROM retention_images WHERE id = ?", arguments: [key])
+            return db.changesCount > 0 ? .success(()) : .failure(.notFound)
+        }
+    }
+
+    /// The images, oldest upload first.
+    public func retentionImages() async throws -> [RetentionImage] {
+        try await database.pool.guardedRead { db in
+            try Row.fetchAll(db, sql: "SELECT id, state, size FROM retention_images ORDER BY uploaded_at, id")
+                .compactMap(Self.image)
+        }
+    }
+
+    /// Stores a message whose images exist and have the size their place needs.
+    public func uploadRetentionMessage(_ message: RetentionMessage, limit: Int = retentionLimit) async throws
+        -> Result<Void, RetentionRefusal>
+    {
+        let now = clock.now()
+        return try await database.writer.write { db in
+            let id = message.id.uuidString.lowercased()
+            if try Bool.fetchOne(db, sql: "SELECT 1 FROM retention_messages WHERE id = ?", arguments: [id]) == true {
+                return .failure(.alreadyExists)
+            }
+            guard try Int.fetchOne(db, sql: "SELECT count(*) FROM retention_messages") ?? 0 < limit else {
+                return .failure(.limitReached)
+            }
+            let wanted =
+                (message.image.map { [($0.imageIdentifier, RetentionImageSize.fullSize)] } ?? [])
+                + message.bulletPoints.map { ($0.imageIdentifier, .bulletPoint) }
+            for (imageId, size) in wanted {
+                guard let image = try Self.image(db, imageId) else { return .failure(.imageNotFound(imageId)) }
+                guard image.size == size else { return .failure(.imageWrongSize(imageId, size)) }
+            }
+            try db.execute(
+                sql: "INSERT INTO retention_messages (id, state, body, uploaded_at) VALUES (?, ?, ?, ?)",
+                arguments: [
+                    id, message.state.rawValue, String(decoding: try JSONEncoder().encode(message), as: UTF8.self),
+                    now.timeIntervalSince1970,
+                ])
+            for imageId in Set(message.imageIds) {
+                try db.execute(
+                    sql: "INSERT INTO retention_message_images (message_id, image_id) VALUES (?, ?)",
+                    arguments: [id, imageId.uuidString.lowercased()])
+            }
+            return .success(())
+        }
+    }
+
+    /// Deletes a message, and any default configuration that named it (Apple has no error for a
+    /// message in use, so deleting one leaves those products and locales without a default).
+    public func deleteRetentionMessage(_ id: UUID) async throws -> Bool {
+        try await database.writer.write { db in
+            let key = id.uuidString.lowercased()
+            try db.execute(sql: "DELETE FROM retention_message_images WHERE message_id = ?", arguments: [key])
+            try db.execute(sql: "DELETE FROM retention_defaults WHERE message_id = ?", arguments: [key])
+            try db.execute(sql: "DELETE FROM retention_messages WHERE id = ?", arguments: [key])
+            return db.changesCount > 0
+        }
+    }
+
+    /// The messages, oldest upload first.
+    public func retentionMessages() async throws -> [RetentionMessage] {
+        try await database.pool.guardedRead { db in
+            try String.fetchAll(db, sql: "SELECT body FROM retention_messages ORDER BY uploaded_at, id")
+                .compactMap { try? JSONDecoder().decode(RetentionMessage.self, from: Data($0.utf8)) }
+        }
+    }
+
+    public func retentionMessage(_ id: UUID) async throws -> RetentionMessage? {
+        try await database.pool.guardedRead { db in try Self.message(db, id) }
+    }
+
+    /// The images a message shows, for checking their state before it is shown.
+    public func retentionImages(_ ids: [UUID]) async throws -> [RetentionImage] {
+        try await database.pool.guardedRead { db in try ids.compactMap { try Self.image(db, $0) } }
+    }
+
+    /// Makes an approved message, whose images are approved, the default for a product and locale.
+    public func setDefaultRetentionMessage(productId: String, locale: String, messageId: UUID) async throws
+        -> Result<Void, RetentionRefusal>
+    {
+        try await database.writer.write { db in
+            guard let message = try Self.message(db, messageId) else { return .failure(.notFound) }
+            guard message.state == .approved else { return .failure(.messageNotApproved) }
+            for imageId in message.imageIds where try Self.image(db, imageId)?.state != .approved {
+                return .failure(.imageNotApproved)
+            }
+            try db.execute(
+                sql: """
+                    INSERT INTO retention_defaults (product_id, locale, message_id) VALUES (?, ?, ?)
+                    ON CONFLICT(product_id, locale) DO UPDATE SET message_id = excluded.message_id
+                    """, arguments: [productId, locale, messageId.uuidString.lowercased()])
+            return .success(())
+        }
+    }
+
+    public func defaultRetentionMessage(productId: String, locale: String) async throws -> UUID? {
+        try await database.pool.guardedRead { db in
+            try String.fetchOne(
+                db, sql: "SELECT message_id FROM retention_defaults WHERE product_id = ? AND locale = ?",
+                arguments: [productId, locale]
+            ).flatMap(UUID.init(uuidString:))
+        }
+    }
+
+    public func deleteDefaultRetentionMessage(productId: String, locale: String) async throws -> Bool {
+        try await database.writer.write { db in
+            try db.execute(
+                sql: "DELETE FROM retention_defaults WHERE product_id = ? AND locale = ?",
+                arguments: [productId, locale])
+            return db.changesCount > 0
+        }
+    }
+
+    /// App Review's decision on a message, which the simulated store takes from `/admin`; false
+    /// when there is no such message.
+    public func reviewRetentionMessage(_ id: UUID, _ state: ReviewState) async throws -> Bool {
+        try await database.writer.write { db in
+            guard let message = try Self.message(db, id) else { return false }
+            let reviewed = RetentionMessage(
+                id: id, state: state, header: message.header, body: message.body, image: message.image,
+                headerPosition: message.headerPosition, bulletPoints: message.bulletPoints)
+            try db.execute(
+                sql: "UPDATE retention_messages SET state = ?, body = ? WHERE id = ?",
+                arguments: [
+                    state.rawValue, String(decoding: try JSONEncoder().encode(reviewed), as: UTF8.self),
+                    id.uuidString.lowercased(),
+                ])
+            return true
+        }
+    }
+
+    /// App Review's decision on an image; false when there is no such image.
+    public func reviewRetentionImage(_ id: UUID, _ state: ReviewState) async throws -> Bool {
+        try await database.writer.write { db in
+            try db.execute(
+                sql: "UPDATE retention_images SET state = ? WHERE id = ?",
+                arguments: [state.rawValue, id.uuidString.lowercased()])
+            return db.changesCount > 0
+        }
+    }
+
+    /// The Get Retention Message endpoint's URL; nil: none configured.
+    public func retentionRealtimeURL() async throws -> String? {
+        try await database.pool.guardedRead { db in try StoreDatabase.setting(db, Self.realtimeURLSetting) }
+    }
+
+    public func setRetentionRealtimeURL(_ url: String?) async throws {
+        try await database.writer.write { db in try StoreDatabase.setSetting(db, Self.realtimeURLSetting, url) }
+    }
+
+    static let realtimeURLSetting = "retention.realtime_url"
+
+    /// Records a performance test as it starts (no result) and again when it finishes.
+    public func savePerformanceTest(_ test: RetentionPerformanceTest) async throws {
+        try await database.writer.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO retention_performance_tests (id, target, started_at, result) VALUES (?, ?, ?, ?)
+                    ON CONFLICT(id) DO UPDATE SET result = excluded.result
+                    """,
+                arguments: [test.id, test.target, test.startedAt.timeIntervalSince1970, test.result])
+        }
+    }
+
+    public func performanceTests() async throws -> [RetentionPerformanceTest] {
+        try await database.pool.guardedRead { db in
+            try Row.fetchAll(
+                db, sql: "SELECT id, target, started_at, result FROM retention_performance_tests ORDER BY started_at"
+            ).map { row in
+                RetentionPerformanceTest(
+                    id: row[0], target: row[1], startedAt: Date(timeIntervalSince1970: row[2]), result: row[3])
+            }
+        }
+    }
+
+    private static func image(_ row: Row) -> RetentionImage? {
+        guard let id = UUID(uuidString: row[0]), let state = ReviewState(rawValue: row[1]),
+            let size = RetentionImageSize(rawValue: row[2])
+        else { return nil }
+        return RetentionImage(id: id, state: state, size: size)
+    }
+
+    private static func image(_ db: Database, _ id: UUID) throws -> RetentionImage? {
+        try Row.fetchOne(
+            db, sql: "SELECT id, state, size FROM retention_images WHERE id = ?",
+            arguments: [id.uuidString.lowercased()]
+        ).flatMap(image)
+    }
+
+    private static func message(_ db: Database, _ id: UUID) throws -> RetentionMessage? {
+        try String.fetchOne(
+            db, sql: "SELECT body FROM retention_messages WHERE id = ?", arguments: [id.uuidString.lowercased()]
+        ).flatMap { try? JSONDecoder().decode(RetentionMessage.self, from: Data($0.utf8)) }
+    }
+}
+
+/// The tables of the Retention Messaging API. A message's images are listed beside it so an
+/// image in use is found without reading every message.
+func retentionMessagesMigration(_ db: Database) throws {
+    try db.execute(
+        sql: """
+            CREATE TABLE retention_images (
+                id TEXT PRIMARY KEY, state TEXT NOT NULL, size TEXT NOT NULL, png BLOB NOT NULL,
+                uploaded_at REAL NOT NULL);
+            CREATE TABLE retention_messages (
+                id TEXT PRIMARY KEY, state TEXT NOT NULL, body TEXT NOT NULL, uploaded_at REAL NOT NULL);
+            CREATE TABLE retention_message_images (
+                message_id TEXT NOT NULL, image_id TEXT NOT NULL, PRIMARY KEY (message_id, image_id));
+            CREATE INDEX retention_message_images_by_image ON retention_message_images(image_id);
+            CREATE TABLE retention_defaults (
+                product_id TEXT NOT NULL, locale TEXT NOT NULL, message_id TEXT NOT NULL,
+                PRIMARY KEY (product_id, locale));
+            CREATE TABLE retention_performance_tests (
+                id TEXT PRIMARY KEY, target TEXT NOT NULL, started_at REAL NOT NULL, result TEXT);
+            """)
+}
