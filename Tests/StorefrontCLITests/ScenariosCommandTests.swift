@@ -1,4 +1,5 @@
 import Foundation
+import Scenarios
 import TestSupport
 import Testing
 
@@ -8,12 +9,14 @@ struct ScenariosCommandTests {
         let english = try Executable.run(["scenarios"])
         #expect(english.status == 0, "\(english.stderr)")
         let lines = english.stdout.split(separator: "\n")
-        #expect(lines.count == 15 && lines.first?.hasPrefix("lost-order ") == true, "\(english.stdout)")
+        #expect(
+            lines.count == BuiltInScenarios.names.count && lines.first?.hasPrefix("lost-order ") == true,
+            "\(english.stdout)")
         let chinese = try Executable.run(["scenarios", "--lang", "zh-Hans"])
         #expect(chinese.stdout.contains("崩溃循环"), "\(chinese.stdout)")
         let json = try Executable.run(["scenarios", "--json"])
         let list = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
-        #expect(list.count == 15)
+        #expect(list.count == BuiltInScenarios.names.count)
         for item in list {
             let descriptions = try #require(item["description"] as? [String: String])
             #expect(Set(descriptions.keys) == ["en", "zh-Hans"], "\(item)")
