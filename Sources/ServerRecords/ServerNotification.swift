@@ -55,6 +55,13 @@ public struct NotificationEvent: Sendable, Hashable {
         self.subtype = subtype
     }
 
+    /// Whether the App Store sends it in `environment`. Apple sends ONE_TIME_CHARGE in the
+    /// sandbox only ("currently available only in the sandbox environment", Apple's answer in
+    /// developer forums thread 764348); nothing Apple has published since says otherwise.
+    public func isSent(in environment: StoreEnvironment) -> Bool {
+        !(type == .oneTimeCharge && environment == .production)
+    }
+
     /// A subscription that stopped renewing, with the subtype Apple gives its reason.
     public static func expired(_ reason: ExpirationReason) -> NotificationEvent {
         switch reason {

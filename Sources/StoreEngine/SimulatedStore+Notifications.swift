@@ -19,7 +19,7 @@ extension SimulatedStore {
         _ db: Database
     ) throws -> StoredNotification? {
         let urls = outbox.urls
-        guard !urls.isEmpty else { return nil }
+        guard !urls.isEmpty, event.isSent(in: environment) else { return nil }
         let uuid = UUID()
         try db.cachedStatement(
             sql: """

@@ -19,6 +19,16 @@ import Testing
         #expect(try await fixture.store.requestTestNotification() == nil)
     }
 
+    /// ONE_TIME_CHARGE is a sandbox notification at Apple; every other type is sent everywhere.
+    @Test func aOneTimeChargeIsNotSentInProduction() {
+        #expect(!NotificationEvent(.oneTimeCharge).isSent(in: .production))
+        for environment in [StoreEnvironment.sandbox, .xcode, .localTesting] {
+            #expect(NotificationEvent(.oneTimeCharge).isSent(in: environment))
+        }
+        #expect(NotificationEvent(.subscribed, .initialBuy).isSent(in: .production))
+        #expect(NotificationEvent(.refund).isSent(in: .production))
+    }
+
     @Test func purchasesTellWhatWasBought() async throws {
         let fixture = try StoreFixture.notifying()
         _ = try await fixture.buy(StoreFixture.gems)
