@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -16,9 +17,9 @@ final class LocalHTTPServer {
     }
 
     let port: UInt16
-    private let process: Process
+    private let process: SpawnedProcess
 
-    private init(port: UInt16, process: Process) {
+    private init(port: UInt16, process: SpawnedProcess) {
         self.port = port
         self.process = process
     }
@@ -32,14 +33,12 @@ final class LocalHTTPServer {
     static func start(serving directory: URL) throws -> LocalHTTPServer {
         for _ in 0..<3 {
             let port = try freePort()
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = [
-                "python3", "-m", "http.server", String(port), "--bind", "127.0.0.1", "--directory", directory.path,
-            ]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            let process = try SpawnedProcess(
+                executable: "/usr/bin/env",
+                arguments: [
+                    "python3", "-m", "http.server", String(port), "--bind", "127.0.0.1", "--directory", directory.path,
+                ], environment: ProcessInfo.processInfo.environment, directory: directory, output: "/dev/null",
+                errors: "/dev/null")
             for _ in 0..<500 where process.isRunning {
                 if accepts(port: port) { return LocalHTTPServer(port: port, process: process) }
                 usleep(20_000)
@@ -55,7 +54,7 @@ final class LocalHTTPServer {
 
     /// SIGKILL, not `Process.terminate()`: children spawned from the test runner inherit its blocked
     /// signal mask, SIGTERM included, so a terminated server would keep running and the wait would hang.
-    private static func killAndWait(_ process: Process) {
+    private static func killAndWait(_ process: SpawnedProcess) {
         guard process.isRunning else { return }
         _ = kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()

@@ -12,13 +12,13 @@ final class ServeProcess: @unchecked Sendable {
         let description: String
     }
 
-    let process: Process
+    let process: SpawnedProcess
     let port: Int
     let db: URL
     let stdoutFile: URL
     let stderrFile: URL
 
-    private init(process: Process, port: Int, db: URL, stdoutFile: URL, stderrFile: URL) {
+    private init(process: SpawnedProcess, port: Int, db: URL, stdoutFile: URL, stderrFile: URL) {
         self.process = process
         self.port = port
         self.db = db
@@ -43,27 +43,26 @@ final class ServeProcess: @unchecked Sendable {
         let err = logs.appendingPathComponent("stderr.txt")
         _ = FileManager.default.createFile(atPath: out.path, contents: nil)
         _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-        let process = Process()
         let serve =
             [
                 "serve", "--port", String(port), "--catalog",
                 Executable.repositoryRoot.appendingPathComponent("products.json").path,
             ]
             + (defaultDB ? [] : ["--db", db.path]) + arguments
-        if let umask {
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", "umask \(umask) && exec \"$0\" \"$@\"", Executable.url.path] + serve
-        } else {
-            process.executableURL = Executable.url
-            process.arguments = serve
-        }
-        process.currentDirectoryURL = Executable.repositoryRoot
         var env = ProcessInfo.processInfo.environment
         env.merge(environment) { _, new in new }
-        process.environment = env
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
-        try process.run()
+        // posix_spawn, not Foundation's Process: see SpawnedProcess.
+        let process =
+            if let umask {
+                try SpawnedProcess(
+                    executable: "/bin/sh",
+                    arguments: ["-c", "umask \(umask) && exec \"$0\" \"$@\"", Executable.url.path] + serve,
+                    environment: env, directory: Executable.repositoryRoot, output: out.path, errors: err.path)
+            } else {
+                try SpawnedProcess(
+                    executable: Executable.url.path, arguments: serve, environment: env,
+                    directory: Executable.repositoryRoot, output: out.path, errors: err.path)
+            }
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline, process.isRunning {
             let text = (try? String(contentsOf: out, encoding: .utf8)) ?? ""

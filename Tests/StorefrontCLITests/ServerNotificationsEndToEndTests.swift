@@ -126,7 +126,7 @@ import Testing
 
 /// `Tests/Python/notification_receiver.py` as a child process on a loopback port.
 struct Receiver {
-    let process: Process
+    let process: SpawnedProcess
     let port: Int
 
     /// `rootURL` nil: a receiver that refuses every delivery (500), without Apple's verifier.
@@ -134,22 +134,21 @@ struct Receiver {
     static func start(rootURL: String?, accepted: URL, failRate: Double = 0, port: Int = 0, hang: Bool = false) throws
         -> Receiver
     {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        if let rootURL {
-            process.arguments = [
-                "python3", ServerNotificationsEndToEndTests.python("notification_receiver.py"), String(port), rootURL,
-                ServerNotificationsEndToEndTests.bundle, accepted.path, String(failRate),
-            ]
-        } else {
-            process.arguments = ["python3", "-c", Self.refusing, String(port), hang ? "hang" : "refuse"]
-        }
+        let arguments =
+            if let rootURL {
+                [
+                    "python3", ServerNotificationsEndToEndTests.python("notification_receiver.py"), String(port),
+                    rootURL,
+                    ServerNotificationsEndToEndTests.bundle, accepted.path, String(failRate),
+                ]
+            } else {
+                ["python3", "-c", Self.refusing, String(port), hang ? "hang" : "refuse"]
+            }
         // Its first line, read from a file: a pipe's reader on Linux may wait for more than is there.
         let output = accepted.deletingLastPathComponent().appendingPathComponent("receiver-\(UUID().uuidString).txt")
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: output)
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try SpawnedProcess(
+            executable: "/usr/bin/env", arguments: arguments, environment: ProcessInfo.processInfo.environment,
+            directory: Executable.repositoryRoot, output: output.path, errors: "/dev/null")
         let deadline = Date().addingTimeInterval(60)
         var line = ""
         while Date() < deadline, process.isRunning {

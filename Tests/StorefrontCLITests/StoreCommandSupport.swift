@@ -378,21 +378,13 @@ enum Python {
     }
 
     static func run(_ script: String, arguments: [String] = []) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script] + arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw Failure(
-                description: "python3 exited \(process.terminationStatus): \(String(decoding: errData, as: UTF8.self))")
+        let ran = try SpawnedProcess.run(
+            executable: "/usr/bin/env", arguments: ["python3", "-c", script] + arguments,
+            environment: ProcessInfo.processInfo.environment,
+            directory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+        guard ran.status == 0 else {
+            throw Failure(description: "python3 exited \(ran.status): \(String(decoding: ran.stderr, as: UTF8.self))")
         }
-        return String(decoding: outData, as: UTF8.self)
+        return String(decoding: ran.stdout, as: UTF8.self)
     }
 }

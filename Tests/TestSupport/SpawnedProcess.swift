@@ -32,8 +32,21 @@ public final class SpawnedProcess: @unchecked Sendable {
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { for pointer in argv + envp { free(pointer) } }
+        // The child starts with no signal blocked and every signal at its default: the test
+        // runner's threads block some (SIGTERM among them), and a server that inherited that
+        // mask would not end on SIGTERM.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        var all = sigset_t()
+        sigfillset(&all)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid = pid_t()
-        let status = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+        let status = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
         guard status == 0 else {
             throw CocoaError(.executableLoad, userInfo: [NSFilePathErrorKey: executable, "errno": status])
         }
