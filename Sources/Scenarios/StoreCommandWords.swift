@@ -19,18 +19,22 @@ public struct ManageStep: Sendable, Hashable {
     public let choice: String?
     /// `--reason app-issue` of `refund last --reason app-issue`; nil when not given.
     public let reason: RefundReason?
+    /// `--reason legal` of `request-refund last --reason legal`; nil when not given.
+    public let requestReason: RefundRequestReason?
     /// nil for `clear` and `reset`.
     public let transaction: TransactionRef?
     private let make: @Sendable (String) -> ManageAction
 
-    /// nil when `choice` or `reason` does not fit `verb` (see `ManageVerb.action(choice:reason:)`).
+    /// nil when `choice` or a reason does not fit `verb` (see `ManageVerb.action(choice:reason:requestReason:)`).
     public init?(
-        _ verb: ManageVerb, choice: String? = nil, reason: RefundReason? = nil, transaction: TransactionRef?
+        _ verb: ManageVerb, choice: String? = nil, reason: RefundReason? = nil,
+        requestReason: RefundRequestReason? = nil, transaction: TransactionRef?
     ) {
-        guard let make = verb.action(choice: choice, reason: reason) else { return nil }
+        guard let make = verb.action(choice: choice, reason: reason, requestReason: requestReason) else { return nil }
         self.verb = verb
         self.choice = choice
         self.reason = reason
+        self.requestReason = requestReason
         self.transaction = transaction
         self.make = make
     }
@@ -41,14 +45,15 @@ public struct ManageStep: Sendable, Hashable {
     }
 
     public static func == (left: ManageStep, right: ManageStep) -> Bool {
-        (left.verb, left.choice, left.reason, left.transaction)
-            == (right.verb, right.choice, right.reason, right.transaction)
+        (left.verb, left.choice, left.reason, left.requestReason, left.transaction)
+            == (right.verb, right.choice, right.reason, right.requestReason, right.transaction)
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(verb)
         hasher.combine(choice)
         hasher.combine(reason)
+        hasher.combine(requestReason)
         hasher.combine(transaction)
     }
 
@@ -89,24 +94,31 @@ public struct ManageStep: Sendable, Hashable {
 }
 
 extension ManageStep {
-    /// `refund last`, `refund last --reason app-issue` (the option before the transaction too), as
-    /// `storefront manage refund` takes them.
+    /// `refund last`, `refund last --reason app-issue`, `request-refund last --reason legal` (the
+    /// option before the transaction too), as `storefront manage` takes them.
     static func parseRefund(_ verb: ManageVerb, _ words: [String]) -> Result<ManageStep, WordsProblem> {
         var rest = words
-        var reason: RefundReason?
+        var reasonWord: String?
+        let reasons = verb.reasonsInWords
         if let at = rest.firstIndex(of: RefundReason.option) {
-            guard at + 1 < rest.count, let given = RefundReason(rawValue: rest[at + 1]) else {
+            guard at + 1 < rest.count, verb.reasons.contains(rest[at + 1]) else {
                 let found = at + 1 < rest.count ? " \(brief(.string(rest[at + 1])))" : " nothing"
-                return .failure(
-                    WordsProblem("\(RefundReason.option) takes \(RefundReason.inWords), found\(found)"))
+                return .failure(WordsProblem("\(RefundReason.option) takes \(reasons), found\(found)"))
             }
-            reason = given
+            reasonWord = rest[at + 1]
             rest.removeSubrange(at...(at + 1))
         }
-        guard rest.count == 1, let step = ManageStep(verb, reason: reason, transaction: TransactionRef(rest[0])) else {
+        let step =
+            rest.count == 1
+            ? ManageStep(
+                verb, reason: verb == .refund ? reasonWord.flatMap(RefundReason.init(rawValue:)) : nil,
+                requestReason: verb == .requestRefund ? reasonWord.flatMap(RefundRequestReason.init(rawValue:)) : nil,
+                transaction: TransactionRef(rest[0])) : nil
+        guard let step else {
+            let example = verb == .refund ? RefundReason.appIssue.rawValue : verb.reasons.first ?? ""
             return .failure(
                 WordsProblem(
-                    "\(verb.rawValue) takes one transaction, last or an id, and optionally \(RefundReason.option) \(RefundReason.inWords): \(verb.rawValue) last \(RefundReason.option) \(RefundReason.appIssue.rawValue)"
+                    "\(verb.rawValue) takes one transaction, last or an id, and optionally \(RefundReason.option) \(reasons): \(verb.rawValue) last \(RefundReason.option) \(example)"
                 ))
         }
         return .success(step)

@@ -39,26 +39,46 @@ public enum ManageVerb: String, CaseIterable, Sendable, Hashable {
         PaymentOutcome.alternatives(choices)
     }
 
-    /// Whether the verb takes `--reason` (`RefundReason`): `refund` only.
-    public var takesReason: Bool { self == .refund }
+    /// Whether the verb takes `--reason`: `refund` (`RefundReason`, why the App Store refunds) and
+    /// `request-refund` (`RefundRequestReason`, why the customer asks).
+    public var takesReason: Bool { !reasons.isEmpty }
+
+    /// The words `--reason` takes after the verb; none for a verb without a reason.
+    public var reasons: [String] {
+        switch self {
+        case .refund: RefundReason.allCases.map(\.rawValue)
+        case .requestRefund: RefundRequestReason.allCases.map(\.rawValue)
+        default: []
+        }
+    }
+
+    /// The reasons as a sentence says them: "other or app-issue".
+    public var reasonsInWords: String {
+        PaymentOutcome.alternatives(reasons)
+    }
 
     /// The verb and its choices, as help and messages show it: `auto-renew on|off`,
     /// `refund [--reason other|app-issue]`.
     public var usage: String {
         if takesReason {
-            return
-                "\(rawValue) [\(RefundReason.option) \(RefundReason.allCases.map(\.rawValue).joined(separator: "|"))]"
+            return "\(rawValue) [\(RefundReason.option) \(reasons.joined(separator: "|"))]"
         }
         return choices.isEmpty ? rawValue : "\(rawValue) \(choices.joined(separator: "|"))"
     }
 
-    /// The action the verb names with `choice` (one of `choices`; nil for a verb without any)
-    /// and `reason` (`refund` only; `other` when nil), to be made once its transaction is known
-    /// (`clear` and `reset` ignore it). nil when the choice or the reason does not fit the verb,
-    /// and for `set`, which is no action.
-    public func action(choice: String? = nil, reason: RefundReason? = nil) -> (@Sendable (String) -> ManageAction)? {
+    /// The action the verb names with `choice` (one of `choices`; nil for a verb without any),
+    /// `reason` (`refund` only) or `requestReason` (`request-refund` only; `other` when nil), to
+    /// be made once its transaction is known (`clear` and `reset` ignore it). nil when the choice
+    /// or the reason does not fit the verb, and for `set`, which is no action.
+    public func action(
+        choice: String? = nil, reason: RefundReason? = nil, requestReason: RefundRequestReason? = nil
+    ) -> (@Sendable (String) -> ManageAction)? {
+        if let requestReason {
+            guard self == .requestRefund, choice == nil, reason == nil else { return nil }
+            return { .requestRefund($0, reason: requestReason) }
+        }
         if let reason {
-            guard takesReason, choice == nil else { return nil }
+            guard self == .refund, choice == nil else { return nil }
             return { .refund($0, reason: reason.revocationReason) }
         }
         guard let choice else { return plainAction }

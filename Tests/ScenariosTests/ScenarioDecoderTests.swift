@@ -168,6 +168,16 @@ struct ScenarioDecoderTests {
             ManageStep.parse(["refund"]).failure?.message
                 == "refund takes one transaction, last or an id, and optionally --reason other or app-issue: "
                 + "refund last --reason app-issue")
+        // A refund request takes the customer's reason, which CONSUMPTION_REQUEST carries.
+        let asked = try ManageStep.parse(["request-refund", "--reason", "legal", "last"]).get()
+        #expect(asked == ManageStep(.requestRefund, requestReason: .legal, transaction: .last))
+        #expect(asked.action(on: "7") == .requestRefund("7", reason: .legal))
+        #expect(try ManageStep.parse(["request-refund", "last"]).get().action(on: "7") == .requestRefund("7"))
+        #expect(
+            ManageStep.parse(["request-refund", "last", "--reason", "app-issue"]).failure?.message
+                == "--reason takes unintended-purchase, fulfillment-issue, unsatisfied-with-purchase, legal or other, "
+                + "found \"app-issue\"")
+        #expect(ManageStep(.refund, requestReason: .legal, transaction: .last) == nil)
         #expect(
             ManageStep.parse(["price-increase", "maybe", "last"]).failure?.message
                 == "price-increase takes request, consent or decline, then a transaction: price-increase request last")
@@ -179,7 +189,9 @@ struct ScenarioDecoderTests {
                 == "a test control is a step of its own: {\"set\": \"latency 5\"}")
         #expect(
             ManageStep.parse([]).failure?.message
-                == "expected an action (approve, decline, resolve, refund [--reason other|app-issue], request-refund, decline-refund, "
+                == "expected an action (approve, decline, resolve, refund [--reason other|app-issue], "
+                + "request-refund [--reason unintended-purchase|fulfillment-issue|unsatisfied-with-purchase|legal|other], "
+                + "decline-refund, "
                 + "expire, renew, delete, stop-sharing, server-finish, auto-renew on|off, price-increase request|consent|decline, clear, reset)"
         )
         #expect(ManageStep(.approve, choice: "on", transaction: .last) == nil)
