@@ -97,16 +97,18 @@ import Testing
             #expect(bought.status == 0 && bought.stdout.contains("purchased"), "\(bought.stderr)")
         }
         // Generous: the whole suite runs in parallel on two cores; it ends as soon as all are recorded.
+        // It reads once more after the deadline: a test woken late by a starved thread pool
+        // (synchronous terminal tests hold its two threads) must not end on a stale read.
         let deadline = Date().addingTimeInterval(120)
         var results: [String] = []
         var last = ""
-        while Date() < deadline {
+        while true {
             let reply = try await HTTP.send(
                 "GET", server.baseURL + "/admin/notifications", headers: ["Authorization": "Bearer \(Self.adminToken)"])
             last = reply.text
             let items = reply.json["notifications"] as? [[String: Any]] ?? []
             results = items.compactMap { (($0["attempts"] as? [[String: Any]])?.first?["result"]) as? String }
-            if results.count == 3 { break }
+            if results.count == 3 || Date() >= deadline { break }
             try await Task.sleep(for: .milliseconds(100))
         }
         #expect(

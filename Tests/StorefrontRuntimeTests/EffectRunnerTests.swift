@@ -290,16 +290,19 @@ extension EffectRunnerTests {
         var state = EffectRunnerTests.state(catalog)
         // Added, purchased, delivered, verified, finished: five steps (six with a purchasing
         // update), or the end of a minute, which a runner that never reports ends.
+        // A turn after the deadline too: woken late by a starved thread pool, the test must not end
+        // without reading what the runner reported meanwhile.
         let deadline = ContinuousClock.now + .seconds(60)
-        while !steps.contains(where: {
-            if case .appSteps(let done) = $0.0 {
-                done.contains { if case .finished = $0 { true } else { false } }
-            } else {
-                false
-            }
-        }),
-            ContinuousClock.now < deadline
-        {
+        let finished = { (steps: [(Action, ContinuousClock.Instant)]) in
+            steps.contains(where: {
+                if case .appSteps(let done) = $0.0 {
+                    done.contains { if case .finished = $0 { true } else { false } }
+                } else {
+                    false
+                }
+            })
+        }
+        while true {
             _ = runner.turn([], state: &state) { _, action in
                 switch action {
                 case .paymentAdded, .transactionUpdate, .appSteps: steps.append((action, .now))
@@ -312,6 +315,7 @@ extension EffectRunnerTests {
                 }
                 return []
             }
+            if finished(steps) || ContinuousClock.now >= deadline { break }
             try await Task.sleep(for: .milliseconds(5))
         }
         let names = steps.map { action, _ -> String in
