@@ -27,6 +27,12 @@ public struct RetentionImage: Sendable, Hashable {
     }
 }
 
+/// Apple's `headerPosition`: the header above the body (the default) or above the image.
+public enum RetentionHeaderPosition: String, Codable, Sendable, CaseIterable {
+    case aboveBody = "ABOVE_BODY"
+    case aboveImage = "ABOVE_IMAGE"
+}
+
 /// An image a message shows, with the text that stands for it (all a terminal can show).
 public struct RetentionImageUse: Codable, Sendable, Hashable {
     public let imageIdentifier: UUID
@@ -58,13 +64,13 @@ public struct RetentionMessage: Codable, Sendable, Hashable {
     public let header: String
     public let body: String
     public let image: RetentionImageUse?
-    /// `ABOVE_BODY` (the default) or `ABOVE_IMAGE`.
-    public let headerPosition: String?
+    /// Nil: Apple's default, above the body.
+    public let headerPosition: RetentionHeaderPosition?
     public let bulletPoints: [RetentionBulletPoint]
 
     public init(
         id: UUID, state: ReviewState, header: String, body: String, image: RetentionImageUse?,
-        headerPosition: String?, bulletPoints: [RetentionBulletPoint]
+        headerPosition: RetentionHeaderPosition?, bulletPoints: [RetentionBulletPoint]
     ) {
         self.id = id
         self.state = state
@@ -73,6 +79,13 @@ public struct RetentionMessage: Codable, Sendable, Hashable {
         self.image = image
         self.headerPosition = headerPosition
         self.bulletPoints = bulletPoints
+    }
+
+    /// The same message in another review state.
+    public func reviewed(_ state: ReviewState) -> RetentionMessage {
+        RetentionMessage(
+            id: id, state: state, header: header, body: body, image: image, headerPosition: headerPosition,
+            bulletPoints: bulletPoints)
     }
 
     /// Every image the message shows: its own and its bullet points'.

@@ -156,9 +156,7 @@ extension SimulatedStore {
     public func reviewRetentionMessage(_ id: UUID, _ state: ReviewState) async throws -> Bool {
         try await database.writer.write { db in
             guard let message = try Self.message(db, id) else { return false }
-            let reviewed = RetentionMessage(
-                id: id, state: state, header: message.header, body: message.body, image: message.image,
-                headerPosition: message.headerPosition, bulletPoints: message.bulletPoints)
+            let reviewed = message.reviewed(state)
             try db.execute(
                 sql: "UPDATE retention_messages SET state = ?, body = ? WHERE id = ?",
                 arguments: [

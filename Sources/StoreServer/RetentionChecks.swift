@@ -28,15 +28,15 @@ enum RetentionChecks {
                 imageIdentifier: try uuid(image.imageIdentifier, "image.imageIdentifier"),
                 altText: try altText(image.altText, "image.altText"))
         }
-        switch body.headerPosition {
-        case nil, "ABOVE_BODY": break
-        case "ABOVE_IMAGE":
-            guard image != nil else {
-                throw AppStoreAPIError(
-                    .aboveImageRequiresAnImage, "Header position ABOVE_IMAGE requires an image; include image.")
+        let position = try body.headerPosition.map { text throws(AppStoreAPIError) in
+            guard let position = RetentionHeaderPosition(rawValue: text) else {
+                throw invalid("headerPosition \(text.prefix(20).debugDescription) is not ABOVE_BODY or ABOVE_IMAGE")
             }
-        case let other?:
-            throw invalid("headerPosition \(other.prefix(20).debugDescription) is not ABOVE_BODY or ABOVE_IMAGE")
+            return position
+        }
+        guard position != .aboveImage || image != nil else {
+            throw AppStoreAPIError(
+                .aboveImageRequiresAnImage, "Header position ABOVE_IMAGE requires an image; include image.")
         }
         let bullets = body.bulletPoints ?? []
         guard bullets.count <= bulletPointLimit else {
@@ -56,7 +56,7 @@ enum RetentionChecks {
                 altText: try altText(point.altText, "bulletPoints[\(index)].altText"))
         }
         return RetentionMessage(
-            id: id, state: .approved, header: header, body: text, image: image, headerPosition: body.headerPosition,
+            id: id, state: .approved, header: header, body: text, image: image, headerPosition: position,
             bulletPoints: points)
     }
 

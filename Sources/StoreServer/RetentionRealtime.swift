@@ -150,7 +150,7 @@ extension StoreService {
     ) -> CancellationMessage {
         CancellationMessage(
             header: message.header, body: message.body, imageAltText: message.image?.altText,
-            headerAboveImage: message.headerPosition == "ABOVE_IMAGE", bulletPoints: message.bulletPoints.map(\.text),
+            headerAboveImage: message.headerPosition == .aboveImage, bulletPoints: message.bulletPoints.map(\.text),
             switchToProductId: switchTo, promotionalOfferId: offer, source: source, fallbackReason: reason)
     }
 
