@@ -176,15 +176,9 @@ def post_latency(binary, catalog, work, count):
     receiver = Receiver()
     process, base, log = serve(binary, catalog, work, "latency", ["--notify", receiver.url])
     try:
-        for _ in range(count):
-            buy(base)
-            time.sleep(0.05)  # idle between purchases: each notification meets an idle deliverer
-        time.sleep(0.5)
-        outbox = admin(base, "GET", "/admin/notifications?limit=1000")["notifications"]
+        delays = delays_to(receiver, base, count)
     finally:
         stop(process, log)
-    delays = sorted((receiver.arrivals[item["notificationUUID"]] * 1000 - item["createdDate"])
-                    for item in outbox if item["notificationUUID"] in receiver.arrivals)
     return {"count": len(delays), "p50_ms": statistics.median(delays), "p99_ms": delays[int(0.99 * (len(delays) - 1))]}
 
 
@@ -214,7 +208,8 @@ class HungReceiver:
 
 
 def delays_to(receiver, base, count):
-    """Buys `count` times, idle between them, and gives each notification's POST delay at `receiver`."""
+    """Buys `count` times, idle between them (each notification meets an idle deliverer), and gives
+    each notification's POST delay at `receiver`, sorted."""
     for _ in range(count):
         buy(base)
         time.sleep(0.05)

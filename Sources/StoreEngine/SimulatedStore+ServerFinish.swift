@@ -9,20 +9,18 @@ import StoreKitModel
 /// StoreKit's would after `Transaction.finish()`.
 extension SimulatedStore {
     /// Who finished each of `transactions` that is finished: the server where Finish Transaction
-    /// did, the app otherwise.
-    nonisolated static func markFinishers(_ transactions: inout [Transaction], _ db: Database) throws {
-        let finished = transactions.filter(\.finished).map(\.id)
-        guard !finished.isEmpty else { return }
-        var byServer = Set<String>()
-        // In chunks, within SQLite's limit on bound parameters.
-        for chunk in stride(from: 0, to: finished.count, by: 500).map({ finished[$0..<min($0 + 500, finished.count)] })
-        {
-            let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
-            byServer.formUnion(
-                try String.fetchAll(
-                    db, sql: "SELECT transaction_id FROM server_finishes WHERE transaction_id IN (\(marks))",
-                    arguments: StatementArguments(Array(chunk))))
-        }
+    /// did, the app otherwise. `account`: the account they all belong to, nil for every account.
+    nonisolated static func markFinishers(_ transactions: inout [Transaction], account: String?, _ db: Database)
+        throws
+    {
+        guard transactions.contains(where: \.finished) else { return }
+        let byServer = Set(
+            try String.fetchAll(
+                db,
+                sql: account == nil
+                    ? "SELECT transaction_id FROM server_finishes"
+                    : "SELECT s.transaction_id FROM server_finishes s JOIN transactions t ON t.id = s.transaction_id WHERE t.account = ?",
+                arguments: StatementArguments(account.map { [$0] } ?? [])))
         for index in transactions.indices where transactions[index].finished {
             transactions[index].finishedBy = byServer.contains(transactions[index].id) ? .server : .app
         }

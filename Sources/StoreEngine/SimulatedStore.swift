@@ -193,7 +193,7 @@ public actor SimulatedStore: StoreBackend {
                     try StoredTransaction.fetchAll(db)
                 }
             var transactions = rows.reversed().map(\.published)
-            try Self.markFinishers(&transactions, db)
+            try Self.markFinishers(&transactions, account: account, db)
             return transactions
         }
     }
