@@ -21,6 +21,19 @@ import Testing
         let calls = Mutex(0)
     }
 
+    /// Runs tasks on Dispatch's threads instead of the concurrency pool's two: the first write
+    /// blocks the thread it runs on, and terminal tests elsewhere in the suite block the pool's
+    /// threads with synchronous waits, which together kept the other writers from being called.
+    final class DispatchExecutor: TaskExecutor {
+        let queue = DispatchQueue(label: "group-commit-test", attributes: .concurrent)
+
+        func enqueue(_ job: consuming ExecutorJob) {
+            let job = UnownedJob(job)
+            let executor = asUnownedTaskExecutor()
+            queue.async { job.runSynchronously(on: executor) }
+        }
+    }
+
     static func pool() throws -> (DatabasePool, URL) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "storefront-group-\(UUID().uuidString)")
@@ -42,13 +55,14 @@ import Testing
         // The first write to run holds its batch until every writer has been called: however the
         // tasks are scheduled, the writes overlap, and all but the first wait in shared batches.
         // One deadline for the whole test, not one per write (on a pool starved by other tests,
-        // 300 waits of a second each held a thread for five minutes), and a generous one: a
-        // second was too short on two cores shared with two builds, and the writes never met.
+        // 300 waits of a second each held a thread for five minutes). The writers run on their
+        // own threads (`DispatchExecutor`), which no other test can hold.
         let called = CallCounter()
         let deadline = Date().addingTimeInterval(30)
+        let executor = DispatchExecutor()
         let results = await withTaskGroup(of: (Int, Result<Int64, any Error>).self) { group in
             for index in 0..<count {
-                group.addTask {
+                group.addTask(executorPreference: executor) {
                     do {
                         called.calls.withLock { $0 += 1 }
                         return (
