@@ -51,13 +51,20 @@ public struct RenewalInfo: Sendable, Hashable {
     public var priceIncreaseStatus: PriceIncreaseStatus?
     /// What the next renewal charges when a price increase set it; nil: the catalog's price.
     public var renewalPrice: Decimal?
+    /// How the next payment is billed (`renewalBillingPlanType`).
+    public var renewalBillingPlan: BillingPlanType
+    /// While a 12-month commitment runs: what becomes of it at its end. Nil when paid up front.
+    public var commitment: RenewalCommitment?
 
     public init(
         willAutoRenew: Bool, autoRenewProductId: String, expirationReason: ExpirationReason? = nil,
         isInBillingRetry: Bool = false,
         gracePeriodExpirationDate: Date? = nil, priceIncreaseStatus: PriceIncreaseStatus? = nil,
-        renewalPrice: Decimal? = nil
+        renewalPrice: Decimal? = nil, renewalBillingPlan: BillingPlanType = .upFront,
+        commitment: RenewalCommitment? = nil
     ) {
+        self.renewalBillingPlan = renewalBillingPlan
+        self.commitment = commitment
         self.renewalPrice = renewalPrice
         self.willAutoRenew = willAutoRenew
         self.autoRenewProductId = autoRenewProductId
@@ -65,5 +72,33 @@ public struct RenewalInfo: Sendable, Hashable {
         self.isInBillingRetry = isInBillingRetry
         self.gracePeriodExpirationDate = gracePeriodExpirationDate
         self.priceIncreaseStatus = priceIncreaseStatus
+    }
+}
+
+/// What becomes of a 12-month commitment at its end (StoreKit's `RenewalInfo.CommitmentInfo`,
+/// the App Store Server API's `RenewalCommitmentInfo`). The subscription's own `willAutoRenew`
+/// says whether the next monthly payment is made; this says whether a new commitment follows.
+public struct RenewalCommitment: Sendable, Hashable {
+    /// Whether the subscription renews when the commitment ends; turning auto-renew off
+    /// mid-commitment clears this and nothing else.
+    public var willAutoRenew: Bool
+    /// The product it renews to then.
+    public var autoRenewProductId: String
+    /// The plan it renews on then.
+    public var renewalBillingPlan: BillingPlanType
+    /// What one payment of that plan costs (a month's on the monthly plan, the year's up front).
+    public var renewalPrice: Decimal?
+    /// When the commitment ends and the renewal is due.
+    public var renewalDate: Date
+
+    public init(
+        willAutoRenew: Bool, autoRenewProductId: String, renewalBillingPlan: BillingPlanType, renewalPrice: Decimal?,
+        renewalDate: Date
+    ) {
+        self.willAutoRenew = willAutoRenew
+        self.autoRenewProductId = autoRenewProductId
+        self.renewalBillingPlan = renewalBillingPlan
+        self.renewalPrice = renewalPrice
+        self.renewalDate = renewalDate
     }
 }

@@ -13,15 +13,30 @@ public struct Holdings: Sendable, Hashable {
     public var groupsSubscribed: Set<String>
     /// What an upgrade now refunds of each subscription in force: the unused part of its period.
     public var upgradeRefunds: [String: Decimal]
+    /// Subscriptions in force in a 12-month commitment, with when it ends: they are billed
+    /// monthly, and a change that waits for the renewal waits for the commitment's end.
+    public var commitmentEnds: [String: Date]
 
     public init(
         owned: Set<String> = [], activeSubscriptions: [String: Date] = [:], groupsSubscribed: Set<String> = [],
-        upgradeRefunds: [String: Decimal] = [:]
+        upgradeRefunds: [String: Decimal] = [:], commitmentEnds: [String: Date] = [:]
     ) {
         self.owned = owned
         self.activeSubscriptions = activeSubscriptions
         self.groupsSubscribed = groupsSubscribed
         self.upgradeRefunds = upgradeRefunds
+        self.commitmentEnds = commitmentEnds
+    }
+
+    /// How the subscription in force to `productId` is billed.
+    public func billingPlan(of productId: String) -> BillingPlanType {
+        commitmentEnds[productId] != nil ? .monthly : .upFront
+    }
+
+    /// When a change to the subscription in force to `productId` that waits for its renewal
+    /// happens: the period's end, or the commitment's.
+    public func nextRenewal(of productId: String) -> Date? {
+        commitmentEnds[productId] ?? activeSubscriptions[productId]
     }
 
     /// From StoreKit 2's current entitlements and the account's transactions (any order).
@@ -37,6 +52,9 @@ public struct Holdings: Sendable, Hashable {
                         expiry, entitlement.renewal?.gracePeriodExpirationDate ?? expiry)
                     holdings.upgradeRefunds[entitlement.productId] = Self.unusedValue(
                         of: entitlement, expiry: expiry, history: history, at: now)
+                    if let commitment = entitlement.renewal?.commitment {
+                        holdings.commitmentEnds[entitlement.productId] = commitment.renewalDate
+                    }
                 }
             case .consumable, .nonRenewing:
                 break
@@ -66,9 +84,9 @@ public struct Holdings: Sendable, Hashable {
             of: terms.price, currency: terms.currency, start: payer.purchaseDate, end: expiry, at: now)
     }
 
-    public func isEligibleForIntroOffer(_ product: Product) -> Bool {
-        guard product.type == .autoRenewable, let subscription = product.subscription, subscription.introOffer != nil,
-            let group = subscription.group
+    public func isEligibleForIntroOffer(_ product: Product, plan: BillingPlanType = .upFront) -> Bool {
+        guard product.type == .autoRenewable, let subscription = product.subscription,
+            subscription.introOffer(for: plan) != nil, let group = subscription.group
         else { return false }
         return !groupsSubscribed.contains(group)
     }
@@ -90,21 +108,32 @@ public struct PurchaseQuote: Sendable, Hashable {
         /// replaces it now at the full price, and the unused part of its period (`refund`) is
         /// refunded.
         case replacesNow(String, refund: Decimal)
-        /// A downgrade, or a crossgrade of another duration: nothing is charged now, and the
-        /// subscription in force (`from`) renews to this product at its next renewal (`on`).
+        /// A downgrade, a crossgrade of another duration, or the plan in force on another billing
+        /// plan: nothing is charged now, and the subscription in force (`from`) renews to this
+        /// product and plan at its next renewal (`on`), the end of its commitment when it has one.
         case atNextRenewal(from: String, on: Date)
     }
 
     public let basis: Basis
     /// Charged now, in the storefront's currency; nil where the product is not sold.
     public let price: Decimal?
-    /// What a subscription renews at after this purchase's period (and its offer) ends.
+    /// What a subscription renews at after this purchase's period (and its offer) ends: a
+    /// month's payment on the monthly plan.
     public let renewalPrice: Decimal?
+    /// How it is billed.
+    public let plan: BillingPlanType
+    /// On the monthly plan, what the twelve payments of the commitment total.
+    public let commitmentPrice: Decimal?
 
-    public init(basis: Basis, price: Decimal?, renewalPrice: Decimal?) {
+    public init(
+        basis: Basis, price: Decimal?, renewalPrice: Decimal?, plan: BillingPlanType = .upFront,
+        commitmentPrice: Decimal? = nil
+    ) {
         self.basis = basis
         self.price = price
         self.renewalPrice = renewalPrice
+        self.plan = plan
+        self.commitmentPrice = commitmentPrice
     }
 }
 
@@ -118,30 +147,45 @@ public enum PurchaseRules {
             "quantity \(quantity): only consumables can be bought more than one at a time, and \(product.id) is \(product.type.label(in: .english).lowercased())"
     }
 
+    /// `plan`: the billing plan chosen; where the product has no such plan, the quote has no
+    /// price (as where the product is not sold).
     public static func quote(
-        _ product: Product, quantity: Int, storefront: String, holdings: Holdings, catalog: Catalog
+        _ product: Product, quantity: Int, storefront: String, holdings: Holdings, catalog: Catalog,
+        plan: BillingPlanType = .upFront
     ) -> PurchaseQuote {
-        let unit = product.prices[storefront]
+        let unit =
+            product.type == .autoRenewable ? product.billingPrice(plan, in: storefront) : product.prices[storefront]
         let renewal = product.type == .autoRenewable ? unit : nil
+        let free: Decimal? = unit.map { _ in 0 }
+        func subscription(_ basis: PurchaseQuote.Basis, _ price: Decimal?, offer: IntroOffer? = nil) -> PurchaseQuote {
+            PurchaseQuote(
+                basis: basis, price: price, renewalPrice: renewal, plan: plan,
+                commitmentPrice: plan == .monthly
+                    ? product.subscription?.commitment?.commitmentPrice(in: storefront, offer: offer) : nil)
+        }
         switch product.type {
         case .nonConsumable where holdings.owned.contains(product.id):
-            return PurchaseQuote(basis: .alreadyOwned, price: unit.map { _ in 0 }, renewalPrice: nil)
+            return PurchaseQuote(basis: .alreadyOwned, price: free, renewalPrice: nil)
         case .autoRenewable:
             if let expiry = holdings.activeSubscriptions[product.id] {
-                return PurchaseQuote(
-                    basis: .alreadySubscribed(until: expiry), price: unit.map { _ in 0 }, renewalPrice: renewal)
+                guard holdings.billingPlan(of: product.id) == plan else {
+                    // The plan in force on the other billing plan: it switches at the renewal.
+                    let on = holdings.nextRenewal(of: product.id) ?? expiry
+                    return subscription(.atNextRenewal(from: product.id, on: on), free)
+                }
+                return subscription(.alreadySubscribed(until: expiry), free)
             }
             if let change = groupChange(to: product, holdings: holdings, catalog: catalog) {
-                let free: Decimal? = unit.map { _ in 0 }
-                if case .atNextRenewal = change {
-                    return PurchaseQuote(basis: change, price: free, renewalPrice: renewal)
-                }
-                return PurchaseQuote(basis: change, price: unit, renewalPrice: renewal)
+                if case .atNextRenewal = change { return subscription(change, free) }
+                return subscription(change, unit)
             }
-            if let offer = product.subscription?.introOffer, holdings.isEligibleForIntroOffer(product) {
-                let price: Decimal? = offer.paymentMode == .freeTrial ? unit.map { _ in 0 } : offer.prices[storefront]
-                return PurchaseQuote(basis: .introductory(offer), price: price, renewalPrice: renewal)
+            if let offer = product.subscription?.introOffer(for: plan),
+                holdings.isEligibleForIntroOffer(product, plan: plan)
+            {
+                let price: Decimal? = offer.paymentMode == .freeTrial ? free : offer.prices[storefront]
+                return subscription(.introductory(offer), price, offer: offer)
             }
+            return subscription(.fullPrice, unit)
         default:
             break
         }
@@ -163,7 +207,7 @@ extension PurchaseRules {
             if rank < otherRank || (rank == otherRank && subscription.period == other.period) {
                 return .replacesNow(otherId, refund: holdings.upgradeRefunds[otherId] ?? 0)
             }
-            return .atNextRenewal(from: otherId, on: expiry)
+            return .atNextRenewal(from: otherId, on: holdings.nextRenewal(of: otherId) ?? expiry)
         }
         return nil
     }

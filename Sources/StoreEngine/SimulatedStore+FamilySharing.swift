@@ -56,6 +56,8 @@ extension SimulatedStore {
             reason: chain == nil ? .purchase : .renewal)
         copy.ownership = .familyShared
         copy.sharedFrom = stored.id
+        copy.billingPlan = stored.billingPlan
+        copy.commitment = stored.commitment
         copy.notification =
             product.type != .autoRenewable
             ? NotificationEvent(.oneTimeCharge)

@@ -59,8 +59,9 @@ extension SimulatedStore {
             sql: """
                 INSERT INTO journal (account, transaction_id, original_id, product_id, quantity, order_id, state,
                     error_domain, error_code, purchase_date, recorded_at, price, currency, expires_date, offer_type, offer_id,
-                    offer_mode, offer_period, revocation_date, revocation_reason, upgrade_date, upgrade_refund, failure_context, renewal, ownership)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    offer_mode, offer_period, revocation_date, revocation_reason, upgrade_date, upgrade_refund, failure_context, renewal, ownership,
+                    billing_plan, commitment_period, commitment_price, commitment_expires)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
         ).execute(arguments: [
             transaction.payment.account, transaction.id, transaction.originalId, transaction.productId,
@@ -75,6 +76,8 @@ extension SimulatedStore {
             terms?.upgrade?.date.timeIntervalSince1970, terms?.upgrade?.refund.exactString,
             transaction.failureContext?.rawValue,
             terms?.isRenewal ?? false, terms?.ownership.rawValue,
+            terms?.billingPlan?.rawValue, terms?.commitment?.billingPeriodNumber,
+            terms?.commitment?.price.exactString, terms?.commitment?.expirationDate.timeIntervalSince1970,
         ])
     }
 
@@ -145,7 +148,10 @@ extension SimulatedStore {
             offer: TransactionOffer(
                 type: row["offer_type"], id: row["offer_id"], mode: row["offer_mode"], period: row["offer_period"]),
             revocation: revocation, upgrade: upgrade, isRenewal: row["renewal"] as Bool? ?? false,
-            ownership: (row["ownership"] as String?).flatMap(OwnershipType.init(rawValue:)) ?? .purchased)
+            ownership: (row["ownership"] as String?).flatMap(OwnershipType.init(rawValue:)) ?? .purchased,
+            billingPlan: (row["billing_plan"] as String?).flatMap(BillingPlanType.init(rawValue:)),
+            commitment: TransactionCommitment(
+                period: row["commitment_period"], price: row["commitment_price"], expires: row["commitment_expires"]))
     }
 
     /// Price, storefront, expiry and the rest for each id the store still has (deleted ones are absent).

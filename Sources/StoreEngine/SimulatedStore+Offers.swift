@@ -10,7 +10,8 @@ import StoreKitModel
 /// offer, and whether the account may take it.
 extension SimulatedStore {
     enum OfferCheck {
-        case accepted(TransactionOffer)
+        /// The offer, and the billing plan it is an offer of, which the payment is billed on.
+        case accepted(TransactionOffer, BillingPlanType)
         case refused(SKErrorCode)
     }
 
@@ -51,6 +52,8 @@ extension SimulatedStore {
             }
             offer = found
         }
+        // Offers are set per billing plan: one of the other plan is not this purchase's.
+        if let plan = payment.billingPlan, plan != offer.billingPlan { return .refused(.invalidOfferIdentifier) }
         let history = try offerHistory(account: account, at: now, db)
         let verdict = OfferEligibility.verdict(
             for: offer, of: product, code: code, history: history, rate: try timeRate(db), at: now)
@@ -66,7 +69,7 @@ extension SimulatedStore {
         return .accepted(
             TransactionOffer(
                 type: offer.kind.offerType, id: offer.id, paymentMode: offer.terms.paymentMode,
-                period: offer.terms.period))
+                period: offer.terms.period), offer.billingPlan)
     }
 
     /// Why a promotional offer's signature is refused: missing parameters (13), or a key, a
@@ -97,10 +100,11 @@ extension SimulatedStore {
         return reused > 0 ? .invalidSignature : nil
     }
 
-    /// The terms of the offer a transaction was bought with, as the catalog has them now.
-    nonisolated func terms(of offer: TransactionOffer, product: Product?) -> IntroOffer? {
+    /// The terms of the offer a transaction was bought with, as the catalog has them now; an
+    /// introductory offer is `plan`'s.
+    nonisolated func terms(of offer: TransactionOffer, product: Product?, plan: BillingPlanType? = nil) -> IntroOffer? {
         guard let subscription = product?.subscription else { return nil }
-        if offer.type == .introductory { return subscription.introOffer }
+        if offer.type == .introductory { return subscription.introOffer(for: plan ?? .upFront) }
         return offer.id.flatMap(subscription.offer(id:))?.terms
     }
 }

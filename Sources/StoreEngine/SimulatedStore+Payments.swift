@@ -116,21 +116,26 @@ extension SimulatedStore {
         if controls != loaded { try controls.save(db) }  // a one-shot outcome was consumed
         // An offer asked for is checked as the App Store checks it; a wrong one fails the payment.
         var offer: TransactionOffer?
+        var plan = payment.billingPlan ?? .upFront
         if payment.offer != nil, !outcome.isFailure {
             switch try checkOffer(payment, account: account.name, storefront: storefront, at: now, db) {
-            case .accepted(let checked): offer = checked
+            case .accepted(let checked, let offerPlan):
+                offer = checked
+                plan = offerPlan
             case .refused(let code): outcome = .fail(code)
             }
         }
         let id = try StoreDatabase.nextTransactionId(db)
         let product = catalog.product(id: payment.productId)
-        let price = product?.prices[storefront] ?? 0
+        let autoRenewable = product?.type == .autoRenewable
+        let price = (autoRenewable ? product?.billingPrice(plan, in: storefront) : product?.prices[storefront]) ?? 0
         var stored = StoredTransaction(
             transaction: Transaction(id: id, originalId: id, payment: payment, state: .purchasing, purchaseDate: now),
             storefront: storefront, price: price * Decimal(payment.quantity),
             currency: catalog.storefront(id: storefront)?.currency ?? "USD",
             expiresDate: nil, revocationDate: nil, autoRenew: true, pendingOutcome: outcome, reason: .purchase)
         stored.offer = offer
+        stored.billingPlan = autoRenewable ? plan : nil
         try stored.insert(owner: ProcessIdentity.current.token, requestKey: requestKey, db)
         if offer != nil, case .code(let code)? = payment.offer {
             // Redeemed once taken: one-time codes for everyone, custom codes for the account.
@@ -177,6 +182,9 @@ extension SimulatedStore {
             return .fail(.paymentInvalid)
         }
         guard product.isSold(in: storefront) else { return .fail(.storeProductNotAvailable) }
+        if let plan = payment.billingPlan, product.billingPlanProblem(plan, in: storefront) != nil {
+            return .fail(.storeProductNotAvailable)  // a plan the product does not offer there
+        }
         guard controls.paymentsAllowed && account.paymentsAllowed else { return .fail(.paymentNotAllowed) }
         // The next outcome is set for one payment, so it comes before the standing ones; it is also
         // how a forced outcome reaches a server (`RemoteStore.add`), which must act as in process.
@@ -277,9 +285,10 @@ extension SimulatedStore {
         }
         let account = stored.transaction.payment.account
         let holdings = try holdings(account: account, excluding: stored.id, at: now, db)
+        let plan = stored.billingPlan ?? .upFront
         let quote = PurchaseRules.quote(
             product, quantity: stored.transaction.quantity, storefront: stored.storefront,
-            holdings: holdings, catalog: catalog)
+            holdings: holdings, catalog: catalog, plan: plan)
         if let price = quote.price { stored.price = price }
         stored.notification = Self.purchaseEvent(
             product, basis: quote.basis, offer: stored.offer,
@@ -290,18 +299,27 @@ extension SimulatedStore {
         }
         if try completeAtRenewal(&stored, product: product, basis: quote.basis, at: now, db) { return }
         try continueSubscription(&stored, product: product, db)
+        var offerTerms: IntroOffer?
         if let requested = stored.offer, requested.type != .introductory,
             let terms = terms(of: requested, product: product)
         {
             // A promotional, code or win-back offer the store accepted, starting now.
             stored.price = terms.firstPayment(in: stored.storefront) ?? stored.price
             stored.expiresDate = terms.firstTermEnd(at: controls.timeRate, from: now)
+            offerTerms = terms
         } else if case .introductory(let offer) = quote.basis {
             stored.offer = TransactionOffer(
                 type: .introductory, id: nil, paymentMode: offer.paymentMode, period: offer.period)
             stored.expiresDate = offer.firstTermEnd(at: controls.timeRate, from: now)
+            offerTerms = offer
         } else {
             stored.expiresDate = controls.timeRate.end(of: subscription.period, from: now)
+        }
+        if plan == .monthly {
+            // Each payment is a month, an offer's months included.
+            let total =
+                subscription.commitment?.commitmentPrice(in: stored.storefront, offer: offerTerms) ?? stored.price
+            startCommitment(&stored, total: total, start: now, controls: controls)
         }
         try endPlans(inGroupOf: stored, product: product, basis: quote.basis, at: now, db)
     }
@@ -366,6 +384,7 @@ extension SimulatedStore {
     {
         guard var active = try planInForce(from, of: stored, at: now, db) else { return }
         active.renewalProductId = stored.transaction.productId
+        active.renewalPlan = stored.billingPlan
         try active.update(db)
         stored.notificationSubject = NotificationSubject(id: active.id, originalId: active.transaction.originalId)
         stored.becomesCopy(of: active, reason: .planChange)

@@ -70,21 +70,25 @@ extension SimulatedStore {
         _ latest: inout StoredTransaction, from start: Date, period: SubscriptionPeriod, controls: TestControls,
         at now: Date, _ db: Database
     ) throws {
-        latest.billingRetryUntil = start.addingTimeInterval(controls.timeRate.billingRetryPeriod)
-        latest.graceExpires =
-            controls.gracePeriod ? start.addingTimeInterval(controls.timeRate.gracePeriod(for: period)) : nil
+        // The monthly plan has no grace period and a longer billing retry (90 days, not 60).
+        let monthly = Self.nextBillingPlan(after: latest) == .monthly
+        let grace = controls.gracePeriod && !monthly
+        let rate = controls.timeRate
+        latest.billingRetryUntil = start.addingTimeInterval(
+            monthly ? rate.commitmentBillingRetryPeriod : rate.billingRetryPeriod)
+        latest.graceExpires = grace ? start.addingTimeInterval(rate.gracePeriod(for: period)) : nil
         try notify(
-            NotificationEvent(.didFailToRenew, controls.gracePeriod ? .gracePeriod : nil), about: latest.id,
+            NotificationEvent(.didFailToRenew, grace ? .gracePeriod : nil), about: latest.id,
             originalId: latest.transaction.originalId, at: now, db)
     }
 
     nonisolated func renewalStep(_ latest: StoredTransaction, controls: TestControls) -> RenewalStep {
         // A chain in billing retry is found again only once retrying has ended.
         if latest.billingRetryUntil != nil { return .stop(.billingError) }
-        if latest.priceIncrease == .pending { return .stop(.didNotConsentToPriceIncrease) }
-        guard let product = catalog.product(id: latest.renewalProductId ?? latest.transaction.productId),
-            product.type == .autoRenewable,
-            product.isSold(in: latest.storefront), let period = product.subscription?.period
+        // A price increase waits for the end of a commitment, as a plan change does.
+        if latest.priceIncrease == .pending, !Self.inCommitment(latest) { return .stop(.didNotConsentToPriceIncrease) }
+        guard let (product, period) = try? nextPlan(of: latest), product.type == .autoRenewable,
+            product.isSold(in: latest.storefront)
         else { return .stop(.productUnavailable) }
         return controls.billingIssues ? .billingRetry(period) : .renew(product, period)
     }
@@ -131,20 +135,27 @@ extension SimulatedStore {
         try ended.update(db)
         let id = try StoreDatabase.nextTransactionId(db)
         let old = previous.transaction
-        let increased = previous.increasedPrice(renewingTo: product.id)
-        var price = increased ?? product.prices[previous.storefront] ?? previous.price
+        let continuing = Self.inCommitment(previous)
+        let plan = renewalPlan(after: previous, to: product)
+        let increased = continuing ? nil : previous.increasedPrice(renewingTo: product.id)
+        var price = increased ?? product.billingPrice(plan, in: previous.storefront) ?? previous.price
         var expires = controls.timeRate.end(of: period, from: start)
         var offer: TransactionOffer?
-        if let waiting = previous.renewalOffer, let terms = terms(of: waiting, product: product) {
+        var offerTerms: IntroOffer?
+        if !continuing, let waiting = previous.renewalOffer, let terms = terms(of: waiting, product: product) {
             // An offer taken on the plan in force starts with this renewal.
             price = terms.firstPayment(in: previous.storefront) ?? price
             expires = terms.firstTermEnd(at: controls.timeRate, from: start)
             offer = waiting
-        } else if product.id == old.productId, let current = previous.offer,
-            let terms = terms(of: current, product: product),
-            terms.paymentMode == .payAsYouGo, let offerPrice = terms.prices[previous.storefront],
+            offerTerms = terms
+        } else if product.id == old.productId, plan == previous.billingPlan ?? .upFront, let current = previous.offer,
+            let terms = terms(of: current, product: product, plan: plan),
+            terms.paymentMode == .payAsYouGo || (continuing && terms.paymentMode == .freeTrial),
+            let offerPrice = terms.firstPayment(in: previous.storefront),
             try Self.offerPeriods(chain: old.originalId, offer: current, db) < terms.periods
         {
+            // Each period of a pay-as-you-go offer is paid as it starts; on the monthly plan a
+            // free trial's months are payments of the commitment too.
             price = offerPrice
             expires = controls.timeRate.end(of: terms.period, from: start)
             offer = current
@@ -164,8 +175,29 @@ extension SimulatedStore {
         renewal.renewalPrice = increased
         renewal.appAccountToken = previous.appAccountToken
         renewal.notification = NotificationEvent(.didRenew)
+        if continuing {
+            continueCommitment(&renewal, after: previous, start: start, controls: controls)
+        } else if plan == .monthly {
+            let monthly = increased ?? product.billingPrice(.monthly, in: previous.storefront) ?? price
+            let total =
+                increased.map { $0 * Decimal(CommitmentPlan.totalBillingPeriods) }
+                ?? product.subscription?.commitment?.commitmentPrice(in: previous.storefront, offer: offerTerms)
+                ?? monthly * Decimal(CommitmentPlan.totalBillingPeriods)
+            startCommitment(&renewal, total: total, start: start, controls: controls)
+        } else {
+            renewal.billingPlan = .upFront
+        }
         try renewal.insert(db)
         return renewal
+    }
+
+    /// The plan the payment after `previous` is billed on when it renews to `product`: the
+    /// commitment's months go on; after them, or up front, the plan the customer chose, up front
+    /// where the product no longer offers the monthly plan in the storefront.
+    nonisolated func renewalPlan(after previous: StoredTransaction, to product: Product) -> BillingPlanType {
+        let plan = Self.nextBillingPlan(after: previous)
+        guard plan == .monthly, !Self.inCommitment(previous) else { return plan }
+        return product.billingPrice(.monthly, in: previous.storefront) == nil ? .upFront : .monthly
     }
 
     /// Xcode's forced renewal: the period in force ends now and the next one starts, so periods
@@ -203,7 +235,10 @@ extension SimulatedStore {
                 "another plan of the group is in force (transaction \(other.id)); renew that one", kind: .conflict)
         }
         let (product, period) = try nextPlan(of: latest)
-        if let expiry = latest.expiresDate, expiry > now { latest.expiresDate = now }
+        if let expiry = latest.expiresDate, expiry > now {
+            latest.shiftCommitment(by: now.timeIntervalSince(expiry))
+            latest.expiresDate = now
+        }
         if controls.billingIssues, latest.billingRetryUntil == nil {
             try startBillingRetry(&latest, from: now, period: period, controls: controls, at: now, db)
             try latest.update(db)
@@ -214,15 +249,18 @@ extension SimulatedStore {
         return try renewal(after: latest, to: product, start: now, period: period, controls: controls, db)
     }
 
-    /// What the chain of `latest` renews to, and its period; refused when the catalog lost it.
+    /// What the chain of `latest` renews to, and the period its next payment grants (a month on
+    /// the monthly plan); refused when the catalog lost it. During a commitment the plan in force
+    /// renews: a plan change waits for the commitment's end.
     nonisolated func nextPlan(of latest: StoredTransaction) throws -> (Product, SubscriptionPeriod) {
-        guard let product = catalog.product(id: latest.renewalProductId ?? latest.transaction.productId),
-            let period = product.subscription?.period
-        else {
+        let productId =
+            Self.inCommitment(latest)
+            ? latest.transaction.productId : latest.renewalProductId ?? latest.transaction.productId
+        guard let product = catalog.product(id: productId), let period = product.subscription?.period else {
             throw StoreFailure(
                 "\(latest.transaction.productId) is no longer in the catalog; it cannot renew", kind: .conflict)
         }
-        return (product, period)
+        return (product, renewalPlan(after: latest, to: product) == .monthly ? CommitmentPlan.billingPeriod : period)
     }
 
     /// The newest purchased transaction of `stored`'s subscription chain, which carries its

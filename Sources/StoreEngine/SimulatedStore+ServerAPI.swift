@@ -150,11 +150,13 @@ extension SimulatedStore {
                 (latest.graceExpires.map { $0 > now } ?? false) ? .gracePeriod : .billingRetry
             } else if inForce(latest, at: now) { .active } else { .expired }
         let next = catalog.product(id: renewal.autoRenewProductId)
-        let offerPrice = latest.renewalOffer.flatMap { terms(of: $0, product: next ?? product) }?.firstPayment(
-            in: latest.storefront)
-        let increased = next.flatMap { latest.increasedPrice(renewingTo: $0.id) }
-        let price =
-            renewal.willAutoRenew ? (offerPrice ?? increased ?? next?.prices[latest.storefront] ?? latest.price) : nil
+        // Mid-commitment the next payment is the plan's month: offers and increases wait.
+        let continuing = Self.inCommitment(latest)
+        let offerPrice = latest.renewalOffer.flatMap { continuing ? nil : terms(of: $0, product: next ?? product) }?
+            .firstPayment(in: latest.storefront)
+        let increased = continuing ? nil : next.flatMap { latest.increasedPrice(renewingTo: $0.id) }
+        let planPrice = next?.billingPrice(renewal.renewalBillingPlan, in: latest.storefront)
+        let price = renewal.willAutoRenew ? (offerPrice ?? increased ?? planPrice ?? latest.price) : nil
         return SubscriptionStatus(
             groupId: group, originalTransactionId: originalId, status: status,
             latest: Self.serverTransaction(lastRow).0,

@@ -31,6 +31,19 @@ extension SimulatedStore {
         guard latest.revocationDate == nil else {
             throw StoreFailure("transaction \(latest.id) was refunded; it does not renew", kind: .conflict)
         }
+        if Self.inCommitment(latest) {
+            // Mid-commitment only the next commitment is stopped or restored: the months left
+            // are billed either way.
+            let changed = (latest.commitmentAutoRenew ?? true) != on
+            latest.commitmentAutoRenew = on
+            try latest.update(db)
+            if changed {
+                try notify(
+                    NotificationEvent(.didChangeRenewalStatus, on ? .autoRenewEnabled : .autoRenewDisabled),
+                    about: latest.id, originalId: latest.transaction.originalId, at: now, db)
+            }
+            return
+        }
         var endsNow = false
         if on {
             guard inForce(latest, at: now) || latest.billingRetryUntil != nil else {
@@ -48,6 +61,7 @@ extension SimulatedStore {
         }
         let changed = latest.autoRenew != on
         latest.autoRenew = on
+        if latest.commitment != nil { latest.commitmentAutoRenew = on }  // a commitment's last month
         try latest.update(db)
         if changed {
             try notify(
@@ -115,7 +129,9 @@ extension SimulatedStore {
             throw StoreFailure("a price increase already waits for consent on \(latest.id)", kind: .conflict)
         }
         let product = try nextPlan(of: latest).0
-        let current = latest.renewalPrice ?? product.prices[latest.storefront] ?? latest.price
+        // On the monthly plan the price is a month's, and it applies from the next commitment.
+        let plan = latest.renewalPlan ?? latest.billingPlan ?? .upFront
+        let current = latest.renewalPrice ?? product.billingPrice(plan, in: latest.storefront) ?? latest.price
         let price =
             terms.price ?? PriceIncreaseTerms.defaultRaise(of: current, currency: latest.currency)
         guard price > current else {
@@ -165,12 +181,16 @@ extension SimulatedStore {
         let expired = !inForce(latest, at: now) && latest.billingRetryUntil == nil
         // While billing is retried Apple already reports why the subscription may expire.
         let retrying: ExpirationReason? = latest.billingRetryUntil != nil ? .billingError : nil
+        // Mid-commitment the next payment is of the plan in force; a change waits for the end.
+        let continuing = Self.inCommitment(latest)
         return RenewalInfo(
             willAutoRenew: latest.autoRenew,
-            autoRenewProductId: latest.renewalProductId ?? latest.transaction.productId,
+            autoRenewProductId: continuing
+                ? latest.transaction.productId : latest.renewalProductId ?? latest.transaction.productId,
             expirationReason: latest.expirationReason ?? retrying
                 ?? (expired && !latest.autoRenew ? .autoRenewDisabled : nil),
             isInBillingRetry: latest.billingRetryUntil != nil, gracePeriodExpirationDate: latest.graceExpires,
-            priceIncreaseStatus: latest.priceIncrease, renewalPrice: latest.renewalPrice)
+            priceIncreaseStatus: latest.priceIncrease, renewalPrice: continuing ? nil : latest.renewalPrice,
+            renewalBillingPlan: Self.nextBillingPlan(after: latest), commitment: renewalCommitment(latest))
     }
 }

@@ -15,7 +15,8 @@ extension StoredTransaction {
         offer_type, offer_id, offer_mode, offer_period, revocation_reason, \
         renewal_product_id, billing_retry_until, grace_expires, price_increase, expiration_reason, \
         renewal_offer_type, renewal_offer_id, renewal_offer_mode, renewal_offer_period, upgrade_date, upgrade_refund, declined, \
-        app_account_token, ownership, shared_from, renewal_price
+        app_account_token, ownership, shared_from, renewal_price, \
+        billing_plan, commitment_period, commitment_price, commitment_expires, commitment_auto_renew, renewal_plan
         """
 
     /// A column's position in `columns`.
@@ -26,7 +27,8 @@ extension StoredTransaction {
             renewalProductId, billingRetryUntil, graceExpires, priceIncrease, expirationReason,
             renewalOfferType, renewalOfferId, renewalOfferMode, renewalOfferPeriod, upgradeDate, upgradeRefund,
             declined,
-            appAccountToken, ownership, sharedFrom, renewalPrice
+            appAccountToken, ownership, sharedFrom, renewalPrice,
+            billingPlan, commitmentPeriod, commitmentPrice, commitmentExpires, commitmentAutoRenew, renewalPlan
     }
 
     /// How many columns `columns` lists: where a query's own columns after them start.
@@ -74,6 +76,12 @@ extension StoredTransaction {
         ownership = OwnershipType(rawValue: value(.ownership)) ?? .purchased
         sharedFrom = optional(.sharedFrom)
         renewalPrice = (optional(.renewalPrice) as String?).flatMap { Decimal(string: $0) }
+        billingPlan = (optional(.billingPlan) as String?).flatMap(BillingPlanType.init(rawValue:))
+        commitment = TransactionCommitment(
+            period: optional(.commitmentPeriod), price: optional(.commitmentPrice),
+            expires: optional(.commitmentExpires))
+        commitmentAutoRenew = optional(.commitmentAutoRenew)
+        renewalPlan = (optional(.renewalPlan) as String?).flatMap(BillingPlanType.init(rawValue:))
     }
 
     /// Inserts the transaction; `owner` and `requestKey` are the process that added it and the
@@ -82,7 +90,7 @@ extension StoredTransaction {
         try db.cachedStatement(
             sql: """
                 INSERT INTO transactions (\(Self.columns), owner, request_key)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
         ).execute(arguments: [
             id, transaction.originalId, transaction.productId, transaction.quantity, transaction.payment.account,
@@ -98,7 +106,10 @@ extension StoredTransaction {
             renewalOffer?.period.iso8601,
             upgrade?.date.timeIntervalSince1970, upgrade?.refund.exactString, declined,
             appAccountToken?.uuidString.lowercased(),
-            ownership.rawValue, sharedFrom, renewalPrice?.exactString, owner, requestKey,
+            ownership.rawValue, sharedFrom, renewalPrice?.exactString,
+            billingPlan?.rawValue, commitment?.billingPeriodNumber, commitment?.price.exactString,
+            commitment?.expirationDate.timeIntervalSince1970, commitmentAutoRenew, renewalPlan?.rawValue,
+            owner, requestKey,
         ])
     }
 
@@ -110,7 +121,8 @@ extension StoredTransaction {
                     offer_mode = ?, offer_period = ?, revocation_reason = ?, renewal_product_id = ?, billing_retry_until = ?,
                     grace_expires = ?, price_increase = ?, expiration_reason = ?, reason = ?, renewal_offer_type = ?, renewal_offer_id = ?,
                     renewal_offer_mode = ?, renewal_offer_period = ?, upgrade_date = ?, upgrade_refund = ?, declined = ?, app_account_token = ?,
-                    renewal_price = ? WHERE id = ?
+                    renewal_price = ?, billing_plan = ?, commitment_period = ?, commitment_price = ?, commitment_expires = ?,
+                    commitment_auto_renew = ?, renewal_plan = ? WHERE id = ?
                 """
         ).execute(arguments: [
             transaction.state.rawValue, transaction.error?.domain, transaction.error?.code,
@@ -123,7 +135,9 @@ extension StoredTransaction {
             renewalOffer?.type.rawValue, renewalOffer?.id, renewalOffer?.paymentMode.rawValue,
             renewalOffer?.period.iso8601,
             upgrade?.date.timeIntervalSince1970, upgrade?.refund.exactString, declined,
-            appAccountToken?.uuidString.lowercased(), renewalPrice?.exactString, id,
+            appAccountToken?.uuidString.lowercased(), renewalPrice?.exactString,
+            billingPlan?.rawValue, commitment?.billingPeriodNumber, commitment?.price.exactString,
+            commitment?.expirationDate.timeIntervalSince1970, commitmentAutoRenew, renewalPlan?.rawValue, id,
         ])
         if ownership == .purchased, expiresDate != nil { try mirrorToFamily(db) }
     }

@@ -338,6 +338,7 @@ public struct StoreDatabase: Sendable {
             try db.execute(
                 sql: "CREATE TABLE server_finishes (transaction_id TEXT PRIMARY KEY, finished_at REAL NOT NULL)")
         }
+        migrator.registerMigration("v24: billing plans", migrate: billingPlansMigration)
         return migrator
     }
 }
@@ -392,6 +393,16 @@ struct StoredTransaction: Sendable, Hashable {
     var expirationReason: ExpirationReason? = nil
     /// What the subscription renews at once a price increase set it; nil: the catalog's price.
     var renewalPrice: Decimal? = nil
+    /// How an auto-renewable period was billed; nil for other products (and for periods kept
+    /// from before billing plans, which were all paid up front).
+    var billingPlan: BillingPlanType? = nil
+    /// A monthly payment's place in its 12-month commitment.
+    var commitment: TransactionCommitment? = nil
+    /// On a commitment's latest payment: whether a new commitment follows its end (the
+    /// customer's auto-renew choice; the monthly payments go on regardless).
+    var commitmentAutoRenew: Bool? = nil
+    /// The billing plan the next renewal, or the commitment's end, switches to; nil keeps the plan.
+    var renewalPlan: BillingPlanType? = nil
 
     /// The price a price increase set for a renewal to `productId`: it applies to the plan it was
     /// made on; a plan change renews at the new plan's price (nil).
@@ -432,6 +443,6 @@ struct StoredTransaction: Sendable, Hashable {
             price: price, currency: currency, expirationDate: expiresDate, offer: offer,
             revocation: Revocation(date: revocationDate, reason: revocationReason), upgrade: upgrade,
             isRenewal: reason == .renewal,
-            ownership: ownership)
+            ownership: ownership, billingPlan: billingPlan, commitment: commitment)
     }
 }

@@ -13,6 +13,8 @@ public struct StoreFixture {
     public static let plusMonthly = "com.example.storefront.premiumplus.monthly"
     public static let lifetime = "com.example.storefront.pro.lifetime"
     public static let removed = "com.example.storefront.levels.classic"
+    /// One year; also offered monthly with a 12-month commitment outside the United States.
+    public static let yearly = "com.example.storefront.premium.yearly"
 
     public let store: SimulatedStore
     public let clock: ManualClock
@@ -38,12 +40,15 @@ public struct StoreFixture {
         .deletingLastPathComponent().deletingLastPathComponent()
 
     /// Adds a payment and waits for the update that ends `purchasing`.
-    public func buy(_ productId: String, account: String = "alice", quantity: Int = 1, order: String? = nil)
-        async throws -> TransactionUpdate
-    {
+    public func buy(
+        _ productId: String, account: String = "alice", quantity: Int = 1, order: String? = nil,
+        plan: BillingPlanType? = nil
+    ) async throws -> TransactionUpdate {
         let updates = await store.updates()
         let started = try await store.add(
-            Payment(productId: productId, quantity: quantity, applicationUsername: order, account: account))
+            Payment(
+                productId: productId, quantity: quantity, applicationUsername: order, account: account,
+                billingPlan: plan))
         for await update in updates where update.transaction.id == started.id && update.transaction.state != .purchasing
         {
             return update

@@ -38,7 +38,9 @@ extension ProductsDecoder {
     private func autoRenewable(_ value: JSONValue, _ path: JSONPath, unavailable: Set<String>, check: inout Validation)
         -> SubscriptionInfo?
     {
-        guard let object = check.object(value, path, allowed: ["group", "period", "rank", "introOffer", "offers"])
+        guard
+            let object = check.object(
+                value, path, allowed: ["group", "period", "rank", "introOffer", "offers", "commitmentPlan"])
         else { return nil }
         let period = check.period(
             check.require(object, "period", path, "the renewal period, e.g. \"P1M\""), path.key("period"))
@@ -54,10 +56,83 @@ extension ProductsDecoder {
             introOffer($0, path.key("introOffer"), unavailable: unavailable, check: &check)
         }
         let offers = object["offers"].map { offerList($0, path.key("offers"), unavailable: unavailable, check: &check) }
+        let commitment = object["commitmentPlan"].flatMap {
+            commitmentPlan($0, path.key("commitmentPlan"), period: period, unavailable: unavailable, check: &check)
+        }
         guard let period, let group, groups.contains(group), let rank else { return nil }
         if object["introOffer"] != nil && offer == nil { return nil }
-        guard let offers = offers ?? [] else { return nil }
-        return SubscriptionInfo(group: group, period: period, rank: rank, introOffer: offer, offers: offers)
+        guard let offers = offers ?? [], object["commitmentPlan"] == nil || commitment != nil else { return nil }
+        let planOffers = commitment?.offers ?? []
+        if let clash = Set(offers.map(\.id)).intersection(planOffers.map(\.id)).sorted().first {
+            check.report(
+                path.key("commitmentPlan").key("offers"),
+                "offer id \(quoted(clash)) appears twice in this subscription (offer ids are shared by both billing plans)"
+            )
+            return nil
+        }
+        return SubscriptionInfo(
+            group: group, period: period, rank: rank, introOffer: offer, offers: offers + planOffers,
+            commitment: commitment?.plan)
+    }
+
+    /// `commitmentPlan`: a one-year subscription's monthly plan with a 12-month commitment, its
+    /// monthly prices, and the offers App Store Connect sets on that plan. Each offer period is
+    /// one monthly payment, so the plan's offers run in months and are paid as the plan is:
+    /// free, or pay as you go. Nil (one problem reported or more) when anything is wrong.
+    private func commitmentPlan(
+        _ value: JSONValue, _ path: JSONPath, period: SubscriptionPeriod?, unavailable: Set<String>,
+        check: inout Validation
+    ) -> (plan: CommitmentPlan, offers: [SubscriptionOffer])? {
+        let before = check.problems.count
+        guard let object = check.object(value, path, allowed: ["prices", "introOffer", "offers"]) else { return nil }
+        if let period, period != SubscriptionPeriod(value: 1, unit: .year) {
+            check.report(
+                path,
+                "only a one-year subscription can have a monthly plan with a 12-month commitment; this one renews every \(period)"
+            )
+        }
+        let pricesPath = path.key("prices")
+        let pricesValue = check.require(object, "prices", path, "the monthly price in each storefront")
+        if case .object(let written)? = pricesValue {
+            for key in written.keys where CommitmentPlan.unavailableStorefronts.contains(key) {
+                check.report(
+                    pricesPath.key(key),
+                    "Apple does not offer monthly plans with a 12-month commitment in \(key) (the United States and Singapore); remove this price"
+                )
+            }
+        }
+        let without = unavailable.union(CommitmentPlan.unavailableStorefronts)
+        let prices =
+            check.problems.count == before ? priceTable(pricesValue, pricesPath, except: without, check: &check) : nil
+        let intro = object["introOffer"].flatMap {
+            introOffer($0, path.key("introOffer"), unavailable: without, check: &check)
+        }
+        let offers =
+            object["offers"].map { offerList($0, path.key("offers"), unavailable: without, check: &check) } ?? []
+        let terms =
+            [(path.key("introOffer"), intro)]
+            + (offers ?? []).enumerated().map {
+                (path.key("offers").index($0.offset), $0.element.terms)
+            }
+        for (termsPath, terms) in terms {
+            guard let terms else { continue }
+            if terms.period != CommitmentPlan.billingPeriod {
+                check.report(
+                    termsPath.key("period"),
+                    "an offer of the monthly plan lasts whole monthly payments: its period is P1M (with \"periods\" for more than one), not \(terms.period)"
+                )
+            }
+            if terms.paymentMode == .payUpFront {
+                check.report(
+                    termsPath.key("paymentMode"),
+                    "an offer of the monthly plan is paid as the plan is, month by month: use freeTrial or payAsYouGo")
+            }
+        }
+        guard check.problems.count == before, let prices, let offers else { return nil }
+        return (
+            CommitmentPlan(prices: prices, introOffer: intro),
+            offers.map { $0.onPlan(.monthly) }
+        )
     }
 
     /// `offers`: promotional, code and win-back offers, each id once; nil when any is wrong.

@@ -58,18 +58,21 @@ public struct SubscriptionInfo: Sendable, Hashable {
     /// Level of service within the group: 1 is the highest; moving to a lower number is an upgrade.
     public let rank: Int?
     public let introOffer: IntroOffer?
-    /// Promotional, offer-code and win-back offers.
+    /// Promotional, offer-code and win-back offers of every billing plan (each says its plan).
     public let offers: [SubscriptionOffer]
+    /// A one-year subscription's monthly plan with a 12-month commitment, when it has one.
+    public let commitment: CommitmentPlan?
 
     public init(
         group: String?, period: SubscriptionPeriod, rank: Int?, introOffer: IntroOffer?,
-        offers: [SubscriptionOffer] = []
+        offers: [SubscriptionOffer] = [], commitment: CommitmentPlan? = nil
     ) {
         self.group = group
         self.period = period
         self.rank = rank
         self.introOffer = introOffer
         self.offers = offers
+        self.commitment = commitment
     }
 
     public func offer(id: String) -> SubscriptionOffer? {
@@ -107,12 +110,15 @@ public struct SubscriptionOffer: Sendable, Hashable {
     public let customers: Set<CustomerKind>
     /// Win-back offers: App Store Connect's customer eligibility; nil for none beyond the lapse.
     public let winBack: WinBackConditions?
+    /// The billing plan it is an offer of: App Store Connect sets offers per plan.
+    public let billingPlan: BillingPlanType
 
     public init(
         id: String, kind: Kind, terms: IntroOffer, oneTimeCodes: [String] = [], customCodes: [String] = [],
         customCodeLimits: [String: Int] = [:], customers: Set<CustomerKind> = Set(CustomerKind.allCases),
-        winBack: WinBackConditions? = nil
+        winBack: WinBackConditions? = nil, billingPlan: BillingPlanType = .upFront
     ) {
+        self.billingPlan = billingPlan
         self.id = id
         self.kind = kind
         self.terms = terms

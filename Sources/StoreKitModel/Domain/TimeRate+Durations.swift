@@ -41,6 +41,16 @@ extension TimeRate {
         }
     }
 
+    /// How long billing retry goes on for a monthly plan with a 12-month commitment: 90 days in
+    /// real time, half as long again as `billingRetryPeriod` at every accelerated rate.
+    public var commitmentBillingRetryPeriod: TimeInterval {
+        switch scale {
+        case .days(let day): 90 * day
+        case .monthly(let table): table.billingRetry * 3 / 2
+        case .fixed(let interval): 3 * interval
+        }
+    }
+
     /// How long a parent has to answer an Ask to Buy request: 24 hours of store time, one day
     /// of the calendar (a 30th of a month at the monthly rates). The fixed rates have no day, and
     /// a 30th of a two-second month is gone before anyone could answer; there it is one interval,

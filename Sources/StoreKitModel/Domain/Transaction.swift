@@ -68,11 +68,14 @@ public struct Payment: Sendable, Hashable, Codable {
     public let account: String
     /// The offer the app asks for, which the store checks.
     public let offer: PaymentOffer?
+    /// The billing plan chosen (StoreKit's `.billingPlanType` purchase option); nil pays up front.
+    public let billingPlan: BillingPlanType?
 
     public init(
         productId: String, quantity: Int = 1, applicationUsername: String? = nil, account: String,
-        offer: PaymentOffer? = nil
+        offer: PaymentOffer? = nil, billingPlan: BillingPlanType? = nil
     ) {
+        self.billingPlan = billingPlan
         self.productId = productId
         self.quantity = quantity
         self.applicationUsername = applicationUsername

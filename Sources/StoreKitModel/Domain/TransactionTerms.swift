@@ -20,12 +20,19 @@ public struct TransactionTerms: Sendable, Hashable {
     /// Bought by this account, or shared with it by a member of its family (StoreKit 2's
     /// `ownershipType`).
     public var ownership: OwnershipType
+    /// How an auto-renewable subscription's period was paid; nil for every other product.
+    public var billingPlan: BillingPlanType?
+    /// A monthly payment's place in its 12-month commitment; nil when paid up front.
+    public var commitment: TransactionCommitment?
 
     public init(
         price: Decimal, currency: String, expirationDate: Date? = nil, offer: TransactionOffer? = nil,
         revocation: Revocation? = nil,
-        upgrade: Upgrade? = nil, isRenewal: Bool = false, ownership: OwnershipType = .purchased
+        upgrade: Upgrade? = nil, isRenewal: Bool = false, ownership: OwnershipType = .purchased,
+        billingPlan: BillingPlanType? = nil, commitment: TransactionCommitment? = nil
     ) {
+        self.billingPlan = billingPlan
+        self.commitment = commitment
         self.price = price
         self.currency = currency
         self.expirationDate = expirationDate
