@@ -213,6 +213,25 @@ public enum BuiltInScenarios {
             """
         ),
         (
+            "commitment-cancelled",
+            """
+            {
+              "name": "commitment-cancelled",
+              "description": {
+                "en": "A cancelled commitment: lena pays Premium Yearly monthly with a 12-month commitment, at payment 3 of 12 she turns auto-renew off; the nine payments left are still billed, then it expires",
+                "zh-Hans": "已取消的承诺：lena 以 12 个月承诺按月支付“高级会员（年度）”，在第 3 期（共 12 期）时关闭自动续期；其余 9 期仍会扣费，之后到期"
+              },
+              "controls": {"account": "lena"},
+              "steps": [
+                {"buy": "com.example.storefront.premium.yearly", "billingPlan": "monthly"},
+                {"manage": "renew last"},
+                {"manage": "renew last"},
+                {"manage": "auto-renew off last"}
+              ]
+            }
+            """
+        ),
+        (
             "family-sharing-stopped",
             """
             {

@@ -70,11 +70,14 @@ public struct ScenarioPurchase: Sendable, Hashable {
     public var outcome: PaymentOutcome?
     public var app: AppExit
     public var device: Device
+    /// How a subscription is paid; nil: up front.
+    public var billingPlan: BillingPlanType?
 
     public init(
         productId: String, quantity: Int = 1, account: String? = nil, outcome: PaymentOutcome? = nil,
-        app: AppExit = .completes, device: Device = .this
+        app: AppExit = .completes, device: Device = .this, billingPlan: BillingPlanType? = nil
     ) {
+        self.billingPlan = billingPlan
         self.productId = productId
         self.quantity = quantity
         self.account = account

@@ -7,7 +7,7 @@ import StoreKitModel
 /// products, accounts and control values exist there.
 public enum ScenarioDecoder {
     static let topKeys = ["name", "description", "catalog", "controls", "app", "steps"]
-    static let buyKeys = ["buy", "quantity", "account", "outcome", "app", "device"]
+    static let buyKeys = ["buy", "quantity", "account", "outcome", "app", "device", "billingPlan"]
     static let stepKinds = ["buy", "manage", "set", "launch"]
     /// A scenario is a situation, not a load test: each step is a commit and a launch of the app.
     public static let maxSteps = 100
@@ -243,9 +243,15 @@ private struct Reader {
                 check.choice(value, path.key("device"), "a device", options: Device.allCases.map { ($0.rawValue, $0) })
                 ?? device
         }
+        let plan = object["billingPlan"].flatMap {
+            check.choice(
+                $0, path.key("billingPlan"), "a billing plan",
+                options: BillingPlanType.allCases.map { ($0.rawValue, $0) })
+        }
         guard let productId, let quantity else { return nil }
         return ScenarioPurchase(
-            productId: productId, quantity: quantity, account: account, outcome: outcome, app: app, device: device)
+            productId: productId, quantity: quantity, account: account, outcome: outcome, app: app, device: device,
+            billingPlan: plan)
     }
 
     func words(_ text: String) -> [String] {

@@ -65,11 +65,25 @@ struct BuyCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Redeem an offer code with the purchase.", valueName: "code"))
     var offerCode: String?
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "How a subscription is paid: upFront, or monthly (twelve monthly payments with a 12-month commitment, where the product offers it).",
+            valueName: "plan"))
+    var billingPlan: String?
+
     @Flag(name: .long, help: "Stop after delivery without verifying or finishing, as an app that crashed.")
     var noFinish = false
 
     @Flag(name: .long, help: "Print JSON Lines: one object per update and app step, then the result.")
     var json = false
+
+    /// Why `plan` cannot be bought here; nil when it can, or when the catalog does not know the
+    /// product (the store then refuses it as it refuses any unknown product).
+    static func billingPlanProblem(_ plan: BillingPlanType, productId: String, session: StoreSession) -> String? {
+        guard let product = session.context.catalog.product(id: productId) else { return nil }
+        return product.billingPlanProblem(plan, in: session.storefront.id)
+    }
 
     func run() async throws {
         guard Payment.quantityRange.contains(quantity) else {
@@ -82,7 +96,16 @@ struct BuyCommand: AsyncParsableCommand {
             }
             return parsed
         }
+        let plan = try billingPlan.map { name -> BillingPlanType in
+            guard let plan = BillingPlanType(rawValue: name) else {
+                throw CommandFailure.usage("--billing-plan \(name): expected upFront or monthly")
+            }
+            return plan
+        }
         let session = try await options.open()
+        if let plan, let problem = Self.billingPlanProblem(plan, productId: productId, session: session) {
+            throw CommandFailure.usage("--billing-plan \(plan.rawValue): \(problem)")
+        }
         let printer = StepPrinter(json: json, language: session.language)
         // The order id is chosen first: a promotional offer's signature covers it.
         let orderId = order ?? (offer == nil ? nil : UUID().uuidString.lowercased())
@@ -98,7 +121,7 @@ struct BuyCommand: AsyncParsableCommand {
             let started = try await session.observer.buy(
                 Payment(
                     productId: productId, quantity: quantity, applicationUsername: orderId,
-                    account: session.account.name, offer: paymentOffer),
+                    account: session.account.name, offer: paymentOffer, billingPlan: plan),
                 forcing: forced)
             printer.update(TransactionUpdate(transaction: started, receipt: nil))
             for await update in updates

@@ -142,6 +142,26 @@ struct ProductsJSON: Encodable {
         let subscriptionGroupName: String?
         /// Auto-renewable subscriptions: the introductory offer, then promotional, code and win-back offers.
         let offers: [Offer]?
+        /// Auto-renewable subscriptions: one entry per billing plan offered in the storefront
+        /// (`Product.SubscriptionInfo.pricingTerms`), up front first.
+        let pricingTerms: [PricingTerms]?
+    }
+
+    /// `Product.SubscriptionInfo.PricingTerms`: how one billing plan is paid.
+    struct PricingTerms: Encodable {
+        /// `upFront` or `monthly` (with a 12-month commitment).
+        let billingPlanType: String
+        /// What one payment grants: the product's period up front, `P1M` on the monthly plan.
+        let billingPeriod: String
+        /// One payment, an exact decimal, and formatted.
+        let price: String
+        let displayPrice: String
+        /// The monthly plan: what the commitment's payments total, and how many there are.
+        let commitmentPrice: String?
+        let commitmentDisplayPrice: String?
+        let totalBillingPeriods: Int?
+        /// The plan's own offers (App Store Connect sets offers per plan), as `offers` lists them.
+        let offers: [Offer]
     }
 
     /// `Product.SubscriptionOffer`: `id` is absent for the introductory offer, which has none.
@@ -208,27 +228,50 @@ struct ProductsJSON: Encodable {
                     context.catalog.group(id: $0)?.title.text(in: context.language)
                 },
                 offers: Self.offers(
+                    product, plan: .upFront, storefront: context.storefront.id, formatter: formatter,
+                    standing: standing),
+                pricingTerms: Self.pricingTerms(
                     product, storefront: context.storefront.id, formatter: formatter, standing: standing))
         }
         invalidProductIdentifiers = response.invalidProductIdentifiers
         unavailableInStorefront = response.unavailableInStorefront
     }
 
-    static func offers(_ product: Product, storefront: String, formatter: PriceFormatter, standing: OfferStanding?)
-        -> [Offer]?
-    {
+    /// `plan`'s offers: its introductory offer, then its promotional, code and win-back offers.
+    static func offers(
+        _ product: Product, plan: BillingPlanType, storefront: String, formatter: PriceFormatter,
+        standing: OfferStanding?
+    ) -> [Offer]? {
         guard product.type == .autoRenewable, let subscription = product.subscription else { return nil }
-        let intro = subscription.introOffer.map {
+        let intro = subscription.introOffer(for: plan).map {
             Offer(
                 id: nil, type: .introductory, terms: $0, storefront: storefront, formatter: formatter,
                 verdict: standing?.introductory(product))
         }
         return (intro.map { [$0] } ?? [])
-            + subscription.offers.map {
+            + subscription.offers.filter { $0.billingPlan == plan }.map {
                 Offer(
                     id: $0.id, type: $0.kind.offerType, terms: $0.terms, storefront: storefront, formatter: formatter,
                     verdict: standing?.verdict($0, of: product))
             }
+    }
+
+    static func pricingTerms(
+        _ product: Product, storefront: String, formatter: PriceFormatter, standing: OfferStanding?
+    ) -> [PricingTerms]? {
+        guard product.type == .autoRenewable, let subscription = product.subscription else { return nil }
+        return subscription.billingPlans(in: storefront).compactMap { plan in
+            guard let price = product.billingPrice(plan, in: storefront) else { return nil }
+            let total = plan == .monthly ? subscription.commitment?.commitmentPrice(in: storefront) : nil
+            return PricingTerms(
+                billingPlanType: plan.rawValue,
+                billingPeriod: (plan == .monthly ? CommitmentPlan.billingPeriod : subscription.period).iso8601,
+                price: price.exactString, displayPrice: formatter.string(price),
+                commitmentPrice: total?.exactString, commitmentDisplayPrice: total.map(formatter.string),
+                totalBillingPeriods: total.map { _ in CommitmentPlan.totalBillingPeriods },
+                offers: offers(product, plan: plan, storefront: storefront, formatter: formatter, standing: standing)
+                    ?? [])
+        }
     }
 }
 

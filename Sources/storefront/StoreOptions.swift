@@ -214,6 +214,10 @@ struct TransactionJSON: Encodable {
     let isUpgraded: Bool?
     /// The unused part of its period refunded at the upgrade.
     let upgradeRefund: String?
+    /// Auto-renewable subscriptions: `upFront` or `monthly` (with a 12-month commitment).
+    let billingPlanType: String?
+    /// A monthly payment's place in its commitment.
+    let commitmentInfo: CommitmentJSON?
 
     init(_ transaction: Transaction, language: Language) {
         transactionId = transaction.id
@@ -240,6 +244,8 @@ struct TransactionJSON: Encodable {
         failureContext = transaction.failureContext?.rawValue
         isUpgraded = terms?.upgrade.map { _ in true }
         upgradeRefund = terms?.upgrade?.refund.exactString
+        billingPlanType = terms?.billingPlan?.rawValue
+        commitmentInfo = terms?.commitment.map(CommitmentJSON.init)
     }
 }
 

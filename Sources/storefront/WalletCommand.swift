@@ -60,6 +60,10 @@ struct WalletJSON: Encodable {
         let periods: [String]
         /// Auto-renewable subscriptions only: StoreKit 2's renewal info.
         let renewal: Renewal?
+        /// `upFront` or `monthly`: how the period in force was paid.
+        let billingPlanType: String?
+        /// On the monthly plan: the period in force's place in its commitment ("payment 4 of 12").
+        let commitment: CommitmentJSON?
 
         static func state(of entitlement: Entitlement, at now: Date) -> String {
             guard entitlement.renewal?.isInBillingRetry == true else {
@@ -80,8 +84,14 @@ struct WalletJSON: Encodable {
         let priceIncreaseStatus: String?
         /// The next renewal's price a price increase set, as an exact decimal; absent without one.
         let renewalPrice: String?
+        /// `upFront` or `monthly`: the plan the next payment is billed on.
+        let renewalBillingPlanType: String
+        /// While a 12-month commitment runs: what follows its end.
+        let commitmentInfo: RenewalCommitmentJSON?
 
         init(_ info: RenewalInfo) {
+            renewalBillingPlanType = info.renewalBillingPlan.rawValue
+            commitmentInfo = info.commitment.map(RenewalCommitmentJSON.init)
             willAutoRenew = info.willAutoRenew
             autoRenewProductId = info.autoRenewProductId
             expirationReason = info.expirationReason?.name
@@ -133,6 +143,7 @@ struct WalletJSON: Encodable {
             let periods = history.filter {
                 $0.originalId == entitlement.originalTransactionId && $0.state == .purchased
             }.map(\.id)
+            let terms = history.first { $0.id == entitlement.transactionId }?.terms
             return Subscription(
                 productId: entitlement.productId, title: title(entitlement.productId),
                 transactionId: entitlement.transactionId,
@@ -140,7 +151,8 @@ struct WalletJSON: Encodable {
                 active: entitlement.isActive(at: now), willAutoRenew: entitlement.willAutoRenew,
                 secondsLeft: max(0, Int(expires.timeIntervalSince(now).rounded(.up))),
                 state: Subscription.state(of: entitlement, at: now), periods: periods,
-                renewal: statusError == nil ? entitlement.renewal.map(Renewal.init) : nil)
+                renewal: statusError == nil ? entitlement.renewal.map(Renewal.init) : nil,
+                billingPlanType: terms?.billingPlan?.rawValue, commitment: terms?.commitment.map(CommitmentJSON.init))
         }
         pending = try await session.observer.pending(account: name).map {
             Pending(
@@ -164,6 +176,15 @@ struct WalletJSON: Encodable {
         }
         if let product = renewal?.autoRenewProductId, product != subscription.productId {
             words.append("renews to \(product)")
+        }
+        if let commitment = subscription.commitment, subscription.active {
+            words.insert(commitment.progress, at: 0)
+            if let next = renewal?.commitmentInfo {
+                words.append(
+                    next.willAutoRenew
+                        ? "commitment renews \(next.renewalDate)"
+                        : "commitment ends \(next.renewalDate), not renewed: payments go on until then")
+            }
         }
         let state =
             subscription.active

@@ -38,7 +38,7 @@ import Testing
         let names = StoredTransaction.columns.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         #expect(names.count == StoredTransaction.Field.allCases.count)
         #expect(names[StoredTransaction.Field.pendingOutcome.rawValue] == "pending_outcome")
-        #expect(names.last == "renewal_price")
+        #expect(names.last == "renewal_plan")
         #expect(StoredTransaction.columns(of: "t").hasPrefix("t.id, t.original_id, "))
     }
 
@@ -62,6 +62,12 @@ import Testing
         renewal.appAccountToken = UUID(uuidString: "7e3fb20b-4cdb-47cc-936d-99d65f608138")
         renewal.ownership = .familyShared
         renewal.sharedFrom = "2000000000000001"
+        renewal.billingPlan = .monthly
+        renewal.commitment = TransactionCommitment(
+            billingPeriodNumber: 4, totalBillingPeriods: 12, price: Decimal(string: "59.88") ?? 0,
+            expirationDate: Date(timeIntervalSince1970: 1_720_000_000))
+        renewal.commitmentAutoRenew = false
+        renewal.renewalPlan = .upFront
         try database.pool.write { db in
             try original.insert(db)
             try renewal.insert(owner: "process", requestKey: "key#generation", db)

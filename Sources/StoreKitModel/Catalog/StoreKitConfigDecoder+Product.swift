@@ -51,6 +51,12 @@ extension StoreKitConfigDecoder {
                 object["groupNumber"].flatMap { check.integer($0, path.key("groupNumber"), in: 1...100) } ?? rank
             let offer = introOffer(object["introductoryOffer"], path.key("introductoryOffer"))
             let offers = subscriptionOffers(object, path)
+            if object["billingPlans"] != nil {
+                // Xcode 26.5 writes billing plans here, in a form Apple does not document.
+                notices.append(
+                    "\(path.key("billingPlans")) is ignored: the .storekit form of a monthly plan with a 12-month commitment is not documented; declare it in products.json (commitmentPlan)"
+                )
+            }
             guard let period else { return nil }
             return SubscriptionInfo(group: group, period: period, rank: level, introOffer: offer, offers: offers)
         default:

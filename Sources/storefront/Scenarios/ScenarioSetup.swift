@@ -71,7 +71,7 @@ struct ScenarioSetup {
         let observer = try await observer(purchase.device)
         let payment = Payment(
             productId: purchase.productId, quantity: purchase.quantity, applicationUsername: nil,
-            account: try await account(purchase.account))
+            account: try await account(purchase.account), billingPlan: purchase.billingPlan)
         let updates = await session.store.updates()
         let started = try await observer.buy(payment, forcing: purchase.outcome)
         waiting: for await update in updates
