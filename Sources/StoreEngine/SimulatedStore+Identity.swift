@@ -75,8 +75,9 @@ extension SimulatedStore {
     nonisolated func redownloadPlanInForce(_ stored: inout StoredTransaction, at now: Date, _ db: Database) throws {
         guard var active = try planInForce(stored.transaction.productId, of: stored, at: now, db) else { return }
         stored.becomesCopy(of: active, reason: .redownload)
-        guard active.renewalProductId != nil else { return }
+        guard active.renewalProductId != nil || active.renewalPlan != nil else { return }
         active.renewalProductId = nil
+        active.renewalPlan = nil
         try active.update(db)
         stored.notification = NotificationEvent(.didChangeRenewalPref)
         stored.notificationSubject = NotificationSubject(id: active.id, originalId: active.transaction.originalId)

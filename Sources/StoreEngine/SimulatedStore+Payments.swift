@@ -383,7 +383,9 @@ extension SimulatedStore {
         throws
     {
         guard var active = try planInForce(from, of: stored, at: now, db) else { return }
-        active.renewalProductId = stored.transaction.productId
+        let product = stored.transaction.productId
+        // The same product on its other billing plan changes only the plan.
+        active.renewalProductId = product == active.transaction.productId ? nil : product
         active.renewalPlan = stored.billingPlan
         try active.update(db)
         stored.notificationSubject = NotificationSubject(id: active.id, originalId: active.transaction.originalId)

@@ -50,6 +50,8 @@ extension SimulatedStore {
                     expiresDate: original.expiresDate, revocationDate: nil, autoRenew: false, pendingOutcome: nil,
                     reason: .restore)
                 restored.appAccountToken = original.appAccountToken
+                restored.billingPlan = original.billingPlan
+                restored.commitment = original.commitment
                 try restored.insert(db)
                 updates.append(try self.record(restored, controls: controls, db))
             }

@@ -175,6 +175,20 @@ import Testing
                 == TimeRate.realTime.end(of: SubscriptionPeriod(value: 1, unit: .year), from: after.purchaseDate))
     }
 
+    @Test func buyingThePlanInForceAgainCallsASwitchOff() async throws {
+        let fixture = try StoreFixture.notifying()
+        _ = try await subscribe(fixture)
+        _ = try await fixture.buy(StoreFixture.yearly, account: "lena", plan: .upFront)
+        _ = try await fixture.buy(StoreFixture.yearly, account: "lena", plan: .monthly)
+        let renewal = try #require(try await fixture.store.entitlements(account: "lena").first?.renewal)
+        #expect(renewal.commitment?.renewalBillingPlan == .monthly)
+        #expect(renewal.commitment?.autoRenewProductId == StoreFixture.yearly)
+        #expect(
+            try await fixture.told() == [
+                "SUBSCRIBED/INITIAL_BUY", "DID_CHANGE_RENEWAL_PREF/DOWNGRADE", "DID_CHANGE_RENEWAL_PREF",
+            ])
+    }
+
     @Test func anUpFrontSubscriberMaySwitchToMonthlyAtRenewal() async throws {
         let fixture = try StoreFixture()
         let yearly = try await fixture.buy(StoreFixture.yearly, account: "lena").transaction
@@ -235,5 +249,47 @@ import Testing
         let expiry = try #require(first.terms?.expirationDate)
         #expect(expiry.timeIntervalSince(first.purchaseDate) == 30)
         #expect(try #require(first.terms?.commitment?.expirationDate).timeIntervalSince(first.purchaseDate) == 360)
+    }
+}
+
+/// The monthly plan's own introductory offer: two free months that are the commitment's first
+/// two payments, then the monthly price.
+@Suite struct CommitmentPlanOfferTests {
+    static func catalog() throws -> Catalog {
+        let text = try Data(contentsOf: StoreFixture.repositoryRoot.appendingPathComponent("products.json"))
+        guard var root = try JSONSerialization.jsonObject(with: text) as? [String: Any],
+            var products = root["products"] as? [[String: Any]],
+            let index = products.firstIndex(where: { $0["id"] as? String == StoreFixture.yearly }),
+            var subscription = products[index]["subscription"] as? [String: Any],
+            var plan = subscription["commitmentPlan"] as? [String: Any]
+        else { throw CocoaError(.fileReadCorruptFile) }
+        plan["introOffer"] = ["paymentMode": "freeTrial", "period": "P1M", "periods": 2]
+        subscription["commitmentPlan"] = plan
+        products[index]["subscription"] = subscription
+        root["products"] = products
+        return try CatalogLoader.decode(
+            Array(try JSONSerialization.data(withJSONObject: root)), source: "products+trial.json")
+    }
+
+    @Test func aFreeTrialsMonthsArePaymentsOfTheCommitment() async throws {
+        let fixture = try StoreFixture(catalog: Self.catalog())
+        let first = try await fixture.buy(StoreFixture.yearly, account: "lena", plan: .monthly).transaction
+        #expect(first.terms?.price == 0)
+        #expect(first.terms?.offer?.type == .introductory)
+        #expect(first.terms?.commitment?.price == Decimal(string: "49.9"), "ten paid months of 4.99")
+        var prices: [Decimal] = [first.terms?.price ?? -1]
+        var latest = first
+        for _ in 2...4 {
+            let expiry = try #require(latest.terms?.expirationDate)
+            fixture.clock.advance(by: expiry.timeIntervalSince(fixture.clock.now()) + 1)
+            try await fixture.store.renewDue()
+            latest = try #require(try await fixture.store.transactions(account: "lena").first)
+            prices.append(latest.terms?.price ?? -1)
+        }
+        #expect(prices == [0, 0, Decimal(string: "4.99"), Decimal(string: "4.99")].map { $0 ?? -1 })
+        #expect(latest.terms?.commitment?.billingPeriodNumber == 4)
+        // The up-front plan's introductory offer is not the monthly plan's: it stays spent.
+        let upFront = try await fixture.buy(StoreFixture.yearly, account: "chloe").transaction
+        #expect(upFront.terms?.offer?.type == .introductory, "chloe never subscribed")
     }
 }
