@@ -53,13 +53,15 @@ extension SimulatedStore {
     }
 
     /// Moves the period in force of `latest`'s chain `days` later (scaled by the time rate, as
-    /// periods are) and tells servers RENEWAL_EXTENDED, in the caller's commit; the new end.
+    /// periods are), and the end of a commitment it is in with it, and tells servers RENEWAL_EXTENDED, in the caller's commit; the new end.
     nonisolated func extend(_ latest: inout StoredTransaction, days: Int, at now: Date, _ db: Database) throws
         -> Date
     {
         let controls = try TestControls.load(db, defaults: defaults)
         let expires = controls.timeRate.end(
             of: SubscriptionPeriod(value: days, unit: .day), from: latest.expiresDate ?? now)
+        // Free days in a commitment move its end too: the payments left are still twelve's.
+        latest.shiftCommitment(by: expires.timeIntervalSince(latest.expiresDate ?? now))
         latest.expiresDate = expires
         try latest.update(db)
         try notify(

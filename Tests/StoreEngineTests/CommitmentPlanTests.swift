@@ -133,6 +133,22 @@ import Testing
         #expect(try await fixture.told().last == "DID_RENEW/BILLING_RECOVERY")
     }
 
+    @Test func anExtensionMovesTheCommitmentsEnd() async throws {
+        let fixture = try StoreFixture()
+        let first = try await subscribe(fixture)
+        let extended = try await fixture.store.extendRenewal(
+            originalTransactionId: first.id, days: 10, reason: 0, requestIdentifier: UUID().uuidString)
+        guard case .success(let result)? = extended else {
+            Issue.record("refused: \(extended)")
+            return
+        }
+        let moved = result.newExpiresDate.timeIntervalSince(try #require(first.terms?.expirationDate))
+        let latest = try #require(try await fixture.store.transactions(account: "lena").first)
+        #expect(
+            latest.terms?.commitment?.expirationDate
+                == first.terms?.commitment?.expirationDate.addingTimeInterval(moved))
+    }
+
     @Test func billingRetryLastsNinetyDays() {
         #expect(TimeRate.realTime.commitmentBillingRetryPeriod == 90 * 86_400)
         #expect(TimeRate.realTime.billingRetryPeriod == 60 * 86_400)
