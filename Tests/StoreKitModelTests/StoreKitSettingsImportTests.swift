@@ -28,6 +28,23 @@ import Testing
         object["subscriptionGroups"] = groups
     }
 
+    /// Xcode 26.5 writes a monthly plan with a 12-month commitment as `billingPlans`, in a form
+    /// Apple does not document: the file opens, and the plan is named as not read.
+    @Test func billingPlansAreNamedAsIgnored() throws {
+        let catalog = try catalog { object in
+            firstSubscription(&object) { subscription in
+                subscription["billingPlans"] = [
+                    ["billingPlanType": "MONTHLY", "displayPrice": "4.99", "commitmentDisplayPrice": "59.88"]
+                ]
+            }
+        }
+        #expect(
+            catalog.settings.notices.contains {
+                $0.contains("billingPlans is ignored") && $0.contains("products.json (commitmentPlan)")
+            }, "\(catalog.settings.notices)")
+        #expect(catalog.products.allSatisfy { $0.subscription?.commitment == nil })
+    }
+
     @Test func aNonUSDStorefrontOpensWithEveryPriceAsWrittenAndSaysSo() throws {
         let catalog = try catalog { setting(&$0, "_storefront", "JPN") }
         #expect(catalog.storefronts.map(\.id) == ["JPN"])
