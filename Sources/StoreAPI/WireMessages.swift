@@ -15,10 +15,13 @@ public struct PaymentRequest: Codable, Sendable, Hashable {
     public let offerCode: String?
     /// A win-back offer's id.
     public let winBackOffer: String?
+    /// `upFront` or `monthly` (StoreKit's `.billingPlanType` purchase option); absent pays up
+    /// front. Kept as sent, so the server can name a value it does not know.
+    public let billingPlan: String?
 
     /// The body's fields, which the server checks a body against.
     public enum CodingKeys: String, CodingKey, CaseIterable {
-        case account, productId, quantity, applicationUsername, discount, offerCode, winBackOffer
+        case account, productId, quantity, applicationUsername, discount, offerCode, winBackOffer, billingPlan
     }
 
     public init(_ payment: Payment) {
@@ -26,6 +29,7 @@ public struct PaymentRequest: Codable, Sendable, Hashable {
         productId = payment.productId
         quantity = payment.quantity
         applicationUsername = payment.applicationUsername
+        billingPlan = payment.billingPlan?.rawValue
         switch payment.offer {
         case .promotional(let discount)?: (self.discount, offerCode, winBackOffer) = (discount, nil, nil)
         case .code(let code)?: (discount, offerCode, winBackOffer) = (nil, code, nil)
@@ -263,6 +267,12 @@ public struct WireRenewal: Codable, Sendable, Hashable {
     public let gracePeriodExpiresDate: Int64?
     /// `pending` or `agreed`.
     public let priceIncreaseStatus: String?
+    /// What the next renewal charges when a price increase set it, an exact decimal.
+    public let renewalPrice: String?
+    /// `upFront` or `monthly`: how the next payment is billed; absent from older servers (up front).
+    public let renewalBillingPlan: String?
+    /// While a 12-month commitment runs: what becomes of it at its end.
+    public let commitment: WireRenewalCommitment?
 
     public init(_ info: RenewalInfo) {
         willAutoRenew = info.willAutoRenew
@@ -271,6 +281,9 @@ public struct WireRenewal: Codable, Sendable, Hashable {
         isInBillingRetry = info.isInBillingRetry
         gracePeriodExpiresDate = info.gracePeriodExpirationDate?.epochMilliseconds
         priceIncreaseStatus = info.priceIncreaseStatus?.name
+        renewalPrice = info.renewalPrice?.exactString
+        renewalBillingPlan = info.renewalBillingPlan.rawValue
+        commitment = info.commitment.map(WireRenewalCommitment.init)
     }
 
     public func info() throws -> RenewalInfo {
@@ -286,7 +299,45 @@ public struct WireRenewal: Codable, Sendable, Hashable {
             expirationReason: try named(expirationReason, "expiration reason"),
             isInBillingRetry: isInBillingRetry,
             gracePeriodExpirationDate: gracePeriodExpiresDate.map(Date.init(epochMilliseconds:)),
-            priceIncreaseStatus: try named(priceIncreaseStatus, "price increase status"))
+            priceIncreaseStatus: try named(priceIncreaseStatus, "price increase status"),
+            renewalPrice: try WireRenewal.decimal(renewalPrice, "renewal price"),
+            renewalBillingPlan: try BillingPlanType(wireName: renewalBillingPlan, of: "renewal info") ?? .upFront,
+            commitment: try commitment?.info())
+    }
+
+    static func decimal(_ text: String?, _ what: String) throws -> Decimal? {
+        guard let text else { return nil }
+        guard let value = Decimal(string: text) else {
+            throw WireFormatError("renewal info has a \(what) \(text) that is not a decimal")
+        }
+        return value
+    }
+}
+
+/// `RenewalCommitment` on the wire: whether a new commitment follows this one's end, on which
+/// product and plan, at what price for one payment (an exact decimal), and when (epoch ms).
+public struct WireRenewalCommitment: Codable, Sendable, Hashable {
+    public let willAutoRenew: Bool
+    public let autoRenewProductId: String
+    public let renewalBillingPlan: String
+    public let renewalPrice: String?
+    public let renewalDate: Int64
+
+    public init(_ commitment: RenewalCommitment) {
+        willAutoRenew = commitment.willAutoRenew
+        autoRenewProductId = commitment.autoRenewProductId
+        renewalBillingPlan = commitment.renewalBillingPlan.rawValue
+        renewalPrice = commitment.renewalPrice?.exactString
+        renewalDate = commitment.renewalDate.epochMilliseconds
+    }
+
+    func info() throws -> RenewalCommitment {
+        RenewalCommitment(
+            willAutoRenew: willAutoRenew, autoRenewProductId: autoRenewProductId,
+            renewalBillingPlan: try BillingPlanType(wireName: renewalBillingPlan, of: "renewal info's commitment")
+                ?? .upFront,
+            renewalPrice: try WireRenewal.decimal(renewalPrice, "commitment renewal price"),
+            renewalDate: Date(epochMilliseconds: renewalDate))
     }
 }
 

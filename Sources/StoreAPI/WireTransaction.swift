@@ -102,6 +102,11 @@ public struct WireTransaction: Codable, Sendable, Hashable {
     public let failureContext: String?
     /// `PURCHASE` or `RENEWAL`, as the App Store names why a transaction exists; with the terms.
     public let transactionReason: String?
+    /// `upFront` or `monthly`: how an auto-renewable period was paid, with the terms; absent for
+    /// other products (and from older servers, whose periods were all paid up front).
+    public let billingPlan: String?
+    /// A monthly payment's place in its 12-month commitment, with `billingPlan` `monthly`.
+    public let commitment: WireCommitment?
     public let jwsRepresentation: String?
 
     public init(_ transaction: Transaction, details: TransactionDetails? = nil, jws: String? = nil) {
@@ -131,11 +136,13 @@ public struct WireTransaction: Codable, Sendable, Hashable {
         upgradeRefund = details?.upgrade?.refund.exactString
         failureContext = transaction.failureContext?.rawValue
         transactionReason = transaction.terms.map { $0.isRenewal ? "RENEWAL" : "PURCHASE" }
+        billingPlan = details?.terms.billingPlan?.rawValue
+        commitment = details?.terms.commitment.map(WireCommitment.init)
         jwsRepresentation = jws
     }
 
     /// What the store told of the terms, once the transaction is purchased or restored.
-    var terms: TransactionTerms? {
+    func terms() throws -> TransactionTerms? {
         guard TransactionState(name: state)?.hasReceipt == true, let price = price.flatMap({ Decimal(string: $0) }),
             let currency
         else { return nil }
@@ -146,7 +153,9 @@ public struct WireTransaction: Codable, Sendable, Hashable {
         return TransactionTerms(
             price: price, currency: currency, expirationDate: expiresDate.map(Date.init(epochMilliseconds:)),
             offer: TransactionOffer(type: offerType, id: offerId, mode: offerPaymentMode, period: offerPeriod),
-            revocation: revocation, upgrade: upgrade, isRenewal: transactionReason == "RENEWAL")
+            revocation: revocation, upgrade: upgrade, isRenewal: transactionReason == "RENEWAL",
+            billingPlan: try BillingPlanType(wireName: billingPlan, of: "transaction \(transactionId)"),
+            commitment: try commitment?.commitment(of: "transaction \(transactionId)"))
     }
 
     /// The engine's transaction; throws when the server sent a state or error this build cannot read.
@@ -166,9 +175,47 @@ public struct WireTransaction: Codable, Sendable, Hashable {
             payment: Payment(
                 productId: productId, quantity: quantity, applicationUsername: applicationUsername, account: account),
             state: state, error: storeError, purchaseDate: Date(epochMilliseconds: purchaseDate), finished: finished,
-            terms: terms, failureContext: failureContext.flatMap(FailureContext.init(rawValue:)))
+            terms: try terms(), failureContext: failureContext.flatMap(FailureContext.init(rawValue:)))
         transaction.finishedBy = finishedBy.flatMap(Finisher.init(rawValue:))
         return transaction
+    }
+}
+
+/// `TransactionCommitment` on the wire: the commitment's total as an exact decimal in the
+/// transaction's currency, its end in epoch milliseconds.
+public struct WireCommitment: Codable, Sendable, Hashable {
+    public let billingPeriodNumber: Int
+    public let totalBillingPeriods: Int
+    public let price: String
+    public let expiresDate: Int64
+
+    public init(_ commitment: TransactionCommitment) {
+        billingPeriodNumber = commitment.billingPeriodNumber
+        totalBillingPeriods = commitment.totalBillingPeriods
+        price = commitment.price.exactString
+        expiresDate = commitment.expirationDate.epochMilliseconds
+    }
+
+    /// The commitment; throws when the server sent a price that is not a decimal.
+    func commitment(of owner: String) throws -> TransactionCommitment {
+        guard let total = Decimal(string: price) else {
+            throw WireFormatError("\(owner) has a commitment price \(price) that is not a decimal")
+        }
+        return TransactionCommitment(
+            billingPeriodNumber: billingPeriodNumber, totalBillingPeriods: totalBillingPeriods, price: total,
+            expirationDate: Date(epochMilliseconds: expiresDate))
+    }
+}
+
+extension BillingPlanType {
+    /// The plan a wire message names (`upFront`, `monthly`); nil when it names none, and an error
+    /// for a plan this build does not know.
+    init?(wireName: String?, of owner: String) throws {
+        guard let wireName else { return nil }
+        guard let plan = BillingPlanType(rawValue: wireName) else {
+            throw WireFormatError("\(owner) has an unknown billing plan \(wireName)")
+        }
+        self = plan
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import JSONReading
 import LocalState
 import Logging
 import ServiceLifecycle
@@ -137,11 +138,25 @@ public enum StoreRoutes {
             }
         }
         // An unknown product or offer is not refused here: StoreKit answers it with a failed
-        // transaction (paymentInvalid, or the offer's SKError).
+        // transaction (paymentInvalid, or the offer's SKError), and so is a plan the product does
+        // not offer in the account's storefront (storeProductNotAvailable).
         return Payment(
             productId: body.productId, quantity: quantity, applicationUsername: body.applicationUsername,
             account: body.account,
-            offer: body.offer)
+            offer: body.offer, billingPlan: try billingPlan(body.billingPlan))
+    }
+
+    /// The plan a payment asks for; nil pays up front. A name StoreKit has no plan for is refused,
+    /// never read as up front: the customer would be charged for a plan they did not choose.
+    static func billingPlan(_ name: String?) throws -> BillingPlanType? {
+        guard let name else { return nil }
+        guard let plan = BillingPlanType(rawValue: name) else {
+            let known = BillingPlanType.allCases.map(\.rawValue).joined(separator: " or ")
+            throw APIError.invalid(
+                "billingPlan \(quoted(name)) is not a billing plan; expected \(known) (or leave it out to pay up front)",
+                field: "billingPlan")
+        }
+        return plan
     }
 
     /// No body is needed; one that is sent must agree with the path, which names the transaction.

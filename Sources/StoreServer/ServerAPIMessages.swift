@@ -33,6 +33,10 @@ public struct SignedRenewalInfoPayload: Codable, Sendable, Hashable {
     public let appTransactionId: String
     /// The win-back offers the customer may redeem now; absent while there is none.
     public let eligibleWinBackOfferIds: [String]?
+    /// `BILLED_UPFRONT` or `MONTHLY`: how the next payment is billed.
+    public let renewalBillingPlanType: String
+    /// While a 12-month commitment runs: whether a new one follows its end, and on what terms.
+    public let commitmentInfo: SignedRenewalCommitmentInfo?
 
     init(_ status: SubscriptionStatus, catalog: Catalog, environment: StoreEnvironment, signedAt: Date) {
         let latest = status.latest
@@ -59,6 +63,29 @@ public struct SignedRenewalInfoPayload: Codable, Sendable, Hashable {
         appTransactionId = SimulatedStore.appTransactionId(
             bundleId: catalog.bundleId, account: latest.transaction.payment.account)
         eligibleWinBackOfferIds = status.eligibleWinBackOfferIds
+        renewalBillingPlanType = renewal.renewalBillingPlan.serverName
+        commitmentInfo = renewal.commitment.map(SignedRenewalCommitmentInfo.init)
+    }
+}
+
+/// Apple's `RenewalCommitmentInfo`. `commitmentAutoRenewStatus` is the customer's choice for the
+/// next commitment: turning auto-renew off mid-commitment sets it to 0 while the top-level
+/// `autoRenewStatus` stays 1, since the months left are still billed. The price is one payment's,
+/// in milliunits.
+public struct SignedRenewalCommitmentInfo: Codable, Sendable, Hashable {
+    /// 0 off, 1 on.
+    public let commitmentAutoRenewStatus: Int
+    public let commitmentAutoRenewProductId: String
+    public let commitmentRenewalBillingPlanType: String
+    public let commitmentRenewalDate: Int64
+    public let commitmentRenewalPrice: Int64?
+
+    init(_ commitment: RenewalCommitment) {
+        commitmentAutoRenewStatus = commitment.willAutoRenew ? 1 : 0
+        commitmentAutoRenewProductId = commitment.autoRenewProductId
+        commitmentRenewalBillingPlanType = commitment.renewalBillingPlan.serverName
+        commitmentRenewalDate = commitment.renewalDate.epochMilliseconds
+        commitmentRenewalPrice = commitment.renewalPrice.map(TransactionSigner.milliunits)
     }
 }
 

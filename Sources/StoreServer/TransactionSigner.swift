@@ -74,6 +74,7 @@ public struct TransactionSigner: Sendable {
     ) -> SignedTransactionPayload {
         let product = catalog.product(id: transaction.productId)
         let storefront = details?.storefront ?? catalog.defaultStorefront
+        let plan = billingPlan(of: product, terms: details?.terms)
         return SignedTransactionPayload(
             transactionId: transaction.id,
             originalTransactionId: transaction.originalId,
@@ -109,7 +110,16 @@ public struct TransactionSigner: Sendable {
             offerType: details?.offer.map { ServerOfferType($0.type) },
             offerIdentifier: details?.offer?.id,
             offerDiscountType: details?.offer.map { discountType($0.paymentMode) },
-            offerPeriod: details?.offer?.period.iso8601)
+            offerPeriod: details?.offer?.period.iso8601,
+            billingPlanType: plan?.serverName,
+            commitmentInfo: plan == .monthly ? details?.terms.commitment.map(SignedCommitmentInfo.init) : nil)
+    }
+
+    /// How an auto-renewable period was paid, as every one of its JWS says; nil for any other
+    /// product. A period kept from before billing plans has none, and was paid up front.
+    static func billingPlan(of product: Product?, terms: TransactionTerms?) -> BillingPlanType? {
+        guard product?.type == .autoRenewable else { return nil }
+        return terms?.billingPlan ?? .upFront
     }
 
     /// The `appAccountToken` a payload carries: the one a server set on the chain, else the app's
@@ -206,6 +216,26 @@ public struct SignedTransactionPayload: Codable, Sendable, Hashable {
     public let offerDiscountType: String?
     /// One period of the offer, ISO 8601.
     public let offerPeriod: String?
+    /// Auto-renewable subscriptions only: `BILLED_UPFRONT` or `MONTHLY`.
+    public let billingPlanType: String?
+    /// A `MONTHLY` payment's place in its 12-month commitment.
+    public let commitmentInfo: SignedCommitmentInfo?
+}
+
+/// Apple's `TransactionCommitmentInfo`: a monthly payment's place in its commitment, what the
+/// whole commitment costs (milliunits; `price` stays this payment's) and when it ends (epoch ms).
+public struct SignedCommitmentInfo: Codable, Sendable, Hashable {
+    public let billingPeriodNumber: Int
+    public let totalBillingPeriods: Int
+    public let commitmentPrice: Int64
+    public let commitmentExpiresDate: Int64
+
+    init(_ commitment: TransactionCommitment) {
+        billingPeriodNumber = commitment.billingPeriodNumber
+        totalBillingPeriods = commitment.totalBillingPeriods
+        commitmentPrice = TransactionSigner.milliunits(commitment.price)
+        commitmentExpiresDate = commitment.expirationDate.epochMilliseconds
+    }
 }
 
 /// Apple's `offerType` in a signed transaction or renewal info: the raw values are its numbers.

@@ -33,6 +33,8 @@ class Receiver:
         self.refused = 0
         self.refusals = {}
         self.accepted = []
+        # The signedPayload of each accepted notification, for a test that reads more of it.
+        self.payloads = []
         receiver = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -88,6 +90,7 @@ class Receiver:
                 "summary": summary, "payloadSha": hashlib.sha256(payload.encode()).hexdigest()}
         with self.lock:
             self.accepted.append(line)
+            self.payloads.append(payload)
         return 200, line
 
     def start(self):

@@ -90,12 +90,13 @@ struct ServerFixture {
     /// A purchase through the store itself, waiting for the update that ends `purchasing`.
     func buy(
         _ productId: String, quantity: Int = 1, account: String = "alice", order: String? = nil,
-        offer: PaymentOffer? = nil
+        offer: PaymentOffer? = nil, plan: BillingPlanType? = nil
     ) async throws -> TransactionUpdate {
         let updates = await service.store.updates()
         let started = try await service.store.add(
             Payment(
-                productId: productId, quantity: quantity, applicationUsername: order, account: account, offer: offer))
+                productId: productId, quantity: quantity, applicationUsername: order, account: account, offer: offer,
+                billingPlan: plan))
         for await update in updates where update.transaction.id == started.id && update.transaction.state != .purchasing
         {
             return update

@@ -39,4 +39,21 @@ import Testing
             result.status == 0 && result.stdout.contains("all checks passed"),
             "\(result.stdout)\n\(result.stderr)\n\(server.stderr)")
     }
+
+    /// A monthly plan with a 12-month commitment, checked with Apple's models: the JWS fields, the
+    /// renewal info mid-commitment, the DID_RENEW notifications and verifyReceipt.
+    @Test func applesLibraryReadsAMonthlyCommitment() async throws {
+        let root = scratchDirectory("apple-commitment")
+        let (server, keyFile) = try ServeProcess.startWithAPIKey(
+            root: root, issuer: Self.issuer, keyId: Self.keyId, adminToken: Self.adminToken)
+        defer { server.stop() }
+        let script = Executable.repositoryRoot.appendingPathComponent("Tests/Python/commitment_plan.py")
+        let result = try Executable.run(python: [
+            script.path, server.baseURL, keyFile.path, Self.issuer, Self.keyId, "com.example.storefront.demo",
+            Self.adminToken, root.path,
+        ])
+        #expect(
+            result.status == 0 && result.stdout.contains("all checks passed"),
+            "\(result.stdout)\n\(result.stderr)\n\(server.stderr)")
+    }
 }
