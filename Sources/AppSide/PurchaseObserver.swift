@@ -26,7 +26,8 @@ public struct PurchaseObserver: Sendable {
         return try await store.add(
             Payment(
                 productId: payment.productId, quantity: payment.quantity,
-                applicationUsername: orderId, account: payment.account, offer: payment.offer), forcing: outcome)
+                applicationUsername: orderId, account: payment.account, offer: payment.offer,
+                billingPlan: payment.billingPlan), forcing: outcome)
     }
 
     /// `stopAfterDelivery` plays an app that crashed after delivering and before verifying.
