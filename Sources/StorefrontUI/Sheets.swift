@@ -181,6 +181,9 @@ enum Sheets {
                 text: field(strings.renewalLabel, status), role: entitlement.isActive(at: state.now) ? .success : .muted
             ),
         ]
+        if let words = Presentation.commitmentWords(state, entitlement, strings) {
+            lines.append(Line(text: field("", words)))
+        }
         if renewal.autoRenewProductId != product.id {
             lines.append(
                 Line(text: field("", strings.renewsTo(Presentation.title(state, product: renewal.autoRenewProductId)))))
@@ -363,10 +366,14 @@ enum Sheets {
             let order =
                 state.size.columns >= 120 && (transaction.state == .purchased || transaction.state == .restored)
                 ? OrderId.of(transactionId: transaction.id).map(strings.orderIdFlag) : nil
-            let flags = [strings.finishedFlag(transaction.finished, by: transaction.finishedBy), failure, order]
-                .compactMap {
-                    $0
-                }
+            // A monthly payment's place in its commitment comes first: "4/12" fits a narrow screen.
+            let commitment = transaction.terms?.commitment.map {
+                strings.commitmentFlag($0, wide: state.size.columns >= 120)
+            }
+            let flags = [
+                commitment, strings.finishedFlag(transaction.finished, by: transaction.finishedBy), failure, order,
+            ]
+            .compactMap { $0 }
             let stateName =
                 transaction.terms?.isRenewal == true ? strings.renewedState : strings.stateName(transaction.state)
             return Line(
@@ -398,6 +405,7 @@ enum Sheets {
                 words.append(
                     strings.subscription(title, expires: expires, now: state.now, renews: entitlement.willAutoRenew))
             }
+            words += Presentation.commitmentWords(state, entitlement, strings).map { [$0] } ?? []
             if let next = renewal?.autoRenewProductId, next != entitlement.productId, entitlement.willAutoRenew {
                 words.append(strings.renewsTo(Presentation.title(state, product: next)))
             }
@@ -407,7 +415,7 @@ enum Sheets {
             let active = entitlement.isActive(at: state.now)
             return Line(
                 text: words.joined(separator: " · "),
-                role: active ? (entitlement.willAutoRenew ? .success : .warning) : .muted,
+                role: active ? (Presentation.autoRenewOn(entitlement) ? .success : .warning) : .muted,
                 selected: index == selection, wraps: false)
         }
     }

@@ -30,4 +30,35 @@ extension UIStrings {
             "Monthly: \(monthly) for \(months) months (\(total) in total)",
             "按月付费：\(monthly)，共 \(months) 个月（合计 \(total)）")
     }
+
+    /// Where a monthly payment stands in its commitment: "payment 4 of 12".
+    func commitmentProgress(_ commitment: TransactionCommitment) -> String {
+        pick(
+            "payment \(commitment.billingPeriodNumber) of \(commitment.totalBillingPeriods)",
+            "第 \(commitment.billingPeriodNumber)/\(commitment.totalBillingPeriods) 期付款")
+    }
+
+    /// Auto-renew turned off mid-commitment: the payments left are billed, then it ends.
+    func commitmentEnds(after total: Int) -> String {
+        pick("ends after payment \(total) of \(total)", "第 \(total)/\(total) 期付款后结束")
+    }
+
+    /// The transaction manager's short mark of a monthly payment: "4/12", with the plan's name
+    /// where the screen is wide.
+    func commitmentFlag(_ commitment: TransactionCommitment, wide: Bool) -> String {
+        let place = "\(commitment.billingPeriodNumber)/\(commitment.totalBillingPeriods)"
+        return wide ? pick("monthly \(place)", "按月 \(place)") : place
+    }
+
+    func cancelledCommitment(_ title: String, total: Int) -> String {
+        pick(
+            "\(title) cancelled: the commitment's payments left are billed, and it ends after payment \(total).",
+            "已取消“\(title)”：承诺期内剩余的付款照常扣费，第 \(total) 期付款后结束。")
+    }
+
+    func cancelCommitmentQuestion(_ title: String, number: Int, total: Int) -> String {
+        pick(
+            "Cancel \(title)? You are at payment \(number) of \(total): the payments left are billed, and it ends after payment \(total).",
+            "取消“\(title)”？当前为第 \(number)/\(total) 期付款：剩余的付款照常扣费，第 \(total) 期付款后结束。")
+    }
 }
