@@ -210,18 +210,20 @@ public final class EffectRunner: Sendable {
             } catch {
                 report(.productsFailed((error as? StoreFailure)?.message ?? String(describing: error)))
             }
-        case .buy(let productId, let quantity, let account):
+        case .buy(let productId, let quantity, let account, let plan):
             // The order id is chosen here, so a payment whose answer never came can be found later.
             let orderId = UUID().uuidString
             do {
                 try await buy(
-                    Payment(productId: productId, quantity: quantity, applicationUsername: orderId, account: account))
+                    Payment(
+                        productId: productId, quantity: quantity, applicationUsername: orderId, account: account,
+                        billingPlan: plan))
             } catch let failure as StoreFailure where failure.kind == .unavailable {
                 report(
                     .paymentUnconfirmed(
                         productId: productId, quantity: quantity, orderId: orderId, reason: failure.message))
             }
-        case .buyWithOffer(let productId, let offerId, let account):
+        case .buyWithOffer(let productId, let offerId, let account, let plan):
             let orderId = UUID().uuidString.lowercased()
             // A promotional offer is signed as the app's server signs it, over this order id.
             let promotional =
@@ -229,7 +231,10 @@ public final class EffectRunner: Sendable {
             let key = promotional && observer.catalog.settings.offerSigningKey == nil ? try await offersKey?() : nil
             let offer = try PromotionalOfferSigner.paymentOffer(
                 offerId, productId: productId, applicationUsername: orderId, catalog: observer.catalog, key: key)
-            try await buy(Payment(productId: productId, applicationUsername: orderId, account: account, offer: offer))
+            try await buy(
+                Payment(
+                    productId: productId, applicationUsername: orderId, account: account, offer: offer,
+                    billingPlan: plan))
         case .redeem(let code, let productId, let account):
             try await buy(
                 Payment(

@@ -75,8 +75,8 @@ public struct StoreSnapshot: Sendable, Equatable {
 /// Work the reducer asks for; the runner performs it off the UI loop and answers with actions.
 public enum Effect: Sendable, Hashable {
     case loadProducts(storefront: String)
-    /// Place the order and add the payment.
-    case buy(productId: String, quantity: Int, account: String)
+    /// Place the order and add the payment; `plan`: the billing plan chosen (nil pays up front).
+    case buy(productId: String, quantity: Int, account: String, plan: BillingPlanType? = nil)
     /// Hand an update to the app's observer: deliver, verify, finish (or wait).
     case handle(TransactionUpdate)
     /// Re-read history, pending payments, wallet and controls for the account.
@@ -92,7 +92,7 @@ public enum Effect: Sendable, Hashable {
     case loadCancellationMessage(account: String, productId: String, locale: String)
     case retryVerification(account: String)
     /// Buy with a promotional offer (signed as the app's server would) or a win-back offer.
-    case buyWithOffer(productId: String, offerId: String, account: String)
+    case buyWithOffer(productId: String, offerId: String, account: String, plan: BillingPlanType? = nil)
     /// Redeem an offer code: a payment for the product whose offer it is, carrying the code.
     case redeem(code: String, productId: String, account: String)
     /// Save what the screen shows (as text, ANSI and SVG) for a bug report: the screen of the

@@ -23,9 +23,10 @@ extension AppState {
         }
     }
 
-    /// The ids `o` cycles through: the offers this account may take.
-    public func eligibleOfferIds(_ product: Product) -> [String] {
-        offerChoices(product).filter(\.verdict.isEligible).map(\.offer.id)
+    /// The ids `o` cycles through: the offers of `plan` this account may take (App Store
+    /// Connect sets offers per billing plan).
+    public func eligibleOfferIds(_ product: Product, plan: BillingPlanType = .upFront) -> [String] {
+        offerChoices(product).filter { $0.verdict.isEligible && $0.offer.billingPlan == plan }.map(\.offer.id)
     }
 }
 

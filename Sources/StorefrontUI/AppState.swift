@@ -89,12 +89,20 @@ public struct AppState: Sendable, Equatable {
         Layout(size: size, banner: !pending.isEmpty || !unconfirmed.isEmpty, controls: !ControlRow.atDefaults(self))
     }
 
-    /// What the store will charge this account for `product` now (what it owns, its offers).
-    public func quote(_ product: Product, quantity: Int) -> PurchaseQuote {
+    /// What the store will charge this account for `product` now on `plan` (what it owns, its
+    /// offers).
+    public func quote(_ product: Product, quantity: Int, plan: BillingPlanType = .upFront) -> PurchaseQuote {
         PurchaseRules.quote(
             product, quantity: quantity, storefront: storefront.id,
             holdings: Holdings(entitlements: entitlements, history: history, catalog: catalog, at: now),
-            catalog: catalog)
+            catalog: catalog, plan: plan)
+    }
+
+    /// The billing plans the buyer may choose for `product` here: up front alone, or also monthly
+    /// with a 12-month commitment (never in the United States or Singapore).
+    public func billingPlans(_ product: Product) -> [BillingPlanType] {
+        product.type == .autoRenewable && product.billingPrice(.monthly, in: storefront.id) != nil
+            ? [.upFront, .monthly] : [.upFront]
     }
 
     public func displayPrice(_ product: Product) -> String {
@@ -252,15 +260,19 @@ public struct ConfirmPurchase: Sendable, Hashable {
     /// A promotional or win-back offer chosen with `o`; nil for none (an eligible account still
     /// gets the introductory offer).
     public var offerId: String?
+    /// How the subscription is paid, chosen with `b` where the monthly plan is offered.
+    public var billingPlan: BillingPlanType
 
     public init(
-        productId: String, quantity: Int, pendingIds: [String], acknowledged: Bool = false, offerId: String? = nil
+        productId: String, quantity: Int, pendingIds: [String], acknowledged: Bool = false, offerId: String? = nil,
+        billingPlan: BillingPlanType = .upFront
     ) {
         self.productId = productId
         self.quantity = quantity
         self.pendingIds = pendingIds
         self.acknowledged = acknowledged
         self.offerId = offerId
+        self.billingPlan = billingPlan
     }
 }
 

@@ -5,6 +5,8 @@ public enum Command: Sendable, Hashable, CaseIterable {
     case up, down, top, bottom, pageUp, pageDown
     case buy, details, filter, restore, pending, storefront, account, language, controls, manager, subscriptions,
         requestRefund, redeemCode, chooseOffer
+    /// The purchase sheet: pay up front, or monthly with a 12-month commitment.
+    case billingPlan
     case transactionFilter, transactionsUp, transactionsDown
     case help, close, quit, retry, screenshot
     case increase, decrease, toggle
@@ -121,6 +123,14 @@ public enum KeyBindings {
         KeyBinding(
             keys: [.character("R")], command: .retry, help: ("reload products / retry verification", "重新加载商品 / 重试验证"),
             scope: .main),
+        // The sheet's own Enter: `b`, which buys on the main screen, chooses the billing plan here.
+        KeyBinding(
+            keys: [.enter], command: .buy, help: ("pay as the sheet says", "按面板所示付款"), scope: .confirm,
+            short: ("buy", "购买")),
+        KeyBinding(
+            keys: [.character("b")], command: .billingPlan,
+            help: ("pay up front or monthly with a 12-month commitment, where offered", "一次性付费或按月付费（承诺 12 个月），如有提供"),
+            scope: .confirm, short: ("billing plan", "付款方式")),
         KeyBinding(
             keys: [.character("+"), .right], command: .increase, help: ("quantity or value up", "增加数量或数值"),
             scope: .confirm),

@@ -75,12 +75,15 @@ struct KeyHints {
     var confirm: String { confirm(quantity: true) }
 
     /// The sheet's keys; `quantity` only where the product comes more than one at a time, `offer`
-    /// only where it has promotional or win-back offers.
-    func confirm(quantity: Bool, offers: Bool = false) -> String {
+    /// only where it has promotional or win-back offers, `plans` only where the monthly plan is
+    /// offered.
+    func confirm(quantity: Bool, offers: Bool = false, plans: Bool = false) -> String {
         let change = quantity ? [item([.increase, .decrease], .confirm, ("quantity", "数量"))] : []
         let offer = offers ? [item([.chooseOffer], .confirm)] : []
+        let plan = plans ? [item([.billingPlan], .confirm)] : []
         return line(
-            [item([.buy], .confirm)] + change + offer + [item([.close], .confirm, ("cancel", "取消"))], separator: "   ")
+            [item([.buy], .confirm)] + change + plan + offer + [item([.close], .confirm, ("cancel", "取消"))],
+            separator: "   ")
     }
 
     var details: String {

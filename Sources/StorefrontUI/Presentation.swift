@@ -25,4 +25,42 @@ enum Presentation {
     static func subscriptions(_ state: AppState) -> [Entitlement] {
         state.entitlements.filter { $0.type == .autoRenewable }
     }
+
+    /// Where the subscription's latest payment stands in its 12-month commitment; nil when paid
+    /// up front, or when the history does not hold that payment.
+    static func commitment(_ state: AppState, _ entitlement: Entitlement) -> TransactionCommitment? {
+        state.history.first { $0.id == entitlement.transactionId }?.terms?.commitment
+    }
+
+    /// Whether the customer has left auto-renew on. Mid-commitment StoreKit's `willAutoRenew`
+    /// stays true after a cancellation (the months left are billed); only the commitment's own
+    /// flag says the customer turned it off.
+    static func autoRenewOn(_ renewal: RenewalInfo?, willAutoRenew: Bool) -> Bool {
+        willAutoRenew && renewal?.commitment?.willAutoRenew != false
+    }
+
+    static func autoRenewOn(_ entitlement: Entitlement) -> Bool {
+        autoRenewOn(entitlement.renewal, willAutoRenew: entitlement.willAutoRenew)
+    }
+
+    /// The commitment's words for a subscription line: "payment 4 of 12", and once auto-renew
+    /// is off with payments left, that it ends after the last one.
+    static func commitmentWords(_ state: AppState, _ entitlement: Entitlement, _ strings: UIStrings) -> String? {
+        guard let commitment = commitment(state, entitlement) else { return nil }
+        let progress = strings.commitmentProgress(commitment)
+        guard entitlement.renewal?.commitment?.willAutoRenew == false,
+            commitment.billingPeriodNumber < commitment.totalBillingPeriods
+        else { return progress }
+        return progress + ", " + strings.commitmentEnds(after: commitment.totalBillingPeriods)
+    }
+
+    /// The commitment of the subscription whose latest payment is `transactionId`, while it has
+    /// payments left to bill: a cancellation then stops only what follows them.
+    static func commitmentInForce(_ state: AppState, transactionId: String) -> TransactionCommitment? {
+        guard let entitlement = state.entitlements.first(where: { $0.transactionId == transactionId }),
+            let commitment = commitment(state, entitlement),
+            commitment.billingPeriodNumber < commitment.totalBillingPeriods
+        else { return nil }
+        return commitment
+    }
 }

@@ -9,7 +9,13 @@ extension Reducer {
         switch KeyBindings.command(for: key, in: .subscriptions) {
         case .toggle:
             state.sheet = .manageSubscriptions(selection: sheet.selection)
-            say(&state, strings.cancelledSubscription(Presentation.title(state, product: sheet.productId)))
+            let title = Presentation.title(state, product: sheet.productId)
+            // Mid-commitment the months left are still billed: the message says when it ends.
+            let commitment = Presentation.commitmentInForce(state, transactionId: sheet.transactionId)
+            say(
+                &state,
+                commitment.map { strings.cancelledCommitment(title, total: $0.totalBillingPeriods) }
+                    ?? strings.cancelledSubscription(title))
             return [.manage(.setAutoRenew(sheet.transactionId, false)), .refresh(account: state.account.name)]
         case .close:
             state.sheet = .manageSubscriptions(selection: sheet.selection)

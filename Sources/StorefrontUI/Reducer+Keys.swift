@@ -124,11 +124,23 @@ extension Reducer {
             case .chooseOffer:
                 // None, then each promotional and win-back offer the account may take (codes: `c`):
                 // the store would refuse the others with SKError 18.
-                let offers = state.catalog.product(id: confirm.productId).map { state.eligibleOfferIds($0) } ?? []
+                let offers =
+                    state.catalog.product(id: confirm.productId).map {
+                        state.eligibleOfferIds($0, plan: confirm.billingPlan)
+                    } ?? []
                 guard !offers.isEmpty else { return [] }
                 let choices: [String?] = [nil] + offers
                 let index = choices.firstIndex(of: confirm.offerId) ?? 0
                 confirm.offerId = choices[(index + 1) % choices.count]
+                confirm.acknowledged = false
+            case .billingPlan:
+                // Only where the monthly plan is offered (never in the United States or Singapore).
+                let plans = state.catalog.product(id: confirm.productId).map { state.billingPlans($0) } ?? []
+                guard plans.count > 1 else { return [] }
+                let index = plans.firstIndex(of: confirm.billingPlan) ?? 0
+                confirm.billingPlan = plans[(index + 1) % plans.count]
+                // Offers belong to one plan, and the other plan is another payment.
+                confirm.offerId = nil
                 confirm.acknowledged = false
             case .buy where !confirm.pendingIds.isEmpty && !confirm.acknowledged: confirm.acknowledged = true
             case .buy: return confirmPurchase(&state, confirm)

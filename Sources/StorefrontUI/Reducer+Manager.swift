@@ -42,7 +42,8 @@ extension Reducer {
                 ? .declineAskToBuy(selected.id) : .priceIncrease(selected.id, .decline)
         case .autoRenew:
             guard let selected, let renewal = renewal(state, selected) else { return [] }
-            action = .setAutoRenew(selected.id, !renewal.willAutoRenew)
+            action = .setAutoRenew(
+                selected.id, !Presentation.autoRenewOn(renewal, willAutoRenew: renewal.willAutoRenew))
         case .priceIncrease:
             guard let selected, let renewal = renewal(state, selected) else { return [] }
             action = .priceIncrease(selected.id, renewal.priceIncreaseStatus == .pending ? .consent : .request)

@@ -173,9 +173,15 @@ extension Reducer {
     static func confirmPurchase(_ state: inout AppState, _ confirm: ConfirmPurchase) -> [Effect] {
         state.sheet = nil
         say(&state, UIStrings(state.language).purchasing(Presentation.title(state, product: confirm.productId)))
+        // Up front is what a payment without a plan pays, as StoreKit's purchase without the option.
+        let plan = confirm.billingPlan == .upFront ? nil : confirm.billingPlan
         if let offerId = confirm.offerId {
-            return [.buyWithOffer(productId: confirm.productId, offerId: offerId, account: state.account.name)]
+            return [
+                .buyWithOffer(productId: confirm.productId, offerId: offerId, account: state.account.name, plan: plan)
+            ]
         }
-        return [.buy(productId: confirm.productId, quantity: confirm.quantity, account: state.account.name)]
+        return [
+            .buy(productId: confirm.productId, quantity: confirm.quantity, account: state.account.name, plan: plan)
+        ]
     }
 }

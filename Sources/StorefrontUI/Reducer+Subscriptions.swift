@@ -79,7 +79,7 @@ extension Reducer {
         case .down: state.sheet = .manageSubscriptions(selection: max(0, min(list.count - 1, selection + 1)))
         case .toggle:
             guard let selected, selected.isActive(at: state.now) else { return [] }
-            guard selected.willAutoRenew else {
+            guard Presentation.autoRenewOn(selected) else {
                 say(&state, UIStrings(state.language).resumed(Presentation.title(state, product: selected.productId)))
                 return [.manage(.setAutoRenew(selected.transactionId, true)), .refresh(account: state.account.name)]
             }

@@ -5,8 +5,12 @@ extension Sheets {
     /// The cancellation sheet: the question, then the retention message as Apple lays it out
     /// (the header above the body, or above the image), an image by its alternative text.
     static func cancellation(_ sheet: CancelSubscription, _ state: AppState, _ strings: UIStrings) -> [Line] {
+        let title = Presentation.title(state, product: sheet.productId)
+        // As the App Store's, a commitment's cancellation counts the payments left.
         let question = Line(
-            text: strings.cancelQuestion(Presentation.title(state, product: sheet.productId)), role: .title)
+            text: Presentation.commitmentInForce(state, transactionId: sheet.transactionId).map {
+                strings.cancelCommitmentQuestion(title, number: $0.billingPeriodNumber, total: $0.totalBillingPeriods)
+            } ?? strings.cancelQuestion(title), role: .title)
         switch sheet.message {
         case .loading: return [question, Line(text: ""), Line(text: strings.retentionLoading, role: .muted)]
         case .none: return [question]

@@ -106,122 +106,16 @@ enum Sheets {
         }
     }
 
-    static func confirmation(_ confirm: ConfirmPurchase, _ state: AppState, _ strings: UIStrings, _ hints: KeyHints)
-        -> (String, [Line], String)
-    {
-        guard let product = state.catalog.product(id: confirm.productId) else {
-            return (strings.confirmTitle, [], hints.confirm)
-        }
-        let title = product.title.text(in: state.language)
-        let quote = state.quote(product, quantity: confirm.quantity)
-        let chosen = confirm.offerId.flatMap { product.subscription?.offer(id: $0) }
-        // A chosen offer's first payment: nothing for a free one, or one that waits for the plan in
-        // force to renew; else its price here.
-        let waits =
-            switch quote.basis {
-            case .alreadySubscribed, .atNextRenewal: true
-            default: false
-            }
-        let charged = chosen.map { waits ? 0 : $0.terms.firstPayment(in: state.storefront.id) } ?? quote.price
-        let total = charged.map { state.priceFormatter.string($0) } ?? "—"
-        var lines = quoteLines(
-            quote, product: product, title: title, quantity: confirm.quantity, total: total, state, strings)
-        if let offer = chosen {
-            // The store decides whether the account may take it; the sheet says what it would be.
-            let renewal =
-                product.subscription.flatMap { subscription in
-                    product.prices[state.storefront.id].map {
-                        state.priceFormatter.string($0, period: subscription.period, language: state.language)
-                    }
-                } ?? "—"
-            lines = [
-                Line(text: strings.confirmSubscribe(title), role: .title),
-                Line(
-                    text: strings.chosenOffer(offer.kind)
-                        + strings.offerThen(
-                            offer.terms, renewal: renewal, formatter: state.priceFormatter,
-                            storefront: state.storefront.id), role: .success),
-            ]
-            if waits { lines.append(Line(text: strings.offerAtRenewal, role: .warning)) }
-        }
-        lines += [Line(text: "")]
-        if product.type == .consumable {
-            lines.append(Line(text: field(strings.quantity, "\(confirm.quantity)  (+/-)")))
-        }
-        lines += [
-            Line(text: field(strings.price, state.displayPrice(product)), role: .price),
-            Line(text: field(strings.total, total), role: .price),
-            Line(text: field(strings.accountLabel, state.account.name)),
-            Line(text: field(strings.storefrontLabel, "\(state.storefront.id) (\(state.storefront.currency))")),
-        ]
-        if !confirm.pendingIds.isEmpty {
-            lines.append(Line(text: ""))
-            lines.append(Line(text: strings.pendingWarning(confirm.pendingIds), role: .warning))
-            if confirm.acknowledged { lines.append(Line(text: strings.payAnyway, role: .warning)) }
-        }
-        // As the App Store's sheet, only offers the account may take; the details sheet says why not.
-        let offers = !state.eligibleOfferIds(product).isEmpty
-        return (strings.confirmTitle, lines, hints.confirm(quantity: product.type == .consumable, offers: offers))
-    }
-
-    /// The sheet's first words, as the App Store's purchase sheet puts them: what the account
-    /// already has is not sold again, and an introductory offer says what follows it.
-    static func quoteLines(
-        _ quote: PurchaseQuote, product: Product, title: String, quantity: Int, total: String,
-        _ state: AppState, _ strings: UIStrings
-    ) -> [Line] {
-        switch quote.basis {
-        case .alreadyOwned:
-            return [Line(text: strings.alreadyPurchased(title), role: .title)]
-        case .alreadySubscribed(let until):
-            let renews = state.entitlements.first { $0.productId == product.id }?.willAutoRenew ?? false
-            return [
-                Line(text: strings.alreadySubscribed(title), role: .title),
-                Line(text: strings.subscription(title, expires: until, now: state.now, renews: renews), role: .muted),
-            ]
-        case .introductory(let offer):
-            let renewal =
-                product.subscription.flatMap { subscription in
-                    quote.renewalPrice.map {
-                        state.priceFormatter.string($0, period: subscription.period, language: state.language)
-                    }
-                } ?? "—"
-            return [
-                Line(text: strings.confirmSubscribe(title), role: .title),
-                Line(
-                    text: strings.offerThen(
-                        offer, renewal: renewal, formatter: state.priceFormatter, storefront: state.storefront.id),
-                    role: .success),
-            ]
-        case .replacesNow(let from, let refund):
-            let refunded = refund > 0 ? state.priceFormatter.string(refund) : nil
-            return [
-                Line(text: strings.confirmSubscribe(title), role: .title),
-                Line(
-                    text: strings.switchNow(Presentation.title(state, product: from), refund: refunded), role: .warning),
-            ]
-        case .atNextRenewal(let from, let on):
-            let left = UIStrings.timeLeft(max(0, Int(on.timeIntervalSince(state.now).rounded(.up))))
-            return [
-                Line(text: strings.confirmSubscribe(title), role: .title),
-                Line(
-                    text: strings.switchAtRenewal(Presentation.title(state, product: from), left: left), role: .warning),
-            ]
-        case .fullPrice:
-            return [Line(text: strings.confirmQuestion(title, quantity: quantity, price: total), role: .title)]
-        }
-    }
-
     /// A labelled value of a sheet, the values lined up in one column.
     static func field(_ label: String, _ value: String) -> String { CellWidth.pad(label, to: 12) + value }
 
     /// Everything about the selected product, labelled; its description wraps at the end.
     static func details(_ state: AppState, _ strings: UIStrings) -> [Line] {
         guard let product = state.selectedProduct else { return [Line(text: strings.nothingSelected, role: .muted)] }
-        var lines = [
-            Line(text: product.title.text(in: state.language), role: .title),
-            Line(text: ""),
-            Line(text: field(strings.price, state.displayPrice(product)), role: .price),
+        var lines =
+            [Line(text: product.title.text(in: state.language), role: .title), Line(text: "")]
+            + pricingLines(state, product, strings)
+        lines += [
             Line(text: field(strings.typeLabel, product.type.label(in: state.language))),
             Line(text: field(strings.productIdLabel, product.id), wraps: false),
         ]
@@ -237,6 +131,23 @@ enum Sheets {
         lines += offerLines(state, product, strings)
         lines += [Line(text: ""), Line(text: product.description.text(in: state.language))]
         return lines
+    }
+
+    /// The price; for a one-year subscription with the monthly plan here, both pricing terms
+    /// (StoreKit's `pricingTerms`), as the buyer chooses between them.
+    static func pricingLines(_ state: AppState, _ product: Product, _ strings: UIStrings) -> [Line] {
+        guard state.billingPlans(product).contains(.monthly),
+            let monthly = planPrice(product, .monthly, state),
+            let total = product.subscription?.commitment?.commitmentPrice(in: state.storefront.id)
+        else { return [Line(text: field(strings.price, state.displayPrice(product)), role: .price)] }
+        let months = CommitmentPlan.totalBillingPeriods
+        return [
+            Line(text: field(strings.price, strings.upFrontTerms(state.displayPrice(product))), role: .price),
+            Line(
+                text: field(
+                    "", strings.monthlyTerms(monthly, months: months, total: state.priceFormatter.string(total))),
+                role: .price),
+        ]
     }
 
     /// Each promotional and win-back offer, and whether this account may take it: the purchase
@@ -270,6 +181,9 @@ enum Sheets {
                 text: field(strings.renewalLabel, status), role: entitlement.isActive(at: state.now) ? .success : .muted
             ),
         ]
+        if let words = Presentation.commitmentWords(state, entitlement, strings) {
+            lines.append(Line(text: field("", words)))
+        }
         if renewal.autoRenewProductId != product.id {
             lines.append(
                 Line(text: field("", strings.renewsTo(Presentation.title(state, product: renewal.autoRenewProductId)))))
@@ -452,10 +366,14 @@ enum Sheets {
             let order =
                 state.size.columns >= 120 && (transaction.state == .purchased || transaction.state == .restored)
                 ? OrderId.of(transactionId: transaction.id).map(strings.orderIdFlag) : nil
-            let flags = [strings.finishedFlag(transaction.finished, by: transaction.finishedBy), failure, order]
-                .compactMap {
-                    $0
-                }
+            // A monthly payment's place in its commitment comes first: "4/12" fits a narrow screen.
+            let commitment = transaction.terms?.commitment.map {
+                strings.commitmentFlag($0, wide: state.size.columns >= 120)
+            }
+            let flags = [
+                commitment, strings.finishedFlag(transaction.finished, by: transaction.finishedBy), failure, order,
+            ]
+            .compactMap { $0 }
             let stateName =
                 transaction.terms?.isRenewal == true ? strings.renewedState : strings.stateName(transaction.state)
             return Line(
@@ -487,6 +405,7 @@ enum Sheets {
                 words.append(
                     strings.subscription(title, expires: expires, now: state.now, renews: entitlement.willAutoRenew))
             }
+            words += Presentation.commitmentWords(state, entitlement, strings).map { [$0] } ?? []
             if let next = renewal?.autoRenewProductId, next != entitlement.productId, entitlement.willAutoRenew {
                 words.append(strings.renewsTo(Presentation.title(state, product: next)))
             }
@@ -496,7 +415,7 @@ enum Sheets {
             let active = entitlement.isActive(at: state.now)
             return Line(
                 text: words.joined(separator: " · "),
-                role: active ? (entitlement.willAutoRenew ? .success : .warning) : .muted,
+                role: active ? (Presentation.autoRenewOn(entitlement) ? .success : .warning) : .muted,
                 selected: index == selection, wraps: false)
         }
     }

@@ -269,6 +269,11 @@ extension View {
                     ? strings.noLongerShared
                     : transaction.failureContext.map(strings.failureContext)
                         ?? strings.progress(shown, state: transaction.state)
+            // A monthly payment's place in its commitment: "4/12".
+            if let commitment = transaction.terms?.commitment {
+                let place = strings.commitmentFlag(commitment, wide: false)
+                words = words.isEmpty ? place : words + " · " + place
+            }
             if state.asciiOnly { words = words.replacingOccurrences(of: "✓", with: "ok") }
             grid.write(busy + words, row: row, column: column, role: role, overflow: .ellipsis)
         }
@@ -308,8 +313,9 @@ extension View {
                 return strings.billingIssue(
                     title(entitlement.productId), graceUntil: renewal.gracePeriodExpirationDate, now: state.now)
             }
-            return strings.subscription(
+            let line = strings.subscription(
                 title(entitlement.productId), expires: expires, now: state.now, renews: entitlement.willAutoRenew)
+            return Presentation.commitmentWords(state, entitlement, strings).map { line + " · " + $0 } ?? line
         }
         // Only what there is: an empty wallet says so once instead of listing empty parts.
         var parts = balances.isEmpty ? [] : [balances.joined(separator: ", ")]

@@ -86,6 +86,13 @@ import Testing
         #expect(actions.dropFirst().allSatisfy { $0.transactionId == added.id })
     }
 
+    @Test func theBillingPlanChosenTravelsInThePayment() async throws {
+        runner.submit([.buy(productId: StoreFixture.yearly, quantity: 1, account: "lena", plan: .monthly)])
+        let actions = try await reports { $0.contains { if case .paymentAdded = $0 { true } else { false } } }
+        let added = actions.compactMap { if case .paymentAdded(let transaction) = $0 { transaction } else { nil } }
+        #expect(added.map(\.payment.billingPlan) == [.monthly])
+    }
+
     @Test func aFailedEffectBecomesAnAction() async throws {
         await store.set {
             $0.failures = ["perform": StoreFailure("disk full"), "products": StoreFailure("store unreachable")]

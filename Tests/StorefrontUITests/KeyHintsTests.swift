@@ -14,7 +14,8 @@ import Testing
         ]
         .map { ($0, .main) }
         + [
-            (.buy, .confirm), (.increase, .confirm), (.decrease, .confirm), (.close, .confirm), (.toggle, .controls),
+            (.buy, .confirm), (.billingPlan, .confirm), (.increase, .confirm), (.decrease, .confirm),
+            (.close, .confirm), (.toggle, .controls),
             (.reset, .controls),
             (.yes, .question), (.no, .question), (.dismiss, .message), (.close, .message),
         ]
