@@ -60,6 +60,10 @@ import Testing
         Promise(
             name: "server-finished", keys: ["m"],
             shows: ["Owned: Remove Ads", "finished by the app's server"]),
+        // Cancelled at payment 3: the months left are still billed, and the wallet says when it ends.
+        Promise(
+            name: "commitment-cancelled",
+            shows: ["lena (DEU)", "payment 3 of 12", "ends after payment 12 of 12"]),
         Promise(
             name: "family-sharing-stopped",
             shows: [
