@@ -27,7 +27,7 @@ public enum BuiltInScenarios {
               "name": "verification-down",
               "description": {
                 "en": "The app's verification server is down: Remove Ads is delivered but stays unfinished, retried with backoff",
-                "zh-Hans": "应用的验证服务器宕机：“移除广告”已交付但未完成交易，按退避间隔重试验证"
+                "zh-Hans": "应用的验证服务器宕机：“去除广告”已交付但未完成交易，按退避间隔重试验证"
               },
               "controls": {"verification": "unreachable"},
               "steps": [
@@ -90,7 +90,7 @@ public enum BuiltInScenarios {
               "name": "interrupted-purchase",
               "description": {
                 "en": "An interrupted purchase: buying Remove Ads needs an action outside the app; it failed for now and waits to be resolved",
-                "zh-Hans": "中断的购买：购买“移除广告”需要在应用外完成操作；暂时失败，等待处理"
+                "zh-Hans": "中断的购买：购买“去除广告”需要在应用外完成操作；暂时失败，等待处理"
               },
               "steps": [
                 {"buy": "com.example.storefront.removeads", "outcome": "interrupted"}
@@ -203,7 +203,7 @@ public enum BuiltInScenarios {
               "name": "server-finished",
               "description": {
                 "en": "The server finished it: Remove Ads was delivered, the app was killed before it finished; the app's server finished it (Finish Transaction), so the launch's queue no longer offers it",
-                "zh-Hans": "由服务器完成：“移除广告”已交付，应用在完成交易前被杀掉；应用的服务器完成了该交易（Finish Transaction），启动时队列不再提供它"
+                "zh-Hans": "由服务器完成：“去除广告”已交付，应用在完成交易前被杀掉；应用的服务器完成了该交易（Finish Transaction），启动时队列不再提供它"
               },
               "steps": [
                 {"buy": "com.example.storefront.removeads", "app": "killed-after-delivery"},

@@ -360,7 +360,7 @@ public struct UIStrings: Sendable {
     }
 
     /// "45 s", "12 min", "5 h", "16 d".
-    static func timeLeft(_ seconds: Int) -> String {
+    public static func timeLeft(_ seconds: Int) -> String {
         seconds < 120
             ? "\(seconds) s"
             : seconds < 7_200

@@ -106,7 +106,7 @@ struct BuyCommand: AsyncParsableCommand {
         if let plan, let problem = Self.billingPlanProblem(plan, productId: productId, session: session) {
             throw CommandFailure.usage("--billing-plan \(plan.rawValue): \(problem)")
         }
-        let printer = StepPrinter(json: json, language: session.language)
+        let printer = StepPrinter(json: json, language: session.language, locale: session.locale)
         // The order id is chosen first: a promotional offer's signature covers it.
         let orderId = order ?? (offer == nil ? nil : UUID().uuidString.lowercased())
         let paymentOffer = try await requestedOffer(
@@ -206,6 +206,8 @@ extension BuyCommand {
 struct StepPrinter {
     let json: Bool
     let language: Language
+    /// The locale prices are written in (the session's).
+    var locale = "en_US"
 
     func update(_ update: TransactionUpdate) {
         let transaction = update.transaction
@@ -217,12 +219,29 @@ struct StepPrinter {
         if let error = transaction.error {
             object["error"] = ["code": error.code, "name": error.name, "message": error.text(in: language).message]
         }
+        let charged = transaction.terms.map(charge)
+        if let terms = transaction.terms {
+            object["price"] = terms.price.exactString
+            object["currency"] = terms.currency
+            object["displayPrice"] = PriceFormatter(currency: terms.currency, locale: locale).string(terms.price)
+            if let commitment = terms.commitment { object["commitmentProgress"] = commitment.progress }
+        }
         emit(
             object,
             text:
                 "\(transaction.state.name.padding(toLength: 10, withPad: " ", startingAt: 0)) \(transaction.id)  \(transaction.productId) ×\(transaction.quantity)"
+                + (charged.map { "  \($0)" } ?? "")
                 + (transaction.error.map { "  \($0.domain) \($0.code) \($0.name): \($0.text(in: language).message)" }
                     ?? ""))
+    }
+
+    /// What the transaction charged, as the buyer reads it: "4,99 €", "nothing charged", with a
+    /// monthly payment's place in its commitment.
+    func charge(_ terms: TransactionTerms) -> String {
+        let price =
+            terms.price == 0
+            ? "nothing charged" : PriceFormatter(currency: terms.currency, locale: locale).string(terms.price)
+        return terms.commitment.map { "\(price), \($0.progress)" } ?? price
     }
 
     func step(_ step: AppStep) {

@@ -100,6 +100,16 @@ struct ReportCommand: AsyncParsableCommand {
         try Data(readme.utf8).write(to: staging.appendingPathComponent("README.txt"))
     }
 
+    /// A path as a report shared with others shows it: the home directory as `~`, so the report
+    /// does not carry the reporter's user name, and a path elsewhere as given.
+    static func shared(_ path: String, home: String = ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory())
+        -> String
+    {
+        let home = home.hasSuffix("/") ? String(home.dropLast()) : home
+        guard !home.isEmpty, home != "/", path == home || path.hasPrefix(home + "/") else { return path }
+        return "~" + path.dropFirst(home.count)
+    }
+
     private func readme(_ session: StoreSession, screens: Int, transactions: Int) -> String {
         let source = options.catalog.catalog ?? "products.json"
         let digest = (try? Data(contentsOf: URL(fileURLWithPath: source))).map {
@@ -110,11 +120,11 @@ struct ReportCommand: AsyncParsableCommand {
             Storefront bug report
             tool:          storefront \(StorefrontCommand.version)
             made:          \(ISO8601DateFormatter().string(from: Date()))
-            catalog:       \(source)\(digest.map { "\n  sha256:      \($0)" } ?? "")
+            catalog:       \(Self.shared(source))\(digest.map { "\n  sha256:      \($0)" } ?? "")
               bundle id:   \(catalog.bundleId)
               products:    \(catalog.products.count), storefronts \(catalog.storefronts.count), accounts \(catalog.accounts.count)
             store:         \(session.storeLabel)
-            state:         \(session.stateDirectory.path)
+            state:         \(Self.shared(session.stateDirectory.path))
             account:       \(session.account.name) (\(session.storefront.id))
             transactions:  \(transactions), in transactions.json by account
             test controls: controls.txt (each line as `storefront manage set` takes it)

@@ -25,7 +25,7 @@ struct RestoreCommand: AsyncParsableCommand {
 
     func run() async throws {
         let session = try await options.open()
-        let printer = StepPrinter(json: json, language: session.language)
+        let printer = StepPrinter(json: json, language: session.language, locale: session.locale)
         do {
             try await StepPrinter.handleUnfinished(session, printer: printer)
             let restored: [TransactionUpdate]

@@ -5,6 +5,7 @@ import LocalState
 import StoreCore
 import StoreEngine
 import StoreKitModel
+import StorefrontUI
 
 struct WalletCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -26,7 +27,7 @@ struct WalletCommand: AsyncParsableCommand {
             if json {
                 Console.json(try JSONOutput.encode(wallet))
             } else {
-                Console.out(lines: wallet.lines)
+                Console.out(lines: wallet.lines(locale: session.locale))
             }
         } catch let failure as StoreFailure {
             throw CommandFailure.failure(failure.message)
@@ -188,14 +189,17 @@ struct WalletJSON: Encodable {
         }
         let state =
             subscription.active
-            ? "\(subscription.willAutoRenew ? "renews" : "ends") \(subscription.expiresDate) (in \(subscription.secondsLeft) s)"
+            ? "\(subscription.willAutoRenew ? "renews" : "ends") \(subscription.expiresDate) (in \(UIStrings.timeLeft(subscription.secondsLeft)))"
             : "expired \(subscription.expiresDate)" + (renewal?.expirationReason.map { " (\($0))" } ?? "")
         return ([state] + words).joined(separator: "; ")
     }
 
-    var lines: [String] {
+    /// The wallet as text, counts grouped as `locale` writes them ("1,200 gems").
+    func lines(locale: String) -> [String] {
         var lines = ["\(account) (\(storefront))"]
-        let balanceText = balances.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+        let number = IntegerFormatStyle<Int>(locale: Locale(identifier: locale))
+        let balanceText = balances.sorted { $0.key < $1.key }.map { "\($0.value.formatted(number)) \($0.key)" }
+            .joined(separator: ", ")
         lines.append("Balances: " + (balanceText.isEmpty ? "none" : balanceText))
         lines.append("Owned: " + (owned.isEmpty ? "nothing" : owned.map(\.title).joined(separator: ", ")))
         if subscriptions.isEmpty { lines.append("Subscriptions: none") }

@@ -82,7 +82,10 @@ import Testing
             })
         let last = try #require(updates.last)
         if expected.result == "purchased" {
-            #expect(Set(last.keys) == ["state", "transactionId", "productId", "quantity", "receipt"])
+            #expect(
+                Set(last.keys) == [
+                    "state", "transactionId", "productId", "quantity", "receipt", "price", "currency", "displayPrice",
+                ])
             let receipt = try #require(last["receipt"] as? String)
             #expect(Data(base64Encoded: receipt) != nil)
         } else {

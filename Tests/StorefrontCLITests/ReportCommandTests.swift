@@ -24,9 +24,10 @@ import Testing
         try "{\"version\":2,\"width\":80,\"height\":24}\n".write(to: cast, atomically: true, encoding: .utf8)
 
         let archive = directory.appendingPathComponent("bug.tar.gz")
-        let result = try Executable.run([
-            "report", "--state", state.path, "--catalog", catalog, "--output", archive.path, "--include", cast.path,
-        ])
+        let result = try Executable.run(
+            [
+                "report", "--state", state.path, "--catalog", catalog, "--output", archive.path, "--include", cast.path,
+            ], environment: ["HOME": directory.path])
         #expect(result.status == 0, "\(result.stderr)")
         let listed = try Executable.run(["tzf", archive.path], program: "tar")
         let names = Set(
@@ -45,6 +46,8 @@ import Testing
         let readme = try String(contentsOf: root.appendingPathComponent("README.txt"), encoding: .utf8)
         let version = try Executable.run(["--version"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(readme.contains("tool:          storefront \(version)"), "\(readme)")
+        // A report is shared: the reporter's home directory is not spelled out.
+        #expect(readme.contains("state:         ~/state\n") && !readme.contains(directory.path), "\(readme)")
         #expect(readme.contains("bundle id:   com.example.storefront.demo") && readme.contains("sha256:"), "\(readme)")
         #expect(
             try String(contentsOf: root.appendingPathComponent("controls.txt"), encoding: .utf8).contains(
