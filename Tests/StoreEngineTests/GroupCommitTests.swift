@@ -3,6 +3,7 @@ import GRDB
 import LocalState
 import StoreCore
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import StoreEngine
@@ -19,19 +20,6 @@ import Testing
 
     final class CallCounter: Sendable {
         let calls = Mutex(0)
-    }
-
-    /// Runs tasks on Dispatch's threads instead of the concurrency pool's two: the first write
-    /// blocks the thread it runs on, and terminal tests elsewhere in the suite block the pool's
-    /// threads with synchronous waits, which together kept the other writers from being called.
-    final class DispatchExecutor: TaskExecutor {
-        let queue = DispatchQueue(label: "group-commit-test", attributes: .concurrent)
-
-        func enqueue(_ job: consuming ExecutorJob) {
-            let job = UnownedJob(job)
-            let executor = asUnownedTaskExecutor()
-            queue.async { job.runSynchronously(on: executor) }
-        }
     }
 
     static func pool() throws -> (DatabasePool, URL) {
