@@ -273,8 +273,18 @@ public struct WireRenewal: Codable, Sendable, Hashable {
     public let renewalBillingPlan: String?
     /// While a 12-month commitment runs: what becomes of it at its end.
     public let commitment: WireRenewalCommitment?
+    /// The offer the next renewal takes: its type (`promotional`, `code`, `winBack`), id, payment
+    /// mode and period (ISO 8601); absent without one.
+    public let renewalOfferType: String?
+    public let renewalOfferId: String?
+    public let renewalOfferPaymentMode: String?
+    public let renewalOfferPeriod: String?
 
     public init(_ info: RenewalInfo) {
+        renewalOfferType = info.renewalOffer?.type.rawValue
+        renewalOfferId = info.renewalOffer?.id
+        renewalOfferPaymentMode = info.renewalOffer?.paymentMode.rawValue
+        renewalOfferPeriod = info.renewalOffer?.period.iso8601
         willAutoRenew = info.willAutoRenew
         autoRenewProductId = info.autoRenewProductId
         expirationReason = info.expirationReason?.name
@@ -302,7 +312,9 @@ public struct WireRenewal: Codable, Sendable, Hashable {
             priceIncreaseStatus: try named(priceIncreaseStatus, "price increase status"),
             renewalPrice: try WireRenewal.decimal(renewalPrice, "renewal price"),
             renewalBillingPlan: try BillingPlanType(wireName: renewalBillingPlan, of: "renewal info") ?? .upFront,
-            commitment: try commitment?.info())
+            commitment: try commitment?.info(),
+            renewalOffer: TransactionOffer(
+                type: renewalOfferType, id: renewalOfferId, mode: renewalOfferPaymentMode, period: renewalOfferPeriod))
     }
 
     static func decimal(_ text: String?, _ what: String) throws -> Decimal? {

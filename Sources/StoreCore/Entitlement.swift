@@ -55,14 +55,17 @@ public struct RenewalInfo: Sendable, Hashable {
     public var renewalBillingPlan: BillingPlanType
     /// While a 12-month commitment runs: what becomes of it at its end. Nil when paid up front.
     public var commitment: RenewalCommitment?
+    /// An offer taken on the plan in force, which the next renewal (or the commitment's end) takes.
+    public var renewalOffer: TransactionOffer?
 
     public init(
         willAutoRenew: Bool, autoRenewProductId: String, expirationReason: ExpirationReason? = nil,
         isInBillingRetry: Bool = false,
         gracePeriodExpirationDate: Date? = nil, priceIncreaseStatus: PriceIncreaseStatus? = nil,
         renewalPrice: Decimal? = nil, renewalBillingPlan: BillingPlanType = .upFront,
-        commitment: RenewalCommitment? = nil
+        commitment: RenewalCommitment? = nil, renewalOffer: TransactionOffer? = nil
     ) {
+        self.renewalOffer = renewalOffer
         self.renewalBillingPlan = renewalBillingPlan
         self.commitment = commitment
         self.renewalPrice = renewalPrice

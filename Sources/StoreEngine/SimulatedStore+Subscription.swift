@@ -191,6 +191,7 @@ extension SimulatedStore {
                 ?? (expired && !latest.autoRenew ? .autoRenewDisabled : nil),
             isInBillingRetry: latest.billingRetryUntil != nil, gracePeriodExpirationDate: latest.graceExpires,
             priceIncreaseStatus: latest.priceIncrease, renewalPrice: continuing ? nil : latest.renewalPrice,
-            renewalBillingPlan: Self.nextBillingPlan(after: latest), commitment: renewalCommitment(latest))
+            renewalBillingPlan: Self.nextBillingPlan(after: latest), commitment: renewalCommitment(latest),
+            renewalOffer: latest.renewalOffer)
     }
 }

@@ -132,6 +132,10 @@ struct BuyCommand: AsyncParsableCommand {
                 {
                     printer.ineligible(reason)
                 }
+                if update.transaction.error == .storeKit(.invalidOfferIdentifier), case .code(let code)? = paymentOffer
+                {
+                    printer.unknownCode(code, productId: productId)
+                }
                 let steps = try await session.observer.handle(update, stopAfterDelivery: noFinish)
                 for step in steps { printer.step(step) }
                 try printer.result(
@@ -305,6 +309,13 @@ struct StepPrinter {
         emit(
             ["step": "ineligible", "reason": reason.name, "message": reason.message],
             text: "  not eligible: \(reason.message)")
+    }
+
+    /// SKError 11 speaks of promotional offers' identifiers; for a code the buyer typed, say so.
+    func unknownCode(_ code: String, productId: String) {
+        let message =
+            "the offer code \(code) is not a code of \(productId)'s offers (codes are matched exactly, letters and digits as typed)"
+        emit(["step": "invalidCode", "code": code, "message": message], text: "  invalid code: \(message)")
     }
 
     func pendingWarning(_ productId: String, _ pending: [PendingPayment]) {

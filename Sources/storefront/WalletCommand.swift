@@ -89,8 +89,11 @@ struct WalletJSON: Encodable {
         let renewalBillingPlanType: String
         /// While a 12-month commitment runs: what follows its end.
         let commitmentInfo: RenewalCommitmentJSON?
+        /// An offer taken on the plan in force, waiting for the next renewal.
+        let renewalOffer: RenewalOfferJSON?
 
         init(_ info: RenewalInfo) {
+            renewalOffer = info.renewalOffer.map(RenewalOfferJSON.init)
             renewalBillingPlanType = info.renewalBillingPlan.rawValue
             commitmentInfo = info.commitment.map(RenewalCommitmentJSON.init)
             willAutoRenew = info.willAutoRenew
@@ -100,6 +103,22 @@ struct WalletJSON: Encodable {
             gracePeriodExpiresDate = info.gracePeriodExpirationDate?.formatted(.iso8601)
             priceIncreaseStatus = info.priceIncreaseStatus?.name
             renewalPrice = info.renewalPrice?.exactString
+        }
+    }
+
+    /// `Transaction.Offer` of an offer the next renewal takes.
+    struct RenewalOfferJSON: Encodable {
+        /// `promotional`, `code` or `winBack`.
+        let offerType: String
+        let offerId: String?
+        let paymentMode: String
+        let period: String
+
+        init(_ offer: TransactionOffer) {
+            offerType = offer.type.rawValue
+            offerId = offer.id
+            paymentMode = offer.paymentMode.rawValue
+            period = offer.period.iso8601
         }
     }
 
@@ -174,6 +193,9 @@ struct WalletJSON: Encodable {
         if let price = renewal?.renewalPrice {
             let status = renewal?.priceIncreaseStatus == "pending" ? "waiting for consent" : "agreed"
             words.append("price increase to \(price) \(status)")
+        }
+        if let offer = renewal?.renewalOffer {
+            words.append("\(offer.offerType) offer \(offer.offerId ?? "") waits for the renewal")
         }
         if let product = renewal?.autoRenewProductId, product != subscription.productId {
             words.append("renews to \(product)")

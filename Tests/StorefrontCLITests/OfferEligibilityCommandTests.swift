@@ -107,4 +107,30 @@ import Testing
         #expect(record.offerType == "promotional")
         #expect(record.price == "1.99")
     }
+
+    /// An unknown offer code is SKError 11, whose text speaks of promotional offers: `buy` says
+    /// what was wrong with the code.
+    @Test func anUnknownCodeIsNamedAsACode() throws {
+        let state = try StateDir()
+        let bought = try state.run(["buy", ProductID.monthly, "--offer-code", "NOPE"])
+        #expect(bought.status == 3)
+        #expect(bought.stdout.contains("invalid code: the offer code NOPE is not a code of"), "\(bought.stdout)")
+        let json = try state.buy(ProductID.monthly, "--offer-code", "NOPE2")
+        #expect(json.steps("invalidCode").first?["code"] as? String == "NOPE2")
+    }
+
+    /// A code redeemed while subscribed waits for the renewal: the wallet says so until then.
+    @Test func aCodeTakenWhileSubscribedShowsAsWaiting() throws {
+        let state = try StateDir()
+        try state.buy(ProductID.monthly).requireSuccess()
+        try state.buy(ProductID.monthly, "--offer-code", "FREEMONTH01").requireSuccess()
+        let wallet = try state.run(["wallet", "--json"]).object()
+        let renewal = try #require(
+            (wallet["subscriptions"] as? [[String: Any]])?.first?["renewal"] as? [String: Any])
+        let offer = try #require(renewal["renewalOffer"] as? [String: Any], "\(renewal)")
+        #expect(offer["offerType"] as? String == "code")
+        #expect(offer["paymentMode"] as? String == "freeTrial")
+        let text = try state.run(["wallet"]).stdout
+        #expect(text.contains("code offer") && text.contains("waits for the renewal"), "\(text)")
+    }
 }
