@@ -61,6 +61,8 @@ public final class Terminal {
     /// True when the locale is not UTF-8: the view should draw ASCII only (borders with +-|).
     /// Non-ASCII characters that still arrive are drawn as "?".
     public private(set) var asciiOnly = false
+    /// Drawn for `TERM=dumb` with vt100's subset: no alternate screen to leave on the way out.
+    private var plain = false
     /// The locale's character set as `nl_langinfo(CODESET)` reports it, for a "not UTF-8" notice.
     public private(set) var codeset = ""
     /// False when roles are shown with bold/reverse/underline/dim only.
@@ -94,7 +96,7 @@ public final class Terminal {
         codeset = cn_codeset().map { String(cString: $0) } ?? ""
         // TERM=dumb asks for no fancy output, not for no screen: it is drawn with vt100's subset
         // (cursor moves, bold, reverse, underline), in ASCII and without colour.
-        let plain = Self.environment("TERM") == "dumb"
+        plain = Self.environment("TERM") == "dumb"
         asciiOnly = plain || !["UTF-8", "UTF8"].contains(codeset.uppercased())
         // The size must come from the terminal (ioctl), or resizing stops working. LINES/COLUMNS in
         // the environment would freeze it, so they go. Not use_env(false): with ncurses 6.4 that
@@ -139,6 +141,12 @@ public final class Terminal {
     public func stop() {
         guard let screen else { return }
         endwin()
+        if plain {
+            // Without an alternate screen the last frame stays, and endwin leaves the cursor at
+            // the start of its footer line: what the shell prints next would overwrite it.
+            fputs("\n", cn_stdout())
+            fflush(cn_stdout())
+        }
         cn_tty_release()
         delscreen(screen)
         self.screen = nil

@@ -73,6 +73,23 @@ import Testing
         }
     }
 
+    /// No alternate screen under TERM=dumb: the last frame stays, footer included, and what the
+    /// shell prints next starts on a line of its own instead of over the footer.
+    @Test func termDumbLeavesItsLastFrameWhole() throws {
+        let app = App()
+        let session = try TmuxSession.start(
+            command: [
+                "sh", "-c", "\"$0\" --state \"$1\"; echo printed-after-exit", Executable.url.path, app.state.path,
+            ],
+            columns: 100, rows: 30, environment: ["TERM": "dumb"])
+        defer { session.kill() }
+        try session.waitFor(text: "Products 1/12")
+        try session.sendKeys("q")
+        _ = try session.waitForExit()
+        let screen = try session.capture()
+        #expect(screen.contains("q quit  Enter buy") && screen.contains("\nprinted-after-exit"), "\(screen)")
+    }
+
     @Test func termDumbStartsAndStaysUsable() throws {
         let session = try App().launch(environment: ["TERM": "dumb"])
         defer { session.kill() }
