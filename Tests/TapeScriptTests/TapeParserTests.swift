@@ -215,6 +215,29 @@ import Testing
             ])
     }
 
+    @Test func aPurchaseIsWaitedForByItsOutcomeAndExpected() throws {
+        var writer = TapeWriter(width: 80, height: 24)
+        let list = "Products 5/12\n> Remove Ads   Non-consumable   $2.99\nWallet: nothing yet"
+        writer.keys([0x0D], at: 0.1, screen: list)
+        for marker in ["purchasing 2000000000000001 removeads", "purchased 2000000000000001"] {
+            writer.event(marker)
+        }
+        // A sheet's rows come first on the screen, the outcome's text after: the Wait takes the outcome.
+        let bought =
+            "Products 5/12\n│ Thank you │\n> Remove Ads   Non-consumable   Owned\nRemove Ads: delivered, verified and finished."
+        writer.keys([0x71], at: 2, screen: bought)
+        writer.event("revoked 2000000000000001")
+        let tape = writer.finish(screen: "Products 5/12\nRemove Ads was refunded; it is withdrawn.")
+        #expect(
+            tape.split(separator: "\n").dropFirst(3) == [
+                "Wait /Products 5\\/12/", "Enter", "# paused 1.9 s", "Wait /Owned/",
+                "Expect transaction 1 state purchased", "Type \"q\"",
+                "Wait /Remove Ads was refunded; it is withdrawn\\./",
+                "Expect transaction 1 state refunded",
+            ])
+        #expect(throws: Never.self) { try TapeParser.parse(tape).get() }
+    }
+
     @Test func aRecordedWalkthroughNamesItsScenario() throws {
         var writer = TapeWriter(width: 80, height: 24, scenario: "lost-order")
         let tape = writer.finish(screen: "Products 1/12")
