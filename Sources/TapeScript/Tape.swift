@@ -36,13 +36,19 @@ public struct Tape: Sendable, Equatable {
         case screenshot(String)
         /// `Store approve last`: a `storefront manage` action on the played session's store.
         case store([String])
+        /// `Expect transaction 1 state purchased`: a fact the store must hold.
+        case expect(Expectation)
     }
 
     public struct Wait: Sendable, Equatable {
         public enum Scope: String, Sendable, Equatable {
-            /// Anywhere on the screen (the default: a TUI has no prompt line).
+            /// Text the screen did not show before the last key, `Type` or `Store` step (plain
+            /// `Wait`): a TUI has no prompt line, and text on screen all along proves nothing
+            /// about what the keys did.
+            case new
+            /// Anywhere on the screen, old text too (`Wait+Screen`).
             case screen
-            /// The last line with anything on it.
+            /// The last line with anything on it, old text too (`Wait+Line`).
             case line
         }
 

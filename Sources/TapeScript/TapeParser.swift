@@ -137,6 +137,7 @@ public enum TapeParser {
                     at: wordColumn)
             }
             return .store(arguments)
+        case "Expect": return .expect(try expectation(&scanner, at: wordColumn))
         default:
             if let key = key(name) {
                 let speed = try modifiers.duration(scanner, at: wordColumn)
@@ -176,9 +177,9 @@ public enum TapeParser {
 
     private static func wait(_ scanner: inout LineScanner, modifiers: Modifiers, at column: Int) throws -> Tape.Command
     {
-        var scope = Tape.Wait.Scope.screen
+        var scope = Tape.Wait.Scope.new
         if let written = modifiers.scope {
-            guard let known = Tape.Wait.Scope(rawValue: written.lowercased()) else {
+            guard let known = Tape.Wait.Scope(rawValue: written.lowercased()), known != .new else {
                 throw scanner.problem("Wait+\(written): the scopes are Wait+Screen and Wait+Line", at: column)
             }
             scope = known
@@ -209,7 +210,9 @@ public enum TapeParser {
 
     private static func unknown(_ word: String) -> String {
         let known =
-            ["Output", "Set", "Env", "Require", "Scenario", "Type", "Sleep", "Wait", "Screenshot", "Store"]
+            [
+                "Output", "Set", "Env", "Require", "Scenario", "Type", "Sleep", "Wait", "Screenshot", "Store", "Expect",
+            ]
             + Tape.keyBytes.keys.sorted() + ["Ctrl+<key>", "Alt+<key>"]
         if ["Hide", "Show", "Copy", "Paste", "Source", "ScrollUp", "ScrollDown"].contains(word) {
             return
@@ -249,6 +252,15 @@ public enum TapeParser {
 }
 
 extension Tape.Command {
+    /// A key, `Type` or `Store`: a step that changes what the screen shows. A plain `Wait`
+    /// matches only text new since the first of those above it.
+    public var acts: Bool {
+        switch self {
+        case .type, .key, .store: true
+        default: false
+        }
+    }
+
     var isSetUp: Bool {
         switch self {
         case .output, .setWidth, .setHeight, .setTypingSpeed, .setIgnored, .env, .require, .scenario: true

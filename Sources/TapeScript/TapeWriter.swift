@@ -1,8 +1,10 @@
 import Foundation
 
 /// Turns a live walkthrough into a tape: the keys as `storefront play` names them, and at each
-/// pause a `Wait` for a line the screen then showed that the last `Wait` did not, so the tape
-/// replays as a regression test without fixed sleeps.
+/// pause a `Wait` for text the keys brought to the screen (what a purchase, a restore or a
+/// refund ended in, when the store reported one) and an `Expect` for each transaction's final
+/// state, so the tape replays as a regression test without fixed sleeps, and fails when the
+/// same walkthrough ends otherwise.
 public struct TapeWriter {
     /// A pause at least this long becomes a `Wait` (and a comment saying how long it was).
     public static let pauseSeconds = 0.8
@@ -11,7 +13,12 @@ public struct TapeWriter {
     private var lastKey: (name: String, count: Int)?
     private var text = ""
     private var lastInput: Double?
-    private var waitedScreen = ""
+    /// The screen before the keys since the last pause: a `Wait` is for text it did not show,
+    /// as `play` matches a plain `Wait`.
+    private var screenBeforeKeys = ""
+    private var waitedOnce = false
+    /// What the store reported since the last pause.
+    private var events = StoreEvents()
 
     /// `scenario`: the one the walkthrough started from, so the tape replays from it too.
     public init(width: Int, height: Int, scenario: String? = nil) {
@@ -27,8 +34,10 @@ public struct TapeWriter {
         if let lastInput, time - lastInput >= Self.pauseSeconds {
             flush()
             wait(for: screen, paused: time - lastInput)
+            screenBeforeKeys = screen
         } else if lastInput == nil {
             wait(for: screen, paused: nil)
+            screenBeforeKeys = screen
         }
         lastInput = time
         for key in Self.decode(bytes) {
@@ -43,6 +52,11 @@ public struct TapeWriter {
         }
     }
 
+    /// A line of the storefront's side channel (`StoreEventMarkers`): "purchased 2000000000000001".
+    public mutating func event(_ marker: String) {
+        events.note(marker)
+    }
+
     /// The tape, with a final `Wait` for the screen as the walkthrough ended.
     public mutating func finish(screen: String) -> String {
         flush()
@@ -54,11 +68,17 @@ public struct TapeWriter {
         // The first Wait is for the program to be ready, not only started: a position in a list
         // ("Products 1/12") shows once the list has loaded, where the title bar shows at once
         // and a key sent then would meet an empty list.
-        let first = waitedScreen.isEmpty ? Self.newLine(in: screen, since: "", matching: #"\d+/\d+"#) : nil
-        guard let line = first ?? Self.newLine(in: screen, since: waitedScreen) else { return }
+        let line =
+            waitedOnce
+            ? Self.newLine(in: screen, since: screenBeforeKeys, preferring: events.outcomeWords)
+            : Self.newLine(in: screen, since: "", matching: #"\d+/\d+"#)
+        let expects = events.expectations()
+        events.clear()
+        guard line != nil || !expects.isEmpty else { return }
         if let paused { lines.append("# paused \(String(format: "%.1f", paused)) s") }
-        lines.append("Wait /\(Self.pattern(line))/")
-        waitedScreen = screen
+        if let line { lines.append("Wait /\(Self.pattern(line))/") }
+        lines += expects
+        waitedOnce = true
     }
 
     private mutating func repeatKey(_ name: String) {
@@ -136,15 +156,28 @@ public struct TapeWriter {
         return result
     }
 
-    /// Text the screen shows that the earlier one did not: the first piece of a row (rows cut at
-    /// box borders and wide gaps, so a sheet's title stands apart from the list under it) that
-    /// has letters, no clock time (they differ on every run) and is not in the earlier screen;
-    /// at most 60 characters.
+    /// Text the screen shows that the earlier one did not: a piece of a row (rows cut at box
+    /// borders and wide gaps, so a sheet's title stands apart from the list under it) that has
+    /// letters, no clock time (they differ on every run) and is not in the earlier screen; at
+    /// most 60 characters. The first that matches `preferring` (what an outcome reads as), else
+    /// the first.
     /// `matching`: only a piece with a match of this pattern.
-    static func newLine(in screen: String, since earlier: String, matching required: String? = nil) -> String? {
+    static func newLine(
+        in screen: String, since earlier: String, matching required: String? = nil, preferring: String? = nil
+    ) -> String? {
+        let pieces = newPieces(in: screen, since: earlier, matching: required)
+        let wanted = preferring.flatMap { try? NSRegularExpression(pattern: $0, options: .caseInsensitive) }
+        let preferred = wanted.flatMap { wanted in
+            pieces.first { wanted.firstMatch(in: $0, range: NSRange($0.startIndex..., in: $0)) != nil }
+        }
+        return preferred ?? pieces.first
+    }
+
+    private static func newPieces(in screen: String, since earlier: String, matching required: String?) -> [String] {
         let cut = try? NSRegularExpression(pattern: #"[│┌┐└┘─├┤╭╮╰╯|]+|\s{2,}"#)
         let clock = try? NSRegularExpression(pattern: #"\d{1,2}:\d{2}"#)
         let wanted = required.flatMap { try? NSRegularExpression(pattern: $0) }
+        var pieces: [String] = []
         for row in screen.split(separator: "\n").map(String.init) {
             let marked =
                 cut?.stringByReplacingMatches(
@@ -157,10 +190,10 @@ public struct TapeWriter {
                 if let wanted, wanted.firstMatch(in: shown, range: NSRange(shown.startIndex..., in: shown)) == nil {
                     continue
                 }
-                return shown
+                pieces.append(shown)
             }
         }
-        return nil
+        return pieces
     }
 
     /// `text` as a regex matching it literally, every `/` escaped for the tape.

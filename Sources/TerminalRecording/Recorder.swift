@@ -106,7 +106,9 @@ public enum Recorder {
                     channelBuffer += buffer[..<count]
                     for message in SideChannel.messages(from: &channelBuffer) {
                         switch message {
-                        case .marker(let text): try writer?.record(.marker, text)
+                        case .marker(let text):
+                            try writer?.record(.marker, text)
+                            tape?.event(text)
                         case .screen(let text): screen = text
                         case .saved, .notSaved: break
                         }

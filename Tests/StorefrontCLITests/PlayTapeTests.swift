@@ -41,6 +41,14 @@ import Testing
         let directory = tape.deletingLastPathComponent()
         let result = try Executable.run(["play", tape.path, "--catalog", Self.catalog])
         #expect(result.status == 0, "\(result.stderr)")
+        // Each file it wrote, listed; the recording last, as it is whole only once the run ends.
+        #expect(
+            result.stdout.split(separator: "\n").prefix(2) == [
+                "wrote \(directory.path)/buy-consumable.txt", "wrote \(directory.path)/buy-consumable.cast",
+            ], "\(result.stdout)")
+        let here = try Executable.run(
+            ["play", tape.lastPathComponent, "--catalog", Self.catalog], directory: directory)
+        #expect(here.stdout.hasPrefix("wrote buy-consumable.txt\nwrote buy-consumable.cast\n"), "\(here.stdout)")
         let screen = try String(contentsOf: directory.appendingPathComponent("buy-consumable.txt"), encoding: .utf8)
         #expect(screen.contains("Wallet: 200 gems") && screen.contains("verified ✓ finished"), "\(screen)")
         let cast = try String(contentsOf: directory.appendingPathComponent("buy-consumable.cast"), encoding: .utf8)
@@ -55,7 +63,7 @@ import Testing
         #expect(result.status == 1)
         let lines = result.stderr.split(separator: "\n")
         #expect(lines.first?.hasSuffix("wrong-total.tape:8: Wait@1s /Total +\\$9\\.99/") == true, "\(result.stderr)")
-        #expect(lines.dropFirst().first == "  no match for /Total +\\$9\\.99/ on the screen within 1 s")
+        #expect(lines.dropFirst().first == "  no new match for /Total +\\$9\\.99/ on the screen within 1 s")
         #expect(result.stderr.contains("│  Total       $0.99"), "the screen at that moment: \(result.stderr)")
     }
 

@@ -124,4 +124,44 @@ import Testing
         let replayed = try Executable.run(["play", tape.path, "--catalog", catalog], directory: directory)
         #expect(replayed.status == 0, "the recorded tape replays: \(replayed.stderr)\n\(written)")
     }
+
+    /// A recorded purchase waits for what it ended in and expects the transaction's state: the
+    /// same tape fails once the purchase does, where a Wait for text on screen all along passed.
+    @Test func aRecordedPurchaseFailsWhenThePurchaseDoes() throws {
+        let directory = scratchDirectory("record-purchase")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let tape = directory.appendingPathComponent("buy.tape")
+        let catalog = Executable.repositoryRoot.appendingPathComponent("products.json").path
+        let session = try TmuxSession.start(
+            command: [
+                Executable.url.path, "record", "--tape", tape.path, "--catalog", catalog,
+                "--state", directory.appendingPathComponent("state").path,
+            ], columns: 100, rows: 30)
+        defer { session.kill() }
+        try session.waitFor(text: "Products 1/12", timeout: .seconds(60))
+        try session.sendKeys("Down", "Down", "Down", "Down")
+        try session.waitFor(text: "Products 5/12")
+        try session.sendKeys("Enter")
+        try session.waitFor(text: "Confirm your in-app purchase")
+        Thread.sleep(forTimeInterval: 1)
+        try session.sendKeys("Enter")
+        try session.waitFor(text: "delivered, verified and finished")
+        Thread.sleep(forTimeInterval: 1)
+        try session.sendKeys("q")
+        let exit = try session.waitForExit(timeout: .seconds(60))
+        #expect(exit.status == 0 && exit.terminalRestored)
+
+        let written = try String(contentsOf: tape, encoding: .utf8)
+        let lines = written.split(separator: "\n").map(String.init)
+        #expect(lines.contains("Expect transaction 1 state purchased"), "\(written)")
+        #expect(!lines.contains { $0.hasPrefix("Wait /Non-consumable") }, "\(written)")
+        let replayed = try Executable.run(["play", tape.path, "--catalog", catalog], directory: directory)
+        #expect(replayed.status == 0, "the recorded tape replays: \(replayed.stderr)\n\(written)")
+
+        var failing = lines
+        failing.insert("Store set next-outcome fail:4", at: (lines.firstIndex { $0.hasPrefix("Wait ") } ?? 0) + 1)
+        try (failing.joined(separator: "\n") + "\n").write(to: tape, atomically: true, encoding: .utf8)
+        let failed = try Executable.run(["play", tape.path, "--catalog", catalog], directory: directory)
+        #expect(failed.status == 1, "the purchase failed, and so does the tape: \(failed)\n\(written)")
+    }
 }

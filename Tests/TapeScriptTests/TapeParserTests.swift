@@ -42,7 +42,7 @@ import Testing
                 .key(.control("C"), count: 1, speedMilliseconds: nil),
                 .key(.alt("x"), count: 1, speedMilliseconds: nil),
                 .sleep(milliseconds: 500), .sleep(milliseconds: 1500),
-                .wait(Tape.Wait(scope: .screen, timeoutMilliseconds: 15_000, pattern: "Purchased")),
+                .wait(Tape.Wait(scope: .new, timeoutMilliseconds: 15_000, pattern: "Purchased")),
                 .wait(Tape.Wait(scope: .line, timeoutMilliseconds: 2000, pattern: "quit/ok")),
                 .screenshot("out/screen.svg"), .store(["approve", "last"]),
             ])
@@ -87,6 +87,101 @@ import Testing
     }
 }
 
+@Suite struct TapeExpectTests {
+    @Test func expectNamesATransactionTheWalletOwnershipOrASubscription() throws {
+        let commands = try TapeParserTests.steps(
+            """
+            Expect transaction 1 state purchased
+            Expect transaction last product com.example.storefront.gems.100
+            Expect transaction 2 price 1.98
+            Expect wallet gems 300
+            Expect owned com.example.storefront.removeads
+            Expect not owned com.example.storefront.removeads
+            Expect subscription com.example.storefront.premium.monthly inGracePeriod
+            Wait+Screen /Owned/
+            """)
+        #expect(
+            commands == [
+                .expect(.transaction(.number(1), .state, "purchased")),
+                .expect(.transaction(.last, .product, "com.example.storefront.gems.100")),
+                .expect(.transaction(.number(2), .price, "1.98")),
+                .expect(.wallet(balance: "gems", amount: 300)),
+                .expect(.owned(productId: "com.example.storefront.removeads", owned: true)),
+                .expect(.owned(productId: "com.example.storefront.removeads", owned: false)),
+                .expect(.subscription(productId: "com.example.storefront.premium.monthly", state: "inGracePeriod")),
+                .wait(Tape.Wait(scope: .screen, timeoutMilliseconds: 15_000, pattern: "Owned")),
+            ])
+    }
+
+    @Test func aFactExpectCannotReadIsAProblemWithItsLineAndColumn() {
+        guard
+            case .failure(let problems) = TapeParser.parse(
+                """
+                Expect
+                Expect transaction 0 state purchased
+                Expect transaction 1 mood happy
+                Expect transaction last state bought
+                Expect transaction 1 price $0.99
+                Expect wallet gems lots
+                Expect not bought x
+                Expect weather sunny
+                Expect owned a b
+                Wait+New /x/
+                """)
+        else {
+            Issue.record("a tape with problems was accepted")
+            return
+        }
+        #expect(
+            problems.all.map(\.description) == [
+                "1:1: Expect needs a fact: \(TapeParser.expectUsage)",
+                "2:20: 0 is not a transaction: its number in the run (1 is the first bought) or last",
+                "3:22: mood is not a field: state, product, price",
+                "4:31: bought is not a state: purchasing, purchased, failed, restored, deferred, refunded",
+                "5:28: $0.99 is not a price: a decimal number without currency, such as 0.99",
+                "6:20: lots is not an amount (0 or more)",
+                "7:12: expected `not owned PRODUCT`",
+                "8:8: unknown fact weather: \(TapeParser.expectUsage)",
+                "9:16: unexpected b",
+                "10:1: Wait+New: the scopes are Wait+Screen and Wait+Line",
+            ])
+    }
+
+    static let facts = StoreFacts(
+        transactions: [
+            "11": .init(productId: "gems", state: "purchased", price: "1.98"),
+            "12": .init(productId: "removeads", state: "refunded", price: "2.99"),
+        ],
+        balances: ["gems": 200], owned: ["theme"], subscriptions: ["monthly": "subscribed"])
+
+    @Test func anExpectationHoldsOrSaysWhatTheStoreHasInstead() {
+        let bought = ["11", "12"]
+        let holds: [Tape.Expectation] = [
+            .transaction(.number(1), .state, "purchased"), .transaction(.last, .state, "refunded"),
+            .transaction(.number(1), .price, "1.980"), .transaction(.last, .product, "removeads"),
+            .wallet(balance: "gems", amount: 200), .wallet(balance: "coins", amount: 0),
+            .owned(productId: "theme", owned: true), .owned(productId: "removeads", owned: false),
+            .subscription(productId: "monthly", state: "subscribed"),
+            .subscription(productId: "yearly", state: "none"),
+        ]
+        for expectation in holds {
+            #expect(expectation.mismatch(in: Self.facts, bought: bought) == nil, "\(expectation)")
+        }
+        let fails: [(Tape.Expectation, String)] = [
+            (.transaction(.number(1), .state, "failed"), "transaction 11 state purchased"),
+            (.transaction(.number(3), .state, "purchased"), "the run bought 2 transactions"),
+            (.transaction(.last, .price, "0.99"), "transaction 12 price 2.99"),
+            (.wallet(balance: "gems", amount: 300), "wallet gems 200"),
+            (.owned(productId: "removeads", owned: true), "not owned"),
+            (.subscription(productId: "monthly", state: "expired"), "subscription monthly subscribed"),
+        ]
+        for (expectation, actual) in fails {
+            #expect(expectation.mismatch(in: Self.facts, bought: bought) == actual, "\(expectation)")
+        }
+        #expect(Tape.Expectation.transaction(.last, .state, "x").mismatch(in: Self.facts, bought: []) != nil)
+    }
+}
+
 @Suite struct TapeWriterTests {
     @Test func keysBecomeTapeCommandsAndPausesBecomeWaits() throws {
         var writer = TapeWriter(width: 80, height: 24)
@@ -118,6 +213,29 @@ import Testing
                 "2:1: Scenario crash-loop must come before the first command that runs (line 1)",
                 "3:9: expected a scenario: a built-in's name (storefront scenarios lists them) or a file",
             ])
+    }
+
+    @Test func aPurchaseIsWaitedForByItsOutcomeAndExpected() throws {
+        var writer = TapeWriter(width: 80, height: 24)
+        let list = "Products 5/12\n> Remove Ads   Non-consumable   $2.99\nWallet: nothing yet"
+        writer.keys([0x0D], at: 0.1, screen: list)
+        for marker in ["purchasing 2000000000000001 removeads", "purchased 2000000000000001"] {
+            writer.event(marker)
+        }
+        // A sheet's rows come first on the screen, the outcome's text after: the Wait takes the outcome.
+        let bought =
+            "Products 5/12\n│ Thank you │\n> Remove Ads   Non-consumable   Owned\nRemove Ads: delivered, verified and finished."
+        writer.keys([0x71], at: 2, screen: bought)
+        writer.event("revoked 2000000000000001")
+        let tape = writer.finish(screen: "Products 5/12\nRemove Ads was refunded; it is withdrawn.")
+        #expect(
+            tape.split(separator: "\n").dropFirst(3) == [
+                "Wait /Products 5\\/12/", "Enter", "# paused 1.9 s", "Wait /Owned/",
+                "Expect transaction 1 state purchased", "Type \"q\"",
+                "Wait /Remove Ads was refunded; it is withdrawn\\./",
+                "Expect transaction 1 state refunded",
+            ])
+        #expect(throws: Never.self) { try TapeParser.parse(tape).get() }
     }
 
     @Test func aRecordedWalkthroughNamesItsScenario() throws {

@@ -17,12 +17,19 @@ struct PlayCommand: AsyncParsableCommand {
             Enter, Escape, Tab, Space, Backspace, Up, Down, Left, Right, Home, End, PageUp, PageDown, Delete,
             Ctrl+<key>, Alt+<key> (each with an optional count and @speed), Sleep 500ms,
             Wait[+Screen|+Line][@timeout] /regex/ (fails the run when nothing matches in time, 15 s unless
-            given), Screenshot FILE (.txt, .ansi or .svg), and Store ACTION…, a storefront manage action on
-            the played store (`last` stands for the last transaction bought in the run).
+            given; a plain Wait matches only text new since the last key, Type or Store step, Wait+Screen
+            the whole screen and Wait+Line its last line, old text too), Screenshot FILE (.txt, .ansi or
+            .svg), Store ACTION…, a storefront manage action on the played store (`last` stands for the
+            last transaction bought in the run), and Expect FACT, checked against the store:
+            Expect transaction N|last state|product|price VALUE, Expect wallet BALANCE AMOUNT,
+            Expect [not] owned PRODUCT, Expect subscription PRODUCT STATE.
+
+            Output and Screenshot files are written beside the tape (paths relative to its directory)
+            and listed as they are written.
 
             Without --state, each run starts from an empty store in a directory of its own (removed after).
-            Exit status: 0 when every step passed; 1 naming the failing line, with the screen at that
-            moment; 2 when the tape has a problem (each one with its line and column; nothing is run).
+            Exit status: 0 when every step passed; 1 naming the failing line (a Wait with nothing new to
+            match, an Expect with what the store holds instead), with the screen at that moment; 2 when the tape has a problem (each one with its line and column; nothing is run).
             """
     )
 
@@ -45,7 +52,8 @@ struct PlayCommand: AsyncParsableCommand {
             steps: steps, tapeName: tape, storeArguments: store.arguments(state: directory.path),
             scenario: store.scenario
         ).run()
-        if let failure = result {
+        for file in result.written { Console.out("wrote \(Self.shown(file))") }
+        if let failure = result.failure {
             Console.err("\(tape):\(failure.step.line): \(failure.step.source)")
             Console.err("  \(failure.message)")
             Console.err("  the screen at that moment:")
@@ -108,6 +116,13 @@ struct PlayCommand: AsyncParsableCommand {
                 } + ["\(problems.count) problem\(problems.count == 1 ? "" : "s") in \(tape); nothing was run"],
                 status: 2)
         }
+    }
+
+    /// A file as a message names it: relative to the current directory when it is inside it.
+    static func shown(_ path: String) -> String {
+        let current = FileManager.default.currentDirectoryPath
+        let prefix = current.hasSuffix("/") ? current : current + "/"
+        return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
     }
 
     static func freshState() throws -> URL {

@@ -8,8 +8,10 @@ struct RecordCommand: ParsableCommand {
         commandName: "record",
         abstract: "Open the storefront and write what you do as a tape that storefront play replays.",
         discussion: """
-            The tape holds the keys you press and, at each pause (0.8 s or more), a Wait for a line the
-            screen then showed, so the walkthrough replays as a regression test. Quit (q) to write it.
+            The tape holds the keys you press and, at each pause (0.8 s or more), a Wait for text the keys
+            brought to the screen (what a purchase, restore or refund ended in, when the store reported
+            one) and an Expect for each transaction's final state, so the walkthrough replays as a
+            regression test that fails when it ends otherwise. Quit (q) to write it.
             """
     )
 

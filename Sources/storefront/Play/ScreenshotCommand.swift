@@ -51,7 +51,7 @@ struct ScreenshotCommand: ParsableCommand {
         }
         if let failure = try TapePlayback(
             steps: numbered, tapeName: "screenshot", storeArguments: store.arguments(), scenario: store.scenario
-        ).run() {
+        ).run().failure {
             Console.err("storefront: no screenshot: \(failure.message)")
             Console.err(lines: failure.screenLines)
             throw ExitCode(1)

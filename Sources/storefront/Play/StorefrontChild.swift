@@ -43,6 +43,28 @@ enum StorefrontChild {
         (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     }
 
+    /// Runs `arguments` to its end; its status, what it printed and what it said on stderr.
+    static func output(_ arguments: [String]) throws -> (status: Int32, output: Data, errors: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        // Kept in a file, not a pipe: read one after the other, two pipes could each wait on the other.
+        let errorsFile = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "storefront-child-\(UUID().uuidString).err")
+        _ = FileManager.default.createFile(atPath: errorsFile.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: errorsFile) }
+        let errorsHandle = try FileHandle(forWritingTo: errorsFile)
+        defer { try? errorsHandle.close() }
+        process.standardError = errorsHandle
+        try process.run()
+        let printed = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let errors = (try? String(contentsOf: errorsFile, encoding: .utf8)) ?? ""
+        return (process.terminationStatus, printed, errors.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
     /// Runs `arguments` (a program found on PATH, or a path) to its end; its status and stderr.
     static func run(_ arguments: [String]) throws -> (status: Int32, errors: String) {
         let process = Process()

@@ -7,8 +7,15 @@ import TerminalRecording
 #endif
 
 /// Starts the storefront for a tape (size, environment, Output from its set-up commands), runs
-/// it, and stops it; the failure, if a step failed.
+/// it, and stops it; the files it wrote, and the failure, if a step failed.
 struct TapePlayback {
+    struct Outcome {
+        let failure: TapeRun.Failure?
+        /// The Output and Screenshot files written, in the order they were (Output last: it is
+        /// complete once the run ends).
+        let written: [String]
+    }
+
     let steps: [Tape.Step]
     let tapeName: String
     /// `--state DIR` and the other store options, for the storefront and for `Store` steps.
@@ -16,7 +23,7 @@ struct TapePlayback {
     /// `--scenario`, which wins over the tape's `Scenario` line.
     var scenario: String? = nil
 
-    func run() throws -> TapeRun.Failure? {
+    func run() throws -> Outcome {
         var scenario = self.scenario
         var columns = 80
         var rows = 24
@@ -34,7 +41,8 @@ struct TapePlayback {
             case .output(let path): outputPath = path
             case .scenario(let name): scenario = scenario ?? name
             case .require(let program) where !Self.onPath(program):
-                return TapeRun.Failure(step: step, message: "\(program) is not on PATH", screen: "")
+                return Outcome(
+                    failure: TapeRun.Failure(step: step, message: "\(program) is not on PATH", screen: ""), written: [])
             default: break
             }
         }
@@ -65,9 +73,11 @@ struct TapePlayback {
             close(events[0])
             close(commands[1])
         }
-        let run = TapeRun(child: child, events: events[0], commands: commands[1], output: output) { arguments in
-            try Self.manage(executable: executable, arguments + storeArguments)
-        }
+        let storeArguments = storeArguments
+        let run = TapeRun(
+            child: child, events: events[0], commands: commands[1], output: output,
+            manage: { arguments in try Self.manage(executable: executable, arguments + storeArguments) },
+            facts: { try StoreFactsReader.read(executable: executable, storeArguments: storeArguments) })
         var failure: TapeRun.Failure?
         do {
             try run.run(steps)
@@ -76,7 +86,7 @@ struct TapePlayback {
         }
         stop(child, run)
         try output?.close()
-        return failure
+        return Outcome(failure: failure, written: run.screenshots + (outputPath.map { [$0] } ?? []))
     }
 
     /// SIGTERM, as a person's Ctrl+C would end it; SIGKILL if it has not gone in 10 s.

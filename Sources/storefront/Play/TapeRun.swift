@@ -26,6 +26,8 @@ final class TapeRun {
     private let commands: Int32
     private let output: AsciicastWriter?
     private let manage: ([String]) throws -> Void
+    /// Reads what the store holds, for `Expect`.
+    private let facts: () throws -> StoreFacts
     /// `Set TypingSpeed`: the pause after each key typed, none until a tape sets one.
     private var typingMilliseconds = 0
     private var screen = ""
@@ -36,18 +38,26 @@ final class TapeRun {
     /// One read buffer for the run: `pump` is called after every key.
     private var buffer = [UInt8](repeating: 0, count: 65_536)
     private var replies: [SideChannel.Message] = []
-    /// The last transaction the UI reported added: what `Store … last` acts on.
-    private(set) var lastTransactionId: String?
+    /// The transactions the UI reported added, in order: `Store … last` acts on the last one,
+    /// and `Expect transaction N` reads the Nth.
+    private(set) var bought: [String] = []
+    /// The screen before the keys, `Type` and `Store` steps that ran since the last step of
+    /// another kind: a plain `Wait` matches only what is new since.
+    private var screenBeforeAction = ""
+    private var lastStepActed = false
+    /// The screenshots saved, in order, for the list `play` prints.
+    private(set) var screenshots: [String] = []
 
     init(
         child: PseudoTerminal, events: Int32, commands: Int32, output: AsciicastWriter?,
-        manage: @escaping ([String]) throws -> Void
+        manage: @escaping ([String]) throws -> Void, facts: @escaping () throws -> StoreFacts
     ) {
         self.child = child
         self.events = events
         self.commands = commands
         self.output = output
         self.manage = manage
+        self.facts = facts
     }
 
     func run(_ steps: [Tape.Step]) throws {
@@ -65,6 +75,8 @@ final class TapeRun {
     }
 
     private func perform(_ step: Tape.Step) throws {
+        if step.command.acts, !lastStepActed { screenBeforeAction = screen }
+        lastStepActed = step.command.acts
         switch step.command {
         case .setTypingSpeed(let milliseconds): typingMilliseconds = milliseconds
         case .output, .setWidth, .setHeight, .setIgnored, .env, .require, .scenario: break
@@ -78,7 +90,7 @@ final class TapeRun {
         case .store(let arguments):
             let resolved = try arguments.map { argument in
                 guard TransactionRef(argument) == .last else { return argument }
-                guard let lastTransactionId else {
+                guard let lastTransactionId = bought.last else {
                     throw Failure(
                         step: step, message: "`last` names the last transaction bought in this run, and none was",
                         screen: screen)
@@ -86,6 +98,22 @@ final class TapeRun {
                 return lastTransactionId
             }
             try manage(resolved)
+        case .expect(let expectation): try expect(expectation, step: step)
+        }
+    }
+
+    /// How long an `Expect` gives the store to hold its fact: the screen can show a step a
+    /// moment before the app's ledger has it.
+    static let expectMilliseconds = 5000
+
+    private func expect(_ expectation: Tape.Expectation, step: Tape.Step) throws {
+        let deadline = ContinuousClock.now + .milliseconds(Self.expectMilliseconds)
+        while true {
+            guard let actual = expectation.mismatch(in: try facts(), bought: bought) else { return }
+            guard ContinuousClock.now < deadline, pump(milliseconds: 200) else {
+                let expected = step.source.split(separator: " ").dropFirst().joined(separator: " ")
+                throw Failure(step: step, message: "expected \(expected), the store has \(actual)", screen: screen)
+            }
         }
     }
 
@@ -98,25 +126,14 @@ final class TapeRun {
     private func wait(_ wait: Tape.Wait, step: Tape.Step) throws {
         let expression = try NSRegularExpression(pattern: wait.pattern)
         let deadline = ContinuousClock.now + .milliseconds(wait.timeoutMilliseconds)
+        let before =
+            wait.scope == .new ? try matches(expression, in: screenBeforeAction, by: deadline, wait, step) : []
         while true {
-            let shown = wait.scope == .screen ? screen : Self.lastLine(of: screen)
-            switch Self.match(expression, in: shown, before: deadline) {
-            case .found: return
-            case .notFound: break
-            case .outOfTime:
-                throw Failure(
-                    step: step,
-                    message:
-                        "matching /\(wait.pattern)/ did not finish within the Wait's \(Self.seconds(wait.timeoutMilliseconds)): "
-                        + "the expression backtracks without end on this screen (a repetition of a repetition, like ( +)+); simplify it",
-                    screen: screen)
-            }
+            let shown = wait.scope == .line ? Self.lastLine(of: screen) : screen
+            let found = try matches(expression, in: shown, by: deadline, wait, step)
+            if wait.scope == .new ? Self.hasNew(found, before: before) : !found.isEmpty { return }
             guard ContinuousClock.now < deadline else {
-                throw Failure(
-                    step: step,
-                    message:
-                        "no match for /\(wait.pattern)/ on the \(wait.scope == .screen ? "screen" : "last line") within \(Self.seconds(wait.timeoutMilliseconds))",
-                    screen: screen)
+                throw Failure(step: step, message: Self.noMatch(wait, old: !found.isEmpty), screen: screen)
             }
             guard pump(milliseconds: 20) else {
                 throw Failure(step: step, message: "the storefront exited while waiting", screen: lastWords)
@@ -124,31 +141,72 @@ final class TapeRun {
         }
     }
 
-    enum Match { case found, notFound, outOfTime }
+    /// What a Wait's expression matches in `text`, or the failure of one that backtracks past its time.
+    private func matches(
+        _ expression: NSRegularExpression, in text: String, by deadline: ContinuousClock.Instant, _ wait: Tape.Wait,
+        _ step: Tape.Step
+    ) throws -> [String] {
+        guard let found = Self.matches(expression, in: text, before: deadline) else {
+            throw Failure(
+                step: step,
+                message:
+                    "matching /\(wait.pattern)/ did not finish within the Wait's \(Self.seconds(wait.timeoutMilliseconds)): "
+                    + "the expression backtracks without end on this screen (a repetition of a repetition, like ( +)+); simplify it",
+                screen: screen)
+        }
+        return found
+    }
+
+    /// Whether some text is matched more often now than before: text that was on screen all
+    /// along does not count, wherever it moved, but a second copy of it does.
+    static func hasNew(_ found: [String], before: [String]) -> Bool {
+        var earlier = Dictionary(before.map { ($0, 1) }, uniquingKeysWith: +)
+        for text in found {
+            guard let count = earlier[text], count > 0 else { return true }
+            earlier[text] = count - 1
+        }
+        return false
+    }
+
+    static func noMatch(_ wait: Tape.Wait, old: Bool) -> String {
+        let time = seconds(wait.timeoutMilliseconds)
+        switch wait.scope {
+        case .line: return "no match for /\(wait.pattern)/ on the last line within \(time)"
+        case .screen: return "no match for /\(wait.pattern)/ on the screen within \(time)"
+        case .new:
+            return "no new match for /\(wait.pattern)/ on the screen within \(time)"
+                + (old
+                    ? " (it matches only text shown before the keys or Store steps above it; Wait+Screen takes that)"
+                    : "")
+        }
+    }
 
     /// What one look at the screen may take at the least, however near the Wait's end it is:
     /// far more than any reasonable expression needs on a screen.
     static let matchBudget: Duration = .milliseconds(250)
 
-    /// Whether `expression` matches `text`, matching for no longer than until `deadline` (or a
-    /// last look's `matchBudget` past it): ICU reports its progress as it backtracks, and the match
-    /// stops there, so a catastrophic expression costs a Wait its own timeout and no more.
-    static func match(_ expression: NSRegularExpression, in text: String, before waitDeadline: ContinuousClock.Instant)
-        -> Match
+    /// Every match of `expression` in `text`, matching for no longer than until `deadline` (or a
+    /// last look's `matchBudget` past it); nil when it ran out of time. ICU reports its progress as
+    /// it backtracks, and the match stops there, so a catastrophic expression costs a Wait its own
+    /// timeout and no more.
+    static func matches(
+        _ expression: NSRegularExpression, in text: String, before waitDeadline: ContinuousClock.Instant
+    )
+        -> [String]?
     {
         let deadline = max(waitDeadline, ContinuousClock.now + matchBudget)
-        var match = Match.notFound
+        var found: [String] = []
+        var outOfTime = false
         expression.enumerateMatches(in: text, options: [.reportProgress], range: NSRange(text.startIndex..., in: text))
         { result, _, stop in
-            if result != nil {
-                match = .found
-                stop.pointee = true
+            if let result, let range = Range(result.range, in: text) {
+                found.append(String(text[range]))
             } else if ContinuousClock.now >= deadline {
-                match = .outOfTime
+                outOfTime = true
                 stop.pointee = true
             }
         }
-        return match
+        return outOfTime ? nil : found
     }
 
     private func screenshot(_ path: String, step: Tape.Step) throws {
@@ -161,6 +219,7 @@ final class TapeRun {
                 switch reply {
                 case .saved(absolute):
                     replies.remove(at: index)
+                    screenshots.append(absolute)
                     return
                 case .notSaved(absolute, let reason):
                     replies.remove(at: index)
@@ -226,7 +285,7 @@ final class TapeRun {
         case .marker(let text):
             try? output?.record(.marker, text)
             let words = text.split(separator: " ")
-            if words.first == "purchasing", words.count >= 2 { lastTransactionId = String(words[1]) }
+            if words.first == "purchasing", words.count >= 2 { bought.append(String(words[1])) }
         case .saved, .notSaved: replies.append(message)
         }
     }
