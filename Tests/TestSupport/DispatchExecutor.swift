@@ -1,4 +1,4 @@
-import Dispatch
+import Foundation
 
 /// Runs tasks on Dispatch's threads instead of the concurrency pool's: on two cores the pool has
 /// two threads, and the terminal tests block them with synchronous waits, so an async test that
