@@ -268,6 +268,14 @@ public final class EffectRunner: Sendable {
         case .manage(let action):
             // Updates it causes (an approval, a renewal) arrive through the store's update stream.
             _ = try await store.perform(action)
+        case .manageAndReport(let action):
+            await manageAndReport(action)
+        case .loadEveryAccount:
+            do {
+                report(.everyAccountLoaded(try await store.transactions(account: nil)))
+            } catch {
+                report(.refreshFailed((error as? StoreFailure)?.message ?? String(describing: error)))
+            }
         case .loadCancellationMessage(let account, let productId, let locale):
             // No message is what the App Store shows when it has none to show: not an error sheet.
             let message = try? await store.cancellationMessage(account: account, productId: productId, locale: locale)
@@ -311,6 +319,19 @@ public final class EffectRunner: Sendable {
             }
         }
         added = try await observer.buy(payment)
+    }
+
+    /// A manager action whose outcome the manager shows: a refusal is the store's reason in the
+    /// status line, not an error sheet over the manager.
+    private func manageAndReport(_ action: ManageAction) async {
+        do {
+            let updates = try await store.perform(action)
+            report(.managed(action, .done(updates.map(\.transaction))))
+        } catch let failure as StoreFailure {
+            report(.managed(action, .refused(failure.message)))
+        } catch {
+            report(.managed(action, .refused(String(describing: error))))
+        }
     }
 
     /// Periodic and quiet: a store that does not answer is a state to show, not a sheet per try.

@@ -15,6 +15,10 @@ public enum Action: Sendable, Equatable {
     /// What the app did for a transaction (delivered, verified, finished, …).
     case appSteps([AppStep])
     case snapshot(StoreSnapshot)
+    /// Every account's transactions, newest first, for the manager's all-accounts view.
+    case everyAccountLoaded([Transaction])
+    /// What came of a transaction-manager action: done, or refused with the store's reason.
+    case managed(ManageAction, ManageOutcome)
     /// The account's AppTransaction, as `AppTransaction.shared` gives the app at launch.
     case appTransactionLoaded(account: String, AppTransactionInfo)
     case paymentAdded(Transaction)
@@ -88,6 +92,11 @@ public enum Effect: Sendable, Hashable {
     case restore(account: String)
     case setControls(TestControls)
     case manage(ManageAction)
+    /// A transaction-manager action whose outcome is reported (`.managed`), so the manager
+    /// confirms it or says why the store refused it.
+    case manageAndReport(ManageAction)
+    /// Read every account's transactions (`.everyAccountLoaded`).
+    case loadEveryAccount
     /// The retention message the cancellation sheet shows (Apple's `userLocale` is `locale`).
     case loadCancellationMessage(account: String, productId: String, locale: String)
     case retryVerification(account: String)

@@ -52,6 +52,8 @@ public struct AppState: Sendable, Equatable {
     public var armedTransaction: String?
     /// Which transactions the main screen's pane shows, and how far it is scrolled.
     public var transactionPane = TransactionPane()
+    /// Whose transactions the manager lists: the signed-in account's, or every account's.
+    public var managerView = ManagerView()
 
     public init(
         catalog: Catalog, storeLabel: String, language: Language, account: Account, storefront: Storefront,
@@ -203,6 +205,8 @@ public enum Sheet: Sendable, Hashable {
     case accountPicker(selection: Int)
     case testControls(selection: Int)
     case transactionManager(selection: Int)
+    /// Every field of one transaction, opened from the manager's row (`TransactionInspector`).
+    case transactionInspector(TransactionInspector)
     case quitConfirm
     case restoreResult(RestoreResult)
     /// StoreKit's manage-subscriptions sheet: the account's subscriptions, to cancel or resume.

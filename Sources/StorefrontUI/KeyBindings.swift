@@ -8,6 +8,8 @@ public enum Command: Sendable, Hashable, CaseIterable {
     /// The purchase sheet: pay up front, or monthly with a 12-month commitment.
     case billingPlan
     case transactionFilter, transactionsUp, transactionsDown
+    /// The transaction manager: one transaction's every field; every account's transactions.
+    case inspect, allAccounts
     case help, close, quit, retry, screenshot
     case increase, decrease, toggle
     case approve, decline, resolve, refund, expire, renew, delete, clearAll, reset, autoRenew, priceIncrease,
@@ -145,7 +147,14 @@ public enum KeyBindings {
             keys: [.left, .right, .enter, .character(" ")], command: .toggle, help: ("change the setting", "更改设置"),
             scope: .controls),
         KeyBinding(
-            keys: [.character("A")], command: .approve, help: ("approve Ask to Buy", "批准购买请求"), scope: .manager,
+            keys: [.enter], command: .inspect, help: ("every field of the transaction", "交易的全部字段"), scope: .manager,
+            short: ("inspect", "详情")),
+        KeyBinding(
+            keys: [.character("A")], command: .allAccounts,
+            help: ("every account's transactions, or this account's (a parent approves here)", "所有账户或本账户的交易（家长在此批准）"),
+            scope: .manager, short: ("all accounts", "所有账户")),
+        KeyBinding(
+            keys: [.character("Y")], command: .approve, help: ("approve Ask to Buy", "批准购买请求"), scope: .manager,
             short: ("approve", "批准")),
         KeyBinding(
             keys: [.character("D")], command: .decline,

@@ -122,8 +122,10 @@ struct KeyHints {
 
     var manager: String {
         line(
-            [.approve, .decline, .resolve, .refund, .expire, .renew, .autoRenew, .priceIncrease, .delete, .clearAll].map
-            { item([$0], .manager) }
+            [
+                .inspect, .allAccounts, .approve, .decline, .resolve, .refund, .expire, .renew, .autoRenew,
+                .priceIncrease, .delete, .clearAll,
+            ].map { item([$0], .manager) }
                 + [item([.close], .everywhere)], separator: " ")
     }
 

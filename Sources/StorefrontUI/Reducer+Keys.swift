@@ -179,6 +179,8 @@ extension Reducer {
             return controlsKey(&state, key, selection)
         case .transactionManager(let selection):
             return managerKey(&state, key, selection)
+        case .transactionInspector(let inspector):
+            return inspectorKey(&state, key, inspector)
         case .manageSubscriptions(let selection):
             return subscriptionsKey(&state, key, selection)
         case .refundRequest(let request):

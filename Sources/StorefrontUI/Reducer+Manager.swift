@@ -3,91 +3,194 @@ import StoreCore
 import StoreKitModel
 
 extension Reducer {
-    /// The transaction manager: move, then act on the selected transaction; refunding, deleting
-    /// and clearing all ask twice.
+    /// The transaction manager: move, inspect, then act on the selected transaction; refunding,
+    /// deleting and clearing all ask twice. Every action says what it did or why it could not.
     static func managerKey(_ state: inout AppState, _ key: Key, _ selection: Int) -> [Effect] {
-        let count = state.history.count
+        let rows = Presentation.managerRows(state)
+        let count = rows.count
         let command = KeyBindings.command(for: key, in: .manager)
         if command != state.armed {
             state.armed = nil
             state.armedTransaction = nil
         }
-        let selected = state.history.indices.contains(selection) ? state.history[selection] : nil
-        let action: ManageAction?
+        let selected = rows.indices.contains(selection) ? rows[selection] : nil
         switch command {
-        case .up:
-            state.sheet = .transactionManager(selection: max(0, selection - 1))
-            return []
-        case .down:
-            state.sheet = .transactionManager(selection: max(0, min(count - 1, selection + 1)))
-            return []
-        case .top:
-            state.sheet = .transactionManager(selection: 0)
-            return []
-        case .bottom:
-            state.sheet = .transactionManager(selection: max(0, count - 1))
-            return []
-        case .close:
-            state.sheet = nil
-            return []
+        case .up: state.sheet = .transactionManager(selection: max(0, selection - 1))
+        case .down: state.sheet = .transactionManager(selection: max(0, min(count - 1, selection + 1)))
+        case .top: state.sheet = .transactionManager(selection: 0)
+        case .bottom: state.sheet = .transactionManager(selection: max(0, count - 1))
+        case .close: state.sheet = nil
         case .quit: return quit(&state)
-        case .help:
-            state.sheet = .help(scroll: 0)
-            return []
-        case .approve: action = selected.map { .approveAskToBuy($0.id) }
-        case .decline:
-            guard let selected else { return [] }
-            action =
-                selected.state == .deferred || renewal(state, selected)?.priceIncreaseStatus != .pending
-                ? .declineAskToBuy(selected.id) : .priceIncrease(selected.id, .decline)
+        case .help: state.sheet = .help(scroll: 0)
+        case .inspect:
+            guard let selected else { return refuse(&state, UIStrings(state.language).nothingToManage) }
+            state.sheet = .transactionInspector(TransactionInspector(transactionId: selected.id, selection: selection))
+        case .allAccounts: return toggleAllAccounts(&state)
+        case .clearAll: return clearAll(&state)
+        case let command?:
+            guard let selected else {
+                return isManagerAction(command) ? refuse(&state, UIStrings(state.language).nothingToManage) : []
+            }
+            return act(&state, command, on: selected)
+        case nil: break
+        }
+        return []
+    }
+
+    static func isManagerAction(_ command: Command) -> Bool {
+        KeyBindings.table.contains { $0.scope == .manager && $0.command == command }
+    }
+
+    /// The action a command asks of the store for `selected`; a refusal the store would give
+    /// less clearly is said here instead.
+    static func act(_ state: inout AppState, _ command: Command, on selected: Transaction) -> [Effect] {
+        let strings = UIStrings(state.language)
+        let action: ManageAction
+        switch command {
+        case .approve,
+            .decline where selected.state == .deferred || renewal(state, selected)?.priceIncreaseStatus != .pending:
+            if let refusal = parentRefusal(state, selected) { return refuse(&state, refusal) }
+            action = command == .approve ? .approveAskToBuy(selected.id) : .declineAskToBuy(selected.id)
+        case .decline: action = .priceIncrease(selected.id, .decline)
         case .autoRenew:
-            guard let selected, let renewal = renewal(state, selected) else { return [] }
+            guard let renewal = renewal(state, selected) else {
+                return refuse(&state, strings.notASubscription(selected.id))
+            }
             action = .setAutoRenew(
                 selected.id, !Presentation.autoRenewOn(renewal, willAutoRenew: renewal.willAutoRenew))
         case .priceIncrease:
-            guard let selected, let renewal = renewal(state, selected) else { return [] }
+            guard let renewal = renewal(state, selected) else {
+                return refuse(&state, strings.notASubscription(selected.id))
+            }
             action = .priceIncrease(selected.id, renewal.priceIncreaseStatus == .pending ? .consent : .request)
-        case .resolve: action = selected.map { .resolveIssue($0.id) }
+        case .resolve: action = .resolveIssue(selected.id)
         case .refund, .delete:
-            // Neither can be undone: the first press says what the second will do.
-            guard let selected else { return [] }
-            // Armed for this transaction only: a refresh between the presses can move another one
-            // under the selection.
-            guard state.armed == command, state.armedTransaction == selected.id, let command else {
+            // Neither can be undone: the first press says what the second will do. Armed for this
+            // transaction only: a refresh between the presses can move another one under the selection.
+            guard state.armed == command, state.armedTransaction == selected.id else {
                 state.armed = command
                 state.armedTransaction = selected.id
-                say(
-                    &state, UIStrings(state.language).pressAgain(command ?? .delete, transactionId: selected.id),
-                    .warning)
+                say(&state, strings.pressAgain(command, transactionId: selected.id), .warning)
                 return []
             }
             state.armed = nil
             state.armedTransaction = nil
             action = command == .refund ? .refund(selected.id) : .delete(selected.id)
-        case .expire: action = selected.map { .expireSubscription($0.id) }
-        case .renew: action = selected.map { .forceRenewal($0.id) }
-        case .stopSharing: action = selected.map { .stopSharing($0.id) }
-        case .clearAll:
-            guard state.armed == .clearAll else {
-                state.armed = .clearAll
-                say(&state, UIStrings(state.language).pressAgainToClear, .warning)
-                return []
-            }
-            state.armed = nil
-            // Nothing of this session is in flight any more: the quit question and the purchase
-            // messages must not wait for transactions that are gone.
-            state.progress = [:]
-            state.inFlight = []
-            say(&state, UIStrings(state.language).clearedAll)
-            action = .clearAll
+        case .expire: action = .expireSubscription(selected.id)
+        case .renew: action = .forceRenewal(selected.id)
+        case .stopSharing: action = .stopSharing(selected.id)
         default: return []
         }
-        guard let action else { return [] }
-        return [.manage(action), .refresh(account: state.account.name)]
+        return manage(state, action)
+    }
+
+    static func clearAll(_ state: inout AppState) -> [Effect] {
+        guard state.armed == .clearAll else {
+            state.armed = .clearAll
+            say(&state, UIStrings(state.language).pressAgainToClear, .warning)
+            return []
+        }
+        state.armed = nil
+        // Nothing of this session is in flight any more: the quit question and the purchase
+        // messages must not wait for transactions that are gone.
+        state.progress = [:]
+        state.inFlight = []
+        return manage(state, .clearAll)
+    }
+
+    /// The action, then fresh reads: the store's answer comes back as `.managed`.
+    static func manage(_ state: AppState, _ action: ManageAction) -> [Effect] {
+        [.manageAndReport(action), .refresh(account: state.account.name)]
+            + (state.managerView.allAccounts ? [.loadEveryAccount] : [])
+    }
+
+    static func refuse(_ state: inout AppState, _ reason: String) -> [Effect] {
+        say(&state, reason, .error)
+        return []
+    }
+
+    /// On a device only a parent answers a child's request: from another account, the signed-in
+    /// one must be an adult of the child's family. The child's own manager answers as Xcode's does.
+    static func parentRefusal(_ state: AppState, _ transaction: Transaction) -> String? {
+        let child = transaction.payment.account
+        guard child != state.account.name, transaction.state == .deferred else { return nil }
+        let family = state.catalog.account(named: child)?.family
+        let parents = state.catalog.accounts.filter { family != nil && $0.family == family && !$0.askToBuy }
+        guard !parents.contains(where: { $0.name == state.account.name }) else { return nil }
+        return UIStrings(state.language).askAParent(child, parents: parents.map(\.name))
+    }
+
+    /// `A`: every account's transactions, read now and kept fresh while shown, or the signed-in
+    /// account's alone. The selection goes back to the top: the rows under it change.
+    static func toggleAllAccounts(_ state: inout AppState) -> [Effect] {
+        state.managerView.allAccounts.toggle()
+        state.sheet = .transactionManager(selection: 0)
+        let strings = UIStrings(state.language)
+        guard state.managerView.allAccounts else {
+            state.managerView.everyAccount = []
+            say(&state, strings.onlyAccountShown(state.account.name))
+            return []
+        }
+        say(&state, strings.everyAccountShown)
+        return [.loadEveryAccount]
+    }
+
+    /// What the store did with a manager action, or why it refused it, in the status line.
+    static func managed(_ state: inout AppState, _ action: ManageAction, _ outcome: ManageOutcome) -> [Effect] {
+        let strings = UIStrings(state.language)
+        switch outcome {
+        case .done(let changed):
+            let id = transactionId(of: action)
+            let product =
+                id.flatMap { id in Presentation.managerRows(state).first { $0.id == id }?.productId }
+                ?? changed.first?.productId ?? ""
+            let made = changed.first { $0.id != id }
+            say(&state, strings.managed(action, title: Presentation.title(state, product: product), made: made))
+        case .refused(let reason):
+            say(&state, strings.manageRefused(action, reason: reason), .error)
+        }
+        return []
+    }
+
+    static func transactionId(of action: ManageAction) -> String? {
+        switch action {
+        case .approveAskToBuy(let id), .declineAskToBuy(let id), .resolveIssue(let id), .refund(let id, _),
+            .requestRefund(let id, _), .declineRefund(let id), .expireSubscription(let id), .forceRenewal(let id),
+            .delete(let id), .setAutoRenew(let id, _), .priceIncrease(let id, _, _), .stopSharing(let id),
+            .serverFinish(let id):
+            id
+        case .clearAll, .resetToDefaults: nil
+        }
+    }
+
+    static func everyAccountLoaded(_ state: inout AppState, _ transactions: [Transaction]) -> [Effect] {
+        guard state.managerView.allAccounts else { return [] }
+        state.managerView.everyAccount = transactions
+        keepManagerSelection(&state)
+        return []
+    }
+
+    /// A read that shortened the manager's list keeps its selection on a row.
+    static func keepManagerSelection(_ state: inout AppState) {
+        let count = Presentation.managerRows(state).count
+        if case .transactionManager(let selection)? = state.sheet, selection >= count {
+            state.sheet = .transactionManager(selection: max(0, count - 1))
+        }
+    }
+
+    /// Every account's transactions are read with the signed-in account's while the manager
+    /// shows them.
+    static func managerRefresh(_ state: AppState) -> [Effect] {
+        guard state.managerView.allAccounts else { return [] }
+        switch state.sheet {
+        case .transactionManager?, .transactionInspector?: return [.loadEveryAccount]
+        default: return []
+        }
     }
 
     /// The renewal info of the subscription `transaction` belongs to, while the account has it.
     static func renewal(_ state: AppState, _ transaction: Transaction) -> RenewalInfo? {
-        state.entitlements.first { $0.productId == transaction.productId && $0.type == .autoRenewable }?.renewal
+        guard transaction.payment.account == state.account.name else { return nil }
+        return state.entitlements.first { $0.productId == transaction.productId && $0.type == .autoRenewable }?.renewal
     }
 }

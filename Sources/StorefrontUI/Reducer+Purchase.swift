@@ -134,9 +134,7 @@ extension Reducer {
         state.storeProblem = nil
         if !state.unconfirmed.isEmpty { settleUnconfirmed(&state, snapshot.history) }
         state.history = snapshot.history
-        if case .transactionManager(let selection)? = state.sheet, selection >= snapshot.history.count {
-            state.sheet = .transactionManager(selection: max(0, snapshot.history.count - 1))
-        }
+        keepManagerSelection(&state)
         state.pending = snapshot.pending
         state.list.keepVisible(page: state.layout.listRows)
         state.balances = snapshot.balances

@@ -59,6 +59,10 @@ public enum Reducer {
             return appSteps(&state, steps)
         case .snapshot(let snapshot):
             return applySnapshot(&state, snapshot)
+        case .everyAccountLoaded(let transactions):
+            return everyAccountLoaded(&state, transactions)
+        case .managed(let action, let outcome):
+            return managed(&state, action, outcome)
         case .appTransactionLoaded(let account, let info):
             // A read asked for before a switch may land after it: only the account's own is kept.
             if account == state.account.name { state.appTransaction = info }
@@ -117,6 +121,7 @@ public enum Reducer {
         var effects: [Effect] = []
         if Int(now.timeIntervalSince1970 / refreshSeconds) != Int(previous.timeIntervalSince1970 / refreshSeconds) {
             effects.append(.refresh(account: state.account.name))
+            effects += managerRefresh(state)
         }
         let due = state.pending.contains {
             if case .awaitingVerification(_, _, let next?) = $0.reason { return next <= now && next > previous }

@@ -18,6 +18,7 @@ enum Sheets {
         let (title, lines, hint) = content(sheet, state, strings, hints)
         var scroll: Int?
         if case .help(let offset) = sheet { scroll = offset }
+        if case .transactionInspector(let inspector) = sheet { scroll = inspector.scroll }
         var wide = scroll != nil
         if case .transactionManager = sheet { wide = true }
         box(
@@ -77,7 +78,8 @@ enum Sheets {
             }
             return (strings.controlsTitle, lines, hints.controls)
         case .transactionManager(let selection):
-            return (strings.managerTitle, manager(state, strings, selection), hints.manager)
+            return (managerTitle(state, strings), manager(state, strings, selection), hints.manager)
+        case .transactionInspector(let inspector): return inspectorSheet(inspector, state, strings, hints)
         case .quitConfirm:
             return (strings.quitTitle, [Line(text: strings.quitBody)], hints.question)
         case .manageSubscriptions(let selection):
@@ -346,42 +348,6 @@ enum Sheets {
             lines.append(Line(text: strings.appPreordered(preorder.formatted(day)), role: .muted))
         }
         return lines
-    }
-
-    static func manager(_ state: AppState, _ strings: UIStrings, _ selection: Int) -> [Line] {
-        guard !state.history.isEmpty else { return [Line(text: strings.noTransactions, role: .muted)] }
-        // The date where the screen has room for it; the time of day alone on narrower ones.
-        let time = Date.FormatStyle(
-            date: .numeric, time: .standard, locale: Locale(identifier: state.locale), timeZone: state.timeZone)
-        let when = { (date: Date) in
-            state.size.columns >= 160 ? date.formatted(time) : View.clock(date, state.timeZone, locale: state.locale)
-        }
-        return state.history.enumerated().map { index, transaction in
-            let title = Presentation.title(state, product: transaction.productId)
-            // A failure the store knows more of is named by that, not by the code the app saw.
-            let failure =
-                transaction.failureContext.map(strings.failureContextShort)
-                ?? transaction.error.map { "\($0.code) \($0.name)" }
-            // The order id the customer's receipt email shows, what support looks up: where there is room.
-            let order =
-                state.size.columns >= 120 && (transaction.state == .purchased || transaction.state == .restored)
-                ? OrderId.of(transactionId: transaction.id).map(strings.orderIdFlag) : nil
-            // A monthly payment's place in its commitment comes first: "4/12" fits a narrow screen.
-            let commitment = transaction.terms?.commitment.map {
-                strings.commitmentFlag($0, wide: state.size.columns >= 120)
-            }
-            let flags = [
-                commitment, strings.finishedFlag(transaction.finished, by: transaction.finishedBy), failure, order,
-            ]
-            .compactMap { $0 }
-            let stateName =
-                transaction.terms?.isRenewal == true ? strings.renewedState : strings.stateName(transaction.state)
-            return Line(
-                text:
-                    "\(transaction.id)  \(CellWidth.pad(stateName, to: 10)) \(CellWidth.pad(title, to: 16)) ×\(transaction.quantity)  \(when(transaction.purchaseDate))  \(flags.joined(separator: " · "))",
-                role: transaction.state == .failed ? .error : transaction.state == .deferred ? .warning : .normal,
-                selected: index == selection, wraps: false)
-        }
     }
 
     /// Each auto-renewable subscription with its renewal: renews, ends (cancelled), in billing

@@ -76,7 +76,7 @@ import Testing
         try session.waitFor(text: "1 Ask to Buy request waiting for a parent — not charged")
         try session.sendKeys("m")
         try session.waitFor(text: "Transaction manager")
-        try session.sendKeys("A")
+        try session.sendKeys("Y")
         // Delivered, verified and finished: owned, and no payment pending any more.
         try session.waitUntil("Remove Ads is owned and nothing is pending") {
             $0.contains("Owned: Remove Ads") && !$0.contains("waiting for a parent")

@@ -79,7 +79,8 @@ import Testing
         store.press(.character("m")) { $0.sheet = .transactionManager(selection: 0) }
         Golden.check("manager-commitment-80x24", store.state)
         #expect(Golden.text(store.state).contains("4/12"))
-        store.press(.character("O"), effects: [.manage(.setAutoRenew(Self.id, true)), .refresh(account: "lena")])
+        store.press(
+            .character("O"), effects: [.manageAndReport(.setAutoRenew(Self.id, true)), .refresh(account: "lena")])
         var wide = Self.subscribed()
         wide.press(.character("m")) { $0.sheet = .transactionManager(selection: 0) }
         #expect(Golden.text(wide.state).contains("monthly 4/12 · finished"), "\(Golden.text(wide.state))")

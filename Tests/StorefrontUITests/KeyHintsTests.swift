@@ -19,7 +19,8 @@ import Testing
             (.reset, .controls),
             (.yes, .question), (.no, .question), (.dismiss, .message), (.close, .message),
         ]
-        + [Command.approve, .decline, .resolve, .refund, .expire, .renew, .delete, .clearAll].map { ($0, .manager) }
+        + [Command.inspect, .allAccounts, .approve, .decline, .resolve, .refund, .expire, .renew, .delete, .clearAll]
+        .map { ($0, .manager) }
 
     @Test(arguments: hinted.indices)
     func theKeyAHintNamesDoesWhatTheHintSays(index: Int) throws {

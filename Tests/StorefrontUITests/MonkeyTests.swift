@@ -98,7 +98,10 @@ import Testing
         case .accountPicker(let selection)?: #expect(F.catalog.accounts.indices.contains(selection), "\(context)")
         case .testControls(let selection)?: #expect(ControlRow.allCases.indices.contains(selection), "\(context)")
         case .transactionManager(let selection)?:
-            #expect(selection >= 0 && selection < max(1, state.history.count), "\(context)")
+            // The all-accounts view adds the other accounts' transactions to the signed-in one's.
+            let others = state.managerView.everyAccount.filter { $0.payment.account != state.account.name }
+            let rows = state.history.count + (state.managerView.allAccounts ? others.count : 0)
+            #expect(selection >= 0 && selection < max(1, rows), "\(context)")
         default: break
         }
         let grid = View.render(state)

@@ -688,7 +688,8 @@ import Testing
         }
         store.press(.character("m")) { $0.sheet = .transactionManager(selection: 0) }
         store.press(
-            .character("A"), effects: [.manage(.approveAskToBuy("2000000000000010")), .refresh(account: "alice")])
+            .character("Y"),
+            effects: [.manageAndReport(.approveAskToBuy("2000000000000010")), .refresh(account: "alice")])
         store.press(.down) { $0.sheet = .transactionManager(selection: 1) }
         // A refund and a delete cannot be undone: the first press says what the second does.
         store.press(.character("F")) {
@@ -696,7 +697,9 @@ import Testing
             $0.armedTransaction = "2000000000000011"
             $0.status = Self.status("Press F again to refund 2000000000000011.", .warning)
         }
-        store.press(.character("F"), effects: [.manage(.refund("2000000000000011")), .refresh(account: "alice")]) {
+        store.press(
+            .character("F"), effects: [.manageAndReport(.refund("2000000000000011")), .refresh(account: "alice")]
+        ) {
             $0.armed = nil
             $0.armedTransaction = nil
         }
@@ -704,7 +707,7 @@ import Testing
             ("D", ManageAction.declineAskToBuy("2000000000000011")), ("I", .resolveIssue("2000000000000011")),
             ("E", .expireSubscription("2000000000000011")), ("N", .forceRenewal("2000000000000011")),
         ] {
-            store.press(.character(Character(key)), effects: [.manage(action), .refresh(account: "alice")])
+            store.press(.character(Character(key)), effects: [.manageAndReport(action), .refresh(account: "alice")])
         }
         store.press(.character("X")) {
             $0.armed = .delete
@@ -739,10 +742,10 @@ import Testing
             $0.armedTransaction = nil
             $0.status = Self.status("Press C again to delete every transaction.", .warning)
         }
-        store.press(.character("C"), effects: [.manage(.clearAll), .refresh(account: "alice")]) {
+        store.press(.character("C"), effects: [.manageAndReport(.clearAll), .refresh(account: "alice")]) {
             $0.armed = nil
-            $0.status = Self.status("Every transaction deleted.")
         }
+        store.send(.managed(.clearAll, .done([]))) { $0.status = Self.status("Every transaction deleted.") }
     }
 
     /// Clearing every transaction ends what this session had in flight: quitting no longer asks
@@ -760,11 +763,10 @@ import Testing
             $0.armed = .clearAll
             $0.status = Self.status("Press C again to delete every transaction.", .warning)
         }
-        store.press(.character("C"), effects: [.manage(.clearAll), .refresh(account: "alice")]) {
+        store.press(.character("C"), effects: [.manageAndReport(.clearAll), .refresh(account: "alice")]) {
             $0.armed = nil
             $0.progress = [:]
             $0.inFlight = []
-            $0.status = Self.status("Every transaction deleted.")
         }
         store.press(.escape) { $0.sheet = nil }
         store.press(.character("q"), effects: [.quit]) { $0.quitting = true }

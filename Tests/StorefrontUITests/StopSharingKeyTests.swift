@@ -18,7 +18,7 @@ import Testing
         state.sheet = .transactionManager(selection: 0)
         #expect(
             Reducer.reduce(&state, .key(.character("S"))) == [
-                .manage(.stopSharing("2000000000000001")), .refresh(account: "alice"),
+                .manageAndReport(.stopSharing("2000000000000001")), .refresh(account: "alice"),
             ])
         #expect(KeyBindings.command(for: .character("S"), in: .manager) == .stopSharing)
         #expect(KeyBindings.command(for: .character("S"), in: .main) == nil, "only the manager has it")

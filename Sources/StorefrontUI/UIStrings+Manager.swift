@@ -1,0 +1,134 @@
+import StoreCore
+import StoreKitModel
+
+/// The transaction manager's words: each row's status, the all-accounts view, the inspector,
+/// and what each action did or why it could not.
+extension UIStrings {
+    /// A status as the manager's column shows it: at most 11 cells where the screen is narrow,
+    /// the longer name where it is `wide`.
+    func status(_ status: TransactionStatus, wide: Bool) -> String {
+        switch status {
+        case .queue(let state): stateName(state)
+        case .renewed: renewedState
+        case .refunded: pick("refunded", "已退款")
+        case .revoked: pick("revoked", "已撤销")
+        case .upgraded: pick("upgraded", "已升级")
+        case .billingRetry: wide ? pick("in billing retry", "扣费重试中") : pick("in retry", "扣费重试")
+        case .gracePeriod: wide ? pick("in grace period", "宽限期内") : pick("in grace", "宽限期")
+        case .expired: pick("expired", "已过期")
+        case .interrupted: pick("interrupted", "已中断")
+        }
+    }
+
+    /// An account's heading in the all-accounts view: whose, its family, Ask to Buy.
+    func managerAccount(_ account: Account?, name: String, signedIn: Bool) -> String {
+        var words = [signedIn ? pick("\(name) (signed in)", "\(name)（已登录）") : name]
+        if let family = account?.family { words.append(pick("family \(family)", "家庭 \(family)")) }
+        if account?.askToBuy == true { words.append(pick("Ask to Buy", "购买请求")) }
+        return words.joined(separator: " · ")
+    }
+
+    var managerTitleAllAccounts: String { pick("Transaction manager · every account", "交易管理器 · 所有账户") }
+    var everyAccountShown: String {
+        pick("Every account's transactions: a parent approves a child's requests here.", "显示所有账户的交易：家长可在此批准孩子的请求。")
+    }
+    func onlyAccountShown(_ account: String) -> String {
+        pick("\(account)'s transactions only.", "仅显示 \(account) 的交易。")
+    }
+
+    /// What a manager action did, said once the store has done it.
+    func managed(_ action: ManageAction, title: String, made: Transaction?) -> String {
+        switch action {
+        case .approveAskToBuy(let id): pick("Approved \(id) (\(title)).", "已批准 \(id)（\(title)）。")
+        case .declineAskToBuy(let id): pick("Declined \(id): nothing was charged.", "已拒绝 \(id)：未扣费。")
+        case .resolveIssue(let id):
+            made.map {
+                pick("Resolved \(id): \($0.id) \($0.state.name).", "已解决 \(id)：\($0.id) \(stateName($0.state))。")
+            }
+                ?? pick("Resolved \(id).", "已解决 \(id)。")
+        case .refund(let id, _): pick("Refunded \(id).", "已为 \(id) 退款。")
+        case .expireSubscription(let id): pick("Expired \(title) (\(id)).", "“\(title)”已过期（\(id)）。")
+        case .forceRenewal:
+            made.map { pick("Renewed \(title): \($0.id).", "“\(title)”已续订：\($0.id)。") }
+                ?? pick("\(title) did not renew.", "“\(title)”未续订。")
+        case .setAutoRenew(_, let on):
+            on
+                ? pick("Auto-renew on for \(title).", "已开启“\(title)”的自动续订。")
+                : pick("Auto-renew off for \(title).", "已关闭“\(title)”的自动续订。")
+        case .priceIncrease(_, let step, _): priceIncreaseDone(step, title)
+        case .stopSharing: pick("Stopped sharing \(title) with the family.", "已停止与家人共享“\(title)”。")
+        case .delete(let id): pick("Deleted \(id).", "已删除 \(id)。")
+        case .clearAll: clearedAll
+        case .resetToDefaults: resetDone
+        case .requestRefund(let id, _): pick("Refund of \(id) requested.", "已为 \(id) 申请退款。")
+        case .declineRefund(let id): pick("Refund of \(id) declined.", "已拒绝 \(id) 的退款。")
+        case .serverFinish(let id): pick("\(id) finished by the app's server.", "\(id) 已由应用服务器完成。")
+        }
+    }
+
+    private func priceIncreaseDone(_ step: PriceIncreaseStep, _ title: String) -> String {
+        switch step {
+        case .request:
+            pick("Price increase of \(title) asked for: the user consents or declines.", "已为“\(title)”发起涨价：待用户同意或拒绝。")
+        case .consent: pick("The user consented to \(title)'s price increase.", "用户已同意“\(title)”涨价。")
+        case .decline: pick("The user declined \(title)'s price increase.", "用户已拒绝“\(title)”涨价。")
+        }
+    }
+
+    /// Why the store refused a manager action, in its own words.
+    func manageRefused(_ action: ManageAction, reason: String) -> String {
+        pick("Could not \(verb(action)): \(reason)", "无法\(verb(action))：\(reason)")
+    }
+
+    private func verb(_ action: ManageAction) -> String {
+        switch action {
+        case .approveAskToBuy: pick("approve", "批准")
+        case .declineAskToBuy: pick("decline", "拒绝")
+        case .resolveIssue: pick("resolve", "解决")
+        case .refund: pick("refund", "退款")
+        case .expireSubscription: pick("expire", "使其过期")
+        case .forceRenewal: pick("renew", "续订")
+        case .setAutoRenew: pick("change auto-renew", "更改自动续订")
+        case .priceIncrease: pick("change the price increase", "更改涨价")
+        case .stopSharing: pick("stop sharing", "停止共享")
+        case .delete: pick("delete", "删除")
+        case .clearAll: pick("clear", "清除")
+        case .resetToDefaults: pick("reset", "重置")
+        case .requestRefund: pick("request a refund", "申请退款")
+        case .declineRefund: pick("decline the refund", "拒绝退款")
+        case .serverFinish: pick("finish", "完成")
+        }
+    }
+
+    var nothingToManage: String { pick("No transaction to act on.", "没有可操作的交易。") }
+    /// Auto-renew and price increases belong to a subscription the signed-in account has now.
+    func notASubscription(_ id: String) -> String {
+        pick(
+            "\(id) is not a current subscription of this account: nothing to renew or reprice.",
+            "\(id) 不是此账户当前的订阅：无可续订或涨价的内容。")
+    }
+    func askAParent(_ child: String, parents: [String]) -> String {
+        guard let parent = parents.first else {
+            return pick(
+                "\(child) has no parent in a family to answer its requests: sign in as \(child).",
+                "\(child) 没有可以处理请求的家长：请以 \(child) 登录。")
+        }
+        return pick(
+            "Only a parent in \(child)'s family answers its requests: sign in as \(parent).",
+            "只有 \(child) 家庭中的家长可以处理其请求：请以 \(parent) 登录。")
+    }
+
+    // The inspector
+    func inspectorTitle(_ id: String) -> String { pick("Transaction \(id)", "交易 \(id)") }
+    var inspectorTransaction: String { pick("Transaction (transactions --json)", "交易（transactions --json）") }
+    var inspectorSubscription: String { pick("Subscription it belongs to", "所属订阅") }
+    var inspectorRenewal: String { pick("Renewal info", "续订信息") }
+    func inspectorNoSubscription(_ account: String, signedIn: Bool) -> String {
+        signedIn
+            ? pick("No current subscription: it has ended.", "没有当前订阅：已结束。")
+            : pick(
+                "Renewal info is read for the signed-in account: sign in as \(account).",
+                "续订信息仅读取已登录账户的：请以 \(account) 登录。")
+    }
+    var inspectorGone: String { pick("This transaction is no longer in the store.", "商店中已没有这笔交易。") }
+}
