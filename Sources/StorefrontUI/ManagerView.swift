@@ -52,6 +52,8 @@ enum TransactionStatus: Hashable {
     case gracePeriod
     case expired
     case interrupted
+    /// In force, with an offer taken on it that the next renewal takes.
+    case offerWaiting
 }
 
 extension Presentation {
@@ -110,6 +112,7 @@ extension Presentation {
                 return renewal?.gracePeriodExpirationDate.map { $0 > state.now } == true ? .gracePeriod : .billingRetry
             }
             if expires <= state.now { return .expired }
+            if renewal?.renewalOffer != nil { return .offerWaiting }
         }
         return terms?.isRenewal == true ? .renewed : .queue(transaction.state)
     }

@@ -17,6 +17,7 @@ extension UIStrings {
         case .gracePeriod: wide ? pick("in grace period", "宽限期内") : pick("in grace", "宽限期")
         case .expired: pick("expired", "已过期")
         case .interrupted: pick("interrupted", "已中断")
+        case .offerWaiting: wide ? pick("offer waits", "优惠待生效") : pick("offer next", "优惠待生效")
         }
     }
 

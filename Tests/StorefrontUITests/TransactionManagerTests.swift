@@ -104,6 +104,28 @@ import Testing
         #expect(Golden.text(state).contains("2000000000000007  in grace"))
     }
 
+    /// A code or offer taken on the plan in force waits for the renewal: its period says so.
+    @Test func anOfferWaitingForTheRenewalShows() {
+        var state = Self.managerState()
+        let bought = Self.transaction(10, F.monthly, minutesAgo: 0, terms: Self.terms(expires: 30))
+        state.history.insert(bought, at: 0)
+        state.entitlements = [
+            Entitlement(
+                productId: F.monthly, type: .autoRenewable, transactionId: bought.id,
+                originalTransactionId: bought.originalId, purchaseDate: F.now,
+                expiresDate: F.now.addingTimeInterval(1_800),
+                willAutoRenew: true,
+                renewal: RenewalInfo(
+                    willAutoRenew: true, autoRenewProductId: F.monthly,
+                    renewalOffer: TransactionOffer(
+                        type: .code, id: "free-month", paymentMode: .freeTrial,
+                        period: SubscriptionPeriod(value: 1, unit: .month))))
+        ]
+        let rows = Presentation.managerRows(state)
+        #expect(Presentation.statuses(state, rows)[bought.id] == .offerWaiting)
+        #expect(Golden.text(state).contains("\(bought.id)  offer next"))
+    }
+
     @Test func enterInspectsEveryFieldAndEscapeGoesBackToTheRow() {
         var store = ReducerTestStore(Self.managerState())
         store.press(.down) { $0.sheet = .transactionManager(selection: 1) }
