@@ -109,7 +109,11 @@ enum Sheets {
     }
 
     /// A labelled value of a sheet, the values lined up in one column.
-    static func field(_ label: String, _ value: String) -> String { CellWidth.pad(label, to: 12) + value }
+    /// A label and its value, values aligned; a label as wide as the column or wider ("Family
+    /// Sharing") keeps a space before its value.
+    static func field(_ label: String, _ value: String) -> String {
+        CellWidth.pad(label, to: max(12, CellWidth.of(label) + 1)) + value
+    }
 
     /// Everything about the selected product, labelled; its description wraps at the end.
     static func details(_ state: AppState, _ strings: UIStrings) -> [Line] {

@@ -300,7 +300,9 @@ extension View {
     }
 
     static func wallet(_ grid: inout Grid, _ state: AppState, _ layout: Layout, _ strings: UIStrings) {
-        let balances = state.balances.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
+        // Counts grouped as the locale writes them, as the catalog's titles do ("1,200 Gems").
+        let number = IntegerFormatStyle<Int>(locale: Locale(identifier: state.locale))
+        let balances = state.balances.sorted { $0.key < $1.key }.map { "\($0.value.formatted(number)) \($0.key)" }
         let title = { (id: String) in Presentation.title(state, product: id) }
         let owned = state.entitlements.filter { $0.expiresDate == nil }.map { title($0.productId) }
         let statusError = state.controls.apiErrors[.subscriptionStatus]
