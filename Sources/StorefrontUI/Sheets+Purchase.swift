@@ -143,7 +143,9 @@ extension Sheets {
             // The commitment's own line says what is paid, and for how long.
             return [Line(text: strings.confirmSubscribe(title), role: .title)]
         case .fullPrice:
-            return [Line(text: strings.confirmQuestion(title, quantity: quantity, price: total), role: .title)]
+            // A subscription's price is per period, also for one who subscribed before.
+            let price = product.type == .autoRenewable ? planPrice(product, quote.plan, state) ?? total : total
+            return [Line(text: strings.confirmQuestion(title, quantity: quantity, price: price), role: .title)]
         }
     }
 }
