@@ -336,6 +336,7 @@ public struct UIStrings: Sendable {
     // Wallet
     var wallet: String { pick("Wallet", "钱包") }
     var owned: String { pick("Owned", "已拥有") }
+    func itemCount(_ count: Int) -> String { pick("\(count) items", "\(count) 项") }
     var subscribed: String { pick("Subscribed", "已订阅") }
     var nothingOwned: String { pick("nothing yet", "暂无") }
     var chineseNeedsUTF8: String {

@@ -319,13 +319,19 @@ extension View {
                 title(entitlement.productId), expires: expires, now: state.now, renews: entitlement.willAutoRenew)
             return Presentation.commitmentWords(state, entitlement, strings).map { line + " · " + $0 } ?? line
         }
+        let label = strings.wallet + ": "
+        let room = grid.size.columns - CellWidth.of(label)
         // Only what there is: an empty wallet says so once instead of listing empty parts.
-        var parts = balances.isEmpty ? [] : [balances.joined(separator: ", ")]
-        if !owned.isEmpty { parts.append(strings.owned + ": " + owned.joined(separator: ", ")) }
-        parts += subscriptions
-        if parts.isEmpty { parts = [strings.nothingOwned] }
-        let used = grid.write(strings.wallet + ": ", row: layout.walletRow, column: 0, role: .title, attributes: .bold)
-        grid.write(
-            parts.joined(separator: " · "), row: layout.walletRow, column: used, role: .normal, overflow: .ellipsis)
+        func parts(ownedText: String?) -> String {
+            var parts = balances.isEmpty ? [] : [balances.joined(separator: ", ")]
+            if let ownedText { parts.append(strings.owned + ": " + ownedText) }
+            parts += subscriptions
+            return parts.isEmpty ? strings.nothingOwned : parts.joined(separator: " · ")
+        }
+        var text = parts(ownedText: owned.isEmpty ? nil : owned.joined(separator: ", "))
+        // Where it does not fit, the items owned are counted, so the subscriptions still show.
+        if CellWidth.of(text) > room, owned.count > 1 { text = parts(ownedText: strings.itemCount(owned.count)) }
+        let used = grid.write(label, row: layout.walletRow, column: 0, role: .title, attributes: .bold)
+        grid.write(text, row: layout.walletRow, column: used, role: .normal, overflow: .ellipsis)
     }
 }
