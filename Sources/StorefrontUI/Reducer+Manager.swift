@@ -13,6 +13,10 @@ extension Reducer {
             state.armedTransaction = nil
         }
         let selected = state.history.indices.contains(selection) ? state.history[selection] : nil
+        // A refund waiting for the App Store's decision is what approve and decline decide first.
+        if command == .approve || command == .decline, let selected, state.refundRequests[selected.id] != nil {
+            return decideRefund(&state, selected.id, approve: command == .approve)
+        }
         let action: ManageAction?
         switch command {
         case .up:
@@ -83,6 +87,17 @@ extension Reducer {
         default: return []
         }
         guard let action else { return [] }
+        return [.manage(action), .refresh(account: state.account.name)]
+    }
+
+    /// The App Store's decision on a refund this session asked for: granted for the reason the
+    /// customer gave, or declined (servers hear REFUND or REFUND_DECLINED).
+    static func decideRefund(_ state: inout AppState, _ id: String, approve: Bool) -> [Effect] {
+        guard let reason = state.refundRequests.removeValue(forKey: id) else { return [] }
+        let strings = UIStrings(state.language)
+        let title = Presentation.title(state, transaction: id)
+        say(&state, approve ? strings.refundApproved(title) : strings.refundDeclined(title))
+        let action: ManageAction = approve ? .refund(id, reason: reason.revocationReason) : .declineRefund(id)
         return [.manage(action), .refresh(account: state.account.name)]
     }
 
