@@ -21,6 +21,10 @@ public struct WireControls: Codable, Sendable, Hashable {
     public var dropOrderIds: Bool?
     public var billingIssues: Bool?
     public var gracePeriod: Bool?
+    /// On, `nextOutcome` applies to every payment until changed (Xcode's fail-transactions switch).
+    public var everyPurchase: Bool?
+    /// On, refund requests are granted at once; off, they wait for the App Store's decision.
+    public var autoApproveRefunds: Bool?
     /// API name → `fail:CODE`, `network[:CODE]` or `cancel`; the whole map replaces the current one.
     public var apiErrors: [String: String]?
 
@@ -29,6 +33,7 @@ public struct WireControls: Codable, Sendable, Hashable {
         case nextOutcome, productOutcomes, latencyMilliseconds, askToBuy, paymentsAllowed, timeRate, storefront,
             account, verification
         case dropOrderIds, billingIssues, gracePeriod, apiErrors
+        case everyPurchase, autoApproveRefunds
     }
 
     public init(_ controls: TestControls) {
@@ -44,6 +49,8 @@ public struct WireControls: Codable, Sendable, Hashable {
         dropOrderIds = controls.dropOrderIds
         billingIssues = controls.billingIssues
         gracePeriod = controls.gracePeriod
+        everyPurchase = controls.everyPurchase
+        autoApproveRefunds = controls.autoApproveRefunds
         apiErrors = Dictionary(
             uniqueKeysWithValues: controls.apiErrors.map { ($0.key.rawValue, PaymentOutcome(failure: $0.value).token) })
     }
@@ -58,6 +65,7 @@ public struct WireControls: Codable, Sendable, Hashable {
             (.paymentsAllowed, paymentsAllowed.map(Self.flag)), (.timeRate, timeRate), (.storefront, storefront),
             (.account, account), (.verification, verification), (.dropOrderId, dropOrderIds.map(Self.flag)),
             (.billingIssues, billingIssues.map(Self.flag)), (.gracePeriod, gracePeriod.map(Self.flag)),
+            (.everyPurchase, everyPurchase.map(Self.flag)), (.autoApproveRefunds, autoApproveRefunds.map(Self.flag)),
         ]
         for case (let setting, let value?) in settings {
             try setting.apply(value, to: &controls, catalog: catalog)

@@ -14,6 +14,8 @@ public enum ControlSetting: String, CaseIterable, Sendable, Hashable {
     case verification
     case billingIssues = "billing-issues"
     case gracePeriod = "grace-period"
+    case everyPurchase = "every-purchase"
+    case autoApproveRefunds = "auto-approve-refunds"
 
     /// The field of `PUT /admin/controls` that carries this setting.
     public var wireField: String {
@@ -29,13 +31,17 @@ public enum ControlSetting: String, CaseIterable, Sendable, Hashable {
         case .verification: "verification"
         case .billingIssues: "billingIssues"
         case .gracePeriod: "gracePeriod"
+        case .everyPurchase: "everyPurchase"
+        case .autoApproveRefunds: "autoApproveRefunds"
         }
     }
 
     /// What a value may be, for help texts and error messages.
     public var accepted: String {
         switch self {
-        case .askToBuy, .paymentsAllowed, .dropOrderId, .billingIssues, .gracePeriod: Switch.inWords
+        case .askToBuy, .paymentsAllowed, .dropOrderId, .billingIssues, .gracePeriod, .everyPurchase,
+            .autoApproveRefunds:
+            Switch.inWords
         case .timeRate: "one of \(TimeRate.allCases.map(\.token).joined(separator: ", "))"
         case .storefront: "a storefront of the catalog (ISO 3166 alpha-3), or an empty value for the account's own"
         case .account: "an account of the catalog, or an empty value for the catalog's default"
@@ -53,6 +59,8 @@ public enum ControlSetting: String, CaseIterable, Sendable, Hashable {
         case .dropOrderId: controls.dropOrderIds = try flag(value)
         case .billingIssues: controls.billingIssues = try flag(value)
         case .gracePeriod: controls.gracePeriod = try flag(value)
+        case .everyPurchase: controls.everyPurchase = try flag(value)
+        case .autoApproveRefunds: controls.autoApproveRefunds = try flag(value)
         case .timeRate: controls.timeRate = try parsed(value, TimeRate(token: value))
         case .nextOutcome: controls.nextOutcome = try parsed(value, PaymentOutcome(token: value))
         case .latency:
@@ -94,6 +102,8 @@ public enum ControlSetting: String, CaseIterable, Sendable, Hashable {
         case .dropOrderId: Switch(controls.dropOrderIds).rawValue
         case .billingIssues: Switch(controls.billingIssues).rawValue
         case .gracePeriod: Switch(controls.gracePeriod).rawValue
+        case .everyPurchase: Switch(controls.everyPurchase).rawValue
+        case .autoApproveRefunds: Switch(controls.autoApproveRefunds).rawValue
         case .timeRate: controls.timeRate.token
         case .nextOutcome: controls.nextOutcome.token
         case .latency: String(controls.latencyMilliseconds)

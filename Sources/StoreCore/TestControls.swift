@@ -2,8 +2,13 @@ import StoreKitModel
 
 /// The test controls of Xcode's `SKTestSession`, persisted with the store.
 public struct TestControls: Sendable, Hashable {
-    /// Applies to the next payment only, then returns to `success`.
+    /// Applies to the next payment only, then returns to `success` (unless `everyPurchase`).
     public var nextOutcome: PaymentOutcome = .success
+    /// Xcode's fail-transactions switch: on, `nextOutcome` stays for every payment until changed.
+    public var everyPurchase: Bool = false
+    /// On, a refund request is granted as soon as it is made, as Xcode's test environment does;
+    /// off, it waits for the App Store's decision (`refund` grants it, `declineRefund` refuses it).
+    public var autoApproveRefunds: Bool = false
     /// Applies to every payment of a product until removed.
     public var productOutcomes: [String: PaymentOutcome] = [:]
     public var latencyMilliseconds: Int = 0

@@ -192,7 +192,7 @@ extension SimulatedStore {
         let chosen =
             forced ?? oneShot ?? controls.productOutcomes[payment.productId]
             ?? controls.apiErrors[.purchase].map(PaymentOutcome.init(failure:)) ?? .success
-        if forced == nil, oneShot != nil { controls.nextOutcome = .success }
+        if forced == nil, oneShot != nil, !controls.everyPurchase { controls.nextOutcome = .success }
         let forced = chosen
         if forced == .success && (controls.askToBuy || account.askToBuy) { return .deferred }
         return forced

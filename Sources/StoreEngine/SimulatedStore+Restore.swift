@@ -23,7 +23,7 @@ extension SimulatedStore {
                 default: nil
                 }
             guard failure != nil else { return nil }
-            controls.nextOutcome = .success
+            if !controls.everyPurchase { controls.nextOutcome = .success }
             try controls.save(db)
             return failure
         }

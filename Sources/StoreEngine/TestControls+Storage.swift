@@ -36,6 +36,8 @@ extension TestControls {
         controls.dropOrderIds = value("dropOrderIds") == "1"
         controls.billingIssues = value("billingIssues") == "1"
         controls.gracePeriod = value("gracePeriod") == "1"
+        controls.everyPurchase = value("everyPurchase") == "1"
+        controls.autoApproveRefunds = value("autoApproveRefunds") == "1"
         for line in (value("apiErrors") ?? "").split(separator: "\n") {
             let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2, let api = SimulatedAPI(rawValue: parts[0]),
@@ -63,6 +65,8 @@ extension TestControls {
         try set("dropOrderIds", dropOrderIds ? "1" : "0")
         try set("billingIssues", billingIssues ? "1" : "0")
         try set("gracePeriod", gracePeriod ? "1" : "0")
+        try set("everyPurchase", everyPurchase ? "1" : "0")
+        try set("autoApproveRefunds", autoApproveRefunds ? "1" : "0")
         try set(
             "apiErrors",
             apiErrors.sorted { $0.key.rawValue < $1.key.rawValue }.map {

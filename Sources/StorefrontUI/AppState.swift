@@ -54,6 +54,11 @@ public struct AppState: Sendable, Equatable {
     public var transactionPane = TransactionPane()
     /// Whose transactions the manager lists: the signed-in account's, or every account's.
     public var managerView = ManagerView()
+    /// Refunds this session asked for that wait for the App Store's decision, with the reason
+    /// given: the manager's approve and decline keys decide them.
+    public var refundRequests: [String: RefundRequestReason] = [:]
+    /// StoreKit's messages shown this session: each once a launch, as StoreKit delivers them.
+    public var messagesShown: Set<StoreMessage> = []
 
     public init(
         catalog: Catalog, storeLabel: String, language: Language, account: Account, storefront: Storefront,
@@ -219,6 +224,31 @@ public enum Sheet: Sendable, Hashable {
     case redeemCode(String)
     /// The app crashed delivering a transaction: launch it again, or install the fixed build.
     case appCrashed(AppCrashReport)
+    /// One of StoreKit's own messages (`Message`): the store shows it over the app.
+    case storeMessage(StoreMessage)
+    /// An Ask to Buy account's purchase: the child asks a parent before the request is sent.
+    case askPermission(ConfirmPurchase)
+}
+
+/// A message StoreKit shows over the app (`Message.Reason`) about one subscription.
+public struct StoreMessage: Sendable, Hashable {
+    public enum Reason: Sendable, Hashable {
+        /// A price increase waits for the subscriber's consent.
+        case priceIncreaseConsent
+        /// A renewal could not bill: the subscriber updates the payment method.
+        case billingIssue
+    }
+
+    public var reason: Reason
+    /// The subscription's latest period, which the manage actions take.
+    public var transactionId: String
+    public var productId: String
+
+    public init(reason: Reason, transactionId: String, productId: String) {
+        self.reason = reason
+        self.transactionId = transactionId
+        self.productId = productId
+    }
 }
 
 /// The cancellation sheet's state: the subscription, the row of the subscriptions sheet it came
@@ -266,6 +296,8 @@ public struct ConfirmPurchase: Sendable, Hashable {
     public var offerId: String?
     /// How the subscription is paid, chosen with `b` where the monthly plan is offered.
     public var billingPlan: BillingPlanType
+    /// An Ask to Buy account asked a parent (the Ask Permission sheet): the request may be sent.
+    public var permissionAsked = false
 
     public init(
         productId: String, quantity: Int, pendingIds: [String], acknowledged: Bool = false, offerId: String? = nil,

@@ -4,17 +4,18 @@ import StoreKitModel
 
 /// The rows of the test-controls panel: each reads its value from `TestControls` and steps it.
 public enum ControlRow: Int, CaseIterable, Sendable {
-    case nextOutcome, latency, askToBuy, paymentsAllowed, timeRate, verification, dropOrderIds, storefront, account,
-        billingIssues, gracePeriod, apiErrors
+    case nextOutcome, everyPurchase, productOutcome, latency, askToBuy, paymentsAllowed, timeRate, verification,
+        dropOrderIds, storefront, account, billingIssues, gracePeriod, apiErrors, apiErrorCode, autoApproveRefunds
 
     static let outcomes: [PaymentOutcome] =
         [.success, .cancel, .deferred, .interrupted]
         + SKErrorCode.allCases.filter { $0 != .paymentCancelled }.map(PaymentOutcome.fail)
         + URLErrorCode.allCases.map(PaymentOutcome.network)
-    /// The API-error row steps through one simulated `SKError.unknown` per API; other errors
-    /// and several at once are set with `manage set api-error`.
-    static let apiErrorChoices: [[SimulatedAPI: StoreError]] =
-        [[:]] + SimulatedAPI.allCases.map { [$0: .storeKit(.unknown)] }
+    /// The selected product's row steps through no outcome of its own, then every outcome.
+    static let productOutcomes: [PaymentOutcome?] = [nil] + outcomes.map(Optional.some)
+    /// The errors an API can be given: every SKError and URLError code.
+    static let apiErrorCodes: [StoreError] =
+        SKErrorCode.allCases.map(StoreError.storeKit) + URLErrorCode.allCases.map(StoreError.network)
     static let latencies = [0, 250, 500, 1_000, 2_000, 5_000, 10_000]
     static let verifications: [VerificationFailure?] =
         [nil, .unreachable]
@@ -23,6 +24,10 @@ public enum ControlRow: Int, CaseIterable, Sendable {
     public func label(_ strings: UIStrings) -> String {
         switch self {
         case .nextOutcome: strings.controlNextOutcome
+        case .everyPurchase: strings.controlEveryPurchase
+        case .productOutcome: strings.controlProductOutcome
+        case .apiErrorCode: strings.controlAPIErrorCode
+        case .autoApproveRefunds: strings.controlAutoApproveRefunds
         case .latency: strings.controlLatency
         case .askToBuy: strings.controlAskToBuy
         case .paymentsAllowed: strings.controlPaymentsAllowed
@@ -42,6 +47,15 @@ public enum ControlRow: Int, CaseIterable, Sendable {
         let strings = UIStrings(state.language)
         switch self {
         case .nextOutcome: return strings.outcome(controls.nextOutcome)
+        case .everyPurchase: return strings.outcomeScope(everyPurchase: controls.everyPurchase)
+        case .productOutcome:
+            guard let product = state.selectedProduct else { return strings.none }
+            let outcome = controls.productOutcomes[product.id].map(strings.outcome) ?? strings.none
+            return "\(product.title.text(in: state.language)): \(outcome)"
+        case .apiErrorCode:
+            guard let error = controls.apiErrors.values.first else { return strings.none }
+            return strings.outcome(PaymentOutcome(failure: error))
+        case .autoApproveRefunds: return strings.onOff(controls.autoApproveRefunds)
         case .latency: return "\(controls.latencyMilliseconds) ms"
         case .askToBuy: return strings.onOff(controls.askToBuy)
         case .paymentsAllowed: return strings.onOff(controls.paymentsAllowed)
@@ -88,17 +102,32 @@ public enum ControlRow: Int, CaseIterable, Sendable {
     }
 
     /// The controls with this row stepped forward (+1) or back (-1); nil for rows that open a picker.
-    func step(_ controls: TestControls, by delta: Int) -> TestControls? {
+    /// `product`: the product selected in the list, whose own outcome the product row sets.
+    func step(_ controls: TestControls, by delta: Int, product: String? = nil) -> TestControls? {
         var next = controls
         switch self {
         case .nextOutcome: next.nextOutcome = Self.cycle(Self.outcomes, controls.nextOutcome, delta)
+        case .everyPurchase: next.everyPurchase.toggle()
+        case .productOutcome:
+            guard let product else { return controls }
+            next.productOutcomes[product] = Self.cycle(Self.productOutcomes, controls.productOutcomes[product], delta)
+        case .apiErrorCode:
+            // Every API set gets the code: one code at a time here, a mix with `manage set api-error`.
+            guard let current = controls.apiErrors.values.first else { return controls }
+            let code = Self.cycle(Self.apiErrorCodes, current, delta)
+            next.apiErrors = controls.apiErrors.mapValues { _ in code }
+        case .autoApproveRefunds: next.autoApproveRefunds.toggle()
         case .latency: next.latencyMilliseconds = Self.cycle(Self.latencies, controls.latencyMilliseconds, delta)
         case .askToBuy: next.askToBuy.toggle()
         case .paymentsAllowed: next.paymentsAllowed.toggle()
         case .timeRate: next.timeRate = Self.cycle(TimeRate.allCases, controls.timeRate, delta)
         case .billingIssues: next.billingIssues.toggle()
         case .gracePeriod: next.gracePeriod.toggle()
-        case .apiErrors: next.apiErrors = Self.cycle(Self.apiErrorChoices, controls.apiErrors, delta)
+        case .apiErrors:
+            // The API steps; the code chosen on the next row stays (SKError 0 until one is).
+            let code = controls.apiErrors.values.first ?? .storeKit(.unknown)
+            let choices: [[SimulatedAPI: StoreError]] = [[:]] + SimulatedAPI.allCases.map { [$0: code] }
+            next.apiErrors = Self.cycle(choices, controls.apiErrors, delta)
         case .verification:
             next.verificationFailure = Self.cycle(Self.verifications, controls.verificationFailure, delta)
         case .dropOrderIds: next.dropOrderIds.toggle()

@@ -14,6 +14,8 @@ public enum Command: Sendable, Hashable, CaseIterable {
     case increase, decrease, toggle
     case approve, decline, resolve, refund, expire, renew, delete, clearAll, reset, autoRenew, priceIncrease,
         stopSharing
+    /// The test controls: erase everything the store holds (a second press confirms).
+    case resetStore
     /// Answers to a question (quit while a payment is in flight?) and the key that closes a message.
     case yes, no, dismiss
     /// The crash screen: launch the app again, or install the fixed build first.
@@ -55,6 +57,8 @@ public struct KeyBinding: Sendable {
         case message
         /// The screen of an app that crashed delivering a transaction.
         case crash
+        /// StoreKit's own messages over the app: a price increase, a billing issue, Ask Permission.
+        case storeMessage
     }
 }
 
@@ -154,11 +158,13 @@ public enum KeyBindings {
             help: ("every account's transactions, or this account's (a parent approves here)", "所有账户或本账户的交易（家长在此批准）"),
             scope: .manager, short: ("all accounts", "所有账户")),
         KeyBinding(
-            keys: [.character("Y")], command: .approve, help: ("approve Ask to Buy", "批准购买请求"), scope: .manager,
+            keys: [.character("Y")], command: .approve,
+            help: ("approve Ask to Buy or a refund request", "批准购买请求或退款申请"), scope: .manager,
             short: ("approve", "批准")),
         KeyBinding(
             keys: [.character("D")], command: .decline,
-            help: ("decline Ask to Buy, or a pending price increase", "拒绝购买请求或待同意的涨价"), scope: .manager,
+            help: ("decline Ask to Buy, a refund request or a pending price increase", "拒绝购买请求、退款申请或待同意的涨价"),
+            scope: .manager,
             short: ("decline", "拒绝")),
         KeyBinding(
             keys: [.character("I")], command: .resolve,
@@ -190,9 +196,12 @@ public enum KeyBindings {
             keys: [.character("C")], command: .clearAll, help: ("clear all transactions", "清除所有交易"), scope: .manager,
             short: ("clear", "清除")),
         KeyBinding(
-            keys: [.character("Z")], command: .reset, help: ("reset controls and store to defaults", "将控制与商店重置为默认"),
-            scope: .controls,
-            short: ("reset all", "全部重置")),
+            keys: [.character("Z")], command: .reset, help: ("reset the test controls to defaults", "将测试控制重置为默认"),
+            scope: .controls, short: ("reset controls", "重置控制")),
+        KeyBinding(
+            keys: [.character("E")], command: .resetStore,
+            help: ("erase the store: every transaction, and the controls (press twice)", "清空商店：所有交易及控制（按两次）"),
+            scope: .controls, short: ("erase store", "清空商店")),
         KeyBinding(keys: [.character("?")], command: .help, help: ("this help", "此帮助"), scope: .everywhere),
         KeyBinding(
             keys: [.control("s")], command: .screenshot,
@@ -216,6 +225,12 @@ public enum KeyBindings {
         KeyBinding(
             keys: [.character("x")], command: .fixApp, help: ("install the fixed build, then launch", "安装修复后的版本，然后启动"),
             scope: .crash, short: ("fixed build", "修复版本")),
+        KeyBinding(
+            keys: [.enter], command: .yes, help: ("agree, update the payment method, or ask", "同意、更新付款方式或请求"),
+            scope: .storeMessage, short: ("agree", "同意")),
+        KeyBinding(
+            keys: [.character("d")], command: .decline, help: ("decline the price increase", "拒绝涨价"),
+            scope: .storeMessage, short: ("decline", "拒绝")),
     ]
 
     /// The command for a key in the given scope: the scope's own bindings first, then the ones

@@ -116,7 +116,7 @@ struct KeyHints {
     var controls: String {
         line([
             item([.up, .down], .everywhere, ("choose", "选择")), item([.toggle], .controls, ("change", "更改"), count: 3),
-            item([.reset], .controls), item([.close], .everywhere),
+            item([.reset], .controls), item([.resetStore], .controls), item([.close], .everywhere),
         ])
     }
 
@@ -157,6 +157,24 @@ struct KeyHints {
 
     var crash: String {
         line([item([.relaunch], .crash), item([.fixApp], .crash), item([.manager], .main), item([.quit], .everywhere)])
+    }
+
+    var priceIncreaseConsent: String {
+        line([
+            item([.yes], .storeMessage), item([.decline], .storeMessage),
+            item([.close], .everywhere, ("not now", "以后再说")),
+        ])
+    }
+
+    var billingIssue: String {
+        line([
+            item([.yes], .storeMessage, ("update payment", "更新付款方式")),
+            item([.close], .everywhere, ("not now", "以后再说")),
+        ])
+    }
+
+    var askPermission: String {
+        line([item([.yes], .storeMessage, ("ask", "请求")), item([.close], .everywhere, ("not now", "以后再说"))])
     }
 
     var question: String {

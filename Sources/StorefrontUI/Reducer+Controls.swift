@@ -3,7 +3,8 @@ import StoreCore
 import StoreKitModel
 
 extension Reducer {
-    /// The test-controls sheet: move between rows, step a value (written at once); reset asks twice.
+    /// The test-controls sheet: move between rows, step a value (written at once), reset the
+    /// controls; erasing the store asks twice.
     static func controlsKey(_ state: inout AppState, _ key: Key, _ selection: Int) -> [Effect] {
         let rows = ControlRow.allCases
         let row = rows[max(0, min(rows.count - 1, selection))]
@@ -13,16 +14,27 @@ extension Reducer {
         case .up: state.sheet = .testControls(selection: max(0, selection - 1))
         case .down: state.sheet = .testControls(selection: min(rows.count - 1, selection + 1))
         case .toggle:
-            let delta = key == .left ? -1 : 1
-            if let next = row.step(state.controls, by: delta) {
-                state.controls = next
-                return [.setControls(next)]
+            if row == .storefront || row == .account {
+                return mainCommand(&state, row == .storefront ? .storefront : .account)
             }
-            return mainCommand(&state, row == .storefront ? .storefront : .account)
+            let delta = key == .left ? -1 : 1
+            guard let next = row.step(state.controls, by: delta, product: state.selectedProduct?.id),
+                next != state.controls
+            else { return [] }
+            setControls(&state, next)
+            return [.setControls(next)]
         case .reset:
-            guard state.armed == .reset else {
-                state.armed = .reset
-                say(&state, UIStrings(state.language).pressAgainToReset, .warning)
+            // The controls only: what the store holds stays (the store's reset is its own key).
+            var defaults = TestControls(seed: state.catalog.settings)
+            defaults.storefront = state.controls.storefront
+            defaults.account = state.controls.account
+            setControls(&state, defaults)
+            say(&state, UIStrings(state.language).controlsResetDone)
+            return [.setControls(defaults)]
+        case .resetStore:
+            guard state.armed == .resetStore else {
+                state.armed = .resetStore
+                say(&state, UIStrings(state.language).pressAgainToResetStore, .warning)
                 return []
             }
             state.armed = nil
@@ -36,5 +48,12 @@ extension Reducer {
         default: break
         }
         return []
+    }
+
+    /// The controls line under the header comes and goes with the defaults, so the list's page
+    /// changes with them: the selection stays on screen.
+    static func setControls(_ state: inout AppState, _ controls: TestControls) {
+        state.controls = controls
+        state.list.keepVisible(page: state.layout.listRows)
     }
 }

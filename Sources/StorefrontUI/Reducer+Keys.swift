@@ -195,6 +195,10 @@ extension Reducer {
             return messageCommand(&state, KeyBindings.command(for: key, in: .message))
         case .appCrashed:
             return crashCommand(&state, KeyBindings.command(for: key, in: .crash))
+        case .storeMessage(let message):
+            return storeMessageKey(&state, key, message)
+        case .askPermission(let confirm):
+            return askPermissionKey(&state, key, confirm)
         }
     }
 

@@ -14,6 +14,10 @@ extension Reducer {
             state.armedTransaction = nil
         }
         let selected = rows.indices.contains(selection) ? rows[selection] : nil
+        // A refund waiting for the App Store's decision is what approve and decline decide first.
+        if command == .approve || command == .decline, let selected, state.refundRequests[selected.id] != nil {
+            return decideRefund(&state, selected.id, approve: command == .approve)
+        }
         switch command {
         case .up: state.sheet = .transactionManager(selection: max(0, selection - 1))
         case .down: state.sheet = .transactionManager(selection: max(0, min(count - 1, selection + 1)))
@@ -186,6 +190,17 @@ extension Reducer {
         case .transactionManager?, .transactionInspector?: return [.loadEveryAccount]
         default: return []
         }
+    }
+
+    /// The App Store's decision on a refund this session asked for: granted for the reason the
+    /// customer gave, or declined (servers hear REFUND or REFUND_DECLINED).
+    static func decideRefund(_ state: inout AppState, _ id: String, approve: Bool) -> [Effect] {
+        guard let reason = state.refundRequests.removeValue(forKey: id) else { return [] }
+        let strings = UIStrings(state.language)
+        let title = Presentation.title(state, transaction: id)
+        say(&state, approve ? strings.refundApproved(title) : strings.refundDeclined(title))
+        let action: ManageAction = approve ? .refund(id, reason: reason.revocationReason) : .declineRefund(id)
+        return [.manage(action), .refresh(account: state.account.name)]
     }
 
     /// The renewal info of the subscription `transaction` belongs to, while the account has it.

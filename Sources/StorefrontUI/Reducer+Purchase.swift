@@ -136,10 +136,12 @@ extension Reducer {
         state.history = snapshot.history
         keepManagerSelection(&state)
         state.pending = snapshot.pending
-        state.list.keepVisible(page: state.layout.listRows)
         state.balances = snapshot.balances
         state.entitlements = snapshot.entitlements
         state.controls = snapshot.controls
+        // After the controls: their line under the header changes the list's page too.
+        state.list.keepVisible(page: state.layout.listRows)
+        showStoreMessage(&state)
         // Changed by another process (approved from another terminal): not handled here yet. One
         // that crashed the app waits for the app to be launched again (the crash screen's keys).
         let unhandled = snapshot.pending.filter { payment in
@@ -169,6 +171,11 @@ extension Reducer {
     }
 
     static func confirmPurchase(_ state: inout AppState, _ confirm: ConfirmPurchase) -> [Effect] {
+        // As on a child's device, the request goes to a parent only once the child asks.
+        if asksToBuy(state), !confirm.permissionAsked {
+            state.sheet = .askPermission(confirm)
+            return []
+        }
         state.sheet = nil
         say(&state, UIStrings(state.language).purchasing(Presentation.title(state, product: confirm.productId)))
         // Up front is what a payment without a plan pays, as StoreKit's purchase without the option.

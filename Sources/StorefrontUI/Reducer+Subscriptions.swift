@@ -103,8 +103,8 @@ extension Reducer {
         return []
     }
 
-    /// Choose a reason, then Enter submits (servers hear CONSUMPTION_REQUEST with it; the test
-    /// environment then approves at once, as Xcode's does) or Esc cancels (`userCancelled`).
+    /// Choose a reason, then Enter submits (servers hear CONSUMPTION_REQUEST with it; it waits for
+    /// the App Store's decision unless refunds are approved at once) or Esc cancels (`userCancelled`).
     static func refundRequestKey(_ state: inout AppState, _ key: Key, _ request: RefundRequest) -> [Effect] {
         let strings = UIStrings(state.language)
         var request = request
@@ -117,12 +117,18 @@ extension Reducer {
                 return []
             }
             state.sheet = nil
-            say(&state, strings.refundSubmitted(Presentation.title(state, transaction: request.transactionId)))
+            let title = Presentation.title(state, transaction: request.transactionId)
             let reason = RefundRequestReason.allCases[min(request.reason, refundReasonCount - 1)]
+            // The store grants it at once when told to (a test control); otherwise it waits for
+            // the App Store's decision, which the transaction manager makes.
+            if state.controls.autoApproveRefunds {
+                say(&state, strings.refundSubmitted(title))
+            } else {
+                state.refundRequests[request.transactionId] = reason
+                say(&state, strings.refundWaiting(title))
+            }
             return [
-                .manage(.requestRefund(request.transactionId, reason: reason)),
-                .manage(.refund(request.transactionId, reason: reason.revocationReason)),
-                .refresh(account: state.account.name),
+                .manage(.requestRefund(request.transactionId, reason: reason)), .refresh(account: state.account.name),
             ]
         case .close:
             state.sheet = nil

@@ -24,6 +24,9 @@ public enum Reducer {
         // Whichever action changed the products, the storefront, the locale or the language, the
         // list's display prices follow, here once rather than in each of those actions.
         if state.list.pricing != state.pricing { state.list.reprice(for: state.pricing) }
+        // Likewise the list's page: a line above it (the controls' line, a filter, a message) may
+        // come or go with any action, and the selection stays on screen.
+        state.list.keepVisible(page: state.layout.listRows)
         return effects
     }
 

@@ -90,6 +90,10 @@ enum Sheets {
             return (strings.cancelTitle, cancellation(sheet, state, strings), hints.cancelSubscription)
         case .appCrashed(let crash):
             return (strings.crashTitle, crashLines(crash, state, strings), hints.crash)
+        case .storeMessage(let message):
+            return storeMessage(message, state, strings, hints)
+        case .askPermission(let confirm):
+            return (strings.askPermissionTitle, askPermission(confirm, state, strings), hints.askPermission)
         case .redeemCode(let code):
             return (
                 strings.redeemTitle,
@@ -246,7 +250,7 @@ enum Sheets {
     /// Where each key works, in the order a user meets the screens, each key with what it does;
     /// a description too long for the box wraps under itself, so nothing is cut at any width.
     static let helpSections: [KeyBinding.Scope] = [
-        .main, .everywhere, .confirm, .subscriptions, .controls, .manager, .crash,
+        .main, .everywhere, .confirm, .storeMessage, .subscriptions, .controls, .manager, .crash,
     ]
 
     static func crashLines(_ crash: AppCrashReport, _ state: AppState, _ strings: UIStrings) -> [Line] {

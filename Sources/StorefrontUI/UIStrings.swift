@@ -553,6 +553,7 @@ public struct UIStrings: Sendable {
         case .question: pick("Questions", "问题")
         case .message: pick("Messages", "消息")
         case .crash: pick("The app crashed", "应用崩溃了")
+        case .storeMessage: pick("App Store messages", "App Store 消息")
         }
     }
     var restoreTitle: String { pick("Restore purchases", "恢复购买") }
@@ -607,12 +608,7 @@ public struct UIStrings: Sendable {
                 "Press \(key) again to delete \(transactionId); it cannot be undone.",
                 "再按 \(key) 删除 \(transactionId)；无法撤销。")
     }
-    var pressAgainToReset: String {
-        pick(
-            "Press \(keys.key(.reset, .controls)) again to reset the store and the controls.",
-            "再按 \(keys.key(.reset, .controls)) 重置商店和控制。")
-    }
-    var controlNextOutcome: String { pick("Next purchase (once)", "下一次购买（一次）") }
+    var controlNextOutcome: String { pick("Purchase outcome", "购买结果") }
     var controlLatency: String { pick("Latency", "延迟") }
     var controlAskToBuy: String { pick("Ask to Buy", "购买请求") }
     var controlPaymentsAllowed: String { pick("Payments allowed", "允许付款") }

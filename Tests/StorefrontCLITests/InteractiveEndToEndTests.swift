@@ -60,7 +60,7 @@ import Testing
     @Test func askToBuyIsApprovedInTheTransactionManagerAndDelivered() throws {
         let session = try App().launch()
         defer { session.kill() }
-        try session.sendKeys("t", "Down", "Down", "Enter")
+        try session.sendKeys("t", "Down", "Down", "Down", "Down", "Enter")
         try session.waitUntil("Ask to Buy is on") {
             $0.contains("Ask to Buy") && $0.range(of: #"Ask to Buy\s+on"#, options: .regularExpression) != nil
         }
@@ -71,6 +71,9 @@ import Testing
         try session.waitFor(text: "Product ID  com.example.storefront.removeads")
         try session.sendKeys("Enter")
         try session.waitFor(text: "Confirm your in-app purchase")
+        try session.sendKeys("Enter")
+        // The child asks first, as StoreKit's Ask Permission sheet has it; only then is the request sent.
+        try session.waitFor(text: "Ask your parent to buy Remove Ads ($2.99)?")
         try session.sendKeys("Enter")
         try session.waitFor(text: "waiting for a parent · not charged")
         try session.waitFor(text: "1 Ask to Buy request waiting for a parent — not charged")
@@ -88,7 +91,7 @@ import Testing
         var session = try app.launch()
         defer { session.kill() }
         // Latency 5 s and an unreachable verification server: the purchase is still in flight when killed.
-        try session.sendKeys("t", "Down")
+        try session.sendKeys("t", "Down", "Down", "Down")
         for _ in 0..<5 { try session.sendKeys("Right") }
         try session.waitFor(text: "5000 ms")
         for _ in 0..<4 { try session.sendKeys("Down") }
@@ -109,7 +112,9 @@ import Testing
             $0.contains("Pending payments") && $0.contains("waiting for the server to confirm the receipt")
         }
         // The server comes back: verification succeeds, the transaction is finished, the banner goes.
-        try session.sendKeys("Escape", "t", "Down", "Down", "Down", "Down", "Down", "Left")
+        try session.sendKeys("Escape", "t")
+        for _ in 0..<7 { try session.sendKeys("Down") }
+        try session.sendKeys("Left")
         try session.waitFor(text: "succeeds")
         try session.sendKeys("Escape", "R")
         try session.waitUntil("the banner is gone") {

@@ -32,6 +32,8 @@ import Testing
         try session.sendKeys("/")
         try session.type("remove ads")
         try session.sendKeys("Enter", "Enter", "Enter")
+        try session.waitFor(text: "Ask Permission")
+        try session.sendKeys("Enter")
         try session.waitFor(text: "waiting for a parent · not charged")
         try session.sendKeys("m")
         try session.waitFor(text: "Transaction manager")

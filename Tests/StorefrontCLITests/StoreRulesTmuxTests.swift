@@ -27,7 +27,11 @@ import Testing
         try session.waitFor(text: "Premium Monthly renews in 7 d")
         try session.sendKeys("f")
         try session.waitFor(text: "Request a refund of Premium Monthly ($0.00)?")
-        try session.sendKeys("Down", "Enter")
+        // Esc then drops the filter, whose line would cover the status.
+        try session.sendKeys("Down", "Enter", "Escape")
+        // It waits for the App Store's decision, which the transaction manager gives.
+        try session.waitFor(text: "it waits for the App Store")
+        try session.sendKeys("m", "Y", "Escape")
         try session.waitUntil("the transaction reads refunded and the subscription is gone") {
             $0.contains("refunded") && !$0.contains("Subscribed")
         }
@@ -57,6 +61,8 @@ import Testing
         try session.sendKeys("/")
         try session.type("premium monthly")
         try session.sendKeys("Enter", "Enter", "Enter")
+        try session.waitFor(text: "Billing Problem")
+        try session.sendKeys("Escape")
         try session.waitUntil("the free week ends in 2 s and its renewal cannot bill") {
             $0.contains("in billing retry (no access)")
         }

@@ -16,7 +16,7 @@ import Testing
         + [
             (.buy, .confirm), (.billingPlan, .confirm), (.increase, .confirm), (.decrease, .confirm),
             (.close, .confirm), (.toggle, .controls),
-            (.reset, .controls),
+            (.reset, .controls), (.resetStore, .controls),
             (.yes, .question), (.no, .question), (.dismiss, .message), (.close, .message),
         ]
         + [Command.inspect, .allAccounts, .approve, .decline, .resolve, .refund, .expire, .renew, .delete, .clearAll]
@@ -47,7 +47,7 @@ import Testing
         #expect(english.footer(width: 60) == "q quit  Enter buy  / filter  i details  ? all keys")
         #expect(english.footer(width: 8) == "? all keys", "the way to every key stays when nothing else fits")
         #expect(english.confirm == "Enter buy   +/- quantity   Esc cancel")
-        #expect(english.controls == "↑/↓ choose  ←/→/Enter change  Z reset all  Esc close")
+        #expect(english.controls == "↑/↓ choose  ←/→/Enter change  Z reset controls  E erase store  Esc close")
         #expect(english.question == "y quit  n stay")
         #expect(KeyHints(language: .english, ascii: true).details == "Enter buy   Up/Down other products   Esc closes")
         #expect(KeyHints(language: .simplifiedChinese, ascii: false).message == "Enter/Esc 关闭")

@@ -585,19 +585,100 @@ import Testing
         store.press(.right, effects: [.setControls(expected)]) { $0.controls.nextOutcome = .cancel }
         expected.nextOutcome = .success
         store.press(.left, effects: [.setControls(expected)]) { $0.controls.nextOutcome = .success }
-        store.press(.down) { $0.sheet = .testControls(selection: 1) }
-        store.press(.down) { $0.sheet = .testControls(selection: 2) }
+        store.arrange { $0.sheet = .testControls(selection: ControlRow.askToBuy.rawValue - 1) }
+        store.press(.down) { $0.sheet = .testControls(selection: ControlRow.askToBuy.rawValue) }
         expected.askToBuy = true
         store.press(.enter, effects: [.setControls(expected)]) { $0.controls.askToBuy = true }
-        store.press(.character("Z")) {  // armed
-            $0.armed = .reset
-            $0.status = Self.status("Press Z again to reset the store and the controls.", .warning)
+        // Z resets the controls alone, at once: the store keeps every transaction.
+        store.press(.character("Z"), effects: [.setControls(TestControls())]) {
+            $0.controls.askToBuy = false
+            $0.status = Self.status("Test controls reset to the catalog's defaults; the store is unchanged.")
         }
-        store.press(.character("Z"), effects: [.manage(.resetToDefaults), .refresh(account: "alice")]) {
+        // Erasing the store is E, and only its second press erases.
+        store.press(.character("E")) {
+            $0.armed = .resetStore
+            $0.status = Self.status(
+                "Press E again to erase the store: every transaction, purchase and control.", .warning)
+        }
+        store.press(.character("E"), effects: [.manage(.resetToDefaults), .refresh(account: "alice")]) {
             $0.armed = nil
             $0.status = Self.status("Store and test controls reset to the catalog's defaults.")
         }
         store.press(.escape) { $0.sheet = nil }
+    }
+
+    @Test func zResetsTheControlsButKeepsTheStorefrontAndAccountChosen() {
+        var store = ReducerTestStore(F.state())
+        store.arrange {
+            $0.sheet = .testControls(selection: 0)
+            $0.controls.nextOutcome = .fail(.paymentNotAllowed)
+            $0.controls.everyPurchase = true
+            $0.controls.apiErrors = [.purchase: .network(.notConnectedToInternet)]
+            $0.controls.storefront = "JPN"
+        }
+        var expected = TestControls()
+        expected.storefront = "JPN"
+        store.press(.character("Z"), effects: [.setControls(expected)]) {
+            $0.controls = expected
+            $0.status = Self.status("Test controls reset to the catalog's defaults; the store is unchanged.")
+        }
+        // Another key between the two presses disarms the store's erase.
+        store.press(.character("E")) {
+            $0.armed = .resetStore
+            $0.status = Self.status(
+                "Press E again to erase the store: every transaction, purchase and control.", .warning)
+        }
+        store.press(.down) {
+            $0.armed = nil
+            $0.sheet = .testControls(selection: 1)
+        }
+        #expect(UIStrings(.simplifiedChinese).pressAgainToResetStore == "再按 E 清空商店：所有交易、购买和控制。")
+        #expect(UIStrings(.simplifiedChinese).controlsResetDone == "测试控制已重置为目录默认值；商店未变。")
+    }
+
+    @Test func theSelectedProductsOutcomeAndAnyAPIErrorCodeAreSetInTheControls() throws {
+        var store = ReducerTestStore(F.state())
+        let product = try #require(store.state.selectedProduct)
+        store.arrange { $0.sheet = .testControls(selection: ControlRow.productOutcome.rawValue) }
+        var controls = TestControls()
+        controls.productOutcomes[product.id] = .success
+        store.press(.right, effects: [.setControls(controls)]) { $0.controls.productOutcomes[product.id] = .success }
+        controls.productOutcomes[product.id] = .cancel
+        store.press(.right, effects: [.setControls(controls)]) { $0.controls.productOutcomes[product.id] = .cancel }
+        #expect(ControlRow.productOutcome.value(store.state) == "\(product.title.text(in: .english)): cancel")
+        controls.productOutcomes[product.id] = .success
+        store.press(.left, effects: [.setControls(controls)]) { $0.controls.productOutcomes[product.id] = .success }
+        controls.productOutcomes = [:]
+        store.press(.left, effects: [.setControls(controls)]) { $0.controls.productOutcomes = [:] }
+
+        // The code row does nothing until an API fails; then it steps that API's code.
+        store.arrange { $0.sheet = .testControls(selection: ControlRow.apiErrorCode.rawValue) }
+        store.press(.right) { _ in }
+        store.arrange { $0.controls.apiErrors = [.purchase: .storeKit(.unknown)] }
+        controls.apiErrors = [.purchase: .storeKit(.clientInvalid)]
+        store.press(.right, effects: [.setControls(controls)]) { $0.controls.apiErrors = controls.apiErrors }
+        #expect(ControlRow.apiErrorCode.value(store.state) == "SKError 1 clientInvalid")
+        // Stepping the API keeps the code chosen.
+        store.arrange { $0.sheet = .testControls(selection: ControlRow.apiErrors.rawValue) }
+        controls.apiErrors = [SimulatedAPI.allCases[2]: .storeKit(.clientInvalid)]
+        store.press(.right, effects: [.setControls(controls)]) { $0.controls.apiErrors = controls.apiErrors }
+
+        // The outcome can stay for every purchase, and refunds can be approved at once.
+        for row in [ControlRow.everyPurchase, .autoApproveRefunds] {
+            store.arrange { $0.sheet = .testControls(selection: row.rawValue) }
+            if row == .everyPurchase { controls.everyPurchase = true } else { controls.autoApproveRefunds = true }
+            store.press(.right, effects: [.setControls(controls)]) {
+                if row == .everyPurchase {
+                    $0.controls.everyPurchase = true
+                } else {
+                    $0.controls.autoApproveRefunds = true
+                }
+            }
+        }
+        #expect(ControlRow.everyPurchase.value(store.state) == "every purchase")
+        store.arrange { $0.language = .simplifiedChinese }
+        #expect(ControlRow.everyPurchase.value(store.state) == "每次购买")
+        #expect(ControlRow.autoApproveRefunds.label(UIStrings(.simplifiedChinese)) == "自动批准退款")
     }
 
     @Test func anUnreachableStoreIsALineNotASheetAndClearsWhenItAnswers() {
@@ -618,7 +699,7 @@ import Testing
     }
 
     @Test func everyOutcomeAndVerificationFailureCanBeChosen() {
-        #expect(ControlRow.allCases.count == 12)
+        #expect(ControlRow.allCases.count == 16)
         // → steps through these in turn, then starts again.
         let outcomes: [PaymentOutcome] =
             [.success, .cancel, .deferred, .interrupted]

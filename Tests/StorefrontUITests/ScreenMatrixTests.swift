@@ -98,7 +98,24 @@ import Testing
                     controls: TestControls())))
         state.progress.merge(progress) { _, new in new }
         state.status = nil
+        // The pending price increase's consent sheet opened over it: its own screen below.
+        state.sheet = nil
         return state
+    }
+
+    /// What the store holds in `state`, with `entitlements`.
+    static func snapshot(_ state: AppState, _ entitlements: [Entitlement]) -> StoreSnapshot {
+        StoreSnapshot(
+            history: state.history, pending: state.pending, balances: state.balances, entitlements: entitlements,
+            controls: state.controls)
+    }
+
+    /// The busy screen's monthly subscription with `renewal`.
+    static func subscribed(_ renewal: RenewalInfo) -> Entitlement {
+        Entitlement(
+            productId: F.monthly, type: .autoRenewable, transactionId: monthly.id, originalTransactionId: monthly.id,
+            purchaseDate: monthly.purchaseDate, expiresDate: monthly.terms?.expirationDate, willAutoRenew: true,
+            renewal: renewal)
     }
 
     /// Each screen: a name and the steps from the busy main screen to it.
@@ -210,10 +227,35 @@ import Testing
                                     purchaseDate: F.now, expiresDate: F.now.addingTimeInterval(-60),
                                     willAutoRenew: true, renewal: retry),
                             ], controls: state.controls)))
+                state.sheet = nil  // the billing-issue message: its own screen below
                 F.keys(&state, .character("u"))
             }
         ),
         ("refund-request", { F.keys(&$0, .character("u"), .character("f")) }),
+        (
+            "price-increase-message",
+            { state in
+                let renewal = RenewalInfo(
+                    willAutoRenew: true, autoRenewProductId: F.monthly, priceIncreaseStatus: .pending,
+                    renewalPrice: Decimal(string: "5.49"))
+                state.messagesShown = []
+                F.send(&state, .snapshot(snapshot(state, [subscribed(renewal)])))
+            }
+        ),
+        (
+            "billing-issue-message",
+            { state in
+                let renewal = RenewalInfo(
+                    willAutoRenew: true, autoRenewProductId: F.monthly, isInBillingRetry: true,
+                    gracePeriodExpirationDate: F.now.addingTimeInterval(5 * 86_400))
+                state.messagesShown = []
+                F.send(&state, .snapshot(snapshot(state, [subscribed(renewal)])))
+            }
+        ),
+        (
+            "ask-permission",
+            { $0.sheet = .askPermission(ConfirmPurchase(productId: F.removeAds, quantity: 1, pendingIds: [])) }
+        ),
         (
             "redeem-code",
             { F.keys(&$0, .character("c"), .character("F"), .character("R"), .character("E"), .character("E")) }

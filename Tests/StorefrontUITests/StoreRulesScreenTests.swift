@@ -117,6 +117,12 @@ import Testing
                             renewal: inGrace)
                     ],
                     controls: TestControls())))
+        // StoreKit's billing-issue message comes first, once; Esc leaves it for later.
+        #expect(
+            state.sheet
+                == .storeMessage(StoreMessage(reason: .billingIssue, transactionId: monthly.id, productId: F.monthly)))
+        #expect(Golden.text(state).contains("You keep access for 5 d while you update it."))
+        F.keys(&state, .escape)
         Self.filtered(&state, "premium monthly")
         let text = Golden.text(state)
         #expect(text.contains("Premium Monthly in grace period, 5 d left"), "\(text)")

@@ -50,10 +50,61 @@ import Testing
         // The reason chosen is the one servers hear (consumptionRequestReason); an issue with
         // receiving or using the purchase is refunded as the app's (revocationReason 1).
         let effects: [Effect] = [
-            .manage(.requestRefund(Self.monthly.id, reason: .fulfillmentIssue)),
-            .manage(.refund(Self.monthly.id, reason: .developerIssue)), .refresh(account: "alice"),
+            .manage(.requestRefund(Self.monthly.id, reason: .fulfillmentIssue)), .refresh(account: "alice"),
         ]
+        // It waits for the App Store's decision, which the transaction manager makes.
         store.press(.enter, effects: effects) {
+            $0.sheet = nil
+            $0.refundRequests[Self.monthly.id] = .fulfillmentIssue
+            $0.status = ReducerTests.status(
+                "Refund request for Premium Monthly submitted; it waits for the App Store (m, then Y approves, D declines)."
+            )
+        }
+        store.arrange { $0.history = [Self.monthly] }
+        store.press(.character("m")) { $0.sheet = .transactionManager(selection: 0) }
+        store.press(
+            .character("Y"),
+            effects: [.manage(.refund(Self.monthly.id, reason: .developerIssue)), .refresh(account: "alice")]
+        ) {
+            $0.refundRequests = [:]
+            $0.status = ReducerTests.status("The App Store approved the refund of Premium Monthly.")
+        }
+    }
+
+    @Test func aRefundRequestIsDeclinedInTheManagerOrApprovedAtOnceByTheControl() {
+        var store = Self.subscribed()
+        store.arrange {
+            $0.history = [Self.monthly]
+            $0.sheet = .refundRequest(RefundRequest(transactionId: Self.monthly.id))
+        }
+        store.press(
+            .enter,
+            effects: [
+                .manage(.requestRefund(Self.monthly.id, reason: .unintendedPurchase)), .refresh(account: "alice"),
+            ]
+        ) {
+            $0.sheet = nil
+            $0.refundRequests[Self.monthly.id] = .unintendedPurchase
+            $0.status = ReducerTests.status(
+                "Refund request for Premium Monthly submitted; it waits for the App Store (m, then Y approves, D declines)."
+            )
+        }
+        store.arrange { $0.sheet = .transactionManager(selection: 0) }
+        store.press(.character("D"), effects: [.manage(.declineRefund(Self.monthly.id)), .refresh(account: "alice")]) {
+            $0.refundRequests = [:]
+            $0.status = ReducerTests.status("The App Store declined the refund of Premium Monthly; the purchase stays.")
+        }
+        // With the test control on, the store grants it at once, as Xcode's test environment does.
+        store.arrange {
+            $0.controls.autoApproveRefunds = true
+            $0.sheet = .refundRequest(RefundRequest(transactionId: Self.monthly.id))
+        }
+        store.press(
+            .enter,
+            effects: [
+                .manage(.requestRefund(Self.monthly.id, reason: .unintendedPurchase)), .refresh(account: "alice"),
+            ]
+        ) {
             $0.sheet = nil
             $0.status = ReducerTests.status(
                 "Refund request for Premium Monthly submitted; the test environment approves it at once.")

@@ -1,0 +1,84 @@
+import CellGrid
+import StoreCore
+import StoreKitModel
+
+extension Reducer {
+    /// The first of StoreKit's messages the account's subscriptions call for and this session has
+    /// not shown: a price increase waiting for consent, or a renewal that could not bill. Shown
+    /// only over the main screen, never over a sheet the user is working in.
+    static func showStoreMessage(_ state: inout AppState) {
+        guard state.sheet == nil, state.layout.fits else { return }
+        let due = state.entitlements.lazy.compactMap(storeMessage).first { !state.messagesShown.contains($0) }
+        guard let due else { return }
+        state.messagesShown.insert(due)
+        state.sheet = .storeMessage(due)
+    }
+
+    /// The message an entitlement calls for, if any; a billing issue comes before a price rise.
+    static func storeMessage(_ entitlement: Entitlement) -> StoreMessage? {
+        guard let renewal = entitlement.renewal else { return nil }
+        let reason: StoreMessage.Reason
+        if renewal.isInBillingRetry {
+            reason = .billingIssue
+        } else if renewal.priceIncreaseStatus == .pending, renewal.willAutoRenew {
+            reason = .priceIncreaseConsent
+        } else {
+            return nil
+        }
+        return StoreMessage(
+            reason: reason, transactionId: entitlement.transactionId, productId: entitlement.productId)
+    }
+
+    /// Enter accepts (consents, or resolves the billing issue), `d` declines a price increase,
+    /// Esc leaves it for later (it shows again at the next launch).
+    static func storeMessageKey(_ state: inout AppState, _ key: Key, _ message: StoreMessage) -> [Effect] {
+        let strings = UIStrings(state.language)
+        let title = Presentation.title(state, product: message.productId)
+        let action: ManageAction
+        switch (KeyBindings.command(for: key, in: .storeMessage), message.reason) {
+        case (.yes?, .priceIncreaseConsent):
+            action = .priceIncrease(message.transactionId, .consent)
+            say(&state, strings.priceIncreaseAccepted(title))
+        case (.decline?, .priceIncreaseConsent):
+            action = .priceIncrease(message.transactionId, .decline)
+            say(&state, strings.priceIncreaseDeclined(title))
+        case (.yes?, .billingIssue):
+            action = .resolveIssue(message.transactionId)
+            say(&state, strings.billingIssueResolved(title))
+        case (.close?, _):
+            state.sheet = nil
+            return []
+        case (.quit?, _):
+            return quit(&state)
+        default:
+            return []
+        }
+        state.sheet = nil
+        return [.manage(action), .refresh(account: state.account.name)]
+    }
+
+    /// The child's side of Ask to Buy: Ask sends the request (the payment is added and waits,
+    /// deferred), Not Now sends nothing.
+    static func askPermissionKey(_ state: inout AppState, _ key: Key, _ confirm: ConfirmPurchase) -> [Effect] {
+        switch KeyBindings.command(for: key, in: .storeMessage) {
+        case .yes?:
+            var asked = confirm
+            asked.permissionAsked = true
+            return confirmPurchase(&state, asked)
+        case .close?:
+            state.sheet = nil
+            say(&state, UIStrings(state.language).permissionNotAsked)
+            return []
+        case .quit?:
+            return quit(&state)
+        default:
+            return []
+        }
+    }
+
+    /// Whether a purchase by this account waits for a parent: the account is a child's, or the
+    /// Ask to Buy control is on.
+    static func asksToBuy(_ state: AppState) -> Bool {
+        state.controls.askToBuy || state.account.askToBuy
+    }
+}
