@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Waits on the network end: a catalog URL that trickles a byte a second or never answers, and a
@@ -9,7 +10,7 @@ import Testing
     /// A loopback server that answers badly: `silent` accepts and says nothing; `trickle` sends a
     /// status line and headers, then a byte a second.
     final class BadServer {
-        let process: Process
+        let process: SpawnedProcess
         let port: Int
 
         init(_ mode: String) throws {
@@ -32,13 +33,20 @@ import Testing
                     connection, _ = server.accept()
                     threading.Thread(target=serve, args=(connection,), daemon=True).start()
                 """
-            let child = Process()
-            child.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            child.arguments = ["python3", "-c", script, mode]
-            let out = Pipe()
-            child.standardOutput = out
-            try child.run()
-            let line = String(decoding: out.fileHandleForReading.availableData, as: UTF8.self)
+            let output = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "bad-server-\(UUID().uuidString)")
+            let child = try SpawnedProcess(
+                executable: "/usr/bin/env", arguments: ["python3", "-c", script, mode],
+                environment: ProcessInfo.processInfo.environment, directory: Executable.repositoryRoot,
+                output: output.path, errors: "/dev/null")
+            // Its port, the first line it prints.
+            var line = ""
+            let deadline = Date().addingTimeInterval(30)
+            while !line.hasSuffix("\n"), child.isRunning, Date() < deadline {
+                usleep(10_000)
+                line = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+            }
+            try? FileManager.default.removeItem(at: output)
             process = child
             port = Int(line.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
         }

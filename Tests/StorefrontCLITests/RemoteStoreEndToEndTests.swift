@@ -145,15 +145,13 @@ import Testing
         let output = root.appendingPathComponent("buy.txt")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        let buyer = Process()
-        buyer.executableURL = Executable.url
-        buyer.arguments = [
-            "buy", Self.gems, "--account", "alice", "--json", "--store", first.baseURL, "--state", device.path,
-        ]
-        buyer.currentDirectoryURL = Executable.repositoryRoot
-        buyer.standardOutput = try FileHandle(forWritingTo: output)
-        buyer.standardError = FileHandle.nullDevice
-        try buyer.run()
+        let buyer = try SpawnedProcess(
+            executable: Executable.url.path,
+            arguments: [
+                "buy", Self.gems, "--account", "alice", "--json", "--store", first.baseURL, "--state", device.path,
+            ],
+            environment: ProcessInfo.processInfo.environment, directory: Executable.repositoryRoot,
+            output: output.path, errors: "/dev/null")
         defer { if buyer.isRunning { _ = kill(buyer.processIdentifier, SIGKILL) } }
 
         // Wait for the payment to be in the store, still purchasing, then kill the server.
@@ -209,18 +207,15 @@ import Testing
         let errors = root.appendingPathComponent("transactions.err")
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
-        let client = Process()
-        client.executableURL = Executable.url
-        client.arguments = [
-            "transactions", "--account", "alice", "--json", "--store", first.baseURL, "--state", device.path,
-        ]
-        client.currentDirectoryURL = Executable.repositoryRoot
-        client.environment = ProcessInfo.processInfo.environment.merging(["STOREFRONT_RETRY_SECONDS": "30"]) { _, new in
-            new
-        }
-        client.standardOutput = try FileHandle(forWritingTo: output)
-        client.standardError = try FileHandle(forWritingTo: errors)
-        try client.run()
+        let client = try SpawnedProcess(
+            executable: Executable.url.path,
+            arguments: [
+                "transactions", "--account", "alice", "--json", "--store", first.baseURL, "--state", device.path,
+            ],
+            environment: ProcessInfo.processInfo.environment.merging(["STOREFRONT_RETRY_SECONDS": "30"]) { _, new in
+                new
+            },
+            directory: Executable.repositoryRoot, output: output.path, errors: errors.path)
         defer { if client.isRunning { _ = kill(client.processIdentifier, SIGKILL) } }
 
         try await Task.sleep(for: .seconds(1.5))

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Two processes on one state directory: WAL with a busy timeout, and a clear error when a lock
@@ -124,45 +125,54 @@ import Testing
 }
 
 /// python3 holding `BEGIN EXCLUSIVE` on a database until released (or 120 s), as a stuck
-/// `sqlite3` shell or another program would.
+/// `sqlite3` shell or another program would. Started with `posix_spawn` (Foundation's
+/// `Process.run` on Linux can crash the test runner); released by a file it waits for.
 final class LockHolder {
-    private let process = Process()
-    private let input = Pipe()
+    private let process: SpawnedProcess
+    private let scratch: URL
     private var released = false
 
     init(path: String, leavingALog: Bool = false) throws {
         let script = """
-            import select, sqlite3, sys
+            import os, sqlite3, sys, time
             db = sqlite3.connect(sys.argv[1], isolation_level=None, timeout=0)
             if sys.argv[2] == "log":
                 version = db.execute("PRAGMA user_version").fetchone()[0]
                 db.execute(f"PRAGMA user_version = {version}")  # a commit that changes nothing
             db.execute("BEGIN EXCLUSIVE")
             print("locked", flush=True)
-            select.select([sys.stdin], [], [], 120)
+            deadline = time.time() + 120
+            while not os.path.exists(sys.argv[3]) and time.time() < deadline:
+                time.sleep(0.02)
             db.execute("COMMIT")
             """
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, path, leavingALog ? "log" : "empty"]
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        // Wait (by reading, not sleeping) until the lock is held.
-        var seen = Data()
-        while !String(decoding: seen, as: UTF8.self).contains("locked\n") {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { throw Python.Failure(description: "python3 exited before taking the lock on \(path)") }
-            seen.append(chunk)
+        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("lock-holder-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        let output = scratch.appendingPathComponent("out")
+        process = try SpawnedProcess(
+            executable: "/usr/bin/env",
+            arguments: [
+                "python3", "-c", script, path, leavingALog ? "log" : "empty",
+                scratch.appendingPathComponent("release").path,
+            ],
+            environment: ProcessInfo.processInfo.environment, directory: scratch, output: output.path,
+            errors: "/dev/null")
+        // Wait until the lock is held.
+        let deadline = Date().addingTimeInterval(60)
+        while !((try? String(contentsOf: output, encoding: .utf8)) ?? "").contains("locked\n") {
+            guard process.isRunning, Date() < deadline else {
+                throw Python.Failure(description: "python3 exited before taking the lock on \(path)")
+            }
+            usleep(10_000)
         }
     }
 
     func release() {
         guard !released else { return }
         released = true
-        try? input.fileHandleForWriting.write(contentsOf: Data("\n".utf8))
-        try? input.fileHandleForWriting.close()
+        FileManager.default.createFile(atPath: scratch.appendingPathComponent("release").path, contents: nil)
         process.waitUntilExit()
+        try? FileManager.default.removeItem(at: scratch)
     }
 
     deinit {

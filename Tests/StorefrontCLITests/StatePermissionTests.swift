@@ -28,16 +28,12 @@ import Testing
 
     /// Runs `storefront ARGUMENTS` under `umask 000`.
     static func runUnderOpenUmask(_ arguments: [String], environment: [String: String] = [:]) throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "umask 000 && exec \"$0\" \"$@\"", Executable.url.path] + arguments
-        process.currentDirectoryURL = Executable.repositoryRoot
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus
+        try SpawnedProcess.run(
+            executable: "/bin/sh",
+            arguments: ["-c", "umask 000 && exec \"$0\" \"$@\"", Executable.url.path] + arguments,
+            environment: ProcessInfo.processInfo.environment.merging(environment) { _, new in new },
+            directory: Executable.repositoryRoot
+        ).status
     }
 
     /// The server's --db directory while it runs, after purchases: the SQLite files of both
