@@ -16,6 +16,9 @@ public enum StoreEventMarkers {
             steps.map(marker)
         case .appCrashed(let crash):
             ["app crashed \(crash.transactionId) \(crash.productId)"]
+        // The products request answered: the list takes keys from here on (`play` waits for it).
+        case .productsLoaded: ["products loaded"]
+        case .productsFailed: ["products failed"]
         case .restoreFinished(let result):
             switch result {
             case .nothing: ["restore found nothing"]

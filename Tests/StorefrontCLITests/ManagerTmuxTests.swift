@@ -41,6 +41,9 @@ import Testing
         try session.sendKeys("/")
         try session.type("remove ads")
         try session.sendKeys("Enter", "Enter", "Enter")
+        // The child asks permission first, as on a device.
+        try session.waitFor(text: "Ask your parent to buy Remove Ads")
+        try session.sendKeys("Enter")
         try session.waitFor(text: "waiting for a parent · not charged")
         // The parent's own account: its manager lists nothing of kid's until every account's is shown.
         try session.sendKeys("Escape", "a", "g", "Enter")

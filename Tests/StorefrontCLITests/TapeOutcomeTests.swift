@@ -64,8 +64,9 @@ import Testing
         ),
         (
             // The storefront reads a refund request's simulated error when the purchase updates it.
+            // The App Store grants the request at once (a request otherwise waits for a decision).
             "refund",
-            purchase
+            purchase + "Store set auto-approve-refunds on\n"
                 + "Type \"f\"\n# paused 1.0 s\nWait /Request a Refund/\nEnter\n# paused 1.5 s\nWait /refunded/\n"
                 + "Expect transaction 1 state refunded\n",
             "Store set api-error refund-request network"

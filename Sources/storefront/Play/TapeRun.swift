@@ -45,6 +45,9 @@ final class TapeRun {
     /// another kind: a plain `Wait` matches only what is new since.
     private var screenBeforeAction = ""
     private var lastStepActed = false
+    /// The products request has answered: keys sent before it would move a list not yet there,
+    /// as they would not have when the tape was recorded.
+    private var productsAnswered = false
     /// The screenshots saved, in order, for the list `play` prints.
     private(set) var screenshots: [String] = []
 
@@ -75,6 +78,7 @@ final class TapeRun {
     }
 
     private func perform(_ step: Tape.Step) throws {
+        if step.command.acts { waitForProducts() }
         if step.command.acts, !lastStepActed { screenBeforeAction = screen }
         lastStepActed = step.command.acts
         switch step.command {
@@ -279,10 +283,18 @@ final class TapeRun {
         }
     }
 
+    /// Pumps until the products request has answered, for at most 30 s (a store that never
+    /// answers then shows in the tape's own `Wait`).
+    private func waitForProducts() {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while !productsAnswered, ContinuousClock.now < deadline { _ = pump(milliseconds: 20) }
+    }
+
     private func receive(_ message: SideChannel.Message) {
         switch message {
         case .screen(let text): screen = text
         case .marker(let text):
+            if text.hasPrefix("products ") { productsAnswered = true }
             try? output?.record(.marker, text)
             let words = text.split(separator: " ")
             if words.first == "purchasing", words.count >= 2 { bought.append(String(words[1])) }
