@@ -222,6 +222,8 @@ public enum Sheet: Sendable, Hashable {
     case cancelSubscription(CancelSubscription)
     /// StoreKit's offer-code redemption sheet, with the code typed so far.
     case redeemCode(String)
+    /// A known code's offer, its terms shown before it is redeemed.
+    case redeemOffer(String)
     /// The app crashed delivering a transaction: launch it again, or install the fixed build.
     case appCrashed(AppCrashReport)
     /// One of StoreKit's own messages (`Message`): the store shows it over the app.

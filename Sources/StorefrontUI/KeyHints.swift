@@ -155,6 +155,10 @@ struct KeyHints {
         line([item([.buy], .main, ("redeem", "兑换")), item([.close], .everywhere, ("cancel", "取消"))])
     }
 
+    var redeemOffer: String {
+        line([item([.buy], .main, ("redeem", "兑换")), item([.close], .everywhere, ("back", "返回"))])
+    }
+
     var crash: String {
         line([item([.relaunch], .crash), item([.fixApp], .crash), item([.manager], .main), item([.quit], .everywhere)])
     }

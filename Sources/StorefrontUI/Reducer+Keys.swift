@@ -189,6 +189,8 @@ extension Reducer {
             return cancelSubscriptionKey(&state, key, sheet)
         case .redeemCode(let code):
             return redeemCodeKey(&state, key, code)
+        case .redeemOffer(let code):
+            return redeemOfferKey(&state, key, code)
         case .help(let scroll):
             return helpKey(&state, key, scroll)
         case .error, .pendingPayments, .restoreResult:

@@ -52,19 +52,29 @@ extension Reducer {
         case .backspace, .control("h"):
             state.sheet = .redeemCode(String(code.dropLast()))
         case .enter where !code.isEmpty:
-            let product = state.catalog.products.first { product in
-                product.subscription?.offers.contains {
-                    $0.kind == .code && ($0.oneTimeCodes.contains(code) || $0.customCodes.contains(code))
-                } == true
-            }
-            guard let product else {
-                state.sheet = .error(ErrorSheet(kind: .store(.storeKit(.invalidOfferIdentifier)), productId: nil))
+            // A code no product has says so here, the sheet kept to correct it; a known one
+            // shows its offer's terms first.
+            guard Presentation.codeOffer(state, code) != nil else {
+                say(&state, UIStrings(state.language).unknownCode(code), .warning)
                 return []
             }
+            state.sheet = .redeemOffer(code)
+        case .escape: state.sheet = nil
+        case .control("c"): return quit(&state)
+        default: break
+        }
+        return []
+    }
+
+    /// The code's offer on screen: Enter redeems it, Esc goes back to the code.
+    static func redeemOfferKey(_ state: inout AppState, _ key: Key, _ code: String) -> [Effect] {
+        switch key {
+        case .enter:
+            guard let (product, _) = Presentation.codeOffer(state, code) else { return [] }
             state.sheet = nil
             say(&state, UIStrings(state.language).redeeming(code, product.title.text(in: state.language)))
             return [.redeem(code: code, productId: product.id, account: state.account.name)]
-        case .escape: state.sheet = nil
+        case .escape: state.sheet = .redeemCode(code)
         case .control("c"): return quit(&state)
         default: break
         }

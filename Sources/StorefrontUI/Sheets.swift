@@ -100,6 +100,8 @@ enum Sheets {
                 [Line(text: strings.redeemPrompt), Line(text: ""), Line(text: "> " + code + "▏", role: .title)],
                 hints.redeem
             )
+        case .redeemOffer(let code):
+            return (strings.redeemTitle, redeemOffer(state, code, strings), hints.redeemOffer)
         case .restoreResult(let result):
             let line: Line =
                 switch result {
@@ -117,6 +119,25 @@ enum Sheets {
     /// Sharing") keeps a space before its value.
     static func field(_ label: String, _ value: String) -> String {
         CellWidth.pad(label, to: max(12, CellWidth.of(label) + 1)) + value
+    }
+
+    /// What redeeming `code` gives: the product, the offer's terms and what follows them.
+    static func redeemOffer(_ state: AppState, _ code: String, _ strings: UIStrings) -> [Line] {
+        guard let (product, offer) = Presentation.codeOffer(state, code) else { return [] }
+        let period = offer.billingPlan == .monthly ? CommitmentPlan.billingPeriod : product.subscription?.period
+        let renewal =
+            product.billingPrice(offer.billingPlan, in: state.storefront.id).map {
+                state.priceFormatter.string($0, period: period, language: state.language)
+            } ?? "—"
+        return [
+            Line(text: strings.codeOfferTitle(code, product.title.text(in: state.language)), role: .title),
+            Line(text: ""),
+            Line(
+                text: strings.offerThen(
+                    offer.terms, renewal: renewal, formatter: state.priceFormatter, storefront: state.storefront.id),
+                role: .success),
+            Line(text: strings.codeOfferWhen, role: .muted),
+        ]
     }
 
     /// Everything about the selected product, labelled; its description wraps at the end.

@@ -439,6 +439,20 @@ public struct UIStrings: Sendable {
     func resumed(_ title: String) -> String { pick("\(title) will renew again.", "“\(title)”将再次续订。") }
     var redeemTitle: String { pick("Redeem Code", "兑换代码") }
     var redeemPrompt: String { pick("Type the offer code:", "输入优惠代码：") }
+    /// SKError 11 speaks of promotional offers' identifiers; a typed code is told as a code.
+    func unknownCode(_ code: String) -> String {
+        pick(
+            "The offer code \(code) isn't valid: no product of this app has it (codes are matched exactly, as typed).",
+            "优惠代码 \(code) 无效：本应用没有商品使用此代码（代码须与输入完全一致）。")
+    }
+    func codeOfferTitle(_ code: String, _ title: String) -> String {
+        pick("Code \(code): \(title)", "代码 \(code)：\(title)")
+    }
+    var codeOfferWhen: String {
+        pick(
+            "Starts now, or at the next renewal if you subscribe already; whether the code is still good is the App Store's to say.",
+            "立即生效；若已订阅则在下次续期时生效。代码是否仍有效由 App Store 判定。")
+    }
     func redeeming(_ code: String, _ title: String) -> String {
         pick("Redeeming \(code) for \(title)…", "正在为“\(title)”兑换 \(code)…")
     }

@@ -72,6 +72,9 @@ import Testing
         try session.waitFor(text: "Type the offer code:")
         try session.type("STOREFRONT2026")
         try session.sendKeys("Enter")
+        // The code's offer and its terms, before it is redeemed.
+        try session.waitFor(text: "Code STOREFRONT2026: Premium Monthly")
+        try session.sendKeys("Enter")
         try session.waitUntil("the code's free month replaced the plan in billing retry") {
             $0.contains("Subscribed") && !$0.contains("billing retry")
         }

@@ -185,15 +185,26 @@ import Testing
             store.press(.character(key)) { $0.sheet = .redeemCode(String("FREEMONTH01".prefix(index + 1))) }
         }
         store.press(.control("x"))  // not part of a code: ignored
+        // Its offer's terms first; Esc goes back to the code, Enter redeems it.
+        store.press(.enter) { $0.sheet = .redeemOffer("FREEMONTH01") }
+        let terms = Golden.text(store.state)
+        #expect(terms.contains("Code FREEMONTH01: Premium Monthly"), "\(terms)")
+        #expect(terms.contains("then $4.99/month"), "\(terms)")
+        store.press(.escape) { $0.sheet = .redeemCode("FREEMONTH01") }
+        store.press(.enter) { $0.sheet = .redeemOffer("FREEMONTH01") }
         store.press(.enter, effects: [.redeem(code: "FREEMONTH01", productId: F.monthly, account: "alice")]) {
             $0.sheet = nil
             $0.status = ReducerTests.status("Redeeming FREEMONTH01 for Premium Monthly…")
         }
+        // A code no product has is told as a code, and the sheet stays to correct it.
         store.press(.character("c")) { $0.sheet = .redeemCode("") }
         store.press(.character("x")) { $0.sheet = .redeemCode("x") }
         store.press(.enter) {
-            $0.sheet = .error(ErrorSheet(kind: .store(.storeKit(.invalidOfferIdentifier)), productId: nil))
+            $0.status = ReducerTests.status(
+                "The offer code x isn't valid: no product of this app has it (codes are matched exactly, as typed).",
+                .warning)
         }
+        store.arrange { $0.sheet = .redeemCode("") }
         store.arrange {
             $0.sheet = nil
             $0.controls.apiErrors = [.offerCodeRedeem: .storeKit(.unknown)]
