@@ -658,11 +658,35 @@ public struct UIStrings: Sendable {
         case .network(let code): "URLError \(code.rawValue) \(code.name)"
         }
     }
-    /// A rate by its token; the deprecated ones, where a fixed time is one day, say so.
+    /// A rate by its token (what `manage set time-rate` takes) and what it does, the
+    /// deprecated ones, where a fixed time is one day, saying so.
     func timeRate(_ rate: TimeRate) -> String {
         if rate == .realTime { return pick("real time", "实时") }
-        guard rate.isDeprecated else { return rate.token }
-        return pick("\(rate.token) (deprecated)", "\(rate.token)（已弃用）")
+        let (english, chinese) = Self.timeRateMeaning(rate)
+        return pick("\(rate.token): \(english)", "\(rate.token)：\(chinese)")
+    }
+
+    static func timeRateMeaning(_ rate: TimeRate) -> (String, String) {
+        switch rate {
+        case .realTime: ("real time", "实时")
+        case .monthlyRenewalEveryHour: ("a month lasts 1 h", "一个月为 1 小时")
+        case .monthlyRenewalEvery30Minutes: ("a month lasts 30 min", "一个月为 30 分钟")
+        case .monthlyRenewalEvery15Minutes: ("a month lasts 15 min", "一个月为 15 分钟")
+        case .monthlyRenewalEvery5Minutes: ("a month lasts 5 min", "一个月为 5 分钟")
+        case .monthlyRenewalEvery30Seconds: ("a month lasts 30 s", "一个月为 30 秒")
+        case .oneRenewalEvery15Minutes: ("every period lasts 15 min", "每个周期 15 分钟")
+        case .oneRenewalEvery5Minutes: ("every period lasts 5 min", "每个周期 5 分钟")
+        case .oneRenewalEvery1Minute: ("every period lasts 1 min", "每个周期 1 分钟")
+        case .oneRenewalEvery30Seconds: ("every period lasts 30 s", "每个周期 30 秒")
+        case .oneRenewalEvery10Seconds: ("every period lasts 10 s", "每个周期 10 秒")
+        case .oneRenewalEvery2Seconds: ("every period lasts 2 s", "每个周期 2 秒")
+        case .oneHourIsOneDay: ("1 h is a day (deprecated)", "1 小时为一天（已弃用）")
+        case .thirtyMinutesIsOneDay: ("30 min is a day (deprecated)", "30 分钟为一天（已弃用）")
+        case .fiveMinutesIsOneDay: ("5 min is a day (deprecated)", "5 分钟为一天（已弃用）")
+        case .oneMinuteIsOneDay: ("1 min is a day (deprecated)", "1 分钟为一天（已弃用）")
+        case .thirtySecondsIsOneDay: ("30 s is a day (deprecated)", "30 秒为一天（已弃用）")
+        case .oneSecondIsOneDay: ("1 s is a day (deprecated)", "1 秒为一天（已弃用）")
+        }
     }
     func verification(_ failure: VerificationFailure?) -> String {
         switch failure {

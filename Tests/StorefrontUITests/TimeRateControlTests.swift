@@ -14,11 +14,15 @@ import Testing
         #expect(ControlRow.timeRate.step(TestControls(), by: 1)?.timeRate == .monthlyRenewalEveryHour)
         var state = F.state()
         state.controls.timeRate = .oneHourIsOneDay
-        #expect(ControlRow.timeRate.value(state) == "1h-day (deprecated)")
+        #expect(ControlRow.timeRate.value(state) == "1h-day: 1 h is a day (deprecated)")
         state.language = .simplifiedChinese
-        #expect(ControlRow.timeRate.value(state) == "1h-day（已弃用）")
+        #expect(ControlRow.timeRate.value(state) == "1h-day：1 小时为一天（已弃用）")
+        state.language = .english
+        // Each rate says what it does beside the name `manage set time-rate` takes.
         state.controls.timeRate = .monthlyRenewalEvery30Seconds
-        #expect(ControlRow.timeRate.value(state) == "monthly-30s")
+        #expect(ControlRow.timeRate.value(state) == "monthly-30s: a month lasts 30 s")
+        state.controls.timeRate = .oneRenewalEvery15Minutes
+        #expect(ControlRow.timeRate.value(state) == "15m: every period lasts 15 min")
     }
 
     @Test func anExpiredAskToBuyRequestSaysNobodyAnsweredIt() {
