@@ -28,10 +28,12 @@ extension Reducer {
                 say(&state, strings.askToBuyExpired(title), .warning)
             } else if transaction.failureContext == .interrupted, state.inFlight.contains(transaction.id) {
                 state.sheet = .error(ErrorSheet(kind: .interrupted(error), productId: transaction.productId))
+                state.status = nil  // "Purchasing …" is over: the sheet says how it ended
             } else if error == .storeKit(.paymentCancelled) {
                 say(&state, strings.cancelled(title))
             } else if state.inFlight.contains(transaction.id) {
                 state.sheet = .error(ErrorSheet(kind: .store(error), productId: transaction.productId))
+                state.status = nil
             } else {
                 say(&state, strings.failedEarlier(title, error), .error)
             }

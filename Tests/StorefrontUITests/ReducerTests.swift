@@ -276,6 +276,7 @@ import Testing
             $0.history = [failed]
             $0.progress = ["2000000000000014": .failed(.storeKit(.clientInvalid))]
             $0.sheet = .error(ErrorSheet(kind: .store(.storeKit(.clientInvalid)), productId: F.gems))
+            $0.status = nil  // no "Purchasing 100 Gems…" left under the sheet that says how it ended
         }
         // Finishing a failed payment keeps it failed and says nothing more.
         store.send(.appSteps([.finished(transactionId: "2000000000000014")]), effects: [.refresh(account: "alice")]) {
