@@ -21,14 +21,14 @@ extension Reducer {
             guard let next = row.step(state.controls, by: delta, product: state.selectedProduct?.id),
                 next != state.controls
             else { return [] }
-            setControls(&state, next)
+            state.controls = next
             return [.setControls(next)]
         case .reset:
             // The controls only: what the store holds stays (the store's reset is its own key).
             var defaults = TestControls(seed: state.catalog.settings)
             defaults.storefront = state.controls.storefront
             defaults.account = state.controls.account
-            setControls(&state, defaults)
+            state.controls = defaults
             say(&state, UIStrings(state.language).controlsResetDone)
             return [.setControls(defaults)]
         case .resetStore:
@@ -48,12 +48,5 @@ extension Reducer {
         default: break
         }
         return []
-    }
-
-    /// The controls line under the header comes and goes with the defaults, so the list's page
-    /// changes with them: the selection stays on screen.
-    static func setControls(_ state: inout AppState, _ controls: TestControls) {
-        state.controls = controls
-        state.list.keepVisible(page: state.layout.listRows)
     }
 }

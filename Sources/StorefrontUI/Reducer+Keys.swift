@@ -95,7 +95,6 @@ extension Reducer {
         case .control("c"): return quit(&state)
         default: break
         }
-        state.list.keepVisible(page: page)
         return []
     }
 

@@ -141,8 +141,6 @@ extension Reducer {
         state.balances = snapshot.balances
         state.entitlements = snapshot.entitlements
         state.controls = snapshot.controls
-        // After the controls: their line under the header changes the list's page too.
-        state.list.keepVisible(page: state.layout.listRows)
         showStoreMessage(&state)
         // Changed by another process (approved from another terminal): not handled here yet. One
         // that crashed the app waits for the app to be launched again (the crash screen's keys).

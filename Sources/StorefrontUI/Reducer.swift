@@ -24,8 +24,8 @@ public enum Reducer {
         // Whichever action changed the products, the storefront, the locale or the language, the
         // list's display prices follow, here once rather than in each of those actions.
         if state.list.pricing != state.pricing { state.list.reprice(for: state.pricing) }
-        // Likewise the list's page: a line above it (the controls' line, a filter, a message) may
-        // come or go with any action, and the selection stays on screen.
+        // Likewise the list's page: a resize, or a line above the list (the controls' line, a
+        // filter, a message) coming or going with any action, and the selection stays on screen.
         state.list.keepVisible(page: state.layout.listRows)
         return effects
     }
@@ -45,7 +45,6 @@ public enum Reducer {
             return reduceKey(&state, key)
         case .resized(let size):
             state.size = size
-            state.list.keepVisible(page: state.layout.listRows)
             return []
         case .tick(let now):
             return tick(&state, now)
