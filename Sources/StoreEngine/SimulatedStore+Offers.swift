@@ -41,7 +41,7 @@ extension SimulatedStore {
             }
             offer = found
         case .code(let redeemed):
-            guard let found = subscription.offers.first(where: { $0.kind == .code && $0.has(code: redeemed) }) else {
+            guard let found = subscription.offer(code: redeemed) else {
                 return .refused(.invalidOfferIdentifier)
             }
             offer = found

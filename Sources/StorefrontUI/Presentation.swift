@@ -63,14 +63,4 @@ enum Presentation {
         else { return nil }
         return commitment
     }
-
-    /// The product and offer whose codes include `code`, as typed.
-    static func codeOffer(_ state: AppState, _ code: String) -> (Product, SubscriptionOffer)? {
-        for product in state.catalog.products {
-            if let offer = product.subscription?.offers.first(where: { $0.kind == .code && $0.has(code: code) }) {
-                return (product, offer)
-            }
-        }
-        return nil
-    }
 }

@@ -123,7 +123,7 @@ enum Sheets {
 
     /// What redeeming `code` gives: the product, the offer's terms and what follows them.
     static func redeemOffer(_ state: AppState, _ code: String, _ strings: UIStrings) -> [Line] {
-        guard let (product, offer) = Presentation.codeOffer(state, code) else { return [] }
+        guard let (product, offer) = state.catalog.codeOffer(code) else { return [] }
         let period = offer.billingPlan == .monthly ? CommitmentPlan.billingPeriod : product.subscription?.period
         let renewal =
             product.billingPrice(offer.billingPlan, in: state.storefront.id).map {

@@ -24,7 +24,7 @@ extension StoreSession {
         case .promotional(let discount): found = subscription.offer(id: discount.identifier)
         case .winBack(let id): found = subscription.offer(id: id)
         case .code(let redeemed):
-            found = subscription.offers.first { $0.kind == .code && $0.has(code: redeemed) }
+            found = subscription.offer(code: redeemed)
             code = redeemed
         }
         guard let found else { return nil }

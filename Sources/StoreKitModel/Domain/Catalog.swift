@@ -82,6 +82,14 @@ public struct Catalog: Sendable, Equatable {
     /// No id is written twice (the index keeps one entry per id).
     var hasUniqueIds: Bool { productIndex.count == products.count }
 
+    /// The product, and its offer, that an offer code redeems; nil when no product has it.
+    public func codeOffer(_ code: String) -> (product: Product, offer: SubscriptionOffer)? {
+        for product in products {
+            if let offer = product.subscription?.offer(code: code) { return (product, offer) }
+        }
+        return nil
+    }
+
     public func product(id: String) -> Product? {
         productIndex[id].map { products[$0] }
     }

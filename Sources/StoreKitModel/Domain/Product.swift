@@ -78,6 +78,11 @@ public struct SubscriptionInfo: Sendable, Hashable {
     public func offer(id: String) -> SubscriptionOffer? {
         offers.first { $0.id == id }
     }
+
+    /// The offer-code offer whose codes include `code`, as typed.
+    public func offer(code: String) -> SubscriptionOffer? {
+        offers.first { $0.kind == .code && $0.has(code: code) }
+    }
 }
 
 /// An offer beyond the introductory one: promotional (signed by the app's server), an offer
