@@ -78,13 +78,6 @@ struct BuyCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Print JSON Lines: one object per update and app step, then the result.")
     var json = false
 
-    /// Why `plan` cannot be bought here; nil when it can, or when the catalog does not know the
-    /// product (the store then refuses it as it refuses any unknown product).
-    static func billingPlanProblem(_ plan: BillingPlanType, productId: String, session: StoreSession) -> String? {
-        guard let product = session.context.catalog.product(id: productId) else { return nil }
-        return product.billingPlanProblem(plan, in: session.storefront.id)
-    }
-
     func run() async throws {
         guard Payment.quantityRange.contains(quantity) else {
             throw CommandFailure.usage("--quantity \(quantity): StoreKit allows 1 to 10")
@@ -103,7 +96,11 @@ struct BuyCommand: AsyncParsableCommand {
             return plan
         }
         let session = try await options.open()
-        if let plan, let problem = Self.billingPlanProblem(plan, productId: productId, session: session) {
+        // A product the catalog does not know is refused by the store, as any unknown product is.
+        if let plan,
+            let problem = session.context.catalog.product(id: productId)?.billingPlanProblem(
+                plan, in: session.storefront.id)
+        {
             throw CommandFailure.usage("--billing-plan \(plan.rawValue): \(problem)")
         }
         let printer = StepPrinter(json: json, language: session.language, locale: session.locale)

@@ -15,11 +15,6 @@ public enum BillingPlanType: String, Sendable, Hashable, CaseIterable, Codable {
         case .monthly: "MONTHLY"
         }
     }
-
-    public init?(serverName: String) {
-        guard let plan = Self.allCases.first(where: { $0.serverName == serverName }) else { return nil }
-        self = plan
-    }
 }
 
 /// A one-year subscription's second billing plan: twelve monthly payments the customer commits
