@@ -95,18 +95,30 @@ import Testing
 
 /// `storefront record --tape`: a walkthrough in tmux becomes a tape that `storefront play` passes.
 @Suite(.serialized) struct RecordTapeTmuxTests {
-    @Test func aWalkthroughBecomesATapeThatReplays() throws {
-        let directory = scratchDirectory("record-tape")
+    static let catalog = Executable.repositoryRoot.appendingPathComponent("products.json").path
+
+    /// `storefront record --tape NAME` started in tmux in a scratch directory `label`, its list shown.
+    static func record(_ label: String, tape name: String) throws -> (URL, URL, TmuxSession) {
+        let directory = scratchDirectory(label)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let tape = directory.appendingPathComponent("walk.tape")
-        let catalog = Executable.repositoryRoot.appendingPathComponent("products.json").path
+        let tape = directory.appendingPathComponent(name)
         let session = try TmuxSession.start(
             command: [
                 Executable.url.path, "record", "--tape", tape.path, "--catalog", catalog,
                 "--state", directory.appendingPathComponent("state").path,
             ], columns: 100, rows: 30)
+        do {
+            try session.waitFor(text: "Products 1/12", timeout: .seconds(60))
+        } catch {
+            session.kill()
+            throw error
+        }
+        return (directory, tape, session)
+    }
+
+    @Test func aWalkthroughBecomesATapeThatReplays() throws {
+        let (directory, tape, session) = try Self.record("record-tape", tape: "walk.tape")
         defer { session.kill() }
-        try session.waitFor(text: "Products 1/12", timeout: .seconds(60))
         try session.sendKeys("Down", "Down")
         try session.waitFor(text: "Products 3/12")
         Thread.sleep(forTimeInterval: 1)  // a pause: the tape waits for what it shows
@@ -124,24 +136,15 @@ import Testing
         let lines = written.split(separator: "\n").map(String.init)
         #expect(lines.contains("Down 2") && lines.contains("Type \"i\"") && lines.contains("Escape"), "\(written)")
         #expect(lines.contains("Wait /Products 3\\/12/") && lines.contains("Wait /Product details/"), "\(written)")
-        let replayed = try Executable.run(["play", tape.path, "--catalog", catalog], directory: directory)
+        let replayed = try Executable.run(["play", tape.path, "--catalog", Self.catalog], directory: directory)
         #expect(replayed.status == 0, "the recorded tape replays: \(replayed.stderr)\n\(written)")
     }
 
     /// A recorded purchase waits for what it ended in and expects the transaction's state: the
     /// same tape fails once the purchase does, where a Wait for text on screen all along passed.
     @Test func aRecordedPurchaseFailsWhenThePurchaseDoes() throws {
-        let directory = scratchDirectory("record-purchase")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let tape = directory.appendingPathComponent("buy.tape")
-        let catalog = Executable.repositoryRoot.appendingPathComponent("products.json").path
-        let session = try TmuxSession.start(
-            command: [
-                Executable.url.path, "record", "--tape", tape.path, "--catalog", catalog,
-                "--state", directory.appendingPathComponent("state").path,
-            ], columns: 100, rows: 30)
+        let (directory, tape, session) = try Self.record("record-purchase", tape: "buy.tape")
         defer { session.kill() }
-        try session.waitFor(text: "Products 1/12", timeout: .seconds(60))
         try session.sendKeys("Down", "Down", "Down", "Down")
         try session.waitFor(text: "Products 5/12")
         try session.sendKeys("Enter")
@@ -158,13 +161,13 @@ import Testing
         let lines = written.split(separator: "\n").map(String.init)
         #expect(lines.contains("Expect transaction 1 state purchased"), "\(written)")
         #expect(!lines.contains { $0.hasPrefix("Wait /Non-consumable") }, "\(written)")
-        let replayed = try Executable.run(["play", tape.path, "--catalog", catalog], directory: directory)
+        let replayed = try Executable.run(["play", tape.path, "--catalog", Self.catalog], directory: directory)
         #expect(replayed.status == 0, "the recorded tape replays: \(replayed.stderr)\n\(written)")
 
         var failing = lines
         failing.insert("Store set next-outcome fail:4", at: (lines.firstIndex { $0.hasPrefix("Wait ") } ?? 0) + 1)
         try (failing.joined(separator: "\n") + "\n").write(to: tape, atomically: true, encoding: .utf8)
-        let failed = try Executable.run(["play", tape.path, "--catalog", catalog], directory: directory)
+        let failed = try Executable.run(["play", tape.path, "--catalog", Self.catalog], directory: directory)
         #expect(failed.status == 1, "the purchase failed, and so does the tape: \(failed)\n\(written)")
     }
 }

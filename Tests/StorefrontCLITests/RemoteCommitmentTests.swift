@@ -12,15 +12,18 @@ import Testing
     static let token = "commitment-admin-token-0123456789"
     static let yearly = "com.example.storefront.premium.yearly"
 
-    @Test func aMonthlyPlanBoughtThroughRemoteStoreComesBackWithItsCommitment() async throws {
-        let root = scratchDirectory("remote-commitment")
+    /// A fresh `storefront serve` on products.json, and a `RemoteStore` following `account` on it.
+    static func serve(_ label: String, following account: String) throws -> (ServeProcess, RemoteStore) {
+        let catalog = try StoreFixture.catalog()
         let server = try ServeProcess.start(
-            db: root.appendingPathComponent("server"), arguments: ["--admin-token", Self.token])
+            db: scratchDirectory(label).appendingPathComponent("server"), arguments: ["--admin-token", token])
+        let store = RemoteStore(url: server.baseURL, catalog: catalog, adminToken: token, followedAccount: account)
+        return (server, store)
+    }
+
+    @Test func aMonthlyPlanBoughtThroughRemoteStoreComesBackWithItsCommitment() async throws {
+        let (server, store) = try Self.serve("remote-commitment", following: "lena")
         defer { server.stop() }
-        let catalog = try CatalogLoader.decode(
-            Array(try Data(contentsOf: Executable.repositoryRoot.appendingPathComponent("products.json"))),
-            source: "products.json")
-        let store = RemoteStore(url: server.baseURL, catalog: catalog, adminToken: Self.token, followedAccount: "lena")
         let started = try await store.add(Payment(productId: Self.yearly, account: "lena", billingPlan: .monthly))
         let renewed = try await store.perform(.forceRenewal(started.id))
         let second = try #require(renewed.first { $0.transaction.state == .purchased }?.transaction)
@@ -48,14 +51,8 @@ import Testing
     }
 
     @Test func theUnitedStatesIsRefusedTheMonthlyPlan() async throws {
-        let root = scratchDirectory("remote-commitment-usa")
-        let server = try ServeProcess.start(
-            db: root.appendingPathComponent("server"), arguments: ["--admin-token", Self.token])
+        let (server, store) = try Self.serve("remote-commitment-usa", following: "alice")
         defer { server.stop() }
-        let catalog = try CatalogLoader.decode(
-            Array(try Data(contentsOf: Executable.repositoryRoot.appendingPathComponent("products.json"))),
-            source: "products.json")
-        let store = RemoteStore(url: server.baseURL, catalog: catalog, adminToken: Self.token, followedAccount: "alice")
         let updates = await store.updates()
         let started = try await store.add(Payment(productId: Self.yearly, account: "alice", billingPlan: .monthly))
         for await update in updates where update.transaction.id == started.id && update.transaction.state != .purchasing
