@@ -404,6 +404,9 @@ enum Sheets {
             if let next = renewal?.autoRenewProductId, next != entitlement.productId, entitlement.willAutoRenew {
                 words.append(strings.renewsTo(Presentation.title(state, product: next)))
             }
+            if let offer = renewal?.renewalOffer, entitlement.willAutoRenew {
+                words.append(strings.offerAtRenewal(offer.type))
+            }
             if let renewal, renewal.priceIncreaseStatus == .pending {
                 words.append(strings.priceIncrease(.pending, to: renewal.renewalPrice.map(state.priceFormatter.string)))
             }

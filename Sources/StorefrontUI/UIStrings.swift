@@ -404,6 +404,15 @@ public struct UIStrings: Sendable {
     var subscriptionsTitle: String { pick("Subscriptions", "订阅") }
     var noSubscriptions: String { pick("No subscriptions yet.", "还没有订阅。") }
     func renewsTo(_ title: String) -> String { pick("then \(title)", "之后为“\(title)”") }
+    /// An offer taken on the plan in force, which the next renewal takes.
+    func offerAtRenewal(_ type: OfferType) -> String {
+        switch type {
+        case .introductory: pick("introductory offer from the next renewal", "下次续订起享首次优惠")
+        case .promotional: pick("promotional offer from the next renewal", "下次续订起享促销优惠")
+        case .code: pick("offer code's offer from the next renewal", "下次续订起享优惠代码的优惠")
+        case .winBack: pick("win-back offer from the next renewal", "下次续订起享赢回优惠")
+        }
+    }
     /// A price increase and where it stands; `price` is the new renewal price, formatted.
     func priceIncrease(_ status: PriceIncreaseStatus, to price: String?) -> String {
         let to = price.map { " to \($0)" } ?? ""
