@@ -21,8 +21,8 @@ import Testing
         purchaseDate: F.now, expiresDate: F.now.addingTimeInterval(86_400), willAutoRenew: true,
         renewal: RenewalInfo(willAutoRenew: true, autoRenewProductId: F.monthly))
 
-    static func subscribed() -> ReducerTestStore {
-        var store = ReducerTestStore(F.state())
+    static func subscribed(language: Language = .english) -> ReducerTestStore {
+        var store = ReducerTestStore(F.state(language: language))
         store.arrange {
             $0.history = [monthly]
             $0.entitlements = [entitlement]
@@ -271,6 +271,43 @@ import Testing
         let text = Golden.text(store.state)
         #expect(text.contains("com.example.storefront.premium.halfprice: available"), "\(text)")
         #expect(text.contains("a subscription in this group is in force"), "\(text)")
+    }
+
+    /// The details in Chinese: the same offers, the same reasons. The filter names the product id,
+    /// which matches in either language.
+    @Test func theDetailsSayWhoMayTakeEachOfferInChineseToo() {
+        var newcomer = ReducerTestStore(F.state(language: .simplifiedChinese))
+        newcomer.arrange { $0.list.setQuery("premium.monthly") }
+        newcomer.press(.character("i")) { $0.sheet = .productDetails }
+        Golden.check("details-offers-ineligible-zh-80x24", newcomer.state)
+        var subscriber = Self.subscribed(language: .simplifiedChinese)
+        subscriber.arrange { $0.list.setQuery("premium.monthly") }
+        subscriber.press(.character("i")) { $0.sheet = .productDetails }
+        Golden.check("details-offers-subscriber-zh-80x24", subscriber.state)
+        let text = Golden.text(subscriber.state)
+        #expect(text.contains("此账户可用"), "\(text)")
+    }
+
+    /// A promotional offer taken on the plan in force waits for the renewal, and the sheet says so.
+    @Test func theSheetShowsAnOfferWaitingForTheRenewal() {
+        for (language, words) in [
+            (Language.english, "Premium Monthly renews in 24 h · promotional offer from the next renewal"),
+            (.simplifiedChinese, "下次续订起享促销优惠"),
+        ] {
+            let offer = TransactionOffer(
+                type: .promotional, id: "com.example.storefront.premium.halfprice", paymentMode: .payAsYouGo,
+                period: SubscriptionPeriod(value: 1, unit: .month))
+            let waiting = Entitlement(
+                productId: F.monthly, type: .autoRenewable, transactionId: Self.monthly.id,
+                originalTransactionId: Self.monthly.id, purchaseDate: F.now, expiresDate: Self.entitlement.expiresDate,
+                willAutoRenew: true,
+                renewal: RenewalInfo(willAutoRenew: true, autoRenewProductId: F.monthly, renewalOffer: offer))
+            var store = Self.subscribed(language: language)
+            store.arrange { $0.entitlements = [waiting] }
+            store.press(.character("u")) { $0.sheet = .manageSubscriptions(selection: 0) }
+            let text = Golden.text(store.state)
+            #expect(text.contains(words), "\(text)")
+        }
     }
 
     @Test func aSimulatedSubscriptionStatusErrorIsShownInsteadOfTheStatus() {
