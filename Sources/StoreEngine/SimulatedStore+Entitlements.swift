@@ -42,7 +42,7 @@ extension SimulatedStore {
                 productId: product.id, type: product.type, transactionId: row.id,
                 originalTransactionId: row.transaction.originalId, purchaseDate: row.transaction.purchaseDate,
                 expiresDate: row.expiresDate, willAutoRenew: product.type == .autoRenewable && row.autoRenew,
-                renewal: product.type == .autoRenewable ? renewalInfo(row, at: now) : nil)
+                renewal: product.type == .autoRenewable ? renewalInfo(row, chain: rows, at: now) : nil)
         }
     }
 

@@ -149,13 +149,10 @@ extension SimulatedStore {
             offer = waiting
             offerTerms = terms
         } else if product.id == old.productId, plan == previous.billingPlan ?? .upFront, let current = previous.offer,
-            let terms = terms(of: current, product: product, plan: plan),
-            terms.paymentMode == .payAsYouGo || (continuing && terms.paymentMode == .freeTrial),
-            let offerPrice = terms.firstPayment(in: previous.storefront),
-            try Self.offerPeriods(chain: old.originalId, offer: current, db) < terms.periods
+            let terms = offerGoesOn(
+                previous, periodsTaken: try Self.offerPeriods(chain: old.originalId, offer: current, db)),
+            let offerPrice = terms.firstPayment(in: previous.storefront)
         {
-            // Each period of a pay-as-you-go offer is paid as it starts; on the monthly plan a
-            // free trial's months are payments of the commitment too.
             price = offerPrice
             expires = controls.timeRate.end(of: terms.period, from: start)
             offer = current
@@ -280,6 +277,34 @@ extension SimulatedStore {
 
     /// How many periods of a chain were paid at `offer`: the purchase or renewal that started
     /// it and each renewal at it (a re-download of the plan in force carries the offer but is no period).
+    /// The terms of the offer `latest` was bought with when the next renewal is another of its
+    /// periods: each period of a pay-as-you-go offer is paid as it starts, and on the monthly
+    /// plan a free trial's months are payments of the commitment too. Nil once `periodsTaken`
+    /// (the chain's periods of that offer so far) reaches the offer's, or when the subscription
+    /// renews to another product or plan.
+    nonisolated func offerGoesOn(_ latest: StoredTransaction, periodsTaken: Int) -> IntroOffer? {
+        // Mid-commitment the plan in force goes on whatever waits for the commitment's end.
+        let continuing = Self.inCommitment(latest)
+        let next = continuing ? latest.transaction.productId : latest.renewalProductId ?? latest.transaction.productId
+        guard let current = latest.offer, continuing || latest.renewalOffer == nil,
+            next == latest.transaction.productId, let product = catalog.product(id: next),
+            renewalPlan(after: latest, to: product) == latest.billingPlan ?? .upFront,
+            let terms = terms(of: current, product: product, plan: latest.billingPlan ?? .upFront),
+            terms.paymentMode == .payAsYouGo || (continuing && terms.paymentMode == .freeTrial)
+        else { return nil }
+        return periodsTaken < terms.periods ? terms : nil
+    }
+
+    /// The chain's periods of `latest`'s offer among `rows`, counted as `offerPeriods` counts them
+    /// in the database.
+    nonisolated static func offerPeriods(of latest: StoredTransaction, in rows: [StoredTransaction]) -> Int {
+        guard let offer = latest.offer else { return 0 }
+        return rows.count {
+            $0.transaction.originalId == latest.transaction.originalId && $0.offer == offer
+                && ($0.reason == .purchase || $0.reason == .renewal) && $0.transaction.state == .purchased
+        }
+    }
+
     private static func offerPeriods(chain originalId: String, offer: TransactionOffer, _ db: Database) throws -> Int {
         try Int.fetchOne(
             db,

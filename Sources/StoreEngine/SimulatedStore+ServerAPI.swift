@@ -144,7 +144,8 @@ extension SimulatedStore {
         guard let product = catalog.product(id: latest.transaction.productId), product.type == .autoRenewable,
             let group = product.subscription?.group
         else { return nil }
-        let renewal = renewalInfo(latest, at: now)
+        let chain = rows.map(StoredTransaction.init(row:))
+        let renewal = renewalInfo(latest, chain: chain, at: now)
         let status: SubscriptionStatusCode =
             if latest.revocationDate != nil { .revoked } else if latest.billingRetryUntil != nil {
                 (latest.graceExpires.map { $0 > now } ?? false) ? .gracePeriod : .billingRetry
@@ -152,7 +153,10 @@ extension SimulatedStore {
         let next = catalog.product(id: renewal.autoRenewProductId)
         // Mid-commitment the next payment is the plan's month: offers and increases wait.
         let continuing = Self.inCommitment(latest)
-        let offerPrice = latest.renewalOffer.flatMap { continuing ? nil : terms(of: $0, product: next ?? product) }?
+        // An offer that waits starts after the commitment; one whose periods go on, within it.
+        let offerPrice =
+            (latest.renewalOffer.flatMap { continuing ? nil : terms(of: $0, product: next ?? product) }
+            ?? offerGoesOn(latest, periodsTaken: Self.offerPeriods(of: latest, in: chain)))?
             .firstPayment(in: latest.storefront)
         let increased = continuing ? nil : next.flatMap { latest.increasedPrice(renewingTo: $0.id) }
         let planPrice = next?.billingPrice(renewal.renewalBillingPlan, in: latest.storefront)
@@ -160,8 +164,8 @@ extension SimulatedStore {
         return SubscriptionStatus(
             groupId: group, originalTransactionId: originalId, status: status,
             latest: Self.serverTransaction(lastRow).0,
-            renewal: renewal, recentStartDate: Self.recentStart(rows.map(StoredTransaction.init(row:))),
-            renewalPrice: price, renewalOffer: latest.renewalOffer,
+            renewal: renewal, recentStartDate: Self.recentStart(chain),
+            renewalPrice: price, renewalOffer: renewal.renewalOffer,
             eligibleWinBackOfferIds: status == .expired
                 ? try eligibleWinBackOffers(group: group, account: latest.transaction.payment.account, at: now, db)
                 : nil)

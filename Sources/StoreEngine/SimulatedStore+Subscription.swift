@@ -176,8 +176,11 @@ extension SimulatedStore {
         return recovered
     }
 
-    /// StoreKit 2's renewal info of a chain's latest transaction.
-    nonisolated func renewalInfo(_ latest: StoredTransaction, at now: Date) -> RenewalInfo {
+    /// StoreKit 2's renewal info of a chain's latest transaction; `rows` holds the chain's
+    /// periods (and may hold others), to tell whether an offer's periods go on.
+    nonisolated func renewalInfo(_ latest: StoredTransaction, chain rows: [StoredTransaction], at now: Date)
+        -> RenewalInfo
+    {
         let expired = !inForce(latest, at: now) && latest.billingRetryUntil == nil
         // While billing is retried Apple already reports why the subscription may expire.
         let retrying: ExpirationReason? = latest.billingRetryUntil != nil ? .billingError : nil
@@ -192,6 +195,13 @@ extension SimulatedStore {
             isInBillingRetry: latest.billingRetryUntil != nil, gracePeriodExpirationDate: latest.graceExpires,
             priceIncreaseStatus: latest.priceIncrease, renewalPrice: continuing ? nil : latest.renewalPrice,
             renewalBillingPlan: Self.nextBillingPlan(after: latest), commitment: renewalCommitment(latest),
-            renewalOffer: latest.renewalOffer)
+            renewalOffer: latest.renewalOffer ?? continuingOffer(latest, chain: rows))
+    }
+
+    /// The offer of the period in force when the next renewal is another of its periods, as
+    /// Apple's renewal info names it: the offer the next renewal takes.
+    nonisolated func continuingOffer(_ latest: StoredTransaction, chain rows: [StoredTransaction]) -> TransactionOffer?
+    {
+        offerGoesOn(latest, periodsTaken: Self.offerPeriods(of: latest, in: rows)) == nil ? nil : latest.offer
     }
 }

@@ -195,7 +195,7 @@ struct WalletJSON: Encodable {
             words.append("price increase to \(price) \(status)")
         }
         if let offer = renewal?.renewalOffer {
-            words.append("\(offer.offerType) offer \(offer.offerId ?? "") waits for the renewal")
+            words.append("the next renewal takes the \(offer.offerType) offer" + (offer.offerId.map { " \($0)" } ?? ""))
         }
         if let product = renewal?.autoRenewProductId, product != subscription.productId {
             words.append("renews to \(product)")

@@ -94,6 +94,28 @@ import Testing
         #expect(chain.map { $0.terms?.offer?.type } == [.introductory, .introductory, .introductory, nil])
     }
 
+    /// Renewal info names the offer the next renewal takes and its price, period by period:
+    /// the introductory price until the offer's last period, then the product's.
+    @Test func renewalInfoFollowsAPayAsYouGoOfferToItsLastPeriod() async throws {
+        let fixture = try StoreFixture()
+        try await fixture.setControls { $0.timeRate = .oneRenewalEvery2Seconds }
+        let first = try await fixture.buy(StoreFixture.plusMonthly)
+        var seen: [(Decimal?, OfferType?)] = []
+        for _ in 0..<4 {
+            let status = try #require(
+                try await fixture.store.subscriptionStatus(originalTransactionId: first.transaction.id))
+            let app = try await fixture.store.entitlements(account: "alice").first {
+                $0.productId == StoreFixture.plusMonthly
+            }
+            #expect(app?.renewal?.renewalOffer == status.renewalOffer)
+            seen.append((status.renewalPrice, status.renewalOffer?.type))
+            fixture.clock.advance(by: 2)
+            try await fixture.store.renewDue()
+        }
+        #expect(seen.map(\.0) == ["1.99", "1.99", "9.99", "9.99"].map { Decimal(string: $0) })
+        #expect(seen.map(\.1) == [.introductory, .introductory, nil, nil])
+    }
+
     @Test func payUpFrontChargesOnceForTheWholeOffer() async throws {
         let fixture = try StoreFixture()
         let start = fixture.clock.now()

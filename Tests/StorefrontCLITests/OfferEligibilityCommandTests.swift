@@ -131,6 +131,6 @@ import Testing
         #expect(offer["offerType"] as? String == "code")
         #expect(offer["paymentMode"] as? String == "freeTrial")
         let text = try state.run(["wallet"]).stdout
-        #expect(text.contains("code offer") && text.contains("waits for the renewal"), "\(text)")
+        #expect(text.contains("the next renewal takes the code offer"), "\(text)")
     }
 }
