@@ -50,9 +50,11 @@ struct CatalogOptions: ParsableArguments {
         return language
     }
 
+    /// The catalog and where it is sold: `--storefront`, else `account`'s storefront, else the
+    /// catalog's default.
     func resolve(
         defaultCatalog: String = "products.json", defaultRetryBudget: Duration = .zero,
-        store: (url: String, requestTimeout: Duration)? = nil
+        store: (url: String, requestTimeout: Duration)? = nil, account: String? = nil
     ) async throws -> CatalogContext {
         let location = self.catalog ?? defaultCatalog
         if let catalogTimeout, !(catalogTimeout > 0 && catalogTimeout <= 3600) {
@@ -80,7 +82,9 @@ struct CatalogOptions: ParsableArguments {
         } catch {
             throw CommandFailure.catalog(error)
         }
-        let storefrontId = storefront?.uppercased() ?? catalog.defaultStorefront
+        let storefrontId =
+            storefront?.uppercased() ?? account.flatMap(catalog.account(named:))?.storefront
+            ?? catalog.defaultStorefront
         guard let storefront = catalog.storefront(id: storefrontId) else {
             let known = catalog.storefronts.map(\.id).joined(separator: ", ")
             throw CommandFailure.usage(

@@ -40,7 +40,7 @@ struct ProductsCommand: AsyncParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Test account whose offer eligibility --json reports. Default: the store's, else the catalog's first.",
+            "Test account whose storefront the products are priced in (unless --storefront) and whose offer eligibility --json reports. Default: the store's, else the catalog's first.",
             valueName: "name"))
     var account: String?
 
@@ -57,7 +57,7 @@ struct ProductsCommand: AsyncParsableCommand {
         let context = try await options.resolve(
             defaultCatalog: url.map { "\($0)/v1/catalog" } ?? "products.json",
             defaultRetryBudget: url == nil ? .zero : policy.budget,
-            store: url.map { (url: $0, requestTimeout: policy.requestTimeout) })
+            store: url.map { (url: $0, requestTimeout: policy.requestTimeout) }, account: account)
         if let notice = context.notice { Console.err("storefront: note: \(notice)") }
         let requested =
             ids.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 private let gems = "com.example.storefront.gems.100"
@@ -85,6 +86,17 @@ private func catalogProducts() throws -> [[String: Any]] {
     let item = try product(gems, in: object)
     #expect(item["price"] as? String == "160")
     #expect(item["displayPrice"] as? String == "¥160")
+}
+
+/// An account prices the products in its own storefront, as `buy --account` charges them;
+/// `--storefront` still wins.
+@Test func anAccountPricesInItsStorefront() throws {
+    let state = scratchDirectory("storefront-products-account")
+    let lena = try productsJSON(["--account", "lena", "--state", state.path])
+    #expect(lena["storefront"] as? String == "DEU")
+    #expect(try product(gems, in: lena)["displayPrice"] as? String == "1,19\u{00A0}€")
+    let there = try productsJSON(["--account", "lena", "--storefront", "JPN", "--state", state.path])
+    #expect(there["currency"] as? String == "JPY")
 }
 
 @Test func germanPricesInEuro() throws {
