@@ -51,8 +51,8 @@ extension SimulatedStore {
                 let stored = try IdempotencyKeys.complete(
                     key: request.key, generation: generation,
                     response: try respond(added.transaction, details), at: request.now, db)
-                // The answer shows the payment as added (`purchasing`); its outcome follows in the same commit.
-                return (.answered(stored, replayed: false), added, try self.completeAtOnce(added, at: now, db))
+                // The answer shows the payment as added (`purchasing`); its outcome is in the same commit.
+                return (.answered(stored, replayed: false), added, added.completed)
             }
         if let added { started(added, completed: completed) }
         return answer

@@ -8,15 +8,14 @@ import StoreKitModel
 extension SimulatedStore {
     /// `SKPaymentQueue.add`: records a `purchasing` transaction with the outcome the test controls
     /// chose (durably, so a crash cannot change it), then completes it after the latency; without
-    /// one, in the same commit (`completeAtOnce`).
+    /// one, in the same commit.
     public func add(_ payment: Payment, forcing forced: PaymentOutcome?) async throws -> Transaction {
         let account = try validatedAccount(payment)
         let now = clock.now()
-        let (added, completed) = try await database.writer.write { db in
-            let added = try self.insertPayment(payment, account: account, forced: forced, requestKey: nil, at: now, db)
-            return (added, try self.completeAtOnce(added, at: now, db))
+        let added = try await database.writer.write { db in
+            try self.insertPayment(payment, account: account, forced: forced, requestKey: nil, at: now, db)
         }
-        started(added, completed: completed)
+        started(added, completed: added.completed)
         return added.transaction
     }
 
@@ -39,9 +38,12 @@ extension SimulatedStore {
     }
 
     struct AddResult: Sendable {
+        /// The transaction as added: `purchasing`.
         let transaction: Transaction
         /// What this add inserted; nil when an earlier add of the same request had.
         let inserted: Inserted?
+        /// Its outcome, reached in the add's own commit when there is no latency.
+        var completed: TransactionUpdate? = nil
 
         /// The transaction as inserted, and the test controls (as this add left them) that chose its outcome.
         struct Inserted: Sendable {
@@ -51,14 +53,6 @@ extension SimulatedStore {
 
         var isNew: Bool { inserted != nil }
         var latency: Int { inserted?.controls.latencyMilliseconds ?? 0 }
-    }
-
-    /// Without latency, a new payment reaches its outcome in the add's own commit, after its
-    /// `purchasing` journal entry: one commit, one fsync, where a second commit right after the
-    /// first cost a server's payment a second fsync. Nil with a latency (`started` waits it out).
-    nonisolated func completeAtOnce(_ added: AddResult, at now: Date, _ db: Database) throws -> TransactionUpdate? {
-        guard let inserted = added.inserted, added.latency == 0 else { return nil }
-        return try resolve(inserted.stored, at: now, controls: inserted.controls, db)
     }
 
     /// After the add's commit: reports the new transaction, then its outcome, completed in that
@@ -136,7 +130,6 @@ extension SimulatedStore {
             expiresDate: nil, revocationDate: nil, autoRenew: true, pendingOutcome: outcome, reason: .purchase)
         stored.offer = offer
         stored.billingPlan = autoRenewable ? plan : nil
-        try stored.insert(owner: ProcessIdentity.current.token, requestKey: requestKey, db)
         if offer != nil, case .code(let code)? = payment.offer {
             // Redeemed once taken: one-time codes for everyone, custom codes for the account.
             try db.execute(
@@ -144,8 +137,17 @@ extension SimulatedStore {
                 arguments: [code, account.name, id, now.timeIntervalSince1970])
         }
         try Self.journal(TransactionUpdate(transaction: stored.transaction, receipt: nil), at: now, db)
-        return AddResult(
+        var added = AddResult(
             transaction: stored.transaction, inserted: AddResult.Inserted(stored: stored, controls: controls))
+        // Without latency the payment reaches its outcome in this commit, after its `purchasing`
+        // entry: one commit and one fsync, and its row is written once, as it ends up.
+        if controls.latencyMilliseconds == 0, let settled = try settled(stored, at: now, controls: controls, db) {
+            try settled.insert(owner: ProcessIdentity.current.token, requestKey: requestKey, db)
+            added.completed = try record(settled, controls: controls, db)
+        } else {
+            try stored.insert(owner: ProcessIdentity.current.token, requestKey: requestKey, db)
+        }
+        return added
     }
 
     /// The transaction that an earlier request with `requestKey` added, as it was when added (the
@@ -219,6 +221,15 @@ extension SimulatedStore {
     nonisolated func resolve(_ stored: StoredTransaction, at now: Date, controls: TestControls, _ db: Database) throws
         -> TransactionUpdate?
     {
+        guard let settled = try settled(stored, at: now, controls: controls, db) else { return nil }
+        try settled.update(db)
+        return try record(settled, controls: controls, db)
+    }
+
+    /// A `purchasing` transaction with its outcome applied, not yet written; nil for any other.
+    nonisolated func settled(_ stored: StoredTransaction, at now: Date, controls: TestControls, _ db: Database) throws
+        -> StoredTransaction?
+    {
         guard stored.transaction.state == .purchasing else { return nil }
         var stored = stored
         switch stored.pendingOutcome ?? .success {
@@ -237,8 +248,7 @@ extension SimulatedStore {
             stored.fail(.storeKit(.unknown))
             stored.pendingOutcome = .interrupted  // marks it resolvable in the transaction manager
         }
-        try stored.update(db)
-        return try record(stored, controls: controls, db)
+        return stored
     }
 
     /// `withReceipts` for updates about to be published: nobody needs their receipts when nobody
