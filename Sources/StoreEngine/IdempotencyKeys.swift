@@ -48,25 +48,56 @@ public enum IdempotencyReservation: Sendable, Hashable {
 /// payment's key, the payment and its answer are one commit (`SimulatedStore.add(_:idempotency:respond:)`).
 enum IdempotencyKeys {
     static func reserve(_ request: IdempotentRequest, _ db: Database) throws -> IdempotencyReservation {
-        if let row = try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT * FROM idempotency_keys WHERE key = ?"), arguments: [request.key])
-        {
-            let reservedAt: Double = row["reserved_at"]
-            if reservedAt >= request.now.timeIntervalSince1970 - request.lifetime {
-                guard row["request_hash"] as String == request.requestHash else { return .mismatch }
-                if let status = row["status"] as Int?, let body = row["body"] as Data? {
-                    return .completed(StoredResponse(status: status, body: body))
-                }
-                return .pending(generation: row["generation"])
-            }
-            try db.cachedStatement(sql: "DELETE FROM idempotency_keys WHERE key = ?").execute(arguments: [request.key])
-        }
-        let generation = UUID().uuidString
+        guard let generation = try unused(request, db) else { return try earlierUse(request, db) }
         try db.cachedStatement(
             sql: "INSERT INTO idempotency_keys (key, request_hash, generation, reserved_at) VALUES (?, ?, ?, ?)"
         )
         .execute(arguments: [request.key, request.requestHash, generation, request.now.timeIntervalSince1970])
         return .reserved(generation: generation)
+    }
+
+    /// A fresh generation when the key is unused (or its earlier use has expired, which is then
+    /// forgotten); nil when a use in force holds it, which `earlierUse` reports. Nothing is
+    /// written for an unused key: a caller that answers in the same commit stores the key with
+    /// its answer in one statement (`insertAnswered`).
+    static func unused(_ request: IdempotentRequest, _ db: Database) throws -> String? {
+        if let reservedAt = try Double.fetchOne(
+            db.cachedStatement(sql: "SELECT reserved_at FROM idempotency_keys WHERE key = ?"), arguments: [request.key])
+        {
+            guard reservedAt < request.now.timeIntervalSince1970 - request.lifetime else { return nil }
+            try db.cachedStatement(sql: "DELETE FROM idempotency_keys WHERE key = ?").execute(arguments: [request.key])
+        }
+        return UUID().uuidString
+    }
+
+    /// What the use in force of the key left: its answer, a generation to run again under, or a
+    /// mismatch.
+    static func earlierUse(_ request: IdempotentRequest, _ db: Database) throws -> IdempotencyReservation {
+        guard
+            let row = try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT * FROM idempotency_keys WHERE key = ?"), arguments: [request.key])
+        else { throw StoreFailure("idempotency key \(request.key) vanished inside its own write") }
+        guard row["request_hash"] as String == request.requestHash else { return .mismatch }
+        if let status = row["status"] as Int?, let body = row["body"] as Data? {
+            return .completed(StoredResponse(status: status, body: body))
+        }
+        return .pending(generation: row["generation"])
+    }
+
+    /// A key used for the first time, stored with its answer.
+    static func insertAnswered(
+        _ request: IdempotentRequest, generation: String, response: StoredResponse, _ db: Database
+    ) throws -> StoredResponse {
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO idempotency_keys (key, request_hash, generation, reserved_at, status, body, completed_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """
+        ).execute(arguments: [
+            request.key, request.requestHash, generation, request.now.timeIntervalSince1970, response.status,
+            response.body, request.now.timeIntervalSince1970,
+        ])
+        return response
     }
 
     /// Stores the first response of a reservation; returns the stored one (an earlier answer wins).

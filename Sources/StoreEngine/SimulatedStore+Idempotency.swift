@@ -28,7 +28,8 @@ extension SimulatedStore {
             .write { db in
                 let generation: String
                 var earlier: AddResult?
-                switch try IdempotencyKeys.reserve(request, db) {
+                let unused = try IdempotencyKeys.unused(request, db)
+                switch try unused.map(IdempotencyReservation.reserved) ?? IdempotencyKeys.earlierUse(request, db) {
                 case .mismatch: return (.mismatch, nil, nil)
                 case .completed(let stored): return (.answered(stored, replayed: true), nil, nil)
                 case .reserved(let fresh): generation = fresh
@@ -48,9 +49,13 @@ extension SimulatedStore {
                 else {
                     throw StoreFailure("transaction \(added.transaction.id) vanished inside its own write")
                 }
-                let stored = try IdempotencyKeys.complete(
-                    key: request.key, generation: generation,
-                    response: try respond(added.transaction, details), at: request.now, db)
+                // A key used for the first time is written once, with its answer.
+                let response = try respond(added.transaction, details)
+                let stored =
+                    try unused == nil
+                    ? IdempotencyKeys.complete(
+                        key: request.key, generation: generation, response: response, at: request.now, db)
+                    : IdempotencyKeys.insertAnswered(request, generation: generation, response: response, db)
                 // The answer shows the payment as added (`purchasing`); its outcome is in the same commit.
                 return (.answered(stored, replayed: false), added, added.completed)
             }
