@@ -87,12 +87,7 @@ extension StoredTransaction {
     /// Inserts the transaction; `owner` and `requestKey` are the process that added it and the
     /// server request (idempotency key and generation) it answers, when there is one.
     func insert(owner: String? = nil, requestKey: String? = nil, _ db: Database) throws {
-        try db.cachedStatement(
-            sql: """
-                INSERT INTO transactions (\(Self.columns), owner, request_key)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """
-        ).execute(arguments: [
+        try db.cachedStatement(sql: Self.insertSQL).execute(arguments: [
             id, transaction.originalId, transaction.productId, transaction.quantity, transaction.payment.account,
             transaction.payment.applicationUsername, transaction.state.rawValue, transaction.error?.domain,
             transaction.error?.code, transaction.purchaseDate.timeIntervalSince1970,
@@ -112,6 +107,12 @@ extension StoredTransaction {
             owner, requestKey,
         ])
     }
+
+    /// Built once: a payment inserts a row, and the statement cache looks it up by its text.
+    static let insertSQL = """
+        INSERT INTO transactions (\(columns), owner, request_key)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """
 
     func update(_ db: Database) throws {
         try db.cachedStatement(

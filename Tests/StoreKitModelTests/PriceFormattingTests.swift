@@ -218,3 +218,27 @@ func truncateNeverExceedsTheWidth(width: Int) {
         PriceFormatter(currency: "USD", locale: "en_US").string(1)
             != PriceFormatter(currency: "EUR", locale: "de_DE").string(1))
 }
+
+/// `exactString` writes what `description` writes, for amounts of every size and scale.
+@Suite struct ExactStringTests {
+    @Test func itWritesWhatDescriptionWrites() throws {
+        let texts = [
+            "0", "0.00", "4.99", "4.90", "-4.99", "160", "1000", "2970", "0.001", "1.250", "0.375", "-0.5",
+            "12345678901234567890", "18446744073709551615", "18446744073709551616", "99999999999999999999.99",
+            "1e3", "1e20", "1e25", "5e-7", "0.0000000001", "3.4028236692093846346e38",
+        ]
+        for text in texts {
+            let amount = try #require(Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")))
+            #expect(amount.exactString == amount.description, "\(text)")
+        }
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            let mantissa = Decimal(UInt64.random(in: 0...UInt64.max, using: &generator) >> UInt64.random(in: 0...63))
+            let amount = mantissa * Decimal(sign: .plus, exponent: Int.random(in: -12...6), significand: 1)
+            for value in [amount, -amount] {
+                #expect(value.exactString == value.description, "\(value)")
+            }
+        }
+        #expect(Decimal.nan.exactString == Decimal.nan.description)
+    }
+}

@@ -110,9 +110,15 @@ public struct DecimalBits: Hashable, Sendable {
 }
 
 extension Decimal {
-    /// The exact decimal text (`4.99`, `160`), independent of any locale.
-    /// `description` always writes '.'; a locale, even en_US_POSIX, would load ICU's number data.
+    /// The exact decimal text (`4.99`, `160`), independent of any locale: `description`, which
+    /// always writes '.' (a locale, even en_US_POSIX, would load ICU's number data). Kept in the
+    /// shared cache of formatted prices under no currency and no locale: `description`'s general
+    /// conversion costs microseconds, and a payment writes its price four times.
     public var exactString: String {
-        description
+        let key = FormattedPrices.Key(currency: "", locale: "", amount: self)
+        if let text = FormattedPrices.shared.text(for: key) { return text }
+        let text = description
+        FormattedPrices.shared.remember(text, for: key)
+        return text
     }
 }
