@@ -40,7 +40,8 @@ extension SimulatedStore {
                     switch self.renewalStep(previous, controls: controls) {
                     case .renew(let product, let period):
                         previous = try self.renewal(
-                            after: previous, to: product, start: start, period: period, controls: controls, db)
+                            after: previous, to: product, start: start, period: period, controls: controls,
+                            asStored: true, db)
                         updates.append(try self.record(previous, controls: controls, db))
                         continue periods
                     case .billingRetry(let period):
@@ -125,14 +126,21 @@ extension SimulatedStore {
     /// price while a pay-as-you-go offer has periods left, else at the product's price in the
     /// chain's storefront.
     /// `chargedAt`: when it was billed, when not at `start` (a billing issue resolved in the grace
-    /// period bills now for the period that started at the renewal date).
+    /// period bills now for the period that started at the renewal date). `asStored`: `previous`
+    /// is as the database has it (a sweep's), so only its renewal is turned off; a caller that
+    /// changed it (a forced renewal ends it now) has it written whole.
     nonisolated func renewal(
         after previous: StoredTransaction, to product: Product, start: Date, period: SubscriptionPeriod,
-        controls: TestControls, chargedAt: Date? = nil, _ db: Database
+        controls: TestControls, chargedAt: Date? = nil, asStored: Bool = false, _ db: Database
     ) throws -> StoredTransaction {
-        var ended = previous
-        ended.autoRenew = false  // the chain continues in the new transaction
-        try ended.update(db)
+        // The chain continues in the new transaction.
+        if asStored {
+            try previous.stopRenewing(db)
+        } else {
+            var ended = previous
+            ended.autoRenew = false
+            try ended.update(db)
+        }
         let id = try StoreDatabase.nextTransactionId(db)
         let old = previous.transaction
         let continuing = Self.inCommitment(previous)

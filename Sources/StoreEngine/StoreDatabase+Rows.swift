@@ -147,6 +147,15 @@ extension StoredTransaction {
     /// it renews, billing retry and grace, a price increase, why it expired, and an upgrade that
     /// replaced it (the copy ends with it; a member was refunded nothing). A refund revokes the
     /// copies instead: `SimulatedStore.syncFamily`.
+    /// `autoRenew` turned off, as `update` would write it, without rewriting the row's other
+    /// columns: a renewal sweep does this once per subscription it renews.
+    func stopRenewing(_ db: Database) throws {
+        var ended = self
+        ended.autoRenew = false
+        try db.cachedStatement(sql: "UPDATE transactions SET auto_renew = 0 WHERE id = ?").execute(arguments: [id])
+        if ownership == .purchased, expiresDate != nil { try ended.mirrorToFamily(db) }
+    }
+
     private func mirrorToFamily(_ db: Database) throws {
         try db.cachedStatement(
             sql: """
