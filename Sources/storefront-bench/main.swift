@@ -11,7 +11,7 @@ import SyntheticData
 /// (store, ncurses, argument parser). It links the same library modules, built the same way.
 ///
 /// Usage: storefront-bench [--large FILE] [--medium FILE] [--small FILE] [--query TEXT]
-///                         [--json FILE] [--quick]
+///                         [--json FILE] [--quick] [--only GROUP] [--subscriptions N]
 /// Without --large/--medium the 100k and 10k catalogs are generated in process with
 /// `SyntheticCatalog` (seed 1), byte for byte what `storefront catalog generate` writes.
 
@@ -24,6 +24,8 @@ struct Options {
     var quick = false
     /// Only this group (decode, filter, render), for profiling; no JSON is written.
     var only: String?
+    /// Subscriptions the renewal sweeps renew (default 10,000; 1,000 with --quick).
+    var subscriptions: Int?
 
     static func parse(_ arguments: [String]) -> Options? {
         var options = Options()
@@ -31,6 +33,9 @@ struct Options {
         while let argument = rest.popFirst() {
             switch argument {
             case "--quick": options.quick = true
+            case "--subscriptions":
+                guard let value = rest.popFirst().flatMap(Int.init), value >= 1 else { return nil }
+                options.subscriptions = value
             case "--large", "--medium", "--small", "--query", "--json", "--only":
                 guard let value = rest.popFirst() else { return nil }
                 switch argument {
@@ -282,7 +287,9 @@ struct Report: Encodable {
 // MARK: - Main
 
 guard let options = Options.parse(Array(CommandLine.arguments.dropFirst())) else {
-    fail("usage: storefront-bench [--large FILE] [--medium FILE] [--small FILE] [--query TEXT] [--json FILE] [--quick]")
+    fail(
+        "usage: storefront-bench [--large FILE] [--medium FILE] [--small FILE] [--query TEXT] [--json FILE] [--quick] [--only GROUP] [--subscriptions N]"
+    )
 }
 let quick = options.quick
 let frame = TerminalSize(columns: 200, rows: 60)
@@ -318,7 +325,8 @@ if let only = options.only {
         print("purchase median \(format(figures.perPurchase.median)), \(fixed(figures.purchasesPerSecond, 0))/s")
     case "renewals":
         let figures = renewalFigures(
-            catalogBytes: smallBytes, subscriptions: quick ? 1_000 : 10_000, sweeps: quick ? 3 : 10)
+            catalogBytes: smallBytes, subscriptions: options.subscriptions ?? (quick ? 1_000 : 10_000),
+            sweeps: quick ? 3 : 10)
         print(
             "\(figures.subscriptions) subscriptions, one period \(fixed(figures.periodSeconds, 1)) s: renewal sweep median "
                 + "\(format(figures.renewalSweeps.median)), max \(format(figures.renewalSweeps.max)); into billing retry \(fixed(figures.billingRetrySweep, 3)) s; "
@@ -362,7 +370,8 @@ let moves = [
     moveFigure(largeState, catalog: "large"),
 ]
 let purchase = purchaseFigures(catalogBytes: smallBytes, count: quick ? 20 : 200)
-let renewals = renewalFigures(catalogBytes: smallBytes, subscriptions: quick ? 1_000 : 10_000, sweeps: quick ? 3 : 10)
+let renewals = renewalFigures(
+    catalogBytes: smallBytes, subscriptions: options.subscriptions ?? (quick ? 1_000 : 10_000), sweeps: quick ? 3 : 10)
 let constantTime = constantTimeFigures(runs: quick ? 5 : 21)
 let report = Report(
     large: largeDecode, medium: mediumDecode, small: smallDecode, filter: filter, filterMedium: filterMedium,
