@@ -26,7 +26,7 @@ extension SimulatedStore {
         // every start, every second in a server, and before every unfinished-transactions read).
         guard
             try await database.pool.guardedRead({ db in
-                try !self.dueForRenewal(at: now, db).isEmpty || self.hasExpiredAskToBuyRequest(at: now, db)
+                try self.hasDueRenewals(at: now, db) || self.hasExpiredAskToBuyRequest(at: now, db)
             })
         else { return }
         let updates: [TransactionUpdate] = try await database.writer.write { db in
@@ -97,27 +97,54 @@ extension SimulatedStore {
     /// The latest transaction of each auto-renewable chain whose period has ended with auto-renew
     /// on and no billing retry under way. Expired non-renewing subscriptions (auto-renew is never
     /// turned off on them) match the query but not this; products gone from the catalog do, and end.
-    nonisolated func dueForRenewal(at now: Date, _ db: Database) throws -> [StoredTransaction] {
+    nonisolated func dueForRenewal(at now: Date, limit: Int? = nil, _ db: Database) throws -> [StoredTransaction] {
         try StoredTransaction.fetchAll(
             db,
-            where: """
-                state = \(StateSQL.purchased) AND ownership = '\(OwnershipType.purchased.rawValue)' \
-                AND expires_date IS NOT NULL AND revocation_date IS NULL AND auto_renew = 1 \
-                AND expires_date <= ? AND (billing_retry_until IS NULL OR billing_retry_until <= ?)
-                """, [now.timeIntervalSince1970, now.timeIntervalSince1970]
+            where: limit.map {
+                "seq IN (SELECT seq FROM transactions WHERE \(Self.dueCondition) ORDER BY seq LIMIT \($0))"
+            } ?? Self.dueCondition,
+            [now.timeIntervalSince1970, now.timeIntervalSince1970]
         )
         .filter { stored in
             let type = catalog.product(id: stored.transaction.productId)?.type
-            return (type == nil || type == .autoRenewable) && (try? Self.isLatest(stored, db)) == true
+            return type == nil || type == .autoRenewable
         }
     }
+
+    /// Whether a sweep has anything to renew: nearly always not, so the few rows read are those
+    /// the catalog's filter throws away (non-renewing subscriptions that ended), a page at a time.
+    nonisolated func hasDueRenewals(at now: Date, _ db: Database) throws -> Bool {
+        let page = 64
+        let rows = try dueForRenewal(at: now, limit: page, db)
+        if !rows.isEmpty { return true }
+        let matched =
+            try Int.fetchOne(
+                db.cachedStatement(
+                    sql: "SELECT COUNT(*) FROM (SELECT 1 FROM transactions WHERE \(Self.dueCondition) LIMIT ?)"),
+                arguments: [now.timeIntervalSince1970, now.timeIntervalSince1970, page]) ?? 0
+        guard matched == page else { return false }
+        return try !dueForRenewal(at: now, db).isEmpty
+    }
+
+    /// A chain's latest period whose end has come with auto-renew on and no billing retry under
+    /// way, in one query: the latest is the one with no newer purchased period in its chain
+    /// (`transactions_chain`), which a query per due row took most of a sweep to find.
+    static let dueCondition = """
+        state = \(StateSQL.purchased) AND ownership = '\(OwnershipType.purchased.rawValue)' \
+        AND expires_date IS NOT NULL AND revocation_date IS NULL AND auto_renew = 1 \
+        AND expires_date <= ? AND (billing_retry_until IS NULL OR billing_retry_until <= ?) \
+        AND NOT EXISTS (SELECT 1 FROM transactions newer WHERE newer.original_id = transactions.original_id \
+            AND newer.seq > transactions.seq AND newer.state = \(StateSQL.purchased))
+        """
 
     static func isLatest(_ stored: StoredTransaction, _ db: Database) throws -> Bool {
         let newer =
             try Int.fetchOne(
-                db,
-                sql:
-                    "SELECT COUNT(*) FROM transactions WHERE original_id = ? AND seq > (SELECT seq FROM transactions WHERE id = ?) AND state = \(StateSQL.purchased)",
+                db.cachedStatement(
+                    sql: """
+                        SELECT COUNT(*) FROM transactions WHERE original_id = ? \
+                        AND seq > (SELECT seq FROM transactions WHERE id = ?) AND state = \(StateSQL.purchased)
+                        """),
                 arguments: [stored.transaction.originalId, stored.id]) ?? 0
         return newer == 0
     }
