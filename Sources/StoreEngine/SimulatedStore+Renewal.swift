@@ -184,8 +184,8 @@ extension SimulatedStore {
             offer = waiting
             offerTerms = terms
         } else if product.id == old.productId, plan == previous.billingPlan ?? .upFront, let current = previous.offer,
-            let terms = offerGoesOn(
-                previous, periodsTaken: try Self.offerPeriods(chain: old.originalId, offer: current, db)),
+            let terms = try offerGoesOn(
+                previous, periodsTaken: { try Self.offerPeriods(chain: old.originalId, offer: current, db) }),
             let offerPrice = terms.firstPayment(in: previous.storefront)
         {
             price = offerPrice
@@ -315,9 +315,10 @@ extension SimulatedStore {
     /// The terms of the offer `latest` was bought with when the next renewal is another of its
     /// periods: each period of a pay-as-you-go offer is paid as it starts, and on the monthly
     /// plan a free trial's months are payments of the commitment too. Nil once `periodsTaken`
-    /// (the chain's periods of that offer so far) reaches the offer's, or when the subscription
-    /// renews to another product or plan.
-    nonisolated func offerGoesOn(_ latest: StoredTransaction, periodsTaken: Int) -> IntroOffer? {
+    /// (the chain's periods of that offer so far, counted only for such an offer: a renewal
+    /// sweep asks for every subscription) reaches the offer's, or when the subscription renews
+    /// to another product or plan.
+    nonisolated func offerGoesOn(_ latest: StoredTransaction, periodsTaken: () throws -> Int) rethrows -> IntroOffer? {
         // Mid-commitment the plan in force goes on whatever waits for the commitment's end.
         let continuing = Self.inCommitment(latest)
         let next = continuing ? latest.transaction.productId : latest.renewalProductId ?? latest.transaction.productId
@@ -327,7 +328,7 @@ extension SimulatedStore {
             let terms = terms(of: current, product: product, plan: latest.billingPlan ?? .upFront),
             terms.paymentMode == .payAsYouGo || (continuing && terms.paymentMode == .freeTrial)
         else { return nil }
-        return periodsTaken < terms.periods ? terms : nil
+        return try periodsTaken() < terms.periods ? terms : nil
     }
 
     /// The chain's periods of `latest`'s offer among `rows`, counted as `offerPeriods` counts them

@@ -156,7 +156,7 @@ extension SimulatedStore {
         // An offer that waits starts after the commitment; one whose periods go on, within it.
         let offerPrice =
             (latest.renewalOffer.flatMap { continuing ? nil : terms(of: $0, product: next ?? product) }
-            ?? offerGoesOn(latest, periodsTaken: Self.offerPeriods(of: latest, in: chain)))?
+            ?? offerGoesOn(latest, periodsTaken: { Self.offerPeriods(of: latest, in: chain) }))?
             .firstPayment(in: latest.storefront)
         let increased = continuing ? nil : next.flatMap { latest.increasedPrice(renewingTo: $0.id) }
         let planPrice = next?.billingPrice(renewal.renewalBillingPlan, in: latest.storefront)

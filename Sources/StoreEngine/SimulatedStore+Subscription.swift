@@ -202,6 +202,6 @@ extension SimulatedStore {
     /// Apple's renewal info names it: the offer the next renewal takes.
     nonisolated func continuingOffer(_ latest: StoredTransaction, chain rows: [StoredTransaction]) -> TransactionOffer?
     {
-        offerGoesOn(latest, periodsTaken: Self.offerPeriods(of: latest, in: rows)) == nil ? nil : latest.offer
+        offerGoesOn(latest, periodsTaken: { Self.offerPeriods(of: latest, in: rows) }) == nil ? nil : latest.offer
     }
 }
