@@ -23,6 +23,8 @@ extension ProductsDecoder {
         var removed: Bool?
         /// Where the price table's bytes are: it is looked up by them before anything is parsed.
         var prices: Range<Int>?
+        /// The table read before that was written with the same bytes, if any.
+        var pricesWritten: PriceTables.WrittenTable?
         var wallet: JSONValue?
         var subscription: JSONValue?
         var familyShareable: Bool?
@@ -47,7 +49,10 @@ extension ProductsDecoder {
             let type = Self.types.first(where: { $0.0 == typeName })?.1
         else { return nil }
         let unavailable = storefrontList(members.unavailableIn, .root, check: &check)
-        guard let prices = directPrices(cursor, pricesWritten, except: unavailable, check: &check) else { return nil }
+        guard
+            let prices = members.pricesWritten?.prices(except: unavailable)
+                ?? directPrices(cursor, pricesWritten, except: unavailable, check: &check)
+        else { return nil }
         let wallet = walletGrant(members.wallet, .root, type: type, check: &check)
         let subscription = subscriptionInfo(
             members.subscription, .root, type: type, unavailable: unavailable, check: &check)
@@ -63,7 +68,8 @@ extension ProductsDecoder {
     /// Every member, each key known and written once; nil otherwise. A member already read is set
     /// (one that could not be read ends the reading), so a key written twice finds it set.
     private func readMembers(_ cursor: inout Cursor, check: inout Validation) throws(JSONSyntaxError) -> Members? {
-        let languages = languages  // captured alone: capturing `self` copies the whole decoder each time
+        // Captured alone: capturing `self` copies the whole decoder each time.
+        let (languages, tables) = (languages, priceTables)
         var members = Members()
         let complete = try cursor.readObject { (value: inout Cursor, key: String) throws(JSONSyntaxError) -> Bool in
             switch key {
@@ -103,8 +109,12 @@ extension ProductsDecoder {
                 guard members.subscription == nil else { return false }
                 members.subscription = try value.value()
             case "prices":  // found by their bytes later, once unavailableIn is known
-                guard members.prices == nil, let end = value.endOfContainer() else { return false }
-                members.prices = value.index..<end
+                guard members.prices == nil else { return false }
+                let known = tables.written(at: value.index, in: value.bytes)
+                guard let end = known.map({ value.index + $0.bytes.count }) ?? value.endOfContainer() else {
+                    return false
+                }
+                (members.prices, members.pricesWritten) = (value.index..<end, known)
                 value.index = end
             default:
                 return false  // an unknown key: the tree reading reports it

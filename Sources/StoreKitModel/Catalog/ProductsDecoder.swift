@@ -242,27 +242,80 @@ final class PriceTables {
     /// The same, by the exact bytes a table was written with, for a reader that finds a table
     /// before parsing it (`ProductsDecoder.directProduct`). Equal bytes are equal JSON, so bytes
     /// found here need no checking either.
-    private var bytesTables: [Int: [(written: [UInt8], unavailable: Set<String>, prices: [String: Decimal])]] = [:]
+    private var bytesTables: [UInt64: [WrittenTable]] = [:]
     private var bytesTableCount = 0
 
+    /// One way a table was written, and the prices it holds with each set of storefronts left out.
+    final class WrittenTable {
+        let bytes: [UInt8]
+        fileprivate var readings: [(unavailable: Set<String>, prices: [String: Decimal])] = []
+
+        fileprivate init(bytes: [UInt8]) {
+            self.bytes = bytes
+        }
+
+        func prices(except unavailable: Set<String>) -> [String: Decimal]? {
+            readings.first { $0.unavailable == unavailable }?.prices
+        }
+    }
+
+    /// The table at `start` (its `{`), if it is written exactly like one read before, found without
+    /// going through it bracket by bracket to find its end: only the bytes up to the first `}`
+    /// are compared. A table read before is a whole JSON object, so bytes equal to it end where
+    /// it ends, whatever follows; a `}` inside one of its strings would make its first `}` come
+    /// early, and then no table matches and the caller finds the end the slow way.
+    func written(at start: Int, in bytes: UnsafeBufferPointer<UInt8>) -> WrittenTable? {
+        guard bytesTableCount > 0, start < bytes.count, bytes[start] == UInt8(ascii: "{"),
+            let base = bytes.baseAddress,
+            let close = memchr(base + start, Int32(UInt8(ascii: "}")), bytes.count - start)
+        else { return nil }
+        let end = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(close)) + 1
+        return written(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+    }
+
     func table(written bytes: UnsafeBufferPointer<UInt8>, except unavailable: Set<String>) -> [String: Decimal]? {
-        bytesTables[Self.hash(bytes)]?.first {
-            $0.written.withUnsafeBufferPointer { equal($0, bytes) } && $0.unavailable == unavailable
-        }?.prices
+        written(bytes)?.prices(except: unavailable)
     }
 
     func remember(
         _ prices: [String: Decimal], written bytes: UnsafeBufferPointer<UInt8>, except unavailable: Set<String>
     ) {
         guard bytesTableCount < Self.limit else { return }
-        bytesTables[Self.hash(bytes), default: []].append((Array(bytes), unavailable, prices))
+        let table: WrittenTable
+        if let known = written(bytes) {
+            table = known
+        } else {
+            table = WrittenTable(bytes: Array(bytes))
+            bytesTables[Self.hash(bytes), default: []].append(table)
+        }
+        table.readings.append((unavailable, prices))
         bytesTableCount += 1
     }
 
-    private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
-        var hasher = Hasher()
-        hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
-        return hasher.finalize()
+    private func written(_ bytes: UnsafeBufferPointer<UInt8>) -> WrittenTable? {
+        bytesTables[Self.hash(bytes)]?.first { $0.bytes.withUnsafeBufferPointer { equal($0, bytes) } }
+    }
+
+    /// Eight bytes at a time, multiplied and rotated: a few instructions a word where `Hasher`
+    /// spends several a byte, and every table is hashed. Its spread is that of a multiplicative
+    /// hash, and the dictionary hashes the result again with its seed; two tables with the same
+    /// hash only cost a comparison of their bytes.
+    private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        let raw = UnsafeRawBufferPointer(bytes)
+        var hash = UInt64(raw.count)
+        var offset = 0
+        func mix(_ word: UInt64) {
+            let product = (hash ^ word) &* 0x9E37_79B9_7F4A_7C15
+            hash = product << 27 | product >> 37
+        }
+        while offset + 8 <= raw.count {
+            mix(raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            offset += 8
+        }
+        var tail: UInt64 = 0
+        for byte in raw[offset...].reversed() { tail = tail << 8 | UInt64(byte) }
+        mix(tail)
+        return hash
     }
 
     private func equal(_ lhs: UnsafeBufferPointer<UInt8>, _ rhs: UnsafeBufferPointer<UInt8>) -> Bool {
