@@ -5,7 +5,7 @@ extension Cursor {
         let opened = index
         index += 1
         let start = index
-        var bits: UInt8 = 0  // every byte OR-ed: below 0x80 means the run is ASCII
+        var bits = skipPlainWords()  // every byte OR-ed: below 0x80 means the run is ASCII
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
@@ -41,6 +41,32 @@ extension Cursor {
             message: "unexpected \(text.end) inside the string that starts here (\(text.name) looks truncated)")
     }
 
+    /// Moves past the bytes of the string that are eight at a time neither a quote, a backslash
+    /// nor a control character (any of which ends the fast path's run), which leaves the byte
+    /// loop only the last few bytes; returns their high bits OR-ed (0x80 unless they are ASCII).
+    private mutating func skipPlainWords() -> UInt8 {
+        guard let base = bytes.baseAddress else { return 0 }
+        let raw = UnsafeRawPointer(base)
+        var seen: UInt64 = 0
+        while index + 8 <= bytes.count {
+            let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            if Self.mayEndRun(word) { break }
+            seen |= word
+            index += 8
+        }
+        return seen & 0x8080_8080_8080_8080 == 0 ? 0 : 0x80
+    }
+
+    /// Whether a byte of `word` may be a quote, a backslash or below 0x20 (the bit tricks for "has
+    /// a zero byte" and "has a byte less than", which never miss one).
+    private static func mayEndRun(_ word: UInt64) -> Bool {
+        let (ones, high): (UInt64, UInt64) = (0x0101_0101_0101_0101, 0x8080_8080_8080_8080)
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        let found = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)
+        return found & high != 0
+    }
+
     /// A raw control character in a string, with the escape to write instead.
     private func unescaped(_ byte: UInt8) -> String {
         let (name, escape) =
@@ -63,7 +89,8 @@ extension Cursor {
     /// with UTF8Span and copying is cheaper than the generic String(validating:).)
     private func run(from start: Int, ascii: Bool) throws(JSONSyntaxError) -> String {
         let run = UnsafeBufferPointer(rebasing: bytes[start..<index])
-        if ascii { return String(decoding: run, as: UTF8.self) }
+        // ASCII is valid UTF-8: copied as it is, not checked again as `String(decoding:)` would.
+        if ascii { return String(copying: UTF8Span(unchecked: run.span, isKnownASCII: true)) }
         do {
             return String(copying: try UTF8Span(validating: run.span))
         } catch {
