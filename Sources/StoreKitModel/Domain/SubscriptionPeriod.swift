@@ -17,11 +17,18 @@ public struct SubscriptionPeriod: Sendable, Hashable, Codable, CustomStringConve
 
     /// Parses `PnD`, `PnW`, `PnM`, `PnY` with 1 ≤ n ≤ 999; nil for anything else.
     public init?(iso8601 text: String) {
-        guard text.count >= 3, text.count <= 5, text.first == "P",
-            let last = text.last, let unit = Unit(rawValue: String(last)),
-            text.utf8.dropFirst().dropLast().allSatisfy({ (0x30...0x39).contains($0) }),  // digits only: not "P+1M"
-            let value = Int(text.dropFirst().dropLast()), value >= 1, value <= 999
+        // Byte by byte: a valid period is ASCII, where a byte is a character, and a catalog has
+        // one per subscription and offer (counting characters cost more than the rest together).
+        let utf8 = text.utf8
+        guard (3...5).contains(utf8.count), utf8.first == UInt8(ascii: "P"), let last = utf8.last,
+            let unit = Unit.allCases.first(where: { $0.rawValue.utf8.first == last })
         else { return nil }
+        var value = 0
+        for byte in utf8.dropFirst().dropLast() {
+            guard (0x30...0x39).contains(byte) else { return nil }  // digits only: not "P+1M"
+            value = value * 10 + Int(byte - 0x30)
+        }
+        guard value >= 1 else { return nil }  // at most three digits: at most 999
         self.init(value: value, unit: unit)
     }
 
