@@ -104,6 +104,7 @@ struct ProductsCommand: AsyncParsableCommand {
         } else {
             Console.out(lines: ProductTable(context: context, response: response).render())
         }
+        KeptUntilExit.keep((context, response))
     }
 }
 
