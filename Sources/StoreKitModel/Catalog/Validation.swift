@@ -120,19 +120,61 @@ public struct Validation {
     }
 
     /// False when no byte of `text` can start an unprintable character: bytes below 0x20 and 0x7F
-    /// are C0 controls and DEL; 0xC2 leads the C1 controls and U+00AD, 0xE2 U+2000…U+2FFF (the
-    /// zero-width, bidirectional and separator characters), 0xEF U+FEFF and U+FFF9…U+FFFB, and
-    /// the rest lead the remaining format characters (Arabic, Syriac, Mongolian, and beyond
-    /// U+FFFF). ASCII text is settled by this one pass over its bytes.
+    /// are C0 controls and DEL; 0xC2 leads the C1 controls and U+00AD, 0xE2 0x80 and 0xE2 0x81
+    /// U+2000…U+207F (the zero-width, bidirectional and separator characters; the rest of
+    /// U+2000…U+2FFF has none), 0xEF 0xBB U+FEFF and 0xEF 0xBF U+FFF9…U+FFFB (the rest of
+    /// U+F000…U+FFFF, such as the full-width punctuation of Chinese text, has none), and the
+    /// others lead the remaining format characters (Arabic, Syriac, Mongolian, and beyond U+FFFF).
+    /// Printable ASCII is passed over eight bytes at a time, so most text is settled by one quick
+    /// pass over its bytes.
     private func mayHoldUnprintable(_ text: String) -> Bool {
-        let test = { (byte: UInt8) in
-            switch byte {
-            case 0x00..<0x20, 0x7F, 0xC2, 0xD8, 0xDB, 0xDC, 0xE0, 0xE1, 0xE2, 0xEF, 0xF0, 0xF3: true
-            default: false
+        var text = text
+        return text.withUTF8(Self.mayHoldUnprintable)
+    }
+
+    private static func mayHoldUnprintable(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let raw = UnsafeRawBufferPointer(bytes)
+        return suspectBytes.withUnsafeBufferPointer { suspect in
+            var index = 0
+            while index < bytes.count {
+                if index + 8 <= bytes.count, isPrintableASCII(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                {
+                    index += 8
+                    continue
+                }
+                let end = min(index + 8, bytes.count)
+                while index < end {
+                    if suspect[Int(bytes[index])], mayStartUnprintable(bytes, at: index) { return true }
+                    index += 1
+                }
             }
+            return false
         }
-        return text.utf8.withContiguousStorageIfAvailable { $0.contains(where: test) }
-            ?? text.utf8.contains(where: test)
+    }
+
+    /// The bytes `mayStartUnprintable` looks at more closely, by value: a lookup per byte, where
+    /// most bytes of text in other scripts are continuation bytes or lead bytes of no interest.
+    private static let suspectBytes: [Bool] = (0...255).map { byte in
+        byte < 0x20 || [0x7F, 0xC2, 0xD8, 0xDB, 0xDC, 0xE0, 0xE1, 0xE2, 0xEF, 0xF0, 0xF3].contains(byte)
+    }
+
+    /// Whether every byte of `word` is printable ASCII, 0x20…0x7E: no high bit set, no byte below
+    /// 0x20 and none equal to 0x7F (the bit tricks for "has a byte less than" and "has a zero byte").
+    private static func isPrintableASCII(_ word: UInt64) -> Bool {
+        let (ones, high): (UInt64, UInt64) = (0x0101_0101_0101_0101, 0x8080_8080_8080_8080)
+        let delete = word ^ (ones &* 0x7F)
+        let controlOrDelete = ((word &- ones &* 0x20) & ~word) | ((delete &- ones) & ~delete)
+        return (word | controlOrDelete) & high == 0
+    }
+
+    private static func mayStartUnprintable(_ bytes: UnsafeBufferPointer<UInt8>, at position: Int) -> Bool {
+        let next = position + 1 < bytes.count ? bytes[position + 1] : 0
+        switch bytes[position] {
+        case 0x00..<0x20, 0x7F, 0xC2, 0xD8, 0xDB, 0xDC, 0xE0, 0xE1, 0xF0, 0xF3: return true
+        case 0xE2: return next < 0x82
+        case 0xEF: return next == 0xBB || next == 0xBF
+        default: return false
+        }
     }
 
     /// Scalar by scalar, without the slower walk by character that finds the position.
@@ -144,10 +186,15 @@ public struct Validation {
     /// False when the first character is plainly not whitespace: `Character.isWhitespace` looks
     /// at the character's first scalar, which is the text's first scalar (an ASCII first byte
     /// other than tab, line feed, vertical tab, form feed, carriage return and space is settled
-    /// without looking up its properties).
+    /// without looking up its properties, and so is a first scalar where Unicode has no white
+    /// space, U+00A1…U+167F and above U+3000, such as every Chinese character).
     private func mayBeAllWhitespace(_ text: String) -> Bool {
         guard let first = text.utf8.first else { return true }
-        guard first < 0x80 else { return text.unicodeScalars.first?.properties.isWhitespace ?? true }
+        guard first < 0x80 else {
+            guard let scalar = text.unicodeScalars.first else { return true }
+            if (0xA1..<0x1680).contains(scalar.value) || scalar.value > 0x3000 { return false }
+            return scalar.properties.isWhitespace
+        }
         return (0x09...0x0D).contains(first) || first == 0x20
     }
 
