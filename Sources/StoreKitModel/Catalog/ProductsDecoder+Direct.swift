@@ -71,7 +71,7 @@ extension ProductsDecoder {
         // Captured alone: capturing `self` copies the whole decoder each time.
         let (languages, tables) = (languages, priceTables)
         var members = Members()
-        let complete = try cursor.readObject { (value: inout Cursor, key: String) throws(JSONSyntaxError) -> Bool in
+        let complete = try cursor.readObject { (value: inout Cursor, key: WrittenKey) throws(JSONSyntaxError) -> Bool in
             switch key {
             case "id":
                 guard members.id == nil else { return false }
@@ -131,8 +131,10 @@ extension ProductsDecoder {
         var values = [String: String](minimumCapacity: languages.ids.count)
         var covered = 0
         let complete = try cursor.readObject {
-            (value: inout Cursor, language: String) throws(JSONSyntaxError) -> Bool in
-            guard let text = try value.readString(),
+            (value: inout Cursor, key: WrittenKey) throws(JSONSyntaxError) -> Bool in
+            // One of the catalog's languages is that string again; any other key is made one.
+            guard let language = languages.ids.first(where: key.equals) ?? key.text,
+                let text = try value.readString(),
                 check.string(.string(text), JSONPath.root, maxLength: maxLength, multiline: multiline) != nil,
                 values.updateValue(text, forKey: language) == nil
             else { return false }
