@@ -26,7 +26,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from peers import run_once  # noqa: E402
+from peers import rotate  # noqa: E402
 from server_bench import start_server, stop_server, wrk  # noqa: E402
 
 WORSE = 1.10
@@ -34,16 +34,7 @@ WORSE = 1.10
 
 def rounds_of(commands, rounds, warmup, label):
     """Runs (name, argv, options) round-robin, rotating the first; returns name -> per-round ms."""
-    times = {name: [] for name, _, _ in commands}
-    for number in range(warmup + rounds):
-        shift = number % len(commands)
-        for name, argv, options in commands[shift:] + commands[:shift]:
-            elapsed, _ = run_once(argv, **options)
-            if number >= warmup:
-                times[name].append(elapsed)
-        print(f"  {label}: round {number + 1}/{warmup + rounds}", file=sys.stderr, end="\r")
-    print(file=sys.stderr)
-    return times
+    return rotate(commands, rounds, warmup, label)[0]
 
 
 def ratio_row(figure, unit, head, ref, lower_is_better, context=None):

@@ -87,8 +87,9 @@ def run_once(command, stdin_path=None, use_pty=False, env=None):
             stdin.close()
 
 
-def alternate(commands, rounds, warmup, label):
-    """commands: list of (name, argv, options). Runs them round-robin; returns name -> figures."""
+def rotate(commands, rounds, warmup, label):
+    """commands: list of (name, argv, options). Runs them round-robin, after `warmup` rounds left
+    uncounted; returns (name -> each round's ms, name -> each round's peak RSS in KiB)."""
     times = {name: [] for name, _, _ in commands}
     rss = {name: [] for name, _, _ in commands}
     for round_number in range(warmup + rounds):
@@ -101,6 +102,12 @@ def alternate(commands, rounds, warmup, label):
                 rss[name].append(peak)
         print(f"  {label}: round {round_number + 1}/{warmup + rounds}", file=sys.stderr, end="\r")
     print(file=sys.stderr)
+    return times, rss
+
+
+def alternate(commands, rounds, warmup, label):
+    """commands: list of (name, argv, options). Runs them round-robin; returns name -> figures."""
+    times, rss = rotate(commands, rounds, warmup, label)
     return {name: {"ms": stats(times[name]), "rssKiB": stats(rss[name]),
                    "command": " ".join(argv) + (f" < {options['stdin_path']}" if options.get("stdin_path") else "")}
             for name, argv, options in commands}
