@@ -154,9 +154,12 @@ import Testing
             output: output.path, errors: "/dev/null")
         defer { if buyer.isRunning { _ = kill(buyer.processIdentifier, SIGKILL) } }
 
-        // Wait for the payment to be in the store, still purchasing, then kill the server.
+        // Wait for the payment to be in the store, still purchasing, then kill the server. The
+        // buyer may take seconds to start when other tests load the machine; the payment then
+        // stays purchasing for its 4 s of latency, which polls every 25 ms see.
         var purchasing = false
-        for _ in 0..<200 where !purchasing {
+        let appeared = ContinuousClock.now.advanced(by: .seconds(60))
+        while !purchasing, ContinuousClock.now < appeared {
             let list = try? await HTTP.send("GET", first.baseURL + "/v1/accounts/alice/transactions")
             purchasing =
                 (list?.json["transactions"] as? [[String: Any]])?.contains { $0["state"] as? String == "purchasing" }
