@@ -40,8 +40,7 @@ extension SimulatedStore {
                     switch self.renewalStep(previous, controls: controls) {
                     case .renew(let product, let period):
                         previous = try self.renewal(
-                            after: previous, to: product, start: start, period: period, controls: controls,
-                            asStored: true, db)
+                            after: previous, to: product, start: start, period: period, controls: controls, db)
                         updates.append(try self.record(previous, controls: controls, db))
                         continue periods
                     case .billingRetry(let period):
@@ -97,33 +96,29 @@ extension SimulatedStore {
     /// The latest transaction of each auto-renewable chain whose period has ended with auto-renew
     /// on and no billing retry under way. Expired non-renewing subscriptions (auto-renew is never
     /// turned off on them) match the query but not this; products gone from the catalog do, and end.
-    nonisolated func dueForRenewal(at now: Date, limit: Int? = nil, _ db: Database) throws -> [StoredTransaction] {
+    nonisolated func dueForRenewal(at now: Date, _ db: Database) throws -> [StoredTransaction] {
         try StoredTransaction.fetchAll(
-            db,
-            where: limit.map {
-                "seq IN (SELECT seq FROM transactions WHERE \(Self.dueCondition) ORDER BY seq LIMIT \($0))"
-            } ?? Self.dueCondition,
-            [now.timeIntervalSince1970, now.timeIntervalSince1970]
+            db, where: Self.dueCondition, [now.timeIntervalSince1970, now.timeIntervalSince1970]
         )
-        .filter { stored in
-            let type = catalog.product(id: stored.transaction.productId)?.type
-            return type == nil || type == .autoRenewable
-        }
+        .filter { renews($0.transaction.productId) }
     }
 
-    /// Whether a sweep has anything to renew: nearly always not, so the few rows read are those
-    /// the catalog's filter throws away (non-renewing subscriptions that ended), a page at a time.
+    /// Whether a sweep has anything to renew: nearly always not. Only the due rows' products are
+    /// read, and only until one renews.
     nonisolated func hasDueRenewals(at now: Date, _ db: Database) throws -> Bool {
-        let page = 64
-        let rows = try dueForRenewal(at: now, limit: page, db)
-        if !rows.isEmpty { return true }
-        let matched =
-            try Int.fetchOne(
-                db.cachedStatement(
-                    sql: "SELECT COUNT(*) FROM (SELECT 1 FROM transactions WHERE \(Self.dueCondition) LIMIT ?)"),
-                arguments: [now.timeIntervalSince1970, now.timeIntervalSince1970, page]) ?? 0
-        guard matched == page else { return false }
-        return try !dueForRenewal(at: now, db).isEmpty
+        let products = try String.fetchCursor(
+            db.cachedStatement(sql: "SELECT product_id FROM transactions WHERE \(Self.dueCondition)"),
+            arguments: [now.timeIntervalSince1970, now.timeIntervalSince1970])
+        while let product = try products.next() {
+            if renews(product) { return true }
+        }
+        return false
+    }
+
+    /// Auto-renewable in the catalog, or gone from it (such a chain is swept and ends).
+    nonisolated func renews(_ productId: String) -> Bool {
+        let type = catalog.product(id: productId)?.type
+        return type == nil || type == .autoRenewable
     }
 
     /// A chain's latest period whose end has come with auto-renew on and no billing retry under
@@ -153,21 +148,13 @@ extension SimulatedStore {
     /// price while a pay-as-you-go offer has periods left, else at the product's price in the
     /// chain's storefront.
     /// `chargedAt`: when it was billed, when not at `start` (a billing issue resolved in the grace
-    /// period bills now for the period that started at the renewal date). `asStored`: `previous`
-    /// is as the database has it (a sweep's), so only its renewal is turned off; a caller that
-    /// changed it (a forced renewal ends it now) has it written whole.
+    /// period bills now for the period that started at the renewal date). `previous` is as the
+    /// database has it: a caller that changed it writes it first.
     nonisolated func renewal(
         after previous: StoredTransaction, to product: Product, start: Date, period: SubscriptionPeriod,
-        controls: TestControls, chargedAt: Date? = nil, asStored: Bool = false, _ db: Database
+        controls: TestControls, chargedAt: Date? = nil, _ db: Database
     ) throws -> StoredTransaction {
-        // The chain continues in the new transaction.
-        if asStored {
-            try previous.stopRenewing(db)
-        } else {
-            var ended = previous
-            ended.autoRenew = false
-            try ended.update(db)
-        }
+        try previous.stopRenewing(db)  // the chain continues in the new transaction
         let id = try StoreDatabase.nextTransactionId(db)
         let old = previous.transaction
         let continuing = Self.inCommitment(previous)
@@ -278,6 +265,7 @@ extension SimulatedStore {
         }
         latest.billingRetryUntil = nil
         latest.graceExpires = nil
+        try latest.update(db)
         return try renewal(after: latest, to: product, start: now, period: period, controls: controls, db)
     }
 
@@ -310,8 +298,6 @@ extension SimulatedStore {
         return latest
     }
 
-    /// How many periods of a chain were paid at `offer`: the purchase or renewal that started
-    /// it and each renewal at it (a re-download of the plan in force carries the offer but is no period).
     /// The terms of the offer `latest` was bought with when the next renewal is another of its
     /// periods: each period of a pay-as-you-go offer is paid as it starts, and on the monthly
     /// plan a free trial's months are payments of the commitment too. Nil once `periodsTaken`
@@ -341,6 +327,8 @@ extension SimulatedStore {
         }
     }
 
+    /// How many periods of a chain were paid at `offer`: the purchase or renewal that started
+    /// it and each renewal at it (a re-download of the plan in force carries the offer but is no period).
     private static func offerPeriods(chain originalId: String, offer: TransactionOffer, _ db: Database) throws -> Int {
         try Int.fetchOne(
             db,

@@ -170,6 +170,7 @@ extension SimulatedStore {
         let start = inGrace ? (latest.expiresDate ?? now) : now
         latest.billingRetryUntil = nil
         latest.graceExpires = nil
+        try latest.update(db)
         var recovered = try renewal(
             after: latest, to: product, start: start, period: period, controls: controls, chargedAt: now, db)
         recovered.notification = NotificationEvent(.didRenew, .billingRecovery)

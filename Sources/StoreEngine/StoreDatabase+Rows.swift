@@ -143,12 +143,8 @@ extension StoredTransaction {
         if ownership == .purchased, expiresDate != nil { try mirrorToFamily(db) }
     }
 
-    /// A subscription period's state, as the family's copies of it share it: when it ends, whether
-    /// it renews, billing retry and grace, a price increase, why it expired, and an upgrade that
-    /// replaced it (the copy ends with it; a member was refunded nothing). A refund revokes the
-    /// copies instead: `SimulatedStore.syncFamily`.
     /// `autoRenew` turned off, as `update` would write it, without rewriting the row's other
-    /// columns: a renewal sweep does this once per subscription it renews.
+    /// columns: every renewal does this to the period it follows.
     func stopRenewing(_ db: Database) throws {
         var ended = self
         ended.autoRenew = false
@@ -156,6 +152,10 @@ extension StoredTransaction {
         if ownership == .purchased, expiresDate != nil { try ended.mirrorToFamily(db) }
     }
 
+    /// A subscription period's state, as the family's copies of it share it: when it ends, whether
+    /// it renews, billing retry and grace, a price increase, why it expired, and an upgrade that
+    /// replaced it (the copy ends with it; a member was refunded nothing). A refund revokes the
+    /// copies instead: `SimulatedStore.syncFamily`.
     private func mirrorToFamily(_ db: Database) throws {
         try db.cachedStatement(
             sql: """
