@@ -54,17 +54,13 @@ extension Cursor {
             seen |= word
             index += 8
         }
-        return seen & 0x8080_8080_8080_8080 == 0 ? 0 : 0x80
+        return ByteWord.nonASCII(in: seen) == 0 ? 0 : 0x80
     }
 
-    /// Whether a byte of `word` may be a quote, a backslash or below 0x20 (the bit tricks for "has
-    /// a zero byte" and "has a byte less than", which never miss one).
+    /// Whether a byte of `word` may be a quote, a backslash or below 0x20.
     private static func mayEndRun(_ word: UInt64) -> Bool {
-        let (ones, high): (UInt64, UInt64) = (0x0101_0101_0101_0101, 0x8080_8080_8080_8080)
-        let quote = word ^ (ones &* 0x22)
-        let backslash = word ^ (ones &* 0x5C)
-        let found = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)
-        return found & high != 0
+        ByteWord.equal(to: UInt8(ascii: "\""), in: word) | ByteWord.equal(to: UInt8(ascii: "\\"), in: word)
+            | ByteWord.below(0x20, in: word) != 0
     }
 
     /// A raw control character in a string, with the escape to write instead.

@@ -158,13 +158,9 @@ public struct Validation {
         byte < 0x20 || [0x7F, 0xC2, 0xD8, 0xDB, 0xDC, 0xE0, 0xE1, 0xE2, 0xEF, 0xF0, 0xF3].contains(byte)
     }
 
-    /// Whether every byte of `word` is printable ASCII, 0x20…0x7E: no high bit set, no byte below
-    /// 0x20 and none equal to 0x7F (the bit tricks for "has a byte less than" and "has a zero byte").
+    /// Whether every byte of `word` is printable ASCII, 0x20…0x7E.
     private static func isPrintableASCII(_ word: UInt64) -> Bool {
-        let (ones, high): (UInt64, UInt64) = (0x0101_0101_0101_0101, 0x8080_8080_8080_8080)
-        let delete = word ^ (ones &* 0x7F)
-        let controlOrDelete = ((word &- ones &* 0x20) & ~word) | ((delete &- ones) & ~delete)
-        return (word | controlOrDelete) & high == 0
+        ByteWord.nonASCII(in: word) | ByteWord.below(0x20, in: word) | ByteWord.equal(to: 0x7F, in: word) == 0
     }
 
     private static func mayStartUnprintable(_ bytes: UnsafeBufferPointer<UInt8>, at position: Int) -> Bool {
