@@ -32,11 +32,6 @@ from server_bench import start_server, stop_server, wrk  # noqa: E402
 WORSE = 1.10
 
 
-def rounds_of(commands, rounds, warmup, label):
-    """Runs (name, argv, options) round-robin, rotating the first; returns name -> per-round ms."""
-    return rotate(commands, rounds, warmup, label)[0]
-
-
 def ratio_row(figure, unit, head, ref, lower_is_better, context=None):
     """A figure's row: medians of both, and the median and spread of the rounds' head/REF ratios."""
     ratios = [h / r for h, r in zip(head, ref) if r]
@@ -52,7 +47,7 @@ def ratio_row(figure, unit, head, ref, lower_is_better, context=None):
 def whole_process(args, head, ref, rounds):
     rows = []
     for label, catalog, count in (("100k", args.large, rounds(9)), ("10k", args.medium, rounds(21))):
-        times = rounds_of([
+        times, _ = rotate([
             ("head", [head, "products", "--catalog", catalog, "--count-only"], {}),
             ("ref", [ref, "products", "--catalog", catalog, "--count-only"], {}),
             ("simdjson", [args.simdjson, catalog], {}),
@@ -63,7 +58,7 @@ def whole_process(args, head, ref, rounds):
             "head / simdjson": statistics.median(h / s for h, s in zip(times["head"], times["simdjson"])),
             "REF / simdjson": statistics.median(r / s for r, s in zip(times["ref"], times["simdjson"])),
         }))
-    times = rounds_of([
+    times, _ = rotate([
         ("head", [head, "products", "--catalog", args.medium, "--json"], {}),
         ("ref", [ref, "products", "--catalog", args.medium, "--json"], {}),
     ], rounds(21), 1, "10k --json")
@@ -77,7 +72,7 @@ def startup(args, head, ref, rounds):
     # Each binary keeps its own state directory: the two may not share a schema version.
     states = {name: tempfile.mkdtemp(prefix=f"state-{name}.", dir=args.work) for name in ("head", "ref")}
     pty = {"use_pty": True, "env": env}
-    times = rounds_of([
+    times, _ = rotate([
         ("head", [head, "--exit-after-first-frame", "--catalog", args.catalog, "--state", states["head"]], pty),
         ("ref", [ref, "--exit-after-first-frame", "--catalog", args.ref_catalog, "--state", states["ref"]], pty),
         ("head --help", [head, "--help"], pty),

@@ -292,6 +292,7 @@ guard let options = Options.parse(Array(CommandLine.arguments.dropFirst())) else
     )
 }
 let quick = options.quick
+let subscriptions = options.subscriptions ?? (quick ? 1_000 : 10_000)
 let frame = TerminalSize(columns: 200, rows: 60)
 
 let largeBytes = options.large.map(readBytes) ?? SyntheticCatalog.generate(count: 100_000, seed: 1)
@@ -325,8 +326,7 @@ if let only = options.only {
         print("purchase median \(format(figures.perPurchase.median)), \(fixed(figures.purchasesPerSecond, 0))/s")
     case "renewals":
         let figures = renewalFigures(
-            catalogBytes: smallBytes, subscriptions: options.subscriptions ?? (quick ? 1_000 : 10_000),
-            sweeps: quick ? 3 : 10)
+            catalogBytes: smallBytes, subscriptions: subscriptions, sweeps: quick ? 3 : 10)
         print(
             "\(figures.subscriptions) subscriptions, one period \(fixed(figures.periodSeconds, 1)) s: renewal sweep median "
                 + "\(format(figures.renewalSweeps.median)), max \(format(figures.renewalSweeps.max)); into billing retry \(fixed(figures.billingRetrySweep, 3)) s; "
@@ -370,8 +370,7 @@ let moves = [
     moveFigure(largeState, catalog: "large"),
 ]
 let purchase = purchaseFigures(catalogBytes: smallBytes, count: quick ? 20 : 200)
-let renewals = renewalFigures(
-    catalogBytes: smallBytes, subscriptions: options.subscriptions ?? (quick ? 1_000 : 10_000), sweeps: quick ? 3 : 10)
+let renewals = renewalFigures(catalogBytes: smallBytes, subscriptions: subscriptions, sweeps: quick ? 3 : 10)
 let constantTime = constantTimeFigures(runs: quick ? 5 : 21)
 let report = Report(
     large: largeDecode, medium: mediumDecode, small: smallDecode, filter: filter, filterMedium: filterMedium,
