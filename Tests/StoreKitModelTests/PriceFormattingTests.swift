@@ -219,9 +219,11 @@ func truncateNeverExceedsTheWidth(width: Int) {
             != PriceFormatter(currency: "EUR", locale: "de_DE").string(1))
 }
 
-/// `exactString` writes what `description` writes, for amounts of every size and scale.
+/// `exactString` is `description` kept in the shared cache, keyed by the amount's bits: every
+/// amount, of any size and scale, gets its own text, asked for once or again (1.5 and 1.50 are
+/// different keys with the same text; 4.99 after -4.99 is not the other's).
 @Suite struct ExactStringTests {
-    @Test func itWritesWhatDescriptionWrites() throws {
+    @Test func eachAmountGetsItsOwnTextFromTheCache() throws {
         let texts = [
             "0", "0.00", "4.99", "4.90", "-4.99", "160", "1000", "2970", "0.001", "1.250", "0.375", "-0.5",
             "12345678901234567890", "18446744073709551615", "18446744073709551616", "99999999999999999999.99",
@@ -230,6 +232,7 @@ func truncateNeverExceedsTheWidth(width: Int) {
         for text in texts {
             let amount = try #require(Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")))
             #expect(amount.exactString == amount.description, "\(text)")
+            #expect(amount.exactString == amount.description, "\(text), from the cache")
         }
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<2_000 {
