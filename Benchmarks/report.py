@@ -75,14 +75,20 @@ def ratio(a, b):
     return a / b if a is not None and b else None
 
 
+# Payments' share of the health route's rate that BENCHMARKS.md targets, by connections: one
+# connection waits for each fsync, more share it.
+PAYMENT_SHARE_OF_HEALTH = {"1": 0.5, "16": 0.8, "64": 0.9}
+NOTIFY_SHARE = 0.85
+
+
 def add_notifications(add, notify):
     if not notify:
-        add("payments/s with --notify vs without", "not measured", "≥ 0.8×")
+        add("payments/s with --notify vs without", "not measured", f"≥ {NOTIFY_SHARE}×")
         return
     pay = notify["payments"]
     add("server payments/s with --notify vs without, 16 connections (wrk)", f"{pay['with']['rps']:.0f}/s, p50 {ms(pay['with']['p50_ms'])}",
-        "≥ 0.8× without", f"without {pay['without']['rps']:.0f}/s, p50 {ms(pay['without']['p50_ms'])}", f"{pay['ratio']:.2f}×",
-        pay["ratio"] >= 0.8 and pay["with"]["errors"] == 0)
+        f"≥ {NOTIFY_SHARE}× without", f"without {pay['without']['rps']:.0f}/s, p50 {ms(pay['without']['p50_ms'])}", f"{pay['ratio']:.2f}×",
+        pay["ratio"] >= NOTIFY_SHARE and pay["with"]["errors"] == 0)
     post = notify["postLatency"]
     add(f"notification POST after its commit, idle server ({post['count']} purchases)", f"p50 {ms(post['p50_ms'])}, p99 {ms(post['p99_ms'])}",
         "p50 ≤ 50 ms", met=post["p50_ms"] <= 50)
@@ -219,10 +225,11 @@ def main():
             f"worst {renewals['worstShareOfPeriod'] * 100:.0f} % of a period", renewals["worstShareOfPeriod"] < 1)
     for connections, row in ((server or {}).get("connections") or {}).items():
         pay, health = row["payments"], row["health"]
+        target = PAYMENT_SHARE_OF_HEALTH.get(connections, 0.5)
         add(f"server payments/s vs health route, {connections} connection{'s' if connections != '1' else ''} (wrk)",
-            f"{pay['rps']:.0f}/s, p50 {ms(pay['p50_ms'])}, p99 {ms(pay['p99_ms'])}", "≥ 0.5× health",
+            f"{pay['rps']:.0f}/s, p50 {ms(pay['p50_ms'])}, p99 {ms(pay['p99_ms'])}", f"≥ {target}× health",
             f"health {health['rps']:.0f}/s, p50 {ms(health['p50_ms'])}, p99 {ms(health['p99_ms'])}",
-            f"{row['ratio']:.2f}× health", row["ratio"] >= 0.5 and pay["errors"] == 0 and pay["unexpectedStatus"] == 0)
+            f"{row['ratio']:.2f}× health", row["ratio"] >= target and pay["errors"] == 0 and pay["unexpectedStatus"] == 0)
     if not server:
         add("server payments/s with wrk vs its health route", "not measured", "≥ 0.5×", "", "see server.log")
     add_notifications(add, notify)
