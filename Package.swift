@@ -65,8 +65,17 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),
+        // The seam between the store's engine and where its tables live: SQL values, rows, a
+        // connection inside a read or write, the storage protocol, schema steps. No I/O.
+        .target(name: "StoreSQL", dependencies: ["StoreCore"]),
+        // The store's tables in a SQLite file of the state directory (GRDB): durable commits,
+        // group commit, migrations.
+        .target(
+            name: "SQLiteStore",
+            dependencies: ["StoreCore", "StoreSQL", "LocalState", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         // The durable simulated store: StoreKit's payment queue, the transaction manager and receipts
-        // (Apple's ASN.1 receipt in PKCS#7) over SQLite.
+        // (Apple's ASN.1 receipt in PKCS#7) over `StoreStorage`, SQLite unless told otherwise.
         .target(
             name: "StoreEngine",
             dependencies: [
@@ -75,7 +84,8 @@ let package = Package(
                 "LocalState",
                 "StoreSigning",
                 "ServerRecords",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                "StoreSQL",
+                "SQLiteStore",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
@@ -102,6 +112,7 @@ let package = Package(
                 "StoreKitModel",
                 "StoreCore",
                 "LocalState",
+                "StoreSQL",
                 "StoreEngine",
                 "StoreSigning",
                 "StoreAPI",
@@ -201,7 +212,10 @@ let package = Package(
         // moved by hand, a simulated store on products.json, a scripted StoreBackend.
         .target(
             name: "TestSupport",
-            dependencies: ["StoreCore", "LocalState", "StoreEngine", "StoreKitModel", "CPseudoTerminal"],
+            dependencies: [
+                "StoreCore", "LocalState", "StoreEngine", "StoreKitModel", "CPseudoTerminal", "SQLiteStore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             path: "Tests/TestSupport"
         ),
         .testTarget(
@@ -212,8 +226,8 @@ let package = Package(
         .testTarget(
             name: "StoreEngineTests",
             dependencies: [
-                "StoreEngine", "StoreCore", "LocalState", "AppSide", "ServerRecords", "TestSupport",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                "StoreEngine", "StoreCore", "LocalState", "AppSide", "ServerRecords", "TestSupport", "SQLiteStore",
+                "StoreSQL", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),

@@ -1,7 +1,7 @@
 import Foundation
-import GRDB
 import LocalState
 import StoreCore
+import StoreSQL
 
 /// A response kept for an idempotency key: returned unchanged to every retry with that key.
 public struct StoredResponse: Sendable, Hashable {
@@ -47,7 +47,7 @@ public enum IdempotencyReservation: Sendable, Hashable {
 /// The `idempotency_keys` table of the store's database. Kept beside the transactions so that a
 /// payment's key, the payment and its answer are one commit (`SimulatedStore.add(_:idempotency:respond:)`).
 enum IdempotencyKeys {
-    static func reserve(_ request: IdempotentRequest, _ db: Database) throws -> IdempotencyReservation {
+    static func reserve(_ request: IdempotentRequest, _ db: any SQLDatabase) throws -> IdempotencyReservation {
         guard let generation = try unused(request, db) else { return try earlierUse(request, db) }
         try db.cachedStatement(
             sql: "INSERT INTO idempotency_keys (key, request_hash, generation, reserved_at) VALUES (?, ?, ?, ?)"
@@ -60,7 +60,7 @@ enum IdempotencyKeys {
     /// forgotten); nil when a use in force holds it, which `earlierUse` reports. Nothing is
     /// written for an unused key: a caller that answers in the same commit stores the key with
     /// its answer in one statement (`insertAnswered`).
-    static func unused(_ request: IdempotentRequest, _ db: Database) throws -> String? {
+    static func unused(_ request: IdempotentRequest, _ db: any SQLDatabase) throws -> String? {
         if let reservedAt = try Double.fetchOne(
             db.cachedStatement(sql: "SELECT reserved_at FROM idempotency_keys WHERE key = ?"), arguments: [request.key])
         {
@@ -72,9 +72,9 @@ enum IdempotencyKeys {
 
     /// What the use in force of the key left: its answer, a generation to run again under, or a
     /// mismatch.
-    static func earlierUse(_ request: IdempotentRequest, _ db: Database) throws -> IdempotencyReservation {
+    static func earlierUse(_ request: IdempotentRequest, _ db: any SQLDatabase) throws -> IdempotencyReservation {
         guard
-            let row = try Row.fetchOne(
+            let row = try SQLRow.fetchOne(
                 db.cachedStatement(sql: "SELECT * FROM idempotency_keys WHERE key = ?"), arguments: [request.key])
         else { throw StoreFailure("idempotency key \(request.key) vanished inside its own write") }
         guard row["request_hash"] as String == request.requestHash else { return .mismatch }
@@ -86,7 +86,7 @@ enum IdempotencyKeys {
 
     /// A key used for the first time, stored with its answer.
     static func insertAnswered(
-        _ request: IdempotentRequest, generation: String, response: StoredResponse, _ db: Database
+        _ request: IdempotentRequest, generation: String, response: StoredResponse, _ db: any SQLDatabase
     ) throws -> StoredResponse {
         try db.cachedStatement(
             sql: """
@@ -101,7 +101,8 @@ enum IdempotencyKeys {
     }
 
     /// Stores the first response of a reservation; returns the stored one (an earlier answer wins).
-    static func complete(key: String, generation: String, response: StoredResponse, at now: Date, _ db: Database) throws
+    static func complete(key: String, generation: String, response: StoredResponse, at now: Date, _ db: any SQLDatabase)
+        throws
         -> StoredResponse
     {
         try db.cachedStatement(
@@ -112,7 +113,7 @@ enum IdempotencyKeys {
         ).execute(arguments: [response.status, response.body, now.timeIntervalSince1970, key, generation])
         if db.changesCount == 1 { return response }  // this is the first answer
         guard
-            let row = try Row.fetchOne(
+            let row = try SQLRow.fetchOne(
                 db.cachedStatement(sql: "SELECT status, body FROM idempotency_keys WHERE key = ? AND generation = ?"),
                 arguments: [key, generation]),
             let status = row["status"] as Int?, let body = row["body"] as Data?
@@ -125,7 +126,7 @@ enum IdempotencyKeys {
     /// new row), so the expired ones come first, with no index on `reserved_at` for every payment
     /// to update. A key reserved a moment out of order may wait for the next purge; `reserve`
     /// treats it as expired meanwhile.
-    static func purge(reservedBefore date: Date, _ db: Database) throws -> Int {
+    static func purge(reservedBefore date: Date, _ db: any SQLDatabase) throws -> Int {
         try db.execute(
             sql: """
                 DELETE FROM idempotency_keys WHERE rowid < COALESCE(

@@ -1,12 +1,12 @@
 import Foundation
-import GRDB
 import LocalState
 import StoreCore
+import StoreSQL
 
 /// Refunds customers asked for and the App Store has not decided yet.
 enum RefundRequests {
     /// Opens a request; refused for what cannot be refunded or is already asked about.
-    static func open(_ stored: StoredTransaction, at now: Date, _ db: Database) throws {
+    static func open(_ stored: StoredTransaction, at now: Date, _ db: any SQLDatabase) throws {
         let state = stored.transaction.state
         guard state == .purchased || state == .restored else {
             throw StoreFailure(
@@ -17,7 +17,7 @@ enum RefundRequests {
             throw StoreFailure("transaction \(stored.id) was already refunded", kind: .conflict)
         }
         try db.execute(
-            sql: "INSERT OR IGNORE INTO refund_requests (transaction_id, requested_at) VALUES (?, ?)",
+            sql: "INSERT INTO refund_requests (transaction_id, requested_at) VALUES (?, ?) ON CONFLICT DO NOTHING",
             arguments: [stored.id, now.timeIntervalSince1970])
         guard db.changesCount > 0 else {
             throw StoreFailure(
@@ -28,7 +28,7 @@ enum RefundRequests {
 
     /// Closes the request, granted or declined; false when none was open.
     @discardableResult
-    static func close(_ id: String, _ db: Database) throws -> Bool {
+    static func close(_ id: String, _ db: any SQLDatabase) throws -> Bool {
         try db.execute(sql: "DELETE FROM refund_requests WHERE transaction_id = ?", arguments: [id])
         return db.changesCount > 0
     }

@@ -1,9 +1,9 @@
 import Crypto
 import Foundation
-import GRDB
 import LocalState
 import StoreCore
 import StoreKitModel
+import StoreSQL
 
 /// When each account first got the app, for its AppTransaction: kept once, so every answer
 /// after the first gives the same original purchase date.
@@ -12,13 +12,13 @@ extension SimulatedStore {
     /// account with none, recorded at the first ask (a read after that: the app asks at launch).
     public func appFirstSeen(account: String) async throws -> Date {
         let key = "app.first_seen.\(account)"
-        if let kept = try await database.pool.guardedRead({ db in try StoreDatabase.setting(db, key) })
+        if let kept = try await database.read({ db in try StoreDatabase.setting(db, key) })
             .flatMap(Double.init)
         {
             return Date(timeIntervalSince1970: kept)
         }
         let now = clock.now()
-        return try await database.writer.write { db in
+        return try await database.write { db in
             if let kept = try StoreDatabase.setting(db, key).flatMap(Double.init) {
                 return Date(timeIntervalSince1970: kept)
             }

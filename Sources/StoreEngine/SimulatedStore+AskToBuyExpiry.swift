@@ -1,8 +1,8 @@
 import Foundation
-import GRDB
 import LocalState
 import StoreCore
 import StoreKitModel
+import StoreSQL
 
 /// Ask to Buy requests expire: a parent has 24 hours of store time (`TimeRate.askToBuyWindow`,
 /// under the rate in force when the store looks) to answer one. The App Store sends no approval
@@ -10,7 +10,7 @@ import StoreKitModel
 /// decline, so the app's queue does not keep it forever and the child can ask again.
 extension SimulatedStore {
     /// Whether an Ask to Buy request has outlived its window: the renewal sweep's quick read.
-    nonisolated func hasExpiredAskToBuyRequest(at now: Date, _ db: Database) throws -> Bool {
+    nonisolated func hasExpiredAskToBuyRequest(at now: Date, _ db: any SQLDatabase) throws -> Bool {
         let rate = try TestControls.load(db, defaults: defaults).timeRate
         return try Bool.fetchOne(
             db.cachedStatement(
@@ -21,7 +21,7 @@ extension SimulatedStore {
 
     /// In the sweep's write: every Ask to Buy request that has outlived its window fails, and
     /// each is journaled and published as any other update.
-    nonisolated func expireAskToBuyRequests(at now: Date, controls: TestControls, _ db: Database) throws
+    nonisolated func expireAskToBuyRequests(at now: Date, controls: TestControls, _ db: any SQLDatabase) throws
         -> [TransactionUpdate]
     {
         let cutoff = now.addingTimeInterval(-controls.timeRate.askToBuyWindow)
@@ -64,7 +64,7 @@ extension StateSQL {
 
 /// Finds the waiting Ask to Buy requests without reading every transaction: the sweep looks
 /// for them every time it runs.
-func askToBuyExpiryMigration(_ db: Database) throws {
+func askToBuyExpiryMigration(_ db: any SQLDatabase) throws {
     try db.execute(
         sql: """
             CREATE INDEX transactions_deferred ON transactions(purchase_date) WHERE state = \(StateSQL.deferred)

@@ -1,7 +1,7 @@
 import Foundation
-import GRDB
 import StoreCore
 import StoreKitModel
+import StoreSQL
 
 /// Monthly plans with a 12-month commitment: each payment is a period of its own in the
 /// subscription, numbered 1 to 12 within its commitment; the commitment's end is when a
@@ -97,7 +97,7 @@ extension TransactionCommitment {
 /// Billing plans: how each auto-renewable period was paid, a monthly payment's place in its
 /// commitment (the journal keeps it with the rest of the snapshot), and on a subscription's
 /// latest period whether a new commitment follows and which plan the next renewal switches to.
-func billingPlansMigration(_ db: Database) throws {
+func billingPlansMigration(_ db: any SQLDatabase) throws {
     try db.execute(
         sql: """
             ALTER TABLE transactions ADD COLUMN billing_plan TEXT;

@@ -1,8 +1,8 @@
 import Foundation
-import GRDB
 import LocalState
 import StoreCore
 import StoreKitModel
+import StoreSQL
 
 /// The account's offer history as the store keeps it, for the one eligibility rule
 /// (`OfferEligibility`) that the payment check, the sheet and `products --json` share.
@@ -10,18 +10,18 @@ extension SimulatedStore {
     /// What `account`'s past says about the offers it may take now, with the codes redeemed.
     public func offerHistory(account: String) async throws -> OfferHistory {
         try await renewDue()
-        return try await database.pool.guardedRead { db in
+        return try await database.read { db in
             try self.offerHistory(account: account, at: self.clock.now(), db)
         }
     }
 
     /// The same, in the caller's read or write.
-    nonisolated func offerHistory(account: String, at now: Date, _ db: Database) throws -> OfferHistory {
+    nonisolated func offerHistory(account: String, at now: Date, _ db: any SQLDatabase) throws -> OfferHistory {
         let paid = try StoredTransaction.fetchAll(db, where: "account = ? AND state IN \(StateSQL.paid)", [account])
         let redeemed = try String.fetchSet(
             db, sql: "SELECT code FROM redeemed_codes WHERE account = ?", arguments: [account])
         var counts: [String: Int] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT code, COUNT(*) FROM redeemed_codes GROUP BY code") {
+        for row in try SQLRow.fetchAll(db, sql: "SELECT code, COUNT(*) FROM redeemed_codes GROUP BY code") {
             counts[row[0]] = row[1]
         }
         return OfferHistory(
@@ -30,7 +30,7 @@ extension SimulatedStore {
     }
 
     /// The time rate the store runs subscriptions at now (the test controls'), in the caller's read.
-    nonisolated func timeRate(_ db: Database) throws -> TimeRate {
+    nonisolated func timeRate(_ db: any SQLDatabase) throws -> TimeRate {
         try TestControls.load(db, defaults: defaults).timeRate
     }
 }

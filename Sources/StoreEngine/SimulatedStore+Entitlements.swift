@@ -1,8 +1,8 @@
 import Foundation
-import GRDB
 import LocalState
 import StoreCore
 import StoreKitModel
+import StoreSQL
 
 extension SimulatedStore {
     /// Owned non-consumables and the newest transaction of each subscription product (expired ones
@@ -10,10 +10,10 @@ extension SimulatedStore {
     /// copies add nothing to what their originals grant.
     public func entitlements(account: String) async throws -> [Entitlement] {
         try await renewDue()
-        return try await database.pool.guardedRead { db in try self.entitlements(account: account, db) }
+        return try await database.read { db in try self.entitlements(account: account, db) }
     }
 
-    nonisolated func entitlements(account: String, at now: Date? = nil, _ db: Database) throws -> [Entitlement] {
+    nonisolated func entitlements(account: String, at now: Date? = nil, _ db: any SQLDatabase) throws -> [Entitlement] {
         entitlements(
             of: try StoredTransaction.fetchAll(db, where: "account = ? AND state = \(StateSQL.purchased)", [account]),
             at: now ?? clock.now())
@@ -49,7 +49,9 @@ extension SimulatedStore {
     /// What the account holds as the purchase rules see it, leaving out the transaction being
     /// completed (`excluding`), in the caller's read or write: one read of the account's paid
     /// transactions serves both its entitlements and its history.
-    nonisolated func holdings(account: String, excluding id: String, at now: Date, _ db: Database) throws -> Holdings {
+    nonisolated func holdings(account: String, excluding id: String, at now: Date, _ db: any SQLDatabase) throws
+        -> Holdings
+    {
         let paid = try StoredTransaction.fetchAll(
             db, where: "account = ? AND state IN \(StateSQL.paid) AND id != ?", [account, id])
         return Holdings(

@@ -1,8 +1,8 @@
 import Foundation
-import GRDB
 import ServerRecords
 import StoreCore
 import StoreKitModel
+import StoreSQL
 
 /// Family Sharing: a purchase (or renewal) of a family-shareable product is shared with every
 /// other member of the purchaser's family. Each member gets a transaction of its own, owned
@@ -10,7 +10,9 @@ import StoreKitModel
 /// revokes the members' copies, and servers hear REVOKE for each.
 extension SimulatedStore {
     /// Keeps the family's copies in step with `stored`, in the caller's write (as `record` runs).
-    nonisolated func syncFamily(_ stored: StoredTransaction, controls: TestControls, at now: Date, _ db: Database)
+    nonisolated func syncFamily(
+        _ stored: StoredTransaction, controls: TestControls, at now: Date, _ db: any SQLDatabase
+    )
         throws
     {
         guard stored.ownership == .purchased else { return }
@@ -33,7 +35,8 @@ extension SimulatedStore {
     /// The member's copy of `stored`: its own id, in the chain of its earlier copies of the same
     /// purchase (a renewal continues it), once.
     private nonisolated func share(
-        _ stored: StoredTransaction, product: Product, with member: Account, controls: TestControls, _ db: Database
+        _ stored: StoredTransaction, product: Product, with member: Account, controls: TestControls,
+        _ db: any SQLDatabase
     ) throws {
         guard
             try Int.fetchOne(
@@ -68,7 +71,7 @@ extension SimulatedStore {
 
     /// Revokes the members' copies of the purchaser's transactions `ids` that still stand.
     nonisolated func revokeCopies(
-        of ids: [String], reason: RevocationReason, at date: Date, controls: TestControls, _ db: Database
+        of ids: [String], reason: RevocationReason, at date: Date, controls: TestControls, _ db: any SQLDatabase
     ) throws {
         for id in ids {
             for var copy in try StoredTransaction.fetchAll(
@@ -87,7 +90,9 @@ extension SimulatedStore {
     /// The purchaser stops sharing: every member's copy of the purchase (each period of a
     /// subscription) is revoked with reason 0, as Apple reports a family revocation, and later
     /// renewals are not shared.
-    nonisolated func stopSharing(_ stored: StoredTransaction, at now: Date, controls: TestControls, _ db: Database)
+    nonisolated func stopSharing(
+        _ stored: StoredTransaction, at now: Date, controls: TestControls, _ db: any SQLDatabase
+    )
         throws
     {
         guard stored.ownership == .purchased,
@@ -107,7 +112,7 @@ extension SimulatedStore {
         try revokeCopies(of: chain, reason: .other, at: now, controls: controls, db)
     }
 
-    static func sharingStopped(_ originalId: String, _ db: Database) throws -> Bool {
+    static func sharingStopped(_ originalId: String, _ db: any SQLDatabase) throws -> Bool {
         try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sharing_stopped WHERE original_id = ?", arguments: [originalId])
             ?? 0 > 0
     }

@@ -1,8 +1,8 @@
 import Foundation
-import GRDB
 import LocalState
 import StoreCore
 import StoreKitModel
+import StoreSQL
 
 /// What an idempotent payment answered.
 public enum IdempotentAdd: Sendable, Hashable {
@@ -24,7 +24,8 @@ extension SimulatedStore {
     ) async throws -> IdempotentAdd {
         let account = try validatedAccount(payment)
         let now = clock.now()
-        let (answer, added, completed): (IdempotentAdd, AddResult?, TransactionUpdate?) = try await database.writer
+        let (answer, added, completed): (IdempotentAdd, AddResult?, TransactionUpdate?) =
+            try await database
             .write { db in
                 let generation: String
                 var earlier: AddResult?
@@ -67,7 +68,7 @@ extension SimulatedStore {
     /// it in its own commit), or reports what its earlier use left. A key older than its lifetime
     /// is forgotten and reserved anew.
     public nonisolated func reserve(_ request: IdempotentRequest) async throws -> IdempotencyReservation {
-        try await database.writer.write { db in try IdempotencyKeys.reserve(request, db) }
+        try await database.write { db in try IdempotencyKeys.reserve(request, db) }
     }
 
     /// Stores the first response of a reservation; returns the stored one (an earlier answer wins).
@@ -75,7 +76,7 @@ extension SimulatedStore {
         -> StoredResponse
     {
         let now = clock.now()
-        return try await database.writer.write { db in
+        return try await database.write { db in
             try IdempotencyKeys.complete(key: key, generation: generation, response: response, at: now, db)
         }
     }
@@ -83,6 +84,6 @@ extension SimulatedStore {
     /// Deletes keys reserved before `date`; returns how many.
     @discardableResult
     public nonisolated func purgeKeys(reservedBefore date: Date) async throws -> Int {
-        try await database.writer.write { db in try IdempotencyKeys.purge(reservedBefore: date, db) }
+        try await database.write { db in try IdempotencyKeys.purge(reservedBefore: date, db) }
     }
 }

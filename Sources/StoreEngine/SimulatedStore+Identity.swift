@@ -1,9 +1,9 @@
 import Foundation
-import GRDB
 import LocalState
 import ServerRecords
 import StoreCore
 import StoreKitModel
+import StoreSQL
 
 /// A subscription's identity, as the App Store keeps it: one per account and subscription group,
 /// with one original transaction id for life. Renewals, upgrades, downgrades, crossgrades,
@@ -12,7 +12,7 @@ extension SimulatedStore {
     /// Each subscription group's auto-renewable products, found once when the store opens.
     struct GroupMembers: Sendable {
         var products: [Product] = []
-        /// Their ids as a JSON array, for SQL's `json_each`.
+        /// Their ids as a JSON array, for `SQLDialect.textsOfJSONArray`.
         var idsJSON = "[]"
     }
 
@@ -31,7 +31,9 @@ extension SimulatedStore {
     /// The original transaction id of `account`'s subscription in `product`'s group, when the
     /// account has one (its own, not a family member's copy); `excluding` the transaction being
     /// completed.
-    nonisolated func subscriptionIdentity(account: String, product: Product, excluding id: String, _ db: Database)
+    nonisolated func subscriptionIdentity(
+        account: String, product: Product, excluding id: String, _ db: any SQLDatabase
+    )
         throws -> String?
     {
         guard product.type == .autoRenewable, let group = product.subscription?.group,
@@ -42,13 +44,15 @@ extension SimulatedStore {
                 sql: """
                     SELECT original_id FROM transactions WHERE account = ? AND state = \(StateSQL.purchased)
                         AND ownership = '\(OwnershipType.purchased.rawValue)' AND id != ?
-                        AND product_id IN (SELECT value FROM json_each(?)) ORDER BY seq DESC LIMIT 1
+                        AND product_id IN (\(db.dialect.textsOfJSONArray("?"))) ORDER BY seq DESC LIMIT 1
                     """), arguments: [account, id, members])
     }
 
     /// A new period of a subscription (a first purchase, a resubscription, an upgrade) continues
     /// the account's subscription in its group, when it has one.
-    nonisolated func continueSubscription(_ stored: inout StoredTransaction, product: Product, _ db: Database) throws {
+    nonisolated func continueSubscription(_ stored: inout StoredTransaction, product: Product, _ db: any SQLDatabase)
+        throws
+    {
         if let originalId = try subscriptionIdentity(
             account: stored.transaction.payment.account, product: product, excluding: stored.id, db)
         {
@@ -58,7 +62,7 @@ extension SimulatedStore {
 
     /// A non-consumable the account owns, bought again: free, and no new purchase. The payment
     /// completes as a restore does, with a copy that names the original purchase.
-    nonisolated func redownloadOwned(_ stored: inout StoredTransaction, _ db: Database) throws {
+    nonisolated func redownloadOwned(_ stored: inout StoredTransaction, _ db: any SQLDatabase) throws {
         guard
             let original = try StoredTransaction.fetchAll(
                 db,
@@ -72,7 +76,9 @@ extension SimulatedStore {
     /// The plan in force bought again: delivered again as a restore is, its period unchanged. It
     /// also calls off a downgrade or crossgrade waiting for the renewal: servers hear
     /// DID_CHANGE_RENEWAL_PREF with no subtype.
-    nonisolated func redownloadPlanInForce(_ stored: inout StoredTransaction, at now: Date, _ db: Database) throws {
+    nonisolated func redownloadPlanInForce(_ stored: inout StoredTransaction, at now: Date, _ db: any SQLDatabase)
+        throws
+    {
         guard var active = try planInForce(stored.transaction.productId, of: stored, at: now, db) else { return }
         stored.becomesCopy(of: active, reason: .redownload)
         guard active.renewalProductId != nil || active.renewalPlan != nil else { return }

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+import StoreSQL
 
 /// A store's database may be restored from a backup or copied to start a second server: its
 /// identity comes along, and its transaction numbers would start again where the copy was taken,
@@ -16,7 +16,7 @@ extension SimulatedStore {
     /// Raises the next transaction number to the one the clock gives `now` (never lowers it).
     public func numberTransactionsFrom(_ now: Date) async throws {
         let floor = max(1, Int64(now.timeIntervalSince(Self.numberingEpoch) * 1000) * Self.numbersPerMillisecond)
-        try await database.writer.write { db in
+        try await database.write { db in
             let next = (try StoreDatabase.setting(db, StoreDatabase.nextTransactionNumber)).flatMap(Int64.init) ?? 1
             if floor > next { try StoreDatabase.setSetting(db, StoreDatabase.nextTransactionNumber, String(floor)) }
         }

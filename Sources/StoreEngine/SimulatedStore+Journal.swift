@@ -1,8 +1,8 @@
 import Foundation
-import GRDB
 import LocalState
 import StoreCore
 import StoreKitModel
+import StoreSQL
 
 /// One delivered update with its place in the journal: a client that asks for what came after
 /// `cursor` gets every later update once, in commit order.
@@ -40,7 +40,7 @@ extension SimulatedStore {
     /// a receipt lists every purchase of the account, so the caller adds it after the commit
     /// (`withReceipts`), once per account, instead of holding every other writer while it is built;
     /// the journal never keeps one.
-    nonisolated func record(_ stored: StoredTransaction, controls: TestControls, _ db: Database) throws
+    nonisolated func record(_ stored: StoredTransaction, controls: TestControls, _ db: any SQLDatabase) throws
         -> TransactionUpdate
     {
         let update = update(for: stored, controls: controls)
@@ -52,7 +52,7 @@ extension SimulatedStore {
         return update
     }
 
-    static func journal(_ update: TransactionUpdate, at now: Date, _ db: Database) throws {
+    static func journal(_ update: TransactionUpdate, at now: Date, _ db: any SQLDatabase) throws {
         let transaction = update.transaction
         let terms = transaction.terms
         try db.cachedStatement(
@@ -85,15 +85,15 @@ extension SimulatedStore {
     /// or restored update carries the account's receipt as it is now.
     public func journal(account: String?, after cursor: Int64, limit: Int) async throws -> [JournalEntry] {
         let limit = max(1, min(limit, 1000))
-        return try await database.pool.guardedRead { db in
+        return try await database.read { db in
             let rows =
                 if let account {
-                    try Row.fetchAll(
+                    try SQLRow.fetchAll(
                         db.cachedStatement(
                             sql: "SELECT * FROM journal WHERE account = ? AND cursor > ? ORDER BY cursor LIMIT ?"),
                         arguments: [account, cursor, limit])
                 } else {
-                    try Row.fetchAll(
+                    try SQLRow.fetchAll(
                         db.cachedStatement(sql: "SELECT * FROM journal WHERE cursor > ? ORDER BY cursor LIMIT ?"),
                         arguments: [cursor, limit])
                 }
@@ -114,14 +114,12 @@ extension SimulatedStore {
 
     /// The newest cursor ever handed out (0 before the first update): where "from now on" starts.
     public func journalCursor() async throws -> Int64 {
-        try await database.pool.guardedRead { db in
-            let sequence = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'journal'") ?? 0
-            let newest = try Int64.fetchOne(db, sql: "SELECT MAX(cursor) FROM journal") ?? 0
-            return max(sequence, newest)
+        try await database.read { db in
+            try Int64.fetchOne(db, sql: db.dialect.journalHighWater) ?? 0
         }
     }
 
-    private static func journaledTransaction(_ row: Row) -> Transaction {
+    private static func journaledTransaction(_ row: SQLRow) -> Transaction {
         let error = StoreError.stored(domain: row["error_domain"], code: row["error_code"])
         let payment = Payment(
             productId: row["product_id"], quantity: row["quantity"], applicationUsername: row["order_id"],
@@ -134,7 +132,7 @@ extension SimulatedStore {
     }
 
     /// A snapshot's terms; nil for one journaled without them (before they were kept, or not purchased).
-    private static func journaledTerms(_ row: Row) -> TransactionTerms? {
+    private static func journaledTerms(_ row: SQLRow) -> TransactionTerms? {
         guard let price = (row["price"] as String?).flatMap({ Decimal(string: $0) }),
             let currency = row["currency"] as String?
         else { return nil }
@@ -157,7 +155,7 @@ extension SimulatedStore {
     /// Price, storefront, expiry and the rest for each id the store still has (deleted ones are absent).
     public func details(transactionIds: [String]) async throws -> [String: TransactionDetails] {
         guard !transactionIds.isEmpty else { return [:] }
-        return try await database.pool.guardedRead { db in
+        return try await database.read { db in
             var result: [String: TransactionDetails] = [:]
             for id in Set(transactionIds) {
                 result[id] = try self.details(of: id, db)
@@ -166,8 +164,8 @@ extension SimulatedStore {
         }
     }
 
-    nonisolated func details(of id: String, _ db: Database) throws -> TransactionDetails? {
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: Self.detailsQuery), arguments: [id]) else {
+    nonisolated func details(of id: String, _ db: any SQLDatabase) throws -> TransactionDetails? {
+        guard let row = try SQLRow.fetchOne(db.cachedStatement(sql: Self.detailsQuery), arguments: [id]) else {
             return nil
         }
         let originalPurchaseDate = Date(timeIntervalSince1970: row[StoredTransaction.fieldCount])
@@ -178,7 +176,7 @@ extension SimulatedStore {
 
     /// The account's receipt as the store would issue it now (verifyReceipt's `latest_receipt`).
     public func currentReceipt(account: String) async throws -> String {
-        try await database.pool.guardedRead { db in try self.receipt(account: account, db) }
+        try await database.read { db in try self.receipt(account: account, db) }
     }
 
     /// Checks a receipt's signature and shape, as verifyReceipt does before anything else.

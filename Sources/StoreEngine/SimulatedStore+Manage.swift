@@ -1,9 +1,9 @@
 import Foundation
-import GRDB
 import LocalState
 import ServerRecords
 import StoreCore
 import StoreKitModel
+import StoreSQL
 
 extension SimulatedStore {
     /// Transaction-manager actions. Returns the updates they cause (approval, resolution, renewal).
@@ -11,7 +11,7 @@ extension SimulatedStore {
         // Renewals due first: an action meets the subscription as it is now.
         try await renewDue()
         let now = clock.now()
-        let updates: [TransactionUpdate] = try await database.writer.write { db in
+        let updates: [TransactionUpdate] = try await database.write { db in
             switch action {
             case .clearAll:
                 try db.execute(
@@ -41,7 +41,9 @@ extension SimulatedStore {
         return receipted
     }
 
-    nonisolated private func apply(_ action: ManageAction, to original: StoredTransaction, at now: Date, _ db: Database)
+    nonisolated private func apply(
+        _ action: ManageAction, to original: StoredTransaction, at now: Date, _ db: any SQLDatabase
+    )
         throws -> [TransactionUpdate]
     {
         var stored = original
@@ -166,9 +168,8 @@ extension SimulatedStore {
             try priceIncrease(step, terms: terms, chainOf: stored, at: now, db)
             return []
         case .delete:
-            try db.execute(
-                sql: "DELETE FROM transactions WHERE id = ?; DELETE FROM journal WHERE transaction_id = ?",
-                arguments: [stored.id, stored.id])
+            try db.execute(sql: "DELETE FROM transactions WHERE id = ?", arguments: [stored.id])
+            try db.execute(sql: "DELETE FROM journal WHERE transaction_id = ?", arguments: [stored.id])
             return []
         case .stopSharing:
             try stopSharing(stored, at: now, controls: controls, db)
@@ -182,7 +183,7 @@ extension SimulatedStore {
 
     /// The paid purchase a copy stands for: a non-consumable's original purchase, or the period of
     /// the subscription the copy was made in (its latest period when none matches).
-    nonisolated func paidPurchase(copied copy: StoredTransaction, _ db: Database) throws -> StoredTransaction? {
+    nonisolated func paidPurchase(copied copy: StoredTransaction, _ db: any SQLDatabase) throws -> StoredTransaction? {
         let paid = try StoredTransaction.fetchAll(
             db, where: "original_id = ? AND state = \(StateSQL.purchased) AND account = ?",
             [copy.transaction.originalId, copy.transaction.payment.account])

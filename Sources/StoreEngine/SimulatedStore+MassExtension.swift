@@ -1,9 +1,9 @@
 import Foundation
-import GRDB
 import LocalState
 import ServerRecords
 import StoreCore
 import StoreKitModel
+import StoreSQL
 
 /// Extend Subscription Renewal Dates for All Active Subscribers, as the App Store does it: the
 /// request is recorded and answered at once, then applied in the background a batch of
@@ -17,7 +17,7 @@ extension SimulatedStore {
     /// Records `request`, or finds the request its identifier named before.
     public func startMassExtension(_ request: MassExtensionRequest) async throws -> MassExtensionStart {
         let now = clock.now()
-        return try await database.writer.write { db in
+        return try await database.write { db in
             if let earlier = try Self.massExtensionStatus(request.requestIdentifier, db) {
                 return earlier.request == request ? .repeated(earlier) : .identifierReused(earlier)
             }
@@ -37,12 +37,12 @@ extension SimulatedStore {
 
     /// The request with this identifier and its progress; nil when there is none.
     public func massExtensionStatus(requestIdentifier: String) async throws -> MassExtensionStatus? {
-        try await database.pool.guardedRead { db in try Self.massExtensionStatus(requestIdentifier, db) }
+        try await database.read { db in try Self.massExtensionStatus(requestIdentifier, db) }
     }
 
     /// The requests with these identifiers, for the summaries their notifications carry.
     public func massExtensionStatuses(_ identifiers: Set<String>) async throws -> [String: MassExtensionStatus] {
-        try await database.pool.guardedRead { db in
+        try await database.read { db in
             var found: [String: MassExtensionStatus] = [:]
             for identifier in identifiers {
                 found[identifier] = try Self.massExtensionStatus(identifier, db)
@@ -53,7 +53,7 @@ extension SimulatedStore {
 
     /// The latest requests, newest first, for `/admin`.
     public func massExtensions(limit: Int) async throws -> [MassExtensionStatus] {
-        try await database.pool.guardedRead { db in
+        try await database.read { db in
             try String.fetchAll(
                 db.cachedStatement(
                     sql: "SELECT request_identifier FROM mass_extensions ORDER BY requested_at DESC, rowid DESC LIMIT ?"
@@ -69,7 +69,7 @@ extension SimulatedStore {
     public func advanceMassExtensions(limit: Int = massExtensionBatch) async throws -> Int {
         try await renewDue()
         let now = clock.now()
-        return try await database.writer.write { db in
+        return try await database.write { db in
             guard
                 let identifier = try String.fetchOne(
                     db.cachedStatement(
@@ -93,15 +93,15 @@ extension SimulatedStore {
     /// product the customer bought (a family member's copy extends with the purchaser's), with
     /// access now (active, or in a grace period), in its storefronts, not yet handled by it.
     private nonisolated func massExtensionSubscribers(
-        _ request: MassExtensionRequest, at now: Date, limit: Int, _ db: Database
+        _ request: MassExtensionRequest, at now: Date, limit: Int, _ db: any SQLDatabase
     ) throws -> [StoredTransaction] {
-        try Row.fetchAll(
+        try SQLRow.fetchAll(
             db.cachedStatement(
                 sql: """
                     SELECT \(StoredTransaction.columns) FROM transactions
                     WHERE product_id = ?1 AND state = \(StateSQL.purchased) AND ownership = '\(OwnershipType.purchased.rawValue)'
                     AND revocation_date IS NULL AND upgrade_date IS NULL AND (expires_date > ?2 OR grace_expires > ?2)
-                    AND (?3 IS NULL OR storefront IN (SELECT value FROM json_each(?3)))
+                    AND (CAST(?3 AS TEXT) IS NULL OR storefront IN (\(db.dialect.textsOfJSONArray("?3"))))
                     AND NOT EXISTS (SELECT 1 FROM transactions later WHERE later.original_id = transactions.original_id
                         AND later.seq > transactions.seq AND later.state = \(StateSQL.purchased))
                     AND NOT EXISTS (SELECT 1 FROM mass_extension_items item WHERE item.request_identifier = ?4
@@ -118,7 +118,7 @@ extension SimulatedStore {
     /// Extends one subscriber by the one extension rule, or tells its server why not
     /// (RENEWAL_EXTENSION/FAILURE about its latest period), and records which, in one commit.
     private nonisolated func applyMassExtension(
-        _ request: MassExtensionRequest, to latest: StoredTransaction, at now: Date, _ db: Database
+        _ request: MassExtensionRequest, to latest: StoredTransaction, at now: Date, _ db: any SQLDatabase
     ) throws {
         var latest = latest
         let outcome: MassExtensionOutcome
@@ -142,7 +142,7 @@ extension SimulatedStore {
         ])
     }
 
-    private nonisolated func completeMassExtension(_ identifier: String, at now: Date, _ db: Database) throws {
+    private nonisolated func completeMassExtension(_ identifier: String, at now: Date, _ db: any SQLDatabase) throws {
         try db.cachedStatement(sql: "UPDATE mass_extensions SET completed_at = ? WHERE request_identifier = ?")
             .execute(arguments: [now.timeIntervalSince1970, identifier])
         try notify(
@@ -150,11 +150,11 @@ extension SimulatedStore {
             dedupe: "RENEWAL_EXTENSION/SUMMARY:\(identifier)", massExtension: identifier, at: now, db)
     }
 
-    private nonisolated static func massExtensionStatus(_ identifier: String, _ db: Database) throws
+    private nonisolated static func massExtensionStatus(_ identifier: String, _ db: any SQLDatabase) throws
         -> MassExtensionStatus?
     {
         guard
-            let row = try Row.fetchOne(
+            let row = try SQLRow.fetchOne(
                 db.cachedStatement(
                     sql: """
                         SELECT product_id, days, reason, storefronts, requested_at, completed_at,
@@ -188,7 +188,7 @@ enum MassExtensionOutcome: String, Sendable {
 
 /// Each mass extension request, and each subscriber it handled with the outcome, keyed so a
 /// subscriber is handled once per request; a summary notification names the request it sums up.
-func massExtensionsMigration(_ db: Database) throws {
+func massExtensionsMigration(_ db: any SQLDatabase) throws {
     try db.execute(
         sql: """
             CREATE TABLE mass_extensions (

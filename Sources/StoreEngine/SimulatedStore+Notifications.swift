@@ -1,9 +1,9 @@
 import Foundation
-import GRDB
 import LocalState
 import ServerRecords
 import StoreCore
 import StoreKitModel
+import StoreSQL
 
 /// Server notifications are written to the outbox in the commit of the change they tell of, so a
 /// process killed at any moment has either both or neither, and the deliverer sends what the
@@ -16,24 +16,28 @@ extension SimulatedStore {
     nonisolated func notify(
         _ event: NotificationEvent, about transactionId: String?, originalId: String?, dedupe: String? = nil,
         consumptionRequestReason: RefundRequestReason? = nil, massExtension: String? = nil, at now: Date,
-        _ db: Database
+        _ db: any SQLDatabase
     ) throws -> StoredNotification? {
         let urls = outbox.urls
         guard !urls.isEmpty, event.isSent(in: environment) else { return nil }
         let uuid = UUID()
-        try db.cachedStatement(
-            sql: """
-                INSERT OR IGNORE INTO notifications
-                    (uuid, type, subtype, transaction_id, original_id, created_at, dedupe, consumption_request_reason,
-                     mass_extension)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """
-        ).execute(arguments: [
-            uuid.uuidString.lowercased(), event.type.rawValue, event.subtype?.rawValue, transactionId, originalId,
-            now.timeIntervalSince1970, dedupe, consumptionRequestReason?.rawValue, massExtension,
-        ])
-        guard db.changesCount > 0 else { return nil }
-        let sequence = db.lastInsertedRowID
+        // A notification already made for `dedupe` is not made again: no row comes back.
+        guard
+            let sequence = try Int64.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        INSERT INTO notifications
+                            (uuid, type, subtype, transaction_id, original_id, created_at, dedupe, consumption_request_reason,
+                             mass_extension)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        ON CONFLICT DO NOTHING RETURNING seq
+                        """),
+                arguments: [
+                    uuid.uuidString.lowercased(), event.type.rawValue, event.subtype?.rawValue, transactionId,
+                    originalId,
+                    now.timeIntervalSince1970, dedupe, consumptionRequestReason?.rawValue, massExtension,
+                ])
+        else { return nil }
         for url in urls {
             try db.cachedStatement(
                 sql: "INSERT INTO notification_deliveries (uuid, url, next_attempt) VALUES (?, ?, ?)"
@@ -41,14 +45,14 @@ extension SimulatedStore {
             .execute(arguments: [uuid.uuidString.lowercased(), url, now.timeIntervalSince1970])
         }
         let outbox = outbox
-        db.afterNextTransaction { _ in outbox.signal() }
+        db.afterCommit { outbox.signal() }
         return StoredNotification(
             sequence: sequence, uuid: uuid, event: event, transactionId: transactionId, createdAt: now,
             signedPayload: nil, consumptionRequestReason: consumptionRequestReason, massExtension: massExtension)
     }
 
     /// The outbox entry of a recorded change, when it tells of one.
-    nonisolated func notifyOf(_ stored: StoredTransaction, at now: Date, _ db: Database) throws {
+    nonisolated func notifyOf(_ stored: StoredTransaction, at now: Date, _ db: any SQLDatabase) throws {
         guard let event = stored.notification else { return }
         let subject =
             stored.notificationSubject ?? NotificationSubject(id: stored.id, originalId: stored.transaction.originalId)
@@ -104,14 +108,14 @@ extension SimulatedStore {
         if let swept = sweptUntil {
             since = swept
         } else {
-            let saved = try await database.pool.guardedRead { db in
+            let saved = try await database.read { db in
                 try StoreDatabase.setting(db, Self.timedEventsSetting)
             }
             since = saved.flatMap(Double.init).map(Date.init(timeIntervalSince1970:)) ?? now
         }
-        let found = try await database.pool.guardedRead { db in try self.timedEvents(after: since, upTo: now, db) }
+        let found = try await database.read { db in try self.timedEvents(after: since, upTo: now, db) }
         if !found.isEmpty {
-            try await database.writer.write { db in
+            try await database.write { db in
                 for timed in found {
                     try self.notify(
                         timed.event, about: timed.latest.id, originalId: timed.latest.transaction.originalId,
@@ -123,8 +127,8 @@ extension SimulatedStore {
         sweptUntil = now
     }
 
-    nonisolated func timedEvents(after since: Date, upTo now: Date, _ db: Database) throws -> [TimedEvent] {
-        let window: StatementArguments = [since.timeIntervalSince1970, now.timeIntervalSince1970]
+    nonisolated func timedEvents(after since: Date, upTo now: Date, _ db: any SQLDatabase) throws -> [TimedEvent] {
+        let window: SQLArguments = [since.timeIntervalSince1970, now.timeIntervalSince1970]
         var found: [TimedEvent] = []
         for latest in try StoredTransaction.fetchAll(
             db,
@@ -159,7 +163,9 @@ extension SimulatedStore {
 
     static let timedEventsSetting = "notifications.swept_until"
 
-    private nonisolated func isLatestOfAutoRenewableChain(_ stored: StoredTransaction, _ db: Database) throws -> Bool {
+    private nonisolated func isLatestOfAutoRenewableChain(_ stored: StoredTransaction, _ db: any SQLDatabase) throws
+        -> Bool
+    {
         guard catalog.product(id: stored.transaction.productId)?.type == .autoRenewable else { return false }
         return try Self.isLatest(stored, db)
     }

@@ -1,9 +1,9 @@
 import Crypto
 import Foundation
-import GRDB
 import LocalState
 import StoreCore
 import StoreKitModel
+import StoreSQL
 
 /// The App Store's checks of an offer asked for with a payment: a promotional offer's signature
 /// (made with the catalog's key, or the one the store keeps for it), an offer code, a win-back
@@ -23,7 +23,7 @@ extension SimulatedStore {
     /// `OfferEligibility`'s rule, the one the sheet and `products --json` show.
     nonisolated func checkOffer(
         _ payment: Payment, account: String, storefront: String, at now: Date,
-        _ db: Database
+        _ db: any SQLDatabase
     ) throws -> OfferCheck {
         guard let requested = payment.offer else { return .refused(.missingOfferParams) }
         guard let product = catalog.product(id: payment.productId), product.type == .autoRenewable,
@@ -74,7 +74,8 @@ extension SimulatedStore {
 
     /// Why a promotional offer's signature is refused: missing parameters (13), or a key, a
     /// signature, an age or a nonce that does not hold (12); nil when it verifies.
-    nonisolated func discountProblem(_ discount: PaymentDiscount, payment: Payment, at now: Date, _ db: Database) throws
+    nonisolated func discountProblem(_ discount: PaymentDiscount, payment: Payment, at now: Date, _ db: any SQLDatabase)
+        throws
         -> SKErrorCode?
     {
         guard !discount.identifier.isEmpty, !discount.keyIdentifier.isEmpty, !discount.nonce.isEmpty,

@@ -1,9 +1,9 @@
 import Crypto
 import Foundation
-import GRDB
 import LocalState
 import StoreCore
 import StoreKitModel
+import StoreSQL
 
 /// The key promotional offers are signed with. A catalog that names one (`products.json`'s
 /// `offerSigningKey`, a `.storekit` file's `subscriptionOffersKeyPair`) is signed with that;
@@ -14,7 +14,7 @@ extension SimulatedStore {
     /// The key to sign this catalog's promotional offers with, made and kept on first use.
     public func offersKey() async throws -> OfferSigningKey {
         if let key = catalog.settings.offerSigningKey { return key }
-        return try await database.writer.write { db in
+        return try await database.write { db in
             if let kept = try self.keptOffersKey(db) { return kept }
             let key = OfferSigningKey(
                 keyId: Self.newKeyId(), privateKeyPEM: P256.Signing.PrivateKey().pemRepresentation)
@@ -25,11 +25,11 @@ extension SimulatedStore {
 
     /// The key the store checks promotional offers' signatures with, in the caller's read or
     /// write; nil when the catalog names none and none has been made.
-    nonisolated func offerVerificationKey(_ db: Database) throws -> OfferSigningKey? {
+    nonisolated func offerVerificationKey(_ db: any SQLDatabase) throws -> OfferSigningKey? {
         try catalog.settings.offerSigningKey ?? keptOffersKey(db)
     }
 
-    nonisolated func keptOffersKey(_ db: Database) throws -> OfferSigningKey? {
+    nonisolated func keptOffersKey(_ db: any SQLDatabase) throws -> OfferSigningKey? {
         try StoredOffersKey.load(db, name: offersKeySetting)?.key
     }
 
@@ -55,12 +55,12 @@ struct StoredOffersKey: Codable {
 
     var key: OfferSigningKey { OfferSigningKey(keyId: keyId, privateKeyPEM: privateKeyPEM) }
 
-    func save(_ db: Database, name: String) throws {
+    func save(_ db: any SQLDatabase, name: String) throws {
         try StoreDatabase.setSetting(db, name, String(decoding: try JSONEncoder().encode(self), as: UTF8.self))
     }
 
     /// Nil when none is kept; a value edited into something else is refused with advice.
-    static func load(_ db: Database, name: String) throws -> StoredOffersKey? {
+    static func load(_ db: any SQLDatabase, name: String) throws -> StoredOffersKey? {
         guard let text = try StoreDatabase.setting(db, name) else { return nil }
         guard let stored = try? JSONDecoder().decode(StoredOffersKey.self, from: Data(text.utf8)) else {
             throw StoreFailure(

@@ -1,9 +1,9 @@
 import Foundation
-import GRDB
 import LocalState
 import ServerRecords
 import StoreCore
 import StoreKitModel
+import StoreSQL
 
 /// The deliverer's side of the outbox: what is due, the payload signed once, each attempt and
 /// the retry it schedules, and the history Get Notification History and `/admin` read.
@@ -16,10 +16,10 @@ extension SimulatedStore {
     /// URL: a URL with a long backlog (a receiver that hangs) does not keep the others' from being
     /// read. One short read of an index per URL, however long the backlog.
     public func dueDeliveries(at now: Date, urls: [String], limit: Int) async throws -> [NotificationDelivery] {
-        try await database.pool.guardedRead { db in
+        try await database.read { db in
             var due: [NotificationDelivery] = []
             for url in urls {
-                due += try Row.fetchAll(
+                due += try SQLRow.fetchAll(
                     db.cachedStatement(
                         sql: """
                             SELECT \(Self.notificationColumns), d.url AS delivery_url, d.attempts AS delivery_attempts FROM notification_deliveries d JOIN notifications n ON n.uuid = d.uuid
@@ -38,7 +38,7 @@ extension SimulatedStore {
 
     /// Every URL a delivery still waits for: those set now, and any set when its event happened.
     public func pendingURLs() async throws -> [String] {
-        try await database.pool.guardedRead { db in
+        try await database.read { db in
             try String.fetchAll(
                 db.cachedStatement(
                     sql: "SELECT DISTINCT url FROM notification_deliveries WHERE next_attempt IS NOT NULL"))
@@ -48,7 +48,7 @@ extension SimulatedStore {
     /// When the next delivery falls due after `now`; nil when none waits. Those due already are
     /// being attempted, or wait for room among the attempts in flight.
     public func nextDeliveryDue(after now: Date) async throws -> Date? {
-        try await database.pool.guardedRead { db in
+        try await database.read { db in
             try Double.fetchOne(
                 db.cachedStatement(sql: "SELECT MIN(next_attempt) FROM notification_deliveries WHERE next_attempt > ?"),
                 arguments: [now.timeIntervalSince1970]
@@ -62,7 +62,7 @@ extension SimulatedStore {
     /// the batch the deliverer took.
     public func keepSignedPayloads(_ payloads: [UUID: String]) async throws -> [UUID: String] {
         guard !payloads.isEmpty else { return [:] }
-        return try await database.writer.write { db in
+        return try await database.write { db in
             var kept: [UUID: String] = [:]
             for (uuid, payload) in payloads {
                 let key = uuid.uuidString.lowercased()
@@ -83,13 +83,15 @@ extension SimulatedStore {
     /// their payloads sign.
     public func notificationContexts(transactionIds: Set<String>) async throws -> [String: NotificationContext] {
         let now = clock.now()
-        return try await database.pool.guardedRead { db in
+        return try await database.read { db in
             var contexts: [String: NotificationContext] = [:]
             for id in transactionIds {
                 guard
-                    let row = try Row.fetchOne(
+                    let row = try SQLRow.fetchOne(
                         db.cachedStatement(
-                            sql: "SELECT \(Self.serverColumns) WHERE t.id = ? AND t.state IN \(StateSQL.paid)"),
+                            sql:
+                                "SELECT \(Self.serverColumns(db.dialect)) WHERE t.id = ? AND t.state IN \(StateSQL.paid)"
+                        ),
                         arguments: [id])
                 else { continue }
                 let transaction = Self.serverTransaction(row).0
@@ -106,14 +108,14 @@ extension SimulatedStore {
     /// the last retry.
     public func recordAttempts(_ attempts: [(SendAttempt, NotificationDelivery)]) async throws {
         guard !attempts.isEmpty else { return }
-        try await database.writer.write { db in
+        try await database.write { db in
             let rate = try TestControls.load(db, defaults: self.defaults).timeRate
             for (attempt, delivery) in attempts { try Self.record(attempt, of: delivery, rate: rate, db) }
         }
     }
 
     private static func record(
-        _ attempt: SendAttempt, of delivery: NotificationDelivery, rate: TimeRate, _ db: Database
+        _ attempt: SendAttempt, of delivery: NotificationDelivery, rate: TimeRate, _ db: any SQLDatabase
     ) throws {
         let key = delivery.notification.uuid.uuidString.lowercased()
         try db.cachedStatement(
@@ -142,7 +144,7 @@ extension SimulatedStore {
     @discardableResult
     public func sendPendingNotificationsNow() async throws -> Int {
         let now = clock.now()
-        let count = try await database.writer.write { db in
+        let count = try await database.write { db in
             try db.cachedStatement(sql: "UPDATE notification_deliveries SET next_attempt = ? WHERE next_attempt > ?")
                 .execute(arguments: [now.timeIntervalSince1970, now.timeIntervalSince1970])
             return db.changesCount
@@ -154,16 +156,16 @@ extension SimulatedStore {
     /// Request a Test Notification: a `TEST` notification due now; nil when no URL is set.
     public func requestTestNotification() async throws -> StoredNotification? {
         let now = clock.now()
-        return try await database.writer.write { db in
+        return try await database.write { db in
             try self.notify(NotificationEvent(.test), about: nil, originalId: nil, at: now, db)
         }
     }
 
     /// One notification with its attempts, by its UUID.
     public func notificationRecord(_ uuid: UUID) async throws -> NotificationRecord? {
-        try await database.pool.guardedRead { db in
+        try await database.read { db in
             guard
-                let row = try Row.fetchOne(
+                let row = try SQLRow.fetchOne(
                     db.cachedStatement(sql: "SELECT \(Self.notificationColumns) FROM notifications n WHERE n.uuid = ?"),
                     arguments: [uuid.uuidString.lowercased()])
             else { return nil }
@@ -175,29 +177,29 @@ extension SimulatedStore {
     public func notificationHistory(_ filter: NotificationFilter, after sequence: Int64?, limit: Int) async throws
         -> (records: [NotificationRecord], hasMore: Bool)
     {
-        try await database.pool.guardedRead { db in
+        try await database.read { db in
             var conditions = ["n.created_at >= ?", "n.created_at < ?", "n.seq > ?"]
-            var arguments: StatementArguments = [
+            var arguments: SQLArguments = [
                 filter.startDate.timeIntervalSince1970, filter.endDate.timeIntervalSince1970, sequence ?? 0,
             ]
             if let type = filter.type {
                 conditions.append("n.type = ?")
-                _ = arguments.append(contentsOf: [type.rawValue])
+                arguments.append(type.rawValue)
             }
             if let subtype = filter.subtype {
                 conditions.append("n.subtype = ?")
-                _ = arguments.append(contentsOf: [subtype.rawValue])
+                arguments.append(subtype.rawValue)
             }
             if let account = filter.account {
                 conditions.append("n.transaction_id IN (SELECT id FROM transactions WHERE account = ?)")
-                _ = arguments.append(contentsOf: [account])
+                arguments.append(account)
             }
             if filter.onlyFailures {
                 conditions.append(
                     "EXISTS (SELECT 1 FROM notification_deliveries d WHERE d.uuid = n.uuid AND d.delivered_at IS NULL)")
             }
-            _ = arguments.append(contentsOf: [limit + 1])
-            let rows = try Row.fetchAll(
+            arguments.append(limit + 1)
+            let rows = try SQLRow.fetchAll(
                 db,
                 sql: """
                     SELECT \(Self.notificationColumns) FROM notifications n WHERE \(conditions.joined(separator: " AND ")) ORDER BY n.seq LIMIT ?
@@ -209,8 +211,8 @@ extension SimulatedStore {
 
     /// The latest notifications, newest first, for `/admin`.
     public func recentNotifications(limit: Int) async throws -> [NotificationRecord] {
-        try await database.pool.guardedRead { db in
-            try Row.fetchAll(
+        try await database.read { db in
+            try SQLRow.fetchAll(
                 db.cachedStatement(
                     sql: "SELECT \(Self.notificationColumns) FROM notifications n ORDER BY n.seq DESC LIMIT ?"),
                 arguments: [limit]
@@ -219,7 +221,7 @@ extension SimulatedStore {
         }
     }
 
-    private static func notification(_ row: Row) -> StoredNotification {
+    private static func notification(_ row: SQLRow) -> StoredNotification {
         let uuid = (row[1] as String?).flatMap(UUID.init(uuidString:)) ?? UUID()
         let type = (row[2] as String?).flatMap(NotificationType.init(rawValue:)) ?? .test
         let subtype = (row[3] as String?).flatMap(NotificationSubtype.init(rawValue:))
@@ -230,9 +232,9 @@ extension SimulatedStore {
             massExtension: row[8])
     }
 
-    private static func record(_ notification: StoredNotification, _ db: Database) throws -> NotificationRecord {
+    private static func record(_ notification: StoredNotification, _ db: any SQLDatabase) throws -> NotificationRecord {
         let key = notification.uuid.uuidString.lowercased()
-        let attempts = try Row.fetchAll(
+        let attempts = try SQLRow.fetchAll(
             db.cachedStatement(
                 sql: """
                     SELECT url, attempted_at, result, http_status, detail FROM notification_attempts WHERE uuid = ? ORDER BY attempted_at, rowid
@@ -244,7 +246,7 @@ extension SimulatedStore {
                 detail: row[4])
         }
         var pending: [String: Date] = [:]
-        for row in try Row.fetchAll(
+        for row in try SQLRow.fetchAll(
             db.cachedStatement(
                 sql: """
                     SELECT url, next_attempt FROM notification_deliveries WHERE uuid = ? AND next_attempt IS NOT NULL

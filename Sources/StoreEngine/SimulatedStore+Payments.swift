@@ -1,9 +1,9 @@
 import Foundation
-import GRDB
 import LocalState
 import ServerRecords
 import StoreCore
 import StoreKitModel
+import StoreSQL
 
 extension SimulatedStore {
     /// `SKPaymentQueue.add`: records a `purchasing` transaction with the outcome the test controls
@@ -12,7 +12,7 @@ extension SimulatedStore {
     public func add(_ payment: Payment, forcing forced: PaymentOutcome?) async throws -> Transaction {
         let account = try validatedAccount(payment)
         let now = clock.now()
-        let added = try await database.writer.write { db in
+        let added = try await database.write { db in
             try self.insertPayment(payment, account: account, forced: forced, requestKey: nil, at: now, db)
         }
         started(added, completed: added.completed)
@@ -99,7 +99,7 @@ extension SimulatedStore {
     /// `earlierPayment`).
     nonisolated func insertPayment(
         _ payment: Payment, account: Account, forced: PaymentOutcome?, requestKey: String?,
-        at now: Date, _ db: Database
+        at now: Date, _ db: any SQLDatabase
     ) throws -> AddResult {
         let loaded = try TestControls.load(db, defaults: defaults)
         var controls = loaded
@@ -153,7 +153,8 @@ extension SimulatedStore {
     /// The transaction that an earlier request with `requestKey` added, as it was when added (the
     /// answer to a retried add is the answer to the first one); nil when there is none. The same
     /// key for a different payment is refused as a conflict.
-    nonisolated func earlierPayment(_ payment: Payment, requestKey: String, _ db: Database) throws -> AddResult? {
+    nonisolated func earlierPayment(_ payment: Payment, requestKey: String, _ db: any SQLDatabase) throws -> AddResult?
+    {
         guard let earlier = try StoredTransaction.fetchAll(db, where: "request_key = ?", [requestKey]).first else {
             return nil
         }
@@ -203,7 +204,7 @@ extension SimulatedStore {
     /// Moves a `purchasing` transaction to its recorded outcome and reports it.
     func process(_ id: String) async throws {
         let now = clock.now()
-        let updates: [TransactionUpdate] = try await database.writer.write { db in
+        let updates: [TransactionUpdate] = try await database.write { db in
             try self.resolve(id, at: now, db).map { [$0] } ?? []
         }
         publish(await receipted(updates))
@@ -211,14 +212,15 @@ extension SimulatedStore {
 
     /// In the caller's write: moves a `purchasing` transaction to its recorded outcome and
     /// journals it; nil when it is no longer purchasing.
-    nonisolated func resolve(_ id: String, at now: Date, _ db: Database) throws -> TransactionUpdate? {
+    nonisolated func resolve(_ id: String, at now: Date, _ db: any SQLDatabase) throws -> TransactionUpdate? {
         guard let stored = try StoredTransaction.fetch(db, id: id) else { return nil }
         return try resolve(stored, at: now, controls: TestControls.load(db, defaults: defaults), db)
     }
 
     /// `resolve` for a transaction as it is stored (one this write has just inserted, say), under
     /// the test controls as this write has them.
-    nonisolated func resolve(_ stored: StoredTransaction, at now: Date, controls: TestControls, _ db: Database) throws
+    nonisolated func resolve(_ stored: StoredTransaction, at now: Date, controls: TestControls, _ db: any SQLDatabase)
+        throws
         -> TransactionUpdate?
     {
         guard let settled = try settled(stored, at: now, controls: controls, db) else { return nil }
@@ -227,7 +229,8 @@ extension SimulatedStore {
     }
 
     /// A `purchasing` transaction with its outcome applied, not yet written; nil for any other.
-    nonisolated func settled(_ stored: StoredTransaction, at now: Date, controls: TestControls, _ db: Database) throws
+    nonisolated func settled(_ stored: StoredTransaction, at now: Date, controls: TestControls, _ db: any SQLDatabase)
+        throws
         -> StoredTransaction?
     {
         guard stored.transaction.state == .purchasing else { return nil }
@@ -282,7 +285,9 @@ extension SimulatedStore {
     /// delivered again without a charge, an eligible subscriber gets the introductory offer, a new
     /// subscription period continues the account's subscription in its group, and a plan change
     /// that waits for the renewal charges nothing now.
-    nonisolated func complete(_ stored: inout StoredTransaction, at now: Date, controls: TestControls, _ db: Database)
+    nonisolated func complete(
+        _ stored: inout StoredTransaction, at now: Date, controls: TestControls, _ db: any SQLDatabase
+    )
         throws
     {
         stored.transaction.state = .purchased
@@ -338,7 +343,8 @@ extension SimulatedStore {
     /// (delivered again), and a downgrade, a crossgrade to another duration or an offer taken on
     /// the plan in force, which wait for its renewal. False when `basis` starts a period now.
     nonisolated func completeAtRenewal(
-        _ stored: inout StoredTransaction, product: Product, basis: PurchaseQuote.Basis, at now: Date, _ db: Database
+        _ stored: inout StoredTransaction, product: Product, basis: PurchaseQuote.Basis, at now: Date,
+        _ db: any SQLDatabase
     ) throws -> Bool {
         let offer = stored.offer.flatMap { $0.type == .introductory ? nil : $0 }
         switch basis {
@@ -360,7 +366,7 @@ extension SimulatedStore {
     /// period keeps the expiry it was sold with, and an upgraded period grants nothing.
     nonisolated func endPlans(
         inGroupOf stored: StoredTransaction, product: Product, basis: PurchaseQuote.Basis, at now: Date,
-        _ db: Database
+        _ db: any SQLDatabase
     ) throws {
         guard product.type == .autoRenewable, let group = product.subscription?.group else { return }
         for var active in try activeSubscriptions(account: stored.transaction.payment.account, at: now, db)
@@ -380,7 +386,8 @@ extension SimulatedStore {
     }
 
     /// The latest transaction of the account's chain of `productId` in force, other than `stored`.
-    nonisolated func planInForce(_ productId: String, of stored: StoredTransaction, at now: Date, _ db: Database) throws
+    nonisolated func planInForce(_ productId: String, of stored: StoredTransaction, at now: Date, _ db: any SQLDatabase)
+        throws
         -> StoredTransaction?
     {
         try activeSubscriptions(account: stored.transaction.payment.account, at: now, db)
@@ -389,7 +396,9 @@ extension SimulatedStore {
 
     /// A downgrade (or a crossgrade to another duration) waits for the next renewal: nothing is
     /// charged, no period starts, and the plan in force renews to the new product.
-    nonisolated func changePlanAtRenewal(_ stored: inout StoredTransaction, from: String, at now: Date, _ db: Database)
+    nonisolated func changePlanAtRenewal(
+        _ stored: inout StoredTransaction, from: String, at now: Date, _ db: any SQLDatabase
+    )
         throws
     {
         guard var active = try planInForce(from, of: stored, at: now, db) else { return }
@@ -404,7 +413,9 @@ extension SimulatedStore {
 
     /// The offer `stored` carries is kept by the plan in force (`from`) for its next renewal;
     /// nothing is charged now and no period starts.
-    nonisolated func offerAtNextRenewal(_ stored: inout StoredTransaction, from: String, at now: Date, _ db: Database)
+    nonisolated func offerAtNextRenewal(
+        _ stored: inout StoredTransaction, from: String, at now: Date, _ db: any SQLDatabase
+    )
         throws
     {
         guard var active = try planInForce(from, of: stored, at: now, db) else { return }
@@ -415,7 +426,9 @@ extension SimulatedStore {
     }
 
     /// The latest transaction of each auto-renewable chain that is still in force or in billing retry.
-    nonisolated func activeSubscriptions(account: String, at now: Date, _ db: Database) throws -> [StoredTransaction] {
+    nonisolated func activeSubscriptions(account: String, at now: Date, _ db: any SQLDatabase) throws
+        -> [StoredTransaction]
+    {
         let rows = try StoredTransaction.fetchAll(
             db,
             where:
@@ -430,7 +443,7 @@ extension SimulatedStore {
     }
 
     public func finish(transactionId: String, account: String) async throws {
-        try await database.writer.write { db in
+        try await database.write { db in
             guard var stored = try StoredTransaction.fetch(db, id: transactionId) else {
                 throw StoreFailure("no transaction \(transactionId); see `storefront transactions`", kind: .notFound)
             }
@@ -457,7 +470,7 @@ extension SimulatedStore {
 
     public func unfinished(account: String) async throws -> [TransactionUpdate] {
         try await renewDue()
-        return try await database.pool.guardedRead { db in
+        return try await database.read { db in
             let controls = try TestControls.load(db, defaults: self.defaults)
             let updates = try StoredTransaction.fetchAll(
                 db, where: "account = ? AND finished = 0 AND state != \(StateSQL.purchasing)", [account]

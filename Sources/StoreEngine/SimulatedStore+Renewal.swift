@@ -1,9 +1,9 @@
 import Foundation
-import GRDB
 import LocalState
 import ServerRecords
 import StoreCore
 import StoreKitModel
+import StoreSQL
 
 extension SimulatedStore {
     /// What becomes of a chain whose period ended with auto-renew on.
@@ -25,11 +25,11 @@ extension SimulatedStore {
         // Nearly always nothing is due: a read says so without taking the write lock (this runs at
         // every start, every second in a server, and before every unfinished-transactions read).
         guard
-            try await database.pool.guardedRead({ db in
+            try await database.read({ db in
                 try self.hasDueRenewals(at: now, db) || self.hasExpiredAskToBuyRequest(at: now, db)
             })
         else { return }
-        let updates: [TransactionUpdate] = try await database.writer.write { db in
+        let updates: [TransactionUpdate] = try await database.write { db in
             let controls = try TestControls.load(db, defaults: self.defaults)
             var updates = try self.expireAskToBuyRequests(at: now, controls: controls, db)
             for latest in try self.dueForRenewal(at: now, db) {
@@ -68,7 +68,7 @@ extension SimulatedStore {
     /// and servers hear DID_FAIL_TO_RENEW.
     nonisolated func startBillingRetry(
         _ latest: inout StoredTransaction, from start: Date, period: SubscriptionPeriod, controls: TestControls,
-        at now: Date, _ db: Database
+        at now: Date, _ db: any SQLDatabase
     ) throws {
         // The monthly plan has no grace period and a longer billing retry (90 days, not 60).
         let monthly = Self.nextBillingPlan(after: latest) == .monthly
@@ -96,7 +96,7 @@ extension SimulatedStore {
     /// The latest transaction of each auto-renewable chain whose period has ended with auto-renew
     /// on and no billing retry under way. Expired non-renewing subscriptions (auto-renew is never
     /// turned off on them) match the query but not this; products gone from the catalog do, and end.
-    nonisolated func dueForRenewal(at now: Date, _ db: Database) throws -> [StoredTransaction] {
+    nonisolated func dueForRenewal(at now: Date, _ db: any SQLDatabase) throws -> [StoredTransaction] {
         try StoredTransaction.fetchAll(
             db, where: Self.dueCondition, [now.timeIntervalSince1970, now.timeIntervalSince1970]
         )
@@ -105,14 +105,10 @@ extension SimulatedStore {
 
     /// Whether a sweep has anything to renew: nearly always not. Only the due rows' products are
     /// read, and only until one renews.
-    nonisolated func hasDueRenewals(at now: Date, _ db: Database) throws -> Bool {
-        let products = try String.fetchCursor(
+    nonisolated func hasDueRenewals(at now: Date, _ db: any SQLDatabase) throws -> Bool {
+        try String.first(
             db.cachedStatement(sql: "SELECT product_id FROM transactions WHERE \(Self.dueCondition)"),
-            arguments: [now.timeIntervalSince1970, now.timeIntervalSince1970])
-        while let product = try products.next() {
-            if renews(product) { return true }
-        }
-        return false
+            arguments: [now.timeIntervalSince1970, now.timeIntervalSince1970], where: renews) != nil
     }
 
     /// Auto-renewable in the catalog, or gone from it (such a chain is swept and ends).
@@ -132,7 +128,7 @@ extension SimulatedStore {
             AND newer.seq > transactions.seq AND newer.state = \(StateSQL.purchased))
         """
 
-    static func isLatest(_ stored: StoredTransaction, _ db: Database) throws -> Bool {
+    static func isLatest(_ stored: StoredTransaction, _ db: any SQLDatabase) throws -> Bool {
         let newer =
             try Int.fetchOne(
                 db.cachedStatement(
@@ -152,7 +148,7 @@ extension SimulatedStore {
     /// database has it: a caller that changed it writes it first.
     nonisolated func renewal(
         after previous: StoredTransaction, to product: Product, start: Date, period: SubscriptionPeriod,
-        controls: TestControls, chargedAt: Date? = nil, _ db: Database
+        controls: TestControls, chargedAt: Date? = nil, _ db: any SQLDatabase
     ) throws -> StoredTransaction {
         try previous.stopRenewing(db)  // the chain continues in the new transaction
         let id = try StoreDatabase.nextTransactionId(db)
@@ -225,7 +221,9 @@ extension SimulatedStore {
     /// issues on, the renewal fails to bill as one at the period's end would: the period ends and
     /// billing retry starts (nil: no renewal was made). A subscription already in billing retry
     /// renews: the retry succeeded.
-    nonisolated func forcedRenewal(of stored: StoredTransaction, at now: Date, controls: TestControls, _ db: Database)
+    nonisolated func forcedRenewal(
+        of stored: StoredTransaction, at now: Date, controls: TestControls, _ db: any SQLDatabase
+    )
         throws -> StoredTransaction?
     {
         var latest = try chainLatest(of: stored, db)
@@ -285,7 +283,7 @@ extension SimulatedStore {
 
     /// The newest purchased transaction of `stored`'s subscription chain, which carries its
     /// renewal state.
-    nonisolated func chainLatest(of stored: StoredTransaction, _ db: Database) throws -> StoredTransaction {
+    nonisolated func chainLatest(of stored: StoredTransaction, _ db: any SQLDatabase) throws -> StoredTransaction {
         guard
             let latest = try StoredTransaction.fetchAll(
                 db, where: "original_id = ? AND state = \(StateSQL.purchased)", [stored.transaction.originalId]
@@ -329,11 +327,13 @@ extension SimulatedStore {
 
     /// How many periods of a chain were paid at `offer`: the purchase or renewal that started
     /// it and each renewal at it (a re-download of the plan in force carries the offer but is no period).
-    private static func offerPeriods(chain originalId: String, offer: TransactionOffer, _ db: Database) throws -> Int {
+    private static func offerPeriods(chain originalId: String, offer: TransactionOffer, _ db: any SQLDatabase) throws
+        -> Int
+    {
         try Int.fetchOne(
             db,
             sql: """
-                SELECT COUNT(*) FROM transactions WHERE original_id = ? AND offer_type = ? AND offer_id IS ? AND reason IN (?, ?)
+                SELECT COUNT(*) FROM transactions WHERE original_id = ? AND offer_type = ? AND offer_id IS NOT DISTINCT FROM ? AND reason IN (?, ?)
                     AND state = \(StateSQL.purchased)
                 """,
             arguments: [

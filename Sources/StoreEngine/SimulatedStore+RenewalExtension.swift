@@ -1,9 +1,9 @@
 import Foundation
-import GRDB
 import LocalState
 import ServerRecords
 import StoreCore
 import StoreKitModel
+import StoreSQL
 
 /// Extend a Subscription Renewal Date, as the App Store does it: the period in force runs
 /// longer at no charge, at most twice a year per subscription, and a request id is applied once.
@@ -20,8 +20,8 @@ extension SimulatedStore {
     {
         try await renewDue()
         let now = clock.now()
-        return try await database.writer.write { db in
-            if let earlier = try Row.fetchOne(
+        return try await database.write { db in
+            if let earlier = try SQLRow.fetchOne(
                 db.cachedStatement(
                     sql: """
                         SELECT original_id, transaction_id, new_expires_date FROM renewal_extensions WHERE request_identifier = ?
@@ -54,7 +54,7 @@ extension SimulatedStore {
 
     /// Moves the period in force of `latest`'s chain `days` later (scaled by the time rate, as
     /// periods are), and the end of a commitment it is in with it, and tells servers RENEWAL_EXTENDED, in the caller's commit; the new end.
-    nonisolated func extend(_ latest: inout StoredTransaction, days: Int, at now: Date, _ db: Database) throws
+    nonisolated func extend(_ latest: inout StoredTransaction, days: Int, at now: Date, _ db: any SQLDatabase) throws
         -> Date
     {
         let controls = try TestControls.load(db, defaults: defaults)
@@ -72,7 +72,7 @@ extension SimulatedStore {
 
     /// Why the App Store would not extend `latest`'s chain now; nil when it would. The one rule
     /// of both extension routes.
-    nonisolated func extensionRefusal(_ latest: StoredTransaction, at now: Date, _ db: Database) throws
+    nonisolated func extensionRefusal(_ latest: StoredTransaction, at now: Date, _ db: any SQLDatabase) throws
         -> RenewalExtension.Refusal?
     {
         guard catalog.product(id: latest.transaction.productId)?.type == .autoRenewable else {
@@ -88,7 +88,7 @@ extension SimulatedStore {
     }
 
     /// The chain's extensions since `date`, one by one and as part of mass extensions.
-    private nonisolated func extensionCount(originalId: String, since date: Date, _ db: Database) throws -> Int {
+    private nonisolated func extensionCount(originalId: String, since date: Date, _ db: any SQLDatabase) throws -> Int {
         try Int.fetchOne(
             db.cachedStatement(
                 sql: """

@@ -1,8 +1,8 @@
 import Foundation
-import GRDB
 import LocalState
 import StoreCore
 import StoreKitModel
+import StoreSQL
 
 extension SimulatedStore {
     /// `restoreCompletedTransactions`: a new `restored` transaction for each non-consumable and
@@ -11,7 +11,7 @@ extension SimulatedStore {
         try await renewDue()
         let now = clock.now()
         // A forced failure is consumed in its own commit: thrown inside the write it would roll back.
-        let failure: StoreError? = try await database.writer.write { db in
+        let failure: StoreError? = try await database.write { db in
             var controls = try TestControls.load(db, defaults: self.defaults)
             if let simulated = controls.apiErrors[.appStoreSync] { return simulated }  // stays on; nothing to consume
             let failure: StoreError? =
@@ -28,7 +28,7 @@ extension SimulatedStore {
             return failure
         }
         if let failure { throw failure }
-        let updates: [TransactionUpdate] = try await database.writer.write { db in
+        let updates: [TransactionUpdate] = try await database.write { db in
             let controls = try TestControls.load(db, defaults: self.defaults)
             var latest: [String: StoredTransaction] = [:]
             for row in try StoredTransaction.fetchAll(

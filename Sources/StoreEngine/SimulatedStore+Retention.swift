@@ -1,6 +1,6 @@
 import Foundation
-import GRDB
 import ServerRecords
+import StoreSQL
 
 /// The Retention Messaging API's state: uploaded messages and images, the default message of
 /// each product and locale, the real-time URL and the performance tests of it. Every change is
@@ -13,7 +13,7 @@ extension SimulatedStore {
         -> Result<Void, RetentionRefusal>
     {
         let now = clock.now()
-        return try await database.writer.write { db in
+        return try await database.write { db in
             let id = image.id.uuidString.lowercased()
             if try Bool.fetchOne(db, sql: "SELECT 1 FROM retention_images WHERE id = ?", arguments: [id]) == true {
                 return .failure(.alreadyExists)
@@ -30,7 +30,7 @@ extension SimulatedStore {
 
     /// Deletes an image no message shows.
     public func deleteRetentionImage(_ id: UUID) async throws -> Result<Void, RetentionRefusal> {
-        try await database.writer.write { db in
+        try await database.write { db in
             let key = id.uuidString.lowercased()
             if try Bool.fetchOne(db, sql: "SELECT 1 FROM retention_message_images WHERE image_id = ?", arguments: [key])
                 == true
@@ -44,8 +44,8 @@ extension SimulatedStore {
 
     /// The images, oldest upload first.
     public func retentionImages() async throws -> [RetentionImage] {
-        try await database.pool.guardedRead { db in
-            try Row.fetchAll(db, sql: "SELECT id, state, size FROM retention_images ORDER BY uploaded_at, id")
+        try await database.read { db in
+            try SQLRow.fetchAll(db, sql: "SELECT id, state, size FROM retention_images ORDER BY uploaded_at, id")
                 .compactMap(Self.image)
         }
     }
@@ -55,7 +55,7 @@ extension SimulatedStore {
         -> Result<Void, RetentionRefusal>
     {
         let now = clock.now()
-        return try await database.writer.write { db in
+        return try await database.write { db in
             let id = message.id.uuidString.lowercased()
             if try Bool.fetchOne(db, sql: "SELECT 1 FROM retention_messages WHERE id = ?", arguments: [id]) == true {
                 return .failure(.alreadyExists)
@@ -88,7 +88,7 @@ extension SimulatedStore {
     /// Deletes a message, and any default configuration that named it (Apple has no error for a
     /// message in use, so deleting one leaves those products and locales without a default).
     public func deleteRetentionMessage(_ id: UUID) async throws -> Bool {
-        try await database.writer.write { db in
+        try await database.write { db in
             let key = id.uuidString.lowercased()
             try db.execute(sql: "DELETE FROM retention_message_images WHERE message_id = ?", arguments: [key])
             try db.execute(sql: "DELETE FROM retention_defaults WHERE message_id = ?", arguments: [key])
@@ -99,26 +99,26 @@ extension SimulatedStore {
 
     /// The messages, oldest upload first.
     public func retentionMessages() async throws -> [RetentionMessage] {
-        try await database.pool.guardedRead { db in
+        try await database.read { db in
             try String.fetchAll(db, sql: "SELECT body FROM retention_messages ORDER BY uploaded_at, id")
                 .compactMap { try? JSONDecoder().decode(RetentionMessage.self, from: Data($0.utf8)) }
         }
     }
 
     public func retentionMessage(_ id: UUID) async throws -> RetentionMessage? {
-        try await database.pool.guardedRead { db in try Self.message(db, id) }
+        try await database.read { db in try Self.message(db, id) }
     }
 
     /// The images a message shows, for checking their state before it is shown.
     public func retentionImages(_ ids: [UUID]) async throws -> [RetentionImage] {
-        try await database.pool.guardedRead { db in try ids.compactMap { try Self.image(db, $0) } }
+        try await database.read { db in try ids.compactMap { try Self.image(db, $0) } }
     }
 
     /// Makes an approved message, whose images are approved, the default for a product and locale.
     public func setDefaultRetentionMessage(productId: String, locale: String, messageId: UUID) async throws
         -> Result<Void, RetentionRefusal>
     {
-        try await database.writer.write { db in
+        try await database.write { db in
             guard let message = try Self.message(db, messageId) else { return .failure(.notFound) }
             guard message.state == .approved else { return .failure(.messageNotApproved) }
             for imageId in message.imageIds where try Self.image(db, imageId)?.state != .approved {
@@ -134,7 +134,7 @@ extension SimulatedStore {
     }
 
     public func defaultRetentionMessage(productId: String, locale: String) async throws -> UUID? {
-        try await database.pool.guardedRead { db in
+        try await database.read { db in
             try String.fetchOne(
                 db, sql: "SELECT message_id FROM retention_defaults WHERE product_id = ? AND locale = ?",
                 arguments: [productId, locale]
@@ -143,7 +143,7 @@ extension SimulatedStore {
     }
 
     public func deleteDefaultRetentionMessage(productId: String, locale: String) async throws -> Bool {
-        try await database.writer.write { db in
+        try await database.write { db in
             try db.execute(
                 sql: "DELETE FROM retention_defaults WHERE product_id = ? AND locale = ?",
                 arguments: [productId, locale])
@@ -154,7 +154,7 @@ extension SimulatedStore {
     /// App Review's decision on a message, which the simulated store takes from `/admin`; false
     /// when there is no such message.
     public func reviewRetentionMessage(_ id: UUID, _ state: ReviewState) async throws -> Bool {
-        try await database.writer.write { db in
+        try await database.write { db in
             guard let message = try Self.message(db, id) else { return false }
             let reviewed = message.reviewed(state)
             try db.execute(
@@ -169,7 +169,7 @@ extension SimulatedStore {
 
     /// App Review's decision on an image; false when there is no such image.
     public func reviewRetentionImage(_ id: UUID, _ state: ReviewState) async throws -> Bool {
-        try await database.writer.write { db in
+        try await database.write { db in
             try db.execute(
                 sql: "UPDATE retention_images SET state = ? WHERE id = ?",
                 arguments: [state.rawValue, id.uuidString.lowercased()])
@@ -179,18 +179,18 @@ extension SimulatedStore {
 
     /// The Get Retention Message endpoint's URL; nil: none configured.
     public func retentionRealtimeURL() async throws -> String? {
-        try await database.pool.guardedRead { db in try StoreDatabase.setting(db, Self.realtimeURLSetting) }
+        try await database.read { db in try StoreDatabase.setting(db, Self.realtimeURLSetting) }
     }
 
     public func setRetentionRealtimeURL(_ url: String?) async throws {
-        try await database.writer.write { db in try StoreDatabase.setSetting(db, Self.realtimeURLSetting, url) }
+        try await database.write { db in try StoreDatabase.setSetting(db, Self.realtimeURLSetting, url) }
     }
 
     static let realtimeURLSetting = "retention.realtime_url"
 
     /// Records a performance test as it starts (no result) and again when it finishes.
     public func savePerformanceTest(_ test: RetentionPerformanceTest) async throws {
-        try await database.writer.write { db in
+        try await database.write { db in
             try db.execute(
                 sql: """
                     INSERT INTO retention_performance_tests (id, target, started_at, result) VALUES (?, ?, ?, ?)
@@ -201,8 +201,8 @@ extension SimulatedStore {
     }
 
     public func performanceTests() async throws -> [RetentionPerformanceTest] {
-        try await database.pool.guardedRead { db in
-            try Row.fetchAll(
+        try await database.read { db in
+            try SQLRow.fetchAll(
                 db, sql: "SELECT id, target, started_at, result FROM retention_performance_tests ORDER BY started_at"
             ).map { row in
                 RetentionPerformanceTest(
@@ -211,21 +211,21 @@ extension SimulatedStore {
         }
     }
 
-    private static func image(_ row: Row) -> RetentionImage? {
+    private static func image(_ row: SQLRow) -> RetentionImage? {
         guard let id = UUID(uuidString: row[0]), let state = ReviewState(rawValue: row[1]),
             let size = RetentionImageSize(rawValue: row[2])
         else { return nil }
         return RetentionImage(id: id, state: state, size: size)
     }
 
-    private static func image(_ db: Database, _ id: UUID) throws -> RetentionImage? {
-        try Row.fetchOne(
+    private static func image(_ db: any SQLDatabase, _ id: UUID) throws -> RetentionImage? {
+        try SQLRow.fetchOne(
             db, sql: "SELECT id, state, size FROM retention_images WHERE id = ?",
             arguments: [id.uuidString.lowercased()]
         ).flatMap(image)
     }
 
-    private static func message(_ db: Database, _ id: UUID) throws -> RetentionMessage? {
+    private static func message(_ db: any SQLDatabase, _ id: UUID) throws -> RetentionMessage? {
         try String.fetchOne(
             db, sql: "SELECT body FROM retention_messages WHERE id = ?", arguments: [id.uuidString.lowercased()]
         ).flatMap { try? JSONDecoder().decode(RetentionMessage.self, from: Data($0.utf8)) }
@@ -234,7 +234,7 @@ extension SimulatedStore {
 
 /// The tables of the Retention Messaging API. A message's images are listed beside it so an
 /// image in use is found without reading every message.
-func retentionMessagesMigration(_ db: Database) throws {
+func retentionMessagesMigration(_ db: any SQLDatabase) throws {
     try db.execute(
         sql: """
             CREATE TABLE retention_images (

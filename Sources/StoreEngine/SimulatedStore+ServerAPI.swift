@@ -1,9 +1,9 @@
 import Foundation
-import GRDB
 import LocalState
 import ServerRecords
 import StoreCore
 import StoreKitModel
+import StoreSQL
 
 /// What the App Store Server API reads and changes: transactions by id across accounts, an
 /// account's history by pages, its subscriptions' statuses, and what a developer's server sends
@@ -11,13 +11,20 @@ import StoreKitModel
 extension SimulatedStore {
     /// A transaction's columns, its original's purchase date, its place, and its modified date
     /// (the latest of its purchase, refund and upgrade), by which history pages are ordered.
-    static let serverColumns = """
+    static func serverColumns(_ dialect: SQLDialect) -> String {
+        """
         \(StoredTransaction.columns(of: "t")), COALESCE(o.purchase_date, t.purchase_date), t.seq,
-        MAX(t.purchase_date, IFNULL(t.revocation_date, 0), IFNULL(t.upgrade_date, 0)) AS modified
+        \(modified(dialect)) AS modified
         FROM transactions t LEFT JOIN transactions o ON o.id = t.original_id
         """
+    }
 
-    nonisolated static func serverTransaction(_ row: Row) -> (ServerTransaction, HistoryPosition) {
+    /// The modified date of `t`, for a condition (a column's alias is not one in PostgreSQL).
+    static func modified(_ dialect: SQLDialect) -> String {
+        "\(dialect.greatest)(t.purchase_date, COALESCE(t.revocation_date, 0), COALESCE(t.upgrade_date, 0))"
+    }
+
+    nonisolated static func serverTransaction(_ row: SQLRow) -> (ServerTransaction, HistoryPosition) {
         let stored = StoredTransaction(row: row)
         let details = TransactionDetails(
             stored, originalPurchaseDate: Date(timeIntervalSince1970: row[StoredTransaction.fieldCount]))
@@ -32,9 +39,10 @@ extension SimulatedStore {
     /// A purchased or restored transaction by its id; nil for any other id.
     public func serverTransaction(id: String) async throws -> ServerTransaction? {
         try await renewDue()
-        return try await database.pool.guardedRead { db in
-            try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT \(Self.serverColumns) WHERE t.id = ? AND t.state IN \(StateSQL.paid)"),
+        return try await database.read { db in
+            try SQLRow.fetchOne(
+                db.cachedStatement(
+                    sql: "SELECT \(Self.serverColumns(db.dialect)) WHERE t.id = ? AND t.state IN \(StateSQL.paid)"),
                 arguments: [id]
             )
             .map { Self.serverTransaction($0).0 }
@@ -43,7 +51,7 @@ extension SimulatedStore {
 
     /// The account whose purchase or restore has this transaction id or original transaction id.
     public func account(ofTransaction id: String) async throws -> String? {
-        try await database.pool.guardedRead { db in
+        try await database.read { db in
             try String.fetchOne(
                 db.cachedStatement(
                     sql: """
@@ -58,10 +66,11 @@ extension SimulatedStore {
         async throws -> HistoryPage
     {
         try await renewDue()
+        let dialect = database.dialect
         var conditions = ["t.account = ?", "t.state = \(StateSQL.purchased)"]
-        var arguments: StatementArguments = [account]
+        var arguments: SQLArguments = [account]
         if let ids = filter.productIds {
-            conditions.append("t.product_id IN (SELECT value FROM json_each(?))")
+            conditions.append("t.product_id IN (\(dialect.textsOfJSONArray("?")))")
             arguments += [Self.jsonArray(ids)]
         }
         if let start = filter.startDate {
@@ -81,21 +90,21 @@ extension SimulatedStore {
         }
         if filter.excludesFinishedConsumables {
             conditions.append(
-                "NOT (t.finished = 1 AND t.revocation_date IS NULL AND t.product_id IN (SELECT value FROM json_each(?)))"
+                "NOT (t.finished = 1 AND t.revocation_date IS NULL AND t.product_id IN (\(dialect.textsOfJSONArray("?"))))"
             )
             arguments += [Self.jsonArray(catalog.products.filter { $0.type == .consumable }.map(\.id))]
         }
         let direction = filter.descending ? "DESC" : "ASC"
         if let position {
-            conditions.append("(modified, t.seq) \(filter.descending ? "<" : ">") (?, ?)")
+            conditions.append("(\(Self.modified(dialect)), t.seq) \(filter.descending ? "<" : ">") (?, ?)")
             arguments += [position.modified, position.sequence]
         }
         let sql =
-            "SELECT \(Self.serverColumns) WHERE \(conditions.joined(separator: " AND ")) ORDER BY modified \(direction), t.seq \(direction) LIMIT ?"
+            "SELECT \(Self.serverColumns(dialect)) WHERE \(conditions.joined(separator: " AND ")) ORDER BY modified \(direction), t.seq \(direction) LIMIT ?"
         arguments += [limit + 1]
         let bound = arguments
-        let rows = try await database.pool.guardedRead { db in
-            try Row.fetchAll(db.cachedStatement(sql: sql), arguments: bound).map(Self.serverTransaction)
+        let rows = try await database.read { db in
+            try SQLRow.fetchAll(db.cachedStatement(sql: sql), arguments: bound).map(Self.serverTransaction)
         }
         let page = rows.prefix(limit)
         return HistoryPage(transactions: page.map(\.0), last: page.last?.1, hasMore: rows.count > limit)
@@ -110,13 +119,13 @@ extension SimulatedStore {
         try await renewDue()
         let now = clock.now()
         let subscriptionIds = Self.jsonArray(catalog.products.filter { $0.type == .autoRenewable }.map(\.id))
-        return try await database.pool.guardedRead { db in
+        return try await database.read { db in
             // Only subscriptions' chains: an account's consumables are chains of one, thousands of them.
             let chains = try String.fetchAll(
                 db.cachedStatement(
                     sql: """
                         SELECT original_id FROM transactions WHERE account = ? AND state = \(StateSQL.purchased)
-                            AND product_id IN (SELECT value FROM json_each(?)) GROUP BY original_id ORDER BY MIN(seq)
+                            AND product_id IN (\(db.dialect.textsOfJSONArray("?"))) GROUP BY original_id ORDER BY MIN(seq)
                         """), arguments: [account, subscriptionIds])
             return try chains.compactMap { try self.subscriptionStatus(chain: $0, at: now, db) }
         }
@@ -125,18 +134,18 @@ extension SimulatedStore {
     /// One auto-renewable chain's status now; nil for any other chain.
     public func subscriptionStatus(originalTransactionId: String) async throws -> SubscriptionStatus? {
         let now = clock.now()
-        return try await database.pool.guardedRead { db in
+        return try await database.read { db in
             try self.subscriptionStatus(chain: originalTransactionId, at: now, db)
         }
     }
 
-    nonisolated func subscriptionStatus(chain originalId: String, at now: Date, _ db: Database) throws
+    nonisolated func subscriptionStatus(chain originalId: String, at now: Date, _ db: any SQLDatabase) throws
         -> SubscriptionStatus?
     {
-        let rows = try Row.fetchAll(
+        let rows = try SQLRow.fetchAll(
             db.cachedStatement(
                 sql:
-                    "SELECT \(Self.serverColumns) WHERE t.original_id = ? AND t.state = \(StateSQL.purchased) ORDER BY t.seq"
+                    "SELECT \(Self.serverColumns(db.dialect)) WHERE t.original_id = ? AND t.state = \(StateSQL.purchased) ORDER BY t.seq"
             ),
             arguments: [originalId])
         guard let lastRow = rows.last else { return nil }
@@ -172,7 +181,7 @@ extension SimulatedStore {
     }
 
     /// The group's win-back offers `account` may take now, by the one eligibility rule; nil for none.
-    nonisolated func eligibleWinBackOffers(group: String, account: String, at now: Date, _ db: Database) throws
+    nonisolated func eligibleWinBackOffers(group: String, account: String, at now: Date, _ db: any SQLDatabase) throws
         -> [String]?
     {
         let offers = (groupMembers[group]?.products ?? []).flatMap { product in
@@ -203,7 +212,7 @@ extension SimulatedStore {
     /// Sets the app account token of a chain, on every transaction it has and each one it will
     /// have. False when no purchase has this original transaction id.
     public func setAppAccountToken(_ token: UUID, originalTransactionId: String) async throws -> Bool {
-        try await database.writer.write { db in
+        try await database.write { db in
             try db.cachedStatement(
                 sql: "UPDATE transactions SET app_account_token = ? WHERE original_id = ? AND state IN \(StateSQL.paid)"
             )
@@ -215,7 +224,7 @@ extension SimulatedStore {
     /// Keeps the consumption information a server sent for a transaction (the last one sent counts).
     public func recordConsumption(transactionId: String, body: String) async throws {
         let now = clock.now()
-        try await database.writer.write { db in
+        try await database.write { db in
             try db.cachedStatement(
                 sql: """
                     INSERT INTO consumption (transaction_id, body, received_at) VALUES (?, ?, ?)
@@ -227,8 +236,8 @@ extension SimulatedStore {
 
     /// The consumption information received, newest first.
     public func consumptionReports() async throws -> [ConsumptionReport] {
-        try await database.pool.guardedRead { db in
-            try Row.fetchAll(
+        try await database.read { db in
+            try SQLRow.fetchAll(
                 db, sql: "SELECT transaction_id, body, received_at FROM consumption ORDER BY received_at DESC"
             ).map { row in
                 ConsumptionReport(transactionId: row[0], body: row[1], receivedAt: Date(timeIntervalSince1970: row[2]))
@@ -248,25 +257,27 @@ public struct ConsumptionReport: Sendable, Hashable {
 extension SimulatedStore {
     /// A server's own setting kept with the store (registered API keys, notification URLs).
     public func issuedSignatures() async throws -> [(Data, String)] {
-        try await database.pool.guardedRead { db in
-            try Row.fetchAll(db, sql: "SELECT digest, signature FROM issued_signatures").map { ($0[0], $0[1]) }
+        try await database.read { db in
+            try SQLRow.fetchAll(db, sql: "SELECT digest, signature FROM issued_signatures").map { ($0[0], $0[1]) }
         }
     }
 
     public func keepIssuedSignatures(_ signatures: [(Data, String)]) async throws {
-        try await database.writer.write { db in
+        try await database.write { db in
             for (digest, signature) in signatures {
-                try db.cachedStatement(sql: "INSERT OR IGNORE INTO issued_signatures (digest, signature) VALUES (?, ?)")
-                    .execute(arguments: [digest, signature])
+                try db.cachedStatement(
+                    sql: "INSERT INTO issued_signatures (digest, signature) VALUES (?, ?) ON CONFLICT DO NOTHING"
+                )
+                .execute(arguments: [digest, signature])
             }
         }
     }
 
     public func serverSetting(_ key: String) async throws -> String? {
-        try await database.pool.guardedRead { db in try StoreDatabase.setting(db, "server." + key) }
+        try await database.read { db in try StoreDatabase.setting(db, "server." + key) }
     }
 
     public func setServerSetting(_ key: String, _ value: String?) async throws {
-        try await database.writer.write { db in try StoreDatabase.setSetting(db, "server." + key, value) }
+        try await database.write { db in try StoreDatabase.setSetting(db, "server." + key, value) }
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
-import GRDB
 import LocalState
 import StoreCore
+import StoreSQL
 import StoreSigning
 
 /// The store's signing identity: one P-256 key and its certificate chain, made with the store
@@ -12,16 +12,16 @@ extension SimulatedStore {
     /// and kept with the store. The store makes it at its first open; `create` only runs for a
     /// store whose key was removed since.
     public nonisolated func transactionSigningKey(create: @escaping @Sendable () -> Data) async throws -> Data {
-        try await database.writer.write { db in try Self.signingKey(db, create: create) }
+        try await database.write { db in try Self.signingKey(db, create: create) }
     }
 
     /// The signing key's certificate chain (DER, leaf first), made by `create` on first use and
     /// kept with the key, so every JWS and receipt names the same chain across restarts.
     public nonisolated func signingChain(create: @escaping @Sendable () throws -> [Data]) async throws -> [Data] {
-        try await database.writer.write { db in try Self.signingChain(db, create: create) }
+        try await database.write { db in try Self.signingChain(db, create: create) }
     }
 
-    static func signingKey(_ db: Database, create: () -> Data) throws -> Data {
+    static func signingKey(_ db: any SQLDatabase, create: () -> Data) throws -> Data {
         if let saved = try StoreDatabase.setting(db, "jws_key"), let data = Data(base64Encoded: saved) {
             return data
         }
@@ -30,7 +30,7 @@ extension SimulatedStore {
         return key
     }
 
-    static func signingChain(_ db: Database, create: () throws -> [Data]) throws -> [Data] {
+    static func signingChain(_ db: any SQLDatabase, create: () throws -> [Data]) throws -> [Data] {
         if let saved = try StoreDatabase.setting(db, "jws_chain") {
             let certificates = saved.split(separator: ",").compactMap { Data(base64Encoded: String($0)) }
             if certificates.count == 3 { return certificates }

@@ -1,9 +1,9 @@
 import Foundation
-import GRDB
 import LocalState
 import ServerRecords
 import StoreCore
 import StoreKitModel
+import StoreSQL
 
 /// The transaction manager's actions on a subscription's renewal, as Xcode's test session
 /// offers them. Each acts on the chain's latest transaction, which carries its renewal state.
@@ -26,7 +26,9 @@ extension SimulatedStore {
         return (latest.expiresDate.map { $0 > now } ?? false) || (latest.graceExpires.map { $0 > now } ?? false)
     }
 
-    nonisolated func setAutoRenew(_ on: Bool, chainOf stored: StoredTransaction, at now: Date, _ db: Database) throws {
+    nonisolated func setAutoRenew(_ on: Bool, chainOf stored: StoredTransaction, at now: Date, _ db: any SQLDatabase)
+        throws
+    {
         var latest = try chainLatest(of: stored, db)
         guard latest.revocationDate == nil else {
             throw StoreFailure("transaction \(latest.id) was refunded; it does not renew", kind: .conflict)
@@ -83,7 +85,7 @@ extension SimulatedStore {
     /// consent given later, before the end, renews again at the new price.
     nonisolated func priceIncrease(
         _ step: PriceIncreaseStep, terms: PriceIncreaseTerms?, chainOf stored: StoredTransaction, at now: Date,
-        _ db: Database
+        _ db: any SQLDatabase
     ) throws {
         var latest = try chainLatest(of: stored, db)
         let declined = latest.expirationReason == .didNotConsentToPriceIncrease
@@ -148,7 +150,7 @@ extension SimulatedStore {
     /// service was never interrupted, so the new period starts at the renewal date that failed;
     /// after it, in billing retry alone, the new period starts now.
     nonisolated func recoverFromBillingRetry(
-        _ stored: StoredTransaction, at now: Date, controls: TestControls, _ db: Database
+        _ stored: StoredTransaction, at now: Date, controls: TestControls, _ db: any SQLDatabase
     ) throws -> StoredTransaction {
         guard catalog.product(id: stored.transaction.productId)?.type == .autoRenewable else {
             throw StoreFailure(

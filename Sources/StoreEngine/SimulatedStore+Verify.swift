@@ -1,9 +1,9 @@
 import Foundation
-import GRDB
 import LocalState
 import ServerRecords
 import StoreCore
 import StoreKitModel
+import StoreSQL
 
 extension SimulatedStore {
     /// verifyReceipt plus the checks an app's server must add: the transaction is
@@ -55,7 +55,7 @@ extension SimulatedStore {
                 reason: "the receipt's transaction \(transactionId) is for \(item.productId), not \(productId)")
         }
         let now = clock.now()
-        return try await database.writer.write { db in
+        return try await database.write { db in
             // Looked up before the receipt's list: a consumable another device of the account
             // verified and finished has left every receipt issued since, and its claim still stands.
             if let earlier = try String.fetchOne(

@@ -1,8 +1,8 @@
 import Foundation
-import GRDB
 import LocalState
 import StoreCore
 import StoreKitModel
+import StoreSQL
 import StoreSigning
 
 /// The embedded store: StoreKit's payment-queue semantics over a durable SQLite file. Every
@@ -60,13 +60,13 @@ public actor SimulatedStore: StoreBackend {
         self.database = database
         let (key, chain, controls, identity): (Data, [Data], TestControls, String)
         do {
-            (key, chain, controls, identity) = try database.pool.write { db in
+            (key, chain, controls, identity) = try database.writeNow { db in
                 let key = try Self.signingKey(db, create: SigningIdentity.newKey)
                 let chain = try Self.signingChain(db) { try SigningIdentity.mintChain(forKey: key, at: Date()) }
                 return (key, chain, try TestControls.load(db, defaults: defaults), try Self.identity(db))
             }
         } catch {
-            throw StoreDatabase.cannotOpen(database.pool.path, error)
+            throw StoreDatabase.cannotOpen(database.location, error)
         }
         signer = try ReceiptSigner(identity: SigningIdentity(kept: key, chain: chain))
         openingControls = controls
@@ -76,8 +76,8 @@ public actor SimulatedStore: StoreBackend {
     /// Completes purchases that a process which has since died left in `purchasing`, and renews
     /// what is due. A live owner is left alone: it is still waiting out its latency.
     public func resume() async throws {
-        let orphans = try await database.pool.guardedRead { db in
-            try Row.fetchAll(
+        let orphans = try await database.read { db in
+            try SQLRow.fetchAll(
                 db, sql: "SELECT id, owner FROM transactions WHERE state = ?",
                 arguments: [TransactionState.purchasing.rawValue]
             )
@@ -92,7 +92,7 @@ public actor SimulatedStore: StoreBackend {
     }
 
     /// The store's identity, made with its database (or at its first open by this version).
-    private static func identity(_ db: Database) throws -> String {
+    private static func identity(_ db: any SQLDatabase) throws -> String {
         if let saved = try StoreDatabase.setting(db, "store_id") { return saved }
         let identity = UUID().uuidString.lowercased()
         try StoreDatabase.setSetting(db, "store_id", identity)
@@ -101,7 +101,15 @@ public actor SimulatedStore: StoreBackend {
 
     public nonisolated func storeId() -> String { identity }
 
-    public nonisolated var storageHealth: StorageHealth { database.writer.health }
+    public nonisolated var storageHealth: StorageHealth { database.health }
+
+    /// `sqlite` or `postgresql`: where the store's tables are, as `/v1/health` names it.
+    public nonisolated var storageKind: String {
+        switch database.dialect {
+        case .sqlite: "sqlite"
+        case .postgres: "postgresql"
+        }
+    }
 
     // MARK: Updates
 
@@ -142,8 +150,8 @@ public actor SimulatedStore: StoreBackend {
 
     /// The account's receipt: its purchases and restores in the order made, less the consumables
     /// the app finished (`Transaction.isListedInReceipt`).
-    nonisolated func receipt(account: String, _ db: Database) throws -> String {
-        let rows = try Row.fetchAll(db.cachedStatement(sql: Self.receiptQuery), arguments: [account])
+    nonisolated func receipt(account: String, _ db: any SQLDatabase) throws -> String {
+        let rows = try SQLRow.fetchAll(db.cachedStatement(sql: Self.receiptQuery), arguments: [account])
         let listed = rows.compactMap { row -> ReceiptPayload.InApp? in
             let stored = StoredTransaction(row: row)
             let type = catalog.product(id: stored.transaction.productId)?.type
@@ -176,16 +184,16 @@ public actor SimulatedStore: StoreBackend {
 
     public func controls() async throws -> TestControls {
         let defaults = defaults
-        return try await database.pool.guardedRead { db in try TestControls.load(db, defaults: defaults) }
+        return try await database.read { db in try TestControls.load(db, defaults: defaults) }
     }
 
     public func setControls(_ controls: TestControls) async throws {
-        try await database.writer.write { db in try controls.save(db) }
+        try await database.write { db in try controls.save(db) }
     }
 
     public func transactions(account: String?) async throws -> [Transaction] {
         try await renewDue()
-        return try await database.pool.guardedRead { db in
+        return try await database.read { db in
             let rows =
                 if let account {
                     try StoredTransaction.fetchAll(db, where: "account = ?", [account])

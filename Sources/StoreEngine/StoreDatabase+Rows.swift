@@ -1,8 +1,8 @@
 import Foundation
-import GRDB
 import LocalState
 import StoreCore
 import StoreKitModel
+import StoreSQL
 
 extension StoredTransaction {
     /// The columns a `StoredTransaction` is written to and read from, in the order of `Field`.
@@ -35,9 +35,9 @@ extension StoredTransaction {
     static let fieldCount = Field.allCases.count
 
     /// Reads the row of a `SELECT` that starts with `columns`.
-    init(row: Row) {
-        func value<T: DatabaseValueConvertible>(_ field: Field) -> T { row[field.rawValue] }
-        func optional<T: DatabaseValueConvertible>(_ field: Field) -> T? { row[field.rawValue] }
+    init(row: SQLRow) {
+        func value<T: SQLValueConvertible>(_ field: Field) -> T { row[field.rawValue] }
+        func optional<T: SQLValueConvertible>(_ field: Field) -> T? { row[field.rawValue] }
         let error = StoreError.stored(domain: optional(.errorDomain), code: optional(.errorCode))
         let payment = Payment(
             productId: value(.productId), quantity: value(.quantity),
@@ -86,7 +86,7 @@ extension StoredTransaction {
 
     /// Inserts the transaction; `owner` and `requestKey` are the process that added it and the
     /// server request (idempotency key and generation) it answers, when there is one.
-    func insert(owner: String? = nil, requestKey: String? = nil, _ db: Database) throws {
+    func insert(owner: String? = nil, requestKey: String? = nil, _ db: any SQLDatabase) throws {
         try db.cachedStatement(sql: Self.insertSQL).execute(arguments: [
             id, transaction.originalId, transaction.productId, transaction.quantity, transaction.payment.account,
             transaction.payment.applicationUsername, transaction.state.rawValue, transaction.error?.domain,
@@ -114,7 +114,7 @@ extension StoredTransaction {
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
-    func update(_ db: Database) throws {
+    func update(_ db: any SQLDatabase) throws {
         try db.cachedStatement(
             sql: """
                 UPDATE transactions SET state = ?, error_domain = ?, error_code = ?, expires_date = ?, revocation_date = ?,
@@ -145,7 +145,7 @@ extension StoredTransaction {
 
     /// `autoRenew` turned off, as `update` would write it, without rewriting the row's other
     /// columns: every renewal does this to the period it follows.
-    func stopRenewing(_ db: Database) throws {
+    func stopRenewing(_ db: any SQLDatabase) throws {
         var ended = self
         ended.autoRenew = false
         try db.cachedStatement(sql: "UPDATE transactions SET auto_renew = 0 WHERE id = ?").execute(arguments: [id])
@@ -156,7 +156,7 @@ extension StoredTransaction {
     /// it renews, billing retry and grace, a price increase, why it expired, and an upgrade that
     /// replaced it (the copy ends with it; a member was refunded nothing). A refund revokes the
     /// copies instead: `SimulatedStore.syncFamily`.
-    private func mirrorToFamily(_ db: Database) throws {
+    private func mirrorToFamily(_ db: any SQLDatabase) throws {
         try db.cachedStatement(
             sql: """
                 UPDATE transactions SET expires_date = ?, auto_renew = ?, billing_retry_until = ?, grace_expires = ?, price_increase = ?,
@@ -184,15 +184,17 @@ extension StoredTransaction {
             separator: ", ")
     }
 
-    static func fetch(_ db: Database, id: String) throws -> StoredTransaction? {
-        try Row.fetchOne(db.cachedStatement(sql: "SELECT \(columns) FROM transactions WHERE id = ?"), arguments: [id])
-            .map(StoredTransaction.init(row:))
+    static func fetch(_ db: any SQLDatabase, id: String) throws -> StoredTransaction? {
+        try SQLRow.fetchOne(
+            db.cachedStatement(sql: "SELECT \(columns) FROM transactions WHERE id = ?"), arguments: [id]
+        )
+        .map(StoredTransaction.init(row:))
     }
 
-    static func fetchAll(_ db: Database, where condition: String = "1", _ arguments: StatementArguments = []) throws
+    static func fetchAll(_ db: any SQLDatabase, where condition: String = "1", _ arguments: SQLArguments = []) throws
         -> [StoredTransaction]
     {
-        try Row.fetchAll(
+        try SQLRow.fetchAll(
             db.cachedStatement(sql: "SELECT \(columns) FROM transactions WHERE \(condition) ORDER BY seq"),
             arguments: arguments
         )
@@ -220,11 +222,11 @@ extension StoreError {
 }
 
 extension StoreDatabase {
-    static func setting(_ db: Database, _ key: String) throws -> String? {
+    static func setting(_ db: any SQLDatabase, _ key: String) throws -> String? {
         try String.fetchOne(db.cachedStatement(sql: "SELECT value FROM settings WHERE key = ?"), arguments: [key])
     }
 
-    static func setSetting(_ db: Database, _ key: String, _ value: String?) throws {
+    static func setSetting(_ db: any SQLDatabase, _ key: String, _ value: String?) throws {
         if let value {
             try db.cachedStatement(
                 sql:
@@ -239,7 +241,7 @@ extension StoreDatabase {
     /// The next 16-digit transaction id, allocated inside the caller's write so ids never repeat.
     static let nextTransactionNumber = "next_transaction_number"
 
-    static func nextTransactionId(_ db: Database) throws -> String {
+    static func nextTransactionId(_ db: any SQLDatabase) throws -> String {
         let next = (try setting(db, nextTransactionNumber)).flatMap(Int.init) ?? 1
         try setSetting(db, nextTransactionNumber, String(next + 1))
         return String(2_000_000_000_000_000 + next)

@@ -1,19 +1,19 @@
-import GRDB
 import LocalState
 import StoreCore
 import StoreKitModel
+import StoreSQL
 
 /// Test controls live in the `settings` table, one key each, so they survive restarts and a
 /// second process sees what the first one set.
 extension TestControls {
-    static func load(_ db: Database, defaults: TestControls) throws -> TestControls {
+    static func load(_ db: any SQLDatabase, defaults: TestControls) throws -> TestControls {
         // One query for all of them: this runs in every payment's write.
         let saved = try Dictionary(
-            Row.fetchAll(
+            SQLRow.fetchAll(
                 db.cachedStatement(
                     sql: "SELECT key, value FROM settings WHERE key >= 'controls.' AND key < 'controls/'")
             )
-            .map { (row: Row) -> (String, String) in (row["key"], row["value"]) },
+            .map { (row: SQLRow) -> (String, String) in (row["key"], row["value"]) },
             uniquingKeysWith: { first, _ in first })
         guard saved["controls.saved"] != nil else { return defaults }
         var controls = TestControls()
@@ -48,7 +48,7 @@ extension TestControls {
         return controls
     }
 
-    func save(_ db: Database) throws {
+    func save(_ db: any SQLDatabase) throws {
         let set = { (key: String, value: String?) in try StoreDatabase.setSetting(db, "controls.\(key)", value) }
         try set("saved", "1")
         try set("next", nextOutcome.token)

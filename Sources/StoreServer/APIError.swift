@@ -5,6 +5,7 @@ import NIOHTTP1
 import StoreAPI
 import StoreCore
 import StoreEngine
+import StoreSQL
 
 /// A refusal with its HTTP status, rendered as `{"error": {"message", "code", "status", "field"}}`.
 struct APIError: Error, Sendable {

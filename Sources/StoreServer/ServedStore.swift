@@ -4,6 +4,7 @@ import ServerRecords
 import StoreCore
 import StoreEngine
 import StoreKitModel
+import StoreSQL
 
 /// What the server needs from a store beyond the `StoreBackend` seam: idempotent adds and the
 /// idempotency keys, the update journal by cursor, the details a signed transaction reports, the
@@ -101,6 +102,8 @@ public protocol ServedStore: StoreBackend {
     func setServerSetting(_ key: String, _ value: String?) async throws
     /// The last storage failure, until a write succeeds again (`/v1/health`).
     var storageHealth: StorageHealth { get }
+    /// `sqlite` or `postgresql` (`/v1/health`).
+    var storageKind: String { get }
 }
 
 extension SimulatedStore: ServedStore {}

@@ -20,7 +20,7 @@ import Testing
         let state = StateDirectory(url: scratchDirectory("durable-store"))
         let database = try StoreDatabase(state: state)
         #expect(try Self.synchronous(database.pool) == 2)
-        try database.pool.write { try StoreDatabase.setSetting($0, "probe", "1") }
+        try database.writeNow { try StoreDatabase.setSetting($0, "probe", "1") }
         #expect(try Self.synchronous(database.pool) == 2)
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import LocalState
+import SQLiteStore
 import StoreCore
 import Synchronization
 import TestSupport

@@ -83,7 +83,7 @@ import Testing
             return
         }
         let account = try store.validatedAccount(payment)
-        let first = try await store.database.writer.write { db in
+        let first = try await store.database.write { db in
             try store.insertPayment(
                 payment, account: account, forced: nil, requestKey: "k4#\(generation)", at: Date(), db
             ).transaction

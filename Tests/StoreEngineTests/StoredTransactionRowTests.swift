@@ -68,11 +68,11 @@ import Testing
             expirationDate: Date(timeIntervalSince1970: 1_720_000_000))
         renewal.commitmentAutoRenew = false
         renewal.renewalPlan = .upFront
-        try database.pool.write { db in
+        try database.writeNow { db in
             try original.insert(db)
             try renewal.insert(owner: "process", requestKey: "key#generation", db)
         }
-        let (fetched, all, requestKey) = try database.pool.read { db in
+        let (fetched, all, requestKey) = try database.writeNow { db in
             (
                 try StoredTransaction.fetch(db, id: renewal.id), try StoredTransaction.fetchAll(db),
                 try String.fetchOne(
@@ -89,7 +89,7 @@ import Testing
         let store = fixture.store
         let original = Self.original
         let renewal = Self.sample(id: "2000000000000002")
-        try await store.database.pool.write { db in
+        try await store.database.write { db in
             try original.insert(db)
             try renewal.insert(db)
         }

@@ -1,6 +1,7 @@
 import GRDB
 import LocalState
 import StoreCore
+import StoreSQL
 import Synchronization
 
 /// Group commit: writes that arrive while a commit is on its way to the disk wait for it, then go
