@@ -36,6 +36,30 @@ extension SimulatedStore {
         }
     }
 
+    /// Claims `deliveries` (read as due at `now`) for this server's attempts, each until `lease`:
+    /// servers that share the store then do not attempt one delivery twice, and one that died
+    /// mid-attempt leaves it to another once the lease ends. Returns those claimed; one another
+    /// server claimed first is its own.
+    public func claimDeliveries(_ deliveries: [NotificationDelivery], at now: Date, until lease: Date) async throws
+        -> [NotificationDelivery]
+    {
+        guard !deliveries.isEmpty else { return [] }
+        return try await database.write { db in
+            try deliveries.filter { delivery in
+                try db.cachedStatement(
+                    sql: """
+                        UPDATE notification_deliveries SET next_attempt = ?
+                        WHERE uuid = ? AND url = ? AND next_attempt IS NOT NULL AND next_attempt <= ?
+                        """
+                ).execute(arguments: [
+                    lease.timeIntervalSince1970, delivery.notification.uuid.uuidString.lowercased(), delivery.url,
+                    now.timeIntervalSince1970,
+                ])
+                return db.changesCount > 0
+            }
+        }
+    }
+
     /// Every URL a delivery still waits for: those set now, and any set when its event happened.
     public func pendingURLs() async throws -> [String] {
         try await database.read { db in

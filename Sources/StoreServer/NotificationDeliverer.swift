@@ -23,6 +23,13 @@ struct NotificationDeliverer: Service {
 
     private var concurrencyPerURL: Int { service.configuration.notificationConcurrencyPerURL }
 
+    /// How long a claimed delivery stays this server's (`claimDeliveries`): three of its attempt's
+    /// timeouts, at least a minute, so only a server that died leaves one to another.
+    private var lease: TimeInterval {
+        let timeout = service.configuration.notificationTimeout.components
+        return max(60, 3 * (Double(timeout.seconds) + Double(timeout.attoseconds) / 1e18))
+    }
+
     private var store: any ServedStore { service.store }
     private var clock: any StoreClock { service.clock }
 
@@ -77,13 +84,14 @@ struct NotificationDeliverer: Service {
                     let room = Self.concurrency - busy.count
                     // Per URL, those in flight (at most concurrencyPerURL) and as many more.
                     let urls = store.outbox.urls + lingering.filter { !store.outbox.urls.contains($0) }
-                    let due =
+                    let now = clock.now()
+                    let taken =
                         room <= 0
                         ? []
                         : Self.take(
-                            try await store.dueDeliveries(
-                                at: clock.now(), urls: urls, limit: 2 * concurrencyPerURL),
+                            try await store.dueDeliveries(at: now, urls: urls, limit: 2 * concurrencyPerURL),
                             busy: busy, room: room, perURL: concurrencyPerURL)
+                    let due = try await store.claimDeliveries(taken, at: now, until: now.addingTimeInterval(lease))
                     let signed = try await service.signedPayloads(due.map(\.notification))
                     for delivery in due {
                         inFlight.insert(Self.key(delivery))
@@ -94,7 +102,7 @@ struct NotificationDeliverer: Service {
                             doorbell.ring()
                         }
                     }
-                    if due.count == room, room > 0 { continue }
+                    if taken.count == room, room > 0 { continue }
                     if let next = try await store.nextDeliveryDue(after: clock.now()) {
                         wake = min(wake, next)
                     }

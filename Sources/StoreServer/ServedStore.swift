@@ -83,6 +83,8 @@ public protocol ServedStore: StoreBackend {
     var outbox: NotificationOutbox { get }
     func sweepTimedEvents() async throws
     func dueDeliveries(at now: Date, urls: [String], limit: Int) async throws -> [NotificationDelivery]
+    func claimDeliveries(_ deliveries: [NotificationDelivery], at now: Date, until lease: Date) async throws
+        -> [NotificationDelivery]
     func pendingURLs() async throws -> [String]
     func nextDeliveryDue(after now: Date) async throws -> Date?
     func keepSignedPayloads(_ payloads: [UUID: String]) async throws -> [UUID: String]
