@@ -22,6 +22,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.0.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.0.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // ncursesw, wrapped so Swift 6 sees the macros and globals it needs (see shim.h). No
@@ -73,6 +74,18 @@ let package = Package(
         .target(
             name: "SQLiteStore",
             dependencies: ["StoreCore", "StoreSQL", "LocalState", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        // The store's tables in a PostgreSQL database that several servers share (postgres-nio):
+        // writes serialised by an advisory lock, snapshot reads, migrations.
+        .target(
+            name: "PostgresStore",
+            dependencies: [
+                "StoreCore", "StoreSQL",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         // The durable simulated store: StoreKit's payment queue, the transaction manager and receipts
         // (Apple's ASN.1 receipt in PKCS#7) over `StoreStorage`, SQLite unless told otherwise.
@@ -189,6 +202,7 @@ let package = Package(
                 "CellGrid",
                 "StoreServer",
                 "StoreClient",
+                "PostgresStore",
                 "SyntheticData",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -214,6 +228,7 @@ let package = Package(
             name: "TestSupport",
             dependencies: [
                 "StoreCore", "LocalState", "StoreEngine", "StoreKitModel", "CPseudoTerminal", "SQLiteStore",
+                "PostgresStore",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Tests/TestSupport"
@@ -227,7 +242,7 @@ let package = Package(
             name: "StoreEngineTests",
             dependencies: [
                 "StoreEngine", "StoreCore", "LocalState", "AppSide", "ServerRecords", "TestSupport", "SQLiteStore",
-                "StoreSQL", .product(name: "GRDB", package: "GRDB.swift"),
+                "StoreSQL", "PostgresStore", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),

@@ -436,12 +436,16 @@ public struct HealthResponse: Codable, Sendable, Hashable {
     public let bundleId: String
     public let cursor: Int64
     public let storeId: String
-    /// Why the status is `degraded`: the last storage failure, until a write succeeds again.
+    /// Why the status is `degraded`: the last storage failure, until a write succeeds again, or
+    /// why the database could not be read just now.
     public let reason: String?
+    /// Where the store's tables are: `sqlite` (a file beside the server) or `postgresql` (a
+    /// database several servers may share).
+    public let database: String?
 
     public init(
         status: String, environment: StoreEnvironment, bundleId: String, cursor: Int64, storeId: String,
-        reason: String? = nil
+        reason: String? = nil, database: String? = nil
     ) {
         self.status = status
         self.environment = environment
@@ -449,6 +453,7 @@ public struct HealthResponse: Codable, Sendable, Hashable {
         self.cursor = cursor
         self.storeId = storeId
         self.reason = reason
+        self.database = database
     }
 }
 

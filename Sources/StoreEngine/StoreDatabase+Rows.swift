@@ -191,7 +191,7 @@ extension StoredTransaction {
         .map(StoredTransaction.init(row:))
     }
 
-    static func fetchAll(_ db: any SQLDatabase, where condition: String = "1", _ arguments: SQLArguments = []) throws
+    static func fetchAll(_ db: any SQLDatabase, where condition: String = "TRUE", _ arguments: SQLArguments = []) throws
         -> [StoredTransaction]
     {
         try SQLRow.fetchAll(

@@ -33,11 +33,19 @@ public enum StoreRoutes {
     static func addPublicRoutes(_ router: Router<BasicRequestContext>, _ service: StoreService) {
         let limit = service.configuration.bodyLimit
         router.get("/v1/health") { _, _ in
-            let problem = service.store.storageHealth.problem
+            // A database that cannot be read now (PostgreSQL down) is "degraded", not a 500.
+            var problem = service.store.storageHealth.problem
+            var cursor: Int64 = 0
+            do {
+                cursor = try await service.store.journalCursor()
+            } catch {
+                problem = problem ?? "\(error)"
+            }
             let health = HealthResponse(
                 status: problem == nil ? "ok" : "degraded", environment: service.configuration.environment.name,
-                bundleId: service.catalog.bundleId, cursor: try await service.store.journalCursor(),
-                storeId: try await service.store.storeId(), reason: problem)
+                bundleId: service.catalog.bundleId, cursor: cursor, storeId: try await service.store.storeId(),
+                reason: problem,
+                database: service.store.storageKind)
             // Degraded is 503 so a load balancer or a client's retry takes it for "not now".
             return JSONBody.response(health, status: problem == nil ? .ok : .serviceUnavailable)
         }

@@ -147,17 +147,31 @@ public struct StoreService: Sendable {
         }
     }
 
-    /// Opens the store in `directory` (`store.sqlite`) and completes what a killed server left half done.
-    /// The service over the store in `directory`; `clock` is the one the store and every route
-    /// and background task read and wait on.
+    /// The service over the store in `directory` (`store.sqlite`); see the other `open`.
     public static func open(
         catalog: Catalog, catalogBytes: Data, directory: StateDirectory, configuration: ServerConfiguration,
         clock: any StoreClock
     ) async throws -> StoreService {
+        let database: StoreDatabase
+        do {
+            database = try StoreDatabase(state: directory, thorough: true)
+        } catch let failure as StoreFailure {
+            throw failure.namingServerOptions
+        }
+        return try await open(
+            catalog: catalog, catalogBytes: catalogBytes, database: database, configuration: configuration, clock: clock
+        )
+    }
+
+    /// The service over the store in `database`, after completing what a killed server left half
+    /// done; `clock` is the one the store and every route and background task read and wait on.
+    public static func open(
+        catalog: Catalog, catalogBytes: Data, database: StoreDatabase, configuration: ServerConfiguration,
+        clock: any StoreClock
+    ) async throws -> StoreService {
         do {
             let store = try SimulatedStore(
-                catalog: catalog, database: StoreDatabase(state: directory, thorough: true), clock: clock,
-                environment: configuration.environment.name)
+                catalog: catalog, database: database, clock: clock, environment: configuration.environment.name)
             try await store.resume()
             try await store.numberTransactionsFrom(clock.now())
             return try await StoreService(store: store, configuration: configuration, catalogBytes: catalogBytes)

@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
 import LocalState
+import PostgresStore
 import StoreCore
+import StoreEngine
 
 /// `storefront reset`: deletes a state directory's databases, the way out when one is refused as
 /// emptied, foreign or damaged. Asks for `--yes`: what the files held is gone for good.
@@ -14,13 +16,17 @@ struct ResetCommand: ParsableCommand {
             command makes new ones, with a new store identity and new signing keys. Every purchase they held is
             lost: copy them first if they may matter. While a storefront (a server, a command, the storefront
             in a terminal) has them open, reset refuses and names it.
+            With --db postgres://…, drops the store's tables from that database instead (the next server makes
+            them anew); refused while a storefront server is connected to it.
             """
     )
 
     @Option(name: .long, help: ArgumentHelp("The state directory (default as for every command) …", valueName: "dir"))
     var state: String?
 
-    @Option(name: .long, help: ArgumentHelp("… or a server's --db directory.", valueName: "dir"))
+    @Option(
+        name: .long, help: ArgumentHelp("… or a server's --db: its directory or postgres:// URL.", valueName: "dir|url")
+    )
     var db: String?
 
     @Flag(name: .long, help: "Delete without asking: required.")
@@ -33,6 +39,7 @@ struct ResetCommand: ParsableCommand {
             throw CommandFailure.usage("reset: --state and --db need a directory, not an empty string")
         }
         if state != nil, db != nil { throw CommandFailure.usage("reset: pass --state or --db, not both") }
+        if let db, PostgresLocation.isPostgres(db) { return try resetPostgres(db) }
         let directory =
             db.map { URL(fileURLWithPath: $0) }
             ?? StateDirectory.resolve(flag: state, environment: ProcessInfo.processInfo.environment).url
@@ -66,5 +73,30 @@ struct ResetCommand: ParsableCommand {
             }
         }
         Console.out("reset: deleted \(present.joined(separator: ", ")) in \(directory.path)")
+    }
+
+    /// Drops the store's tables from a PostgreSQL database.
+    private func resetPostgres(_ url: String) throws {
+        let place: PostgresLocation
+        do {
+            place = try PostgresLocation(url)
+        } catch let failure as StoreFailure {
+            throw CommandFailure.usage("reset: --db: \(failure.message)")
+        }
+        guard yes else {
+            throw CommandFailure.usage(
+                "reset drops the store's tables from \(place.description), and every purchase they hold; add --yes to do it"
+            )
+        }
+        do {
+            let dropped = try PostgresStorage.drop(place, tables: StoreDatabase.postgresTables)
+            if dropped.isEmpty {
+                Console.out("reset: \(place.description) holds no store; nothing to drop")
+            } else {
+                Console.out("reset: dropped the store's \(dropped.count) tables from \(place.description)")
+            }
+        } catch let failure as StoreFailure {
+            throw CommandFailure.failure("reset: \(failure.message)")
+        }
     }
 }

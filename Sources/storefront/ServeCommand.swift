@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import LocalState
 import Logging
+import PostgresStore
 import StoreClient
 import StoreCore
 import StoreEngine
@@ -21,7 +22,9 @@ struct ServeCommand: AsyncParsableCommand {
             $STOREFRONT_ADMIN_TOKEN) a token is generated and printed at start.
 
             State: --db DIR is a directory holding store.sqlite: the store as the simulated store keeps it, with
-            the idempotency keys and the transaction-signing key. Default: the state directory's `server` subdirectory ($STOREFRONT_HOME/server, …).
+            the idempotency keys and the transaction-signing key. Default: $STOREFRONT_DB, else the state directory's `server` subdirectory ($STOREFRONT_HOME/server, …).
+            --db postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE keeps the store in PostgreSQL instead, where any number \
+            of servers may share it behind one address (docs/operations.md); the schema is created or upgraded at start.
             SIGTERM or SIGINT shuts down gracefully: in-flight requests finish, requests still arriving are \
             answered 503, and every connection is closed within 5 s.
 
@@ -44,8 +47,23 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "State directory of the server (store.sqlite). Default: <state dir>/server.", valueName: "dir"))
+            "State directory of the server (store.sqlite), or a postgres:// URL. Default: $STOREFRONT_DB, else <state dir>/server.",
+            valueName: "dir|url"))
     var db: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "With --db postgres://: connections to PostgreSQL (reads and writes in flight at once). Default: \(PostgresStorage.defaultPoolSize).",
+            valueName: "n"))
+    var dbPoolSize = PostgresStorage.defaultPoolSize
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "With --db postgres://: seconds to wait for a connection to PostgreSQL before giving up. Default: 10.",
+            valueName: "seconds"))
+    var dbConnectTimeout: Double = 10
 
     @Option(
         name: .long,
@@ -152,7 +170,8 @@ struct ServeCommand: AsyncParsableCommand {
         let givenToken = try AdminToken.resolve(flag: adminToken, file: adminTokenFile, environment: env)
         if db?.isEmpty == true {
             throw CommandFailure.usage(
-                "--db needs a directory; an empty value would write the store into the current directory")
+                "--db needs a directory or a postgres:// URL; an empty value would write the store into the current directory"
+            )
         }
         let token = givenToken ?? ServerConfiguration.generateToken()
         let secret = sharedSecret ?? env["STOREFRONT_SHARED_SECRET"].flatMap { $0.isEmpty ? nil : $0 }
@@ -188,22 +207,7 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw CommandFailure.catalog(error)
         }
-        let directory =
-            db.map { StateDirectory(url: URL(fileURLWithPath: $0), option: "--db") }
-            ?? StateDirectory(
-                url: StateDirectory.resolve(flag: nil, environment: env).url.appendingPathComponent("server"),
-                option: "--db")
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: directory.url.path, isDirectory: &isDirectory), !isDirectory.boolValue
-        {
-            throw CommandFailure.usage(
-                "--db \(directory.url.path) is a file; pass a directory (the server keeps store.sqlite in it)")
-        }
-        do {
-            for notice in try directory.tightenPermissions() { Console.err("storefront serve: note: \(notice)") }
-        } catch let failure as StoreFailure {
-            throw CommandFailure.failure(failure.message)
-        }
+        let place = try storePlace(db ?? env["STOREFRONT_DB"].flatMap { $0.isEmpty ? nil : $0 }, environment: env)
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler(label: label, stream: ConsoleLog())
             handler.logLevel = .info
@@ -211,16 +215,26 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let logger = Logger(label: "storefront.serve")
         let service: StoreService
-        let exclusive: ExclusiveUse
-        let servedStore: ExclusiveUse
+        var held: [ExclusiveUse] = []
         do {
-            // One server per --db: a second one would complete neither its own nor the first's
-            // half-done purchases; it is refused before it opens the store.
-            exclusive = try ExclusiveUse(of: directory, lock: "serve.lock", by: "storefront serve")
-            service = try await StoreService.open(
-                catalog: loaded, catalogBytes: Data(bytes), directory: directory, configuration: configuration,
-                clock: SystemClock())
-            servedStore = try await Self.holdStoreIdentity(try await service.store.storeId())
+            switch place {
+            case .directory(let directory):
+                // One server per --db: a second one would complete neither its own nor the first's
+                // half-done purchases; it is refused before it opens the store.
+                held.append(try ExclusiveUse(of: directory, lock: "serve.lock", by: "storefront serve"))
+                service = try await StoreService.open(
+                    catalog: loaded, catalogBytes: Data(bytes), directory: directory, configuration: configuration,
+                    clock: SystemClock())
+                held.append(try await Self.holdStoreIdentity(try await service.store.storeId()))
+            case .postgres(let location):
+                // Any number of servers share a PostgreSQL store: its writes are serialised there.
+                let storage = try PostgresStorage(
+                    location, migrations: StoreDatabase.postgresMigrations, poolSize: dbPoolSize,
+                    connectTimeout: .milliseconds(Int64(dbConnectTimeout * 1000)))
+                service = try await StoreService.open(
+                    catalog: loaded, catalogBytes: Data(bytes), database: StoreDatabase(storage: storage),
+                    configuration: configuration, clock: SystemClock())
+            }
         } catch let failure as StoreFailure {
             throw CommandFailure.failure(failure.message)
         }
@@ -231,12 +245,12 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let generated = givenToken == nil
         let host = host
-        let directoryPath = directory.url.path
+        let statePlace = place.description
         do {
             try await StoreHTTPServer.run(service, limits: limits, logger: logger) { port in
                 let shown = host.contains(":") ? "[\(host)]" : host
                 Console.out(
-                    "storefront serve: listening on http://\(shown):\(port) (\(environment.name), state \(directoryPath))"
+                    "storefront serve: listening on http://\(shown):\(port) (\(environment.name), state \(statePlace))"
                 )
                 if generated { Console.out("storefront serve: admin token \(token)") }
                 Console.out(
@@ -245,7 +259,7 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw CommandFailure.failure("the server stopped: \(error)")
         }
-        withExtendedLifetime((exclusive, servedStore)) {}
+        withExtendedLifetime(held) {}
     }
 
     /// The limit flags, checked: each bad value is a usage error naming the flag and what it takes.

@@ -11,7 +11,7 @@ import Testing
 /// A commit is on the disk before the write returns: the writer connection of each state database
 /// syncs the WAL at every commit (`synchronous = FULL`, 2), not only at checkpoints as GRDB's WAL
 /// default (NORMAL, 1) does.
-@Suite struct DurabilityTests {
+@Suite(.disabled(if: StoreFixture.onPostgres, "works on the SQLite file under the store")) struct DurabilityTests {
     private static func synchronous(_ pool: DatabasePool) throws -> Int? {
         try pool.writeWithoutTransaction { try Int.fetchOne($0, sql: "PRAGMA synchronous") }
     }

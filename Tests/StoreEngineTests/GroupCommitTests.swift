@@ -10,7 +10,7 @@ import Testing
 @testable import StoreEngine
 
 /// Concurrent writes share commits, and each still behaves as if it had a transaction of its own.
-@Suite struct GroupCommitTests {
+@Suite(.disabled(if: StoreFixture.onPostgres, "works on the SQLite file under the store")) struct GroupCommitTests {
     final class CommitCounter: TransactionObserver, Sendable {
         let commits = Mutex(0)
         func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { true }

@@ -12,7 +12,7 @@ import Testing
 /// written (a full disk, played here by a writer that may only read), the store tries again
 /// until it can, reporting the failure as its storage health meanwhile, instead of leaving the
 /// transaction `purchasing` until the store opens again.
-@Suite struct StorageRetryTests {
+@Suite(.disabled(if: StoreFixture.onPostgres, "works on the SQLite file under the store")) struct StorageRetryTests {
     func writable(_ store: SimulatedStore, _ writable: Bool) async throws {
         try await store.database.pool.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA query_only = \(writable ? 0 : 1)")

@@ -7,6 +7,7 @@ import LocalState
 import StoreCore
 import StoreEngine
 import StoreServer
+import TestSupport
 import Testing
 
 @Suite struct PaymentRouteTests {
@@ -120,7 +121,8 @@ import Testing
     /// earlier version, which kept keys in `server.sqlite`, left when it died between its commits,
     /// imported with that file): the retry finds the transaction by the key's generation recorded
     /// on it and charges nothing more. The state is made by paying, then erasing the stored answer.
-    @Test func aPaymentCommittedBeforeACrashIsNotRepeatedByTheRetry() async throws {
+    @Test(.disabled(if: StoreFixture.onPostgres, "works on the SQLite file under the store"))
+    func aPaymentCommittedBeforeACrashIsNotRepeatedByTheRetry() async throws {
         let fixture = try await ServerFixture()
         let key = "crash-key-1"
         let body = #"{"account":"alice","productId":"\#(ServerFixture.gems)","quantity":1}"#

@@ -11,7 +11,8 @@ import Testing
 /// transactions from its own start, above every id the first run issued, so no id names two
 /// purchases and no app skips a paid one as already delivered.
 @Suite struct RestoredStoreTests {
-    @Test func aRestoredServerIssuesNoIdTheFirstRunIssued() async throws {
+    @Test(.disabled(if: StoreFixture.onPostgres, "works on the SQLite file under the store"))
+    func aRestoredServerIssuesNoIdTheFirstRunIssued() async throws {
         let live = try await ServerFixture()
         let first = try await live.buy(ServerFixture.gems).transaction.id
         let backup = scratchDirectory("backup")

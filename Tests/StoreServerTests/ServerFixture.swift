@@ -67,7 +67,7 @@ struct ServerFixture {
         self.directory = directory ?? scratchDirectory("server")
         clock = ManualClock(start)
         service = try await StoreService.open(
-            catalog: catalog, catalogBytes: bytes, directory: StateDirectory(url: self.directory),
+            catalog: catalog, catalogBytes: bytes, database: StoreFixture.database(in: self.directory),
             configuration: configuration, clock: clock)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import LocalState
+import PostgresStore
 import StoreCore
 import StoreEngine
 import StoreKitModel
@@ -25,7 +26,29 @@ public struct StoreFixture {
         let catalog = try catalog ?? Self.catalog()
         self.directory = directory ?? scratchDirectory("store")
         clock = ManualClock()
-        store = try SimulatedStore(catalog: catalog, state: StateDirectory(url: self.directory), clock: clock)
+        store = try SimulatedStore(catalog: catalog, database: Self.database(in: self.directory), clock: clock)
+    }
+
+    /// Where a fixture's store keeps its tables: a fresh schema of the PostgreSQL database that
+    /// `STOREFRONT_TEST_POSTGRES` names (the conformance run, `.ci/run`), else `store.sqlite` in
+    /// `directory`.
+    public static func database(in directory: URL) throws -> StoreDatabase {
+        guard let url = testPostgres else { return try StoreDatabase(state: StateDirectory(url: directory)) }
+        // One schema per directory, so a store reopened on the same directory finds its tables.
+        let schema =
+            "test_"
+            + String(
+                directory.standardizedFileURL.path.utf8.reduce(UInt64(14_695_981_039_346_656_037)) {
+                    ($0 ^ UInt64($1)) &* 1_099_511_628_211
+                }, radix: 16)
+        return StoreDatabase(
+            storage: try PostgresStorage(
+                PostgresLocation(url), migrations: StoreDatabase.postgresMigrations, poolSize: 2, schema: schema))
+    }
+
+    /// The PostgreSQL server the conformance run puts every fixture's store on; nil: SQLite.
+    public static let testPostgres = ProcessInfo.processInfo.environment["STOREFRONT_TEST_POSTGRES"].flatMap {
+        $0.isEmpty ? nil : $0
     }
 
     /// The repository's products.json.
@@ -61,4 +84,10 @@ public struct StoreFixture {
         change(&controls)
         try await store.setControls(controls)
     }
+}
+
+extension StoreFixture {
+    /// Whether this is the conformance run on PostgreSQL: a test of the SQLite file under the
+    /// store (its damage, its durability, its migrations) is disabled there.
+    public static var onPostgres: Bool { testPostgres != nil }
 }

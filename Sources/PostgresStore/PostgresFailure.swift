@@ -1,0 +1,46 @@
+import Foundation
+import PostgresNIO
+import StoreCore
+
+/// PostgreSQL's errors as the store's readable failures: what went wrong, where, and what to do.
+/// PSQLError's own description hides the server's message; it is read from its fields here.
+enum PostgresFailure {
+    /// SQLSTATE classes that mean the database cannot take writes now (disk full, out of memory,
+    /// too many connections, shutting down), which `/v1/health` reports as storage failures.
+    private static let storageClasses: Set<String> = ["53", "57", "58", "08"]
+
+    static func cannotConnect(_ location: PostgresLocation, _ error: any Error) -> StoreFailure {
+        StoreFailure(
+            "cannot connect to PostgreSQL at \(location.description): \(reason(error)). Check that the server runs and accepts this user from here (pg_hba.conf), or pass another --db.",
+            kind: .storage)
+    }
+
+    static func statement(_ sql: String, _ error: any Error, location: PostgresLocation) -> StoreFailure {
+        let state = (error as? PSQLError)?.serverInfo?[.sqlState]
+        // No SQLSTATE: the connection failed, not the statement.
+        let lost = state == nil && error is PSQLError
+        let kind: StoreFailure.Kind =
+            lost || state.map { storageClasses.contains(String($0.prefix(2))) } == true ? .storage : .failure
+        let statement = sql.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+            .joined(separator: " ")
+        return StoreFailure(
+            "PostgreSQL at \(location.description)\(state.map { " (SQLSTATE \($0))" } ?? ""): \(reason(error)); in: \(statement.prefix(160))",
+            kind: kind)
+    }
+
+    /// The server's message, or what failed on the way to it.
+    static func reason(_ error: any Error) -> String {
+        guard let error = error as? PSQLError else { return "\(error)" }
+        if let message = error.serverInfo?[.message] {
+            return [message, error.serverInfo?[.detail], error.serverInfo?[.hint]].compactMap { $0 }.joined(
+                separator: " ")
+        }
+        if let underlying = error.underlying { return "\(error.code): \(underlying)" }
+        return "\(error.code)"
+    }
+
+    /// An identifier quoted for SQL.
+    static func quoted(_ identifier: String) -> String {
+        "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}

@@ -1,0 +1,200 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import PostgresNIO
+import StoreCore
+import StoreSQL
+
+/// A store's tables in a PostgreSQL database, shared by any number of servers.
+///
+/// Writes are serialised across every process on the database by one transaction-scoped advisory
+/// lock, taken first in each write: the engine reads what it then changes (ids, keys, a
+/// subscription's latest period) as SQLite's single writer lets it, journal cursors are handed out
+/// in commit order (a client reading "after cursor N" never skips one committed late), and renewal
+/// sweeps and notification claims are never done twice. Reads run on REPEATABLE READ snapshots
+/// beside the writers. A commit returns after PostgreSQL has flushed it (`synchronous_commit` on,
+/// its default).
+public final class PostgresStorage: StoreStorage {
+    /// The advisory lock of the store's writes: "SFST", as the SQLite file's application id.
+    static let writeLock: Int64 = 0x5346_5354
+
+    public let location: String
+    public let health = StorageHealth()
+    public var dialect: SQLDialect { .postgres }
+    private let connections: ConnectionPool
+    private let threads: NIOThreadPool
+    private let place: PostgresLocation
+
+    /// The record of the schema's steps applied.
+    static let migrationsTable = "storefront_migrations"
+
+    /// What a storefront's connections call themselves (`pg_stat_activity.application_name`).
+    static let applicationName = "storefront"
+
+    /// Defaults of `serve --db-pool-size` and `--db-connect-timeout`.
+    public static let defaultPoolSize = 8
+    public static let defaultConnectTimeout: Duration = .seconds(10)
+
+    /// Connects `poolSize` connections (failing at once with what to do when the server cannot be
+    /// reached), creates the schema or brings it up to date, and refuses a schema newer than
+    /// `migrations` knows. `schema`: a PostgreSQL schema to keep the tables in (created if
+    /// missing) instead of the user's default, for tests that share one database.
+    public convenience init(
+        _ place: PostgresLocation, migrations: [SchemaMigration], poolSize: Int = defaultPoolSize,
+        connectTimeout: Duration = defaultConnectTimeout, schema: String? = nil
+    ) throws {
+        try self.init(
+            place, migrations: migrations, poolSize: poolSize, connectTimeout: connectTimeout, schema: schema,
+            dropping: false)
+    }
+
+    private init(
+        _ place: PostgresLocation, migrations: [SchemaMigration], poolSize: Int,
+        connectTimeout: Duration = defaultConnectTimeout, schema: String? = nil, dropping: Bool
+    ) throws {
+        self.place = place
+        location = place.description
+        var configuration =
+            if let socket = place.socketDirectory {
+                PostgresConnection.Configuration(
+                    unixSocketPath: "\(socket)/.s.PGSQL.\(place.port)", username: place.username,
+                    password: place.password, database: place.database)
+            } else {
+                PostgresConnection.Configuration(
+                    host: place.host, port: place.port, username: place.username, password: place.password,
+                    database: place.database, tls: .disable)
+            }
+        configuration.options.connectTimeout = .nanoseconds(Int64(connectTimeout.components.seconds) * 1_000_000_000)
+        // Named, so `reset` can tell whether a storefront still uses the database.
+        configuration.options.additionalStartupParameters = [("application_name", Self.applicationName)]
+        var logger = Logger(label: "storefront.postgres")
+        logger.logLevel = .critical
+        let size = max(1, poolSize)
+        let pooled = (0..<size).map {
+            PooledConnection(location: place, configuration: configuration, schema: schema, id: $0, logger: logger)
+        }
+        connections = ConnectionPool(pooled)
+        threads = NIOThreadPool(numberOfThreads: size)
+        threads.start()
+        do {
+            if let schema {
+                let create = "CREATE SCHEMA IF NOT EXISTS \(PostgresFailure.quoted(schema))"
+                _ = try pooled[0].query(PostgresQuery(unsafeSQL: create), sql: create)
+            }
+            // One connection now, to fail at start when the server cannot be reached; the rest
+            // as uses need them.
+            _ = try pooled[0].open()
+            if !dropping { try migrate(migrations) }
+        } catch {
+            close()
+            throw error
+        }
+    }
+
+    public func read<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) throws -> T) async throws -> T {
+        try await threads.runIfActive { try self.readNow(body) }
+    }
+
+    public func write<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) throws -> T) async throws -> T {
+        try await threads.runIfActive { try self.writeNow(body) }
+    }
+
+    public func writeNow<T>(_ body: (any SQLDatabase) throws -> T) throws -> T {
+        try transaction("BEGIN ISOLATION LEVEL READ COMMITTED", lock: true, body)
+    }
+
+    func readNow<T>(_ body: (any SQLDatabase) throws -> T) throws -> T {
+        try transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", lock: false, body)
+    }
+
+    /// Closes the connections; later uses fail.
+    public func close() {
+        connections.closeAll()
+        try? threads.syncShutdownGracefully()
+    }
+
+    deinit {
+        connections.abandon()
+        threads.shutdownGracefully { _ in }
+    }
+
+    private func transaction<T>(_ begin: String, lock: Bool, _ body: (any SQLDatabase) throws -> T) throws -> T {
+        do {
+            let (value, actions) = try connections.with { connection in
+                let session = PostgresSession(connection)
+                try session.command(begin)
+                do {
+                    if lock { try session.command("SELECT pg_advisory_xact_lock(\(Self.writeLock))") }
+                    let value = try body(session)
+                    try session.command("COMMIT")
+                    return (value, session.afterCommitActions)
+                } catch {
+                    try? session.command("ROLLBACK")
+                    throw error
+                }
+            }
+            if lock { health.recovered() }
+            for action in actions { action() }
+            return value
+        } catch {
+            if lock { health.record(error) }
+            throw error
+        }
+    }
+
+    /// The schema's steps not yet applied, in order, in one write; a step this binary does not
+    /// know means a newer storefront migrated the database.
+    private func migrate(_ migrations: [SchemaMigration]) throws {
+        try writeNow { db in
+            try db.execute(
+                sql:
+                    "CREATE TABLE IF NOT EXISTS \(Self.migrationsTable) (name TEXT PRIMARY KEY, applied_at DOUBLE PRECISION NOT NULL)"
+            )
+            let applied = try String.fetchAll(
+                db, sql: "SELECT name FROM \(Self.migrationsTable) ORDER BY applied_at, name")
+            let known = Set(migrations.map(\.name))
+            let unknown = applied.filter { !known.contains($0) }
+            guard unknown.isEmpty else {
+                throw StoreFailure(
+                    "the store in \(location) has a schema newer than this storefront knows (steps \(unknown.joined(separator: ", "))): a newer storefront migrated it. Run that version, or pass another --db."
+                )
+            }
+            for migration in migrations where !applied.contains(migration.name) {
+                try migration.apply(db)
+                try db.execute(
+                    sql: "INSERT INTO \(Self.migrationsTable) (name, applied_at) VALUES (?, ?)",
+                    arguments: [migration.name, Date().timeIntervalSince1970])
+            }
+        }
+    }
+
+    /// Drops the store's `tables` (and the record of its migrations), as `storefront reset --db`
+    /// does; refused while another storefront is connected to the database. Returns the tables
+    /// that were there.
+    public static func drop(_ place: PostgresLocation, tables: [String]) throws -> [String] {
+        let storage = try PostgresStorage(place, migrations: [], poolSize: 1, dropping: true)
+        defer { storage.close() }
+        return try storage.writeNow { db in
+            let others =
+                try Int.fetchOne(
+                    db,
+                    sql: """
+                        SELECT COUNT(*) FROM pg_stat_activity
+                        WHERE datname = current_database() AND pid <> pg_backend_pid() AND application_name = ?
+                        """, arguments: [applicationName]) ?? 0
+            guard others == 0 else {
+                throw StoreFailure(
+                    "\(place.description) is in use by \(others) other storefront connection\(others == 1 ? "" : "s") (a server): stop the servers on it first, then reset"
+                )
+            }
+            let present = try String.fetchAll(
+                db, sql: "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()"
+            ).filter { (tables + [migrationsTable]).contains($0) }
+            for table in present {
+                try db.execute(sql: "DROP TABLE \(PostgresFailure.quoted(table)) CASCADE")
+            }
+            return present.sorted()
+        }
+    }
+}
