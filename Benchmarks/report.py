@@ -102,6 +102,19 @@ def add_notifications(add, notify):
         "p50 < 20 ms", met=history["p50_ms"] < 20)
 
 
+def add_postgres(add, postgres):
+    """Payments on a shared PostgreSQL store, one and two servers through nginx, against SQLite."""
+    if not postgres:
+        add("payments/s on PostgreSQL, 1 and 2 servers vs SQLite (nginx)", "not measured", "report")
+        return
+    for connections, row in postgres["connections"].items():
+        sqlite = row["sqlite, 1 server"]
+        for name in ("postgresql, 1 server", "postgresql, 2 servers"):
+            add(f"payments/s, {name}, {connections} connection{'s' if connections != '1' else ''} (nginx)",
+                f"{row[name]['rps']:.0f}/s, p50 {ms(row[name]['p50_ms'])}", "report",
+                f"sqlite, 1 server {sqlite['rps']:.0f}/s", f"{row[name]['ratioToSQLite']:.2f}× SQLite")
+
+
 def add_tapes(add, tapes):
     if not tapes:
         add("storefront play, 100-step tape without sleeps", "not measured", "< 10 s")
@@ -130,6 +143,7 @@ def main():
     server = load(os.path.join(args.work, "server.json"))
     notify = load(os.path.join(args.work, "notify.json"))
     tapes = load(os.path.join(args.work, "tapes.json"))
+    postgres = load(os.path.join(args.work, "postgres.json"))
 
     rows = []  # (figure, measured, target, peer, ratio text, met)
 
@@ -233,6 +247,7 @@ def main():
     if not server:
         add("server payments/s with wrk vs its health route", "not measured", "≥ 0.5×", "", "see server.log")
     add_notifications(add, notify)
+    add_postgres(add, postgres)
     add_tapes(add, tapes)
 
     width = max(len(row["figure"]) for row in rows)
