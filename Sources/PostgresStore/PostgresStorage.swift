@@ -35,6 +35,9 @@ public final class PostgresStorage: StoreStorage {
     /// Defaults of `serve --db-pool-size` and `--db-connect-timeout`.
     public static let defaultPoolSize = 8
     public static let defaultConnectTimeout: Duration = .seconds(10)
+    /// Default of `serve --db-statement-timeout`: a statement (a wait for the write lock included)
+    /// that takes longer is cancelled by PostgreSQL, and its request fails instead of hanging.
+    public static let defaultStatementTimeout: Duration = .seconds(30)
 
     /// Connects `poolSize` connections (failing at once with what to do when the server cannot be
     /// reached), creates the schema or brings it up to date, and refuses a schema newer than
@@ -42,16 +45,18 @@ public final class PostgresStorage: StoreStorage {
     /// missing) instead of the user's default, for tests that share one database.
     public convenience init(
         _ place: PostgresLocation, migrations: [SchemaMigration], poolSize: Int = defaultPoolSize,
-        connectTimeout: Duration = defaultConnectTimeout, schema: String? = nil
+        connectTimeout: Duration = defaultConnectTimeout, statementTimeout: Duration = defaultStatementTimeout,
+        schema: String? = nil
     ) throws {
         try self.init(
-            place, migrations: migrations, poolSize: poolSize, connectTimeout: connectTimeout, schema: schema,
-            dropping: false)
+            place, migrations: migrations, poolSize: poolSize, connectTimeout: connectTimeout,
+            statementTimeout: statementTimeout, schema: schema, dropping: false)
     }
 
     private init(
         _ place: PostgresLocation, migrations: [SchemaMigration], poolSize: Int,
-        connectTimeout: Duration = defaultConnectTimeout, schema: String? = nil, dropping: Bool
+        connectTimeout: Duration = defaultConnectTimeout, statementTimeout: Duration = defaultStatementTimeout,
+        schema: String? = nil, dropping: Bool
     ) throws {
         self.place = place
         location = place.description
@@ -67,7 +72,15 @@ public final class PostgresStorage: StoreStorage {
             }
         configuration.options.connectTimeout = .nanoseconds(Int64(connectTimeout.components.seconds) * 1_000_000_000)
         // Named, so `reset` can tell whether a storefront still uses the database.
-        configuration.options.additionalStartupParameters = [("application_name", Self.applicationName)]
+        configuration.options.additionalStartupParameters = [
+            ("application_name", Self.applicationName),
+            (
+                "statement_timeout",
+                String(
+                    statementTimeout.components.seconds * 1000 + statementTimeout.components.attoseconds
+                        / 1_000_000_000_000_000)
+            ),
+        ]
         var logger = Logger(label: "storefront.postgres")
         logger.logLevel = .critical
         let size = max(1, poolSize)

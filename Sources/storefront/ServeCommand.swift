@@ -67,6 +67,13 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(
         name: .long,
+        help: ArgumentHelp(
+            "With --db postgres://: seconds one statement may take, waiting for the write lock included, before PostgreSQL cancels it. Default: 30.",
+            valueName: "seconds"))
+    var dbStatementTimeout: Double = 30
+
+    @Option(
+        name: .long,
         help: ArgumentHelp("Catalog: a products.json or .storekit file, or an http(s):// URL.", valueName: "path|url"))
     var catalog = "products.json"
 
@@ -230,7 +237,8 @@ struct ServeCommand: AsyncParsableCommand {
                 // Any number of servers share a PostgreSQL store: its writes are serialised there.
                 let storage = try PostgresStorage(
                     location, migrations: StoreDatabase.postgresMigrations, poolSize: dbPoolSize,
-                    connectTimeout: .milliseconds(Int64(dbConnectTimeout * 1000)))
+                    connectTimeout: .milliseconds(Int64(dbConnectTimeout * 1000)),
+                    statementTimeout: .milliseconds(Int64(dbStatementTimeout * 1000)))
                 service = try await StoreService.open(
                     catalog: loaded, catalogBytes: Data(bytes), database: StoreDatabase(storage: storage),
                     configuration: configuration, clock: SystemClock())

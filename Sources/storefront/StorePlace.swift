@@ -28,6 +28,9 @@ extension ServeCommand {
             guard dbConnectTimeout.isFinite, (0.1...600).contains(dbConnectTimeout) else {
                 throw CommandFailure.usage("--db-connect-timeout \(dbConnectTimeout): expected 0.1 to 600 seconds")
             }
+            guard dbStatementTimeout.isFinite, (0.1...3600).contains(dbStatementTimeout) else {
+                throw CommandFailure.usage("--db-statement-timeout \(dbStatementTimeout): expected 0.1 to 3600 seconds")
+            }
             do {
                 return .postgres(try PostgresLocation(value))
             } catch let failure as StoreFailure {

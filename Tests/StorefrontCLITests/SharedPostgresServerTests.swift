@@ -73,6 +73,13 @@ struct SharedPostgresServerTests {
         }
         #expect(ids.count == 24)
         #expect(Set(ids).count == 24)
+        // One store, one identity: the same root certificate and signing key at both.
+        for path in ["/.well-known/storefront-root-ca.pem", "/.well-known/jwks.json"] {
+            let (one, other) = (
+                try await HTTP.send("GET", first.baseURL + path), try await HTTP.send("GET", second.baseURL + path)
+            )
+            #expect(one.status == 200 && one.body == other.body, "\(path) differs between the servers")
+        }
         for server in [first, second] {
             let listed = try await HTTP.send(
                 "GET", server.baseURL + "/admin/transactions", headers: ["Authorization": "Bearer \(Self.token)"])
