@@ -217,6 +217,7 @@ let package = Package(
         .executableTarget(
             name: "storefront-bench",
             dependencies: [
+                "PostgresStore",
                 "StoreKitModel", "SyntheticData", "JSONReading", "StorefrontUI", "CellGrid", "StoreCore", "LocalState",
                 "StoreEngine",
                 "AppSide", "StoreServer",

@@ -1,5 +1,6 @@
 import Foundation
 import LocalState
+import PostgresStore
 import StoreCore
 import StoreEngine
 import StoreKitModel
@@ -12,6 +13,9 @@ import Synchronization
 /// and the grace period) and with the grace period ended.
 struct RenewalFigures: Encodable {
     let subscriptions: Int
+    /// `sqlite`, or `postgresql` with `stores` stores (servers) sharing one database.
+    let database: String
+    let stores: Int
     /// Wall-clock seconds one period lasts at the rate.
     let periodSeconds: Double
     /// Sweeps that each renewed every subscription once.
@@ -24,13 +28,21 @@ struct RenewalFigures: Encodable {
     let worstShareOfPeriod: Double
 }
 
-func renewalFigures(catalogBytes: [UInt8], subscriptions: Int, sweeps: Int) -> RenewalFigures {
+/// `postgres`: a database URL; the store is then `stores` stores on it (servers sharing it), each
+/// sweeping at once, instead of one on SQLite.
+func renewalFigures(
+    catalogBytes: [UInt8], subscriptions: Int, sweeps: Int, postgres: String? = nil, stores: Int = 1
+) -> RenewalFigures {
     let base = decode(catalogBytes, source: "renewals")
     let result = Mutex<Result<RenewalFigures, any Error>?>(nil)
     let done = DispatchSemaphore(value: 0)
     Task.detached {
         let outcome: Result<RenewalFigures, any Error>
-        do { outcome = .success(try await timedRenewals(base, subscriptions: subscriptions, sweeps: sweeps)) } catch {
+        do {
+            outcome = .success(
+                try await timedRenewals(
+                    base, subscriptions: subscriptions, sweeps: sweeps, postgres: postgres, stores: stores))
+        } catch {
             outcome = .failure(error)
         }
         result.withLock { $0 = outcome }
@@ -44,7 +56,9 @@ func renewalFigures(catalogBytes: [UInt8], subscriptions: Int, sweeps: Int) -> R
     }
 }
 
-private func timedRenewals(_ base: Catalog, subscriptions: Int, sweeps: Int) async throws -> RenewalFigures {
+private func timedRenewals(
+    _ base: Catalog, subscriptions: Int, sweeps: Int, postgres: String?, stores count: Int
+) async throws -> RenewalFigures {
     // One account per subscription: an account holds one plan per group.
     let accounts = (0..<subscriptions).map {
         Account(name: "bench\($0)", storefront: base.defaultStorefront, askToBuy: false, note: "")
@@ -62,7 +76,20 @@ private func timedRenewals(_ base: Catalog, subscriptions: Int, sweeps: Int) asy
         "storefront-bench-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: directory) }
     let clock = ManualClock()
-    let store = try SimulatedStore(catalog: catalog, state: StateDirectory(url: directory), clock: clock)
+    let stores =
+        if let postgres {
+            try (0..<max(1, count)).map { _ in
+                try SimulatedStore(
+                    catalog: catalog,
+                    database: StoreDatabase(
+                        storage: PostgresStorage(
+                            PostgresLocation(postgres), migrations: StoreDatabase.postgresMigrations, poolSize: 4)),
+                    clock: clock)
+            }
+        } else {
+            [try SimulatedStore(catalog: catalog, state: StateDirectory(url: directory), clock: clock)]
+        }
+    let store = stores[0]
     var controls = try await store.controls()
     controls.timeRate = .oneRenewalEvery2Seconds
     try await store.setControls(controls)
@@ -74,16 +101,21 @@ private func timedRenewals(_ base: Catalog, subscriptions: Int, sweeps: Int) asy
         for chunk in stride(from: 0, to: subscriptions, by: subscriptions / 8 + 1) {
             group.addTask {
                 for index in chunk..<min(subscriptions, chunk + subscriptions / 8 + 1) {
-                    _ = try await store.add(Payment(productId: product.id, account: "bench\(index)"))
+                    _ = try await stores[index % stores.count].add(
+                        Payment(productId: product.id, account: "bench\(index)"))
                 }
             }
         }
         try await group.waitForAll()
     }
+    // Every store sweeps at once, as servers sharing a database do; the sweep ends with the last.
     func sweep() async throws -> Double {
         clock.advance(by: period)
         let start = now()
-        try await store.renewDue()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for each in stores { group.addTask { try await each.renewDue() } }
+            try await group.waitForAll()
+        }
         return Double(now() - start) / 1_000_000_000
     }
     _ = try await sweep()  // the first period's renewals: warm-up
@@ -96,7 +128,8 @@ private func timedRenewals(_ base: Catalog, subscriptions: Int, sweeps: Int) asy
     let afterGrace = try await sweep()
     let worst = (times + [retry, afterGrace]).max() ?? 0
     return RenewalFigures(
-        subscriptions: subscriptions, periodSeconds: period,
+        subscriptions: subscriptions, database: postgres == nil ? "sqlite" : "postgresql", stores: stores.count,
+        periodSeconds: period,
         renewalSweeps: Stats(milliseconds: times.map { $0 * 1000 }),
         billingRetrySweep: retry, afterGraceSweep: afterGrace, worstShareOfPeriod: worst / period)
 }

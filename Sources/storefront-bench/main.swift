@@ -11,7 +11,7 @@ import SyntheticData
 /// (store, ncurses, argument parser). It links the same library modules, built the same way.
 ///
 /// Usage: storefront-bench [--large FILE] [--medium FILE] [--small FILE] [--query TEXT]
-///                         [--json FILE] [--quick] [--only GROUP] [--subscriptions N]
+///                         [--json FILE] [--quick] [--only GROUP] [--subscriptions N] [--postgres URL [--stores N]]
 /// Without --large/--medium the 100k and 10k catalogs are generated in process with
 /// `SyntheticCatalog` (seed 1), byte for byte what `storefront catalog generate` writes.
 
@@ -26,6 +26,9 @@ struct Options {
     var only: String?
     /// Subscriptions the renewal sweeps renew (default 10,000; 1,000 with --quick).
     var subscriptions: Int?
+    /// The renewal sweeps on this PostgreSQL database instead of SQLite, with `stores` stores (servers) on it.
+    var postgres: String?
+    var stores = 1
 
     static func parse(_ arguments: [String]) -> Options? {
         var options = Options()
@@ -33,6 +36,12 @@ struct Options {
         while let argument = rest.popFirst() {
             switch argument {
             case "--quick": options.quick = true
+            case "--postgres":
+                guard let value = rest.popFirst() else { return nil }
+                options.postgres = value
+            case "--stores":
+                guard let value = rest.popFirst().flatMap(Int.init), value >= 1 else { return nil }
+                options.stores = value
             case "--subscriptions":
                 guard let value = rest.popFirst().flatMap(Int.init), value >= 1 else { return nil }
                 options.subscriptions = value
@@ -288,7 +297,7 @@ struct Report: Encodable {
 
 guard let options = Options.parse(Array(CommandLine.arguments.dropFirst())) else {
     fail(
-        "usage: storefront-bench [--large FILE] [--medium FILE] [--small FILE] [--query TEXT] [--json FILE] [--quick] [--only GROUP] [--subscriptions N]"
+        "usage: storefront-bench [--large FILE] [--medium FILE] [--small FILE] [--query TEXT] [--json FILE] [--quick] [--only GROUP] [--subscriptions N] [--postgres URL [--stores N]]"
     )
 }
 let quick = options.quick
@@ -326,7 +335,8 @@ if let only = options.only {
         print("purchase median \(format(figures.perPurchase.median)), \(fixed(figures.purchasesPerSecond, 0))/s")
     case "renewals":
         let figures = renewalFigures(
-            catalogBytes: smallBytes, subscriptions: subscriptions, sweeps: quick ? 3 : 10)
+            catalogBytes: smallBytes, subscriptions: subscriptions, sweeps: quick ? 3 : 10,
+            postgres: options.postgres, stores: options.stores)
         print(
             "\(figures.subscriptions) subscriptions, one period \(fixed(figures.periodSeconds, 1)) s: renewal sweep median "
                 + "\(format(figures.renewalSweeps.median)), max \(format(figures.renewalSweeps.max)); into billing retry \(fixed(figures.billingRetrySweep, 3)) s; "
