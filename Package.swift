@@ -32,6 +32,9 @@ let package = Package(
             name: "CNcursesw",
             providers: [.apt(["libncursesw5-dev"])]
         ),
+        // The system's SQLite, the library GRDB links on Linux, for binding and reading the store's
+        // statements directly (shim.h).
+        .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         // A strict JSON parser over bytes (with every problem's line and column, and a cursor for
         // readers that build their model straight from the bytes), and large files mapped into
         // memory for it. Foundation and the C library only.
@@ -73,7 +76,9 @@ let package = Package(
         // group commit, migrations.
         .target(
             name: "SQLiteStore",
-            dependencies: ["StoreCore", "StoreSQL", "LocalState", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "StoreCore", "StoreSQL", "LocalState", "CSQLite", .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         // The store's tables in a PostgreSQL database that several servers share (postgres-nio):
         // writes serialised by an advisory lock, snapshot reads, migrations.
