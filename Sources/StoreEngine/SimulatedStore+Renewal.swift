@@ -29,39 +29,65 @@ extension SimulatedStore {
                 try self.hasDueRenewals(at: now, db) || self.hasExpiredAskToBuyRequest(at: now, db)
             })
         else { return }
-        let updates: [TransactionUpdate] = try await database.write { db in
-            let controls = try TestControls.load(db, defaults: self.defaults)
-            var updates = try self.expireAskToBuyRequests(at: now, controls: controls, db)
-            for latest in try self.dueForRenewal(at: now, db) {
-                var previous = latest
-                // At most a year of renewals per sweep, so a huge gap under a fast rate cannot stall the store.
-                periods: for _ in 0..<400 {
-                    guard let start = previous.expiresDate, start <= now else { break }
-                    switch self.renewalStep(previous, controls: controls) {
-                    case .renew(let product, let period):
-                        previous = try self.renewal(
-                            after: previous, to: product, start: start, period: period, controls: controls, db)
-                        updates.append(try self.record(previous, controls: controls, db))
-                        continue periods
-                    case .billingRetry(let period):
-                        try self.startBillingRetry(
-                            &previous, from: start, period: period, controls: controls, at: now, db)
-                    case .stop(let reason):
-                        previous.autoRenew = false
-                        previous.expirationReason = reason
-                        previous.billingRetryUntil = nil
-                        previous.graceExpires = nil
-                        try self.notify(
-                            .expired(reason), about: previous.id, originalId: previous.transaction.originalId,
-                            dedupe: Self.expiryKey(previous), at: now, db)
-                    }
-                    try previous.update(db)
-                    break periods
+        // In writes of `renewalBatch` chains, in the order they were stored: each write holds the
+        // store's one writer (on PostgreSQL, every server's) for a moment, so payments and the other
+        // servers' writes go on between them, however many subscriptions are due.
+        var after: Int64 = 0
+        var first = true
+        while true {
+            let from = after
+            let expireRequests = first
+            let (updates, last): ([TransactionUpdate], Int64?) = try await database.write { db in
+                let controls = try TestControls.load(db, defaults: self.defaults)
+                var updates = expireRequests ? try self.expireAskToBuyRequests(at: now, controls: controls, db) : []
+                let (due, last) = try self.dueForRenewal(at: now, after: from, limit: Self.renewalBatch, db)
+                for latest in due {
+                    updates += try self.renewChain(latest, controls: controls, at: now, db)
                 }
+                return (updates, last)
             }
-            return updates
+            publish(await receipted(updates))
+            guard let last else { return }
+            after = last
+            first = false
         }
-        publish(await receipted(updates))
+    }
+
+    /// Chains a sweep renews in one write.
+    static let renewalBatch = 256
+
+    /// One due chain in a sweep: its renewals up to now, or the billing retry or the end its
+    /// latest period comes to. Returns the renewals' updates.
+    nonisolated func renewChain(
+        _ latest: StoredTransaction, controls: TestControls, at now: Date, _ db: any SQLDatabase
+    ) throws -> [TransactionUpdate] {
+        var updates: [TransactionUpdate] = []
+        var previous = latest
+        // At most a year of renewals per sweep, so a huge gap under a fast rate cannot stall the store.
+        periods: for _ in 0..<400 {
+            guard let start = previous.expiresDate, start <= now else { break }
+            switch self.renewalStep(previous, controls: controls) {
+            case .renew(let product, let period):
+                previous = try self.renewal(
+                    after: previous, to: product, start: start, period: period, controls: controls, db)
+                updates.append(try self.record(previous, controls: controls, db))
+                continue periods
+            case .billingRetry(let period):
+                try self.startBillingRetry(
+                    &previous, from: start, period: period, controls: controls, at: now, db)
+            case .stop(let reason):
+                previous.autoRenew = false
+                previous.expirationReason = reason
+                previous.billingRetryUntil = nil
+                previous.graceExpires = nil
+                try self.notify(
+                    .expired(reason), about: previous.id, originalId: previous.transaction.originalId,
+                    dedupe: Self.expiryKey(previous), at: now, db)
+            }
+            try previous.update(db)
+            break periods
+        }
+        return updates
     }
 
     /// The renewal at `start` failed to bill: billing retry starts (and the grace period, when on),
@@ -96,11 +122,19 @@ extension SimulatedStore {
     /// The latest transaction of each auto-renewable chain whose period has ended with auto-renew
     /// on and no billing retry under way. Expired non-renewing subscriptions (auto-renew is never
     /// turned off on them) match the query but not this; products gone from the catalog do, and end.
-    nonisolated func dueForRenewal(at now: Date, _ db: any SQLDatabase) throws -> [StoredTransaction] {
-        try StoredTransaction.fetchAll(
-            db, where: Self.dueCondition, [now.timeIntervalSince1970, now.timeIntervalSince1970]
-        )
-        .filter { renews($0.transaction.productId) }
+    nonisolated func dueForRenewal(at now: Date, after seq: Int64, limit: Int, _ db: any SQLDatabase) throws -> (
+        due: [StoredTransaction], last: Int64?
+    ) {
+        let rows = try SQLRow.fetchAll(
+            db.cachedStatement(
+                sql: """
+                    SELECT \(StoredTransaction.columns), seq FROM transactions
+                    WHERE \(Self.dueCondition) AND seq > ? ORDER BY seq LIMIT ?
+                    """),
+            arguments: [now.timeIntervalSince1970, now.timeIntervalSince1970, seq, limit])
+        // A full page may have more after it: the next write goes on from its last row.
+        let last: Int64? = rows.count == limit ? rows.last?[StoredTransaction.fieldCount] : nil
+        return (rows.map(StoredTransaction.init(row:)).filter { renews($0.transaction.productId) }, last)
     }
 
     /// Whether a sweep has anything to renew: nearly always not. Only the due rows' products are
