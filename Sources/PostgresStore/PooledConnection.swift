@@ -48,12 +48,17 @@ final class PooledConnection: @unchecked Sendable {
         } catch {
             throw PostgresFailure.cannotConnect(location, error)
         }
-        connection = opened
         if let schema {
-            _ = try query(
-                PostgresQuery(unsafeSQL: "SET search_path TO \(PostgresFailure.quoted(schema))"), sql: "SET search_path"
-            )
+            // Kept only once it is in its schema: a failed SET leaves no connection behind.
+            let set = "SET search_path TO \(PostgresFailure.quoted(schema))"
+            do {
+                _ = try opened.query(PostgresQuery(unsafeSQL: set), logger: logger).wait()
+            } catch {
+                opened.close().whenComplete { _ in withExtendedLifetime(opened) {} }
+                throw PostgresFailure.statement(set, error, location: location)
+            }
         }
+        connection = opened
         return opened
     }
 

@@ -9,6 +9,9 @@ enum PostgresFailure {
     /// too many connections, shutting down), which `/v1/health` reports as storage failures.
     private static let storageClasses: Set<String> = ["53", "57", "58", "08"]
 
+    /// SQLSTATE of a statement PostgreSQL cancelled (`statement_timeout`).
+    private static let queryCanceled = "57014"
+
     static func cannotConnect(_ location: PostgresLocation, _ error: any Error) -> StoreFailure {
         StoreFailure(
             "cannot connect to PostgreSQL at \(location.description): \(reason(error)). Check that the server runs and accepts this user from here (pg_hba.conf), or pass another --db.",
@@ -19,8 +22,11 @@ enum PostgresFailure {
         let state = (error as? PSQLError)?.serverInfo?[.sqlState]
         // No SQLSTATE: the connection failed, not the statement.
         let lost = state == nil && error is PSQLError
+        // A statement timeout (or a long wait for the write lock) is "try again", not broken storage.
         let kind: StoreFailure.Kind =
-            lost || state.map { storageClasses.contains(String($0.prefix(2))) } == true ? .storage : .failure
+            state == queryCanceled
+            ? .unavailable
+            : lost || state.map { storageClasses.contains(String($0.prefix(2))) } == true ? .storage : .failure
         let statement = sql.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
             .joined(separator: " ")
         return StoreFailure(

@@ -52,8 +52,17 @@ public struct PostgresLocation: Sendable, Hashable {
     }
 
     static func redacted(_ text: String) -> String {
-        guard var components = URLComponents(string: text), components.password != nil else { return text }
-        components.password = "***"
-        return components.string ?? text
+        if let parsed = URLComponents(string: text) {
+            guard parsed.password != nil else { return text }
+            var components = parsed
+            components.password = "***"
+            return components.string ?? text
+        }
+        // Not a URL Foundation reads (a space or a stray % in the password): hide all between the
+        // scheme and the last @, where the user and the password are.
+        guard let scheme = text.range(of: "://"), let at = text.range(of: "@", options: .backwards),
+            scheme.upperBound <= at.lowerBound
+        else { return text }
+        return String(text[..<scheme.upperBound]) + "***" + String(text[at.lowerBound...])
     }
 }

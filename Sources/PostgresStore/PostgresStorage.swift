@@ -70,15 +70,13 @@ public final class PostgresStorage: StoreStorage {
                     host: place.host, port: place.port, username: place.username, password: place.password,
                     database: place.database, tls: .disable)
             }
-        configuration.options.connectTimeout = .nanoseconds(Int64(connectTimeout.components.seconds) * 1_000_000_000)
+        configuration.options.connectTimeout = .nanoseconds(Self.nanoseconds(connectTimeout))
         // Named, so `reset` can tell whether a storefront still uses the database.
         configuration.options.additionalStartupParameters = [
             ("application_name", Self.applicationName),
             (
                 "statement_timeout",
-                String(
-                    statementTimeout.components.seconds * 1000 + statementTimeout.components.attoseconds
-                        / 1_000_000_000_000_000)
+                String(Self.nanoseconds(statementTimeout) / 1_000_000)
             ),
         ]
         var logger = Logger(label: "storefront.postgres")
@@ -119,6 +117,10 @@ public final class PostgresStorage: StoreStorage {
 
     func readNow<T>(_ body: (any SQLDatabase) throws -> T) throws -> T {
         try transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", lock: false, body)
+    }
+
+    static func nanoseconds(_ duration: Duration) -> Int64 {
+        duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
     }
 
     /// Closes the connections; later uses fail.

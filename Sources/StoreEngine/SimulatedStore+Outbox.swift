@@ -156,7 +156,8 @@ extension SimulatedStore {
             ? nil : NotificationRetry.delay(afterAttempt: attempts, rate: rate).map(attempt.date.addingTimeInterval)
         try db.cachedStatement(
             sql: """
-                UPDATE notification_deliveries SET attempts = ?, next_attempt = ?, delivered_at = ? WHERE uuid = ? AND url = ?
+                UPDATE notification_deliveries SET attempts = ?, next_attempt = ?, delivered_at = ?
+                WHERE uuid = ? AND url = ? AND delivered_at IS NULL
                 """
         ).execute(arguments: [
             attempts, next?.timeIntervalSince1970,

@@ -20,13 +20,16 @@ public enum SQLDialect: Sendable, Hashable {
         }
     }
 
-    /// The newest journal cursor ever handed out, rolled back or not (0 before the first).
+    /// Where "from now on" starts (0 before the first update): on SQLite the newest journal
+    /// cursor ever handed out, rolled back or not; on PostgreSQL the newest committed.
     public var journalHighWater: String {
         switch self {
         case .sqlite:
             "SELECT MAX(COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'journal'), 0), COALESCE((SELECT MAX(cursor) FROM journal), 0))"
+        // Not the identity's sequence: it moves outside transactions, so a writer's uncommitted
+        // entries would count, and a client starting after them would never see them.
         case .postgres:
-            "SELECT GREATEST(COALESCE((SELECT MAX(cursor) FROM journal), 0), (SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM journal_cursor_seq))"
+            "SELECT COALESCE(MAX(cursor), 0) FROM journal"
         }
     }
 }

@@ -62,7 +62,7 @@ import Testing
             _ = try PostgresLocation(url)
         } throws: { error in
             let message = "\(error)"
-            return message.contains(problem) && !message.contains(":pw@")
+            return message.contains(problem) && !message.contains(":pw")
         }
     }
 }
