@@ -54,7 +54,7 @@ final class PooledConnection: @unchecked Sendable {
             do {
                 _ = try opened.query(PostgresQuery(unsafeSQL: set), logger: logger).wait()
             } catch {
-                opened.close().whenComplete { _ in withExtendedLifetime(opened) {} }
+                Self.closeWithoutWaiting(opened)
                 throw PostgresFailure.statement(set, error, location: location)
             }
         }
@@ -80,7 +80,11 @@ final class PooledConnection: @unchecked Sendable {
     func abandon() {
         guard let connection else { return }
         self.connection = nil
-        // postgres-nio requires a connection to be closed before it is freed: it lives until then.
+        Self.closeWithoutWaiting(connection)
+    }
+
+    /// postgres-nio requires a connection to be closed before it is freed: it lives until then.
+    private static func closeWithoutWaiting(_ connection: PostgresConnection) {
         connection.close().whenComplete { _ in withExtendedLifetime(connection) {} }
     }
 }

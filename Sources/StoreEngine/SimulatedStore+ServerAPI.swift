@@ -12,6 +12,18 @@ extension SimulatedStore {
     /// A transaction's columns, its original's purchase date, its place, and its modified date
     /// (the latest of its purchase, refund and upgrade), by which history pages are ordered.
     static func serverColumns(_ dialect: SQLDialect) -> String {
+        switch dialect {
+        case .sqlite: sqliteServerColumns
+        case .postgres: postgresServerColumns
+        }
+    }
+
+    // Built once per dialect: the column list is split and joined, and history pages and
+    // notifications ask for it at every read.
+    private static let sqliteServerColumns = makeServerColumns(.sqlite)
+    private static let postgresServerColumns = makeServerColumns(.postgres)
+
+    private static func makeServerColumns(_ dialect: SQLDialect) -> String {
         """
         \(StoredTransaction.columns(of: "t")), COALESCE(o.purchase_date, t.purchase_date), t.seq,
         \(modified(dialect)) AS modified
