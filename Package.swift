@@ -103,7 +103,6 @@ let package = Package(
                 "StoreSigning",
                 "ServerRecords",
                 "StoreSQL",
-                "SQLiteStore",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
@@ -131,6 +130,7 @@ let package = Package(
                 "StoreCore",
                 "LocalState",
                 "StoreSQL",
+                "SQLiteStore",
                 "StoreEngine",
                 "StoreSigning",
                 "StoreAPI",
@@ -207,6 +207,7 @@ let package = Package(
                 "CellGrid",
                 "StoreServer",
                 "StoreClient",
+                "SQLiteStore",
                 "PostgresStore",
                 "SyntheticData",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -222,7 +223,7 @@ let package = Package(
         .executableTarget(
             name: "storefront-bench",
             dependencies: [
-                "PostgresStore",
+                "PostgresStore", "SQLiteStore",
                 "StoreKitModel", "SyntheticData", "JSONReading", "StorefrontUI", "CellGrid", "StoreCore", "LocalState",
                 "StoreEngine",
                 "AppSide", "StoreServer",
@@ -254,7 +255,9 @@ let package = Package(
         ),
         .testTarget(
             name: "AppSideTests",
-            dependencies: ["AppSide", "StoreEngine", "StoreCore", "LocalState", "StoreKitModel", "TestSupport"]
+            dependencies: [
+                "AppSide", "StoreEngine", "StoreCore", "LocalState", "StoreKitModel", "TestSupport", "SQLiteStore",
+            ]
         ),
         // The effect runner against a scripted StoreBackend: order, failures as actions, the update stream.
         .testTarget(

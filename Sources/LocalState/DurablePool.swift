@@ -5,6 +5,18 @@ import StoreCore
 /// before the write returns, and the schema migrated. A missing file is made; an emptied, foreign
 /// or damaged one is refused with what to do (see `DatabaseFile`).
 package enum DurablePool {
+    /// What to do about a database of the state directory that cannot be used as it is.
+    static func remedy(_ state: StateDirectory) -> String {
+        "To start anew (what it held is lost): storefront reset \(state.option) \(state.url.path) --yes; or pass another \(state.option)."
+    }
+
+    /// A database whose contents are damaged (`detail` says where), with what to do.
+    package static func damaged(_ path: String, kind: DatabaseKind, state: StateDirectory, detail: String)
+        -> StoreFailure
+    {
+        DatabaseFile.damaged(path, kind: kind, detail: detail, remedy: remedy(state))
+    }
+
     /// `name`: the file in the state directory. `lock`: the file that serialises opening and
     /// migrating this database across processes (see `StateDirectory.withOpenLock`); one per
     /// database, so the store and the ledger open side by side.
@@ -15,8 +27,7 @@ package enum DurablePool {
     ) throws -> DatabasePool {
         try state.withOpenLock(lock) {
             let path = try state.filePath(name)
-            let remedy =
-                "To start anew (what it held is lost): storefront reset \(state.option) \(state.url.path) --yes; or pass another \(state.option)."
+            let remedy = remedy(state)
             switch try DatabaseFile.state(of: path) {
             case .absent:
                 try DatabaseFile.create(at: path, kind: kind, migrator: migrator)

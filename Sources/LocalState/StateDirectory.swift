@@ -28,7 +28,7 @@ public struct StateDirectory: Sendable {
     /// Runs `body` holding an exclusive lock on the file `name` in the directory. Opening and
     /// migrating a database goes through it (see `DurablePool`): GRDB's migrator reads which
     /// migrations are applied and then runs them, so two first runs at once would both create
-    /// the same tables. Each database names its own (`StoreDatabase.lockName`, `AppLedger.lockName`).
+    /// the same tables. Each database names its own (`SQLiteStorage.storeLock`, `AppLedger.lockName`).
     public func withOpenLock<T>(_ name: String, _ body: () throws -> T) throws -> T {
         let path = try createdFile(name)
         let descriptor = open(path, O_RDWR | O_CLOEXEC)

@@ -33,7 +33,7 @@ final class PostgresSession: SQLDatabase {
         changesCount = result.metadata.rows ?? 0
         var columns: SQLColumns?
         for row in result.rows {
-            let names = columns ?? SQLColumns(row.map(\.columnName))
+            let names = columns ?? SQLColumns(row.map(\.columnName), sql: statement.sql)
             columns = names
             guard try each(SQLRow(columns: names, values: try row.map(Self.value))) else { return }
         }

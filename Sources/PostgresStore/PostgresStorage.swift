@@ -152,6 +152,10 @@ public final class PostgresStorage: StoreStorage {
             if lock { health.recovered() }
             for action in actions { action() }
             return value
+        } catch let error as SQLRowError {
+            throw StoreFailure(
+                "the store in \(location) holds a damaged row: \(error.detail). Nothing was changed; restore the database from a backup (pg_dump), or start anew with storefront reset --db \(location) --yes"
+            )
         } catch {
             if lock { health.record(error) }
             throw error

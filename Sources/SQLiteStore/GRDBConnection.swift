@@ -29,7 +29,7 @@ final class GRDBConnection: SQLDatabase {
     func fetch(_ statement: SQLStatement, _ arguments: SQLArguments, _ each: (SQLRow) throws -> Bool) throws {
         let prepared = try bound(statement, arguments)
         let cursor = try Row.fetchCursor(prepared)
-        let columns = SQLColumns(prepared.columnNames)
+        let columns = SQLColumns(prepared.columnNames, sql: statement.sql)
         let count = CInt(prepared.columnCount)
         let handle = prepared.sqliteStatement
         while try cursor.next() != nil {
@@ -38,8 +38,26 @@ final class GRDBConnection: SQLDatabase {
             for index in 0..<count {
                 values.append(Self.column(handle, index))
             }
-            guard try each(SQLRow(columns: columns, values: values)) else { return }
+            do {
+                guard try each(SQLRow(columns: columns, values: values)) else { return }
+            } catch var error as SQLRowError {
+                throw Self.locating(&error, in: handle, columns: columns)
+            }
         }
+    }
+
+    /// The table and column a misread value came from, as SQLite records them for a result's
+    /// columns (the statement is still on the row that was read).
+    private static func locating(
+        _ error: inout SQLRowError, in handle: OpaquePointer?, columns: SQLColumns
+    ) -> SQLRowError {
+        if let position = columns.position(of: error.column),
+            let table = sqlite3_column_table_name(handle, CInt(position)),
+            let column = sqlite3_column_origin_name(handle, CInt(position))
+        {
+            error.origin = (String(cString: table), String(cString: column))
+        }
+        return error
     }
 
     /// The statement with `arguments` bound straight through SQLite's C API. GRDB's own

@@ -46,7 +46,47 @@ public enum IdempotencyReservation: Sendable, Hashable {
 
 /// The `idempotency_keys` table of the store's database. Kept beside the transactions so that a
 /// payment's key, the payment and its answer are one commit (`SimulatedStore.add(_:idempotency:respond:)`).
-enum IdempotencyKeys {
+public struct IdempotencyKeys: Sendable {
+    let store: SimulatedStore
+
+    init(_ store: SimulatedStore) {
+        self.store = store
+    }
+
+    /// Reserves a key for a request other than a payment (whose `add(_:idempotency:respond:)` does
+    /// it in its own commit), or reports what its earlier use left. A key older than its lifetime
+    /// is forgotten and reserved anew.
+    public func reserve(_ request: IdempotentRequest) async throws -> IdempotencyReservation {
+        try await store.database.write { db in try Self.reserve(request, db) }
+    }
+
+    /// Stores the first response of a reservation; returns the stored one (an earlier answer wins).
+    public func complete(key: String, generation: String, response: StoredResponse) async throws
+        -> StoredResponse
+    {
+        let now = store.clock.now()
+        return try await store.database.write { db in
+            try Self.complete(key: key, generation: generation, response: response, at: now, db)
+        }
+    }
+
+    /// Deletes keys reserved before `date`; returns how many.
+    @discardableResult
+    public func purge(reservedBefore date: Date) async throws -> Int {
+        try await store.database.write { db in try Self.purge(reservedBefore: date, db) }
+    }
+
+    /// `purge`, after a read that finds the oldest key still in force (nearly always): then no
+    /// write lock is taken.
+    func purgeIfDue(reservedBefore date: Date) async throws -> Int {
+        let oldest = try await store.database.read { db in
+            try Double.fetchOne(
+                db.cachedStatement(sql: "SELECT reserved_at FROM idempotency_keys ORDER BY rowid LIMIT 1"))
+        }
+        guard let oldest, oldest < date.timeIntervalSince1970 else { return 0 }
+        return try await purge(reservedBefore: date)
+    }
+
     static func reserve(_ request: IdempotentRequest, _ db: any SQLDatabase) throws -> IdempotencyReservation {
         guard let generation = try unused(request, db) else { return try earlierUse(request, db) }
         try db.cachedStatement(
@@ -77,11 +117,11 @@ enum IdempotencyKeys {
             let row = try SQLRow.fetchOne(
                 db.cachedStatement(sql: "SELECT * FROM idempotency_keys WHERE key = ?"), arguments: [request.key])
         else { throw StoreFailure("idempotency key \(request.key) vanished inside its own write") }
-        guard row["request_hash"] as String == request.requestHash else { return .mismatch }
-        if let status = row["status"] as Int?, let body = row["body"] as Data? {
+        guard try row["request_hash"] as String == request.requestHash else { return .mismatch }
+        if let status = try row["status"] as Int?, let body = try row["body"] as Data? {
             return .completed(StoredResponse(status: status, body: body))
         }
-        return .pending(generation: row["generation"])
+        return .pending(generation: try row["generation"])
     }
 
     /// A key used for the first time, stored with its answer.
@@ -116,7 +156,7 @@ enum IdempotencyKeys {
             let row = try SQLRow.fetchOne(
                 db.cachedStatement(sql: "SELECT status, body FROM idempotency_keys WHERE key = ? AND generation = ?"),
                 arguments: [key, generation]),
-            let status = row["status"] as Int?, let body = row["body"] as Data?
+            let status = try row["status"] as Int?, let body = try row["body"] as Data?
         else { return response }
         return StoredResponse(status: status, body: body)
     }

@@ -61,12 +61,3 @@ extension StoredTransaction {
 extension StateSQL {
     static let deferred = String(TransactionState.deferred.rawValue)
 }
-
-/// Finds the waiting Ask to Buy requests without reading every transaction: the sweep looks
-/// for them every time it runs.
-func askToBuyExpiryMigration(_ db: any SQLDatabase) throws {
-    try db.execute(
-        sql: """
-            CREATE INDEX transactions_deferred ON transactions(purchase_date) WHERE state = \(StateSQL.deferred)
-            """)
-}

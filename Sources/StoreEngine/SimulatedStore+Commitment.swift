@@ -93,22 +93,3 @@ extension TransactionCommitment {
             expirationDate: Date(timeIntervalSince1970: expires))
     }
 }
-
-/// Billing plans: how each auto-renewable period was paid, a monthly payment's place in its
-/// commitment (the journal keeps it with the rest of the snapshot), and on a subscription's
-/// latest period whether a new commitment follows and which plan the next renewal switches to.
-func billingPlansMigration(_ db: any SQLDatabase) throws {
-    try db.execute(
-        sql: """
-            ALTER TABLE transactions ADD COLUMN billing_plan TEXT;
-            ALTER TABLE transactions ADD COLUMN commitment_period INTEGER;
-            ALTER TABLE transactions ADD COLUMN commitment_price TEXT;
-            ALTER TABLE transactions ADD COLUMN commitment_expires REAL;
-            ALTER TABLE transactions ADD COLUMN commitment_auto_renew INTEGER;
-            ALTER TABLE transactions ADD COLUMN renewal_plan TEXT;
-            ALTER TABLE journal ADD COLUMN billing_plan TEXT;
-            ALTER TABLE journal ADD COLUMN commitment_period INTEGER;
-            ALTER TABLE journal ADD COLUMN commitment_price TEXT;
-            ALTER TABLE journal ADD COLUMN commitment_expires REAL;
-            """)
-}

@@ -9,7 +9,6 @@ import StoreSQL
 extension SimulatedStore {
     /// What `account`'s past says about the offers it may take now, with the codes redeemed.
     public func offerHistory(account: String) async throws -> OfferHistory {
-        try await renewDue()
         return try await database.read { db in
             try self.offerHistory(account: account, at: self.clock.now(), db)
         }
@@ -22,7 +21,7 @@ extension SimulatedStore {
             db, sql: "SELECT code FROM redeemed_codes WHERE account = ?", arguments: [account])
         var counts: [String: Int] = [:]
         for row in try SQLRow.fetchAll(db, sql: "SELECT code, COUNT(*) FROM redeemed_codes GROUP BY code") {
-            counts[row[0]] = row[1]
+            counts[try row[0]] = try row[1]
         }
         return OfferHistory(
             entitlements: entitlements(of: paid, at: now), history: paid.map(\.published), catalog: catalog, at: now,

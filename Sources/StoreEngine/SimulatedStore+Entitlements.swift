@@ -9,7 +9,6 @@ extension SimulatedStore {
     /// included, so a wallet can say "expired"); refunded transactions grant nothing, and restored
     /// copies add nothing to what their originals grant.
     public func entitlements(account: String) async throws -> [Entitlement] {
-        try await renewDue()
         return try await database.read { db in try self.entitlements(account: account, db) }
     }
 

@@ -63,27 +63,4 @@ extension SimulatedStore {
         if let added { started(added, completed: completed) }
         return answer
     }
-
-    /// Reserves a key for a request other than a payment (whose `add(_:idempotency:respond:)` does
-    /// it in its own commit), or reports what its earlier use left. A key older than its lifetime
-    /// is forgotten and reserved anew.
-    public nonisolated func reserve(_ request: IdempotentRequest) async throws -> IdempotencyReservation {
-        try await database.write { db in try IdempotencyKeys.reserve(request, db) }
-    }
-
-    /// Stores the first response of a reservation; returns the stored one (an earlier answer wins).
-    public nonisolated func complete(key: String, generation: String, response: StoredResponse) async throws
-        -> StoredResponse
-    {
-        let now = clock.now()
-        return try await database.write { db in
-            try IdempotencyKeys.complete(key: key, generation: generation, response: response, at: now, db)
-        }
-    }
-
-    /// Deletes keys reserved before `date`; returns how many.
-    @discardableResult
-    public nonisolated func purgeKeys(reservedBefore date: Date) async throws -> Int {
-        try await database.write { db in try IdempotencyKeys.purge(reservedBefore: date, db) }
-    }
 }

@@ -99,7 +99,7 @@ extension SimulatedStore {
                 }
             var receipts: [String: String] = [:]
             return try rows.map { row in
-                let transaction = Self.journaledTransaction(row)
+                let transaction = try Self.journaledTransaction(row)
                 var receipt: String?
                 if transaction.state.hasReceipt {
                     let account = transaction.payment.account
@@ -107,7 +107,7 @@ extension SimulatedStore {
                     receipt = receipts[account]
                 }
                 return JournalEntry(
-                    cursor: row["cursor"], update: TransactionUpdate(transaction: transaction, receipt: receipt))
+                    cursor: try row["cursor"], update: TransactionUpdate(transaction: transaction, receipt: receipt))
             }
         }
     }
@@ -119,37 +119,39 @@ extension SimulatedStore {
         }
     }
 
-    private static func journaledTransaction(_ row: SQLRow) -> Transaction {
-        let error = StoreError.stored(domain: row["error_domain"], code: row["error_code"])
+    private static func journaledTransaction(_ row: SQLRow) throws -> Transaction {
+        let error = StoreError.stored(domain: try row["error_domain"], code: try row["error_code"])
         let payment = Payment(
-            productId: row["product_id"], quantity: row["quantity"], applicationUsername: row["order_id"],
-            account: row["account"])
+            productId: try row["product_id"], quantity: try row["quantity"], applicationUsername: try row["order_id"],
+            account: try row["account"])
         return Transaction(
-            id: row["transaction_id"], originalId: row["original_id"], payment: payment,
-            state: TransactionState(rawValue: row["state"]) ?? .failed, error: error,
-            purchaseDate: Date(timeIntervalSince1970: row["purchase_date"]), terms: journaledTerms(row),
-            failureContext: (row["failure_context"] as String?).flatMap(FailureContext.init(rawValue:)))
+            id: try row["transaction_id"], originalId: try row["original_id"], payment: payment,
+            state: try row.parsed("state", as: "a transaction state", TransactionState.init(rawValue:)), error: error,
+            purchaseDate: Date(timeIntervalSince1970: try row["purchase_date"]), terms: try journaledTerms(row),
+            failureContext: (try row["failure_context"] as String?).flatMap(FailureContext.init(rawValue:)))
     }
 
     /// A snapshot's terms; nil for one journaled without them (before they were kept, or not purchased).
-    private static func journaledTerms(_ row: SQLRow) -> TransactionTerms? {
-        guard let price = (row["price"] as String?).flatMap({ Decimal(string: $0) }),
-            let currency = row["currency"] as String?
+    private static func journaledTerms(_ row: SQLRow) throws -> TransactionTerms? {
+        guard let price = (try row["price"] as String?).flatMap({ Decimal(string: $0) }),
+            let currency = try row["currency"] as String?
         else { return nil }
-        let date = { (column: String) in (row[column] as Double?).map(Date.init(timeIntervalSince1970:)) }
+        let date = { (column: String) throws in (try row[column] as Double?).map(Date.init(timeIntervalSince1970:)) }
         let revocation = Revocation(
-            date: date("revocation_date"),
-            reason: (row["revocation_reason"] as Int?).flatMap(RevocationReason.init(rawValue:)))
-        let upgrade = Upgrade(date: date("upgrade_date"), refund: row["upgrade_refund"])
+            date: try date("revocation_date"),
+            reason: (try row["revocation_reason"] as Int?).flatMap(RevocationReason.init(rawValue:)))
+        let upgrade = Upgrade(date: try date("upgrade_date"), refund: try row["upgrade_refund"])
         return TransactionTerms(
-            price: price, currency: currency, expirationDate: date("expires_date"),
+            price: price, currency: currency, expirationDate: try date("expires_date"),
             offer: TransactionOffer(
-                type: row["offer_type"], id: row["offer_id"], mode: row["offer_mode"], period: row["offer_period"]),
-            revocation: revocation, upgrade: upgrade, isRenewal: row["renewal"] as Bool? ?? false,
-            ownership: (row["ownership"] as String?).flatMap(OwnershipType.init(rawValue:)) ?? .purchased,
-            billingPlan: (row["billing_plan"] as String?).flatMap(BillingPlanType.init(rawValue:)),
+                type: try row["offer_type"], id: try row["offer_id"], mode: try row["offer_mode"],
+                period: try row["offer_period"]),
+            revocation: revocation, upgrade: upgrade, isRenewal: try row["renewal"] as Bool? ?? false,
+            ownership: (try row["ownership"] as String?).flatMap(OwnershipType.init(rawValue:)) ?? .purchased,
+            billingPlan: (try row["billing_plan"] as String?).flatMap(BillingPlanType.init(rawValue:)),
             commitment: TransactionCommitment(
-                period: row["commitment_period"], price: row["commitment_price"], expires: row["commitment_expires"]))
+                period: try row["commitment_period"], price: try row["commitment_price"],
+                expires: try row["commitment_expires"]))
     }
 
     /// Price, storefront, expiry and the rest for each id the store still has (deleted ones are absent).
@@ -168,8 +170,8 @@ extension SimulatedStore {
         guard let row = try SQLRow.fetchOne(db.cachedStatement(sql: Self.detailsQuery), arguments: [id]) else {
             return nil
         }
-        let originalPurchaseDate = Date(timeIntervalSince1970: row[StoredTransaction.fieldCount])
-        return TransactionDetails(StoredTransaction(row: row), originalPurchaseDate: originalPurchaseDate)
+        let originalPurchaseDate = Date(timeIntervalSince1970: try row[StoredTransaction.fieldCount])
+        return TransactionDetails(try StoredTransaction(row: row), originalPurchaseDate: originalPurchaseDate)
     }
 
     private static let detailsQuery = "\(StoredTransaction.withOriginalPurchaseDate) WHERE t.id = ?"

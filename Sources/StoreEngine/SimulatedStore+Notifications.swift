@@ -98,7 +98,7 @@ extension SimulatedStore {
     /// Tells what time alone brought about since the last sweep: a subscription that reached its
     /// end with auto-renew off, and a grace period that ran out during billing retry. Runs every
     /// second in a server; a read finds nothing nearly always, and only a find is written.
-    public func sweepTimedEvents() async throws {
+    func sweepTimedEvents() async throws {
         let now = clock.now()
         guard !outbox.urls.isEmpty else {
             sweptUntil = now  // nothing is told while no URL is set

@@ -469,7 +469,6 @@ extension SimulatedStore {
     }
 
     public func unfinished(account: String) async throws -> [TransactionUpdate] {
-        try await renewDue()
         return try await database.read { db in
             let controls = try TestControls.load(db, defaults: self.defaults)
             let updates = try StoredTransaction.fetchAll(

@@ -20,7 +20,7 @@ extension SimulatedStore {
     /// that may not happen (a price increase not agreed, the product gone, billing retry over)
     /// ends the subscription with its reason. Ask to Buy requests nobody answered in time expire
     /// in the same sweep.
-    public func renewDue() async throws {
+    func renewDue() async throws {
         let now = clock.now()
         // Nearly always nothing is due: a read says so without taking the write lock (this runs at
         // every start, every second in a server, and before every unfinished-transactions read).
@@ -133,8 +133,8 @@ extension SimulatedStore {
                     """),
             arguments: [now.timeIntervalSince1970, now.timeIntervalSince1970, seq, limit])
         // A full page may have more after it: the next write goes on from its last row.
-        let last: Int64? = rows.count == limit ? rows.last?[StoredTransaction.fieldCount] : nil
-        return (rows.map(StoredTransaction.init(row:)).filter { renews($0.transaction.productId) }, last)
+        let last: Int64? = rows.count == limit ? try rows.last?[StoredTransaction.fieldCount] : nil
+        return (try rows.map(StoredTransaction.init(row:)).filter { renews($0.transaction.productId) }, last)
     }
 
     /// Whether a sweep has anything to renew: nearly always not. Only the due rows' products are

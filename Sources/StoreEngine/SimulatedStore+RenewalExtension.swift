@@ -11,47 +11,6 @@ extension SimulatedStore {
     /// How many extensions a subscription may have within any 365 days.
     static let extensionsPerYear = 2
 
-    /// Extends the chain's period in force by `days` (scaled by the time rate, as periods are);
-    /// nil when no purchase has this original transaction id. A request id sent again gets the
-    /// first answer.
-    public func extendRenewal(originalTransactionId: String, days: Int, reason: Int, requestIdentifier: String)
-        async throws
-        -> Result<RenewalExtension, RenewalExtension.Refusal>?
-    {
-        try await renewDue()
-        let now = clock.now()
-        return try await database.write { db in
-            if let earlier = try SQLRow.fetchOne(
-                db.cachedStatement(
-                    sql: """
-                        SELECT original_id, transaction_id, new_expires_date FROM renewal_extensions WHERE request_identifier = ?
-                        """), arguments: [requestIdentifier])
-            {
-                guard earlier[0] as String == originalTransactionId else { return .failure(.requestIdentifierReused) }
-                return .success(
-                    RenewalExtension(
-                        originalTransactionId: earlier[0], transactionId: earlier[1],
-                        newExpiresDate: Date(timeIntervalSince1970: earlier[2])))
-            }
-            guard let first = try StoredTransaction.fetch(db, id: originalTransactionId) else { return nil }
-            var latest = try self.chainLatest(of: first, db)
-            if let refusal = try self.extensionRefusal(latest, at: now, db) { return .failure(refusal) }
-            let expires = try self.extend(&latest, days: days, at: now, db)
-            try db.cachedStatement(
-                sql: """
-                    INSERT INTO renewal_extensions (request_identifier, original_id, transaction_id, days, reason, new_expires_date, extended_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
-                    """
-            ).execute(arguments: [
-                requestIdentifier, originalTransactionId, latest.id, days, reason, expires.timeIntervalSince1970,
-                now.timeIntervalSince1970,
-            ])
-            return .success(
-                RenewalExtension(
-                    originalTransactionId: originalTransactionId, transactionId: latest.id, newExpiresDate: expires))
-        }
-    }
-
     /// Moves the period in force of `latest`'s chain `days` later (scaled by the time rate, as
     /// periods are), and the end of a commitment it is in with it, and tells servers RENEWAL_EXTENDED, in the caller's commit; the new end.
     nonisolated func extend(_ latest: inout StoredTransaction, days: Int, at now: Date, _ db: any SQLDatabase) throws

@@ -26,19 +26,6 @@ extension SimulatedStore {
         }
     }
 
-    /// Finishes a purchased or restored transaction for its app; false when the App Store Server
-    /// API knows no such transaction (another state, or no id). Finishing one already finished
-    /// changes nothing and is no error.
-    public func finishFromServer(transactionId: String) async throws -> Bool {
-        let now = clock.now()
-        return try await database.write { db in
-            guard let stored = try StoredTransaction.fetch(db, id: transactionId), stored.transaction.state.hasReceipt
-            else { return false }
-            try Self.finishForTheApp(stored, at: now, db)
-            return true
-        }
-    }
-
     /// Marks `stored` finished by the app's server, once; one finished already stays as it was.
     nonisolated static func finishForTheApp(_ stored: StoredTransaction, at now: Date, _ db: any SQLDatabase) throws {
         guard !stored.transaction.finished else { return }

@@ -8,18 +8,6 @@ import StoreSigning
 /// and kept in it. Receipts are signed with it here, and a server signs JWS with the same, so a
 /// store used in process and then served issues receipts that verify against one root.
 extension SimulatedStore {
-    /// The signing key (a P-256 private key's raw representation), made by `create` on first use
-    /// and kept with the store. The store makes it at its first open; `create` only runs for a
-    /// store whose key was removed since.
-    public nonisolated func transactionSigningKey(create: @escaping @Sendable () -> Data) async throws -> Data {
-        try await database.write { db in try Self.signingKey(db, create: create) }
-    }
-
-    /// The signing key's certificate chain (DER, leaf first), made by `create` on first use and
-    /// kept with the key, so every JWS and receipt names the same chain across restarts.
-    public nonisolated func signingChain(create: @escaping @Sendable () throws -> [Data]) async throws -> [Data] {
-        try await database.write { db in try Self.signingChain(db, create: create) }
-    }
 
     static func signingKey(_ db: any SQLDatabase, create: () -> Data) throws -> Data {
         if let saved = try StoreDatabase.setting(db, "jws_key"), let data = Data(base64Encoded: saved) {

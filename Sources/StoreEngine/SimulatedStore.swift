@@ -35,17 +35,6 @@ public actor SimulatedStore: StoreBackend {
     nonisolated let groupMembers: [String: GroupMembers]
 
     public init(
-        catalog: Catalog, state: StateDirectory, clock: any StoreClock = SystemClock(),
-        storefrontOverride: String? = nil,
-        environment: StoreEnvironment = .xcode
-    ) throws {
-        try self.init(
-            catalog: catalog, database: StoreDatabase(state: state), clock: clock,
-            storefrontOverride: storefrontOverride,
-            environment: environment)
-    }
-
-    public init(
         catalog: Catalog, database: StoreDatabase, clock: any StoreClock = SystemClock(),
         storefrontOverride: String? = nil,
         environment: StoreEnvironment = .xcode
@@ -73,8 +62,8 @@ public actor SimulatedStore: StoreBackend {
         self.identity = identity
     }
 
-    /// Completes purchases that a process which has since died left in `purchasing`, and renews
-    /// what is due. A live owner is left alone: it is still waiting out its latency.
+    /// Completes purchases that a process which has since died left in `purchasing`, and runs
+    /// the scheduler's pass: a command's one look at time-driven work. A live owner is left alone: it is still waiting out its latency.
     public func resume() async throws {
         let orphans = try await database.read { db in
             try SQLRow.fetchAll(
@@ -82,13 +71,15 @@ public actor SimulatedStore: StoreBackend {
                 arguments: [TransactionState.purchasing.rawValue]
             )
             .filter { row in
-                guard let owner = (row["owner"] as String?).flatMap(ProcessIdentity.init(token:)) else { return true }
+                guard let owner = (try row["owner"] as String?).flatMap(ProcessIdentity.init(token:)) else {
+                    return true
+                }
                 return owner != ProcessIdentity.current && !owner.isAlive
             }
-            .map { $0["id"] as String }
+            .map { try $0["id"] as String }
         }
         for id in orphans { try await process(id) }
-        try await renewDue()
+        try await scheduler.runDue()
     }
 
     /// The store's identity, made with its database (or at its first open by this version).
@@ -152,12 +143,13 @@ public actor SimulatedStore: StoreBackend {
     /// the app finished (`Transaction.isListedInReceipt`).
     nonisolated func receipt(account: String, _ db: any SQLDatabase) throws -> String {
         let rows = try SQLRow.fetchAll(db.cachedStatement(sql: Self.receiptQuery), arguments: [account])
-        let listed = rows.compactMap { row -> ReceiptPayload.InApp? in
-            let stored = StoredTransaction(row: row)
+        let listed = try rows.compactMap { row -> ReceiptPayload.InApp? in
+            let stored = try StoredTransaction(row: row)
             let type = catalog.product(id: stored.transaction.productId)?.type
             guard stored.transaction.isListedInReceipt(as: type) else { return nil }
             return ReceiptPayload.InApp(
-                stored, originalPurchaseDate: Date(timeIntervalSince1970: row[StoredTransaction.fieldCount]), type: type
+                stored, originalPurchaseDate: Date(timeIntervalSince1970: try row[StoredTransaction.fieldCount]),
+                type: type
             )
         }
         return try signer.sign(
@@ -192,8 +184,7 @@ public actor SimulatedStore: StoreBackend {
     }
 
     public func transactions(account: String?) async throws -> [Transaction] {
-        try await renewDue()
-        return try await database.read { db in
+        try await database.read { db in
             let rows =
                 if let account {
                     try StoredTransaction.fetchAll(db, where: "account = ?", [account])

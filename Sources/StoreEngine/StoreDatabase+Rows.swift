@@ -34,54 +34,66 @@ extension StoredTransaction {
     /// How many columns `columns` lists: where a query's own columns after them start.
     static let fieldCount = Field.allCases.count
 
-    /// Reads the row of a `SELECT` that starts with `columns`.
-    init(row: SQLRow) {
-        func value<T: SQLValueConvertible>(_ field: Field) -> T { row[field.rawValue] }
-        func optional<T: SQLValueConvertible>(_ field: Field) -> T? { row[field.rawValue] }
-        let error = StoreError.stored(domain: optional(.errorDomain), code: optional(.errorCode))
+    /// Reads the row of a `SELECT` that starts with `columns`; a column that does not hold what
+    /// the schema puts there throws `SQLRowError`.
+    init(row: SQLRow) throws(SQLRowError) {
+        func value<T: SQLValueConvertible>(_ field: Field) throws(SQLRowError) -> T { try row[field.rawValue] }
+        func optional<T: SQLValueConvertible>(_ field: Field) throws(SQLRowError) -> T? { try row[field.rawValue] }
+        func date(_ field: Field) throws(SQLRowError) -> Date? {
+            try (optional(field) as Double?).map(Date.init(timeIntervalSince1970:))
+        }
+        func parsed<Raw: SQLValueConvertible, T>(_ field: Field, _ what: String, _ make: (Raw) -> T?)
+            throws(SQLRowError) -> T
+        { try row.parsed(field.rawValue, as: what, make) }
+        func parsedIfPresent<Raw: SQLValueConvertible, T>(_ field: Field, _ what: String, _ make: (Raw) -> T?)
+            throws(SQLRowError) -> T?
+        { try row.parsedIfPresent(field.rawValue, as: what, make) }
+        let decimal = { (text: String) in Decimal(string: text) }
+        let error = StoreError.stored(domain: try optional(.errorDomain), code: try optional(.errorCode))
         let payment = Payment(
-            productId: value(.productId), quantity: value(.quantity),
-            applicationUsername: optional(.orderId), account: value(.account))
+            productId: try value(.productId), quantity: try value(.quantity),
+            applicationUsername: try optional(.orderId), account: try value(.account))
         transaction = Transaction(
-            id: value(.id), originalId: value(.originalId), payment: payment,
-            state: TransactionState(rawValue: value(.state)) ?? .failed, error: error,
-            purchaseDate: Date(timeIntervalSince1970: value(.purchaseDate)),
-            finished: value(.finished))
-        storefront = value(.storefront)
+            id: try value(.id), originalId: try value(.originalId), payment: payment,
+            state: try parsed(.state, "a transaction state", TransactionState.init(rawValue:)), error: error,
+            purchaseDate: Date(timeIntervalSince1970: try value(.purchaseDate)),
+            finished: try value(.finished))
+        storefront = try value(.storefront)
         // Written by `exactString` with '.': read back with no locale, so ICU is not asked.
-        price = Decimal(string: value(.price) as String) ?? 0
-        currency = value(.currency)
-        expiresDate = (optional(.expiresDate) as Double?).map(Date.init(timeIntervalSince1970:))
-        revocationDate = (optional(.revocationDate) as Double?).map(Date.init(timeIntervalSince1970:))
-        autoRenew = value(.autoRenew)
-        pendingOutcome = (optional(.pendingOutcome) as String?).flatMap(PaymentOutcome.init(token:))
-        reason = TransactionReason(rawValue: value(.reason)) ?? .purchase
+        price = try parsed(.price, "a decimal price", decimal)
+        currency = try value(.currency)
+        expiresDate = try date(.expiresDate)
+        revocationDate = try date(.revocationDate)
+        autoRenew = try value(.autoRenew)
+        pendingOutcome = try parsedIfPresent(.pendingOutcome, "a payment outcome", PaymentOutcome.init(token:))
+        reason = try parsed(.reason, "a transaction reason", TransactionReason.init(rawValue:))
         offer = TransactionOffer(
-            type: optional(.offerType), id: optional(.offerId), mode: optional(.offerMode),
-            period: optional(.offerPeriod))
-        revocationReason = (optional(.revocationReason) as Int?).flatMap(RevocationReason.init(rawValue:))
-        renewalProductId = optional(.renewalProductId)
-        billingRetryUntil = (optional(.billingRetryUntil) as Double?).map(Date.init(timeIntervalSince1970:))
-        graceExpires = (optional(.graceExpires) as Double?).map(Date.init(timeIntervalSince1970:))
-        priceIncrease = (optional(.priceIncrease) as Int?).flatMap(PriceIncreaseStatus.init(rawValue:))
-        expirationReason = (optional(.expirationReason) as Int?).flatMap(ExpirationReason.init(rawValue:))
+            type: try optional(.offerType), id: try optional(.offerId), mode: try optional(.offerMode),
+            period: try optional(.offerPeriod))
+        revocationReason = try parsedIfPresent(
+            .revocationReason, "a revocation reason", RevocationReason.init(rawValue:))
+        renewalProductId = try optional(.renewalProductId)
+        billingRetryUntil = try date(.billingRetryUntil)
+        graceExpires = try date(.graceExpires)
+        priceIncrease = try parsedIfPresent(
+            .priceIncrease, "a price increase status", PriceIncreaseStatus.init(rawValue:))
+        expirationReason = try parsedIfPresent(
+            .expirationReason, "an expiration reason", ExpirationReason.init(rawValue:))
         renewalOffer = TransactionOffer(
-            type: optional(.renewalOfferType), id: optional(.renewalOfferId), mode: optional(.renewalOfferMode),
-            period: optional(.renewalOfferPeriod))
-        upgrade = Upgrade(
-            date: (optional(.upgradeDate) as Double?).map(Date.init(timeIntervalSince1970:)),
-            refund: optional(.upgradeRefund))
-        declined = value(.declined)
-        appAccountToken = (optional(.appAccountToken) as String?).flatMap(UUID.init(uuidString:))
-        ownership = OwnershipType(rawValue: value(.ownership)) ?? .purchased
-        sharedFrom = optional(.sharedFrom)
-        renewalPrice = (optional(.renewalPrice) as String?).flatMap { Decimal(string: $0) }
-        billingPlan = (optional(.billingPlan) as String?).flatMap(BillingPlanType.init(rawValue:))
+            type: try optional(.renewalOfferType), id: try optional(.renewalOfferId),
+            mode: try optional(.renewalOfferMode), period: try optional(.renewalOfferPeriod))
+        upgrade = Upgrade(date: try date(.upgradeDate), refund: try optional(.upgradeRefund))
+        declined = try value(.declined)
+        appAccountToken = try parsedIfPresent(.appAccountToken, "a UUID", UUID.init(uuidString:))
+        ownership = try parsed(.ownership, "an ownership type", OwnershipType.init(rawValue:))
+        sharedFrom = try optional(.sharedFrom)
+        renewalPrice = try parsedIfPresent(.renewalPrice, "a decimal price", decimal)
+        billingPlan = try parsedIfPresent(.billingPlan, "a billing plan", BillingPlanType.init(rawValue:))
         commitment = TransactionCommitment(
-            period: optional(.commitmentPeriod), price: optional(.commitmentPrice),
-            expires: optional(.commitmentExpires))
-        commitmentAutoRenew = optional(.commitmentAutoRenew)
-        renewalPlan = (optional(.renewalPlan) as String?).flatMap(BillingPlanType.init(rawValue:))
+            period: try optional(.commitmentPeriod), price: try optional(.commitmentPrice),
+            expires: try optional(.commitmentExpires))
+        commitmentAutoRenew = try optional(.commitmentAutoRenew)
+        renewalPlan = try parsedIfPresent(.renewalPlan, "a billing plan", BillingPlanType.init(rawValue:))
     }
 
     /// Inserts the transaction; `owner` and `requestKey` are the process that added it and the

@@ -13,7 +13,7 @@ extension TestControls {
                 db.cachedStatement(
                     sql: "SELECT key, value FROM settings WHERE key >= 'controls.' AND key < 'controls/'")
             )
-            .map { (row: SQLRow) -> (String, String) in (row["key"], row["value"]) },
+            .map { (row: SQLRow) -> (String, String) in (try row["key"], try row["value"]) },
             uniquingKeysWith: { first, _ in first })
         guard saved["controls.saved"] != nil else { return defaults }
         var controls = TestControls()

@@ -83,13 +83,13 @@ extension SQLRow {
 /// Single values from the first column, as GRDB reads them: `Int.fetchOne(db, sql: …)`.
 extension SQLValueConvertible {
     public static func fetchOne(_ statement: SQLStatement, arguments: SQLArguments = []) throws -> Self? {
-        try SQLRow.fetchOne(statement, arguments: arguments).flatMap { Self(sqlValue: $0[0]) }
+        try SQLRow.fetchOne(statement, arguments: arguments).flatMap { row throws(SQLRowError) in try row[0] as Self? }
     }
 
     public static func fetchAll(_ statement: SQLStatement, arguments: SQLArguments = []) throws -> [Self] {
         var values: [Self] = []
         try statement.database.fetch(statement, arguments) { row in
-            if let value = Self(sqlValue: row[0]) { values.append(value) }
+            if let value: Self = try row[0] { values.append(value) }
             return true
         }
         return values
@@ -109,7 +109,7 @@ extension SQLValueConvertible {
     ) throws -> Self? {
         var found: Self?
         try statement.database.fetch(statement, arguments) { row in
-            guard let value = Self(sqlValue: row[0]), try match(value) else { return true }
+            guard let value: Self = try row[0], try match(value) else { return true }
             found = value
             return false
         }

@@ -21,11 +21,14 @@ public protocol SQLValueConvertible: Sendable {
     var sqlValue: SQLValue { get }
     /// The value a column holds, or nil when it is NULL or of another kind.
     init?(sqlValue: SQLValue)
+    /// What a column read as this type holds, for messages: "an integer", "text".
+    static var kindInWords: String { get }
 }
 
 extension SQLValue: SQLValueConvertible {
     public var sqlValue: SQLValue { self }
     public init?(sqlValue: SQLValue) { self = sqlValue }
+    public static var kindInWords: String { "a value" }
 }
 
 extension String: SQLValueConvertible {
@@ -33,10 +36,10 @@ extension String: SQLValueConvertible {
     public init?(sqlValue: SQLValue) {
         switch sqlValue {
         case .text(let text): self = text
-        case .blob(let data): self = String(decoding: data, as: UTF8.self)
         default: return nil
         }
     }
+    public static var kindInWords: String { "text" }
 }
 
 extension Int64: SQLValueConvertible {
@@ -49,6 +52,7 @@ extension Int64: SQLValueConvertible {
         default: return nil
         }
     }
+    public static var kindInWords: String { "an integer" }
 }
 
 extension Int: SQLValueConvertible {
@@ -57,6 +61,7 @@ extension Int: SQLValueConvertible {
         guard let value = Int64(sqlValue: sqlValue) else { return nil }
         self.init(exactly: value)
     }
+    public static var kindInWords: String { "an integer" }
 }
 
 extension Int32: SQLValueConvertible {
@@ -65,6 +70,7 @@ extension Int32: SQLValueConvertible {
         guard let value = Int64(sqlValue: sqlValue) else { return nil }
         self.init(exactly: value)
     }
+    public static var kindInWords: String { "an integer" }
 }
 
 extension Double: SQLValueConvertible {
@@ -76,6 +82,7 @@ extension Double: SQLValueConvertible {
         default: return nil
         }
     }
+    public static var kindInWords: String { "a number" }
 }
 
 extension Bool: SQLValueConvertible {
@@ -87,6 +94,7 @@ extension Bool: SQLValueConvertible {
         default: return nil
         }
     }
+    public static var kindInWords: String { "0 or 1" }
 }
 
 extension Data: SQLValueConvertible {
@@ -94,8 +102,8 @@ extension Data: SQLValueConvertible {
     public init?(sqlValue: SQLValue) {
         switch sqlValue {
         case .blob(let data): self = data
-        case .text(let text): self = Data(text.utf8)
         default: return nil
         }
     }
+    public static var kindInWords: String { "bytes (a BLOB)" }
 }

@@ -30,7 +30,7 @@ struct NotificationDeliverer: Service {
         return max(60, 3 * (Double(timeout.seconds) + Double(timeout.attoseconds) / 1e18))
     }
 
-    private var store: any ServedStore { service.store }
+    private var store: SimulatedStore { service.store }
     private var clock: any StoreClock { service.clock }
 
     func run() async throws {
@@ -58,25 +58,17 @@ struct NotificationDeliverer: Service {
     }
 
     private func deliverLoop(client: HTTPClient, doorbell: Doorbell, inFlight: InFlight) async {
-        var lastSweep = Date.distantPast
         var lastURLScan = Date.distantPast
         // URLs removed since their notifications were written, found once a minute.
         var lingering: [String] = []
         await withDiscardingTaskGroup { group in
             while !Task.isCancelled {
-                var wake = clock.now().addingTimeInterval(1)
-                if clock.now().timeIntervalSince(lastSweep) >= 1 {
-                    do {
-                        try await store.sweepTimedEvents()
-                    } catch is CancellationError {
-                    } catch {
-                        logger.warning("notifications: the sweep for expiries failed: \(error)")
-                    }
-                    lastSweep = clock.now()
-                }
+                // With no URL to send to, nothing is read until a URL is set (the doorbell) or the
+                // next look for lingering ones.
+                var wake = clock.now().addingTimeInterval(60)
                 do {
                     if clock.now().timeIntervalSince(lastURLScan) >= 60 {
-                        lingering = try await store.pendingURLs()
+                        lingering = try await store.notifications.pendingURLs()
                         lastURLScan = clock.now()
                     }
                     try await recordFinished(inFlight)
@@ -84,14 +76,21 @@ struct NotificationDeliverer: Service {
                     let room = Self.concurrency - busy.count
                     // Per URL, those in flight (at most concurrencyPerURL) and as many more.
                     let urls = store.outbox.urls + lingering.filter { !store.outbox.urls.contains($0) }
+                    if urls.isEmpty, busy.isEmpty {
+                        await doorbell.wait(until: lastURLScan.addingTimeInterval(60), on: clock)
+                        continue
+                    }
+                    wake = clock.now().addingTimeInterval(1)
                     let now = clock.now()
                     let taken =
                         room <= 0
                         ? []
                         : Self.take(
-                            try await store.dueDeliveries(at: now, urls: urls, limit: 2 * concurrencyPerURL),
+                            try await store.notifications.dueDeliveries(
+                                at: now, urls: urls, limit: 2 * concurrencyPerURL),
                             busy: busy, room: room, perURL: concurrencyPerURL)
-                    let due = try await store.claimDeliveries(taken, at: now, until: now.addingTimeInterval(lease))
+                    let due = try await store.notifications.claimDeliveries(
+                        taken, at: now, until: now.addingTimeInterval(lease))
                     let signed = try await service.signedPayloads(due.map(\.notification))
                     for delivery in due {
                         inFlight.insert(Self.key(delivery))
@@ -103,7 +102,7 @@ struct NotificationDeliverer: Service {
                         }
                     }
                     if taken.count == room, room > 0 { continue }
-                    if let next = try await store.nextDeliveryDue(after: clock.now()) {
+                    if let next = try await store.notifications.nextDeliveryDue(after: clock.now()) {
                         wake = min(wake, next)
                     }
                 } catch is CancellationError {
@@ -143,7 +142,7 @@ struct NotificationDeliverer: Service {
         let finished = inFlight.takeFinished()
         guard !finished.isEmpty else { return }
         defer { inFlight.release(finished.map { Self.key($0.1) }) }
-        try await store.recordAttempts(finished)
+        try await store.notifications.recordAttempts(finished)
     }
 
     /// The due deliveries to start now: not in flight already, within the limits.

@@ -10,7 +10,7 @@ import StoreKitModel
 enum NotificationRoutes {
     static func add(api: RouterGroup<BasicRequestContext>, _ service: StoreService) {
         api.post("/v1/notifications/test") { _, _ in
-            guard let test = try await service.store.requestTestNotification() else { throw noURL }
+            guard let test = try await service.notifications.requestTest() else { throw noURL }
             return JSONBody.response(SendTestNotificationResponse(testNotificationToken: TestToken.encode(test)))
         }
         api.get("/v1/notifications/test/{testNotificationToken}") { _, context in
@@ -18,7 +18,7 @@ enum NotificationRoutes {
             guard let uuid = TestToken.uuid(token) else {
                 throw AppStoreAPIError(.invalidTestNotificationToken, "Invalid test notification token.")
             }
-            guard let record = try await service.store.notificationRecord(uuid), record.notification.event.type == .test
+            guard let record = try await service.notifications.record(uuid), record.notification.event.type == .test
             else {
                 throw AppStoreAPIError(.testNotificationNotFound, "Test notification not found.")
             }
@@ -39,7 +39,7 @@ enum NotificationRoutes {
                 }
                 query.filter.account = try await service.account(ofAnyTransaction: id)
             }
-            let (records, hasMore) = try await service.store.notificationHistory(
+            let (records, hasMore) = try await service.notifications.history(
                 query.filter, after: query.after, limit: NotificationHistoryQuery.pageSize)
             let payloads = try await service.signedPayloads(records.map(\.notification))
             let items = records.map {
@@ -63,12 +63,12 @@ enum NotificationRoutes {
             let limit =
                 try StoreRoutes.integer(
                     request.uri.queryParameters["limit"].map(String.init), name: "limit", range: 1...1000) ?? 100
-            let records = try await service.store.recentNotifications(limit: Int(limit))
+            let records = try await service.notifications.recent(limit: Int(limit))
             return JSONBody.response(
                 AdminNotificationsResponse(urls: service.store.outbox.urls, notifications: records.map(adminItem)))
         }
         admin.post("/notifications/send-pending") { _, _ in
-            JSONBody.response(SendPendingResponse(madeDue: try await service.store.sendPendingNotificationsNow()))
+            JSONBody.response(SendPendingResponse(madeDue: try await service.notifications.sendPendingNow()))
         }
         admin.get("/notification-urls") { _, _ in
             JSONBody.response(

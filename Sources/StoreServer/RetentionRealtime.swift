@@ -81,10 +81,10 @@ extension StoreService {
     /// URL's choice when it answers in time with an approved message, else the default message for
     /// the product and locale, else nothing.
     func cancellationMessage(account: String, productId: String, locale: String) async throws -> CancellationMessage? {
-        let statuses = try await store.subscriptionStatuses(account: account)
+        let statuses = try await store.serverAPI.subscriptionStatuses(account: account)
         guard let status = statuses.first(where: { $0.latest.transaction.productId == productId }) else { return nil }
         var reason: String?
-        if let url = try await store.retentionRealtimeURL() {
+        if let url = try await store.retention.realtimeURL() {
             let payload = signedRealtimeRequest(
                 originalTransactionId: status.originalTransactionId, productId: productId, locale: locale)
             let outcome = await RealtimeCall.withClient { await RealtimeCall.send(payload, to: url, client: $0) }
@@ -96,7 +96,7 @@ extension StoreService {
                 reason = "the real-time URL failed (\(outcome.result.rawValue): \(outcome.detail ?? "no detail"))"
             }
         }
-        guard let id = try await store.defaultRetentionMessage(productId: productId, locale: locale),
+        guard let id = try await store.retention.defaultMessage(productId: productId, locale: locale),
             let message = try await approvedMessage(id)
         else { return nil }
         return shown(message, source: .default, reason: reason)
@@ -136,8 +136,8 @@ extension StoreService {
 
     /// A message that is APPROVED and whose images all are: the only kind the App Store shows.
     func approvedMessage(_ id: UUID) async throws -> RetentionMessage? {
-        guard let message = try await store.retentionMessage(id), message.state == .approved else { return nil }
-        let images = try await store.retentionImages(message.imageIds)
+        guard let message = try await store.retention.message(id), message.state == .approved else { return nil }
+        let images = try await store.retention.images(message.imageIds)
         guard images.count == Set(message.imageIds).count, images.allSatisfy({ $0.state == .approved }) else {
             return nil
         }

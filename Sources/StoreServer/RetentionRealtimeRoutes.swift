@@ -15,7 +15,7 @@ enum RetentionRealtimeRoutes {
             let url = try checkedURL(body.realtimeURL)
             // Apple sets a production URL only after it passed a performance test.
             if service.store.environment == .production {
-                let passed = try await service.store.performanceTests().contains {
+                let passed = try await service.retention.performanceTests().contains {
                     $0.target == url && $0.result.map(decodeResult)??.result == "PASS"
                 }
                 guard passed else {
@@ -23,16 +23,16 @@ enum RetentionRealtimeRoutes {
                         .forbiddenNoPassingTest, "Forbidden: run a performance test of this URL that passes first.")
                 }
             }
-            try await service.store.setRetentionRealtimeURL(url)
+            try await service.retention.setRealtimeURL(url)
             return RetentionRoutes.empty
         }
         api.get("/v1/messaging/realtime/url") { _, _ in
-            guard let url = try await service.store.retentionRealtimeURL() else { throw urlNotFound }
+            guard let url = try await service.retention.realtimeURL() else { throw urlNotFound }
             return JSONBody.response(RealtimeUrlBody(realtimeURL: url))
         }
         api.delete("/v1/messaging/realtime/url") { _, _ in
-            guard try await service.store.retentionRealtimeURL() != nil else { throw urlNotFound }
-            try await service.store.setRetentionRealtimeURL(nil)
+            guard try await service.retention.realtimeURL() != nil else { throw urlNotFound }
+            try await service.retention.setRealtimeURL(nil)
             return RetentionRoutes.empty
         }
         api.post("/v1/messaging/performanceTest") { request, _ in
@@ -44,7 +44,7 @@ enum RetentionRealtimeRoutes {
                 throw AppStoreAPIError(
                     .invalidRequestId, "Invalid request id: use the requestId Initiate Performance Test returned.")
             }
-            guard let test = try await service.store.performanceTests().first(where: { $0.id == id }) else {
+            guard let test = try await service.retention.performanceTests().first(where: { $0.id == id }) else {
                 throw AppStoreAPIError(.performanceTestRunNotFound, "Performance test run not found.")
             }
             guard let result = test.result.map(decodeResult) ?? nil else {
@@ -61,13 +61,13 @@ enum RetentionRealtimeRoutes {
             throw AppStoreAPIError(
                 .invalidPerformanceTestRequest, "Invalid performance test request: send an originalTransactionId.")
         }
-        guard let url = try await service.store.retentionRealtimeURL() else { throw urlNotFound }
-        guard let status = try await service.store.subscriptionStatus(originalTransactionId: id) else {
+        guard let url = try await service.retention.realtimeURL() else { throw urlNotFound }
+        guard let status = try await service.serverAPI.subscriptionStatus(originalTransactionId: id) else {
             throw AppStoreAPIError.originalTransactionIdNotFound
         }
         let now = service.clock.now()
         // A test whose server died with it stops counting as running after a minute.
-        if try await service.store.performanceTests().contains(where: {
+        if try await service.retention.performanceTests().contains(where: {
             $0.result == nil && now.timeIntervalSince($0.startedAt) < 60
         }) {
             throw AppStoreAPIError(
@@ -75,12 +75,12 @@ enum RetentionRealtimeRoutes {
         }
         let test = RetentionPerformanceTest(
             id: UUID().uuidString.lowercased(), target: url, startedAt: now, result: nil)
-        try await service.store.savePerformanceTest(test)
+        try await service.retention.savePerformanceTest(test)
         let productId = status.latest.transaction.productId
         Task {
             let result = await RetentionPerformance.run(
                 service, url: url, originalTransactionId: id, productId: productId)
-            try? await service.store.savePerformanceTest(
+            try? await service.retention.savePerformanceTest(
                 RetentionPerformanceTest(
                     id: test.id, target: url, startedAt: now,
                     result: String(decoding: JSONBody.data(result), as: UTF8.self)))

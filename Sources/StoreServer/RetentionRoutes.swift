@@ -23,8 +23,8 @@ enum RetentionRoutes {
                 throw AppStoreAPIError(.invalidImage, "Invalid image: \(problem).")
             }
             let image = RetentionImage(id: id, state: .approved, size: size)
-            if case .failure(let refusal) = try await service.store.uploadRetentionImage(
-                image, png: data, limit: SimulatedStore.retentionLimit)
+            if case .failure(let refusal) = try await service.retention.uploadImage(
+                image, png: data, limit: RetentionMessaging.retentionLimit)
             {
                 throw RetentionChecks.error(refusal, image: true)
             }
@@ -32,7 +32,7 @@ enum RetentionRoutes {
         }
         api.delete("/v1/messaging/image/{imageIdentifier}") { _, context in
             let id = try RetentionChecks.pathId(context.parameters.get("imageIdentifier"), "imageIdentifier")
-            if case .failure(let refusal) = try await service.store.deleteRetentionImage(id) {
+            if case .failure(let refusal) = try await service.retention.deleteImage(id) {
                 throw RetentionChecks.error(refusal, image: true)
             }
             return empty
@@ -40,7 +40,7 @@ enum RetentionRoutes {
         api.get("/v1/messaging/image/list") { _, _ in
             JSONBody.response(
                 GetImageListResponse(
-                    imageIdentifiers: try await service.store.retentionImages().map {
+                    imageIdentifiers: try await service.retention.images().map {
                         .init(
                             imageIdentifier: $0.id.uuidString.lowercased(), imageState: $0.state.rawValue,
                             imageSize: $0.size.rawValue)
@@ -50,8 +50,8 @@ enum RetentionRoutes {
             let id = try RetentionChecks.pathId(context.parameters.get("messageIdentifier"), "messageIdentifier")
             let (body, _) = try await BodyReader.decode(UploadMessageRequestBody.self, from: request, limit: limit)
             let message = try RetentionChecks.message(id, body)
-            if case .failure(let refusal) = try await service.store.uploadRetentionMessage(
-                message, limit: SimulatedStore.retentionLimit)
+            if case .failure(let refusal) = try await service.retention.uploadMessage(
+                message, limit: RetentionMessaging.retentionLimit)
             {
                 throw RetentionChecks.error(refusal, image: false)
             }
@@ -59,7 +59,7 @@ enum RetentionRoutes {
         }
         api.delete("/v1/messaging/message/{messageIdentifier}") { _, context in
             let id = try RetentionChecks.pathId(context.parameters.get("messageIdentifier"), "messageIdentifier")
-            guard try await service.store.deleteRetentionMessage(id) else {
+            guard try await service.retention.deleteMessage(id) else {
                 throw RetentionChecks.error(.notFound, image: false)
             }
             return empty
@@ -67,7 +67,7 @@ enum RetentionRoutes {
         api.get("/v1/messaging/message/list") { _, _ in
             JSONBody.response(
                 GetMessageListResponse(
-                    messageIdentifiers: try await service.store.retentionMessages().map {
+                    messageIdentifiers: try await service.retention.messages().map {
                         .init(messageIdentifier: $0.id.uuidString.lowercased(), messageState: $0.state.rawValue)
                     }))
         }
@@ -80,7 +80,7 @@ enum RetentionRoutes {
             let (productId, locale) = try productAndLocale(context, service.catalog)
             let (body, _) = try await BodyReader.decode(DefaultConfigurationBody.self, from: request, limit: limit)
             let messageId = try RetentionChecks.pathId(body.messageIdentifier, "messageIdentifier")
-            if case .failure(let refusal) = try await service.store.setDefaultRetentionMessage(
+            if case .failure(let refusal) = try await service.retention.setDefaultMessage(
                 productId: productId, locale: locale, messageId: messageId)
             {
                 throw RetentionChecks.error(refusal, image: false)
@@ -89,14 +89,14 @@ enum RetentionRoutes {
         }
         api.get("/v1/messaging/default/{productId}/{locale}") { _, context in
             let (productId, locale) = try productAndLocale(context, service.catalog)
-            guard let id = try await service.store.defaultRetentionMessage(productId: productId, locale: locale) else {
+            guard let id = try await service.retention.defaultMessage(productId: productId, locale: locale) else {
                 throw defaultNotFound
             }
             return JSONBody.response(DefaultConfigurationBody(messageIdentifier: id.uuidString.lowercased()))
         }
         api.delete("/v1/messaging/default/{productId}/{locale}") { _, context in
             let (productId, locale) = try productAndLocale(context, service.catalog)
-            guard try await service.store.deleteDefaultRetentionMessage(productId: productId, locale: locale) else {
+            guard try await service.retention.deleteDefaultMessage(productId: productId, locale: locale) else {
                 throw defaultNotFound
             }
             return empty
@@ -107,7 +107,7 @@ enum RetentionRoutes {
     static func add(admin: RouterGroup<BasicRequestContext>, _ service: StoreService) {
         admin.put("/retention/messages/{messageIdentifier}/review") { request, context in
             let (id, state) = try await review(request, context, "messageIdentifier", service)
-            guard try await service.store.reviewRetentionMessage(id, state) else {
+            guard try await service.retention.reviewMessage(id, state) else {
                 throw APIError.notFound("no message \(id.uuidString.lowercased())")
             }
             return JSONBody.response(
@@ -116,7 +116,7 @@ enum RetentionRoutes {
         }
         admin.put("/retention/images/{imageIdentifier}/review") { request, context in
             let (id, state) = try await review(request, context, "imageIdentifier", service)
-            guard try await service.store.reviewRetentionImage(id, state) else {
+            guard try await service.retention.reviewImage(id, state) else {
                 throw APIError.notFound("no image \(id.uuidString.lowercased())")
             }
             return JSONBody.response(

@@ -43,7 +43,7 @@ public enum StoreRoutes {
             }
             let health = HealthResponse(
                 status: problem == nil ? "ok" : "degraded", environment: service.configuration.environment.name,
-                bundleId: service.catalog.bundleId, cursor: cursor, storeId: try await service.store.storeId(),
+                bundleId: service.catalog.bundleId, cursor: cursor, storeId: service.store.storeId(),
                 reason: problem,
                 database: service.store.storageKind)
             // Degraded is 503 so a load balancer or a client's retry takes it for "not now".
@@ -433,7 +433,7 @@ public enum StoreRoutes {
                 status: .created)
         }
         admin.get("/consumption") { _, _ in
-            let reports = try await service.store.consumptionReports()
+            let reports = try await service.serverAPI.consumptionReports()
             return JSONBody.response(
                 ConsumptionReportsResponse(
                     reports: reports.map {

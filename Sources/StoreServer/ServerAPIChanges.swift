@@ -13,15 +13,16 @@ enum ServerAPIChanges {
             let id = try ServerAPIRoutes.transactionId(context)
             let (body, data) = try await BodyReader.decode(ConsumptionRequest.self, from: request, limit: limit)
             try check(body)
-            guard try await service.store.serverTransaction(id: id) != nil else {
+            guard try await service.serverAPI.transaction(id: id) != nil else {
                 throw AppStoreAPIError.transactionIdNotFound
             }
-            try await service.store.recordConsumption(transactionId: id, body: String(decoding: data, as: UTF8.self))
+            try await service.serverAPI.recordConsumption(
+                transactionId: id, body: String(decoding: data, as: UTF8.self))
             return Response(status: .accepted, headers: [.contentLength: "0"])
         }
         api.post("/v1/transactions/{transactionId}/finish") { _, context in
             let id = try ServerAPIRoutes.transactionId(context)
-            guard try await service.store.finishFromServer(transactionId: id) else {
+            guard try await service.serverAPI.finishFromServer(transactionId: id) else {
                 throw AppStoreAPIError.transactionIdNotFound
             }
             return Response(status: .ok, headers: [.contentLength: "0"])
@@ -31,17 +32,18 @@ enum ServerAPIChanges {
             let id = try ServerAPIRoutes.transactionId(context)
             let (body, data) = try await BodyReader.decode(ConsumptionRequestV1.self, from: request, limit: limit)
             try body.check()
-            guard try await service.store.serverTransaction(id: id) != nil else {
+            guard try await service.serverAPI.transaction(id: id) != nil else {
                 throw AppStoreAPIError.transactionIdNotFound
             }
-            try await service.store.recordConsumption(transactionId: id, body: String(decoding: data, as: UTF8.self))
+            try await service.serverAPI.recordConsumption(
+                transactionId: id, body: String(decoding: data, as: UTF8.self))
             return Response(status: .accepted, headers: [.contentLength: "0"])
         }
         api.put("/v1/subscriptions/extend/{originalTransactionId}") { request, context in
             let id = try ServerAPIRoutes.transactionId(context, "originalTransactionId", invalid: invalidOriginal)
             let (body, _) = try await BodyReader.decode(ExtendRenewalDateRequest.self, from: request, limit: limit)
             let (days, reason, requestId) = try check(body)
-            switch try await service.store.extendRenewal(
+            switch try await service.serverAPI.extendRenewal(
                 originalTransactionId: id, days: days, reason: reason, requestIdentifier: requestId)
             {
             case nil:
@@ -77,7 +79,7 @@ enum ServerAPIChanges {
                 throw AppStoreAPIError(
                     .invalidAppAccountTokenUUID, "Invalid request. The app account token field must be a valid UUID.")
             }
-            guard let transaction = try await service.store.serverTransaction(id: id) else {
+            guard let transaction = try await service.serverAPI.transaction(id: id) else {
                 throw AppStoreAPIError.originalTransactionIdNotFound
             }
             guard transaction.transaction.originalId == id else {
@@ -86,7 +88,7 @@ enum ServerAPIChanges {
                     "Invalid request. The transaction id is not an original transaction id; send \(transaction.transaction.originalId)."
                 )
             }
-            _ = try await service.store.setAppAccountToken(token, originalTransactionId: id)
+            _ = try await service.serverAPI.setAppAccountToken(token, originalTransactionId: id)
             return Response(status: .ok, headers: [.contentLength: "0"])
         }
     }

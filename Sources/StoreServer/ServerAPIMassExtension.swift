@@ -14,7 +14,7 @@ enum ServerAPIMassExtension {
         api.post("/v1/subscriptions/extend/mass") { request, _ in
             let (body, _) = try await BodyReader.decode(MassExtendRenewalDateRequest.self, from: request, limit: limit)
             let mass = try check(body, catalog: service.catalog)
-            switch try await service.store.startMassExtension(mass) {
+            switch try await service.massExtensions.start(mass) {
             case .started(let status), .repeated(let status):
                 return JSONBody.response(
                     MassExtendRenewalDateResponse(requestIdentifier: status.request.requestIdentifier))
@@ -32,7 +32,7 @@ enum ServerAPIMassExtension {
             guard let requestId = try StoreRoutes.pathParameter(context, "requestIdentifier"),
                 UUID(uuidString: requestId) != nil
             else { throw invalidRequestIdentifier }
-            guard let status = try await service.store.massExtensionStatus(requestIdentifier: requestId),
+            guard let status = try await service.massExtensions.status(requestIdentifier: requestId),
                 status.request.productId == productId
             else {
                 throw AppStoreAPIError(

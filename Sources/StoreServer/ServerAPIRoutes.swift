@@ -13,7 +13,7 @@ enum ServerAPIRoutes {
         let api = router.group(RouterPath(ServerAPIMiddleware<BasicRequestContext>.prefix))
         api.get("/v1/transactions/{transactionId}") { _, context in
             let id = try transactionId(context)
-            guard let transaction = try await service.store.serverTransaction(id: id) else {
+            guard let transaction = try await service.serverAPI.transaction(id: id) else {
                 throw AppStoreAPIError.transactionIdNotFound
             }
             return JSONBody.response(TransactionInfoResponse(signedTransactionInfo: service.signed(transaction)))
@@ -36,7 +36,7 @@ enum ServerAPIRoutes {
         api.get("/v1/lookup/{orderId}") { _, context in
             var found: ServerTransaction?
             if let id = try StoreRoutes.pathParameter(context, "orderId").flatMap(OrderId.transactionId(of:)) {
-                found = try await service.store.serverTransaction(id: id)
+                found = try await service.serverAPI.transaction(id: id)
             }
             return JSONBody.response(
                 OrderLookupResponse(
@@ -77,7 +77,7 @@ enum ServerAPIRoutes {
         let query = try HistoryQuery(request.uri.queryParameters, id: id, version: version, catalog: service.catalog)
         return (
             query,
-            try await service.store.history(
+            try await service.serverAPI.history(
                 account: account, filter: query.filter, after: query.position, limit: HistoryQuery.pageSize)
         )
     }
@@ -94,7 +94,7 @@ enum ServerAPIRoutes {
             wanted = (wanted ?? []).union([value])
         }
         let account = try await service.account(ofAnyTransaction: id)
-        let statuses = try await service.store.subscriptionStatuses(account: account).filter {
+        let statuses = try await service.serverAPI.subscriptionStatuses(account: account).filter {
             wanted?.contains($0.status.rawValue) ?? true
         }
         let now = service.clock.now()
@@ -135,7 +135,7 @@ enum ServerAPIRoutes {
 extension StoreService {
     /// The account of a transaction id, original transaction id or app transaction id (4040010 for none).
     func account(ofAnyTransaction id: String) async throws -> String {
-        if let account = try await store.account(ofTransaction: id) { return account }
+        if let account = try await store.serverAPI.account(ofTransaction: id) { return account }
         let owner = catalog.accounts.first {
             SimulatedStore.appTransactionId(bundleId: catalog.bundleId, account: $0.name) == id
         }

@@ -51,10 +51,11 @@ public enum StoreHTTPServer {
     }
 }
 
-/// Renews due subscriptions every second (so long-polling clients see renewals without anyone
-/// reading first), applies a batch of the oldest unfinished mass extension, keeps the JWS
-/// signatures issued meanwhile, and forgets expired idempotency keys every hour. Stops at graceful
-/// shutdown, after keeping the last signatures.
+/// The server's pass of the store's scheduler every second (renewals, timed notifications, mass
+/// extensions, and, once an hour, idempotency keys past their lifetime), so long-polling clients
+/// see renewals without anyone reading first; and the JWS signatures issued meanwhile, kept.
+/// With nothing due and nothing signed a pass only reads. Stops at graceful shutdown, after
+/// keeping the last signatures.
 struct MaintenanceService: Service {
     let service: StoreService
     let logger: Logger
@@ -62,19 +63,18 @@ struct MaintenanceService: Service {
     func run() async throws {
         try? await cancelWhenGracefulShutdown {
             let clock = service.clock
+            let scheduler = service.store.scheduler
             var lastPurge = Date.distantPast
             while !Task.isCancelled {
                 do {
-                    try await service.store.renewDue()
-                    try await service.store.advanceMassExtensions(limit: SimulatedStore.massExtensionBatch)
-                    try await service.saveIssuedSignatures()
                     let now = clock.now()
-                    if now.timeIntervalSince(lastPurge) >= 3600 {
-                        let purged = try await service.store.purgeKeys(
-                            reservedBefore: now.addingTimeInterval(-service.configuration.idempotencyLifetime))
-                        if purged > 0 { logger.info("forgot \(purged) expired idempotency keys") }
-                        lastPurge = now
-                    }
+                    let purging = now.timeIntervalSince(lastPurge) >= 3600
+                    let pass = try await scheduler.runDue(
+                        purgingKeysBefore: purging
+                            ? now.addingTimeInterval(-service.configuration.idempotencyLifetime) : nil)
+                    if purging { lastPurge = now }
+                    if pass.keysPurged > 0 { logger.info("forgot \(pass.keysPurged) expired idempotency keys") }
+                    try await service.saveIssuedSignatures()
                 } catch {
                     logger.warning("maintenance: \(error)")
                 }

@@ -9,14 +9,14 @@ extension StoreService {
     static let notificationURLsSetting = "notify_urls"
 
     /// The URLs `/admin` set, kept with the store for the next start.
-    static func savedNotificationURLs(_ store: any ServedStore) async throws -> [String] {
-        guard let saved = try await store.serverSetting(notificationURLsSetting) else { return [] }
-        return (try? JSONDecoder().decode([String].self, from: Data(saved.utf8))) ?? []
+    static func savedNotificationURLs(_ store: SimulatedStore) async throws -> [String] {
+        guard let saved = try await store.serverSettings.value(notificationURLsSetting) else { return [] }
+        return try keptJSON([String].self, saved, setting: notificationURLsSetting, what: "a JSON array of URLs")
     }
 
     /// Replaces the URLs `/admin` set; those given with `--notify` stay for this run.
     func setNotificationURLs(_ urls: [String]) async throws {
-        try await store.setServerSetting(
+        try await store.serverSettings.setValue(
             Self.notificationURLsSetting, urls.isEmpty ? nil : String(decoding: JSONBody.data(urls), as: UTF8.self))
         store.outbox.setURLs(configuration.notifyURLs + urls)
     }
@@ -46,9 +46,9 @@ extension StoreService {
             }
         }
         guard !unsigned.isEmpty else { return payloads }
-        let contexts = try await store.notificationContexts(
+        let contexts = try await store.notifications.contexts(
             transactionIds: Set(unsigned.values.compactMap(\.transactionId)))
-        let summaries = try await store.massExtensionStatuses(Set(unsigned.values.compactMap(\.massExtension)))
+        let summaries = try await store.massExtensions.statuses(Set(unsigned.values.compactMap(\.massExtension)))
         let now = clock.now()
         let signed = unsigned.mapValues { notification in
             if let summary = notification.massExtension.flatMap({ summaries[$0] }) {
@@ -56,7 +56,7 @@ extension StoreService {
             }
             return sign(notification, context: notification.transactionId.flatMap { contexts[$0] }, at: now)
         }
-        return payloads.merging(try await store.keepSignedPayloads(signed)) { kept, _ in kept }
+        return payloads.merging(try await store.notifications.keepSignedPayloads(signed)) { kept, _ in kept }
     }
 
     /// `ResponseBodyV2DecodedPayload`, signed with the store's chain.

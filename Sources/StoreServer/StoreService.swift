@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import LocalState
 import Logging
+import SQLiteStore
 import StoreAPI
 import StoreCore
 import StoreEngine
@@ -81,10 +82,15 @@ extension StoreFailure {
     }
 }
 
-/// Everything the routes share: the store (which keeps the idempotency keys and the signing key
-/// too), the signer and the settings.
+/// Everything the routes share: the store's parts each route uses, the signer and the settings.
 public struct StoreService: Sendable {
-    public let store: any ServedStore
+    /// The app-facing store: payments, the update journal, receipts, test controls.
+    public let store: SimulatedStore
+    public let serverAPI: AppStoreServerAPI
+    public let massExtensions: MassExtensions
+    public let retention: RetentionMessaging
+    public let notifications: ServerNotifications
+    let idempotencyKeys: IdempotencyKeys
     public let signer: TransactionSigner
     public let configuration: ServerConfiguration
     /// The catalog file as loaded, served at `/v1/catalog` so clients use the same one: the one
@@ -94,19 +100,24 @@ public struct StoreService: Sendable {
     /// Who may call the App Store Server API.
     public let apiKeys: APIKeyRing
 
-    public init(store: any ServedStore, configuration: ServerConfiguration, catalogBytes: Data) async throws {
+    public init(store: SimulatedStore, configuration: ServerConfiguration, catalogBytes: Data) async throws {
         self.store = store
+        serverAPI = store.serverAPI
+        massExtensions = store.massExtensions
+        retention = store.retention
+        notifications = store.notifications
+        idempotencyKeys = store.idempotencyKeys
         self.configuration = configuration
         catalogBuffer = ByteBuffer(bytes: catalogBytes)
         // The simulated store made both at its open and signs its receipts with them; a store
         // without them makes them now.
-        let rawKey = try await store.transactionSigningKey(create: SigningIdentity.newKey)
-        let chain = try await store.signingChain(create: {
+        let rawKey = try await store.signing.transactionSigningKey(create: SigningIdentity.newKey)
+        let chain = try await store.signing.signingChain(create: {
             try SigningIdentity.mintChain(forKey: rawKey, at: store.clock.now())
         })
         let identity = try SigningIdentity(kept: rawKey, chain: chain)
         signer = TransactionSigner(identity: identity)
-        signer.issued.load(try await store.issuedSignatures())
+        signer.issued.load(try await store.signing.issuedSignatures())
         apiKeys = APIKeyRing(bundleId: store.catalog.bundleId)
         for key in try await Self.registeredKeys(store) + configuration.apiKeys {
             try await apiKeys.add(key)
@@ -119,22 +130,35 @@ public struct StoreService: Sendable {
     func saveIssuedSignatures() async throws {
         let unsaved = signer.issued.takeUnsaved()
         guard !unsaved.isEmpty else { return }
-        try await store.keepIssuedSignatures(unsaved)
+        try await store.signing.keepIssuedSignatures(unsaved)
     }
 
     /// The keys `/admin/api-keys` registered, kept with the store.
-    static func registeredKeys(_ store: any ServedStore) async throws -> [APIKey] {
-        guard let saved = try await store.serverSetting(Self.apiKeysSetting) else { return [] }
-        return (try? JSONDecoder().decode([APIKey].self, from: Data(saved.utf8))) ?? []
+    static func registeredKeys(_ store: SimulatedStore) async throws -> [APIKey] {
+        guard let saved = try await store.serverSettings.value(Self.apiKeysSetting) else { return [] }
+        return try keptJSON([APIKey].self, saved, setting: Self.apiKeysSetting, what: "a JSON array of API keys")
     }
 
     static let apiKeysSetting = "api_keys"
+
+    /// A server setting kept as JSON; one that is not what it should be was edited by hand, and
+    /// is refused with where it is rather than read as empty.
+    static func keptJSON<T: Decodable>(_ type: T.Type, _ text: String, setting: String, what: String) throws -> T {
+        do {
+            return try JSONDecoder().decode(type, from: Data(text.utf8))
+        } catch {
+            throw StoreFailure(
+                "the store's setting server.\(setting) is not \(what) (\(error.localizedDescription)); the database was edited by hand: delete that row of the settings table, or restore it from a backup",
+                kind: .storage)
+        }
+    }
 
     /// Registers a key for the App Store Server API and keeps it for the next start.
     func register(_ key: APIKey) async throws {
         var saved = try await Self.registeredKeys(store).filter { $0.keyId != key.keyId }
         saved.append(key)
-        try await store.setServerSetting(Self.apiKeysSetting, String(decoding: JSONBody.data(saved), as: UTF8.self))
+        try await store.serverSettings.setValue(
+            Self.apiKeysSetting, String(decoding: JSONBody.data(saved), as: UTF8.self))
         try await apiKeys.add(key)
     }
 
@@ -154,7 +178,7 @@ public struct StoreService: Sendable {
     ) async throws -> StoreService {
         let database: StoreDatabase
         do {
-            database = try StoreDatabase(state: directory, thorough: true)
+            database = try StoreDatabase(storage: SQLiteStorage.store(in: directory, thorough: true))
         } catch let failure as StoreFailure {
             throw failure.namingServerOptions
         }
@@ -253,7 +277,7 @@ public struct StoreService: Sendable {
             return JSONBody.response(bytes: data, status: status)
         }
         let generation: String
-        switch try await store.reserve(idempotency) {
+        switch try await idempotencyKeys.reserve(idempotency) {
         case .mismatch:
             throw Self.keyConflict(idempotency.key)
         case .completed(let stored):
@@ -271,7 +295,7 @@ public struct StoreService: Sendable {
             let error = APIError(failure)
             (status, data) = (error.status, JSONBody.data(error.body))
         }
-        let stored = try await store.complete(
+        let stored = try await idempotencyKeys.complete(
             key: idempotency.key, generation: generation, response: StoredResponse(status: status.code, body: data))
         return Self.response(stored, replayed: false)
     }

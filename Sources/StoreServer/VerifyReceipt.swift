@@ -30,7 +30,7 @@ public enum ServerEnvironment: String, Sendable, CaseIterable {
 /// Apple's verifyReceipt: status codes and the response shape, with every date
 /// in the three forms (`…_date` GMT, `…_date_ms`, `…_date_pst`) and every number as a string.
 struct ReceiptVerifier: Sendable {
-    let store: any ServedStore
+    let store: SimulatedStore
     let environment: ServerEnvironment
     let sharedSecret: String?
 
@@ -125,7 +125,8 @@ struct ReceiptVerifier: Sendable {
             status: 0, environment: environment.name, receipt: receipt,
             latestReceipt: try await store.currentReceipt(account: payload.account),
             latestReceiptInfo: latestInfo,
-            pendingRenewalInfo: try await store.subscriptionStatuses(account: payload.account).map(PendingRenewal.init))
+            pendingRenewalInfo: try await store.serverAPI.subscriptionStatuses(account: payload.account).map(
+                PendingRenewal.init))
     }
 }
 

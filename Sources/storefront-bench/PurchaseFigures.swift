@@ -1,6 +1,7 @@
 import AppSide
 import Foundation
 import LocalState
+import SQLiteStore
 import StoreCore
 import StoreEngine
 import StoreKitModel
@@ -44,7 +45,7 @@ private func timedPurchases(_ catalog: Catalog, count: Int) async throws -> [Dou
         "storefront-bench-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: directory) }
     let state = StateDirectory(url: directory)
-    let store = try SimulatedStore(catalog: catalog, state: state)
+    let store = try SimulatedStore(catalog: catalog, database: StoreDatabase(storage: SQLiteStorage.store(in: state)))
     let observer = PurchaseObserver(store: store, ledger: try AppLedger(state: state), catalog: catalog)
     guard let product = catalog.products.first(where: { $0.type == .consumable }) else {
         throw StoreFailure("the catalog has no consumable")

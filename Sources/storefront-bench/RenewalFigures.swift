@@ -1,6 +1,7 @@
 import Foundation
 import LocalState
 import PostgresStore
+import SQLiteStore
 import StoreCore
 import StoreEngine
 import StoreKitModel
@@ -83,11 +84,16 @@ private func timedRenewals(
                     catalog: catalog,
                     database: StoreDatabase(
                         storage: PostgresStorage(
-                            PostgresLocation(postgres), migrations: StoreDatabase.postgresMigrations, poolSize: 4)),
+                            PostgresLocation(postgres), migrations: PostgresStorage.storeMigrations, poolSize: 4)),
                     clock: clock)
             }
         } else {
-            [try SimulatedStore(catalog: catalog, state: StateDirectory(url: directory), clock: clock)]
+            [
+                try SimulatedStore(
+                    catalog: catalog,
+                    database: StoreDatabase(storage: SQLiteStorage.store(in: StateDirectory(url: directory))),
+                    clock: clock)
+            ]
         }
     let store = stores[0]
     var controls = try await store.controls()
@@ -113,7 +119,7 @@ private func timedRenewals(
         clock.advance(by: period)
         let start = now()
         try await withThrowingTaskGroup(of: Void.self) { group in
-            for each in stores { group.addTask { try await each.renewDue() } }
+            for each in stores { group.addTask { try await each.scheduler.runDue() } }
             try await group.waitForAll()
         }
         return Double(now() - start) / 1_000_000_000

@@ -1,5 +1,6 @@
 import Foundation
 import LocalState
+import SQLiteStore
 import StoreClient
 import StoreCore
 import StoreEngine
@@ -32,7 +33,8 @@ struct OfferStanding {
             return OfferStanding(
                 account: name, history: OfferHistory(), rate: catalog.settings.timeRate, now: Date())
         }
-        let store = try SimulatedStore(catalog: catalog, state: directory)
+        let store = try SimulatedStore(
+            catalog: catalog, database: StoreDatabase(storage: SQLiteStorage.store(in: directory)))
         let controls = try await store.controls()
         let name = account ?? controls.account ?? catalog.defaultAccount.name
         return OfferStanding(

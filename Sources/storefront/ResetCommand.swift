@@ -89,7 +89,7 @@ struct ResetCommand: ParsableCommand {
             )
         }
         do {
-            let dropped = try PostgresStorage.drop(place, tables: StoreDatabase.postgresTables)
+            let dropped = try PostgresStorage.drop(place, tables: PostgresStorage.storeTables)
             if dropped.isEmpty {
                 Console.out("reset: \(place.description) holds no store; nothing to drop")
             } else {

@@ -232,11 +232,11 @@ struct ServeCommand: AsyncParsableCommand {
                 service = try await StoreService.open(
                     catalog: loaded, catalogBytes: Data(bytes), directory: directory, configuration: configuration,
                     clock: SystemClock())
-                held.append(try await Self.holdStoreIdentity(try await service.store.storeId()))
+                held.append(try await Self.holdStoreIdentity(service.store.storeId()))
             case .postgres(let location):
                 // Any number of servers share a PostgreSQL store: its writes are serialised there.
                 let storage = try PostgresStorage(
-                    location, migrations: StoreDatabase.postgresMigrations, poolSize: dbPoolSize,
+                    location, migrations: PostgresStorage.storeMigrations, poolSize: dbPoolSize,
                     connectTimeout: .milliseconds(Int64(dbConnectTimeout * 1000)),
                     statementTimeout: .milliseconds(Int64(dbStatementTimeout * 1000)))
                 service = try await StoreService.open(

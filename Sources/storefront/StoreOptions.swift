@@ -2,6 +2,7 @@ import AppSide
 import ArgumentParser
 import Foundation
 import LocalState
+import SQLiteStore
 import StoreClient
 import StoreCore
 import StoreEngine
@@ -85,7 +86,7 @@ struct StoreOptions: ParsableArguments {
         // The databases need no catalog: they open beside it, each under a lock file of its own (see
         // `DurablePool`). Should the catalog fail, leaving this scope still waits for them, so no
         // database is left half created.
-        async let storeDatabase = remoteURL == nil ? StoreDatabase(state: directory) : nil
+        async let storeDatabase = remoteURL == nil ? StoreDatabase(storage: SQLiteStorage.store(in: directory)) : nil
         async let appLedger = AppLedger(state: directory)
         // The store's catalog is its first request: retried like the others, so a client launched
         // while the server restarts waits for it.

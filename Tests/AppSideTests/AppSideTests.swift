@@ -1,6 +1,7 @@
 import AppSide
 import Foundation
 import LocalState
+import SQLiteStore
 import StoreCore
 import StoreEngine
 import StoreKitModel
@@ -272,7 +273,7 @@ import Testing
         #expect(entitlements.last?.isActive(at: fixture.clock.now()) == true)
         // A restore must not look like a newer period, nor stop the chain from renewing.
         _ = try await fixture.store.restore(account: "alice")
-        fixture.clock.advance(by: 32 * 86_400)
+        try await fixture.pass(32 * 86_400)
         let renewed = try await fixture.store.entitlements(account: "alice")
         let subscription = try #require(renewed.last)
         #expect(subscription.originalTransactionId == monthly.transaction.id)
@@ -290,7 +291,8 @@ import Testing
     @Test func perCommandStorefrontDoesNotPersist() async throws {
         let fixture = try StoreFixture()
         let japan = try SimulatedStore(
-            catalog: fixture.store.catalog, state: StateDirectory(url: fixture.directory),
+            catalog: fixture.store.catalog,
+            database: StoreDatabase(storage: SQLiteStorage.store(in: StateDirectory(url: fixture.directory))),
             clock: fixture.clock, storefrontOverride: "JPN")
         let response = try await japan.products(ids: [StoreFixture.gems], storefront: nil)
         #expect(response.storefront.id == "JPN")

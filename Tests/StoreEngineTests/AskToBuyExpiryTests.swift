@@ -27,7 +27,7 @@ import Testing
         #expect(try await stored(fixture, id).state == .deferred, "a second before the day ends it still waits")
 
         fixture.clock.advance(by: 1)
-        try await fixture.store.renewDue()
+        try await fixture.store.scheduler.runDue()
         let expired = try await stored(fixture, id)
         #expect(expired.state == .failed)
         #expect(expired.error == .storeKit(.paymentCancelled))
@@ -53,9 +53,9 @@ import Testing
         let fixture = try StoreFixture()
         try await fixture.setControls { $0.timeRate = .monthlyRenewalEveryHour }
         let id = try await request(fixture)
-        fixture.clock.advance(by: 119)
+        try await fixture.pass(119)
         #expect(try await stored(fixture, id).state == .deferred)
-        fixture.clock.advance(by: 1)
+        try await fixture.pass(1)
         #expect(try await stored(fixture, id).failureContext == .askToBuyExpired, "a 30th of an hour")
     }
 

@@ -22,7 +22,7 @@ import Testing
     func nextPayment(_ fixture: StoreFixture, after latest: Transaction) async throws -> Transaction? {
         let expiry = try #require(latest.terms?.expirationDate)
         fixture.clock.advance(by: expiry.timeIntervalSince(fixture.clock.now()) + 1)
-        try await fixture.store.renewDue()
+        try await fixture.store.scheduler.runDue()
         let newest = try await fixture.store.transactions(account: "lena").first
         return newest?.id == latest.id ? nil : newest
     }
@@ -71,7 +71,7 @@ import Testing
     @Test func cancellingAtPaymentThreeBillsTheRestThenExpires() async throws {
         let fixture = try StoreFixture.notifying()
         var latest = try await subscribe(fixture)
-        try await fixture.store.sweepTimedEvents()  // expiries are told from here on
+        try await fixture.store.scheduler.runDue()  // expiries are told from here on
         let original = latest.id
         latest = try #require(try await nextPayment(fixture, after: latest))
         latest = try #require(try await nextPayment(fixture, after: latest))
@@ -91,7 +91,7 @@ import Testing
         let last = try #require(try await fixture.store.entitlements(account: "lena").first?.renewal)
         #expect(!last.willAutoRenew)
         #expect(try await nextPayment(fixture, after: latest) == nil)
-        try await fixture.store.sweepTimedEvents()
+        try await fixture.store.scheduler.runDue()
         let told = try await fixture.told()
         #expect(told.filter { $0 == "DID_RENEW" }.count == 11)
         #expect(told.contains("DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED"))
@@ -136,7 +136,7 @@ import Testing
     @Test func anExtensionMovesTheCommitmentsEnd() async throws {
         let fixture = try StoreFixture()
         let first = try await subscribe(fixture)
-        let extended = try await fixture.store.extendRenewal(
+        let extended = try await fixture.store.serverAPI.extendRenewal(
             originalTransactionId: first.id, days: 10, reason: 0, requestIdentifier: UUID().uuidString)
         guard case .success(let result)? = extended else {
             Issue.record("refused: \(extended)")
@@ -298,7 +298,7 @@ import Testing
         for _ in 2...4 {
             let expiry = try #require(latest.terms?.expirationDate)
             fixture.clock.advance(by: expiry.timeIntervalSince(fixture.clock.now()) + 1)
-            try await fixture.store.renewDue()
+            try await fixture.store.scheduler.runDue()
             latest = try #require(try await fixture.store.transactions(account: "lena").first)
             prices.append(latest.terms?.price ?? -1)
         }

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import LocalState
+import SQLiteStore
 import StoreCore
 import TestSupport
 import Testing
@@ -18,7 +19,7 @@ import Testing
 
     @Test func theStoreDatabaseSyncsEveryCommit() throws {
         let state = StateDirectory(url: scratchDirectory("durable-store"))
-        let database = try StoreDatabase(state: state)
+        let database = try StoreDatabase(storage: SQLiteStorage.store(in: state))
         #expect(try Self.synchronous(database.pool) == 2)
         try database.writeNow { try StoreDatabase.setSetting($0, "probe", "1") }
         #expect(try Self.synchronous(database.pool) == 2)

@@ -30,7 +30,7 @@ import Testing
     /// Every notification so far as "TYPE transactionId" (those of one commit share its time).
     func told(_ fixture: StoreFixture) async throws -> Set<String> {
         Set(
-            try await fixture.store.recentNotifications(limit: 1000).map { record in
+            try await fixture.store.notifications.recent(limit: 1000).map { record in
                 "\(record.notification.event.type.rawValue) \(record.notification.transactionId ?? "none")"
             })
     }
@@ -51,10 +51,10 @@ import Testing
         _ = try await fixture.buy(StoreFixture.removeAds)
         _ = try await fixture.buy(Self.theme, account: "kenji")
         #expect(try await fixture.store.transactions(account: "kid").map(\.productId) == [Self.theme])
-        let page = try await fixture.store.history(
+        let page = try await fixture.store.serverAPI.history(
             account: "kid", filter: HistoryFilter(ownership: .familyShared), after: nil, limit: 20)
         #expect(page.transactions.map(\.transaction.id) == [copy.id])
-        let own = try await fixture.store.history(
+        let own = try await fixture.store.serverAPI.history(
             account: "kid", filter: HistoryFilter(ownership: .purchased), after: nil, limit: 20)
         #expect(own.transactions.isEmpty)
     }
@@ -73,7 +73,7 @@ import Testing
         let fixture = try family()
         let bought = try await fixture.buy(Self.yearly).transaction
         fixture.clock.advance(by: 366 * Self.day)
-        try await fixture.store.renewDue()
+        try await fixture.store.scheduler.runDue()
         let chain = try await copies(fixture, of: Self.yearly)
         #expect(
             chain.count == 2 && chain.allSatisfy { $0.originalId == chain[0].originalId },
@@ -89,7 +89,7 @@ import Testing
         #expect(try await fixture.store.entitlements(account: "kid").isEmpty)
         #expect(try await told(fixture).isSuperset(of: revoked.map { "REVOKE \($0.id)" }))
         fixture.clock.advance(by: 366 * Self.day)
-        try await fixture.store.renewDue()
+        try await fixture.store.scheduler.runDue()
         #expect(try await copies(fixture, of: Self.yearly).count == 2, "a renewal after sharing stopped is not shared")
         #expect(
             try await fixture.store.transactions(account: "alice").filter { $0.productId == Self.yearly }.count == 3)
@@ -102,7 +102,7 @@ import Testing
         let fixture = try family()
         let first = try await fixture.buy(Self.yearly).transaction
         fixture.clock.advance(by: 366 * Self.day)
-        try await fixture.store.renewDue()
+        try await fixture.store.scheduler.runDue()
         _ = try await fixture.store.perform(.refund(first.id))
         let chain = try await copies(fixture, of: Self.yearly)
         #expect(chain.count == 2)
@@ -112,7 +112,7 @@ import Testing
         #expect(try await told(fixture).contains("REVOKE \(chain[0].id)"))
         #expect(!(try await told(fixture).contains("REVOKE \(chain[1].id)")))
         fixture.clock.advance(by: 366 * Self.day)
-        try await fixture.store.renewDue()
+        try await fixture.store.scheduler.runDue()
         let renewed = try await copies(fixture, of: Self.yearly)
         #expect(renewed.count == 3 && renewed.last?.originalId == chain[0].originalId, "it renews with the purchaser's")
     }

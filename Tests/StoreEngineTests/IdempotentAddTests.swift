@@ -78,7 +78,7 @@ import Testing
         let fixture = try StoreFixture()
         let store = fixture.store
         let payment = Payment(productId: StoreFixture.gems, account: "alice")
-        guard case .reserved(let generation) = try await store.reserve(Self.request("k4")) else {
+        guard case .reserved(let generation) = try await store.idempotencyKeys.reserve(Self.request("k4")) else {
             Issue.record("k4 was not fresh")
             return
         }
@@ -96,7 +96,7 @@ import Testing
         #expect(String(decoding: stored.body, as: UTF8.self).hasPrefix("\(first.id) purchasing"))
         #expect(try await store.transactions(account: "alice").map(\.id) == [first.id])
 
-        guard case .reserved = try await store.reserve(Self.request("k5")) else {
+        guard case .reserved = try await store.idempotencyKeys.reserve(Self.request("k5")) else {
             Issue.record("k5 was not fresh")
             return
         }
@@ -121,35 +121,35 @@ import Testing
                 key: key, requestHash: "hash-1", lifetime: 3600, now: start.addingTimeInterval(minutes * 60))
         }
         for (index, key) in ["old-1", "old-2", "new-1", "new-2"].enumerated() {
-            _ = try await store.reserve(request(key, at: Double(index * 10)))
+            _ = try await store.idempotencyKeys.reserve(request(key, at: Double(index * 10)))
         }
-        #expect(try await store.purgeKeys(reservedBefore: start.addingTimeInterval(15 * 60)) == 2)
-        #expect(try await store.purgeKeys(reservedBefore: start.addingTimeInterval(15 * 60)) == 0)
-        guard case .reserved = try await store.reserve(request("old-1", at: 40)) else {
+        #expect(try await store.idempotencyKeys.purge(reservedBefore: start.addingTimeInterval(15 * 60)) == 2)
+        #expect(try await store.idempotencyKeys.purge(reservedBefore: start.addingTimeInterval(15 * 60)) == 0)
+        guard case .reserved = try await store.idempotencyKeys.reserve(request("old-1", at: 40)) else {
             Issue.record("a purged key was not fresh")
             return
         }
-        guard case .pending = try await store.reserve(request("new-1", at: 40)) else {
+        guard case .pending = try await store.idempotencyKeys.reserve(request("new-1", at: 40)) else {
             Issue.record("a kept key was forgotten")
             return
         }
         // old-1, reserved again, is now the newest row: a purge before its new time keeps it.
-        #expect(try await store.purgeKeys(reservedBefore: start.addingTimeInterval(35 * 60)) == 2)
-        guard case .pending = try await store.reserve(request("old-1", at: 41)) else {
+        #expect(try await store.idempotencyKeys.purge(reservedBefore: start.addingTimeInterval(35 * 60)) == 2)
+        guard case .pending = try await store.idempotencyKeys.reserve(request("old-1", at: 41)) else {
             Issue.record("the key reserved again was purged")
             return
         }
-        #expect(try await store.purgeKeys(reservedBefore: start.addingTimeInterval(60 * 60)) == 1)
+        #expect(try await store.idempotencyKeys.purge(reservedBefore: start.addingTimeInterval(60 * 60)) == 1)
 
         // A key reserved a moment out of order (its row after a key still in force) waits for a
         // later purge; the key in force is never deleted.
-        _ = try await store.reserve(request("late", at: 120))
-        _ = try await store.reserve(request("early", at: 100))
-        #expect(try await store.purgeKeys(reservedBefore: start.addingTimeInterval(110 * 60)) == 0)
-        guard case .pending = try await store.reserve(request("late", at: 121)) else {
+        _ = try await store.idempotencyKeys.reserve(request("late", at: 120))
+        _ = try await store.idempotencyKeys.reserve(request("early", at: 100))
+        #expect(try await store.idempotencyKeys.purge(reservedBefore: start.addingTimeInterval(110 * 60)) == 0)
+        guard case .pending = try await store.idempotencyKeys.reserve(request("late", at: 121)) else {
             Issue.record("a key in force was purged")
             return
         }
-        #expect(try await store.purgeKeys(reservedBefore: start.addingTimeInterval(130 * 60)) == 2)
+        #expect(try await store.idempotencyKeys.purge(reservedBefore: start.addingTimeInterval(130 * 60)) == 2)
     }
 }

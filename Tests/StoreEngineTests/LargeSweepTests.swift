@@ -24,13 +24,13 @@ import Testing
             _ = try await fixture.store.add(Payment(productId: StoreFixture.plusMonthly, account: account.name))
         }
         fixture.clock.advance(by: 3_601)
-        try await fixture.store.renewDue()
+        try await fixture.store.scheduler.runDue()
         let renewals = try await fixture.store.transactions(account: nil).filter {
             $0.terms?.isRenewal == true && $0.state == .purchased
         }
         #expect(renewals.count == count)
         #expect(Set(renewals.map(\.payment.account)).count == count)
-        try await fixture.store.renewDue()  // nothing more is due
+        try await fixture.store.scheduler.runDue()  // nothing more is due
         #expect(
             try await fixture.store.transactions(account: nil).filter { $0.terms?.isRenewal == true }.count == count)
     }

@@ -26,7 +26,7 @@ import Testing
                 $0.productId == StoreFixture.monthly
             }
             if let latest {
-                ends[account] = try await fixture.store.serverTransaction(id: latest.id)?.details.expiresDate
+                ends[account] = try await fixture.store.serverAPI.transaction(id: latest.id)?.details.expiresDate
             }
         }
         return ends
@@ -42,21 +42,21 @@ import Testing
         _ = try await fixture.store.perform(.refund(refunded))
         let before = try await Self.ends(fixture, ["alice", "kenji", "lena", "wei"])
 
-        let started = try await fixture.store.startMassExtension(Self.request())
+        let started = try await fixture.store.massExtensions.start(Self.request())
         guard case .started(let status) = started else {
             Issue.record("\(started)")
             return
         }
         #expect(!status.isComplete && status.succeeded == 0)
-        #expect(try await fixture.store.advanceMassExtensions(limit: 3) == 3)
+        #expect(try await fixture.store.massExtensions.advance(limit: 3) == 3)
         let midway = try #require(
-            try await fixture.store.massExtensionStatus(requestIdentifier: status.request.requestIdentifier))
+            try await fixture.store.massExtensions.status(requestIdentifier: status.request.requestIdentifier))
         #expect(!midway.isComplete && midway.succeeded == 3 && midway.failed == 0)
-        #expect(try await fixture.store.advanceMassExtensions(limit: 3) == 1)
+        #expect(try await fixture.store.massExtensions.advance(limit: 3) == 1)
         let done = try #require(
-            try await fixture.store.massExtensionStatus(requestIdentifier: status.request.requestIdentifier))
+            try await fixture.store.massExtensions.status(requestIdentifier: status.request.requestIdentifier))
         #expect(done.isComplete && done.succeeded == 4 && done.failed == 0 && done.completeDate == fixture.clock.now())
-        #expect(try await fixture.store.advanceMassExtensions(limit: 3) == 0, "nothing left to do")
+        #expect(try await fixture.store.massExtensions.advance(limit: 3) == 0, "nothing left to do")
 
         let after = try await Self.ends(fixture, ["alice", "kenji", "lena", "wei"])
         for (account, end) in before {
@@ -65,7 +65,7 @@ import Testing
         let told = try await fixture.told()
         #expect(told.filter { $0 == "RENEWAL_EXTENDED" }.count == 4)
         #expect(told.last == "RENEWAL_EXTENSION/SUMMARY", "the summary comes once, when complete")
-        let summary = try #require(try await fixture.store.recentNotifications(limit: 1).first)
+        let summary = try #require(try await fixture.store.notifications.recent(limit: 1).first)
         #expect(summary.notification.massExtension == status.request.requestIdentifier)
         #expect(summary.notification.transactionId == nil)
     }
@@ -74,8 +74,8 @@ import Testing
         let fixture = try StoreFixture.notifying()
         for account in ["alice", "kenji", "lena"] { _ = try await fixture.buy(StoreFixture.monthly, account: account) }
         let before = try await Self.ends(fixture, ["alice", "kenji", "lena"])
-        _ = try await fixture.store.startMassExtension(Self.request(storefronts: ["JPN", "DEU"]))
-        #expect(try await fixture.store.advanceMassExtensions(limit: 10) == 2)
+        _ = try await fixture.store.massExtensions.start(Self.request(storefronts: ["JPN", "DEU"]))
+        #expect(try await fixture.store.massExtensions.advance(limit: 10) == 2)
         let after = try await Self.ends(fixture, ["alice", "kenji", "lena"])
         #expect(after["alice"] == before["alice"], "alice's storefront is USA")
         #expect(after["kenji"] != before["kenji"] && after["lena"] != before["lena"])
@@ -87,24 +87,24 @@ import Testing
         let alice = try await fixture.buy(StoreFixture.monthly).transaction.id
         _ = try await fixture.buy(StoreFixture.monthly, account: "kenji")
         for request in ["one", "two"] {
-            _ = try await fixture.store.extendRenewal(
+            _ = try await fixture.store.serverAPI.extendRenewal(
                 originalTransactionId: alice, days: 1, reason: 0, requestIdentifier: request)
         }
-        _ = try await fixture.store.startMassExtension(Self.request())
-        _ = try await fixture.store.advanceMassExtensions(limit: 10)
+        _ = try await fixture.store.massExtensions.start(Self.request())
+        _ = try await fixture.store.massExtensions.advance(limit: 10)
         let status = try #require(
-            try await fixture.store.massExtensionStatus(requestIdentifier: Self.request().requestIdentifier))
+            try await fixture.store.massExtensions.status(requestIdentifier: Self.request().requestIdentifier))
         #expect(status.isComplete && status.succeeded == 1 && status.failed == 1)
         let failure = try #require(
-            try await fixture.store.recentNotifications(limit: 10).first {
+            try await fixture.store.notifications.recent(limit: 10).first {
                 $0.notification.event == NotificationEvent(.renewalExtension, .failure)
             })
         #expect(failure.notification.transactionId == alice)
 
         // kenji has one extension from it: one more mass extension is allowed, a third is not.
-        _ = try await fixture.store.startMassExtension(Self.request("1d7c9a3e-0000-4000-8000-000000000002"))
-        _ = try await fixture.store.advanceMassExtensions(limit: 10)
-        let third = try await fixture.store.extendRenewal(
+        _ = try await fixture.store.massExtensions.start(Self.request("1d7c9a3e-0000-4000-8000-000000000002"))
+        _ = try await fixture.store.massExtensions.advance(limit: 10)
+        let third = try await fixture.store.serverAPI.extendRenewal(
             originalTransactionId: try #require(try await fixture.store.transactions(account: "kenji").first?.id),
             days: 1, reason: 0, requestIdentifier: "three")
         #expect(third == .failure(.tooManyExtensions))
@@ -112,21 +112,21 @@ import Testing
 
     @Test func aRepeatedRequestStartsNothingAndAnIdentifierNamesOneRequest() async throws {
         let fixture = try StoreFixture.notifying()
-        guard case .started = try await fixture.store.startMassExtension(Self.request()) else {
+        guard case .started = try await fixture.store.massExtensions.start(Self.request()) else {
             Issue.record("not started")
             return
         }
-        guard case .repeated = try await fixture.store.startMassExtension(Self.request()) else {
+        guard case .repeated = try await fixture.store.massExtensions.start(Self.request()) else {
             Issue.record("a retry of the same request")
             return
         }
-        guard case .identifierReused(let earlier) = try await fixture.store.startMassExtension(Self.request(days: 9))
+        guard case .identifierReused(let earlier) = try await fixture.store.massExtensions.start(Self.request(days: 9))
         else {
             Issue.record("another request with the same identifier")
             return
         }
         #expect(earlier.request.days == 5)
-        #expect(try await fixture.store.massExtensions(limit: 10).count == 1)
+        #expect(try await fixture.store.massExtensions.recent(limit: 10).count == 1)
     }
 
     /// A store reopened between two batches (as after a kill) goes on where the last commit left
@@ -135,13 +135,13 @@ import Testing
         let first = try StoreFixture.notifying()
         for account in ["alice", "kenji", "lena"] { _ = try await first.buy(StoreFixture.monthly, account: account) }
         let before = try await Self.ends(first, ["alice", "kenji", "lena"])
-        _ = try await first.store.startMassExtension(Self.request())
-        #expect(try await first.store.advanceMassExtensions(limit: 2) == 2)
+        _ = try await first.store.massExtensions.start(Self.request())
+        #expect(try await first.store.massExtensions.advance(limit: 2) == 2)
 
         let reopened = try StoreFixture(directory: first.directory)
         reopened.store.outbox.setURLs([StoreFixture.notificationURL])
-        #expect(try await reopened.store.advanceMassExtensions(limit: 2) == 1)
-        #expect(try await reopened.store.advanceMassExtensions(limit: 2) == 0)
+        #expect(try await reopened.store.massExtensions.advance(limit: 2) == 1)
+        #expect(try await reopened.store.massExtensions.advance(limit: 2) == 0)
         let after = try await Self.ends(reopened, ["alice", "kenji", "lena"])
         for (account, end) in before {
             #expect(after[account] == end.addingTimeInterval(5 * Self.day), "\(account): once")

@@ -14,7 +14,7 @@ extension StoreFixture {
 
     /// Every notification written so far, oldest first, as "TYPE/SUBTYPE".
     func told() async throws -> [String] {
-        try await store.recentNotifications(limit: 1000).reversed().map { record in
+        try await store.notifications.recent(limit: 1000).reversed().map { record in
             [record.notification.event.type.rawValue, record.notification.event.subtype?.rawValue].compactMap { $0 }
                 .joined(separator: "/")
         }

@@ -2,6 +2,7 @@ import AppSide
 import Crypto
 import Foundation
 import LocalState
+import SQLiteStore
 import StoreCore
 import StoreEngine
 import StoreKitModel
@@ -38,7 +39,9 @@ import Testing
     }
 
     static func open(_ directory: URL, clock: ManualClock) throws -> SimulatedStore {
-        try SimulatedStore(catalog: try catalog(), state: StateDirectory(url: directory), clock: clock)
+        try SimulatedStore(
+            catalog: try catalog(),
+            database: StoreDatabase(storage: SQLiteStorage.store(in: StateDirectory(url: directory))), clock: clock)
     }
 
     func buy(_ store: SimulatedStore, offer: PaymentOffer?, order: String = UUID().uuidString.lowercased())
@@ -141,7 +144,9 @@ import Testing
                 id: "com.example.storefront.premium.freemonth"))
         #expect(offer.customCodeLimits == ["STOREFRONT2026": 1])
         let store = try SimulatedStore(
-            catalog: catalog, state: StateDirectory(url: scratchDirectory("limit")), clock: ManualClock())
+            catalog: catalog,
+            database: StoreDatabase(storage: SQLiteStorage.store(in: StateDirectory(url: scratchDirectory("limit")))),
+            clock: ManualClock())
         func redeem(_ account: String) async throws -> Transaction {
             let updates = await store.updates()
             let started = try await store.add(
@@ -181,7 +186,9 @@ extension OfferEligibilityStoreTests {
         let parsed = try P256.Signing.PrivateKey(pemRepresentation: key.privateKeyPEM)
         #expect(parsed.derRepresentation.base64EncodedString() == der)
         let store = try SimulatedStore(
-            catalog: catalog, state: StateDirectory(url: scratchDirectory("keyed")), clock: ManualClock())
+            catalog: catalog,
+            database: StoreDatabase(storage: SQLiteStorage.store(in: StateDirectory(url: scratchDirectory("keyed")))),
+            clock: ManualClock())
         #expect(try await store.offersKey() == key)
     }
 }

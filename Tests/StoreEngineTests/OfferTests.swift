@@ -1,6 +1,7 @@
 import AppSide
 import Foundation
 import LocalState
+import SQLiteStore
 import StoreCore
 import StoreEngine
 import StoreKitModel
@@ -54,7 +55,7 @@ import Testing
                     period: SubscriptionPeriod(value: 1, unit: .month)))
         #expect(bought.transaction.terms?.price == Decimal(string: "2.50"))
         fixture.clock.advance(by: 7)
-        try await fixture.store.renewDue()
+        try await fixture.store.scheduler.runDue()
         let first = try #require(try await fixture.store.transactions(account: "alice").last)
         #expect(bought.transaction.originalId == first.id, "a resubscription continues the subscription")
         let chain = try await fixture.store.transactions(account: "alice").filter {
@@ -118,7 +119,9 @@ import Testing
             settings: base.settings)
         let clock = ManualClock()
         let store = try SimulatedStore(
-            catalog: catalog, state: StateDirectory(url: scratchDirectory("offer-price")), clock: clock)
+            catalog: catalog,
+            database: StoreDatabase(
+                storage: SQLiteStorage.store(in: StateDirectory(url: scratchDirectory("offer-price")))), clock: clock)
         let updates = await store.updates()
         _ = try await store.add(Payment(productId: StoreFixture.monthly, account: "alice"))
         let discount = try PromotionalOfferSigner.sign(
@@ -184,7 +187,7 @@ import Testing
         #expect(inForce.transactionId == trial.transaction.id)
         #expect(inForce.expiresDate == expiry, "the period in force was cut short")
         fixture.clock.advance(by: expiry.timeIntervalSince(fixture.clock.now()) + 6.5)  // four renewals
-        try await fixture.store.renewDue()
+        try await fixture.store.scheduler.runDue()
         let renewals = try await fixture.store.transactions(account: "alice").filter {
             $0.originalId == trial.transaction.id && $0.id != trial.transaction.id && $0.state == .purchased
         }

@@ -13,14 +13,14 @@ import Testing
     func paying(_ fixture: StoreFixture) async throws -> Transaction {
         let trial = try await fixture.buy(StoreFixture.monthly).transaction
         fixture.clock.advance(by: try #require(trial.terms?.expirationDate).timeIntervalSince(fixture.clock.now()) + 1)
-        try await fixture.store.renewDue()
+        try await fixture.store.scheduler.runDue()
         return try #require(try await fixture.store.transactions(account: "alice").first)
     }
 
     func renewOnce(_ fixture: StoreFixture, after period: Transaction) async throws -> Transaction? {
         let expiry = try #require(period.terms?.expirationDate)
         fixture.clock.advance(by: expiry.timeIntervalSince(fixture.clock.now()) + 1)
-        try await fixture.store.renewDue()
+        try await fixture.store.scheduler.runDue()
         return try await fixture.store.transactions(account: "alice").first { $0.purchaseDate == expiry }
     }
 
@@ -48,7 +48,7 @@ import Testing
         let renewal = try #require(try await fixture.store.entitlements(account: "alice").first?.renewal)
         #expect(renewal.priceIncreaseStatus == .agreed)
         #expect(renewal.renewalPrice == Decimal(string: "5.49"), "a tenth more, rounded up to the cent")
-        let told = try #require(try await fixture.store.recentNotifications(limit: 1).first)
+        let told = try #require(try await fixture.store.notifications.recent(limit: 1).first)
         #expect(told.notification.event == NotificationEvent(.priceIncrease, .accepted))
         #expect(try await renewOnce(fixture, after: period)?.terms?.price == Decimal(string: "5.49"))
     }

@@ -69,10 +69,10 @@ import Testing
         let receipt = try await first.buy(StoreFixture.removeAds).receipt
         let reopened = try StoreFixture(directory: directory)
         #expect(try open(reopened, receipt).inApp.count == 1)
-        let key = try await first.store.transactionSigningKey(create: { Data() })
-        #expect(try await reopened.store.transactionSigningKey(create: { Data() }) == key)
+        let key = try await first.store.signing.transactionSigningKey(create: { Data() })
+        #expect(try await reopened.store.signing.transactionSigningKey(create: { Data() }) == key)
         #expect(!key.isEmpty)
-        #expect(try await reopened.store.signingChain(create: { [] }).count == 3)
+        #expect(try await reopened.store.signing.signingChain(create: { [] }).count == 3)
     }
 
     @Test func anotherStoresReceiptIsNotAuthentic() async throws {

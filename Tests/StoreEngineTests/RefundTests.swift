@@ -26,7 +26,7 @@ import Testing
         // Revoked, so no longer in force, though its expiry is ahead.
         #expect(try await fixture.store.entitlements(account: "alice").isEmpty)
         let status = try #require(
-            try await fixture.store.subscriptionStatus(originalTransactionId: refunded.originalId))
+            try await fixture.store.serverAPI.subscriptionStatus(originalTransactionId: refunded.originalId))
         #expect(status.status == .revoked)
         #expect(status.renewal.willAutoRenew == false)
         await #expect(throws: StoreFailure.self) {
@@ -40,13 +40,13 @@ import Testing
 
         // Its old expiry passing neither renews nor expires the refunded subscription again.
         fixture.clock.advance(by: expiry.timeIntervalSince(fixture.clock.now()) + 1)
-        try await fixture.store.renewDue()
-        try await fixture.store.sweepTimedEvents()
+        try await fixture.store.scheduler.runDue()
+        try await fixture.store.scheduler.runDue()
         let chain = try await fixture.store.transactions(account: "alice").filter {
             $0.originalId == refunded.originalId
         }
         #expect(chain.map(\.id) == [again.transaction.id, refunded.id], "nothing renewed the refunded period")
-        let told = try await fixture.store.recentNotifications(limit: 100).map(\.notification)
+        let told = try await fixture.store.notifications.recent(limit: 100).map(\.notification)
         #expect(told.map(\.event.type) == [.subscribed, .refund, .subscribed])
     }
 
@@ -67,7 +67,7 @@ import Testing
         let trial = try await fixture.buy(StoreFixture.monthly, account: account)
         fixture.clock.advance(
             by: try #require(trial.transaction.terms?.expirationDate).timeIntervalSince(fixture.clock.now()) + 1)
-        try await fixture.store.renewDue()
+        try await fixture.store.scheduler.runDue()
         let paid = try #require(try await fixture.store.transactions(account: account).first)
         #expect(paid.terms?.price == Decimal(string: "1.5"))
         #expect(paid.terms?.currency == "KWD")

@@ -20,26 +20,26 @@ import Testing
         let message = UUID()
         let png = Data([0x89, 0x50])
         #expect(
-            (try? await first.store.uploadRetentionImage(
+            (try? await first.store.retention.uploadImage(
                 RetentionImage(id: image, state: .approved, size: .fullSize), png: png
             ).get()) != nil)
-        #expect((try? await first.store.uploadRetentionMessage(Self.message(message, image: image)).get()) != nil)
+        #expect((try? await first.store.retention.uploadMessage(Self.message(message, image: image)).get()) != nil)
         #expect(
-            (try? await first.store.setDefaultRetentionMessage(
+            (try? await first.store.retention.setDefaultMessage(
                 productId: StoreFixture.monthly, locale: "en-US", messageId: message
             ).get()) != nil)
-        try await first.store.setRetentionRealtimeURL("http://127.0.0.1:9/retention")
+        try await first.store.retention.setRealtimeURL("http://127.0.0.1:9/retention")
 
         let reopened = try StoreFixture(directory: first.directory)
-        #expect(try await reopened.store.retentionMessages() == [Self.message(message, image: image)])
+        #expect(try await reopened.store.retention.messages() == [Self.message(message, image: image)])
         #expect(
-            try await reopened.store.retentionImages() == [
+            try await reopened.store.retention.images() == [
                 RetentionImage(id: image, state: .approved, size: .fullSize)
             ])
         #expect(
-            try await reopened.store.defaultRetentionMessage(productId: StoreFixture.monthly, locale: "en-US")
+            try await reopened.store.retention.defaultMessage(productId: StoreFixture.monthly, locale: "en-US")
                 == message)
-        #expect(try await reopened.store.retentionRealtimeURL() == "http://127.0.0.1:9/retention")
+        #expect(try await reopened.store.retention.realtimeURL() == "http://127.0.0.1:9/retention")
     }
 
     /// The refusal, nil for success.
@@ -54,19 +54,19 @@ import Testing
         let message = UUID()
         let full = RetentionImage(id: image, state: .approved, size: .fullSize)
         #expect(
-            Self.refusal(try await store.uploadRetentionMessage(Self.message(message, image: image)))
+            Self.refusal(try await store.retention.uploadMessage(Self.message(message, image: image)))
                 == .imageNotFound(image))
-        _ = try await store.uploadRetentionImage(full, png: Data())
-        #expect(Self.refusal(try await store.uploadRetentionImage(full, png: Data())) == .alreadyExists)
+        _ = try await store.retention.uploadImage(full, png: Data())
+        #expect(Self.refusal(try await store.retention.uploadImage(full, png: Data())) == .alreadyExists)
         let another = RetentionImage(id: UUID(), state: .approved, size: .fullSize)
-        #expect(Self.refusal(try await store.uploadRetentionImage(another, png: Data(), limit: 1)) == .limitReached)
-        _ = try await store.uploadRetentionMessage(Self.message(message, image: image))
-        #expect(Self.refusal(try await store.deleteRetentionImage(image)) == .imageInUse)
-        _ = try await store.setDefaultRetentionMessage(
+        #expect(Self.refusal(try await store.retention.uploadImage(another, png: Data(), limit: 1)) == .limitReached)
+        _ = try await store.retention.uploadMessage(Self.message(message, image: image))
+        #expect(Self.refusal(try await store.retention.deleteImage(image)) == .imageInUse)
+        _ = try await store.retention.setDefaultMessage(
             productId: StoreFixture.monthly, locale: "en-US", messageId: message)
-        #expect(try await store.deleteRetentionMessage(message))
-        #expect(try await store.defaultRetentionMessage(productId: StoreFixture.monthly, locale: "en-US") == nil)
-        #expect(Self.refusal(try await store.deleteRetentionImage(image)) == nil)
-        #expect(Self.refusal(try await store.deleteRetentionImage(image)) == .notFound)
+        #expect(try await store.retention.deleteMessage(message))
+        #expect(try await store.retention.defaultMessage(productId: StoreFixture.monthly, locale: "en-US") == nil)
+        #expect(Self.refusal(try await store.retention.deleteImage(image)) == nil)
+        #expect(Self.refusal(try await store.retention.deleteImage(image)) == .notFound)
     }
 }

@@ -16,7 +16,7 @@ import Testing
         let fixture = try StoreFixture()
         _ = try await fixture.buy(StoreFixture.monthly)
         #expect(try await fixture.told().isEmpty)
-        #expect(try await fixture.store.requestTestNotification() == nil)
+        #expect(try await fixture.store.notifications.requestTest() == nil)
     }
 
     /// ONE_TIME_CHARGE is a sandbox notification at Apple; every other type is sent everywhere.
@@ -42,7 +42,7 @@ import Testing
                 "ONE_TIME_CHARGE", "ONE_TIME_CHARGE", "SUBSCRIBED/INITIAL_BUY", "DID_CHANGE_RENEWAL_PREF/UPGRADE",
                 "DID_CHANGE_RENEWAL_PREF/DOWNGRADE",
             ])
-        let downgrade = try #require(try await fixture.store.recentNotifications(limit: 1).first)
+        let downgrade = try #require(try await fixture.store.notifications.recent(limit: 1).first)
         let plus = try #require(
             try await fixture.store.transactions(account: "alice").first { $0.productId == StoreFixture.plusMonthly })
         #expect(
@@ -55,16 +55,16 @@ import Testing
         let fixture = try StoreFixture.notifying()
         let id = try await fixture.buy(StoreFixture.monthly).transaction.id
         fixture.clock.advance(by: 8 * Self.day)
-        try await fixture.store.renewDue()
+        try await fixture.store.scheduler.runDue()
         _ = try await fixture.store.perform(.priceIncrease(id, .request))
         _ = try await fixture.store.perform(.priceIncrease(id, .consent))
         _ = try await fixture.store.perform(.setAutoRenew(id, false))
         _ = try await fixture.store.perform(.setAutoRenew(id, true))
         _ = try await fixture.store.perform(.setAutoRenew(id, false))
-        try await fixture.store.sweepTimedEvents()
+        try await fixture.store.scheduler.runDue()
         fixture.clock.advance(by: 31 * Self.day)
-        try await fixture.store.sweepTimedEvents()
-        try await fixture.store.sweepTimedEvents()
+        try await fixture.store.scheduler.runDue()
+        try await fixture.store.scheduler.runDue()
         #expect(
             try await fixture.told() == [
                 "SUBSCRIBED/INITIAL_BUY", "DID_RENEW", "PRICE_INCREASE/PENDING", "PRICE_INCREASE/ACCEPTED",
@@ -82,11 +82,11 @@ import Testing
             $0.gracePeriod = true
         }
         let id = try await fixture.buy(StoreFixture.monthly).transaction.id
-        try await fixture.store.sweepTimedEvents()
+        try await fixture.store.scheduler.runDue()
         fixture.clock.advance(by: 8 * Self.day)
-        try await fixture.store.renewDue()
+        try await fixture.store.scheduler.runDue()
         fixture.clock.advance(by: 17 * Self.day)
-        try await fixture.store.sweepTimedEvents()
+        try await fixture.store.scheduler.runDue()
         _ = try await fixture.store.perform(.resolveIssue(id))
         let recovered = try #require(try await fixture.store.transactions(account: "alice").first)
         _ = try await fixture.store.perform(.refund(recovered.id))
@@ -101,12 +101,12 @@ import Testing
         let fixture = try StoreFixture.notifying()
         try await fixture.setControls { $0.billingIssues = true }
         _ = try await fixture.buy(StoreFixture.monthly)
-        try await fixture.store.sweepTimedEvents()
+        try await fixture.store.scheduler.runDue()
         fixture.clock.advance(by: 8 * Self.day)
-        try await fixture.store.renewDue()
+        try await fixture.store.scheduler.runDue()
         fixture.clock.advance(by: 61 * Self.day)
-        try await fixture.store.renewDue()
-        try await fixture.store.sweepTimedEvents()
+        try await fixture.store.scheduler.runDue()
+        try await fixture.store.scheduler.runDue()
         #expect(try await fixture.told() == ["SUBSCRIBED/INITIAL_BUY", "DID_FAIL_TO_RENEW", "EXPIRED/BILLING_RETRY"])
     }
 
@@ -116,14 +116,18 @@ import Testing
         var waits: [TimeInterval] = []
         for _ in 0..<6 {
             let due = try #require(
-                try await fixture.store.dueDeliveries(at: fixture.clock.now(), urls: [Self.url], limit: 10).first)
-            try await fixture.store.recordAttempts([
+                try await fixture.store.notifications.dueDeliveries(
+                    at: fixture.clock.now(), urls: [Self.url], limit: 10
+                ).first)
+            try await fixture.store.notifications.recordAttempts([
                 (
                     SendAttempt(
                         url: due.url, date: fixture.clock.now(), result: .timedOut, httpStatus: nil, detail: nil), due
                 )
             ])
-            guard let next = try await fixture.store.nextDeliveryDue(after: fixture.clock.now()) else { break }
+            guard let next = try await fixture.store.notifications.nextDeliveryDue(after: fixture.clock.now()) else {
+                break
+            }
             waits.append(next.timeIntervalSince(fixture.clock.now()))
             fixture.clock.advance(by: next.timeIntervalSince(fixture.clock.now()))
         }
@@ -131,9 +135,10 @@ import Testing
             waits.map { ($0 / 3600).rounded() } == [1, 12, 24, 48, 72], "five retries, 1, 12, 24, 48 and 72 hours apart"
         )
         #expect(
-            try await fixture.store.nextDeliveryDue(after: fixture.clock.now()) == nil, "given up after the fifth retry"
+            try await fixture.store.notifications.nextDeliveryDue(after: fixture.clock.now()) == nil,
+            "given up after the fifth retry"
         )
-        let record = try #require(try await fixture.store.recentNotifications(limit: 1).first)
+        let record = try #require(try await fixture.store.notifications.recent(limit: 1).first)
         #expect(record.attempts.count == 6)
         #expect(record.pending.isEmpty)
     }
@@ -143,28 +148,32 @@ import Testing
         try await fixture.setControls { $0.timeRate = .oneRenewalEvery2Seconds }
         _ = try await fixture.buy(StoreFixture.gems)
         _ = try await fixture.buy(StoreFixture.gems)
-        let due = try await fixture.store.dueDeliveries(at: fixture.clock.now(), urls: [Self.url], limit: 10)
+        let due = try await fixture.store.notifications.dueDeliveries(
+            at: fixture.clock.now(), urls: [Self.url], limit: 10)
         #expect(due.count == 2)
-        try await fixture.store.recordAttempts([
+        try await fixture.store.notifications.recordAttempts([
             (
                 SendAttempt(url: Self.url, date: fixture.clock.now(), result: .success, httpStatus: 200, detail: nil),
                 due[0]
             )
         ])
-        try await fixture.store.recordAttempts([
+        try await fixture.store.notifications.recordAttempts([
             (
                 SendAttempt(
                     url: Self.url, date: fixture.clock.now(), result: .unsuccessfulHTTPResponseCode, httpStatus: 500,
                     detail: "HTTP 500"), due[1]
             )
         ])
-        let next = try #require(try await fixture.store.nextDeliveryDue(after: fixture.clock.now()))
+        let next = try #require(try await fixture.store.notifications.nextDeliveryDue(after: fixture.clock.now()))
         #expect(
             abs(next.timeIntervalSince(fixture.clock.now()) - 2.0 / 720) < 0.001, "an hour under 2 s a month is 2/720 s"
         )
-        #expect(try await fixture.store.dueDeliveries(at: fixture.clock.now(), urls: [Self.url], limit: 10).isEmpty)
-        #expect(try await fixture.store.sendPendingNotificationsNow() == 1)
-        let again = try await fixture.store.dueDeliveries(at: fixture.clock.now(), urls: [Self.url], limit: 10)
+        #expect(
+            try await fixture.store.notifications.dueDeliveries(at: fixture.clock.now(), urls: [Self.url], limit: 10)
+                .isEmpty)
+        #expect(try await fixture.store.notifications.sendPendingNow() == 1)
+        let again = try await fixture.store.notifications.dueDeliveries(
+            at: fixture.clock.now(), urls: [Self.url], limit: 10)
         #expect(again.map(\.notification.uuid) == [due[1].notification.uuid], "the same notification, the same UUID")
         #expect(again.first?.attempts == 1)
     }
@@ -173,34 +182,35 @@ import Testing
         let fixture = try StoreFixture.notifying()
         _ = try await fixture.buy(StoreFixture.gems)
         let uuid = try #require(
-            try await fixture.store.dueDeliveries(at: fixture.clock.now(), urls: [Self.url], limit: 1).first?
+            try await fixture.store.notifications.dueDeliveries(at: fixture.clock.now(), urls: [Self.url], limit: 1)
+                .first?
                 .notification.uuid)
-        #expect(try await fixture.store.keepSignedPayloads([uuid: "first"]) == [uuid: "first"])
-        #expect(try await fixture.store.keepSignedPayloads([uuid: "second"]) == [uuid: "first"])
-        #expect(try await fixture.store.notificationRecord(uuid)?.notification.signedPayload == "first")
+        #expect(try await fixture.store.notifications.keepSignedPayloads([uuid: "first"]) == [uuid: "first"])
+        #expect(try await fixture.store.notifications.keepSignedPayloads([uuid: "second"]) == [uuid: "first"])
+        #expect(try await fixture.store.notifications.record(uuid)?.notification.signedPayload == "first")
     }
 
     @Test func historyFiltersAndPages() async throws {
         let fixture = try StoreFixture.notifying()
         for _ in 0..<5 { _ = try await fixture.buy(StoreFixture.gems) }
         _ = try await fixture.buy(StoreFixture.gems, account: "kenji")
-        _ = try await fixture.store.requestTestNotification()
+        _ = try await fixture.store.notifications.requestTest()
         let now = fixture.clock.now()
         var filter = NotificationFilter(startDate: now.addingTimeInterval(-60), endDate: now.addingTimeInterval(60))
-        let first = try await fixture.store.notificationHistory(filter, after: nil, limit: 4)
+        let first = try await fixture.store.notifications.history(filter, after: nil, limit: 4)
         #expect(first.records.count == 4 && first.hasMore)
-        let rest = try await fixture.store.notificationHistory(
+        let rest = try await fixture.store.notifications.history(
             filter, after: first.records.last?.notification.sequence, limit: 4)
         #expect(rest.records.count == 3 && !rest.hasMore)
         filter.account = "kenji"
-        #expect(try await fixture.store.notificationHistory(filter, after: nil, limit: 20).records.count == 1)
+        #expect(try await fixture.store.notifications.history(filter, after: nil, limit: 20).records.count == 1)
         filter.account = nil
         filter.type = .test
-        #expect(try await fixture.store.notificationHistory(filter, after: nil, limit: 20).records.count == 1)
+        #expect(try await fixture.store.notifications.history(filter, after: nil, limit: 20).records.count == 1)
         filter.type = nil
         filter.onlyFailures = true
         #expect(
-            try await fixture.store.notificationHistory(filter, after: nil, limit: 20).records.count == 7,
+            try await fixture.store.notifications.history(filter, after: nil, limit: 20).records.count == 7,
             "none delivered yet")
     }
 
@@ -229,11 +239,11 @@ import Testing
         let fixture = try StoreFixture.notifying()
         try await fixture.setControls { $0.billingIssues = true }
         let id = try await fixture.buy(StoreFixture.monthly).transaction.id
-        try await fixture.store.sweepTimedEvents()
+        try await fixture.store.scheduler.runDue()
         fixture.clock.advance(by: 8 * Self.day)
-        try await fixture.store.renewDue()
+        try await fixture.store.scheduler.runDue()
         _ = try await fixture.store.perform(.setAutoRenew(id, false))
-        try await fixture.store.sweepTimedEvents()
+        try await fixture.store.scheduler.runDue()
         #expect(
             try await fixture.told() == [
                 "SUBSCRIBED/INITIAL_BUY", "DID_FAIL_TO_RENEW", "DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED",
@@ -247,7 +257,7 @@ import Testing
         for _ in 0..<10 { _ = try await fixture.buy(StoreFixture.gems) }
         fixture.store.outbox.setURLs(["http://127.0.0.1:9/hangs", "http://127.0.0.1:9/works"])
         _ = try await fixture.buy(StoreFixture.gems)
-        let due = try await fixture.store.dueDeliveries(
+        let due = try await fixture.store.notifications.dueDeliveries(
             at: fixture.clock.now(), urls: fixture.store.outbox.urls, limit: 4)
         #expect(due.filter { $0.url.hasSuffix("hangs") }.count == 4)
         #expect(

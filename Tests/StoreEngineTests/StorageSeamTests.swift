@@ -25,13 +25,13 @@ import Testing
             ])
     }
 
-    @Test func aRowReadsItsColumnsByPositionAndByName() {
+    @Test func aRowReadsItsColumnsByPositionAndByName() throws {
         let row = SQLRow(
             columns: SQLColumns(["id", "Price", "expires"]), values: [.text("7"), .real(1.5), .null])
-        #expect(row[0] as String == "7")
-        #expect(row["price"] as Double == 1.5)
-        #expect((row["expires"] as Double?) == nil)
-        #expect((row["missing"] as String?) == nil)
+        #expect(try row[0] as String == "7")
+        #expect(try row["price"] as Double == 1.5)
+        #expect((try row["expires"] as Double?) == nil)
+        #expect((try row["missing"] as String?) == nil)
         #expect(Bool(sqlValue: .integer(1)) == true)
         #expect(Int(sqlValue: .real(3)) == 3)
         #expect(Int(sqlValue: .real(3.5)) == nil)

@@ -46,7 +46,7 @@ import Testing
         try await fixture.setControls { $0.billingIssues = true }
         let id = try await fixture.buy(StoreFixture.monthly).transaction.id
         fixture.clock.advance(by: 8 * 86_400)
-        try await fixture.store.renewDue()
+        try await fixture.store.scheduler.runDue()
         _ = try await fixture.store.perform(.setAutoRenew(id, false))
         let ended = try #require(try await fixture.store.entitlements(account: "alice").first)
         #expect(ended.renewal?.isInBillingRetry == false)

@@ -53,7 +53,7 @@ import Testing
                     period: SubscriptionPeriod(value: 1, unit: .week)))
         #expect(trialTerms.expirationDate == start.addingTimeInterval(7 * Self.day))
         fixture.clock.advance(by: 7 * Self.day + 1)
-        try await fixture.store.renewDue()
+        try await fixture.store.scheduler.runDue()
         let renewal = try #require(try await fixture.store.transactions(account: "alice").first)
         #expect(renewal.originalId == trial.transaction.id)
         #expect(
@@ -86,7 +86,7 @@ import Testing
         let first = try await fixture.buy(StoreFixture.plusMonthly)
         #expect(try terms(first).offer?.paymentMode == .payAsYouGo)
         fixture.clock.advance(by: 7)  // three more periods of 2 s have passed
-        try await fixture.store.renewDue()
+        try await fixture.store.scheduler.runDue()
         let chain = try await fixture.store.transactions(account: "alice").filter {
             $0.originalId == first.transaction.id
         }.reversed()
@@ -103,14 +103,14 @@ import Testing
         var seen: [(Decimal?, OfferType?)] = []
         for _ in 0..<4 {
             let status = try #require(
-                try await fixture.store.subscriptionStatus(originalTransactionId: first.transaction.id))
+                try await fixture.store.serverAPI.subscriptionStatus(originalTransactionId: first.transaction.id))
             let app = try await fixture.store.entitlements(account: "alice").first {
                 $0.productId == StoreFixture.plusMonthly
             }
             #expect(app?.renewal?.renewalOffer == status.renewalOffer)
             seen.append((status.renewalPrice, status.renewalOffer?.type))
             fixture.clock.advance(by: 2)
-            try await fixture.store.renewDue()
+            try await fixture.store.scheduler.runDue()
         }
         #expect(seen.map(\.0) == ["1.99", "1.99", "9.99", "9.99"].map { Decimal(string: $0) })
         #expect(seen.map(\.1) == [.introductory, .introductory, nil, nil])
@@ -135,7 +135,7 @@ import Testing
         #expect(again.transaction.originalId == first.transaction.id)
         #expect(try terms(again).expirationDate == (try terms(first)).expirationDate)
         fixture.clock.advance(by: 2)
-        try await fixture.store.renewDue()
+        try await fixture.store.scheduler.runDue()
         let renewals = try await fixture.store.transactions(account: "alice").filter {
             $0.purchaseDate > again.transaction.purchaseDate
         }

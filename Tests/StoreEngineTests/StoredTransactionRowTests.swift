@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import LocalState
+import SQLiteStore
 import StoreCore
 import StoreKitModel
 import TestSupport
@@ -43,7 +44,8 @@ import Testing
     }
 
     @Test func everyFieldComesBackAsWritten() throws {
-        let database = try StoreDatabase(state: StateDirectory(url: scratchDirectory("stored-row")))
+        let database = try StoreDatabase(
+            storage: SQLiteStorage.store(in: StateDirectory(url: scratchDirectory("stored-row"))))
         let original = Self.original
         var renewal = Self.sample(id: "2000000000000002")
         renewal.offer = TransactionOffer(

@@ -13,7 +13,7 @@ import Testing
         try await fixture.setControls { $0.timeRate = .oneRenewalEvery2Seconds }
         let first = try await fixture.buy(StoreFixture.monthly)
         fixture.clock.advance(by: 5)  // two full periods of 2 s have passed
-        try await fixture.store.renewDue()
+        try await fixture.store.scheduler.runDue()
         let chain = try await fixture.store.transactions(account: "alice").filter {
             $0.originalId == first.transaction.id
         }
@@ -28,7 +28,7 @@ import Testing
         let first = try await fixture.buy(StoreFixture.monthly)
         _ = try await fixture.store.perform(.expireSubscription(first.transaction.id))
         fixture.clock.advance(by: 10)
-        try await fixture.store.renewDue()
+        try await fixture.store.scheduler.runDue()
         #expect(try await fixture.store.transactions(account: "alice").count == 1)
     }
 

@@ -31,7 +31,7 @@ import Testing
         let trial = try await fixture.buy(StoreFixture.monthly)
         fixture.clock.advance(
             by: try #require(trial.transaction.terms?.expirationDate).timeIntervalSince(fixture.clock.now()) + 1)
-        try await fixture.store.renewDue()
+        try await fixture.store.scheduler.runDue()
         let paid = try #require(try await fixture.store.transactions(account: "alice").first)
         #expect(paid.terms?.price == Decimal(string: "4.99"))
         fixture.clock.advance(by: 15.5 * Self.day - 1)  // half the month from 22 January, 31 days
@@ -81,7 +81,7 @@ import Testing
         #expect(inForce.first?.renewal?.autoRenewProductId == StoreFixture.monthly)
 
         fixture.clock.advance(by: expiry.timeIntervalSince(fixture.clock.now()) + 1)
-        try await fixture.store.renewDue()
+        try await fixture.store.scheduler.runDue()
         let renewal = try #require(try await fixture.store.transactions(account: "alice").first)
         #expect(renewal.productId == StoreFixture.monthly)
         #expect(renewal.originalId == plus.transaction.id, "the chain continues in the new plan")

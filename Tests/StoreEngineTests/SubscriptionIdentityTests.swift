@@ -21,7 +21,7 @@ import Testing
         let downgrade = try await fixture.buy(StoreFixture.monthly).transaction
         #expect([upgrade.originalId, downgrade.originalId] == [first.id, first.id])
         #expect(downgrade.state == .restored, "a downgrade starts nothing now")
-        let statuses = try await fixture.store.subscriptionStatuses(account: "alice")
+        let statuses = try await fixture.store.serverAPI.subscriptionStatuses(account: "alice")
         #expect(statuses.map(\.originalTransactionId) == [first.id], "one subscription in the group")
         #expect(statuses.first?.status == .active)
         #expect(statuses.first?.latest.transaction.id == upgrade.id)
@@ -32,7 +32,7 @@ import Testing
         #expect(upgraded.terms?.expirationDate == first.terms?.expirationDate, "its expiry never changes")
         let wallet = try await fixture.store.entitlements(account: "alice")
         #expect(wallet.map(\.transactionId) == [upgrade.id], "one entry per group: the plan in force")
-        let changes = try await fixture.store.recentNotifications(limit: 2)
+        let changes = try await fixture.store.notifications.recent(limit: 2)
         #expect(
             changes.map(\.notification.transactionId) == [upgrade.id, upgrade.id], "both tell of the plan in force")
     }
@@ -45,7 +45,7 @@ import Testing
         let again = try await fixture.buy(StoreFixture.plusMonthly).transaction
         #expect(again.state == .purchased)
         #expect(again.originalId == first.id)
-        #expect(try await fixture.store.subscriptionStatuses(account: "alice").count == 1)
+        #expect(try await fixture.store.serverAPI.subscriptionStatuses(account: "alice").count == 1)
     }
 
     /// Renewal info names the win-back offers the customer may take, by the one eligibility rule:
@@ -53,10 +53,12 @@ import Testing
     @Test func aLapsedSubscriptionsRenewalInfoNamesItsWinBackOffers() async throws {
         let fixture = try StoreFixture()
         let first = try await fixture.buy(StoreFixture.monthly).transaction
-        #expect(try await fixture.store.subscriptionStatuses(account: "alice").first?.eligibleWinBackOfferIds == nil)
+        #expect(
+            try await fixture.store.serverAPI.subscriptionStatuses(account: "alice").first?.eligibleWinBackOfferIds
+                == nil)
         _ = try await fixture.store.perform(.expireSubscription(first.id))
         fixture.clock.advance(by: 60)
-        let lapsed = try #require(try await fixture.store.subscriptionStatuses(account: "alice").first)
+        let lapsed = try #require(try await fixture.store.serverAPI.subscriptionStatuses(account: "alice").first)
         #expect(lapsed.status == .expired)
         #expect(lapsed.eligibleWinBackOfferIds == ["com.example.storefront.premium.comeback"])
     }
@@ -88,7 +90,7 @@ import Testing
         let again = try await fixture.buy(StoreFixture.removeAds).transaction
         #expect(again.state == .restored)
         #expect(again.originalId == paid.id)
-        let history = try await fixture.store.history(
+        let history = try await fixture.store.serverAPI.history(
             account: "alice", filter: HistoryFilter(), after: nil, limit: 10)
         #expect(history.transactions.map(\.transaction.id) == [paid.id], "the App Store has one purchase")
         let refunded = try await fixture.store.perform(.refund(again.id))
@@ -104,7 +106,7 @@ import Testing
         }
         let first = try await fixture.buy(StoreFixture.monthly).transaction
         let renewalDate = try #require(first.terms?.expirationDate)
-        fixture.clock.advance(by: renewalDate.timeIntervalSince(fixture.clock.now()) + 5 * 86_400)
+        try await fixture.pass(renewalDate.timeIntervalSince(fixture.clock.now()) + 5 * 86_400)
         let retrying = try #require(try await fixture.store.entitlements(account: "alice").first)
         #expect(retrying.renewal?.isInBillingRetry == true)
         #expect(retrying.renewal?.expirationReason == .billingError, "Apple reports intent 2 while retrying")

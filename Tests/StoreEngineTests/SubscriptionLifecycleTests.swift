@@ -29,7 +29,7 @@ import Testing
         try await fixture.setControls { $0.billingIssues = true }
         let id = try await subscribed(fixture)
         fixture.clock.advance(by: 8 * Self.day)
-        try await fixture.store.renewDue()
+        try await fixture.store.scheduler.runDue()
         #expect(try await renewals(fixture).count == 1, "a renewal that could not bill made a transaction")
         let retrying = try await subscription(fixture)
         #expect(retrying.renewal?.isInBillingRetry == true)
@@ -56,14 +56,14 @@ import Testing
         }
         let start = fixture.clock.now()
         _ = try await subscribed(fixture)
-        fixture.clock.advance(by: 8 * Self.day)
+        try await fixture.pass(8 * Self.day)
         let grace = try await subscription(fixture)
         #expect(grace.renewal?.gracePeriodExpirationDate == start.addingTimeInterval(23 * Self.day))
         #expect(grace.isActive(at: fixture.clock.now()), "access is kept in the grace period")
-        fixture.clock.advance(by: 16 * Self.day)
+        try await fixture.pass(16 * Self.day)
         #expect(!(try await subscription(fixture)).isActive(at: fixture.clock.now()))
         #expect(try await subscription(fixture).renewal?.isInBillingRetry == true)
-        fixture.clock.advance(by: 60 * Self.day)
+        try await fixture.pass(60 * Self.day)
         let ended = try await subscription(fixture)
         #expect(ended.renewal?.isInBillingRetry == false)
         #expect(ended.renewal?.expirationReason == .billingError)
@@ -78,7 +78,7 @@ import Testing
         #expect(try await subscription(fixture).renewal?.willAutoRenew == false)
         #expect(try await subscription(fixture).isActive(at: fixture.clock.now()))
         fixture.clock.advance(by: 8 * Self.day)
-        try await fixture.store.renewDue()
+        try await fixture.store.scheduler.runDue()
         #expect(try await renewals(fixture).count == 1)
         #expect(try await subscription(fixture).renewal?.expirationReason == .autoRenewDisabled)
         let error = await #expect(throws: StoreFailure.self) {
@@ -93,7 +93,7 @@ import Testing
         _ = try await fixture.store.perform(.setAutoRenew(id, false))
         _ = try await fixture.store.perform(.setAutoRenew(id, true))
         fixture.clock.advance(by: 8 * Self.day)
-        try await fixture.store.renewDue()
+        try await fixture.store.scheduler.runDue()
         #expect(try await renewals(fixture).count == 2)
     }
 
@@ -104,7 +104,7 @@ import Testing
         #expect(try await subscription(fixture).renewal?.priceIncreaseStatus == .pending)
         await #expect(throws: StoreFailure.self) { try await fixture.store.perform(.priceIncrease(id, .request)) }
         fixture.clock.advance(by: 8 * Self.day)
-        try await fixture.store.renewDue()
+        try await fixture.store.scheduler.runDue()
         #expect(try await renewals(fixture).count == 1)
         #expect(try await subscription(fixture).renewal?.expirationReason == .didNotConsentToPriceIncrease)
     }
@@ -116,7 +116,7 @@ import Testing
         _ = try await agreed.store.perform(.priceIncrease(id, .consent))
         #expect(try await subscription(agreed).renewal?.priceIncreaseStatus == .agreed)
         agreed.clock.advance(by: 8 * Self.day)
-        try await agreed.store.renewDue()
+        try await agreed.store.scheduler.runDue()
         #expect(try await renewals(agreed).count == 2)
         #expect(
             try await subscription(agreed).renewal?.priceIncreaseStatus == nil,
@@ -191,7 +191,7 @@ import Testing
         try await fixture.setControls { $0.billingIssues = true }
         let id = try await subscribed(fixture)
         fixture.clock.advance(by: 8 * Self.day)
-        try await fixture.store.renewDue()
+        try await fixture.store.scheduler.runDue()
         try await fixture.setControls { $0.billingIssues = false }
         _ = try await fixture.buy(StoreFixture.plusMonthly)
         let inRetry = try await fixture.store.entitlements(account: "alice").filter {

@@ -37,7 +37,7 @@ import Testing
         #expect(payloads.map(\.billingPlanType) == ["BILLED_UPFRONT", nil])
         #expect(payloads.map(\.commitmentInfo) == [nil, nil])
 
-        let status = try #require(try await fixture.service.store.subscriptionStatuses(account: "lena").first)
+        let status = try #require(try await fixture.service.serverAPI.subscriptionStatuses(account: "lena").first)
         let renewal = SignedRenewalInfoPayload(
             status, catalog: fixture.service.catalog, environment: .sandbox, signedAt: fixture.clock.now())
         #expect(renewal.renewalBillingPlanType == "BILLED_UPFRONT")
@@ -47,7 +47,7 @@ import Testing
     @Test func renewalInfoMidCommitmentIsSignedWithTheCommitmentsOwnStatus() async throws {
         let fixture = try await ServerFixture()
         let latest = try await CommitmentWireTests.thirdPaymentCancelled(fixture)
-        let status = try #require(try await fixture.service.store.subscriptionStatuses(account: "lena").first)
+        let status = try #require(try await fixture.service.serverAPI.subscriptionStatuses(account: "lena").first)
         let renewal = SignedRenewalInfoPayload(
             status, catalog: fixture.service.catalog, environment: .sandbox, signedAt: fixture.clock.now())
         #expect(renewal.autoRenewStatus == 1, "the months left are billed")

@@ -41,7 +41,7 @@ import Testing
             let running = try json(try await client.api(.get, status, token: token))
             #expect(running["complete"] as? Bool == false && running["completeDate"] == nil)
 
-            let handled = try await fixture.service.store.advanceMassExtensions(limit: 10)
+            let handled = try await fixture.service.massExtensions.advance(limit: 10)
             #expect(handled == 2)
             let done = try json(try await client.api(.get, status, token: token))
             #expect(done["complete"] as? Bool == true && done["succeededCount"] as? Int == 2)
@@ -55,7 +55,7 @@ import Testing
             #expect(try json(other)["errorCode"] as? Int == 4_000_011)
         }
         let summary = try #require(
-            try await fixture.service.store.recentNotifications(limit: 1).first?.notification)
+            try await fixture.service.notifications.recent(limit: 1).first?.notification)
         let signed = try await fixture.service.signedPayloads([summary])
         let payload = try ServerAPIRouteTests.payload(try #require(signed[summary.uuid]))
         #expect(

@@ -17,7 +17,7 @@ import Testing
         let first = try await live.buy(ServerFixture.gems).transaction.id
         let backup = scratchDirectory("backup")
         try FileManager.default.createDirectory(at: backup, withIntermediateDirectories: true)
-        let store = try #require(live.service.store as? SimulatedStore)
+        let store = live.service.store
         try await store.database.pool.writeWithoutTransaction { db in
             try db.execute(sql: "VACUUM INTO ?", arguments: [backup.appendingPathComponent("store.sqlite").path])
         }
@@ -32,7 +32,7 @@ import Testing
         #expect(!issued.contains(again), "\(again) was issued before: \(issued)")
         let newest = try #require(issued.compactMap(Int64.init).max())
         #expect(try #require(Int64(again)) > newest)
-        let (restoredId, liveId) = (try await restored.service.store.storeId(), try await live.service.store.storeId())
+        let (restoredId, liveId) = (restored.service.store.storeId(), live.service.store.storeId())
         #expect(restoredId == liveId, "the same store, restored")
         #expect(OrderId.of(transactionId: again) != nil, "an order id still names it")
     }

@@ -17,7 +17,7 @@ import Testing
         let message = RetentionMessage(
             id: id, state: .approved, header: "Stay a month more", body: "Half price next month.", image: nil,
             headerPosition: nil, bulletPoints: [])
-        _ = try await fixture.service.store.uploadRetentionMessage(message, limit: 10)
+        _ = try await fixture.service.retention.uploadMessage(message, limit: 10)
         return (fixture, id)
     }
 
@@ -57,7 +57,7 @@ import Testing
         let two = #"{"message": {"messageIdentifier": "\#(id)"}, "promotionalOffer": {"messageIdentifier": "\#(id)"}}"#
         let (none, reason) = try await service.choice(Self.answer(two), productId: ServerFixture.monthly)
         #expect(none == nil && reason == "the real-time answer chose 2 options; it must choose exactly one")
-        _ = try await service.store.reviewRetentionMessage(id, .pending)
+        _ = try await service.retention.reviewMessage(id, .pending)
         let (pending, why) = try await service.choice(
             Self.answer(#"{"message": {"messageIdentifier": "\#(id)"}}"#), productId: ServerFixture.monthly)
         #expect(pending == nil && why?.contains("APPROVED") == true)

@@ -69,7 +69,7 @@ final class LogCapture: @unchecked Sendable {
         }
         let log = capture.text
         #expect(log.contains("/admin/transactions"), "the requests were logged: \(log.prefix(500))")
-        let jwsKey = try await fixture.service.store.transactionSigningKey(create: { Data() })
+        let jwsKey = try await fixture.service.store.signing.transactionSigningKey(create: { Data() })
         for value in [
             token, String(token.dropLast()), secret, String(secret.dropLast()), jwsKey.base64EncodedString(),
             jwsKey.map { String(format: "%02x", $0) }.joined(), receipt,

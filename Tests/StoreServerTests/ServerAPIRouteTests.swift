@@ -233,7 +233,7 @@ extension TestClientProtocol {
         let gems = try await fixture.buy(ServerFixture.gems).transaction.id
         let token = try bearer.make()
         let before = try #require(
-            try await fixture.service.store.serverTransaction(id: monthly.id)?.details.expiresDate)
+            try await fixture.service.serverAPI.transaction(id: monthly.id)?.details.expiresDate)
         try await fixture.test { client in
             let extend = #"{"extendByDays":3,"extendReasonCode":1,"requestIdentifier":"r-1"}"#
             let first = try json(
@@ -288,7 +288,7 @@ extension TestClientProtocol {
             #expect(
                 report["transactionId"] as? String == gems && (report["request"] as? String)?.contains("50000") == true)
         }
-        let after = try #require(try await fixture.service.store.serverTransaction(id: monthly.id)?.details.expiresDate)
+        let after = try #require(try await fixture.service.serverAPI.transaction(id: monthly.id)?.details.expiresDate)
         #expect(after > before)
     }
 

@@ -35,9 +35,10 @@ struct ServerFixture {
     /// certificates a test makes with today's date are current, and moves only when a test
     /// moves it.
     let clock: ManualClock
-    /// The server's own tasks that wait a second at a time on the clock: `MaintenanceService`
-    /// and `NotificationDeliverer`.
-    static let backgroundSleepers = 2
+    /// The server's own tasks that wait a second at a time on the clock: `MaintenanceService`.
+    /// (`NotificationDeliverer` does too while it has a URL to send to; with none it waits for
+    /// a notification's signal or its next look for lingering URLs, a minute on.)
+    static let backgroundSleepers = 1
 
     static func configuration(
         environment: ServerEnvironment = .sandbox, sharedSecret: String? = nil,

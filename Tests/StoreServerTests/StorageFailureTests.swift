@@ -16,7 +16,7 @@ import Testing
 @Suite struct StorageFailureTests {
     /// Caps (or lifts) the store file's size, as a full disk would.
     func limit(_ fixture: ServerFixture, pages: Int?) async throws {
-        let store = try #require(fixture.service.store as? SimulatedStore)
+        let store = fixture.service.store
         try await store.database.pool.writeWithoutTransaction { db in
             let current = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0
             try db.execute(sql: "PRAGMA max_page_count = \(pages.map { _ in current } ?? 1_073_741_823)")

@@ -121,7 +121,8 @@ import Testing
             }
             let token = UUID()
             #expect(
-                try await fixture.service.store.setAppAccountToken(token, originalTransactionId: trial.transaction.id))
+                try await fixture.service.serverAPI.setAppAccountToken(
+                    token, originalTransactionId: trial.transaction.id))
             let set = try await verify(client, receiptData(try #require(trial.receipt)))
             #expect(
                 (set["latest_receipt_info"] as? [[String: Any]])?.first?["app_account_token"] as? String

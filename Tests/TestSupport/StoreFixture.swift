@@ -1,6 +1,7 @@
 import Foundation
 import LocalState
 import PostgresStore
+import SQLiteStore
 import StoreCore
 import StoreEngine
 import StoreKitModel
@@ -33,7 +34,9 @@ public struct StoreFixture {
     /// `STOREFRONT_TEST_POSTGRES` names (the conformance run, `.ci/run`), else `store.sqlite` in
     /// `directory`.
     public static func database(in directory: URL) throws -> StoreDatabase {
-        guard let url = testPostgres else { return try StoreDatabase(state: StateDirectory(url: directory)) }
+        guard let url = testPostgres else {
+            return try StoreDatabase(storage: SQLiteStorage.store(in: StateDirectory(url: directory)))
+        }
         // One schema per directory, so a store reopened on the same directory finds its tables.
         let schema =
             "test_"
@@ -43,7 +46,7 @@ public struct StoreFixture {
                 }, radix: 16)
         return StoreDatabase(
             storage: try PostgresStorage(
-                PostgresLocation(url), migrations: StoreDatabase.postgresMigrations, poolSize: 2, schema: schema))
+                PostgresLocation(url), migrations: PostgresStorage.storeMigrations, poolSize: 2, schema: schema))
     }
 
     /// The PostgreSQL server the conformance run puts every fixture's store on; nil: SQLite.
@@ -77,6 +80,13 @@ public struct StoreFixture {
             return update
         }
         throw StoreFailure("the update stream ended before \(started.id) completed")
+    }
+
+    /// Time passes, and the process's scheduler takes its next look (renewals, expiries,
+    /// timed notifications), as the server's maintenance and the terminal app's loop do.
+    public func pass(_ seconds: TimeInterval) async throws {
+        clock.advance(by: seconds)
+        try await store.scheduler.runDue()
     }
 
     public func setControls(_ change: (inout TestControls) -> Void) async throws {

@@ -101,6 +101,15 @@ struct OpenCommand: AsyncParsableCommand {
             slowMotion: slowMotion.map { .milliseconds(Int64(($0 * 1000).rounded())) },
             offersKey: session.offersKeySource)
         let worker = runner.start(first: session.resume)
+        // The terminal app's scheduler: renewals and the rest of the store's time-driven work run
+        // here, a pass a second, and reach the screen as updates; a remote store's server runs its own.
+        let scheduler = (session.store as? SimulatedStore).map { store in
+            Task {
+                // A pass that fails (a locked or full disk) is tried again a second later; the
+                // screen shows the store's own errors when the app next reads or writes.
+                await store.scheduler.run(every: 1, failed: { _ in })
+            }
+        }
         var state = AppState(
             catalog: session.context.catalog,
             storeLabel: session.storeLabel + (prepared.map { " · scenario \($0.name)" } ?? ""),
@@ -126,6 +135,7 @@ struct OpenCommand: AsyncParsableCommand {
         }
         runner.finish()
         worker.cancel()
+        scheduler?.cancel()
         // Held to here: a second start of the scenario would have emptied it under this one.
         if let prepared { withExtendedLifetime(prepared.lock) { Console.err("storefront: \(prepared.exitNote)") } }
     }

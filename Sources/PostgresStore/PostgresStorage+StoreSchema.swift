@@ -1,17 +1,17 @@
 import StoreSQL
 
-extension StoreDatabase {
+extension PostgresStorage {
     /// The PostgreSQL schema's history, oldest first. Its first step is the SQLite schema as
-    /// `migrations` leaves it at v24, in PostgreSQL's types: INTEGER as BIGINT, REAL as DOUBLE
+    /// `SQLiteStorage.storeMigrations` leaves it at v24, in PostgreSQL's types: INTEGER as BIGINT, REAL as DOUBLE
     /// PRECISION, BLOB as BYTEA, AUTOINCREMENT keys as identity columns, and a `rowid` identity
     /// where the engine orders by SQLite's implicit one. A later change of the schema is a step
     /// in both histories.
-    public static var postgresMigrations: [SchemaMigration] {
+    package static var storeMigrations: [SchemaMigration] {
         [SchemaMigration("v24: the store", { db in try db.execute(sql: postgresSchema) })]
     }
 
-    /// The tables `postgresMigrations` makes: what `storefront reset --db postgres://…` drops.
-    public static var postgresTables: [String] {
+    /// The tables `storeMigrations` makes: what `storefront reset --db postgres://…` drops.
+    package static var storeTables: [String] {
         postgresSchema.split(separator: "\n").compactMap { line in
             let words = line.split(separator: " ")
             return words.count > 2 && words[0] == "CREATE" && words[1] == "TABLE" ? String(words[2]) : nil

@@ -7,7 +7,13 @@ import StoreSQL
 
 /// The deliverer's side of the outbox: what is due, the payload signed once, each attempt and
 /// the retry it schedules, and the history Get Notification History and `/admin` read.
-extension SimulatedStore {
+public struct ServerNotifications: Sendable {
+    let store: SimulatedStore
+
+    init(_ store: SimulatedStore) {
+        self.store = store
+    }
+
     private static let notificationColumns =
         "n.seq, n.uuid, n.type, n.subtype, n.transaction_id, n.created_at, n.signed_payload, n.consumption_request_reason, "
         + "n.mass_extension"
@@ -16,7 +22,7 @@ extension SimulatedStore {
     /// URL: a URL with a long backlog (a receiver that hangs) does not keep the others' from being
     /// read. One short read of an index per URL, however long the backlog.
     public func dueDeliveries(at now: Date, urls: [String], limit: Int) async throws -> [NotificationDelivery] {
-        try await database.read { db in
+        try await store.database.read { db in
             var due: [NotificationDelivery] = []
             for url in urls {
                 due += try SQLRow.fetchAll(
@@ -28,8 +34,8 @@ extension SimulatedStore {
                 )
                 .map { row in
                     NotificationDelivery(
-                        notification: Self.notification(row), url: row["delivery_url"],
-                        attempts: row["delivery_attempts"])
+                        notification: try Self.notification(row), url: try row["delivery_url"],
+                        attempts: try row["delivery_attempts"])
                 }
             }
             return due.sorted { $0.notification.sequence < $1.notification.sequence }
@@ -44,7 +50,7 @@ extension SimulatedStore {
         -> [NotificationDelivery]
     {
         guard !deliveries.isEmpty else { return [] }
-        return try await database.write { db in
+        return try await store.database.write { db in
             try deliveries.filter { delivery in
                 try db.cachedStatement(
                     sql: """
@@ -62,7 +68,7 @@ extension SimulatedStore {
 
     /// Every URL a delivery still waits for: those set now, and any set when its event happened.
     public func pendingURLs() async throws -> [String] {
-        try await database.read { db in
+        try await store.database.read { db in
             try String.fetchAll(
                 db.cachedStatement(
                     sql: "SELECT DISTINCT url FROM notification_deliveries WHERE next_attempt IS NOT NULL"))
@@ -72,7 +78,7 @@ extension SimulatedStore {
     /// When the next delivery falls due after `now`; nil when none waits. Those due already are
     /// being attempted, or wait for room among the attempts in flight.
     public func nextDeliveryDue(after now: Date) async throws -> Date? {
-        try await database.read { db in
+        try await store.database.read { db in
             try Double.fetchOne(
                 db.cachedStatement(sql: "SELECT MIN(next_attempt) FROM notification_deliveries WHERE next_attempt > ?"),
                 arguments: [now.timeIntervalSince1970]
@@ -86,7 +92,7 @@ extension SimulatedStore {
     /// the batch the deliverer took.
     public func keepSignedPayloads(_ payloads: [UUID: String]) async throws -> [UUID: String] {
         guard !payloads.isEmpty else { return [:] }
-        return try await database.write { db in
+        return try await store.database.write { db in
             var kept: [UUID: String] = [:]
             for (uuid, payload) in payloads {
                 let key = uuid.uuidString.lowercased()
@@ -105,23 +111,23 @@ extension SimulatedStore {
 
     /// The transactions (and subscription states) notifications are about, in one read: what
     /// their payloads sign.
-    public func notificationContexts(transactionIds: Set<String>) async throws -> [String: NotificationContext] {
-        let now = clock.now()
-        return try await database.read { db in
+    public func contexts(transactionIds: Set<String>) async throws -> [String: NotificationContext] {
+        let now = store.clock.now()
+        return try await store.database.read { db in
             var contexts: [String: NotificationContext] = [:]
             for id in transactionIds {
                 guard
                     let row = try SQLRow.fetchOne(
                         db.cachedStatement(
                             sql:
-                                "SELECT \(Self.serverColumns(db.dialect)) WHERE t.id = ? AND t.state IN \(StateSQL.paid)"
+                                "SELECT \(SimulatedStore.serverColumns(db.dialect)) WHERE t.id = ? AND t.state IN \(StateSQL.paid)"
                         ),
                         arguments: [id])
                 else { continue }
-                let transaction = Self.serverTransaction(row).0
+                let transaction = try SimulatedStore.serverTransaction(row).0
                 let subscription =
-                    self.catalog.product(id: transaction.transaction.productId)?.type == .autoRenewable
-                    ? try self.subscriptionStatus(chain: transaction.transaction.originalId, at: now, db) : nil
+                    store.catalog.product(id: transaction.transaction.productId)?.type == .autoRenewable
+                    ? try store.subscriptionStatus(chain: transaction.transaction.originalId, at: now, db) : nil
                 contexts[id] = NotificationContext(transaction: transaction, subscription: subscription)
             }
             return contexts
@@ -132,8 +138,8 @@ extension SimulatedStore {
     /// the last retry.
     public func recordAttempts(_ attempts: [(SendAttempt, NotificationDelivery)]) async throws {
         guard !attempts.isEmpty else { return }
-        try await database.write { db in
-            let rate = try TestControls.load(db, defaults: self.defaults).timeRate
+        try await store.database.write { db in
+            let rate = try TestControls.load(db, defaults: store.defaults).timeRate
             for (attempt, delivery) in attempts { try Self.record(attempt, of: delivery, rate: rate, db) }
         }
     }
@@ -167,28 +173,28 @@ extension SimulatedStore {
 
     /// The test control: every retry still waiting is due now. Returns how many.
     @discardableResult
-    public func sendPendingNotificationsNow() async throws -> Int {
-        let now = clock.now()
-        let count = try await database.write { db in
+    public func sendPendingNow() async throws -> Int {
+        let now = store.clock.now()
+        let count = try await store.database.write { db in
             try db.cachedStatement(sql: "UPDATE notification_deliveries SET next_attempt = ? WHERE next_attempt > ?")
                 .execute(arguments: [now.timeIntervalSince1970, now.timeIntervalSince1970])
             return db.changesCount
         }
-        outbox.signal()
+        store.outbox.signal()
         return count
     }
 
     /// Request a Test Notification: a `TEST` notification due now; nil when no URL is set.
-    public func requestTestNotification() async throws -> StoredNotification? {
-        let now = clock.now()
-        return try await database.write { db in
-            try self.notify(NotificationEvent(.test), about: nil, originalId: nil, at: now, db)
+    public func requestTest() async throws -> StoredNotification? {
+        let now = store.clock.now()
+        return try await store.database.write { db in
+            try store.notify(NotificationEvent(.test), about: nil, originalId: nil, at: now, db)
         }
     }
 
     /// One notification with its attempts, by its UUID.
-    public func notificationRecord(_ uuid: UUID) async throws -> NotificationRecord? {
-        try await database.read { db in
+    public func record(_ uuid: UUID) async throws -> NotificationRecord? {
+        try await store.database.read { db in
             guard
                 let row = try SQLRow.fetchOne(
                     db.cachedStatement(sql: "SELECT \(Self.notificationColumns) FROM notifications n WHERE n.uuid = ?"),
@@ -199,10 +205,10 @@ extension SimulatedStore {
     }
 
     /// Notifications the filter matches, oldest first, after `sequence`, with whether more follow.
-    public func notificationHistory(_ filter: NotificationFilter, after sequence: Int64?, limit: Int) async throws
+    public func history(_ filter: NotificationFilter, after sequence: Int64?, limit: Int) async throws
         -> (records: [NotificationRecord], hasMore: Bool)
     {
-        try await database.read { db in
+        try await store.database.read { db in
             var conditions = ["n.created_at >= ?", "n.created_at < ?", "n.seq > ?"]
             var arguments: SQLArguments = [
                 filter.startDate.timeIntervalSince1970, filter.endDate.timeIntervalSince1970, sequence ?? 0,
@@ -235,8 +241,8 @@ extension SimulatedStore {
     }
 
     /// The latest notifications, newest first, for `/admin`.
-    public func recentNotifications(limit: Int) async throws -> [NotificationRecord] {
-        try await database.read { db in
+    public func recent(limit: Int) async throws -> [NotificationRecord] {
+        try await store.database.read { db in
             try SQLRow.fetchAll(
                 db.cachedStatement(
                     sql: "SELECT \(Self.notificationColumns) FROM notifications n ORDER BY n.seq DESC LIMIT ?"),
@@ -246,15 +252,16 @@ extension SimulatedStore {
         }
     }
 
-    private static func notification(_ row: SQLRow) -> StoredNotification {
-        let uuid = (row[1] as String?).flatMap(UUID.init(uuidString:)) ?? UUID()
-        let type = (row[2] as String?).flatMap(NotificationType.init(rawValue:)) ?? .test
-        let subtype = (row[3] as String?).flatMap(NotificationSubtype.init(rawValue:))
+    private static func notification(_ row: SQLRow) throws -> StoredNotification {
+        let uuid = try row.parsed(1, as: "a UUID", UUID.init(uuidString:))
+        let type = try row.parsed(2, as: "a notification type", NotificationType.init(rawValue:))
+        let subtype = try row.parsedIfPresent(3, as: "a notification subtype", NotificationSubtype.init(rawValue:))
         return StoredNotification(
-            sequence: row[0], uuid: uuid, event: NotificationEvent(type, subtype), transactionId: row[4],
-            createdAt: Date(timeIntervalSince1970: row[5]), signedPayload: row[6],
-            consumptionRequestReason: (row[7] as String?).flatMap(RefundRequestReason.init(rawValue:)),
-            massExtension: row[8])
+            sequence: try row[0], uuid: uuid, event: NotificationEvent(type, subtype), transactionId: try row[4],
+            createdAt: Date(timeIntervalSince1970: try row[5]), signedPayload: try row[6],
+            consumptionRequestReason: try row.parsedIfPresent(
+                7, as: "a refund request reason", RefundRequestReason.init(rawValue:)),
+            massExtension: try row[8])
     }
 
     private static func record(_ notification: StoredNotification, _ db: any SQLDatabase) throws -> NotificationRecord {
@@ -266,9 +273,10 @@ extension SimulatedStore {
                     """), arguments: [key]
         ).map { row in
             SendAttempt(
-                url: row[0], date: Date(timeIntervalSince1970: row[1]),
-                result: (row[2] as String?).flatMap(SendAttemptResult.init(rawValue:)) ?? .other, httpStatus: row[3],
-                detail: row[4])
+                url: try row[0], date: Date(timeIntervalSince1970: try row[1]),
+                result: (try row[2] as String?).flatMap(SendAttemptResult.init(rawValue:)) ?? .other,
+                httpStatus: try row[3],
+                detail: try row[4])
         }
         var pending: [String: Date] = [:]
         for row in try SQLRow.fetchAll(
@@ -277,7 +285,7 @@ extension SimulatedStore {
                     SELECT url, next_attempt FROM notification_deliveries WHERE uuid = ? AND next_attempt IS NOT NULL
                     """), arguments: [key])
         {
-            pending[row[0]] = Date(timeIntervalSince1970: row[1])
+            pending[try row[0]] = Date(timeIntervalSince1970: try row[1])
         }
         return NotificationRecord(notification: notification, attempts: attempts, pending: pending)
     }

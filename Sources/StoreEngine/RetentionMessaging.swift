@@ -1,15 +1,24 @@
 import Foundation
 import ServerRecords
+import StoreCore
 import StoreSQL
 
 /// The Retention Messaging API's state: uploaded messages and images, the default message of
 /// each product and locale, the real-time URL and the performance tests of it. Every change is
 /// committed before the route answers, as Apple's are before its API answers.
-extension SimulatedStore {
+public struct RetentionMessaging: Sendable {
     /// Apple's limit of images per app; Apple names no number for messages, so the same is used.
     public static let retentionLimit = 2000
 
-    public func uploadRetentionImage(_ image: RetentionImage, png: Data, limit: Int = retentionLimit) async throws
+    let database: StoreDatabase
+    let clock: any StoreClock
+
+    init(_ store: SimulatedStore) {
+        database = store.database
+        clock = store.clock
+    }
+
+    public func uploadImage(_ image: RetentionImage, png: Data, limit: Int = retentionLimit) async throws
         -> Result<Void, RetentionRefusal>
     {
         let now = clock.now()
@@ -29,7 +38,7 @@ extension SimulatedStore {
     }
 
     /// Deletes an image no message shows.
-    public func deleteRetentionImage(_ id: UUID) async throws -> Result<Void, RetentionRefusal> {
+    public func deleteImage(_ id: UUID) async throws -> Result<Void, RetentionRefusal> {
         try await database.write { db in
             let key = id.uuidString.lowercased()
             if try Bool.fetchOne(db, sql: "SELECT 1 FROM retention_message_images WHERE image_id = ?", arguments: [key])
@@ -43,15 +52,15 @@ extension SimulatedStore {
     }
 
     /// The images, oldest upload first.
-    public func retentionImages() async throws -> [RetentionImage] {
+    public func images() async throws -> [RetentionImage] {
         try await database.read { db in
             try SQLRow.fetchAll(db, sql: "SELECT id, state, size FROM retention_images ORDER BY uploaded_at, id")
-                .compactMap(Self.image)
+                .map(Self.image)
         }
     }
 
     /// Stores a message whose images exist and have the size their place needs.
-    public func uploadRetentionMessage(_ message: RetentionMessage, limit: Int = retentionLimit) async throws
+    public func uploadMessage(_ message: RetentionMessage, limit: Int = retentionLimit) async throws
         -> Result<Void, RetentionRefusal>
     {
         let now = clock.now()
@@ -87,7 +96,7 @@ extension SimulatedStore {
 
     /// Deletes a message, and any default configuration that named it (Apple has no error for a
     /// message in use, so deleting one leaves those products and locales without a default).
-    public func deleteRetentionMessage(_ id: UUID) async throws -> Bool {
+    public func deleteMessage(_ id: UUID) async throws -> Bool {
         try await database.write { db in
             let key = id.uuidString.lowercased()
             try db.execute(sql: "DELETE FROM retention_message_images WHERE message_id = ?", arguments: [key])
@@ -98,24 +107,24 @@ extension SimulatedStore {
     }
 
     /// The messages, oldest upload first.
-    public func retentionMessages() async throws -> [RetentionMessage] {
+    public func messages() async throws -> [RetentionMessage] {
         try await database.read { db in
-            try String.fetchAll(db, sql: "SELECT body FROM retention_messages ORDER BY uploaded_at, id")
-                .compactMap { try? JSONDecoder().decode(RetentionMessage.self, from: Data($0.utf8)) }
+            try SQLRow.fetchAll(db, sql: "SELECT body FROM retention_messages ORDER BY uploaded_at, id")
+                .map(Self.message)
         }
     }
 
-    public func retentionMessage(_ id: UUID) async throws -> RetentionMessage? {
+    public func message(_ id: UUID) async throws -> RetentionMessage? {
         try await database.read { db in try Self.message(db, id) }
     }
 
     /// The images a message shows, for checking their state before it is shown.
-    public func retentionImages(_ ids: [UUID]) async throws -> [RetentionImage] {
+    public func images(_ ids: [UUID]) async throws -> [RetentionImage] {
         try await database.read { db in try ids.compactMap { try Self.image(db, $0) } }
     }
 
     /// Makes an approved message, whose images are approved, the default for a product and locale.
-    public func setDefaultRetentionMessage(productId: String, locale: String, messageId: UUID) async throws
+    public func setDefaultMessage(productId: String, locale: String, messageId: UUID) async throws
         -> Result<Void, RetentionRefusal>
     {
         try await database.write { db in
@@ -133,7 +142,7 @@ extension SimulatedStore {
         }
     }
 
-    public func defaultRetentionMessage(productId: String, locale: String) async throws -> UUID? {
+    public func defaultMessage(productId: String, locale: String) async throws -> UUID? {
         try await database.read { db in
             try String.fetchOne(
                 db, sql: "SELECT message_id FROM retention_defaults WHERE product_id = ? AND locale = ?",
@@ -142,7 +151,7 @@ extension SimulatedStore {
         }
     }
 
-    public func deleteDefaultRetentionMessage(productId: String, locale: String) async throws -> Bool {
+    public func deleteDefaultMessage(productId: String, locale: String) async throws -> Bool {
         try await database.write { db in
             try db.execute(
                 sql: "DELETE FROM retention_defaults WHERE product_id = ? AND locale = ?",
@@ -153,7 +162,7 @@ extension SimulatedStore {
 
     /// App Review's decision on a message, which the simulated store takes from `/admin`; false
     /// when there is no such message.
-    public func reviewRetentionMessage(_ id: UUID, _ state: ReviewState) async throws -> Bool {
+    public func reviewMessage(_ id: UUID, _ state: ReviewState) async throws -> Bool {
         try await database.write { db in
             guard let message = try Self.message(db, id) else { return false }
             let reviewed = message.reviewed(state)
@@ -168,7 +177,7 @@ extension SimulatedStore {
     }
 
     /// App Review's decision on an image; false when there is no such image.
-    public func reviewRetentionImage(_ id: UUID, _ state: ReviewState) async throws -> Bool {
+    public func reviewImage(_ id: UUID, _ state: ReviewState) async throws -> Bool {
         try await database.write { db in
             try db.execute(
                 sql: "UPDATE retention_images SET state = ? WHERE id = ?",
@@ -178,11 +187,11 @@ extension SimulatedStore {
     }
 
     /// The Get Retention Message endpoint's URL; nil: none configured.
-    public func retentionRealtimeURL() async throws -> String? {
+    public func realtimeURL() async throws -> String? {
         try await database.read { db in try StoreDatabase.setting(db, Self.realtimeURLSetting) }
     }
 
-    public func setRetentionRealtimeURL(_ url: String?) async throws {
+    public func setRealtimeURL(_ url: String?) async throws {
         try await database.write { db in try StoreDatabase.setSetting(db, Self.realtimeURLSetting, url) }
     }
 
@@ -206,49 +215,36 @@ extension SimulatedStore {
                 db, sql: "SELECT id, target, started_at, result FROM retention_performance_tests ORDER BY started_at"
             ).map { row in
                 RetentionPerformanceTest(
-                    id: row[0], target: row[1], startedAt: Date(timeIntervalSince1970: row[2]), result: row[3])
+                    id: try row[0], target: try row[1], startedAt: Date(timeIntervalSince1970: try row[2]),
+                    result: try row[3])
             }
         }
     }
 
-    private static func image(_ row: SQLRow) -> RetentionImage? {
-        guard let id = UUID(uuidString: row[0]), let state = ReviewState(rawValue: row[1]),
-            let size = RetentionImageSize(rawValue: row[2])
-        else { return nil }
-        return RetentionImage(id: id, state: state, size: size)
+    private static func image(_ row: SQLRow) throws -> RetentionImage {
+        RetentionImage(
+            id: try row.parsed(0, as: "a UUID", UUID.init(uuidString:)),
+            state: try row.parsed(1, as: "a review state", ReviewState.init(rawValue:)),
+            size: try row.parsed(2, as: "an image size", RetentionImageSize.init(rawValue:)))
     }
 
     private static func image(_ db: any SQLDatabase, _ id: UUID) throws -> RetentionImage? {
         try SQLRow.fetchOne(
             db, sql: "SELECT id, state, size FROM retention_images WHERE id = ?",
             arguments: [id.uuidString.lowercased()]
-        ).flatMap(image)
+        ).map(image)
     }
 
     private static func message(_ db: any SQLDatabase, _ id: UUID) throws -> RetentionMessage? {
-        try String.fetchOne(
+        try SQLRow.fetchOne(
             db, sql: "SELECT body FROM retention_messages WHERE id = ?", arguments: [id.uuidString.lowercased()]
-        ).flatMap { try? JSONDecoder().decode(RetentionMessage.self, from: Data($0.utf8)) }
+        ).map(message)
     }
-}
 
-/// The tables of the Retention Messaging API. A message's images are listed beside it so an
-/// image in use is found without reading every message.
-func retentionMessagesMigration(_ db: any SQLDatabase) throws {
-    try db.execute(
-        sql: """
-            CREATE TABLE retention_images (
-                id TEXT PRIMARY KEY, state TEXT NOT NULL, size TEXT NOT NULL, png BLOB NOT NULL,
-                uploaded_at REAL NOT NULL);
-            CREATE TABLE retention_messages (
-                id TEXT PRIMARY KEY, state TEXT NOT NULL, body TEXT NOT NULL, uploaded_at REAL NOT NULL);
-            CREATE TABLE retention_message_images (
-                message_id TEXT NOT NULL, image_id TEXT NOT NULL, PRIMARY KEY (message_id, image_id));
-            CREATE INDEX retention_message_images_by_image ON retention_message_images(image_id);
-            CREATE TABLE retention_defaults (
-                product_id TEXT NOT NULL, locale TEXT NOT NULL, message_id TEXT NOT NULL,
-                PRIMARY KEY (product_id, locale));
-            CREATE TABLE retention_performance_tests (
-                id TEXT PRIMARY KEY, target TEXT NOT NULL, started_at REAL NOT NULL, result TEXT);
-            """)
+    /// A message as kept: JSON that is not one is a damaged row, refused by name.
+    private static func message(_ row: SQLRow) throws -> RetentionMessage {
+        try row.json("body", as: "JSON of a retention message") { text in
+            try JSONDecoder().decode(RetentionMessage.self, from: Data(text.utf8))
+        }
+    }
 }

@@ -10,14 +10,20 @@ import StoreSQL
 /// subscribers per commit. Each subscriber's outcome is written in the commit that extends it (or
 /// tells its failure), so a process killed mid-way resumes where it stopped and extends no one
 /// twice; the summary is written in the commit that finds no one left.
-extension SimulatedStore {
+public struct MassExtensions: Sendable {
+    let store: SimulatedStore
+
+    init(_ store: SimulatedStore) {
+        self.store = store
+    }
+
     /// Subscribers one commit of a mass extension handles.
     public static let massExtensionBatch = 100
 
     /// Records `request`, or finds the request its identifier named before.
-    public func startMassExtension(_ request: MassExtensionRequest) async throws -> MassExtensionStart {
-        let now = clock.now()
-        return try await database.write { db in
+    public func start(_ request: MassExtensionRequest) async throws -> MassExtensionStart {
+        let now = store.clock.now()
+        return try await store.database.write { db in
             if let earlier = try Self.massExtensionStatus(request.requestIdentifier, db) {
                 return earlier.request == request ? .repeated(earlier) : .identifierReused(earlier)
             }
@@ -36,13 +42,13 @@ extension SimulatedStore {
     }
 
     /// The request with this identifier and its progress; nil when there is none.
-    public func massExtensionStatus(requestIdentifier: String) async throws -> MassExtensionStatus? {
-        try await database.read { db in try Self.massExtensionStatus(requestIdentifier, db) }
+    public func status(requestIdentifier: String) async throws -> MassExtensionStatus? {
+        try await store.database.read { db in try Self.massExtensionStatus(requestIdentifier, db) }
     }
 
     /// The requests with these identifiers, for the summaries their notifications carry.
-    public func massExtensionStatuses(_ identifiers: Set<String>) async throws -> [String: MassExtensionStatus] {
-        try await database.read { db in
+    public func statuses(_ identifiers: Set<String>) async throws -> [String: MassExtensionStatus] {
+        try await store.database.read { db in
             var found: [String: MassExtensionStatus] = [:]
             for identifier in identifiers {
                 found[identifier] = try Self.massExtensionStatus(identifier, db)
@@ -52,8 +58,8 @@ extension SimulatedStore {
     }
 
     /// The latest requests, newest first, for `/admin`.
-    public func massExtensions(limit: Int) async throws -> [MassExtensionStatus] {
-        try await database.read { db in
+    public func recent(limit: Int) async throws -> [MassExtensionStatus] {
+        try await store.database.read { db in
             try String.fetchAll(
                 db.cachedStatement(
                     sql: "SELECT request_identifier FROM mass_extensions ORDER BY requested_at DESC, rowid DESC LIMIT ?"
@@ -64,19 +70,16 @@ extension SimulatedStore {
     }
 
     /// Applies the oldest unfinished request to at most `limit` more subscribers in one commit,
-    /// and completes it, with its summary, once none is left. Returns how many it handled.
+    /// and completes it, with its summary, once none is left. Returns how many it handled. A read
+    /// first: with no request open (nearly always) it takes no write lock.
     @discardableResult
-    public func advanceMassExtensions(limit: Int = massExtensionBatch) async throws -> Int {
-        try await renewDue()
-        let now = clock.now()
-        return try await database.write { db in
-            guard
-                let identifier = try String.fetchOne(
-                    db.cachedStatement(
-                        sql: """
-                            SELECT request_identifier FROM mass_extensions WHERE completed_at IS NULL ORDER BY requested_at, rowid LIMIT 1
-                            """)),
-                let open = try Self.massExtensionStatus(identifier, db)
+    public func advance(limit: Int = massExtensionBatch) async throws -> Int {
+        let open = try await store.database.read { db in try Self.oldestOpen(db) != nil }
+        guard open else { return 0 }
+        try await store.renewDue()
+        let now = store.clock.now()
+        return try await store.database.write { db in
+            guard let identifier = try Self.oldestOpen(db), let open = try Self.massExtensionStatus(identifier, db)
             else { return 0 }
             let due = try self.massExtensionSubscribers(open.request, at: now, limit: limit, db)
             for latest in due {
@@ -89,10 +92,18 @@ extension SimulatedStore {
         }
     }
 
+    private static func oldestOpen(_ db: any SQLDatabase) throws -> String? {
+        try String.fetchOne(
+            db.cachedStatement(
+                sql: """
+                    SELECT request_identifier FROM mass_extensions WHERE completed_at IS NULL ORDER BY requested_at, rowid LIMIT 1
+                    """))
+    }
+
     /// The latest periods of the chains the request still has to handle: subscriptions of its
     /// product the customer bought (a family member's copy extends with the purchaser's), with
     /// access now (active, or in a grace period), in its storefronts, not yet handled by it.
-    private nonisolated func massExtensionSubscribers(
+    private func massExtensionSubscribers(
         _ request: MassExtensionRequest, at now: Date, limit: Int, _ db: any SQLDatabase
     ) throws -> [StoredTransaction] {
         try SQLRow.fetchAll(
@@ -117,16 +128,16 @@ extension SimulatedStore {
 
     /// Extends one subscriber by the one extension rule, or tells its server why not
     /// (RENEWAL_EXTENSION/FAILURE about its latest period), and records which, in one commit.
-    private nonisolated func applyMassExtension(
+    private func applyMassExtension(
         _ request: MassExtensionRequest, to latest: StoredTransaction, at now: Date, _ db: any SQLDatabase
     ) throws {
         var latest = latest
         let outcome: MassExtensionOutcome
-        if try extensionRefusal(latest, at: now, db) == nil {
-            _ = try extend(&latest, days: request.days, at: now, db)
+        if try store.extensionRefusal(latest, at: now, db) == nil {
+            _ = try store.extend(&latest, days: request.days, at: now, db)
             outcome = .succeeded
         } else {
-            try notify(
+            try store.notify(
                 NotificationEvent(.renewalExtension, .failure), about: latest.id,
                 originalId: latest.transaction.originalId, at: now, db)
             outcome = .failed
@@ -142,15 +153,15 @@ extension SimulatedStore {
         ])
     }
 
-    private nonisolated func completeMassExtension(_ identifier: String, at now: Date, _ db: any SQLDatabase) throws {
+    private func completeMassExtension(_ identifier: String, at now: Date, _ db: any SQLDatabase) throws {
         try db.cachedStatement(sql: "UPDATE mass_extensions SET completed_at = ? WHERE request_identifier = ?")
             .execute(arguments: [now.timeIntervalSince1970, identifier])
-        try notify(
+        try store.notify(
             NotificationEvent(.renewalExtension, .summary), about: nil, originalId: nil,
             dedupe: "RENEWAL_EXTENSION/SUMMARY:\(identifier)", massExtension: identifier, at: now, db)
     }
 
-    private nonisolated static func massExtensionStatus(_ identifier: String, _ db: any SQLDatabase) throws
+    private static func massExtensionStatus(_ identifier: String, _ db: any SQLDatabase) throws
         -> MassExtensionStatus?
     {
         guard
@@ -165,16 +176,20 @@ extension SimulatedStore {
                         FROM mass_extensions m WHERE m.request_identifier = ?
                         """), arguments: [identifier])
         else { return nil }
-        let storefronts = (row[3] as String?).flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) }
+        let storefronts = try row.jsonIfPresent("storefronts", as: "a JSON array of storefronts") { text in
+            try JSONDecoder().decode([String].self, from: Data(text.utf8))
+        }
         return MassExtensionStatus(
             request: MassExtensionRequest(
-                requestIdentifier: identifier, productId: row[0], days: row[1], reason: row[2], storefronts: storefronts
+                requestIdentifier: identifier, productId: try row[0], days: try row[1], reason: try row[2],
+                storefronts: storefronts
             ),
-            requestedAt: Date(timeIntervalSince1970: row[4]),
-            completeDate: (row[5] as Double?).map(Date.init(timeIntervalSince1970:)), succeeded: row[6], failed: row[7])
+            requestedAt: Date(timeIntervalSince1970: try row[4]),
+            completeDate: (try row[5] as Double?).map(Date.init(timeIntervalSince1970:)), succeeded: try row[6],
+            failed: try row[7])
     }
 
-    private nonisolated static func jsonText(_ values: [String]) -> String {
+    private static func jsonText(_ values: [String]) -> String {
         (try? JSONEncoder().encode(values)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
     }
 }
@@ -184,32 +199,4 @@ enum MassExtensionOutcome: String, Sendable {
     case succeeded
     /// The extension rules refused it; its server got RENEWAL_EXTENSION/FAILURE.
     case failed
-}
-
-/// Each mass extension request, and each subscriber it handled with the outcome, keyed so a
-/// subscriber is handled once per request; a summary notification names the request it sums up.
-func massExtensionsMigration(_ db: any SQLDatabase) throws {
-    try db.execute(
-        sql: """
-            CREATE TABLE mass_extensions (
-                request_identifier TEXT PRIMARY KEY,
-                product_id TEXT NOT NULL,
-                days INTEGER NOT NULL,
-                reason INTEGER NOT NULL,
-                storefronts TEXT,
-                requested_at REAL NOT NULL,
-                completed_at REAL
-            );
-            CREATE INDEX mass_extensions_open ON mass_extensions(requested_at) WHERE completed_at IS NULL;
-            CREATE TABLE mass_extension_items (
-                request_identifier TEXT NOT NULL,
-                original_id TEXT NOT NULL,
-                transaction_id TEXT NOT NULL,
-                outcome TEXT NOT NULL,
-                extended_at REAL NOT NULL,
-                PRIMARY KEY (request_identifier, original_id)
-            ) WITHOUT ROWID;
-            CREATE INDEX mass_extension_items_chain ON mass_extension_items(original_id, extended_at);
-            ALTER TABLE notifications ADD COLUMN mass_extension TEXT;
-            """)
 }
