@@ -144,7 +144,6 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "JWTKit", package: "jwt-kit"),
-                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 // Delivers server notifications (NIOSSL to tell a TLS failure apart).
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
