@@ -125,7 +125,8 @@ enum CatalogFuzzerMain {
                 }
                 : [argument]
             for path in paths {
-                // FileHandle, not FileManager.contents(atPath:), which leaks 4 KiB per empty file in swift-foundation 6.3.
+                // FileHandle, not FileManager.contents(atPath:), which leaks 4 KiB per empty file in
+                // swift-foundation 6.3.
                 guard let handle = FileHandle(forReadingAtPath: path) else { continue }
                 defer { try? handle.close() }
                 CatalogFuzz.run([UInt8]((try? handle.readToEnd()) ?? Data()))

@@ -132,8 +132,8 @@ public final class EffectRunner: Sendable {
         }
     }
 
-    /// Runs the effects until the stream ends or the task is cancelled, `first` (completing what an earlier process left
-    /// half done) before the first of them: the UI submits them after its first frame, which so
+    /// Runs the effects until the stream ends or the task is cancelled, `first` (completing what an earlier
+    /// process left half done) before the first of them: the UI submits them after its first frame, which so
     /// shares the cores with none of this. Then forwards the store's transaction updates to the UI.
     public func start(first: @escaping @Sendable () async throws -> Void) -> Task<Void, Never> {
         Task {

@@ -127,17 +127,17 @@ extension Sheets {
             ]
         case .replacesNow(let from, let refund):
             let refunded = refund > 0 ? state.priceFormatter.string(refund) : nil
+            let current = Presentation.title(state, product: from)
             return [
                 Line(text: strings.confirmSubscribe(title), role: .title),
-                Line(
-                    text: strings.switchNow(Presentation.title(state, product: from), refund: refunded), role: .warning),
+                Line(text: strings.switchNow(current, refund: refunded), role: .warning),
             ]
         case .atNextRenewal(let from, let on):
             let left = UIStrings.timeLeft(max(0, Int(on.timeIntervalSince(state.now).rounded(.up))))
+            let current = Presentation.title(state, product: from)
             return [
                 Line(text: strings.confirmSubscribe(title), role: .title),
-                Line(
-                    text: strings.switchAtRenewal(Presentation.title(state, product: from), left: left), role: .warning),
+                Line(text: strings.switchAtRenewal(current, left: left), role: .warning),
             ]
         case .fullPrice where quote.plan == .monthly:
             // The commitment's own line says what is paid, and for how long.

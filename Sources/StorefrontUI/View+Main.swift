@@ -61,7 +61,8 @@ extension View {
         }
         let products = state.list.products
         let titles = state.list.titles
-        // The list's titles and descriptions are in the language shown unless the state was changed without relabeling it.
+        // The list's titles and descriptions are in the language shown unless the state was changed without
+        // relabeling it.
         let titlesShown = state.list.language == state.language
         for (offset, position) in page.enumerated() {
             let row = top + offset * Layout.linesPerProduct

@@ -117,7 +117,8 @@ import Testing
         let tablet = PurchaseObserver(
             store: fixture.store, ledger: tabletLedger, catalog: fixture.store.catalog, clock: fixture.clock)
 
-        // The phone buys and crashes after delivering; the tablet launches, finds it in the queue, delivers and verifies first.
+        // The phone buys and crashes after delivering; the tablet launches, finds it in the queue, delivers and
+        // verifies first.
         let (bought, _) = try await phone.buy(StoreFixture.gems, quantity: 2, stopAfterDelivery: true)
         let id = bought.transaction.id
         let queue = try await fixture.store.unfinished(account: "alice")

@@ -3,7 +3,8 @@ import Testing
 
 /// Engine bugs the command tests found, each reproduced minimally; all fixed, kept as regressions.
 @Suite struct EngineRegressionTests {
-    /// Buying an owned non-consumable again yields a transaction with no new charge (the price was once never written back).
+    /// Buying an owned non-consumable again yields a transaction with no new charge (the price was once never
+    /// written back).
     @Test func repurchaseOfAnOwnedNonConsumableChargesNothing() throws {
         let state = try StateDir()
         _ = try state.buy(ProductID.removeAds)
@@ -29,7 +30,8 @@ import Testing
         #expect(stored == "success")
     }
 
-    /// With applicationUsername dropped, a failed payment's order is settled, so the next purchase matches its own order.
+    /// With applicationUsername dropped, a failed payment's order is settled, so the next purchase matches its own
+    /// order.
     @Test func aFailedPaymentSettlesItsOrder() throws {
         let state = try StateDir()
         try state.manage("set", "drop-order-id", "on")
@@ -40,7 +42,8 @@ import Testing
         #expect(matched == "order-paid")
     }
 
-    /// Opening the store completes only purchases whose owner died; a live buyer in its latency wait keeps its purchase and gets its update.
+    /// Opening the store completes only purchases whose owner died; a live buyer in its latency wait keeps its
+    /// purchase and gets its update.
     @Test func aSecondProcessLeavesALiveProcesssPurchaseAlone() throws {
         let state = try StateDir()
         let latency = 6.0
@@ -71,7 +74,8 @@ import Testing
         #expect(try state.transactions().unfinished.isEmpty)
     }
 
-    /// Two first runs at once on a new state directory: opening and migrating each database is serialised by its lock file (they once raced GRDB's migrator).
+    /// Two first runs at once on a new state directory: opening and migrating each database is serialised by its
+    /// lock file (they once raced GRDB's migrator).
     @Test func twoFirstRunsOnAFreshDirectoryDoNotRaceTheirMigrations() throws {
         var failures: [String] = []
         for _ in 0..<12 {
