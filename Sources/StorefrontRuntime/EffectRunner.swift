@@ -25,6 +25,8 @@ public final class EffectRunner: Sendable {
     /// reaches the UI at least this long after the one before, so an audience can follow; nil
     /// passes them on at once. The store and the app are not slowed, only what the screen shows.
     public let slowMotion: Duration?
+    /// What slow motion spaces the steps by and what a screenshot is named after.
+    public let clock: any StoreClock
     let offersKey: (@Sendable () async throws -> OfferSigningKey)?
     private let queue: AsyncStream<Job>.Continuation
     private let work: AsyncStream<Job>
@@ -48,21 +50,42 @@ public final class EffectRunner: Sendable {
         /// Controls the UI asked to set that are not written yet, oldest first.
         var unwrittenControls: [TestControls] = []
         /// Slow motion: when the next purchase step may reach the UI.
-        var nextStep: ContinuousClock.Instant?
+        var nextStep: Date?
+        /// Who is told of each report as it is made (`reported()`).
+        var listeners: [AsyncStream<Action>.Continuation] = []
+
+        /// Queues a result for the UI's next turn and tells the listeners, in the order the UI
+        /// will learn them.
+        mutating func report(_ action: Action) {
+            reports.append(action)
+            listeners.removeAll { listener in
+                if case .terminated = listener.yield(action) { true } else { false }
+            }
+        }
     }
 
     /// `offersKey`: the key the store keeps for a catalog that names none, which promotional
     /// offers are signed with (`SimulatedStore.offersKey`); nil signs with the catalog's.
     public init(
         store: any StoreBackend, observer: PurchaseObserver, screens: ScreenFiles? = nil, slowMotion: Duration? = nil,
-        offersKey: (@Sendable () async throws -> OfferSigningKey)? = nil
+        clock: any StoreClock = SystemClock(), offersKey: (@Sendable () async throws -> OfferSigningKey)? = nil
     ) {
         self.offersKey = offersKey
         self.store = store
         self.observer = observer
         self.screens = screens
         self.slowMotion = slowMotion
+        self.clock = clock
         (work, queue) = AsyncStream.makeStream(of: Job.self, bufferingPolicy: .unbounded)
+    }
+
+    /// Every report from now on, as it is made and in the order the UI's turns will take it: what
+    /// a loop or a test awaits instead of polling `turn`. A report is still the next turn's, the
+    /// stream only tells of it (in slow motion, before it may be shown).
+    public func reported() -> AsyncStream<Action> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Action.self, bufferingPolicy: .unbounded)
+        order.withLock { order in order.listeners.append(continuation) }
+        return stream
     }
 
     /// Queues effects to run after every effect queued before them.
@@ -107,7 +130,7 @@ public final class EffectRunner: Sendable {
             return order.reports
         }
         var released: [Action] = []
-        let now = ContinuousClock.now
+        let now = clock.now()
         while let first = order.reports.first {
             guard let (step, rest) = Self.purchaseStep(first) else {
                 released.append(order.reports.removeFirst())
@@ -116,7 +139,8 @@ public final class EffectRunner: Sendable {
             if let next = order.nextStep, next > now { break }
             released.append(step)
             if let rest { order.reports[0] = rest } else { order.reports.removeFirst() }
-            order.nextStep = now + slowMotion
+            let (seconds, attoseconds) = slowMotion.components
+            order.nextStep = now.addingTimeInterval(Double(seconds) + Double(attoseconds) / 1e18)
         }
         return released
     }
@@ -169,7 +193,7 @@ public final class EffectRunner: Sendable {
                     if order.adding {
                         order.held.append(update)
                     } else {
-                        order.reports.append(.transactionUpdate(update))
+                        order.report(.transactionUpdate(update))
                     }
                 }
             }
@@ -177,7 +201,7 @@ public final class EffectRunner: Sendable {
     }
 
     private func report(_ action: Action) {
-        order.withLock { order in order.reports.append(action) }
+        order.withLock { order in order.report(action) }
     }
 
     /// One job; its failure becomes a message for the UI.
@@ -300,7 +324,7 @@ public final class EffectRunner: Sendable {
             return
         }
         do {
-            report(.screenSaved(ScreenFiles.abbreviated(try screens.save(grid, at: Date()))))
+            report(.screenSaved(ScreenFiles.abbreviated(try screens.save(grid, at: clock.now()))))
         } catch {
             report(.screenNotSaved("\(screens.directory.path): \(error.localizedDescription)"))
         }
@@ -312,8 +336,8 @@ public final class EffectRunner: Sendable {
         var added: Transaction?
         defer {
             order.withLock { order in
-                if let added { order.reports.append(.paymentAdded(added)) }
-                order.reports += order.held.map(Action.transactionUpdate)
+                if let added { order.report(.paymentAdded(added)) }
+                for update in order.held { order.report(.transactionUpdate(update)) }
                 order.held = []
                 order.adding = false
             }
@@ -345,7 +369,7 @@ public final class EffectRunner: Sendable {
                 controls: try await store.controls())
             order.withLock { order in
                 if let latest = order.unwrittenControls.last { snapshot.controls = latest }
-                order.reports.append(.snapshot(snapshot))
+                order.report(.snapshot(snapshot))
             }
         } catch {
             report(.refreshFailed((error as? StoreFailure)?.message ?? String(describing: error)))

@@ -9,13 +9,17 @@ import StorefrontUI
 import TestSupport
 import Testing
 
-/// The runner against a scripted store and a real app ledger in a scratch directory. Waits have no
-/// deadline of their own: under a loaded suite the runner's tasks may wait minutes for a thread of
-/// the concurrency pool. The time limit is for a runner that never reports.
+/// The runner against a scripted store and a real app ledger in a scratch directory. Nothing
+/// sleeps: a test awaits the runner's reports (`reported()`) and the store's calls, and what must
+/// not happen is ruled out by the order of events or by the worker having ended. Waits have no
+/// deadline of their own: under a loaded suite the runner's tasks may wait minutes for a thread
+/// of the concurrency pool. The time limit is for a runner that never reports.
 @Suite(.timeLimit(.minutes(10))) struct EffectRunnerTests {
     let store: ScriptedStore
     let runner: EffectRunner
     let worker: Task<Void, Never>
+    /// Every report of `runner`, subscribed before anything is submitted.
+    let reported: AsyncStream<Action>
     /// What the turns reduce into; most tests only take the actions and leave it alone.
     let state: AppState
 
@@ -24,7 +28,10 @@ import Testing
         state = Self.state(catalog)
         store = ScriptedStore(catalog: catalog)
         let ledger = try AppLedger(state: StateDirectory(url: scratchDirectory("runner")))
-        runner = EffectRunner(store: store, observer: PurchaseObserver(store: store, ledger: ledger, catalog: catalog))
+        runner = EffectRunner(
+            store: store, observer: PurchaseObserver(store: store, ledger: ledger, catalog: catalog),
+            clock: ManualClock())
+        reported = runner.reported()
         worker = runner.start(first: {})
     }
 
@@ -38,23 +45,28 @@ import Testing
         )
     }
 
-    /// Takes what the runner reported until `done` holds for everything taken so far.
-    func reports(from runner: EffectRunner? = nil, until done: ([Action]) -> Bool) async throws -> [Action] {
+    /// Takes what `runner` reported, a turn at a time, until `done` holds for everything taken so
+    /// far; between turns it waits for the next report. `reported` must be `runner`'s stream.
+    static func reports(
+        from runner: EffectRunner, _ reported: AsyncStream<Action>, state: AppState, until done: ([Action]) -> Bool
+    ) async -> [Action] {
         var taken: [Action] = []
         var state = state
-        while !done(taken) {
-            _ = (runner ?? self.runner).turn([], state: &state) { _, action in
+        var arrivals = reported.makeAsyncIterator()
+        while true {
+            _ = runner.turn([], state: &state) { _, action in
                 taken.append(action)
                 return []
             }
-            try await Task.sleep(for: .milliseconds(2))
+            if done(taken) { return taken }
+            // A report made since the turn is waiting in the stream; one the turn already took
+            // only costs an empty turn.
+            guard await arrivals.next() != nil else { return taken }
         }
-        return taken
     }
 
-    func calls(until count: Int) async throws -> [String] {
-        while await store.calls.count < count { try await Task.sleep(for: .milliseconds(2)) }
-        return await store.calls
+    func reports(until done: ([Action]) -> Bool) async -> [Action] {
+        await Self.reports(from: runner, reported, state: state, until: done)
     }
 
     @Test func effectsRunOneAtATimeInTheOrderAsked() async throws {
@@ -63,21 +75,26 @@ import Testing
             .manage(.clearAll), .setControls(TestControls()), .replayUnfinished(account: "alice"),
             .restore(account: "alice"),
         ])
-        // The first effect is held: nothing after it starts.
-        #expect(try await calls(until: 1) == ["perform"])
-        try await Task.sleep(for: .milliseconds(50))
-        #expect(await store.calls == ["perform"])
+        // Nothing else is queued: once the worker ends, every call the runner makes has been made.
+        runner.finish()
+        await store.held("perform")
         await store.release("perform")
-        // Replaying the queue also acts on refunds no update brought (it reads the transactions).
-        #expect(try await calls(until: 5) == ["perform", "setControls", "unfinished", "transactions", "restore"])
+        await worker.value
+        // The first effect was held until the release: every later call comes after it, however
+        // long the hold lasted. Replaying the queue also acts on refunds no update brought (it reads
+        // the transactions).
+        #expect(
+            await store.events == [
+                "perform", "release perform", "setControls", "unfinished", "transactions", "restore",
+            ])
     }
 
     @Test func aPaymentIsReportedAddedBeforeAnyUpdateOfItsTransaction() async throws {
         await store.set { $0.publishedDuringAdd = [.purchased] }
         runner.submit([.refresh(account: "alice")])  // the update stream is subscribed before the first effect
-        _ = try await reports { $0.contains { if case .snapshot = $0 { true } else { false } } }
+        _ = await reports { $0.contains { if case .snapshot = $0 { true } else { false } } }
         runner.submit([.buy(productId: StoreFixture.gems, quantity: 1, account: "alice")])
-        let actions = try await reports { $0.count >= 3 }
+        let actions = await reports { $0.count >= 3 }
         guard case .paymentAdded(let added) = actions.first else {
             Issue.record("the first report was not the payment added: \(actions)")
             return
@@ -88,7 +105,7 @@ import Testing
 
     @Test func theBillingPlanChosenTravelsInThePayment() async throws {
         runner.submit([.buy(productId: StoreFixture.yearly, quantity: 1, account: "lena", plan: .monthly)])
-        let actions = try await reports { $0.contains { if case .paymentAdded = $0 { true } else { false } } }
+        let actions = await reports { $0.contains { if case .paymentAdded = $0 { true } else { false } } }
         let added = actions.compactMap { if case .paymentAdded(let transaction) = $0 { transaction } else { nil } }
         #expect(added.map(\.payment.billingPlan) == [.monthly])
     }
@@ -98,7 +115,7 @@ import Testing
             $0.failures = ["perform": StoreFailure("disk full"), "products": StoreFailure("store unreachable")]
         }
         runner.submit([.manage(.clearAll), .loadProducts(storefront: "USA")])
-        let actions = try await reports { $0.count >= 2 }
+        let actions = await reports { $0.count >= 2 }
         #expect(actions == [.effectFailed("disk full"), .productsFailed("store unreachable")])
     }
 
@@ -106,7 +123,7 @@ import Testing
         await store.set { $0.failures = ["restore": StoreError.storeKit(.cloudServiceNetworkConnectionFailed)] }
         runner.submit([.restore(account: "alice")])
         #expect(
-            try await reports { !$0.isEmpty } == [
+            await reports { !$0.isEmpty } == [
                 .restoreFinished(.failed(.storeKit(.cloudServiceNetworkConnectionFailed)))
             ])
     }
@@ -114,16 +131,16 @@ import Testing
     @Test func aFailedBuyStillReleasesTheUpdatesItHeld() async throws {
         await store.set { $0.failures = ["add": StoreFailure("store unreachable")] }
         runner.submit([.refresh(account: "alice")])
-        _ = try await reports { !$0.isEmpty }
+        _ = await reports { !$0.isEmpty }
         runner.submit([.buy(productId: StoreFixture.gems, quantity: 1, account: "alice")])
-        #expect(try await reports { !$0.isEmpty } == [.effectFailed("store unreachable")])
+        #expect(await reports { !$0.isEmpty } == [.effectFailed("store unreachable")])
         let elsewhere = Transaction(
             id: "2000000000000099", originalId: "2000000000000099",
             payment: Payment(productId: StoreFixture.gems, account: "alice"),
             state: .deferred, error: nil, purchaseDate: Date(timeIntervalSince1970: 0), finished: false)
         await store.publish(TransactionUpdate(transaction: elsewhere, receipt: nil))
         #expect(
-            try await reports { !$0.isEmpty } == [
+            await reports { !$0.isEmpty } == [
                 .transactionUpdate(TransactionUpdate(transaction: elsewhere, receipt: nil))
             ])
     }
@@ -133,42 +150,46 @@ import Testing
         changed.latencyMilliseconds = 5000
         await store.hold("controls")
         runner.submit([.refresh(account: "alice")])
-        while await store.waitingCount("controls") == 0 { try await Task.sleep(for: .milliseconds(2)) }
+        await store.held("controls")
         // The refresh has read everything but the controls; the user changes them now.
         var state = state
         _ = runner.turn([.tick(Date())], state: &state) { _, _ in [.setControls(changed)] }
+        runner.finish()
         await store.release("controls")
-        let actions = try await reports { !$0.isEmpty }
+        let actions = await reports { !$0.isEmpty }
         guard case .snapshot(let snapshot) = actions.first else {
             Issue.record("expected a snapshot, got \(actions)")
             return
         }
         #expect(snapshot.controls == changed)
-        #expect(try await calls(until: 5) == ["transactions", "unfinished", "entitlements", "controls", "setControls"])
+        await worker.value
+        // The write waited for the refresh that read the old controls.
+        #expect(
+            await store.events == [
+                "transactions", "unfinished", "entitlements", "controls", "release controls", "setControls",
+            ])
         #expect(await store.storedControls == changed)
     }
 
     @Test func aTurnReducesReportsBeforeTheLoopsOwnActions() async throws {
+        var arrivals = reported.makeAsyncIterator()
         runner.submit([.restore(account: "alice")])
+        #expect(await arrivals.next() == .restoreFinished(.nothing))
+        // The report came while the loop held its own action: the report is reduced first.
         let tick = Action.tick(Date(timeIntervalSince1970: 1))
         var turn: [Action] = []
         var state = state
-        while !turn.contains(.restoreFinished(.nothing)) {
-            turn = []
-            _ = runner.turn([tick], state: &state) { _, action in
-                turn.append(action)
-                return []
-            }
-            try await Task.sleep(for: .milliseconds(2))
+        _ = runner.turn([tick], state: &state) { _, action in
+            turn.append(action)
+            return []
         }
-        // The report came while the loop held its own action: the report is reduced first.
         #expect(turn == [.restoreFinished(.nothing), tick])
     }
 
     @Test func cancellingTheWorkerRunsNothingMore() async throws {
         await store.hold("perform")
         runner.submit([.manage(.clearAll), .restore(account: "alice")])
-        _ = try await calls(until: 1)
+        await store.held("perform")
         worker.cancel()
         await store.release("perform")
         await worker.value
@@ -178,7 +199,7 @@ import Testing
     @Test func finishingRunsWhatIsQueuedAndDropsTheRest() async throws {
         await store.hold("perform")
         runner.submit([.manage(.clearAll), .restore(account: "alice")])
-        _ = try await calls(until: 1)
+        await store.held("perform")
         runner.finish()
         runner.submit([.replayUnfinished(account: "alice")])
         await store.release("perform")
@@ -203,7 +224,7 @@ extension EffectRunnerTests {
             $0.failures = ["add": StoreFailure("store unreachable at http://127.0.0.1:9", kind: .unavailable)]
         }
         runner.submit([.buy(productId: StoreFixture.gems, quantity: 2, account: "alice")])
-        let actions = try await reports { !$0.isEmpty }
+        let actions = await reports { !$0.isEmpty }
         guard case .paymentUnconfirmed(let product, let quantity, let orderId, let reason)? = actions.first else {
             Issue.record("expected an unconfirmed payment, got \(actions)")
             return
@@ -217,7 +238,9 @@ extension EffectRunnerTests {
     @Test func aScreenshotIsOfTheStateTheActionThatAskedLeft() async throws {
         let directory = scratchDirectory("runner-screens")
         let saving = EffectRunner(
-            store: store, observer: runner.observer, screens: ScreenFiles(directory: directory, title: "Storefront"))
+            store: store, observer: runner.observer, screens: ScreenFiles(directory: directory, title: "Storefront"),
+            clock: ManualClock())
+        let savedReports = saving.reported()
         let worker = saving.start(first: {})
         defer { worker.cancel() }
         var state = state
@@ -227,7 +250,7 @@ extension EffectRunnerTests {
             Reducer.reduce(&$0, $1)
         }
         #expect(state.sheet == nil)
-        let actions = try await reports(from: saving) { !$0.isEmpty }
+        let actions = await Self.reports(from: saving, savedReports, state: self.state) { !$0.isEmpty }
         guard case .screenSaved(let path)? = actions.first else {
             Issue.record("expected the screen saved, got \(actions)")
             return
@@ -244,7 +267,7 @@ extension EffectRunnerTests {
 
     @Test func aScreenshotAskedForOutsideATurnIsNotSaved() async throws {
         runner.submit([.saveScreen])
-        #expect(try await reports { !$0.isEmpty } == [.screenNotSaved("no screen was drawn to save")])
+        #expect(await reports { !$0.isEmpty } == [.screenNotSaved("no screen was drawn to save")])
     }
 }
 
@@ -279,42 +302,54 @@ extension EffectRunnerTests {
     }
 }
 
-/// `--slow-motion`: each purchase step reaches the UI a hold after the one before, in order.
+/// `--slow-motion`: each purchase step reaches the UI a hold after the one before, in order, on a
+/// clock the test moves.
 @Suite(.timeLimit(.minutes(10))) struct SlowMotionTests {
+    /// How many purchase steps a report brings: a purchasing update is none (the payment added
+    /// already showed it), and a batch of app steps is one step each.
+    static func steps(in action: Action) -> Int {
+        switch action {
+        case .paymentAdded: 1
+        case .transactionUpdate(let update): update.transaction.state == .purchasing ? 0 : 1
+        case .appSteps(let steps): steps.count
+        default: 0
+        }
+    }
+
+    static func name(_ action: Action) -> String? {
+        switch action {
+        case .paymentAdded: "added"
+        case .transactionUpdate(let update): "\(update.transaction.state.name)"
+        case .appSteps(let steps): steps.count == 1 ? "\(steps[0])".components(separatedBy: "(")[0] : "batch"
+        default: nil
+        }
+    }
+
     @Test func purchaseStepsArriveOneHoldApartInTheirOrder() async throws {
         let catalog = try StoreFixture.catalog()
         let store = ScriptedStore(catalog: catalog)
         await store.set { $0.publishedDuringAdd = [.purchased] }
         let ledger = try AppLedger(state: StateDirectory(url: scratchDirectory("slow-motion")))
-        let hold = Duration.milliseconds(300)
+        let clock = ManualClock()
+        // A quarter of a second and a 1/1024 s tick: exact in binary, so the clock lands on the
+        // step's moment to the bit.
+        let hold = Duration.milliseconds(250)
+        let tick = 1.0 / 1024
         let runner = EffectRunner(
-            store: store, observer: PurchaseObserver(store: store, ledger: ledger, catalog: catalog), slowMotion: hold)
+            store: store, observer: PurchaseObserver(store: store, ledger: ledger, catalog: catalog), slowMotion: hold,
+            clock: clock)
+        var arrivals = runner.reported().makeAsyncIterator()
         let worker = runner.start(first: {})
         defer { worker.cancel() }
         runner.submit([.refresh(account: "alice"), .buy(productId: StoreFixture.gems, quantity: 1, account: "alice")])
-        var steps: [(Action, ContinuousClock.Instant)] = []
-        var handled = false
         var state = EffectRunnerTests.state(catalog)
-        // Added, purchased, delivered, verified, finished: five steps (six with a purchasing
-        // update), or the end of a minute, which a runner that never reports ends.
-        // A turn after the deadline too: woken late by a starved thread pool, the test must not end
-        // without reading what the runner reported meanwhile.
-        let deadline = ContinuousClock.now + .seconds(60)
-        let finished = { (steps: [(Action, ContinuousClock.Instant)]) in
-            steps.contains(where: {
-                if case .appSteps(let done) = $0.0 {
-                    done.contains { if case .finished = $0 { true } else { false } }
-                } else {
-                    false
-                }
-            })
-        }
-        while true {
+        var names: [String] = []
+        var handled = false
+        /// One turn: the names of the purchase steps it let through (a purchasing update is none).
+        func turn() -> [String] {
+            var seen: [String] = []
             _ = runner.turn([], state: &state) { _, action in
-                switch action {
-                case .paymentAdded, .transactionUpdate, .appSteps: steps.append((action, .now))
-                default: break
-                }
+                if let name = Self.name(action) { seen.append(name) }
                 // The purchased update goes to the app, as the reducer would ask.
                 if case .transactionUpdate(let update) = action, update.transaction.state == .purchased, !handled {
                     handled = true
@@ -322,29 +357,29 @@ extension EffectRunnerTests {
                 }
                 return []
             }
-            if finished(steps) || ContinuousClock.now >= deadline { break }
-            try await Task.sleep(for: .milliseconds(5))
+            names += seen
+            return seen.filter { $0 != "purchasing" }
         }
-        let names = steps.map { action, _ -> String in
-            switch action {
-            case .paymentAdded: "added"
-            case .transactionUpdate(let update): "\(update.transaction.state.name)"
-            case .appSteps(let appSteps):
-                appSteps.count == 1 ? "\(appSteps[0])".components(separatedBy: "(")[0] : "batch"
-            default: "other"
+        var made = 0
+        var shown = 0
+        // Added, purchased, delivered, verified, finished: five steps, the last one the finish.
+        while names.last != "finished" {
+            // Wait until the runner has made the next step, so each turn below has one to hold back.
+            while made == shown, let report = await arrivals.next() { made += Self.steps(in: report) }
+            if shown > 0 {
+                // The step is ready, and its hold has not passed until the last tick of it.
+                let early = turn()
+                #expect(early.isEmpty, "a step before its hold: \(names)")
+                clock.advance(by: 0.25 - tick)
+                let almost = turn()
+                #expect(almost.isEmpty, "a step before its hold: \(names)")
+                clock.advance(by: tick)
             }
+            let due = turn()
+            #expect(due.count == 1, "one step a turn once its hold has passed: \(names)")
+            if due.isEmpty { break }
+            shown += 1
         }
-        #expect(
-            names.prefix(3) == ["added", "purchasing", "purchased"] || names.prefix(2) == ["added", "purchased"],
-            "\(names)")
-        #expect(!names.contains("batch"), "a batch of app steps arrives a step at a time: \(names)")
-        // A purchasing update is not a step of its own: the payment added already showed it.
-        let purchaseSteps = steps.filter { step in
-            if case .transactionUpdate(let update) = step.0 { return update.transaction.state != .purchasing }
-            return true
-        }
-        for (earlier, later) in zip(purchaseSteps, purchaseSteps.dropFirst()) {
-            #expect(later.1 - earlier.1 >= hold, "\(names)")
-        }
+        #expect(names == ["added", "purchasing", "purchased", "delivered", "verified", "finished"])
     }
 }

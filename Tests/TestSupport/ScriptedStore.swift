@@ -3,10 +3,14 @@ import StoreCore
 import StoreKitModel
 
 /// A `StoreBackend` whose answers a test sets, which records every call in order and can hold
-/// any call until the test releases it: for code that drives a store, tested apart from one.
+/// any call until the test releases it: for code that drives a store, tested apart from one. A
+/// test awaits a held call (`held(_:)`) rather than polling for it.
 public actor ScriptedStore: StoreBackend {
     /// The calls received, by method name (`add`, `products`, `setControls`, …), oldest first.
     public private(set) var calls: [String] = []
+    /// The calls with the test's releases among them (`release perform`): a call made while
+    /// another was held comes before that call's release, however long the hold lasted.
+    public private(set) var events: [String] = []
     public var failures: [String: any Error] = [:]
     public var unfinishedUpdates: [TransactionUpdate] = []
     public var restored: [TransactionUpdate] = []
@@ -18,6 +22,8 @@ public actor ScriptedStore: StoreBackend {
     private let catalog: Catalog
     private var holds: Set<String> = []
     private var waiting: [String: [CheckedContinuation<Void, Never>]] = [:]
+    /// Tests awaiting a held call of a method.
+    private var holdWatchers: [(method: String, continuation: CheckedContinuation<Void, Never>)] = []
     private var subscribers: [AsyncStream<TransactionUpdate>.Continuation] = []
     private var nextId = 2_000_000_000_000_001
 
@@ -35,13 +41,15 @@ public actor ScriptedStore: StoreBackend {
     }
 
     public func release(_ method: String) {
+        events.append("release \(method)")
         holds.remove(method)
         for continuation in waiting.removeValue(forKey: method) ?? [] { continuation.resume() }
     }
 
-    /// How many calls of `method` are waiting to be released.
-    public func waitingCount(_ method: String) -> Int {
-        waiting[method]?.count ?? 0
+    /// Returns once a call of `method` is held, waiting for `release(method)`.
+    public func held(_ method: String) async {
+        if waiting[method]?.isEmpty == false { return }
+        await withCheckedContinuation { holdWatchers.append((method, $0)) }
     }
 
     public func publish(_ update: TransactionUpdate) {
@@ -50,8 +58,14 @@ public actor ScriptedStore: StoreBackend {
 
     private func call(_ method: String) async throws {
         calls.append(method)
+        events.append(method)
         if holds.contains(method) {
-            await withCheckedContinuation { waiting[method, default: []].append($0) }
+            await withCheckedContinuation { continuation in
+                waiting[method, default: []].append(continuation)
+                let holding = holdWatchers.filter { $0.method == method }
+                holdWatchers.removeAll { $0.method == method }
+                for watcher in holding { watcher.continuation.resume() }
+            }
         }
         if let failure = failures[method] { throw failure }
     }
