@@ -286,9 +286,11 @@ struct StepPrinter {
                 text: "  refunded \(id): "
                     + (balance.map { "\(amount) \($0) taken back" } ?? "what it unlocked is withdrawn"))
         case .showError(let id, let error):
+            // The failed update printed just before this step ends with the same sentence: the text
+            // says only that the app showed it. JSON keeps it, each line standing on its own.
             emit(
                 ["step": "warning", "transactionId": id, "message": error.text(in: language).message],
-                text: "  \(error.text(in: language).message)")
+                text: "  shown to the buyer")
         }
     }
 

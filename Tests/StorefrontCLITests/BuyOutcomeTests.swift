@@ -157,6 +157,27 @@ import Testing
         #expect(delivered.count == (alone ? 1 : 2))
     }
 
+    /// As text, a failure's sentence is on its update's line, after the error's name, and the app
+    /// step that shows it says so without printing it again.
+    @Test func aFailedPurchasesSentenceIsPrintedOnce() throws {
+        let state = try StateDir()
+        try state.manage("set", "next-outcome", "fail:4")
+        let buy = try state.run(["buy", ProductID.gems])
+        #expect(buy.status == 3, "\(buy)")
+        let sentence = "Purchases aren't allowed on this device."
+        #expect(buy.stdout.components(separatedBy: sentence).count == 2, "\(buy)")
+        let lines = buy.stdout.split(separator: "\n").map(String.init)
+        let id = try #require(lines.first?.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first)
+        #expect(
+            lines == [
+                "purchasing \(id)  \(ProductID.gems) ×1",
+                "failed     \(id)  \(ProductID.gems) ×1  SKErrorDomain 4 paymentNotAllowed: \(sentence)",
+                "  shown to the buyer",
+                "  finished \(id)",
+                "result: failed (finished)",
+            ], "\(buy)")
+    }
+
     @Test(arguments: ["sometimes", "fail", "fail:22", "network:-1", "deferred:1"])
     func anUnknownOutcomeIsAUsageError(outcome: String) throws {
         let state = try StateDir()
