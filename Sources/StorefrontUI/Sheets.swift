@@ -432,6 +432,17 @@ enum Sheets {
         return lines
     }
 
+    /// What a sheet whose box is `box` clears of the screen beneath: the box, and the two columns
+    /// either side of it. Otherwise what is beneath shows through beside the border, cut
+    /// mid-word (`Tr│`, `┐9`) as if it were part of the sheet; a box as wide as it gets (the
+    /// screen less four columns) so owns its rows from edge to edge. Clearing a cell cuts any wide
+    /// character it held in half, and the grid turns the half left outside into a space.
+    static func frame(of box: Rect) -> Rect {
+        Rect(row: box.row, column: box.column - margin, width: box.width + 2 * margin, height: box.height)
+    }
+
+    static let margin = 2
+
     /// A centred box sized to its content; long lists scroll to keep the selection in view.
     /// `wide`: as wide as the content needs, up to the screen (the help, the manager's table);
     /// other sheets stay at most 96 columns, a comfortable line.
@@ -465,7 +476,7 @@ enum Sheets {
         let rect = Rect(
             row: max(0, (size.rows - height - 4) / 2), column: max(0, (size.columns - width) / 2), width: width,
             height: height + 4)
-        grid.fill(rect, role: .normal)
+        grid.fill(frame(of: rect), role: .normal)
         grid.box(rect, title: title, ascii: state.asciiOnly)
         for (offset, (line, _)) in wrapped[first..<min(wrapped.count, first + height)].enumerated() {
             let row = rect.row + 1 + offset
