@@ -269,7 +269,11 @@ let package = Package(
         // Reducer tests and golden screens (the cell grid as text); no terminal needed.
         .testTarget(
             name: "StorefrontUITests",
-            dependencies: ["StorefrontUI", "CellGrid", "StoreCore", "StoreKitModel", "SyntheticData"],
+            dependencies: [
+                "StorefrontUI", "CellGrid", "StoreCore", "StoreKitModel", "SyntheticData",
+                // SHA-256, for the style digest every golden file ends with.
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             exclude: ["Golden"]
         ),
         // Route tests through Hummingbird's test client, and the served JWS key.

@@ -1,4 +1,6 @@
 import CellGrid
+import Crypto
+import Foundation
 
 /// A golden screen's colours and emphasis, kept beside its text as `Golden/NAME.styles`, so a
 /// screen whose meaning is in its colour (an error in red, the selection, a warning) cannot lose
@@ -7,6 +9,9 @@ import CellGrid
 /// `+reverse` or `+underline` for what the view adds to the role. Cells in the normal role with no
 /// attribute are left out. A legend after the rows says how each role used looks, with colours
 /// and without.
+///
+/// Every golden screen, with a `.styles` file or not, ends with the map's digest
+/// (`digestLine`), so a colour or an attribute changed anywhere fails a golden too.
 enum StyleMap {
     struct Run: Equatable {
         var first: Int
@@ -18,6 +23,13 @@ enum StyleMap {
             let cells = first == last ? "\(first)" : "\(first)-\(last)"
             return cells + " " + String(describing: role) + StyleMap.names(of: attributes).map { "+" + $0 }.joined()
         }
+    }
+
+    /// `# styles sha256:` and the first 16 hex digits of the SHA-256 of `map` (`text(of:)`): the
+    /// last line of a golden's text. `sha256sum NAME.styles` prints the same digits first.
+    static func digestLine(of map: String) -> String {
+        let digest = SHA256.hash(data: Data(map.utf8)).map { String(format: "%02x", $0) }.joined()
+        return "# styles sha256:" + digest.prefix(16)
     }
 
     static func text(of grid: Grid) -> String {

@@ -87,8 +87,9 @@ enum UIFixture {
     }
 }
 
-/// Compares a rendered screen with `Golden/NAME.txt`, and with `styles` its colours and emphasis
-/// with `Golden/NAME.styles` (`StyleMap`); `UPDATE_GOLDEN=1 swift test` rewrites them.
+/// Compares a rendered screen with `Golden/NAME.txt`, which ends with a digest of its colours and
+/// emphasis (`StyleMap.digestLine`), and with `styles` those in full with `Golden/NAME.styles`
+/// (`StyleMap`); `UPDATE_GOLDEN=1 swift test` rewrites them.
 enum Golden {
     static let directory = UIFixture.root.appendingPathComponent("Tests/StorefrontUITests/Golden")
 
@@ -106,8 +107,12 @@ enum Golden {
         // Every row is exactly the grid's width in cells: nothing written outside it.
         for row in grid.rows { #expect(CellWidth.of(row) <= grid.size.columns, sourceLocation: sourceLocation) }
         let text = text(state)
-        compare(text, with: "\(name).txt", shown: text, sourceLocation)
-        if styles { compare(StyleMap.text(of: grid), with: "\(name).styles", shown: text, sourceLocation) }
+        let styleMap = StyleMap.text(of: grid)
+        // The digest pins every golden's styles; the failure shows them in full, as it cannot.
+        compare(
+            text + StyleMap.digestLine(of: styleMap) + "\n", with: "\(name).txt",
+            shown: text + "\nstyles now (the digest's input):\n" + styleMap, sourceLocation)
+        if styles { compare(styleMap, with: "\(name).styles", shown: text, sourceLocation) }
     }
 
     /// `file` holds `actual`, or the test fails with the lines that differ and the screen.
