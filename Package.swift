@@ -282,6 +282,8 @@ let package = Package(
             dependencies: [
                 "StoreServer",
                 "StoreAPI",
+                // JSONValue keeps docs/openapi.json's member order, so ControlDocTests can rewrite it.
+                "JSONReading",
                 "StoreCore",
                 "LocalState",
                 "StoreEngine",

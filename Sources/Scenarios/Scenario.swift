@@ -33,7 +33,7 @@ public struct Scenario: Sendable, Hashable {
 
     /// The account the storefront opens on: the scenario's `account` control, if any.
     public var account: String? {
-        controls.last { $0.control == .setting(.account) }?.values.first.flatMap { $0.isEmpty ? nil : $0 }
+        controls.last { $0.control.name == "account" }?.values.first.flatMap { $0.isEmpty ? nil : $0 }
     }
 }
 

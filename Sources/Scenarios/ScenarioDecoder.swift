@@ -104,7 +104,7 @@ private struct Reader {
         var commands: [ControlCommand] = []
         for member in object.members {
             let at = path.key(member.key)
-            if PairedControl(rawValue: member.key) != nil {
+            if ControlSetting(member.key)?.isPaired == true {
                 guard let pairs = check.object(member.value, at) else { continue }
                 for pair in pairs.members {
                     guard let value = word(pair.value, at.key(pair.key)) else { continue }

@@ -128,10 +128,10 @@ extension ManageStep {
 /// A test control as `storefront manage set` spells it: a control and its value (two values for
 /// a paired control, `product-outcome` and `api-error`).
 public struct ControlCommand: Sendable, Hashable {
-    public var control: ControlName
+    public var control: ControlSetting
     public var values: [String]
 
-    public init(control: ControlName, values: [String]) {
+    public init(control: ControlSetting, values: [String]) {
         self.control = control
         self.values = values
     }
@@ -141,14 +141,14 @@ public struct ControlCommand: Sendable, Hashable {
         try control.apply(values, to: &controls, catalog: catalog)
     }
 
-    static let names = ControlName.allCases.map(\.name)
+    static let names = ControlSetting.allCases.map(\.name)
 
     /// Reads a control and its values; the values are checked later, against the catalog.
     public static func parse(_ words: [String]) -> Result<ControlCommand, WordsProblem> {
         guard let name = words.first else {
             return .failure(WordsProblem("expected a setting and its value, such as \"verification unreachable\""))
         }
-        guard let control = ControlName(name) else {
+        guard let control = ControlSetting(name) else {
             return .failure(
                 WordsProblem(
                     "unknown setting \(brief(.string(name))) (expected one of: \(names.joined(separator: ", ")))"))

@@ -1,87 +1,84 @@
 import StoreCore
 import StoreKitModel
 
-/// The test controls on the wire, with the same tokens as `storefront manage set`.
-/// `PUT /admin/controls` takes the whole object; a field left out keeps its current value.
+/// The test controls on the wire: a field per row of `TestControls.table`, named by its
+/// `wireField`, with the same tokens as `storefront manage set` (on/off as JSON booleans, latency
+/// as a number, a paired control as an object). `PUT /admin/controls` takes the whole object; a
+/// field left out keeps its current value.
 public struct WireControls: Codable, Sendable, Hashable {
-    /// `success`, `cancel`, `fail:CODE`, `network[:CODE]`, `deferred`, `interrupted`.
-    public var nextOutcome: String?
-    public var productOutcomes: [String: String]?
-    public var latencyMilliseconds: Int?
-    public var askToBuy: Bool?
-    public var paymentsAllowed: Bool?
-    /// Xcode's raw value (0–6, 10–13, 15, 1000–1005) or a token (`2s`, `monthly-30s`, `1h-day`).
-    public var timeRate: String?
-    /// An empty string clears the setting (the account's own storefront applies again).
-    public var storefront: String?
-    /// An empty string clears the setting.
-    public var account: String?
-    /// `ok`, `unreachable`, or a verifyReceipt status such as `21003`.
-    public var verification: String?
-    public var dropOrderIds: Bool?
-    public var billingIssues: Bool?
-    public var gracePeriod: Bool?
-    /// On, `nextOutcome` applies to every payment until changed (Xcode's fail-transactions switch).
-    public var everyPurchase: Bool?
-    /// On, refund requests are granted at once; off, they wait for the App Store's decision.
-    public var autoApproveRefunds: Bool?
-    /// API name → `fail:CODE`, `network[:CODE]` or `cancel`; the whole map replaces the current one.
-    public var apiErrors: [String: String]?
+    /// The fields present, by wire field.
+    public var fields: [String: ControlWireValue]
 
-    /// The body's fields, which the server checks a body against.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
-        case nextOutcome, productOutcomes, latencyMilliseconds, askToBuy, paymentsAllowed, timeRate, storefront,
-            account, verification
-        case dropOrderIds, billingIssues, gracePeriod, apiErrors
-        case everyPurchase, autoApproveRefunds
+    /// Every control's field, which the server checks a body against.
+    public struct CodingKeys: CodingKey, CaseIterable, Hashable, Sendable {
+        public let stringValue: String
+        public var intValue: Int? { nil }
+
+        public init(stringValue: String) {
+            self.stringValue = stringValue
+        }
+
+        public init?(intValue: Int) { nil }
+
+        public static let allCases = TestControls.table.map { CodingKeys(stringValue: $0.wireField) }
     }
 
-    public init(_ controls: TestControls) {
-        nextOutcome = controls.nextOutcome.token
-        productOutcomes = controls.productOutcomes.mapValues(\.token)
-        latencyMilliseconds = controls.latencyMilliseconds
-        askToBuy = controls.askToBuy
-        paymentsAllowed = controls.paymentsAllowed
-        timeRate = controls.timeRate.token
-        storefront = controls.storefront
-        account = controls.account
-        verification = controls.verificationFailure?.token ?? "ok"
-        dropOrderIds = controls.dropOrderIds
-        billingIssues = controls.billingIssues
-        gracePeriod = controls.gracePeriod
-        everyPurchase = controls.everyPurchase
-        autoApproveRefunds = controls.autoApproveRefunds
-        apiErrors = Dictionary(
-            uniqueKeysWithValues: controls.apiErrors.map { ($0.key.rawValue, PaymentOutcome(failure: $0.value).token) })
+    /// The controls in force. `everyField`: a client's PUT, in which an unset storefront or
+    /// account is sent empty to clear it, instead of left out as an answer leaves it.
+    public init(_ controls: TestControls, everyField: Bool = false) {
+        fields = [:]
+        for control in TestControls.table {
+            fields[control.wireField] = control.wireValue(in: controls, everyField: everyField)
+        }
+    }
+
+    public subscript(control: ControlSetting) -> ControlWireValue? {
+        get { fields[control.wireField] }
+        set { fields[control.wireField] = newValue }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        fields = [:]
+        for control in TestControls.table {
+            let key = CodingKeys(stringValue: control.wireField)
+            let value: ControlWireValue? =
+                switch control.form {
+                case .single(let single):
+                    switch single.wire {
+                    case .bool: try container.decodeIfPresent(Bool.self, forKey: key).map(ControlWireValue.bool)
+                    case .integer: try container.decodeIfPresent(Int.self, forKey: key).map(ControlWireValue.integer)
+                    case .text: try container.decodeIfPresent(String.self, forKey: key).map(ControlWireValue.text)
+                    }
+                case .paired:
+                    try container.decodeIfPresent([String: String].self, forKey: key).map(ControlWireValue.map)
+                }
+            fields[control.wireField] = value
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        for control in TestControls.table {
+            let key = CodingKeys(stringValue: control.wireField)
+            switch fields[control.wireField] {
+            case .bool(let on)?: try container.encode(on, forKey: key)
+            case .integer(let number)?: try container.encode(number, forKey: key)
+            case .text(let text)?: try container.encode(text, forKey: key)
+            case .map(let entries)?: try container.encode(entries, forKey: key)
+            case nil: break
+            }
+        }
     }
 
     /// `current` with every field this object sets, each parsed as `storefront manage set` parses
     /// it; the catalog checks storefronts, accounts and products.
     public func applied(to current: TestControls, catalog: Catalog) throws(ControlProblem) -> TestControls {
         var controls = current
-        let settings: [(ControlSetting, String?)] = [
-            (.nextOutcome, nextOutcome), (.latency, latencyMilliseconds.map(String.init)),
-            (.askToBuy, askToBuy.map(Self.flag)),
-            (.paymentsAllowed, paymentsAllowed.map(Self.flag)), (.timeRate, timeRate), (.storefront, storefront),
-            (.account, account), (.verification, verification), (.dropOrderId, dropOrderIds.map(Self.flag)),
-            (.billingIssues, billingIssues.map(Self.flag)), (.gracePeriod, gracePeriod.map(Self.flag)),
-            (.everyPurchase, everyPurchase.map(Self.flag)), (.autoApproveRefunds, autoApproveRefunds.map(Self.flag)),
-        ]
-        for case (let setting, let value?) in settings {
-            try setting.apply(value, to: &controls, catalog: catalog)
-        }
-        if let productOutcomes {
-            controls.productOutcomes = [:]
-            for (product, token) in productOutcomes.sorted(by: { $0.key < $1.key }) {
-                try controls.setProductOutcome(product, token, catalog: catalog)
-            }
-        }
-        if let apiErrors {
-            controls.apiErrors = [:]
-            for (api, token) in apiErrors.sorted(by: { $0.key < $1.key }) { try controls.setAPIError(api, token) }
+        for control in ControlSetting.allCases {
+            guard let value = fields[control.wireField] else { continue }
+            try control.apply(wire: value, to: &controls, catalog: catalog)
         }
         return controls
     }
-
-    private static func flag(_ on: Bool) -> String { Switch(on).rawValue }
 }

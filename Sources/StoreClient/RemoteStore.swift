@@ -245,9 +245,7 @@ public final class RemoteStore: StoreBackend {
     }
 
     public func setControls(_ controls: TestControls) async throws {
-        var wire = WireControls(controls)
-        wire.storefront = controls.storefront ?? ""
-        wire.account = controls.account ?? ""
+        let wire = WireControls(controls, everyField: true)
         _ = try await call(WireControls.self, .PUT, "/admin/controls", body: wire, admin: true)
     }
 

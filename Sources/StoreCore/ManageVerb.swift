@@ -1,6 +1,6 @@
 /// The words `storefront manage` takes, the one spelling of them: its subcommands, a scenario's
 /// `manage` steps and a tape's `Store` steps all read these. Every word but `set` names a
-/// transaction-manager action; `set` changes a test control (see `ControlName`).
+/// transaction-manager action; `set` changes a test control (see `ControlSetting`).
 public enum ManageVerb: String, CaseIterable, Sendable, Hashable {
     case approve, decline, resolve, refund
     case requestRefund = "request-refund"

@@ -26,21 +26,3 @@ public enum SimulatedAPI: String, CaseIterable, Sendable, Hashable, Codable {
     /// The offer-code redemption sheet does not open (the storefront's `c`).
     case offerCodeRedeem = "offer-code-redeem"
 }
-
-extension TestControls {
-    /// `manage set api-error API ERROR|none`.
-    public mutating func setAPIError(_ name: String, _ token: String) throws(ControlProblem) {
-        guard let api = SimulatedAPI(rawValue: name) else {
-            throw PairedControl.apiError.problem(
-                name, "expected one of \(SimulatedAPI.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
-        if token == "none" {
-            apiErrors[api] = nil
-            return
-        }
-        guard let error = PaymentOutcome(token: token)?.failure else {
-            throw PairedControl.apiError.problem(token, "expected fail:CODE, network[:CODE], cancel or none")
-        }
-        apiErrors[api] = error
-    }
-}

@@ -14,8 +14,8 @@ extension Reducer {
         case .up: state.sheet = .testControls(selection: max(0, selection - 1))
         case .down: state.sheet = .testControls(selection: min(rows.count - 1, selection + 1))
         case .toggle:
-            if row == .storefront || row == .account {
-                return mainCommand(&state, row == .storefront ? .storefront : .account)
+            if let picker = row.picker {
+                return mainCommand(&state, picker == .storefront ? .storefront : .account)
             }
             let delta = key == .left ? -1 : 1
             guard let next = row.step(state.controls, by: delta, product: state.selectedProduct?.id),

@@ -631,18 +631,10 @@ public struct UIStrings: Sendable {
                 "Press \(key) again to delete \(transactionId); it cannot be undone.",
                 "再按 \(key) 删除 \(transactionId)；无法撤销。")
     }
-    var controlNextOutcome: String { pick("Purchase outcome", "购买结果") }
-    var controlLatency: String { pick("Latency", "延迟") }
+    /// The account picker's flags: an account's own Ask to Buy and payments.
     var controlAskToBuy: String { pick("Ask to Buy", "购买请求") }
     var controlPaymentsAllowed: String { pick("Payments allowed", "允许付款") }
-    var controlTimeRate: String { pick("Time rate", "时间速率") }
-    var controlVerification: String { pick("Receipt verification", "收据验证") }
-    var controlDropOrderIds: String { pick("Drop applicationUsername", "丢弃 applicationUsername") }
-    var controlBillingIssues: String { pick("Billing retry on renewal", "续订时扣费失败") }
-    var controlGracePeriod: String { pick("Billing grace period", "扣费宽限期") }
-    var controlAPIErrors: String { pick("API errors (until off)", "API 错误（持续）") }
     var none: String { pick("none", "无") }
-    var controlStorefront: String { pick("Storefront", "店面") }
     func productOutcomesSet(_ count: Int) -> String {
         pick(count == 1 ? "1 product always fails" : "\(count) products always fail", "\(count) 个商品总是失败")
     }
@@ -655,8 +647,9 @@ public struct UIStrings: Sendable {
         let (open, reset) = (keys.key(.controls), keys.key(.reset, .controls))
         return pick("[\(open), \(reset)] reset", "[\(open), \(reset)] 重置")
     }
-    var controlAccount: String { pick("Account", "账户") }
     func onOff(_ on: Bool) -> String { on ? pick("on", "开") : pick("off", "关") }
+    /// Words given in both languages, as the test controls' table gives its labels.
+    func words(_ words: ControlWords) -> String { pick(words.en, words.zh) }
     func outcome(_ outcome: PaymentOutcome) -> String {
         switch outcome {
         case .success: pick("succeed", "成功")

@@ -10,10 +10,7 @@ extension ManageCommand {
             abstract: "Change a test control; it persists with the store.",
             discussion: """
                 Settings and their values:
-                \(ControlSetting.allCases.map { "  \($0.rawValue): \($0.accepted)" }.joined(separator: "\n"))
-                  \(PairedControl.productOutcome.rawValue) PRODUCT_ID OUTCOME|none: every payment of that product ends so, until none
-                  \(PairedControl.apiError.rawValue) API fail:CODE|network[:CODE]|cancel|none: that StoreKit call fails so, until none
-                    (API: \(SimulatedAPI.allCases.map(\.rawValue).joined(separator: ", ")); next-outcome is one payment only)
+                \(ControlSetting.allCases.map(Self.help).joined(separator: "\n"))
                 account is the default --account; drop-order-id on makes updates come back without
                 applicationUsername, as field reports describe.
                 time-rate is Xcode's SKTestSession.TimeRate, by token or raw value (\(TimeRate.rawValuesInWords)):
@@ -28,7 +25,7 @@ extension ManageCommand {
 
         @Argument(
             help: ArgumentHelp(
-                "Its value; \(PairedControl.productOutcome.rawValue) takes a product id and an outcome.",
+                "Its value; product-outcome takes a product id and an outcome.",
                 valueName: "value"))
         var values: [String] = []
 
@@ -53,21 +50,26 @@ extension ManageCommand {
 
         /// The control named, with the right number of values. Checked before the store is
         /// opened, so a mistyped command touches nothing.
-        func checkedControl() throws -> ControlName {
-            guard let control = ControlName(name) else {
+        func checkedControl() throws -> ControlSetting {
+            guard let control = ControlSetting(name) else {
                 throw CommandFailure.usage("manage set \(name): unknown setting; see storefront manage set --help")
             }
             guard values.count == control.valueCount else {
-                switch control {
-                case .paired(.productOutcome):
-                    throw CommandFailure.usage("manage set \(name) needs a product id and an outcome (or none)")
-                case .paired(.apiError):
-                    throw CommandFailure.usage("manage set \(name) needs an API and an error (or none)")
-                case .setting(let setting):
-                    throw CommandFailure.usage("manage set \(name) needs one value: \(setting.accepted)")
+                guard case .paired(let paired) = control.form else {
+                    throw CommandFailure.usage("manage set \(name) needs one value: \(control.accepted)")
                 }
+                throw CommandFailure.usage("manage set \(name) needs \(paired.needs)")
             }
             return control
+        }
+
+        /// A control's lines in the help: `  latency: milliseconds, 0 to 600000`; a paired
+        /// control's two values and what it does, and the names its first value may take.
+        static func help(_ control: ControlSetting) -> String {
+            guard case .paired(let paired) = control.form else { return "  \(control.name): \(control.accepted)" }
+            let line = "  \(control.name) \(control.accepted): \(control.doc)"
+            guard case .oneOf(let keys) = paired.keys else { return line }
+            return line + "\n    (\(paired.key): \(keys.joined(separator: ", ")))"
         }
     }
 }

@@ -61,9 +61,9 @@ struct ReportCommand: AsyncParsableCommand {
 
     private func write(_ session: StoreSession, into staging: URL) async throws {
         let controls = try await session.store.controls()
-        let settings = ControlSetting.allCases.map { setting in
-            let value = setting.value(in: controls)
-            return value.isEmpty ? "# \(setting.rawValue): not set" : "\(setting.rawValue) \(value)"
+        let settings = ControlSetting.allCases.compactMap { setting -> String? in
+            guard let value = setting.value(in: controls) else { return nil }
+            return value.isEmpty ? "# \(setting.name): not set" : "\(setting.name) \(value)"
         }
         try Data((settings.joined(separator: "\n") + "\n").utf8).write(
             to: staging.appendingPathComponent("controls.txt"))

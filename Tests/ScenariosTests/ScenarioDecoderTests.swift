@@ -62,10 +62,10 @@ struct ScenarioDecoderTests {
         #expect(fromJSON == fromYAML)
         #expect(
             fromJSON.controls == [
-                ControlCommand(control: .setting(.askToBuy), values: ["off"]),
-                ControlCommand(control: .setting(.latency), values: ["250"]),
+                ControlCommand(control: ControlSetting("ask-to-buy")!, values: ["off"]),
+                ControlCommand(control: ControlSetting("latency")!, values: ["250"]),
                 ControlCommand(
-                    control: .paired(.productOutcome), values: ["com.example.storefront.gems.100", "fail:2"]),
+                    control: ControlSetting("product-outcome")!, values: ["com.example.storefront.gems.100", "fail:2"]),
             ])
         #expect(
             fromJSON.steps.first
@@ -197,7 +197,8 @@ struct ScenarioDecoderTests {
         #expect(ManageStep(.approve, choice: "on", transaction: .last) == nil)
         #expect(ManageStep(.set, transaction: nil) == nil)
         #expect(
-            try ControlCommand.parse(["account"]).get() == ControlCommand(control: .setting(.account), values: [""]))
+            try ControlCommand.parse(["account"]).get()
+                == ControlCommand(control: ControlSetting("account")!, values: [""]))
         #expect(
             try ControlCommand.parse(["api-error", "load-products", "network"]).get().values == [
                 "load-products", "network",
@@ -247,18 +248,18 @@ struct ScenarioDecoderTests {
 
     /// Every control `manage set` names reads as that control, with as many values as it takes.
     @Test func everyControlNameReadsAsItsControl() throws {
-        for control in ControlName.allCases {
+        for control in ControlSetting.allCases {
             let values = Array(repeating: "x", count: control.valueCount)
             #expect(
                 try ControlCommand.parse([control.name] + values).get()
                     == ControlCommand(control: control, values: values))
-            #expect(ControlName(control.name) == control)
+            #expect(ControlSetting(control.name) == control)
         }
-        #expect(ControlName.allCases.map(\.name).suffix(2) == ["product-outcome", "api-error"])
+        #expect(ControlSetting.allCases.map(\.name).suffix(2) == ["product-outcome", "api-error"])
         let catalog = try StoreFixture.catalog()
         var controls = TestControls()
         #expect(throws: ControlProblem.self) {
-            try ControlName.paired(.apiError).apply(["load-products"], to: &controls, catalog: catalog)
+            try ControlSetting("api-error")!.apply(["load-products"], to: &controls, catalog: catalog)
         }
         #expect(controls == TestControls())
     }

@@ -36,14 +36,14 @@ import Testing
     @Test func theControlsSurviveAReopenAndParseAsTheCommandLineSpellsThem() async throws {
         let fixture = try StoreFixture()
         var controls = try await fixture.store.controls()
-        try ControlSetting.autoApproveRefunds.apply("on", to: &controls, catalog: fixture.store.catalog)
-        try ControlSetting.everyPurchase.apply("on", to: &controls, catalog: fixture.store.catalog)
+        try ControlSetting("auto-approve-refunds")!.apply("on", to: &controls, catalog: fixture.store.catalog)
+        try ControlSetting("every-purchase")!.apply("on", to: &controls, catalog: fixture.store.catalog)
         try await fixture.store.setControls(controls)
         let read = try await fixture.store.controls()
         #expect(read.autoApproveRefunds && read.everyPurchase)
-        #expect(ControlSetting.autoApproveRefunds.value(in: read) == "on")
+        #expect(ControlSetting("auto-approve-refunds")!.value(in: read) == "on")
         #expect(throws: ControlProblem.self) {
-            try ControlSetting.everyPurchase.apply("sometimes", to: &controls, catalog: fixture.store.catalog)
+            try ControlSetting("every-purchase")!.apply("sometimes", to: &controls, catalog: fixture.store.catalog)
         }
     }
 

@@ -97,3 +97,13 @@ import Testing
         #expect(catalog.settings.apiErrors.count == SimulatedAPI.allCases.count)
     }
 }
+
+extension TestControls {
+    /// `manage set api-error API ERROR|none`, through the table's row; it reads no catalog.
+    mutating func setAPIError(_ name: String, _ token: String) throws(ControlProblem) {
+        let catalog = Catalog(
+            bundleId: "", languages: [], defaultStorefront: "", storefronts: [], accounts: [], subscriptionGroups: [],
+            products: [])
+        try ControlSetting("api-error")!.apply([name, token], to: &self, catalog: catalog)
+    }
+}

@@ -160,9 +160,9 @@ import Testing
         let controls = try await fixture.store.controls()
         #expect(controls.billingIssues && controls.gracePeriod)
         var parsed = TestControls()
-        try ControlSetting.billingIssues.apply("on", to: &parsed, catalog: try StoreFixture.catalog())
+        try ControlSetting("billing-issues")!.apply("on", to: &parsed, catalog: try StoreFixture.catalog())
         #expect(parsed.billingIssues)
-        #expect(ControlSetting.gracePeriod.value(in: controls) == "on")
+        #expect(ControlSetting("grace-period")!.value(in: controls) == "on")
     }
 
     /// Xcode's forced renewal is a renewal: with billing issues on it fails to bill as one at the

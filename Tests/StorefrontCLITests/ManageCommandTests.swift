@@ -563,7 +563,7 @@ import Testing
             #expect(manage.stdout.contains("  \(action.rawValue) "), "manage --help lacks \(action.rawValue)")
         }
         let set = try state.run(["manage", "set", "--help"])
-        for setting in ControlName.allCases {
+        for setting in ControlSetting.allCases {
             #expect(set.stdout.contains("  \(setting.name)"), "manage set --help lacks \(setting.name)")
         }
     }

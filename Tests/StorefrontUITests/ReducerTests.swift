@@ -700,7 +700,7 @@ import Testing
     }
 
     @Test func everyOutcomeAndVerificationFailureCanBeChosen() {
-        #expect(ControlRow.allCases.count == 16)
+        #expect(Set(ControlRow.allCases.map(\.id)).count == ControlRow.allCases.count, "each line its own id")
         // → steps through these in turn, then starts again.
         let outcomes: [PaymentOutcome] =
             [.success, .cancel, .deferred, .interrupted]
