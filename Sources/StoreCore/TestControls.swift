@@ -28,6 +28,9 @@ public struct TestControls: Sendable, Hashable {
     public var gracePeriod: Bool = false
     /// Xcode's per-API simulated errors: each stays on until turned off (unlike `nextOutcome`).
     public var apiErrors: [SimulatedAPI: StoreError] = [:]
+    /// Xcode's `interruptedPurchasesEnabled`: every purchase is interrupted until turned off, and
+    /// each is completed by resolving its issue.
+    public var interruptedPurchases: Bool = false
 
     public init() {}
 
@@ -228,6 +231,10 @@ extension TestControls {
             "auto-approve-refunds", \.autoApproveRefunds, wire: "autoApproveRefunds", stored: "autoApproveRefunds",
             label: ("Auto-approve refunds", "自动批准退款"),
             doc: "a refund request is granted at once; off, it waits for `refund` or `decline-refund`"),
+        .flag(
+            "interrupted-purchases", \.interruptedPurchases, wire: "interruptedPurchases",
+            stored: "interruptedPurchases", label: ("Interrupted purchases", "中断购买"),
+            doc: "every purchase is interrupted until turned off: it fails, and `resolve` completes it"),
     ]
 
     /// The longest latency a payment may be given.

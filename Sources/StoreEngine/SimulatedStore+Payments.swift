@@ -175,8 +175,8 @@ extension SimulatedStore {
 
     /// The store's rules first (unknown product, not sold here, payments not allowed), then the
     /// outcome forced for this payment, else the test controls (the one-shot next outcome, which
-    /// this payment consumes, else the per-product override, else a simulated purchase error),
-    /// then Ask to Buy.
+    /// this payment consumes, else the per-product override, else a simulated purchase error,
+    /// else interrupted purchases), then Ask to Buy.
     static func outcome(
         for payment: Payment, account: Account, storefront: String, forced: PaymentOutcome?,
         controls: inout TestControls, catalog: Catalog
@@ -194,7 +194,8 @@ extension SimulatedStore {
         let oneShot = controls.nextOutcome == .success ? nil : controls.nextOutcome
         let chosen =
             forced ?? oneShot ?? controls.productOutcomes[payment.productId]
-            ?? controls.apiErrors[.purchase].map(PaymentOutcome.init(failure:)) ?? .success
+            ?? controls.apiErrors[.purchase].map(PaymentOutcome.init(failure:))
+            ?? (controls.interruptedPurchases ? .interrupted : .success)
         if forced == nil, oneShot != nil, !controls.everyPurchase { controls.nextOutcome = .success }
         let forced = chosen
         if forced == .success && (controls.askToBuy || account.askToBuy) { return .deferred }

@@ -64,6 +64,26 @@ import Testing
         #expect(declined.first?.transaction.state == .failed)
     }
 
+    /// Xcode's interrupted-purchases switch: every purchase is interrupted, not the next one
+    /// only, and each resolves; a one-shot outcome still comes first.
+    @Test func everyPurchaseIsInterruptedWhileInterruptedPurchasesIsOn() async throws {
+        let fixture = try StoreFixture()
+        try await fixture.setControls { $0.interruptedPurchases = true }
+        for _ in 0..<2 {
+            let failed = try await fixture.buy(StoreFixture.gems)
+            #expect(failed.transaction.state == .failed)
+            let resolved = try await fixture.store.perform(.resolveIssue(failed.transaction.id))
+            #expect(resolved.map(\.transaction.state) == [.purchased])
+        }
+        try await fixture.setControls { $0.nextOutcome = .cancel }
+        let cancelled = try await fixture.buy(StoreFixture.gems)
+        await #expect(throws: StoreFailure.self) {
+            try await fixture.store.perform(.resolveIssue(cancelled.transaction.id))
+        }
+        try await fixture.setControls { $0.interruptedPurchases = false }
+        #expect(try await fixture.buy(StoreFixture.gems).transaction.state == .purchased)
+    }
+
     @Test func interruptedPurchaseFailsThenResolvesAsNewPurchase() async throws {
         let fixture = try StoreFixture()
         try await fixture.setControls { $0.nextOutcome = .interrupted }
