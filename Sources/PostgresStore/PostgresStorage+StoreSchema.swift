@@ -4,10 +4,24 @@ extension PostgresStorage {
     /// The PostgreSQL schema's history, oldest first. Its first step is the SQLite schema as
     /// `SQLiteStorage.storeMigrations` leaves it at v24, in PostgreSQL's types: INTEGER as BIGINT, REAL as DOUBLE
     /// PRECISION, BLOB as BYTEA, AUTOINCREMENT keys as identity columns, and a `rowid` identity
-    /// where the engine orders by SQLite's implicit one. A later change of the schema is a step
-    /// in both histories.
+    /// where the engine then ordered by SQLite's implicit one (v25 makes it `seq` in both). A later
+    /// change of the schema is a step in both histories, and `SchemaParityTests` compares them.
     package static var storeMigrations: [SchemaMigration] {
-        [SchemaMigration("v24: the store", { db in try db.execute(sql: postgresSchema) })]
+        [
+            SchemaMigration("v24: the store", { db in try db.execute(sql: postgresSchema) }),
+            SchemaMigration(
+                "v25: explicit ordering",
+                { db in
+                    try db.execute(
+                        sql: ["idempotency_keys", "mass_extensions", "notification_attempts"].map { table in
+                            """
+                            ALTER TABLE \(table) ALTER COLUMN rowid DROP IDENTITY;
+                            ALTER TABLE \(table) RENAME COLUMN rowid TO seq;
+                            ALTER TABLE \(table) ALTER COLUMN seq SET DEFAULT 0
+                            """
+                        }.joined(separator: ";\n") + ";\nCREATE INDEX idempotency_keys_seq ON idempotency_keys(seq)")
+                }),
+        ]
     }
 
     /// The tables `storeMigrations` makes: what `storefront reset --db postgres://…` drops.

@@ -346,6 +346,21 @@ extension SQLiteStorage {
                     sql: "CREATE TABLE server_finishes (transaction_id TEXT PRIMARY KEY, finished_at REAL NOT NULL)")
             })
         migrations.append(SchemaMigration("v24: billing plans", billingPlansMigration))
+        migrations.append(
+            SchemaMigration("v25: explicit ordering") { db in
+                // The order rows were written in, as a column both dialects have, in place of
+                // SQLite's implicit rowid (which PostgreSQL has no equivalent of).
+                try db.execute(
+                    sql: """
+                        ALTER TABLE idempotency_keys ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;
+                        UPDATE idempotency_keys SET seq = rowid;
+                        CREATE INDEX idempotency_keys_seq ON idempotency_keys(seq);
+                        ALTER TABLE mass_extensions ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;
+                        UPDATE mass_extensions SET seq = rowid;
+                        ALTER TABLE notification_attempts ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;
+                        UPDATE notification_attempts SET seq = rowid;
+                        """)
+            })
         return migrations
     }
 }

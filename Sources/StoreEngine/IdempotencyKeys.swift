@@ -81,16 +81,20 @@ public struct IdempotencyKeys: Sendable {
     func purgeIfDue(reservedBefore date: Date) async throws -> Int {
         let oldest = try await store.database.read { db in
             try Double.fetchOne(
-                db.cachedStatement(sql: "SELECT reserved_at FROM idempotency_keys ORDER BY rowid LIMIT 1"))
+                db.cachedStatement(sql: "SELECT reserved_at FROM idempotency_keys ORDER BY seq LIMIT 1"))
         }
         guard let oldest, oldest < date.timeIntervalSince1970 else { return 0 }
         return try await purge(reservedBefore: date)
     }
 
+    /// The next row's place in reservation order: writes are serialised, so no two rows share it.
+    private static let nextSeq = "(SELECT COALESCE(MAX(seq), 0) + 1 FROM idempotency_keys)"
+
     static func reserve(_ request: IdempotentRequest, _ db: any SQLDatabase) throws -> IdempotencyReservation {
         guard let generation = try unused(request, db) else { return try earlierUse(request, db) }
         try db.cachedStatement(
-            sql: "INSERT INTO idempotency_keys (key, request_hash, generation, reserved_at) VALUES (?, ?, ?, ?)"
+            sql:
+                "INSERT INTO idempotency_keys (key, request_hash, generation, reserved_at, seq) VALUES (?, ?, ?, ?, \(nextSeq))"
         )
         .execute(arguments: [request.key, request.requestHash, generation, request.now.timeIntervalSince1970])
         return .reserved(generation: generation)
@@ -130,8 +134,8 @@ public struct IdempotencyKeys: Sendable {
     ) throws -> StoredResponse {
         try db.cachedStatement(
             sql: """
-                INSERT INTO idempotency_keys (key, request_hash, generation, reserved_at, status, body, completed_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO idempotency_keys (key, request_hash, generation, reserved_at, status, body, completed_at, seq)
+                VALUES (?, ?, ?, ?, ?, ?, ?, \(nextSeq))
                 """
         ).execute(arguments: [
             request.key, request.requestHash, generation, request.now.timeIntervalSince1970, response.status,
@@ -169,8 +173,8 @@ public struct IdempotencyKeys: Sendable {
     static func purge(reservedBefore date: Date, _ db: any SQLDatabase) throws -> Int {
         try db.execute(
             sql: """
-                DELETE FROM idempotency_keys WHERE rowid < COALESCE(
-                    (SELECT rowid FROM idempotency_keys WHERE reserved_at >= ? ORDER BY rowid LIMIT 1), \(Int64.max))
+                DELETE FROM idempotency_keys WHERE seq < COALESCE(
+                    (SELECT seq FROM idempotency_keys WHERE reserved_at >= ? ORDER BY seq LIMIT 1), \(Int64.max))
                 """, arguments: [date.timeIntervalSince1970])
         return db.changesCount
     }

@@ -29,8 +29,8 @@ public struct MassExtensions: Sendable {
             }
             try db.cachedStatement(
                 sql: """
-                    INSERT INTO mass_extensions (request_identifier, product_id, days, reason, storefronts, requested_at)
-                    VALUES (?, ?, ?, ?, ?, ?)
+                    INSERT INTO mass_extensions (request_identifier, product_id, days, reason, storefronts, requested_at, seq)
+                    VALUES (?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM mass_extensions))
                     """
             ).execute(arguments: [
                 request.requestIdentifier, request.productId, request.days, request.reason,
@@ -62,7 +62,7 @@ public struct MassExtensions: Sendable {
         try await store.database.read { db in
             try String.fetchAll(
                 db.cachedStatement(
-                    sql: "SELECT request_identifier FROM mass_extensions ORDER BY requested_at DESC, rowid DESC LIMIT ?"
+                    sql: "SELECT request_identifier FROM mass_extensions ORDER BY requested_at DESC, seq DESC LIMIT ?"
                 ),
                 arguments: [limit]
             ).compactMap { try Self.massExtensionStatus($0, db) }
@@ -96,7 +96,7 @@ public struct MassExtensions: Sendable {
         try String.fetchOne(
             db.cachedStatement(
                 sql: """
-                    SELECT request_identifier FROM mass_extensions WHERE completed_at IS NULL ORDER BY requested_at, rowid LIMIT 1
+                    SELECT request_identifier FROM mass_extensions WHERE completed_at IS NULL ORDER BY requested_at, seq LIMIT 1
                     """))
     }
 

@@ -150,7 +150,8 @@ public struct ServerNotifications: Sendable {
         let key = delivery.notification.uuid.uuidString.lowercased()
         try db.cachedStatement(
             sql: """
-                INSERT INTO notification_attempts (uuid, url, attempted_at, result, http_status, detail) VALUES (?, ?, ?, ?, ?, ?)
+                INSERT INTO notification_attempts (uuid, url, attempted_at, result, http_status, detail, seq)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6, (SELECT COALESCE(MAX(seq), 0) + 1 FROM notification_attempts WHERE uuid = ?1))
                 """
         ).execute(arguments: [
             key, attempt.url, attempt.date.timeIntervalSince1970, attempt.result.rawValue, attempt.httpStatus,
@@ -269,7 +270,7 @@ public struct ServerNotifications: Sendable {
         let attempts = try SQLRow.fetchAll(
             db.cachedStatement(
                 sql: """
-                    SELECT url, attempted_at, result, http_status, detail FROM notification_attempts WHERE uuid = ? ORDER BY attempted_at, rowid
+                    SELECT url, attempted_at, result, http_status, detail FROM notification_attempts WHERE uuid = ? ORDER BY attempted_at, seq
                     """), arguments: [key]
         ).map { row in
             SendAttempt(
