@@ -248,6 +248,7 @@ let package = Package(
             name: "StoreEngineTests",
             dependencies: [
                 "StoreEngine", "StoreCore", "LocalState", "AppSide", "ServerRecords", "TestSupport", "SQLiteStore",
+                "SyntheticData",
                 "StoreSQL", "PostgresStore", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]

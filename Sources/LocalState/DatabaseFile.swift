@@ -112,11 +112,98 @@ enum DatabaseFile {
             throw damaged(
                 path, kind: kind, detail: "SQLite finds " + lines.prefix(3).joined(separator: "; "), remedy: remedy)
         }
+        if thorough, let misfit = try wrongKind(db) {
+            throw damaged(path, kind: kind, detail: misfit, remedy: remedy)
+        }
+    }
+
+    /// The first value, in any table, of another kind than its column's declared type keeps
+    /// (text in an INTEGER column, say): SQLite stores what it is given, and a file edited by
+    /// hand can hold one the program would only meet when it reads that row. One scan per table.
+    static func wrongKind(_ db: Database) throws -> String? {
+        let tables = try String.fetchAll(
+            db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+        for table in tables {
+            let columns = try Row.fetchAll(db, sql: "SELECT name, type FROM pragma_table_info(?)", arguments: [table])
+                .compactMap { row -> (name: String, kind: ColumnKind)? in
+                    let type: String = row["type"]
+                    return ColumnKind(declared: type).map { (row["name"], $0) }
+                }
+            guard !columns.isEmpty else { continue }
+            let misfits = columns.map { column in
+                let kinds = (column.kind.storedAs + ["null"]).map { "'\($0)'" }.joined(separator: ", ")
+                return "typeof(\(quoted(column.name))) NOT IN (\(kinds))"
+            }
+            let which = misfits.enumerated().map { "WHEN \($1) THEN \($0)" }.joined(separator: " ")
+            let sql =
+                "SELECT CASE \(which) END FROM \(quoted(table)) WHERE \(misfits.joined(separator: " OR ")) LIMIT 1"
+            guard let position = try Int.fetchOne(db, sql: sql) else { continue }
+            let column = columns[position]
+            let found =
+                try String.fetchOne(
+                    db,
+                    sql: """
+                        SELECT typeof(\(quoted(column.name))) FROM \(quoted(table))
+                        WHERE \(misfits[position]) LIMIT 1
+                        """) ?? "another kind"
+            return
+                "table \(table), column \(column.name) holds \(ColumnKind.words(typeof: found)), not \(column.kind.words)"
+        }
+        return nil
+    }
+
+    private static func quoted(_ name: String) -> String {
+        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
     static func damaged(_ path: String, kind: DatabaseKind, detail: String, remedy: String) -> StoreFailure {
         StoreFailure(
             "\(path) (\(kind.description)) is damaged: \(detail). Nothing was changed; restore it from a backup. \(remedy)"
         )
+    }
+}
+
+/// What SQLite keeps in a column of a declared type, for the schemas Storefront writes.
+enum ColumnKind {
+    case integer, real, text, blob
+
+    init?(declared: String) {
+        switch declared.uppercased() {
+        case "INTEGER": self = .integer
+        case "REAL": self = .real
+        case "TEXT": self = .text
+        case "BLOB": self = .blob
+        default: return nil
+        }
+    }
+
+    /// `typeof` of the values it may hold besides NULL: a REAL column holds whole numbers as integers.
+    var storedAs: [String] {
+        switch self {
+        case .integer: ["integer"]
+        case .real: ["real", "integer"]
+        case .text: ["text"]
+        case .blob: ["blob"]
+        }
+    }
+
+    var words: String {
+        switch self {
+        case .integer: "an integer"
+        case .real: "a number"
+        case .text: "text"
+        case .blob: "bytes (a BLOB)"
+        }
+    }
+
+    /// What SQLite's `typeof` names, as a message says it.
+    static func words(typeof kind: String) -> String {
+        switch kind {
+        case "integer": "an integer"
+        case "real": "a real number"
+        case "text": "text"
+        case "blob": "bytes (a BLOB)"
+        default: kind
+        }
     }
 }

@@ -11,8 +11,9 @@ import Synchronization
 
 /// Sends the outbox's notifications: each due delivery is POSTed as `{"signedPayload"}` to its
 /// URL, its attempt recorded, and a failure retried on Apple's schedule. It wakes when a commit
-/// wrote notifications, when a retry falls due, and every second to sweep for expiries. Many
-/// deliveries are in flight at once, so a receiver that hangs delays only its own.
+/// wrote notifications, when a retry falls due, and while a URL is set every second; with none it
+/// reads nothing until one is. Expiries are found by the store's scheduler (`StoreScheduler`).
+/// Many deliveries are in flight at once, so a receiver that hangs delays only its own.
 struct NotificationDeliverer: Service {
     let service: StoreService
     let logger: Logger

@@ -152,4 +152,45 @@ import Testing
         #expect(served.stderr.contains("\(state.storeDatabase) (the store database) is damaged"), "\(served.stderr)")
         #expect(served.stderr.contains("storefront reset --db"), "\(served.stderr)")
     }
+
+    /// A value of the wrong kind where the store reads it: the command refuses the file in one
+    /// line naming the table and the column, instead of trapping.
+    @Test func aWrongKindOfValueIsRefusedByTableAndColumn() throws {
+        let state = try bought()
+        _ = try Python.run(
+            """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            db.execute("UPDATE transactions SET quantity = 'many'")
+            db.commit()
+            """, arguments: [state.storeDatabase])
+        for command in [["transactions"], ["wallet"], ["buy", Self.gems]] {
+            let result = try state.run(command)
+            expectRefused(
+                result, file: state.storeDatabase,
+                saying: "table transactions, column quantity holds text, not an integer")
+            #expect(result.stderr.split(separator: "\n").count == 1, "one line: \(result.stderr)")
+        }
+    }
+
+    /// A server looks at every value of every table before it serves: one in a table only the
+    /// server reads is refused at the start, not when a route meets it.
+    @Test func aServerRefusesAWrongKindInAnyTable() throws {
+        let state = try bought()
+        _ = try Python.run(
+            """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            db.execute("INSERT INTO retention_performance_tests (id, target, started_at) VALUES ('t', 'u', 'soon')")
+            db.commit()
+            """, arguments: [state.storeDatabase])
+        let served = try Executable.run([
+            "serve", "--db", state.path, "--port", "0", "--admin-token", "wrong-kind-token",
+        ])
+        #expect(served.status == 1, "\(served.stderr)")
+        #expect(
+            served.stderr.contains(
+                "\(state.storeDatabase) (the store database) is damaged: table retention_performance_tests, column started_at holds text, not a number"
+            ), "\(served.stderr)")
+    }
 }
