@@ -140,11 +140,11 @@ public struct ServerNotifications: Sendable {
         guard !attempts.isEmpty else { return }
         try await store.database.write { db in
             let rate = try TestControls.load(db, defaults: store.defaults).timeRate
-            for (attempt, delivery) in attempts { try Self.record(attempt, of: delivery, rate: rate, db) }
+            for (attempt, delivery) in attempts { try Self.keep(attempt, of: delivery, rate: rate, db) }
         }
     }
 
-    private static func record(
+    private static func keep(
         _ attempt: SendAttempt, of delivery: NotificationDelivery, rate: TimeRate, _ db: any SQLDatabase
     ) throws {
         let key = delivery.notification.uuid.uuidString.lowercased()
@@ -201,7 +201,7 @@ public struct ServerNotifications: Sendable {
                     db.cachedStatement(sql: "SELECT \(Self.notificationColumns) FROM notifications n WHERE n.uuid = ?"),
                     arguments: [uuid.uuidString.lowercased()])
             else { return nil }
-            return try Self.record(Self.notification(row), db)
+            return try Self.withAttempts(Self.notification(row), db)
         }
     }
 
@@ -236,7 +236,7 @@ public struct ServerNotifications: Sendable {
                 sql: """
                     SELECT \(Self.notificationColumns) FROM notifications n WHERE \(conditions.joined(separator: " AND ")) ORDER BY n.seq LIMIT ?
                     """, arguments: arguments)
-            let records = try rows.prefix(limit).map { try Self.record(Self.notification($0), db) }
+            let records = try rows.prefix(limit).map { try Self.withAttempts(Self.notification($0), db) }
             return (records, rows.count > limit)
         }
     }
@@ -249,7 +249,7 @@ public struct ServerNotifications: Sendable {
                     sql: "SELECT \(Self.notificationColumns) FROM notifications n ORDER BY n.seq DESC LIMIT ?"),
                 arguments: [limit]
             )
-            .map { try Self.record(Self.notification($0), db) }
+            .map { try Self.withAttempts(Self.notification($0), db) }
         }
     }
 
@@ -265,7 +265,9 @@ public struct ServerNotifications: Sendable {
             massExtension: try row[8])
     }
 
-    private static func record(_ notification: StoredNotification, _ db: any SQLDatabase) throws -> NotificationRecord {
+    private static func withAttempts(_ notification: StoredNotification, _ db: any SQLDatabase) throws
+        -> NotificationRecord
+    {
         let key = notification.uuid.uuidString.lowercased()
         let attempts = try SQLRow.fetchAll(
             db.cachedStatement(

@@ -34,7 +34,7 @@ extension SimulatedStore {
             try expired.update(db)
             // Nothing was bought: an offer code it held may be redeemed again.
             try db.execute(sql: "DELETE FROM redeemed_codes WHERE transaction_id = ?", arguments: [expired.id])
-            return try record(expired, controls: controls, db)
+            return try journaledUpdate(expired, controls: controls, db)
         }
     }
 

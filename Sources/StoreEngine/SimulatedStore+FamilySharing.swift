@@ -66,7 +66,7 @@ extension SimulatedStore {
             ? NotificationEvent(.oneTimeCharge)
             : chain == nil ? NotificationEvent(.subscribed, .initialBuy) : NotificationEvent(.didRenew)
         try copy.insert(db)
-        _ = try record(copy, controls: controls, db)
+        _ = try journaledUpdate(copy, controls: controls, db)
     }
 
     /// Revokes the members' copies of the purchaser's transactions `ids` that still stand.
@@ -82,7 +82,7 @@ extension SimulatedStore {
                 copy.autoRenew = false
                 copy.notification = NotificationEvent(.revoke)
                 try copy.update(db)
-                _ = try record(copy, controls: controls, db)
+                _ = try journaledUpdate(copy, controls: controls, db)
             }
         }
     }

@@ -40,7 +40,7 @@ extension SimulatedStore {
     /// a receipt lists every purchase of the account, so the caller adds it after the commit
     /// (`withReceipts`), once per account, instead of holding every other writer while it is built;
     /// the journal never keeps one.
-    nonisolated func record(_ stored: StoredTransaction, controls: TestControls, _ db: any SQLDatabase) throws
+    nonisolated func journaledUpdate(_ stored: StoredTransaction, controls: TestControls, _ db: any SQLDatabase) throws
         -> TransactionUpdate
     {
         let update = update(for: stored, controls: controls)

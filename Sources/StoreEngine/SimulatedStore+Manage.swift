@@ -71,7 +71,8 @@ extension SimulatedStore {
             try db.execute(sql: "DELETE FROM redeemed_codes WHERE transaction_id = ?", arguments: [stored.id])
         case .resolveIssue where stored.pendingOutcome != .interrupted:
             return [
-                try record(try recoverFromBillingRetry(stored, at: now, controls: controls, db), controls: controls, db)
+                try journaledUpdate(
+                    try recoverFromBillingRetry(stored, at: now, controls: controls, db), controls: controls, db)
             ]
         case .resolveIssue:
             stored.pendingOutcome = nil
@@ -85,7 +86,7 @@ extension SimulatedStore {
             resolved.offer = stored.offer  // the offer it was checked for at its add
             try complete(&resolved, at: now, controls: controls, db)
             try resolved.insert(db)
-            return [try record(resolved, controls: controls, db)]
+            return [try journaledUpdate(resolved, controls: controls, db)]
         case .refund where stored.reason.isCopy:
             // A copy (a restore, a re-download, a plan change) was not paid for: the refund is
             // of the purchase it copies.
@@ -158,7 +159,7 @@ extension SimulatedStore {
         case .forceRenewal:
             try requireSubscription(stored, "renewed")
             guard let renewal = try forcedRenewal(of: stored, at: now, controls: controls, db) else { return [] }
-            return [try record(renewal, controls: controls, db)]
+            return [try journaledUpdate(renewal, controls: controls, db)]
         case .setAutoRenew(_, let on):
             try requireSubscription(stored, "renewed")
             try setAutoRenew(on, chainOf: stored, at: now, db)
@@ -178,7 +179,7 @@ extension SimulatedStore {
             return []
         }
         try stored.update(db)
-        return [try record(stored, controls: controls, db)]
+        return [try journaledUpdate(stored, controls: controls, db)]
     }
 
     /// The paid purchase a copy stands for: a non-consumable's original purchase, or the period of

@@ -143,7 +143,7 @@ extension SimulatedStore {
         // entry: one commit and one fsync, and its row is written once, as it ends up.
         if controls.latencyMilliseconds == 0, let settled = try settled(stored, at: now, controls: controls, db) {
             try settled.insert(owner: ProcessIdentity.current.token, requestKey: requestKey, db)
-            added.completed = try record(settled, controls: controls, db)
+            added.completed = try journaledUpdate(settled, controls: controls, db)
         } else {
             try stored.insert(owner: ProcessIdentity.current.token, requestKey: requestKey, db)
         }
@@ -226,7 +226,7 @@ extension SimulatedStore {
     {
         guard let settled = try settled(stored, at: now, controls: controls, db) else { return nil }
         try settled.update(db)
-        return try record(settled, controls: controls, db)
+        return try journaledUpdate(settled, controls: controls, db)
     }
 
     /// A `purchasing` transaction with its outcome applied, not yet written; nil for any other.

@@ -70,7 +70,7 @@ extension SimulatedStore {
             case .renew(let product, let period):
                 previous = try self.renewal(
                     after: previous, to: product, start: start, period: period, controls: controls, db)
-                updates.append(try self.record(previous, controls: controls, db))
+                updates.append(try self.journaledUpdate(previous, controls: controls, db))
                 continue periods
             case .billingRetry(let period):
                 try self.startBillingRetry(

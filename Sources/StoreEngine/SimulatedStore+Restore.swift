@@ -53,7 +53,7 @@ extension SimulatedStore {
                 restored.billingPlan = original.billingPlan
                 restored.commitment = original.commitment
                 try restored.insert(db)
-                updates.append(try self.record(restored, controls: controls, db))
+                updates.append(try self.journaledUpdate(restored, controls: controls, db))
             }
             return updates
         }
