@@ -129,14 +129,7 @@ public enum TapeParser {
             }
             try scanner.end()
             return .screenshot(path)
-        case "Store":
-            let arguments = scanner.rest().split(separator: " ").map(String.init)
-            guard !arguments.isEmpty else {
-                throw scanner.problem(
-                    "Store needs a storefront manage action, such as `Store approve last` or `Store set next-outcome fail:4`",
-                    at: wordColumn)
-            }
-            return .store(arguments)
+        case "Store": return .store(try storeArguments(&scanner, at: wordColumn))
         case "Expect": return .expect(try expectation(&scanner, at: wordColumn))
         default:
             if let key = key(name) {
@@ -248,6 +241,32 @@ public enum TapeParser {
             }
             return value
         }
+    }
+
+    /// Options of `storefront manage` that choose which store it acts on and with what right:
+    /// a tape is shared and runs with its player's token, so its steps act on the store it plays
+    /// against and no other.
+    static let storeChoosingOptions: Set<String> = ["--store", "--state", "--db", "--admin-token", "--catalog"]
+
+    /// A `Store` step's `manage` action and the action's own arguments.
+    static func storeArguments(_ scanner: inout LineScanner, at column: Int) throws -> [String] {
+        var arguments: [String] = []
+        while !scanner.atEnd {
+            let (word, start) = scanner.word()
+            let option = word.split(separator: "=", maxSplits: 1).first.map(String.init) ?? word
+            if storeChoosingOptions.contains(option) {
+                throw scanner.problem(
+                    "Store acts on the store the tape plays against: \(option) would choose another store, state or token; take it out",
+                    at: start)
+            }
+            arguments.append(word)
+        }
+        guard !arguments.isEmpty else {
+            throw scanner.problem(
+                "Store needs a storefront manage action, such as `Store approve last` or `Store set next-outcome fail:4`",
+                at: column)
+        }
+        return arguments
     }
 }
 

@@ -147,6 +147,34 @@ import Testing
             ])
     }
 
+    /// A shared tape runs with its player's admin token: its `Store` steps act on the store it
+    /// plays against, never on one an option names.
+    @Test func aStoreStepMayNotChooseAnotherStoreStateOrToken() {
+        guard
+            case .failure(let problems) = TapeParser.parse(
+                """
+                Store clear --store http://10.0.0.9:8080
+                Store approve last --state=/tmp/other
+                Store set latency 0 --admin-token t0ken
+                Store clear --db postgres://shared/store
+                Store refund last --catalog https://example.com/products.json
+                Store approve last --account parent
+                """)
+        else {
+            Issue.record("a tape whose Store steps choose another store was accepted")
+            return
+        }
+        let said = "would choose another store, state or token; take it out"
+        #expect(
+            problems.all.map(\.description) == [
+                "1:13: Store acts on the store the tape plays against: --store \(said)",
+                "2:20: Store acts on the store the tape plays against: --state \(said)",
+                "3:21: Store acts on the store the tape plays against: --admin-token \(said)",
+                "4:13: Store acts on the store the tape plays against: --db \(said)",
+                "5:19: Store acts on the store the tape plays against: --catalog \(said)",
+            ])
+    }
+
     static let facts = StoreFacts(
         transactions: [
             "11": .init(productId: "gems", state: "purchased", price: "1.98"),
