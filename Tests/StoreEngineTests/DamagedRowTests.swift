@@ -21,12 +21,14 @@ struct DamagedRowTests {
     }
 
     @Test func aWrongKindInAnyColumnOfAnyTableIsRefusedByName() throws {
-        let columns = try Self.columns()
+        let (columns, template) = try Self.columns()
         #expect(columns.count > 150, "every column of the schema: \(columns.count)")
         for column in columns where !column.isRowid {
+            // A copy of a new store, closed (so whole in its file): no migration per column.
             let directory = scratchDirectory("wrong-kind")
-            _ = try SQLiteStorage.store(in: StateDirectory(url: directory))
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             let path = directory.appendingPathComponent("store.sqlite").path
+            try FileManager.default.copyItem(atPath: template, toPath: path)
             try DatabaseQueue(path: path).write { db in
                 try Self.insertRow(damaging: column, columns.filter { $0.table == column.table }, db)
             }
@@ -45,11 +47,12 @@ struct DamagedRowTests {
         }
     }
 
-    /// Every column of the store's schema as a new store has it.
-    static func columns() throws -> [Column] {
+    /// Every column of the store's schema as a new store has it, and the new store's file.
+    static func columns() throws -> ([Column], String) {
         let directory = scratchDirectory("schema-columns")
         _ = try SQLiteStorage.store(in: StateDirectory(url: directory))
-        return try DatabaseQueue(path: directory.appendingPathComponent("store.sqlite").path).read { db in
+        let path = directory.appendingPathComponent("store.sqlite").path
+        let columns = try DatabaseQueue(path: path).read { db in
             let tables = try String.fetchAll(
                 db,
                 sql: """
@@ -67,6 +70,7 @@ struct DamagedRowTests {
                 }
             }
         }
+        return (columns, path)
     }
 
     /// One row of `column`'s table: every other column NOT NULL gets a value of its kind, and
