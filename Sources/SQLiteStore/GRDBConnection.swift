@@ -55,7 +55,7 @@ final class GRDBConnection: SQLDatabase {
             let table = sqlite3_column_table_name(handle, CInt(position)),
             let column = sqlite3_column_origin_name(handle, CInt(position))
         {
-            error.origin = (String(cString: table), String(cString: column))
+            error.origin = SQLRowError.Origin(table: String(cString: table), column: String(cString: column))
         }
         return error
     }

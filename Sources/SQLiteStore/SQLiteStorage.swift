@@ -63,7 +63,7 @@ public struct SQLiteStorage: StoreStorage {
     func damaged(_ error: SQLRowError) -> StoreFailure {
         var located = error
         if located.origin == nil, let sql = error.sql, let table = try? table(of: error.column, in: sql) {
-            located.origin = (table, error.column)
+            located.origin = SQLRowError.Origin(table: table, column: error.column)
         }
         return DurablePool.damaged(pool.path, kind: kind, state: state, detail: located.detail)
     }

@@ -18,26 +18,16 @@ public struct StoreScheduler: Sendable {
         self.store = store
     }
 
-    /// What one pass did.
-    public struct Pass: Sendable, Hashable {
-        /// Subscribers of mass extensions handled.
-        public var massExtended = 0
-        /// Idempotency keys forgotten.
-        public var keysPurged = 0
-    }
-
     /// One pass over the work due now. `purgingKeysBefore`: forget idempotency keys reserved
-    /// before this date (a server's, whose keys have a lifetime); nil leaves them.
+    /// before this date (a server's, whose keys have a lifetime); nil leaves them. Returns how
+    /// many keys it forgot.
     @discardableResult
-    public func runDue(purgingKeysBefore: Date? = nil) async throws -> Pass {
-        var pass = Pass()
+    public func runDue(purgingKeysBefore: Date? = nil) async throws -> Int {
         try await store.renewDue()
         try await store.sweepTimedEvents()
-        pass.massExtended = try await store.massExtensions.advance()
-        if let purgingKeysBefore {
-            pass.keysPurged = try await store.idempotencyKeys.purgeIfDue(reservedBefore: purgingKeysBefore)
-        }
-        return pass
+        try await store.massExtensions.advance()
+        guard let purgingKeysBefore else { return 0 }
+        return try await store.idempotencyKeys.purgeIfDue(reservedBefore: purgingKeysBefore)
     }
 
     /// Runs a pass every `interval` seconds of the store's clock until the task is cancelled;

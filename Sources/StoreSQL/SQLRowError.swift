@@ -1,7 +1,7 @@
 /// A column that does not hold what the store's schema puts there: NULL where a value belongs,
 /// or a value of another kind (text in an integer column, bytes that are not the JSON the column
 /// keeps). Only a damaged or hand-edited database holds one; the storage names the table it
-/// came from and the database's file, and the user reads what to do (`StoreStorage.damaged`).
+/// came from and the database's file, and the user reads what to do.
 public struct SQLRowError: Error, Sendable, Hashable {
     /// The column as the result names it.
     public let column: String
@@ -9,18 +9,21 @@ public struct SQLRowError: Error, Sendable, Hashable {
     public let expected: String
     /// What the column holds instead: "NULL", "text", "an integer".
     public let found: String
-    /// The table and column the value was read from, when the storage knows them.
-    public var origin: (table: String, column: String)? {
-        get { originTable.map { ($0, originColumn ?? column) } }
-        set {
-            originTable = newValue?.table
-            originColumn = newValue?.column
-        }
-    }
-    private var originTable: String?
-    private var originColumn: String?
+    /// Where the value was read from, when the storage knows it.
+    public var origin: Origin?
     /// The statement that read it.
     public var sql: String?
+
+    /// A table and a column of it.
+    public struct Origin: Sendable, Hashable {
+        public let table: String
+        public let column: String
+
+        public init(table: String, column: String) {
+            self.table = table
+            self.column = column
+        }
+    }
 
     public init(column: String, expected: String, found: String) {
         self.column = column

@@ -64,9 +64,7 @@ struct NotificationDeliverer: Service {
         var lingering: [String] = []
         await withDiscardingTaskGroup { group in
             while !Task.isCancelled {
-                // With no URL to send to, nothing is read until a URL is set (the doorbell) or the
-                // next look for lingering ones.
-                var wake = clock.now().addingTimeInterval(60)
+                var wake = clock.now().addingTimeInterval(1)
                 do {
                     if clock.now().timeIntervalSince(lastURLScan) >= 60 {
                         lingering = try await store.notifications.pendingURLs()
@@ -77,11 +75,12 @@ struct NotificationDeliverer: Service {
                     let room = Self.concurrency - busy.count
                     // Per URL, those in flight (at most concurrencyPerURL) and as many more.
                     let urls = store.outbox.urls + lingering.filter { !store.outbox.urls.contains($0) }
+                    // With no URL to send to, nothing is read until a notification is written (the
+                    // doorbell) or the next look for lingering URLs.
                     if urls.isEmpty, busy.isEmpty {
                         await doorbell.wait(until: lastURLScan.addingTimeInterval(60), on: clock)
                         continue
                     }
-                    wake = clock.now().addingTimeInterval(1)
                     let now = clock.now()
                     let taken =
                         room <= 0

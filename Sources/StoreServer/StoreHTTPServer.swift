@@ -69,11 +69,11 @@ struct MaintenanceService: Service {
                 do {
                     let now = clock.now()
                     let purging = now.timeIntervalSince(lastPurge) >= 3600
-                    let pass = try await scheduler.runDue(
+                    let purged = try await scheduler.runDue(
                         purgingKeysBefore: purging
                             ? now.addingTimeInterval(-service.configuration.idempotencyLifetime) : nil)
                     if purging { lastPurge = now }
-                    if pass.keysPurged > 0 { logger.info("forgot \(pass.keysPurged) expired idempotency keys") }
+                    if purged > 0 { logger.info("forgot \(purged) expired idempotency keys") }
                     try await service.saveIssuedSignatures()
                 } catch {
                     logger.warning("maintenance: \(error)")

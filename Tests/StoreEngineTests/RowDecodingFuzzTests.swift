@@ -14,14 +14,12 @@ import Testing
     @Test func randomKindsInATransactionRowThrowByColumnNeverTrap() throws {
         var random = SplitMix64(state: 0x5EED)
         let names = (0..<StoredTransaction.fieldCount).map { "c\($0)" }
-        var decoded = 0
         var refused: Set<String> = []
         for _ in 0..<Self.rows {
             let values = names.indices.map { _ in Self.value(&random) }
             let row = SQLRow(columns: SQLColumns(names, sql: "SELECT … FROM transactions"), values: values)
             do {
                 _ = try StoredTransaction(row: row)
-                decoded += 1
             } catch {
                 #expect(names.contains(error.column), "\(error)")
                 #expect(error.sql == "SELECT … FROM transactions")
@@ -29,7 +27,6 @@ import Testing
             }
         }
         #expect(refused.count > 5, "the refusals name many columns: \(refused.sorted())")
-        #expect(decoded + refused.count > 0)
     }
 
     /// A value of a random kind, now and then one a column of the schema holds.
