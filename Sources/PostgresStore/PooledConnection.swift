@@ -37,6 +37,9 @@ final class PooledConnection: @unchecked Sendable {
         return numbered
     }
 
+    /// Whether the connection is open (it may still have been dropped by the server since its last use).
+    var isOpen: Bool { connection.map { !$0.isClosed } ?? false }
+
     /// The open connection, opened now if need be.
     func open() throws -> PostgresConnection {
         if let connection, !connection.isClosed { return connection }

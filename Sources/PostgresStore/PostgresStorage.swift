@@ -22,9 +22,11 @@ public final class PostgresStorage: StoreStorage {
     public let location: String
     public let health = StorageHealth()
     public var dialect: SQLDialect { .postgres }
-    private let connections: ConnectionPool
+    let connections: ConnectionPool
     private let threads: NIOThreadPool
     private let place: PostgresLocation
+    /// A server's sign of life for `reset`; nil for other uses of the store.
+    private let presence: ServerPresence?
 
     /// The record of the schema's steps applied.
     static let migrationsTable = "storefront_migrations"
@@ -42,21 +44,33 @@ public final class PostgresStorage: StoreStorage {
     /// Connects `poolSize` connections (failing at once with what to do when the server cannot be
     /// reached), creates the schema or brings it up to date, and refuses a schema newer than
     /// `migrations` knows. `schema`: a PostgreSQL schema to keep the tables in (created if
-    /// missing) instead of the user's default, for tests that share one database.
+    /// missing) instead of the user's default, for tests that share one database. `server`: the
+    /// storage is a server's, which holds the presence `storefront reset` checks (`ServerPresence`)
+    /// from before the schema is touched until `close`.
     public convenience init(
         _ place: PostgresLocation, migrations: [SchemaMigration], poolSize: Int = defaultPoolSize,
         connectTimeout: Duration = defaultConnectTimeout, statementTimeout: Duration = defaultStatementTimeout,
-        schema: String? = nil
+        schema: String? = nil, server: Bool = false
     ) throws {
         try self.init(
             place, migrations: migrations, poolSize: poolSize, connectTimeout: connectTimeout,
-            statementTimeout: statementTimeout, schema: schema, dropping: false)
+            statementTimeout: statementTimeout, schema: schema, use: server ? .server : .store)
     }
 
-    private init(
+    /// What the storage is opened for.
+    enum Use {
+        /// A server's store: presence held, schema brought up to date.
+        case server
+        /// The store, schema brought up to date (tests, benchmarks).
+        case store
+        /// `reset`: one connection, the schema left as it is.
+        case reset
+    }
+
+    init(
         _ place: PostgresLocation, migrations: [SchemaMigration], poolSize: Int,
         connectTimeout: Duration = defaultConnectTimeout, statementTimeout: Duration = defaultStatementTimeout,
-        schema: String? = nil, dropping: Bool
+        schema: String? = nil, use: Use
     ) throws {
         self.place = place
         location = place.description
@@ -85,9 +99,10 @@ public final class PostgresStorage: StoreStorage {
         let pooled = (0..<size).map {
             PooledConnection(location: place, configuration: configuration, schema: schema, id: $0, logger: logger)
         }
-        connections = ConnectionPool(pooled)
-        threads = NIOThreadPool(numberOfThreads: size)
+        let pool = ConnectionPool(pooled)
+        let threads = NIOThreadPool(numberOfThreads: size)
         threads.start()
+        let presence: ServerPresence?
         do {
             if let schema {
                 let create = "CREATE SCHEMA IF NOT EXISTS \(PostgresFailure.quoted(schema))"
@@ -96,7 +111,24 @@ public final class PostgresStorage: StoreStorage {
             // One connection now, to fail at start when the server cannot be reached; the rest
             // as uses need them.
             _ = try pooled[0].open()
-            if !dropping { try migrate(migrations) }
+            // Before the schema is touched: a reset that is dropping it refuses the server.
+            presence =
+                use == .server
+                ? try ServerPresence(
+                    connection: PooledConnection(
+                        location: place, configuration: configuration, schema: schema, id: size, logger: logger),
+                    location: place.description) : nil
+        } catch {
+            pool.closeAll()
+            try? threads.syncShutdownGracefully()
+            throw error
+        }
+        connections = pool
+        self.threads = threads
+        self.presence = presence
+        do {
+            if use != .reset { try migrate(migrations) }
+            try presence?.start()
         } catch {
             close()
             throw error
@@ -125,11 +157,13 @@ public final class PostgresStorage: StoreStorage {
 
     /// Closes the connections; later uses fail.
     public func close() {
+        presence?.stop()
         connections.closeAll()
         try? threads.syncShutdownGracefully()
     }
 
     deinit {
+        presence?.stop(deadline: .now())
         connections.abandon()
         threads.shutdownGracefully { _ in }
     }
@@ -170,6 +204,7 @@ public final class PostgresStorage: StoreStorage {
                 sql:
                     "CREATE TABLE IF NOT EXISTS \(Self.migrationsTable) (name TEXT PRIMARY KEY, applied_at DOUBLE PRECISION NOT NULL)"
             )
+            try db.execute(sql: ServerPresence.createTable)
             let applied = try String.fetchAll(
                 db, sql: "SELECT name FROM \(Self.migrationsTable) ORDER BY applied_at, name")
             let known = Set(migrations.map(\.name))
@@ -185,35 +220,6 @@ public final class PostgresStorage: StoreStorage {
                     sql: "INSERT INTO \(Self.migrationsTable) (name, applied_at) VALUES (?, ?)",
                     arguments: [migration.name, Date().timeIntervalSince1970])
             }
-        }
-    }
-
-    /// Drops the store's `tables` (and the record of its migrations), as `storefront reset --db`
-    /// does; refused while another storefront is connected to the database. Returns the tables
-    /// that were there.
-    public static func drop(_ place: PostgresLocation, tables: [String]) throws -> [String] {
-        let storage = try PostgresStorage(place, migrations: [], poolSize: 1, dropping: true)
-        defer { storage.close() }
-        return try storage.writeNow { db in
-            let others =
-                try Int.fetchOne(
-                    db,
-                    sql: """
-                        SELECT COUNT(*) FROM pg_stat_activity
-                        WHERE datname = current_database() AND pid <> pg_backend_pid() AND application_name = ?
-                        """, arguments: [applicationName]) ?? 0
-            guard others == 0 else {
-                throw StoreFailure(
-                    "\(place.description) is in use by \(others) other storefront connection\(others == 1 ? "" : "s") (a server): stop the servers on it first, then reset"
-                )
-            }
-            let present = try String.fetchAll(
-                db, sql: "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()"
-            ).filter { (tables + [migrationsTable]).contains($0) }
-            for table in present {
-                try db.execute(sql: "DROP TABLE \(PostgresFailure.quoted(table)) CASCADE")
-            }
-            return present.sorted()
         }
     }
 }

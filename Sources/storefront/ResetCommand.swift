@@ -16,8 +16,10 @@ struct ResetCommand: ParsableCommand {
             command makes new ones, with a new store identity and new signing keys. Every purchase they held is
             lost: copy them first if they may matter. While a storefront (a server, a command, the storefront
             in a terminal) has them open, reset refuses and names it.
-            With --db postgres://…, drops the store's tables from that database instead (the next server makes
-            them anew); refused while a storefront server is connected to it.
+            With --db postgres://…, drops the store's own tables from that database instead (the next server
+            makes them anew), all or none and never a table, view or key that is not the store's. Refused while
+            a storefront server runs on it (or was seen in the last 10 s: one killed without stopping), and
+            when the database holds no Storefront store; no server starts while it drops.
             """
     )
 
@@ -89,7 +91,7 @@ struct ResetCommand: ParsableCommand {
             )
         }
         do {
-            let dropped = try PostgresStorage.drop(place, tables: PostgresStorage.storeTables)
+            let dropped = try PostgresStorage.reset(place, tables: PostgresStorage.storeTables)
             if dropped.isEmpty {
                 Console.out("reset: \(place.description) holds no store; nothing to drop")
             } else {

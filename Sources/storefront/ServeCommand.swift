@@ -223,6 +223,7 @@ struct ServeCommand: AsyncParsableCommand {
         let logger = Logger(label: "storefront.serve")
         let service: StoreService
         var held: [ExclusiveUse] = []
+        var shared: PostgresStorage?
         do {
             switch place {
             case .directory(let directory):
@@ -238,12 +239,14 @@ struct ServeCommand: AsyncParsableCommand {
                 let storage = try PostgresStorage(
                     location, migrations: PostgresStorage.storeMigrations, poolSize: dbPoolSize,
                     connectTimeout: .milliseconds(Int64(dbConnectTimeout * 1000)),
-                    statementTimeout: .milliseconds(Int64(dbStatementTimeout * 1000)))
+                    statementTimeout: .milliseconds(Int64(dbStatementTimeout * 1000)), server: true)
+                shared = storage
                 service = try await StoreService.open(
                     catalog: loaded, catalogBytes: Data(bytes), database: StoreDatabase(storage: storage),
                     configuration: configuration, clock: SystemClock())
             }
         } catch let failure as StoreFailure {
+            shared?.close()
             throw CommandFailure.failure(failure.message)
         }
         if !ServerConfiguration.isLoopback(host) {
@@ -265,8 +268,11 @@ struct ServeCommand: AsyncParsableCommand {
                     "storefront serve: JWS public key at http://\(shown):\(port)/.well-known/storefront-jws-key.pem")
             }
         } catch {
+            shared?.close()
             throw CommandFailure.failure("the server stopped: \(error)")
         }
+        // The server's presence goes with it, so a reset right after it stopped is not refused.
+        shared?.close()
         withExtendedLifetime(held) {}
     }
 
