@@ -30,6 +30,8 @@ public actor SimulatedStore: StoreBackend {
     public nonisolated let outbox = NotificationOutbox()
     /// Up to when `sweepTimedEvents` has looked.
     var sweptUntil: Date?
+    /// The highest next transaction number `checkUnderfoot` read: numbering never goes back.
+    var highestNumberSeen: Int64 = 0
     /// Each subscription group's auto-renewable products: an account's subscription in a group
     /// is found among them (`subscriptionIdentity`), and its win-back offers.
     nonisolated let groupMembers: [String: GroupMembers]

@@ -27,15 +27,24 @@ public struct StoreDatabase: Sendable {
     var health: StorageHealth { storage.health }
 
     func read<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) throws -> T) async throws -> T {
-        try await storage.read(body)
+        try refuseIfRetired()
+        return try await storage.read(body)
     }
 
     func write<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) throws -> T) async throws -> T {
-        try await storage.write(body)
+        try refuseIfRetired()
+        return try await storage.write(body)
     }
 
     func writeNow<T>(_ body: (any SQLDatabase) throws -> T) throws -> T {
-        try storage.writeNow(body)
+        try refuseIfRetired()
+        return try storage.writeNow(body)
+    }
+
+    /// A store found changed under this process (`SimulatedStore.checkUnderfoot`) is not used:
+    /// what the process keeps in memory belongs to the store it opened.
+    private func refuseIfRetired() throws {
+        if let reason = health.retired { throw StoreFailure(reason, kind: .unavailable) }
     }
 
     /// Opening failed, here or in the store's first write (`SimulatedStore.init`): which of the two

@@ -83,20 +83,31 @@ struct ServerAPIClaims: JWTPayload {
 
 /// The keys that may call the App Store Server API, and the check of a request's bearer token.
 public final class APIKeyRing: Sendable {
-    private let keys = Mutex<[String: APIKey]>([:])
-    private let collection = JWTKeyCollection()
+    /// The keys by key id, and the collection that checks signatures with them: replaced
+    /// together, so a revoked key stops verifying the moment it leaves the list.
+    private let state = Mutex<(keys: [String: APIKey], collection: JWTKeyCollection)>(([:], JWTKeyCollection()))
     let bundleId: String
 
     public init(bundleId: String) {
         self.bundleId = bundleId
     }
 
-    public var all: [APIKey] { keys.withLock { $0.values.sorted { $0.keyId < $1.keyId } } }
+    public var all: [APIKey] { state.withLock { $0.keys.values.sorted { $0.keyId < $1.keyId } } }
 
     public func add(_ key: APIKey) async throws {
-        let publicKey = try ES256PublicKey(pem: key.publicKeyPEM)
-        await collection.add(ecdsa: publicKey, kid: JWKIdentifier(string: key.keyId))
-        keys.withLock { $0[key.keyId] = key }
+        try await replace(with: all.filter { $0.keyId != key.keyId } + [key])
+    }
+
+    /// Makes `keys` the only ones that may call (a later key wins over an earlier one with its id).
+    public func replace(with keys: [APIKey]) async throws {
+        let collection = JWTKeyCollection()
+        var byId: [String: APIKey] = [:]
+        for key in keys { byId[key.keyId] = key }
+        for key in byId.values {
+            await collection.add(
+                ecdsa: try ES256PublicKey(pem: key.publicKeyPEM), kid: JWKIdentifier(string: key.keyId))
+        }
+        state.withLock { $0 = (byId, collection) }
     }
 
     private struct Header: Decodable {
@@ -128,7 +139,9 @@ public final class APIKeyRing: Sendable {
         guard header.crit == nil else {
             throw AppStoreAuthError(reason: "crit names extensions this server does not understand")
         }
-        guard let kid = header.kid, let key = keys.withLock({ $0[kid] }) else {
+        guard let kid = header.kid,
+            let (key, collection) = state.withLock({ state in state.keys[kid].map { ($0, state.collection) } })
+        else {
             throw AppStoreAuthError(reason: "unknown kid")
         }
         let claims: ServerAPIClaims

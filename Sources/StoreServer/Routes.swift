@@ -432,6 +432,13 @@ public enum StoreRoutes {
                 APIKeysResponse.Key(issuerId: key.issuerId, keyId: key.keyId, publicKey: key.publicKeyPEM),
                 status: .created)
         }
+        admin.delete("/api-keys/{keyId}") { _, context in
+            let keyId = context.parameters.get("keyId") ?? ""
+            guard try await service.revoke(keyId: keyId) else {
+                throw APIError.notFound("no API key \(String(keyId.prefix(64)).debugDescription) is registered")
+            }
+            return Response(status: .noContent)
+        }
         admin.get("/consumption") { _, _ in
             let reports = try await service.serverAPI.consumptionReports()
             return JSONBody.response(

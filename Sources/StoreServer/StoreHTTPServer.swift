@@ -53,7 +53,8 @@ public enum StoreHTTPServer {
 
 /// The server's pass of the store's scheduler every second (renewals, timed notifications, mass
 /// extensions, and, once an hour, idempotency keys past their lifetime), so long-polling clients
-/// see renewals without anyone reading first; and the JWS signatures issued meanwhile, kept.
+/// see renewals without anyone reading first; the JWS signatures issued meanwhile, kept; and a
+/// look at the store under the server and the settings other servers changed.
 /// With nothing due and nothing signed a pass only reads. Stops at graceful shutdown, after
 /// keeping the last signatures.
 struct MaintenanceService: Service {
@@ -78,6 +79,7 @@ struct MaintenanceService: Service {
                 } catch {
                     logger.warning("maintenance: \(error)")
                 }
+                await lookUnderfoot()
                 try await clock.sleep(for: 1)
             }
         }
@@ -86,5 +88,18 @@ struct MaintenanceService: Service {
         } catch {
             logger.warning("maintenance: the last JWS signatures were not kept: \(error)")
         }
+    }
+
+    /// Whether the store is still the one the server opened, and the settings another server
+    /// on it changed; each failure is logged once and the pass goes on.
+    private func lookUnderfoot() async {
+        let wasRetired = service.store.storageHealth.retired != nil
+        do {
+            try await service.store.checkUnderfoot()
+            try await service.refreshSettings()
+        } catch {
+            if !wasRetired { logger.warning("maintenance: \(error)") }
+        }
+        if !wasRetired, let reason = service.store.storageHealth.retired { logger.error("\(reason)") }
     }
 }

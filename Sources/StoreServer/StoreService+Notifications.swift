@@ -8,17 +8,12 @@ import StoreKitModel
 extension StoreService {
     static let notificationURLsSetting = "notify_urls"
 
-    /// The URLs `/admin` set, kept with the store for the next start.
-    static func savedNotificationURLs(_ store: SimulatedStore) async throws -> [String] {
-        guard let saved = try await store.serverSettings.value(notificationURLsSetting) else { return [] }
-        return try keptJSON([String].self, saved, setting: notificationURLsSetting, what: "a JSON array of URLs")
-    }
-
-    /// Replaces the URLs `/admin` set; those given with `--notify` stay for this run.
+    /// Replaces the URLs `/admin` set, at every server on the store; those given with `--notify`
+    /// stay for this server's run.
     func setNotificationURLs(_ urls: [String]) async throws {
         try await store.serverSettings.setValue(
             Self.notificationURLsSetting, urls.isEmpty ? nil : String(decoding: JSONBody.data(urls), as: UTF8.self))
-        store.outbox.setURLs(configuration.notifyURLs + urls)
+        try await refreshSettings()
     }
 
     /// What is wrong with a notification URL, or nil: it must be absolute http or https with a host.

@@ -99,6 +99,8 @@ public struct StoreService: Sendable {
     let catalogBuffer: ByteBuffer
     /// Who may call the App Store Server API.
     public let apiKeys: APIKeyRing
+    /// The settings as `refreshSettings` last applied them.
+    let appliedSettings = AppliedSettings()
 
     public init(store: SimulatedStore, configuration: ServerConfiguration, catalogBytes: Data) async throws {
         self.store = store
@@ -119,10 +121,7 @@ public struct StoreService: Sendable {
         signer = TransactionSigner(identity: identity)
         signer.issued.load(try await store.signing.issuedSignatures())
         apiKeys = APIKeyRing(bundleId: store.catalog.bundleId)
-        for key in try await Self.registeredKeys(store) + configuration.apiKeys {
-            try await apiKeys.add(key)
-        }
-        store.outbox.setURLs(configuration.notifyURLs + (try await Self.savedNotificationURLs(store)))
+        try await refreshSettings()
     }
 
     /// Writes the transaction JWS signatures issued since the last call to the store. Ones a
@@ -131,12 +130,6 @@ public struct StoreService: Sendable {
         let unsaved = signer.issued.takeUnsaved()
         guard !unsaved.isEmpty else { return }
         try await store.signing.keepIssuedSignatures(unsaved)
-    }
-
-    /// The keys `/admin/api-keys` registered, kept with the store.
-    static func registeredKeys(_ store: SimulatedStore) async throws -> [APIKey] {
-        guard let saved = try await store.serverSettings.value(Self.apiKeysSetting) else { return [] }
-        return try keptJSON([APIKey].self, saved, setting: Self.apiKeysSetting, what: "a JSON array of API keys")
     }
 
     static let apiKeysSetting = "api_keys"
@@ -151,15 +144,6 @@ public struct StoreService: Sendable {
                 "the store's setting server.\(setting) is not \(what) (\(error.localizedDescription)); the database was edited by hand: delete that row of the settings table, or restore it from a backup",
                 kind: .storage)
         }
-    }
-
-    /// Registers a key for the App Store Server API and keeps it for the next start.
-    func register(_ key: APIKey) async throws {
-        var saved = try await Self.registeredKeys(store).filter { $0.keyId != key.keyId }
-        saved.append(key)
-        try await store.serverSettings.setValue(
-            Self.apiKeysSetting, String(decoding: JSONBody.data(saved), as: UTF8.self))
-        try await apiKeys.add(key)
     }
 
     /// The app's Apple ID, which Apple reports in production only: a stable number made from the
