@@ -90,11 +90,15 @@ public struct Tape: Sendable, Equatable {
 extension Tape {
     /// What a tape's `Env` may set: the locale and terminal the storefront reads, and its documented
     /// STOREFRONT_ settings. Not PATH, LD_PRELOAD and their kind (they load code), nor the side
-    /// channel's descriptors (the player sets them).
+    /// channel's descriptors (the player sets them), nor what chooses the store, the state or the
+    /// admin token (`storeChoosingNames`): a shared tape plays on its player's store.
     static let settableNames: Set<String> = [
-        "LANG", "TERM", "NO_COLOR", "COLUMNS", "LINES", "STOREFRONT_HOME", "STOREFRONT_STORE",
-        "STOREFRONT_RETRY_SECONDS",
-        "STOREFRONT_ADMIN_TOKEN", "STOREFRONT_SHARED_SECRET",
+        "LANG", "TERM", "NO_COLOR", "COLUMNS", "LINES", "STOREFRONT_RETRY_SECONDS", "STOREFRONT_SHARED_SECRET",
+    ]
+
+    /// The variables that would choose another store, state directory or admin token.
+    static let storeChoosingNames: Set<String> = [
+        "STOREFRONT_STORE", "STOREFRONT_HOME", "STOREFRONT_ADMIN_TOKEN", "STOREFRONT_DB",
     ]
 
     public static func settableVariable(_ name: String) -> Bool {

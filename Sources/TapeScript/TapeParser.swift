@@ -95,6 +95,11 @@ public enum TapeParser {
             let variable = try scanner.argument("a variable name")
             let value = try scanner.argument("a value")
             try scanner.end()
+            if Tape.storeChoosingNames.contains(variable) {
+                throw scanner.problem(
+                    "Env \(variable) would choose another store, state or token: a tape plays on the store its player chooses (play --state, or the player's own environment); take it out",
+                    at: wordColumn)
+            }
             guard Tape.settableVariable(variable) else {
                 throw scanner.problem(
                     "Env \(variable): a tape sets only what the storefront reads (\(Tape.settableVariables)); "

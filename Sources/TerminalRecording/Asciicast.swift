@@ -45,9 +45,16 @@ public final class AsciicastWriter {
     /// holds whole characters, as JSON text must.
     private var pending: [Code: [UInt8]] = [:]
 
-    /// Creates (or empties) `url` and writes the header.
-    public init(url: URL, header: Header, start: ContinuousClock.Instant = .now) throws {
-        let descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    /// Creates (or empties) `url` and writes the header. `fresh`: a new file in place of what
+    /// the name held, never written through a link (a hard link's other names keep their
+    /// contents; a symbolic link is replaced, not followed), as a shared tape's `Output` is.
+    public init(url: URL, header: Header, start: ContinuousClock.Instant = .now, fresh: Bool = false) throws {
+        if fresh, unlink(url.path) != 0, errno != ENOENT {
+            throw PseudoTerminal.Failure(description: "cannot replace \(url.path): \(String(cString: strerror(errno)))")
+        }
+        let flags =
+            fresh ? O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC : O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC
+        let descriptor = open(url.path, flags, 0o644)
         guard descriptor >= 0 else {
             throw PseudoTerminal.Failure(description: "cannot create \(url.path): \(String(cString: strerror(errno)))")
         }

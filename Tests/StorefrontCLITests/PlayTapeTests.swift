@@ -189,4 +189,30 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: outside.appendingPathComponent("through-the-link.txt").path))
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("shots/fine.txt").path))
     }
+
+    /// A name beside the tape that is a hard link to a file elsewhere (or a symbolic link made
+    /// after the tape was checked) gets a new file: what the link reached is left as it was.
+    @Test func aTapesFilesAreNewFilesNeverWrittenThroughALink() throws {
+        let directory = scratchDirectory("play-links")
+        let outside = scratchDirectory("play-links-outside")
+        for place in [directory, outside] {
+            try FileManager.default.createDirectory(at: place, withIntermediateDirectories: true)
+        }
+        for name in ["demo.cast", "shot.txt"] {
+            let target = outside.appendingPathComponent(name)
+            try "precious\n".write(to: target, atomically: false, encoding: .utf8)
+            try FileManager.default.linkItem(at: target, to: directory.appendingPathComponent(name))
+        }
+        let tape = directory.appendingPathComponent("links.tape")
+        try "Output demo.cast\nWait /Products/\nScreenshot shot.txt\n".write(
+            to: tape, atomically: true, encoding: .utf8)
+        let played = try Executable.run(["play", tape.path, "--catalog", PlayTapeTests.catalog])
+        #expect(played.status == 0, "\(played)")
+        for name in ["demo.cast", "shot.txt"] {
+            #expect(try String(contentsOf: outside.appendingPathComponent(name), encoding: .utf8) == "precious\n")
+            #expect(
+                try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8) != "precious\n",
+                "\(name)")
+        }
+    }
 }

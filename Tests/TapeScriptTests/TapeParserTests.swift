@@ -175,6 +175,23 @@ import Testing
             ])
     }
 
+    @Test func anEnvMayNotChooseAnotherStoreStateOrToken() {
+        guard
+            case .failure(let problems) = TapeParser.parse(
+                """
+                Env STOREFRONT_STORE http://10.0.0.9:8080
+                Env STOREFRONT_ADMIN_TOKEN t0ken
+                Env STOREFRONT_HOME /tmp/other
+                Env STOREFRONT_RETRY_SECONDS 5
+                """)
+        else {
+            Issue.record("a tape whose Env chooses another store was accepted")
+            return
+        }
+        #expect(problems.all.map(\.line) == [1, 2, 3])
+        #expect(problems.all.allSatisfy { $0.description.contains("would choose another store, state or token") })
+    }
+
     static let facts = StoreFacts(
         transactions: [
             "11": .init(productId: "gems", state: "purchased", price: "1.98"),

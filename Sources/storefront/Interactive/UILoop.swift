@@ -74,8 +74,9 @@ enum UILoop {
                 continue
             }
             do {
+                // A new file renamed into place: never written through a link the name may be.
                 try Data(Screenshot(grid: grid, title: "Storefront").rendered(as: format).utf8).write(
-                    to: URL(fileURLWithPath: path))
+                    to: URL(fileURLWithPath: path), options: .atomic)
                 channel.send(.saved(path))
             } catch {
                 channel.send(.notSaved(path: path, reason: error.localizedDescription))

@@ -55,7 +55,7 @@ struct TapePlayback {
                     title: "Storefront: \((tapeName as NSString).lastPathComponent)",
                     environment: [
                         "TERM": "xterm-256color", "SHELL": ProcessInfo.processInfo.environment["SHELL"] ?? "/bin/sh",
-                    ]))
+                    ]), fresh: true)
         }
         var events: [Int32] = [0, 0]
         var commands: [Int32] = [0, 0]
