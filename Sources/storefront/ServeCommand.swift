@@ -222,7 +222,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let logger = Logger(label: "storefront.serve")
         let service: StoreService
-        var held: [ExclusiveUse] = []
+        var held: [AnyObject] = []
         var shared: PostgresStorage?
         do {
             switch place {
@@ -306,17 +306,13 @@ struct ServeCommand: AsyncParsableCommand {
 /// The server's log on standard error, through `Console` like every other line: a logged path or
 /// error may quote what a client sent.
 extension ServeCommand {
-    /// One server per store on this machine, whatever its --db: a copy of a database carries its
-    /// store's identity, and two servers on copies of one store would each issue the same
-    /// transaction ids to other purchases. Held, like `serve.lock`, for the process's life.
-    static func holdStoreIdentity(_ storeId: String) async throws -> ExclusiveUse {
-        let runtime =
-            ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? FileManager.default.temporaryDirectory.path
-        let directory = StateDirectory(
-            url: URL(fileURLWithPath: runtime).appendingPathComponent("storefront-stores-\(getuid())"), option: "--db")
-        let name = "store-" + String(storeId.filter { $0.isLetter || $0.isNumber || $0 == "-" }.prefix(64)) + ".lock"
-        return try ExclusiveUse(of: directory, lock: name) { holder in
+    /// One server per store on this machine, whatever its --db and its environment: a copy of a
+    /// database carries its store's identity, and two servers on copies of one store would each
+    /// issue the same transaction ids to other purchases. Held, like `serve.lock`, for the
+    /// process's life.
+    static func holdStoreIdentity(_ storeId: String) async throws -> MachineClaim {
+        let name = "storefront-store-" + String(storeId.filter { $0.isLetter || $0.isNumber || $0 == "-" }.prefix(64))
+        return try MachineClaim(name) { holder in
             "this store (id \(storeId)) is served already by another storefront serve\(holder.map { " (pid \($0))" } ?? ""), "
                 + "from a copy of its database: two servers on copies of one store would issue the same transaction ids "
                 + "to other purchases. Stop the other, or give this one a store of its own (another --db, or "

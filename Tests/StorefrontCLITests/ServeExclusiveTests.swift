@@ -43,10 +43,14 @@ import Testing
             arguments: [
                 db.appendingPathComponent("store.sqlite").path, copy.appendingPathComponent("store.sqlite").path,
             ])
-        let second = try Executable.run([
-            "serve", "--db", copy.path, "--port", "0", "--admin-token", "exclusive-token-0123",
-            "--catalog", Executable.repositoryRoot.appendingPathComponent("products.json").path,
-        ])
+        // Whatever the second one's temporary and runtime directories.
+        let elsewhere = root.appendingPathComponent("elsewhere")
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        let second = try Executable.run(
+            [
+                "serve", "--db", copy.path, "--port", "0", "--admin-token", "exclusive-token-0123",
+                "--catalog", Executable.repositoryRoot.appendingPathComponent("products.json").path,
+            ], environment: ["TMPDIR": elsewhere.path, "XDG_RUNTIME_DIR": elsewhere.path])
         #expect(second.status == 1, "\(second)")
         #expect(
             second.stderr.contains(
