@@ -35,6 +35,8 @@ let package = Package(
         // The system's SQLite, the library GRDB links on Linux, for binding and reading the store's
         // statements directly (shim.h).
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        // The system's zlib, for decoding the PNG images of the Retention Messaging API.
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         // A strict JSON parser over bytes (with every problem's line and column, and a cursor for
         // readers that build their model straight from the bytes), and large files mapped into
         // memory for it. Foundation and the C library only.
@@ -136,6 +138,7 @@ let package = Package(
                 "StoreAPI",
                 "ServerRecords",
                 "JSONReading",
+                "CZlib",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -12,16 +12,20 @@ enum RetentionChecks {
     /// Apple documents no byte limit for an image; a full-size PNG (3840 pixels wide) fits in this.
     static let imageByteLimit = 5 * 1024 * 1024
 
+    /// A text's length as Apple's documentation and libraries count it: in characters, Unicode
+    /// code points (Python's `len`), not the grapheme clusters a reader sees (a flag is two).
+    static func length(_ text: String) -> Int { text.unicodeScalars.count }
+
     /// A message as the store keeps it, or Apple's refusal of the request.
     static func message(_ id: UUID, _ body: UploadMessageRequestBody) throws(AppStoreAPIError) -> RetentionMessage {
         guard let header = body.header, !header.isEmpty else { throw invalid("header is required") }
         guard let text = body.body, !text.isEmpty else { throw invalid("body is required") }
-        guard header.count <= headerLimit else {
+        guard length(header) <= headerLimit else {
             throw AppStoreAPIError(
-                .headerTooLong, "Header too long: \(header.count) characters, at most \(headerLimit).")
+                .headerTooLong, "Header too long: \(length(header)) characters, at most \(headerLimit).")
         }
-        guard text.count <= bodyLimit else {
-            throw AppStoreAPIError(.bodyTooLong, "Body too long: \(text.count) characters, at most \(bodyLimit).")
+        guard length(text) <= bodyLimit else {
+            throw AppStoreAPIError(.bodyTooLong, "Body too long: \(length(text)) characters, at most \(bodyLimit).")
         }
         let image = try body.image.map { image throws(AppStoreAPIError) in
             RetentionImageUse(
@@ -45,10 +49,10 @@ enum RetentionChecks {
         }
         let points = try bullets.enumerated().map { index, point throws(AppStoreAPIError) in
             guard let text = point.text, !text.isEmpty else { throw invalid("bulletPoints[\(index)].text is required") }
-            guard text.count <= bulletTextLimit else {
+            guard length(text) <= bulletTextLimit else {
                 throw AppStoreAPIError(
                     .bulletPointTextTooLong,
-                    "Bullet point text too long: bulletPoints[\(index)].text has \(text.count) characters, at most \(bulletTextLimit)."
+                    "Bullet point text too long: bulletPoints[\(index)].text has \(length(text)) characters, at most \(bulletTextLimit)."
                 )
             }
             return RetentionBulletPoint(
@@ -70,7 +74,7 @@ enum RetentionChecks {
 
     /// A locale as Apple spells one (`en-US`, `zh-Hans-CN`, `en_US`).
     static func locale(_ text: String?) throws(AppStoreAPIError) -> String {
-        guard let text, !text.isEmpty, text.count <= 35,
+        guard let text, !text.isEmpty, length(text) <= 35,
             text.split(separator: "-", omittingEmptySubsequences: false).flatMap({
                 $0.split(separator: "_", omittingEmptySubsequences: false)
             }).allSatisfy({
@@ -90,9 +94,9 @@ enum RetentionChecks {
 
     private static func altText(_ text: String?, _ field: String) throws(AppStoreAPIError) -> String {
         guard let text, !text.isEmpty else { throw invalid("\(field) is required") }
-        guard text.count <= altTextLimit else {
+        guard length(text) <= altTextLimit else {
             throw AppStoreAPIError(
-                .altTextTooLong, "Alt text too long: \(field) has \(text.count) characters, at most \(altTextLimit).")
+                .altTextTooLong, "Alt text too long: \(field) has \(length(text)) characters, at most \(altTextLimit).")
         }
         return text
     }
@@ -132,50 +136,5 @@ enum RetentionChecks {
         case .imageNotApproved:
             AppStoreAPIError(.imageNotApproved, "Image not approved: the message shows an image that is not APPROVED.")
         }
-    }
-}
-
-/// What Apple requires of an uploaded image: a PNG without transparency, full-size images 3840
-/// pixels wide and 160 to 2160 high. Apple gives no dimensions for a bullet point's icon; this
-/// server asks for a square of at most 1024 pixels.
-enum PNGCheck {
-    static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-
-    /// nil when `data` is an acceptable image of `size`, else why not.
-    static func problem(_ data: Data, size: RetentionImageSize) -> String? {
-        let bytes = [UInt8](data)
-        guard bytes.count >= 33, Array(bytes[0..<8]) == signature,
-            String(decoding: bytes[12..<16], as: UTF8.self) == "IHDR"
-        else { return "not a PNG file (no PNG signature and IHDR chunk)" }
-        let width = be32(bytes, 16)
-        let height = be32(bytes, 20)
-        let colorType = bytes[25]
-        if colorType == 4 || colorType == 6 || hasChunk("tRNS", bytes) {
-            return "the PNG has transparency (an alpha channel or tRNS chunk); upload an opaque image"
-        }
-        switch size {
-        case .fullSize where width != 3840 || !(160...2160).contains(height):
-            return "a FULL_SIZE image is 3840 pixels wide and 160 to 2160 high; this one is \(width)×\(height)"
-        case .bulletPoint where width != height || width > 1024 || width == 0:
-            return "a BULLET_POINT image is square, at most 1024×1024; this one is \(width)×\(height)"
-        default: return nil
-        }
-    }
-
-    private static func be32(_ bytes: [UInt8], _ at: Int) -> Int {
-        bytes[at..<at + 4].reduce(0) { $0 << 8 | Int($1) }
-    }
-
-    /// Walks the chunks after the signature (length, type, data, CRC) until IEND or the end.
-    private static func hasChunk(_ name: String, _ bytes: [UInt8]) -> Bool {
-        var at = 8
-        while at + 8 <= bytes.count {
-            let length = be32(bytes, at)
-            let type = String(decoding: bytes[at + 4..<at + 8], as: UTF8.self)
-            if type == name { return true }
-            if type == "IEND" { return false }
-            at += 12 + length
-        }
-        return false
     }
 }

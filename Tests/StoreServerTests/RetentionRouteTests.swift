@@ -13,15 +13,23 @@ import Testing
         try json(response)["errorCode"] as? Int
     }
 
-    /// The chunks of a PNG of `width`×`height`, RGB (`colorType` 2) or RGBA (6): enough for the
-    /// server, which reads the header and the chunk list, not the pixels or the checksums.
-    static func png(_ width: Int, _ height: Int, colorType: UInt8 = 2) -> Data {
-        func be32(_ value: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * $0)) } }
-        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] { be32(data.count) + Array(type.utf8) + data + be32(0) }
-        let header = be32(width) + be32(height) + [8, colorType, 0, 0, 0]
-        return Data(
-            [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IDAT", [0, 0])
-                + chunk("IEND", []))
+    /// A PNG of `width`×`height`, RGB (`colorType` 2) or RGBA (6), black, written here without
+    /// zlib (its image data in stored deflate blocks) so the server's decoding is checked against
+    /// an independent encoder. `rows`: how many rows the data holds (the header's height unless
+    /// given); `filter`: each row's filter byte; `damage`: bytes to change after writing.
+    static func png(
+        _ width: Int, _ height: Int, colorType: UInt8 = 2, rows: Int? = nil, filter: UInt8 = 0,
+        damage: (inout [UInt8]) -> Void = { _ in }
+    ) -> Data {
+        let channels = colorType == 6 ? 4 : 3
+        let row = [filter] + [UInt8](repeating: 0, count: width * channels)
+        let raw = (0..<(rows ?? height)).flatMap { _ in row }
+        let header = PNGBytes.be32(width) + PNGBytes.be32(height) + [8, colorType, 0, 0, 0]
+        var bytes =
+            [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + PNGBytes.chunk("IHDR", header)
+            + PNGBytes.chunk("IDAT", PNGBytes.storedZlib(raw)) + PNGBytes.chunk("IEND", [])
+        damage(&bytes)
+        return Data(bytes)
     }
 
     static func upload(
@@ -57,6 +65,28 @@ import Testing
         }
     }
 
+    /// An image Apple could not show is refused as it would be: one that does not decode.
+    @Test func imagesThatDoNotDecodeAreRefused() async throws {
+        let bearer = BearerToken()
+        let fixture = try await ServerAPIRouteTests.fixture(bearer)
+        let token = try bearer.make()
+        let damaged: [(String, Data)] = [
+            ("fails its CRC", Self.png(64, 64) { $0[50] ^= 0xFF }),
+            ("ends before its last row", Self.png(64, 64, rows: 63)),
+            ("holds more than the 64 rows", Self.png(64, 64, rows: 65)),
+            ("filter type 9", Self.png(64, 64, filter: 9)),
+            ("runs past the end of the file", Data(Self.png(64, 64).dropLast(20))),
+        ]
+        try await fixture.test { client in
+            for (problem, image) in damaged {
+                let answer = try await Self.upload(client, image, size: "BULLET_POINT", token: token)
+                #expect(try Self.code(answer) == 4_000_161, "\(problem)")
+                #expect(String(buffer: answer.body).contains(problem), "\(String(buffer: answer.body))")
+            }
+            #expect(try await Self.upload(client, Self.png(64, 64), size: "BULLET_POINT", token: token).status == .ok)
+        }
+    }
+
     @Test func messagesPastApplesLimitsAreRefusedWithApplesCodes() async throws {
         let bearer = BearerToken()
         let fixture = try await ServerAPIRouteTests.fixture(bearer)
@@ -64,6 +94,8 @@ import Testing
         let bullet = #"{"text": "t", "imageIdentifier": "\#(UUID().uuidString)", "altText": "a"}"#
         let cases: [(String, Int)] = [
             (#"{"header": "\#(String(repeating: "h", count: 67))", "body": "b"}"#, 4_000_162),
+            // 40 flags: 40 graphemes, but 80 characters as Apple's libraries count them.
+            (#"{"header": "\#(String(repeating: "🇫🇷", count: 40))", "body": "b"}"#, 4_000_162),
             (#"{"header": "h", "body": "\#(String(repeating: "b", count: 145))"}"#, 4_000_163),
             (#"{"header": "h", "body": "b", "headerPosition": "ABOVE_IMAGE"}"#, 4_000_224),
             (
@@ -153,5 +185,40 @@ import Testing
             #expect(refused.status == .forbidden)
             #expect(try Self.code(refused) == 4_030_026)
         }
+    }
+}
+
+/// PNG's byte-level pieces, written by hand for the tests.
+enum PNGBytes {
+    static func be32(_ value: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * $0)) } }
+
+    static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+        let typed = Array(type.utf8) + data
+        return be32(data.count) + typed + be32(Int(crc32(typed)))
+    }
+
+    /// A zlib stream of stored (uncompressed) deflate blocks.
+    static func storedZlib(_ raw: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = [0x78, 0x01]
+        var at = 0
+        repeat {
+            let count = min(65535, raw.count - at)
+            let last: UInt8 = at + count == raw.count ? 1 : 0
+            out += [last, UInt8(count & 0xFF), UInt8(count >> 8), UInt8(~count & 0xFF), UInt8((~count >> 8) & 0xFF)]
+            out += raw[at..<at + count]
+            at += count
+        } while at < raw.count
+        var (a, b): (UInt32, UInt32) = (1, 0)
+        for byte in raw { (a, b) = ((a + UInt32(byte)) % 65521, (b + (a + UInt32(byte)) % 65521) % 65521) }
+        return out + be32(Int(b << 16 | a))
+    }
+
+    static func crc32(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? 0xEDB8_8320 ^ (crc >> 1) : crc >> 1 }
+        }
+        return ~crc
     }
 }
