@@ -170,7 +170,7 @@ final class LockHolder {
     func release() {
         guard !released else { return }
         released = true
-        FileManager.default.createFile(atPath: scratch.appendingPathComponent("release").path, contents: nil)
+        _ = FileManager.default.createFile(atPath: scratch.appendingPathComponent("release").path, contents: nil)
         process.waitUntilExit()
         try? FileManager.default.removeItem(at: scratch)
     }
