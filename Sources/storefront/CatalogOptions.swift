@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StoreClient
+import StoreCore
 import StoreKitModel
 
 /// Options every command shares: which catalog, storefront, locale and language.
@@ -102,7 +103,7 @@ struct CatalogOptions: ParsableArguments {
             reason.hasPrefix("could not be downloaded: ")
             ? String(reason.dropFirst("could not be downloaded: ".count)) : reason
         return CommandFailure.failure(
-            "store unreachable at \(url): \(why) (tried for \(budget.components.seconds) s; "
+            "store unreachable at \(URLCredentials.redacted(url)): \(why) (tried for \(budget.components.seconds) s; "
                 + "STOREFRONT_RETRY_SECONDS sets how long). Is `storefront serve` running there?")
     }
 }

@@ -120,7 +120,7 @@ struct ReportCommand: AsyncParsableCommand {
             Storefront bug report
             tool:          storefront \(StorefrontCommand.version)
             made:          \(ISO8601DateFormatter().string(from: Date()))
-            catalog:       \(Self.shared(source))\(digest.map { "\n  sha256:      \($0)" } ?? "")
+            catalog:       \(Self.shared(URLCredentials.redacted(source)))\(digest.map { "\n  sha256:      \($0)" } ?? "")
               bundle id:   \(catalog.bundleId)
               products:    \(catalog.products.count), storefronts \(catalog.storefronts.count), accounts \(catalog.accounts.count)
             store:         \(session.storeLabel)

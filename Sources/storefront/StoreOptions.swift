@@ -48,7 +48,8 @@ struct StoreOptions: ParsableArguments {
     static func storeURL(flag: String?, _ environment: [String: String]) throws -> String? {
         guard let url = flag ?? environment["STOREFRONT_STORE"].flatMap({ $0.isEmpty ? nil : $0 }) else { return nil }
         guard CatalogLoader.isURL(url), URL(string: url)?.host != nil else {
-            throw CommandFailure.usage("--store \(url): expected the server's URL, e.g. http://127.0.0.1:8080")
+            throw CommandFailure.usage(
+                "--store \(URLCredentials.redacted(url)): expected the server's URL, e.g. http://127.0.0.1:8080")
         }
         return url.hasSuffix("/") ? String(url.dropLast()) : url
     }
@@ -108,7 +109,8 @@ struct StoreOptions: ParsableArguments {
                     url: remoteURL, catalog: context.catalog, adminToken: token,
                     followedAccount: followAccountOnly ? name : nil,
                     policy: policy)
-                label = "remote store \(remoteURL)"
+                // Shown in the title bar, on saved screens and in reports: never a password or token.
+                label = "remote store \(URLCredentials.redacted(remoteURL))"
             } else {
                 // Opened above whenever there is no remote URL.
                 guard let database = try await storeDatabase else {

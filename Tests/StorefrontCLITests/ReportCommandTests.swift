@@ -65,4 +65,34 @@ import Testing
             "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: "/tmp/never.tar.gz"))
     }
+
+    /// A report goes to a bug tracker: a password or token in a URL it names is `***`.
+    @Test func aReportHoldsNoCredentialOfTheStoreOrCatalogURL() throws {
+        let root = scratchDirectory("report-credentials")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        let server = try ServeProcess.start(
+            db: root.appendingPathComponent("db"), arguments: ["--admin-token", "report-credentials-token"])
+        defer { server.stop() }
+        let withCredentials = "http://reporter:Hunter2Secret@127.0.0.1:\(server.port)"
+        let archive = root.appendingPathComponent("bug.tar.gz")
+        let result = try Executable.run(
+            [
+                "report", "--state", root.appendingPathComponent("state").path, "--store", withCredentials,
+                "--catalog", withCredentials + "/v1/catalog?token=Hunter2Secret", "--output", archive.path,
+            ], environment: ["HOME": root.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!(result.stdout + result.stderr).contains("Hunter2Secret"))
+        let unpacked = root.appendingPathComponent("unpacked")
+        try FileManager.default.createDirectory(at: unpacked, withIntermediateDirectories: true)
+        #expect(try Executable.run(["xzf", archive.path, "-C", unpacked.path], program: "tar").status == 0)
+        let found = try Executable.run(["-rl", "Hunter2Secret", unpacked.path], program: "grep")
+        #expect(found.stdout.isEmpty, "files with the password: \(found.stdout)")
+        let readme = try #require(
+            FileManager.default.enumerator(atPath: unpacked.path)?.compactMap { $0 as? String }.first {
+                $0.hasSuffix("README.txt")
+            })
+        let text = try String(contentsOf: unpacked.appendingPathComponent(readme), encoding: .utf8)
+        #expect(text.contains("store:         remote store http://reporter:***@127.0.0.1:\(server.port)"), "\(text)")
+        #expect(text.contains("/v1/catalog?token=***"), "\(text)")
+    }
 }
