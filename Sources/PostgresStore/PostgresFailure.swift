@@ -1,4 +1,5 @@
 import Foundation
+import NIOSSL
 import PostgresNIO
 import StoreCore
 
@@ -13,9 +14,35 @@ enum PostgresFailure {
     private static let queryCanceled = "57014"
 
     static func cannotConnect(_ location: PostgresLocation, _ error: any Error) -> StoreFailure {
-        StoreFailure(
-            "cannot connect to PostgreSQL at \(location.description): \(reason(error)). Check that the server runs and accepts this user from here (pg_hba.conf), or pass another --db.",
+        let reason = handshakeFailure(error).map { "the TLS handshake failed (\($0))" } ?? reason(error)
+        return StoreFailure(
+            "cannot connect to PostgreSQL at \(location.description): \(reason). \(advice(location, error))",
             kind: .storage)
+    }
+
+    /// What to do: about TLS when the handshake failed or the server offers none, else about the
+    /// server and its pg_hba.conf.
+    private static func advice(_ location: PostgresLocation, _ error: any Error) -> String {
+        if (error as? PSQLError)?.code == .sslUnsupported {
+            return
+                "The server offers no TLS (ssl = off in postgresql.conf) and sslmode=\(location.sslMode.rawValue) requires it: turn ssl on there, or, on a network you trust, use sslmode=prefer or disable."
+        }
+        if handshakeFailure(error) != nil {
+            let host = location.sslMode == .verifyFull ? ", and that the certificate names the URL's host" : ""
+            return
+                "Check that sslrootcert names the certificate authority that signed the server's certificate\(host), or use sslmode=require to encrypt without verifying."
+        }
+        return "Check that the server runs and accepts this user from here (pg_hba.conf), or pass another --db."
+    }
+
+    /// BoringSSL's reasons for a failed handshake (CERTIFICATE_VERIFY_FAILED), without the source
+    /// files its errors name; nil when the failure was not TLS's.
+    private static func handshakeFailure(_ error: any Error) -> String? {
+        let underlying = (error as? PSQLError)?.underlying ?? error
+        guard underlying is NIOSSLError || underlying is BoringSSLError else { return nil }
+        let text = "\(underlying)"
+        let reasons = text.matches(of: /OPENSSL_internal:([A-Z0-9_]+)/).map { String($0.1) }
+        return reasons.isEmpty ? text : reasons.joined(separator: ", ")
     }
 
     static func statement(_ sql: String, _ error: any Error, location: PostgresLocation) -> StoreFailure {

@@ -74,16 +74,7 @@ public final class PostgresStorage: StoreStorage {
     ) throws {
         self.place = place
         location = place.description
-        var configuration =
-            if let socket = place.socketDirectory {
-                PostgresConnection.Configuration(
-                    unixSocketPath: "\(socket)/.s.PGSQL.\(place.port)", username: place.username,
-                    password: place.password, database: place.database)
-            } else {
-                PostgresConnection.Configuration(
-                    host: place.host, port: place.port, username: place.username, password: place.password,
-                    database: place.database, tls: .disable)
-            }
+        var configuration = try place.connectionConfiguration()
         configuration.options.connectTimeout = .nanoseconds(Self.nanoseconds(connectTimeout))
         // Named, so `reset` can tell whether a storefront still uses the database.
         configuration.options.additionalStartupParameters = [

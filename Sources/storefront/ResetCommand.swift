@@ -41,7 +41,7 @@ struct ResetCommand: ParsableCommand {
             throw CommandFailure.usage("reset: --state and --db need a directory, not an empty string")
         }
         if state != nil, db != nil { throw CommandFailure.usage("reset: pass --state or --db, not both") }
-        if let db, PostgresLocation.isPostgres(db) { return try resetPostgres(db) }
+        if let db, let place = try Self.postgres(db) { return try resetPostgres(place) }
         let directory =
             db.map { URL(fileURLWithPath: $0) }
             ?? StateDirectory.resolve(flag: state, environment: ProcessInfo.processInfo.environment).url
@@ -77,14 +77,18 @@ struct ResetCommand: ParsableCommand {
         Console.out("reset: deleted \(present.joined(separator: ", ")) in \(directory.path)")
     }
 
-    /// Drops the store's tables from a PostgreSQL database.
-    private func resetPostgres(_ url: String) throws {
-        let place: PostgresLocation
+    /// `--db` as a PostgreSQL URL; nil for a directory. A value that reads as a URL is never taken
+    /// for a directory.
+    private static func postgres(_ db: String) throws -> PostgresLocation? {
         do {
-            place = try PostgresLocation(url)
+            return try PostgresLocation.argument(db)
         } catch let failure as StoreFailure {
             throw CommandFailure.usage("reset: --db: \(failure.message)")
         }
+    }
+
+    /// Drops the store's tables from a PostgreSQL database.
+    private func resetPostgres(_ place: PostgresLocation) throws {
         guard yes else {
             throw CommandFailure.usage(
                 "reset drops the store's tables from \(place.description), and every purchase they hold; add --yes to do it"

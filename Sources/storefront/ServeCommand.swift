@@ -24,7 +24,10 @@ struct ServeCommand: AsyncParsableCommand {
             State: --db DIR is a directory holding store.sqlite: the store as the simulated store keeps it, with
             the idempotency keys and the transaction-signing key. Default: $STOREFRONT_DB, else the state directory's `server` subdirectory ($STOREFRONT_HOME/server, …).
             --db postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE keeps the store in PostgreSQL instead, where any number \
-            of servers may share it behind one address (docs/operations.md); the schema is created or upgraded at start.
+            of servers may share it behind one address (docs/operations.md); the schema is created or upgraded at start. \
+            ?sslmode= as libpq's: disable, prefer (the default: TLS when the server offers it, unverified), require \
+            (always TLS), verify-ca or verify-full (TLS with the certificate checked against ?sslrootcert=FILE, \
+            verify-full also against the host). The password is never printed, logged or stored.
             SIGTERM or SIGINT shuts down gracefully: in-flight requests finish, requests still arriving are \
             answered 503, and every connection is closed within 5 s.
 

@@ -19,9 +19,16 @@ enum StorePlace {
 
 extension ServeCommand {
     /// `--db` (or `$STOREFRONT_DB`) checked: a postgres:// URL that parses, or a directory that
-    /// is not a file, made private to its owner; nil: the state directory's `server`.
+    /// is not a file, made private to its owner; nil: the state directory's `server`. A value
+    /// that reads as a URL is never taken for a directory.
     func storePlace(_ value: String?, environment: [String: String]) throws -> StorePlace {
-        if let value, PostgresLocation.isPostgres(value) {
+        let location: PostgresLocation?
+        do {
+            location = try value.flatMap(PostgresLocation.argument)
+        } catch let failure as StoreFailure {
+            throw CommandFailure.usage("--db: \(failure.message)")
+        }
+        if let location {
             guard (1...256).contains(dbPoolSize) else {
                 throw CommandFailure.usage("--db-pool-size \(dbPoolSize): expected 1 to 256 connections")
             }
@@ -31,11 +38,7 @@ extension ServeCommand {
             guard dbStatementTimeout.isFinite, (0.1...3600).contains(dbStatementTimeout) else {
                 throw CommandFailure.usage("--db-statement-timeout \(dbStatementTimeout): expected 0.1 to 3600 seconds")
             }
-            do {
-                return .postgres(try PostgresLocation(value))
-            } catch let failure as StoreFailure {
-                throw CommandFailure.usage("--db: \(failure.message)")
-            }
+            return .postgres(location)
         }
         let directory =
             value.map { StateDirectory(url: URL(fileURLWithPath: $0), option: "--db") }
