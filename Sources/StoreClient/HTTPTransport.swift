@@ -76,7 +76,7 @@ struct HTTPTransport: Sendable {
                 outcome = .success(
                     try await once(
                         method, path, body: body, idempotencyKey: idempotencyKey, admin: admin,
-                        timeout: policy.requestTimeout + extraTimeout))
+                        timeout: attemptTimeout(extraTimeout, since: start, retry: retry)))
             } catch is CancellationError {
                 throw CancellationError()
             } catch {
@@ -88,16 +88,32 @@ struct HTTPTransport: Sendable {
             guard retry, ContinuousClock.now + delay - start < policy.budget else {
                 switch outcome {
                 case .success(let reply): return reply
-                case .failure(let error): throw unreachable(error)
+                case .failure(let error): throw unreachable(error, retried: retry)
                 }
             }
             try await Task.sleep(for: delay)
         }
     }
 
-    func unreachable(_ error: any Error) -> StoreFailure {
-        StoreFailure(
-            "store unreachable at \(baseURL): \(transportErrorText(error)); is `storefront serve` running?",
+    /// One attempt's time: the request's own, but never past the end of the call's budget. A
+    /// server that accepted the connection and went silent (stopped, or its database frozen) is
+    /// then "unreachable" when the budget ends, not a whole request timeout later.
+    func attemptTimeout(_ extra: Duration, since start: ContinuousClock.Instant, retry: Bool) -> Duration {
+        let own = policy.requestTimeout + extra
+        guard retry, policy.budget > .zero else { return own }
+        let left = policy.budget - (ContinuousClock.now - start)
+        return max(min(own, left), .milliseconds(100))
+    }
+
+    func unreachable(_ error: any Error, retried: Bool = true) -> StoreFailure {
+        let seconds = policy.budget / .seconds(1)
+        let whole = seconds == seconds.rounded()
+        let tried =
+            retried && seconds > 0
+            ? " (tried for \(whole ? String(Int(seconds)) : String(format: "%.1f", seconds)) s; "
+                + "STOREFRONT_RETRY_SECONDS sets how long)" : ""
+        return StoreFailure(
+            "store unreachable at \(baseURL): \(transportErrorText(error))\(tried); is `storefront serve` running?",
             kind: .unavailable)
     }
 
@@ -115,8 +131,13 @@ struct HTTPTransport: Sendable {
         if let idempotencyKey { request.headers.add(name: API.idempotencyKeyHeader, value: idempotencyKey) }
         if admin, let adminToken { request.headers.add(name: "Authorization", value: "Bearer \(adminToken)") }
         let milliseconds = timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000
-        let response = try await client.execute(request, timeout: .milliseconds(milliseconds))
-        let buffer = try await response.body.collect(upTo: 64 * 1024 * 1024)
-        return Reply(status: Int(response.status.code), body: Data(buffer.readableBytesView))
+        let prepared = request
+        // The client's own timeout ends a silent wait for the head; the deadline also ends a body
+        // that trickles in.
+        return try await withDeadline(timeout) { [client] in
+            let response = try await client.execute(prepared, timeout: .milliseconds(milliseconds))
+            let buffer = try await response.body.collect(upTo: 64 * 1024 * 1024)
+            return Reply(status: Int(response.status.code), body: Data(buffer.readableBytesView))
+        }
     }
 }

@@ -231,6 +231,17 @@ public final class RemoteStore: StoreBackend {
         }
     }
 
+    /// Returns only by throwing: the `StoreFailure` (`unavailable`) of the first check of the
+    /// server's health that gets no good answer within the retry budget. The updates' long poll
+    /// retries quietly for ever (a device waits for its store), so a caller that must give up in
+    /// time, such as `buy` waiting for a payment's outcome, races its wait against this.
+    public func untilUnreachable(checkingEvery interval: Duration = .seconds(1)) async throws {
+        while true {
+            try await Task.sleep(for: interval)
+            _ = try await call(HealthResponse.self, .GET, "/v1/health")
+        }
+    }
+
     public func storeId() async throws -> String {
         try await call(HealthResponse.self, .GET, "/v1/health").storeId
     }

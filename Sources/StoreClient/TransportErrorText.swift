@@ -5,6 +5,7 @@ import NIOCore
 /// A transport failure as a user reads it: "connection refused", not NIO's
 /// "connection reset (error set): Connection refused) (errno: 111)".
 func transportErrorText(_ error: any Error) -> String {
+    if error is DeadlineExceeded { return "no answer in the time allowed" }
     if let io = error as? IOError {
         return String(cString: strerror(io.errnoCode)).lowercased() + " (errno \(io.errnoCode))"
     }

@@ -2,6 +2,7 @@ import AppSide
 import ArgumentParser
 import Foundation
 import LocalState
+import StoreClient
 import StoreCore
 import StoreEngine
 import StoreKitModel
@@ -115,14 +116,25 @@ struct BuyCommand: AsyncParsableCommand {
                 productId, in: try await session.observer.pending(account: session.account.name))
             if !pending.isEmpty { printer.pendingWarning(productId, pending) }
             let updates = await session.store.updates()
-            let started = try await session.observer.buy(
-                Payment(
-                    productId: productId, quantity: quantity, applicationUsername: orderId,
-                    account: session.account.name, offer: paymentOffer, billingPlan: plan),
-                forcing: forced)
+            let started: Transaction
+            do {
+                started = try await session.observer.buy(
+                    Payment(
+                        productId: productId, quantity: quantity, applicationUsername: orderId,
+                        account: session.account.name, offer: paymentOffer, billingPlan: plan),
+                    forcing: forced)
+            } catch let failure as StoreFailure where failure.kind == .unavailable {
+                throw Self.unconfirmed(failure, transaction: nil, productId: productId)
+            }
             printer.update(TransactionUpdate(transaction: started, receipt: nil))
-            for await update in updates
-            where update.transaction.id == started.id && update.transaction.state != .purchasing {
+            let settled: TransactionUpdate?
+            do {
+                settled = try await Self.outcome(of: started, in: updates, store: session.store)
+            } catch let failure as StoreFailure where failure.kind == .unavailable {
+                printer.unconfirmed(started)
+                throw Self.unconfirmed(failure, transaction: started, productId: productId)
+            }
+            if let update = settled {
                 printer.update(update)
                 if update.transaction.error == .storeKit(.ineligibleForOffer), let paymentOffer,
                     let reason = try await session.ineligibility(of: paymentOffer, productId: productId)
@@ -138,7 +150,6 @@ struct BuyCommand: AsyncParsableCommand {
                 try printer.result(
                     update.transaction, finished: steps.contains(.finished(transactionId: update.transaction.id)))
                 if update.transaction.state == .failed { throw ExitCode(3) }
-                return
             }
         } catch let failure as StoreFailure {
             throw CommandFailure.failure(failure.message)
@@ -147,6 +158,47 @@ struct BuyCommand: AsyncParsableCommand {
 }
 
 extension BuyCommand {
+    /// The update that settles `started` (nil if the updates end first). A remote store's
+    /// updates are retried quietly while its server is away, so the wait is raced against the
+    /// server's health: a store that stops answering ends it with "store unreachable" within the
+    /// retry budget instead of a wait without end.
+    static func outcome(
+        of started: Transaction, in updates: AsyncStream<TransactionUpdate>, store: any StoreBackend
+    ) async throws -> TransactionUpdate? {
+        try await withThrowingTaskGroup(of: TransactionUpdate?.self) { group in
+            group.addTask {
+                for await update in updates
+                where update.transaction.id == started.id && update.transaction.state != .purchasing {
+                    return update
+                }
+                return nil
+            }
+            if let remote = store as? RemoteStore {
+                group.addTask {
+                    try await remote.untilUnreachable()
+                    return nil
+                }
+            }
+            defer { group.cancelAll() }
+            return try await group.next() ?? nil
+        }
+    }
+
+    /// The store went away before it told the payment's outcome: it may or may not have been
+    /// charged. The app's ledger keeps the order, and a later run with this state delivers what
+    /// the store completed.
+    static func unconfirmed(_ failure: StoreFailure, transaction: Transaction?, productId: String) -> CommandFailure {
+        let what =
+            transaction.map { "payment \($0.id) for \(productId) was accepted" }
+            ?? "the payment for \(productId) got no answer"
+        return CommandFailure(
+            lines: [
+                failure.message,
+                "\(what), but its outcome is unconfirmed: it may or may not have gone through. The app's ledger "
+                    + "keeps the order; once the store answers again, the next `storefront buy` (or the TUI) with "
+                    + "this --state delivers what was bought, once.",
+            ], status: 1)
+    }
     /// The key `--offer` signs a promotional offer with, as the app's server holds it: the
     /// catalog's, or the one the simulated store keeps for a catalog that names none.
     func signingKey(_ session: StoreSession) async throws -> OfferSigningKey? {
@@ -325,6 +377,13 @@ struct StepPrinter {
                 "message": "a payment for \(productId) is already pending: \(list); paying again may charge twice",
             ],
             text: "  warning: a payment for \(productId) is already pending: \(list); paying again may charge twice")
+    }
+
+    /// The store went away while `transaction` was still purchasing.
+    func unconfirmed(_ transaction: Transaction) {
+        emit(
+            ["result": "unconfirmed", "transactionId": transaction.id, "finished": false],
+            text: "result: unconfirmed (the store stopped answering)")
     }
 
     func result(_ transaction: Transaction, finished: Bool) throws {
