@@ -9,25 +9,48 @@ import Synchronization
 /// One connection of the storage's pool, used by one read or write at a time. It waits for each
 /// answer on the calling thread (a thread of the storage's own, see `PostgresStorage`), and is
 /// opened again when the server closed it between two uses.
+///
+/// Every wait has a deadline of this side's (`Deadlines`): PostgreSQL's statement timeout is
+/// PostgreSQL's, and a server that is frozen, or a network that drops everything, never sends
+/// it. postgres-nio cannot cancel a query, so a connection whose answer is late is in an unknown
+/// state (the statement may still run, a COMMIT may still land): it is closed and refuses every
+/// further statement of the read or write it was in (`lost`); the next use opens a new one.
 final class PooledConnection: @unchecked Sendable {
+    /// How long this side waits for PostgreSQL.
+    struct Deadlines: Sendable {
+        /// For a connection to be made and ready (TCP, TLS, start-up and authentication).
+        var connect: Duration
+        /// For one statement's answer.
+        var statement: Duration
+    }
+
     private let location: PostgresLocation
     private let configuration: PostgresConnection.Configuration
     private let schema: String?
     private let id: Int
     private let logger: Logger
+    let deadlines: Deadlines
     private var connection: PostgresConnection?
+    /// Why this use's connection was given up; every later statement of the use fails with it.
+    private(set) var lost: StoreFailure?
     /// The SQL it has run, with `$N` placeholders: numbered once, not at every use.
     private var numberedCache: [String: NumberedSQL] = [:]
 
     init(
         location: PostgresLocation, configuration: PostgresConnection.Configuration, schema: String?, id: Int,
-        logger: Logger
+        deadlines: Deadlines, logger: Logger
     ) {
         self.location = location
         self.configuration = configuration
         self.schema = schema
         self.id = id
+        self.deadlines = deadlines
         self.logger = logger
+    }
+
+    /// A new read or write begins: a connection given up in an earlier one is already replaced.
+    func beginUse() {
+        lost = nil
     }
 
     func numbered(_ sql: String, cached: Bool) -> NumberedSQL {
@@ -43,11 +66,16 @@ final class PooledConnection: @unchecked Sendable {
     /// The open connection, opened now if need be.
     func open() throws -> PostgresConnection {
         if let connection, !connection.isClosed { return connection }
+        if let lost { throw lost }
         let opened: PostgresConnection
+        let connecting = PostgresConnection.connect(
+            on: PostgresConnection.defaultEventLoopGroup.any(), configuration: configuration, id: id, logger: logger)
         do {
-            opened = try PostgresConnection.connect(
-                on: PostgresConnection.defaultEventLoopGroup.any(), configuration: configuration, id: id, logger: logger
-            ).wait()
+            opened = try Self.wait(for: connecting, deadline: deadlines.connect)
+        } catch is LateAnswer {
+            // Made late, it is closed as soon as it is made.
+            connecting.whenSuccess { Self.closeWithoutWaiting($0) }
+            throw give(up: PostgresFailure.late(connecting: location, after: deadlines.connect))
         } catch {
             throw PostgresFailure.cannotConnect(location, error)
         }
@@ -55,7 +83,11 @@ final class PooledConnection: @unchecked Sendable {
             // Kept only once it is in its schema: a failed SET leaves no connection behind.
             let set = "SET search_path TO \(PostgresFailure.quoted(schema))"
             do {
-                _ = try opened.query(PostgresQuery(unsafeSQL: set), logger: logger).wait()
+                _ = try Self.wait(
+                    for: opened.query(PostgresQuery(unsafeSQL: set), logger: logger), deadline: deadlines.statement)
+            } catch is LateAnswer {
+                Self.closeWithoutWaiting(opened)
+                throw give(up: PostgresFailure.late(set, location: location, after: deadlines.statement))
             } catch {
                 Self.closeWithoutWaiting(opened)
                 throw PostgresFailure.statement(set, error, location: location)
@@ -68,10 +100,40 @@ final class PooledConnection: @unchecked Sendable {
     func query(_ query: PostgresQuery, sql: String) throws -> PostgresQueryResult {
         let connection = try open()
         do {
-            return try connection.query(query, logger: logger).wait()
+            return try Self.wait(for: connection.query(query, logger: logger), deadline: deadlines.statement)
+        } catch is LateAnswer {
+            abandon()
+            throw give(up: PostgresFailure.late(sql, location: location, after: deadlines.statement))
         } catch {
             throw PostgresFailure.statement(sql, error, location: location)
         }
+    }
+
+    private func give(up failure: StoreFailure) -> StoreFailure {
+        lost = failure
+        return failure
+    }
+
+    /// No answer by the deadline.
+    struct LateAnswer: Error {}
+
+    /// Where a future's outcome lands for the thread that waits for it.
+    private final class Answer<T: Sendable>: Sendable {
+        let outcome = Mutex<Result<T, any Error>?>(nil)
+        let arrived = DispatchSemaphore(value: 0)
+    }
+
+    /// The future's value, waited for on this thread at most `deadline`.
+    static func wait<T: Sendable>(for future: EventLoopFuture<T>, deadline: Duration) throws -> T {
+        let answer = Answer<T>()
+        future.whenComplete { outcome in
+            answer.outcome.withLock { $0 = outcome }
+            answer.arrived.signal()
+        }
+        guard answer.arrived.wait(timeout: .after(deadline)) == .success,
+            let outcome = answer.outcome.withLock({ $0 })
+        else { throw LateAnswer() }
+        return try outcome.get()
     }
 
     func close() {
@@ -94,19 +156,28 @@ final class PooledConnection: @unchecked Sendable {
 
 /// Connections handed to one use at a time; a use waits while all are taken.
 final class ConnectionPool: Sendable {
+    /// Every connection stayed taken for the whole wait.
+    struct Busy: Error {}
+
     private let free: Mutex<[PooledConnection]>
     private let available: DispatchSemaphore
     let size: Int
+    /// The longest wait for a free connection.
+    let wait: Duration
 
-    init(_ connections: [PooledConnection]) {
+    init(_ connections: [PooledConnection], waitingAtMost wait: Duration) {
         free = Mutex(connections)
         available = DispatchSemaphore(value: connections.count)
         size = connections.count
+        self.wait = wait
     }
 
+    /// A use that finds every connection taken for `wait` fails with `Busy` instead of queueing
+    /// behind uses that may each wait out their whole deadline.
     func with<T>(_ body: (PooledConnection) throws -> T) throws -> T {
-        available.wait()
+        guard available.wait(timeout: .after(wait)) == .success else { throw Busy() }
         let connection = free.withLock { $0.removeLast() }
+        connection.beginUse()
         defer {
             free.withLock { $0.append(connection) }
             available.signal()
@@ -123,5 +194,13 @@ final class ConnectionPool: Sendable {
         for _ in 0..<size { available.wait() }
         free.withLock { connections in for connection in connections { connection.close() } }
         for _ in 0..<size { available.signal() }
+    }
+}
+
+extension DispatchTime {
+    /// `duration` from now.
+    static func after(_ duration: Duration) -> DispatchTime {
+        let nanoseconds = duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
+        return .now() + .nanoseconds(Int(max(0, nanoseconds)))
     }
 }

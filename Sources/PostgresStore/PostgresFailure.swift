@@ -54,11 +54,53 @@ enum PostgresFailure {
             state == queryCanceled
             ? .unavailable
             : lost || state.map { storageClasses.contains(String($0.prefix(2))) } == true ? .storage : .failure
-        let statement = sql.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
-            .joined(separator: " ")
+        let statement = oneLine(sql)
         return StoreFailure(
             "PostgreSQL at \(location.description)\(state.map { " (SQLSTATE \($0))" } ?? ""): \(reason(error)); in: \(statement.prefix(160))",
             kind: kind)
+    }
+
+    /// No answer to `sql` within this side's deadline; its connection was closed. A COMMIT's
+    /// outcome is then unknown (PostgreSQL may still apply it); any other statement's write never
+    /// commits, since the connection that would have committed it is gone.
+    static func late(_ sql: String, location: PostgresLocation, after deadline: Duration) -> StoreFailure {
+        let committing = sql.trimmingCharacters(in: .whitespaces).uppercased().hasPrefix("COMMIT")
+        let outcome =
+            committing
+            ? "the write's outcome is unknown: it may have been recorded"
+            : "nothing of this read or write was recorded"
+        return StoreFailure(
+            "PostgreSQL at \(location.description) did not answer within \(seconds(deadline)) s "
+                + "(--db-statement-timeout and \(seconds(PostgresStorage.deadlineGrace)) s more), so its connection "
+                + "was closed and \(outcome); in: \(oneLine(sql).prefix(160)). Check that PostgreSQL runs and is not "
+                + "overloaded, and who holds the store's write lock (pg_locks, locktype advisory)",
+            kind: .unavailable, outcomeUnknown: committing)
+    }
+
+    /// No connection made and ready within this side's deadline.
+    static func late(connecting location: PostgresLocation, after deadline: Duration) -> StoreFailure {
+        StoreFailure(
+            "cannot connect to PostgreSQL at \(location.description): no answer within \(seconds(deadline)) s. "
+                + "Check that the server runs and is not overloaded, or pass another --db.",
+            kind: .storage)
+    }
+
+    /// Every connection of the pool stayed taken while a read or write waited for one.
+    static func busy(_ location: PostgresLocation, connections: Int, after deadline: Duration) -> StoreFailure {
+        StoreFailure(
+            "all \(connections) connections to PostgreSQL at \(location.description) stayed busy for "
+                + "\(seconds(deadline)) s; nothing was recorded. PostgreSQL is slow or frozen, or the load needs a "
+                + "larger --db-pool-size",
+            kind: .unavailable)
+    }
+
+    static func seconds(_ duration: Duration) -> String {
+        let seconds = duration / .seconds(1)
+        return seconds == seconds.rounded() ? String(Int(seconds)) : String(format: "%.1f", seconds)
+    }
+
+    static func oneLine(_ sql: String) -> String {
+        sql.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
     }
 
     /// The server's message, or what failed on the way to it.

@@ -40,6 +40,10 @@ public final class PostgresStorage: StoreStorage {
     /// Default of `serve --db-statement-timeout`: a statement (a wait for the write lock included)
     /// that takes longer is cancelled by PostgreSQL, and its request fails instead of hanging.
     public static let defaultStatementTimeout: Duration = .seconds(30)
+    /// How much longer than PostgreSQL's own timeouts this side waits for an answer before it
+    /// gives the connection up (see `PooledConnection`): PostgreSQL's cancellation comes first
+    /// when PostgreSQL can still send it.
+    static let deadlineGrace: Duration = .seconds(2)
 
     /// Connects `poolSize` connections (failing at once with what to do when the server cannot be
     /// reached), creates the schema or brings it up to date, and refuses a schema newer than
@@ -87,10 +91,14 @@ public final class PostgresStorage: StoreStorage {
         var logger = Logger(label: "storefront.postgres")
         logger.logLevel = .critical
         let size = max(1, poolSize)
+        let deadlines = PooledConnection.Deadlines(
+            connect: connectTimeout + Self.deadlineGrace, statement: statementTimeout + Self.deadlineGrace)
         let pooled = (0..<size).map {
-            PooledConnection(location: place, configuration: configuration, schema: schema, id: $0, logger: logger)
+            PooledConnection(
+                location: place, configuration: configuration, schema: schema, id: $0, deadlines: deadlines,
+                logger: logger)
         }
-        let pool = ConnectionPool(pooled)
+        let pool = ConnectionPool(pooled, waitingAtMost: deadlines.statement)
         let threads = NIOThreadPool(numberOfThreads: size)
         threads.start()
         let presence: ServerPresence?
@@ -107,7 +115,8 @@ public final class PostgresStorage: StoreStorage {
                 use == .server
                 ? try ServerPresence(
                     connection: PooledConnection(
-                        location: place, configuration: configuration, schema: schema, id: size, logger: logger),
+                        location: place, configuration: configuration, schema: schema, id: size, deadlines: deadlines,
+                        logger: logger),
                     location: place.description) : nil
         } catch {
             pool.closeAll()
@@ -127,19 +136,25 @@ public final class PostgresStorage: StoreStorage {
     }
 
     public func read<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) throws -> T) async throws -> T {
-        try await threads.runIfActive { try self.readNow(body) }
+        let queued = ContinuousClock.now
+        return try await threads.runIfActive { try self.readNow(body, queued: queued) }
     }
 
     public func write<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) throws -> T) async throws -> T {
-        try await threads.runIfActive { try self.writeNow(body) }
+        let queued = ContinuousClock.now
+        return try await threads.runIfActive { try self.writeNow(body, queued: queued) }
     }
 
     public func writeNow<T>(_ body: (any SQLDatabase) throws -> T) throws -> T {
-        try transaction("BEGIN ISOLATION LEVEL READ COMMITTED", lock: true, body)
+        try writeNow(body, queued: nil)
     }
 
-    func readNow<T>(_ body: (any SQLDatabase) throws -> T) throws -> T {
-        try transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", lock: false, body)
+    func writeNow<T>(_ body: (any SQLDatabase) throws -> T, queued: ContinuousClock.Instant?) throws -> T {
+        try transaction("BEGIN ISOLATION LEVEL READ COMMITTED", lock: true, queued: queued, body)
+    }
+
+    func readNow<T>(_ body: (any SQLDatabase) throws -> T, queued: ContinuousClock.Instant? = nil) throws -> T {
+        try transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", lock: false, queued: queued, body)
     }
 
     static func nanoseconds(_ duration: Duration) -> Int64 {
@@ -159,8 +174,14 @@ public final class PostgresStorage: StoreStorage {
         threads.shutdownGracefully { _ in }
     }
 
-    private func transaction<T>(_ begin: String, lock: Bool, _ body: (any SQLDatabase) throws -> T) throws -> T {
+    /// `queued`: when the read or write was handed to the storage's threads. One that waited
+    /// there longer than a free connection may be waited for fails at once: the uses ahead of it
+    /// met a database that does not answer, and its client has been waiting as long.
+    private func transaction<T>(
+        _ begin: String, lock: Bool, queued: ContinuousClock.Instant?, _ body: (any SQLDatabase) throws -> T
+    ) throws -> T {
         do {
+            if let queued, ContinuousClock.now - queued > connections.wait { throw ConnectionPool.Busy() }
             let (value, actions) = try connections.with { connection in
                 let session = PostgresSession(connection)
                 try session.command(begin)
@@ -170,7 +191,8 @@ public final class PostgresStorage: StoreStorage {
                     try session.command("COMMIT")
                     return (value, session.afterCommitActions)
                 } catch {
-                    try? session.command("ROLLBACK")
+                    // A connection given up is closed: PostgreSQL rolls its transaction back.
+                    if connection.lost == nil { try? session.command("ROLLBACK") }
                     throw error
                 }
             }
@@ -181,6 +203,10 @@ public final class PostgresStorage: StoreStorage {
             throw StoreFailure(
                 "the store in \(location) holds a damaged row: \(error.detail). Nothing was changed; restore the database from a backup (pg_dump), or start anew with storefront reset --db \(location) --yes"
             )
+        } catch is ConnectionPool.Busy {
+            let failure = PostgresFailure.busy(place, connections: connections.size, after: connections.wait)
+            health.record(failure)
+            throw failure
         } catch {
             if lock { health.record(error) }
             throw error

@@ -55,6 +55,7 @@ final class ServerPresence: @unchecked Sendable {
     }
 
     private func takeLock() throws {
+        connection.beginUse()
         let session = PostgresSession(connection)
         let granted = try Int.fetchOne(
             session, sql: "SELECT CASE WHEN pg_try_advisory_lock_shared(\(Self.lock)) THEN 1 ELSE 0 END")
@@ -67,6 +68,7 @@ final class ServerPresence: @unchecked Sendable {
     }
 
     private func touch() throws {
+        connection.beginUse()
         if !holdsLock { try takeLock() }
         try PostgresSession(connection).execute(
             sql: """
@@ -88,6 +90,7 @@ final class ServerPresence: @unchecked Sendable {
         let done = DispatchSemaphore(value: 0)
         queue.async { [self] in
             // Connected again if the database dropped the connection meanwhile.
+            connection.beginUse()
             try? PostgresSession(connection).execute(
                 sql: "DELETE FROM \(Self.table) WHERE server = ?", arguments: [server])
             connection.close()

@@ -165,10 +165,18 @@ public struct StoreFailure: Error, Sendable, CustomStringConvertible {
 
     public let message: String
     public let kind: Kind
+    /// A write that may or may not have been recorded: the database did not confirm it in time.
+    /// Retrying is safe only where the write is idempotent (a payment with its Idempotency-Key).
+    public let outcomeUnknown: Bool
+    /// The message names nothing of the server's (no host, user, file or SQL), so an answer may
+    /// carry it as it is, where other failures of the server's own are told in general words.
+    public let shareable: Bool
 
-    public init(_ message: String, kind: Kind = .failure) {
+    public init(_ message: String, kind: Kind = .failure, outcomeUnknown: Bool = false, shareable: Bool = false) {
         self.message = message
         self.kind = kind
+        self.outcomeUnknown = outcomeUnknown
+        self.shareable = shareable
     }
 
     public var description: String { message }

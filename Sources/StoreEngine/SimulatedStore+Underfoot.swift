@@ -19,14 +19,14 @@ extension SimulatedStore {
         }
         if identity != self.identity {
             database.health.retire(
-                "the store in \(database.location) is no longer the one this server opened (store id \(self.identity), now \(identity ?? "none")): it was reset or replaced under the server. Restart the server to serve the store there now."
+                "the store under this server is no longer the one it opened (store id \(self.identity), now \(identity ?? "none")): it was reset or replaced under the server. Restart the server to serve the store there now."
             )
             return
         }
         guard let next else { return }
         if next < highestNumberSeen {
             database.health.retire(
-                "the store in \(database.location) numbers its next transaction \(next), below \(highestNumberSeen) seen before: it was restored from a backup under this server, which would issue ids apps already hold. Restart the server: it numbers from the clock at start, above every id issued before."
+                "the store under this server numbers its next transaction \(next), below \(highestNumberSeen) seen before: it was restored from a backup under this server, which would issue ids apps already hold. Restart the server: it numbers from the clock at start, above every id issued before."
             )
             return
         }

@@ -96,6 +96,12 @@ public actor SimulatedStore: StoreBackend {
 
     public nonisolated var storageHealth: StorageHealth { database.health }
 
+    /// A write of nothing, under the store's write lock: whether writes work again after one
+    /// failed (`/v1/health` asks). Its success clears `storageHealth`, its failure keeps it.
+    public nonisolated func checkWrites() async throws {
+        try await database.write { _ in }
+    }
+
     /// `sqlite` or `postgresql`: where the store's tables are, as `/v1/health` names it.
     public nonisolated var storageKind: String {
         switch database.dialect {

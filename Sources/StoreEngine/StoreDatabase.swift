@@ -44,7 +44,7 @@ public struct StoreDatabase: Sendable {
     /// A store found changed under this process (`SimulatedStore.checkUnderfoot`) is not used:
     /// what the process keeps in memory belongs to the store it opened.
     private func refuseIfRetired() throws {
-        if let reason = health.retired { throw StoreFailure(reason, kind: .unavailable) }
+        if let reason = health.retired { throw StoreFailure(reason, kind: .unavailable, shareable: true) }
     }
 
     /// Opening failed, here or in the store's first write (`SimulatedStore.init`): which of the two

@@ -66,18 +66,22 @@ struct APIError: Error, Sendable {
         APIError(status: .internalServerError, code: "internal", message: message)
     }
 
-    /// The engine's refusal with the status its kind calls for.
+    /// The engine's refusal with the status its kind calls for. A refusal of the request says
+    /// what was wrong with it; a failure of the server (500, 503) is said in general words, since
+    /// its message names what only the server's operator may see (files, hosts, users, SQL): the
+    /// log gets that (`ErrorMiddleware`).
     init(_ failure: StoreFailure) {
         let failure = failure.namingServerOptions
         switch failure.kind {
         case .notFound: self = .notFound(failure.message)
         case .conflict: self = .conflict(failure.message)
         case .invalid: self = .invalid(failure.message)
-        case .unavailable: self = .unavailable(failure.message)
+        case .unavailable: self = .unavailable(PublicMessage.answer(failure))
         case .storage:
             self = APIError(
-                status: .serviceUnavailable, code: "storage", message: failure.message, headers: [.retryAfter: "30"])
-        case .failure: self = .internal(failure.message)
+                status: .serviceUnavailable, code: "storage", message: PublicMessage.answer(failure),
+                headers: [.retryAfter: "30"])
+        case .failure: self = .internal(PublicMessage.answer(failure))
         }
     }
 
@@ -120,11 +124,14 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             // this error reaches it; answered here, it became a 500 and the connection stayed open.
             throw error
         } catch let failure as StoreFailure {
-            if failure.kind == .failure || failure.kind == .storage {
-                context.logger.error("store failure: \(failure.message)")
+            let answer = APIError(failure)
+            if answer.status.code >= 500 {
+                context.logger.error(
+                    "\(request.method.rawValue) \(request.uri.path) \(answer.status.code) \(answer.code): \(failure.message)"
+                )
             }
             storage.record(failure)
-            return APIError(failure).response()
+            return answer.response()
         } catch let error as any HTTPResponseError {
             switch error.status {
             case .notFound:
@@ -151,6 +158,43 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch {
             context.logger.error("unexpected error: \(String(reflecting: error))")
             return APIError.internal("internal error; the server log has the details").response()
+        }
+    }
+}
+
+/// What an answer and `/v1/health` say of a server's own failure: what happened and what to do,
+/// in words that name nothing of the server's (the failure's message, for the log, does).
+enum PublicMessage {
+    static func answer(_ failure: StoreFailure) -> String {
+        if failure.shareable { return failure.message }
+        return switch failure.kind {
+        case .unavailable where failure.outcomeUnknown:
+            "the store's database did not confirm this write in time: it may or may not have been recorded. "
+                + "Retry with the same Idempotency-Key: a write that was recorded is answered as it was, never made twice"
+        case .unavailable:
+            "the store's database is busy or did not answer in time; nothing was recorded. Retry (Retry-After "
+                + "says when); the server's log has the details"
+        case .storage:
+            "the store's storage failed (a full disk, a damaged file, or a database that cannot be reached or "
+                + "refuses writes); nothing was recorded. Retry later; the server's log has the details, and "
+                + "/v1/health says degraded until a write succeeds"
+        default:
+            "internal error; the server log has the details"
+        }
+    }
+
+    /// Why `/v1/health` says degraded.
+    static func reason(_ error: any Error) -> String {
+        if let failure = error as? StoreFailure, failure.shareable { return failure.message }
+        return switch (error as? StoreFailure)?.kind {
+        case .unavailable?:
+            "the database is busy or did not answer in time (slow, frozen, or its write lock held too long); "
+                + "the server's log has the details"
+        case .storage?:
+            "the store's storage failed (a full disk, a damaged file, or a database that cannot be reached or "
+                + "refuses writes); the server's log has the details"
+        default:
+            "the database could not be read; the server's log has the details"
         }
     }
 }

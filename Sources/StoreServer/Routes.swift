@@ -32,22 +32,19 @@ public enum StoreRoutes {
 
     static func addPublicRoutes(_ router: Router<BasicRequestContext>, _ service: StoreService) {
         let limit = service.configuration.bodyLimit
-        router.get("/v1/health") { _, _ in
-            // A database that cannot be read now (PostgreSQL down) is "degraded", not a 500.
-            var problem = service.store.storageHealth.problem
-            var cursor: Int64 = 0
-            do {
-                cursor = try await service.store.journalCursor()
-            } catch {
-                problem = problem ?? "\(error)"
-            }
+        router.get("/v1/health") { _, context in
+            // Within its own deadline, whatever the database does: a check that hangs would mark
+            // every server of a shared database dead at once.
+            let look = await service.healthProbe.look(at: service.store)
+            if let detail = look.detail { context.logger.warning("health: degraded: \(detail)") }
             let health = HealthResponse(
-                status: problem == nil ? "ok" : "degraded", environment: service.configuration.environment.name,
-                bundleId: service.catalog.bundleId, cursor: cursor, storeId: service.store.storeId(),
-                reason: problem,
-                database: service.store.storageKind)
+                status: look.reason == nil ? "ok" : "degraded", environment: service.configuration.environment.name,
+                bundleId: service.catalog.bundleId, cursor: look.cursor ?? 0, storeId: service.store.storeId(),
+                reason: look.reason, database: service.store.storageKind)
             // Degraded is 503 so a load balancer or a client's retry takes it for "not now".
-            return JSONBody.response(health, status: problem == nil ? .ok : .serviceUnavailable)
+            var response = JSONBody.response(health, status: look.reason == nil ? .ok : .serviceUnavailable)
+            if look.reason != nil { response.headers[.retryAfter] = "5" }
+            return response
         }
         router.get("/v1/catalog") { _, _ in
             JSONBody.response(buffer: service.catalogBuffer, status: .ok)

@@ -78,7 +78,9 @@ extension StoreFailure {
     /// The same failure in the server's words. LocalState's advice names the state directory's
     /// option as the other commands spell it, `--state DIR`; the server's is `--db DIR`.
     var namingServerOptions: StoreFailure {
-        StoreFailure(message.replacingOccurrences(of: "--state", with: "--db"), kind: kind)
+        StoreFailure(
+            message.replacingOccurrences(of: "--state", with: "--db"), kind: kind, outcomeUnknown: outcomeUnknown,
+            shareable: shareable)
     }
 }
 
@@ -101,6 +103,8 @@ public struct StoreService: Sendable {
     public let apiKeys: APIKeyRing
     /// The settings as `refreshSettings` last applied them.
     let appliedSettings = AppliedSettings()
+    /// `/v1/health`'s look at the database, shared by the checks that arrive together.
+    let healthProbe = HealthProbe()
 
     public init(store: SimulatedStore, configuration: ServerConfiguration, catalogBytes: Data) async throws {
         self.store = store

@@ -1,8 +1,7 @@
 import Foundation
+import PostgresStore
 import StoreCore
 import Testing
-
-import PostgresStore
 
 /// A `--db` URL read as libpq reads one: every case of the scheme, `sslmode` honoured or refused,
 /// every malformed form refused with what to write, and the password in no message or description.

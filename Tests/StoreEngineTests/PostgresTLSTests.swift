@@ -1,9 +1,10 @@
 import Foundation
-@testable import PostgresStore
 import StoreCore
 import StoreSQL
 import TestSupport
 import Testing
+
+@testable import PostgresStore
 
 /// `sslmode` against a real server: `.ci/postgres` starts one with TLS on and a self-signed
 /// certificate (`ssl_cert_file`), which is also its root.
