@@ -48,9 +48,14 @@ final class PooledConnection: @unchecked Sendable {
         self.logger = logger
     }
 
+    /// Whether this read or write has sent a statement: a connection that closes after that is not
+    /// opened again within it (`PostgresFailure.lostMidUse`).
+    private var sent = false
+
     /// A new read or write begins: a connection given up in an earlier one is already replaced.
     func beginUse() {
         lost = nil
+        sent = false
     }
 
     func numbered(_ sql: String, cached: Bool) -> NumberedSQL {
@@ -67,6 +72,7 @@ final class PooledConnection: @unchecked Sendable {
     func open() throws -> PostgresConnection {
         if let connection, !connection.isClosed { return connection }
         if let lost { throw lost }
+        if sent { throw give(up: PostgresFailure.lostMidUse(location)) }
         let opened: PostgresConnection
         let connecting = PostgresConnection.connect(
             on: PostgresConnection.defaultEventLoopGroup.any(), configuration: configuration, id: id, logger: logger)
@@ -99,6 +105,7 @@ final class PooledConnection: @unchecked Sendable {
 
     func query(_ query: PostgresQuery, sql: String) throws -> PostgresQueryResult {
         let connection = try open()
+        sent = true
         do {
             return try Self.wait(for: connection.query(query, logger: logger), deadline: deadlines.statement)
         } catch is LateAnswer {

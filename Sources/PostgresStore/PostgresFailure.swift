@@ -85,6 +85,16 @@ enum PostgresFailure {
             kind: .storage)
     }
 
+    /// The connection closed (PostgreSQL restarted, an idle-session killer, a network cut) after
+    /// the read or write ran a statement on it: PostgreSQL rolled it back, and the rest of it must
+    /// not run on a new connection, outside its transaction.
+    static func lostMidUse(_ location: PostgresLocation) -> StoreFailure {
+        StoreFailure(
+            "the connection to PostgreSQL at \(location.description) closed during a read or write, which "
+                + "PostgreSQL rolled back: nothing of it was recorded. Retry; check the server's log if it goes on",
+            kind: .unavailable)
+    }
+
     /// Every connection of the pool stayed taken while a read or write waited for one.
     static func busy(_ location: PostgresLocation, connections: Int, after deadline: Duration) -> StoreFailure {
         StoreFailure(
