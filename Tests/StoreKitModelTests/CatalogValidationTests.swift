@@ -386,7 +386,10 @@ private func hasLineBreak(_ text: String) -> Bool {
     #expect(error.problems[0].message.contains("truncated"))
 }
 
-@Test(.timeLimit(.minutes(1)))  // a hang guard, not a speed target: CI machines are shared
+// No time limit: a limit counts the time a test waits for a thread of the test pool, which a
+// busy 2-core machine running blocking tests beside it holds for minutes (seen: 545 s for a
+// test whose body takes 0.2 s). The read stops one character past the limit instead.
+@Test
 func fiftyMegabyteTitleGivesAShortOneLineProblem() throws {
     let length = 50_000_000
     let halves = SampleCatalog.text.components(separatedBy: "\"100 Gems\"")
@@ -411,7 +414,8 @@ private func catalogWithFirstTitle(_ title: [UInt8]) throws -> [UInt8] {
 
 /// "e" + U+0301 is one character of three bytes: 200 of them (600 bytes) are a title, 201 are
 /// not, and 1,666,666 (5 MB) are refused after reading 201 of them.
-@Test(.timeLimit(.minutes(1)))  // a hang guard, not a speed target: CI machines are shared
+// No time limit, as for fiftyMegabyteTitleGivesAShortOneLineProblem.
+@Test
 func hugeTitleOfAccentedLettersIsMeasuredInCharacters() throws {
     let accented = { (count: Int) in Array(String(repeating: "e\u{301}", count: count).utf8) }
     #expect(catalogError(try catalogWithFirstTitle(accented(200))) == nil)
@@ -425,7 +429,8 @@ func hugeTitleOfAccentedLettersIsMeasuredInCharacters() throws {
 }
 
 /// Too long is found before anything walks the text character by character in a debug build.
-@Test(.timeLimit(.minutes(1)))  // a hang guard, not a speed target: CI machines are shared
+// No time limit, as for fiftyMegabyteTitleGivesAShortOneLineProblem.
+@Test
 func hugeTitleOfSpacesIsRefusedAsTooLong() throws {
     let length = 5_000_000
     let error = try #require(catalogError(try catalogWithFirstTitle([UInt8](repeating: 0x20, count: length))))
