@@ -93,16 +93,18 @@ struct SharedPostgresServerTests {
             first.stop()
             second.stop()
         }
-        let started = Date()
-        async let polled = HTTP.send("GET", second.baseURL + "/v1/accounts/alice/updates?after=0&wait=20")
+        async let polled = HTTP.send(
+            "GET", second.baseURL + "/v1/accounts/alice/updates?after=0&wait=60", timeout: 90)
         try await Task.sleep(for: .milliseconds(300))
         let paid = try await Self.pay(first, key: "poll-1")
+        let answered = Date()
         let updates = try await polled
         let heard = (updates.json["updates"] as? [[String: Any]])?.compactMap {
             ($0["transaction"] as? [String: Any])?["transactionId"] as? String
         }
         #expect(heard?.first == Self.transactionId(paid))
-        // Another server's commit is seen at the next one-second look, not at the wait's end.
-        #expect(Date().timeIntervalSince(started) < 10)
+        // Another server's commit is seen at the next one-second look, not at the wait's end (a
+        // minute): the margin is for a busy machine, where a look can take seconds.
+        #expect(Date().timeIntervalSince(answered) < 45)
     }
 }
