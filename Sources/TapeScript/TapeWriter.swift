@@ -48,6 +48,9 @@ public struct TapeWriter {
             case .named(let name):
                 flushText()
                 repeatKey(name)
+            case .unnamed(let sequence):
+                flush()
+                lines.append("# a key no tape step names was left out (\(sequence))")
             }
         }
     }
@@ -111,17 +114,24 @@ public struct TapeWriter {
     enum Decoded: Equatable {
         case text(Character)
         case named(String)
+        /// A control sequence no tape key names (F-keys, a modifier with an arrow): left out, said.
+        case unnamed(String)
     }
 
     /// Terminal input as tape keys: xterm's sequences by name, controls as Ctrl+, ESC and a key as Alt+.
     static func decode(_ bytes: [UInt8]) -> [Decoded] {
-        // Keypad mode (which ncurses turns on) sends the arrows, Home and End as ESC O x.
+        // Keypad mode (which ncurses turns on) sends the arrows, Home and End as ESC O x; tmux,
+        // screen and the Linux console send Home and End as ESC [1~ and ESC [4~, rxvt as ESC [7~
+        // and ESC [8~.
         let keypad = [
             "Up": "\u{1B}OA", "Down": "\u{1B}OB", "Right": "\u{1B}OC", "Left": "\u{1B}OD", "Home": "\u{1B}OH",
             "End": "\u{1B}OF",
         ]
+        let alternatives = [
+            ("Home", "\u{1B}[1~"), ("End", "\u{1B}[4~"), ("Home", "\u{1B}[7~"), ("End", "\u{1B}[8~"),
+        ]
         let names = Dictionary(
-            (Tape.keyBytes.map { ($0.key, $0.value) } + keypad.map { ($0.key, $0.value) }).map {
+            (Tape.keyBytes.map { ($0.key, $0.value) } + keypad.map { ($0.key, $0.value) } + alternatives).map {
                 (Array($0.1.utf8), $0.0)
             }
         ) { first, _ in first }
@@ -136,6 +146,12 @@ public struct TapeWriter {
                 continue
             }
             let byte = bytes[index]
+            if let length = controlSequenceLength(bytes, at: index) {
+                let sequence = bytes[index + 1..<index + length].map { String(UnicodeScalar($0)) }.joined()
+                result.append(.unnamed("ESC \(sequence)"))
+                index += length
+                continue
+            }
             // ESC and a key in one read is Alt+key, as the storefront reads it too.
             if byte == 0x1B, index + 1 < bytes.count, bytes[index + 1] > 0x20, bytes[index + 1] < 0x7F {
                 result.append(.named("Alt+\(Character(UnicodeScalar(bytes[index + 1])))"))
@@ -156,9 +172,23 @@ public struct TapeWriter {
         return result
     }
 
+    /// The length of an unnamed control sequence at `index` (ESC [ parameters and a final byte,
+    /// or ESC O and a letter), so it is never taken for Alt+[ and typed text.
+    static func controlSequenceLength(_ bytes: [UInt8], at index: Int) -> Int? {
+        guard bytes[index] == 0x1B, index + 2 < bytes.count else { return nil }
+        if bytes[index + 1] == UInt8(ascii: "O") {
+            return (0x40...0x7E).contains(bytes[index + 2]) ? 3 : nil
+        }
+        guard bytes[index + 1] == UInt8(ascii: "[") else { return nil }
+        var end = index + 2
+        while end < bytes.count, (0x20...0x3F).contains(bytes[end]) { end += 1 }
+        guard end < bytes.count, (0x40...0x7E).contains(bytes[end]) else { return nil }
+        return end + 1 - index
+    }
+
     /// Text the screen shows that the earlier one did not: a piece of a row (rows cut at box
     /// borders and wide gaps, so a sheet's title stands apart from the list under it) that has
-    /// letters, no clock time (they differ on every run) and is not in the earlier screen; at
+    /// letters, no clock time or saved screen's name (they differ on every run) and is not in the earlier screen; at
     /// most 60 characters. The first that matches `preferring` (what an outcome reads as), else
     /// the first.
     /// `matching`: only a piece with a match of this pattern.
@@ -175,7 +205,8 @@ public struct TapeWriter {
 
     private static func newPieces(in screen: String, since earlier: String, matching required: String?) -> [String] {
         let cut = try? NSRegularExpression(pattern: #"[│┌┐└┘─├┤╭╮╰╯|]+|\s{2,}"#)
-        let clock = try? NSRegularExpression(pattern: #"\d{1,2}:\d{2}"#)
+        // A clock time, or a saved screen's name (`screen-20261125-060512`): both differ on every run.
+        let clock = try? NSRegularExpression(pattern: #"\d{1,2}:\d{2}|\d{8}-\d{6}"#)
         let wanted = required.flatMap { try? NSRegularExpression(pattern: $0) }
         var pieces: [String] = []
         for row in screen.split(separator: "\n").map(String.init) {

@@ -243,6 +243,32 @@ import Testing
         // It is a tape the parser takes.
         #expect(throws: Never.self) { try TapeParser.parse(tape).get() }
     }
+
+    /// tmux, screen and the Linux console send Home and End as ESC [1~ and ESC [4~ (rxvt ESC [7~
+    /// and ESC [8~): keys, never Alt+[ and typed text that a typing speed splits on replay.
+    @Test func homeAndEndOfEveryTerminalAreKeysAndUnnamedSequencesAreLeftOut() throws {
+        var writer = TapeWriter(width: 80, height: 24)
+        writer.keys(
+            Array("\u{1B}[1~\u{1B}[4~\u{1B}[7~\u{1B}[8~\u{1B}OH\u{1B}[15~x".utf8), at: 0.1, screen: "Products 1/12")
+        let tape = writer.finish(screen: "Products 1/12")
+        #expect(
+            tape.split(separator: "\n").dropFirst(3) == [
+                "Wait /Products 1\\/12/", "Home", "End", "Home", "End", "Home",
+                "# a key no tape step names was left out (ESC [15~)", "Type \"x\"",
+            ])
+        #expect(throws: Never.self) { try TapeParser.parse(tape).get() }
+    }
+
+    /// Ctrl+S names its files for the moment: a Wait for that name would never match on replay.
+    @Test func aSavedScreensNameIsNeverWaitedFor() throws {
+        var writer = TapeWriter(width: 80, height: 24)
+        writer.keys([0x13], at: 0.1, screen: "Products 1/12")
+        let saved = "Products 1/12\nScreen saved: screen-20261128-231500.{txt,ansi,svg} in /root/.storefront/screens"
+        writer.keys([0x71], at: 2.0, screen: saved)
+        let tape = writer.finish(screen: saved)
+        #expect(tape.contains("Ctrl+S"))
+        #expect(!tape.contains("screen-2026"), "\(tape)")
+    }
 }
 
 @Suite struct TapeScenarioTests {
