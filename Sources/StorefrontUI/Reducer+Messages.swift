@@ -14,6 +14,18 @@ extension Reducer {
         state.sheet = .storeMessage(due)
     }
 
+    /// Closes a message whose condition has ended since it was shown (the retry billed or gave
+    /// up, the increase was answered elsewhere): Enter would act on what no longer is, and the
+    /// store's refusal would follow the sheet's own "done".
+    static func closeEndedStoreMessage(_ state: inout AppState) {
+        guard case .storeMessage(let shown)? = state.sheet,
+            !state.entitlements.contains(where: { storeMessage($0) == shown })
+        else { return }
+        state.sheet = nil
+        let title = Presentation.title(state, product: shown.productId)
+        say(&state, UIStrings(state.language).storeMessageEnded(title, shown.reason))
+    }
+
     /// The message an entitlement calls for, if any; a billing issue comes before a price rise.
     static func storeMessage(_ entitlement: Entitlement) -> StoreMessage? {
         guard let renewal = entitlement.renewal else { return nil }

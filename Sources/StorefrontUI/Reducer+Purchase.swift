@@ -141,6 +141,7 @@ extension Reducer {
         state.balances = snapshot.balances
         state.entitlements = snapshot.entitlements
         state.controls = snapshot.controls
+        closeEndedStoreMessage(&state)
         showStoreMessage(&state)
         // Changed by another process (approved from another terminal): not handled here yet. One
         // that crashed the app waits for the app to be launched again (the crash screen's keys).

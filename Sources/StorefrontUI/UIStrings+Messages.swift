@@ -48,6 +48,18 @@ extension UIStrings {
     func billingIssueResolved(_ title: String) -> String {
         pick("Payment method updated; \(title) renews.", "付款方式已更新；“\(title)”已续订。")
     }
+    /// A message closed because what it was about ended before it was answered.
+    func storeMessageEnded(_ title: String, _ reason: StoreMessage.Reason) -> String {
+        switch reason {
+        case .billingIssue:
+            pick(
+                "The billing problem with \(title) is over: the store billed it, or the subscription ended.",
+                "“\(title)”的付款问题已结束：商店已扣款，或订阅已结束。")
+        case .priceIncreaseConsent:
+            pick(
+                "The price increase of \(title) no longer waits for an answer.", "“\(title)”的涨价已无需你回复。")
+        }
+    }
     var askPermissionTitle: String { pick("Ask Permission", "请求许可") }
     func askPermissionQuestion(_ title: String, price: String) -> String {
         pick("Ask your parent to buy \(title) (\(price))?", "请家长购买“\(title)”（\(price)）？")

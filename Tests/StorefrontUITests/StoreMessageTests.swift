@@ -98,6 +98,27 @@ import Testing
         #expect(UIStrings(.simplifiedChinese).billingIssueTitle == "付款问题")
     }
 
+    /// The retry billed while the message was up: it closes and says so, and Enter no longer
+    /// asks the store to resolve what is resolved.
+    @Test func aBillingIssueThatEndedWhileShownClosesItsMessage() {
+        var store = ReducerTestStore(F.state())
+        let retry = RenewalInfo(
+            willAutoRenew: true, autoRenewProductId: F.monthly, isInBillingRetry: true,
+            gracePeriodExpirationDate: F.now.addingTimeInterval(5 * 86_400))
+        store.send(Self.snapshot(retry)) {
+            Self.apply(&$0, retry)
+            $0.messagesShown = [Self.billing]
+            $0.sheet = .storeMessage(Self.billing)
+        }
+        let billed = RenewalInfo(willAutoRenew: true, autoRenewProductId: F.monthly)
+        store.send(Self.snapshot(billed)) {
+            Self.apply(&$0, billed)
+            $0.sheet = nil
+            $0.status = ReducerTests.status(
+                "The billing problem with Premium Monthly is over: the store billed it, or the subscription ended.")
+        }
+    }
+
     @Test func aMessageWaitsWhileAnotherSheetIsOpen() {
         var store = ReducerTestStore(F.state())
         store.arrange { $0.sheet = .testControls(selection: 0) }
