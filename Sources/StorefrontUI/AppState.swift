@@ -325,10 +325,13 @@ public struct ErrorSheet: Sendable, Hashable {
 
     public var kind: Kind
     public var productId: String?
+    /// The StoreKit call that failed, which the sheet's title names.
+    public var call: SimulatedAPI
 
-    public init(kind: Kind, productId: String?) {
+    public init(kind: Kind, productId: String?, call: SimulatedAPI = .purchase) {
         self.kind = kind
         self.productId = productId
+        self.call = call
     }
 }
 

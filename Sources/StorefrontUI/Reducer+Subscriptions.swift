@@ -10,7 +10,7 @@ extension Reducer {
 
     static func openSubscriptions(_ state: inout AppState) {
         if let error = state.controls.apiErrors[.manageSubscriptions] {
-            state.sheet = .error(ErrorSheet(kind: .store(error), productId: nil))
+            state.sheet = .error(ErrorSheet(kind: .store(error), productId: nil, call: .manageSubscriptions))
             return
         }
         state.sheet = .manageSubscriptions(selection: 0)
@@ -34,7 +34,7 @@ extension Reducer {
 
     static func openRedeemCode(_ state: inout AppState) {
         if let error = state.controls.apiErrors[.offerCodeRedeem] {
-            state.sheet = .error(ErrorSheet(kind: .store(error), productId: nil))
+            state.sheet = .error(ErrorSheet(kind: .store(error), productId: nil, call: .offerCodeRedeem))
             return
         }
         state.sheet = .redeemCode("")
@@ -123,7 +123,7 @@ extension Reducer {
         case .down: request.reason = min(refundReasonCount - 1, request.reason + 1)
         case .toggle:
             if let error = state.controls.apiErrors[.refundRequest] {
-                state.sheet = .error(ErrorSheet(kind: .store(error), productId: nil))
+                state.sheet = .error(ErrorSheet(kind: .store(error), productId: nil, call: .refundRequest))
                 return []
             }
             state.sheet = nil

@@ -232,6 +232,20 @@ enum Sheets {
         return lines
     }
 
+    /// The StoreKit 2 call an app makes for what failed, as the developer looks it up.
+    static func storeKitCall(_ call: SimulatedAPI) -> String {
+        switch call {
+        case .manageSubscriptions: "AppStore.showManageSubscriptions(in:)"
+        case .refundRequest: "Transaction.beginRefundRequest(in:) throws Transaction.RefundRequestError.failed"
+        case .offerCodeRedeem: "AppStore.presentOfferCodeRedeemSheet(in:)"
+        case .loadProducts: "Product.products(for:)"
+        case .appStoreSync: "AppStore.sync()"
+        case .subscriptionStatus: "Product.SubscriptionInfo.status(for:)"
+        case .appTransaction: "AppTransaction.shared"
+        case .purchase, .verification: "Product.purchase(options:)"
+        }
+    }
+
     static func errorSheet(_ sheet: ErrorSheet, _ state: AppState, _ strings: UIStrings, _ hints: KeyHints) -> (
         String, [Line], String
     ) {
@@ -239,9 +253,10 @@ enum Sheets {
         case .store(let error):
             let text = error.text(in: state.language)
             let code = "\(error.domain == "SKErrorDomain" ? "SKError" : "URLError") \(error.code) · \(error.name)"
+            let call = sheet.call == .purchase ? [] : [Line(text: Self.storeKitCall(sheet.call), role: .muted)]
             return (
-                strings.errorTitle,
-                [
+                strings.errorTitle(sheet.call),
+                call + [
                     Line(text: code, role: .error), Line(text: ""), Line(text: text.message, role: .title),
                     Line(text: ""), Line(text: strings.developerLabel + text.detail, role: .muted),
                 ], hints.message

@@ -534,7 +534,19 @@ public struct UIStrings: Sendable {
     var typeLabel: String { pick("Type", "类型") }
     var productIdLabel: String { pick("Product ID", "商品 ID") }
     var groupLabel: String { pick("Group", "订阅群组") }
-    var errorTitle: String { pick("Purchase failed", "购买失败") }
+    /// What failed, named for the call: a refund request's error is not a purchase's.
+    func errorTitle(_ call: SimulatedAPI) -> String {
+        switch call {
+        case .purchase, .verification: pick("Purchase failed", "购买失败")
+        case .manageSubscriptions: pick("Manage Subscriptions failed", "无法打开订阅管理")
+        case .refundRequest: pick("Refund request failed", "退款请求失败")
+        case .offerCodeRedeem: pick("Offer code redemption failed", "无法兑换优惠代码")
+        case .loadProducts: pick("Loading products failed", "无法载入商品")
+        case .appStoreSync: pick("Restore failed", "恢复购买失败")
+        case .subscriptionStatus: pick("Subscription status failed", "无法读取订阅状态")
+        case .appTransaction: pick("App transaction failed", "无法读取应用交易")
+        }
+    }
     var crashTitle: String { pick("The app crashed", "应用崩溃了") }
     func crashed(_ title: String, transactionId: String, crashes: Int) -> String {
         pick(

@@ -164,10 +164,22 @@ import Testing
             ]
         }
         store.press(.character("u")) {
-            $0.sheet = .error(ErrorSheet(kind: .store(.network(.notConnectedToInternet)), productId: nil))
+            $0.sheet = .error(
+                ErrorSheet(
+                    kind: .store(.network(.notConnectedToInternet)), productId: nil, call: .manageSubscriptions))
         }
+        // Each sheet names the call that failed, not a purchase.
+        let manage = Golden.text(store.state)
+        #expect(manage.contains("Manage Subscriptions failed"), "\(manage)")
+        #expect(manage.contains("AppStore.showManageSubscriptions(in:)"), "\(manage)")
+        #expect(!manage.contains("Purchase failed"), "\(manage)")
         store.arrange { $0.sheet = .refundRequest(RefundRequest(transactionId: Self.monthly.id)) }
-        store.press(.enter) { $0.sheet = .error(ErrorSheet(kind: .store(.storeKit(.unknown)), productId: nil)) }
+        store.press(.enter) {
+            $0.sheet = .error(ErrorSheet(kind: .store(.storeKit(.unknown)), productId: nil, call: .refundRequest))
+        }
+        let refund = Golden.text(store.state)
+        #expect(refund.contains("Refund request failed"), "\(refund)")
+        #expect(refund.contains("Transaction.RefundRequestError"), "\(refund)")
     }
 
     @Test func theSheetsReadWell() {
@@ -210,7 +222,7 @@ import Testing
             $0.controls.apiErrors = [.offerCodeRedeem: .storeKit(.unknown)]
         }
         store.press(.character("c")) {
-            $0.sheet = .error(ErrorSheet(kind: .store(.storeKit(.unknown)), productId: nil))
+            $0.sheet = .error(ErrorSheet(kind: .store(.storeKit(.unknown)), productId: nil, call: .offerCodeRedeem))
         }
     }
 
