@@ -223,7 +223,10 @@ enum Sheets {
             lines.append(
                 Line(
                     text: field(
-                        "", strings.priceIncrease(increase, to: renewal.renewalPrice.map(state.priceFormatter.string))),
+                        "",
+                        strings.priceIncrease(
+                            increase, to: renewal.renewalPrice.map(state.priceFormatter.string),
+                            renews: renewal.willAutoRenew)),
                     role: .warning))
         }
         if let reason = renewal.expirationReason {
@@ -423,7 +426,10 @@ enum Sheets {
                 words.append(strings.offerAtRenewal(offer.type))
             }
             if let renewal, renewal.priceIncreaseStatus == .pending {
-                words.append(strings.priceIncrease(.pending, to: renewal.renewalPrice.map(state.priceFormatter.string)))
+                words.append(
+                    strings.priceIncrease(
+                        .pending, to: renewal.renewalPrice.map(state.priceFormatter.string),
+                        renews: renewal.willAutoRenew))
             }
             let active = entitlement.isActive(at: state.now)
             return Line(

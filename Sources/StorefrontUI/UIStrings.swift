@@ -414,12 +414,19 @@ public struct UIStrings: Sendable {
         }
     }
     /// A price increase and where it stands; `price` is the new renewal price, formatted.
-    func priceIncrease(_ status: PriceIncreaseStatus, to price: String?) -> String {
+    /// `renews`: auto-renew is on; one left unanswered with it off was declined, and the
+    /// subscription ends at its renewal.
+    func priceIncrease(_ status: PriceIncreaseStatus, to price: String?, renews: Bool = true) -> String {
         let to = price.map { " to \($0)" } ?? ""
         let zhTo = price.map { "至 \($0)" } ?? ""
-        return status == .pending
-            ? pick("price increase\(to) waiting for consent", price == nil ? "涨价待同意" : "涨价\(zhTo)，待同意")
-            : pick("price increase\(to) agreed", "已同意涨价\(zhTo)")
+        switch (status, renews) {
+        case (.pending, true):
+            return pick("price increase\(to) waiting for consent", price == nil ? "涨价待同意" : "涨价\(zhTo)，待同意")
+        case (.pending, false):
+            return pick("price increase\(to) declined: it ends at its renewal", "已拒绝涨价\(zhTo)：将在续订时结束")
+        default:
+            return pick("price increase\(to) agreed", "已同意涨价\(zhTo)")
+        }
     }
     var renewalLabel: String { pick("Renewal", "续订") }
     func expirationReason(_ reason: ExpirationReason) -> String {

@@ -190,8 +190,12 @@ struct WalletJSON: Encodable {
                 "billing issue: in billing retry"
                     + (renewal?.gracePeriodExpiresDate.map { ", access kept in grace period until \($0)" } ?? ""))
         }
-        if let price = renewal?.renewalPrice {
-            let status = renewal?.priceIncreaseStatus == "pending" ? "waiting for consent" : "agreed"
+        // Apple's renewal price is there for every subscription: a price increase is its status.
+        if let price = renewal?.renewalPrice, let increase = renewal?.priceIncreaseStatus {
+            let status =
+                increase != "pending"
+                ? "agreed"
+                : renewal?.willAutoRenew == false ? "declined: it ends at its renewal" : "waiting for consent"
             words.append("price increase to \(price) \(status)")
         }
         if let offer = renewal?.renewalOffer {

@@ -182,6 +182,24 @@ import Testing
         #expect(refund.contains("Transaction.RefundRequestError"), "\(refund)")
     }
 
+    /// A price increase declined (auto-renew turned off with it unanswered) no longer reads as
+    /// waiting: the subscription ends at its renewal.
+    @Test func aDeclinedPriceIncreaseSaysItEndsAtTheRenewal() {
+        var store = Self.subscribed()
+        let declined = Entitlement(
+            productId: F.monthly, type: .autoRenewable, transactionId: Self.monthly.id,
+            originalTransactionId: Self.monthly.id, purchaseDate: F.now, expiresDate: F.now.addingTimeInterval(86_400),
+            willAutoRenew: false,
+            renewal: RenewalInfo(
+                willAutoRenew: false, autoRenewProductId: F.monthly, priceIncreaseStatus: .pending,
+                renewalPrice: Decimal(string: "5.49")))
+        store.arrange { $0.entitlements = [declined] }
+        store.press(.character("u")) { $0.sheet = .manageSubscriptions(selection: 0) }
+        let text = Golden.text(store.state)
+        #expect(text.contains("price increase to $5.49 declined: it end"), "\(text)")
+        #expect(!text.contains("waiting for consent"), "\(text)")
+    }
+
     @Test func theSheetsReadWell() {
         var store = Self.subscribed()
         store.press(.character("u")) { $0.sheet = .manageSubscriptions(selection: 0) }
