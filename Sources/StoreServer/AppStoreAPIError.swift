@@ -52,6 +52,7 @@ struct AppStoreAPIError: Error, Sendable, Hashable {
         case invalidLocale = 4_000_164
         case altTextTooLong = 4_000_175
         case invalidAppAccountTokenUUID = 4_000_183
+        case familyTransactionNotSupported = 4_000_185
         case transactionIdIsNotOriginalTransactionId = 4_000_187
         case invalidPerformanceTestRequest = 4_000_211
         case invalidRequestId = 4_000_212

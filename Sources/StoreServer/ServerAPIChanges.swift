@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import ServerRecords
 import StoreCore
 import StoreEngine
 import StoreKitModel
@@ -13,9 +14,10 @@ enum ServerAPIChanges {
             let id = try ServerAPIRoutes.transactionId(context)
             let (body, data) = try await BodyReader.decode(ConsumptionRequest.self, from: request, limit: limit)
             try check(body)
-            guard try await service.serverAPI.transaction(id: id) != nil else {
+            guard let transaction = try await service.serverAPI.transaction(id: id) else {
                 throw AppStoreAPIError.transactionIdNotFound
             }
+            try refuseFamilyShared(transaction)
             try await service.serverAPI.recordConsumption(
                 transactionId: id, body: String(decoding: data, as: UTF8.self))
             return Response(status: .accepted, headers: [.contentLength: "0"])
@@ -32,9 +34,10 @@ enum ServerAPIChanges {
             let id = try ServerAPIRoutes.transactionId(context)
             let (body, data) = try await BodyReader.decode(ConsumptionRequestV1.self, from: request, limit: limit)
             try body.check()
-            guard try await service.serverAPI.transaction(id: id) != nil else {
+            guard let transaction = try await service.serverAPI.transaction(id: id) else {
                 throw AppStoreAPIError.transactionIdNotFound
             }
+            try refuseFamilyShared(transaction)
             try await service.serverAPI.recordConsumption(
                 transactionId: id, body: String(decoding: data, as: UTF8.self))
             return Response(status: .accepted, headers: [.contentLength: "0"])
@@ -82,6 +85,7 @@ enum ServerAPIChanges {
             guard let transaction = try await service.serverAPI.transaction(id: id) else {
                 throw AppStoreAPIError.originalTransactionIdNotFound
             }
+            try refuseFamilyShared(transaction)
             guard transaction.transaction.originalId == id else {
                 throw AppStoreAPIError(
                     .transactionIdIsNotOriginalTransactionId,
@@ -94,6 +98,16 @@ enum ServerAPIChanges {
     }
 
     static let invalidOriginal = AppStoreAPIError(.invalidOriginalTransactionId, "Invalid original transaction id.")
+
+    /// A family member's copy is not theirs to report consumption of or to tag with a token
+    /// (Apple's FamilyTransactionNotSupportedError): the purchaser's transaction is.
+    static func refuseFamilyShared(_ transaction: ServerTransaction) throws(AppStoreAPIError) {
+        guard transaction.details.ownership == .familyShared else { return }
+        throw AppStoreAPIError(
+            .familyTransactionNotSupported,
+            "Family transaction not supported: the transaction is a family member's copy through Family Sharing; use the purchaser's transaction."
+        )
+    }
 
     static func check(_ body: ConsumptionRequest) throws(AppStoreAPIError) {
         guard body.customerConsented == true else {

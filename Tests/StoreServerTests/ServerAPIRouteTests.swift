@@ -226,6 +226,35 @@ extension TestClientProtocol {
         }
     }
 
+    /// A family member's copy cannot be reported on or tagged: 400 FamilyTransactionNotSupported.
+    @Test func aFamilyMembersCopyTakesNoConsumptionOrAccountToken() async throws {
+        let bearer = BearerToken()
+        let fixture = try await Self.fixture(bearer)
+        _ = try await fixture.buy("com.example.storefront.premium.yearly")
+        let copy = try #require(try await fixture.service.store.transactions(account: "kid").first)
+        let token = try bearer.make()
+        try await fixture.test { client in
+            let consumption =
+                #"{"customerConsented":true,"sampleContentProvided":false,"deliveryStatus":"DELIVERED"}"#
+            let calls: [(HTTPRequest.Method, String, String)] = [
+                (.put, "/inApps/v2/transactions/consumption/\(copy.id)", consumption),
+                (
+                    .put, "/inApps/v1/transactions/consumption/\(copy.id)",
+                    #"{"customerConsented":true,"consumptionStatus":0,"platform":0,"sampleContentProvided":false,"deliveryStatus":0,"accountTenure":0,"playTime":0,"lifetimeDollarsRefunded":0,"lifetimeDollarsPurchased":0,"userStatus":0,"appAccountToken":""}"#
+                ),
+                (
+                    .put, "/inApps/v1/transactions/\(copy.id)/appAccountToken",
+                    #"{"appAccountToken":"7389a31a-fb6d-4569-a2a6-db7d85d84813"}"#
+                ),
+            ]
+            for (method, path, body) in calls {
+                let answer = try await client.api(method, path, token: token, json: body)
+                #expect(answer.status == .badRequest, "\(path)")
+                #expect(try json(answer)["errorCode"] as? Int == 4_000_185, "\(path): \(String(buffer: answer.body))")
+            }
+        }
+    }
+
     @Test func extensionsTokensAndConsumptionAreKept() async throws {
         let bearer = BearerToken()
         let fixture = try await Self.fixture(bearer)
