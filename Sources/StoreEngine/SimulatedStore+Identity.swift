@@ -92,20 +92,17 @@ extension SimulatedStore {
 
 extension StoredTransaction {
     /// This payment completes without a purchase of its own: the app gets a copy in `original`'s
-    /// subscription or purchase (as a restore gives), charging nothing. A re-download copies the
-    /// period in force; a plan change (the payment's product, another plan of the group) grants
-    /// nothing until the renewal that starts it.
+    /// subscription or purchase (as a restore gives), charging nothing. The copy carries the
+    /// period in force, its expiry and offer, as StoreKit answers a downgrade with the transaction
+    /// of that period: every auto-renewable transaction a client reads has Apple's
+    /// `expiresDate`. A plan change (the payment's product, another plan of the group) still
+    /// grants nothing until the renewal that starts it (`reason`).
     mutating func becomesCopy(of original: StoredTransaction, reason: TransactionReason) {
         transaction.originalId = original.transaction.originalId
         transaction.state = .restored
         price = 0
         autoRenew = false
         self.reason = reason
-        guard reason == .redownload else {
-            expiresDate = nil
-            offer = nil
-            return
-        }
         expiresDate = original.expiresDate
         offer = original.offer
     }

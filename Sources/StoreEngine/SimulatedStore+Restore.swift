@@ -6,7 +6,7 @@ import StoreSQL
 
 extension SimulatedStore {
     /// `restoreCompletedTransactions`: a new `restored` transaction for each non-consumable and
-    /// auto-renewable subscription the account owns. A forced failure (network, SKError) fails the restore.
+    /// each auto-renewable subscription (its latest period) the account owns. A forced failure (network, SKError) fails the restore.
     public func restore(account: String) async throws -> [TransactionUpdate] {
         try await renewDue()
         let now = clock.now()
@@ -37,7 +37,9 @@ extension SimulatedStore {
             {
                 guard let product = self.catalog.product(id: row.transaction.productId), product.type.isRestorable
                 else { continue }
-                latest[product.id] = row
+                // A subscription restores as its latest period: a plan an upgrade replaced, or one a
+                // plan change moved from, is no longer the account's.
+                latest[product.type == .autoRenewable ? "chain \(row.transaction.originalId)" : product.id] = row
             }
             var updates: [TransactionUpdate] = []
             for original in latest.values.sorted(by: { $0.id < $1.id }) {

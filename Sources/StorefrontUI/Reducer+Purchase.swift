@@ -87,7 +87,7 @@ extension Reducer {
                 }
                 if let index = state.history.firstIndex(where: { $0.id == id }) { state.history[index].finished = true }
                 if state.inFlight.remove(id) != nil, state.progress[id] == .finished {
-                    say(&state, strings.purchaseComplete(Presentation.title(state, transaction: id)))
+                    say(&state, completion(state, transaction: id, strings))
                 }
             case .waitingForApproval(let id):
                 state.progress[id] = .deferred
@@ -97,6 +97,22 @@ extension Reducer {
             }
         }
         return [.refresh(account: state.account.name)]
+    }
+
+    /// What a finished purchase of this session did: delivered now, or, for a plan change the
+    /// store completed as a copy of the period in force, when the new plan starts.
+    static func completion(_ state: AppState, transaction id: String, _ strings: UIStrings) -> String {
+        let title = Presentation.title(state, transaction: id)
+        guard let transaction = state.history.first(where: { $0.id == id }), transaction.state == .restored,
+            let starts = transaction.terms?.expirationDate
+        else { return strings.purchaseComplete(title) }
+        let inForce = state.entitlements.contains {
+            $0.productId == transaction.productId && $0.isActive(at: state.now)
+        }
+        // The plan in force bought again, with no offer: delivered again as it is.
+        guard !inForce || transaction.payment.offer != nil else { return strings.purchaseComplete(title) }
+        return strings.startsAtRenewal(
+            title, offer: inForce, in: Int(starts.timeIntervalSince(state.now).rounded(.up)))
     }
 
     /// The store went away while payments of this session were `purchasing`: their outcome waits

@@ -190,6 +190,17 @@ public struct UIStrings: Sendable {
     func purchaseComplete(_ title: String) -> String {
         pick("\(title): delivered, verified and finished.", "“\(title)”：已交付、验证并完成。")
     }
+    /// A downgrade, a crossgrade or an offer on the plan in force: nothing charged or delivered yet.
+    func startsAtRenewal(_ title: String, offer: Bool, in seconds: Int) -> String {
+        let left = Self.timeLeft(max(0, seconds))
+        return offer
+            ? pick(
+                "The offer on \(title) starts when it renews, in \(left); nothing was charged.",
+                "“\(title)”的优惠将在续订时开始（\(left) 后）；未扣款。")
+            : pick(
+                "\(title) starts when the plan in force renews, in \(left); nothing was charged.",
+                "“\(title)”将在当前方案续订时开始（\(left) 后）；未扣款。")
+    }
     func waitingForApproval(_ title: String) -> String {
         pick("\(title): waiting for a parent's approval (Ask to Buy); not charged.", "“\(title)”：等待家长批准（购买请求）；未扣款。")
     }

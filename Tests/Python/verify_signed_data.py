@@ -36,7 +36,8 @@ def main() -> int:
               f"quantity={decoded.quantity} price={decoded.price} {decoded.currency} "
               f"revocationReason={decoded.rawRevocationReason} appTransactionId={decoded.appTransactionId} "
               f"webOrderLineItemId={decoded.webOrderLineItemId} "
-              f"storefront={decoded.storefront} storefrontId={decoded.storefrontId}")
+              f"storefront={decoded.storefront} storefrontId={decoded.storefrontId} "
+              f"type={decoded.rawType.replace(' ', '-') if decoded.rawType else None} expiresDate={decoded.expiresDate}")
     return 0
 
 

@@ -182,7 +182,9 @@ import Testing
         #expect(promo.transaction.state == .restored, "\(String(describing: promo.transaction.error))")
         #expect(promo.transaction.originalId == trial.transaction.id)
         #expect(promo.transaction.terms?.price == 0, "nothing is charged before the renewal")
-        #expect(promo.transaction.terms?.expirationDate == nil, "no period starts before the renewal")
+        // No period starts before the renewal: the copy carries the period in force, its offer included.
+        #expect(promo.transaction.terms?.expirationDate == expiry)
+        #expect(promo.transaction.terms?.offer == trial.transaction.terms?.offer)
         let inForce = try #require(try await fixture.store.entitlements(account: "alice").first)
         #expect(inForce.transactionId == trial.transaction.id)
         #expect(inForce.expiresDate == expiry, "the period in force was cut short")

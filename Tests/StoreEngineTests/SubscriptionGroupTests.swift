@@ -75,7 +75,8 @@ import Testing
         #expect(downgrade.transaction.state == .restored, "the payment completes as a copy in the subscription")
         #expect(downgrade.transaction.originalId == plus.transaction.id)
         #expect(downgrade.transaction.terms?.price == 0)
-        #expect(downgrade.transaction.terms?.expirationDate == nil)
+        // StoreKit answers a downgrade with the period in force: the copy carries its expiry.
+        #expect(downgrade.transaction.terms?.expirationDate == expiry)
         let inForce = try await active(fixture)
         #expect(inForce.map(\.productId) == [StoreFixture.plusMonthly], "two plans of one group in force")
         #expect(inForce.first?.renewal?.autoRenewProductId == StoreFixture.monthly)
@@ -96,6 +97,18 @@ import Testing
         let yearly = try await fixture.buy(Self.yearly)
         #expect(yearly.transaction.terms?.price == 0)
         #expect(try await active(fixture).first?.renewal?.autoRenewProductId == Self.yearly)
+    }
+
+    /// A restore gives each subscription's latest period: not a plan an upgrade replaced, nor
+    /// the copy a downgrade completed with.
+    @Test func aRestoreListsOnlyThePlanInForce() async throws {
+        let fixture = try StoreFixture()
+        _ = try await fixture.buy(StoreFixture.monthly)
+        let plus = try await fixture.buy(StoreFixture.plusMonthly)
+        _ = try await fixture.buy(Self.yearly)
+        let restored = try await fixture.store.restore(account: "alice")
+        #expect(restored.map(\.transaction.productId) == [StoreFixture.plusMonthly])
+        #expect(restored.first?.transaction.terms?.expirationDate == plus.transaction.terms?.expirationDate)
     }
 
     @Test func buyingThePlanInForceAgainCallsOffAWaitingDowngrade() async throws {

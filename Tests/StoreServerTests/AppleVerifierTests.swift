@@ -51,6 +51,25 @@ import X509
         #expect(result.output.contains("storefront=USA storefrontId=143441"), "\(result.output)")
     }
 
+    /// Every auto-renewable transaction a backend reads has Apple's `expiresDate`, the copies a
+    /// downgrade and the plan in force bought again complete with included: Apple's
+    /// `t.expiresDate > now` must not meet `None`.
+    @Test func everySignedSubscriptionTransactionHasAnExpiry() async throws {
+        let fixture = try await ServerFixture()
+        let plus = "com.example.storefront.premiumplus.monthly"
+        _ = try await fixture.buy(plus)
+        let downgrade = try await fixture.buy(ServerFixture.monthly)
+        let again = try await fixture.buy(plus)
+        #expect([downgrade, again].allSatisfy { $0.transaction.state == .restored })
+        let (root, jws) = try await Self.served(fixture)
+        #expect(jws.count == 3)
+        let result = try Self.verify(root: root, jws)
+        #expect(result.status == 0, "\(result.output)")
+        let lines = result.output.split(separator: "\n").filter { $0.contains("type=Auto-Renewable-Subscription") }
+        #expect(lines.count == 3, "\(result.output)")
+        #expect(lines.allSatisfy { !$0.contains("expiresDate=None") }, "\(result.output)")
+    }
+
     /// Apple signs what the transaction charged, its quantity included: 3 × 0.99 is 2970
     /// milliunits, not the 990 of one unit.
     @Test func theSignedPriceIsTheTotalForTheQuantity() async throws {

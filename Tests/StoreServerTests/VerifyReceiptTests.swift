@@ -94,6 +94,11 @@ import Testing
             #expect(pending.first?["product_id"] as? String == "com.example.storefront.premiumplus.monthly")
             #expect(pending.first?["original_transaction_id"] as? String == plus.transaction.id)
             #expect(pending.first?["expiration_intent"] == nil)
+            // The copy is listed with the period in force's expiry, as every subscription item is.
+            let all = try #require(answer["latest_receipt_info"] as? [[String: Any]])
+            #expect(all.count == 2)
+            #expect(all.allSatisfy { $0["expires_date_ms"] is String }, "\(all)")
+            #expect(Set(all.compactMap { $0["expires_date_ms"] as? String }).count == 1, "\(all)")
             let newest = try await verify(client, #"{"receipt-data":"\#(receipt)","exclude-old-transactions":true}"#)
             let latest = try #require(newest["latest_receipt_info"] as? [[String: Any]])
             #expect(latest.map { $0["transaction_id"] as? String } == [plus.transaction.id])

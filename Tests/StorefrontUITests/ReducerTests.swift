@@ -254,6 +254,36 @@ import Testing
         }
     }
 
+    /// A downgrade completes as a copy of the period in force: nothing is delivered yet, and the
+    /// screen says when the new plan starts instead of "delivered, verified and finished".
+    @Test func aDowngradeSaysWhenItStarts() {
+        var store = ReducerTestStore(F.state())
+        let renews = F.now.addingTimeInterval(3 * 86_400)
+        store.arrange {
+            $0.entitlements = [
+                Entitlement(
+                    productId: F.plusMonthly, type: .autoRenewable, transactionId: "2000000000000001",
+                    originalTransactionId: "2000000000000001", purchaseDate: F.now, expiresDate: renews,
+                    willAutoRenew: true)
+            ]
+            $0.inFlight = ["2000000000000002"]
+        }
+        var copy = F.transaction("2000000000000002", F.monthly, .restored)
+        copy.terms = TransactionTerms(price: 0, currency: "USD", expirationDate: renews)
+        store.arrange {
+            $0.history = [copy]
+            $0.progress = ["2000000000000002": .verified]
+        }
+        copy.finished = true
+        store.send(.appSteps([.finished(transactionId: "2000000000000002")]), effects: [.refresh(account: "alice")]) {
+            $0.progress = ["2000000000000002": .finished]
+            $0.inFlight = []
+            $0.history = [copy]
+            $0.status = Self.status(
+                "Premium Monthly starts when the plan in force renews, in 3 d; nothing was charged.")
+        }
+    }
+
     @Test func aFailureOfThisSessionsPaymentShowsTheSheet() {
         var store = ReducerTestStore(F.state())
         store.press(.enter) {
