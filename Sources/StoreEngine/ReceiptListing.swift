@@ -29,7 +29,7 @@ extension ReceiptPayload.InApp {
         originalTransactionId = transaction.originalId
         purchaseDate = transaction.purchaseDate
         self.originalPurchaseDate = originalPurchaseDate
-        expiresDate = stored.expiresDate
+        expiresDate = subscription ? stored.expiresDate : nil  // a non-renewing term is the app's
         cancellationDate = stored.revocationDate
         webOrderLineItemId = subscription ? Self.webOrderLineItemId(transactionId: transaction.id) : nil
         isTrialPeriod = subscription ? stored.offer?.isTrialPeriod == true : nil

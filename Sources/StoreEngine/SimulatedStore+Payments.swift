@@ -309,7 +309,9 @@ extension SimulatedStore {
         stored.notification = Self.purchaseEvent(
             product, basis: quote.basis, offer: stored.offer,
             subscribedBefore: product.subscription?.group.map(holdings.groupsSubscribed.contains) ?? false)
-        guard let subscription = product.subscription else {
+        // A non-renewing subscription's term is the app's to keep and extend: Apple's
+        // transactions and receipts carry an expiry for auto-renewable subscriptions only.
+        guard product.type == .autoRenewable, let subscription = product.subscription else {
             if case .alreadyOwned = quote.basis { try redownloadOwned(&stored, db) }
             return
         }

@@ -83,7 +83,9 @@ public struct TransactionSigner: Sendable {
             subscriptionGroupIdentifier: product?.subscription?.group,
             purchaseDate: transaction.purchaseDate.epochMilliseconds,
             originalPurchaseDate: (details?.originalPurchaseDate ?? transaction.purchaseDate).epochMilliseconds,
-            expiresDate: details?.expiresDate?.epochMilliseconds,
+            // Auto-renewable only: a non-renewing term is the app's (a store written by an
+            // earlier version may still hold one).
+            expiresDate: product?.type == .autoRenewable ? details?.expiresDate?.epochMilliseconds : nil,
             quantity: transaction.quantity,
             type: product.map { typeName($0.type) } ?? "Consumable",
             appAccountToken: accountToken(of: transaction, set: appAccountToken),

@@ -98,7 +98,7 @@ struct InAppItem: Encodable, Sendable {
         originalTransactionId = transaction.originalId
         purchaseDate = transaction.purchaseDate
         originalPurchaseDate = details?.originalPurchaseDate ?? transaction.purchaseDate
-        expiresDate = details?.expiresDate
+        expiresDate = subscription ? details?.expiresDate : nil
         cancellationDate = details?.revocationDate
         cancellationReason = details?.revocationReason
         webOrderLineItemId = subscription ? ReceiptPayload.InApp.webOrderLineItemId(transactionId: transaction.id) : nil

@@ -367,6 +367,9 @@ public final class EffectRunner: Sendable {
                 balances: try observer.ledger.balances(account: account),
                 entitlements: try await store.entitlements(account: account),
                 controls: try await store.controls())
+            // The wallet is the app's: a non-renewing subscription runs for the term the app keeps.
+            snapshot.entitlements = try observer.ledger.withAppTerms(
+                snapshot.entitlements, account: account, catalog: observer.catalog, rate: snapshot.controls.timeRate)
             order.withLock { order in
                 if let latest = order.unwrittenControls.last { snapshot.controls = latest }
                 order.report(.snapshot(snapshot))

@@ -305,7 +305,10 @@ extension View {
         let number = IntegerFormatStyle<Int>(locale: Locale(identifier: state.locale))
         let balances = state.balances.sorted { $0.key < $1.key }.map { "\($0.value.formatted(number)) \($0.key)" }
         let title = { (id: String) in Presentation.title(state, product: id) }
-        let owned = state.entitlements.filter { $0.expiresDate == nil }.map { title($0.productId) }
+        // A non-renewing subscription without the app's term (never delivered) is not owned for good.
+        let owned = state.entitlements.filter { $0.expiresDate == nil && $0.type != .nonRenewing }.map {
+            title($0.productId)
+        }
         let statusError = state.controls.apiErrors[.subscriptionStatus]
         let subscriptions = state.entitlements.compactMap { entitlement -> String? in
             guard let expires = entitlement.expiresDate else { return nil }

@@ -141,7 +141,10 @@ struct WalletJSON: Encodable {
         let name = session.account.name
         let catalog = session.context.catalog
         let title = { (id: String) in catalog.product(id: id)?.title.text(in: session.language) ?? id }
-        let entitlements = try await session.store.entitlements(account: name)
+        // A non-renewing subscription runs for the term the app keeps (Apple's servers sign none).
+        let entitlements = try session.ledger.withAppTerms(
+            try await session.store.entitlements(account: name), account: name, catalog: catalog,
+            rate: try await session.store.controls().timeRate)
         // StoreKit's subscription status failing (a simulated error): no renewal info to show.
         let statusError = try await session.store.controls().apiErrors[.subscriptionStatus]
         if let statusError {
@@ -152,7 +155,8 @@ struct WalletJSON: Encodable {
         account = name
         storefront = session.storefront.id
         balances = try session.ledger.balances(account: name)
-        owned = entitlements.filter { $0.expiresDate == nil }.map {
+        // A non-renewing subscription the app has no term for (never delivered) is not owned for good.
+        owned = entitlements.filter { $0.expiresDate == nil && $0.type != .nonRenewing }.map {
             Owned(
                 productId: $0.productId, title: title($0.productId), transactionId: $0.transactionId,
                 purchaseDate: $0.purchaseDate.formatted(.iso8601))

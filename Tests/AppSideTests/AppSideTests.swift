@@ -40,6 +40,28 @@ import Testing
         }
     }
 
+    /// A non-renewing subscription's term is the app's: the store signs no expiry for it, and
+    /// buying it again before the term ends extends the term from its end.
+    @Test func aSeasonPassBoughtAgainExtendsTheAppsTerm() async throws {
+        let fixture = try StoreFixture()
+        let app = try App(fixture)
+        let pass = "com.example.storefront.pass.season"
+        let period = try #require(fixture.store.catalog.product(id: pass)?.subscription?.period)
+        let (first, _) = try await app.buy(pass)
+        #expect(first.transaction.terms?.price ?? 0 > 0)
+        #expect(first.transaction.terms?.expirationDate == nil, "Apple's transaction carries no non-renewing expiry")
+        fixture.clock.advance(by: 86_400)
+        let (second, _) = try await app.buy(pass)
+        #expect(second.transaction.terms?.price == first.transaction.terms?.price, "bought again, charged again")
+        let firstEnd = TimeRate.realTime.end(of: period, from: first.transaction.purchaseDate)
+        let terms = try app.ledger.nonRenewingTerms(account: "alice", catalog: fixture.store.catalog, rate: .realTime)
+        #expect(terms == [pass: TimeRate.realTime.end(of: period, from: firstEnd)])
+        let shown = try app.ledger.withAppTerms(
+            try await fixture.store.entitlements(account: "alice"), account: "alice", catalog: fixture.store.catalog,
+            rate: .realTime)
+        #expect(shown.first { $0.productId == pass }?.expiresDate == terms[pass])
+    }
+
     @Test func consumableIsCreditedOncePerTransactionEvenWhenHandledTwice() async throws {
         let app = try App(try StoreFixture())
         let (update, steps) = try await app.buy(StoreFixture.gems, quantity: 3)

@@ -42,9 +42,13 @@ import Testing
         if transaction.state != .purchased { #expect(update.receipt == nil) }
         let owned = try await fixture.store.entitlements(account: "alice").map(\.productId)
         #expect(owned == (transaction.state == .purchased && type != .consumable ? [productId] : []))
-        if transaction.state == .purchased, type.isSubscription {
+        if transaction.state == .purchased, type == .autoRenewable {
             let expiry = try #require(try await fixture.store.entitlements(account: "alice").first?.expiresDate)
             #expect(expiry > fixture.clock.now())
+        }
+        if type == .nonRenewing {
+            // Apple's servers keep no non-renewing expiry: the term is the app's.
+            #expect(try await fixture.store.entitlements(account: "alice").first?.expiresDate == nil)
         }
         // Completed states stay unfinished until the app finishes them; deferred cannot be finished.
         #expect(try await fixture.store.unfinished(account: "alice").map(\.transaction.id) == [transaction.id])

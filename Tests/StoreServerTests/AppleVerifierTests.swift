@@ -70,6 +70,17 @@ import X509
         #expect(lines.allSatisfy { !$0.contains("expiresDate=None") }, "\(result.output)")
     }
 
+    /// Apple's `expiresDate` is for auto-renewable subscriptions: a Season Pass (non-renewing)
+    /// is signed without one, its term being the app's.
+    @Test func aNonRenewingSubscriptionIsSignedWithoutAnExpiry() async throws {
+        let fixture = try await ServerFixture()
+        _ = try await fixture.buy("com.example.storefront.pass.season")
+        let (root, jws) = try await Self.served(fixture)
+        let result = try Self.verify(root: root, jws)
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("type=Non-Renewing-Subscription expiresDate=None"), "\(result.output)")
+    }
+
     /// Apple signs what the transaction charged, its quantity included: 3 × 0.99 is 2970
     /// milliunits, not the 990 of one unit.
     @Test func theSignedPriceIsTheTotalForTheQuantity() async throws {

@@ -56,6 +56,25 @@ import Testing
         }
     }
 
+    /// `expires_date` is for auto-renewable subscriptions only: a non-renewing subscription's
+    /// term is the app's, in the receipt's `in_app` and in `latest_receipt_info` alike.
+    @Test func aNonRenewingSubscriptionHasNoExpiry() async throws {
+        let fixture = try await ServerFixture()
+        let pass = try await fixture.buy("com.example.storefront.pass.season")
+        _ = try await fixture.buy(ServerFixture.monthly)
+        try await fixture.test { client in
+            let receipt = try await fixture.service.store.currentReceipt(account: "alice")
+            let answer = try await verify(client, receiptData(receipt))
+            let inApp = try #require((answer["receipt"] as? [String: Any])?["in_app"] as? [[String: Any]])
+            let latest = try #require(answer["latest_receipt_info"] as? [[String: Any]])
+            for items in [inApp, latest] {
+                let item = try #require(items.first { $0["transaction_id"] as? String == pass.transaction.id })
+                #expect(item["expires_date"] == nil && item["expires_date_ms"] == nil, "\(item)")
+                #expect(items.contains { $0["expires_date_ms"] is String }, "the auto-renewable keeps its expiry")
+            }
+        }
+    }
+
     @Test func subscriptionsAddLatestReceiptInfoAndExcludeOldTransactions() async throws {
         let fixture = try await ServerFixture()
         let first = try await fixture.buy(ServerFixture.monthly)

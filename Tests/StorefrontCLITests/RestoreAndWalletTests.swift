@@ -193,6 +193,24 @@ import Testing
         }
     }
 
+    /// The app keeps a non-renewing subscription's term: a Season Pass bought again is charged
+    /// again and extends the term by its three months, from the end of the first.
+    @Test func aSeasonPassBoughtAgainExtendsTheTerm() throws {
+        let state = try StateDir()
+        let first = try state.buy(ProductID.seasonPass).transactionId()
+        let second = try state.buy(ProductID.seasonPass).transactionId()
+        let listed = try state.transactions()
+        #expect(listed.transaction(second)?.price == listed.transaction(first)?.price)
+        let subscription = try #require(try state.wallet().subscriptions.first)
+        #expect(subscription.transactionId == second)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .gmt
+        let start = try Date(try #require(listed.transaction(first)).purchaseDate, strategy: .iso8601)
+        let end = try Date(subscription.expiresDate, strategy: .iso8601)
+        let firstEnd = try #require(calendar.date(byAdding: DateComponents(month: 3), to: start))
+        #expect(end == calendar.date(byAdding: DateComponents(month: 3), to: firstEnd))
+    }
+
     @Test func anUnverifiedPaymentIsPendingUntilARunVerifiesIt() throws {
         let state = try StateDir()
         try state.manage("set", "verification", "unreachable")
