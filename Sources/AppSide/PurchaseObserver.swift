@@ -27,7 +27,7 @@ public struct PurchaseObserver: Sendable {
             Payment(
                 productId: payment.productId, quantity: payment.quantity,
                 applicationUsername: orderId, account: payment.account, offer: payment.offer,
-                billingPlan: payment.billingPlan),
+                billingPlan: payment.billingPlan, introductoryOfferEligibility: payment.introductoryOfferEligibility),
             forcing: outcome)
     }
 

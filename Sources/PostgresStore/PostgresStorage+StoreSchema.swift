@@ -21,6 +21,9 @@ extension PostgresStorage {
                             """
                         }.joined(separator: ";\n") + ";\nCREATE INDEX idempotency_keys_seq ON idempotency_keys(seq)")
                 }),
+            SchemaMigration(
+                "v26: introductory offer eligibility",
+                { db in try db.execute(sql: "ALTER TABLE transactions ADD COLUMN intro_offer_allowed BIGINT") }),
         ]
     }
 

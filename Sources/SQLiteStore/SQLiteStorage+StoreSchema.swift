@@ -361,6 +361,12 @@ extension SQLiteStorage {
                         UPDATE notification_attempts SET seq = rowid;
                         """)
             })
+        migrations.append(
+            SchemaMigration("v26: introductory offer eligibility") { db in
+                // The app server's signed decision on the introductory offer, kept with a payment
+                // until it completes, which may be after a restart.
+                try db.execute(sql: "ALTER TABLE transactions ADD COLUMN intro_offer_allowed INTEGER")
+            })
         return migrations
     }
 }

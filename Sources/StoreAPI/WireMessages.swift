@@ -15,6 +15,11 @@ public struct PaymentRequest: Codable, Sendable, Hashable {
     public let offerCode: String?
     /// A win-back offer's id.
     public let winBackOffer: String?
+    /// A promotional offer signed as a compact JWS (StoreKit's `.promotionalOffer(_:compactJWS:)`).
+    public let promotionalOfferCompactJWS: String?
+    /// The app server's decision on the introductory offer, a compact JWS (StoreKit's
+    /// `.introductoryOfferEligibility(compactJWS:)`).
+    public let introductoryOfferEligibilityCompactJWS: String?
     /// `upFront` or `monthly` (StoreKit's `.billingPlanType` purchase option); absent pays up
     /// front. Kept as sent, so the server can name a value it does not know.
     public let billingPlan: String?
@@ -22,6 +27,7 @@ public struct PaymentRequest: Codable, Sendable, Hashable {
     /// The body's fields, which the server checks a body against.
     public enum CodingKeys: String, CodingKey, CaseIterable {
         case account, productId, quantity, applicationUsername, discount, offerCode, winBackOffer, billingPlan
+        case promotionalOfferCompactJWS, introductoryOfferEligibilityCompactJWS
     }
 
     public init(_ payment: Payment) {
@@ -30,19 +36,34 @@ public struct PaymentRequest: Codable, Sendable, Hashable {
         quantity = payment.quantity
         applicationUsername = payment.applicationUsername
         billingPlan = payment.billingPlan?.rawValue
+        introductoryOfferEligibilityCompactJWS = payment.introductoryOfferEligibility?.compactJWS
+        var discount: PaymentDiscount?
+        var code: String?
+        var winBack: String?
+        var signed: String?
         switch payment.offer {
-        case .promotional(let discount)?: (self.discount, offerCode, winBackOffer) = (discount, nil, nil)
-        case .code(let code)?: (discount, offerCode, winBackOffer) = (nil, code, nil)
-        case .winBack(let id)?: (discount, offerCode, winBackOffer) = (nil, nil, id)
-        case nil: (discount, offerCode, winBackOffer) = (nil, nil, nil)
+        case .promotional(let given)?: discount = given
+        case .code(let given)?: code = given
+        case .winBack(let given)?: winBack = given
+        case .signedPromotional(let given)?: signed = given.compactJWS
+        case nil: break
         }
+        (self.discount, offerCode, winBackOffer, promotionalOfferCompactJWS) = (discount, code, winBack, signed)
     }
 
-    /// The offer the request asks for; nil without one. Only one of the three may be given.
+    /// The offer the request asks for; nil without one. Only one of the four may be given.
     public var offer: PaymentOffer? {
         if let discount { return .promotional(discount) }
         if let offerCode { return .code(offerCode) }
+        if let promotionalOfferCompactJWS {
+            return .signedPromotional(SignedRequest(compactJWS: promotionalOfferCompactJWS))
+        }
         return winBackOffer.map(PaymentOffer.winBack)
+    }
+
+    /// The introductory offer eligibility the request carries; nil without one.
+    public var introductoryOfferEligibility: SignedRequest? {
+        introductoryOfferEligibilityCompactJWS.map(SignedRequest.init(compactJWS:))
     }
 }
 

@@ -31,45 +31,71 @@ extension SimulatedStore {
         else {
             return .refused(.invalidOfferIdentifier)
         }
-        let offer: SubscriptionOffer
-        var code: String?
-        switch requested {
-        case .promotional(let discount):
-            if let problem = try discountProblem(discount, payment: payment, at: now, db) { return .refused(problem) }
-            guard let found = subscription.offer(id: discount.identifier), found.kind == .promotional else {
-                return .refused(.invalidOfferIdentifier)
-            }
-            offer = found
-        case .code(let redeemed):
-            guard let found = subscription.offer(code: redeemed) else {
-                return .refused(.invalidOfferIdentifier)
-            }
-            offer = found
-            code = redeemed
-        case .winBack(let id):
-            guard let found = subscription.offer(id: id), found.kind == .winBack else {
-                return .refused(.invalidOfferIdentifier)
-            }
-            offer = found
+        let named: NamedOffer
+        switch try namedOffer(requested, payment: payment, in: subscription, at: now, db) {
+        case .success(let found): named = found
+        case .failure(let refusal): return .refused(refusal.code)
         }
+        let offer = named.offer
         // Offers are set per billing plan: one of the other plan is not this purchase's.
         if let plan = payment.billingPlan, plan != offer.billingPlan { return .refused(.invalidOfferIdentifier) }
         let history = try offerHistory(account: account, at: now, db)
         let verdict = OfferEligibility.verdict(
-            for: offer, of: product, code: code, history: history, rate: try timeRate(db), at: now)
+            for: offer, of: product, code: named.code, history: history, rate: try timeRate(db), at: now)
         guard verdict.isEligible else { return .refused(.ineligibleForOffer) }
         guard offer.terms.paymentMode == .freeTrial || offer.terms.prices[storefront] != nil else {
             return .refused(.invalidOfferPrice)
         }
-        if case .promotional(let discount) = requested {
-            try db.execute(
-                sql: "INSERT INTO offer_nonces (nonce, used_at) VALUES (?, ?)",
-                arguments: [discount.nonce.lowercased(), now.timeIntervalSince1970])
-        }
+        if let nonce = named.nonce { try spendNonce(nonce, at: now, db) }
         return .accepted(
             TransactionOffer(
                 type: offer.kind.offerType, id: offer.id, paymentMode: offer.terms.paymentMode,
                 period: offer.terms.period), offer.billingPlan)
+    }
+
+    /// The catalog's offer a payment asks for, with the code it redeems and the nonce its
+    /// signature spends once the payment is accepted.
+    struct NamedOffer {
+        let offer: SubscriptionOffer
+        var code: String?
+        var nonce: String?
+    }
+
+    struct OfferRefusal: Error {
+        let code: SKErrorCode
+    }
+
+    /// The offer `requested` names, once its signature (if it has one) verifies.
+    nonisolated func namedOffer(
+        _ requested: PaymentOffer, payment: Payment, in subscription: SubscriptionInfo, at now: Date,
+        _ db: any SQLDatabase
+    ) throws -> Result<NamedOffer, OfferRefusal> {
+        let wrongId = Result<NamedOffer, OfferRefusal>.failure(OfferRefusal(code: .invalidOfferIdentifier))
+        switch requested {
+        case .promotional(let discount):
+            if let problem = try discountProblem(discount, payment: payment, at: now, db) {
+                return .failure(OfferRefusal(code: problem))
+            }
+            guard let found = subscription.offer(id: discount.identifier), found.kind == .promotional else {
+                return wrongId
+            }
+            return .success(NamedOffer(offer: found, nonce: discount.nonce))
+        case .signedPromotional(let signed):
+            switch try verify(signed, for: .promotionalOffer, productId: payment.productId, at: now, db) {
+            case .refused(let code): return .failure(OfferRefusal(code: code))
+            case .verified(let claims):
+                guard let id = claims.offerIdentifier, let found = subscription.offer(id: id),
+                    found.kind == .promotional
+                else { return wrongId }
+                return .success(NamedOffer(offer: found, nonce: claims.nonce))
+            }
+        case .code(let redeemed):
+            guard let found = subscription.offer(code: redeemed) else { return wrongId }
+            return .success(NamedOffer(offer: found, code: redeemed))
+        case .winBack(let id):
+            guard let found = subscription.offer(id: id), found.kind == .winBack else { return wrongId }
+            return .success(NamedOffer(offer: found))
+        }
     }
 
     /// Why a promotional offer's signature is refused: missing parameters (13), or a key, a
@@ -94,11 +120,7 @@ extension SimulatedStore {
         guard publicKey.isValidSignature(signature, for: Data(text.utf8)) else { return .invalidSignature }
         let signed = Date(timeIntervalSince1970: Double(discount.timestamp) / 1000)
         guard abs(now.timeIntervalSince(signed)) <= Self.signatureLifetime else { return .invalidSignature }
-        let reused =
-            try Int.fetchOne(
-                db, sql: "SELECT COUNT(*) FROM offer_nonces WHERE nonce = ?", arguments: [discount.nonce.lowercased()])
-            ?? 0
-        return reused > 0 ? .invalidSignature : nil
+        return try nonceUsed(discount.nonce, db) ? .invalidSignature : nil
     }
 
     /// The terms of the offer a transaction was bought with, as the catalog has them now; an

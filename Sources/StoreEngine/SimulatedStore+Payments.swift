@@ -108,17 +108,13 @@ extension SimulatedStore {
             for: payment, account: account, storefront: storefront, forced: forced, controls: &controls,
             catalog: catalog)
         if controls != loaded { try controls.save(db) }  // a one-shot outcome was consumed
-        // An offer asked for is checked as the App Store checks it; a wrong one fails the payment.
-        var offer: TransactionOffer?
-        var plan = payment.billingPlan ?? .upFront
-        if payment.offer != nil, !outcome.isFailure {
-            switch try checkOffer(payment, account: account.name, storefront: storefront, at: now, db) {
-            case .accepted(let checked, let offerPlan):
-                offer = checked
-                plan = offerPlan
-            case .refused(let code): outcome = .fail(code)
-            }
+        // The offers asked for are checked as the App Store checks them; a wrong one fails the payment.
+        var offers = CheckedOffers(plan: payment.billingPlan ?? .upFront)
+        if !outcome.isFailure {
+            offers = try checkedOffers(payment, account: account.name, storefront: storefront, at: now, db)
+            if let refusal = offers.refusal { outcome = .fail(refusal) }
         }
+        let (offer, plan) = (offers.offer, offers.plan)
         let id = try StoreDatabase.nextTransactionId(db)
         let product = catalog.product(id: payment.productId)
         let autoRenewable = product?.type == .autoRenewable
@@ -130,6 +126,7 @@ extension SimulatedStore {
             expiresDate: nil, revocationDate: nil, autoRenew: true, pendingOutcome: outcome, reason: .purchase)
         stored.offer = offer
         stored.billingPlan = autoRenewable ? plan : nil
+        stored.introOfferAllowed = offers.introOfferAllowed
         if offer != nil, case .code(let code)? = payment.offer {
             // Redeemed once taken: one-time codes for everyone, custom codes for the account.
             try db.execute(
@@ -148,6 +145,43 @@ extension SimulatedStore {
             try stored.insert(owner: ProcessIdentity.current.token, requestKey: requestKey, db)
         }
         return added
+    }
+
+    /// What the offers a payment asks for come to: the offer taken and the plan it bills on, the
+    /// introductory offer's eligibility the app's server decided, or the SKError refusing them.
+    struct CheckedOffers {
+        var offer: TransactionOffer?
+        var plan: BillingPlanType
+        var introOfferAllowed: Bool?
+        var refusal: SKErrorCode?
+    }
+
+    /// The payment's offer and introductory offer eligibility, each checked as the App Store
+    /// checks it; their nonces are spent only when both are accepted.
+    nonisolated func checkedOffers(
+        _ payment: Payment, account: String, storefront: String, at now: Date, _ db: any SQLDatabase
+    ) throws -> CheckedOffers {
+        var checked = CheckedOffers(plan: payment.billingPlan ?? .upFront)
+        var introNonce: String?
+        switch try checkIntroEligibility(payment, at: now, db) {
+        case .none: break
+        case .refused(let code): return CheckedOffers(plan: checked.plan, refusal: code)
+        case .decided(let allowed, let nonce): (checked.introOfferAllowed, introNonce) = (allowed, nonce)
+        }
+        if payment.offer != nil {
+            switch try checkOffer(payment, account: account, storefront: storefront, at: now, db) {
+            case .accepted(let offer, let plan): (checked.offer, checked.plan) = (offer, plan)
+            case .refused(let code): return CheckedOffers(plan: checked.plan, refusal: code)
+            }
+        }
+        if let introNonce {
+            // A promotional offer's JWS spent its nonce above: one signature is not good twice.
+            guard try !nonceUsed(introNonce, db) else {
+                return CheckedOffers(plan: checked.plan, refusal: .invalidSignature)
+            }
+            try spendNonce(introNonce, at: now, db)
+        }
+        return checked
     }
 
     /// The transaction that an earlier request with `requestKey` added, as it was when added (the
@@ -304,7 +338,8 @@ extension SimulatedStore {
         let plan = stored.billingPlan ?? .upFront
         let quote = PurchaseRules.quote(
             product, quantity: stored.transaction.quantity, storefront: stored.storefront,
-            holdings: holdings, catalog: catalog, plan: plan)
+            holdings: Self.introDecided(holdings, by: stored.introOfferAllowed, for: product), catalog: catalog,
+            plan: plan)
         if let price = quote.price { stored.price = price }
         stored.notification = Self.purchaseEvent(
             product, basis: quote.basis, offer: stored.offer,
@@ -340,6 +375,16 @@ extension SimulatedStore {
             startCommitment(&stored, total: total, start: now, controls: controls)
         }
         try endPlans(inGroupOf: stored, product: product, basis: quote.basis, at: now, db)
+    }
+
+    /// `holdings` as the introductory offer's rule reads them once the app's server has decided
+    /// eligibility (`.introductoryOfferEligibility(compactJWS:)`): its decision replaces the
+    /// App Store's own, whether the account subscribed in the group before.
+    static func introDecided(_ holdings: Holdings, by allowed: Bool?, for product: Product) -> Holdings {
+        guard let allowed, let group = product.subscription?.group else { return holdings }
+        var decided = holdings
+        if allowed { decided.groupsSubscribed.remove(group) } else { decided.groupsSubscribed.insert(group) }
+        return decided
     }
 
     /// The purchases of a subscription that start nothing now: the plan in force bought again

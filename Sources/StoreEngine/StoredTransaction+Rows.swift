@@ -16,7 +16,8 @@ extension StoredTransaction {
         renewal_product_id, billing_retry_until, grace_expires, price_increase, expiration_reason, \
         renewal_offer_type, renewal_offer_id, renewal_offer_mode, renewal_offer_period, upgrade_date, upgrade_refund, declined, \
         app_account_token, ownership, shared_from, renewal_price, \
-        billing_plan, commitment_period, commitment_price, commitment_expires, commitment_auto_renew, renewal_plan
+        billing_plan, commitment_period, commitment_price, commitment_expires, commitment_auto_renew, renewal_plan, \
+        intro_offer_allowed
         """
 
     /// A column's position in `columns`.
@@ -28,7 +29,8 @@ extension StoredTransaction {
             renewalOfferType, renewalOfferId, renewalOfferMode, renewalOfferPeriod, upgradeDate, upgradeRefund,
             declined,
             appAccountToken, ownership, sharedFrom, renewalPrice,
-            billingPlan, commitmentPeriod, commitmentPrice, commitmentExpires, commitmentAutoRenew, renewalPlan
+            billingPlan, commitmentPeriod, commitmentPrice, commitmentExpires, commitmentAutoRenew, renewalPlan,
+            introOfferAllowed
     }
 
     /// How many columns `columns` lists: where a query's own columns after them start.
@@ -94,6 +96,7 @@ extension StoredTransaction {
             expires: try optional(.commitmentExpires))
         commitmentAutoRenew = try optional(.commitmentAutoRenew)
         renewalPlan = try parsedIfPresent(.renewalPlan, "a billing plan", BillingPlanType.init(rawValue:))
+        introOfferAllowed = try optional(.introOfferAllowed)
     }
 
     /// Inserts the transaction; `owner` and `requestKey` are the process that added it and the
@@ -116,14 +119,14 @@ extension StoredTransaction {
             ownership.rawValue, sharedFrom, renewalPrice?.exactString,
             billingPlan?.rawValue, commitment?.billingPeriodNumber, commitment?.price.exactString,
             commitment?.expirationDate.timeIntervalSince1970, commitmentAutoRenew, renewalPlan?.rawValue,
-            owner, requestKey,
+            introOfferAllowed, owner, requestKey,
         ])
     }
 
     /// Built once: a payment inserts a row, and the statement cache looks it up by its text.
     static let insertSQL = """
         INSERT INTO transactions (\(columns), owner, request_key)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
     func update(_ db: any SQLDatabase) throws {

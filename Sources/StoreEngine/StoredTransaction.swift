@@ -64,6 +64,10 @@ struct StoredTransaction: Sendable, Hashable {
     var commitmentAutoRenew: Bool? = nil
     /// The billing plan the next renewal, or the commitment's end, switches to; nil keeps the plan.
     var renewalPlan: BillingPlanType? = nil
+    /// Whether the app's server allowed the introductory offer with this payment (a verified
+    /// `.introductoryOfferEligibility(compactJWS:)`), kept until the payment completes, which
+    /// may be after a restart; nil leaves it to the App Store's rule.
+    var introOfferAllowed: Bool? = nil
 
     /// The price a price increase set for a renewal to `productId`: it applies to the plan it was
     /// made on; a plan change renews at the new plan's price (nil).

@@ -128,28 +128,49 @@ public enum StoreRoutes {
         if let order = body.applicationUsername, order.unicodeScalars.count > 255 {
             throw APIError.invalid("applicationUsername must be at most 255 characters", field: "applicationUsername")
         }
-        let offers = [body.discount != nil, body.offerCode != nil, body.winBackOffer != nil].filter { $0 }.count
-        guard offers <= 1 else {
-            throw APIError.invalid("a payment takes one offer: discount, offerCode or winBackOffer", field: "discount")
-        }
-        for (field, text) in [
-            ("offerCode", body.offerCode), ("winBackOffer", body.winBackOffer),
-            ("discount.identifier", body.discount?.identifier),
-            ("discount.keyIdentifier", body.discount?.keyIdentifier), ("discount.nonce", body.discount?.nonce),
-            ("discount.signature", body.discount?.signature),
-        ] {
-            if let text, text.unicodeScalars.count > 512 {
-                throw APIError.invalid("\(field) must be at most 512 characters", field: field)
-            }
-        }
+        try checkOfferFields(body)
         // An unknown product or offer is not refused here: StoreKit answers it with a failed
         // transaction (paymentInvalid, or the offer's SKError), and so is a plan the product does
         // not offer in the account's storefront (storeProductNotAvailable).
         return Payment(
             productId: body.productId, quantity: quantity, applicationUsername: body.applicationUsername,
             account: body.account,
-            offer: body.offer, billingPlan: try billingPlan(body.billingPlan))
+            offer: body.offer, billingPlan: try billingPlan(body.billingPlan),
+            introductoryOfferEligibility: body.introductoryOfferEligibility)
     }
+
+    /// One offer at most, and no field longer than a signature or a code can be. What the
+    /// fields say is the store's to check: a wrong offer fails the payment with its SKError.
+    static func checkOfferFields(_ body: PaymentRequest) throws {
+        let offers = [
+            body.discount != nil, body.offerCode != nil, body.winBackOffer != nil,
+            body.promotionalOfferCompactJWS != nil,
+        ].filter { $0 }.count
+        guard offers <= 1 else {
+            throw APIError.invalid(
+                "a payment takes one offer: discount, offerCode, winBackOffer or promotionalOfferCompactJWS",
+                field: "discount")
+        }
+        for (field, text, limit) in [
+            ("offerCode", body.offerCode, 512), ("winBackOffer", body.winBackOffer, 512),
+            ("discount.identifier", body.discount?.identifier, 512),
+            ("discount.keyIdentifier", body.discount?.keyIdentifier, 512),
+            ("discount.nonce", body.discount?.nonce, 512),
+            ("discount.signature", body.discount?.signature, 512),
+            ("promotionalOfferCompactJWS", body.promotionalOfferCompactJWS, Self.compactJWSLimit),
+            (
+                "introductoryOfferEligibilityCompactJWS", body.introductoryOfferEligibilityCompactJWS,
+                Self.compactJWSLimit
+            ),
+        ] {
+            if let text, text.unicodeScalars.count > limit {
+                throw APIError.invalid("\(field) must be at most \(limit) characters", field: field)
+            }
+        }
+    }
+
+    /// Apple's signers make a JWS of about 500 characters; this leaves room for long ids.
+    static let compactJWSLimit = 4096
 
     /// The plan a payment asks for; nil pays up front. A name StoreKit has no plan for is refused,
     /// never read as up front: the customer would be charged for a plan they did not choose.

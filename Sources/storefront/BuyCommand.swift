@@ -67,6 +67,20 @@ struct BuyCommand: AsyncParsableCommand {
     var offerCode: String?
 
     @Option(
+        name: .customLong("offer-jws"),
+        help: ArgumentHelp(
+            "A promotional offer signed as a compact JWS (Apple's PromotionalOfferV2SignatureCreator), as StoreKit's .promotionalOffer(_:compactJWS:) sends it; the offer is its offerIdentifier.",
+            valueName: "jws"))
+    var offerJWS: String?
+
+    @Option(
+        name: .customLong("intro-eligibility-jws"),
+        help: ArgumentHelp(
+            "The app server's decision on the introductory offer, a compact JWS (Apple's IntroductoryOfferEligibilitySignatureCreator), as StoreKit's .introductoryOfferEligibility(compactJWS:) sends it.",
+            valueName: "jws"))
+    var introEligibilityJWS: String?
+
+    @Option(
         name: .long,
         help: ArgumentHelp(
             "How a subscription is paid: upFront, or monthly (twelve monthly payments with a 12-month commitment, where the product offers it).",
@@ -121,7 +135,8 @@ struct BuyCommand: AsyncParsableCommand {
                 started = try await session.observer.buy(
                     Payment(
                         productId: productId, quantity: quantity, applicationUsername: orderId,
-                        account: session.account.name, offer: paymentOffer, billingPlan: plan),
+                        account: session.account.name, offer: paymentOffer, billingPlan: plan,
+                        introductoryOfferEligibility: introEligibilityJWS.map(SignedRequest.init(compactJWS:))),
                     forcing: forced)
             } catch let failure as StoreFailure where failure.kind == .unavailable {
                 throw Self.unconfirmed(failure, transaction: nil, productId: productId)
@@ -217,6 +232,14 @@ extension BuyCommand {
     /// The offer the options ask for: an offer code; a win-back offer; a promotional offer with
     /// the signature given, or signed here with the catalog's key. The store checks it.
     func requestedOffer(catalog: Catalog, orderId: String?, key: OfferSigningKey?) throws -> PaymentOffer? {
+        if let offerJWS {
+            guard offer == nil, offerCode == nil, offerSignature == nil else {
+                throw CommandFailure.usage(
+                    "--offer-jws names its offer (its offerIdentifier claim); it cannot be combined with --offer, --offer-code or --offer-signature"
+                )
+            }
+            return .signedPromotional(SignedRequest(compactJWS: offerJWS))
+        }
         if let offerCode {
             guard offer == nil, offerSignature == nil else {
                 throw CommandFailure.usage("--offer-code redeems a code; it cannot be combined with --offer")

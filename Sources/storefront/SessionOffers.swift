@@ -23,6 +23,8 @@ extension StoreSession {
         switch offer {
         case .promotional(let discount): found = subscription.offer(id: discount.identifier)
         case .winBack(let id): found = subscription.offer(id: id)
+        case .signedPromotional(let signed):
+            found = signed.unverifiedClaims?.offerIdentifier.flatMap(subscription.offer(id:))
         case .code(let redeemed):
             found = subscription.offer(code: redeemed)
             code = redeemed

@@ -70,12 +70,17 @@ public struct Payment: Sendable, Hashable, Codable {
     public let offer: PaymentOffer?
     /// The billing plan chosen (StoreKit's `.billingPlanType` purchase option); nil pays up front.
     public let billingPlan: BillingPlanType?
+    /// StoreKit's `.introductoryOfferEligibility(compactJWS:)` purchase option: the app's server
+    /// decides whether the introductory offer applies, in a JWS it signed, which the store checks.
+    public let introductoryOfferEligibility: SignedRequest?
 
     public init(
         productId: String, quantity: Int = 1, applicationUsername: String? = nil, account: String,
-        offer: PaymentOffer? = nil, billingPlan: BillingPlanType? = nil
+        offer: PaymentOffer? = nil, billingPlan: BillingPlanType? = nil,
+        introductoryOfferEligibility: SignedRequest? = nil
     ) {
         self.billingPlan = billingPlan
+        self.introductoryOfferEligibility = introductoryOfferEligibility
         self.productId = productId
         self.quantity = quantity
         self.applicationUsername = applicationUsername
@@ -92,6 +97,9 @@ public enum PaymentOffer: Sendable, Hashable, Codable {
     case code(String)
     /// A win-back offer (StoreKit 2's `.winBackOffer` purchase option): no signature.
     case winBack(String)
+    /// A promotional offer signed as a JWS (StoreKit's `.promotionalOffer(_:compactJWS:)`): the
+    /// offer's id is the JWS's `offerIdentifier` claim.
+    case signedPromotional(SignedRequest)
 }
 
 /// `SKPaymentDiscount`: a promotional offer and the signature the app's server made for it.
