@@ -23,6 +23,16 @@ public enum NotificationType: String, Sendable, Hashable, CaseIterable, Codable 
     /// A family member's shared purchase is no longer shared: refunded, or sharing stopped.
     case revoke = "REVOKE"
     case test = "TEST"
+    /// The App Store reversed a refund it granted: the transaction is no longer revoked.
+    case refundReversed = "REFUND_REVERSED"
+    // The types below are Apple's for what this store cannot cause (external purchases,
+    // Advanced Commerce subscriptions, a consent withdrawn outside the app); they are known so
+    // that Get Notification History takes every one of Apple's types as a filter.
+    case externalPurchaseToken = "EXTERNAL_PURCHASE_TOKEN"
+    case rescindConsent = "RESCIND_CONSENT"
+    case metadataUpdate = "METADATA_UPDATE"
+    case migration = "MIGRATION"
+    case priceChange = "PRICE_CHANGE"
 }
 
 /// The `subtype` values that go with them.
@@ -43,6 +53,8 @@ public enum NotificationSubtype: String, Sendable, Hashable, CaseIterable, Codab
     case productNotForSale = "PRODUCT_NOT_FOR_SALE"
     case summary = "SUMMARY"
     case failure = "FAILURE"
+    /// EXTERNAL_PURCHASE_TOKEN's, which this store never sends; a filter may name it.
+    case unreported = "UNREPORTED"
 }
 
 /// What happened, as one notification tells it: its type and subtype.

@@ -271,6 +271,7 @@ public final class RemoteStore: StoreBackend {
             case .requestRefund(let id, let reason):
                 (.POST, "/admin/transactions/\(Self.segment(id))/request-refund?reason=\(reason.rawValue)")
             case .declineRefund(let id): (.POST, "/admin/transactions/\(Self.segment(id))/decline-refund")
+            case .reverseRefund(let id): (.POST, "/admin/transactions/\(Self.segment(id))/reverse-refund")
             case .expireSubscription(let id): (.POST, "/admin/transactions/\(Self.segment(id))/expire")
             case .forceRenewal(let id): (.POST, "/admin/transactions/\(Self.segment(id))/renew")
             case .stopSharing(let id): (.POST, "/admin/transactions/\(Self.segment(id))/stop-sharing")

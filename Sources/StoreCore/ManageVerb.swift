@@ -5,6 +5,7 @@ public enum ManageVerb: String, CaseIterable, Sendable, Hashable {
     case approve, decline, resolve, refund
     case requestRefund = "request-refund"
     case declineRefund = "decline-refund"
+    case reverseRefund = "reverse-refund"
     case expire, renew, delete
     case stopSharing = "stop-sharing"
     case serverFinish = "server-finish"
@@ -102,6 +103,7 @@ public enum ManageVerb: String, CaseIterable, Sendable, Hashable {
         case .refund: { .refund($0) }
         case .requestRefund: { .requestRefund($0) }
         case .declineRefund: ManageAction.declineRefund
+        case .reverseRefund: ManageAction.reverseRefund
         case .expire: ManageAction.expireSubscription
         case .renew: ManageAction.forceRenewal
         case .delete: ManageAction.delete

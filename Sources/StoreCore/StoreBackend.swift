@@ -25,6 +25,9 @@ public enum ManageAction: Sendable, Hashable {
     /// the customer's reason.
     case requestRefund(String, reason: RefundRequestReason = .other)
     case declineRefund(String)
+    /// The App Store reverses a refund it granted (a dispute the customer raised): the
+    /// transaction is no longer revoked, its dates unchanged; servers hear REFUND_REVERSED.
+    case reverseRefund(String)
     case expireSubscription(String)
     case forceRenewal(String)
     case delete(String)

@@ -26,7 +26,7 @@ extension SimulatedStore {
                 )
                 return []
             case .approveAskToBuy(let id), .declineAskToBuy(let id), .resolveIssue(let id), .refund(let id, _),
-                .requestRefund(let id, _), .declineRefund(let id),
+                .requestRefund(let id, _), .declineRefund(let id), .reverseRefund(let id),
                 .expireSubscription(let id), .forceRenewal(let id), .delete(let id), .setAutoRenew(let id, _),
                 .priceIncrease(let id, _, _),
                 .stopSharing(let id), .serverFinish(let id):
@@ -110,6 +110,16 @@ extension SimulatedStore {
             stored.autoRenew = false
             stored.notification = NotificationEvent(.refund)
             try RefundRequests.close(stored.id, db)
+        case .reverseRefund where stored.reason.isCopy:
+            // A copy's refund was its purchase's: so is the reversal.
+            guard let paid = try paidPurchase(copied: stored, db) else {
+                throw StoreFailure(
+                    "transaction \(stored.id) is a copy of a purchase that no longer exists; there is no refund to reverse",
+                    kind: .conflict)
+            }
+            return try apply(action, to: paid, at: now, db)
+        case .reverseRefund:
+            try Self.reverseRefund(of: &stored)
         case .serverFinish:
             guard state.hasReceipt else {
                 throw StoreFailure(
@@ -180,6 +190,25 @@ extension SimulatedStore {
         }
         try stored.update(db)
         return [try journaledUpdate(stored, controls: controls, db)]
+    }
+
+    /// A refund the App Store reverses: the revocation is removed and nothing else changes (a
+    /// subscription keeps its expiry date, as Apple's REFUND_REVERSED says its renewal date does).
+    /// A family member's copy is revoked with its purchase, so the purchase's refund is reversed.
+    nonisolated static func reverseRefund(of stored: inout StoredTransaction) throws {
+        guard stored.ownership == .purchased else {
+            throw StoreFailure(
+                "transaction \(stored.id) is a family member's copy; reverse the refund of the purchase it copies (\(stored.sharedFrom ?? "the purchaser's transaction"))",
+                kind: .conflict)
+        }
+        guard stored.revocationDate != nil else {
+            throw StoreFailure(
+                "transaction \(stored.id) was not refunded; only a refund can be reversed (manage refund)",
+                kind: .conflict)
+        }
+        stored.revocationDate = nil
+        stored.revocationReason = nil
+        stored.notification = NotificationEvent(.refundReversed)
     }
 
     /// The paid purchase a copy stands for: a non-consumable's original purchase, or the period of

@@ -388,7 +388,7 @@ public enum StoreRoutes {
                 ("resolve", ManageAction.resolveIssue),
                 ("expire", ManageAction.expireSubscription),
                 ("renew", ManageAction.forceRenewal),
-                ("decline-refund", ManageAction.declineRefund),
+                ("decline-refund", ManageAction.declineRefund), ("reverse-refund", ManageAction.reverseRefund),
                 ("stop-sharing", ManageAction.stopSharing), ("server-finish", ManageAction.serverFinish),
                 ("auto-renew/on", { .setAutoRenew($0, true) }), ("auto-renew/off", { .setAutoRenew($0, false) }),
             ]

@@ -170,7 +170,10 @@ public enum KeyBindings {
             keys: [.character("I")], command: .resolve,
             help: ("resolve an interrupted purchase or a billing issue", "解决中断的购买或扣费问题"), scope: .manager,
             short: ("resolve", "解决")),
-        KeyBinding(keys: [.character("F")], command: .refund, help: ("refund", "退款"), scope: .manager),
+        KeyBinding(
+            keys: [.character("F")], command: .refund,
+            help: ("refund, or reverse a refund", "退款，或撤销退款"), scope: .manager,
+            short: ("refund", "退款")),
         KeyBinding(
             keys: [.character("E")], command: .expire, help: ("expire subscription", "使订阅过期"), scope: .manager,
             short: ("expire", "过期")),

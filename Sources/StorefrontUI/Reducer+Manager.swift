@@ -74,18 +74,24 @@ extension Reducer {
             guard state.armed == command, state.armedTransaction == selected.id else {
                 state.armed = command
                 state.armedTransaction = selected.id
-                say(&state, strings.pressAgain(command, transactionId: selected.id), .warning)
+                let reversing = command == .refund && selected.terms?.revocation != nil
+                say(&state, strings.pressAgain(command, transactionId: selected.id, reversing: reversing), .warning)
                 return []
             }
             state.armed = nil
             state.armedTransaction = nil
-            action = command == .refund ? .refund(selected.id) : .delete(selected.id)
+            action = command == .delete ? .delete(selected.id) : refundOrReversal(selected)
         case .expire: action = .expireSubscription(selected.id)
         case .renew: action = .forceRenewal(selected.id)
         case .stopSharing: action = .stopSharing(selected.id)
         default: return []
         }
         return manage(state, action)
+    }
+
+    /// `refund` on a refunded transaction reverses the refund, as the App Store may after a dispute.
+    static func refundOrReversal(_ selected: Transaction) -> ManageAction {
+        selected.terms?.revocation == nil ? .refund(selected.id) : .reverseRefund(selected.id)
     }
 
     static func clearAll(_ state: inout AppState) -> [Effect] {
@@ -159,7 +165,8 @@ extension Reducer {
     static func transactionId(of action: ManageAction) -> String? {
         switch action {
         case .approveAskToBuy(let id), .declineAskToBuy(let id), .resolveIssue(let id), .refund(let id, _),
-            .requestRefund(let id, _), .declineRefund(let id), .expireSubscription(let id), .forceRenewal(let id),
+            .requestRefund(let id, _), .declineRefund(let id), .reverseRefund(let id), .expireSubscription(let id),
+            .forceRenewal(let id),
             .delete(let id), .setAutoRenew(let id, _), .priceIncrease(let id, _, _), .stopSharing(let id),
             .serverFinish(let id):
             id

@@ -63,6 +63,7 @@ extension UIStrings {
         case .resetToDefaults: resetDone
         case .requestRefund(let id, _): pick("Refund of \(id) requested.", "已为 \(id) 申请退款。")
         case .declineRefund(let id): pick("Refund of \(id) declined.", "已拒绝 \(id) 的退款。")
+        case .reverseRefund(let id): pick("Refund of \(id) reversed.", "已撤销 \(id) 的退款。")
         case .serverFinish(let id): pick("\(id) finished by the app's server.", "\(id) 已由应用服务器完成。")
         }
     }
@@ -97,6 +98,7 @@ extension UIStrings {
         case .resetToDefaults: pick("reset", "重置")
         case .requestRefund: pick("request a refund", "申请退款")
         case .declineRefund: pick("decline the refund", "拒绝退款")
+        case .reverseRefund: pick("reverse the refund", "撤销退款")
         case .serverFinish: pick("finish", "完成")
         }
     }

@@ -653,8 +653,13 @@ public struct UIStrings: Sendable {
             "再按 \(keys.key(.clearAll, .manager)) 删除所有交易。")
     }
     /// The second press a refund or a delete in the manager needs.
-    func pressAgain(_ command: Command, transactionId: String) -> String {
+    /// `reversing`: the refund key on a refunded transaction, which reverses the refund.
+    func pressAgain(_ command: Command, transactionId: String, reversing: Bool = false) -> String {
         let key = keys.key(command, .manager)
+        if reversing {
+            return pick(
+                "Press \(key) again to reverse the refund of \(transactionId).", "再按 \(key) 撤销 \(transactionId) 的退款。")
+        }
         return command == .refund
             ? pick("Press \(key) again to refund \(transactionId).", "再按 \(key) 为 \(transactionId) 退款。")
             : pick(

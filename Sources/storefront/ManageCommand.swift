@@ -12,7 +12,9 @@ struct ManageCommand: AsyncParsableCommand {
             storefront manage approve ID --account kid. `storefront manage set --help` lists every setting.
             """,
         subcommands: [
-            Approve.self, Decline.self, Resolve.self, Refund.self, RequestRefund.self, DeclineRefund.self, Expire.self,
+            Approve.self, Decline.self, Resolve.self, Refund.self, RequestRefund.self, DeclineRefund.self,
+            ReverseRefund.self,
+            Expire.self,
             Renew.self, AutoRenew.self, PriceIncrease.self,
             StopSharing.self, ServerFinish.self,
             Delete.self, Clear.self, Reset.self, SetControl.self,
@@ -154,6 +156,14 @@ struct ManageCommand: AsyncParsableCommand {
         static let verb = ManageVerb.declineRefund
         static let abstract = "The App Store refuses a requested refund; servers hear REFUND_DECLINED."
         @Argument(help: "The transaction whose refund was requested.") var id: String
+        @OptionGroup var options: StoreOptions
+    }
+
+    struct ReverseRefund: TransactionAction {
+        static let verb = ManageVerb.reverseRefund
+        static let abstract =
+            "The App Store reverses a refund it granted: the transaction is no longer revoked; servers hear REFUND_REVERSED."
+        @Argument(help: "The refunded transaction.") var id: String
         @OptionGroup var options: StoreOptions
     }
 

@@ -191,7 +191,7 @@ struct ScenarioDecoderTests {
             ManageStep.parse([]).failure?.message
                 == "expected an action (approve, decline, resolve, refund [--reason other|app-issue], "
                 + "request-refund [--reason unintended-purchase|fulfillment-issue|unsatisfied-with-purchase|legal|other], "
-                + "decline-refund, "
+                + "decline-refund, reverse-refund, "
                 + "expire, renew, delete, stop-sharing, server-finish, auto-renew on|off, price-increase request|consent|decline, clear, reset)"
         )
         #expect(ManageStep(.approve, choice: "on", transaction: .last) == nil)
@@ -232,7 +232,8 @@ struct ScenarioDecoderTests {
         let expected: [ManageVerb: ManageAction] = [
             .approve: .approveAskToBuy("7"), .decline: .declineAskToBuy("7"), .resolve: .resolveIssue("7"),
             .refund: .refund("7"),
-            .requestRefund: .requestRefund("7"), .declineRefund: .declineRefund("7"), .expire: .expireSubscription("7"),
+            .requestRefund: .requestRefund("7"), .declineRefund: .declineRefund("7"),
+            .reverseRefund: .reverseRefund("7"), .expire: .expireSubscription("7"),
             .renew: .forceRenewal("7"), .delete: .delete("7"), .stopSharing: .stopSharing("7"),
             .serverFinish: .serverFinish("7"), .autoRenew: .setAutoRenew("7", true),
             .priceIncrease: .priceIncrease("7", .request), .clear: .clearAll, .reset: .resetToDefaults,

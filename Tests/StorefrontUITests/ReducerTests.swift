@@ -786,6 +786,35 @@ import Testing
         }
     }
 
+    /// The refund key on a refunded transaction reverses the refund, asking twice as a refund does.
+    @Test func theRefundKeyReversesARefund() {
+        var store = ReducerTestStore(F.state())
+        var refunded = F.transaction("2000000000000011", F.removeAds, .purchased, finished: true)
+        refunded.terms = TransactionTerms(
+            price: 2.99, currency: "USD", revocation: Revocation(date: F.now, reason: .other))
+        store.send(
+            .snapshot(
+                StoreSnapshot(
+                    history: [refunded], pending: [], balances: [:], entitlements: [], controls: TestControls())
+            )
+        ) {
+            $0.history = [refunded]
+        }
+        store.press(.character("m")) { $0.sheet = .transactionManager(selection: 0) }
+        store.press(.character("F")) {
+            $0.armed = .refund
+            $0.armedTransaction = "2000000000000011"
+            $0.status = Self.status("Press F again to reverse the refund of 2000000000000011.", .warning)
+        }
+        store.press(
+            .character("F"),
+            effects: [.manageAndReport(.reverseRefund("2000000000000011")), .refresh(account: "alice")]
+        ) {
+            $0.armed = nil
+            $0.armedTransaction = nil
+        }
+    }
+
     @Test func transactionManagerActsOnTheSelectedTransaction() {
         var store = ReducerTestStore(F.state())
         let deferred = F.transaction("2000000000000010", F.removeAds, .deferred)
