@@ -65,7 +65,9 @@ extension SimulatedStore {
         var previous = latest
         // At most a year of renewals per sweep, so a huge gap under a fast rate cannot stall the store.
         periods: for _ in 0..<400 {
-            guard let start = previous.expiresDate, start <= now else { break }
+            // The last month of a cancelled commitment is billed with auto-renew off: nothing
+            // follows it, however many periods this sweep catches up on.
+            guard previous.autoRenew, let start = previous.expiresDate, start <= now else { break }
             switch self.renewalStep(previous, controls: controls) {
             case .renew(let product, let period):
                 previous = try self.renewal(

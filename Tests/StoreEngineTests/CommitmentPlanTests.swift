@@ -99,6 +99,24 @@ import Testing
         #expect(try await fixture.store.entitlements(account: "lena").first?.isActive(at: fixture.clock.now()) == false)
     }
 
+    @Test func aCancelledCommitmentCaughtUpInOneSweepEndsWithIt() async throws {
+        let fixture = try StoreFixture.notifying()
+        let first = try await subscribe(fixture)
+        try await fixture.store.scheduler.runDue()  // expiries are told from here on
+        _ = try await fixture.store.perform(.setAutoRenew(first.id, false))
+        // A command opening the store a year later renews every month due in one sweep.
+        let end = try #require(first.terms?.commitment?.expirationDate)
+        fixture.clock.advance(by: end.timeIntervalSince(fixture.clock.now()) + 90 * 86_400)
+        try await fixture.store.scheduler.runDue()
+        let payments = try await fixture.store.transactions(account: "lena")
+        #expect(payments.count == 12, "no payment after the commitment's twelfth")
+        #expect(payments.compactMap { $0.terms?.commitment?.billingPeriodNumber } == Array((1...12).reversed()))
+        #expect(payments.first?.terms?.expirationDate == end)
+        let renewal = try #require(try await fixture.store.entitlements(account: "lena").first?.renewal)
+        #expect(!renewal.willAutoRenew)
+        #expect(try await fixture.told().filter { $0 == "DID_RENEW" }.count == 11)
+    }
+
     @Test func aCommitmentLeftOnStartsAnother() async throws {
         let fixture = try StoreFixture()
         var latest = try await subscribe(fixture)
