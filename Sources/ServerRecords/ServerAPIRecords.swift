@@ -97,7 +97,8 @@ public struct SubscriptionStatus: Sendable, Hashable {
     public let renewal: RenewalInfo
     /// When the chain's current run of periods without a gap began.
     public let recentStartDate: Date
-    /// What the next renewal charges, in the storefront's currency; nil when it will not renew.
+    /// What the next renewal charges, or would were auto-renew on, in the storefront's currency:
+    /// Apple reports it for an expired subscription and one that will not renew too.
     public let renewalPrice: Decimal?
     /// The offer the next renewal takes, if any.
     public let renewalOffer: TransactionOffer?

@@ -82,7 +82,7 @@ extension SimulatedStore {
             .firstPayment(in: latest.storefront)
         let increased = continuing ? nil : next.flatMap { latest.increasedPrice(renewingTo: $0.id) }
         let planPrice = next?.billingPrice(renewal.renewalBillingPlan, in: latest.storefront)
-        let price = renewal.willAutoRenew ? (offerPrice ?? increased ?? planPrice ?? latest.price) : nil
+        let price = offerPrice ?? increased ?? planPrice ?? latest.price
         return SubscriptionStatus(
             groupId: group, originalTransactionId: originalId, status: status,
             latest: try Self.serverTransaction(lastRow).0,

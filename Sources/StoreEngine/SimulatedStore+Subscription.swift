@@ -189,6 +189,9 @@ extension SimulatedStore {
         let retrying: ExpirationReason? = latest.billingRetryUntil != nil ? .billingError : nil
         // Mid-commitment the next payment is of the plan in force; a change waits for the end.
         let continuing = Self.inCommitment(latest)
+        // A commitment is reported only while it runs: a refund or an expiry (billing retry
+        // given up included) ends it, whatever the customer chose for the next one.
+        let committed = latest.revocationDate == nil && !expired
         return RenewalInfo(
             willAutoRenew: latest.autoRenew,
             autoRenewProductId: continuing
@@ -197,7 +200,8 @@ extension SimulatedStore {
                 ?? (expired && !latest.autoRenew ? .autoRenewDisabled : nil),
             isInBillingRetry: latest.billingRetryUntil != nil, gracePeriodExpirationDate: latest.graceExpires,
             priceIncreaseStatus: latest.priceIncrease, renewalPrice: continuing ? nil : latest.renewalPrice,
-            renewalBillingPlan: Self.nextBillingPlan(after: latest), commitment: renewalCommitment(latest),
+            renewalBillingPlan: Self.nextBillingPlan(after: latest),
+            commitment: committed ? renewalCommitment(latest) : nil,
             renewalOffer: latest.renewalOffer ?? continuingOffer(latest, chain: rows))
     }
 

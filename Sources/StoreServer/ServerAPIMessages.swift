@@ -25,7 +25,8 @@ public struct SignedRenewalInfoPayload: Codable, Sendable, Hashable {
     public let signedDate: Int64
     public let environment: StoreEnvironment
     public let recentSubscriptionStartDate: Int64
-    /// When the next period starts (the current one's expiry).
+    /// The latest period's expiry: when the next period starts, or started had it renewed.
+    /// Apple sends it for every auto-renewable subscription, expired or not.
     public let renewalDate: Int64?
     public let currency: String
     public let renewalPrice: Int64?
@@ -45,7 +46,9 @@ public struct SignedRenewalInfoPayload: Codable, Sendable, Hashable {
         productId = latest.transaction.productId
         autoRenewProductId = renewal.autoRenewProductId
         autoRenewStatus = renewal.willAutoRenew ? 1 : 0
-        expirationIntent = renewal.expirationReason?.rawValue
+        // Apple gives why a subscription expired once it has (or while billing is retried), not
+        // while a declined price increase or a cancellation waits for the period's end.
+        expirationIntent = status.status == .active ? nil : renewal.expirationReason?.rawValue
         isInBillingRetryPeriod = renewal.isInBillingRetry
         gracePeriodExpiresDate = renewal.gracePeriodExpirationDate?.epochMilliseconds
         priceIncreaseStatus = renewal.priceIncreaseStatus?.rawValue
@@ -56,7 +59,7 @@ public struct SignedRenewalInfoPayload: Codable, Sendable, Hashable {
         signedDate = signedAt.epochMilliseconds
         self.environment = environment
         recentSubscriptionStartDate = status.recentStartDate.epochMilliseconds
-        renewalDate = renewal.willAutoRenew ? latest.details.expiresDate?.epochMilliseconds : nil
+        renewalDate = latest.details.expiresDate?.epochMilliseconds
         currency = latest.details.currency
         renewalPrice = status.renewalPrice.map(TransactionSigner.milliunits)
         appAccountToken = TransactionSigner.accountToken(of: latest.transaction, set: latest.appAccountToken)

@@ -263,6 +263,32 @@ import Testing
         #expect(try await nextPayment(fixture, after: third) == nil)
     }
 
+    @Test func aRefundOfTheMonthInForceEndsTheCommitmentInRenewalInfo() async throws {
+        let fixture = try StoreFixture()
+        let first = try await subscribe(fixture)
+        _ = try await fixture.store.perform(.refund(first.id))
+        let status = try #require(try await fixture.store.serverAPI.subscriptionStatus(originalTransactionId: first.id))
+        #expect(status.status == .revoked)
+        #expect(status.renewal.commitment == nil, "no commitment runs once its month in force is refunded")
+        #expect(status.renewalPrice == Decimal(string: "4.99"), "Apple reports the renewal price all the same")
+    }
+
+    @Test func billingRetryGivenUpEndsTheCommitmentInRenewalInfo() async throws {
+        let fixture = try StoreFixture()
+        let first = try await subscribe(fixture)
+        try await fixture.setControls { $0.billingIssues = true }
+        #expect(try await nextPayment(fixture, after: first) == nil)
+        let retrying = try #require(
+            try await fixture.store.serverAPI.subscriptionStatus(originalTransactionId: first.id))
+        #expect(retrying.renewal.commitment != nil, "the commitment goes on while billing is retried")
+        fixture.clock.advance(by: 91 * 86_400)
+        try await fixture.store.scheduler.runDue()
+        let ended = try #require(try await fixture.store.serverAPI.subscriptionStatus(originalTransactionId: first.id))
+        #expect(ended.status == .expired)
+        #expect(ended.renewal.expirationReason == .billingError)
+        #expect(ended.renewal.commitment == nil)
+    }
+
     @Test func anUpgradeEndsTheCommitmentAtOnce() async throws {
         let fixture = try StoreFixture()
         let first = try await subscribe(fixture)

@@ -56,4 +56,22 @@ import Testing
             result.status == 0 && result.stdout.contains("all checks passed"),
             "\(result.stdout)\n\(result.stderr)\n\(server.stderr)")
     }
+
+    /// Every field Apple documents as present in renewal info, through a subscription's life:
+    /// in force, auto-renew off, a declined price increase, refunded, expired, billing retry
+    /// given up; in Get All Subscription Statuses and in EXPIRED notifications.
+    @Test func applesLibraryFindsEveryRenewalInfoField() async throws {
+        let root = scratchDirectory("apple-renewal-info")
+        let (server, keyFile) = try ServeProcess.startWithAPIKey(
+            root: root, issuer: Self.issuer, keyId: Self.keyId, adminToken: Self.adminToken)
+        defer { server.stop() }
+        let script = Executable.repositoryRoot.appendingPathComponent("Tests/Python/renewal_info_fields.py")
+        let result = try Executable.run(python: [
+            script.path, server.baseURL, keyFile.path, Self.issuer, Self.keyId, "com.example.storefront.demo",
+            Self.adminToken, root.path,
+        ])
+        #expect(
+            result.status == 0 && result.stdout.contains("all checks passed"),
+            "\(result.stdout)\n\(result.stderr)\n\(server.stderr)")
+    }
 }
