@@ -112,7 +112,7 @@ extension TestControls {
         .value(
             "time-rate", \.timeRate, wire: "timeRate", stored: "timeRate", label: ("Time rate", "时间速率"),
             doc:
-                "how fast subscriptions renew: Xcode's `SKTestSession.TimeRate` by token (`2s`) or raw value (durations in docs/catalog-format.md, \"Time rates\")",
+                "how fast subscriptions renew: Xcode's `SKTestSession.TimeRate` by token (`2s`) or raw value (durations in docs/catalog-format.md, \"Time rates\"); a change applies at once to the periods in force, what is left of each measured in the new rate",
             accepted: "one of \(TimeRate.allCases.map(\.token).joined(separator: ", "))",
             carried: .text(omittedWhenEmpty: false),
             schema: .oneOf(

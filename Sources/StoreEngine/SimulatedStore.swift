@@ -187,8 +187,16 @@ public actor SimulatedStore: StoreBackend {
         return try await database.read { db in try TestControls.load(db, defaults: defaults) }
     }
 
+    /// Saves the controls. A new time rate applies to the subscription periods in force too
+    /// (`rescalePeriodsInForce`).
     public func setControls(_ controls: TestControls) async throws {
-        try await database.write { db in try controls.save(db) }
+        let defaults = defaults
+        let now = clock.now()
+        try await database.write { db in
+            let old = try TestControls.load(db, defaults: defaults)
+            try controls.save(db)
+            try self.rescalePeriodsInForce(from: old.timeRate, to: controls.timeRate, at: now, db)
+        }
     }
 
     public func transactions(account: String?) async throws -> [Transaction] {

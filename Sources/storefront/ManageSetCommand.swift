@@ -17,6 +17,8 @@ extension ManageCommand {
                 real counts periods by the calendar in UTC; monthly-* follow Apple's table for the rate; 15m to 2s
                 renew every period at that interval; the deprecated *-day rates make that time one day. Grace
                 periods, billing retry and the 24 hours a parent has to answer an Ask to Buy request scale alike.
+                A new rate applies at once to the subscription periods in force, as Xcode's does: what is left
+                of each (and of a 12-month commitment) is measured in the new rate.
                 """
         )
 
