@@ -39,7 +39,7 @@ import Testing
         let names = StoredTransaction.columns.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         #expect(names.count == StoredTransaction.Field.allCases.count)
         #expect(names[StoredTransaction.Field.pendingOutcome.rawValue] == "pending_outcome")
-        #expect(names.last == "renewal_plan")
+        #expect(names.last == "intro_offer_allowed")
         #expect(StoredTransaction.columns(of: "t").hasPrefix("t.id, t.original_id, "))
     }
 
