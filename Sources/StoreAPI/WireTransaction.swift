@@ -97,8 +97,9 @@ public struct WireTransaction: Codable, Sendable, Hashable {
     public let upgradeDate: Int64?
     /// The unused part of the period the App Store refunded at the upgrade, with `upgradeDate`.
     public let upgradeRefund: String?
-    /// `interrupted` (waiting for the user's action outside the app) or `declined` (by a parent),
-    /// with a failed `state`.
+    /// `interrupted` (waiting for the user's action outside the app), with a failed `state`; or
+    /// `declined` or `askToBuyExpired`, the store's side of a `deferred` Ask to Buy request (the
+    /// app is sent nothing for either, so an update never carries them).
     public let failureContext: String?
     /// `PURCHASE` or `RENEWAL`, as the App Store names why a transaction exists; with the terms.
     public let transactionReason: String?

@@ -51,7 +51,7 @@ extension SimulatedStore {
         let controls = try TestControls.load(db, defaults: defaults)
         switch action {
         case .approveAskToBuy:
-            try refuseIfExpired(stored, controls: controls)
+            try refuseIfClosed(stored, controls: controls)
             guard state == .deferred else {
                 throw StoreFailure(
                     "transaction \(stored.id) is \(state.name), not deferred; only Ask to Buy requests can be approved",
@@ -59,16 +59,18 @@ extension SimulatedStore {
             }
             try complete(&stored, at: now, controls: controls, db)
         case .declineAskToBuy:
-            try refuseIfExpired(stored, controls: controls)
+            try refuseIfClosed(stored, controls: controls)
             guard state == .deferred else {
                 throw StoreFailure(
                     "transaction \(stored.id) is \(state.name), not deferred; only Ask to Buy requests can be declined",
                     kind: .conflict)
             }
-            stored.fail(.storeKit(.paymentCancelled))
-            stored.declined = true
+            // The store's side alone: the app is sent nothing, and its transaction stays deferred.
+            stored.close(.declined)
+            try stored.update(db)
             // Nothing was bought: an offer code it held may be redeemed again.
             try db.execute(sql: "DELETE FROM redeemed_codes WHERE transaction_id = ?", arguments: [stored.id])
+            return []
         case .resolveIssue where stored.pendingOutcome != .interrupted:
             return [
                 try journaledUpdate(

@@ -108,6 +108,9 @@ extension SimulatedStore {
             for: payment, account: account, storefront: storefront, forced: forced, controls: &controls,
             catalog: catalog)
         if controls != loaded { try controls.save(db) }  // a one-shot outcome was consumed
+        if outcome == .deferred, let waiting = try waitingRequest(for: payment, db) {
+            return try askAgain(waiting, controls: controls, at: now, db)
+        }
         // The offers asked for are checked as the App Store checks them; a wrong one fails the payment.
         var offers = CheckedOffers(plan: payment.billingPlan ?? .upFront)
         if !outcome.isFailure {

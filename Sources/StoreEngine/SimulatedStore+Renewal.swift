@@ -39,7 +39,8 @@ extension SimulatedStore {
             let expireRequests = first
             let (updates, last): ([TransactionUpdate], Int64?) = try await database.write { db in
                 let controls = try TestControls.load(db, defaults: self.defaults)
-                var updates = expireRequests ? try self.expireAskToBuyRequests(at: now, controls: controls, db) : []
+                if expireRequests { try self.expireAskToBuyRequests(at: now, controls: controls, db) }
+                var updates: [TransactionUpdate] = []
                 let (due, last) = try self.dueForRenewal(at: now, after: from, limit: Self.renewalBatch, db)
                 for latest in due {
                     updates += try self.renewChain(latest, controls: controls, at: now, db)

@@ -136,6 +136,8 @@ public actor SimulatedStore: StoreBackend {
     /// say whether order ids are dropped.
     nonisolated func update(for stored: StoredTransaction, controls: TestControls) -> TransactionUpdate {
         var transaction = stored.published
+        // A closed Ask to Buy request is the store's to know: the app's transaction stays deferred.
+        if transaction.state == .deferred { transaction.failureContext = nil }
         if controls.dropOrderIds {
             let payment = transaction.payment
             transaction = Transaction(

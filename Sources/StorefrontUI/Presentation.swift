@@ -21,6 +21,12 @@ enum Presentation {
         state.history.first { $0.id == id }?.productId
     }
 
+    /// What the app's list says of a transaction beyond its state: a closed Ask to Buy request
+    /// is the store's side (the manager shows it), and the app still sees it deferred.
+    static func appFailureContext(_ transaction: Transaction) -> FailureContext? {
+        transaction.state == .deferred ? nil : transaction.failureContext
+    }
+
     /// The account's auto-renewable subscriptions, as the manage-subscriptions sheet lists them.
     static func subscriptions(_ state: AppState) -> [Entitlement] {
         state.entitlements.filter { $0.type == .autoRenewable }

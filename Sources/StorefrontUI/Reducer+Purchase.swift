@@ -22,11 +22,7 @@ extension Reducer {
         case .failed:
             let error = transaction.error ?? .storeKit(.unknown)
             state.progress[transaction.id] = .failed(error)
-            if transaction.failureContext == .declined {
-                say(&state, strings.declined(title), .warning)
-            } else if transaction.failureContext == .askToBuyExpired {
-                say(&state, strings.askToBuyExpired(title), .warning)
-            } else if transaction.failureContext == .interrupted, state.inFlight.contains(transaction.id) {
+            if transaction.failureContext == .interrupted, state.inFlight.contains(transaction.id) {
                 state.sheet = .error(ErrorSheet(kind: .interrupted(error), productId: transaction.productId))
                 state.status = nil  // "Purchasing …" is over: the sheet says how it ended
             } else if error == .storeKit(.paymentCancelled) {

@@ -41,7 +41,10 @@ extension UIStrings {
     func managed(_ action: ManageAction, title: String, made: Transaction?) -> String {
         switch action {
         case .approveAskToBuy(let id): pick("Approved \(id) (\(title)).", "已批准 \(id)（\(title)）。")
-        case .declineAskToBuy(let id): pick("Declined \(id): nothing was charged.", "已拒绝 \(id)：未扣费。")
+        case .declineAskToBuy(let id):
+            pick(
+                "Declined \(id) on the store's side: nothing was charged; the app is sent nothing and still sees it deferred.",
+                "已在商店端拒绝 \(id)：未扣费；App 收不到任何通知，仍显示为等待中。")
         case .resolveIssue(let id):
             made.map {
                 pick("Resolved \(id): \($0.id) \($0.state.name).", "已解决 \(id)：\($0.id) \(stateName($0.state))。")

@@ -227,17 +227,9 @@ public struct UIStrings: Sendable {
         switch context {
         case .interrupted:
             pick("interrupted: \(keys.key(.resolve, .manager)) resolves", "已中断：按 \(keys.key(.resolve, .manager)) 解决")
-        case .declined: pick("declined by a parent", "家长已拒绝")
-        case .askToBuyExpired: pick("Ask to Buy request expired", "购买请求已过期")
+        case .declined: pick("store: declined by a parent; the app still waits", "商店：家长已拒绝；App 仍在等待")
+        case .askToBuyExpired: pick("store: request expired; the app still waits", "商店：请求已过期；App 仍在等待")
         }
-    }
-    func declined(_ title: String) -> String {
-        pick("A parent declined \(title); nothing was charged.", "家长拒绝了“\(title)”；未扣款。")
-    }
-    func askToBuyExpired(_ title: String) -> String {
-        pick(
-            "Nobody answered the Ask to Buy request for \(title) in time; ask again.",
-            "“\(title)”的购买请求无人及时回复，已过期；请重新请求。")
     }
     /// A failed transaction's row, where the store knows more than the error code.
     func failureContext(_ context: FailureContext) -> String {

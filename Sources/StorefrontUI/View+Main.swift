@@ -268,7 +268,7 @@ extension View {
                 ? strings.heldPurchase
                 : shown == .revoked && transaction.terms?.ownership == .familyShared
                     ? strings.noLongerShared
-                    : transaction.failureContext.map(strings.failureContext)
+                    : Presentation.appFailureContext(transaction).map(strings.failureContext)
                         ?? strings.progress(shown, state: transaction.state)
             // A monthly payment's place in its commitment: "4/12".
             if let commitment = transaction.terms?.commitment {

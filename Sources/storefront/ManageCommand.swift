@@ -55,10 +55,16 @@ struct ManageCommand: AsyncParsableCommand {
                             update.transaction.terms?.revocation.map { "refunded (\($0.reason.name))" }
                             ?? update.transaction.state.name
                         return "; \(update.transaction.id) is \(state)"
-                    }.joined())
+                    }.joined() + storeSide(of: action))
         } catch let failure as StoreFailure {
             throw CommandFailure.failure(failure.message)
         }
+    }
+
+    /// What an action did that the app is not told of, marked as the store's side.
+    static func storeSide(of action: ManageAction) -> String {
+        guard case .declineAskToBuy(let id) = action else { return "" }
+        return "; store's side: \(id) declined, nothing charged (the app is sent nothing; it stays deferred)"
     }
 
     /// As the App Store's cancellation sheet does, the retention message the developer chose (or
@@ -85,7 +91,8 @@ struct ManageCommand: AsyncParsableCommand {
 
     struct Decline: TransactionAction {
         static let verb = ManageVerb.decline
-        static let abstract = "Decline an Ask to Buy request: the payment fails, nothing is charged."
+        static let abstract =
+            "Decline an Ask to Buy request: nothing is charged; as on the App Store, the app is sent nothing and still sees it deferred."
         @Argument(help: "The deferred transaction's id.") var id: String
         @OptionGroup var options: StoreOptions
     }

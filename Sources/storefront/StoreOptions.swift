@@ -211,7 +211,8 @@ struct TransactionJSON: Encodable {
     let revocationReason: String?
     /// `purchase` or `renewal` (a subscription's automatic renewal); with the price.
     let transactionReason: String?
-    /// `interrupted` or `declined`, with a failed state.
+    /// `interrupted`, with a failed state; `declined` or `askToBuyExpired`, the store's side of a
+    /// deferred Ask to Buy request that the app still sees deferred.
     let failureContext: String?
     /// True on a subscription a higher level replaced (StoreKit 2's `isUpgraded`); absent otherwise.
     let isUpgraded: Bool?

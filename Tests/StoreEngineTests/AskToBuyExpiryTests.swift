@@ -6,8 +6,8 @@ import StoreKitModel
 import TestSupport
 import Testing
 
-/// A parent has 24 hours of store time to answer an Ask to Buy request; an unanswered one fails
-/// and can no longer be approved or declined.
+/// A parent has 24 hours of store time to answer an Ask to Buy request; an unanswered one expires
+/// on the store's side (the app is sent nothing) and can no longer be approved or declined.
 @Suite struct AskToBuyExpiryTests {
     func request(_ fixture: StoreFixture) async throws -> String {
         let deferred = try await fixture.buy(StoreFixture.removeAds, account: "kid")
@@ -19,22 +19,26 @@ import Testing
         try #require(try await fixture.store.transactions(account: "kid").first { $0.id == id })
     }
 
-    @Test func anUnansweredRequestFailsAfterADayAndCannotBeApproved() async throws {
-        let fixture = try StoreFixture()
+    @Test func anUnansweredRequestExpiresOnTheStoresSideAfterADayAndCannotBeApproved() async throws {
+        let fixture = try StoreFixture.notifying()
         let id = try await request(fixture)
         let cursor = try await fixture.store.journalCursor()
         fixture.clock.advance(by: 86_400 - 1)
-        #expect(try await stored(fixture, id).state == .deferred, "a second before the day ends it still waits")
+        try await fixture.store.scheduler.runDue()
+        #expect(try await stored(fixture, id).failureContext == nil, "a second before the day ends it still waits")
 
         fixture.clock.advance(by: 1)
         try await fixture.store.scheduler.runDue()
         let expired = try await stored(fixture, id)
-        #expect(expired.state == .failed)
-        #expect(expired.error == .storeKit(.paymentCancelled))
-        #expect(expired.failureContext == .askToBuyExpired)
-        let journaled = try await fixture.store.journal(account: "kid", after: cursor, limit: 10).map(\.update)
-        #expect(journaled.map(\.transaction.id) == [id], "the app hears of it through the journal")
-        #expect(journaled.first?.transaction.failureContext == .askToBuyExpired)
+        #expect(expired.state == .deferred, "the app is sent nothing: its transaction stays deferred")
+        #expect(expired.error == nil)
+        #expect(expired.failureContext == .askToBuyExpired, "the store's side says why")
+        #expect(try await fixture.store.journal(account: "kid", after: cursor, limit: 10).isEmpty)
+        let unfinished = try await fixture.store.unfinished(account: "kid").map(\.transaction)
+        #expect(unfinished.map(\.id) == [id])
+        #expect(unfinished.first?.state == .deferred)
+        #expect(unfinished.first?.failureContext == nil, "the app never sees the store's side")
+        #expect(try await fixture.told().isEmpty, "Apple tells servers nothing of an Ask to Buy request")
 
         for action in [ManageAction.approveAskToBuy(id), .declineAskToBuy(id)] {
             await #expect {
@@ -45,8 +49,10 @@ import Testing
                     + "the child must ask again (buy the product again)"
             }
         }
-        #expect(try await stored(fixture, id).state == .failed)
-        #expect(try await fixture.buy(StoreFixture.removeAds, account: "kid").transaction.state == .deferred)
+        #expect(try await stored(fixture, id).failureContext == .askToBuyExpired)
+        let again = try await fixture.buy(StoreFixture.removeAds, account: "kid").transaction
+        #expect(again.state == .deferred)
+        #expect(again.id != id, "asking again after the request expired is a new request")
     }
 
     @Test func theDayScalesWithTheTimeRate() async throws {

@@ -137,6 +137,30 @@ import Testing
         }
     }
 
+    /// Apple sends the app nothing for a declined Ask to Buy request: the device's poll stays
+    /// empty, and the admin routes show the store's side on a transaction that stays deferred.
+    @Test func askToBuyDeclinedThroughAdminSendsTheClientsPollNothing() async throws {
+        let fixture = try await ServerFixture()
+        try await fixture.test { client in
+            let response = try await client.pay(ServerFixture.removeAds, account: "kid")
+            let id = try #require((try json(response)["transaction"] as? [String: Any])?["transactionId"] as? String)
+            let (_, cursor, _) = try await client.awaitUpdate(account: "kid", after: 0, transactionId: id)
+            let decline = try await client.object(.post, "/admin/transactions/\(id)/decline", admin: true)
+            #expect((decline["updates"] as? [Any])?.isEmpty == true)
+            async let poll = client.object(.get, "/v1/accounts/kid/updates?after=\(cursor)&wait=1")
+            await fixture.longPollWaiting()
+            fixture.clock.advance(by: 1)
+            #expect((try await poll["updates"] as? [Any])?.isEmpty == true, "the device hears nothing")
+            let listed = try await client.object(.get, "/admin/transactions", admin: true)
+            let declined = try #require(
+                (listed["transactions"] as? [[String: Any]])?.first { $0["transactionId"] as? String == id })
+            #expect(declined["state"] as? String == "deferred")
+            #expect(declined["failureContext"] as? String == "declined")
+            #expect(declined["error"] == nil)
+            _ = try await client.object(.post, "/admin/transactions/\(id)/approve", admin: true, expect: .conflict)
+        }
+    }
+
     @Test func theAllAccountsFeedAndUnknownAccounts() async throws {
         let fixture = try await ServerFixture()
         _ = try await fixture.buy(ServerFixture.gems)

@@ -40,6 +40,23 @@ import Testing
             "\(result.stdout)\n\(result.stderr)\n\(server.stderr)")
     }
 
+    /// Ask to Buy as Apple describes it, read with Apple's client: duplicate requests are one
+    /// purchase and one ONE_TIME_CHARGE, and a decline sends the device and servers nothing.
+    @Test func applesLibrarySeesOnePurchaseForDuplicateRequestsAndNothingOfADecline() async throws {
+        let root = scratchDirectory("apple-ask-to-buy")
+        let (server, keyFile) = try ServeProcess.startWithAPIKey(
+            root: root, issuer: Self.issuer, keyId: Self.keyId, adminToken: Self.adminToken)
+        defer { server.stop() }
+        let script = Executable.repositoryRoot.appendingPathComponent("Tests/Python/ask_to_buy.py")
+        let result = try Executable.run(python: [
+            script.path, server.baseURL, keyFile.path, Self.issuer, Self.keyId, "com.example.storefront.demo",
+            Self.adminToken, root.path,
+        ])
+        #expect(
+            result.status == 0 && result.stdout.contains("all checks passed"),
+            "\(result.stdout)\n\(result.stderr)\n\(server.stderr)")
+    }
+
     /// A monthly plan with a 12-month commitment, checked with Apple's models: the JWS fields, the
     /// renewal info mid-commitment, the DID_RENEW notifications and verifyReceipt.
     @Test func applesLibraryReadsAMonthlyCommitment() async throws {

@@ -64,22 +64,28 @@ import Testing
         #expect(try state.transactions().unfinished.isEmpty)
     }
 
-    @Test func declinedAskToBuyFailsAsCancelledAndIsFinishedQuietly() throws {
+    /// Apple: "Your app doesn't receive a transaction because you declined Ask to Buy".
+    @Test func aDeclinedAskToBuyIsTheStoresSideAndTheAppStillWaits() throws {
         let state = try StateDir()
         let id = try state.buy(ProductID.gems, "--account", "kid").transactionId()
         let decline = try state.manage("decline", id)
-        #expect(decline.stdout == "decline \(id): done; \(id) is failed\n")
+        #expect(
+            decline.stdout
+                == "decline \(id): done; store's side: \(id) declined, nothing charged (the app is sent nothing; it stays deferred)\n"
+        )
         let declined = try #require(try state.transactions("--account", "kid").transaction(id))
-        #expect(declined.state == "failed")
+        #expect(declined.state == "deferred")
+        #expect(declined.failureContext == "declined")
         #expect(declined.finished == false)
-        #expect(declined.error?.code == 2)
-        #expect(declined.error?.name == "paymentCancelled")
+        #expect(declined.error == nil)
+        #expect(try state.run(["manage", "decline", id]).status == 1, "a request is declined once")
 
         let restore = try state.run(["restore", "--json", "--account", "kid"])
         #expect(restore.status == 0, "\(restore)")
-        #expect(restore.steps("warning").isEmpty)  // no message for a cancellation
-        #expect(restore.steps("finished").map { $0["transactionId"] as? String } == [id])
-        #expect(try state.transactions("--account", "kid").transaction(id)?.finished == true)
+        #expect(restore.steps("finished").isEmpty, "the app neither finishes nor clears it")
+        #expect(
+            restore.steps("warning").map { $0["transactionId"] as? String } == [id], "it is still waiting for approval")
+        #expect(try state.transactions("--account", "kid").transaction(id)?.finished == false)
         #expect(try state.wallet("--account", "kid").balances.isEmpty)
     }
 

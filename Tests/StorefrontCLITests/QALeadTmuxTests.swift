@@ -2,7 +2,8 @@ import Foundation
 import TestSupport
 import Testing
 
-/// What a QA lead walks in a real terminal: the help at the minimum size, a parent's decline,
+/// What a QA lead walks in a real terminal: the help at the minimum size, a parent's decline
+/// (the store's side only),
 /// an interrupted purchase resolved in the manager, and terminals without UTF-8 or colour.
 @Suite(.serialized) struct QALeadTmuxTests {
     typealias App = InteractiveEndToEndTests.App
@@ -24,7 +25,8 @@ import Testing
         try session.waitUntil("closed") { !$0.contains("Main screen") }
     }
 
-    @Test func aParentsDeclineIsADeclineNotACancellation() throws {
+    /// The manager says what the store did; the app, told nothing, still waits, as on a device.
+    @Test func aParentsDeclineIsTheStoresSideAndTheAppStillWaits() throws {
         let app = App()
         _ = try Executable.run(["manage", "set", "ask-to-buy", "on", "--state", app.state.path])
         let session = try app.launch()
@@ -38,11 +40,15 @@ import Testing
         try session.sendKeys("m")
         try session.waitFor(text: "Transaction manager")
         try session.sendKeys("D")
-        try session.waitUntil("declined, and nothing charged") {
-            $0.contains("declined by a parent") && !$0.contains("cancelled") && !$0.contains("SKError 2")
+        try session.waitUntil("declined on the store's side, and nothing charged") {
+            $0.contains("deferred    Remove Ads") && $0.contains("store: declined") && !$0.contains("cancelled")
+                && !$0.contains("SKError 2")
         }
         try session.sendKeys("Escape")
-        try session.waitFor(text: "declined by a parent · not charged")
+        try session.waitUntil("the app still waits for a parent") {
+            $0.contains("deferred   Remove Ads") && $0.contains("waiting for a parent · not charged")
+                && !$0.contains("declined by a parent ·") && !$0.contains("failed")
+        }
     }
 
     @Test func anInterruptedPurchaseSaysWhatToDoAndResolvesInTheManager() throws {

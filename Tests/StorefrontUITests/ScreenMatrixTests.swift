@@ -41,10 +41,10 @@ import Testing
     }()
 
     /// A history with every state the transaction pane words: purchasing, Ask to Buy, delivered,
-    /// unverified, failed, declined, interrupted, refunded, upgraded, finished.
+    /// unverified, failed, declined (the store's side: the app still waits), interrupted, refunded,
+    /// upgraded, finished.
     static func history() -> (history: [Transaction], progress: [String: PurchaseProgress]) {
-        var declined = F.transaction(
-            "2000000000000009", F.removeAds, .failed, error: .storeKit(.paymentCancelled), finished: true)
+        var declined = F.transaction("2000000000000009", F.removeAds, .deferred)
         declined.failureContext = .declined
         var interrupted = F.transaction("2000000000000008", F.gems, .failed, error: .storeKit(.unknown), finished: true)
         interrupted.failureContext = .interrupted

@@ -5,7 +5,7 @@ import Testing
 @testable import StorefrontUI
 
 /// The time-rate row offers Apple's deprecated rates too, and says they are; an Ask to Buy
-/// request that expired says so.
+/// request that expired says so in the manager alone.
 @Suite struct TimeRateControlTests {
     typealias F = UIFixture
 
@@ -25,13 +25,19 @@ import Testing
         #expect(ControlRow.timeRate.value(state) == "15m: every period lasts 15 min")
     }
 
-    @Test func anExpiredAskToBuyRequestSaysNobodyAnsweredIt() {
+    /// Apple sends the app nothing for a request nobody answered: the manager says what the store
+    /// did, and the app's list still waits for a parent.
+    @Test func anExpiredAskToBuyRequestIsTheStoresSideAndTheAppStillWaits() {
         var state = F.state(account: "kid")
-        var expired = F.transaction(
-            "2000000000000010", F.removeAds, .failed, error: .storeKit(.paymentCancelled), account: "kid")
+        var expired = F.transaction("2000000000000010", F.removeAds, .deferred, account: "kid")
         expired.failureContext = .askToBuyExpired
-        _ = Reducer.reduce(&state, .transactionUpdate(TransactionUpdate(transaction: expired, receipt: nil)))
-        #expect(state.status?.text == "Nobody answered the Ask to Buy request for Remove Ads in time; ask again.")
-        #expect(state.status?.level == .warning)
+        state.history = [expired]
+        let strings = UIStrings(.english)
+        let row = Sheets.managerRow(expired, .queue(.deferred), state, strings, selected: false)
+        #expect(row.text.contains("deferred"), "\(row.text)")
+        #expect(row.text.contains("store: request expired; the app still waits"), "\(row.text)")
+        #expect(Presentation.appFailureContext(expired) == nil)
+        let text = Golden.text(state)
+        #expect(text.contains("waiting for a parent · not charged") && !text.contains("expired"), "\(text)")
     }
 }

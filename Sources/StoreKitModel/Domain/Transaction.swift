@@ -154,7 +154,9 @@ public struct Transaction: Sendable, Hashable {
     /// StoreKit 2's view of what the store decided; nil until the store says (a `purchasing`
     /// transaction, or an answer from a store that does not tell).
     public var terms: TransactionTerms?
-    /// What the store knows of a failure beyond its error code: the app sees only the error.
+    /// What the store knows beyond what the app is told: why a failed transaction failed (the
+    /// app sees only the error), or why a deferred Ask to Buy request is closed (the app is told
+    /// nothing, and still sees it deferred).
     public var failureContext: FailureContext?
 
     public init(
@@ -185,14 +187,16 @@ public enum Finisher: String, Sendable, Hashable, CaseIterable {
     case server
 }
 
-/// Why a failed transaction failed, where its error code says less than the store knows.
+/// What the store knows of a transaction that the app is not told: why a failed one failed, where
+/// its error code says less, or why a deferred Ask to Buy request is closed.
 public enum FailureContext: String, Sendable, Hashable, CaseIterable {
     /// An interrupted purchase (SKError 0 to the app): it waits for the user's action outside
     /// the app, and completes as a new purchase once resolved.
     case interrupted
-    /// A parent declined the Ask to Buy request (SKError 2 to the app); nothing was charged.
+    /// A parent declined the Ask to Buy request; nothing was charged. Apple sends the app nothing,
+    /// so its transaction stays deferred.
     case declined
-    /// Nobody answered the Ask to Buy request within 24 hours of store time (SKError 2 to the
-    /// app, as a decline); nothing was charged and the child must ask again.
+    /// Nobody answered the Ask to Buy request within 24 hours of store time; nothing was charged
+    /// and the child must ask again. As for a decline, the app is sent nothing.
     case askToBuyExpired
 }
