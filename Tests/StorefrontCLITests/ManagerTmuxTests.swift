@@ -2,13 +2,13 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The transaction manager in a real terminal: the inspector of one transaction, an action
-/// confirmed and then refused, and a parent approving a child's Ask to Buy from every
+/// The transaction manager in a real terminal: the inspector of one transaction, a refund
+/// confirmed and then reversed, and a parent approving a child's Ask to Buy from every
 /// account's view.
 @Suite(.serialized) struct ManagerTmuxTests {
     typealias App = InteractiveEndToEndTests.App
 
-    @Test func theInspectorShowsEveryFieldAndARefundIsConfirmedThenRefused() throws {
+    @Test func theInspectorShowsEveryFieldAndARefundIsConfirmedThenReversed() throws {
         let session = try App().launch(columns: 100, rows: 30)
         defer { session.kill() }
         try session.sendKeys("Enter", "Enter")
@@ -28,8 +28,11 @@ import Testing
         try session.waitUntil("the refund confirmed, and the row says so") {
             $0.contains("Refunded 2000000000000001.") && $0.contains("2000000000000001  refunded")
         }
+        // F on a refunded transaction reverses the refund, confirmed the same way.
         try session.sendKeys("F", "F")
-        try session.waitFor(text: "Could not refund: transaction 2000000000000001 was already refunded")
+        try session.waitUntil("the refund reversed, and the row says so") {
+            $0.contains("Refund of 2000000000000001 reversed.") && $0.contains("2000000000000001  purchased")
+        }
     }
 
     @Test func aParentApprovesTheChildsAskToBuyFromEveryAccountsView() throws {
