@@ -41,7 +41,7 @@ import Testing
         // The payment stays purchasing long enough for the server to be stopped under it.
         let slow = try Executable.run(
             [
-                "manage", "set", "latency", "600000", "--store", server.baseURL, "--state",
+                "manage", "set", "latency", "60000", "--store", server.baseURL, "--state",
                 root.appendingPathComponent("admin").path,
             ],
             environment: ["STOREFRONT_ADMIN_TOKEN": Self.token])
