@@ -17,10 +17,10 @@ extension PostgresStorage {
             let session = PostgresSession(connection)
             let locked = try Int.fetchOne(
                 session, sql: "SELECT CASE WHEN pg_try_advisory_lock(\(ServerPresence.lock)) THEN 1 ELSE 0 END")
-            guard locked == 1 else { throw inUse(place, servers: try runningServers(session), session) }
+            guard locked == 1 else { throw inUse(place, servers: try runningServers(session)) }
             defer { try? session.command("SELECT pg_advisory_unlock(\(ServerPresence.lock))") }
             let recent = try recentlySeen(session)
-            guard recent.isEmpty else { throw inUse(place, servers: recent, session) }
+            guard recent.isEmpty else { throw inUse(place, servers: recent) }
             guard try holdsStore(place, session) else { return [] }
             return try drop(tables + [migrationsTable, ServerPresence.table], place, session)
         }
@@ -61,7 +61,7 @@ extension PostgresStorage {
         }
     }
 
-    private static func inUse(_ place: PostgresLocation, servers: [String], _ db: any SQLDatabase) -> StoreFailure {
+    private static func inUse(_ place: PostgresLocation, servers: [String]) -> StoreFailure {
         let named = servers.isEmpty ? "a storefront server" : servers.joined(separator: "; ")
         return StoreFailure(
             "\(place.description) is in use by \(named): stop the servers on it first, then reset. A server killed without stopping counts as running for \(ServerPresence.lifetimeSeconds) s after its last sign of life."

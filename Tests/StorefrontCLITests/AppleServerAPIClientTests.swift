@@ -43,49 +43,32 @@ import Testing
     /// Ask to Buy as Apple describes it, read with Apple's client: duplicate requests are one
     /// purchase and one ONE_TIME_CHARGE, and a decline sends the device and servers nothing.
     @Test func applesLibrarySeesOnePurchaseForDuplicateRequestsAndNothingOfADecline() async throws {
-        let root = scratchDirectory("apple-ask-to-buy")
-        let (server, keyFile) = try ServeProcess.startWithAPIKey(
-            root: root, issuer: Self.issuer, keyId: Self.keyId, adminToken: Self.adminToken)
-        defer { server.stop() }
-        let script = Executable.repositoryRoot.appendingPathComponent("Tests/Python/ask_to_buy.py")
-        let result = try Executable.run(python: [
-            script.path, server.baseURL, keyFile.path, Self.issuer, Self.keyId, "com.example.storefront.demo",
-            Self.adminToken, root.path,
-        ])
-        #expect(
-            result.status == 0 && result.stdout.contains("all checks passed"),
-            "\(result.stdout)\n\(result.stderr)\n\(server.stderr)")
+        try Self.runChecks("ask_to_buy.py", scratch: "apple-ask-to-buy")
     }
 
     /// A monthly plan with a 12-month commitment, checked with Apple's models: the JWS fields, the
     /// renewal info mid-commitment, the DID_RENEW notifications and verifyReceipt.
     @Test func applesLibraryReadsAMonthlyCommitment() async throws {
-        let root = scratchDirectory("apple-commitment")
-        let (server, keyFile) = try ServeProcess.startWithAPIKey(
-            root: root, issuer: Self.issuer, keyId: Self.keyId, adminToken: Self.adminToken)
-        defer { server.stop() }
-        let script = Executable.repositoryRoot.appendingPathComponent("Tests/Python/commitment_plan.py")
-        let result = try Executable.run(python: [
-            script.path, server.baseURL, keyFile.path, Self.issuer, Self.keyId, "com.example.storefront.demo",
-            Self.adminToken, root.path,
-        ])
-        #expect(
-            result.status == 0 && result.stdout.contains("all checks passed"),
-            "\(result.stdout)\n\(result.stderr)\n\(server.stderr)")
+        try Self.runChecks("commitment_plan.py", scratch: "apple-commitment")
     }
 
     /// Every field Apple documents as present in renewal info, through a subscription's life:
     /// in force, auto-renew off, a declined price increase, refunded, expired, billing retry
     /// given up; in Get All Subscription Statuses and in EXPIRED notifications.
     @Test func applesLibraryFindsEveryRenewalInfoField() async throws {
-        let root = scratchDirectory("apple-renewal-info")
+        try Self.runChecks("renewal_info_fields.py", scratch: "apple-renewal-info")
+    }
+
+    /// Runs `Tests/Python/SCRIPT` against a server that takes tokens of a key made here, with the
+    /// arguments every such script reads (URL, key, issuer, key id, bundle id, admin token, root).
+    static func runChecks(_ script: String, scratch: String) throws {
+        let root = scratchDirectory(scratch)
         let (server, keyFile) = try ServeProcess.startWithAPIKey(
-            root: root, issuer: Self.issuer, keyId: Self.keyId, adminToken: Self.adminToken)
+            root: root, issuer: issuer, keyId: keyId, adminToken: adminToken)
         defer { server.stop() }
-        let script = Executable.repositoryRoot.appendingPathComponent("Tests/Python/renewal_info_fields.py")
+        let path = Executable.repositoryRoot.appendingPathComponent("Tests/Python/\(script)").path
         let result = try Executable.run(python: [
-            script.path, server.baseURL, keyFile.path, Self.issuer, Self.keyId, "com.example.storefront.demo",
-            Self.adminToken, root.path,
+            path, server.baseURL, keyFile.path, issuer, keyId, "com.example.storefront.demo", adminToken, root.path,
         ])
         #expect(
             result.status == 0 && result.stdout.contains("all checks passed"),
