@@ -293,13 +293,3 @@ public struct WireFormatError: Error, Sendable, CustomStringConvertible {
         self.description = description
     }
 }
-
-extension Date {
-    public var epochMilliseconds: Int64 {
-        Int64((timeIntervalSince1970 * 1000).rounded())
-    }
-
-    public init(epochMilliseconds: Int64) {
-        self.init(timeIntervalSince1970: Double(epochMilliseconds) / 1000)
-    }
-}

@@ -14,6 +14,8 @@ public actor SimulatedStore: StoreBackend {
     /// Every time the store reads, and the one the server that serves it reads and waits on.
     public nonisolated let clock: any StoreClock
     let signer: ReceiptSigner
+    /// Signs StoreKit 2's transactions with the receipts' identity (`SignedTransactionSource`).
+    let transactionSigner: TransactionSigner
     let defaults: TestControls
     /// `--storefront` for one command: applies to this process only, unlike the persisted control.
     let storefrontOverride: String?
@@ -59,7 +61,9 @@ public actor SimulatedStore: StoreBackend {
         } catch {
             throw StoreDatabase.cannotOpen(database.location, error)
         }
-        signer = try ReceiptSigner(identity: SigningIdentity(kept: key, chain: chain))
+        let signingIdentity = try SigningIdentity(kept: key, chain: chain)
+        signer = try ReceiptSigner(identity: signingIdentity)
+        transactionSigner = TransactionSigner(identity: signingIdentity)
         openingControls = controls
         self.identity = identity
     }

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import JWTKit
+import StoreSigning
 import Synchronization
 
 /// An App Store Connect API key as the App Store Server API knows it: the issuer (the team's

@@ -1,3 +1,5 @@
+import StoreEngine
+
 /// How the server's values print. swift-service-lifecycle logs every service at start (debug level)
 /// with `String(describing:)`, which reflects stored properties all the way down: the admin token
 /// and the shared secret inside `ServerConfiguration` were printed whole. Types that hold a secret

@@ -4,6 +4,7 @@ import NIOCore
 import ServerRecords
 import StoreCore
 import StoreEngine
+import StoreSigning
 
 /// One request to the developer's Get Retention Message endpoint, as the App Store sends it: a
 /// POST of `{"signedPayload"}` answered within Apple's time limit with a `RealtimeResponseBody`.

@@ -4,7 +4,9 @@ import Hummingbird
 import HummingbirdCore
 import ServerRecords
 import StoreCore
+import StoreEngine
 import StoreKitModel
+import StoreSigning
 
 /// The query parameters of Get Transaction History and Get Refund History, read as Apple reads
 /// them, and the `revision` token that carries a page's end to the next request.

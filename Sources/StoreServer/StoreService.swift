@@ -206,29 +206,12 @@ public struct StoreService: Sendable {
     func wire(_ transactions: [Transaction]) async throws -> [WireTransaction] {
         let details = try await store.details(transactionIds: transactions.map(\.id))
         return transactions.map { transaction in
-            // A journaled snapshot carries its own terms: a purchase read after its refund is
-            // still the purchase, and the refund its own update.
             let current = details[transaction.id]
-            let shown = transaction.terms.flatMap { terms in current.map { $0.applying(terms) } } ?? current
-            return Self.wire(
-                transaction, details: shown, catalog: catalog, environment: store.environment, signer: signer,
-                signedAt: transaction.modifiedDate(shown))
+            return WireTransaction(
+                transaction, details: TransactionSigner.shownDetails(of: transaction, current: current),
+                jws: signer.clientForm(
+                    of: transaction, details: current, catalog: catalog, environment: store.environment))
         }
-    }
-
-    /// A transaction as clients see it, signed when purchased or restored.
-    static func wire(
-        _ transaction: Transaction, details: TransactionDetails?, catalog: Catalog, environment: StoreEnvironment,
-        signer: TransactionSigner, signedAt: Date
-    ) -> WireTransaction {
-        let signed = transaction.state == .purchased || transaction.state == .restored
-        let jws =
-            signed
-            ? signer.signOnce(
-                TransactionSigner.payload(
-                    for: transaction, details: details, catalog: catalog,
-                    environment: environment, signedAt: signedAt)) : nil
-        return WireTransaction(transaction, details: details, jws: jws)
     }
 
     func wire(_ updates: [TransactionUpdate], cursors: [Int64?]? = nil) async throws -> WireUpdates {
@@ -304,9 +287,9 @@ public struct StoreService: Sendable {
         let environment = store.environment
         let signer = signer
         let outcome = try await store.add(payment, idempotency: idempotency) { transaction, details in
-            let wire = Self.wire(
-                transaction, details: details, catalog: catalog, environment: environment, signer: signer,
-                signedAt: transaction.modifiedDate(details))
+            let wire = WireTransaction(
+                transaction, details: details,
+                jws: signer.clientForm(of: transaction, details: details, catalog: catalog, environment: environment))
             return StoredResponse(
                 status: HTTPResponse.Status.created.code, body: JSONBody.data(TransactionResponse(transaction: wire)))
         }

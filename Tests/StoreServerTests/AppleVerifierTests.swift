@@ -3,7 +3,9 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import StoreEngine
 import StoreServer
+import StoreSigning
 import TestSupport
 import Testing
 import X509

@@ -1,7 +1,9 @@
 import Foundation
 import StoreAPI
 import StoreCore
+import StoreEngine
 import StoreKitModel
+import StoreSigning
 import TestSupport
 import Testing
 

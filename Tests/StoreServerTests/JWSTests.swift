@@ -5,8 +5,10 @@ import Hummingbird
 import HummingbirdTesting
 import LocalState
 import StoreCore
+import StoreEngine
 import StoreKitModel
 import StoreServer
+import StoreSigning
 import TestSupport
 import Testing
 

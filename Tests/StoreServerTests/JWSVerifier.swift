@@ -2,6 +2,8 @@ import Crypto
 import Foundation
 import LocalState
 import StoreCore
+import StoreEngine
+import StoreSigning
 
 @testable import StoreServer
 

@@ -1,6 +1,8 @@
 import Foundation
 import ServerRecords
 import StoreCore
+import StoreEngine
+import StoreSigning
 import TestSupport
 import Testing
 

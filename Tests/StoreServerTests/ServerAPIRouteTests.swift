@@ -4,7 +4,9 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import StoreCore
+import StoreEngine
 import StoreServer
+import StoreSigning
 import TestSupport
 import Testing
 

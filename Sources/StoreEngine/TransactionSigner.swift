@@ -1,9 +1,6 @@
 import Crypto
 import Foundation
-import LocalState
-import StoreAPI
 import StoreCore
-import StoreEngine
 import StoreKitModel
 import StoreSigning
 
@@ -119,19 +116,19 @@ public struct TransactionSigner: Sendable {
 
     /// How an auto-renewable period was paid, as every one of its JWS says; nil for any other
     /// product. A period kept from before billing plans has none, and was paid up front.
-    static func billingPlan(of product: Product?, terms: TransactionTerms?) -> BillingPlanType? {
+    package static func billingPlan(of product: Product?, terms: TransactionTerms?) -> BillingPlanType? {
         guard product?.type == .autoRenewable else { return nil }
         return terms?.billingPlan ?? .upFront
     }
 
     /// The `appAccountToken` a payload carries: the one a server set on the chain, else the app's
     /// order id when it is a UUID (StoreKit 2's appAccountToken is one), lowercase.
-    static func accountToken(of transaction: Transaction, set: UUID?) -> String? {
+    package static func accountToken(of transaction: Transaction, set: UUID?) -> String? {
         (set ?? transaction.payment.applicationUsername.flatMap(UUID.init(uuidString:)))?.uuidString.lowercased()
     }
 
     /// A price in milliunits of its currency (1.99 → 1990), as the App Store Server API sends prices.
-    static func milliunits(_ price: Decimal) -> Int64 {
+    package static func milliunits(_ price: Decimal) -> Int64 {
         var scaled = price * 1000
         var rounded = Decimal()
         NSDecimalRound(&rounded, &scaled, 0, .bankers)
@@ -139,12 +136,12 @@ public struct TransactionSigner: Sendable {
     }
 
     /// A subscription period's order line, as the receipt's `web_order_line_item_id` has it.
-    static func webOrderLineItemId(_ transactionId: String) -> String {
+    package static func webOrderLineItemId(_ transactionId: String) -> String {
         String(ReceiptPayload.InApp.webOrderLineItemId(transactionId: transactionId) ?? 0)
     }
 
     /// The App Store Server API's `offerDiscountType`.
-    static func discountType(_ mode: IntroOffer.PaymentMode) -> String {
+    package static func discountType(_ mode: IntroOffer.PaymentMode) -> String {
         switch mode {
         case .freeTrial: "FREE_TRIAL"
         case .payAsYouGo: "PAY_AS_YOU_GO"
@@ -152,7 +149,7 @@ public struct TransactionSigner: Sendable {
         }
     }
 
-    static func typeName(_ type: ProductType) -> String {
+    package static func typeName(_ type: ProductType) -> String {
         switch type {
         case .consumable: "Consumable"
         case .nonConsumable: "Non-Consumable"
@@ -162,13 +159,13 @@ public struct TransactionSigner: Sendable {
     }
 }
 
-struct JWSHeader: Codable {
-    let alg: String
-    let kid: String
-    let typ: String
+package struct JWSHeader: Codable {
+    package let alg: String
+    package let kid: String
+    package let typ: String
     /// Leaf, intermediate, root: standard base64 DER (absent from a header the verifier reads
     /// that was not made here).
-    var x5c: [String]? = nil
+    package var x5c: [String]? = nil
 }
 
 /// StoreKit 2's `JWSTransactionDecodedPayload` field names; dates in epoch milliseconds, price in milliunits.
@@ -269,21 +266,4 @@ public struct JWK: Codable, Sendable, Hashable {
 
 public struct JWKSet: Codable, Sendable, Hashable {
     public let keys: [JWK]
-}
-
-/// RFC 4648 §5 base64url without padding, as JWS uses.
-public enum Base64URL {
-    public static func encode(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
-
-    public static func decode(_ text: String) -> Data? {
-        guard text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
-            return nil
-        }
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        return Data(base64Encoded: base64)
-    }
 }

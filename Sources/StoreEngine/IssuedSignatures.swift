@@ -29,13 +29,13 @@ public final class IssuedSignatures: Sendable {
     }
 
     /// Those the store kept from earlier runs.
-    func load(_ saved: [(Data, String)]) {
+    package func load(_ saved: [(Data, String)]) {
         state.withLock { state in
             for (digest, signature) in saved where state.known[digest] == nil { state.known[digest] = signature }
         }
     }
 
-    func takeUnsaved() -> [(Data, String)] {
+    package func takeUnsaved() -> [(Data, String)] {
         state.withLock { state in
             defer { state.unsaved = [] }
             return state.unsaved
