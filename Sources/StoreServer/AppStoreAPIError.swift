@@ -46,6 +46,7 @@ struct AppStoreAPIError: Error, Sendable, Hashable {
         case invalidPlayTime = 4_000_040
         case invalidSampleContentProvided = 4_000_041
         case invalidUserStatus = 4_000_042
+        case invalidTransactionTypeNotSupported = 4_000_047
         case invalidImage = 4_000_161
         case headerTooLong = 4_000_162
         case bodyTooLong = 4_000_163
@@ -54,6 +55,7 @@ struct AppStoreAPIError: Error, Sendable, Hashable {
         case invalidAppAccountTokenUUID = 4_000_183
         case familyTransactionNotSupported = 4_000_185
         case transactionIdIsNotOriginalTransactionId = 4_000_187
+        case consumptionPercentageAutoRenewableSubscription = 4_000_209
         case invalidPerformanceTestRequest = 4_000_211
         case invalidRequestId = 4_000_212
         case existingPerformanceTestRun = 4_000_213

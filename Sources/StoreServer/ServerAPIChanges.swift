@@ -18,6 +18,8 @@ enum ServerAPIChanges {
                 throw AppStoreAPIError.transactionIdNotFound
             }
             try refuseFamilyShared(transaction)
+            try ConsumptionRules.check(
+                body, productType: ConsumptionRules.productType(of: transaction, in: service.catalog))
             try await service.serverAPI.recordConsumption(
                 transactionId: id, body: String(decoding: data, as: UTF8.self))
             return Response(status: .accepted, headers: [.contentLength: "0"])
@@ -38,6 +40,8 @@ enum ServerAPIChanges {
                 throw AppStoreAPIError.transactionIdNotFound
             }
             try refuseFamilyShared(transaction)
+            try ConsumptionRules.checkV1(
+                productType: ConsumptionRules.productType(of: transaction, in: service.catalog))
             try await service.serverAPI.recordConsumption(
                 transactionId: id, body: String(decoding: data, as: UTF8.self))
             return Response(status: .accepted, headers: [.contentLength: "0"])

@@ -166,6 +166,7 @@ struct ConsumptionRequest: Codable, Sendable {
         "UNDELIVERED_OTHER",
     ]
     static let refundPreferences: Set<String> = ["DECLINE", "GRANT_FULL", "GRANT_PRORATED"]
+    static let delivered = "DELIVERED"
 
     let customerConsented: Bool?
     let sampleContentProvided: Bool?
