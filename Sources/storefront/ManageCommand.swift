@@ -68,10 +68,11 @@ struct ManageCommand: AsyncParsableCommand {
     }
 
     /// As the App Store's cancellation sheet does, the retention message the developer chose (or
-    /// the default one) comes before the cancellation is confirmed.
+    /// the default one) for the plan in force comes before the cancellation is confirmed.
     static func printRetentionMessage(transactionId: String, store: any StoreBackend) async throws {
         // Best effort, as on a device: no message (or a store that cannot say) never stops the cancellation.
-        guard let transaction = try? await store.transactions(account: nil).first(where: { $0.id == transactionId }),
+        guard let all = try? await store.transactions(account: nil),
+            let transaction = PlanInForce.transaction(named: transactionId, among: all),
             let message = try? await store.cancellationMessage(
                 account: transaction.payment.account, productId: transaction.productId, locale: retentionLocale)
         else { return }
