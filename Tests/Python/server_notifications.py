@@ -72,6 +72,37 @@ def wait_until_delivered(admin, deadline_seconds=120):
     return admin.call("GET", "/admin/notifications?limit=1000")["notifications"]
 
 
+def wait_for_notification(admin, receiver, notification_type, transaction_id, deadline_seconds=120):
+    """The receiver's line for the first `notification_type` about `transaction_id`, polled for (the
+    server delivers from its outbox in the background, retrying refused attempts) until the deadline."""
+    deadline = time.time() + deadline_seconds
+    while True:
+        with receiver.lock:
+            lines = [line for line in receiver.accepted
+                     if line["type"] == notification_type and line["transactionId"] == transaction_id]
+        if lines or time.time() >= deadline:
+            return lines[0] if lines else None
+        admin.call("POST", "/admin/notifications/send-pending")
+        time.sleep(0.1)
+
+
+def check_reversal(client, verifier, receiver, reversal, reinstated):
+    """REFUND_REVERSED verifies and decodes with Apple's library, and the transaction it carries, as
+    Get Transaction Info's, is no longer revoked."""
+    check("told REFUND_REVERSED about the reinstated gems", reversal is not None and reversal["ownership"] == "PURCHASED", reversal)
+    with receiver.lock:
+        payload = receiver.payloads[[line["uuid"] for line in receiver.accepted].index(reversal["uuid"])]
+    decoded = verifier.verify_and_decode_notification(payload)
+    carried = verifier.verify_and_decode_signed_transaction(decoded.data.signedTransactionInfo)
+    check("REFUND_REVERSED decodes as Apple's type", decoded.notificationType == NotificationTypeV2.REFUND_REVERSED
+          and decoded.subtype is None, decoded.rawNotificationType)
+    fetched = verifier.verify_and_decode_signed_transaction(client.get_transaction_info(reinstated).signedTransactionInfo)
+    for name, transaction in [("carried", carried), ("fetched", fetched)]:
+        check("the reinstated gems' JWS (%s): not revoked" % name, transaction.transactionId == reinstated
+              and transaction.revocationDate is None and transaction.revocationReason is None
+              and transaction.revocationType is None and transaction.revocationPercentage is None, transaction)
+
+
 def all_history(client, request):
     """Every page of a history request, following paginationToken."""
     items, token, pages = [], None, 0
@@ -106,9 +137,12 @@ def main():
     subscription = buy(base, "premium.monthly")
     gems = buy(base, "gems.100")
     ads = buy(base, "removeads")
-    for _ in range(20):
-        buy(base, "gems.100")
+    extra_gems = [buy(base, "gems.100") for _ in range(20)]
     admin.call("POST", "/admin/transactions/%s/refund?reason=app-issue" % gems)
+    # A refund the App Store reverses after a dispute: REFUND, then REFUND_REVERSED.
+    reinstated = extra_gems[0]
+    admin.call("POST", "/admin/transactions/%s/refund" % reinstated)
+    admin.call("POST", "/admin/transactions/%s/reverse-refund" % reinstated)
     admin.call("POST", "/admin/transactions/%s/auto-renew/off" % subscription)
     # Consumption data is asked for a subscription (and a consumable), never for a non-consumable.
     admin.call("POST", "/admin/transactions/%s/request-refund?reason=unintended-purchase" % subscription)
@@ -119,6 +153,7 @@ def main():
     theme = buy(base, "theme.dark")
     admin.call("POST", "/admin/transactions/%s/refund" % theme)
     token = client.request_test_notification().testNotificationToken
+    reversal = wait_for_notification(admin, receiver, "REFUND_REVERSED", reinstated)
     outbox = wait_until_delivered(admin)
 
     errors = [line for line in receiver.accepted if "error" in line]
@@ -132,6 +167,7 @@ def main():
                      ("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED"), ("CONSUMPTION_REQUEST", None),
                      ("REFUND_DECLINED", None), ("TEST", None)]:
         check("told " + "/".join(filter(None, expected)), expected in told, told)
+    check_reversal(client, verifier, receiver, reversal, reinstated)
     refund = next(line for line in receiver.accepted if line["type"] == "REFUND" and line["transactionId"] == gems)
     check("the refund is about the refunded transaction", refund["ownership"] == "PURCHASED", refund)
     asked = [line["transactionId"] for line in receiver.accepted if line["type"] == "CONSUMPTION_REQUEST"]
@@ -167,7 +203,8 @@ def main():
     now = int(time.time() * 1000)
     request = NotificationHistoryRequest(startDate=now - 3_600_000, endDate=now + 3_600_000)
     items, pages = all_history(client, request)
-    check("history holds every notification, 20 a page", len(items) == len(outbox) and pages == 2, (len(items), len(outbox), pages))
+    check("history holds every notification, 20 a page", len(items) == len(outbox) and pages == (len(outbox) + 19) // 20,
+          (len(items), len(outbox), pages))
     sent = {hashlib.sha256(item.signedPayload.encode()).hexdigest() for item in items}
     received = {line["payloadSha"] for line in receiver.accepted}
     check("history's payloads are the bytes delivered", sent == received)
@@ -178,7 +215,7 @@ def main():
 
     refunds = client.get_notification_history(None, NotificationHistoryRequest(
         startDate=now - 3_600_000, endDate=now + 3_600_000, notificationType=NotificationTypeV2.REFUND)).notificationHistory
-    check("history by type: the gems and the Dark Theme", len(refunds) == 2, len(refunds))
+    check("history by type: the two gems and the Dark Theme", len(refunds) == 3, len(refunds))
     alice, _ = all_history(client, NotificationHistoryRequest(startDate=now - 3_600_000, endDate=now + 3_600_000, transactionId=subscription))
     check("history by customer: alice's, not the test or kid's two", len(alice) == len(outbox) - 3, len(alice))
     for bad, code in [(NotificationHistoryRequest(startDate=now, endDate=now - 1000), 4000013),
