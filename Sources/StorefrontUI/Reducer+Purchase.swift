@@ -164,7 +164,20 @@ extension Reducer {
             default: return true
             }
         }
-        return unhandled.isEmpty ? [] : [.replayUnfinished(account: state.account.name)]
+        let replay: [Effect] = unhandled.isEmpty ? [] : [.replayUnfinished(account: state.account.name)]
+        return replay + verifyFinishedElsewhere(state)
+    }
+
+    /// A delivery whose verification was put off, finished meanwhile outside the app (its
+    /// server's Finish Transaction, another device): the queue no longer offers it, so no
+    /// pending payment brings its retry. The app verifies it from its ledger (once its backoff
+    /// allows), which ends "not verified yet" with what the app's server says.
+    static func verifyFinishedElsewhere(_ state: AppState) -> [Effect] {
+        let waiting = state.history.contains { transaction in
+            guard transaction.finished, case .unverified? = state.progress[transaction.id] else { return false }
+            return true
+        }
+        return waiting ? [.retryVerification(account: state.account.name)] : []
     }
 
     /// Opens the confirmation sheet, naming any payment of the same product still pending.

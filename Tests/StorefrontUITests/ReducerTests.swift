@@ -1023,4 +1023,34 @@ import Testing
             $0.spinner = 3
         }
     }
+
+    /// A purchase whose verification was put off, then finished by the app's server (Finish
+    /// Transaction): the queue no longer offers it, so the app verifies it from its ledger at the
+    /// next refresh instead of waiting for a retry the queue would have brought.
+    @Test func aPurchaseTheServerFinishedIsVerifiedOutsideTheQueue() {
+        var state = F.state(TerminalSize(columns: 120, rows: 40))
+        let gems = F.transaction("2000000000000001", F.gems, .purchased)
+        F.send(
+            &state, .transactionUpdate(TransactionUpdate(transaction: gems, receipt: "receipt")),
+            .appSteps([
+                .delivered(transactionId: gems.id, firstTime: true),
+                .verificationDeferred(
+                    transactionId: gems.id, reason: "the verification server is unreachable",
+                    nextAttempt: F.now.addingTimeInterval(30)),
+            ]))
+        #expect(Golden.text(state).contains("not verified yet"))
+        var finished = gems
+        finished.finished = true
+        finished.finishedBy = .server
+        let effects = F.send(
+            &state,
+            .snapshot(
+                StoreSnapshot(
+                    history: [finished], pending: [], balances: ["gems": 100], entitlements: [],
+                    controls: state.controls)))
+        #expect(effects == [.retryVerification(account: "alice")])
+        F.send(&state, .appSteps([.verified(transactionId: gems.id), .finished(transactionId: gems.id)]))
+        let text = Golden.text(state)
+        #expect(text.contains("verified ✓ finished") && !text.contains("not verified yet"), "\(text)")
+    }
 }
