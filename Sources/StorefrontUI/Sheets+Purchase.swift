@@ -142,10 +142,13 @@ extension Sheets {
         case .fullPrice where quote.plan == .monthly:
             // The commitment's own line says what is paid, and for how long.
             return [Line(text: strings.confirmSubscribe(title), role: .title)]
+        case .fullPrice where product.type == .autoRenewable:
+            // Subscribed to, as everywhere else on the sheet; its price is per period, also for
+            // one who subscribed before.
+            let price = planPrice(product, quote.plan, state) ?? total
+            return [Line(text: strings.confirmSubscribe(title, price: price), role: .title)]
         case .fullPrice:
-            // A subscription's price is per period, also for one who subscribed before.
-            let price = product.type == .autoRenewable ? planPrice(product, quote.plan, state) ?? total : total
-            return [Line(text: strings.confirmQuestion(title, quantity: quantity, price: price), role: .title)]
+            return [Line(text: strings.confirmQuestion(title, quantity: quantity, price: total), role: .title)]
         }
     }
 }

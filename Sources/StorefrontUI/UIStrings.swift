@@ -172,6 +172,9 @@ public struct UIStrings: Sendable {
     func confirmSubscribe(_ title: String) -> String {
         pick("Do you want to subscribe to \(title)?", "是否订阅“\(title)”？")
     }
+    func confirmSubscribe(_ title: String, price: String) -> String {
+        pick("Do you want to subscribe to \(title) for \(price)?", "是否以 \(price) 订阅“\(title)”？")
+    }
     var quantity: String { pick("Quantity", "数量") }
     var price: String { pick("Price", "价格") }
     var total: String { pick("Total", "合计") }

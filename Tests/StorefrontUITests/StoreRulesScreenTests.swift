@@ -79,7 +79,7 @@ import Testing
         Self.filtered(&state, "premium monthly")
         F.keys(&state, .enter)
         let text = Golden.text(state)
-        #expect(text.contains("Do you want to buy one Premium Monthly for $4.99/month?"), "\(text)")
+        #expect(text.contains("Do you want to subscribe to Premium Monthly for $4.99/month?"), "\(text)")
         #expect(!text.contains("Free for"), "\(text)")
     }
 
