@@ -277,11 +277,14 @@ enum Sheets {
         case .verification(let reason):
             return (
                 strings.verificationTitle,
-                [Line(text: reason, role: .error), Line(text: ""), Line(text: strings.verificationAdvice)],
+                [
+                    Line(text: UIStrings.sentence(reason), role: .error), Line(text: ""),
+                    Line(text: strings.verificationAdvice),
+                ],
                 hints.message
             )
         case .failure(let message):
-            return (strings.failureTitle, [Line(text: message, role: .error)], hints.message)
+            return (strings.failureTitle, [Line(text: UIStrings.sentence(message), role: .error)], hints.message)
         }
     }
 
