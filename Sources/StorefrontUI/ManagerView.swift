@@ -76,6 +76,13 @@ extension Presentation {
         return [own] + order.compactMap { name in others[name].map { (account: name, transactions: $0) } }
     }
 
+    /// The App Store order a transaction is, as `transactions --json` reports it: a charged
+    /// purchase's or renewal's. A restored copy carries its original's payment and no order of
+    /// its own; a failed or waiting transaction was never charged.
+    static func appStoreOrderId(_ transaction: Transaction) -> String? {
+        transaction.state == .purchased ? OrderId.of(transactionId: transaction.id) : nil
+    }
+
     /// The manager's selected transaction, if the list has one there.
     static func managerSelected(_ state: AppState, _ selection: Int) -> Transaction? {
         let rows = managerRows(state)

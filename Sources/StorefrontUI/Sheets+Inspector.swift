@@ -63,8 +63,7 @@ extension Sheets {
             ("state", transaction.state.name), ("quantity", String(transaction.quantity)),
             ("purchaseDate", date(transaction.purchaseDate)), ("finished", String(transaction.finished)),
             ("finishedBy", transaction.finishedBy?.rawValue), ("orderId", transaction.payment.applicationUsername),
-            // The App Store's order id is a charged purchase's or renewal's, as the CLI reports it.
-            ("appStoreOrderId", transaction.state == .purchased ? OrderId.of(transactionId: transaction.id) : nil),
+            ("appStoreOrderId", Presentation.appStoreOrderId(transaction)),
             ("error", error), ("price", terms?.price.exactString), ("currency", terms?.currency),
             ("expirationDate", date(terms?.expirationDate)), ("offerType", terms?.offer?.type.rawValue),
             ("offerId", terms?.offer?.id), ("offerPaymentMode", terms?.offer?.paymentMode.rawValue),

@@ -53,9 +53,7 @@ extension Sheets {
             transaction.failureContext.map(strings.failureContextShort)
             ?? transaction.error.map { "\($0.code) \($0.name)" }
         // The order id the customer's receipt email shows, what support looks up: where there is room.
-        let order =
-            wide && transaction.state.hasReceipt
-            ? OrderId.of(transactionId: transaction.id).map(strings.orderIdFlag) : nil
+        let order = wide ? Presentation.appStoreOrderId(transaction).map(strings.orderIdFlag) : nil
         // A monthly payment's place in its commitment comes first: "4/12" fits a narrow screen.
         let commitment = transaction.terms?.commitment.map { strings.commitmentFlag($0, wide: wide) }
         let flags = [

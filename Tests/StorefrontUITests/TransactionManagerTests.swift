@@ -256,4 +256,16 @@ import Testing
             state.status == Self.status("Only a parent in kid's family answers its requests: sign in as alice.", .error)
         )
     }
+
+    /// A restored copy is no order of its own: its row names no App Store order id, as neither
+    /// the inspector nor `transactions --json` does.
+    @Test func aRestoredRowShowsNoOrderIdOfItsOwn() {
+        var state = Self.managerState(Self.large)
+        let restored = Self.transaction(10, Self.theme, .restored, original: 1, minutesAgo: 0, terms: Self.terms("0"))
+        state.history.insert(restored, at: 0)
+        let rows = Golden.text(state).split(separator: "\n")
+        let row = rows.first { $0.contains(restored.id) } ?? ""
+        #expect(!row.contains("order"), "\(row)")
+        #expect(rows.contains { $0.contains("2000000000000001") && $0.contains("order M000000001") })
+    }
 }
