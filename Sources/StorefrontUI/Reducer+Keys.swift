@@ -51,7 +51,7 @@ extension Reducer {
             state.language = state.language == .english ? .simplifiedChinese : .english
             state.list.relabel(language: state.language)
         case .controls: state.sheet = .testControls(selection: 0)
-        case .manager: state.sheet = .transactionManager(selection: 0)
+        case .manager: return openManager(&state)
         case .subscriptions: openSubscriptions(&state)
         case .requestRefund: openRefundRequest(&state)
         case .redeemCode: openRedeemCode(&state)

@@ -130,6 +130,17 @@ extension Reducer {
         return UIStrings(state.language).askAParent(child, parents: parents.map(\.name))
     }
 
+    /// The manager opens on the store as it is now. Every account's rows, when shown, are read
+    /// again: while the manager was closed the store may have been erased, or an account this
+    /// terminal never signed in to may have bought; the rows of the last read are not shown
+    /// meanwhile.
+    static func openManager(_ state: inout AppState) -> [Effect] {
+        state.sheet = .transactionManager(selection: 0)
+        guard state.managerView.allAccounts else { return [] }
+        state.managerView.everyAccount = []
+        return [.loadEveryAccount]
+    }
+
     /// `A`: every account's transactions, read now and kept fresh while shown, or the signed-in
     /// account's alone. The selection goes back to the top: the rows under it change.
     static func toggleAllAccounts(_ state: inout AppState) -> [Effect] {

@@ -257,6 +257,24 @@ import Testing
         )
     }
 
+    /// The store may have changed while the manager was closed (erased, another account bought
+    /// from the command line): opening it reads every account's transactions again, and shows
+    /// none of the old rows meanwhile.
+    @Test func openingEveryAccountsViewReadsTheStoreAgain() {
+        var store = ReducerTestStore(F.state())
+        let erased = Self.transaction(2, F.gems, account: "kenji", terms: Self.terms("0.99"))
+        store.arrange { $0.managerView = ManagerView(allAccounts: true, everyAccount: [erased]) }
+        store.press(.character("m"), effects: [.loadEveryAccount]) {
+            $0.sheet = .transactionManager(selection: 0)
+            $0.managerView.everyAccount = []
+        }
+        let bought = Self.transaction(3, F.gems, account: "lena", terms: Self.terms("0.99"))
+        store.send(.everyAccountLoaded([bought])) { $0.managerView.everyAccount = [bought] }
+        let text = Golden.text(store.state)
+        #expect(text.contains("lena") && text.contains(bought.id), "\(text)")
+        #expect(!text.contains(erased.id), "\(text)")
+    }
+
     /// A restored copy is no order of its own: its row names no App Store order id, as neither
     /// the inspector nor `transactions --json` does.
     @Test func aRestoredRowShowsNoOrderIdOfItsOwn() {
