@@ -54,6 +54,8 @@ enum TransactionStatus: Hashable {
     case interrupted
     /// In force, with an offer taken on it that the next renewal takes.
     case offerWaiting
+    /// The customer asked for a refund, which waits for the App Store's decision.
+    case refundRequested
 }
 
 extension Presentation {
@@ -112,6 +114,7 @@ extension Presentation {
         let terms = transaction.terms
         if terms?.revocation != nil { return terms?.ownership == .familyShared ? .revoked : .refunded }
         if terms?.upgrade != nil { return .upgraded }
+        if state.refundRequests[transaction.id] != nil { return .refundRequested }
         if transaction.state == .failed, transaction.failureContext == .interrupted { return .interrupted }
         if latest, transaction.state.hasReceipt, let expires = terms?.expirationDate {
             let renewal = state.entitlements.first { $0.transactionId == transaction.id }?.renewal

@@ -213,11 +213,11 @@ extension Reducer {
     /// The App Store's decision on a refund this session asked for: granted for the reason the
     /// customer gave, or declined (servers hear REFUND or REFUND_DECLINED).
     static func decideRefund(_ state: inout AppState, _ id: String, approve: Bool) -> [Effect] {
-        guard let reason = state.refundRequests.removeValue(forKey: id) else { return [] }
+        guard let waiting = state.refundRequests.removeValue(forKey: id) else { return [] }
         let strings = UIStrings(state.language)
         let title = Presentation.title(state, transaction: id)
         say(&state, approve ? strings.refundApproved(title) : strings.refundDeclined(title))
-        let action: ManageAction = approve ? .refund(id, reason: reason.revocationReason) : .declineRefund(id)
+        let action: ManageAction = approve ? .refund(id, reason: waiting.reason.revocationReason) : .declineRefund(id)
         return [.manage(action), .refresh(account: state.account.name)]
     }
 

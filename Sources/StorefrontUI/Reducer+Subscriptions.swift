@@ -134,7 +134,7 @@ extension Reducer {
             if state.controls.autoApproveRefunds {
                 say(&state, strings.refundSubmitted(title))
             } else {
-                state.refundRequests[request.transactionId] = reason
+                state.refundRequests[request.transactionId] = WaitingRefund(reason: reason, requestedAt: state.now)
                 say(&state, strings.refundWaiting(title))
             }
             return [

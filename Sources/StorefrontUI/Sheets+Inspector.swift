@@ -42,6 +42,7 @@ extension Sheets {
             Line(text: strings.inspectorTransaction, role: .title, wraps: false),
         ]
         lines += transactionFields(transaction, state).flatMap { inspectorField($0.0, $0.1, width: width) }
+        lines += refundRequestFields(transaction, state, strings).flatMap { inspectorField($0.0, $0.1, width: width) }
         lines += [Line(text: ""), Line(text: strings.inspectorSubscription, role: .title, wraps: false)]
         lines += subscriptionLines(transaction, state, strings, width: width)
         return lines
@@ -73,6 +74,18 @@ extension Sheets {
             ("isUpgraded", terms?.upgrade.map { _ in "true" }), ("upgradeRefund", terms?.upgrade?.refund.exactString),
             ("billingPlanType", terms?.billingPlan?.rawValue), ("commitmentInfo", commitment),
             ("ownershipType", terms?.ownership.rawValue),
+        ]
+    }
+
+    /// A refund the customer asked for and the App Store has not decided: what the inspector adds
+    /// while it waits, as Xcode's transaction manager shows a pending refund request.
+    static func refundRequestFields(_ transaction: Transaction, _ state: AppState, _ strings: UIStrings)
+        -> [(String, String?)]
+    {
+        guard let waiting = state.refundRequests[transaction.id] else { return [] }
+        return [
+            ("refundRequest", strings.refundRequestWaiting), ("refundRequestReason", waiting.reason.rawValue),
+            ("refundRequestDate", iso8601(waiting.requestedAt, state)),
         ]
     }
 

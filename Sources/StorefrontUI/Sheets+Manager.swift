@@ -73,7 +73,7 @@ extension Sheets {
     static func role(_ status: TransactionStatus) -> Role {
         switch status {
         case .queue(.failed): .error
-        case .queue(.deferred), .billingRetry, .gracePeriod, .interrupted: .warning
+        case .queue(.deferred), .billingRetry, .gracePeriod, .interrupted, .refundRequested: .warning
         case .refunded, .revoked, .upgraded, .expired: .muted
         default: .normal
         }

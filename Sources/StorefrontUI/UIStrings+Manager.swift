@@ -18,6 +18,7 @@ extension UIStrings {
         case .expired: pick("expired", "已过期")
         case .interrupted: pick("interrupted", "已中断")
         case .offerWaiting: wide ? pick("offer waits", "优惠待生效") : pick("offer next", "优惠待生效")
+        case .refundRequested: wide ? pick("refund asked", "退款待决定") : pick("refund ask", "退款待决定")
         }
     }
 
@@ -28,6 +29,8 @@ extension UIStrings {
         if account?.askToBuy == true { words.append(pick("Ask to Buy", "购买请求")) }
         return words.joined(separator: " · ")
     }
+
+    var refundRequestWaiting: String { pick("waiting for the App Store", "等待 App Store 决定") }
 
     var managerTitleAllAccounts: String { pick("Transaction manager · every account", "交易管理器 · 所有账户") }
     var everyAccountShown: String {

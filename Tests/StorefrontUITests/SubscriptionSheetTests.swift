@@ -55,7 +55,7 @@ import Testing
         // It waits for the App Store's decision, which the transaction manager makes.
         store.press(.enter, effects: effects) {
             $0.sheet = nil
-            $0.refundRequests[Self.monthly.id] = .fulfillmentIssue
+            $0.refundRequests[Self.monthly.id] = WaitingRefund(reason: .fulfillmentIssue, requestedAt: F.now)
             $0.status = ReducerTests.status(
                 "Refund request for Premium Monthly submitted; it waits for the App Store (m, then Y approves, D declines)."
             )
@@ -84,7 +84,7 @@ import Testing
             ]
         ) {
             $0.sheet = nil
-            $0.refundRequests[Self.monthly.id] = .unintendedPurchase
+            $0.refundRequests[Self.monthly.id] = WaitingRefund(reason: .unintendedPurchase, requestedAt: F.now)
             $0.status = ReducerTests.status(
                 "Refund request for Premium Monthly submitted; it waits for the App Store (m, then Y approves, D declines)."
             )

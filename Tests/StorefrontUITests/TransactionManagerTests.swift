@@ -275,6 +275,30 @@ import Testing
         #expect(!text.contains(erased.id), "\(text)")
     }
 
+    /// A refund the customer asked for waits for the App Store: its row and the inspector say
+    /// so, with the reason and when it was asked.
+    @Test func aWaitingRefundRequestShowsInTheRowAndTheInspector() {
+        var state = F.state(Self.large)
+        let monthly = Self.transaction(1, F.monthly, terms: Self.terms(expires: 60))
+        state.history = [monthly]
+        state.sheet = .refundRequest(RefundRequest(transactionId: monthly.id))
+        F.keys(&state, .enter, .character("m"))
+        var text = Golden.text(state)
+        #expect(text.contains("\(monthly.id)  refund asked"), "\(text)")
+        Golden.check("manager-refund-requested-120x40", state)
+        F.keys(&state, .enter)
+        text = Golden.text(state)
+        for (name, value) in [
+            ("refundRequest", "waiting for the App Store"), ("refundRequestReason", "unintended-purchase"),
+            ("refundRequestDate", "2027-01-15T08:00:00Z"),
+        ] {
+            #expect(text.contains(CellWidth.pad(name, to: Sheets.inspectorKeyColumn) + value), "\(text)")
+        }
+        // Decided, it is no longer shown as waiting.
+        F.keys(&state, .escape, .character("D"))
+        #expect(!Golden.text(state).contains("refund asked"))
+    }
+
     /// A restored copy is no order of its own: its row names no App Store order id, as neither
     /// the inspector nor `transactions --json` does.
     @Test func aRestoredRowShowsNoOrderIdOfItsOwn() {
