@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Runs `storefront errors --json …`, requires exit 0 and returns the decoded entries.

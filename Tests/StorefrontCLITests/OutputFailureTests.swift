@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// A headless command whose output cannot be written: a reader that closed the pipe, a full disk.

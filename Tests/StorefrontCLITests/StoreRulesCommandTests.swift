@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The store's purchase rules as the headless commands show them: the free-trial and refund

@@ -1,28 +1,27 @@
 import Foundation
-import TestSupport
 
 /// Runs the `storefront` executable that `swift test` built next to the test bundle.
-struct Executable {
-    struct Result {
-        let status: Int32
-        let stdout: String
-        let stderr: String
+public struct Executable {
+    public struct Result: Sendable {
+        public let status: Int32
+        public let stdout: String
+        public let stderr: String
     }
 
     /// The test runner (`…/debug/StorefrontPackageTests.xctest`) sits beside the executable.
-    static var url: URL {
+    public static var url: URL {
         let runner = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         return runner.deletingLastPathComponent().appendingPathComponent("storefront")
     }
 
     /// The repository root, where products.json lives.
-    static var repositoryRoot: URL {
+    public static var repositoryRoot: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
     }
 
     /// `program`: another program than `storefront` (Python, a shell), found by `/usr/bin/env`.
-    static func run(
+    public static func run(
         _ arguments: [String], environment: [String: String] = [:],
         directory: URL = repositoryRoot, program: String? = nil
     ) throws -> Result {
@@ -37,11 +36,11 @@ struct Executable {
             stderr: String(decoding: ran.stderr, as: UTF8.self))
     }
 
-    static func run(python arguments: [String]) throws -> Result {
+    public static func run(python arguments: [String]) throws -> Result {
         try run(arguments, program: "python3")
     }
 
-    static func shell(_ command: String) throws -> Result {
+    public static func shell(_ command: String) throws -> Result {
         try run(["-c", command], program: "sh")
     }
 }

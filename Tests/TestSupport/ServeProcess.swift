@@ -1,22 +1,21 @@
 import Foundation
-import TestSupport
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 /// `storefront serve` started as a child process on a loopback port (0: a free one, read back from
 /// its start-up line), with its state in `db`. `stop()` ends it with SIGKILL if it still runs.
-final class ServeProcess: @unchecked Sendable {
-    struct StartFailure: Error, CustomStringConvertible {
-        let description: String
+public final class ServeProcess: @unchecked Sendable {
+    public struct StartFailure: Error, CustomStringConvertible {
+        public let description: String
+
+        public init(description: String) {
+            self.description = description
+        }
     }
 
-    let process: SpawnedProcess
-    let port: Int
-    let db: URL
-    let stdoutFile: URL
-    let stderrFile: URL
+    public let process: SpawnedProcess
+    public let port: Int
+    public let db: URL
+    public let stdoutFile: URL
+    public let stderrFile: URL
 
     private init(process: SpawnedProcess, port: Int, db: URL, stdoutFile: URL, stderrFile: URL) {
         self.process = process
@@ -26,14 +25,14 @@ final class ServeProcess: @unchecked Sendable {
         self.stderrFile = stderrFile
     }
 
-    var baseURL: String { "http://127.0.0.1:\(port)" }
-    var stdout: String { (try? String(contentsOf: stdoutFile, encoding: .utf8)) ?? "" }
-    var stderr: String { (try? String(contentsOf: stderrFile, encoding: .utf8)) ?? "" }
+    public var baseURL: String { "http://127.0.0.1:\(port)" }
+    public var stdout: String { (try? String(contentsOf: stdoutFile, encoding: .utf8)) ?? "" }
+    public var stderr: String { (try? String(contentsOf: stderrFile, encoding: .utf8)) ?? "" }
 
     /// `umask`: when set, the server starts under it (through `sh -c 'umask …; exec …'`), to show
     /// the permissions of what it creates do not depend on the caller's. `defaultDB`: no `--db`
     /// (the server uses `$STOREFRONT_HOME/server`); `db` then only says where the logs go.
-    static func start(
+    public static func start(
         db: URL, port: Int = 0, arguments: [String] = [], environment: [String: String] = [:],
         umask: String? = nil, defaultDB: Bool = false
     ) throws -> ServeProcess {
@@ -81,7 +80,7 @@ final class ServeProcess: @unchecked Sendable {
 
     /// A server in `root/server` that takes App Store Server API tokens of a key made here with
     /// openssl, as App Store Connect hands one out (`root/AuthKey_KEYID.p8`).
-    static func startWithAPIKey(root: URL, issuer: String, keyId: String, adminToken: String) throws -> (
+    public static func startWithAPIKey(root: URL, issuer: String, keyId: String, adminToken: String) throws -> (
         ServeProcess, URL
     ) {
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
@@ -98,13 +97,13 @@ final class ServeProcess: @unchecked Sendable {
     }
 
     /// The admin token the server printed (when it generated one).
-    var printedToken: String? {
+    public var printedToken: String? {
         stdout.firstMatch(of: /admin token (\S+)/).map { String($0.1) }
     }
 
     /// Sends `signal` and waits up to `timeout` seconds; true if the process ended.
     @discardableResult
-    func signal(_ signal: Int32, timeout: TimeInterval = 15) -> Bool {
+    public func signal(_ signal: Int32, timeout: TimeInterval = 15) -> Bool {
         guard process.isRunning else { return true }
         _ = kill(process.processIdentifier, signal)
         let deadline = Date().addingTimeInterval(timeout)
@@ -113,44 +112,7 @@ final class ServeProcess: @unchecked Sendable {
         return !process.isRunning
     }
 
-    func stop() {
+    public func stop() {
         signal(SIGKILL)
-    }
-}
-
-/// Plain HTTP for the tests (URLSession), answering status, headers and body.
-enum HTTP {
-    struct Reply: Sendable {
-        let status: Int
-        let headers: [String: String]
-        let body: Data
-
-        var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
-        var text: String { String(decoding: body, as: UTF8.self) }
-    }
-
-    static func send(
-        _ method: String, _ url: String, body: Data? = nil, headers: [String: String] = [:], timeout: TimeInterval = 30
-    ) async throws -> Reply {
-        guard let target = URL(string: url) else { throw URLError(.badURL) }
-        var request = URLRequest(url: target, timeoutInterval: timeout)
-        request.httpMethod = method
-        request.httpBody = body
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        let (data, response) = try await URLSession.shared.data(for: request)
-        let http = response as? HTTPURLResponse
-        var fields: [String: String] = [:]
-        for (name, value) in http?.allHeaderFields ?? [:] {
-            fields[String(describing: name).lowercased()] = String(describing: value)
-        }
-        return Reply(status: http?.statusCode ?? 0, headers: fields, body: data)
-    }
-
-    static func json(_ method: String, _ url: String, _ text: String, headers: [String: String] = [:]) async throws
-        -> Reply
-    {
-        try await send(
-            method, url, body: Data(text.utf8),
-            headers: ["Content-Type": "application/json"].merging(headers) { _, new in new })
     }
 }
