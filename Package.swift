@@ -339,3 +339,30 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// StoreKit 2's API for an app's own purchase code, and StoreKitTest's `SKTestSession` for its
+// tests, against Storefront's store. Linux only: on Apple platforms the system frameworks own
+// these module names, and an app imports Apple's.
+#if os(Linux)
+    package.products += [
+        .library(name: "StoreKit", targets: ["StoreKit"]),
+        .library(name: "StoreKitTest", targets: ["StoreKitTest"]),
+    ]
+    package.targets += [
+        .target(
+            name: "StoreKit",
+            dependencies: [
+                "StoreKitModel", "StoreCore", "LocalState", "SQLiteStore", "StoreEngine", "StoreClient", "StoreSigning",
+            ]
+        ),
+        .target(name: "StoreKitTest", dependencies: ["StoreKit", "StoreKitModel", "StoreCore"]),
+        .testTarget(
+            name: "StoreKitTests",
+            dependencies: [
+                // `storefront` is built for the test that serves it.
+                "storefront", "StoreKit", "StoreKitTest", "StoreKitModel", "StoreCore", "StoreSigning", "TestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+    ]
+#endif

@@ -1,0 +1,37 @@
+import Foundation
+import StoreKit
+import StoreKitTest
+import Testing
+
+extension StoreKitLibrary {
+    /// `Product` as StoreKit 2 has it, from the store's catalog and the account's storefront.
+    @Suite struct ProductTests {
+        @Test func productsAreTheOnesSoldWithTheStorefrontsPrices() async throws {
+            _ = try session()
+            let products = try await Product.products(for: [Products.gems, Products.monthly, "no.such.product"])
+            #expect(Set(products.map(\.id)) == [Products.gems, Products.monthly])
+            let gems = try #require(products.first { $0.id == Products.gems })
+            #expect(gems.type == .consumable)
+            #expect(gems.price == Decimal(string: "0.99"))
+            #expect(gems.displayPrice == "$0.99")
+            #expect(gems.subscription == nil)
+            let monthly = try #require(products.first { $0.id == Products.monthly })
+            #expect(monthly.type == .autoRenewable)
+            let info = try #require(monthly.subscription)
+            #expect(info.subscriptionGroupID == "premium")
+            #expect(info.subscriptionPeriod.unit == .month && info.subscriptionPeriod.value == 1)
+            #expect(info.pricingTerms.first?.billingPlanType == .upFront)
+            #expect(info.pricingTerms.first?.billingPrice == monthly.price)
+            #expect(await info.isEligibleForIntroOffer)
+        }
+
+        @Test func anotherStorefrontHasItsOwnCurrency() async throws {
+            let session = try session()
+            session.storefront = "JPN"
+            let products = try await Product.products(for: [Products.gems])
+            let gems = try #require(products.first)
+            #expect(gems.displayPrice.contains("¥") || gems.displayPrice.contains("￥"))
+            #expect(await Storefront.current?.countryCode == "JPN")
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import Crypto
+import Foundation
+import StoreCore
+@_spi(Storefront) import StoreKit
+import StoreKitTest
+import StoreSigning
+import Testing
+
+extension StoreKitLibrary {
+    /// `Product.purchase` and the transaction it returns: signed by the store, verified against its
+    /// root, and decoded from the JWS.
+    @Suite struct PurchaseTests {
+        @Test func aPurchaseIsVerifiedAndCarriesTheSignedFields() async throws {
+            _ = try session()
+            let gems = try #require(try await Product.products(for: [Products.gems]).first)
+            let token = UUID()
+            let result = try await gems.purchase(options: [.quantity(3), .appAccountToken(token)])
+            guard case .success(.verified(let transaction)) = result else {
+                Issue.record("expected a verified purchase, got \(result)")
+                return
+            }
+            #expect(transaction.productID == Products.gems)
+            #expect(transaction.purchasedQuantity == 3)
+            #expect(transaction.price == Decimal(string: "2.97"))
+            #expect(transaction.currency?.identifier == "USD")
+            #expect(transaction.appAccountToken == token)
+            #expect(transaction.environment == .xcode)
+            #expect(transaction.storefront.countryCode == "USA")
+            #expect(transaction.ownershipType == .purchased)
+            #expect(transaction.reason == .purchase)
+            #expect(transaction.productType == .consumable)
+            let json = try JSONSerialization.jsonObject(with: transaction.jsonRepresentation) as? [String: Any]
+            #expect(json?["transactionId"] as? String == String(transaction.id))
+            let unfinished = await collect(Transaction.unfinished).map { $0.unsafePayloadValue.id }
+            #expect(unfinished == [transaction.id])
+            await transaction.finish()
+            #expect(await collect(Transaction.unfinished).isEmpty)
+        }
+
+        @Test func aJWSFromAnotherRootOrTamperedIsUnverified() async throws {
+            _ = try session()
+            let gems = try #require(try await Product.products(for: [Products.gems]).first)
+            guard case .success(let verification) = try await gems.purchase() else {
+                Issue.record("expected a purchase")
+                return
+            }
+            let jws = verification.jwsRepresentation
+            let other = ChainedJWSVerifier(
+                root: try SigningChain.mint(leafKey: P256.Signing.PrivateKey(), at: Date()).root)
+            #expect(other.payload(of: jws, at: Date()) == .failure(.invalidCertificateChain))
+            let store = try await StoreConnection.shared.store()
+            var parts = jws.split(separator: ".").map(String.init)
+            parts[1] = Base64URL.encode(Data(#"{"transactionId":"1"}"#.utf8))
+            #expect(store.verifier.payload(of: parts.joined(separator: "."), at: Date()) == .failure(.invalidSignature))
+            #expect(store.verifier.payload(of: "not.a.jws", at: Date()) == .failure(.invalidEncoding))
+        }
+
+        @Test func cancelledPendingAndFailedPurchasesAnswerAsStoreKit2() async throws {
+            let session = try session()
+            let removeAds = try #require(try await Product.products(for: [Products.removeAds]).first)
+            session.failTransactionsEnabled = true
+            session.failureError = .paymentCancelled
+            guard case .userCancelled = try await removeAds.purchase() else {
+                Issue.record("expected userCancelled")
+                return
+            }
+            session.failureError = .paymentNotAllowed
+            await #expect(throws: Product.PurchaseError.purchaseNotAllowed) { _ = try await removeAds.purchase() }
+            session.failTransactionsEnabled = false
+            session.askToBuyEnabled = true
+            guard case .pending = try await removeAds.purchase() else {
+                Issue.record("expected pending")
+                return
+            }
+            // StoreKit 2 shows an app no failed transaction: the failed ones were finished.
+            #expect(session.allTransactions().filter { $0.state == .failed }.count == 2)
+            #expect(await collect(Transaction.unfinished).isEmpty)
+            #expect(await collect(Transaction.all).isEmpty)
+        }
+
+        @Test func theVerificationControlMakesTransactionsUnverified() async throws {
+            _ = try session()
+            try await changeControls { $0.verificationFailure = VerificationFailure(token: "21002") }
+            let gems = try #require(try await Product.products(for: [Products.gems]).first)
+            guard case .success(.unverified(_, let error)) = try await gems.purchase() else {
+                Issue.record("expected an unverified purchase")
+                return
+            }
+            #expect(error == .invalidSignature)
+        }
+    }
+}

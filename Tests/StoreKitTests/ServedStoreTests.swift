@@ -1,0 +1,44 @@
+import Foundation
+@_spi(Storefront) import StoreKit
+@_spi(Storefront) import StoreKitTest
+import TestSupport
+import Testing
+
+extension StoreKitLibrary {
+    /// The same StoreKit calls against `storefront serve`, as `STOREFRONT_STORE` chooses it: the
+    /// served store's JWS, checked by the app against the served root and by Apple's own
+    /// `SignedDataVerifier` as a backend checks them.
+    @Suite struct ServedStoreTests {
+        static let token = "storekit-served-admin-token-0123"
+
+        @Test func anAppsPurchaseAtAServedStoreVerifiesWithApplesLibrary() async throws {
+            let root = scratchDirectory("storekit-served")
+            let server = try ServeProcess.start(
+                db: root.appendingPathComponent("server"), arguments: ["--admin-token", Self.token])
+            defer { server.stop() }
+            let session = try session(["STOREFRONT_STORE": server.baseURL, "STOREFRONT_ADMIN_TOKEN": Self.token])
+            session.clearTransactions()
+            let removeAds = try #require(try await Product.products(for: [Products.removeAds]).first)
+            guard case .success(.verified(let transaction)) = try await removeAds.purchase() else {
+                Issue.record("expected a verified purchase at the served store")
+                return
+            }
+            #expect(transaction.environment == .sandbox)
+            #expect(await removeAds.currentEntitlement != nil)
+            await transaction.finish()
+            #expect(await collect(Transaction.unfinished).isEmpty)
+
+            let jws = try #require(await removeAds.latestTransaction?.jwsRepresentation)
+            let rootFile = root.appendingPathComponent("root.cer")
+            let download = try Executable.run(
+                ["-sf", "-o", rootFile.path, server.baseURL + "/.well-known/storefront-root-ca.cer"], program: "curl")
+            try #require(download.status == 0, "\(download.stderr)")
+            let verified = try Executable.run(python: [
+                repositoryRoot.appendingPathComponent("Tests/Python/verify_signed_data.py").path, rootFile.path,
+                "com.example.storefront.demo", jws,
+            ])
+            #expect(verified.status == 0, "\(verified.stderr)")
+            #expect(verified.stdout.contains("verified \(transaction.id) \(Products.removeAds)"), "\(verified.stdout)")
+        }
+    }
+}
