@@ -361,6 +361,7 @@ let package = Package(
             dependencies: [
                 // `storefront` is built for the test that serves it.
                 "storefront", "StoreKit", "StoreKitTest", "StoreKitModel", "StoreCore", "StoreSigning", "TestSupport",
+                "AppSide",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),

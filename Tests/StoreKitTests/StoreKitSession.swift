@@ -23,6 +23,7 @@ enum Products {
     static let removeAds = "com.example.storefront.removeads"
     static let monthly = "com.example.storefront.premium.monthly"
     static let yearly = "com.example.storefront.premium.yearly"
+    static let plusMonthly = "com.example.storefront.premiumplus.monthly"
     static let season = "com.example.storefront.pass.season"
 }
 
