@@ -82,6 +82,26 @@ extension StoreKitLibrary {
             }
         }
 
+        @Test func aWinBackOfferIsForThoseWhoseSubscriptionEnded() async throws {
+            _ = try session()
+            let fresh = try #require(try await Product.products(for: [Products.monthly]).first)
+            let comeback = try #require(fresh.subscription?.winBackOffers.first)
+            await #expect(throws: Product.PurchaseError.ineligibleForOffer) {
+                _ = try await fresh.purchase(options: [.winBackOffer(comeback)])
+            }
+            let monthly = try await lapsedMonthly(try session())
+            guard
+                case .success(.verified(let transaction)) = try await monthly.purchase(options: [
+                    .winBackOffer(comeback)
+                ])
+            else {
+                Issue.record("expected the win-back offer to apply")
+                return
+            }
+            #expect(transaction.offer?.type == .winBack && transaction.offer?.id == comeback.id)
+            #expect(transaction.price == 0)
+        }
+
         @Test func theAppServersEligibilityDecisionOverridesTheIntroductoryOffer() async throws {
             _ = try session()
             let monthly = try #require(try await Product.products(for: [Products.monthly]).first)
