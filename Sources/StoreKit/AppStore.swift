@@ -28,6 +28,8 @@ public enum AppStore {
     /// would when it does not.
     public static func sync() async throws {
         let store = try await StoreKitCall.store()
+        let controls = try await StoreKitCall.run { try await store.backend.controls() }
+        if let simulated = controls.apiErrors[.appStoreSync] { throw StoreKitErrors.mapped(simulated) }
         _ = try await StoreKitCall.run { try await store.backend.transactions(account: store.account.name) }
     }
 }

@@ -83,3 +83,18 @@ enum StoreKitCall {
         }
     }
 }
+
+extension StoreKitError: Equatable {
+    /// System errors are equal when they describe themselves the same.
+    public static func == (lhs: StoreKitError, rhs: StoreKitError) -> Bool {
+        switch (lhs, rhs) {
+        case (.unknown, .unknown), (.userCancelled, .userCancelled),
+            (.notAvailableInStorefront, .notAvailableInStorefront),
+            (.notEntitled, .notEntitled), (.unsupported, .unsupported):
+            true
+        case (.networkError(let left), .networkError(let right)): left.code == right.code
+        case (.systemError(let left), .systemError(let right)): String(describing: left) == String(describing: right)
+        default: false
+        }
+    }
+}

@@ -20,9 +20,11 @@ enum TransactionSigning {
         }
     }
 
-    /// A verification control that refuses receipts refuses StoreKit 2's signatures too; one
-    /// that makes the app's server unreachable does not, as StoreKit checks on the device.
+    /// A verification control that refuses receipts refuses StoreKit 2's signatures too, as does
+    /// a simulated verification error; one that makes the app's server unreachable does not, as
+    /// StoreKit checks on the device.
     static func failsVerification(_ controls: TestControls) -> Bool {
+        if controls.apiErrors[.verification] != nil { return true }
         if case .status = controls.verificationFailure { return true }
         return false
     }

@@ -2,6 +2,7 @@ import Foundation
 import StoreCore
 @_spi(Storefront) import StoreKit
 import StoreKitModel
+import Synchronization
 
 /// StoreKitTest's `SKTestSession`: the controls Xcode's StoreKit testing gives a test, over
 /// Storefront's store. A session opens the store on its configuration file (a `.storekit` file
@@ -14,6 +15,8 @@ public final class SKTestSession: @unchecked Sendable {
     public let configurationURL: URL
     /// Accepted for the API's sake: Storefront's StoreKit never shows a dialog.
     public var disableDialogs = true
+    /// The failures `setSimulatedError` set, as given: the store keeps their error codes only.
+    let simulatedErrors = Mutex<[String: any SKTestFailure]>([:])
 
     /// Finds `name` (with or without `.storekit`) among the test target's SwiftPM resources
     /// beside the test binary, then in the working directory.
@@ -105,12 +108,13 @@ public final class SKTestSession: @unchecked Sendable {
     }
 
     private func change(_ edit: @escaping @Sendable (inout TestControls) -> Void) {
-        let store = store
-        _ = try? BlockingCall.run {
-            var controls = try await store.backend.controls()
-            edit(&controls)
-            try await store.backend.setControls(controls)
-        }
+        _ = try? BlockingCall.run { [self] in try await changeControls(edit) }
+    }
+
+    func changeControls(_ edit: (inout TestControls) -> Void) async throws {
+        var controls = try await store.backend.controls()
+        edit(&controls)
+        try await store.backend.setControls(controls)
     }
 
     private func applyFailure(enabled: Bool, error: SKError.Code) {
