@@ -44,3 +44,26 @@ extension StoreKitLibrary {
         }
     }
 }
+
+extension StoreKitLibrary {
+    @Suite struct StorefrontTests {
+        @Test func aStorefrontChangeIsAnUpdate() async throws {
+            let session = try session()
+            let changes = Collected(Storefront.updates)
+            defer { changes.stop() }
+            // The listener looks from when its task first runs: a change made before that is its
+            // starting point, so the storefront changes until one is heard.
+            var heard = false
+            for code in ["DEU", "GBR", "DEU", "GBR"] where !heard {
+                session.storefront = code
+                heard = try await eventually(seconds: 3) { changes.all.last?.countryCode == code }
+            }
+            #expect(heard)
+            let expected = ["DEU": ("143443", "EUR"), "GBR": ("143444", "GBP")]
+            for change in changes.all {
+                #expect(expected[change.countryCode]?.0 == change.id)
+                #expect(expected[change.countryCode]?.1 == change.currency?.identifier)
+            }
+        }
+    }
+}
