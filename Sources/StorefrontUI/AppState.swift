@@ -234,12 +234,7 @@ public enum Sheet: Sendable, Hashable {
 
 /// A message StoreKit shows over the app (`Message.Reason`) about one subscription.
 public struct StoreMessage: Sendable, Hashable {
-    public enum Reason: Sendable, Hashable {
-        /// A price increase waits for the subscriber's consent.
-        case priceIncreaseConsent
-        /// A renewal could not bill: the subscriber updates the payment method.
-        case billingIssue
-    }
+    public typealias Reason = StoreMessageReason
 
     public var reason: Reason
     /// The subscription's latest period, which the manage actions take.

@@ -26,19 +26,11 @@ extension Reducer {
         say(&state, UIStrings(state.language).storeMessageEnded(title, shown.reason))
     }
 
-    /// The message an entitlement calls for, if any; a billing issue comes before a price rise.
+    /// The message an entitlement calls for, if any (`Entitlement.messageReason`).
     static func storeMessage(_ entitlement: Entitlement) -> StoreMessage? {
-        guard let renewal = entitlement.renewal else { return nil }
-        let reason: StoreMessage.Reason
-        if renewal.isInBillingRetry {
-            reason = .billingIssue
-        } else if renewal.priceIncreaseStatus == .pending, renewal.willAutoRenew {
-            reason = .priceIncreaseConsent
-        } else {
-            return nil
+        entitlement.messageReason.map {
+            StoreMessage(reason: $0, transactionId: entitlement.transactionId, productId: entitlement.productId)
         }
-        return StoreMessage(
-            reason: reason, transactionId: entitlement.transactionId, productId: entitlement.productId)
     }
 
     /// Enter accepts (consents, or resolves the billing issue), `d` declines a price increase,
