@@ -33,18 +33,8 @@ public struct Message: Hashable, Sendable {
         public typealias AsyncIterator = AsyncStream<Message>.Iterator
 
         public func makeAsyncIterator() -> AsyncIterator {
-            AsyncStream { continuation in
-                let task = Task {
-                    var shown: Set<Message> = []
-                    while !Task.isCancelled {
-                        for message in await Message.due() where shown.insert(message).inserted {
-                            continuation.yield(message)
-                        }
-                        try? await Task.sleep(for: .milliseconds(250))
-                    }
-                    continuation.finish()
-                }
-                continuation.onTermination = { _ in task.cancel() }
+            LookedAt.stream(keeping: Set<Message>()) { shown in
+                await Message.due().filter { shown.insert($0).inserted }
             }
             .makeAsyncIterator()
         }

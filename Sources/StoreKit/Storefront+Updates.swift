@@ -7,26 +7,17 @@ extension Storefront {
         public typealias AsyncIterator = AsyncStream<Storefront>.Iterator
 
         public func makeAsyncIterator() -> AsyncIterator {
-            AsyncStream { continuation in
-                let task = Task {
-                    var last = await Storefront.current
-                    while !Task.isCancelled {
-                        try? await Task.sleep(for: Storefront.lookEvery)
-                        let now = await Storefront.current
-                        if let now, now != last { continuation.yield(now) }
-                        if now != nil { last = now }
-                    }
-                    continuation.finish()
-                }
-                continuation.onTermination = { _ in task.cancel() }
+            // Nil until the first look: the storefront then is the starting point, not a change.
+            LookedAt.stream(keeping: Storefront?.none) { last in
+                guard let now = await Storefront.current else { return [] }
+                defer { last = now }
+                return last == nil || last == now ? [] : [now]
             }
             .makeAsyncIterator()
         }
     }
 
     /// The storefront each time it changes (a session's `storefront`, `storefront manage set
-    /// storefront`), seen within `lookEvery`: the store announces no change, so it is looked at.
+    /// storefront`), seen within a quarter of a second (`LookedAt`).
     public static var updates: Storefronts { Storefronts() }
-
-    static let lookEvery = Duration.milliseconds(250)
 }

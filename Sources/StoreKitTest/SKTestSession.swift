@@ -117,8 +117,7 @@ public final class SKTestSession: @unchecked Sendable {
         try await store.backend.setControls(controls)
     }
 
-    private func applyFailure(enabled: Bool, error: SKError.Code) {
-        let code = SKErrorCode(rawValue: error.rawValue) ?? .unknown
+    private func applyFailure(enabled: Bool, error code: SKError.Code) {
         change { controls in
             controls.nextOutcome = enabled ? (code == .paymentCancelled ? .cancel : .fail(code)) : .success
             controls.everyPurchase = enabled
