@@ -512,8 +512,12 @@ public struct WireAppTransaction: Codable, Sendable, Hashable {
     public let applicationVersion: String?
     public let preorderDate: Int64?
     public let environment: StoreEnvironment
+    /// The same record signed, as Get App Transaction Info signs it (`AppTransaction.shared`);
+    /// optional when read, as a server before StoreKit 2's library sent none.
+    public let signedAppTransactionInfo: String?
 
-    public init(_ info: AppTransactionInfo) {
+    public init(_ info: AppTransactionInfo, signed: String?) {
+        signedAppTransactionInfo = signed
         appTransactionId = info.appTransactionId
         bundleId = info.bundleId
         originalPurchaseDate = info.originalPurchaseDate.epochMilliseconds

@@ -3,8 +3,9 @@ import StoreAPI
 import StoreCore
 import StoreKitModel
 
-/// StoreKit 2's signed transactions as the server signs them: each account's transactions are
-/// read once per call, with their JWS, and the root is the one the server serves.
+/// StoreKit 2's signed values as the server signs them: each account's transactions are read
+/// once per call, with their JWS, as are its subscription statuses and its app transaction; the
+/// root is the one the server serves.
 extension RemoteStore: SignedTransactionSource {
     public func signedTransactions(_ transactions: [Transaction]) async throws -> [String: String] {
         var signed: [String: String] = [:]
@@ -17,6 +18,22 @@ extension RemoteStore: SignedTransactionSource {
         }
         let wanted = Set(transactions.map(\.id))
         return signed.filter { wanted.contains($0.key) }
+    }
+
+    public func signedSubscriptionStatuses(account: String) async throws -> [SignedSubscriptionStatus] {
+        try await call(
+            SubscriptionStatusesResponse.self, .GET, "/v1/accounts/\(Self.segment(account))/subscription-statuses"
+        ).statuses.map(\.signed)
+    }
+
+    public func signedAppTransaction(account: String) async throws -> String {
+        let path = "/v1/accounts/\(Self.segment(account))/app-transaction"
+        guard let jws = try await call(WireAppTransaction.self, .GET, path).signedAppTransactionInfo else {
+            throw StoreFailure(
+                "\(baseURL)\(path) sent no signedAppTransactionInfo: the server is older than StoreKit 2's library; update it"
+            )
+        }
+        return jws
     }
 
     public func signingRoot() async throws -> Data {

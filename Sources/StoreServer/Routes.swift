@@ -250,7 +250,19 @@ public enum StoreRoutes {
         }
         router.get("/v1/accounts/{account}/app-transaction") { _, context in
             let account = try service.account(pathParameter(context, "account"))
-            return JSONBody.response(WireAppTransaction(try await service.store.appTransaction(account: account.name)))
+            let info = try await service.store.appTransaction(account: account.name)
+            let signed = service.signer.signedAppTransaction(
+                info, appAppleId: service.appAppleId, at: service.clock.now())
+            return JSONBody.response(WireAppTransaction(info, signed: signed))
+        }
+        router.get("/v1/accounts/{account}/subscription-statuses") { _, context in
+            let account = try service.account(pathParameter(context, "account"))
+            let now = service.clock.now()
+            let statuses = try await service.serverAPI.subscriptionStatuses(account: account.name).map {
+                service.signer.signedStatus(
+                    $0, catalog: service.catalog, environment: service.store.environment, at: now)
+            }
+            return JSONBody.response(SubscriptionStatusesResponse(statuses))
         }
         router.post("/v1/accounts/{account}/restore") { request, context in
             let account = try service.account(pathParameter(context, "account"))

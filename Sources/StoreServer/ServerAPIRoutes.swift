@@ -44,10 +44,10 @@ enum ServerAPIRoutes {
         }
         api.get("/v1/transactions/appTransactions/{transactionId}") { _, context in
             let account = try await service.account(ofAnyTransaction: try transactionId(context))
-            let payload = SignedAppTransactionPayload(
+            let jws = service.signer.signedAppTransaction(
                 try await service.store.appTransaction(account: account), appAppleId: service.appAppleId,
                 at: service.clock.now())
-            return JSONBody.response(AppTransactionInfoResponse(signedAppTransactionInfo: service.signer.sign(payload)))
+            return JSONBody.response(AppTransactionInfoResponse(signedAppTransactionInfo: jws))
         }
         ServerAPIChanges.add(api, service)
         ServerAPIMassExtension.add(api, service)
@@ -145,14 +145,10 @@ extension StoreService {
 
     /// A transaction's JWS as the App Store Server API returns it.
     func signed(_ transaction: ServerTransaction) -> String {
-        signer.signOnce(
-            TransactionSigner.payload(
-                for: transaction.transaction, details: transaction.details, catalog: catalog,
-                environment: store.environment,
-                signedAt: transaction.modifiedDate, appAccountToken: transaction.appAccountToken))
+        signer.signed(transaction, catalog: catalog, environment: store.environment)
     }
 
     func signedRenewalInfo(_ status: SubscriptionStatus, at now: Date) -> String {
-        signer.sign(SignedRenewalInfoPayload(status, catalog: catalog, environment: store.environment, signedAt: now))
+        signer.signedRenewalInfo(status, catalog: catalog, environment: store.environment, at: now)
     }
 }

@@ -150,13 +150,9 @@ public struct StoreService: Sendable {
         }
     }
 
-    /// The app's Apple ID, which Apple reports in production only: a stable number made from the
-    /// bundle id, since a simulated app has none.
+    /// The app's Apple ID, which Apple reports in production only.
     var appAppleId: Int64? {
-        guard store.environment == ServerEnvironment.production.name else { return nil }
-        return Int64(SimulatedStore.appTransactionId(bundleId: catalog.bundleId, account: "")).map {
-            $0 % 10_000_000_000
-        }
+        SimulatedStore.appAppleId(bundleId: catalog.bundleId, environment: store.environment)
     }
 
     /// The service over the store in `directory` (`store.sqlite`); see the other `open`.

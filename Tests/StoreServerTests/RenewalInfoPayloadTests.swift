@@ -1,5 +1,6 @@
 import Foundation
 import StoreCore
+import StoreEngine
 import StoreKitModel
 import TestSupport
 import Testing
