@@ -54,10 +54,17 @@ extension Transaction {
         public let period: String?
 
         init(_ signed: SignedTransactionPayload, type: ServerOfferType) {
-            id = signed.offerIdentifier
+            self.init(
+                id: signed.offerIdentifier, type: type, discountType: signed.offerDiscountType,
+                period: signed.offerPeriod)
+        }
+
+        /// From the signed fields a transaction and renewal info share.
+        init(id: String?, type: ServerOfferType, discountType: String?, period: String?) {
+            self.id = id
             self.type = OfferType(rawValue: type.rawValue)
-            paymentMode = signed.offerDiscountType.map(PaymentMode.init(rawValue:))
-            period = signed.offerPeriod
+            paymentMode = discountType.map(PaymentMode.init(rawValue:))
+            self.period = period
         }
     }
 

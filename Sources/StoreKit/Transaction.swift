@@ -1,7 +1,6 @@
 import Foundation
 import StoreEngine
 import StoreKitModel
-import StoreSigning
 
 /// StoreKit 2's `Transaction`: a purchase as the store signed it. Every field is read from the
 /// JWS payload, so an app sees exactly what its server would verify.
@@ -77,10 +76,7 @@ public struct Transaction: Identifiable, Hashable, Sendable {
     }
 
     /// `index`: 0 the header, 1 the payload, 2 the signature, decoded.
-    func jwsPart(_ index: Int) -> Data {
-        let parts = jws.split(separator: ".", omittingEmptySubsequences: false)
-        return parts.indices.contains(index) ? Base64URL.decode(String(parts[index])) ?? Data() : Data()
-    }
+    func jwsPart(_ index: Int) -> Data { SignedValue.part(index, of: jws) ?? Data() }
 
     public static func == (lhs: Transaction, rhs: Transaction) -> Bool { lhs.jws == rhs.jws }
     public func hash(into hasher: inout Hasher) { hasher.combine(jws) }

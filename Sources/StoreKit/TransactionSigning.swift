@@ -13,10 +13,9 @@ enum TransactionSigning {
         guard !transactions.isEmpty else { return [] }
         let signed = try await StoreKitCall.run { try await store.backend.signedTransactions(transactions) }
         let failing = Self.failsVerification(try await StoreKitCall.run { try await store.backend.controls() })
-        let now = store.now
         return transactions.compactMap { transaction in
             guard let jws = signed[transaction.id] else { return nil }
-            return result(of: jws, at: now, verifier: store, forcedFailure: failing)
+            return SignedValue.verified(jws, store: store, forcedFailure: failing, decode: Transaction.init)
         }
     }
 
@@ -28,22 +27,30 @@ enum TransactionSigning {
         if case .status = controls.verificationFailure { return true }
         return false
     }
+}
 
-    static func result(of jws: String, at now: Date, verifier store: OpenedStore, forcedFailure: Bool)
-        -> VerificationResult<Transaction>?
-    {
-        switch store.verifier.payload(of: jws, at: now) {
+/// Any JWS the store signs (a transaction, renewal info, the app transaction) as StoreKit 2
+/// hands it over: verified against the store's root, or unverified with why, and decoded from
+/// its payload either way.
+enum SignedValue {
+    /// Nil when the payload is not a `Value` at all: nothing to hand over, verified or not.
+    static func verified<Value>(
+        _ jws: String, store: OpenedStore, forcedFailure: Bool, decode: (String, Data) -> Value?
+    ) -> VerificationResult<Value>? {
+        switch store.verifier.payload(of: jws, at: store.now) {
         case .success(let payload):
-            guard let transaction = Transaction(jws: jws, payload: payload) else { return nil }
-            return forcedFailure ? .unverified(transaction, .invalidSignature) : .verified(transaction)
+            guard let value = decode(jws, payload) else { return nil }
+            return forcedFailure ? .unverified(value, .invalidSignature) : .verified(value)
         case .failure(let failure):
-            let payload = jws.split(separator: ".", omittingEmptySubsequences: false).dropFirst().first
-            guard
-                let transaction = payload.flatMap({ Base64URL.decode(String($0)) }).flatMap({
-                    Transaction(jws: jws, payload: $0)
-                })
-            else { return nil }
-            return .unverified(transaction, VerificationResult<Transaction>.VerificationError(failure))
+            guard let payload = part(1, of: jws), let value = decode(jws, payload) else { return nil }
+            return .unverified(value, VerificationResult<Value>.VerificationError(failure))
         }
+    }
+
+    /// `index`: 0 the header, 1 the payload, 2 the signature, decoded; nil when it is not there
+    /// or not base64url.
+    static func part(_ index: Int, of jws: String) -> Data? {
+        let parts = jws.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.indices.contains(index) ? Base64URL.decode(String(parts[index])) : nil
     }
 }

@@ -43,6 +43,9 @@ public enum VerificationResult<SignedType: Sendable>: Sendable {
     }
 }
 
+extension VerificationResult: Equatable where SignedType: Equatable {}
+extension VerificationResult: Hashable where SignedType: Hashable {}
+
 extension VerificationResult where SignedType == Transaction {
     /// The compact JWS the transaction was decoded from.
     public var jwsRepresentation: String { unsafePayloadValue.jws }
@@ -50,4 +53,13 @@ extension VerificationResult where SignedType == Transaction {
     public var headerData: Data { unsafePayloadValue.jwsPart(0) }
     public var payloadData: Data { unsafePayloadValue.jwsPart(1) }
     public var signatureData: Data { unsafePayloadValue.jwsPart(2) }
+}
+
+extension VerificationResult where SignedType == Product.SubscriptionInfo.RenewalInfo {
+    /// The compact JWS the renewal info was decoded from.
+    public var jwsRepresentation: String { unsafePayloadValue.jws }
+    public var signedDate: Date { unsafePayloadValue.signedDate }
+    public var headerData: Data { SignedValue.part(0, of: jwsRepresentation) ?? Data() }
+    public var payloadData: Data { SignedValue.part(1, of: jwsRepresentation) ?? Data() }
+    public var signatureData: Data { SignedValue.part(2, of: jwsRepresentation) ?? Data() }
 }

@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """Verifies JWS from `storefront serve` with Apple's own App Store Server Library.
 
-    verify_signed_data.py [--environment ENV] ROOT.cer BUNDLE_ID JWS [JWS ...]
+    verify_signed_data.py [--environment ENV] [--kind KIND] ROOT.cer BUNDLE_ID JWS [JWS ...]
 
 Each JWS is checked by `SignedDataVerifier([root], enable_online_checks=False,
 Environment.ENV, bundle_id)` with its default strict X.509 checks, as a backend would. ENV is
 SANDBOX (the default), PRODUCTION, XCODE or LOCAL_TESTING (the last two skip signature checks).
-Prints one line per JWS with the decoded transaction; exits 1 naming the first one refused.
+KIND is what each JWS is: transaction (the default), renewal-info or app-transaction, decoded by
+the verifier's method for it. Prints one line per JWS with what it decoded; exits 1 naming the
+first one refused.
 """
 import sys
 
@@ -17,9 +19,16 @@ from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier, Verif
 def main() -> int:
     arguments = sys.argv[1:]
     environment = Environment.SANDBOX
-    if arguments[:1] == ["--environment"] and len(arguments) > 1:
-        environment = Environment[arguments[1]]
+    kind = "transaction"
+    while arguments[:1] in (["--environment"], ["--kind"]) and len(arguments) > 1:
+        if arguments[0] == "--environment":
+            environment = Environment[arguments[1]]
+        else:
+            kind = arguments[1]
         arguments = arguments[2:]
+    if kind not in ("transaction", "renewal-info", "app-transaction"):
+        print(f"--kind {kind}: expected transaction, renewal-info or app-transaction", file=sys.stderr)
+        return 2
     if len(arguments) < 3:
         print(__doc__.strip(), file=sys.stderr)
         return 2
@@ -28,6 +37,20 @@ def main() -> int:
     verifier = SignedDataVerifier([root], False, environment, arguments[1], app_apple_id=1)
     for index, jws in enumerate(arguments[2:], start=1):
         try:
+            if kind == "renewal-info":
+                renewal = verifier.verify_and_decode_renewal_info(jws)
+                print(f"JWS {index}: verified renewal info {renewal.originalTransactionId} {renewal.productId} "
+                      f"{renewal.environment} autoRenewStatus={renewal.rawAutoRenewStatus} "
+                      f"autoRenewProductId={renewal.autoRenewProductId} renewalDate={renewal.renewalDate} "
+                      f"renewalPrice={renewal.renewalPrice} {renewal.currency} "
+                      f"appTransactionId={renewal.appTransactionId}")
+                continue
+            if kind == "app-transaction":
+                app = verifier.verify_and_decode_app_transaction(jws)
+                print(f"JWS {index}: verified app transaction {app.appTransactionId} {app.bundleId} "
+                      f"{app.receiptType} applicationVersion={app.applicationVersion} "
+                      f"originalApplicationVersion={app.originalApplicationVersion}")
+                continue
             decoded = verifier.verify_and_decode_signed_transaction(jws)
         except VerificationException as error:
             print(f"JWS {index}: refused: {getattr(error.status, 'name', error.status)}", file=sys.stderr)

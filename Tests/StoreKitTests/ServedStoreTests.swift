@@ -40,5 +40,42 @@ extension StoreKitLibrary {
             #expect(verified.status == 0, "\(verified.stderr)")
             #expect(verified.stdout.contains("verified \(transaction.id) \(Products.removeAds)"), "\(verified.stdout)")
         }
+
+        @Test func aSubscriptionsStatusAtAServedStoreVerifiesWithApplesLibrary() async throws {
+            let root = scratchDirectory("storekit-served-status")
+            let server = try ServeProcess.start(
+                db: root.appendingPathComponent("server"), arguments: ["--admin-token", Self.token])
+            defer { server.stop() }
+            let session = try session(["STOREFRONT_STORE": server.baseURL, "STOREFRONT_ADMIN_TOKEN": Self.token])
+            session.clearTransactions()
+            let monthly = try #require(try await Product.products(for: [Products.monthly]).first)
+            guard case .success(.verified(let first)) = try await monthly.purchase() else {
+                Issue.record("expected a verified purchase at the served store")
+                return
+            }
+            await first.finish()
+            let subscription = try #require(monthly.subscription)
+            let status = try #require(try await subscription.status.first)
+            guard case .verified(let info) = status.renewalInfo, case .verified = status.transaction else {
+                Issue.record("expected verified renewal info and transaction from the served store")
+                return
+            }
+            #expect(status.state == .subscribed && info.environment == .sandbox)
+            #expect(info.originalTransactionID == first.originalID && info.willAutoRenew)
+
+            let rootFile = root.appendingPathComponent("root.cer")
+            let download = try Executable.run(
+                ["-sf", "-o", rootFile.path, server.baseURL + "/.well-known/storefront-root-ca.cer"], program: "curl")
+            try #require(download.status == 0, "\(download.stderr)")
+            let script = repositoryRoot.appendingPathComponent("Tests/Python/verify_signed_data.py").path
+            let renewal = try Executable.run(python: [
+                script, "--kind", "renewal-info", rootFile.path, "com.example.storefront.demo",
+                status.renewalInfo.jwsRepresentation,
+            ])
+            #expect(renewal.status == 0, "\(renewal.stderr)")
+            #expect(
+                renewal.stdout.contains("verified renewal info \(first.originalID) \(Products.monthly)"),
+                "\(renewal.stdout)")
+        }
     }
 }
