@@ -63,3 +63,12 @@ extension VerificationResult where SignedType == Product.SubscriptionInfo.Renewa
     public var payloadData: Data { SignedValue.part(1, of: jwsRepresentation) ?? Data() }
     public var signatureData: Data { SignedValue.part(2, of: jwsRepresentation) ?? Data() }
 }
+
+extension VerificationResult where SignedType == AppTransaction {
+    /// The compact JWS the app transaction was decoded from.
+    public var jwsRepresentation: String { unsafePayloadValue.jws }
+    public var signedDate: Date { unsafePayloadValue.signedDate }
+    public var headerData: Data { SignedValue.part(0, of: jwsRepresentation) ?? Data() }
+    public var payloadData: Data { SignedValue.part(1, of: jwsRepresentation) ?? Data() }
+    public var signatureData: Data { SignedValue.part(2, of: jwsRepresentation) ?? Data() }
+}

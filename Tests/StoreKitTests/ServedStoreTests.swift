@@ -41,7 +41,7 @@ extension StoreKitLibrary {
             #expect(verified.stdout.contains("verified \(transaction.id) \(Products.removeAds)"), "\(verified.stdout)")
         }
 
-        @Test func aSubscriptionsStatusAtAServedStoreVerifiesWithApplesLibrary() async throws {
+        @Test func aSubscriptionsStatusAndTheAppTransactionAtAServedStoreVerifyWithApplesLibrary() async throws {
             let root = scratchDirectory("storekit-served-status")
             let server = try ServeProcess.start(
                 db: root.appendingPathComponent("server"), arguments: ["--admin-token", Self.token])
@@ -62,6 +62,11 @@ extension StoreKitLibrary {
             }
             #expect(status.state == .subscribed && info.environment == .sandbox)
             #expect(info.originalTransactionID == first.originalID && info.willAutoRenew)
+            guard case .verified(let app) = try await AppTransaction.shared else {
+                Issue.record("expected a verified app transaction from the served store")
+                return
+            }
+            #expect(app.appTransactionID == first.appTransactionID && app.environment == .sandbox)
 
             let rootFile = root.appendingPathComponent("root.cer")
             let download = try Executable.run(
@@ -76,6 +81,14 @@ extension StoreKitLibrary {
             #expect(
                 renewal.stdout.contains("verified renewal info \(first.originalID) \(Products.monthly)"),
                 "\(renewal.stdout)")
+            let appJWS = try await AppTransaction.shared.jwsRepresentation
+            let verifiedApp = try Executable.run(python: [
+                script, "--kind", "app-transaction", rootFile.path, "com.example.storefront.demo", appJWS,
+            ])
+            #expect(verifiedApp.status == 0, "\(verifiedApp.stderr)")
+            #expect(
+                verifiedApp.stdout.contains("verified app transaction \(app.appTransactionID)"), "\(verifiedApp.stdout)"
+            )
         }
     }
 }
