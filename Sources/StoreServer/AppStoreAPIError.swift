@@ -46,6 +46,7 @@ struct AppStoreAPIError: Error, Sendable, Hashable {
         case invalidPlayTime = 4_000_040
         case invalidSampleContentProvided = 4_000_041
         case invalidUserStatus = 4_000_042
+        case invalidRefundPreference = 4_000_044
         case invalidTransactionTypeNotSupported = 4_000_047
         case invalidImage = 4_000_161
         case headerTooLong = 4_000_162

@@ -46,7 +46,8 @@ struct ConsumptionRequestV1: Codable, Sendable {
                 .invalidAppAccountToken, "Invalid request. appAccountToken must be a UUID or an empty string.")
         }
         if let refundPreference, !(0...3).contains(refundPreference) {
-            throw AppStoreAPIError(.generalBadRequest, "Invalid request. refundPreference must be 0 to 3.")
+            throw AppStoreAPIError(
+                .invalidRefundPreference, "Invalid request. The refund preference field is invalid: use 0 to 3.")
         }
     }
 }

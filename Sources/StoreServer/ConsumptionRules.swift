@@ -12,8 +12,18 @@ enum ConsumptionRules {
     /// Version 2. The App Store works out an auto-renewable subscription's consumption itself, so
     /// any percentage for one is refused (ConsumptionPercentageAutoRenewableSubscriptionError);
     /// and what was not delivered was not consumed, so a percentage other than 0 then is refused
-    /// (UndeliveredConsumptionPercentageNonZeroError).
+    /// (UndeliveredConsumptionPercentageNonZeroError). A prorated refund of any other product is
+    /// prorated by the share consumed, so `GRANT_PRORATED` needs one above 0 and below 100000.
     static func check(_ body: ConsumptionRequest, productType: ProductType) throws(AppStoreAPIError) {
+        if body.refundPreference == ConsumptionRequest.grantProrated, productType != .autoRenewable,
+            !ConsumptionRequest.proratedPercentages.contains(body.consumptionPercentage ?? 0)
+        {
+            // Apple names this error but publishes no number for it; its general code stands in.
+            throw AppStoreAPIError(
+                .generalBadRequest,
+                "Invalid request. refundPreference GRANT_PRORATED needs a consumptionPercentage above 0 and below 100000 (Apple's ConsumptionPercentageOutOfRangeError)."
+            )
+        }
         guard let percentage = body.consumptionPercentage else { return }
         if productType == .autoRenewable {
             throw AppStoreAPIError(

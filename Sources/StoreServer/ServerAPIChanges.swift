@@ -135,7 +135,8 @@ enum ServerAPIChanges {
         }
         if let preference = body.refundPreference, !ConsumptionRequest.refundPreferences.contains(preference) {
             throw AppStoreAPIError(
-                .generalBadRequest, "Invalid request. refundPreference must be DECLINE, GRANT_FULL or GRANT_PRORATED.")
+                .invalidRefundPreference,
+                "Invalid request. The refund preference field is invalid: use DECLINE, GRANT_FULL or GRANT_PRORATED.")
         }
     }
 

@@ -82,7 +82,11 @@ struct ConsumptionRequest: Codable, Sendable {
         "DELIVERED", "UNDELIVERED_QUALITY_ISSUE", "UNDELIVERED_WRONG_ITEM", "UNDELIVERED_SERVER_OUTAGE",
         "UNDELIVERED_OTHER",
     ]
-    static let refundPreferences: Set<String> = ["DECLINE", "GRANT_FULL", "GRANT_PRORATED"]
+    static let grantProrated = "GRANT_PRORATED"
+    static let refundPreferences: Set<String> = ["DECLINE", "GRANT_FULL", grantProrated]
+    /// The consumption a prorated refund of a product other than an auto-renewable subscription
+    /// is asked with, in milliunits: some of it was consumed, not all.
+    static let proratedPercentages = 1..<100_000
     static let delivered = "DELIVERED"
 
     let customerConsented: Bool?

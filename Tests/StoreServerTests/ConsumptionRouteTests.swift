@@ -85,4 +85,47 @@ import Testing
             }
         }
     }
+
+    /// A refund preference Apple does not define is its InvalidRefundPreferenceError (4000044), in
+    /// version 2's words and version 1's numbers alike.
+    @Test func anUnknownRefundPreferenceIsApplesOwnError() async throws {
+        let bearer = BearerToken()
+        let fixture = try await ServerAPIRouteTests.fixture(bearer)
+        let gems = try await fixture.buy(ServerFixture.gems).transaction.id
+        let token = try bearer.make()
+        try await fixture.test { client in
+            let v2 =
+                Self.v2Body(delivery: "DELIVERED", percentage: nil).dropLast() + #","refundPreference":"GRANT_SOME"}"#
+            let refusedV2 = try await send(client, 2, gems, String(v2), token: token)
+            #expect(refusedV2 == (.badRequest, 4_000_044))
+            let v1 = Self.v1Body.dropLast() + #","refundPreference":7}"#
+            let refusedV1 = try await send(client, 1, gems, String(v1), token: token)
+            #expect(refusedV1 == (.badRequest, 4_000_044))
+        }
+    }
+
+    /// A prorated refund of what the app delivers is prorated by what was consumed: GRANT_PRORATED
+    /// needs a percentage above 0 and below 100000, except for an auto-renewable subscription,
+    /// whose share the App Store works out from the time left.
+    @Test func aProratedRefundPreferenceNeedsAShareConsumed() async throws {
+        let bearer = BearerToken()
+        let fixture = try await ServerAPIRouteTests.fixture(bearer)
+        let gems = try await fixture.buy(ServerFixture.gems).transaction.id
+        let monthly = try await fixture.buy(ServerFixture.monthly).transaction.id
+        let token = try bearer.make()
+        try await fixture.test { client in
+            for percentage in [nil, 0, 100_000] {
+                let refused = try await send(client, 2, gems, Self.prorated(percentage), token: token)
+                #expect(refused == (.badRequest, 4_000_000), "\(percentage.map(String.init) ?? "none")")
+            }
+            #expect(try await send(client, 2, gems, Self.prorated(25_000), token: token).0 == .accepted)
+            #expect(try await send(client, 2, monthly, Self.prorated(nil), token: token).0 == .accepted)
+        }
+    }
+
+    /// A delivered purchase's body asking for a prorated refund, with `percentage` consumed.
+    static func prorated(_ percentage: Int?) -> String {
+        String(v2Body(delivery: "DELIVERED", percentage: percentage).dropLast())
+            + #","refundPreference":"GRANT_PRORATED"}"#
+    }
 }
