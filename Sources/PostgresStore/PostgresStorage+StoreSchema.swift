@@ -24,6 +24,15 @@ extension PostgresStorage {
             SchemaMigration(
                 "v26: introductory offer eligibility",
                 { db in try db.execute(sql: "ALTER TABLE transactions ADD COLUMN intro_offer_allowed BIGINT") }),
+            SchemaMigration(
+                "v27: refund reversals",
+                { db in
+                    try db.execute(
+                        sql: """
+                            ALTER TABLE transactions ADD COLUMN refund_reversed_at DOUBLE PRECISION;
+                            ALTER TABLE journal ADD COLUMN refund_reversed_at DOUBLE PRECISION;
+                            """)
+                }),
         ]
     }
 

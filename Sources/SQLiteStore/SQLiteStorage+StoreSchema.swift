@@ -367,6 +367,16 @@ extension SQLiteStorage {
                 // until it completes, which may be after a restart.
                 try db.execute(sql: "ALTER TABLE transactions ADD COLUMN intro_offer_allowed INTEGER")
             })
+        migrations.append(
+            SchemaMigration("v27: refund reversals") { db in
+                // When a refund was last reversed: the transaction's signed facts changed then, in
+                // the row and in the snapshot the journal keeps of the reversal.
+                try db.execute(
+                    sql: """
+                        ALTER TABLE transactions ADD COLUMN refund_reversed_at REAL;
+                        ALTER TABLE journal ADD COLUMN refund_reversed_at REAL;
+                        """)
+            })
         return migrations
     }
 }

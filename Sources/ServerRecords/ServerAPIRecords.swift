@@ -17,15 +17,16 @@ public struct ServerTransaction: Sendable, Hashable {
         self.appAccountToken = appAccountToken
     }
 
-    /// When the signed facts last changed (the purchase, a refund, an upgrade): Apple's "recently
+    /// When the signed facts last changed (the purchase, a refund, an upgrade, a refund reversed): Apple's "recently
     /// modified date", by which history is sorted, and the `signedDate` of its JWS.
     public var modifiedDate: Date { transaction.modifiedDate(details) }
 }
 
 extension Transaction {
-    /// When the signed facts last changed: the purchase, a refund, an upgrade.
+    /// When the signed facts last changed: the purchase, a refund, an upgrade, a refund reversed.
     public func modifiedDate(_ details: TransactionDetails?) -> Date {
-        [purchaseDate, details?.revocationDate, details?.upgrade?.date].compactMap { $0 }.max() ?? purchaseDate
+        [purchaseDate, details?.revocationDate, details?.upgrade?.date, details?.terms.refundReversalDate]
+            .compactMap { $0 }.max() ?? purchaseDate
     }
 }
 

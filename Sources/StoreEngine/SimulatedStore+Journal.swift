@@ -60,8 +60,8 @@ extension SimulatedStore {
                 INSERT INTO journal (account, transaction_id, original_id, product_id, quantity, order_id, state,
                     error_domain, error_code, purchase_date, recorded_at, price, currency, expires_date, offer_type, offer_id,
                     offer_mode, offer_period, revocation_date, revocation_reason, upgrade_date, upgrade_refund, failure_context, renewal, ownership,
-                    billing_plan, commitment_period, commitment_price, commitment_expires)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    billing_plan, commitment_period, commitment_price, commitment_expires, refund_reversed_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
         ).execute(arguments: [
             transaction.payment.account, transaction.id, transaction.originalId, transaction.productId,
@@ -78,6 +78,7 @@ extension SimulatedStore {
             terms?.isRenewal ?? false, terms?.ownership.rawValue,
             terms?.billingPlan?.rawValue, terms?.commitment?.billingPeriodNumber,
             terms?.commitment?.price.exactString, terms?.commitment?.expirationDate.timeIntervalSince1970,
+            terms?.refundReversalDate?.timeIntervalSince1970,
         ])
     }
 
@@ -151,7 +152,8 @@ extension SimulatedStore {
             billingPlan: (try row["billing_plan"] as String?).flatMap(BillingPlanType.init(rawValue:)),
             commitment: TransactionCommitment(
                 period: try row["commitment_period"], price: try row["commitment_price"],
-                expires: try row["commitment_expires"]))
+                expires: try row["commitment_expires"]),
+            refundReversalDate: try date("refund_reversed_at"))
     }
 
     /// Price, storefront, expiry and the rest for each id the store still has (deleted ones are absent).

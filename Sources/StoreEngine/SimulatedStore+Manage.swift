@@ -121,7 +121,7 @@ extension SimulatedStore {
             }
             return try apply(action, to: paid, at: now, db)
         case .reverseRefund:
-            try Self.reverseRefund(of: &stored)
+            try Self.reverseRefund(of: &stored, at: now)
         case .serverFinish:
             guard state.hasReceipt else {
                 throw StoreFailure(
@@ -197,7 +197,9 @@ extension SimulatedStore {
     /// A refund the App Store reverses: the revocation is removed and nothing else changes (a
     /// subscription keeps its expiry date, as Apple's REFUND_REVERSED says its renewal date does).
     /// A family member's copy is revoked with its purchase, so the purchase's refund is reversed.
-    nonisolated static func reverseRefund(of stored: inout StoredTransaction) throws {
+    /// What the transaction says changed now, so its signed form is dated now: a server that keeps
+    /// the later of two snapshots keeps the reversal, not the refund.
+    nonisolated static func reverseRefund(of stored: inout StoredTransaction, at now: Date) throws {
         guard stored.ownership == .purchased else {
             throw StoreFailure(
                 "transaction \(stored.id) is a family member's copy; reverse the refund of the purchase it copies (\(stored.sharedFrom ?? "the purchaser's transaction"))",
@@ -210,6 +212,7 @@ extension SimulatedStore {
         }
         stored.revocationDate = nil
         stored.revocationReason = nil
+        stored.refundReversalDate = now
         stored.notification = NotificationEvent(.refundReversed)
     }
 

@@ -10,7 +10,7 @@ import StoreSQL
 /// (an app account token, consumption information, a renewal-date extension).
 extension SimulatedStore {
     /// A transaction's columns, its original's purchase date, its place, and its modified date
-    /// (the latest of its purchase, refund and upgrade), by which history pages are ordered.
+    /// (the latest of its purchase, refund, upgrade and refund reversal), by which history pages are ordered.
     static func serverColumns(_ dialect: SQLDialect) -> String {
         switch dialect {
         case .sqlite: sqliteServerColumns
@@ -33,7 +33,10 @@ extension SimulatedStore {
 
     /// The modified date of `t`, for a condition (a column's alias is not one in PostgreSQL).
     static func modified(_ dialect: SQLDialect) -> String {
-        "\(dialect.greatest)(t.purchase_date, COALESCE(t.revocation_date, 0), COALESCE(t.upgrade_date, 0))"
+        """
+        \(dialect.greatest)(t.purchase_date, COALESCE(t.revocation_date, 0), COALESCE(t.upgrade_date, 0), \
+        COALESCE(t.refund_reversed_at, 0))
+        """
     }
 
     nonisolated static func serverTransaction(_ row: SQLRow) throws -> (ServerTransaction, HistoryPosition) {

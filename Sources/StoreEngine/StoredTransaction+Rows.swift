@@ -17,7 +17,7 @@ extension StoredTransaction {
         renewal_offer_type, renewal_offer_id, renewal_offer_mode, renewal_offer_period, upgrade_date, upgrade_refund, declined, \
         app_account_token, ownership, shared_from, renewal_price, \
         billing_plan, commitment_period, commitment_price, commitment_expires, commitment_auto_renew, renewal_plan, \
-        intro_offer_allowed
+        intro_offer_allowed, refund_reversed_at
         """
 
     /// A column's position in `columns`.
@@ -30,7 +30,7 @@ extension StoredTransaction {
             declined,
             appAccountToken, ownership, sharedFrom, renewalPrice,
             billingPlan, commitmentPeriod, commitmentPrice, commitmentExpires, commitmentAutoRenew, renewalPlan,
-            introOfferAllowed
+            introOfferAllowed, refundReversedAt
     }
 
     /// How many columns `columns` lists: where a query's own columns after them start.
@@ -97,6 +97,7 @@ extension StoredTransaction {
         commitmentAutoRenew = try optional(.commitmentAutoRenew)
         renewalPlan = try parsedIfPresent(.renewalPlan, "a billing plan", BillingPlanType.init(rawValue:))
         introOfferAllowed = try optional(.introOfferAllowed)
+        refundReversalDate = try date(.refundReversedAt)
     }
 
     /// Inserts the transaction; `owner` and `requestKey` are the process that added it and the
@@ -119,14 +120,14 @@ extension StoredTransaction {
             ownership.rawValue, sharedFrom, renewalPrice?.exactString,
             billingPlan?.rawValue, commitment?.billingPeriodNumber, commitment?.price.exactString,
             commitment?.expirationDate.timeIntervalSince1970, commitmentAutoRenew, renewalPlan?.rawValue,
-            introOfferAllowed, owner, requestKey,
+            introOfferAllowed, refundReversalDate?.timeIntervalSince1970, owner, requestKey,
         ])
     }
 
     /// Built once: a payment inserts a row, and the statement cache looks it up by its text.
     static let insertSQL = """
         INSERT INTO transactions (\(columns), owner, request_key)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
     func update(_ db: any SQLDatabase) throws {
@@ -138,7 +139,7 @@ extension StoredTransaction {
                     grace_expires = ?, price_increase = ?, expiration_reason = ?, reason = ?, renewal_offer_type = ?, renewal_offer_id = ?,
                     renewal_offer_mode = ?, renewal_offer_period = ?, upgrade_date = ?, upgrade_refund = ?, declined = ?, app_account_token = ?,
                     renewal_price = ?, billing_plan = ?, commitment_period = ?, commitment_price = ?, commitment_expires = ?,
-                    commitment_auto_renew = ?, renewal_plan = ? WHERE id = ?
+                    commitment_auto_renew = ?, renewal_plan = ?, refund_reversed_at = ? WHERE id = ?
                 """
         ).execute(arguments: [
             transaction.state.rawValue, transaction.error?.domain, transaction.error?.code,
@@ -153,7 +154,8 @@ extension StoredTransaction {
             upgrade?.date.timeIntervalSince1970, upgrade?.refund.exactString, declined,
             appAccountToken?.uuidString.lowercased(), renewalPrice?.exactString,
             billingPlan?.rawValue, commitment?.billingPeriodNumber, commitment?.price.exactString,
-            commitment?.expirationDate.timeIntervalSince1970, commitmentAutoRenew, renewalPlan?.rawValue, id,
+            commitment?.expirationDate.timeIntervalSince1970, commitmentAutoRenew, renewalPlan?.rawValue,
+            refundReversalDate?.timeIntervalSince1970, id,
         ])
         if ownership == .purchased, expiresDate != nil { try mirrorToFamily(db) }
     }

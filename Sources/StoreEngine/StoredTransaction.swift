@@ -68,6 +68,8 @@ struct StoredTransaction: Sendable, Hashable {
     /// `.introductoryOfferEligibility(compactJWS:)`), kept until the payment completes, which
     /// may be after a restart; nil leaves it to the App Store's rule.
     var introOfferAllowed: Bool? = nil
+    /// When the App Store last reversed a refund of this transaction.
+    var refundReversalDate: Date? = nil
 
     /// The price a price increase set for a renewal to `productId`: it applies to the plan it was
     /// made on; a plan change renews at the new plan's price (nil).
@@ -108,6 +110,7 @@ struct StoredTransaction: Sendable, Hashable {
             price: price, currency: currency, expirationDate: expiresDate, offer: offer,
             revocation: Revocation(date: revocationDate, reason: revocationReason), upgrade: upgrade,
             isRenewal: reason == .renewal,
-            ownership: ownership, billingPlan: billingPlan, commitment: commitment)
+            ownership: ownership, billingPlan: billingPlan, commitment: commitment,
+            refundReversalDate: refundReversalDate)
     }
 }

@@ -45,4 +45,42 @@ import Testing
         await #expect(throws: StoreFailure.self) { try await fixture.store.perform(.reverseRefund("2000000000009999")) }
         #expect(try await fixture.told() == ["ONE_TIME_CHARGE"], "a refused reversal tells nothing")
     }
+
+    /// What a reversed refund's transaction says changed when the refund was reversed: its JWS is
+    /// signed then, after the refund's (of two snapshots Apple's rule keeps the later), and
+    /// history sorts it there, after what was bought between the refund and its reversal.
+    @Test func aReversalIsDatedWhenTheRefundWasReversed() async throws {
+        let fixture = try StoreFixture.notifying()
+        let ads = try await fixture.buy(StoreFixture.removeAds).transaction.id
+        fixture.clock.advance(by: 3600)
+        let refunded = try #require(try await fixture.store.perform(.refund(ads)).first?.transaction)
+        fixture.clock.advance(by: 3600)
+        let gems = try await fixture.buy(StoreFixture.gems).transaction.id
+        fixture.clock.advance(by: 3600)
+        let reversedAt = fixture.clock.now()
+        let reversed = try #require(try await fixture.store.perform(.reverseRefund(ads)).first?.transaction)
+
+        let refundSigned = try Self.signedDate(
+            try #require(try await fixture.store.signedTransactions([refunded])[ads]))
+        let reversalSigned = try Self.signedDate(
+            try #require(try await fixture.store.signedTransactions([reversed])[ads]))
+        #expect(reversalSigned == reversedAt.epochMilliseconds)
+        #expect(reversalSigned > refundSigned, "the reversal is the newer snapshot")
+
+        let context = try #require(try await fixture.store.notifications.contexts(transactionIds: [ads])[ads])
+        #expect(context.transaction.modifiedDate == reversedAt, "REFUND_REVERSED signs the transaction as reversed now")
+        let history = try await fixture.store.serverAPI.history(
+            account: "alice", filter: HistoryFilter(), after: nil, limit: 20)
+        #expect(history.transactions.map(\.transaction.id) == [gems, ads], "sorted by when each last changed")
+    }
+
+    /// A compact JWS's `signedDate`, in epoch milliseconds.
+    static func signedDate(_ jws: String) throws -> Int64 {
+        var part = String(jws.split(separator: ".")[1]).replacingOccurrences(of: "-", with: "+")
+            .replacingOccurrences(of: "_", with: "/")
+        while part.count % 4 != 0 { part += "=" }
+        let payload = try #require(Data(base64Encoded: part))
+        let object = try #require(try JSONSerialization.jsonObject(with: payload) as? [String: Any])
+        return try #require((object["signedDate"] as? NSNumber)?.int64Value)
+    }
 }

@@ -39,7 +39,7 @@ import Testing
         let names = StoredTransaction.columns.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         #expect(names.count == StoredTransaction.Field.allCases.count)
         #expect(names[StoredTransaction.Field.pendingOutcome.rawValue] == "pending_outcome")
-        #expect(names.last == "intro_offer_allowed")
+        #expect(names.last == "refund_reversed_at")
         #expect(StoredTransaction.columns(of: "t").hasPrefix("t.id, t.original_id, "))
     }
 
@@ -70,6 +70,7 @@ import Testing
             expirationDate: Date(timeIntervalSince1970: 1_720_000_000))
         renewal.commitmentAutoRenew = false
         renewal.renewalPlan = .upFront
+        renewal.refundReversalDate = Date(timeIntervalSince1970: 1_700_000_200)
         try database.writeNow { db in
             try original.insert(db)
             try renewal.insert(owner: "process", requestKey: "key#generation", db)

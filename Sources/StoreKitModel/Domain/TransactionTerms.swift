@@ -24,13 +24,18 @@ public struct TransactionTerms: Sendable, Hashable {
     public var billingPlan: BillingPlanType?
     /// A monthly payment's place in its 12-month commitment; nil when paid up front.
     public var commitment: TransactionCommitment?
+    /// When the App Store last reversed a refund of it: what it says changed then, so its signed
+    /// form is dated then and history sorts it there; nil when no refund was reversed.
+    public var refundReversalDate: Date?
 
     public init(
         price: Decimal, currency: String, expirationDate: Date? = nil, offer: TransactionOffer? = nil,
         revocation: Revocation? = nil,
         upgrade: Upgrade? = nil, isRenewal: Bool = false, ownership: OwnershipType = .purchased,
-        billingPlan: BillingPlanType? = nil, commitment: TransactionCommitment? = nil
+        billingPlan: BillingPlanType? = nil, commitment: TransactionCommitment? = nil,
+        refundReversalDate: Date? = nil
     ) {
+        self.refundReversalDate = refundReversalDate
         self.billingPlan = billingPlan
         self.commitment = commitment
         self.price = price
