@@ -33,6 +33,15 @@ extension PostgresStorage {
                             ALTER TABLE journal ADD COLUMN refund_reversed_at DOUBLE PRECISION;
                             """)
                 }),
+            SchemaMigration(
+                "v28: prorated refunds",
+                { db in
+                    try db.execute(
+                        sql: """
+                            ALTER TABLE transactions ADD COLUMN revocation_percentage BIGINT;
+                            ALTER TABLE journal ADD COLUMN revocation_percentage BIGINT;
+                            """)
+                }),
         ]
     }
 

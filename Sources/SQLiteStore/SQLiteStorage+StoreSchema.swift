@@ -377,6 +377,16 @@ extension SQLiteStorage {
                         ALTER TABLE journal ADD COLUMN refund_reversed_at REAL;
                         """)
             })
+        migrations.append(
+            SchemaMigration("v28: prorated refunds") { db in
+                // The share of the transaction a prorated refund gave back, in thousandths of a
+                // percent as Apple's revocationPercentage counts it; NULL for a full refund.
+                try db.execute(
+                    sql: """
+                        ALTER TABLE transactions ADD COLUMN revocation_percentage INTEGER;
+                        ALTER TABLE journal ADD COLUMN revocation_percentage INTEGER;
+                        """)
+            })
         return migrations
     }
 }

@@ -21,20 +21,27 @@ public struct ManageStep: Sendable, Hashable {
     public let reason: RefundReason?
     /// `--reason legal` of `request-refund last --reason legal`; nil when not given.
     public let requestReason: RefundRequestReason?
+    /// `--percentage 25` of `refund last --percentage 25`: a prorated refund; nil when not given.
+    public let percentage: RefundPercentage?
     /// nil for `clear` and `reset`.
     public let transaction: TransactionRef?
     private let make: @Sendable (String) -> ManageAction
 
-    /// nil when `choice` or a reason does not fit `verb` (see `ManageVerb.action(choice:reason:requestReason:)`).
+    /// nil when `choice`, a reason or a percentage does not fit `verb` (see
+    /// `ManageVerb.action(choice:reason:requestReason:percentage:)`).
     public init?(
         _ verb: ManageVerb, choice: String? = nil, reason: RefundReason? = nil,
-        requestReason: RefundRequestReason? = nil, transaction: TransactionRef?
+        requestReason: RefundRequestReason? = nil, percentage: RefundPercentage? = nil, transaction: TransactionRef?
     ) {
-        guard let make = verb.action(choice: choice, reason: reason, requestReason: requestReason) else { return nil }
+        guard
+            let make = verb.action(
+                choice: choice, reason: reason, requestReason: requestReason, percentage: percentage)
+        else { return nil }
         self.verb = verb
         self.choice = choice
         self.reason = reason
         self.requestReason = requestReason
+        self.percentage = percentage
         self.transaction = transaction
         self.make = make
     }
@@ -47,6 +54,7 @@ public struct ManageStep: Sendable, Hashable {
     public static func == (left: ManageStep, right: ManageStep) -> Bool {
         (left.verb, left.choice, left.reason, left.requestReason, left.transaction)
             == (right.verb, right.choice, right.reason, right.requestReason, right.transaction)
+            && left.percentage == right.percentage
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -54,6 +62,7 @@ public struct ManageStep: Sendable, Hashable {
         hasher.combine(choice)
         hasher.combine(reason)
         hasher.combine(requestReason)
+        hasher.combine(percentage)
         hasher.combine(transaction)
     }
 
@@ -94,11 +103,21 @@ public struct ManageStep: Sendable, Hashable {
 }
 
 extension ManageStep {
-    /// `refund last`, `refund last --reason app-issue`, `request-refund last --reason legal` (the
-    /// option before the transaction too), as `storefront manage` takes them.
+    /// `refund last`, `refund last --reason app-issue --percentage 25`, `request-refund last
+    /// --reason legal` (the options before the transaction too), as `storefront manage` takes them.
     static func parseRefund(_ verb: ManageVerb, _ words: [String]) -> Result<ManageStep, WordsProblem> {
         var rest = words
         var reasonWord: String?
+        var percentage: RefundPercentage?
+        if verb == .refund, let at = rest.firstIndex(of: RefundPercentage.option) {
+            guard at + 1 < rest.count, let share = RefundPercentage(text: rest[at + 1]) else {
+                let found = at + 1 < rest.count ? " \(brief(.string(rest[at + 1])))" : " nothing"
+                return .failure(
+                    WordsProblem("\(RefundPercentage.option) takes \(RefundPercentage.inWords), found\(found)"))
+            }
+            percentage = share
+            rest.removeSubrange(at...(at + 1))
+        }
         let reasons = verb.reasonsInWords
         if let at = rest.firstIndex(of: RefundReason.option) {
             guard at + 1 < rest.count, verb.reasons.contains(rest[at + 1]) else {
@@ -113,7 +132,7 @@ extension ManageStep {
             ? ManageStep(
                 verb, reason: verb == .refund ? reasonWord.flatMap(RefundReason.init(rawValue:)) : nil,
                 requestReason: verb == .requestRefund ? reasonWord.flatMap(RefundRequestReason.init(rawValue:)) : nil,
-                transaction: TransactionRef(rest[0])) : nil
+                percentage: percentage, transaction: TransactionRef(rest[0])) : nil
         guard let step else {
             let example = verb == .refund ? RefundReason.appIssue.rawValue : verb.reasons.first ?? ""
             return .failure(

@@ -86,6 +86,9 @@ public struct WireTransaction: Codable, Sendable, Hashable {
     public let revocationDate: Int64?
     /// `other` or `developerIssue`, with `revocationDate`.
     public let revocationReason: String?
+    /// A prorated refund's share, in thousandths of a percent (25500 for 25.5 %), with
+    /// `revocationDate`; absent for a full refund.
+    public let revocationPercentage: Int?
     /// `introductory`, `promotional`, `code` or `winBack`, when an offer applied.
     public let offerType: String?
     public let offerId: String?
@@ -128,6 +131,7 @@ public struct WireTransaction: Codable, Sendable, Hashable {
         expiresDate = details?.expiresDate?.epochMilliseconds
         revocationDate = details?.revocationDate?.epochMilliseconds
         revocationReason = details?.revocationReason?.name
+        revocationPercentage = details?.terms.revocation?.percentage?.milliunits
         let offer = details?.offer
         offerType = offer?.type.rawValue
         offerId = offer?.id
@@ -149,7 +153,7 @@ public struct WireTransaction: Codable, Sendable, Hashable {
         else { return nil }
         let revocation = Revocation(
             date: revocationDate.map(Date.init(epochMilliseconds:)),
-            reason: revocationReason.flatMap(RevocationReason.init(name:)))
+            reason: revocationReason.flatMap(RevocationReason.init(name:)), percentage: revocationPercentage)
         let upgrade = Upgrade(date: upgradeDate.map(Date.init(epochMilliseconds:)), refund: upgradeRefund)
         return TransactionTerms(
             price: price, currency: currency, expirationDate: expiresDate.map(Date.init(epochMilliseconds:)),

@@ -266,8 +266,12 @@ public final class RemoteStore: StoreBackend {
             case .approveAskToBuy(let id): (.POST, "/admin/transactions/\(Self.segment(id))/approve")
             case .declineAskToBuy(let id): (.POST, "/admin/transactions/\(Self.segment(id))/decline")
             case .resolveIssue(let id): (.POST, "/admin/transactions/\(Self.segment(id))/resolve")
-            case .refund(let id, let reason):
-                (.POST, "/admin/transactions/\(Self.segment(id))/refund?reason=\(RefundReason(reason).rawValue)")
+            case .refund(let id, let reason, let percentage):
+                (
+                    .POST,
+                    "/admin/transactions/\(Self.segment(id))/refund?reason=\(RefundReason(reason).rawValue)"
+                        + (percentage.map { "&percentage=\($0.text)" } ?? "")
+                )
             case .requestRefund(let id, let reason):
                 (.POST, "/admin/transactions/\(Self.segment(id))/request-refund?reason=\(reason.rawValue)")
             case .declineRefund(let id): (.POST, "/admin/transactions/\(Self.segment(id))/decline-refund")

@@ -1,3 +1,5 @@
+import StoreKitModel
+
 /// The words `storefront manage` takes, the one spelling of them: its subcommands, a scenario's
 /// `manage` steps and a tape's `Store` steps all read these. Every word but `set` names a
 /// transaction-manager action; `set` changes a test control (see `ControlSetting`).
@@ -59,8 +61,12 @@ public enum ManageVerb: String, CaseIterable, Sendable, Hashable {
     }
 
     /// The verb and its choices, as help and messages show it: `auto-renew on|off`,
-    /// `refund [--reason other|app-issue]`.
+    /// `refund [--reason other|app-issue] [--percentage P]`.
     public var usage: String {
+        if self == .refund {
+            return
+                "\(rawValue) [\(RefundReason.option) \(reasons.joined(separator: "|"))] [\(RefundPercentage.option) P]"
+        }
         if takesReason {
             return "\(rawValue) [\(RefundReason.option) \(reasons.joined(separator: "|"))]"
         }
@@ -68,12 +74,19 @@ public enum ManageVerb: String, CaseIterable, Sendable, Hashable {
     }
 
     /// The action the verb names with `choice` (one of `choices`; nil for a verb without any),
-    /// `reason` (`refund` only) or `requestReason` (`request-refund` only; `other` when nil), to
-    /// be made once its transaction is known (`clear` and `reset` ignore it). nil when the choice
-    /// or the reason does not fit the verb, and for `set`, which is no action.
+    /// `reason` and `percentage` (`refund` only: a prorated refund's share) or `requestReason`
+    /// (`request-refund` only; `other` when nil), to be made once its transaction is known
+    /// (`clear` and `reset` ignore it). nil when the choice or the reason does not fit the verb,
+    /// and for `set`, which is no action.
     public func action(
-        choice: String? = nil, reason: RefundReason? = nil, requestReason: RefundRequestReason? = nil
+        choice: String? = nil, reason: RefundReason? = nil, requestReason: RefundRequestReason? = nil,
+        percentage: RefundPercentage? = nil
     ) -> (@Sendable (String) -> ManageAction)? {
+        if let percentage {
+            guard self == .refund, choice == nil, requestReason == nil else { return nil }
+            let revocationReason = (reason ?? .other).revocationReason
+            return { .refund($0, reason: revocationReason, percentage: percentage) }
+        }
         if let requestReason {
             guard self == .requestRefund, choice == nil, reason == nil else { return nil }
             return { .requestRefund($0, reason: requestReason) }

@@ -18,8 +18,9 @@ public enum ManageAction: Sendable, Hashable {
     case approveAskToBuy(String)
     case declineAskToBuy(String)
     case resolveIssue(String)
-    /// The App Store refunds the transaction for `reason` (Apple's `revocationReason`).
-    case refund(String, reason: RevocationReason = .other)
+    /// The App Store refunds the transaction for `reason` (Apple's `revocationReason`): all of
+    /// it, or the `percentage` a prorated refund gives back (REFUND_PRORATED).
+    case refund(String, reason: RevocationReason = .other, percentage: RefundPercentage? = nil)
     /// The customer asks the App Store for a refund: it waits for the App Store's decision
     /// (`refund` grants it, `declineRefund` refuses it); servers hear CONSUMPTION_REQUEST with
     /// the customer's reason.

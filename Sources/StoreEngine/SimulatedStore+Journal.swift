@@ -60,8 +60,9 @@ extension SimulatedStore {
                 INSERT INTO journal (account, transaction_id, original_id, product_id, quantity, order_id, state,
                     error_domain, error_code, purchase_date, recorded_at, price, currency, expires_date, offer_type, offer_id,
                     offer_mode, offer_period, revocation_date, revocation_reason, upgrade_date, upgrade_refund, failure_context, renewal, ownership,
-                    billing_plan, commitment_period, commitment_price, commitment_expires, refund_reversed_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    billing_plan, commitment_period, commitment_price, commitment_expires, refund_reversed_at,
+                    revocation_percentage)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
         ).execute(arguments: [
             transaction.payment.account, transaction.id, transaction.originalId, transaction.productId,
@@ -78,7 +79,7 @@ extension SimulatedStore {
             terms?.isRenewal ?? false, terms?.ownership.rawValue,
             terms?.billingPlan?.rawValue, terms?.commitment?.billingPeriodNumber,
             terms?.commitment?.price.exactString, terms?.commitment?.expirationDate.timeIntervalSince1970,
-            terms?.refundReversalDate?.timeIntervalSince1970,
+            terms?.refundReversalDate?.timeIntervalSince1970, terms?.revocation?.percentage?.milliunits,
         ])
     }
 
@@ -140,7 +141,8 @@ extension SimulatedStore {
         let date = { (column: String) throws in (try row[column] as Double?).map(Date.init(timeIntervalSince1970:)) }
         let revocation = Revocation(
             date: try date("revocation_date"),
-            reason: (try row["revocation_reason"] as Int?).flatMap(RevocationReason.init(rawValue:)))
+            reason: (try row["revocation_reason"] as Int?).flatMap(RevocationReason.init(rawValue:)),
+            percentage: try row["revocation_percentage"])
         let upgrade = Upgrade(date: try date("upgrade_date"), refund: try row["upgrade_refund"])
         return TransactionTerms(
             price: price, currency: currency, expirationDate: try date("expires_date"),

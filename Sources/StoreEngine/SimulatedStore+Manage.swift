@@ -25,7 +25,7 @@ extension SimulatedStore {
                         "DELETE FROM transactions; DELETE FROM consumed; DELETE FROM journal; DELETE FROM refund_requests; DELETE FROM sharing_stopped; DELETE FROM server_finishes; DELETE FROM settings WHERE key LIKE 'controls.%'"
                 )
                 return []
-            case .approveAskToBuy(let id), .declineAskToBuy(let id), .resolveIssue(let id), .refund(let id, _),
+            case .approveAskToBuy(let id), .declineAskToBuy(let id), .resolveIssue(let id), .refund(let id, _, _),
                 .requestRefund(let id, _), .declineRefund(let id), .reverseRefund(let id),
                 .expireSubscription(let id), .forceRenewal(let id), .delete(let id), .setAutoRenew(let id, _),
                 .priceIncrease(let id, _, _),
@@ -98,7 +98,7 @@ extension SimulatedStore {
                     kind: .conflict)
             }
             return try apply(action, to: paid, at: now, db)
-        case .refund(_, let reason):
+        case .refund(_, let reason, let percentage):
             guard state == .purchased || state == .restored else {
                 throw StoreFailure(
                     "transaction \(stored.id) is \(state.name); only purchased transactions can be refunded",
@@ -109,6 +109,7 @@ extension SimulatedStore {
             }
             stored.revocationDate = now
             stored.revocationReason = reason
+            stored.revocationPercentage = percentage
             stored.autoRenew = false
             stored.notification = NotificationEvent(.refund)
             try RefundRequests.close(stored.id, db)
@@ -212,6 +213,7 @@ extension SimulatedStore {
         }
         stored.revocationDate = nil
         stored.revocationReason = nil
+        stored.revocationPercentage = nil
         stored.refundReversalDate = now
         stored.notification = NotificationEvent(.refundReversed)
     }

@@ -17,7 +17,7 @@ extension StoredTransaction {
         renewal_offer_type, renewal_offer_id, renewal_offer_mode, renewal_offer_period, upgrade_date, upgrade_refund, declined, \
         app_account_token, ownership, shared_from, renewal_price, \
         billing_plan, commitment_period, commitment_price, commitment_expires, commitment_auto_renew, renewal_plan, \
-        intro_offer_allowed, refund_reversed_at
+        intro_offer_allowed, refund_reversed_at, revocation_percentage
         """
 
     /// A column's position in `columns`.
@@ -30,7 +30,7 @@ extension StoredTransaction {
             declined,
             appAccountToken, ownership, sharedFrom, renewalPrice,
             billingPlan, commitmentPeriod, commitmentPrice, commitmentExpires, commitmentAutoRenew, renewalPlan,
-            introOfferAllowed, refundReversedAt
+            introOfferAllowed, refundReversedAt, revocationPercentage
     }
 
     /// How many columns `columns` lists: where a query's own columns after them start.
@@ -98,6 +98,8 @@ extension StoredTransaction {
         renewalPlan = try parsedIfPresent(.renewalPlan, "a billing plan", BillingPlanType.init(rawValue:))
         introOfferAllowed = try optional(.introOfferAllowed)
         refundReversalDate = try date(.refundReversedAt)
+        revocationPercentage = try parsedIfPresent(
+            .revocationPercentage, "a refund percentage in milliunits, 1 to 99999", RefundPercentage.init(milliunits:))
     }
 
     /// Inserts the transaction; `owner` and `requestKey` are the process that added it and the
@@ -120,14 +122,15 @@ extension StoredTransaction {
             ownership.rawValue, sharedFrom, renewalPrice?.exactString,
             billingPlan?.rawValue, commitment?.billingPeriodNumber, commitment?.price.exactString,
             commitment?.expirationDate.timeIntervalSince1970, commitmentAutoRenew, renewalPlan?.rawValue,
-            introOfferAllowed, refundReversalDate?.timeIntervalSince1970, owner, requestKey,
+            introOfferAllowed, refundReversalDate?.timeIntervalSince1970, revocationPercentage?.milliunits, owner,
+            requestKey,
         ])
     }
 
     /// Built once: a payment inserts a row, and the statement cache looks it up by its text.
     static let insertSQL = """
         INSERT INTO transactions (\(columns), owner, request_key)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
     func update(_ db: any SQLDatabase) throws {
@@ -139,7 +142,8 @@ extension StoredTransaction {
                     grace_expires = ?, price_increase = ?, expiration_reason = ?, reason = ?, renewal_offer_type = ?, renewal_offer_id = ?,
                     renewal_offer_mode = ?, renewal_offer_period = ?, upgrade_date = ?, upgrade_refund = ?, declined = ?, app_account_token = ?,
                     renewal_price = ?, billing_plan = ?, commitment_period = ?, commitment_price = ?, commitment_expires = ?,
-                    commitment_auto_renew = ?, renewal_plan = ?, refund_reversed_at = ? WHERE id = ?
+                    commitment_auto_renew = ?, renewal_plan = ?, refund_reversed_at = ?,
+                    revocation_percentage = ? WHERE id = ?
                 """
         ).execute(arguments: [
             transaction.state.rawValue, transaction.error?.domain, transaction.error?.code,
@@ -155,7 +159,7 @@ extension StoredTransaction {
             appAccountToken?.uuidString.lowercased(), renewalPrice?.exactString,
             billingPlan?.rawValue, commitment?.billingPeriodNumber, commitment?.price.exactString,
             commitment?.expirationDate.timeIntervalSince1970, commitmentAutoRenew, renewalPlan?.rawValue,
-            refundReversalDate?.timeIntervalSince1970, id,
+            refundReversalDate?.timeIntervalSince1970, revocationPercentage?.milliunits, id,
         ])
         if ownership == .purchased, expiresDate != nil { try mirrorToFamily(db) }
     }

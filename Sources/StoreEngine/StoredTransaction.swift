@@ -44,6 +44,8 @@ struct StoredTransaction: Sendable, Hashable {
     var reason: TransactionReason
     var offer: TransactionOffer? = nil
     var revocationReason: RevocationReason? = nil
+    /// The share a prorated refund gave back; nil with a full refund or none.
+    var revocationPercentage: RefundPercentage? = nil
     /// The plan a downgrade or crossgrade chose for the next renewal; nil renews the same product.
     var renewalProductId: String? = nil
     /// While a billing issue is open: when billing retry gives up.
@@ -108,7 +110,9 @@ struct StoredTransaction: Sendable, Hashable {
     var terms: TransactionTerms {
         TransactionTerms(
             price: price, currency: currency, expirationDate: expiresDate, offer: offer,
-            revocation: Revocation(date: revocationDate, reason: revocationReason), upgrade: upgrade,
+            revocation: Revocation(
+                date: revocationDate, reason: revocationReason, percentage: revocationPercentage?.milliunits),
+            upgrade: upgrade,
             isRenewal: reason == .renewal,
             ownership: ownership, billingPlan: billingPlan, commitment: commitment,
             refundReversalDate: refundReversalDate)

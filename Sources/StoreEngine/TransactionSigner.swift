@@ -94,11 +94,9 @@ public struct TransactionSigner: Sendable {
             transactionReason: details?.reason == .renewal ? "RENEWAL" : "PURCHASE",
             revocationDate: details?.revocationDate?.epochMilliseconds,
             revocationReason: details?.revocationReason?.rawValue,
-            revocationType: details?.revocationDate.map { _ in
-                details?.ownership == .familyShared ? "FAMILY_REVOKE" : "REFUND_FULL"
-            },
-            revocationPercentage: details?.revocationDate.flatMap { _ in
-                details?.ownership == .familyShared ? nil : 100_000
+            revocationType: details?.terms.revocation.map { revocationType($0, ownership: details?.ownership) },
+            revocationPercentage: details?.terms.revocation.flatMap {
+                details?.ownership == .familyShared ? nil : $0.percentage?.milliunits ?? RefundPercentage.fullMilliunits
             },
             isUpgraded: details?.upgrade.map { _ in true },
             webOrderLineItemId: product?.type == .autoRenewable ? webOrderLineItemId(transaction.id) : nil,
@@ -112,6 +110,13 @@ public struct TransactionSigner: Sendable {
             offerPeriod: details?.offer?.period.iso8601,
             billingPlanType: plan?.serverName,
             commitmentInfo: plan == .monthly ? details?.terms.commitment.map(SignedCommitmentInfo.init) : nil)
+    }
+
+    /// Apple's `revocationType`: a family member's copy is revoked with its purchase
+    /// (`FAMILY_REVOKE`); a refund gives back all of it or a share (`REFUND_PRORATED`).
+    package static func revocationType(_ revocation: Revocation, ownership: OwnershipType?) -> String {
+        if ownership == .familyShared { return "FAMILY_REVOKE" }
+        return revocation.percentage == nil ? "REFUND_FULL" : "REFUND_PRORATED"
     }
 
     /// How an auto-renewable period was paid, as every one of its JWS says; nil for any other
@@ -194,9 +199,10 @@ public struct SignedTransactionPayload: Codable, Sendable, Hashable {
     public let transactionReason: String
     public let revocationDate: Int64?
     public let revocationReason: Int?
-    /// With a revocation: `REFUND_FULL`, or `FAMILY_REVOKE` for a family member's copy.
+    /// With a revocation: `REFUND_FULL`, `REFUND_PRORATED`, or `FAMILY_REVOKE` for a family member's copy.
     public let revocationType: String?
-    /// With a full refund: how much of the transaction was refunded, in milliunits (100000).
+    /// With a refund: how much of the transaction was refunded, in thousandths of a percent
+    /// (100000 in full, 25500 for 25.5 %).
     public let revocationPercentage: Int?
     /// `true` on a subscription an upgrade replaced; absent otherwise, as Apple sends it.
     public let isUpgraded: Bool?

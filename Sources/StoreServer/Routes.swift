@@ -419,7 +419,9 @@ public enum StoreRoutes {
         }
         admin.post("/transactions/{transactionId}/refund") { request, context in
             let reason = try refundReason(request.uri.queryParameters["reason"].map(String.init))
-            return try await manage(.refund(try transactionId(context), reason: reason.revocationReason), service)
+            let percentage = try refundPercentage(request.uri.queryParameters["percentage"].map(String.init))
+            return try await manage(
+                .refund(try transactionId(context), reason: reason.revocationReason, percentage: percentage), service)
         }
         admin.post("/transactions/{transactionId}/request-refund") { request, context in
             let reason = try refundRequestReason(request.uri.queryParameters["reason"].map(String.init))
@@ -503,6 +505,18 @@ public enum StoreRoutes {
                 "reason=\(text.prefix(40)) is not a refund reason (expected \(RefundReason.inWords))", field: "reason")
         }
         return reason
+    }
+
+    /// `?percentage=` of a prorated refund: the share given back (nil: a full refund), as
+    /// `storefront manage refund --percentage` takes it.
+    static func refundPercentage(_ text: String?) throws -> RefundPercentage? {
+        guard let text else { return nil }
+        guard let percentage = RefundPercentage(text: text) else {
+            throw APIError.badRequest(
+                "percentage=\(text.prefix(40)) is not a refund's share (expected \(RefundPercentage.inWords))",
+                field: "percentage")
+        }
+        return percentage
     }
 
     /// `?reason=` of a refund request: the customer's reason (`other` when absent), in this

@@ -175,7 +175,7 @@ extension Reducer {
 
     static func transactionId(of action: ManageAction) -> String? {
         switch action {
-        case .approveAskToBuy(let id), .declineAskToBuy(let id), .resolveIssue(let id), .refund(let id, _),
+        case .approveAskToBuy(let id), .declineAskToBuy(let id), .resolveIssue(let id), .refund(let id, _, _),
             .requestRefund(let id, _), .declineRefund(let id), .reverseRefund(let id), .expireSubscription(let id),
             .forceRenewal(let id),
             .delete(let id), .setAutoRenew(let id, _), .priceIncrease(let id, _, _), .stopSharing(let id),

@@ -53,7 +53,7 @@ extension UIStrings {
                 pick("Resolved \(id): \($0.id) \($0.state.name).", "已解决 \(id)：\($0.id) \(stateName($0.state))。")
             }
                 ?? pick("Resolved \(id).", "已解决 \(id)。")
-        case .refund(let id, _): pick("Refunded \(id).", "已为 \(id) 退款。")
+        case .refund(let id, _, _): pick("Refunded \(id).", "已为 \(id) 退款。")
         case .expireSubscription(let id): pick("Expired \(title) (\(id)).", "“\(title)”已过期（\(id)）。")
         case .forceRenewal:
             made.map { pick("Renewed \(title): \($0.id).", "“\(title)”已续订：\($0.id)。") }

@@ -28,15 +28,16 @@ struct ManageCommand: AsyncParsableCommand {
     /// Runs one manager action and prints what it changed: `verb` with `choice` (or `reason`) on
     /// transaction `id`.
     static func perform(
-        _ verb: ManageVerb, choice: String? = nil, reason: RefundReason? = nil, on id: String? = nil,
-        options: StoreOptions
+        _ verb: ManageVerb, choice: String? = nil, reason: RefundReason? = nil, percentage: RefundPercentage? = nil,
+        on id: String? = nil, options: StoreOptions
     ) async throws {
-        guard let action = verb.action(choice: choice, reason: reason) else {
+        guard let action = verb.action(choice: choice, reason: reason, percentage: percentage) else {
             throw CommandFailure.usage("manage takes \(verb.usage)")
         }
         let words =
             [verb.rawValue] + [choice, id].compactMap { $0 }
             + (reason.map { [RefundReason.option, $0.rawValue] } ?? [])
+            + (percentage.map { [RefundPercentage.option, $0.text] } ?? [])
         try await perform(action(id ?? ""), words: words, options: options)
     }
 
@@ -52,7 +53,10 @@ struct ManageCommand: AsyncParsableCommand {
                 "\(words.joined(separator: " ")): done"
                     + updates.map { update in
                         let state =
-                            update.transaction.terms?.revocation.map { "refunded (\($0.reason.name))" }
+                            update.transaction.terms?.revocation.map { revocation in
+                                let share = revocation.percentage.map { " \($0.text) %" } ?? ""
+                                return "refunded\(share) (\(revocation.reason.name))"
+                            }
                             ?? update.transaction.state.name
                         return "; \(update.transaction.id) is \(state)"
                     }.joined() + storeSide(of: action))
@@ -111,7 +115,9 @@ struct ManageCommand: AsyncParsableCommand {
             abstract: "Refund a purchased transaction: it is revoked, with the reason given.",
             discussion: """
                 The transaction keeps its expiration date; the refund ends a subscription's access. Servers hear REFUND \
-                with revocationReason 0 (other) or 1 (app-issue).
+                with revocationReason 0 (other) or 1 (app-issue), and revocationType REFUND_FULL with \
+                revocationPercentage 100000, or with --percentage REFUND_PRORATED and the share in thousandths of a \
+                percent (25.5 is 25500).
                 """)
         @Argument(help: "The transaction's id.") var id: String
         @Option(
@@ -120,10 +126,24 @@ struct ManageCommand: AsyncParsableCommand {
                 "Why the App Store refunds: other (the default) or app-issue (an issue with the app).",
                 valueName: RefundReason.allCases.map(\.rawValue).joined(separator: "|")))
         var reason: RefundReason?
+        @Option(
+            name: .customLong("percentage"),
+            help: ArgumentHelp(
+                "Refund this share of the transaction (a prorated refund): above 0 and below 100, at most three decimals.",
+                valueName: "P"))
+        var percentage: String?
         @OptionGroup var options: StoreOptions
 
         func run() async throws {
-            try await ManageCommand.perform(.refund, reason: reason, on: id, options: options)
+            var share: RefundPercentage?
+            if let percentage {
+                guard let parsed = RefundPercentage(text: percentage) else {
+                    throw CommandFailure.usage(
+                        "\(RefundPercentage.option) \(percentage.prefix(40)): expected \(RefundPercentage.inWords)")
+                }
+                share = parsed
+            }
+            try await ManageCommand.perform(.refund, reason: reason, percentage: share, on: id, options: options)
         }
     }
 

@@ -57,7 +57,9 @@ def main() -> int:
             return 1
         print(f"JWS {index}: verified {decoded.transactionId} {decoded.productId} {decoded.environment} "
               f"quantity={decoded.quantity} price={decoded.price} {decoded.currency} "
-              f"revocationReason={decoded.rawRevocationReason} appTransactionId={decoded.appTransactionId} "
+              f"revocationReason={decoded.rawRevocationReason} "
+              f"revocationType={decoded.revocationType.value if decoded.revocationType else None} "
+              f"revocationPercentage={decoded.revocationPercentage} appTransactionId={decoded.appTransactionId} "
               f"webOrderLineItemId={decoded.webOrderLineItemId} "
               f"storefront={decoded.storefront} storefrontId={decoded.storefrontId} "
               f"type={decoded.rawType.replace(' ', '-') if decoded.rawType else None} expiresDate={decoded.expiresDate}")

@@ -189,7 +189,7 @@ struct ScenarioDecoderTests {
                 == "a test control is a step of its own: {\"set\": \"latency 5\"}")
         #expect(
             ManageStep.parse([]).failure?.message
-                == "expected an action (approve, decline, resolve, refund [--reason other|app-issue], "
+                == "expected an action (approve, decline, resolve, refund [--reason other|app-issue] [--percentage P], "
                 + "request-refund [--reason unintended-purchase|fulfillment-issue|unsatisfied-with-purchase|legal|other], "
                 + "decline-refund, reverse-refund, "
                 + "expire, renew, delete, stop-sharing, server-finish, auto-renew on|off, price-increase request|consent|decline, clear, reset)"
@@ -225,6 +225,18 @@ struct ScenarioDecoderTests {
             ManageStep.parse(["refund", "last", "--reason"]).failure?.message
                 == "--reason takes other or app-issue, found nothing")
         #expect(ManageStep(.expire, reason: .appIssue, transaction: .last) == nil, "only a refund has a reason")
+    }
+
+    /// `--percentage`, as `storefront manage refund` takes it: a prorated refund's share.
+    @Test func aRefundStepTakesAPercentage() throws {
+        let step = try ManageStep.parse(["refund", "--percentage", "25.5", "last", "--reason", "app-issue"]).get()
+        let share = try #require(RefundPercentage(milliunits: 25_500))
+        #expect(step.action(on: "7") == .refund("7", reason: .developerIssue, percentage: share))
+        #expect(
+            ManageStep.parse(["refund", "last", "--percentage", "100"]).failure?.message
+                == #"--percentage takes a percentage above 0 and below 100, with at most three decimals (25 or 25.5), found "100""#
+        )
+        #expect(ManageStep.parse(["request-refund", "last", "--percentage", "25"]).failure != nil)
     }
 
     /// Each word names the action Xcode's transaction manager has for it; every action has one.

@@ -50,6 +50,24 @@ import Testing
         #expect(told.map(\.event.type) == [.subscribed, .refund, .subscribed])
     }
 
+    /// A prorated refund revokes the transaction as a full one does, keeping the share it gave
+    /// back; servers hear REFUND as for any refund (Apple has no other type for it); a reversal
+    /// takes the share away with the revocation.
+    @Test func aProratedRefundKeepsItsShare() async throws {
+        let fixture = try StoreFixture.notifying()
+        let gems = try await fixture.buy(StoreFixture.gems).transaction.id
+        let share = try #require(RefundPercentage(text: "25.5"))
+        let updates = try await fixture.store.perform(.refund(gems, reason: .other, percentage: share))
+        #expect(updates.first?.transaction.terms?.revocation?.percentage == share)
+        let stored = try #require(try await fixture.store.transactions(account: "alice").first)
+        #expect(stored.terms?.revocation?.percentage == share)
+        let journaled = try await fixture.store.journal(account: "alice", after: 0, limit: 10)
+        #expect(journaled.last?.update.transaction.terms?.revocation?.percentage == share)
+        #expect(try await fixture.told() == ["ONE_TIME_CHARGE", "REFUND"])
+        let reversed = try await fixture.store.perform(.reverseRefund(gems))
+        #expect(reversed.first?.transaction.terms?.revocation == nil)
+    }
+
     @Test func aRefundForAnIssueWithTheAppSaysSo() async throws {
         let fixture = try StoreFixture()
         let gems = try await fixture.buy(StoreFixture.gems)

@@ -39,7 +39,7 @@ import Testing
         let names = StoredTransaction.columns.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         #expect(names.count == StoredTransaction.Field.allCases.count)
         #expect(names[StoredTransaction.Field.pendingOutcome.rawValue] == "pending_outcome")
-        #expect(names.last == "refund_reversed_at")
+        #expect(names.last == "revocation_percentage")
         #expect(StoredTransaction.columns(of: "t").hasPrefix("t.id, t.original_id, "))
     }
 
@@ -52,6 +52,7 @@ import Testing
             type: .introductory, id: nil, paymentMode: .payAsYouGo, period: SubscriptionPeriod(value: 1, unit: .month))
         renewal.revocationDate = Date(timeIntervalSince1970: 1_700_000_000)
         renewal.revocationReason = .developerIssue
+        renewal.revocationPercentage = RefundPercentage(milliunits: 25_500)
         renewal.renewalOffer = TransactionOffer(
             type: .code, id: "free", paymentMode: .freeTrial, period: SubscriptionPeriod(value: 1, unit: .month))
         renewal.renewalProductId = "com.example.yearly"

@@ -115,6 +115,38 @@ import X509
         #expect(lines.contains { $0.contains(ads) && $0.contains("revocationReason=0") }, "\(result.output)")
     }
 
+    /// `?percentage=25.5` refunds a share: Apple's library decodes REFUND_PRORATED with 25500
+    /// milliunits; a full refund is REFUND_FULL with 100000. A share that is not above 0 and below
+    /// 100, with at most three decimals, is refused naming `percentage`.
+    @Test func aProratedRefundIsSignedWithItsShare() async throws {
+        let fixture = try await ServerFixture()
+        let gems = try await fixture.buy(ServerFixture.gems).transaction.id
+        let ads = try await fixture.buy(ServerFixture.removeAds).transaction.id
+        try await fixture.test { client in
+            for bad in ["0", "100", "-5", "25.1234", "abc", "1e1"] {
+                let refused = try await client.object(
+                    .post, "/admin/transactions/\(gems)/refund?percentage=\(bad)", admin: true, expect: .badRequest)
+                #expect((refused["error"] as? [String: Any])?["field"] as? String == "percentage", "\(bad): \(refused)")
+            }
+            _ = try await client.object(.post, "/admin/transactions/\(gems)/refund?percentage=25.5", admin: true)
+            _ = try await client.object(.post, "/admin/transactions/\(ads)/refund", admin: true)
+        }
+        let (root, jws) = try await Self.served(fixture)
+        let result = try Self.verify(root: root, jws)
+        #expect(result.status == 0, "\(result.output)")
+        let lines = result.output.split(separator: "\n")
+        #expect(
+            lines.contains {
+                $0.contains(gems) && $0.contains("revocationType=REFUND_PRORATED revocationPercentage=25500")
+            },
+            "\(result.output)")
+        #expect(
+            lines.contains {
+                $0.contains(ads) && $0.contains("revocationType=REFUND_FULL revocationPercentage=100000")
+            },
+            "\(result.output)")
+    }
+
     @Test func applesVerifierRefusesATamperedJWSAndAnotherRoot() async throws {
         let fixture = try await ServerFixture()
         _ = try await fixture.buy(ServerFixture.removeAds)

@@ -183,6 +183,19 @@ import Testing
         #expect(plain.stdout == "refund \(gems): done; \(gems) is refunded (other)\n")
     }
 
+    /// `--percentage 25.5` refunds that share (a prorated refund); a share that is not above 0
+    /// and below 100 is a usage error that names the option.
+    @Test func refundTakesAPercentage() throws {
+        let state = try StateDir()
+        let gems = try state.buy(ProductID.gems).transactionId()
+        let bad = try state.run(["manage", "refund", gems, "--percentage", "100"])
+        #expect(bad.status == 2, "\(bad)")
+        #expect(bad.stderr.contains("--percentage"), "\(bad)")
+        #expect(try state.transactions().transaction(gems)?.revocationReason == nil)
+        let prorated = try state.manage("refund", gems, "--percentage", "25.5")
+        #expect(prorated.stdout == "refund \(gems) --percentage 25.5: done; \(gems) is refunded 25.5 % (other)\n")
+    }
+
     /// The app's server finishes what the app never did: the queue drops it, and the history
     /// says who finished each transaction.
     @Test func theServerFinishesWhatTheAppNeverDid() throws {

@@ -121,20 +121,25 @@ public struct Upgrade: Sendable, Hashable {
     }
 }
 
-/// A refund or revocation: when, and why (`Transaction.RevocationReason`).
+/// A refund or revocation: when, why (`Transaction.RevocationReason`), and the share a prorated
+/// refund gave back (nil: all of it).
 public struct Revocation: Sendable, Hashable {
     public let date: Date
     public let reason: RevocationReason
+    public let percentage: RefundPercentage?
 
-    public init(date: Date, reason: RevocationReason) {
+    public init(date: Date, reason: RevocationReason, percentage: RefundPercentage? = nil) {
         self.date = date
         self.reason = reason
+        self.percentage = percentage
     }
 
-    /// As a row or a message keeps it: none without a date; a reason it cannot read is `other`.
-    public init?(date: Date?, reason: RevocationReason?) {
+    /// As a row or a message keeps it: none without a date; a reason it cannot read is `other`,
+    /// and a share it cannot read a full refund.
+    public init?(date: Date?, reason: RevocationReason?, percentage: Int? = nil) {
         guard let date else { return nil }
-        self.init(date: date, reason: reason ?? .other)
+        self.init(
+            date: date, reason: reason ?? .other, percentage: percentage.flatMap(RefundPercentage.init(milliunits:)))
     }
 }
 
