@@ -18,6 +18,15 @@ extension Transaction {
         public static let developerIssue = RevocationReason(rawValue: 1)
     }
 
+    /// StoreKit 2's `Transaction.RevocationType` (iOS 26.4), with the App Store's names as raw values.
+    public struct RevocationType: RawRepresentable, Hashable, Sendable {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public static let fullRefund = RevocationType(rawValue: "REFUND_FULL")
+        public static let proratedRefund = RevocationType(rawValue: "REFUND_PRORATED")
+        public static let familyRevocation = RevocationType(rawValue: "FAMILY_REVOKE")
+    }
+
     /// StoreKit 2's `Transaction.Reason`: a purchase, or a subscription's automatic renewal.
     public struct Reason: RawRepresentable, Hashable, Sendable {
         public let rawValue: String

@@ -20,6 +20,11 @@ public struct Transaction: Identifiable, Hashable, Sendable {
     public let signedDate: Date
     public let revocationDate: Date?
     public let revocationReason: RevocationReason?
+    /// A full refund, a prorated one, or a family member's copy revoked with its purchase (iOS 26.4).
+    public let revocationType: RevocationType?
+    /// The share refunded, 0 to 100 (`40.5`); nil when not refunded or the refund was reversed.
+    public let revocationPercentage: Decimal?
+    public var revocationTypeStringRepresentation: String? { revocationType?.rawValue }
     public let productType: Product.ProductType
     public let appAccountToken: UUID?
     public let environment: AppStore.Environment
@@ -57,6 +62,8 @@ public struct Transaction: Identifiable, Hashable, Sendable {
         signedDate = Date(epochMilliseconds: signed.signedDate)
         revocationDate = signed.revocationDate.map(Date.init(epochMilliseconds:))
         revocationReason = signed.revocationReason.map(RevocationReason.init(rawValue:))
+        revocationType = signed.revocationType.map(RevocationType.init(rawValue:))
+        revocationPercentage = signed.revocationPercentage.map { Decimal($0) / 1000 }
         productType = Product.ProductType(signedName: signed.type)
         appAccountToken = signed.appAccountToken.flatMap(UUID.init(uuidString:))
         environment = AppStore.Environment(rawValue: signed.environment.rawValue)

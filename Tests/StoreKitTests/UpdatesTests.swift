@@ -51,6 +51,7 @@ extension StoreKitLibrary {
             let refunded = try #require(listener.all.last?.unsafePayloadValue)
             #expect(refunded.id == approved.id && refunded.revocationDate != nil)
             #expect(refunded.revocationReason == .other)
+            #expect(refunded.revocationType == .fullRefund && refunded.revocationPercentage == 100)
             #expect(await removeAds.currentEntitlement == nil)
         }
 
