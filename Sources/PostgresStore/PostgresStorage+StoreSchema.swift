@@ -42,6 +42,9 @@ extension PostgresStorage {
                             ALTER TABLE journal ADD COLUMN revocation_percentage BIGINT;
                             """)
                 }),
+            SchemaMigration(
+                "v29: family edits",
+                { db in try db.execute(sql: "CREATE TABLE family_edits (account TEXT PRIMARY KEY, family TEXT)") }),
         ]
     }
 
@@ -50,8 +53,11 @@ extension PostgresStorage {
         postgresSchema.split(separator: "\n").compactMap { line in
             let words = line.split(separator: " ")
             return words.count > 2 && words[0] == "CREATE" && words[1] == "TABLE" ? String(words[2]) : nil
-        }
+        } + laterTables
     }
+
+    /// The tables steps after v24 made, which `postgresSchema` does not list.
+    private static let laterTables = ["family_edits"]
 
     private static let postgresSchema = """
             CREATE TABLE transactions (

@@ -387,6 +387,12 @@ extension SQLiteStorage {
                         ALTER TABLE journal ADD COLUMN revocation_percentage INTEGER;
                         """)
             })
+        migrations.append(
+            SchemaMigration("v29: family edits") { db in
+                // The Sandbox Test Family each edited account is in while the store runs (NULL:
+                // none), in place of the catalog's `family`.
+                try db.execute(sql: "CREATE TABLE family_edits (account TEXT PRIMARY KEY, family TEXT)")
+            })
         return migrations
     }
 }

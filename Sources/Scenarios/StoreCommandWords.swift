@@ -25,23 +25,28 @@ public struct ManageStep: Sendable, Hashable {
     public let percentage: RefundPercentage?
     /// nil for `clear` and `reset`.
     public let transaction: TransactionRef?
+    /// `--account kenji` of `clear --account kenji`: that account's history only; nil otherwise.
+    public let account: String?
     private let make: @Sendable (String) -> ManageAction
 
-    /// nil when `choice`, a reason or a percentage does not fit `verb` (see
-    /// `ManageVerb.action(choice:reason:requestReason:percentage:)`).
+    /// nil when `choice`, a reason, a percentage or an account does not fit `verb` (see
+    /// `ManageVerb.action(choice:reason:requestReason:percentage:account:)`).
     public init?(
         _ verb: ManageVerb, choice: String? = nil, reason: RefundReason? = nil,
-        requestReason: RefundRequestReason? = nil, percentage: RefundPercentage? = nil, transaction: TransactionRef?
+        requestReason: RefundRequestReason? = nil, percentage: RefundPercentage? = nil, account: String? = nil,
+        transaction: TransactionRef?
     ) {
         guard
             let make = verb.action(
-                choice: choice, reason: reason, requestReason: requestReason, percentage: percentage)
+                choice: choice, reason: reason, requestReason: requestReason, percentage: percentage,
+                account: account)
         else { return nil }
         self.verb = verb
         self.choice = choice
         self.reason = reason
         self.requestReason = requestReason
         self.percentage = percentage
+        self.account = account
         self.transaction = transaction
         self.make = make
     }
@@ -52,8 +57,8 @@ public struct ManageStep: Sendable, Hashable {
     }
 
     public static func == (left: ManageStep, right: ManageStep) -> Bool {
-        (left.verb, left.choice, left.reason, left.requestReason, left.transaction)
-            == (right.verb, right.choice, right.reason, right.requestReason, right.transaction)
+        (left.verb, left.choice, left.reason, left.requestReason, left.account, left.transaction)
+            == (right.verb, right.choice, right.reason, right.requestReason, right.account, right.transaction)
             && left.percentage == right.percentage
     }
 
@@ -63,10 +68,14 @@ public struct ManageStep: Sendable, Hashable {
         hasher.combine(reason)
         hasher.combine(requestReason)
         hasher.combine(percentage)
+        hasher.combine(account)
         hasher.combine(transaction)
     }
 
     static let usages = ManageVerb.actions.map(\.usage).joined(separator: ", ")
+
+    /// How `clear` names the one account whose history it clears.
+    static let accountOption = "--account"
 
     /// Reads `words`; a message saying what was expected when they are not an action.
     public static func parse(_ words: [String]) -> Result<ManageStep, WordsProblem> {
@@ -78,6 +87,14 @@ public struct ManageStep: Sendable, Hashable {
         if verb == .set {
             return .failure(
                 WordsProblem("a test control is a step of its own: {\"set\": \"\(rest.joined(separator: " "))\"}"))
+        }
+        if verb == .clear, rest.first == accountOption {
+            guard rest.count == 2, let step = ManageStep(.clear, account: rest[1], transaction: nil) else {
+                return .failure(
+                    WordsProblem(
+                        "clear takes nothing, or \(accountOption) and one account: clear \(accountOption) alice"))
+            }
+            return .success(step)
         }
         if !verb.takesTransaction {
             guard rest.isEmpty, let step = ManageStep(verb, transaction: nil) else {

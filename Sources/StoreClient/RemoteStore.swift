@@ -282,6 +282,10 @@ public final class RemoteStore: StoreBackend {
             case .serverFinish(let id): (.POST, "/admin/transactions/\(Self.segment(id))/server-finish")
             case .delete(let id): (.DELETE, "/admin/transactions/\(Self.segment(id))")
             case .clearAll: (.POST, "/admin/clear")
+            case .clearAccount(let account): (.POST, "/admin/accounts/\(Self.segment(account))/clear")
+            case .setFamily(let account, let family?):
+                (.PUT, "/admin/accounts/\(Self.segment(account))/family/\(Self.segment(family))")
+            case .setFamily(let account, nil): (.DELETE, "/admin/accounts/\(Self.segment(account))/family")
             case .resetToDefaults: (.POST, "/admin/reset")
             case .setAutoRenew(let id, let on):
                 (.POST, "/admin/transactions/\(Self.segment(id))/auto-renew/\(on ? "on" : "off")")

@@ -74,14 +74,21 @@ public enum ManageVerb: String, CaseIterable, Sendable, Hashable {
     }
 
     /// The action the verb names with `choice` (one of `choices`; nil for a verb without any),
-    /// `reason` and `percentage` (`refund` only: a prorated refund's share) or `requestReason`
-    /// (`request-refund` only; `other` when nil), to be made once its transaction is known
-    /// (`clear` and `reset` ignore it). nil when the choice or the reason does not fit the verb,
-    /// and for `set`, which is no action.
+    /// `reason` and `percentage` (`refund` only: a prorated refund's share), `requestReason`
+    /// (`request-refund` only; `other` when nil) or `account` (`clear` only: that account's
+    /// history), to be made once its transaction is known (`clear` and `reset` ignore it). nil
+    /// when the choice or the reason does not fit the verb, and for `set`, which is no action.
     public func action(
         choice: String? = nil, reason: RefundReason? = nil, requestReason: RefundRequestReason? = nil,
-        percentage: RefundPercentage? = nil
+        percentage: RefundPercentage? = nil, account: String? = nil
     ) -> (@Sendable (String) -> ManageAction)? {
+        if let account {
+            // `clear --account A`: the sandbox's Clear Purchase History, for that account only.
+            guard self == .clear, choice == nil, reason == nil, requestReason == nil, percentage == nil else {
+                return nil
+            }
+            return { _ in .clearAccount(account) }
+        }
         if let percentage {
             guard self == .refund, choice == nil, requestReason == nil else { return nil }
             let revocationReason = (reason ?? .other).revocationReason

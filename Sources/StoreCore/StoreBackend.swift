@@ -33,7 +33,13 @@ public enum ManageAction: Sendable, Hashable {
     case forceRenewal(String)
     case delete(String)
     case clearAll
+    /// The sandbox's Clear Purchase History for one tester: the account's purchase history is
+    /// deleted, so it may take introductory offers again; every other account keeps its own.
+    case clearAccount(String)
     case resetToDefaults
+    /// A Sandbox Test Family edited while the store runs: the account joins the family `family`
+    /// names (nil: it leaves its family), and the family's sharing follows.
+    case setFamily(account: String, family: String?)
     /// Turns a subscription's auto-renew on or off (`enableAutoRenewForTransaction`, `disable…`).
     case setAutoRenew(String, Bool)
     /// A price increase asked for, consented to or declined (`requestPriceIncreaseConsentForTransaction`, …).

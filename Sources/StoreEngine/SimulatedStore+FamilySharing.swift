@@ -24,23 +24,25 @@ extension SimulatedStore {
         let account = stored.transaction.payment.account
         guard stored.transaction.state == .purchased, stored.reason == .purchase || stored.reason == .renewal,
             let product = catalog.product(id: stored.transaction.productId), product.familyShareable,
-            let family = catalog.account(named: account)?.family,
+            let family = try family(of: account, db),
             try !Self.sharingStopped(stored.transaction.originalId, db)
         else { return }
-        for member in catalog.accounts where member.family == family && member.name != account {
+        for member in try members(of: family, db) where member.name != account {
             try share(stored, product: product, with: member, controls: controls, db)
         }
     }
 
     /// The member's copy of `stored`: its own id, in the chain of its earlier copies of the same
-    /// purchase (a renewal continues it), once.
-    private nonisolated func share(
-        _ stored: StoredTransaction, product: Product, with member: Account, controls: TestControls,
-        _ db: any SQLDatabase
+    /// purchase (a renewal continues it), once; `again`, once more if the copies it had were
+    /// revoked (a member who left the family and joined again).
+    nonisolated func share(
+        _ stored: StoredTransaction, product: Product, with member: Account, again: Bool = false,
+        controls: TestControls, _ db: any SQLDatabase
     ) throws {
+        let standing = again ? " AND revocation_date IS NULL" : ""
         guard
             try Int.fetchOne(
-                db, sql: "SELECT COUNT(*) FROM transactions WHERE shared_from = ? AND account = ?",
+                db, sql: "SELECT COUNT(*) FROM transactions WHERE shared_from = ? AND account = ?\(standing)",
                 arguments: [stored.id, member.name]) == 0
         else { return }
         let chain = try String.fetchOne(
@@ -74,16 +76,24 @@ extension SimulatedStore {
         of ids: [String], reason: RevocationReason, at date: Date, controls: TestControls, _ db: any SQLDatabase
     ) throws {
         for id in ids {
-            for var copy in try StoredTransaction.fetchAll(
-                db, where: "shared_from = ? AND revocation_date IS NULL", [id])
-            {
-                copy.revocationDate = date
-                copy.revocationReason = reason
-                copy.autoRenew = false
-                copy.notification = NotificationEvent(.revoke)
-                try copy.update(db)
-                _ = try journaledUpdate(copy, controls: controls, db)
-            }
+            try revoke(
+                try StoredTransaction.fetchAll(db, where: "shared_from = ? AND revocation_date IS NULL", [id]),
+                reason: reason, at: date, controls: controls, db)
+        }
+    }
+
+    /// Revokes each of the members' `copies`: the app hears of it, and servers hear REVOKE.
+    nonisolated func revoke(
+        _ copies: [StoredTransaction], reason: RevocationReason, at date: Date, controls: TestControls,
+        _ db: any SQLDatabase
+    ) throws {
+        for var copy in copies {
+            copy.revocationDate = date
+            copy.revocationReason = reason
+            copy.autoRenew = false
+            copy.notification = NotificationEvent(.revoke)
+            try copy.update(db)
+            _ = try journaledUpdate(copy, controls: controls, db)
         }
     }
 
@@ -97,7 +107,7 @@ extension SimulatedStore {
     {
         guard stored.ownership == .purchased,
             catalog.product(id: stored.transaction.productId)?.familyShareable == true,
-            catalog.account(named: stored.transaction.payment.account)?.family != nil
+            try family(of: stored.transaction.payment.account, db) != nil
         else {
             throw StoreFailure(
                 "transaction \(stored.id) is not a purchase shared with a family (a familyShareable product bought by an account with a family)",

@@ -19,10 +19,15 @@ extension SimulatedStore {
                         "DELETE FROM transactions; DELETE FROM consumed; DELETE FROM journal; DELETE FROM refund_requests; DELETE FROM sharing_stopped; DELETE FROM server_finishes"
                 )
                 return []
+            case .clearAccount(let account):
+                try self.clearHistory(of: account, db)
+                return []
+            case .setFamily(let account, let family):
+                return try self.setFamily(of: account, to: family, at: now, db)
             case .resetToDefaults:
                 try db.execute(
                     sql:
-                        "DELETE FROM transactions; DELETE FROM consumed; DELETE FROM journal; DELETE FROM refund_requests; DELETE FROM sharing_stopped; DELETE FROM server_finishes; DELETE FROM settings WHERE key LIKE 'controls.%'"
+                        "DELETE FROM transactions; DELETE FROM consumed; DELETE FROM journal; DELETE FROM refund_requests; DELETE FROM sharing_stopped; DELETE FROM server_finishes; DELETE FROM settings WHERE key LIKE 'controls.%'; DELETE FROM family_edits"
                 )
                 return []
             case .approveAskToBuy(let id), .declineAskToBuy(let id), .resolveIssue(let id), .refund(let id, _, _),
@@ -188,7 +193,7 @@ extension SimulatedStore {
         case .stopSharing:
             try stopSharing(stored, at: now, controls: controls, db)
             return []
-        case .clearAll, .resetToDefaults:
+        case .clearAll, .clearAccount, .resetToDefaults, .setFamily:
             return []
         }
         try stored.update(db)

@@ -433,6 +433,7 @@ public enum StoreRoutes {
         addServerAPIAdmin(admin, service)
         NotificationRoutes.add(admin: admin, service)
         RetentionRoutes.add(admin: admin, service)
+        AccountAdminRoutes.add(admin: admin, service)
         admin.post("/clear") { _, _ in
             try await manage(.clearAll, service)
         }

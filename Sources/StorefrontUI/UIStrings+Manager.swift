@@ -66,6 +66,11 @@ extension UIStrings {
         case .stopSharing: pick("Stopped sharing \(title) with the family.", "已停止与家人共享“\(title)”。")
         case .delete(let id): pick("Deleted \(id).", "已删除 \(id)。")
         case .clearAll: clearedAll
+        case .clearAccount(let account):
+            pick("Cleared \(account)'s purchase history.", "已清除 \(account) 的购买记录。")
+        case .setFamily(let account, let family?):
+            pick("\(account) joined family \(family).", "\(account) 已加入家庭 \(family)。")
+        case .setFamily(let account, nil): pick("\(account) left its family.", "\(account) 已离开家庭。")
         case .resetToDefaults: resetDone
         case .requestRefund(let id, _): pick("Refund of \(id) requested.", "已为 \(id) 申请退款。")
         case .declineRefund(let id): pick("Refund of \(id) declined.", "已拒绝 \(id) 的退款。")
@@ -101,6 +106,8 @@ extension UIStrings {
         case .stopSharing: pick("stop sharing", "停止共享")
         case .delete: pick("delete", "删除")
         case .clearAll: pick("clear", "清除")
+        case .clearAccount: pick("clear the account's history", "清除该账户的记录")
+        case .setFamily: pick("change the family", "更改家庭")
         case .resetToDefaults: pick("reset", "重置")
         case .requestRefund: pick("request a refund", "申请退款")
         case .declineRefund: pick("decline the refund", "拒绝退款")

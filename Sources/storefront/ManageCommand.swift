@@ -17,7 +17,7 @@ struct ManageCommand: AsyncParsableCommand {
             Expire.self,
             Renew.self, AutoRenew.self, PriceIncrease.self,
             StopSharing.self, ServerFinish.self,
-            Delete.self, Clear.self, Reset.self, SetControl.self,
+            Delete.self, Clear.self, Reset.self, ManageFamilyCommand.self, SetControl.self,
         ]
     )
 
@@ -277,11 +277,21 @@ struct ManageCommand: AsyncParsableCommand {
 
     struct Clear: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: ManageVerb.clear.rawValue, abstract: "Delete every transaction.")
+            commandName: ManageVerb.clear.rawValue,
+            abstract: "Delete every transaction, or with --account one account's purchase history.",
+            discussion: """
+                With --account, as the sandbox's Clear Purchase History: the account's transactions go, and it may \
+                take introductory offers again; the app and its server are told nothing (restore or sync to see \
+                it). Other accounts keep theirs, but for the family's copies of its purchases.
+                """)
         @OptionGroup var options: StoreOptions
 
         func run() async throws {
-            try await ManageCommand.perform(.clear, options: options)
+            guard let account = options.account else {
+                return try await ManageCommand.perform(.clear, options: options)
+            }
+            try await ManageCommand.perform(
+                .clearAccount(account), words: [ManageVerb.clear.rawValue, "--account", account], options: options)
         }
     }
 

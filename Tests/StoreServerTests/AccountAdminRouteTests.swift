@@ -1,0 +1,42 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import StoreCore
+import StoreServer
+import Testing
+
+/// `/admin/accounts/{account}`: one tester's purchase history cleared, and families edited.
+@Suite struct AccountAdminRouteTests {
+    static let theme = "com.example.storefront.theme.dark"
+
+    @Test func clearingOneAccountKeepsTheOthers() async throws {
+        let fixture = try await ServerFixture()
+        _ = try await fixture.buy(ServerFixture.monthly)
+        let kenjis = try await fixture.buy(ServerFixture.removeAds, account: "kenji")
+        try await fixture.test { client in
+            #expect(try await client.send(.post, "/admin/accounts/alice/clear").status == .unauthorized)
+            _ = try await client.object(.post, "/admin/accounts/alice/clear", admin: true)
+            _ = try await client.object(.post, "/admin/accounts/mallory/clear", admin: true, expect: .notFound)
+        }
+        #expect(try await fixture.service.store.transactions(account: "alice").isEmpty)
+        #expect(
+            try await fixture.service.store.transactions(account: "kenji").map(\.id) == [kenjis.transaction.id])
+    }
+
+    @Test func aFamilyIsJoinedAndLeftOverHTTP() async throws {
+        let fixture = try await ServerFixture()
+        _ = try await fixture.buy(Self.theme)
+        try await fixture.test { client in
+            _ = try await client.object(.put, "/admin/accounts/kenji/family/appleseed", admin: true)
+            let kenjis = try await fixture.service.store.transactions(account: "kenji")
+            #expect(kenjis.map(\.productId) == [Self.theme])
+            #expect(kenjis.first?.terms?.ownership == .familyShared)
+            _ = try await client.object(.delete, "/admin/accounts/kenji/family", admin: true)
+            #expect(try await fixture.service.store.entitlements(account: "kenji").isEmpty)
+            _ = try await client.object(
+                .put, "/admin/accounts/kenji/family/two%20words", admin: true, expect: .unprocessableContent)
+            _ = try await client.object(.delete, "/admin/accounts/mallory/family", admin: true, expect: .notFound)
+        }
+    }
+}

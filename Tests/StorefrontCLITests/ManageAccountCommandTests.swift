@@ -1,0 +1,33 @@
+import Foundation
+import Testing
+
+/// `storefront manage clear --account` and `manage family add|remove`: the sandbox's account tools.
+@Suite struct ManageAccountCommandTests {
+    @Test func clearWithAnAccountClearsOnlyThatAccountsHistory() throws {
+        let state = try StateDir()
+        _ = try state.buy(ProductID.monthly)
+        let lenas = try state.buy(ProductID.gems, "--account", "lena").transactionId()
+        let clear = try state.manage("clear", "--account", "alice")
+        #expect(clear.stdout == "clear --account alice: done\n")
+        #expect(try state.transactions().history.isEmpty)
+        #expect(try state.transactions("--account", "lena").history.map(\.transactionId) == [lenas])
+
+        let unknown = try state.run(["manage", "clear", "--account", "mallory"])
+        #expect(unknown.status != 0)
+        #expect(unknown.stderr.contains("mallory"), "\(unknown.stderr)")
+    }
+
+    @Test func familyAddSharesAndRemoveTakesBack() throws {
+        let state = try StateDir()
+        _ = try state.buy(ProductID.theme)
+        let add = try state.manage("family", "add", "kenji", "--family", "appleseed")
+        #expect(add.stdout == "family add kenji --family appleseed: done\n")
+        let shared = try state.transactions("--account", "kenji").history
+        #expect(shared.map(\.productId) == [ProductID.theme])
+        #expect(try state.wallet("--account", "kenji").owned.map(\.productId) == [ProductID.theme])
+
+        let remove = try state.manage("family", "remove", "kenji")
+        #expect(remove.stdout == "family remove kenji: done\n")
+        #expect(try state.wallet("--account", "kenji").owned.isEmpty)
+    }
+}
