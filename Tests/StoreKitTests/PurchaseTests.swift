@@ -29,6 +29,12 @@ extension StoreKitLibrary {
             #expect(transaction.ownershipType == .purchased)
             #expect(transaction.reason == .purchase)
             #expect(transaction.productType == .consumable)
+            guard case .success(let verification) = result else { return }
+            #expect(verification.payloadData == transaction.jsonRepresentation)
+            #expect(verification.signatureData.count == 64)
+            #expect(verification.signedDate == transaction.signedDate)
+            let header = try JSONSerialization.jsonObject(with: verification.headerData) as? [String: Any]
+            #expect(header?["alg"] as? String == "ES256" && (header?["x5c"] as? [String])?.count == 3)
             let json = try JSONSerialization.jsonObject(with: transaction.jsonRepresentation) as? [String: Any]
             #expect(json?["transactionId"] as? String == String(transaction.id))
             let unfinished = await collect(Transaction.unfinished).map { $0.unsafePayloadValue.id }

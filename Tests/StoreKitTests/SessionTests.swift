@@ -86,6 +86,13 @@ extension StoreKitLibrary {
                 return
             }
             let id = Int(bought.unsafePayloadValue.id)
+            let listed = try #require(session.allTransactions().first { $0.identifier == id })
+            #expect(listed.originalTransactionIdentifier == id && listed.productIdentifier == Products.monthly)
+            // The JWS carries whole milliseconds.
+            #expect(abs(listed.purchaseDate.timeIntervalSince(bought.unsafePayloadValue.purchaseDate)) < 0.001)
+            let expiry = try #require(bought.unsafePayloadValue.expirationDate)
+            #expect(abs(try #require(listed.expirationDate).timeIntervalSince(expiry)) < 0.001)
+            #expect(listed.revocationDate == nil)
             try session.disableAutoRenewForTransaction(identifier: id)
             let store = try await StoreConnection.shared.store()
             var renewal = try await store.backend.entitlements(account: store.account.name).first?.renewal

@@ -65,14 +65,18 @@ extension StoreKitLibrary {
             let first = bought.unsafePayloadValue
             let updates = Collected(Product.SubscriptionInfo.Status.updates)
             defer { updates.stop() }
-            // The listener reads what the statuses are when it begins; a change before that
-            // read would be its starting point, not an update.
-            try await Task.sleep(for: .seconds(1))
-            try session.disableAutoRenewForTransaction(identifier: Int(first.id))
-            #expect(
-                try await eventually {
+            // The listener reads what the statuses are when its task first runs; a change before
+            // that read is its starting point, not an update, so auto-renew is turned off (and
+            // on again) until the listener hears it off.
+            var heard = false
+            for _ in 0..<4 where !heard {
+                try session.enableAutoRenewForTransaction(identifier: Int(first.id))
+                try session.disableAutoRenewForTransaction(identifier: Int(first.id))
+                heard = try await eventually(seconds: 4) {
                     updates.all.contains { !$0.renewalInfo.unsafePayloadValue.willAutoRenew && $0.state == .subscribed }
-                })
+                }
+            }
+            #expect(heard)
             try session.expireSubscription(productIdentifier: Products.monthly)
             #expect(try await eventually { updates.all.contains { $0.state == .expired } })
             #expect(
