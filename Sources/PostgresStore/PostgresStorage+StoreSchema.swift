@@ -45,6 +45,11 @@ extension PostgresStorage {
             SchemaMigration(
                 "v29: family edits",
                 { db in try db.execute(sql: "CREATE TABLE family_edits (account TEXT PRIMARY KEY, family TEXT)") }),
+            SchemaMigration(
+                "v30: refund request reasons",
+                { db in
+                    try db.execute(sql: "ALTER TABLE refund_requests ADD COLUMN reason TEXT NOT NULL DEFAULT 'other'")
+                }),
         ]
     }
 

@@ -393,6 +393,13 @@ extension SQLiteStorage {
                 // none), in place of the catalog's `family`.
                 try db.execute(sql: "CREATE TABLE family_edits (account TEXT PRIMARY KEY, family TEXT)")
             })
+        migrations.append(
+            SchemaMigration("v30: refund request reasons") { db in
+                // The customer's reason, kept with the waiting request so the manager shows it
+                // wherever the request was made. A request opened before had none kept: `other`,
+                // the reason `manage request-refund` gives when it is not told one.
+                try db.execute(sql: "ALTER TABLE refund_requests ADD COLUMN reason TEXT NOT NULL DEFAULT 'other'")
+            })
         return migrations
     }
 }

@@ -111,6 +111,11 @@ public struct WireTransaction: Codable, Sendable, Hashable {
     public let billingPlan: String?
     /// A monthly payment's place in its 12-month commitment, with `billingPlan` `monthly`.
     public let commitment: WireCommitment?
+    /// A refund the customer asked for that the App Store has not decided: why, spelled as
+    /// `manage request-refund --reason` spells it, and when (epoch ms). Only on a transaction
+    /// listed, never on an update.
+    public let refundRequestReason: String?
+    public let refundRequestDate: Int64?
     public let jwsRepresentation: String?
 
     public init(_ transaction: Transaction, details: TransactionDetails? = nil, jws: String? = nil) {
@@ -143,6 +148,8 @@ public struct WireTransaction: Codable, Sendable, Hashable {
         transactionReason = transaction.terms.map { $0.isRenewal ? "RENEWAL" : "PURCHASE" }
         billingPlan = details?.terms.billingPlan?.rawValue
         commitment = details?.terms.commitment.map(WireCommitment.init)
+        refundRequestReason = transaction.refundRequest?.reason.rawValue
+        refundRequestDate = transaction.refundRequest?.requestedAt.epochMilliseconds
         jwsRepresentation = jws
     }
 
@@ -182,7 +189,20 @@ public struct WireTransaction: Codable, Sendable, Hashable {
             state: state, error: storeError, purchaseDate: Date(epochMilliseconds: purchaseDate), finished: finished,
             terms: try terms(), failureContext: failureContext.flatMap(FailureContext.init(rawValue:)))
         transaction.finishedBy = finishedBy.flatMap(Finisher.init(rawValue:))
+        transaction.refundRequest = try refundRequest()
         return transaction
+    }
+
+    /// The refund request waiting on the transaction, when the server listed one.
+    func refundRequest() throws -> WaitingRefund? {
+        guard let refundRequestDate else { return nil }
+        let word = refundRequestReason ?? RefundRequestReason.other.rawValue
+        guard let reason = RefundRequestReason(rawValue: word) else {
+            throw WireFormatError(
+                "transaction \(transactionId) has an unknown refund request reason \(word.prefix(40)) (expected \(RefundRequestReason.inWords))"
+            )
+        }
+        return WaitingRefund(reason: reason, requestedAt: Date(epochMilliseconds: refundRequestDate))
     }
 }
 

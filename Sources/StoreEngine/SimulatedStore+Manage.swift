@@ -137,7 +137,7 @@ extension SimulatedStore {
             try Self.finishForTheApp(stored, at: now, db)
             return []
         case .requestRefund(_, let reason):
-            try RefundRequests.open(stored, at: now, db)
+            try RefundRequests.open(stored, reason: reason, at: now, db)
             // Apple asks for consumption data of consumables and auto-renewable subscriptions only.
             let type = catalog.product(id: stored.transaction.productId)?.type
             if type == .consumable || type == .autoRenewable {

@@ -215,6 +215,7 @@ public actor SimulatedStore: StoreBackend {
                 }
             var transactions = rows.reversed().map(\.published)
             try Self.markFinishers(&transactions, account: account, db)
+            try RefundRequests.mark(&transactions, account: account, db)
             return transactions
         }
     }

@@ -55,7 +55,8 @@ public struct AppState: Sendable, Equatable {
     /// Whose transactions the manager lists: the signed-in account's, or every account's.
     public var managerView = ManagerView()
     /// Refunds this session asked for that wait for the App Store's decision, by transaction id:
-    /// the manager shows them, and its approve and decline keys decide them.
+    /// the manager shows them (with those the store reports, `waitingRefund(_:)`), and its approve
+    /// and decline keys decide them.
     public var refundRequests: [String: WaitingRefund] = [:]
     /// StoreKit's messages shown this session: each once a launch, as StoreKit delivers them.
     public var messagesShown: Set<StoreMessage> = []

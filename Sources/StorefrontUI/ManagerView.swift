@@ -114,7 +114,7 @@ extension Presentation {
         let terms = transaction.terms
         if terms?.revocation != nil { return terms?.ownership == .familyShared ? .revoked : .refunded }
         if terms?.upgrade != nil { return .upgraded }
-        if state.refundRequests[transaction.id] != nil { return .refundRequested }
+        if state.waitingRefund(transaction) != nil { return .refundRequested }
         if transaction.state == .failed, transaction.failureContext == .interrupted { return .interrupted }
         if latest, transaction.state.hasReceipt, let expires = terms?.expirationDate {
             let renewal = state.entitlements.first { $0.transactionId == transaction.id }?.renewal
@@ -133,5 +133,14 @@ extension Presentation {
             $0.type == .autoRenewable && $0.originalTransactionId == transaction.originalId
                 && transaction.payment.account == state.account.name
         }
+    }
+}
+
+extension AppState {
+    /// The refund waiting on `transaction`: as the store reports it, which covers a request made
+    /// outside this terminal (`manage request-refund`, another client of a served store), else
+    /// as this session asked for it before the store's list was read again.
+    func waitingRefund(_ transaction: Transaction) -> WaitingRefund? {
+        transaction.refundRequest ?? refundRequests[transaction.id]
     }
 }

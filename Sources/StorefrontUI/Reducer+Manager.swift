@@ -15,8 +15,8 @@ extension Reducer {
         }
         let selected = rows.indices.contains(selection) ? rows[selection] : nil
         // A refund waiting for the App Store's decision is what approve and decline decide first.
-        if command == .approve || command == .decline, let selected, state.refundRequests[selected.id] != nil {
-            return decideRefund(&state, selected.id, approve: command == .approve)
+        if command == .approve || command == .decline, let selected, let waiting = state.waitingRefund(selected) {
+            return decideRefund(&state, selected.id, waiting, approve: command == .approve)
         }
         switch command {
         case .up: state.sheet = .transactionManager(selection: max(0, selection - 1))
@@ -210,10 +210,12 @@ extension Reducer {
         }
     }
 
-    /// The App Store's decision on a refund this session asked for: granted for the reason the
-    /// customer gave, or declined (servers hear REFUND or REFUND_DECLINED).
-    static func decideRefund(_ state: inout AppState, _ id: String, approve: Bool) -> [Effect] {
-        guard let waiting = state.refundRequests.removeValue(forKey: id) else { return [] }
+    /// The App Store's decision on a refund waiting for it, asked for here or elsewhere: granted
+    /// for the reason the customer gave, or declined (servers hear REFUND or REFUND_DECLINED).
+    static func decideRefund(_ state: inout AppState, _ id: String, _ waiting: WaitingRefund, approve: Bool)
+        -> [Effect]
+    {
+        state.refundRequests[id] = nil
         let strings = UIStrings(state.language)
         let title = Presentation.title(state, transaction: id)
         say(&state, approve ? strings.refundApproved(title) : strings.refundDeclined(title))

@@ -82,7 +82,7 @@ extension Sheets {
     static func refundRequestFields(_ transaction: Transaction, _ state: AppState, _ strings: UIStrings)
         -> [(String, String?)]
     {
-        guard let waiting = state.refundRequests[transaction.id] else { return [] }
+        guard let waiting = state.waitingRefund(transaction) else { return [] }
         return [
             ("refundRequest", strings.refundRequestWaiting), ("refundRequestReason", waiting.reason.rawValue),
             ("refundRequestDate", iso8601(waiting.requestedAt, state)),

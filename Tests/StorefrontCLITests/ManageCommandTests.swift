@@ -1,5 +1,6 @@
 import Foundation
 import StoreCore
+import StoreKitModel
 import Testing
 
 /// `storefront manage`: the transaction manager's actions, and every `set` taking effect.

@@ -151,6 +151,9 @@ public struct Transaction: Sendable, Hashable {
     /// Who finished it, once finished: the app, or the app's server through the App Store Server
     /// API's Finish Transaction; nil when the store does not say.
     public var finishedBy: Finisher?
+    /// The refund the customer asked for that the App Store has not decided, as the store reports
+    /// the transaction (its list, not an update: the app is told only of a decision).
+    public var refundRequest: WaitingRefund?
     /// StoreKit 2's view of what the store decided; nil until the store says (a `purchasing`
     /// transaction, or an answer from a store that does not tell).
     public var terms: TransactionTerms?

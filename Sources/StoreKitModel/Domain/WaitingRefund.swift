@@ -1,8 +1,8 @@
 import Foundation
-import StoreCore
 
-/// A refund the customer asked for in this session that waits for the App Store's decision: the
-/// reason given and when, which the manager and the inspector show until it is decided.
+/// A refund the customer asked for that waits for the App Store's decision: the reason given and
+/// when. The store reports it on the transaction (`Transaction.refundRequest`) wherever the request
+/// was made, so the manager and the inspector show it until it is decided.
 public struct WaitingRefund: Sendable, Hashable {
     public var reason: RefundRequestReason
     public var requestedAt: Date
