@@ -71,24 +71,34 @@ extension AppLedger {
                     storeId, transaction.id, claim, transaction.productId, transaction.payment.account, orderId,
                     update.receipt, LedgerStatus.unverified.rawValue, now.timeIntervalSince1970, matchedBy?.rawValue,
                 ])
-            try db.execute(
-                sql: """
-                    INSERT INTO deliveries (store_id, transaction_id, account, product_id, quantity, delivered_at, purchased_at) VALUES (?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
-                    storeId, transaction.id, transaction.payment.account, transaction.productId, transaction.quantity,
-                    now.timeIntervalSince1970, transaction.purchaseDate.timeIntervalSince1970,
-                ])
+            try addDelivery(transaction, at: now, db)
             if let grant = product?.wallet, product?.type == .consumable {
-                try db.execute(
-                    sql: """
-                        INSERT INTO balances (account, balance, amount) VALUES (?, ?, ?)
-                        ON CONFLICT(account, balance) DO UPDATE SET amount = amount + excluded.amount
-                        """,
-                    arguments: [transaction.payment.account, grant.balance, grant.amount * transaction.quantity])
+                try credit(grant.amount * transaction.quantity, of: grant.balance, to: transaction.payment.account, db)
             }
             return DeliveryRecord(claim: claim, delivered: true, orderId: orderId, matchedBy: matchedBy)
         }
+    }
+
+    /// The delivery row that says the app granted this transaction, in the caller's write.
+    func addDelivery(_ transaction: Transaction, at now: Date, _ db: Database) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO deliveries (store_id, transaction_id, account, product_id, quantity, delivered_at, purchased_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                storeId, transaction.id, transaction.payment.account, transaction.productId, transaction.quantity,
+                now.timeIntervalSince1970, transaction.purchaseDate.timeIntervalSince1970,
+            ])
+    }
+
+    /// Adds `amount` to the account's wallet balance, in the caller's write.
+    func credit(_ amount: Int, of balance: String, to account: String, _ db: Database) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO balances (account, balance, amount) VALUES (?, ?, ?)
+                ON CONFLICT(account, balance) DO UPDATE SET amount = amount + excluded.amount
+                """,
+            arguments: [account, balance, amount])
     }
 
     /// Closes the order of a failed transaction, so a later purchase of the same product is not

@@ -50,6 +50,9 @@ public struct PurchaseObserver: Sendable {
             // Refunded: take back what was granted. A purchase update that arrives after its refund
             // was acted on (published late) is refused by the ledger and grants nothing again.
             if transaction.terms?.revocation != nil { return try await revoke(transaction) }
+            if transaction.terms?.refundReversalDate != nil, let steps = try await reinstate(transaction) {
+                return steps
+            }
             let (record, steps) = try deliver(update)
             if record.revoked { return try await revoke(transaction) }
             if stopAfterDelivery { return steps }
@@ -62,26 +65,45 @@ public struct PurchaseObserver: Sendable {
     private func revoke(_ transaction: Transaction) async throws -> [AppStep] {
         let record = try ledger.revoke(
             transaction, product: catalog.product(id: transaction.productId), at: clock.now())
-        var steps: [AppStep] =
+        let steps: [AppStep] =
             record.firstTime
             ? [.revoked(transactionId: transaction.id, balance: record.balance, amount: record.amount)] : []
         // Finished whether or not this is the first time: a finish that failed before is tried again.
-        if !transaction.finished {
-            try await store.finish(transactionId: transaction.id, account: transaction.payment.account)
-            try ledger.mark(transaction.id, status: .finished, at: clock.now())
-            steps.append(.finished(transactionId: transaction.id))
-        }
-        return steps
+        return steps + (try await finishIfHeld(transaction))
+    }
+
+    /// A refund the App Store reversed: the app gives back what the refund took, once, and
+    /// finishes the transaction if the queue still held it.
+    private func reinstate(_ transaction: Transaction) async throws -> [AppStep]? {
+        guard
+            let record = try ledger.reinstate(
+                transaction, product: catalog.product(id: transaction.productId), at: clock.now())
+        else { return nil }
+        let step = AppStep.reinstated(transactionId: transaction.id, balance: record.balance, amount: record.amount)
+        return [step] + (try await finishIfHeld(transaction))
+    }
+
+    /// Finishes a transaction the queue still holds, once the app has acted on it.
+    private func finishIfHeld(_ transaction: Transaction) async throws -> [AppStep] {
+        guard !transaction.finished else { return [] }
+        try await store.finish(transactionId: transaction.id, account: transaction.payment.account)
+        try ledger.mark(transaction.id, status: .finished, at: clock.now())
+        return [.finished(transactionId: transaction.id)]
     }
 
     /// At launch: refunds made while the app was not running (the transaction manager, another
-    /// process, the server's admin), which no update brought, are acted on like the updates.
+    /// process, the server's admin), which no update brought, are acted on like the updates;
+    /// so are refunds reversed meanwhile.
     public func reconcileRevocations(account: String) async throws -> [AppStep] {
         let acted = try ledger.revokedIds(account: account)
         var steps: [AppStep] = []
-        for transaction in try await store.transactions(account: account)
-        where transaction.terms?.revocation != nil && !acted.contains(transaction.id) {
-            steps += try await revoke(transaction)
+        for transaction in try await store.transactions(account: account) {
+            let revoked = transaction.terms?.revocation != nil
+            if revoked, !acted.contains(transaction.id) {
+                steps += try await revoke(transaction)
+            } else if !revoked, acted.contains(transaction.id), transaction.terms?.refundReversalDate != nil {
+                steps += try await reinstate(transaction) ?? []
+            }
         }
         return steps
     }

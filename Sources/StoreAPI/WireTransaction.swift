@@ -89,6 +89,9 @@ public struct WireTransaction: Codable, Sendable, Hashable {
     /// A prorated refund's share, in thousandths of a percent (25500 for 25.5 %), with
     /// `revocationDate`; absent for a full refund.
     public let revocationPercentage: Int?
+    /// When the App Store reversed a refund of it (epoch ms), so the app gives back what the
+    /// refund took; absent when no refund was reversed.
+    public let refundReversalDate: Int64?
     /// `introductory`, `promotional`, `code` or `winBack`, when an offer applied.
     public let offerType: String?
     public let offerId: String?
@@ -137,6 +140,7 @@ public struct WireTransaction: Codable, Sendable, Hashable {
         revocationDate = details?.revocationDate?.epochMilliseconds
         revocationReason = details?.revocationReason?.name
         revocationPercentage = details?.terms.revocation?.percentage?.milliunits
+        refundReversalDate = transaction.terms?.refundReversalDate?.epochMilliseconds
         let offer = details?.offer
         offerType = offer?.type.rawValue
         offerId = offer?.id
@@ -167,7 +171,8 @@ public struct WireTransaction: Codable, Sendable, Hashable {
             offer: TransactionOffer(type: offerType, id: offerId, mode: offerPaymentMode, period: offerPeriod),
             revocation: revocation, upgrade: upgrade, isRenewal: transactionReason == "RENEWAL",
             billingPlan: try BillingPlanType(wireName: billingPlan, of: "transaction \(transactionId)"),
-            commitment: try commitment?.commitment(of: "transaction \(transactionId)"))
+            commitment: try commitment?.commitment(of: "transaction \(transactionId)"),
+            refundReversalDate: refundReversalDate.map(Date.init(epochMilliseconds:)))
     }
 
     /// The engine's transaction; throws when the server sent a state or error this build cannot read.

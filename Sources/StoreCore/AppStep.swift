@@ -17,5 +17,8 @@ public enum AppStep: Sendable, Hashable {
     /// The App Store refunded the transaction: the app withdrew what it granted, and `amount` of
     /// `balance` when it was a consumable's credit.
     case revoked(transactionId: String, balance: String?, amount: Int)
+    /// The App Store reversed a refund the app had acted on: what it withdrew is back, and
+    /// `amount` of `balance` when it was a consumable's credit.
+    case reinstated(transactionId: String, balance: String?, amount: Int)
     case showError(transactionId: String, error: StoreError)
 }

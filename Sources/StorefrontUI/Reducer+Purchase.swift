@@ -76,6 +76,11 @@ extension Reducer {
                         ? strings.unshared(Presentation.title(state, transaction: id))
                         : strings.refunded(
                             Presentation.title(state, transaction: id), balance: balance, amount: amount), .warning)
+            case .reinstated(let id, let balance, let amount):
+                state.progress[id] = .finished
+                say(
+                    &state,
+                    strings.reinstated(Presentation.title(state, transaction: id), balance: balance, amount: amount))
             case .finished(let id):
                 switch state.progress[id] {
                 case .failed?, .revoked?: break

@@ -41,6 +41,7 @@ public enum StoreEventMarkers {
         case .finished(let id): "finished \(id)"
         case .waitingForApproval(let id): "waiting for approval \(id)"
         case .revoked(let id, _, _): "revoked \(id)"
+        case .reinstated(let id, _, _): "reinstated \(id)"
         case .showError(let id, let error): "failed \(id) \(error.name)"
         }
     }

@@ -215,6 +215,14 @@ public struct UIStrings: Sendable {
         return pick(
             "\(title) was refunded; \(amount) \(balance) taken back.", "“\(title)”已退款，已扣回 \(amount) \(balance)。")
     }
+    func reinstated(_ title: String, balance: String?, amount: Int) -> String {
+        guard let balance, amount > 0 else {
+            return pick("The refund of \(title) was reversed; it is yours again.", "“\(title)”的退款已撤销，已恢复。")
+        }
+        return pick(
+            "The refund of \(title) was reversed; \(amount) \(balance) given back.",
+            "“\(title)”的退款已撤销，已退还 \(amount) \(balance)。")
+    }
     func unshared(_ title: String) -> String {
         pick("\(title) is no longer shared with you by your family; it is withdrawn.", "家人不再与你共享“\(title)”，已收回。")
     }

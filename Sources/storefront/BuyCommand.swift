@@ -360,6 +360,13 @@ struct StepPrinter {
                 object,
                 text: "  refunded \(id): "
                     + (balance.map { "\(amount) \($0) taken back" } ?? "what it unlocked is withdrawn"))
+        case .reinstated(let id, let balance, let amount):
+            var object: [String: Any] = ["step": "reinstated", "transactionId": id, "amount": amount]
+            if let balance { object["balance"] = balance }
+            emit(
+                object,
+                text: "  refund of \(id) reversed: "
+                    + (balance.map { "\(amount) \($0) given back" } ?? "what it unlocked is back"))
         case .showError(let id, let error):
             // The failed update printed just before this step ends with the same sentence: the text
             // says only that the app showed it. JSON keeps it, each line standing on its own.

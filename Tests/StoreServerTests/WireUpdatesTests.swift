@@ -46,4 +46,22 @@ import Testing
             .transactionUpdates()
         #expect(decoded.map(\.receipt) == ["R"])
     }
+
+    /// A reversed refund reaches a served store's app with its date, so the app gives back what
+    /// the refund took rather than taking the update for a late purchase.
+    @Test func aRefundsReversalTravelsWithItsDate() throws {
+        let reversedAt = Date(timeIntervalSince1970: 1_800_000_600)
+        let terms = TransactionTerms(price: 1, currency: "USD", refundReversalDate: reversedAt)
+        var transaction = Transaction(
+            id: "1", originalId: "1", payment: Payment(productId: "com.example.gems", quantity: 1, account: "alice"),
+            state: .purchased, purchaseDate: Date(timeIntervalSince1970: 1_800_000_000))
+        transaction.terms = terms
+        let details = TransactionDetails(
+            transactionId: "1", storefront: "USA", originalPurchaseDate: transaction.purchaseDate,
+            willAutoRenew: false, reason: .purchase, terms: terms)
+        let sent = try JSONEncoder().encode(WireTransaction(transaction, details: details))
+        let received = try JSONDecoder().decode(WireTransaction.self, from: sent).transaction()
+        #expect(received.terms?.refundReversalDate == reversedAt)
+        #expect(received.terms?.revocation == nil)
+    }
 }

@@ -98,6 +98,21 @@ import Testing
         Golden.check("refunded-80x24", state)
     }
 
+    @Test func aReversedRefundSaysWhatCameBack() {
+        var state = F.state(Self.small)
+        var gems = F.transaction("2000000000000001", F.gems, .purchased, finished: true)
+        gems.terms = TransactionTerms(price: Decimal(string: "0.99")!, currency: "USD", refundReversalDate: F.now)
+        F.send(
+            &state,
+            .snapshot(
+                StoreSnapshot(
+                    history: [gems], pending: [], balances: ["gems": 100], entitlements: [], controls: TestControls())))
+        F.send(&state, .appSteps([.reinstated(transactionId: gems.id, balance: "gems", amount: 100)]))
+        #expect(
+            Golden.text(state).contains("refund of 100 Gems was reversed; 100 gems given back"), "\(Golden.text(state))"
+        )
+    }
+
     @Test func aBillingIssueShowsInTheWalletWithItsGracePeriod() {
         var state = F.state(Self.small)
         let monthly = F.transaction("2000000000000001", F.monthly, .purchased, finished: true)
