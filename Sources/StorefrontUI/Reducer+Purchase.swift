@@ -153,6 +153,11 @@ extension Reducer {
         state.storeProblem = nil
         if !state.unconfirmed.isEmpty { settleUnconfirmed(&state, snapshot.history) }
         state.history = snapshot.history
+        // A request the store reports is the store's to show from now on: decided elsewhere (the
+        // CLI, the admin API), it leaves the next snapshot, and "refund asked" with it.
+        for transaction in snapshot.history where transaction.refundRequest != nil {
+            state.refundRequests[transaction.id] = nil
+        }
         keepManagerSelection(&state)
         state.pending = snapshot.pending
         state.balances = snapshot.balances

@@ -34,4 +34,31 @@ import Testing
         let effects = F.keys(&state, .escape, .character("Y"))
         #expect(effects.contains(.manage(.refund(monthly.id, reason: .developerIssue))), "\(effects)")
     }
+
+    /// Asked for here and declined from the CLI: once the store has reported the request, its
+    /// "refund asked" ends with the store's list, not with the session.
+    @Test func aRequestMadeHereAndDecidedElsewhereEnds() {
+        var state = F.state(M.large)
+        var monthly = M.transaction(1, F.monthly, terms: M.terms(expires: 60))
+        state.history = [monthly]
+        state.refundRequests[monthly.id] = WaitingRefund(reason: .fulfillmentIssue, requestedAt: F.now)
+        _ = F.keys(&state, .character("m"))
+        #expect(Golden.text(state).contains("\(monthly.id)  refund asked"))
+        let asked = monthly
+        monthly.refundRequest = WaitingRefund(reason: .fulfillmentIssue, requestedAt: F.now)
+        F.send(
+            &state,
+            .snapshot(
+                StoreSnapshot(
+                    history: [monthly], pending: [], balances: [:], entitlements: [], controls: state.controls)))
+        #expect(state.refundRequests.isEmpty, "the store's report takes over")
+        #expect(Golden.text(state).contains("\(monthly.id)  refund asked"))
+        F.send(
+            &state,
+            .snapshot(
+                StoreSnapshot(history: [asked], pending: [], balances: [:], entitlements: [], controls: state.controls))
+        )
+        let text = Golden.text(state)
+        #expect(!text.contains("refund asked"), "declined from the CLI: \(text)")
+    }
 }
