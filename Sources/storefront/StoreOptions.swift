@@ -209,6 +209,14 @@ struct TransactionJSON: Encodable {
     let revocationDate: String?
     /// `other` or `developerIssue`.
     let revocationReason: String?
+    /// A prorated refund's share in thousandths of a percent (25500 for 25.5 %), as Apple signs it.
+    let revocationPercentage: Int?
+    /// When the App Store reversed a refund of it (REFUND_REVERSED).
+    let refundReversalDate: String?
+    /// A refund the customer asked for that the App Store has not decided: why, as
+    /// `manage request-refund --reason` spells it, and when.
+    let refundRequestReason: String?
+    let refundRequestDate: String?
     /// `purchase` or `renewal` (a subscription's automatic renewal); with the price.
     let transactionReason: String?
     /// `interrupted`, with a failed state; `declined` or `askToBuyExpired`, the store's side of a
@@ -244,6 +252,10 @@ struct TransactionJSON: Encodable {
         offerPaymentMode = terms?.offer?.paymentMode.rawValue
         revocationDate = terms?.revocation?.date.formatted(.iso8601)
         revocationReason = terms?.revocation?.reason.name
+        revocationPercentage = terms?.revocation?.percentage?.milliunits
+        refundReversalDate = terms?.refundReversalDate?.formatted(.iso8601)
+        refundRequestReason = transaction.refundRequest?.reason.rawValue
+        refundRequestDate = transaction.refundRequest?.requestedAt.formatted(.iso8601)
         transactionReason = terms.map { $0.isRenewal ? "renewal" : "purchase" }
         failureContext = transaction.failureContext?.rawValue
         isUpgraded = terms?.upgrade.map { _ in true }

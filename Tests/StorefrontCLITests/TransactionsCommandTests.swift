@@ -47,6 +47,30 @@ import Testing
         #expect(abs(parsed.timeIntervalSinceNow) < 3_600)
     }
 
+    /// What happened to a refund: a waiting request with its reason, a prorated refund's share,
+    /// a reversal's date.
+    @Test func jsonSaysWhatBecameOfARefund() throws {
+        let state = try StateDir()
+        let id = try state.buy(ProductID.gems).transactionId()
+        func listed() throws -> [String: Any] {
+            let history = try #require(
+                try state.run(["transactions", "--json"]).object()["history"] as? [[String: Any]])
+            return try #require(history.first)
+        }
+        #expect(try state.run(["manage", "request-refund", id, "--reason", "fulfillment-issue"]).status == 0)
+        var transaction = try listed()
+        #expect(transaction["refundRequestReason"] as? String == "fulfillment-issue")
+        #expect((transaction["refundRequestDate"] as? String).flatMap { try? Date($0, strategy: .iso8601) } != nil)
+        #expect(try state.run(["manage", "refund", id, "--percentage", "25.5"]).status == 0)
+        transaction = try listed()
+        #expect(transaction["refundRequestReason"] == nil, "decided")
+        #expect(transaction["revocationPercentage"] as? Int == 25_500)
+        #expect(try state.run(["manage", "reverse-refund", id]).status == 0)
+        transaction = try listed()
+        #expect(transaction["revocationDate"] == nil && transaction["revocationPercentage"] == nil)
+        #expect((transaction["refundReversalDate"] as? String).flatMap { try? Date($0, strategy: .iso8601) } != nil)
+    }
+
     @Test func failedTransactionsCarryTheirError() throws {
         let state = try StateDir()
         let buy = try state.buy(ProductID.gems, "--outcome", "fail:5")
