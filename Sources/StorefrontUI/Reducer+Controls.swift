@@ -49,4 +49,21 @@ extension Reducer {
         }
         return []
     }
+
+    /// The storefront or account controls set outside this terminal (`storefront manage set`,
+    /// the admin API, another terminal): the session follows them, as a running app hears of a
+    /// storefront change on `Storefront.updates`. Only a change is followed, so a session started
+    /// with its own `--account` keeps it until the control is set again.
+    static func followControlsSetElsewhere(_ state: inout AppState, from old: TestControls) -> [Effect] {
+        let new = state.controls
+        if new.account != old.account, let name = new.account, name != state.account.name,
+            let account = state.catalog.account(named: name)
+        {
+            return adoptAccount(&state, account)
+        }
+        guard new.storefront != old.storefront || new.account != old.account else { return [] }
+        let id = new.storefront ?? state.account.storefront
+        guard id != state.storefront.id, let storefront = state.catalog.storefront(id: id) else { return [] }
+        return adoptStorefront(&state, storefront)
+    }
 }

@@ -290,21 +290,30 @@ extension Reducer {
 
     /// Prices re-format at once from the catalog; the products request then confirms availability.
     static func switchStorefront(_ state: inout AppState, _ storefront: StoreKitModel.Storefront) -> [Effect] {
-        state.storefront = storefront
         state.controls.storefront = storefront.id
+        return [.setControls(state.controls)] + adoptStorefront(&state, storefront)
+    }
+
+    /// The session buys in `storefront` from now on, however it was chosen.
+    static func adoptStorefront(_ state: inout AppState, _ storefront: StoreKitModel.Storefront) -> [Effect] {
+        state.storefront = storefront
         say(&state, UIStrings(state.language).switchedStorefront(storefront))
-        return [
-            .setControls(state.controls), .loadProducts(storefront: storefront.id),
-            .refresh(account: state.account.name),
-        ]
+        return [.loadProducts(storefront: storefront.id), .refresh(account: state.account.name)]
     }
 
     static func switchAccount(_ state: inout AppState, _ account: Account) -> [Effect] {
-        state.account = account
         state.controls.account = account.name
         // Each account buys in its own storefront, as a device signed in to another Apple ID does.
         state.controls.storefront = nil
-        if let storefront = state.catalog.storefront(id: account.storefront) { state.storefront = storefront }
+        return [.setControls(state.controls)] + adoptAccount(&state, account)
+    }
+
+    /// The session is signed in to `account` from now on, however it was chosen: what it showed
+    /// of the last account goes, and the account's own is read.
+    static func adoptAccount(_ state: inout AppState, _ account: Account) -> [Effect] {
+        state.account = account
+        let storefrontId = state.controls.storefront ?? account.storefront
+        if let storefront = state.catalog.storefront(id: storefrontId) { state.storefront = storefront }
         state.history = []
         state.pending = []
         state.balances = [:]
@@ -315,9 +324,8 @@ extension Reducer {
         state.armed = nil
         say(&state, UIStrings(state.language).switchedAccount(account.name))
         return [
-            .setControls(state.controls), .replayUnfinished(account: account.name),
-            .loadProducts(storefront: state.storefront.id), .refresh(account: account.name),
-            .loadAppTransaction(account: account.name),
+            .replayUnfinished(account: account.name), .loadProducts(storefront: state.storefront.id),
+            .refresh(account: account.name), .loadAppTransaction(account: account.name),
         ]
     }
 }

@@ -162,7 +162,10 @@ extension Reducer {
         state.pending = snapshot.pending
         state.balances = snapshot.balances
         state.entitlements = snapshot.entitlements
+        let controlsBefore = state.controls
         state.controls = snapshot.controls
+        let followed = followControlsSetElsewhere(&state, from: controlsBefore)
+        if !followed.isEmpty { return followed }
         closeEndedStoreMessage(&state)
         showStoreMessage(&state)
         // Changed by another process (approved from another terminal): not handled here yet. One

@@ -141,7 +141,7 @@ struct StoreOptions: ParsableArguments {
                 context: context, store: store, storeLabel: label, account: account, storefront: storefront,
                 locale: locale,
                 ledger: ledger, observer: PurchaseObserver(store: store, ledger: ledger, catalog: context.catalog),
-                notices: notices, stateDirectory: directory.url)
+                notices: notices, stateDirectory: directory.url, controls: controls)
         } catch let failure as StoreFailure {
             throw CommandFailure.failure(failure.message)
         }
@@ -166,6 +166,8 @@ struct StoreSession {
     let notices: [String]
     /// The state directory the app's ledger (and the simulated store) live in.
     let stateDirectory: URL
+    /// The store's test controls when the session opened: what a later change is measured from.
+    let controls: TestControls
 
     var language: Language { context.language }
 

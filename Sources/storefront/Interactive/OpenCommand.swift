@@ -116,6 +116,8 @@ struct OpenCommand: AsyncParsableCommand {
             language: session.language,
             account: session.account, storefront: session.storefront, localeOverride: options.catalog.locale,
             asciiOnly: false, size: .zero, now: Date())
+        // The first snapshot then says what changed since opening, not what the store holds.
+        state.controls = session.controls
         if showKeys { state.keyEcho = KeyEcho() }
         notices += session.notices
         if !notices.isEmpty {
