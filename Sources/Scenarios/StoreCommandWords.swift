@@ -25,8 +25,11 @@ public struct ManageStep: Sendable, Hashable {
     public let percentage: RefundPercentage?
     /// nil for `clear` and `reset`.
     public let transaction: TransactionRef?
-    /// `--account kenji` of `clear --account kenji`: that account's history only; nil otherwise.
+    /// `--account kenji` of `clear --account kenji`: that account's history only; the account
+    /// `family add|remove` moves; nil otherwise.
     public let account: String?
+    /// `--family smiths` of `family add lena --family smiths`; nil otherwise.
+    public let family: String?
     private let make: @Sendable (String) -> ManageAction
 
     /// nil when `choice`, a reason, a percentage or an account does not fit `verb` (see
@@ -34,12 +37,12 @@ public struct ManageStep: Sendable, Hashable {
     public init?(
         _ verb: ManageVerb, choice: String? = nil, reason: RefundReason? = nil,
         requestReason: RefundRequestReason? = nil, percentage: RefundPercentage? = nil, account: String? = nil,
-        transaction: TransactionRef?
+        family: String? = nil, transaction: TransactionRef?
     ) {
         guard
             let make = verb.action(
                 choice: choice, reason: reason, requestReason: requestReason, percentage: percentage,
-                account: account)
+                account: account, family: family)
         else { return nil }
         self.verb = verb
         self.choice = choice
@@ -47,6 +50,7 @@ public struct ManageStep: Sendable, Hashable {
         self.requestReason = requestReason
         self.percentage = percentage
         self.account = account
+        self.family = family
         self.transaction = transaction
         self.make = make
     }
@@ -59,7 +63,7 @@ public struct ManageStep: Sendable, Hashable {
     public static func == (left: ManageStep, right: ManageStep) -> Bool {
         (left.verb, left.choice, left.reason, left.requestReason, left.account, left.transaction)
             == (right.verb, right.choice, right.reason, right.requestReason, right.account, right.transaction)
-            && left.percentage == right.percentage
+            && (left.percentage, left.family) == (right.percentage, right.family)
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -69,6 +73,7 @@ public struct ManageStep: Sendable, Hashable {
         hasher.combine(requestReason)
         hasher.combine(percentage)
         hasher.combine(account)
+        hasher.combine(family)
         hasher.combine(transaction)
     }
 
@@ -96,6 +101,7 @@ public struct ManageStep: Sendable, Hashable {
             }
             return .success(step)
         }
+        if verb == .family { return parseFamily(rest) }
         if !verb.takesTransaction {
             guard rest.isEmpty, let step = ManageStep(verb, transaction: nil) else {
                 return .failure(WordsProblem("\(first) takes no transaction"))
@@ -120,6 +126,25 @@ public struct ManageStep: Sendable, Hashable {
 }
 
 extension ManageStep {
+    /// `family add lena --family smiths` or `family remove lena`, as `storefront manage` takes them.
+    static func parseFamily(_ words: [String]) -> Result<ManageStep, WordsProblem> {
+        let step: ManageStep? =
+            switch words.count {
+            case 2: ManageStep(.family, choice: words[0], account: words[1], transaction: nil)
+            case 4 where words[2] == ManageVerb.familyOption:
+                ManageStep(.family, choice: words[0], account: words[1], family: words[3], transaction: nil)
+            default: nil
+            }
+        guard let step else {
+            let option = ManageVerb.familyOption
+            return .failure(
+                WordsProblem(
+                    "family takes add, an account, \(option) and a family, or remove and an account: family add lena \(option) smiths, family remove lena"
+                ))
+        }
+        return .success(step)
+    }
+
     /// `refund last`, `refund last --reason app-issue --percentage 25`, `request-refund last
     /// --reason legal` (the options before the transaction too), as `storefront manage` takes them.
     static func parseRefund(_ verb: ManageVerb, _ words: [String]) -> Result<ManageStep, WordsProblem> {

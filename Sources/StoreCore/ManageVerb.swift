@@ -14,15 +14,18 @@ public enum ManageVerb: String, CaseIterable, Sendable, Hashable {
     case autoRenew = "auto-renew"
     case priceIncrease = "price-increase"
     case clear, reset
+    /// `family add ACCOUNT --family NAME`, `family remove ACCOUNT`: a Sandbox Test Family edited.
+    case family
     case set
 
     /// The actions, in the order messages list them: every word but `set`.
     public static let actions = allCases.filter { $0 != .set }
 
-    /// Whether the action names one transaction; `clear` and `reset` act on the whole store.
+    /// Whether the action names one transaction; `clear` and `reset` act on the whole store,
+    /// `family` on an account.
     public var takesTransaction: Bool {
         switch self {
-        case .clear, .reset, .set: false
+        case .clear, .reset, .family, .set: false
         default: true
         }
     }
@@ -63,6 +66,7 @@ public enum ManageVerb: String, CaseIterable, Sendable, Hashable {
     /// The verb and its choices, as help and messages show it: `auto-renew on|off`,
     /// `refund [--reason other|app-issue] [--percentage P]`.
     public var usage: String {
+        if self == .family { return "family add ACCOUNT \(Self.familyOption) NAME|family remove ACCOUNT" }
         if self == .refund {
             return
                 "\(rawValue) [\(RefundReason.option) \(reasons.joined(separator: "|"))] [\(RefundPercentage.option) P]"
@@ -75,13 +79,17 @@ public enum ManageVerb: String, CaseIterable, Sendable, Hashable {
 
     /// The action the verb names with `choice` (one of `choices`; nil for a verb without any),
     /// `reason` and `percentage` (`refund` only: a prorated refund's share), `requestReason`
-    /// (`request-refund` only; `other` when nil) or `account` (`clear` only: that account's
-    /// history), to be made once its transaction is known (`clear` and `reset` ignore it). nil
+    /// (`request-refund` only; `other` when nil) or `account` (`clear`: that account's history;
+    /// `family`: the account moved, with `choice` `add` and `family`, or `remove`), to be made once its transaction is known (`clear` and `reset` ignore it). nil
     /// when the choice or the reason does not fit the verb, and for `set`, which is no action.
     public func action(
         choice: String? = nil, reason: RefundReason? = nil, requestReason: RefundRequestReason? = nil,
-        percentage: RefundPercentage? = nil, account: String? = nil
+        percentage: RefundPercentage? = nil, account: String? = nil, family: String? = nil
     ) -> (@Sendable (String) -> ManageAction)? {
+        if self == .family || family != nil {
+            guard self == .family, reason == nil, requestReason == nil, percentage == nil else { return nil }
+            return familyAction(choice: choice, account: account, family: family)
+        }
         if let account {
             // `clear --account A`: the sandbox's Clear Purchase History, for that account only.
             guard self == .clear, choice == nil, reason == nil, requestReason == nil, percentage == nil else {
@@ -115,6 +123,20 @@ public enum ManageVerb: String, CaseIterable, Sendable, Hashable {
         }
     }
 
+    /// How `family add` names the family the account joins.
+    public static let familyOption = "--family"
+
+    /// `family add ACCOUNT --family NAME` or `family remove ACCOUNT`; nil for any other words.
+    private func familyAction(choice: String?, account: String?, family: String?) -> (
+        @Sendable (String) -> ManageAction
+    )? {
+        switch (choice, account, family) {
+        case ("add"?, let account?, let family?): { _ in .setFamily(account: account, family: family) }
+        case ("remove"?, let account?, nil): { _ in .setFamily(account: account, family: nil) }
+        default: nil
+        }
+    }
+
     private var plainAction: (@Sendable (String) -> ManageAction)? {
         switch self {
         case .approve: ManageAction.approveAskToBuy
@@ -131,7 +153,7 @@ public enum ManageVerb: String, CaseIterable, Sendable, Hashable {
         case .serverFinish: ManageAction.serverFinish
         case .clear: { _ in .clearAll }
         case .reset: { _ in .resetToDefaults }
-        case .autoRenew, .priceIncrease, .set: nil
+        case .autoRenew, .priceIncrease, .family, .set: nil
         }
     }
 }

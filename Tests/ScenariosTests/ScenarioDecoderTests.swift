@@ -192,7 +192,8 @@ struct ScenarioDecoderTests {
                 == "expected an action (approve, decline, resolve, refund [--reason other|app-issue] [--percentage P], "
                 + "request-refund [--reason unintended-purchase|fulfillment-issue|unsatisfied-with-purchase|legal|other], "
                 + "decline-refund, reverse-refund, "
-                + "expire, renew, delete, stop-sharing, server-finish, auto-renew on|off, price-increase request|consent|decline, clear, reset)"
+                + "expire, renew, delete, stop-sharing, server-finish, auto-renew on|off, price-increase request|consent|decline, clear, reset, "
+                + "family add ACCOUNT --family NAME|family remove ACCOUNT)"
         )
         #expect(ManageStep(.approve, choice: "on", transaction: .last) == nil)
         #expect(ManageStep(.set, transaction: nil) == nil)
@@ -249,10 +250,15 @@ struct ScenarioDecoderTests {
             .renew: .forceRenewal("7"), .delete: .delete("7"), .stopSharing: .stopSharing("7"),
             .serverFinish: .serverFinish("7"), .autoRenew: .setAutoRenew("7", true),
             .priceIncrease: .priceIncrease("7", .request), .clear: .clearAll, .reset: .resetToDefaults,
+            .family: .setFamily(account: "7", family: "7"),
         ]
         #expect(Set(expected.keys) == Set(ManageVerb.actions))
         for verb in ManageVerb.actions {
-            let words = [verb.rawValue] + verb.choices.prefix(1) + (verb.takesTransaction ? ["7"] : [])
+            // `family` names an account and a family, not a transaction.
+            let family = ["add", "7", ManageVerb.familyOption, "7"]
+            let words =
+                [verb.rawValue]
+                + (verb == .family ? family : verb.choices.prefix(1) + (verb.takesTransaction ? ["7"] : []))
             let step = try ManageStep.parse(words).get()
             #expect(step.verb == verb)
             #expect(step.action(on: "7") == expected[verb], "\(words)")
