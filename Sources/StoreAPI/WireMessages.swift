@@ -83,6 +83,15 @@ public struct TransactionsResponse: Codable, Sendable, Hashable {
     }
 }
 
+/// `GET /admin/families`: the family each account is in now; an account in none is absent.
+public struct FamiliesResponse: Codable, Sendable, Hashable {
+    public let families: [String: String]
+
+    public init(families: [String: String]) {
+        self.families = families
+    }
+}
+
 /// An answer with updates, whose receipts are in `receipts` by account (see `WireUpdates`).
 public protocol CarriesUpdates {
     var updates: [WireUpdate] { get }

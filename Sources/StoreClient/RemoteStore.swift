@@ -196,6 +196,10 @@ public final class RemoteStore: StoreBackend {
         return try response.transactions.map { try $0.transaction() }
     }
 
+    public func families() async throws -> [String: String] {
+        try await call(FamiliesResponse.self, .GET, "/admin/families", admin: true).families
+    }
+
     public func appTransaction(account: String) async throws -> AppTransactionInfo {
         try await call(WireAppTransaction.self, .GET, "/v1/accounts/\(Self.segment(account))/app-transaction").info
     }

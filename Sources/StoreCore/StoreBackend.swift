@@ -117,6 +117,9 @@ public protocol StoreBackend: Sendable {
     func restore(account: String) async throws -> [TransactionUpdate]
     /// Every transaction the store keeps for the account, newest first.
     func transactions(account: String?) async throws -> [Transaction]
+    /// The Sandbox Test Family each account is in now, by account: the catalog's, as edited
+    /// while the store runs (`manage family`); an account in no family is absent.
+    func families() async throws -> [String: String]
     /// Non-consumables owned and each subscription's latest period (StoreKit 2's current entitlements).
     func entitlements(account: String) async throws -> [Entitlement]
     /// StoreKit's `AppTransaction.shared`: the account's purchase of the app itself.

@@ -20,6 +20,16 @@ extension SimulatedStore {
         return try row[0] as String?
     }
 
+    public func families() async throws -> [String: String] {
+        try await database.read { db in
+            var families: [String: String] = [:]
+            for account in self.catalog.accounts {
+                families[account.name] = try self.family(of: account.name, db)
+            }
+            return families
+        }
+    }
+
     /// The accounts in `family` now, in the catalog's order.
     nonisolated func members(of family: String, _ db: any SQLDatabase) throws -> [Account] {
         try catalog.accounts.filter { try self.family(of: $0.name, db) == family }

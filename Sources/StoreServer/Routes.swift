@@ -382,6 +382,9 @@ public enum StoreRoutes {
             let transactions = try await service.store.transactions(account: nil)
             return JSONBody.response(TransactionsResponse(transactions: try await service.wire(transactions)))
         }
+        admin.get("/families") { _, _ in
+            JSONBody.response(FamiliesResponse(families: try await service.store.families()))
+        }
         admin.put("/controls") { request, _ in
             let (body, _) = try await BodyReader.decode(WireControls.self, from: request, limit: limit)
             let current = try await service.store.controls()

@@ -296,7 +296,8 @@ public final class EffectRunner: Sendable {
             await manageAndReport(action)
         case .loadEveryAccount:
             do {
-                report(.everyAccountLoaded(try await store.transactions(account: nil)))
+                let transactions = try await store.transactions(account: nil)
+                report(.everyAccountLoaded(transactions, families: try await store.families()))
             } catch {
                 report(.refreshFailed((error as? StoreFailure)?.message ?? String(describing: error)))
             }

@@ -16,7 +16,7 @@ public enum Action: Sendable, Equatable {
     case appSteps([AppStep])
     case snapshot(StoreSnapshot)
     /// Every account's transactions, newest first, for the manager's all-accounts view.
-    case everyAccountLoaded([Transaction])
+    case everyAccountLoaded([Transaction], families: [String: String])
     /// What came of a transaction-manager action: done, or refused with the store's reason.
     case managed(ManageAction, ManageOutcome)
     /// The account's AppTransaction, as `AppTransaction.shared` gives the app at launch.

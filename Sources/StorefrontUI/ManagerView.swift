@@ -9,10 +9,22 @@ public struct ManagerView: Sendable, Hashable {
     public var allAccounts = false
     /// Every account's transactions, newest first, as last read; empty until read.
     public var everyAccount: [Transaction] = []
+    /// The family each account is in, as the store last said with every account's transactions
+    /// (families are edited while the store runs); nil until read, when the catalog's stand.
+    public var families: [String: String]?
 
-    public init(allAccounts: Bool = false, everyAccount: [Transaction] = []) {
+    public init(allAccounts: Bool = false, everyAccount: [Transaction] = [], families: [String: String]? = nil) {
         self.allAccounts = allAccounts
         self.everyAccount = everyAccount
+        self.families = families
+    }
+}
+
+extension AppState {
+    /// The family `account` is in: as the store last said, else as the catalog says.
+    func family(of account: String) -> String? {
+        guard let families = managerView.families else { return catalog.account(named: account)?.family }
+        return families[account]
     }
 }
 

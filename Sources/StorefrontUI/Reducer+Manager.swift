@@ -124,8 +124,10 @@ extension Reducer {
     static func parentRefusal(_ state: AppState, _ transaction: Transaction) -> String? {
         let child = transaction.payment.account
         guard child != state.account.name, transaction.state == .deferred else { return nil }
-        let family = state.catalog.account(named: child)?.family
-        let parents = state.catalog.accounts.filter { family != nil && $0.family == family && !$0.askToBuy }
+        let family = state.family(of: child)
+        let parents = state.catalog.accounts.filter {
+            family != nil && state.family(of: $0.name) == family && !$0.askToBuy
+        }
         guard !parents.contains(where: { $0.name == state.account.name }) else { return nil }
         return UIStrings(state.language).askAParent(child, parents: parents.map(\.name))
     }
@@ -148,7 +150,7 @@ extension Reducer {
         state.sheet = .transactionManager(selection: 0)
         let strings = UIStrings(state.language)
         guard state.managerView.allAccounts else {
-            state.managerView.everyAccount = []
+            state.managerView = ManagerView()
             say(&state, strings.onlyAccountShown(state.account.name))
             return []
         }
@@ -185,9 +187,12 @@ extension Reducer {
         }
     }
 
-    static func everyAccountLoaded(_ state: inout AppState, _ transactions: [Transaction]) -> [Effect] {
+    static func everyAccountLoaded(_ state: inout AppState, _ transactions: [Transaction], families: [String: String])
+        -> [Effect]
+    {
         guard state.managerView.allAccounts else { return [] }
         state.managerView.everyAccount = transactions
+        state.managerView.families = families
         keepManagerSelection(&state)
         return []
     }

@@ -61,8 +61,8 @@ public enum Reducer {
             return appSteps(&state, steps)
         case .snapshot(let snapshot):
             return applySnapshot(&state, snapshot)
-        case .everyAccountLoaded(let transactions):
-            return everyAccountLoaded(&state, transactions)
+        case .everyAccountLoaded(let transactions, let families):
+            return everyAccountLoaded(&state, transactions, families: families)
         case .managed(let action, let outcome):
             return managed(&state, action, outcome)
         case .appTransactionLoaded(let account, let info):

@@ -21,7 +21,8 @@ extension Sheets {
             if state.managerView.allAccounts {
                 let account = state.catalog.account(named: group.account)
                 let heading = strings.managerAccount(
-                    account, name: group.account, signedIn: group.account == state.account.name)
+                    account, family: state.family(of: group.account), name: group.account,
+                    signedIn: group.account == state.account.name)
                 lines.append(Line(text: heading, role: .title, wraps: false))
             }
             for transaction in group.transactions {

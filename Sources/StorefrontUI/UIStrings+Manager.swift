@@ -23,9 +23,9 @@ extension UIStrings {
     }
 
     /// An account's heading in the all-accounts view: whose, its family, Ask to Buy.
-    func managerAccount(_ account: Account?, name: String, signedIn: Bool) -> String {
+    func managerAccount(_ account: Account?, family: String?, name: String, signedIn: Bool) -> String {
         var words = [signedIn ? pick("\(name) (signed in)", "\(name)（已登录）") : name]
-        if let family = account?.family { words.append(pick("family \(family)", "家庭 \(family)")) }
+        if let family { words.append(pick("family \(family)", "家庭 \(family)")) }
         if account?.askToBuy == true { words.append(pick("Ask to Buy", "购买请求")) }
         return words.joined(separator: " · ")
     }

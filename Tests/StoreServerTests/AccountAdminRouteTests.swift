@@ -39,4 +39,18 @@ import Testing
             _ = try await client.object(.delete, "/admin/accounts/mallory/family", admin: true, expect: .notFound)
         }
     }
+
+    @Test func familiesAreListedAsTheyAreNow() async throws {
+        let fixture = try await ServerFixture()
+        try await fixture.test { client in
+            #expect(try await client.send(.get, "/admin/families").status == .unauthorized)
+            let before = try await client.object(.get, "/admin/families", admin: true)
+            #expect((before["families"] as? [String: String])?["kenji"] == nil)
+            _ = try await client.object(.put, "/admin/accounts/kenji/family/appleseed", admin: true)
+            let after = try await client.object(.get, "/admin/families", admin: true)
+            let families = try #require(after["families"] as? [String: String])
+            #expect(families["kenji"] == "appleseed")
+            #expect(families == (try await fixture.service.store.families()))
+        }
+    }
 }

@@ -227,7 +227,11 @@ import Testing
             $0.managerView.allAccounts = true
             $0.status = Self.status("Every account's transactions: a parent approves a child's requests here.")
         }
-        store.send(.everyAccountLoaded([request, own])) { $0.managerView.everyAccount = [request, own] }
+        let families = Self.families(store.state)
+        store.send(.everyAccountLoaded([request, own], families: families)) {
+            $0.managerView.everyAccount = [request, own]
+            $0.managerView.families = families
+        }
         Golden.check("manager-all-accounts-80x24", store.state)
         var chinese = store.state
         chinese.language = .simplifiedChinese
@@ -250,11 +254,47 @@ import Testing
         var state = F.state(account: "kenji")
         let request = Self.transaction(2, F.removeAds, .deferred, account: "kid", minutesAgo: 1)
         F.keys(&state, .character("m"), .character("A"))
-        _ = Reducer.reduce(&state, .everyAccountLoaded([request]))
+        _ = Reducer.reduce(&state, .everyAccountLoaded([request], families: Self.families(state)))
         #expect(F.keys(&state, .character("Y")).isEmpty)
         #expect(
             state.status == Self.status("Only a parent in kid's family answers its requests: sign in as alice.", .error)
         )
+    }
+
+    /// Families edited while the store runs (`manage family add`): the manager reads them with
+    /// every account's transactions, so kenji, moved into kid's family, answers its request, and
+    /// the headings name the families as they are now.
+    @Test func aParentAddedToTheFamilyWhileTheStoreRunsAnswers() {
+        var state = F.state(account: "kenji")
+        let request = Self.transaction(2, F.removeAds, .deferred, account: "kid", minutesAgo: 1)
+        F.keys(&state, .character("m"), .character("A"))
+        var families = Self.families(state)
+        guard let family = families["kid"] else {
+            Issue.record("the fixture's kid is in no family")
+            return
+        }
+        families["kenji"] = family
+        _ = Reducer.reduce(&state, .everyAccountLoaded([request], families: families))
+        #expect(Golden.text(state).contains("kid · family \(family)"))
+        #expect(
+            F.keys(&state, .character("Y")) == [
+                .manageAndReport(.approveAskToBuy(request.id)), .refresh(account: "kenji"), .loadEveryAccount,
+            ])
+        families["kid"] = nil
+        _ = Reducer.reduce(&state, .everyAccountLoaded([request], families: families))
+        #expect(!Golden.text(state).contains("kid · family"), "kid left its family")
+        #expect(F.keys(&state, .character("Y")).isEmpty)
+        #expect(
+            state.status == Self.status("kid has no parent in a family to answer its requests: sign in as kid.", .error)
+        )
+    }
+
+    /// The catalog's families, as a store that was never edited reports them.
+    static func families(_ state: AppState) -> [String: String] {
+        Dictionary(
+            uniqueKeysWithValues: state.catalog.accounts.compactMap { account in
+                account.family.map { (account.name, $0) }
+            })
     }
 
     /// The store may have changed while the manager was closed (erased, another account bought
@@ -269,7 +309,11 @@ import Testing
             $0.managerView.everyAccount = []
         }
         let bought = Self.transaction(3, F.gems, account: "lena", terms: Self.terms("0.99"))
-        store.send(.everyAccountLoaded([bought])) { $0.managerView.everyAccount = [bought] }
+        let families = Self.families(store.state)
+        store.send(.everyAccountLoaded([bought], families: families)) {
+            $0.managerView.everyAccount = [bought]
+            $0.managerView.families = families
+        }
         let text = Golden.text(store.state)
         #expect(text.contains("lena") && text.contains(bought.id), "\(text)")
         #expect(!text.contains(erased.id), "\(text)")

@@ -124,6 +124,11 @@ public actor ScriptedStore: StoreBackend {
         return history
     }
 
+    public func families() async throws -> [String: String] {
+        try await call("families")
+        return [:]
+    }
+
     public func entitlements(account: String) async throws -> [Entitlement] {
         try await call("entitlements")
         return []
