@@ -48,7 +48,8 @@ public struct AppState: Sendable, Equatable {
     public var unconfirmed: [UnconfirmedPayment] = []
     /// A risky command pressed once (clear all, reset); pressing it again carries it out.
     public var armed: Command?
-    /// The transaction an armed refund or delete is for: a second press acts only on it.
+    /// The transaction an armed refund or delete is for, or the account an armed history clear
+    /// is for: a second press acts only on it.
     public var armedTransaction: String?
     /// Which transactions the main screen's pane shows, and how far it is scrolled.
     public var transactionPane = TransactionPane()
@@ -231,6 +232,23 @@ public enum Sheet: Sendable, Hashable {
     case storeMessage(StoreMessage)
     /// An Ask to Buy account's purchase: the child asks a parent before the request is sent.
     case askPermission(ConfirmPurchase)
+    /// The manager's family picker: the family an account moves to.
+    case familyPicker(FamilyPicker)
+}
+
+/// The family an account moves to, chosen from the families there are, or none; Esc goes back
+/// to the manager's row.
+public struct FamilyPicker: Sendable, Hashable {
+    public var account: String
+    public var selection: Int
+    /// The manager's selection to go back to.
+    public var managerSelection: Int
+
+    public init(account: String, selection: Int, managerSelection: Int) {
+        self.account = account
+        self.selection = selection
+        self.managerSelection = managerSelection
+    }
 }
 
 /// A message StoreKit shows over the app (`Message.Reason`) about one subscription.

@@ -14,6 +14,9 @@ public enum Command: Sendable, Hashable, CaseIterable {
     case increase, decrease, toggle
     case approve, decline, resolve, refund, expire, renew, delete, clearAll, reset, autoRenew, priceIncrease,
         stopSharing
+    /// The transaction manager's account tools: one account's purchase history cleared, the
+    /// account moved to another family.
+    case clearHistory, moveFamily
     /// The test controls: erase everything the store holds (a second press confirms).
     case resetStore
     /// Answers to a question (quit while a payment is in flight?) and the key that closes a message.
@@ -198,6 +201,14 @@ public enum KeyBindings {
         KeyBinding(
             keys: [.character("C")], command: .clearAll, help: ("clear all transactions", "清除所有交易"), scope: .manager,
             short: ("clear", "清除")),
+        KeyBinding(
+            keys: [.character("H")], command: .clearHistory,
+            help: ("clear the selected row's account's purchase history (press twice)", "清除所选行账户的购买记录（按两次）"),
+            scope: .manager, short: ("clear history", "清除记录")),
+        KeyBinding(
+            keys: [.character("M")], command: .moveFamily,
+            help: ("move the selected row's account to another family", "将所选行的账户移到另一个家庭"),
+            scope: .manager, short: ("family", "家庭")),
         KeyBinding(
             keys: [.character("Z")], command: .reset, help: ("reset the test controls to defaults", "将测试控制重置为默认"),
             scope: .controls, short: ("reset controls", "重置控制")),

@@ -200,6 +200,8 @@ extension Reducer {
             return storeMessageKey(&state, key, message)
         case .askPermission(let confirm):
             return askPermissionKey(&state, key, confirm)
+        case .familyPicker(let picker):
+            return familyPickerKey(&state, key, picker)
         }
     }
 

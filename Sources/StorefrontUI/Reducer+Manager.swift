@@ -31,6 +31,11 @@ extension Reducer {
             state.sheet = .transactionInspector(TransactionInspector(transactionId: selected.id, selection: selection))
         case .allAccounts: return toggleAllAccounts(&state)
         case .clearAll: return clearAll(&state)
+        case .clearHistory: return clearHistory(&state, of: selected?.payment.account ?? state.account.name)
+        case .moveFamily:
+            let account = selected?.payment.account ?? state.account.name
+            let current = Presentation.familyChoices(state).firstIndex { $0 == state.family(of: account) } ?? 0
+            state.sheet = .familyPicker(FamilyPicker(account: account, selection: current, managerSelection: selection))
         case let command?:
             guard let selected else {
                 return isManagerAction(command) ? refuse(&state, UIStrings(state.language).nothingToManage) : []

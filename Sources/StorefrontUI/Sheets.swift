@@ -94,6 +94,15 @@ enum Sheets {
             return storeMessage(message, state, strings, hints)
         case .askPermission(let confirm):
             return (strings.askPermissionTitle, askPermission(confirm, state, strings), hints.askPermission)
+        case .familyPicker(let picker):
+            let current = state.family(of: picker.account)
+            let lines = Presentation.familyChoices(state).enumerated().map { index, family in
+                let name = family ?? strings.noFamily
+                return Line(
+                    text: family == current ? "\(name)  \(strings.currentFamily)" : name,
+                    selected: index == picker.selection, wraps: false)
+            }
+            return (strings.familyPickerTitle(picker.account), lines, hints.picker)
         case .redeemCode(let code):
             return (
                 strings.redeemTitle,

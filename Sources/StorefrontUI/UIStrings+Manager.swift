@@ -30,6 +30,15 @@ extension UIStrings {
         return words.joined(separator: " · ")
     }
 
+    func familyPickerTitle(_ account: String) -> String { pick("Family of \(account)", "\(account) 的家庭") }
+    var noFamily: String { pick("no family", "不在家庭中") }
+    var currentFamily: String { pick("(now)", "（当前）") }
+    func pressAgainToClearHistory(_ account: String) -> String {
+        pick(
+            "Press \(keys.key(.clearHistory, .manager)) again to clear \(account)'s purchase history.",
+            "再按 \(keys.key(.clearHistory, .manager)) 清除 \(account) 的购买记录。")
+    }
+
     var refundRequestWaiting: String { pick("waiting for the App Store", "等待 App Store 决定") }
 
     var managerTitleAllAccounts: String { pick("Transaction manager · every account", "交易管理器 · 所有账户") }
