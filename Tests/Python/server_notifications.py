@@ -216,6 +216,15 @@ def main():
     refunds = client.get_notification_history(None, NotificationHistoryRequest(
         startDate=now - 3_600_000, endDate=now + 3_600_000, notificationType=NotificationTypeV2.REFUND)).notificationHistory
     check("history by type: the two gems and the Dark Theme", len(refunds) == 3, len(refunds))
+    # Every type Apple's library knows is a filter, those this store cannot cause too: a backend
+    # asks for them whether or not any were sent.
+    for kind in NotificationTypeV2:
+        try:
+            client.get_notification_history(None, NotificationHistoryRequest(
+                startDate=now - 3_600_000, endDate=now + 3_600_000, notificationType=kind))
+        except APIException as error:
+            check("history filters by %s" % kind.value, False, error.raw_api_error)
+    check("history filters by each of Apple's %d types" % len(NotificationTypeV2), True)
     alice, _ = all_history(client, NotificationHistoryRequest(startDate=now - 3_600_000, endDate=now + 3_600_000, transactionId=subscription))
     check("history by customer: alice's, not the test or kid's two", len(alice) == len(outbox) - 3, len(alice))
     for bad, code in [(NotificationHistoryRequest(startDate=now, endDate=now - 1000), 4000013),
