@@ -59,6 +59,13 @@ import Testing
         try Self.runChecks("renewal_info_fields.py", scratch: "apple-renewal-info")
     }
 
+    /// Every field Apple documents as present in a signed transaction, for every kind a client
+    /// can fetch (each product type, a renewal, a plan change's copy, a family member's copy, a
+    /// refund), through Get Transaction Info and Get Transaction History.
+    @Test func applesLibraryFindsEveryTransactionField() async throws {
+        try Self.runChecks("transaction_fields.py", scratch: "apple-transaction-fields")
+    }
+
     /// Runs `Tests/Python/SCRIPT` against a server that takes tokens of a key made here, with the
     /// arguments every such script reads (URL, key, issuer, key id, bundle id, admin token, root).
     static func runChecks(_ script: String, scratch: String) throws {
