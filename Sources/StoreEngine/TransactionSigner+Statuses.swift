@@ -17,6 +17,17 @@ extension TransactionSigner {
                 appAccountToken: transaction.appAccountToken))
     }
 
+    /// A transaction's JWS as the App Store Server API answers a request for it: signed `now`, as
+    /// Apple signs each answer, so `signedDate` is when it was read.
+    public func signed(
+        _ transaction: ServerTransaction, catalog: Catalog, environment: StoreEnvironment, at now: Date
+    ) -> String {
+        sign(
+            Self.payload(
+                for: transaction.transaction, details: transaction.details, catalog: catalog,
+                environment: environment, signedAt: now, appAccountToken: transaction.appAccountToken))
+    }
+
     /// A chain's renewal info, signed now as Apple signs it at each request.
     public func signedRenewalInfo(
         _ status: SubscriptionStatus, catalog: Catalog, environment: StoreEnvironment, at now: Date

@@ -16,7 +16,7 @@ enum ServerAPIRoutes {
             guard let transaction = try await service.serverAPI.transaction(id: id) else {
                 throw AppStoreAPIError.transactionIdNotFound
             }
-            return JSONBody.response(TransactionInfoResponse(signedTransactionInfo: service.signed(transaction)))
+            return JSONBody.response(TransactionInfoResponse(signedTransactionInfo: service.signedAsRead(transaction)))
         }
         for version in [1, 2] {
             api.get(RouterPath("/v\(version)/history/{transactionId}")) { request, context in
@@ -27,7 +27,7 @@ enum ServerAPIRoutes {
             let (query, page) = try await historyPage(request, context, version: 0, service)
             return JSONBody.response(
                 RefundHistoryResponse(
-                    signedTransactions: page.transactions.map(service.signed),
+                    signedTransactions: page.transactions.map(service.signedAsRead),
                     revision: query.revision(after: page), hasMore: page.hasMore))
         }
         api.get("/v1/subscriptions/{transactionId}") { request, context in
@@ -40,7 +40,7 @@ enum ServerAPIRoutes {
             }
             return JSONBody.response(
                 OrderLookupResponse(
-                    status: found == nil ? 1 : 0, signedTransactions: found.map { [service.signed($0)] } ?? []))
+                    status: found == nil ? 1 : 0, signedTransactions: found.map { [service.signedAsRead($0)] } ?? []))
         }
         api.get("/v1/transactions/appTransactions/{transactionId}") { _, context in
             let account = try await service.account(ofAnyTransaction: try transactionId(context))
@@ -64,7 +64,7 @@ enum ServerAPIRoutes {
             HistoryResponse(
                 revision: query.revision(after: page), hasMore: page.hasMore, bundleId: service.catalog.bundleId,
                 appAppleId: service.appAppleId, environment: service.store.environment,
-                signedTransactions: page.transactions.map(service.signed)))
+                signedTransactions: page.transactions.map(service.signedAsRead)))
     }
 
     /// The page a history request asks for (`version` 0: refund history), with its query.
@@ -105,7 +105,7 @@ enum ServerAPIRoutes {
             groups[status.groupId, default: []].append(
                 StatusResponse.LastTransaction(
                     status: status.status.rawValue, originalTransactionId: status.originalTransactionId,
-                    signedTransactionInfo: service.signed(status.latest),
+                    signedTransactionInfo: service.signedAsRead(status.latest),
                     signedRenewalInfo: service.signedRenewalInfo(status, at: now)))
         }
         return JSONBody.response(
@@ -146,6 +146,11 @@ extension StoreService {
     /// A transaction's JWS as the App Store Server API returns it.
     func signed(_ transaction: ServerTransaction) -> String {
         signer.signed(transaction, catalog: catalog, environment: store.environment)
+    }
+
+    /// A transaction as an App Store Server API answer carries it: signed now, as Apple signs it.
+    func signedAsRead(_ transaction: ServerTransaction) -> String {
+        signer.signed(transaction, catalog: catalog, environment: store.environment, at: clock.now())
     }
 
     func signedRenewalInfo(_ status: SubscriptionStatus, at now: Date) -> String {

@@ -65,6 +65,36 @@ extension TestClientProtocol {
         return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     }
 
+    /// Apple signs each answer: a transaction read twice carries the time of each read as its
+    /// `signedDate`, in Get Transaction Info, Get Transaction History and the statuses.
+    @Test func eachAnswerIsSignedWhenItIsMade() async throws {
+        let bearer = BearerToken()
+        let fixture = try await Self.fixture(bearer)
+        let monthly = try await fixture.buy(ServerFixture.monthly).transaction.id
+        let token = try bearer.make()
+        try await fixture.test { client in
+            func signedDates() async throws -> [Int64] {
+                let info = try json(try await client.api(.get, "/inApps/v1/transactions/\(monthly)", token: token))
+                let history = try json(try await client.api(.get, "/inApps/v2/history/\(monthly)", token: token))
+                let statuses = try json(try await client.api(.get, "/inApps/v1/subscriptions/\(monthly)", token: token))
+                let last = (statuses["data"] as? [[String: Any]])?.first?["lastTransactions"] as? [[String: Any]]
+                let signed =
+                    [info["signedTransactionInfo"] as? String] + ((history["signedTransactions"] as? [String]) ?? [])
+                    + [last?.first?["signedTransactionInfo"] as? String]
+                return try signed.map { jws in
+                    let payload = try jws.map(Self.payload)
+                    return (payload?["signedDate"] as? NSNumber)?.int64Value ?? 0
+                }
+            }
+            for _ in 0..<2 {
+                fixture.clock.advance(by: 90)
+                let now = fixture.clock.now().epochMilliseconds
+                let dates = try await signedDates()
+                #expect(dates == [now, now, now])
+            }
+        }
+    }
+
     @Test func transactionInfoHistoryAndStatusesAnswerAsApplesDo() async throws {
         let bearer = BearerToken()
         let fixture = try await Self.fixture(bearer)
