@@ -30,6 +30,8 @@ public struct ManageStep: Sendable, Hashable {
     public let account: String?
     /// `--family smiths` of `family add lena --family smiths`; nil otherwise.
     public let family: String?
+    /// What `create PRODUCT --account A --date D …` makes; nil for every other verb.
+    public let creation: TransactionCreation?
     private let make: @Sendable (String) -> ManageAction
 
     /// nil when `choice`, a reason, a percentage or an account does not fit `verb` (see
@@ -52,7 +54,17 @@ public struct ManageStep: Sendable, Hashable {
         self.account = account
         self.family = family
         self.transaction = transaction
+        self.creation = nil
         self.make = make
+    }
+
+    /// `create`: a transaction made outside the device.
+    public init(creating creation: TransactionCreation) {
+        verb = .create
+        (choice, reason, requestReason, percentage, family, transaction) = (nil, nil, nil, nil, nil, nil)
+        account = creation.account
+        self.creation = creation
+        make = { _ in .createTransaction(creation) }
     }
 
     /// The store's action on transaction `id` (ignored by `clear` and `reset`).
@@ -63,7 +75,7 @@ public struct ManageStep: Sendable, Hashable {
     public static func == (left: ManageStep, right: ManageStep) -> Bool {
         (left.verb, left.choice, left.reason, left.requestReason, left.account, left.transaction)
             == (right.verb, right.choice, right.reason, right.requestReason, right.account, right.transaction)
-            && (left.percentage, left.family) == (right.percentage, right.family)
+            && (left.percentage, left.family) == (right.percentage, right.family) && left.creation == right.creation
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -75,6 +87,7 @@ public struct ManageStep: Sendable, Hashable {
         hasher.combine(account)
         hasher.combine(family)
         hasher.combine(transaction)
+        hasher.combine(creation)
     }
 
     static let usages = ManageVerb.actions.map(\.usage).joined(separator: ", ")
@@ -93,6 +106,7 @@ public struct ManageStep: Sendable, Hashable {
             return .failure(
                 WordsProblem("a test control is a step of its own: {\"set\": \"\(rest.joined(separator: " "))\"}"))
         }
+        if verb == .create { return parseCreate(rest) }
         if verb == .clear, rest.first == accountOption {
             guard rest.count == 2, let step = ManageStep(.clear, account: rest[1], transaction: nil) else {
                 return .failure(

@@ -265,6 +265,13 @@ public final class RemoteStore: StoreBackend {
     }
 
     public func perform(_ action: ManageAction) async throws -> [TransactionUpdate] {
+        if case .createTransaction(let creation) = action {
+            // One key for every retry of this call: a creation the server made is not made twice.
+            return try await call(
+                ManageResponse.self, .POST, "/admin/transactions", body: CreateTransactionRequest(creation),
+                idempotencyKey: UUID().uuidString, admin: true
+            ).wireUpdates.transactionUpdates()
+        }
         let (method, path): (HTTPTransport.Method, String) =
             switch action {
             case .approveAskToBuy(let id): (.POST, "/admin/transactions/\(Self.segment(id))/approve")
@@ -291,6 +298,7 @@ public final class RemoteStore: StoreBackend {
                 (.PUT, "/admin/accounts/\(Self.segment(account))/family/\(Self.segment(family))")
             case .setFamily(let account, nil): (.DELETE, "/admin/accounts/\(Self.segment(account))/family")
             case .resetToDefaults: (.POST, "/admin/reset")
+            case .createTransaction: (.POST, "/admin/transactions")
             case .setAutoRenew(let id, let on):
                 (.POST, "/admin/transactions/\(Self.segment(id))/auto-renew/\(on ? "on" : "off")")
             case .priceIncrease(let id, let step, _):

@@ -16,16 +16,18 @@ public enum ManageVerb: String, CaseIterable, Sendable, Hashable {
     case clear, reset
     /// `family add ACCOUNT --family NAME`, `family remove ACCOUNT`: a Sandbox Test Family edited.
     case family
+    /// A transaction made outside the device (`TransactionCreation`): its words are its own.
+    case create
     case set
 
     /// The actions, in the order messages list them: every word but `set`.
     public static let actions = allCases.filter { $0 != .set }
 
     /// Whether the action names one transaction; `clear` and `reset` act on the whole store,
-    /// `family` on an account.
+    /// `family` on an account, and `create` makes one.
     public var takesTransaction: Bool {
         switch self {
-        case .clear, .reset, .family, .set: false
+        case .clear, .reset, .family, .create, .set: false
         default: true
         }
     }
@@ -67,6 +69,10 @@ public enum ManageVerb: String, CaseIterable, Sendable, Hashable {
     /// `refund [--reason other|app-issue] [--percentage P]`.
     public var usage: String {
         if self == .family { return "family add ACCOUNT \(Self.familyOption) NAME|family remove ACCOUNT" }
+        if self == .create {
+            return
+                "create PRODUCT \(TransactionCreation.accountOption) A \(TransactionCreation.dateOption) DATE [\(TransactionCreation.tokenOption) UUID] [\(TransactionCreation.offerOption) ID] [\(TransactionCreation.autoRenewOption) off]"
+        }
         if self == .refund {
             return
                 "\(rawValue) [\(RefundReason.option) \(reasons.joined(separator: "|"))] [\(RefundPercentage.option) P]"
@@ -153,7 +159,7 @@ public enum ManageVerb: String, CaseIterable, Sendable, Hashable {
         case .serverFinish: ManageAction.serverFinish
         case .clear: { _ in .clearAll }
         case .reset: { _ in .resetToDefaults }
-        case .autoRenew, .priceIncrease, .family, .set: nil
+        case .autoRenew, .priceIncrease, .family, .create, .set: nil
         }
     }
 }

@@ -37,6 +37,10 @@ public enum ManageAction: Sendable, Hashable {
     /// deleted, so it may take introductory offers again; every other account keeps its own.
     case clearAccount(String)
     case resetToDefaults
+    /// A transaction made outside the device, dated in the past (Xcode 26's transaction manager):
+    /// the store writes it with the renewals and the expiry that followed from its date, and the
+    /// app hears of it as of a purchase on another device.
+    case createTransaction(TransactionCreation)
     /// A Sandbox Test Family edited while the store runs: the account joins the family `family`
     /// names (nil: it leaves its family), and the family's sharing follows.
     case setFamily(account: String, family: String?)

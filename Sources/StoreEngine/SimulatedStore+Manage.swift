@@ -24,6 +24,8 @@ extension SimulatedStore {
                 return []
             case .setFamily(let account, let family):
                 return try self.setFamily(of: account, to: family, at: now, db)
+            case .createTransaction(let creation):
+                return try self.create(creation, at: now, db)
             case .resetToDefaults:
                 try db.execute(
                     sql:
@@ -193,7 +195,7 @@ extension SimulatedStore {
         case .stopSharing:
             try stopSharing(stored, at: now, controls: controls, db)
             return []
-        case .clearAll, .clearAccount, .resetToDefaults, .setFamily:
+        case .clearAll, .clearAccount, .resetToDefaults, .setFamily, .createTransaction:
             return []
         }
         try stored.update(db)

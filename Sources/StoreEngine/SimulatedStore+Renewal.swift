@@ -57,6 +57,9 @@ extension SimulatedStore {
     /// Chains a sweep renews in one write.
     static let renewalBatch = 256
 
+    /// Periods one chain renews in one sweep.
+    static let renewalsPerSweep = 400
+
     /// One due chain in a sweep: its renewals up to now, or the billing retry or the end its
     /// latest period comes to. Returns the renewals' updates.
     nonisolated func renewChain(
@@ -65,7 +68,7 @@ extension SimulatedStore {
         var updates: [TransactionUpdate] = []
         var previous = latest
         // At most a year of renewals per sweep, so a huge gap under a fast rate cannot stall the store.
-        periods: for _ in 0..<400 {
+        periods: for _ in 0..<Self.renewalsPerSweep {
             // The last month of a cancelled commitment is billed with auto-renew off: nothing
             // follows it, however many periods this sweep catches up on.
             guard previous.autoRenew, let start = previous.expiresDate, start <= now else { break }

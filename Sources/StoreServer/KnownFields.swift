@@ -36,3 +36,5 @@ extension APIKeyRequest: KnownFields, MultilineFields {
 protocol MultilineFields: Decodable {
     static var multilineFields: Set<String> { get }
 }
+
+extension CreateTransactionRequest: KnownFields {}

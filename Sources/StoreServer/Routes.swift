@@ -437,6 +437,7 @@ public enum StoreRoutes {
         NotificationRoutes.add(admin: admin, service)
         RetentionRoutes.add(admin: admin, service)
         AccountAdminRoutes.add(admin: admin, service)
+        CreateTransactionRoute.add(admin: admin, service)
         admin.post("/clear") { _, _ in
             try await manage(.clearAll, service)
         }

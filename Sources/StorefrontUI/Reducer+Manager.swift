@@ -188,7 +188,7 @@ extension Reducer {
             .delete(let id), .setAutoRenew(let id, _), .priceIncrease(let id, _, _), .stopSharing(let id),
             .serverFinish(let id):
             id
-        case .clearAll, .clearAccount, .resetToDefaults, .setFamily: nil
+        case .clearAll, .clearAccount, .resetToDefaults, .setFamily, .createTransaction: nil
         }
     }
 

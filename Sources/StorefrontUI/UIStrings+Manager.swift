@@ -81,11 +81,20 @@ extension UIStrings {
             pick("\(account) joined family \(family).", "\(account) 已加入家庭 \(family)。")
         case .setFamily(let account, nil): pick("\(account) left its family.", "\(account) 已离开家庭。")
         case .resetToDefaults: resetDone
+        case .createTransaction(let creation):
+            created(title, on: TransactionCreation.text(of: creation.purchaseDate), id: made?.id ?? "")
         case .requestRefund(let id, _): pick("Refund of \(id) requested.", "已为 \(id) 申请退款。")
         case .declineRefund(let id): pick("Refund of \(id) declined.", "已拒绝 \(id) 的退款。")
         case .reverseRefund(let id): pick("Refund of \(id) reversed.", "已撤销 \(id) 的退款。")
         case .serverFinish(let id): pick("\(id) finished by the app's server.", "\(id) 已由应用服务器完成。")
         }
+    }
+
+    /// A transaction made outside the device: the app hears of it as of a purchase elsewhere.
+    func created(_ title: String, on date: String, id: String) -> String {
+        pick(
+            "Created \(title), bought outside the device on \(date): \(id).",
+            "已创建“\(title)”，于 \(date) 在设备外购买：\(id)。")
     }
 
     private func priceIncreaseDone(_ step: PriceIncreaseStep, _ title: String) -> String {
@@ -118,6 +127,7 @@ extension UIStrings {
         case .clearAccount: pick("clear the account's history", "清除该账户的记录")
         case .setFamily: pick("change the family", "更改家庭")
         case .resetToDefaults: pick("reset", "重置")
+        case .createTransaction: pick("create the transaction", "创建交易")
         case .requestRefund: pick("request a refund", "申请退款")
         case .declineRefund: pick("decline the refund", "拒绝退款")
         case .reverseRefund: pick("reverse the refund", "撤销退款")

@@ -17,7 +17,7 @@ struct ManageCommand: AsyncParsableCommand {
             Expire.self,
             Renew.self, AutoRenew.self, PriceIncrease.self,
             StopSharing.self, ServerFinish.self,
-            Delete.self, Clear.self, Reset.self, ManageFamilyCommand.self, SetControl.self,
+            Delete.self, Clear.self, Reset.self, ManageCreateCommand.self, ManageFamilyCommand.self, SetControl.self,
         ]
     )
 

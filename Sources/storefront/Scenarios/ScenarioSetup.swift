@@ -58,7 +58,9 @@ struct ScenarioSetup {
                 id = last
             case nil: id = ""
             }
-            _ = try await session.store.perform(command.action(on: id))
+            let updates = try await session.store.perform(command.action(on: id))
+            // What `create` made is bought, as a purchase is: `last` names its newest period.
+            if command.creation != nil, let newest = updates.last { last = newest.transaction.id }
         case .set(let command):
             try await setControls([command])
         case .launch(let device):
