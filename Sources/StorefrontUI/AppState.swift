@@ -234,6 +234,8 @@ public enum Sheet: Sendable, Hashable {
     case askPermission(ConfirmPurchase)
     /// The manager's family picker: the family an account moves to.
     case familyPicker(FamilyPicker)
+    /// The transaction manager's form for a transaction made outside the device.
+    case createTransaction(CreateTransactionForm)
 }
 
 /// The family an account moves to, chosen from the families there are, or none; Esc goes back

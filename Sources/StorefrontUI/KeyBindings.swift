@@ -17,6 +17,8 @@ public enum Command: Sendable, Hashable, CaseIterable {
     /// The transaction manager's account tools: one account's purchase history cleared, the
     /// account moved to another family.
     case clearHistory, moveFamily
+    /// The transaction manager: a transaction made outside the device, at a past date.
+    case createTransaction
     /// The test controls: erase everything the store holds (a second press confirms).
     case resetStore
     /// Answers to a question (quit while a payment is in flight?) and the key that closes a message.
@@ -195,6 +197,10 @@ public enum KeyBindings {
             keys: [.character("S")], command: .stopSharing,
             help: ("stop sharing the purchase with the family (REVOKE)", "停止与家人共享该购买（REVOKE）"),
             scope: .manager, short: ("stop sharing", "停止共享")),
+        KeyBinding(
+            keys: [.character("B")], command: .createTransaction,
+            help: ("create a transaction bought outside the device, at a past date", "创建在设备外、于过去某日购买的交易"),
+            scope: .manager, short: ("bought elsewhere", "设备外购买")),
         KeyBinding(
             keys: [.character("X")], command: .delete, help: ("delete transaction", "删除交易"), scope: .manager,
             short: ("delete", "删除")),

@@ -155,6 +155,17 @@ struct KeyHints {
         line([item([.buy], .main, ("redeem", "兑换")), item([.close], .everywhere, ("cancel", "取消"))])
     }
 
+    /// The form's own keys (it handles the arrows itself), then create and back.
+    var createTransaction: String {
+        let arrows = [Key.up, .down, .left, .right].map { ascii ? $0.asciiDescription : $0.description }
+        let own =
+            language == .english
+            ? "\(arrows[0])/\(arrows[1]) field  \(arrows[2])/\(arrows[3]) change"
+            : "\(arrows[0])/\(arrows[1]) 字段  \(arrows[2])/\(arrows[3]) 更改"
+        return own + "  "
+            + line([item([.buy], .main, ("create", "创建")), item([.close], .everywhere, ("back", "返回"))])
+    }
+
     var redeemOffer: String {
         line([item([.buy], .main, ("redeem", "兑换")), item([.close], .everywhere, ("back", "返回"))])
     }

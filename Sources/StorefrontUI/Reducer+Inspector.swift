@@ -26,7 +26,10 @@ extension Reducer {
         }
         switch command {
         case .quit: return quit(&state)
-        case .close, .dismiss: state.sheet = .transactionManager(selection: inspector.selection)
+        case .close, .dismiss:
+            // A read while it was open may have shortened the list under it.
+            state.sheet = .transactionManager(selection: inspector.selection)
+            keepManagerSelection(&state)
         default: break
         }
         return []

@@ -202,6 +202,8 @@ extension Reducer {
             return askPermissionKey(&state, key, confirm)
         case .familyPicker(let picker):
             return familyPickerKey(&state, key, picker)
+        case .createTransaction(let form):
+            return createFormKey(&state, key, form)
         }
     }
 

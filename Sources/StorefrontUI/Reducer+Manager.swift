@@ -30,6 +30,7 @@ extension Reducer {
             guard let selected else { return refuse(&state, UIStrings(state.language).nothingToManage) }
             state.sheet = .transactionInspector(TransactionInspector(transactionId: selected.id, selection: selection))
         case .allAccounts: return toggleAllAccounts(&state)
+        case .createTransaction: openCreateForm(&state, managerSelection: selection)
         case .clearAll: return clearAll(&state)
         case .clearHistory: return clearHistory(&state, of: selected?.payment.account ?? state.account.name)
         case .moveFamily:

@@ -111,6 +111,8 @@ enum Sheets {
             )
         case .redeemOffer(let code):
             return (strings.redeemTitle, redeemOffer(state, code, strings), hints.redeemOffer)
+        case .createTransaction(let form):
+            return (strings.createTitle, createForm(form, state, strings), hints.createTransaction)
         case .restoreResult(let result):
             let line: Line =
                 switch result {
