@@ -66,6 +66,13 @@ import Testing
         try Self.runChecks("transaction_fields.py", scratch: "apple-transaction-fields")
     }
 
+    /// A transaction made outside the device (`POST /admin/transactions`), read with Apple's
+    /// client: Get Transaction History holds it and its renewals with Apple's documented fields;
+    /// the statuses and the notifications are what the App Store would have sent.
+    @Test func applesLibraryReadsATransactionMadeOutsideTheDevice() async throws {
+        try Self.runChecks("created_transaction.py", scratch: "apple-created-transaction")
+    }
+
     /// Runs `Tests/Python/SCRIPT` against a server that takes tokens of a key made here, with the
     /// arguments every such script reads (URL, key, issuer, key id, bundle id, admin token, root).
     static func runChecks(_ script: String, scratch: String) throws {
