@@ -24,6 +24,28 @@ import Testing
         }
     }
 
+    /// `manage create --store URL` goes through `POST /admin/transactions`: the served store makes
+    /// the past-dated purchase, and a device's `transactions` reads it from there.
+    @Test func aTransactionMadeOutsideTheDeviceIsCreatedOnTheServedStore() async throws {
+        let root = scratchDirectory("storefront-create")
+        let server = try ServeProcess.start(
+            db: root.appendingPathComponent("db"), arguments: ["--admin-token", Self.token])
+        defer { server.stop() }
+        let device = root.appendingPathComponent("device")
+        let created = try client(
+            ["manage", "create", Self.removeAds, "--account", "kenji", "--date", "2026-01-15T10:00:00Z"],
+            server: server, state: device, admin: true)
+        #expect(created.status == 0, "\(created.stderr)")
+        #expect(
+            created.stdout.hasPrefix("create \(Self.removeAds) --account kenji --date 2026-01-15T10:00:00Z: done; "))
+        let again = try client(
+            ["manage", "create", Self.removeAds, "--account", "kenji", "--date", "2026-02-15T10:00:00Z"],
+            server: server, state: device, admin: true)
+        #expect(again.status == 1 && again.stderr.contains("already owns"), "\(again.stderr)")
+        let listed = try client(["transactions", "--account", "kenji", "--json"], server: server, state: device)
+        #expect(listed.stdout.contains(Self.removeAds), "\(listed.stdout)")
+    }
+
     /// A device used with the simulated store, then with a fresh server, then with another fresh
     /// server: each store is a store of its own (the ids may even repeat), and each store's purchase
     /// is credited.
