@@ -260,6 +260,8 @@ import Testing
             "redeem-code",
             { F.keys(&$0, .character("c"), .character("F"), .character("R"), .character("E"), .character("E")) }
         ),
+        // The manager's form of a transaction made outside the device, on its date field.
+        ("create-transaction", { F.keys(&$0, .character("m"), .character("B"), .down) }),
         ("storefronts", { F.keys(&$0, .character("s")) }),
         ("accounts", { F.keys(&$0, .character("a")) }),
         (
