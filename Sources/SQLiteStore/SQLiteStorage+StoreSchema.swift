@@ -400,6 +400,32 @@ extension SQLiteStorage {
                 // the reason `manage request-refund` gives when it is not told one.
                 try db.execute(sql: "ALTER TABLE refund_requests ADD COLUMN reason TEXT NOT NULL DEFAULT 'other'")
             })
+        migrations.append(
+            SchemaMigration("v32: StoreKit messages") { db in
+                // The messages the App Store sent each account (`Message.messages`): one waits
+                // until an app of the account takes it (`delivered_at` NULL). A win-back offer's
+                // is sent once per lapse, `episode` naming it (the latest transaction of the
+                // group), so the same lapse never sends it twice.
+                try db.execute(
+                    sql: """
+                        CREATE TABLE store_messages (
+                            seq INTEGER PRIMARY KEY AUTOINCREMENT, account TEXT NOT NULL, reason TEXT NOT NULL,
+                            product_id TEXT, offer_id TEXT, episode TEXT, sent_at REAL NOT NULL, delivered_at REAL);
+                        CREATE INDEX store_messages_account ON store_messages(account, seq);
+                        """)
+            })
+        migrations.append(
+            SchemaMigration("v33: purchase intents") { db in
+                // Purchases customers started outside the app (`PurchaseIntent`), each waiting
+                // until an app of the account takes it (`delivered_at` NULL).
+                try db.execute(
+                    sql: """
+                        CREATE TABLE purchase_intents (
+                            seq INTEGER PRIMARY KEY AUTOINCREMENT, account TEXT NOT NULL, product_id TEXT NOT NULL,
+                            offer_id TEXT, created_at REAL NOT NULL, delivered_at REAL);
+                        CREATE INDEX purchase_intents_account ON purchase_intents(account, seq);
+                        """)
+            })
         return migrations
     }
 }

@@ -250,6 +250,39 @@ public enum BuiltInScenarios {
             """
         ),
         (
+            "win-back-offer",
+            """
+            {
+              "name": "win-back-offer",
+              "description": {
+                "en": "A win-back offer: Premium Monthly lapsed with auto-renew off, so StoreKit's win-back offer message opens at launch (Enter subscribes with the offer)",
+                "zh-Hans": "赢回优惠：高级会员月度版关闭自动续订后已过期，启动时打开 StoreKit 的赢回优惠消息（Enter 以该优惠订阅）"
+              },
+              "steps": [
+                {"buy": "com.example.storefront.premium.monthly"},
+                {"manage": "auto-renew off last"},
+                {"manage": "expire last"}
+              ]
+            }
+            """
+        ),
+        (
+            "promoted-purchase",
+            """
+            {
+              "name": "promoted-purchase",
+              "description": {
+                "en": "The App Store's side of the account: a generic StoreKit message opens at launch, then the promoted purchase of Remove Ads started on the App Store (Enter buys it)",
+                "zh-Hans": "App Store 一侧：启动时打开一条 generic StoreKit 消息，随后是在 App Store 开始的推广购买“去除广告”（Enter 购买）"
+              },
+              "steps": [
+                {"manage": "message generic --account alice"},
+                {"manage": "purchase-intent com.example.storefront.removeads --account alice"}
+              ]
+            }
+            """
+        ),
+        (
             "restricted-account",
             """
             {

@@ -26,26 +26,33 @@ public struct ManageStep: Sendable, Hashable {
     /// nil for `clear` and `reset`.
     public let transaction: TransactionRef?
     /// `--account kenji` of `clear --account kenji`: that account's history only; the account
-    /// `family add|remove` moves; nil otherwise.
+    /// `family add|remove` moves; the account a `message` or a `purchase-intent` is for; nil
+    /// otherwise.
     public let account: String?
     /// `--family smiths` of `family add lena --family smiths`; nil otherwise.
     public let family: String?
     /// What `create PRODUCT --account A --date D …` makes; nil for every other verb.
     public let creation: TransactionCreation?
+    /// The product of `purchase-intent PRODUCT`; nil otherwise.
+    public let product: String?
+    /// `--offer ID` of `purchase-intent PRODUCT --offer ID`: the win-back offer redeemed; nil otherwise.
+    public let offer: String?
     private let make: @Sendable (String) -> ManageAction
 
-    /// nil when `choice`, a reason, a percentage or an account does not fit `verb` (see
-    /// `ManageVerb.action(choice:reason:requestReason:percentage:account:)`).
+    /// nil when `choice`, a reason, a percentage, an account, a product or an offer does not fit
+    /// `verb` (see `ManageVerb.action(choice:reason:requestReason:percentage:account:product:offer:)`).
     public init?(
         _ verb: ManageVerb, choice: String? = nil, reason: RefundReason? = nil,
         requestReason: RefundRequestReason? = nil, percentage: RefundPercentage? = nil, account: String? = nil,
-        family: String? = nil, transaction: TransactionRef?
+        family: String? = nil, product: String? = nil, offer: String? = nil, transaction: TransactionRef?
     ) {
         guard
             let make = verb.action(
                 choice: choice, reason: reason, requestReason: requestReason, percentage: percentage,
-                account: account, family: family)
+                account: account, family: family, product: product, offer: offer)
         else { return nil }
+        self.product = product
+        self.offer = offer
         self.verb = verb
         self.choice = choice
         self.reason = reason
@@ -62,6 +69,7 @@ public struct ManageStep: Sendable, Hashable {
     public init(creating creation: TransactionCreation) {
         verb = .create
         (choice, reason, requestReason, percentage, family, transaction) = (nil, nil, nil, nil, nil, nil)
+        (product, offer) = (nil, nil)
         account = creation.account
         self.creation = creation
         make = { _ in .createTransaction(creation) }
@@ -76,6 +84,7 @@ public struct ManageStep: Sendable, Hashable {
         (left.verb, left.choice, left.reason, left.requestReason, left.account, left.transaction)
             == (right.verb, right.choice, right.reason, right.requestReason, right.account, right.transaction)
             && (left.percentage, left.family) == (right.percentage, right.family) && left.creation == right.creation
+            && (left.product, left.offer) == (right.product, right.offer)
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -86,6 +95,8 @@ public struct ManageStep: Sendable, Hashable {
         hasher.combine(percentage)
         hasher.combine(account)
         hasher.combine(family)
+        hasher.combine(product)
+        hasher.combine(offer)
         hasher.combine(transaction)
         hasher.combine(creation)
     }
@@ -93,7 +104,7 @@ public struct ManageStep: Sendable, Hashable {
     static let usages = ManageVerb.actions.map(\.usage).joined(separator: ", ")
 
     /// How `clear` names the one account whose history it clears.
-    static let accountOption = "--account"
+    static let accountOption = ManageVerb.accountOption
 
     /// Reads `words`; a message saying what was expected when they are not an action.
     public static func parse(_ words: [String]) -> Result<ManageStep, WordsProblem> {
@@ -116,6 +127,7 @@ public struct ManageStep: Sendable, Hashable {
             return .success(step)
         }
         if verb == .family { return parseFamily(rest) }
+        if verb == .message || verb == .purchaseIntent { return parseAccountAction(verb, rest) }
         if !verb.takesTransaction {
             guard rest.isEmpty, let step = ManageStep(verb, transaction: nil) else {
                 return .failure(WordsProblem("\(first) takes no transaction"))
@@ -156,6 +168,45 @@ extension ManageStep {
                     "family takes add, an account, \(option) and a family, or remove and an account: family add lena \(option) smiths, family remove lena"
                 ))
         }
+        return .success(step)
+    }
+
+    /// `message generic --account alice`, `purchase-intent PRODUCT [--offer ID] --account alice`
+    /// (the options anywhere), as `storefront manage` takes them: the App Store's side of one
+    /// account, which each must name.
+    static func parseAccountAction(_ verb: ManageVerb, _ words: [String]) -> Result<ManageStep, WordsProblem> {
+        let example =
+            verb == .message
+            ? "message \(StoreMessageReason.sendable.first?.rawValue ?? "generic") \(accountOption) alice"
+            : "purchase-intent com.example.storefront.removeads \(accountOption) alice"
+        let shape =
+            verb == .message
+            ? "message takes \(StoreMessageReason.sendableInWords) and \(accountOption) ACCOUNT: \(example)"
+            : "purchase-intent takes a product, \(ManageVerb.offerOption) ID if a win-back offer was redeemed, and \(accountOption) ACCOUNT: \(example)"
+        var options: [String: String] = [:]
+        var positional: [String] = []
+        var index = 0
+        while index < words.count {
+            let word = words[index]
+            let allowed = verb == .purchaseIntent ? [accountOption, ManageVerb.offerOption] : [accountOption]
+            if word.hasPrefix("--") {
+                guard allowed.contains(word), index + 1 < words.count, options[word] == nil else {
+                    return .failure(WordsProblem(shape))
+                }
+                options[word] = words[index + 1]
+                index += 2
+                continue
+            }
+            positional.append(word)
+            index += 1
+        }
+        guard positional.count == 1, let account = options[accountOption],
+            let step = verb == .message
+                ? ManageStep(verb, choice: positional[0], account: account, transaction: nil)
+                : ManageStep(
+                    verb, account: account, product: positional[0], offer: options[ManageVerb.offerOption],
+                    transaction: nil)
+        else { return .failure(WordsProblem(shape)) }
         return .success(step)
     }
 

@@ -219,6 +219,22 @@ public final class RemoteStore: StoreBackend {
         }
     }
 
+    /// Taken once: the key makes a retry of a lost answer get the same messages, not none.
+    public func takeMessages(account: String) async throws -> [AppStoreMessage] {
+        try await call(
+            MessagesResponse.self, .POST, "/v1/accounts/\(Self.segment(account))/messages/take",
+            idempotencyKey: UUID().uuidString
+        ).messages.compactMap(\.message)
+    }
+
+    /// Taken once, as `takeMessages`.
+    public func takePurchaseIntents(account: String) async throws -> [PurchaseIntentInfo] {
+        try await call(
+            PurchaseIntentsResponse.self, .POST, "/v1/accounts/\(Self.segment(account))/purchase-intents/take",
+            idempotencyKey: UUID().uuidString
+        ).intents.map(\.intent)
+    }
+
     /// The server's answer; when the server cannot be reached the app keeps the payment and retries
     /// later (`retryLater`), exactly as for an unreachable verification server.
     public func verify(receipt: String, transactionId: String, productId: String, claim: String) async throws
@@ -265,12 +281,25 @@ public final class RemoteStore: StoreBackend {
     }
 
     public func perform(_ action: ManageAction) async throws -> [TransactionUpdate] {
-        if case .createTransaction(let creation) = action {
+        switch action {
+        case .createTransaction(let creation):
             // One key for every retry of this call: a creation the server made is not made twice.
             return try await call(
                 ManageResponse.self, .POST, "/admin/transactions", body: CreateTransactionRequest(creation),
                 idempotencyKey: UUID().uuidString, admin: true
             ).wireUpdates.transactionUpdates()
+        case .sendMessage(let account, let reason):
+            return try await call(
+                ManageResponse.self, .POST, "/admin/accounts/\(Self.segment(account))/messages",
+                body: MessageRequest(reason: reason), admin: true
+            ).wireUpdates.transactionUpdates()
+        case .purchaseIntent(let account, let productId, let offerId):
+            return try await call(
+                ManageResponse.self, .POST, "/admin/accounts/\(Self.segment(account))/purchase-intents",
+                body: PurchaseIntentRequest(productId: productId, offerId: offerId), admin: true
+            ).wireUpdates.transactionUpdates()
+        default:
+            break
         }
         let (method, path): (HTTPTransport.Method, String) =
             switch action {
@@ -303,6 +332,9 @@ public final class RemoteStore: StoreBackend {
                 (.POST, "/admin/transactions/\(Self.segment(id))/auto-renew/\(on ? "on" : "off")")
             case .priceIncrease(let id, let step, _):
                 (.POST, "/admin/transactions/\(Self.segment(id))/price-increase/\(step.rawValue)")
+            case .sendMessage(let account, _): (.POST, "/admin/accounts/\(Self.segment(account))/messages")
+            case .purchaseIntent(let account, _, _):
+                (.POST, "/admin/accounts/\(Self.segment(account))/purchase-intents")
             }
         var terms: PriceIncreaseRequest?
         if case .priceIncrease(_, .request, let asked?) = action { terms = PriceIncreaseRequest(asked) }

@@ -2,7 +2,8 @@ import StoreKitModel
 
 /// The words `storefront manage` takes, the one spelling of them: its subcommands, a scenario's
 /// `manage` steps and a tape's `Store` steps all read these. Every word but `set` names a
-/// transaction-manager action; `set` changes a test control (see `ControlSetting`).
+/// transaction-manager action (`message` and `purchase-intent` the App Store's side of an
+/// account); `set` changes a test control (see `ControlSetting`).
 public enum ManageVerb: String, CaseIterable, Sendable, Hashable {
     case approve, decline, resolve, refund
     case requestRefund = "request-refund"
@@ -18,19 +19,27 @@ public enum ManageVerb: String, CaseIterable, Sendable, Hashable {
     case family
     /// A transaction made outside the device (`TransactionCreation`): its words are its own.
     case create
+    case message
+    case purchaseIntent = "purchase-intent"
     case set
 
     /// The actions, in the order messages list them: every word but `set`.
     public static let actions = allCases.filter { $0 != .set }
 
     /// Whether the action names one transaction; `clear` and `reset` act on the whole store,
-    /// `family` on an account, and `create` makes one.
+    /// `family` and `message` and `purchase-intent` on an account, and `create` makes one.
     public var takesTransaction: Bool {
         switch self {
-        case .clear, .reset, .family, .create, .set: false
+        case .clear, .reset, .family, .create, .set, .message, .purchaseIntent: false
         default: true
         }
     }
+
+    /// How an action names the account it acts for (`clear --account kid`, `message generic
+    /// --account alice`).
+    public static let accountOption = "--account"
+    /// How `purchase-intent` names the offer the customer redeemed on the App Store.
+    public static let offerOption = "--offer"
 
     /// The words one of which stands between the verb and its transaction: `on` or `off` for
     /// auto-renew, a step for price-increase; none for the others.
@@ -38,6 +47,7 @@ public enum ManageVerb: String, CaseIterable, Sendable, Hashable {
         switch self {
         case .autoRenew: Switch.allCases.map(\.rawValue)
         case .priceIncrease: PriceIncreaseStep.allCases.map(\.rawValue)
+        case .message: StoreMessageReason.sendable.map(\.rawValue)
         default: []
         }
     }
@@ -73,6 +83,12 @@ public enum ManageVerb: String, CaseIterable, Sendable, Hashable {
             return
                 "create PRODUCT \(TransactionCreation.accountOption) A \(TransactionCreation.dateOption) DATE [\(TransactionCreation.tokenOption) UUID] [\(TransactionCreation.offerOption) ID] [\(TransactionCreation.autoRenewOption) off]"
         }
+        if self == .message {
+            return "\(rawValue) \(choices.joined(separator: "|")) \(Self.accountOption) A"
+        }
+        if self == .purchaseIntent {
+            return "\(rawValue) PRODUCT [\(Self.offerOption) ID] \(Self.accountOption) A"
+        }
         if self == .refund {
             return
                 "\(rawValue) [\(RefundReason.option) \(reasons.joined(separator: "|"))] [\(RefundPercentage.option) P]"
@@ -86,15 +102,32 @@ public enum ManageVerb: String, CaseIterable, Sendable, Hashable {
     /// The action the verb names with `choice` (one of `choices`; nil for a verb without any),
     /// `reason` and `percentage` (`refund` only: a prorated refund's share), `requestReason`
     /// (`request-refund` only; `other` when nil) or `account` (`clear`: that account's history;
-    /// `family`: the account moved, with `choice` `add` and `family`, or `remove`), to be made once its transaction is known (`clear` and `reset` ignore it). nil
-    /// when the choice or the reason does not fit the verb, and for `set`, which is no action.
+    /// `family`: the account moved, with `choice` `add` and `family`, or `remove`; `message` and
+    /// `purchase-intent`: the account sent to), `product` and `offer` (`purchase-intent` only), to
+    /// be made once its transaction is known (`clear`, `reset`, `family`, `message` and
+    /// `purchase-intent` ignore it). nil when the choice or the reason does not fit the verb, and
+    /// for `set`, which is no action.
     public func action(
         choice: String? = nil, reason: RefundReason? = nil, requestReason: RefundRequestReason? = nil,
-        percentage: RefundPercentage? = nil, account: String? = nil, family: String? = nil
+        percentage: RefundPercentage? = nil, account: String? = nil, family: String? = nil, product: String? = nil,
+        offer: String? = nil
     ) -> (@Sendable (String) -> ManageAction)? {
+        let refundWords = reason != nil || requestReason != nil || percentage != nil
         if self == .family || family != nil {
-            guard self == .family, reason == nil, requestReason == nil, percentage == nil else { return nil }
+            guard self == .family, !refundWords, product == nil, offer == nil else { return nil }
             return familyAction(choice: choice, account: account, family: family)
+        }
+        switch self {
+        case .message:
+            guard let account, let choice, let sent = StoreMessageReason(rawValue: choice),
+                StoreMessageReason.sendable.contains(sent), !refundWords, product == nil, offer == nil
+            else { return nil }
+            return { _ in .sendMessage(account: account, reason: sent) }
+        case .purchaseIntent:
+            guard let account, let product, choice == nil, !refundWords else { return nil }
+            return { _ in .purchaseIntent(account: account, productId: product, offerId: offer) }
+        default:
+            guard product == nil, offer == nil else { return nil }
         }
         if let account {
             // `clear --account A`: the sandbox's Clear Purchase History, for that account only.
@@ -159,7 +192,7 @@ public enum ManageVerb: String, CaseIterable, Sendable, Hashable {
         case .serverFinish: ManageAction.serverFinish
         case .clear: { _ in .clearAll }
         case .reset: { _ in .resetToDefaults }
-        case .autoRenew, .priceIncrease, .family, .create, .set: nil
+        case .autoRenew, .priceIncrease, .family, .create, .set, .message, .purchaseIntent: nil
         }
     }
 }

@@ -55,6 +55,13 @@ public enum ManageAction: Sendable, Hashable {
     /// The app's server finishes the transaction (the App Store Server API's Finish Transaction):
     /// the app's queue no longer offers it, and the store records that the server finished it.
     case serverFinish(String)
+    /// The App Store sends the account a StoreKit message (`Message`): kept until an app of the
+    /// account takes it, once. Only a reason in `StoreMessageReason.sendable` can be sent.
+    case sendMessage(account: String, reason: StoreMessageReason)
+    /// The customer starts a purchase outside the app (`PurchaseIntent`): taps the promoted
+    /// product on the App Store, or redeems a win-back offer there (`offerId`). Kept until an app
+    /// of the account takes it, once; the app completes the purchase.
+    case purchaseIntent(account: String, productId: String, offerId: String?)
 }
 
 /// The steps of a subscription's price increase, as Xcode's test session takes them.
@@ -136,6 +143,14 @@ public protocol StoreBackend: Sendable {
     func controls() async throws -> TestControls
     func setControls(_ controls: TestControls) async throws
     func perform(_ action: ManageAction) async throws -> [TransactionUpdate]
+    /// StoreKit's messages for the account that no app has taken yet, oldest first, each given
+    /// once (`Message.messages`): those sent to it, and a win-back offer's when the account has
+    /// become eligible for one since its subscription ended (unless the `win-back-messages`
+    /// control is off).
+    func takeMessages(account: String) async throws -> [AppStoreMessage]
+    /// The purchases the customer started outside the app that no app has taken yet, oldest
+    /// first, each given once (`PurchaseIntent.intents`).
+    func takePurchaseIntents(account: String) async throws -> [PurchaseIntentInfo]
     /// The retention message to show as the customer turns auto-renew off (nil: none).
     func cancellationMessage(account: String, productId: String, locale: String) async throws
         -> CancellationMessage?

@@ -31,6 +31,10 @@ public struct TestControls: Sendable, Hashable {
     /// Xcode's `interruptedPurchasesEnabled`: every purchase is interrupted until turned off, and
     /// each is completed by resolving its issue.
     public var interruptedPurchases: Bool = false
+    /// The sandbox's Display Win-back Offer Sheet switch (its Account Settings): on, an account
+    /// that becomes eligible for a win-back offer is sent StoreKit's `winBackOffer` message once;
+    /// off, none is sent, as for an app that suppresses the sheet to show offers its own way.
+    public var winBackMessages: Bool = true
 
     public init() {}
 
@@ -235,6 +239,12 @@ extension TestControls {
             "interrupted-purchases", \.interruptedPurchases, wire: "interruptedPurchases",
             stored: "interruptedPurchases", label: ("Interrupted purchases", "中断购买"),
             doc: "every purchase is interrupted until turned off: it fails, and `resolve` completes it"),
+        .flag(
+            "win-back-messages", \.winBackMessages, wire: "winBackMessages", stored: "winBackMessages",
+            label: ("Win-back offer messages", "赢回优惠消息"),
+            doc:
+                "an account that becomes eligible for a win-back offer gets StoreKit's `winBackOffer` message once (the sandbox's Display Win-back Offer Sheet); off, none is sent"
+        ),
     ]
 
     /// The longest latency a payment may be given.

@@ -18,9 +18,17 @@ extension SimulatedStore {
                     sql:
                         "DELETE FROM transactions; DELETE FROM consumed; DELETE FROM journal; DELETE FROM refund_requests; DELETE FROM sharing_stopped; DELETE FROM server_finishes"
                 )
+                try self.clearMessagesAndIntents(of: nil, db)
                 return []
             case .clearAccount(let account):
                 try self.clearHistory(of: account, db)
+                try self.clearMessagesAndIntents(of: account, db)
+                return []
+            case .sendMessage(let account, let reason):
+                try self.sendMessage(reason, to: account, at: now, db)
+                return []
+            case .purchaseIntent(let account, let productId, let offerId):
+                try self.recordPurchaseIntent(account: account, productId: productId, offerId: offerId, at: now, db)
                 return []
             case .setFamily(let account, let family):
                 return try self.setFamily(of: account, to: family, at: now, db)
@@ -31,6 +39,7 @@ extension SimulatedStore {
                     sql:
                         "DELETE FROM transactions; DELETE FROM consumed; DELETE FROM journal; DELETE FROM refund_requests; DELETE FROM sharing_stopped; DELETE FROM server_finishes; DELETE FROM settings WHERE key LIKE 'controls.%'; DELETE FROM family_edits"
                 )
+                try self.clearMessagesAndIntents(of: nil, db)
                 return []
             case .approveAskToBuy(let id), .declineAskToBuy(let id), .resolveIssue(let id), .refund(let id, _, _),
                 .requestRefund(let id, _), .declineRefund(let id), .reverseRefund(let id),
@@ -195,7 +204,7 @@ extension SimulatedStore {
         case .stopSharing:
             try stopSharing(stored, at: now, controls: controls, db)
             return []
-        case .clearAll, .clearAccount, .resetToDefaults, .setFamily, .createTransaction:
+        case .clearAll, .clearAccount, .resetToDefaults, .setFamily, .createTransaction, .sendMessage, .purchaseIntent:
             return []
         }
         try stored.update(db)

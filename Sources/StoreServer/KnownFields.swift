@@ -21,6 +21,10 @@ extension FinishRequest: KnownFields {}
 
 extension PriceIncreaseRequest: KnownFields {}
 
+extension MessageRequest: KnownFields {}
+
+extension PurchaseIntentRequest: KnownFields {}
+
 extension VerifyRequest: KnownFields {}
 
 extension WireControls: KnownFields {}

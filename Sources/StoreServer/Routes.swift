@@ -264,6 +264,24 @@ public enum StoreRoutes {
             }
             return JSONBody.response(SubscriptionStatusesResponse(statuses))
         }
+        // Taking is a write (each is given once), so a retry with the same Idempotency-Key is
+        // answered as the first try was, and what a lost answer carried is not lost with it.
+        router.post("/v1/accounts/{account}/messages/take") { request, context in
+            let account = try service.account(pathParameter(context, "account"))
+            let data = try await BodyReader.bytes(request, limit: service.configuration.bodyLimit)
+            return try await service.idempotent(request, body: data) {
+                let messages = try await service.store.takeMessages(account: account.name)
+                return (.ok, JSONBody.data(MessagesResponse(messages)))
+            }
+        }
+        router.post("/v1/accounts/{account}/purchase-intents/take") { request, context in
+            let account = try service.account(pathParameter(context, "account"))
+            let data = try await BodyReader.bytes(request, limit: service.configuration.bodyLimit)
+            return try await service.idempotent(request, body: data) {
+                let intents = try await service.store.takePurchaseIntents(account: account.name)
+                return (.ok, JSONBody.data(PurchaseIntentsResponse(intents)))
+            }
+        }
         router.post("/v1/accounts/{account}/restore") { request, context in
             let account = try service.account(pathParameter(context, "account"))
             let data = try await BodyReader.bytes(request, limit: service.configuration.bodyLimit)

@@ -367,10 +367,15 @@ public final class EffectRunner: Sendable {
                 pending: try await observer.pending(account: account),
                 balances: try observer.ledger.balances(account: account),
                 entitlements: try await store.entitlements(account: account),
-                controls: try await store.controls())
+                controls: try await store.controls(), account: account)
             // The wallet is the app's: a non-renewing subscription runs for the term the app keeps.
             snapshot.entitlements = try observer.ledger.withAppTerms(
                 snapshot.entitlements, account: account, catalog: observer.catalog, rate: snapshot.controls.timeRate)
+            // Taken last, as StoreKit hands them to the app: each is given once, so nothing that
+            // could fail after them may lose them. A take that fails took nothing, and is no
+            // reason to call the store down (a server of an earlier version has no such route).
+            snapshot.messages = (try? await store.takeMessages(account: account)) ?? []
+            snapshot.intents = (try? await store.takePurchaseIntents(account: account)) ?? []
             order.withLock { order in
                 if let latest = order.unwrittenControls.last { snapshot.controls = latest }
                 order.report(.snapshot(snapshot))

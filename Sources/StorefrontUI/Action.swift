@@ -63,16 +63,27 @@ public struct StoreSnapshot: Sendable, Equatable {
     public var balances: [String: Int]
     public var entitlements: [Entitlement]
     public var controls: TestControls
+    /// The account the snapshot was read for (nil: the one signed in), whose messages and
+    /// purchase intents these are.
+    public var account: String?
+    /// Messages the App Store sent the account since the last read, taken from the store (each once).
+    public var messages: [AppStoreMessage]
+    /// Purchases the customer started on the App Store since the last read, taken from the store.
+    public var intents: [PurchaseIntentInfo]
 
     public init(
         history: [Transaction], pending: [PendingPayment], balances: [String: Int], entitlements: [Entitlement],
-        controls: TestControls
+        controls: TestControls, account: String? = nil, messages: [AppStoreMessage] = [],
+        intents: [PurchaseIntentInfo] = []
     ) {
         self.history = history
         self.pending = pending
         self.balances = balances
         self.entitlements = entitlements
         self.controls = controls
+        self.account = account
+        self.messages = messages
+        self.intents = intents
     }
 }
 

@@ -61,6 +61,13 @@ public struct AppState: Sendable, Equatable {
     public var refundRequests: [String: WaitingRefund] = [:]
     /// StoreKit's messages shown this session: each once a launch, as StoreKit delivers them.
     public var messagesShown: Set<StoreMessage> = []
+    /// Messages the App Store sent this account (a win-back offer's, a generic one), taken from
+    /// the store and not shown yet, oldest first: the store gives each once, so they wait here
+    /// while another sheet is open.
+    public var messagesWaiting: [AppStoreMessage] = []
+    /// Purchases the customer started on the App Store (`PurchaseIntent`), taken from the store
+    /// and not offered yet, oldest first.
+    public var intentsWaiting: [PurchaseIntentInfo] = []
 
     public init(
         catalog: Catalog, storeLabel: String, language: Language, account: Account, storefront: Storefront,
@@ -236,6 +243,11 @@ public enum Sheet: Sendable, Hashable {
     case familyPicker(FamilyPicker)
     /// The transaction manager's form for a transaction made outside the device.
     case createTransaction(CreateTransactionForm)
+    /// A message the App Store sent the account (`Message`): a win-back offer's, or a generic one.
+    case sentMessage(AppStoreMessage)
+    /// A purchase the customer started on the App Store (`PurchaseIntent`): the app offers to
+    /// complete it with the intent's offer.
+    case promotedPurchase(PurchaseIntentInfo)
 }
 
 /// The family an account moves to, chosen from the families there are, or none; Esc goes back

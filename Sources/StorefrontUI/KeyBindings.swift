@@ -246,7 +246,8 @@ public enum KeyBindings {
             keys: [.character("x")], command: .fixApp, help: ("install the fixed build, then launch", "安装修复后的版本，然后启动"),
             scope: .crash, short: ("fixed build", "修复版本")),
         KeyBinding(
-            keys: [.enter], command: .yes, help: ("agree, update the payment method, or ask", "同意、更新付款方式或请求"),
+            keys: [.enter], command: .yes,
+            help: ("agree, update the payment method, ask, subscribe or buy", "同意、更新付款方式、请求、订阅或购买"),
             scope: .storeMessage, short: ("agree", "同意")),
         KeyBinding(
             keys: [.character("d")], command: .decline, help: ("decline the price increase", "拒绝涨价"),

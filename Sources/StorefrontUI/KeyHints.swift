@@ -188,6 +188,21 @@ struct KeyHints {
         ])
     }
 
+    var winBackOffer: String {
+        line([
+            item([.yes], .storeMessage, ("subscribe", "订阅")),
+            item([.close], .everywhere, ("not now", "以后再说")),
+        ])
+    }
+
+    var genericMessage: String {
+        line([item([.yes], .storeMessage, ("OK", "好"))])
+    }
+
+    var promotedPurchase: String {
+        line([item([.yes], .storeMessage, ("buy", "购买")), item([.close], .everywhere, ("not now", "以后再说"))])
+    }
+
     var askPermission: String {
         line([item([.yes], .storeMessage, ("ask", "请求")), item([.close], .everywhere, ("not now", "以后再说"))])
     }

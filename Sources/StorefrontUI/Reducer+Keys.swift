@@ -204,6 +204,10 @@ extension Reducer {
             return familyPickerKey(&state, key, picker)
         case .createTransaction(let form):
             return createFormKey(&state, key, form)
+        case .sentMessage(let message):
+            return sentMessageKey(&state, key, message)
+        case .promotedPurchase(let intent):
+            return promotedPurchaseKey(&state, key, intent)
         }
     }
 
@@ -322,6 +326,9 @@ extension Reducer {
         state.pending = []
         state.balances = [:]
         state.entitlements = []
+        // What the store gave the other account's app is that app's: signed out, it is not shown.
+        state.messagesWaiting = []
+        state.intentsWaiting = []
         state.appTransaction = nil
         state.inFlight = []
         state.progress = [:]

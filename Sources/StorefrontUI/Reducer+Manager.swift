@@ -189,7 +189,8 @@ extension Reducer {
             .delete(let id), .setAutoRenew(let id, _), .priceIncrease(let id, _, _), .stopSharing(let id),
             .serverFinish(let id):
             id
-        case .clearAll, .clearAccount, .resetToDefaults, .setFamily, .createTransaction: nil
+        case .clearAll, .clearAccount, .resetToDefaults, .setFamily, .createTransaction, .sendMessage, .purchaseIntent:
+            nil
         }
     }
 

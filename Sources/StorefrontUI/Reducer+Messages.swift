@@ -4,14 +4,71 @@ import StoreKitModel
 
 extension Reducer {
     /// The first of StoreKit's messages the account's subscriptions call for and this session has
-    /// not shown: a price increase waiting for consent, or a renewal that could not bill. Shown
-    /// only over the main screen, never over a sheet the user is working in.
+    /// not shown: a price increase waiting for consent, or a renewal that could not bill; else
+    /// the first message the App Store sent the account (a win-back offer's, a generic one); else
+    /// the first purchase the customer started on the App Store. Shown only over the main
+    /// screen, never over a sheet the user is working in: what waits shows when it closes.
     static func showStoreMessage(_ state: inout AppState) {
         guard state.sheet == nil, state.layout.fits else { return }
-        let due = state.entitlements.lazy.compactMap(storeMessage).first { !state.messagesShown.contains($0) }
-        guard let due else { return }
-        state.messagesShown.insert(due)
-        state.sheet = .storeMessage(due)
+        if let due = state.entitlements.lazy.compactMap(storeMessage).first(where: {
+            !state.messagesShown.contains($0)
+        }) {
+            state.messagesShown.insert(due)
+            state.sheet = .storeMessage(due)
+        } else if !state.messagesWaiting.isEmpty {
+            state.sheet = .sentMessage(state.messagesWaiting.removeFirst())
+        } else if !state.intentsWaiting.isEmpty {
+            state.sheet = .promotedPurchase(state.intentsWaiting.removeFirst())
+        }
+    }
+
+    /// What a read of the store took for the account: the messages and purchase intents it
+    /// gives once, kept until they can be shown. A read for another account (made before a
+    /// switch) gives nothing here.
+    static func keepTaken(_ state: inout AppState, _ snapshot: StoreSnapshot) {
+        guard snapshot.account == nil || snapshot.account == state.account.name else { return }
+        state.messagesWaiting += snapshot.messages
+        state.intentsWaiting += snapshot.intents
+    }
+
+    /// A message the App Store sent: Enter takes a win-back offer (the purchase sheet opens on
+    /// it) or closes a generic message; Esc leaves the offer (StoreKit shows it no more).
+    static func sentMessageKey(_ state: inout AppState, _ key: Key, _ message: AppStoreMessage) -> [Effect] {
+        switch (KeyBindings.command(for: key, in: .storeMessage), message.reason) {
+        case (.yes?, .winBackOffer):
+            guard let productId = message.productId else {
+                state.sheet = nil
+                return []
+            }
+            return beginPurchase(&state, productId: productId, offerId: message.offerId)
+        case (.yes?, _), (.close?, _):
+            state.sheet = nil
+            return []
+        case (.quit?, _):
+            return quit(&state)
+        default:
+            return []
+        }
+    }
+
+    /// A purchase started on the App Store: Enter completes it in the app, as StoreKit's
+    /// `purchase` on the intent's product with its offer (the purchase sheet opens on it); Esc
+    /// leaves it.
+    static func promotedPurchaseKey(_ state: inout AppState, _ key: Key, _ intent: PurchaseIntentInfo) -> [Effect] {
+        switch KeyBindings.command(for: key, in: .storeMessage) {
+        case .yes?:
+            return beginPurchase(&state, productId: intent.productId, offerId: intent.offerId)
+        case .close?:
+            state.sheet = nil
+            say(
+                &state,
+                UIStrings(state.language).promotedNotBought(Presentation.title(state, product: intent.productId)))
+            return []
+        case .quit?:
+            return quit(&state)
+        default:
+            return []
+        }
     }
 
     /// Closes a message whose condition has ended since it was shown (the retry billed or gave

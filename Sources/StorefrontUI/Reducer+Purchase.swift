@@ -164,6 +164,7 @@ extension Reducer {
         state.entitlements = snapshot.entitlements
         let controlsBefore = state.controls
         state.controls = snapshot.controls
+        keepTaken(&state, snapshot)
         let followed = followControlsSetElsewhere(&state, from: controlsBefore)
         if !followed.isEmpty { return followed }
         closeEndedStoreMessage(&state)
@@ -199,13 +200,25 @@ extension Reducer {
             say(&state, UIStrings(state.language).nothingSelected, .warning)
             return []
         }
-        let pending = PendingPayment.blocking(product.id, in: state.pending).map(\.transactionId)
-        let purchasing = state.history.filter { $0.productId == product.id && $0.state == .purchasing }.map(\.id)
-        let unconfirmed = state.unconfirmed.filter { $0.productId == product.id && $0.transactionId == nil }.map {
+        return beginPurchase(&state, productId: product.id, offerId: nil)
+    }
+
+    /// Opens the confirmation sheet for `productId` with `offerId` chosen (a win-back offer the
+    /// App Store offered, a purchase intent's), naming any payment of it still pending.
+    static func beginPurchase(_ state: inout AppState, productId: String, offerId: String?) -> [Effect] {
+        guard state.catalog.product(id: productId) != nil else {
+            state.sheet = nil
+            say(&state, UIStrings(state.language).unknownProduct(productId), .warning)
+            return []
+        }
+        let pending = PendingPayment.blocking(productId, in: state.pending).map(\.transactionId)
+        let purchasing = state.history.filter { $0.productId == productId && $0.state == .purchasing }.map(\.id)
+        let unconfirmed = state.unconfirmed.filter { $0.productId == productId && $0.transactionId == nil }.map {
             $0.orderId ?? ""
         }
         state.sheet = .confirmPurchase(
-            ConfirmPurchase(productId: product.id, quantity: 1, pendingIds: purchasing + pending + unconfirmed))
+            ConfirmPurchase(
+                productId: productId, quantity: 1, pendingIds: purchasing + pending + unconfirmed, offerId: offerId))
         return []
     }
 

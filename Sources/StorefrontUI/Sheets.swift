@@ -103,6 +103,10 @@ enum Sheets {
                     selected: index == picker.selection, wraps: false)
             }
             return (strings.familyPickerTitle(picker.account), lines, hints.picker)
+        case .sentMessage(let message):
+            return sentMessage(message, state, strings, hints)
+        case .promotedPurchase(let intent):
+            return (strings.promotedTitle, promotedPurchase(intent, state, strings), hints.promotedPurchase)
         case .redeemCode(let code):
             return (
                 strings.redeemTitle,

@@ -87,6 +87,12 @@ extension UIStrings {
         case .declineRefund(let id): pick("Refund of \(id) declined.", "已拒绝 \(id) 的退款。")
         case .reverseRefund(let id): pick("Refund of \(id) reversed.", "已撤销 \(id) 的退款。")
         case .serverFinish(let id): pick("\(id) finished by the app's server.", "\(id) 已由应用服务器完成。")
+        case .sendMessage(let account, let reason):
+            pick("Sent \(account) a \(reason.rawValue) message.", "已向 \(account) 发送 \(reason.rawValue) 消息。")
+        case .purchaseIntent(let account, let productId, _):
+            pick(
+                "\(account) started buying \(productId) on the App Store.", "\(account) 已在 App Store 开始购买 \(productId)。"
+            )
         }
     }
 
@@ -132,6 +138,8 @@ extension UIStrings {
         case .declineRefund: pick("decline the refund", "拒绝退款")
         case .reverseRefund: pick("reverse the refund", "撤销退款")
         case .serverFinish: pick("finish", "完成")
+        case .sendMessage: pick("send the message", "发送消息")
+        case .purchaseIntent: pick("start the purchase", "开始购买")
         }
     }
 

@@ -1,8 +1,9 @@
 import StoreCore
 import StoreKitModel
 
-/// StoreKit's own messages (a price increase to consent to, a billing issue, Ask Permission) and
-/// a refund request's wait for the App Store's decision.
+/// StoreKit's own messages (a price increase to consent to, a billing issue, a win-back offer, a
+/// generic message, a purchase started on the App Store, Ask Permission) and a refund request's
+/// wait for the App Store's decision.
 extension UIStrings {
     func refundWaiting(_ title: String) -> String {
         let (manager, approve, decline) = (
@@ -58,7 +59,35 @@ extension UIStrings {
         case .priceIncreaseConsent:
             pick(
                 "The price increase of \(title) no longer waits for an answer.", "“\(title)”的涨价已无需你回复。")
+        case .winBackOffer, .generic:
+            pick("The message about \(title) is over.", "关于“\(title)”的消息已结束。")
         }
+    }
+    var appStoreTitle: String { "App Store" }
+    var genericMessageBody: String {
+        pick("The App Store has a message for your account.", "App Store 有一条给你账户的消息。")
+    }
+    var genericMessageNote: String {
+        pick(
+            "StoreKit's generic message: an app that listens to Message.messages chooses when it shows.",
+            "StoreKit 的 generic 消息：监听 Message.messages 的应用决定何时显示。")
+    }
+    var winBackTitle: String { pick("Win-Back Offer", "赢回优惠") }
+    func winBackInvitation(_ title: String) -> String {
+        pick("Come back to \(title) with a special offer.", "以特别优惠重新订阅“\(title)”。")
+    }
+    var promotedTitle: String { pick("Promoted In-App Purchase", "推广的 App 内购买项目") }
+    func promotedStarted(_ title: String) -> String {
+        pick("You started buying \(title) on the App Store.", "你已在 App Store 开始购买“\(title)”。")
+    }
+    var promotedQuestion: String {
+        pick("Complete the purchase in the app?", "是否在应用内完成购买？")
+    }
+    func promotedNotBought(_ title: String) -> String {
+        pick("Not bought: \(title) from the App Store was left.", "未购买：已放弃从 App Store 开始的“\(title)”。")
+    }
+    func unknownProduct(_ id: String) -> String {
+        pick("\(id) is not a product of this catalog.", "\(id) 不是此目录中的商品。")
     }
     var askPermissionTitle: String { pick("Ask Permission", "请求许可") }
     func askPermissionQuestion(_ title: String, price: String) -> String {

@@ -17,7 +17,8 @@ struct ManageCommand: AsyncParsableCommand {
             Expire.self,
             Renew.self, AutoRenew.self, PriceIncrease.self,
             StopSharing.self, ServerFinish.self,
-            Delete.self, Clear.self, Reset.self, ManageCreateCommand.self, ManageFamilyCommand.self, SetControl.self,
+            Delete.self, Clear.self, Reset.self, ManageCreateCommand.self, Message.self, PurchaseIntent.self,
+            ManageFamilyCommand.self, SetControl.self,
         ]
     )
 
@@ -43,7 +44,16 @@ struct ManageCommand: AsyncParsableCommand {
 
     /// Runs `action` and prints what it changed, after the `words` that asked for it.
     static func perform(_ action: ManageAction, words: [String], options: StoreOptions) async throws {
+        try await perform(words: words, options: options) { _ in action }
+    }
+
+    /// Runs the action `make` names for the session's account (`--account`, else the store's
+    /// account setting, else the catalog's first) and prints what it changed.
+    static func perform(words: [String], options: StoreOptions, _ make: (StoreSession) -> ManageAction)
+        async throws
+    {
         let session = try await options.open()
+        let action = make(session)
         do {
             if case .setAutoRenew(let id, false) = action {
                 try await printRetentionMessage(transactionId: id, store: session.store)
@@ -292,6 +302,56 @@ struct ManageCommand: AsyncParsableCommand {
             }
             try await ManageCommand.perform(
                 .clearAccount(account), words: [ManageVerb.clear.rawValue, "--account", account], options: options)
+        }
+    }
+
+    struct Message: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: ManageVerb.message.rawValue,
+            abstract: "Send the account a StoreKit message, as the App Store does (Message.messages).",
+            discussion: """
+                The message waits in the store until an app of the account takes it, once: the terminal shows it \
+                over the main screen, StoreKit's Message.messages yields it. A tester sends a generic message; a \
+                billing issue and a price increase come with the subscription's state, and a win-back offer's \
+                message when the account becomes eligible for the offer (manage set win-back-messages off \
+                suppresses it).
+                """)
+        @Argument(help: ManageCommand.choiceHelp(.message)) var reason: String
+        @OptionGroup var options: StoreOptions
+
+        func run() async throws {
+            guard let sent = StoreMessageReason(rawValue: reason), StoreMessageReason.sendable.contains(sent) else {
+                throw CommandFailure.usage(
+                    "message \(reason): expected \(StoreMessageReason.sendableInWords) (billingIssue and priceIncreaseConsent come with the subscription's state, winBackOffer when the account becomes eligible)"
+                )
+            }
+            try await ManageCommand.perform(words: [ManageVerb.message.rawValue, reason], options: options) {
+                .sendMessage(account: $0.account.name, reason: sent)
+            }
+        }
+    }
+
+    struct PurchaseIntent: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: ManageVerb.purchaseIntent.rawValue,
+            abstract: "Start a purchase on the App Store for the app to complete (PurchaseIntent.intents).",
+            discussion: """
+                As a customer tapping a promoted in-app purchase on the App Store, or with --offer redeeming a \
+                subscription's win-back offer there (the account must be eligible for it). The intent waits in the \
+                store until an app of the account takes it, once: the terminal shows the promoted purchase's \
+                sheet, whose Enter buys with the offer; StoreKit's PurchaseIntent.intents yields it.
+                """)
+        @Argument(help: "The product's id (see storefront products).") var product: String
+        @Option(help: ArgumentHelp("The win-back offer redeemed on the App Store.", valueName: "id"))
+        var offer: String?
+        @OptionGroup var options: StoreOptions
+
+        func run() async throws {
+            let words =
+                [ManageVerb.purchaseIntent.rawValue, product] + (offer.map { [ManageVerb.offerOption, $0] } ?? [])
+            try await ManageCommand.perform(words: words, options: options) {
+                .purchaseIntent(account: $0.account.name, productId: product, offerId: offer)
+            }
         }
     }
 

@@ -194,7 +194,8 @@ struct ScenarioDecoderTests {
                 + "decline-refund, reverse-refund, "
                 + "expire, renew, delete, stop-sharing, server-finish, auto-renew on|off, price-increase request|consent|decline, clear, reset, "
                 + "family add ACCOUNT --family NAME|family remove ACCOUNT, "
-                + "create PRODUCT --account A --date DATE [--app-account-token UUID] [--offer ID] [--auto-renew off])"
+                + "create PRODUCT --account A --date DATE [--app-account-token UUID] [--offer ID] [--auto-renew off], "
+                + "message generic --account A, purchase-intent PRODUCT [--offer ID] --account A)"
         )
         #expect(ManageStep(.approve, choice: "on", transaction: .last) == nil)
         #expect(ManageStep(.set, transaction: nil) == nil)
@@ -252,6 +253,8 @@ struct ScenarioDecoderTests {
             .serverFinish: .serverFinish("7"), .autoRenew: .setAutoRenew("7", true),
             .priceIncrease: .priceIncrease("7", .request), .clear: .clearAll, .reset: .resetToDefaults,
             .family: .setFamily(account: "7", family: "7"),
+            .message: .sendMessage(account: "alice", reason: .generic),
+            .purchaseIntent: .purchaseIntent(account: "alice", productId: "P", offerId: nil),
         ]
         // `create` makes a transaction from words of its own (`CreateStepTests`).
         let actions = ManageVerb.actions.filter { $0 != .create }
@@ -259,9 +262,12 @@ struct ScenarioDecoderTests {
         for verb in actions {
             // `family` names an account and a family, not a transaction.
             let family = ["add", "7", ManageVerb.familyOption, "7"]
+            let product = verb == .purchaseIntent ? ["P"] : []
+            let account = verb == .message || verb == .purchaseIntent ? ["--account", "alice"] : []
             let words =
-                [verb.rawValue]
-                + (verb == .family ? family : verb.choices.prefix(1) + (verb.takesTransaction ? ["7"] : []))
+                verb == .family
+                ? [verb.rawValue] + family
+                : [verb.rawValue] + verb.choices.prefix(1) + product + (verb.takesTransaction ? ["7"] : []) + account
             let step = try ManageStep.parse(words).get()
             #expect(step.verb == verb)
             #expect(step.action(on: "7") == expected[verb], "\(words)")

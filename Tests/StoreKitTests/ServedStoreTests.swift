@@ -41,6 +41,36 @@ extension StoreKitLibrary {
             #expect(verified.stdout.contains("verified \(transaction.id) \(Products.removeAds)"), "\(verified.stdout)")
         }
 
+        /// A tester at another terminal sends a message and starts a purchase on the App Store
+        /// (`storefront manage … --store URL`); the app that polls the served store hears each once.
+        @Test func aMessageAndAPurchaseIntentSentToAServedStoreReachTheAppOnce() async throws {
+            let root = scratchDirectory("storekit-served-messages")
+            let server = try ServeProcess.start(
+                db: root.appendingPathComponent("server"), arguments: ["--admin-token", Self.token])
+            defer { server.stop() }
+            _ = try session(["STOREFRONT_STORE": server.baseURL, "STOREFRONT_ADMIN_TOKEN": Self.token])
+            let messages = Collected(Message.messages)
+            let intents = Collected(PurchaseIntent.intents)
+            defer {
+                messages.stop()
+                intents.stop()
+            }
+            let store = ["--store", server.baseURL, "--admin-token", Self.token, "--account", "alice"]
+            let sent = try Executable.run(["manage", "message", "generic"] + store)
+            #expect(sent.status == 0, "\(sent.stderr)")
+            let started = try Executable.run(["manage", "purchase-intent", Products.removeAds] + store)
+            #expect(started.status == 0, "\(started.stderr)")
+            #expect(try await eventually { messages.all.map(\.reason) == [.generic] })
+            #expect(try await eventually { intents.all.map(\.id) == [Products.removeAds] })
+            guard case .success(.verified(let transaction)) = try await intents.all[0].product.purchase() else {
+                Issue.record("expected the promoted purchase to complete at the served store")
+                return
+            }
+            #expect(transaction.productID == Products.removeAds)
+            try await Task.sleep(for: .milliseconds(600))
+            #expect(messages.all.count == 1 && intents.all.count == 1)
+        }
+
         @Test func aSubscriptionsStatusAndTheAppTransactionAtAServedStoreVerifyWithApplesLibrary() async throws {
             let root = scratchDirectory("storekit-served-status")
             let server = try ServeProcess.start(

@@ -73,6 +73,11 @@ import Testing
                 "Wallet: nothing yet",
             ]),
         Promise(
+            name: "win-back-offer",
+            shows: ["Win-Back Offer", "Come back to Premium Monthly with a special offer.", "Enter subscribe"]),
+        // The promoted purchase waits for the message before it: only the message is promised.
+        Promise(name: "promoted-purchase", shows: ["The App Store has a message for your account.", "Enter OK"]),
+        Promise(
             name: "restricted-account", keys: ["Enter", "Enter"],
             shows: ["restricted (USA)", "SKError 4 · paymentNotAllowed"]),
         Promise(

@@ -88,6 +88,9 @@ import Testing
         _ = try Executable.run(["manage", "expire", id, "--state", app.state.path])
         let session = try app.launch()
         defer { session.kill() }
+        // Lapsed, the account may win the subscription back: StoreKit's win-back sheet comes first.
+        try session.waitFor(text: "Win-Back Offer")
+        try session.sendKeys("Escape")
         try session.sendKeys("/")
         try session.type("premium monthly")
         try session.sendKeys("Enter", "Enter", "o")

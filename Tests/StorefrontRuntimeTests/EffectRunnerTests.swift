@@ -166,7 +166,8 @@ import Testing
         // The write waited for the refresh that read the old controls.
         #expect(
             await store.events == [
-                "transactions", "unfinished", "entitlements", "controls", "release controls", "setControls",
+                "transactions", "unfinished", "entitlements", "controls", "release controls", "takeMessages",
+                "takePurchaseIntents", "setControls",
             ])
         #expect(await store.storedControls == changed)
     }

@@ -256,6 +256,9 @@ import Testing
             "ask-permission",
             { $0.sheet = .askPermission(ConfirmPurchase(productId: F.removeAds, quantity: 1, pendingIds: [])) }
         ),
+        ("win-back-message", { $0.sheet = .sentMessage(SentMessageTests.winBack) }),
+        ("generic-message", { $0.sheet = .sentMessage(SentMessageTests.generic) }),
+        ("promoted-purchase", { $0.sheet = .promotedPurchase(SentMessageTests.redeemed) }),
         (
             "redeem-code",
             { F.keys(&$0, .character("c"), .character("F"), .character("R"), .character("E"), .character("E")) }

@@ -19,6 +19,9 @@ public actor ScriptedStore: StoreBackend {
     /// What `add` publishes on the update stream before it returns, as a store that completes a
     /// payment without latency does; the added transaction itself is always published first.
     public var publishedDuringAdd: [TransactionState] = []
+    /// What the next `takeMessages` and `takePurchaseIntents` give, once.
+    public var waitingMessages: [AppStoreMessage] = []
+    public var waitingIntents: [PurchaseIntentInfo] = []
     private let catalog: Catalog
     private var holds: Set<String> = []
     private var waiting: [String: [CheckedContinuation<Void, Never>]] = [:]
@@ -162,5 +165,17 @@ public actor ScriptedStore: StoreBackend {
     public func perform(_ action: ManageAction) async throws -> [TransactionUpdate] {
         try await call("perform")
         return []
+    }
+
+    public func takeMessages(account: String) async throws -> [AppStoreMessage] {
+        try await call("takeMessages")
+        defer { waitingMessages = [] }
+        return waitingMessages
+    }
+
+    public func takePurchaseIntents(account: String) async throws -> [PurchaseIntentInfo] {
+        try await call("takePurchaseIntents")
+        defer { waitingIntents = [] }
+        return waitingIntents
     }
 }
