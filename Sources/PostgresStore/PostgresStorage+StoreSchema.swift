@@ -51,7 +51,7 @@ extension PostgresStorage {
                     try db.execute(sql: "ALTER TABLE refund_requests ADD COLUMN reason TEXT NOT NULL DEFAULT 'other'")
                 }),
             SchemaMigration(
-                "v32: StoreKit messages",
+                "v31: StoreKit messages",
                 { db in
                     try db.execute(
                         sql: """
@@ -63,7 +63,7 @@ extension PostgresStorage {
                             """)
                 }),
             SchemaMigration(
-                "v33: purchase intents",
+                "v32: purchase intents",
                 { db in
                     try db.execute(
                         sql: """

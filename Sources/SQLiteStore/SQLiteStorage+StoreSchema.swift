@@ -401,7 +401,7 @@ extension SQLiteStorage {
                 try db.execute(sql: "ALTER TABLE refund_requests ADD COLUMN reason TEXT NOT NULL DEFAULT 'other'")
             })
         migrations.append(
-            SchemaMigration("v32: StoreKit messages") { db in
+            SchemaMigration("v31: StoreKit messages") { db in
                 // The messages the App Store sent each account (`Message.messages`): one waits
                 // until an app of the account takes it (`delivered_at` NULL). A win-back offer's
                 // is sent once per lapse, `episode` naming it (the latest transaction of the
@@ -415,7 +415,7 @@ extension SQLiteStorage {
                         """)
             })
         migrations.append(
-            SchemaMigration("v33: purchase intents") { db in
+            SchemaMigration("v32: purchase intents") { db in
                 // Purchases customers started outside the app (`PurchaseIntent`), each waiting
                 // until an app of the account takes it (`delivered_at` NULL).
                 try db.execute(
