@@ -135,6 +135,9 @@ public struct RenewalExtension: Sendable, Hashable {
         case requestIdentifierReused
         /// A family member's copy of a shared subscription: only the purchaser's extends.
         case familyShared
+        /// A subscription an organization or group assigned to the account: it renews on the
+        /// purchaser's schedule, so only the purchaser's extends.
+        case assigned
     }
 
     public let originalTransactionId: String

@@ -320,6 +320,8 @@ public final class RemoteStore: StoreBackend {
             case .forceRenewal(let id): (.POST, "/admin/transactions/\(Self.segment(id))/renew")
             case .stopSharing(let id): (.POST, "/admin/transactions/\(Self.segment(id))/stop-sharing")
             case .serverFinish(let id): (.POST, "/admin/transactions/\(Self.segment(id))/server-finish")
+            case .assign(let id, let account):
+                (.POST, "/admin/transactions/\(Self.segment(id))/assign/\(Self.segment(account))")
             case .delete(let id): (.DELETE, "/admin/transactions/\(Self.segment(id))")
             case .clearAll: (.POST, "/admin/clear")
             case .clearAccount(let account): (.POST, "/admin/accounts/\(Self.segment(account))/clear")

@@ -52,6 +52,10 @@ public enum ManageAction: Sendable, Hashable {
     /// The purchaser stops sharing the purchase with the family: each member's copy is revoked
     /// (reason 0) and servers hear REVOKE.
     case stopSharing(String)
+    /// An organization or group that bought the transaction's product assigns it to `account`:
+    /// the account gets a copy of its own, owned `ASSIGNED` (App Store Server API 1.22), which
+    /// follows the purchase's renewals and is revoked with a refund of it.
+    case assign(String, account: String)
     /// The app's server finishes the transaction (the App Store Server API's Finish Transaction):
     /// the app's queue no longer offers it, and the store records that the server finished it.
     case serverFinish(String)

@@ -70,11 +70,14 @@ extension SimulatedStore {
         _ account: String, at now: Date, controls: TestControls, _ db: any SQLDatabase
     ) throws {
         let held = try StoredTransaction.fetchAll(
-            db, where: "account = ? AND shared_from IS NOT NULL AND revocation_date IS NULL", [account])
+            db,
+            where:
+                "account = ? AND shared_from IS NOT NULL AND revocation_date IS NULL AND ownership = '\(OwnershipType.familyShared.rawValue)'",
+            [account])
         try revoke(held, reason: .other, at: now, controls: controls, db)
         let own = try String.fetchAll(
             db, sql: "SELECT id FROM transactions WHERE account = ? AND shared_from IS NULL", arguments: [account])
-        try revokeCopies(of: own, reason: .other, at: now, controls: controls, db)
+        try revokeCopies(of: own, only: .familyShared, reason: .other, at: now, controls: controls, db)
     }
 
     /// Shares each member's purchases in force with `account`, and `account`'s with each member.

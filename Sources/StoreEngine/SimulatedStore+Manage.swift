@@ -45,7 +45,7 @@ extension SimulatedStore {
                 .requestRefund(let id, _), .declineRefund(let id), .reverseRefund(let id),
                 .expireSubscription(let id), .forceRenewal(let id), .delete(let id), .setAutoRenew(let id, _),
                 .priceIncrease(let id, _, _),
-                .stopSharing(let id), .serverFinish(let id):
+                .stopSharing(let id), .serverFinish(let id), .assign(let id, _):
                 guard let stored = try StoredTransaction.fetch(db, id: id) else {
                     throw StoreFailure("no transaction \(id); see `storefront transactions`", kind: .notFound)
                 }
@@ -204,6 +204,8 @@ extension SimulatedStore {
         case .stopSharing:
             try stopSharing(stored, at: now, controls: controls, db)
             return []
+        case .assign(_, let account):
+            return try assign(stored, to: account, at: now, controls: controls, db)
         case .clearAll, .clearAccount, .resetToDefaults, .setFamily, .createTransaction, .sendMessage, .purchaseIntent:
             return []
         }
@@ -219,7 +221,7 @@ extension SimulatedStore {
     nonisolated static func reverseRefund(of stored: inout StoredTransaction, at now: Date) throws {
         guard stored.ownership == .purchased else {
             throw StoreFailure(
-                "transaction \(stored.id) is a family member's copy; reverse the refund of the purchase it copies (\(stored.sharedFrom ?? "the purchaser's transaction"))",
+                "transaction \(stored.id) is \(stored.ownership == .assigned ? "an assigned member's" : "a family member's") copy; reverse the refund of the purchase it copies (\(stored.sharedFrom ?? "the purchaser's transaction"))",
                 kind: .conflict)
         }
         guard stored.revocationDate != nil else {

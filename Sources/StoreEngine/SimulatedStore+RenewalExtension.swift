@@ -38,6 +38,7 @@ extension SimulatedStore {
             return .ineligible("transaction \(latest.transaction.originalId) is not an auto-renewable subscription")
         }
         if latest.ownership == .familyShared { return .familyShared }
+        if latest.ownership == .assigned { return .assigned }
         guard latest.revocationDate == nil else { return .ineligible("the subscription was refunded") }
         guard latest.billingRetryUntil == nil else { return .ineligible("the subscription is in billing retry") }
         guard inForce(latest, at: now) else { return .ineligible("the subscription has expired") }

@@ -94,9 +94,10 @@ public struct TransactionSigner: Sendable {
             transactionReason: details?.reason == .renewal ? "RENEWAL" : "PURCHASE",
             revocationDate: details?.revocationDate?.epochMilliseconds,
             revocationReason: details?.revocationReason?.rawValue,
-            revocationType: details?.terms.revocation.map { revocationType($0, ownership: details?.ownership) },
+            revocationType: details?.terms.revocation.flatMap { revocationType($0, ownership: details?.ownership) },
             revocationPercentage: details?.terms.revocation.flatMap {
-                details?.ownership == .familyShared ? nil : $0.percentage?.milliunits ?? RefundPercentage.fullMilliunits
+                details?.ownership.isCopy == true
+                    ? nil : $0.percentage?.milliunits ?? RefundPercentage.fullMilliunits
             },
             isUpgraded: details?.upgrade.map { _ in true },
             webOrderLineItemId: product?.type == .autoRenewable ? webOrderLineItemId(transaction.id) : nil,
@@ -113,8 +114,11 @@ public struct TransactionSigner: Sendable {
     }
 
     /// Apple's `revocationType`: a family member's copy is revoked with its purchase
-    /// (`FAMILY_REVOKE`); a refund gives back all of it or a share (`REFUND_PRORATED`).
-    package static func revocationType(_ revocation: Revocation, ownership: OwnershipType?) -> String {
+    /// (`FAMILY_REVOKE`); a refund gives back all of it or a share (`REFUND_PRORATED`). Apple
+    /// names no type for an assigned member's copy revoked with its purchase (nothing was
+    /// refunded to the member, and it is no family revocation), so none is sent.
+    package static func revocationType(_ revocation: Revocation, ownership: OwnershipType?) -> String? {
+        if ownership == .assigned { return nil }
         if ownership == .familyShared { return "FAMILY_REVOKE" }
         return revocation.percentage == nil ? "REFUND_FULL" : "REFUND_PRORATED"
     }

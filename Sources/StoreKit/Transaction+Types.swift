@@ -8,6 +8,9 @@ extension Transaction {
         public init(rawValue: String) { self.rawValue = rawValue }
         public static let purchased = OwnershipType(rawValue: "PURCHASED")
         public static let familyShared = OwnershipType(rawValue: "FAMILY_SHARED")
+        /// The user has access to this transaction through an organization (Apple back-deploys it
+        /// to iOS 15).
+        public static let assigned = OwnershipType(rawValue: "ASSIGNED")
     }
 
     /// StoreKit 2's `Transaction.RevocationReason`.

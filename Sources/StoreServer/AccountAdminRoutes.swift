@@ -45,6 +45,11 @@ enum AccountAdminRoutes {
         admin.delete("/accounts/{account}/family") { _, context in
             try await StoreRoutes.manage(.setFamily(account: try account(context, service), family: nil), service)
         }
+        // An organization's or group's purchase assigned to a member (`inAppOwnershipType` ASSIGNED).
+        admin.post("/transactions/{transactionId}/assign/{account}") { _, context in
+            let id = try StoreRoutes.transactionId(context)
+            return try await StoreRoutes.manage(.assign(id, account: try account(context, service)), service)
+        }
     }
 
     /// The catalog's account the path names: 400 for a name no catalog could have, 404 for one

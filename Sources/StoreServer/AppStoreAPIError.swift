@@ -65,6 +65,8 @@ struct AppStoreAPIError: Error, Sendable, Hashable {
         case tooManyBulletPoints = 4_000_218
         case bulletPointTextTooLong = 4_000_219
         case aboveImageRequiresAnImage = 4_000_224
+        /// InvalidAssignedTransactionNotSupportedError (App Store Server API 1.22).
+        case invalidAssignedTransactionNotSupported = 4_000_227
         case subscriptionExtensionIneligible = 4_030_004
         case subscriptionMaxExtension = 4_030_005
         case familySharedSubscriptionExtensionIneligible = 4_030_007
@@ -74,6 +76,8 @@ struct AppStoreAPIError: Error, Sendable, Hashable {
         case imageNotApproved = 4_030_018
         case imageInUse = 4_030_019
         case forbiddenNoPassingTest = 4_030_026
+        /// AssignedSubscriptionExtensionIneligibleError (App Store Server API 1.22).
+        case assignedSubscriptionExtensionIneligible = 4_030_028
         case originalTransactionIdNotFound = 4_040_005
         case serverNotificationURLNotFound = 4_040_007
         case testNotificationNotFound = 4_040_008
@@ -125,6 +129,15 @@ struct AppStoreAPIError: Error, Sendable, Hashable {
         .originalTransactionIdNotFound, "Original transaction id not found.")
     static let invalidRevision = AppStoreAPIError(.invalidRequestRevision, "Invalid request revision.")
     static let unknown = AppStoreAPIError(.generalInternal, "An unknown error occurred.")
+    /// Send Consumption Information (both versions) and Set App Account Token refuse a
+    /// transaction an organization or group assigned to the customer.
+    static let assignedTransactionNotSupported = AppStoreAPIError(
+        .invalidAssignedTransactionNotSupported,
+        "Invalid request. Assigned transactions aren't supported by this endpoint.")
+    /// Extend a Subscription Renewal Date refuses an assigned subscription: it renews on the
+    /// purchaser's schedule.
+    static let assignedSubscriptionExtensionIneligible = AppStoreAPIError(
+        .assignedSubscriptionExtensionIneligible, "Assigned subscriptions can't get a renewal date extension.")
     static let retryable = AppStoreAPIError(.generalInternalRetryable, "An unknown error occurred. Please try again.")
 }
 

@@ -17,7 +17,7 @@ enum ServerAPIChanges {
             guard let transaction = try await service.serverAPI.transaction(id: id) else {
                 throw AppStoreAPIError.transactionIdNotFound
             }
-            try refuseFamilyShared(transaction)
+            try refuseCopies(transaction)
             try ConsumptionRules.check(
                 body, productType: ConsumptionRules.productType(of: transaction, in: service.catalog))
             try await service.serverAPI.recordConsumption(
@@ -39,7 +39,7 @@ enum ServerAPIChanges {
             guard let transaction = try await service.serverAPI.transaction(id: id) else {
                 throw AppStoreAPIError.transactionIdNotFound
             }
-            try refuseFamilyShared(transaction)
+            try refuseCopies(transaction)
             try ConsumptionRules.checkV1(
                 productType: ConsumptionRules.productType(of: transaction, in: service.catalog))
             try await service.serverAPI.recordConsumption(
@@ -61,6 +61,8 @@ enum ServerAPIChanges {
                 throw AppStoreAPIError(
                     .subscriptionMaxExtension,
                     "Subscription max extension: extended twice in the last 365 days already.")
+            case .failure(.assigned):
+                throw AppStoreAPIError.assignedSubscriptionExtensionIneligible
             case .failure(.familyShared):
                 throw AppStoreAPIError(
                     .familySharedSubscriptionExtensionIneligible,
@@ -89,7 +91,7 @@ enum ServerAPIChanges {
             guard let transaction = try await service.serverAPI.transaction(id: id) else {
                 throw AppStoreAPIError.originalTransactionIdNotFound
             }
-            try refuseFamilyShared(transaction)
+            try refuseCopies(transaction)
             guard transaction.transaction.originalId == id else {
                 throw AppStoreAPIError(
                     .transactionIdIsNotOriginalTransactionId,
@@ -104,8 +106,11 @@ enum ServerAPIChanges {
     static let invalidOriginal = AppStoreAPIError(.invalidOriginalTransactionId, "Invalid original transaction id.")
 
     /// A family member's copy is not theirs to report consumption of or to tag with a token
-    /// (Apple's FamilyTransactionNotSupportedError): the purchaser's transaction is.
-    static func refuseFamilyShared(_ transaction: ServerTransaction) throws(AppStoreAPIError) {
+    /// (Apple's FamilyTransactionNotSupportedError): the purchaser's transaction is. Nor is a
+    /// transaction an organization or group assigned (InvalidAssignedTransactionNotSupportedError,
+    /// which Apple names for these three endpoints).
+    static func refuseCopies(_ transaction: ServerTransaction) throws(AppStoreAPIError) {
+        if transaction.details.ownership == .assigned { throw AppStoreAPIError.assignedTransactionNotSupported }
         guard transaction.details.ownership == .familyShared else { return }
         throw AppStoreAPIError(
             .familyTransactionNotSupported,

@@ -124,7 +124,7 @@ extension Presentation {
     /// `latest`: the subscription's latest period, which carries its billing issue or expiry.
     static func status(_ state: AppState, _ transaction: Transaction, latest: Bool) -> TransactionStatus {
         let terms = transaction.terms
-        if terms?.revocation != nil { return terms?.ownership == .familyShared ? .revoked : .refunded }
+        if terms?.revocation != nil { return terms?.ownership.isCopy == true ? .revoked : .refunded }
         if terms?.upgrade != nil { return .upgraded }
         if state.waitingRefund(transaction) != nil { return .refundRequested }
         if transaction.state == .failed, transaction.failureContext == .interrupted { return .interrupted }

@@ -187,7 +187,7 @@ extension Reducer {
             .requestRefund(let id, _), .declineRefund(let id), .reverseRefund(let id), .expireSubscription(let id),
             .forceRenewal(let id),
             .delete(let id), .setAutoRenew(let id, _), .priceIncrease(let id, _, _), .stopSharing(let id),
-            .serverFinish(let id):
+            .serverFinish(let id), .assign(let id, _):
             id
         case .clearAll, .clearAccount, .resetToDefaults, .setFamily, .createTransaction, .sendMessage, .purchaseIntent:
             nil

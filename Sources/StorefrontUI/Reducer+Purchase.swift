@@ -68,14 +68,17 @@ extension Reducer {
                 say(&state, strings.notVerifiedYet(reason), .warning)
             case .revoked(let id, let balance, let amount):
                 state.progress[id] = .revoked
-                // A family member's copy is revoked when the purchaser is refunded or stops sharing.
-                let shared = state.history.first { $0.id == id }?.terms?.ownership == .familyShared
+                // A family member's copy is revoked when the purchaser is refunded or stops sharing,
+                // and an assigned member's when the purchase is refunded.
+                let ownership = state.history.first { $0.id == id }?.terms?.ownership
+                let title = Presentation.title(state, transaction: id)
                 say(
                     &state,
-                    shared
-                        ? strings.unshared(Presentation.title(state, transaction: id))
-                        : strings.refunded(
-                            Presentation.title(state, transaction: id), balance: balance, amount: amount), .warning)
+                    ownership == .familyShared
+                        ? strings.unshared(title)
+                        : ownership == .assigned
+                            ? strings.unassigned(title)
+                            : strings.refunded(title, balance: balance, amount: amount), .warning)
             case .reinstated(let id, let balance, let amount):
                 state.progress[id] = .finished
                 say(

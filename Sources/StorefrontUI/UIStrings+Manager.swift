@@ -93,6 +93,10 @@ extension UIStrings {
             pick(
                 "\(account) started buying \(productId) on the App Store.", "\(account) 已在 App Store 开始购买 \(productId)。"
             )
+        case .assign(_, let account):
+            made.map {
+                pick("Assigned \(title) to \(account): \($0.id).", "已将“\(title)”分配给 \(account)：\($0.id)。")
+            } ?? pick("Assigned \(title) to \(account).", "已将“\(title)”分配给 \(account)。")
         }
     }
 
@@ -140,6 +144,7 @@ extension UIStrings {
         case .serverFinish: pick("finish", "完成")
         case .sendMessage: pick("send the message", "发送消息")
         case .purchaseIntent: pick("start the purchase", "开始购买")
+        case .assign: pick("assign", "分配")
         }
     }
 

@@ -227,6 +227,11 @@ public struct UIStrings: Sendable {
         pick("\(title) is no longer shared with you by your family; it is withdrawn.", "家人不再与你共享“\(title)”，已收回。")
     }
     var noLongerShared: String { pick("no longer shared by the family", "家人已停止共享") }
+    /// An organization's or group's purchase that was assigned to the account, taken back.
+    func unassigned(_ title: String) -> String {
+        pick("\(title) is no longer assigned to you by its purchaser; it is withdrawn.", "购买者已不再向你分配“\(title)”，已收回。")
+    }
+    var noLongerAssigned: String { pick("no longer assigned by the purchaser", "购买者已收回分配") }
     var familySharingLabel: String { pick("Family Sharing", "家人共享") }
     var familySharingOn: String { pick("on: a purchase is shared with the buyer's family", "开启：购买的项目会与购买者的家人共享") }
     func cancelled(_ title: String) -> String { pick("Purchase of \(title) cancelled.", "已取消购买“\(title)”。") }

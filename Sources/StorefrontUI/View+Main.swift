@@ -268,8 +268,10 @@ extension View {
                 ? strings.heldPurchase
                 : shown == .revoked && transaction.terms?.ownership == .familyShared
                     ? strings.noLongerShared
-                    : Presentation.appFailureContext(transaction).map(strings.failureContext)
-                        ?? strings.progress(shown, state: transaction.state)
+                    : shown == .revoked && transaction.terms?.ownership == .assigned
+                        ? strings.noLongerAssigned
+                        : Presentation.appFailureContext(transaction).map(strings.failureContext)
+                            ?? strings.progress(shown, state: transaction.state)
             // A monthly payment's place in its commitment: "4/12".
             if let commitment = transaction.terms?.commitment {
                 let place = strings.commitmentFlag(commitment, wide: false)

@@ -16,7 +16,7 @@ struct ManageCommand: AsyncParsableCommand {
             ReverseRefund.self,
             Expire.self,
             Renew.self, AutoRenew.self, PriceIncrease.self,
-            StopSharing.self, ServerFinish.self,
+            StopSharing.self, ManageAssignCommand.self, ServerFinish.self,
             Delete.self, Clear.self, Reset.self, ManageCreateCommand.self, Message.self, PurchaseIntent.self,
             ManageFamilyCommand.self, SetControl.self,
         ]

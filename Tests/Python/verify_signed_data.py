@@ -7,8 +7,9 @@ Each JWS is checked by `SignedDataVerifier([root], enable_online_checks=False,
 Environment.ENV, bundle_id)` with its default strict X.509 checks, as a backend would. ENV is
 SANDBOX (the default), PRODUCTION, XCODE or LOCAL_TESTING (the last two skip signature checks).
 KIND is what each JWS is: transaction (the default), renewal-info or app-transaction, decoded by
-the verifier's method for it. Prints one line per JWS with what it decoded; exits 1 naming the
-first one refused.
+the verifier's method for it. Prints one line per JWS with what it decoded (an enum the library
+does not know yet, such as API 1.22's ASSIGNED, as None beside its raw value); exits 1 naming
+the first one refused.
 """
 import sys
 
@@ -62,7 +63,15 @@ def main() -> int:
               f"revocationPercentage={decoded.revocationPercentage} appTransactionId={decoded.appTransactionId} "
               f"webOrderLineItemId={decoded.webOrderLineItemId} "
               f"storefront={decoded.storefront} storefrontId={decoded.storefrontId} "
-              f"type={decoded.rawType.replace(' ', '-') if decoded.rawType else None} expiresDate={decoded.expiresDate}")
+              f"type={decoded.rawType.replace(' ', '-') if decoded.rawType else None} expiresDate={decoded.expiresDate} "
+              # The enum where the library knows the value, else None beside the raw value it keeps
+              # (3.1.2 has no ASSIGNED: it decodes as None, raw "ASSIGNED").
+              f"inAppOwnershipType={decoded.inAppOwnershipType.value if decoded.inAppOwnershipType else None} "
+              f"rawInAppOwnershipType={decoded.rawInAppOwnershipType} "
+              f"offerType={decoded.offerType.name if decoded.offerType else None} "
+              f"offerIdentifier={decoded.offerIdentifier} "
+              f"offerDiscountType={decoded.offerDiscountType.value if decoded.offerDiscountType else None} "
+              f"offerPeriod={decoded.offerPeriod}")
     return 0
 
 

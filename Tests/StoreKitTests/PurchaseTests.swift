@@ -6,6 +6,8 @@ import StoreKitTest
 import StoreSigning
 import Testing
 
+import struct StoreKitModel.Payment
+
 extension StoreKitLibrary {
     /// `Product.purchase` and the transaction it returns: signed by the store, verified against its
     /// root, and decoded from the JWS.
@@ -41,6 +43,26 @@ extension StoreKitLibrary {
             #expect(unfinished == [transaction.id])
             await transaction.finish()
             #expect(await collect(Transaction.unfinished).isEmpty)
+        }
+
+        /// A purchase an organization or group assigned to the account reads `.assigned`, as
+        /// StoreKit declares it (back-deployed to iOS 15).
+        @Test func anAssignedPurchaseIsOwnedAssigned() async throws {
+            _ = try session()
+            #expect(Transaction.OwnershipType.assigned.rawValue == "ASSIGNED")
+            let store = try await StoreConnection.shared.store()
+            let bought = try await store.backend.add(
+                Payment(productId: Products.removeAds, account: "kenji"), forcing: .success)
+            try #require(
+                try await eventually {
+                    try await store.backend.transactions(account: "kenji").first?.state == .purchased
+                })
+            _ = try await store.backend.perform(.assign(bought.id, account: "alice"))
+            let all = await collect(Transaction.all).map(\.unsafePayloadValue)
+            #expect(all.map(\.productID) == [Products.removeAds])
+            #expect(all.first?.ownershipType == .assigned)
+            let entitled = await collect(Transaction.currentEntitlements).map(\.unsafePayloadValue.ownershipType)
+            #expect(entitled == [.assigned])
         }
 
         @Test func aJWSFromAnotherRootOrTamperedIsUnverified() async throws {

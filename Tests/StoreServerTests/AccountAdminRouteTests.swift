@@ -53,4 +53,21 @@ import Testing
             #expect(families == (try await fixture.service.store.families()))
         }
     }
+
+    @Test func aPurchaseIsAssignedOverHTTP() async throws {
+        let fixture = try await ServerFixture()
+        let bought = try await fixture.buy(ServerFixture.removeAds, account: "kenji").transaction
+        try await fixture.test { client in
+            let path = "/admin/transactions/\(bought.id)/assign/lena"
+            #expect(try await client.send(.post, path).status == .unauthorized)
+            let answer = try await client.object(.post, path, admin: true)
+            let lenas = try await fixture.service.store.transactions(account: "lena")
+            #expect(lenas.map(\.productId) == [ServerFixture.removeAds])
+            #expect(lenas.first?.terms?.ownership == .assigned)
+            #expect("\(answer)".contains(lenas.first?.id ?? "none"), "the answer names the member's transaction")
+            _ = try await client.object(.post, path, admin: true, expect: .conflict)
+            _ = try await client.object(
+                .post, "/admin/transactions/\(bought.id)/assign/mallory", admin: true, expect: .notFound)
+        }
+    }
 }

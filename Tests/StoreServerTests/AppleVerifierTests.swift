@@ -28,12 +28,13 @@ import X509
             ["python3", script.path, "--environment", environment, rootFile.path, "com.example.storefront.demo"] + jws)
     }
 
-    static func served(_ fixture: ServerFixture) async throws -> (root: Data, jws: [String]) {
+    static func served(_ fixture: ServerFixture, account: String = "alice") async throws -> (root: Data, jws: [String])
+    {
         try await fixture.test { client in
             let root = try await client.send(.get, "/.well-known/storefront-root-ca.cer")
             #expect(root.status == .ok)
             #expect(root.headers[.contentType] == "application/pkix-cert")
-            let history = try await client.object(.get, "/v1/accounts/alice/transactions")
+            let history = try await client.object(.get, "/v1/accounts/\(account)/transactions")
             let jws = (history["transactions"] as? [[String: Any]] ?? []).compactMap {
                 $0["jwsRepresentation"] as? String
             }
@@ -144,6 +145,22 @@ import X509
             lines.contains {
                 $0.contains(ads) && $0.contains("revocationType=REFUND_FULL revocationPercentage=100000")
             },
+            "\(result.output)")
+    }
+
+    /// An assigned transaction (App Store Server API 1.22) verifies with Apple's library, which
+    /// 3.1.2 decodes without the enum case: `inAppOwnershipType` None, the raw value kept.
+    @Test func anAssignedTransactionVerifiesAndKeepsItsRawOwnership() async throws {
+        let fixture = try await ServerFixture()
+        let bought = try await fixture.buy(ServerFixture.removeAds, account: "kenji").transaction
+        _ = try await fixture.service.store.perform(.assign(bought.id, account: "lena"))
+        let (root, jws) = try await Self.served(fixture, account: "lena")
+        #expect(jws.count == 1)
+        let result = try Self.verify(root: root, jws)
+        #expect(result.status == 0, "\(result.output)")
+        #expect(
+            result.output.contains("inAppOwnershipType=None rawInAppOwnershipType=ASSIGNED")
+                || result.output.contains("inAppOwnershipType=ASSIGNED rawInAppOwnershipType=ASSIGNED"),
             "\(result.output)")
     }
 

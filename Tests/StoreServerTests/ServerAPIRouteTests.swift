@@ -287,6 +287,62 @@ extension TestClientProtocol {
         }
     }
 
+    /// A transaction an organization or group assigned (inAppOwnershipType ASSIGNED): signed as
+    /// such, found by the history's filter, and refused where Apple refuses it.
+    @Test func anAssignedTransactionIsRefusedWhereApplesAPIRefusesIt() async throws {
+        let bearer = BearerToken()
+        let fixture = try await Self.fixture(bearer)
+        let yearly = try await fixture.buy("com.example.storefront.premium.yearly", account: "kenji").transaction
+        _ = try await fixture.service.store.perform(.assign(yearly.id, account: "lena"))
+        let copy = try #require(try await fixture.service.store.transactions(account: "lena").first)
+        let token = try bearer.make()
+        try await fixture.test { client in
+            let info = try json(try await client.api(.get, "/inApps/v1/transactions/\(copy.id)", token: token))
+            let signed = try Self.payload(try #require(info["signedTransactionInfo"] as? String))
+            #expect(signed["inAppOwnershipType"] as? String == "ASSIGNED")
+            let history = try json(
+                try await client.api(
+                    .get, "/inApps/v2/history/\(copy.id)?inAppOwnershipType=ASSIGNED", token: token))
+            #expect((history["signedTransactions"] as? [String])?.count == 1, "\(history)")
+            let extend = try await client.api(
+                .put, "/inApps/v1/subscriptions/extend/\(copy.id)", token: token,
+                json: #"{"extendByDays":1,"extendReasonCode":0,"requestIdentifier":"r-1"}"#)
+            #expect(extend.status == .forbidden)
+            let refused = try json(extend)
+            #expect(refused["errorCode"] as? Int == 4_030_028)
+            #expect(refused["errorMessage"] as? String == "Assigned subscriptions can't get a renewal date extension.")
+            let calls: [(HTTPRequest.Method, String, String)] = [
+                (
+                    .put, "/inApps/v2/transactions/consumption/\(copy.id)",
+                    #"{"customerConsented":true,"sampleContentProvided":false,"deliveryStatus":"DELIVERED"}"#
+                ),
+                (
+                    .put, "/inApps/v1/transactions/consumption/\(copy.id)",
+                    #"{"customerConsented":true,"consumptionStatus":0,"platform":0,"sampleContentProvided":false,"deliveryStatus":0,"accountTenure":0,"playTime":0,"lifetimeDollarsRefunded":0,"lifetimeDollarsPurchased":0,"userStatus":0,"appAccountToken":""}"#
+                ),
+                (
+                    .put, "/inApps/v1/transactions/\(copy.id)/appAccountToken",
+                    #"{"appAccountToken":"7389a31a-fb6d-4569-a2a6-db7d85d84813"}"#
+                ),
+            ]
+            for (method, path, body) in calls {
+                let answer = try await client.api(method, path, token: token, json: body)
+                #expect(answer.status == .badRequest, "\(path)")
+                let error = try json(answer)
+                #expect(error["errorCode"] as? Int == 4_000_227, "\(path): \(String(buffer: answer.body))")
+                #expect(
+                    error["errorMessage"] as? String
+                        == "Invalid request. Assigned transactions aren't supported by this endpoint.")
+            }
+            // The purchaser's own transaction is extended as any.
+            let own = try json(
+                try await client.api(
+                    .put, "/inApps/v1/subscriptions/extend/\(yearly.id)", token: token,
+                    json: #"{"extendByDays":1,"extendReasonCode":0,"requestIdentifier":"r-2"}"#))
+            #expect(own["success"] as? Bool == true)
+        }
+    }
+
     @Test func extensionsTokensAndConsumptionAreKept() async throws {
         let bearer = BearerToken()
         let fixture = try await Self.fixture(bearer)

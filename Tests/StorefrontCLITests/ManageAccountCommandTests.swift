@@ -30,4 +30,18 @@ import Testing
         #expect(remove.stdout == "family remove kenji: done\n")
         #expect(try state.wallet("--account", "kenji").owned.isEmpty)
     }
+
+    /// `manage assign ID --to ACCOUNT`: an organization's purchase assigned to a member (ASSIGNED).
+    @Test func assignGivesTheMemberThePurchase() throws {
+        let state = try StateDir()
+        let bought = try state.buy(ProductID.lifetime, "--account", "kenji").transactionId()
+        let assign = try state.manage("assign", bought, "--to", "lena")
+        let copy = try #require(try state.transactions("--account", "lena").history.first)
+        #expect(assign.stdout == "assign \(bought) --to lena: done; \(copy.transactionId) is purchased\n")
+        #expect(copy.productId == ProductID.lifetime)
+        #expect(try state.wallet("--account", "lena").owned.map(\.productId) == [ProductID.lifetime])
+
+        let again = try state.run(["manage", "assign", bought, "--to", "lena"])
+        #expect(again.status == 1 && again.stderr.contains("already has"), "\(again.stderr)")
+    }
 }

@@ -17,8 +17,8 @@ public struct TransactionTerms: Sendable, Hashable {
     public var upgrade: Upgrade?
     /// A subscription's automatic renewal rather than a purchase (StoreKit 2's `reason`).
     public var isRenewal: Bool
-    /// Bought by this account, or shared with it by a member of its family (StoreKit 2's
-    /// `ownershipType`).
+    /// Bought by this account, shared with it by a member of its family, or assigned to it by an
+    /// organization or group that bought it (StoreKit 2's `ownershipType`).
     public var ownership: OwnershipType
     /// How an auto-renewable subscription's period was paid; nil for every other product.
     public var billingPlan: BillingPlanType?
@@ -55,6 +55,13 @@ public enum OwnershipType: String, Sendable, Hashable, CaseIterable, Codable {
     case purchased = "PURCHASED"
     /// A family member's purchase shared through Family Sharing.
     case familyShared = "FAMILY_SHARED"
+    /// A purchase an organization or group made, assigned to this account (App Store Server API
+    /// 1.22: "The transaction belongs to a customer who has access through an organization or
+    /// group").
+    case assigned = "ASSIGNED"
+
+    /// A copy of another account's purchase: a family member's, or one assigned to the account.
+    public var isCopy: Bool { self != .purchased }
 }
 
 /// The offer a transaction was bought with (StoreKit 2's `Transaction.offer`).
