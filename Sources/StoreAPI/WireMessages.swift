@@ -314,7 +314,7 @@ public struct WireRenewal: Codable, Sendable, Hashable {
         renewalOfferType = info.renewalOffer?.type.rawValue
         renewalOfferId = info.renewalOffer?.id
         renewalOfferPaymentMode = info.renewalOffer?.paymentMode.rawValue
-        renewalOfferPeriod = info.renewalOffer?.period.iso8601
+        renewalOfferPeriod = info.renewalOffer?.period?.iso8601
         willAutoRenew = info.willAutoRenew
         autoRenewProductId = info.autoRenewProductId
         expirationReason = info.expirationReason?.name

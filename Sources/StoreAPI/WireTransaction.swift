@@ -145,7 +145,7 @@ public struct WireTransaction: Codable, Sendable, Hashable {
         offerType = offer?.type.rawValue
         offerId = offer?.id
         offerPaymentMode = offer?.paymentMode.rawValue
-        offerPeriod = offer?.period.iso8601
+        offerPeriod = offer?.period?.iso8601
         upgradeDate = details?.upgrade?.date.epochMilliseconds
         upgradeRefund = details?.upgrade?.refund.exactString
         failureContext = transaction.failureContext?.rawValue

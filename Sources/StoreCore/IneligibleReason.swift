@@ -26,6 +26,11 @@ public enum IneligibleReason: Sendable, Hashable {
     case codeRedeemed
     /// Offer code: a custom code redeemed as many times as its limit.
     case codeLimitReached(Int)
+    /// In-App Purchase offer code: for other kinds of spender than this account.
+    case notForSpender(SpenderKind, allowed: Set<SpenderKind>)
+    /// In-App Purchase offer code: the account redeemed a code of this offer already ("Each
+    /// customer can redeem one code per offer").
+    case offerRedeemed
 
     /// A stable name for scripts (`products --json`'s `ineligibleReason`).
     public var name: String {
@@ -41,6 +46,8 @@ public enum IneligibleReason: Sendable, Hashable {
         case .notForCustomer: "notForCustomer"
         case .codeRedeemed: "codeRedeemed"
         case .codeLimitReached: "codeLimitReached"
+        case .notForSpender: "notForSpender"
+        case .offerRedeemed: "offerRedeemed"
         }
     }
 
@@ -62,7 +69,27 @@ public enum IneligibleReason: Sendable, Hashable {
         case .codeRedeemed: "the code has already been redeemed"
         case .codeLimitReached(let limit):
             "the code has reached its limit of \(limit) redemption\(limit == 1 ? "" : "s")"
+        case .notForSpender(let kind, let allowed):
+            "the code is for customers who \(Self.spenders(allowed)); this account \(Self.spender(kind))"
+        case .offerRedeemed:
+            "the account has redeemed a code of this offer already; each customer redeems one per offer"
         }
+    }
+
+    /// What a kind of spender did, as App Store Connect describes it.
+    private static func spender(_ kind: SpenderKind) -> String {
+        switch kind {
+        case .nonSpender: "never purchased within the app"
+        case .activeSpender: "purchased within the app in the last \(SpenderKind.activeDays) days"
+        case .churnedSpender: "purchased within the app more than \(SpenderKind.activeDays) days ago"
+        }
+    }
+
+    /// "never purchased within the app or purchased … more than 30 days ago", in App Store Connect's order.
+    private static func spenders(_ kinds: Set<SpenderKind>) -> String {
+        let names = SpenderKind.allCases.filter(kinds.contains).map(spender)
+        guard names.count > 1 else { return names.first ?? "nobody" }
+        return names.dropLast().joined(separator: ", ") + " or " + names[names.count - 1]
     }
 
     private static func months(_ count: Int) -> String { count == 1 ? "1 month" : "\(count) months" }

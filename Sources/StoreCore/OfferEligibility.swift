@@ -9,7 +9,10 @@ import StoreKitModel
 /// - win-back: accounts whose subscription in the group ended (not in billing retry), within the
 ///   offer's conditions (months paid, months since it ended, months since the last win-back offer);
 /// - offer codes: the kinds of customer the offer names (new, existing, expired); a one-time code
-///   once, a custom code once per account and at most its limit in all.
+///   once, a custom code once per account and at most its limit in all;
+/// - offer codes of consumables, non-consumables and non-renewing subscriptions: the kinds of
+///   spender the offer names (never purchased in the app, in the last 30 days, or before), one
+///   code per offer for each customer, and each code's limit as above.
 public enum OfferEligibility {
     public enum Verdict: Sendable, Hashable {
         case eligible
@@ -80,14 +83,41 @@ public enum OfferEligibility {
     }
 
     static func codeVerdict(_ code: String, of offer: SubscriptionOffer, history: OfferHistory) -> Verdict {
+        codeVerdict(
+            code, oneTime: offer.oneTimeCodes.contains(code), limit: offer.customCodeLimits[code], history: history)
+    }
+
+    static func codeVerdict(_ code: String, oneTime: Bool, limit: Int?, history: OfferHistory) -> Verdict {
         let redemptions = history.codeRedemptions[code] ?? 0
-        if offer.oneTimeCodes.contains(code) {
+        if oneTime {
             return redemptions > 0 ? .ineligible(.codeRedeemed) : .eligible
         }
         if history.redeemedCodes.contains(code) { return .ineligible(.codeRedeemed) }
-        if let limit = offer.customCodeLimits[code], redemptions >= limit {
+        if let limit, redemptions >= limit {
             return .ineligible(.codeLimitReached(limit))
         }
         return .eligible
+    }
+
+    /// Whether the account may redeem an offer code of a consumable, a non-consumable or a
+    /// non-renewing subscription now, with `code` (nil: with any of its codes the account may
+    /// still redeem): App Store Connect's customer eligibility (never purchased in the app,
+    /// purchased in the last 30 days, or before), one code per offer for each customer, and each
+    /// code's own limit.
+    public static func verdict(
+        for offer: OneTimeOffer, code: String? = nil, history: OfferHistory, rate: TimeRate, at now: Date
+    ) -> Verdict {
+        let spender = history.spender(rate: rate, at: now)
+        guard offer.spenders.contains(spender) else {
+            return .ineligible(.notForSpender(spender, allowed: offer.spenders))
+        }
+        // "Each customer can redeem one code per offer."
+        if offer.codes.contains(where: history.redeemedCodes.contains) { return .ineligible(.offerRedeemed) }
+        let codes = code.map { [$0] } ?? offer.codes
+        let verdicts = codes.map {
+            codeVerdict(
+                $0, oneTime: offer.oneTimeCodes.contains($0), limit: offer.customCodeLimits[$0], history: history)
+        }
+        return verdicts.first(where: \.isEligible) ?? verdicts.first ?? .ineligible(.codeRedeemed)
     }
 }

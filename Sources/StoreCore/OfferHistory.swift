@@ -46,13 +46,19 @@ public struct OfferHistory: Sendable, Hashable {
     public var redeemedCodes: Set<String>
     /// How many times each code has been redeemed, by any account.
     public var codeRedemptions: [String: Int]
+    /// When the account last paid for something in the app (a purchase or a renewal that
+    /// charged it), which makes it an active or a churned spender for offer codes of In-App
+    /// Purchases; nil when it never has.
+    public var lastPaidPurchase: Date?
 
     public init(
-        groups: [String: GroupStanding] = [:], redeemedCodes: Set<String> = [], codeRedemptions: [String: Int] = [:]
+        groups: [String: GroupStanding] = [:], redeemedCodes: Set<String> = [], codeRedemptions: [String: Int] = [:],
+        lastPaidPurchase: Date? = nil
     ) {
         self.groups = groups
         self.redeemedCodes = redeemedCodes
         self.codeRedemptions = codeRedemptions
+        self.lastPaidPurchase = lastPaidPurchase
     }
 
     /// From StoreKit 2's current entitlements and the account's transactions (any order).
@@ -62,7 +68,11 @@ public struct OfferHistory: Sendable, Hashable {
     ) {
         var groups: [String: GroupStanding] = [:]
         var lastEnd: [String: Date] = [:]
+        var lastPaid: Date?
         for transaction in history where transaction.state.hasReceipt {
+            if let terms = transaction.terms, terms.price > 0, terms.ownership == .purchased {
+                lastPaid = max(lastPaid ?? transaction.purchaseDate, transaction.purchaseDate)
+            }
             guard let group = catalog.product(id: transaction.productId)?.subscription?.group else { continue }
             var standing = groups[group] ?? GroupStanding()
             let terms = transaction.terms
@@ -87,7 +97,16 @@ public struct OfferHistory: Sendable, Hashable {
             }
             groups[group] = standing
         }
-        self.init(groups: groups, redeemedCodes: redeemedCodes, codeRedemptions: codeRedemptions)
+        self.init(
+            groups: groups, redeemedCodes: redeemedCodes, codeRedemptions: codeRedemptions, lastPaidPurchase: lastPaid)
+    }
+
+    /// The kind of customer an In-App Purchase's offer code names this account at `now`: never
+    /// paid in the app, paid within the last 30 days (as `rate` runs days), or before.
+    public func spender(rate: TimeRate, at now: Date) -> SpenderKind {
+        guard let lastPaidPurchase else { return .nonSpender }
+        let active = rate.end(of: SubscriptionPeriod(value: SpenderKind.activeDays, unit: .day), from: lastPaidPurchase)
+        return now < active ? .activeSpender : .churnedSpender
     }
 
     /// When a transaction's service ended or ends: its expiry, brought forward by a refund or an

@@ -54,7 +54,7 @@ public struct SignedRenewalInfoPayload: Codable, Sendable, Hashable {
         offerType = status.renewalOffer.map { ServerOfferType($0.type) }
         offerIdentifier = status.renewalOffer?.id
         offerDiscountType = status.renewalOffer.map { TransactionSigner.discountType($0.paymentMode) }
-        offerPeriod = status.renewalOffer?.period.iso8601
+        offerPeriod = status.renewalOffer?.period?.iso8601
         signedDate = signedAt.epochMilliseconds
         self.environment = environment
         recentSubscriptionStartDate = status.recentStartDate.epochMilliseconds

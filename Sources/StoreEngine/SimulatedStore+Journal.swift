@@ -72,7 +72,7 @@ extension SimulatedStore {
             transaction.purchaseDate.timeIntervalSince1970, now.timeIntervalSince1970,
             terms?.price.exactString, terms?.currency, terms?.expirationDate?.timeIntervalSince1970,
             terms?.offer?.type.rawValue, terms?.offer?.id, terms?.offer?.paymentMode.rawValue,
-            terms?.offer?.period.iso8601,
+            terms?.offer?.period?.iso8601,
             terms?.revocation?.date.timeIntervalSince1970, terms?.revocation?.reason.rawValue,
             terms?.upgrade?.date.timeIntervalSince1970, terms?.upgrade?.refund.exactString,
             transaction.failureContext?.rawValue,

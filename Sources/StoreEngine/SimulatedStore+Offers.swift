@@ -26,6 +26,10 @@ extension SimulatedStore {
         _ db: any SQLDatabase
     ) throws -> OfferCheck {
         guard let requested = payment.offer else { return .refused(.missingOfferParams) }
+        if let product = catalog.product(id: payment.productId), product.type != .autoRenewable {
+            return try checkOneTimeOffer(
+                requested, product: product, account: account, storefront: storefront, at: now, db)
+        }
         guard let product = catalog.product(id: payment.productId), product.type == .autoRenewable,
             let subscription = product.subscription
         else {
@@ -51,6 +55,25 @@ extension SimulatedStore {
             TransactionOffer(
                 type: offer.kind.offerType, id: offer.id, paymentMode: offer.terms.paymentMode,
                 period: offer.terms.period), offer.billingPlan)
+    }
+
+    /// An offer code of a consumable, a non-consumable or a non-renewing subscription (App Store
+    /// Connect's offer codes for In-App Purchases): the only offer such a product has. A code of
+    /// another product, or any other kind of offer, is `invalidOfferIdentifier` (11); a customer
+    /// the offer is not for, or one who redeemed a code of it already, `ineligibleForOffer` (18).
+    nonisolated func checkOneTimeOffer(
+        _ requested: PaymentOffer, product: Product, account: String, storefront: String, at now: Date,
+        _ db: any SQLDatabase
+    ) throws -> OfferCheck {
+        guard case .code(let code) = requested, let offer = product.codeOffer(code: code) else {
+            return .refused(.invalidOfferIdentifier)
+        }
+        let history = try offerHistory(account: account, at: now, db)
+        let verdict = OfferEligibility.verdict(
+            for: offer, code: code, history: history, rate: try timeRate(db), at: now)
+        guard verdict.isEligible else { return .refused(.ineligibleForOffer) }
+        guard offer.prices[storefront] != nil else { return .refused(.invalidOfferPrice) }
+        return .accepted(.oneTime(offer), .upFront)
     }
 
     /// The catalog's offer a payment asks for, with the code it redeems and the nonce its

@@ -24,6 +24,11 @@ extension SimulatedStore {
         guard Payment.quantityRange.contains(payment.quantity) else {
             throw StoreFailure("quantity \(payment.quantity) is out of range; StoreKit allows 1 to 10", kind: .invalid)
         }
+        if case .code = payment.offer, payment.quantity != 1 {
+            throw StoreFailure(
+                "an offer code redeems one purchase; quantity \(payment.quantity) cannot go with it (send quantity 1)",
+                kind: .invalid)
+        }
         if let product = catalog.product(id: payment.productId),
             let problem = PurchaseRules.quantityProblem(payment.quantity, for: product)
         {
@@ -121,7 +126,9 @@ extension SimulatedStore {
         let id = try StoreDatabase.nextTransactionId(db)
         let product = catalog.product(id: payment.productId)
         let autoRenewable = product?.type == .autoRenewable
-        let price = (autoRenewable ? product?.billingPrice(plan, in: storefront) : product?.prices[storefront]) ?? 0
+        let price =
+            product?.oneTimePrice(of: offer, in: storefront)
+            ?? (autoRenewable ? product?.billingPrice(plan, in: storefront) : product?.prices[storefront]) ?? 0
         var stored = StoredTransaction(
             transaction: Transaction(id: id, originalId: id, payment: payment, state: .purchasing, purchaseDate: now),
             storefront: storefront, price: price * Decimal(payment.quantity),
@@ -344,6 +351,15 @@ extension SimulatedStore {
             holdings: Self.introDecided(holdings, by: stored.introOfferAllowed, for: product), catalog: catalog,
             plan: plan)
         if let price = quote.price { stored.price = price }
+        if let offer = stored.offer, offer.paymentMode == .oneTime {
+            if case .alreadyOwned = quote.basis {
+                // Owned already: delivered again for nothing, and the code is not spent on it.
+                stored.offer = nil
+                try db.execute(sql: "DELETE FROM redeemed_codes WHERE transaction_id = ?", arguments: [stored.id])
+            } else if let special = product.oneTimePrice(of: offer, in: stored.storefront) {
+                stored.price = special * Decimal(stored.transaction.quantity)
+            }
+        }
         stored.notification = Self.purchaseEvent(
             product, basis: quote.basis, offer: stored.offer,
             subscribedBefore: product.subscription?.group.map(holdings.groupsSubscribed.contains) ?? false)

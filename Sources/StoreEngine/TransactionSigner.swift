@@ -108,7 +108,7 @@ public struct TransactionSigner: Sendable {
             offerType: details?.offer.map { ServerOfferType($0.type) },
             offerIdentifier: details?.offer?.id,
             offerDiscountType: details?.offer.map { discountType($0.paymentMode) },
-            offerPeriod: details?.offer?.period.iso8601,
+            offerPeriod: details?.offer?.period?.iso8601,
             billingPlanType: plan?.serverName,
             commitmentInfo: plan == .monthly ? details?.terms.commitment.map(SignedCommitmentInfo.init) : nil)
     }
@@ -155,6 +155,9 @@ public struct TransactionSigner: Sendable {
         case .freeTrial: "FREE_TRIAL"
         case .payAsYouGo: "PAY_AS_YOU_GO"
         case .payUpFront: "PAY_UP_FRONT"
+        // App Store Server API 1.18: "Added the ONE_TIME value to offerDiscountType to indicate
+        // In-App Purchase offer codes."
+        case .oneTime: "ONE_TIME"
         }
     }
 
@@ -221,9 +224,10 @@ public struct SignedTransactionPayload: Codable, Sendable, Hashable {
     public let offerType: ServerOfferType?
     /// The offer's id (promotional, code, win-back); none for an introductory offer.
     public let offerIdentifier: String?
-    /// `FREE_TRIAL`, `PAY_AS_YOU_GO` or `PAY_UP_FRONT`.
+    /// `FREE_TRIAL`, `PAY_AS_YOU_GO`, `PAY_UP_FRONT`, or `ONE_TIME` for the offer code of a
+    /// consumable, a non-consumable or a non-renewing subscription.
     public let offerDiscountType: String?
-    /// One period of the offer, ISO 8601.
+    /// One period of the offer, ISO 8601; none for a one-time offer.
     public let offerPeriod: String?
     /// Auto-renewable subscriptions only: `BILLED_UPFRONT` or `MONTHLY`.
     public let billingPlanType: String?

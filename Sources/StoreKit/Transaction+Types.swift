@@ -56,13 +56,16 @@ extension Transaction {
             public static let freeTrial = PaymentMode(rawValue: "FREE_TRIAL")
             public static let payAsYouGo = PaymentMode(rawValue: "PAY_AS_YOU_GO")
             public static let payUpFront = PaymentMode(rawValue: "PAY_UP_FRONT")
+            /// A consumable's, a non-consumable's or a non-renewing subscription's offer: one
+            /// purchase (App Store Server API `offerDiscountType` `ONE_TIME`).
+            public static let oneTime = PaymentMode(rawValue: "ONE_TIME")
         }
 
         /// Nil for an introductory offer.
         public let id: String?
         public let type: OfferType
         public let paymentMode: PaymentMode?
-        /// One period of the offer, ISO 8601 (`P1M`).
+        /// One period of the offer, ISO 8601 (`P1M`); nil for a one-time offer.
         public let period: String?
 
         init(_ signed: SignedTransactionPayload, type: ServerOfferType) {

@@ -54,7 +54,7 @@ extension Reducer {
         case .enter where !code.isEmpty:
             // A code no product has says so here, the sheet kept to correct it; a known one
             // shows its offer's terms first.
-            guard state.catalog.codeOffer(code) != nil else {
+            guard state.catalog.productRedeemed(by: code) != nil else {
                 say(&state, UIStrings(state.language).unknownCode(code), .warning)
                 return []
             }
@@ -70,7 +70,7 @@ extension Reducer {
     static func redeemOfferKey(_ state: inout AppState, _ key: Key, _ code: String) -> [Effect] {
         switch key {
         case .enter:
-            guard let (product, _) = state.catalog.codeOffer(code) else { return [] }
+            guard let product = state.catalog.productRedeemed(by: code) else { return [] }
             state.sheet = nil
             say(&state, UIStrings(state.language).redeeming(code, product.title.text(in: state.language)))
             return [.redeem(code: code, productId: product.id, account: state.account.name)]

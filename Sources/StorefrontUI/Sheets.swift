@@ -138,6 +138,17 @@ enum Sheets {
 
     /// What redeeming `code` gives: the product, the offer's terms and what follows them.
     static func redeemOffer(_ state: AppState, _ code: String, _ strings: UIStrings) -> [Line] {
+        if let (product, offer) = state.catalog.oneTimeCodeOffer(code) {
+            let storefront = state.storefront.id
+            let price = offer.prices[storefront].map(state.priceFormatter.string) ?? "—"
+            let regular = product.prices[storefront].map(state.priceFormatter.string) ?? "—"
+            return [
+                Line(text: strings.codeOfferTitle(code, product.title.text(in: state.language)), role: .title),
+                Line(text: ""),
+                Line(text: strings.oneTimeOfferTerms(price, regular: regular), role: .success),
+                Line(text: strings.oneTimeOfferWhen, role: .muted),
+            ]
+        }
         guard let (product, offer) = state.catalog.codeOffer(code) else { return [] }
         let period = offer.billingPlan == .monthly ? CommitmentPlan.billingPeriod : product.subscription?.period
         let renewal =

@@ -32,6 +32,8 @@ extension UIStrings {
         case .notForCustomer: "此优惠代码不适用于此类订阅者"
         case .codeRedeemed: "此优惠代码已被兑换"
         case .codeLimitReached(let limit): "此优惠代码已达 \(limit) 次兑换上限"
+        case .notForSpender: "此优惠代码不适用于此类购买者"
+        case .offerRedeemed: "此账户已兑换过该优惠的代码，每位顾客每项优惠限兑一次"
         }
     }
 }

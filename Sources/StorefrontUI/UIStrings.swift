@@ -488,6 +488,15 @@ public struct UIStrings: Sendable {
             "Starts now, or at the next renewal if you subscribe already; whether the code is still good is the App Store's to say.",
             "立即生效；若已订阅则在下次续期时生效。代码是否仍有效由 App Store 判定。")
     }
+    /// A consumable's, a non-consumable's or a non-renewing subscription's offer code: one purchase at its price.
+    func oneTimeOfferTerms(_ price: String, regular: String) -> String {
+        pick("One purchase for \(price) (instead of \(regular))", "单次购买 \(price)（原价 \(regular)）")
+    }
+    var oneTimeOfferWhen: String {
+        pick(
+            "Redeemed now as a purchase; whether the code is still good, and for this account, is the App Store's to say.",
+            "立即作为一次购买兑换。代码是否仍有效、是否适用于此账户由 App Store 判定。")
+    }
     func redeeming(_ code: String, _ title: String) -> String {
         pick("Redeeming \(code) for \(title)…", "正在为“\(title)”兑换 \(code)…")
     }
@@ -532,6 +541,8 @@ public struct UIStrings: Sendable {
         case .payUpFront:
             let once = price.map(formatter.string) ?? "—"
             body = pick("\(once) for \(total)", "\(total) \(once)")
+        case .oneTime:
+            body = price.map(formatter.string) ?? "—"
         }
         return body
     }

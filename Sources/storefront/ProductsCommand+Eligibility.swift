@@ -19,6 +19,10 @@ struct OfferStanding {
         OfferEligibility.verdict(for: offer, of: product, history: history, rate: rate, at: now)
     }
 
+    func verdict(_ offer: OneTimeOffer) -> OfferEligibility.Verdict {
+        OfferEligibility.verdict(for: offer, history: history, rate: rate, at: now)
+    }
+
     func introductory(_ product: Product) -> OfferEligibility.Verdict {
         OfferEligibility.introductory(product, history: history)
     }

@@ -170,10 +170,11 @@ struct ProductsJSON: Encodable {
         let id: String?
         /// `introductory`, `promotional`, `code` or `winBack`.
         let type: String
-        /// `freeTrial`, `payAsYouGo` or `payUpFront`.
+        /// `freeTrial`, `payAsYouGo` or `payUpFront`; `oneTime` for the offer code of a consumable,
+        /// a non-consumable or a non-renewing subscription, which has no period.
         let paymentMode: String
-        let period: String
-        let periods: Int
+        let period: String?
+        let periods: Int?
         /// The price of one period (pay as you go) or of the whole offer, formatted; $0.00 for a free trial.
         let displayPrice: String
         /// Whether the account may take the offer now, by the rule the store applies.
@@ -193,6 +194,22 @@ struct ProductsJSON: Encodable {
             period = terms.period.iso8601
             periods = terms.periods
             displayPrice = formatter.string(terms.firstPayment(in: storefront) ?? 0)
+            eligible = verdict?.isEligible
+            ineligibleReason = verdict?.reason?.name
+            ineligibleMessage = verdict?.reason?.message
+        }
+
+        /// A consumable's, a non-consumable's or a non-renewing subscription's offer code.
+        init(
+            oneTime offer: OneTimeOffer, storefront: String, formatter: PriceFormatter,
+            verdict: OfferEligibility.Verdict?
+        ) {
+            id = offer.id
+            type = OfferType.code.rawValue
+            paymentMode = IntroOffer.PaymentMode.oneTime.rawValue
+            period = nil
+            periods = nil
+            displayPrice = offer.prices[storefront].map(formatter.string) ?? "—"
             eligible = verdict?.isEligible
             ineligibleReason = verdict?.reason?.name
             ineligibleMessage = verdict?.reason?.message
@@ -243,7 +260,13 @@ struct ProductsJSON: Encodable {
         _ product: Product, plan: BillingPlanType, storefront: String, formatter: PriceFormatter,
         standing: OfferStanding?
     ) -> [Offer]? {
-        guard product.type == .autoRenewable, let subscription = product.subscription else { return nil }
+        guard product.type == .autoRenewable, let subscription = product.subscription else {
+            // A consumable, a non-consumable or a non-renewing subscription: its offer codes.
+            guard !product.codeOffers.isEmpty else { return nil }
+            return product.codeOffers.map {
+                Offer(oneTime: $0, storefront: storefront, formatter: formatter, verdict: standing?.verdict($0))
+            }
+        }
         let intro = subscription.introOffer(for: plan).map {
             Offer(
                 id: nil, type: .introductory, terms: $0, storefront: storefront, formatter: formatter,

@@ -15,6 +15,15 @@ extension StoreSession {
 
     /// Why the account may not take `offer` now; nil when it may, or the offer is not the catalog's.
     func ineligibility(of offer: PaymentOffer, productId: String) async throws -> IneligibleReason? {
+        if let product = context.catalog.product(id: productId), product.type != .autoRenewable {
+            guard case .code(let redeemed) = offer, let found = product.codeOffer(code: redeemed) else { return nil }
+            let history = try await AccountOffers.history(
+                store: store, account: account.name, catalog: context.catalog)
+            let rate = try await store.controls().timeRate
+            return OfferEligibility.verdict(
+                for: found, code: redeemed, history: history, rate: rate, at: AccountOffers.now(store)
+            ).reason
+        }
         guard let product = context.catalog.product(id: productId), let subscription = product.subscription else {
             return nil
         }

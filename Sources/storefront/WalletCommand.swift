@@ -112,13 +112,13 @@ struct WalletJSON: Encodable {
         let offerType: String
         let offerId: String?
         let paymentMode: String
-        let period: String
+        let period: String?
 
         init(_ offer: TransactionOffer) {
             offerType = offer.type.rawValue
             offerId = offer.id
             paymentMode = offer.paymentMode.rawValue
-            period = offer.period.iso8601
+            period = offer.period?.iso8601
         }
     }
 

@@ -65,6 +65,24 @@ extension StoreKitLibrary {
             #expect(entitled == [.assigned])
         }
 
+        /// A consumable's offer code, redeemed outside the app as the redeem sheet does: the
+        /// transaction's offer is a code, paid once (`.oneTime`, no period), at the offer's price.
+        @Test func aConsumablesOfferCodeIsAOneTimeOffer() async throws {
+            _ = try session()
+            let store = try await StoreConnection.shared.store()
+            let updates = Collected(Transaction.updates)
+            defer { updates.stop() }
+            _ = try await store.backend.add(
+                Payment(productId: "com.example.storefront.gems.550", account: "alice", offer: .code("GEMSWELCOME")),
+                forcing: nil)
+            try #require(try await eventually { !updates.all.isEmpty })
+            let transaction = try #require(updates.all.first?.unsafePayloadValue)
+            #expect(transaction.productType == .consumable)
+            #expect(transaction.price == Decimal(string: "1.99"))
+            #expect(transaction.offer?.type == .code && transaction.offer?.id == "gems-welcome")
+            #expect(transaction.offer?.paymentMode == .oneTime && transaction.offer?.period == nil)
+        }
+
         @Test func aJWSFromAnotherRootOrTamperedIsUnverified() async throws {
             _ = try session()
             let gems = try #require(try await Product.products(for: [Products.gems]).first)

@@ -164,6 +164,27 @@ import X509
             "\(result.output)")
     }
 
+    /// A consumable bought with an offer code decodes with Apple's library as Apple signs an
+    /// In-App Purchase offer code: `offerType` 3, the offer's id, `offerDiscountType` ONE_TIME
+    /// (API 1.18), no `offerPeriod`, and the offer's price.
+    @Test func aConsumablesOfferCodeIsSignedAsApplesOneTimeOffer() async throws {
+        let fixture = try await ServerFixture()
+        let redeemed = try await fixture.buy(
+            "com.example.storefront.gems.550", offer: .code("GEMSWELCOME")
+        ).transaction
+        #expect(redeemed.state == .purchased)
+        let (root, jws) = try await Self.served(fixture)
+        let result = try Self.verify(root: root, jws)
+        #expect(result.status == 0, "\(result.output)")
+        let line = try #require(result.output.split(separator: "\n").first { $0.contains(redeemed.id) })
+        #expect(line.contains("price=1990 USD"), "\(line)")
+        #expect(line.contains("type=Consumable"), "\(line)")
+        #expect(
+            line.contains(
+                "offerType=OFFER_CODE offerIdentifier=gems-welcome offerDiscountType=ONE_TIME offerPeriod=None"),
+            "\(line)")
+    }
+
     @Test func applesVerifierRefusesATamperedJWSAndAnotherRoot() async throws {
         let fixture = try await ServerFixture()
         _ = try await fixture.buy(ServerFixture.removeAds)

@@ -54,6 +54,28 @@ import Testing
             #expect(refused.status == .unprocessableContent)
         }
     }
+
+    /// The same field redeems a consumable's offer code: a purchase at the offer's price whose
+    /// offer is the code's, paid once (`oneTime`, no period).
+    @Test func aConsumablesOfferCodeIsRedeemedThroughThePaymentsRoute() async throws {
+        let fixture = try await ServerFixture()
+        try await fixture.test { client in
+            let body =
+                #"{"account": "alice", "productId": "com.example.storefront.gems.550", "offerCode": "GEMSWELCOME"}"#
+            let first = try await client.send(.post, "/v1/payments", json: body, headers: ["Idempotency-Key": "gems-1"])
+            #expect(first.status == .created, "\(String(buffer: first.body))")
+            let id = try #require((try json(first)["transaction"] as? [String: Any])?["transactionId"] as? String)
+            let history = try await client.object(.get, "/v1/accounts/alice/transactions")
+            let transaction = try #require(
+                (history["transactions"] as? [[String: Any]])?.first { $0["transactionId"] as? String == id })
+            #expect(transaction["state"] as? String == "purchased")
+            #expect(transaction["offerType"] as? String == "code")
+            #expect(transaction["offerId"] as? String == "gems-welcome")
+            #expect(transaction["offerPaymentMode"] as? String == "oneTime")
+            #expect(transaction["offerPeriod"] == nil)
+            #expect(transaction["price"] as? String == "1.99")
+        }
+    }
 }
 
 /// A journaled update is a snapshot: read after a refund, the purchase is still the purchase

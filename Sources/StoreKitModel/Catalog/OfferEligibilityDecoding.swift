@@ -26,6 +26,30 @@ extension Validation {
         return kinds.isEmpty ? nil : kinds
     }
 
+    /// Who may redeem an In-App Purchase offer code: `nonSpender`, `activeSpender` and/or
+    /// `churnedSpender`, each once; nil when not written, or when nothing listed is one.
+    mutating func spenderKinds(_ value: JSONValue?, _ path: JSONPath) -> Set<SpenderKind>? {
+        guard let value, let items = array(value, path) else { return nil }
+        var kinds: Set<SpenderKind> = []
+        for (index, item) in items.enumerated() {
+            guard
+                let kind = choice(
+                    item, path.index(index), "a kind of customer",
+                    options: SpenderKind.allCases.map { ($0.rawValue, $0) })
+            else { continue }
+            if !kinds.insert(kind).inserted {
+                report(path.index(index), "\(quoted(kind.rawValue)) is listed twice")
+            }
+        }
+        guard !items.isEmpty else {
+            report(
+                path,
+                "is empty; name who may redeem the code: \"nonSpender\", \"activeSpender\" and/or \"churnedSpender\"")
+            return nil
+        }
+        return kinds.isEmpty ? nil : kinds
+    }
+
     /// A win-back offer's `paidMonths`, `monthsSinceLastSubscribed` (`{"minimum", "maximum"}`) and
     /// `waitMonths`; nil when none is written.
     mutating func winBackConditions(_ object: JSONObject, _ path: JSONPath) -> WinBackConditions? {

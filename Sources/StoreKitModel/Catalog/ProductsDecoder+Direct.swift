@@ -28,6 +28,7 @@ extension ProductsDecoder {
         var wallet: JSONValue?
         var subscription: JSONValue?
         var familyShareable: Bool?
+        var offers: JSONValue?
     }
 
     /// `products[index]` read from the cursor, or nil, with the cursor anywhere, when it cannot be
@@ -57,12 +58,13 @@ extension ProductsDecoder {
         let subscription = subscriptionInfo(
             members.subscription, .root, type: type, unavailable: unavailable, check: &check)
         let shareable = familyShareable(members.familyShareable.map(JSONValue.bool), .root, type: type, check: &check)
-        guard check.problems.isEmpty, subscription != nil || !type.isSubscription else { return nil }
+        let offers = codeOfferList(members.offers, .root, type: type, unavailable: unavailable, check: &check)
+        guard check.problems.isEmpty, subscription != nil || !type.isSubscription, let offers else { return nil }
         firstSeen[id] = index
         return Product(
             id: id, type: type, title: title, description: description, prices: prices,
             unavailableIn: unavailable, removed: members.removed ?? false, wallet: wallet, subscription: subscription,
-            familyShareable: shareable)
+            familyShareable: shareable, codeOffers: offers)
     }
 
     /// Every member, each key known and written once; nil otherwise. A member already read is set
@@ -108,6 +110,9 @@ extension ProductsDecoder {
             case "subscription":
                 guard members.subscription == nil else { return false }
                 members.subscription = try value.value()
+            case "offers":
+                guard members.offers == nil else { return false }
+                members.offers = try value.value()
             case "prices":  // found by their bytes later, once unavailableIn is known
                 guard members.prices == nil else { return false }
                 let known = tables.written(at: value.index, in: value.bytes)

@@ -2,7 +2,7 @@ import Foundation
 import JSONReading
 
 extension ProductsDecoder {
-    static let paymentModes: [(String, IntroOffer.PaymentMode)] = IntroOffer.PaymentMode.allCases.map {
+    static let paymentModes: [(String, IntroOffer.PaymentMode)] = IntroOffer.PaymentMode.subscriptionModes.map {
         ($0.rawValue, $0)
     }
 
@@ -199,6 +199,69 @@ extension ProductsDecoder {
 
     /// `eligibility` (code offers), then the win-back offer's conditions.
     static let eligibilityKeys = ["eligibility", "paidMonths", "monthsSinceLastSubscribed", "waitMonths"]
+
+    /// A consumable's, a non-consumable's or a non-renewing subscription's `offers`: offer codes
+    /// (App Store Connect's offer codes for In-App Purchases), each id once; nil when any is wrong.
+    func codeOfferList(
+        _ value: JSONValue?, _ productPath: JSONPath, type: ProductType?, unavailable: Set<String>,
+        check: inout Validation
+    ) -> [OneTimeOffer]? {
+        guard let value else { return [] }
+        let path = productPath.key("offers")
+        if type == .autoRenewable {
+            check.report(
+                path, "an auto-renewable subscription's offers go in \"subscription\": {\"offers\": [...]}")
+            return nil
+        }
+        guard let items = check.array(value, path) else { return nil }
+        let before = check.problems.count
+        var offers: [OneTimeOffer] = []
+        var ids: Set<String> = []
+        for (index, item) in items.enumerated() {
+            let itemPath = path.index(index)
+            guard let offer = codeOffer(item, itemPath, unavailable: unavailable, check: &check) else { continue }
+            if !ids.insert(offer.id).inserted {
+                check.report(itemPath.key("id"), "offer id \(quoted(offer.id)) appears twice in this product")
+            }
+            offers.append(offer)
+        }
+        return check.problems.count == before ? offers : nil
+    }
+
+    private func codeOffer(_ value: JSONValue, _ path: JSONPath, unavailable: Set<String>, check: inout Validation)
+        -> OneTimeOffer?
+    {
+        guard
+            let object = check.object(
+                value, path, allowed: ["id", "type", "prices", "codes", "customCodes", "eligibility"])
+        else { return nil }
+        let id = check.string(
+            check.require(object, "id", path, "the offer's identifier"), path.key("id"), maxLength: 100)
+        if let type = check.string(
+            check.require(object, "type", path, "code"), path.key("type"), maxLength: 20), type != "code"
+        {
+            check.report(
+                path.key("type"),
+                "\(quoted(type)) is not an offer of this product; consumables, non-consumables and non-renewing subscriptions have offer codes only (\"code\"): promotional, introductory and win-back offers are for auto-renewable subscriptions"
+            )
+        }
+        let prices = priceTable(
+            check.require(object, "prices", path, "the offer's price in each storefront (\"0\" for free)"),
+            path.key("prices"), except: unavailable, check: &check)
+        let codes = codeList(object["codes"], path.key("codes"), check: &check)
+        let custom = customCodeList(object["customCodes"], path.key("customCodes"), check: &check)
+        if object["codes"] == nil, object["customCodes"] == nil {
+            check.report(path, "an offer code needs \"codes\" (one-time) or \"customCodes\" (once per account)")
+        }
+        let spenders = check.spenderKinds(object["eligibility"], path.key("eligibility"))
+        guard let id, let prices else { return nil }
+        return OneTimeOffer(
+            id: id, prices: prices, oneTimeCodes: codes, customCodes: custom.map { $0.code },
+            customCodeLimits: Dictionary(
+                custom.compactMap { item in item.limit.map { (item.code, $0) } },
+                uniquingKeysWith: { first, _ in first }),
+            spenders: spenders ?? Set(SpenderKind.allCases))
+    }
 
     /// Offer codes: letters and digits, 1 to 64 each, as App Store Connect allows.
     private func codeList(_ value: JSONValue?, _ path: JSONPath, check: inout Validation) -> [String] {

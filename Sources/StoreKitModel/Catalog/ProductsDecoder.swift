@@ -5,7 +5,7 @@ import JSONReading
 struct ProductsDecoder {
     static let productKeys = [
         "id", "type", "title", "description", "prices", "unavailableIn", "removed", "wallet", "subscription",
-        "familyShareable",
+        "familyShareable", "offers",
     ]
     static let types: [(String, ProductType)] = ProductType.allCases.map { ($0.rawValue, $0) }
     static let maxTitle = 200
@@ -89,12 +89,13 @@ struct ProductsDecoder {
             object["subscription"], path, type: type, unavailable: unavailable, check: &check)
         let shareable = familyShareable(
             object["familyShareable"], path.key("familyShareable"), type: type, check: &check)
-        guard let id, let type, let title, let description, let prices else { return nil }
+        let offers = codeOfferList(object["offers"], path, type: type, unavailable: unavailable, check: &check)
+        guard let id, let type, let title, let description, let prices, let offers else { return nil }
         if type.isSubscription && subscription == nil { return nil }
         return Product(
             id: id, type: type, title: title, description: description, prices: prices,
             unavailableIn: unavailable, removed: removed, wallet: wallet, subscription: subscription,
-            familyShareable: shareable)
+            familyShareable: shareable, codeOffers: offers)
     }
 
     /// Family Sharing, which the App Store offers for non-consumables and auto-renewable

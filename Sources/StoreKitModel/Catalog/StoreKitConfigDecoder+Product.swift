@@ -18,6 +18,7 @@ extension StoreKitConfigDecoder {
             check.require(object, "localizations", path, "at least one localization"), path.key("localizations"),
             required: true)
         let subscription = subscription(object, path, type: type, group: group, rank: rank)
+        let codeOffers = type == .autoRenewable ? [] : oneTimeCodeOffers(object, path)
         guard let id, let type, let price, let text else { return nil }
         if let first = seenProducts[id] {
             check.report(path.key("productID"), "duplicate product id \(quoted(id)) (first defined at \(first))")
@@ -30,7 +31,48 @@ extension StoreKitConfigDecoder {
         return Product(
             id: id, type: type, title: text.title, description: text.description,
             prices: [storefrontId: price], subscription: subscription,
-            familyShareable: shareable && (type == .nonConsumable || type == .autoRenewable))
+            familyShareable: shareable && (type == .nonConsumable || type == .autoRenewable), codeOffers: codeOffers)
+    }
+
+    /// A consumable's, a non-consumable's or a non-renewing subscription's `codeOffers` (offer
+    /// codes for In-App Purchases, which Xcode 27 tests). Apple publishes no `.storekit` form for
+    /// them, so they are read with the keys of a subscription's code offers: each is redeemed by
+    /// its `referenceName` (its id the `offerID`, else the reference name), costs its
+    /// `displayPrice` (0 for free) and is for the kinds of customer `eligibility` names
+    /// (`nonSpender`, `activeSpender`, `churnedSpender`; an empty list limits no one).
+    private mutating func oneTimeCodeOffers(_ object: JSONObject, _ path: JSONPath) -> [OneTimeOffer] {
+        guard let value = object["codeOffers"], value != .null,
+            let items = check.array(value, path.key("codeOffers"))
+        else { return [] }
+        var offers: [OneTimeOffer] = []
+        for (index, item) in items.enumerated() {
+            let itemPath = path.key("codeOffers").index(index)
+            guard let offerObject = check.object(item, itemPath) else { continue }
+            let reference = offerObject["referenceName"].flatMap {
+                check.string($0, itemPath.key("referenceName"), maxLength: 100)
+            }
+            let id =
+                offerObject["offerID"].flatMap { check.string($0, itemPath.key("offerID"), maxLength: 100) }
+                ?? reference
+            let price = storefrontPrice(
+                check.require(
+                    offerObject, "displayPrice", itemPath,
+                    "the offer's price in the \(storefrontId) storefront's currency (0 for free)"),
+                itemPath.key("displayPrice"))
+            let eligibility = offerObject["eligibility"]
+            let spenders =
+                eligibility != .array([]) ? check.spenderKinds(eligibility, itemPath.key("eligibility")) : nil
+            guard let id else {
+                check.report(itemPath, "an offer needs \"offerID\" (or \"referenceName\")")
+                continue
+            }
+            guard let price else { continue }
+            offers.append(
+                OneTimeOffer(
+                    id: id, prices: [storefrontId: price], customCodes: [reference ?? id],
+                    spenders: spenders ?? Set(SpenderKind.allCases)))
+        }
+        return offers
     }
 
     private mutating func subscription(

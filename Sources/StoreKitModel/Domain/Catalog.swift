@@ -90,6 +90,20 @@ public struct Catalog: Sendable, Equatable {
         return nil
     }
 
+    /// The consumable, non-consumable or non-renewing subscription, and its offer, that an offer
+    /// code redeems; nil when no such product has it.
+    public func oneTimeCodeOffer(_ code: String) -> (product: Product, offer: OneTimeOffer)? {
+        for product in products {
+            if let offer = product.codeOffer(code: code) { return (product, offer) }
+        }
+        return nil
+    }
+
+    /// The product an offer code redeems, of whatever type; nil when no product has it.
+    public func productRedeemed(by code: String) -> Product? {
+        codeOffer(code)?.product ?? oneTimeCodeOffer(code)?.product
+    }
+
     public func product(id: String) -> Product? {
         productIndex[id].map { products[$0] }
     }

@@ -16,12 +16,17 @@ public struct Product: Sendable, Hashable {
     /// Family Sharing is on: a purchase is shared with the purchaser's family (non-consumables and
     /// auto-renewable subscriptions only).
     public let familyShareable: Bool
+    /// The offer codes of a consumable, a non-consumable or a non-renewing subscription (an
+    /// auto-renewable subscription's are in `subscription.offers`).
+    public let codeOffers: [OneTimeOffer]
 
     public init(
         id: String, type: ProductType, title: LocalizedText, description: LocalizedText,
         prices: [String: Decimal], unavailableIn: Set<String> = [], removed: Bool = false,
-        wallet: WalletGrant? = nil, subscription: SubscriptionInfo? = nil, familyShareable: Bool = false
+        wallet: WalletGrant? = nil, subscription: SubscriptionInfo? = nil, familyShareable: Bool = false,
+        codeOffers: [OneTimeOffer] = []
     ) {
+        self.codeOffers = codeOffers
         self.id = id
         self.type = type
         self.title = title
@@ -37,6 +42,75 @@ public struct Product: Sendable, Hashable {
     public func isSold(in storefront: String) -> Bool {
         !removed && !unavailableIn.contains(storefront) && prices[storefront] != nil
     }
+
+    /// The one-time offer whose codes include `code`, as typed.
+    public func codeOffer(code: String) -> OneTimeOffer? {
+        codeOffers.first { $0.has(code: code) }
+    }
+
+    /// The one-time offer with the id `id`.
+    public func codeOffer(id: String) -> OneTimeOffer? {
+        codeOffers.first { $0.id == id }
+    }
+
+    /// What one purchase costs in `storefront` with the one-time offer a transaction took;
+    /// nil when it took none, or the offer has no price there.
+    public func oneTimePrice(of offer: TransactionOffer?, in storefront: String) -> Decimal? {
+        guard let offer, offer.paymentMode == .oneTime, let id = offer.id else { return nil }
+        return codeOffer(id: id)?.prices[storefront]
+    }
+}
+
+/// An offer code of a consumable, a non-consumable or a non-renewing subscription, as App Store
+/// Connect's "Create offer codes for In-App Purchases" sets one up: a discounted or free price
+/// for one purchase, redeemed with a one-time or a custom code, by the kinds of customer it
+/// names; "Each customer can redeem one code per offer." Its transaction carries `offerType` 3,
+/// the offer's id as `offerIdentifier` and `offerDiscountType` `ONE_TIME` (App Store Server API
+/// 1.18), and StoreKit's `Transaction.Offer.PaymentMode.oneTime`.
+public struct OneTimeOffer: Sendable, Hashable {
+    public let id: String
+    /// What one purchase with the offer costs, per storefront; 0 for a free one.
+    public let prices: [String: Decimal]
+    /// Codes that redeem once, whoever redeems them.
+    public let oneTimeCodes: [String]
+    /// Codes that each account may redeem once.
+    public let customCodes: [String]
+    /// How many times in all a custom code may be redeemed; a code not named here has no limit.
+    public let customCodeLimits: [String: Int]
+    /// Who may redeem it, as App Store Connect's customer eligibility names them.
+    public let spenders: Set<SpenderKind>
+
+    public init(
+        id: String, prices: [String: Decimal], oneTimeCodes: [String] = [], customCodes: [String] = [],
+        customCodeLimits: [String: Int] = [:], spenders: Set<SpenderKind> = Set(SpenderKind.allCases)
+    ) {
+        self.id = id
+        self.prices = prices
+        self.oneTimeCodes = oneTimeCodes
+        self.customCodes = customCodes
+        self.customCodeLimits = customCodeLimits
+        self.spenders = spenders
+    }
+
+    /// One of the offer's codes, one-time or custom.
+    public func has(code: String) -> Bool {
+        oneTimeCodes.contains(code) || customCodes.contains(code)
+    }
+
+    /// Every code of the offer.
+    public var codes: [String] { oneTimeCodes + customCodes }
+}
+
+/// Who may redeem an In-App Purchase offer code, as App Store Connect names the choices
+/// (`NON_SPENDER`, `ACTIVE_SPENDER`, `CHURNED_SPENDER` in its API): customers who "Never
+/// purchased within your app", who "Purchased within your app in the last 30 days", and who
+/// "Purchased within your app more than 30 days ago".
+public enum SpenderKind: String, Sendable, Hashable, CaseIterable {
+    case nonSpender, activeSpender, churnedSpender
+
+    /// How long after a purchase a customer is still an active spender: 30 days, which a time
+    /// rate shortens as it does a period of days.
+    public static let activeDays = 30
 }
 
 /// What one unit of a consumable credits to a wallet balance (`100` × `gems`).
@@ -160,9 +234,14 @@ public struct WinBackConditions: Sendable, Hashable {
 }
 
 public struct IntroOffer: Sendable, Hashable {
-    /// `SKProductDiscount.PaymentMode`.
+    /// `SKProductDiscount.PaymentMode`, and StoreKit's `Transaction.Offer.PaymentMode.oneTime`
+    /// ("A payment mode for a consumable, non-consumable, or non-renewing subscription offer that
+    /// indicates a one-time purchase"), which only a transaction's offer has.
     public enum PaymentMode: String, Sendable, Hashable, Codable, CaseIterable {
-        case freeTrial, payAsYouGo, payUpFront
+        case freeTrial, payAsYouGo, payUpFront, oneTime
+
+        /// The modes a subscription's offer is written with.
+        public static let subscriptionModes: [PaymentMode] = [.freeTrial, .payAsYouGo, .payUpFront]
     }
 
     public let paymentMode: PaymentMode

@@ -70,24 +70,31 @@ public struct TransactionOffer: Sendable, Hashable {
     /// The offer's id; nil for an introductory offer, which has none.
     public let id: String?
     public let paymentMode: IntroOffer.PaymentMode
-    /// One period of the offer (`P1W` for a week's free trial).
-    public let period: SubscriptionPeriod
+    /// One period of the offer (`P1W` for a week's free trial); nil for a one-time offer, which
+    /// has none.
+    public let period: SubscriptionPeriod?
 
-    public init(type: OfferType, id: String?, paymentMode: IntroOffer.PaymentMode, period: SubscriptionPeriod) {
+    public init(type: OfferType, id: String?, paymentMode: IntroOffer.PaymentMode, period: SubscriptionPeriod?) {
         self.type = type
         self.id = id
         self.paymentMode = paymentMode
         self.period = period
     }
 
+    /// A consumable's, a non-consumable's or a non-renewing subscription's offer code.
+    public static func oneTime(_ offer: OneTimeOffer) -> TransactionOffer {
+        TransactionOffer(type: .code, id: offer.id, paymentMode: .oneTime, period: nil)
+    }
+
     /// An offer as a database row or a wire message keeps it, by name; nil when there is none
-    /// or a part is unreadable.
+    /// or a part is unreadable. A one-time offer has no period; every other offer has one.
     public init?(type: String?, id: String?, mode: String?, period: String?) {
         guard let type = type.flatMap(OfferType.init(rawValue:)),
-            let mode = mode.flatMap(IntroOffer.PaymentMode.init(rawValue:)),
-            let period = period.flatMap(SubscriptionPeriod.init(iso8601:))
+            let mode = mode.flatMap(IntroOffer.PaymentMode.init(rawValue:))
         else { return nil }
-        self.init(type: type, id: id, paymentMode: mode, period: period)
+        let parsed = period.flatMap(SubscriptionPeriod.init(iso8601:))
+        guard mode == .oneTime || parsed != nil else { return nil }
+        self.init(type: type, id: id, paymentMode: mode, period: mode == .oneTime ? nil : parsed)
     }
 }
 
