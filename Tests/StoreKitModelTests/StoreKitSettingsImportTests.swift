@@ -28,21 +28,96 @@ import Testing
         object["subscriptionGroups"] = groups
     }
 
-    /// Xcode 26.5 writes a monthly plan with a 12-month commitment as `billingPlans`, in a form
-    /// Apple does not document: the file opens, and the plan is named as not read.
-    @Test func billingPlansAreNamedAsIgnored() throws {
-        let catalog = try catalog { object in
+    /// Xcode 26.5's billing plans (`billingPlans`): a one-year subscription's monthly plan with a
+    /// 12-month commitment and its own offers, read as products.json's `commitmentPlan`.
+    func yearlyWithPlans(_ plans: [[String: Any]], storefront: String = "DEU") throws -> Catalog {
+        try catalog { object in
+            setting(&object, "_storefront", storefront)
             firstSubscription(&object) { subscription in
-                subscription["billingPlans"] = [
-                    ["billingPlanType": "MONTHLY", "displayPrice": "4.99", "commitmentDisplayPrice": "59.88"]
-                ]
+                subscription["recurringSubscriptionPeriod"] = "P1Y"
+                subscription["billingPlans"] = plans
             }
         }
+    }
+
+    static var monthly: [String: Any] {
+        [
+            "billingPlanType": "monthly", "displayPrice": "4.99",
+            "introductoryOffer": ["paymentMode": "free", "subscriptionPeriod": "P1M"],
+            "codeOffers": [
+                [
+                    "referenceName": "MONTHLYHALF", "paymentMode": "payAsYouGo", "subscriptionPeriod": "P1M",
+                    "numberOfPeriods": 3, "displayPrice": "2.49",
+                ]
+            ],
+        ]
+    }
+
+    @Test func billingPlansGiveAOneYearSubscriptionItsMonthlyPlan() throws {
+        let catalog = try yearlyWithPlans([["billingPlanType": "upFront"], Self.monthly])
+        let subscription = try #require(catalog.product(id: "plus.standard")?.subscription)
+        let plan = try #require(subscription.commitment)
+        #expect(plan.prices == ["DEU": Decimal(string: "4.99")!])
+        #expect(plan.introOffer?.paymentMode == .freeTrial && plan.introOffer?.period.iso8601 == "P1M")
+        #expect(subscription.billingPlans(in: "DEU") == [.upFront, .monthly])
+        let code = try #require(subscription.offer(code: "MONTHLYHALF"))
+        #expect(code.billingPlan == .monthly && code.terms.periods == 3)
+        #expect(plan.commitmentPrice(in: "DEU", offer: plan.introOffer) == Decimal(string: "54.89"))
+        #expect(catalog.settings.notices.allSatisfy { !$0.contains("billingPlans") }, "\(catalog.settings.notices)")
+    }
+
+    /// Apple's server names (`MONTHLY`, `BILLED_UPFRONT`) are read too; in the United States the
+    /// plan is kept but not sold, as Apple does not offer it there, and the notice says so.
+    @Test func theServerSpellingIsReadAndTheUnitedStatesCannotSellIt() throws {
+        let catalog = try yearlyWithPlans(
+            [["billingPlanType": "BILLED_UPFRONT"], ["billingPlanType": "MONTHLY", "displayPrice": "4.99"]],
+            storefront: "USA")
+        let subscription = try #require(catalog.product(id: "plus.standard")?.subscription)
+        #expect(subscription.commitment?.prices == ["USA": Decimal(string: "4.99")!])
+        #expect(subscription.billingPlans(in: "USA") == [.upFront])
         #expect(
             catalog.settings.notices.contains {
-                $0.contains("billingPlans is ignored") && $0.contains("products.json (commitmentPlan)")
+                $0.contains("billingPlans[1] is read but not offered in USA")
             }, "\(catalog.settings.notices)")
-        #expect(catalog.products.allSatisfy { $0.subscription?.commitment == nil })
+    }
+
+    @Test func aWrongBillingPlanIsReportedWithItsPath() throws {
+        let plans: [[String: Any]] = [
+            ["billingPlanType": "quarterly"],
+            ["billingPlanType": "monthly"],
+            [
+                "billingPlanType": "monthly", "displayPrice": "4.99",
+                "introductoryOffer": ["paymentMode": "payUpFront", "subscriptionPeriod": "P1W", "displayPrice": "1"],
+            ],
+        ]
+        let error = try #require(
+            throws: CatalogError.self, performing: { try yearlyWithPlans(plans) })
+        let problems = error.problems.map { "\($0.path): \($0.message)" }
+        let plan = "subscriptionGroups[0].subscriptions[0].billingPlans"
+        #expect(problems.contains { $0.hasPrefix("\(plan)[0].billingPlanType: ") }, "\(problems)")
+        #expect(problems.contains { $0.hasPrefix("\(plan)[1]: missing \"displayPrice\"") }, "\(problems)")
+        #expect(
+            problems.contains {
+                $0.hasPrefix("\(plan)[2].introductoryOffer.subscriptionPeriod: an offer of the monthly plan")
+            },
+            "\(problems)")
+        #expect(
+            problems.contains {
+                $0.hasPrefix("\(plan)[2].introductoryOffer.paymentMode: an offer of the monthly plan")
+            },
+            "\(problems)")
+        // A monthly plan on a monthly subscription.
+        let monthlyError = try #require(
+            throws: CatalogError.self,
+            performing: {
+                try catalog { object in
+                    firstSubscription(&object) { $0["billingPlans"] = [Self.monthly] }
+                }
+            })
+        #expect(
+            monthlyError.problems.contains {
+                $0.path == "\(plan)[0]" && $0.message.hasPrefix("only a one-year subscription")
+            }, "\(monthlyError.problems)")
     }
 
     @Test func aNonUSDStorefrontOpensWithEveryPriceAsWrittenAndSaysSo() throws {

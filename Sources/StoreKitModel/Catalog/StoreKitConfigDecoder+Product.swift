@@ -93,16 +93,106 @@ extension StoreKitConfigDecoder {
                 object["groupNumber"].flatMap { check.integer($0, path.key("groupNumber"), in: 1...100) } ?? rank
             let offer = introOffer(object["introductoryOffer"], path.key("introductoryOffer"))
             let offers = subscriptionOffers(object, path)
-            if object["billingPlans"] != nil {
-                // Xcode 26.5 writes billing plans here, in a form Apple does not document.
-                notices.append(
-                    "\(path.key("billingPlans")) is ignored: the .storekit form of a monthly plan with a 12-month commitment is not documented; declare it in products.json (commitmentPlan)"
+            let plans = billingPlans(object["billingPlans"], path.key("billingPlans"), period: period)
+            guard let period, let plans else { return nil }
+            let planOffers = plans.offers
+            if let clash = Set(offers.map(\.id)).intersection(planOffers.map(\.id)).sorted().first {
+                check.report(
+                    path.key("billingPlans"),
+                    "offer id \(quoted(clash)) appears twice in this subscription (offer ids are shared by both billing plans)"
                 )
+                return nil
             }
-            guard let period else { return nil }
-            return SubscriptionInfo(group: group, period: period, rank: level, introOffer: offer, offers: offers)
+            return SubscriptionInfo(
+                group: group, period: period, rank: level, introOffer: offer, offers: offers + planOffers,
+                commitment: plans.plan)
         default:
             return nil
+        }
+    }
+
+    /// `billingPlans`: the pricing terms of Xcode 26.5's billing-plan picker, read as products.json's
+    /// `commitmentPlan` is. Apple publishes no `.storekit` form for them, so an entry is read with
+    /// the keys a subscription has: `billingPlanType` (`upFront`, the subscription's own keys, or
+    /// `monthly`), and for `monthly` its `displayPrice` (each month's payment), its own
+    /// `introductoryOffer` and its `adHocOffers`, `codeOffers` and `winbackOffers` (App Store
+    /// Connect sets offers per plan). Nil (one problem reported or more) when anything is wrong;
+    /// no plan when none is written.
+    private mutating func billingPlans(_ value: JSONValue?, _ path: JSONPath, period: SubscriptionPeriod?) -> (
+        plan: CommitmentPlan?, offers: [SubscriptionOffer]
+    )? {
+        guard let value, value != .null else { return (nil, []) }
+        guard let items = check.array(value, path) else { return nil }
+        let before = check.problems.count
+        var result: (plan: CommitmentPlan?, offers: [SubscriptionOffer]) = (nil, [])
+        for (index, item) in items.enumerated() {
+            let itemPath = path.index(index)
+            guard let object = check.object(item, itemPath) else { continue }
+            let type = check.choice(
+                check.require(object, "billingPlanType", itemPath, "upFront or monthly"),
+                itemPath.key("billingPlanType"), "a billing plan type", options: Self.billingPlanTypes)
+            guard type == .monthly else { continue }  // up front: the subscription's own price and offers
+            if result.plan != nil {
+                check.report(itemPath, "a second monthly plan; a subscription has one")
+                continue
+            }
+            if let period, period != SubscriptionPeriod(value: 1, unit: .year) {
+                check.report(
+                    itemPath,
+                    "only a one-year subscription can have a monthly plan with a 12-month commitment; this one renews every \(period)"
+                )
+            }
+            let price = storefrontPrice(
+                check.require(
+                    object, "displayPrice", itemPath,
+                    "the monthly payment in the \(storefrontId) storefront's currency"),
+                itemPath.key("displayPrice"))
+            let intro = introOffer(object["introductoryOffer"], itemPath.key("introductoryOffer"))
+            let offers = subscriptionOffers(object, itemPath)
+            monthlyOfferTerms(object, itemPath)
+            guard let price else { continue }
+            result = (
+                CommitmentPlan(prices: [storefrontId: price], introOffer: intro),
+                offers.map { $0.onPlan(.monthly) }
+            )
+            if CommitmentPlan.unavailableStorefronts.contains(storefrontId) {
+                notices.append(
+                    "\(itemPath) is read but not offered in \(storefrontId): Apple offers monthly plans with a 12-month commitment everywhere but the United States and Singapore; set _storefront (e.g. \"DEU\") to buy it"
+                )
+            }
+        }
+        return check.problems.count == before ? result : nil
+    }
+
+    /// StoreKit's names for the plans, and the App Store Server API's (`billingPlanType`).
+    static let billingPlanTypes: [(String, BillingPlanType)] =
+        BillingPlanType.allCases.map { ($0.rawValue, $0) } + BillingPlanType.allCases.map { ($0.serverName, $0) }
+
+    /// An offer of the monthly plan lasts whole monthly payments (`subscriptionPeriod` P1M) and is
+    /// paid as the plan is: free, or pay as you go; each offer that is not is reported where written.
+    private mutating func monthlyOfferTerms(_ object: JSONObject, _ path: JSONPath) {
+        var written: [(JSONPath, JSONObject)] = []
+        if case .object(let intro)? = object["introductoryOffer"] {
+            written.append((path.key("introductoryOffer"), intro))
+        }
+        for key in ["adHocOffers", "codeOffers", "winbackOffers"] {
+            guard case .array(let items)? = object[key] else { continue }
+            for (index, item) in items.enumerated() {
+                if case .object(let offer) = item { written.append((path.key(key).index(index), offer)) }
+            }
+        }
+        for (offerPath, offer) in written {
+            if case .string(let period)? = offer["subscriptionPeriod"], period != "P1M" {
+                check.report(
+                    offerPath.key("subscriptionPeriod"),
+                    "an offer of the monthly plan lasts whole monthly payments: its period is P1M (with numberOfPeriods for more than one), not \(period)"
+                )
+            }
+            if offer["paymentMode"] == .string("payUpFront") {
+                check.report(
+                    offerPath.key("paymentMode"),
+                    "an offer of the monthly plan is paid as the plan is, month by month: use free or payAsYouGo")
+            }
         }
     }
 
