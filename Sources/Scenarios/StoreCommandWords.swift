@@ -127,6 +127,7 @@ public struct ManageStep: Sendable, Hashable {
             return .success(step)
         }
         if verb == .family { return parseFamily(rest) }
+        if verb == .assign { return parseAssign(rest) }
         if verb == .message || verb == .purchaseIntent { return parseAccountAction(verb, rest) }
         if !verb.takesTransaction {
             guard rest.isEmpty, let step = ManageStep(verb, transaction: nil) else {
@@ -152,6 +153,25 @@ public struct ManageStep: Sendable, Hashable {
 }
 
 extension ManageStep {
+    /// `assign last --to lena` (the option before the transaction too), as `storefront manage
+    /// assign` takes it.
+    static func parseAssign(_ words: [String]) -> Result<ManageStep, WordsProblem> {
+        var rest = words
+        var account: String?
+        if let at = rest.firstIndex(of: ManageVerb.assignOption), at + 1 < rest.count {
+            account = rest[at + 1]
+            rest.removeSubrange(at...(at + 1))
+        }
+        guard rest.count == 1, let step = ManageStep(.assign, account: account, transaction: TransactionRef(rest[0]))
+        else {
+            let option = ManageVerb.assignOption
+            return .failure(
+                WordsProblem(
+                    "assign takes one transaction, last or an id, and \(option) ACCOUNT: assign last \(option) lena"))
+        }
+        return .success(step)
+    }
+
     /// `family add lena --family smiths` or `family remove lena`, as `storefront manage` takes them.
     static func parseFamily(_ words: [String]) -> Result<ManageStep, WordsProblem> {
         let step: ManageStep? =

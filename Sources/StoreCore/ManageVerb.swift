@@ -21,6 +21,8 @@ public enum ManageVerb: String, CaseIterable, Sendable, Hashable {
     case create
     case message
     case purchaseIntent = "purchase-intent"
+    /// `assign ID --to ACCOUNT`: a purchase an organization or group assigns to a member.
+    case assign
     case set
 
     /// The actions, in the order messages list them: every word but `set`.
@@ -40,6 +42,8 @@ public enum ManageVerb: String, CaseIterable, Sendable, Hashable {
     public static let accountOption = "--account"
     /// How `purchase-intent` names the offer the customer redeemed on the App Store.
     public static let offerOption = "--offer"
+    /// How `assign` names the account a purchase is assigned to.
+    public static let assignOption = "--to"
 
     /// The words one of which stands between the verb and its transaction: `on` or `off` for
     /// auto-renew, a step for price-increase; none for the others.
@@ -86,6 +90,7 @@ public enum ManageVerb: String, CaseIterable, Sendable, Hashable {
         if self == .message {
             return "\(rawValue) \(choices.joined(separator: "|")) \(Self.accountOption) A"
         }
+        if self == .assign { return "assign ID \(Self.assignOption) ACCOUNT" }
         if self == .purchaseIntent {
             return "\(rawValue) PRODUCT [\(Self.offerOption) ID] \(Self.accountOption) A"
         }
@@ -126,6 +131,9 @@ public enum ManageVerb: String, CaseIterable, Sendable, Hashable {
         case .purchaseIntent:
             guard let account, let product, choice == nil, !refundWords else { return nil }
             return { _ in .purchaseIntent(account: account, productId: product, offerId: offer) }
+        case .assign:
+            guard let account, choice == nil, !refundWords, product == nil, offer == nil else { return nil }
+            return { .assign($0, account: account) }
         default:
             guard product == nil, offer == nil else { return nil }
         }
@@ -192,7 +200,7 @@ public enum ManageVerb: String, CaseIterable, Sendable, Hashable {
         case .serverFinish: ManageAction.serverFinish
         case .clear: { _ in .clearAll }
         case .reset: { _ in .resetToDefaults }
-        case .autoRenew, .priceIncrease, .family, .create, .set, .message, .purchaseIntent: nil
+        case .autoRenew, .priceIncrease, .family, .create, .set, .message, .purchaseIntent, .assign: nil
         }
     }
 }

@@ -239,8 +239,9 @@ public enum Sheet: Sendable, Hashable {
     case storeMessage(StoreMessage)
     /// An Ask to Buy account's purchase: the child asks a parent before the request is sent.
     case askPermission(ConfirmPurchase)
-    /// The manager's family picker: the family an account moves to.
-    case familyPicker(FamilyPicker)
+    /// The manager's picker: the family an account moves to, or the account a purchase is
+    /// assigned to.
+    case managerPicker(ManagerPicker)
     /// The transaction manager's form for a transaction made outside the device.
     case createTransaction(CreateTransactionForm)
     /// A message the App Store sent the account (`Message`): a win-back offer's, or a generic one.
@@ -250,16 +251,24 @@ public enum Sheet: Sendable, Hashable {
     case promotedPurchase(PurchaseIntentInfo)
 }
 
-/// The family an account moves to, chosen from the families there are, or none; Esc goes back
-/// to the manager's row.
-public struct FamilyPicker: Sendable, Hashable {
-    public var account: String
+/// A choice the transaction manager asks for before it acts: the family an account moves to
+/// (the families there are, or none), or the account a purchase is assigned to. Esc goes back to
+/// the manager's row.
+public struct ManagerPicker: Sendable, Hashable {
+    public enum Purpose: Sendable, Hashable {
+        /// Moves `account` to the family chosen.
+        case family(account: String)
+        /// Assigns transaction `transactionId`, bought by `purchaser`, to the account chosen.
+        case assign(transactionId: String, purchaser: String)
+    }
+
+    public var purpose: Purpose
     public var selection: Int
     /// The manager's selection to go back to.
     public var managerSelection: Int
 
-    public init(account: String, selection: Int, managerSelection: Int) {
-        self.account = account
+    public init(_ purpose: Purpose, selection: Int, managerSelection: Int) {
+        self.purpose = purpose
         self.selection = selection
         self.managerSelection = managerSelection
     }

@@ -17,6 +17,8 @@ public enum Command: Sendable, Hashable, CaseIterable {
     /// The transaction manager's account tools: one account's purchase history cleared, the
     /// account moved to another family.
     case clearHistory, moveFamily
+    /// The transaction manager: a purchase an organization or group assigns to a member.
+    case assign
     /// The transaction manager: a transaction made outside the device, at a past date.
     case createTransaction
     /// The test controls: erase everything the store holds (a second press confirms).
@@ -215,6 +217,13 @@ public enum KeyBindings {
             keys: [.character("M")], command: .moveFamily,
             help: ("move the selected row's account to another family", "将所选行的账户移到另一个家庭"),
             scope: .manager, short: ("family", "家庭")),
+        KeyBinding(
+            keys: [.character("G")], command: .assign,
+            help: (
+                "assign the purchase to another account, as an organization does (ASSIGNED)",
+                "像组织一样将该购买分配给另一个账户（ASSIGNED）"
+            ),
+            scope: .manager, short: ("assign", "分配")),
         KeyBinding(
             keys: [.character("Z")], command: .reset, help: ("reset the test controls to defaults", "将测试控制重置为默认"),
             scope: .controls, short: ("reset controls", "重置控制")),

@@ -200,8 +200,8 @@ extension Reducer {
             return storeMessageKey(&state, key, message)
         case .askPermission(let confirm):
             return askPermissionKey(&state, key, confirm)
-        case .familyPicker(let picker):
-            return familyPickerKey(&state, key, picker)
+        case .managerPicker(let picker):
+            return managerPickerKey(&state, key, picker)
         case .createTransaction(let form):
             return createFormKey(&state, key, form)
         case .sentMessage(let message):

@@ -34,9 +34,10 @@ extension Reducer {
         case .clearAll: return clearAll(&state)
         case .clearHistory: return clearHistory(&state, of: selected?.payment.account ?? state.account.name)
         case .moveFamily:
-            let account = selected?.payment.account ?? state.account.name
-            let current = Presentation.familyChoices(state).firstIndex { $0 == state.family(of: account) } ?? 0
-            state.sheet = .familyPicker(FamilyPicker(account: account, selection: current, managerSelection: selection))
+            openFamilyPicker(&state, for: selected?.payment.account ?? state.account.name, managerSelection: selection)
+        case .assign:
+            guard let selected else { return refuse(&state, UIStrings(state.language).nothingToManage) }
+            openAssignPicker(&state, for: selected, managerSelection: selection)
         case let command?:
             guard let selected else {
                 return isManagerAction(command) ? refuse(&state, UIStrings(state.language).nothingToManage) : []

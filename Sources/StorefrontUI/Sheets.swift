@@ -94,15 +94,8 @@ enum Sheets {
             return storeMessage(message, state, strings, hints)
         case .askPermission(let confirm):
             return (strings.askPermissionTitle, askPermission(confirm, state, strings), hints.askPermission)
-        case .familyPicker(let picker):
-            let current = state.family(of: picker.account)
-            let lines = Presentation.familyChoices(state).enumerated().map { index, family in
-                let name = family ?? strings.noFamily
-                return Line(
-                    text: family == current ? "\(name)  \(strings.currentFamily)" : name,
-                    selected: index == picker.selection, wraps: false)
-            }
-            return (strings.familyPickerTitle(picker.account), lines, hints.picker)
+        case .managerPicker(let picker):
+            return managerPicker(picker, state, strings, hints)
         case .sentMessage(let message):
             return sentMessage(message, state, strings, hints)
         case .promotedPurchase(let intent):

@@ -31,6 +31,9 @@ extension UIStrings {
     }
 
     func familyPickerTitle(_ account: String) -> String { pick("Family of \(account)", "\(account) 的家庭") }
+    func assignPickerTitle(_ transactionId: String) -> String {
+        pick("Assign \(transactionId) to", "将 \(transactionId) 分配给")
+    }
     var noFamily: String { pick("no family", "不在家庭中") }
     var currentFamily: String { pick("(now)", "（当前）") }
     func pressAgainToClearHistory(_ account: String) -> String {

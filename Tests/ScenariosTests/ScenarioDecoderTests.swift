@@ -195,7 +195,7 @@ struct ScenarioDecoderTests {
                 + "expire, renew, delete, stop-sharing, server-finish, auto-renew on|off, price-increase request|consent|decline, clear, reset, "
                 + "family add ACCOUNT --family NAME|family remove ACCOUNT, "
                 + "create PRODUCT --account A --date DATE [--app-account-token UUID] [--offer ID] [--auto-renew off], "
-                + "message generic --account A, purchase-intent PRODUCT [--offer ID] --account A)"
+                + "message generic --account A, purchase-intent PRODUCT [--offer ID] --account A, assign ID --to ACCOUNT)"
         )
         #expect(ManageStep(.approve, choice: "on", transaction: .last) == nil)
         #expect(ManageStep(.set, transaction: nil) == nil)
@@ -255,6 +255,7 @@ struct ScenarioDecoderTests {
             .family: .setFamily(account: "7", family: "7"),
             .message: .sendMessage(account: "alice", reason: .generic),
             .purchaseIntent: .purchaseIntent(account: "alice", productId: "P", offerId: nil),
+            .assign: .assign("7", account: "lena"),
         ]
         // `create` makes a transaction from words of its own (`CreateStepTests`).
         let actions = ManageVerb.actions.filter { $0 != .create }
@@ -268,6 +269,7 @@ struct ScenarioDecoderTests {
                 verb == .family
                 ? [verb.rawValue] + family
                 : [verb.rawValue] + verb.choices.prefix(1) + product + (verb.takesTransaction ? ["7"] : []) + account
+                    + (verb == .assign ? [ManageVerb.assignOption, "lena"] : [])
             let step = try ManageStep.parse(words).get()
             #expect(step.verb == verb)
             #expect(step.action(on: "7") == expected[verb], "\(words)")
