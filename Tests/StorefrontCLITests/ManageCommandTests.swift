@@ -106,7 +106,10 @@ import Testing
     @Test(arguments: ManageVerb.allCases.filter(\.takesTransaction))
     func actionsOnAnUnknownIdFail(action: ManageVerb) throws {
         let state = try StateDir()
-        let result = try state.run(["manage", action.rawValue] + action.choices.prefix(1) + ["2000000000000999"])
+        // `assign` names its member too.
+        let member = action == .assign ? [ManageVerb.assignOption, "lena"] : []
+        let result = try state.run(
+            ["manage", action.rawValue] + action.choices.prefix(1) + ["2000000000000999"] + member)
         #expect(result.status == 1)
         #expect(result.stderr == "storefront: no transaction 2000000000000999; see `storefront transactions`\n")
     }

@@ -17,7 +17,7 @@ import Testing
         }
         try session.sendKeys("End")
         try session.waitUntil("the last keys, in the manager's section") {
-            $0.contains("clear all transactions") && !$0.contains("1–10/")
+            $0.contains("as an organization does (ASSIGNED)") && !$0.contains("1–10/")
         }
         try session.sendKeys("Home")
         try session.waitFor(text: "Main screen")
