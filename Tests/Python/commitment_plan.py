@@ -16,17 +16,16 @@ import sys
 import urllib.request
 import uuid
 
-from appstoreserverlibrary.api_client import AppStoreServerAPIClient, GetTransactionHistoryVersion
+from appstoreserverlibrary.api_client import GetTransactionHistoryVersion
 from appstoreserverlibrary.models.AutoRenewStatus import AutoRenewStatus
 from appstoreserverlibrary.models.BillingPlanType import BillingPlanType
 from appstoreserverlibrary.models.Environment import Environment
 from appstoreserverlibrary.models.RenewalBillingPlanType import RenewalBillingPlanType
 from appstoreserverlibrary.models.TransactionHistoryRequest import Order, TransactionHistoryRequest
-from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier
 
 sys.path.insert(0, os.path.dirname(__file__))
 from notification_receiver import Receiver  # noqa: E402
-from server_notifications import Admin, check, wait_until_delivered  # noqa: E402
+from server_notifications import Admin, apple_clients, check, wait_until_delivered  # noqa: E402
 
 YEARLY = "com.example.storefront.premium.yearly"
 
@@ -68,10 +67,7 @@ def is_int(value):
 def main():
     base, key_file, issuer, key_id, bundle, admin_token, work = sys.argv[1:8]
     admin = Admin(base, admin_token)
-    client = AppStoreServerAPIClient(open(key_file, "rb").read(), key_id, issuer, bundle, Environment.SANDBOX)
-    client._base_url = base
-    root_url = base + "/.well-known/storefront-root-ca.cer"
-    verifier = SignedDataVerifier([urllib.request.urlopen(root_url).read()], False, Environment.SANDBOX, bundle)
+    client, verifier, root_url = apple_clients(base, key_file, issuer, key_id, bundle)
     receiver = Receiver(root_url, bundle, os.path.join(work, "accepted.jsonl")).start()
     admin.call("PUT", "/admin/notification-urls", {"urls": ["http://127.0.0.1:%d/apple" % receiver.port]})
 

@@ -18,18 +18,17 @@ import urllib.request
 import uuid
 from datetime import datetime, timedelta, timezone
 
-from appstoreserverlibrary.api_client import AppStoreServerAPIClient, GetTransactionHistoryVersion
+from appstoreserverlibrary.api_client import GetTransactionHistoryVersion
 from appstoreserverlibrary.models.Environment import Environment
 from appstoreserverlibrary.models.InAppOwnershipType import InAppOwnershipType
 from appstoreserverlibrary.models.Status import Status
 from appstoreserverlibrary.models.TransactionHistoryRequest import TransactionHistoryRequest
 from appstoreserverlibrary.models.TransactionReason import TransactionReason
 from appstoreserverlibrary.models.Type import Type
-from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier
 
 sys.path.insert(0, os.path.dirname(__file__))
 from notification_receiver import Receiver  # noqa: E402
-from server_notifications import Admin, check, wait_until_delivered  # noqa: E402
+from server_notifications import Admin, apple_clients, check, wait_until_delivered  # noqa: E402
 
 MONTHLY = "com.example.storefront.premium.monthly"
 YEARLY = "com.example.storefront.premium.yearly"
@@ -46,10 +45,7 @@ def milliseconds(date):
 def main():
     base, key_file, issuer, key_id, bundle, admin_token, work = sys.argv[1:8]
     admin = Admin(base, admin_token)
-    client = AppStoreServerAPIClient(open(key_file, "rb").read(), key_id, issuer, bundle, Environment.SANDBOX)
-    client._base_url = base
-    root_url = base + "/.well-known/storefront-root-ca.cer"
-    verifier = SignedDataVerifier([urllib.request.urlopen(root_url).read()], False, Environment.SANDBOX, bundle)
+    client, verifier, root_url = apple_clients(base, key_file, issuer, key_id, bundle)
     receiver = Receiver(root_url, bundle, os.path.join(work, "accepted.jsonl")).start()
     admin.call("PUT", "/admin/notification-urls", {"urls": ["http://127.0.0.1:%d/apple" % receiver.port]})
 

@@ -115,13 +115,20 @@ def all_history(client, request):
             return items, pages
 
 
-def main():
-    base, key_file, issuer, key_id, bundle, admin_token, work = sys.argv[1:8]
-    admin = Admin(base, admin_token)
+def apple_clients(base, key_file, issuer, key_id, bundle):
+    """Apple's API client pointed at the server under test, and Apple's verifier trusting its root:
+    (client, verifier, the root certificate's URL)."""
     client = AppStoreServerAPIClient(open(key_file, "rb").read(), key_id, issuer, bundle, Environment.SANDBOX)
     client._base_url = base
     root_url = base + "/.well-known/storefront-root-ca.cer"
     verifier = SignedDataVerifier([urllib.request.urlopen(root_url).read()], False, Environment.SANDBOX, bundle)
+    return client, verifier, root_url
+
+
+def main():
+    base, key_file, issuer, key_id, bundle, admin_token, work = sys.argv[1:8]
+    admin = Admin(base, admin_token)
+    client, verifier, root_url = apple_clients(base, key_file, issuer, key_id, bundle)
 
     try:
         client.request_test_notification()

@@ -13,16 +13,14 @@ Prints one line per check; exits 1 at the first that fails.
 """
 import os
 import sys
-import urllib.request
 
-from appstoreserverlibrary.api_client import AppStoreServerAPIClient, GetTransactionHistoryVersion
+from appstoreserverlibrary.api_client import GetTransactionHistoryVersion
 from appstoreserverlibrary.models.Environment import Environment
 from appstoreserverlibrary.models.TransactionHistoryRequest import TransactionHistoryRequest
-from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier
 
 sys.path.insert(0, os.path.dirname(__file__))
 from commitment_plan import pay, raw_payload, settled  # noqa: E402
-from server_notifications import Admin, check  # noqa: E402
+from server_notifications import Admin, apple_clients, check  # noqa: E402
 
 PREFIX = "com.example.storefront."
 EVERY = ["transactionId", "originalTransactionId", "bundleId", "productId", "purchaseDate", "originalPurchaseDate",
@@ -66,10 +64,7 @@ def history(client, transaction_id):
 def main():
     base, key_file, issuer, key_id, bundle, admin_token, _work = sys.argv[1:8]
     admin = Admin(base, admin_token)
-    client = AppStoreServerAPIClient(open(key_file, "rb").read(), key_id, issuer, bundle, Environment.SANDBOX)
-    client._base_url = base
-    root_url = base + "/.well-known/storefront-root-ca.cer"
-    verifier = SignedDataVerifier([urllib.request.urlopen(root_url).read()], False, Environment.SANDBOX, bundle)
+    client, verifier, root_url = apple_clients(base, key_file, issuer, key_id, bundle)
 
     gems = buy(base, "alice", "gems.100")
     buy(base, "alice", "removeads")
