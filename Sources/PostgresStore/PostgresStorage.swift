@@ -8,8 +8,9 @@ import StoreSQL
 
 /// A store's tables in a PostgreSQL database, shared by any number of servers.
 ///
-/// Writes are serialised across every process on the database by one transaction-scoped advisory
-/// lock, taken first in each write: the engine reads what it then changes (ids, keys, a
+/// A server's concurrent writes are committed together, in batches (`WriteBatches`). Batches are
+/// serialised across every process on the database by one transaction-scoped advisory lock,
+/// taken first in each: the engine reads what it then changes (ids, keys, a
 /// subscription's latest period) as SQLite's single writer lets it, journal cursors are handed out
 /// in commit order (a client reading "after cursor N" never skips one committed late), and renewal
 /// sweeps and notification claims are never done twice. Reads run on REPEATABLE READ snapshots
@@ -23,8 +24,10 @@ public final class PostgresStorage: StoreStorage {
     public let health = StorageHealth()
     public var dialect: SQLDialect { .postgres }
     let connections: ConnectionPool
-    private let threads: NIOThreadPool
-    private let place: PostgresLocation
+    let threads: NIOThreadPool
+    let place: PostgresLocation
+    /// The server's writes waiting for their batch (`batchedWrite`).
+    let batches = WriteBatches()
     /// A server's sign of life for `reset`; nil for other uses of the store.
     private let presence: ServerPresence?
 
@@ -141,8 +144,7 @@ public final class PostgresStorage: StoreStorage {
     }
 
     public func write<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) throws -> T) async throws -> T {
-        let queued = ContinuousClock.now
-        return try await threads.runIfActive { try self.writeNow(body, queued: queued) }
+        try await batchedWrite(body)
     }
 
     public func writeNow<T>(_ body: (any SQLDatabase) throws -> T) throws -> T {
@@ -177,7 +179,7 @@ public final class PostgresStorage: StoreStorage {
     /// `queued`: when the read or write was handed to the storage's threads. One that waited
     /// there longer than a free connection may be waited for fails at once: the uses ahead of it
     /// met a database that does not answer, and its client has been waiting as long.
-    private func transaction<T>(
+    func transaction<T>(
         _ begin: String, lock: Bool, queued: ContinuousClock.Instant?, _ body: (any SQLDatabase) throws -> T
     ) throws -> T {
         do {
@@ -200,9 +202,7 @@ public final class PostgresStorage: StoreStorage {
             for action in actions { action() }
             return value
         } catch let error as SQLRowError {
-            throw StoreFailure(
-                "the store in \(location) holds a damaged row: \(error.detail). Nothing was changed; restore the database from a backup (pg_dump), or start anew with storefront reset --db \(location) --yes"
-            )
+            throw damaged(error)
         } catch is ConnectionPool.Busy {
             let failure = PostgresFailure.busy(place, connections: connections.size, after: connections.wait)
             health.record(failure)
@@ -211,6 +211,13 @@ public final class PostgresStorage: StoreStorage {
             if lock { health.record(error) }
             throw error
         }
+    }
+
+    /// A value of the wrong kind read from the database, with what to do.
+    func damaged(_ error: SQLRowError) -> StoreFailure {
+        StoreFailure(
+            "the store in \(location) holds a damaged row: \(error.detail). Nothing was changed; restore the database from a backup (pg_dump), or start anew with storefront reset --db \(location) --yes"
+        )
     }
 
     /// The schema's steps not yet applied, in order, in one write; a step this binary does not
