@@ -104,10 +104,23 @@ final class PooledConnection: @unchecked Sendable {
     }
 
     func query(_ query: PostgresQuery, sql: String) throws -> PostgresQueryResult {
+        try answer(to: send(query), sql: sql)
+    }
+
+    /// Sends `query` without waiting for its answer: PostgreSQL runs the connection's statements
+    /// in the order they were sent, so a write whose result nobody reads goes ahead of the next
+    /// statement instead of a round trip of its own.
+    func send(_ query: PostgresQuery) throws -> EventLoopFuture<PostgresQueryResult> {
         let connection = try open()
         sent = true
+        return connection.query(query, logger: logger)
+    }
+
+    /// The answer to a statement `send` sent, waited for at most the statement deadline.
+    func answer(to sent: EventLoopFuture<PostgresQueryResult>, sql: String) throws -> PostgresQueryResult {
+        if let lost { throw lost }
         do {
-            return try Self.wait(for: connection.query(query, logger: logger), deadline: deadlines.statement)
+            return try Self.wait(for: sent, deadline: deadlines.statement)
         } catch is LateAnswer {
             abandon()
             throw give(up: PostgresFailure.late(sql, location: location, after: deadlines.statement))

@@ -10,8 +10,18 @@ import StoreSQL
 /// each statement waits for its answer there.
 final class PostgresSession: SQLDatabase {
     let connection: PooledConnection
-    private(set) var changesCount = 0
+    private var lastChanges = 0
     private(set) var afterCommitActions: [@Sendable () -> Void] = []
+    /// Statements sent whose answers nobody has read yet, oldest first (`execute`).
+    private var pending: [(sql: String, answer: EventLoopFuture<PostgresQueryResult>)] = []
+
+    /// Rows the last statement changed, once every statement sent before it has answered.
+    var changesCount: Int {
+        get throws {
+            try flush()
+            return lastChanges
+        }
+    }
 
     init(_ connection: PooledConnection) {
         self.connection = connection
@@ -23,14 +33,41 @@ final class PostgresSession: SQLDatabase {
         SQLStatement(sql: sql, database: self, handle: connection.numbered(sql, cached: cached))
     }
 
+    /// Whether `execute` sends without waiting: inside a write's transaction, whose COMMIT waits
+    /// for everything sent before it.
+    var pipelined = false
+
+    /// Pipelined, sent without waiting: its failure, if any, is met by the next statement that
+    /// reads an answer, by `changesCount`, or by `flush` at the end of the write.
     func execute(_ statement: SQLStatement, _ arguments: SQLArguments) throws {
-        let result = try run(statement, arguments)
-        changesCount = result.metadata.rows ?? 0
+        pending.append((statement.sql, try connection.send(query(statement, arguments))))
+        if !pipelined { try flush() }
+    }
+
+    /// Waits for every statement sent and not yet answered; the first failure is thrown.
+    func flush() throws {
+        while !pending.isEmpty {
+            let (sql, answer) = pending.removeFirst()
+            do {
+                lastChanges = try connection.answer(to: answer, sql: sql).metadata.rows ?? 0
+            } catch {
+                // PostgreSQL aborted the transaction: the statements behind it answer only that.
+                pending.removeAll()
+                throw error
+            }
+        }
+    }
+
+    /// Forgets the statements sent: the transaction is being rolled back, and the ROLLBACK, sent
+    /// after them, is answered after them.
+    func discardPending() {
+        pending.removeAll()
     }
 
     func fetch(_ statement: SQLStatement, _ arguments: SQLArguments, _ each: (SQLRow) throws -> Bool) throws {
-        let result = try run(statement, arguments)
-        changesCount = result.metadata.rows ?? 0
+        try flush()
+        let result = try connection.query(query(statement, arguments), sql: statement.sql)
+        lastChanges = result.metadata.rows ?? 0
         var columns: SQLColumns?
         for row in result.rows {
             let names = columns ?? SQLColumns(row.map(\.columnName), sql: statement.sql)
@@ -52,10 +89,11 @@ final class PostgresSession: SQLDatabase {
 
     /// Runs plain SQL of the storage's own (BEGIN, COMMIT, locks).
     func command(_ sql: String) throws {
+        try flush()
         _ = try connection.query(PostgresQuery(unsafeSQL: sql), sql: sql)
     }
 
-    private func run(_ statement: SQLStatement, _ arguments: SQLArguments) throws -> PostgresQueryResult {
+    private func query(_ statement: SQLStatement, _ arguments: SQLArguments) -> PostgresQuery {
         let numbered = statement.handle as? NumberedSQL ?? connection.numbered(statement.sql, cached: false)
         var binds = PostgresBindings(capacity: arguments.values.count)
         for value in arguments.values {
@@ -67,7 +105,7 @@ final class PostgresSession: SQLDatabase {
             case .blob(let data): binds.append(ByteBuffer(bytes: data))
             }
         }
-        return try connection.query(PostgresQuery(unsafeSQL: numbered.text, binds: binds), sql: statement.sql)
+        return PostgresQuery(unsafeSQL: numbered.text, binds: binds)
     }
 
     /// A cell as one of SQLite's storage classes, which is what the engine reads.

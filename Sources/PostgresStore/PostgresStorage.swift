@@ -30,6 +30,10 @@ public final class PostgresStorage: StoreStorage {
     let batches = WriteBatches()
     /// A server's sign of life for `reset`; nil for other uses of the store.
     private let presence: ServerPresence?
+    /// A server's ear for the other servers' commits; nil for other uses of the store.
+    private let listener: CommitListener?
+    /// Where every batch of writes announces its commit (`CommitListener`).
+    let commitChannel: String
 
     /// The record of the schema's steps applied.
     static let migrationsTable = "storefront_migrations"
@@ -129,6 +133,10 @@ public final class PostgresStorage: StoreStorage {
         connections = pool
         self.threads = threads
         self.presence = presence
+        commitChannel = CommitListener.channel(schema: schema)
+        listener =
+            use == .server
+            ? CommitListener(configuration: configuration, channel: commitChannel, logger: logger) : nil
         do {
             if use != .reset { try migrate(migrations) }
             try presence?.start()
@@ -159,18 +167,29 @@ public final class PostgresStorage: StoreStorage {
         try transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", lock: false, queued: queued, body)
     }
 
+    public var commitsElsewhere: CommitsElsewhere? { listener?.commits }
+
+    /// In a batch's transaction: the servers that listen hear of its commit when it lands (and
+    /// not at all if it rolls back).
+    func announceCommit(_ db: any SQLDatabase) throws {
+        try db.execute(
+            sql: "SELECT pg_notify(?, ?)", arguments: [commitChannel, listener?.server ?? "storefront"])
+    }
+
     static func nanoseconds(_ duration: Duration) -> Int64 {
         duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
     }
 
     /// Closes the connections; later uses fail.
     public func close() {
+        listener?.stop()
         presence?.stop()
         connections.closeAll()
         try? threads.syncShutdownGracefully()
     }
 
     deinit {
+        listener?.stop()
         presence?.stop(deadline: .now())
         connections.abandon()
         threads.shutdownGracefully { _ in }
@@ -186,6 +205,7 @@ public final class PostgresStorage: StoreStorage {
             if let queued, ContinuousClock.now - queued > connections.wait { throw ConnectionPool.Busy() }
             let (value, actions) = try connections.with { connection in
                 let session = PostgresSession(connection)
+                session.pipelined = lock
                 try session.command(begin)
                 do {
                     if lock { try session.command("SELECT pg_advisory_xact_lock(\(Self.writeLock))") }
@@ -194,6 +214,7 @@ public final class PostgresStorage: StoreStorage {
                     return (value, session.afterCommitActions)
                 } catch {
                     // A connection given up is closed: PostgreSQL rolls its transaction back.
+                    session.discardPending()
                     if connection.lost == nil { try? session.command("ROLLBACK") }
                     throw error
                 }

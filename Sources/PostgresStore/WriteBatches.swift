@@ -7,10 +7,10 @@ import Synchronization
 /// way, as SQLite's `GroupCommit` shares one fsync. Each write still hears back only after the
 /// commit that holds it.
 ///
-/// No savepoint per write: a write whose closure throws rolls the batch back, hears its own error,
-/// and the rest of the batch runs again without it, so every write commits as if it had had a
-/// transaction to itself, and PostgreSQL keeps no subtransaction per write (more than 64 in one
-/// transaction slow every snapshot beside it).
+/// No savepoint per write while none fails: a write whose closure throws rolls the batch back and
+/// hears its own error, and the rest run again without it, so every write commits as if it had
+/// had a transaction to itself, and PostgreSQL keeps no subtransaction per write (more than 64 in
+/// one transaction slow every snapshot beside it).
 final class WriteBatches: Sendable {
     /// Writes in one transaction at most: a long batch keeps its first writer waiting.
     static let limit = 128
@@ -101,47 +101,102 @@ extension PostgresStorage {
         while true {
             let batch = batches.next()
             if batch.isEmpty { return }
-            commit(batch)
+            let now = ContinuousClock.now
+            commit(
+                batch.filter { job in
+                    // Waited longer than a connection may be waited for: the writes ahead of it
+                    // met a database that does not answer, and its client has been waiting as long.
+                    guard now - job.queued > connections.wait else { return true }
+                    let failure = PostgresFailure.busy(place, connections: connections.size, after: connections.wait)
+                    health.record(failure)
+                    job.finish(failure)
+                    return false
+                })
         }
     }
 
-    /// One batch in one transaction. A write that throws is told so and left out, and the others
-    /// run again in a new transaction; a failure of the transaction itself (the connection, the
-    /// lock, the COMMIT) is every write's.
-    private func commit(_ batch: [WriteBatches.Job]) {
-        var jobs = batch
-        let now = ContinuousClock.now
-        jobs.removeAll { job in
-            // Waited longer than a connection may be waited for: the writes ahead of it met a
-            // database that does not answer, and its client has been waiting as long.
-            guard now - job.queued > connections.wait else { return false }
-            let failure = PostgresFailure.busy(place, connections: connections.size, after: connections.wait)
-            health.record(failure)
-            job.finish(failure)
-            return true
+    /// One batch in one transaction. A write that throws is told so, the batch rolls back, and
+    /// the rest commit in one more transaction (`commitGuarded`). A failure of the database
+    /// itself (the connection, the lock, the COMMIT) is every write's.
+    private func commit(_ jobs: [WriteBatches.Job]) {
+        if jobs.isEmpty { return }
+        do {
+            try transaction("BEGIN ISOLATION LEVEL READ COMMITTED", lock: true, queued: nil) { db in
+                try Self.run(jobs[...], on: db)
+                try announceCommit(db)
+            }
+            for job in jobs { job.finish(nil) }
+        } catch let refused as WriteBatches.Refused {
+            guard let error = ownFailure(refused.error) else {
+                return fail(jobs, refused.error)
+            }
+            var rest = jobs
+            rest.remove(at: refused.index).finish(error)
+            commitGuarded(rest, plainUpTo: refused.index)
+        } catch {
+            fail(jobs, error)
         }
-        while !jobs.isEmpty {
-            do {
-                try transaction("BEGIN ISOLATION LEVEL READ COMMITTED", lock: true, queued: nil) { db in
-                    for (index, job) in jobs.enumerated() {
-                        do { try job.run(db) } catch { throw WriteBatches.Refused(index: index, error: error) }
+    }
+
+    /// The rest of a batch after one of its writes threw: those ahead of it run again as before,
+    /// and each behind it in a savepoint of its own, so one more that throws is rolled back alone
+    /// and the batch takes two transactions, not one per failure.
+    private func commitGuarded(_ jobs: [WriteBatches.Job], plainUpTo boundary: Int) {
+        if jobs.isEmpty { return }
+        do {
+            let failures = try transaction("BEGIN ISOLATION LEVEL READ COMMITTED", lock: true, queued: nil) { db in
+                try Self.run(jobs[..<boundary], on: db)
+                var failures: [Int: any Error] = [:]
+                for index in boundary..<jobs.count {
+                    try db.execute(sql: "SAVEPOINT write")
+                    do {
+                        try Self.run(jobs[index...index], on: db)
+                    } catch let refused as WriteBatches.Refused {
+                        guard let error = ownFailure(refused.error) else { throw refused.error }
+                        try db.execute(sql: "ROLLBACK TO SAVEPOINT write")
+                        failures[index] = error
                     }
+                    try db.execute(sql: "RELEASE SAVEPOINT write")
                 }
-                for job in jobs { job.finish(nil) }
-                return
-            } catch let refused as WriteBatches.Refused {
-                let error = (refused.error as? SQLRowError).map(damaged) ?? refused.error
-                // The database failed, not the write: the others would meet the same failure,
-                // each after its own wait.
-                if let failure = error as? StoreFailure, failure.kind == .storage || failure.kind == .unavailable {
-                    health.record(failure)
-                    for job in jobs { job.finish(failure) }
-                    return
-                }
-                jobs.remove(at: refused.index).finish(error)
+                try announceCommit(db)
+                return failures
+            }
+            for (index, job) in jobs.enumerated() { job.finish(failures[index]) }
+        } catch let refused as WriteBatches.Refused {
+            // One ahead of the first failure threw this time: the same again without it.
+            guard let error = ownFailure(refused.error) else { return fail(jobs, refused.error) }
+            var rest = jobs
+            rest.remove(at: refused.index).finish(error)
+            commitGuarded(rest, plainUpTo: refused.index)
+        } catch {
+            fail(jobs, error)
+        }
+    }
+
+    /// A write's own error, as its caller hears it; nil when the database failed rather than the
+    /// write (storage, timeout, lost connection): the others would meet it too, each after a wait.
+    private func ownFailure(_ error: any Error) -> (any Error)? {
+        let error = (error as? SQLRowError).map(damaged) ?? error
+        if let failure = error as? StoreFailure, failure.kind == .storage || failure.kind == .unavailable {
+            return nil
+        }
+        return error
+    }
+
+    private func fail(_ jobs: [WriteBatches.Job], _ error: any Error) {
+        health.record(error)
+        for job in jobs { job.finish(error) }
+    }
+
+    /// Runs each write's closure in order; the first that throws stops the batch.
+    private static func run(_ jobs: ArraySlice<WriteBatches.Job>, on db: any SQLDatabase) throws {
+        for (index, job) in zip(jobs.indices, jobs) {
+            do {
+                try job.run(db)
+                // Its statements sent without waiting have answered: a failure is its own.
+                try (db as? PostgresSession)?.flush()
             } catch {
-                for job in jobs { job.finish(error) }
-                return
+                throw WriteBatches.Refused(index: index, error: error)
             }
         }
     }

@@ -122,7 +122,7 @@ public struct AppStoreServerAPI: Sendable {
                 sql: "UPDATE transactions SET app_account_token = ? WHERE original_id = ? AND state IN \(StateSQL.paid)"
             )
             .execute(arguments: [token.uuidString.lowercased(), originalTransactionId])
-            return db.changesCount > 0
+            return try db.changesCount > 0
         }
     }
 

@@ -155,7 +155,7 @@ public struct IdempotencyKeys: Sendable {
                 WHERE key = ? AND generation = ? AND status IS NULL
                 """
         ).execute(arguments: [response.status, response.body, now.timeIntervalSince1970, key, generation])
-        if db.changesCount == 1 { return response }  // this is the first answer
+        if try db.changesCount == 1 { return response }  // this is the first answer
         guard
             let row = try SQLRow.fetchOne(
                 db.cachedStatement(sql: "SELECT status, body FROM idempotency_keys WHERE key = ? AND generation = ?"),
@@ -176,6 +176,6 @@ public struct IdempotencyKeys: Sendable {
                 DELETE FROM idempotency_keys WHERE seq < COALESCE(
                     (SELECT seq FROM idempotency_keys WHERE reserved_at >= ? ORDER BY seq LIMIT 1), \(Int64.max))
                 """, arguments: [date.timeIntervalSince1970])
-        return db.changesCount
+        return try db.changesCount
     }
 }

@@ -23,7 +23,7 @@ enum RefundRequests {
             sql:
                 "INSERT INTO refund_requests (transaction_id, requested_at, reason) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
             arguments: [stored.id, now.timeIntervalSince1970, reason.rawValue])
-        guard db.changesCount > 0 else {
+        guard try db.changesCount > 0 else {
             throw StoreFailure(
                 "a refund of transaction \(stored.id) was already requested; refund it or decline it (manage refund, decline-refund)",
                 kind: .conflict)
@@ -57,6 +57,6 @@ enum RefundRequests {
     @discardableResult
     static func close(_ id: String, _ db: any SQLDatabase) throws -> Bool {
         try db.execute(sql: "DELETE FROM refund_requests WHERE transaction_id = ?", arguments: [id])
-        return db.changesCount > 0
+        return try db.changesCount > 0
     }
 }

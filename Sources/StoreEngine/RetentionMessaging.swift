@@ -47,7 +47,7 @@ public struct RetentionMessaging: Sendable {
                 return .failure(.imageInUse)
             }
             try db.execute(sql: "DELETE FROM retention_images WHERE id = ?", arguments: [key])
-            return db.changesCount > 0 ? .success(()) : .failure(.notFound)
+            return try db.changesCount > 0 ? .success(()) : .failure(.notFound)
         }
     }
 
@@ -102,7 +102,7 @@ public struct RetentionMessaging: Sendable {
             try db.execute(sql: "DELETE FROM retention_message_images WHERE message_id = ?", arguments: [key])
             try db.execute(sql: "DELETE FROM retention_defaults WHERE message_id = ?", arguments: [key])
             try db.execute(sql: "DELETE FROM retention_messages WHERE id = ?", arguments: [key])
-            return db.changesCount > 0
+            return try db.changesCount > 0
         }
     }
 
@@ -156,7 +156,7 @@ public struct RetentionMessaging: Sendable {
             try db.execute(
                 sql: "DELETE FROM retention_defaults WHERE product_id = ? AND locale = ?",
                 arguments: [productId, locale])
-            return db.changesCount > 0
+            return try db.changesCount > 0
         }
     }
 
@@ -182,7 +182,7 @@ public struct RetentionMessaging: Sendable {
             try db.execute(
                 sql: "UPDATE retention_images SET state = ? WHERE id = ?",
                 arguments: [state.rawValue, id.uuidString.lowercased()])
-            return db.changesCount > 0
+            return try db.changesCount > 0
         }
     }
 

@@ -61,7 +61,7 @@ public struct ServerNotifications: Sendable {
                     lease.timeIntervalSince1970, delivery.notification.uuid.uuidString.lowercased(), delivery.url,
                     now.timeIntervalSince1970,
                 ])
-                return db.changesCount > 0
+                return try db.changesCount > 0
             }
         }
     }
@@ -179,7 +179,7 @@ public struct ServerNotifications: Sendable {
         let count = try await store.database.write { db in
             try db.cachedStatement(sql: "UPDATE notification_deliveries SET next_attempt = ? WHERE next_attempt > ?")
                 .execute(arguments: [now.timeIntervalSince1970, now.timeIntervalSince1970])
-            return db.changesCount
+            return try db.changesCount
         }
         store.outbox.signal()
         return count

@@ -116,6 +116,12 @@ public actor SimulatedStore: StoreBackend {
 
     // MARK: Updates
 
+    /// Yields when another process commits to the store, where the storage hears of that
+    /// (PostgreSQL); nil where it does not.
+    public nonisolated func commitsElsewhere() -> AsyncStream<Void>? {
+        database.storage.commitsElsewhere?.stream()
+    }
+
     public func updates() -> AsyncStream<TransactionUpdate> {
         let (stream, continuation) = AsyncStream.makeStream(of: TransactionUpdate.self, bufferingPolicy: .unbounded)
         let id = UUID()

@@ -263,8 +263,17 @@ extension StoreDatabase {
     static let nextTransactionNumber = "next_transaction_number"
 
     static func nextTransactionId(_ db: any SQLDatabase) throws -> String {
-        let next = (try setting(db, nextTransactionNumber)).flatMap(Int.init) ?? 1
-        try setSetting(db, nextTransactionNumber, String(next + 1))
-        return String(2_000_000_000_000_000 + next)
+        // Read and advanced in one statement: one round trip on PostgreSQL, in every payment.
+        let advanced = try String.fetchOne(
+            db.cachedStatement(
+                sql: """
+                    INSERT INTO settings (key, value) VALUES (?, '2') ON CONFLICT(key)
+                    DO UPDATE SET value = CAST(CAST(settings.value AS BIGINT) + 1 AS TEXT) RETURNING value
+                    """),
+            arguments: [nextTransactionNumber])
+        guard let next = advanced.flatMap(Int64.init) else {
+            throw StoreFailure("the store's next transaction number is not a number: \(advanced ?? "nothing")")
+        }
+        return String(2_000_000_000_000_000 + next - 1)
     }
 }

@@ -14,7 +14,7 @@ public protocol SQLDatabase: AnyObject {
     /// Statements separated by semicolons, without parameters (a schema).
     func executeScript(_ sql: String) throws
     /// Rows the last INSERT, UPDATE or DELETE changed.
-    var changesCount: Int { get }
+    var changesCount: Int { get throws }
     /// Runs once the write this connection is in has committed (not if it rolls back).
     func afterCommit(_ action: @escaping @Sendable () -> Void)
 }

@@ -16,6 +16,12 @@ public protocol StoreStorage: Sendable {
     func write<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) throws -> T) async throws -> T
     /// `write` for a caller that cannot wait asynchronously (opening the store).
     func writeNow<T>(_ body: (any SQLDatabase) throws -> T) throws -> T
+    /// Commits other processes make, where the storage hears of them; nil where it does not.
+    var commitsElsewhere: CommitsElsewhere? { get }
+}
+
+extension StoreStorage {
+    public var commitsElsewhere: CommitsElsewhere? { nil }
 }
 
 /// One step of a schema's history: applied once, in order, inside the write that records it.

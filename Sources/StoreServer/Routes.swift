@@ -301,8 +301,9 @@ public enum StoreRoutes {
     }
 
     /// Updates after `after` (or from now when absent), waiting up to `wait` seconds for the
-    /// first one. The journal is read after subscribing to the store's updates, so nothing slips
-    /// between the read and the wait; other processes on the same database are seen within a second.
+    /// first one. The journal is read after subscribing to the store's updates and to the commits
+    /// other servers announce (PostgreSQL), so nothing slips between the read and the wait; a
+    /// commit of another process that is not announced is seen within a second.
     static func longPoll(_ request: Request, account: String?, _ service: StoreService) async throws -> Response {
         let query = request.uri.queryParameters
         let wait = try integer(query["wait"].map(String.init), name: "wait", range: 0...Int64(API.maxWaitSeconds)) ?? 0
@@ -317,6 +318,7 @@ public enum StoreRoutes {
         let deadline = clock.now().addingTimeInterval(TimeInterval(wait))
         while true {
             let signals = await service.store.updates()
+            let elsewhere = service.store.commitsElsewhere()
             let entries = try await service.store.journal(account: account, after: cursor, limit: Int(limit))
             if !entries.isEmpty {
                 let updates = try await service.wire(entries.map(\.update), cursors: entries.map(\.cursor))
@@ -326,19 +328,26 @@ public enum StoreRoutes {
             if now >= deadline || Task.isCancelled || Task.isShuttingDownGracefully {
                 return JSONBody.response(UpdatesResponse(updates: .none, cursor: cursor))
             }
-            await firstOf(signals, until: min(deadline, now.addingTimeInterval(1)), on: clock)
+            await firstOf(signals, elsewhere, until: min(deadline, now.addingTimeInterval(1)), on: clock)
         }
     }
 
-    /// Returns at the first element of `signals`, when `clock` reaches `deadline`, or at a graceful
-    /// shutdown.
-    static func firstOf(_ signals: AsyncStream<TransactionUpdate>, until deadline: Date, on clock: any StoreClock) async
-    {
+    /// Returns at the first element of `signals` or of `elsewhere`, when `clock` reaches
+    /// `deadline`, or at a graceful shutdown.
+    static func firstOf(
+        _ signals: AsyncStream<TransactionUpdate>, _ elsewhere: AsyncStream<Void>?, until deadline: Date,
+        on clock: any StoreClock
+    ) async {
         let (shutdown, shutdownContinuation) = AsyncStream.makeStream(of: Void.self)
         await withGracefulShutdownHandler {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask {
                     for await _ in signals { return }
+                }
+                if let elsewhere {
+                    group.addTask {
+                        for await _ in elsewhere { return }
+                    }
                 }
                 group.addTask {
                     try? await clock.sleep(until: deadline)

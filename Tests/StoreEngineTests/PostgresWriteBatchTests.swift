@@ -39,6 +39,7 @@ struct PostgresWriteBatchTests {
                     } catch let refused as Refused {
                         return (n, .failure(refused))
                     } catch {
+                        Issue.record("write \(n) failed with another error: \(error)")
                         return (n, .failure(Refused(n: -1)))
                     }
                 }
@@ -80,5 +81,33 @@ struct PostgresWriteBatchTests {
         #expect(failures == 50)
         #expect(kept == 50)
         #expect(storage.health.problem == nil)
+    }
+}
+
+/// A server hears another server's commits as they land (NOTIFY with every batch), so a long
+/// poll at one answers a payment made at the other without waiting for its next look.
+@Suite(.enabled(if: StoreFixture.onPostgres, "needs PostgreSQL: STOREFRONT_TEST_POSTGRES, which .ci/run sets"))
+struct PostgresCommitsElsewhereTests {
+    @Test func aServerHearsTheOtherServersCommits() async throws {
+        let url = try #require(StoreFixture.testPostgres)
+        let schema = "heard_\(UUID().uuidString.prefix(8).lowercased())"
+        let first = try PostgresStorage(
+            PostgresLocation(url), migrations: [], poolSize: 1, schema: schema, server: true)
+        defer { first.close() }
+        let second = try PostgresStorage(
+            PostgresLocation(url), migrations: [], poolSize: 1, schema: schema, server: true)
+        defer { second.close() }
+        try await first.write { db in try db.execute(sql: "CREATE TABLE marks (n BIGINT)") }
+        let heard = try #require(second.commitsElsewhere).stream()
+        // The listener connects in the background: commits keep coming until one is heard.
+        let writer = Task {
+            for n in 0..<600 where !Task.isCancelled {
+                try? await first.write { db in try db.execute(sql: "INSERT INTO marks VALUES (?)", arguments: [n]) }
+                try? await Task.sleep(for: .milliseconds(100))
+            }
+        }
+        defer { writer.cancel() }
+        var iterator = heard.makeAsyncIterator()
+        #expect(await iterator.next() != nil)
     }
 }
