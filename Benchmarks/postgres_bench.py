@@ -11,6 +11,10 @@ rotating the order round by round; the figures are medians over rounds, and each
 the rounds' own ratios to SQLite.
 
 Usage: postgres_bench.py --bin DIR --catalog FILE --out FILE [--quick]
+       [--ref-bin DIR --ref-catalog FILE --ref-name NAME]
+
+With --ref-bin, another build's three setups (on a database of their own) are measured in the same
+rounds, the six rotating, and each setup's head/ref ratio is the median of the rounds' own ratios.
 """
 import json
 import os
@@ -22,7 +26,7 @@ import subprocess
 import tempfile
 import time
 
-from server_bench import HERE, arguments, start_server, stop_server, summarize, wrk
+from server_bench import HERE, start_server, stop_server, summarize, wrk
 
 ROOT = os.path.dirname(HERE)
 SETUPS = ("sqlite, 1 server", "postgresql, 1 server", "postgresql, 2 servers")
@@ -83,54 +87,106 @@ http {{
     return process, {name: f"http://127.0.0.1:{port}" for name, port in listen.items()}
 
 
+def options():
+    """server_bench's options, and a second build to measure beside the first."""
+    import argparse
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--bin", required=True)
+    parser.add_argument("--catalog", required=True)
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--ref-bin", help="another build's bin directory, measured in the same rounds")
+    parser.add_argument("--ref-catalog", help="the catalog the other build serves (its own tree's)")
+    parser.add_argument("--ref-name", default="ref")
+    return parser.parse_args()
+
+
+def setups_of(build):
+    return [f"{build}: {setup}" for setup in SETUPS]
+
+
+def report(row, builds):
+    lines = []
+    for build in builds:
+        names = setups_of(build)
+        lines.append(f"    {build}: " + " · ".join(
+            f"{name.split(': ', 1)[1]} {row[name]['rps']:.0f}/s (p50 {row[name]['p50_ms']:.2f} ms)"
+            + (f" {row[name]['ratioToSQLite']:.2f}×" if "ratioToSQLite" in row[name] else "")
+            + (f" {row[name]['ratioToOne']:.2f}× one" if "ratioToOne" in row[name] else "")
+            for name in names))
+    if len(builds) == 2:
+        lines.append("    head/" + builds[1] + ": " + " · ".join(
+            f"{setup} {row['head/' + builds[1]][setup]:.2f}×" for setup in SETUPS))
+    return "\n".join(lines)
+
+
+def ratios(numerator, denominator):
+    values = [n["rps"] / d["rps"] for n, d in zip(numerator, denominator) if d["rps"]]
+    return statistics.median(values) if values else None
+
+
 def main():
-    args = arguments()
+    args = options()
     if not shutil.which("nginx"):
         raise SystemExit("postgres_bench.py needs nginx (apt-get install nginx)")
     seconds, rounds = (3, 1) if args.quick else (3, 6)
-    binary = os.path.join(args.bin, "storefront")
+    builds = {"head": (os.path.join(args.bin, "storefront"), args.catalog)}
+    if args.ref_bin:
+        builds[args.ref_name] = (os.path.join(args.ref_bin, "storefront"), args.ref_catalog or args.catalog)
     payments = os.path.join(HERE, "payments.lua")
     cluster = tempfile.mkdtemp(prefix="storefront-bench-postgres-")
     started = subprocess.run([os.path.join(ROOT, ".ci", "postgres"), "start", cluster], capture_output=True, text=True)
     if started.returncode != 0:
         raise SystemExit(f"no PostgreSQL: {started.stderr}")
     base = started.stdout.strip()
-    subprocess.run(["psql", base, "-qc", "CREATE DATABASE bench"], check=True, capture_output=True)
-    database = base.rsplit("/", 1)[0] + "/bench"
     servers, logs = [], []
     nginx = None
+    counted = {}
     with tempfile.TemporaryDirectory(prefix="storefront-postgres-bench.") as work:
         try:
-            def serve(name, db):
-                log = open(os.path.join(work, f"{name}.log"), "w")
-                process, url = start_server(binary, args.catalog, db, log)
-                servers.append(process)
-                logs.append(log)
-                return url
+            upstreams, databases = {}, {}
+            for index, (build, (binary, catalog)) in enumerate(builds.items()):
+                subprocess.run(["psql", base, "-qc", f"CREATE DATABASE bench{index}"], check=True, capture_output=True)
+                database = base.rsplit("/", 1)[0] + f"/bench{index}"
+                databases[build] = database
 
-            sqlite = serve("sqlite", os.path.join(work, "db"))
-            first = serve("postgres-a", database)
-            second = serve("postgres-b", database)
-            nginx, urls = start_nginx(work, {
-                SETUPS[0]: [sqlite], SETUPS[1]: [first], SETUPS[2]: [first, second]})
+                def serve(name, db):
+                    log = open(os.path.join(work, f"{build}-{name}.log"), "w")
+                    process, url = start_server(binary, catalog, db, log)
+                    servers.append(process)
+                    logs.append(log)
+                    return url
+
+                sqlite = serve("sqlite", os.path.join(work, f"db-{index}"))
+                first = serve("postgres-a", database)
+                second = serve("postgres-b", database)
+                names = setups_of(build)
+                upstreams.update({names[0]: [sqlite], names[1]: [first], names[2]: [first, second]})
+            nginx, urls = start_nginx(work, upstreams)
+            everything = list(upstreams)
             results = {}
             for connections in (1, 16, 64):
-                samples = {name: [] for name in SETUPS}
+                samples = {name: [] for name in everything}
                 for round_number in range(rounds):
-                    shift = round_number % len(SETUPS)
-                    for name in SETUPS[shift:] + SETUPS[:shift]:
+                    shift = round_number % len(everything)
+                    for name in everything[shift:] + everything[:shift]:
                         samples[name].append(wrk(urls[name], "/v1/payments", payments, connections, seconds))
                 row = {name: summarize(values) for name, values in samples.items()}
-                for name in SETUPS[1:]:
-                    ratios = [p["rps"] / s["rps"] for p, s in zip(samples[name], samples[SETUPS[0]]) if s["rps"]]
-                    row[name]["ratioToSQLite"] = statistics.median(ratios) if ratios else None
+                for build in builds:
+                    names = setups_of(build)
+                    for name in names[1:]:
+                        row[name]["ratioToSQLite"] = ratios(samples[name], samples[names[0]])
+                    row[names[2]]["ratioToOne"] = ratios(samples[names[2]], samples[names[1]])
+                if len(builds) == 2:
+                    head, ref = setups_of("head"), setups_of(args.ref_name)
+                    row["head/" + args.ref_name] = {
+                        setup: ratios(samples[h], samples[r]) for setup, h, r in zip(SETUPS, head, ref)}
                 results[str(connections)] = row
-                print(f"  {connections:>2} connections: " + " · ".join(
-                    f"{name} {row[name]['rps']:.0f}/s (p50 {row[name]['p50_ms']:.2f} ms)"
-                    + (f" {row[name]['ratioToSQLite']:.2f}×" if "ratioToSQLite" in row[name] else "")
-                    for name in SETUPS), flush=True)
-            counted = subprocess.run(["psql", database, "-At", "-c", "SELECT count(*), count(DISTINCT id) FROM transactions"],
-                                     capture_output=True, text=True).stdout.strip()
+                print(f"  {connections:>2} connections:\n" + report(row, list(builds)), flush=True)
+            for build, database in databases.items():
+                counted[build] = subprocess.run(
+                    ["psql", database, "-At", "-c", "SELECT count(*), count(DISTINCT id) FROM transactions"],
+                    capture_output=True, text=True).stdout.strip()
         finally:
             if nginx is not None:
                 nginx.send_signal(signal.SIGQUIT)
@@ -139,9 +195,9 @@ def main():
                 stop_server(process, log)
             subprocess.run([os.path.join(ROOT, ".ci", "postgres"), "stop", cluster], capture_output=True)
     with open(args.out, "w") as handle:
-        json.dump({"seconds": seconds, "rounds": rounds, "connections": results,
+        json.dump({"seconds": seconds, "rounds": rounds, "builds": list(builds), "connections": results,
                    "postgresTransactions": counted}, handle, indent=2)
-    print(f"  PostgreSQL store afterwards: transactions, distinct ids = {counted}")
+    print(f"  PostgreSQL stores afterwards: transactions, distinct ids = {counted}")
 
 
 if __name__ == "__main__":

@@ -108,11 +108,12 @@ def add_postgres(add, postgres):
         add("payments/s on PostgreSQL, 1 and 2 servers vs SQLite (nginx)", "not measured", "report")
         return
     for connections, row in postgres["connections"].items():
-        sqlite = row["sqlite, 1 server"]
+        sqlite = row["head: sqlite, 1 server"]
         for name in ("postgresql, 1 server", "postgresql, 2 servers"):
+            figure = row[f"head: {name}"]
             add(f"payments/s, {name}, {connections} connection{'s' if connections != '1' else ''} (nginx)",
-                f"{row[name]['rps']:.0f}/s, p50 {ms(row[name]['p50_ms'])}", "report",
-                f"sqlite, 1 server {sqlite['rps']:.0f}/s", f"{row[name]['ratioToSQLite']:.2f}× SQLite")
+                f"{figure['rps']:.0f}/s, p50 {ms(figure['p50_ms'])}", "report",
+                f"sqlite, 1 server {sqlite['rps']:.0f}/s", f"{figure['ratioToSQLite']:.2f}× SQLite")
 
 
 def add_tapes(add, tapes):
