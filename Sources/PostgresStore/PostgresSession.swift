@@ -10,10 +10,21 @@ import StoreSQL
 /// each statement waits for its answer there.
 final class PostgresSession: SQLDatabase {
     let connection: PooledConnection
+    let memo = TransactionMemo()
     private var lastChanges = 0
     private(set) var afterCommitActions: [@Sendable () -> Void] = []
-    /// Statements sent whose answers nobody has read yet, oldest first (`execute`).
-    private var pending: [(sql: String, answer: EventLoopFuture<PostgresQueryResult>)] = []
+    /// Statements sent whose answers nobody has read yet, oldest first (`execute`), each with the
+    /// write of a batch that sent it.
+    private var pending: [(sql: String, answer: EventLoopFuture<PostgresQueryResult>, job: Int?)] = []
+    /// The write of a batch whose statements run now (`WriteBatches`); nil outside a batch.
+    var job: Int?
+
+    /// A statement sent without waiting failed: `job` sent it, and its failure is that write's
+    /// even when a later write's statement is the one that waits for it.
+    struct SentFailure: Error {
+        let job: Int
+        let error: any Error
+    }
 
     /// Rows the last statement changed, once every statement sent before it has answered.
     var changesCount: Int {
@@ -40,20 +51,22 @@ final class PostgresSession: SQLDatabase {
     /// Pipelined, sent without waiting: its failure, if any, is met by the next statement that
     /// reads an answer, by `changesCount`, or by `flush` at the end of the write.
     func execute(_ statement: SQLStatement, _ arguments: SQLArguments) throws {
-        pending.append((statement.sql, try connection.send(query(statement, arguments))))
+        pending.append((statement.sql, try connection.send(query(statement, arguments)), job))
         if !pipelined { try flush() }
     }
 
-    /// Waits for every statement sent and not yet answered; the first failure is thrown.
+    /// Waits for every statement sent and not yet answered; the first failure is thrown, as a
+    /// `SentFailure` when a write of a batch sent it.
     func flush() throws {
         while !pending.isEmpty {
-            let (sql, answer) = pending.removeFirst()
+            let (sql, answer, job) = pending.removeFirst()
             do {
                 lastChanges = try connection.answer(to: answer, sql: sql).metadata.rows ?? 0
             } catch {
                 // PostgreSQL aborted the transaction: the statements behind it answer only that.
                 pending.removeAll()
-                throw error
+                guard let job else { throw error }
+                throw SentFailure(job: job, error: error)
             }
         }
     }

@@ -154,6 +154,7 @@ extension PostgresStorage {
                     } catch let refused as WriteBatches.Refused {
                         guard let error = ownFailure(refused.error) else { throw refused.error }
                         try db.execute(sql: "ROLLBACK TO SAVEPOINT write")
+                        db.memo.forgetAll()
                         failures[index] = error
                     }
                     try db.execute(sql: "RELEASE SAVEPOINT write")
@@ -188,16 +189,25 @@ extension PostgresStorage {
         for job in jobs { job.finish(error) }
     }
 
-    /// Runs each write's closure in order; the first that throws stops the batch.
+    /// Runs each write's closure in order, then waits for the statements they sent; the first
+    /// that throws, or whose statement failed, stops the batch.
     private static func run(_ jobs: ArraySlice<WriteBatches.Job>, on db: any SQLDatabase) throws {
-        for (index, job) in zip(jobs.indices, jobs) {
-            do {
-                try job.run(db)
-                // Its statements sent without waiting have answered: a failure is its own.
-                try (db as? PostgresSession)?.flush()
-            } catch {
-                throw WriteBatches.Refused(index: index, error: error)
+        let session = db as? PostgresSession
+        defer { session?.job = nil }
+        do {
+            for (index, job) in zip(jobs.indices, jobs) {
+                session?.job = index
+                do {
+                    try job.run(db)
+                } catch let failure as PostgresSession.SentFailure {
+                    throw failure
+                } catch {
+                    throw WriteBatches.Refused(index: index, error: error)
+                }
             }
+            try session?.flush()
+        } catch let failure as PostgresSession.SentFailure {
+            throw WriteBatches.Refused(index: failure.job, error: failure.error)
         }
     }
 }

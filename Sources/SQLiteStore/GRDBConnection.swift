@@ -9,9 +9,12 @@ import StoreSQL
 /// compiled again.
 final class GRDBConnection: SQLDatabase {
     let db: Database
+    let memo: TransactionMemo
 
-    init(_ db: Database) {
+    /// `memo`: shared by the writes of one transaction; a read's or a lone write's own otherwise.
+    init(_ db: Database, memo: TransactionMemo = TransactionMemo()) {
         self.db = db
+        self.memo = memo
     }
 
     var dialect: SQLDialect { .sqlite }

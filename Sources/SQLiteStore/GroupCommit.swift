@@ -32,7 +32,7 @@ public final class GroupCommit: Sendable {
 
     private struct Job: Sendable {
         /// Runs the closure in its savepoint and keeps its result.
-        let run: @Sendable (Database) -> Void
+        let run: @Sendable (Database, TransactionMemo) -> Void
         /// Called after the commit: nil when it succeeded, else why it did not.
         let finish: @Sendable ((any Error)?) -> Void
         /// The closure's own error, once it has run.
@@ -44,19 +44,29 @@ public final class GroupCommit: Sendable {
     }
 
     public func write<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await write { db, _ in try updates(db) }
+    }
+
+    /// `write`, with what the batch's transaction has read so far (`TransactionMemo`): a write
+    /// rolled back to its savepoint makes the batch forget it, since it may have read its own
+    /// changes.
+    public func write<T: Sendable>(_ updates: @escaping @Sendable (Database, TransactionMemo) throws -> T) async throws
+        -> T
+    {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
             let outcome = Mutex<Result<T, any Error>?>(nil)
             let job = Job(
-                run: { db in
+                run: { db, memo in
                     let result: Result<T, any Error>
                     do {
                         var value: T?
                         try db.inSavepoint {
-                            value = try updates(db)
+                            value = try updates(db, memo)
                             return .commit
                         }
                         result = value.map { .success($0) } ?? .failure(StoreFailure("a write produced no result"))
                     } catch {
+                        memo.forgetAll()
                         result = .failure(error)
                     }
                     outcome.withLock { $0 = result }
@@ -94,7 +104,10 @@ public final class GroupCommit: Sendable {
         let jobs = nextBatch(after: nil)
         if jobs.isEmpty { return }
         do {
-            try pool.write { db in for job in jobs { job.run(db) } }
+            try pool.write { db in
+                let memo = TransactionMemo()
+                for job in jobs { job.run(db, memo) }
+            }
             finished(jobs, failure: nil)
         } catch {
             finished(jobs, failure: error)
@@ -138,7 +151,8 @@ public final class GroupCommit: Sendable {
         if jobs.isEmpty { return }
         pool.asyncWrite(
             { db in
-                for job in jobs { job.run(db) }
+                let memo = TransactionMemo()
+                for job in jobs { job.run(db, memo) }
             },
             completion: { _, result in
                 let failure: (any Error)? = if case .failure(let error) = result { error } else { nil }

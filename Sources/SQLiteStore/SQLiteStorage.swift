@@ -43,7 +43,7 @@ public struct SQLiteStorage: StoreStorage {
 
     public func write<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) throws -> T) async throws -> T {
         do {
-            return try await writer.write { db in try body(GRDBConnection(db)) }
+            return try await writer.write { db, memo in try body(GRDBConnection(db, memo: memo)) }
         } catch let error as SQLRowError {
             throw damaged(error)
         }

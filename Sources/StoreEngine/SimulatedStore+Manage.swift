@@ -39,6 +39,7 @@ extension SimulatedStore {
                     sql:
                         "DELETE FROM transactions; DELETE FROM consumed; DELETE FROM journal; DELETE FROM refund_requests; DELETE FROM sharing_stopped; DELETE FROM server_finishes; DELETE FROM settings WHERE key LIKE 'controls.%'; DELETE FROM family_edits"
                 )
+                db.memo.forget(TestControls.memoKey)
                 try self.clearMessagesAndIntents(of: nil, db)
                 return []
             case .approveAskToBuy(let id), .declineAskToBuy(let id), .resolveIssue(let id), .refund(let id, _, _),

@@ -6,15 +6,26 @@ import StoreSQL
 /// Test controls live in the `settings` table, one key each, so they survive restarts and a
 /// second process sees what the first one set.
 extension TestControls {
+    /// Where every control's key in `settings` starts.
+    static let storagePrefix = "controls."
+    /// The saved controls as the transaction read them (`TransactionMemo`).
+    static let memoKey = "controls"
+
     static func load(_ db: any SQLDatabase, defaults: TestControls) throws -> TestControls {
-        // One query for all of them: this runs in every payment's write.
-        let saved = try Dictionary(
-            SQLRow.fetchAll(
-                db.cachedStatement(
-                    sql: "SELECT key, value FROM settings WHERE key >= 'controls.' AND key < 'controls/'")
-            )
-            .map { (row: SQLRow) -> (String, String) in (try row["key"], try row["value"]) },
-            uniquingKeysWith: { first, _ in first })
+        // One query for all of them, once a transaction: this runs in every payment's write.
+        let saved: [String: String]
+        if let known = db.memo.value(memoKey, as: [String: String].self) {
+            saved = known
+        } else {
+            saved = try Dictionary(
+                SQLRow.fetchAll(
+                    db.cachedStatement(
+                        sql: "SELECT key, value FROM settings WHERE key >= 'controls.' AND key < 'controls/'")
+                )
+                .map { (row: SQLRow) -> (String, String) in (try row["key"], try row["value"]) },
+                uniquingKeysWith: { first, _ in first })
+            db.memo.keep(saved, as: memoKey)
+        }
         guard saved["controls.saved"] != nil else { return defaults }
         var controls = TestControls()
         for control in TestControls.table {

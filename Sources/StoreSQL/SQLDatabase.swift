@@ -17,6 +17,8 @@ public protocol SQLDatabase: AnyObject {
     var changesCount: Int { get throws }
     /// Runs once the write this connection is in has committed (not if it rolls back).
     func afterCommit(_ action: @escaping @Sendable () -> Void)
+    /// Values read in this transaction that later statements of it may use again.
+    var memo: TransactionMemo { get }
 }
 
 /// A statement prepared on one connection; used inside the read or write that prepared it.
