@@ -59,9 +59,10 @@ struct ProductsCommand: AsyncParsableCommand {
             defaultRetryBudget: url == nil ? .zero : policy.budget,
             store: url.map { (url: $0, requestTimeout: policy.requestTimeout) }, account: account)
         if let notice = context.notice { Console.err("storefront: note: \(notice)") }
-        let requested =
-            ids.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
-            ?? context.catalog.allProductIds
+        let listed = ids.map {
+            $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+        let requested = { listed ?? context.catalog.allProductIds }
         if state?.isEmpty == true {
             throw CommandFailure.usage("--state needs a directory; an empty value would quietly use the default one")
         }
@@ -69,12 +70,17 @@ struct ProductsCommand: AsyncParsableCommand {
             let known = context.catalog.accounts.map(\.name).joined(separator: ", ")
             throw CommandFailure.usage("--account \(account): not an account of this catalog (it has \(known))")
         }
+        if countOnly, url == nil {
+            // The counts alone: no list of every id, and no response holding every product.
+            try print(ProductCounts(context.catalog.requestCounts(ids: listed, storefront: context.storefront)))
+            return KeptUntilExit.keep(context)
+        }
         let response: ProductsResponse
         var standing: OfferStanding?
         if let url {
             do {
                 let remote = RemoteStore(url: url, catalog: context.catalog, policy: policy)
-                response = try await remote.products(ids: requested, storefront: context.storefront.id)
+                response = try await remote.products(ids: requested(), storefront: context.storefront.id)
                 if json && !countOnly {
                     standing = try await OfferStanding.remote(remote, catalog: context.catalog, account: account)
                 }
@@ -87,7 +93,7 @@ struct ProductsCommand: AsyncParsableCommand {
                 throw CommandFailure.failure("the products request to \(url) failed: \(error)")
             }
         } else {
-            response = context.catalog.request(ids: requested, storefront: context.storefront)
+            response = context.catalog.request(ids: requested(), storefront: context.storefront)
             if json && !countOnly {
                 do {
                     standing = try await OfferStanding.local(catalog: context.catalog, state: state, account: account)
@@ -97,14 +103,17 @@ struct ProductsCommand: AsyncParsableCommand {
             }
         }
         if countOnly {
-            let counts = ProductCounts(response: response)
-            if json { Console.json(try JSONOutput.encode(counts)) } else { Console.out(counts.text) }
+            try print(ProductCounts(ProductsResponse.Counts(response: response)))
         } else if json {
             Console.json(try JSONOutput.encode(ProductsJSON(context: context, response: response, standing: standing)))
         } else {
             Console.out(lines: ProductTable(context: context, response: response).render())
         }
         KeptUntilExit.keep((context, response))
+    }
+
+    private func print(_ counts: ProductCounts) throws {
+        if json { Console.json(try JSONOutput.encode(counts)) } else { Console.out(counts.text) }
     }
 }
 
@@ -115,11 +124,11 @@ struct ProductCounts: Encodable {
     let invalidProductIdentifiers: Int
     let unavailableInStorefront: Int
 
-    init(response: ProductsResponse) {
-        storefront = response.storefront.id
-        products = response.products.count
-        invalidProductIdentifiers = response.invalidProductIdentifiers.count
-        unavailableInStorefront = response.unavailableInStorefront.count
+    init(_ counts: ProductsResponse.Counts) {
+        storefront = counts.storefront.id
+        products = counts.products
+        invalidProductIdentifiers = counts.invalidProductIdentifiers
+        unavailableInStorefront = counts.unavailableInStorefront
     }
 
     var text: String {

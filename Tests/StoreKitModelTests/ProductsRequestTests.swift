@@ -125,3 +125,27 @@ private enum RequestCatalog {
         accounts: [], subscriptionGroups: [], products: [product, product])
     #expect(catalog.request(ids: ["a", "a"], storefront: RequestCatalog.usa).products.map(\.id) == ["a"])
 }
+
+/// The counts `storefront products --count-only` prints are those of the response itself, for
+/// the whole catalog (asked for without a list of ids), for a list with repeats and unknown
+/// ids, and for a catalog that repeats an id.
+@Test func requestCountsAreTheResponsesCounts() {
+    let repeated = RequestCatalog.product("a", prices: ["USA": 1])
+    let catalogs = [
+        RequestCatalog.catalog,
+        Catalog(
+            bundleId: "com.example.repeat", languages: ["en"], defaultStorefront: "USA",
+            storefronts: [RequestCatalog.usa], accounts: [], subscriptionGroups: [], products: [repeated, repeated]),
+    ]
+    for catalog in catalogs {
+        for storefront in [RequestCatalog.usa, RequestCatalog.japan] {
+            for ids in [nil, catalog.allProductIds, ["gems", "nope", "gems", "pro", "a", "legacy", "promo"]] {
+                let response = catalog.request(ids: ids ?? catalog.allProductIds, storefront: storefront)
+                #expect(
+                    catalog.requestCounts(ids: ids, storefront: storefront)
+                        == ProductsResponse.Counts(response: response),
+                    "\(ids ?? ["every id"]) in \(storefront.id)")
+            }
+        }
+    }
+}

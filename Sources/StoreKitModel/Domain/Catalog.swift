@@ -105,7 +105,12 @@ public struct Catalog: Sendable, Equatable {
     }
 
     public func product(id: String) -> Product? {
-        productIndex[id].map { products[$0] }
+        position(of: id).map { products[$0] }
+    }
+
+    /// Where the product with this id is in `products`.
+    func position(of id: String) -> Int? {
+        productIndex[id]
     }
 
     public func storefront(id: String) -> Storefront? {
