@@ -317,10 +317,13 @@ extension Validation {
         multiline: Bool = false
     ) -> LocalizedText? {
         guard let object = object(value, path()) else { return nil }
-        var values = [String: String](minimumCapacity: object.members.count)
+        var texts = LocalizedTextBuilder(languages: languages)
+        var complete = true
         for member in object.members {
             if let text = string(member.value, path().key(member.key), maxLength: maxLength, multiline: multiline) {
-                values[member.key] = text
+                complete = texts.add(text, in: member.key) && complete
+            } else {
+                complete = false
             }
         }
         if let missing = languages.missing(from: object.keys) {
@@ -331,6 +334,6 @@ extension Validation {
             )
             return nil
         }
-        return values.count == object.members.count ? LocalizedText(values) : nil
+        return complete ? texts.text : nil
     }
 }

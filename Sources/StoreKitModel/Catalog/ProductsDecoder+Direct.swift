@@ -15,7 +15,7 @@ import JSONReading
 extension ProductsDecoder {
     /// A product's members as written, in any order, before they are checked against each other.
     private struct Members {
-        var id: String?
+        var id: (text: String, plain: Bool)?
         var type: String?
         var title: LocalizedText?
         var description: LocalizedText?
@@ -25,8 +25,8 @@ extension ProductsDecoder {
         var prices: Range<Int>?
         /// The table read before that was written with the same bytes, if any.
         var pricesWritten: PriceTables.WrittenTable?
-        var wallet: JSONValue?
-        var subscription: JSONValue?
+        var wallet: WrittenWallet?
+        var subscription: WrittenSubscription?
         var familyShareable: Bool?
         var offers: JSONValue?
     }
@@ -45,8 +45,8 @@ extension ProductsDecoder {
         guard let members = (try? readMembers(&cursor, check: &check)) ?? nil,
             let id = members.id, let typeName = members.type, let title = members.title,
             let description = members.description, let pricesWritten = members.prices,
-            check.string(.string(id), JSONPath.root, maxLength: Product.maxIdLength) != nil, Self.isProductId(id),
-            firstSeen[id] == nil,
+            check.scannedString(id.text, plain: id.plain, maxLength: Product.maxIdLength) != nil,
+            Self.isProductId(id.text),
             let type = Self.types.first(where: { $0.0 == typeName })?.1
         else { return nil }
         let unavailable = storefrontList(members.unavailableIn, .root, check: &check)
@@ -54,15 +54,20 @@ extension ProductsDecoder {
             let prices = members.pricesWritten?.prices(except: unavailable)
                 ?? directPrices(cursor, pricesWritten, except: unavailable, check: &check)
         else { return nil }
-        let wallet = walletGrant(members.wallet, .root, type: type, check: &check)
-        let subscription = subscriptionInfo(
-            members.subscription, .root, type: type, unavailable: unavailable, check: &check)
+        guard let wallet = directWallet(members.wallet, type: type, check: &check),
+            let subscription = directSubscription(
+                members.subscription, type: type, unavailable: unavailable, check: &check)
+        else { return nil }
         let shareable = familyShareable(members.familyShareable.map(JSONValue.bool), .root, type: type, check: &check)
         let offers = codeOfferList(members.offers, .root, type: type, unavailable: unavailable, check: &check)
         guard check.problems.isEmpty, subscription != nil || !type.isSubscription, let offers else { return nil }
-        firstSeen[id] = index
+        // One lookup: a repeated id puts the first definition back, for the tree reading to report.
+        if let first = firstSeen.updateValue(index, forKey: id.text) {
+            firstSeen[id.text] = first
+            return nil
+        }
         return Product(
-            id: id, type: type, title: title, description: description, prices: prices,
+            id: id.text, type: type, title: title, description: description, prices: prices,
             unavailableIn: unavailable, removed: members.removed ?? false, wallet: wallet, subscription: subscription,
             familyShareable: shareable, codeOffers: offers)
     }
@@ -77,7 +82,7 @@ extension ProductsDecoder {
             switch key {
             case "id":
                 guard members.id == nil else { return false }
-                members.id = try value.readString()
+                members.id = try value.readText()
                 return members.id != nil
             case "type":
                 guard members.type == nil else { return false }
@@ -106,10 +111,10 @@ extension ProductsDecoder {
                 members.unavailableIn = try value.value()
             case "wallet":
                 guard members.wallet == nil else { return false }
-                members.wallet = try value.value()
+                members.wallet = try Self.writtenWallet(&value)
             case "subscription":
                 guard members.subscription == nil else { return false }
-                members.subscription = try value.value()
+                members.subscription = try Self.writtenSubscription(&value)
             case "offers":
                 guard members.offers == nil else { return false }
                 members.offers = try value.value()
@@ -133,20 +138,19 @@ extension ProductsDecoder {
     private static func localized(
         _ cursor: inout Cursor, languages: IdList, maxLength: Int, multiline: Bool, check: inout Validation
     ) throws(JSONSyntaxError) -> LocalizedText? {
-        var values = [String: String](minimumCapacity: languages.ids.count)
-        var covered = 0
+        var texts = LocalizedTextBuilder(languages: languages)
         let complete = try cursor.readObject {
             (value: inout Cursor, key: WrittenKey) throws(JSONSyntaxError) -> Bool in
-            // One of the catalog's languages is that string again; any other key is made one.
-            guard let language = languages.ids.first(where: key.equals) ?? key.text,
-                let text = try value.readString(),
-                check.string(.string(text), JSONPath.root, maxLength: maxLength, multiline: multiline) != nil,
-                values.updateValue(text, forKey: language) == nil
+            // The language expected next, or one of the catalog's, is that string again; any
+            // other key is made one.
+            let expected = texts.nextInOrder.flatMap { key.equals($0) ? $0 : nil }
+            guard let language = expected ?? languages.ids.first(where: key.equals) ?? key.text,
+                let read = try value.readText(),
+                check.scannedString(read.text, plain: read.plain, maxLength: maxLength, multiline: multiline) != nil
             else { return false }
-            if languages.contains(language) { covered += 1 }
-            return true
+            return texts.add(read.text, in: language)
         }
-        return complete && covered == languages.ids.count ? LocalizedText(values) : nil
+        return complete && texts.coversLanguages ? texts.text : nil
     }
 
     /// The price table written at `range`: one written exactly like it before, or else parsed and
