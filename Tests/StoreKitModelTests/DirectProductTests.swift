@@ -173,6 +173,16 @@ import Testing
         #expect(wallet.tree == nil)
     }
 
+    /// A product id holds ASCII letters, digits, '.', '_' and '-', whatever the bytes around them.
+    @Test func productIdsAreLettersDigitsAndThreeMarks() {
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-".utf8)
+        for byte in UInt8(0)...0x7F {
+            let id = "com.example." + String(UnicodeScalar(byte)) + ".1"
+            #expect(ProductsDecoder.isProductId(id) == allowed.contains(byte), "byte \(byte)")
+        }
+        #expect(!ProductsDecoder.isProductId("com.example.é"))
+    }
+
     static let tokens = [
         "\"", ",", ":", "{", "}", "[", "]", "\\", "\\u", "\u{0}", "\n", "1e3", "-", "null", "true", "\"id\": \"x\", ",
         "\"type\": \"consumable\", ", "\"prices\": {}, ", "\"extra\": 1, ", "\u{7F}", "é", "\u{1}",

@@ -145,7 +145,7 @@ extension ProductsDecoder {
             // other key is made one.
             let expected = texts.nextInOrder.flatMap { key.equals($0) ? $0 : nil }
             guard let language = expected ?? languages.ids.first(where: key.equals) ?? key.text,
-                let read = try value.readText(),
+                let read = try value.readText(breaksAllowed: multiline),
                 check.scannedString(read.text, plain: read.plain, maxLength: maxLength, multiline: multiline) != nil
             else { return false }
             return texts.add(read.text, in: language)
