@@ -1,6 +1,5 @@
 import Crypto
 import Foundation
-import JWTKit
 import StoreSigning
 import Synchronization
 
@@ -62,38 +61,53 @@ public struct APIKeyProblem: Error, Sendable, Hashable, CustomStringConvertible 
     public var description: String { message }
 }
 
-/// The claims of an App Store Server API bearer token.
-struct ServerAPIClaims: JWTPayload {
+/// The claims of an App Store Server API bearer token. The dates are NumericDates (seconds since
+/// 1970); a missing or mistyped `iss`, `aud` or `exp` fails the decoding, and the token with it.
+struct ServerAPIClaims: Decodable {
     static let audience = "appstoreconnect-v1"
     /// Apple refuses tokens that expire more than an hour after they were issued.
     static let longestLifetime: TimeInterval = 3600
 
-    let iss: IssuerClaim
-    let aud: AudienceClaim
-    let exp: ExpirationClaim
-    let iat: IssuedAtClaim?
-    let nbf: NotBeforeClaim?
+    let iss: String
+    let aud: Audience
+    let exp: Date
+    let iat: Date?
+    let nbf: Date?
     let bid: String?
 
-    /// The audience only: the dates are checked against the server's clock by `APIKeyRing`,
-    /// where jwt-kit's own checks would read the wall clock.
-    func verify(using algorithm: some JWTAlgorithm) async throws {
-        try aud.verifyIntendedAudience(includes: Self.audience)
+    /// `aud` is one string or an array of them (RFC 7519, 4.1.3).
+    struct Audience: Decodable {
+        let values: [String]
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let one = try? container.decode(String.self) {
+                values = [one]
+            } else {
+                values = try container.decode([String].self)
+            }
+        }
+    }
+
+    static func decode(_ payload: Data) throws -> ServerAPIClaims {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        return try decoder.decode(ServerAPIClaims.self, from: payload)
     }
 }
 
 /// The keys that may call the App Store Server API, and the check of a request's bearer token.
 public final class APIKeyRing: Sendable {
-    /// The keys by key id, and the collection that checks signatures with them: replaced
+    /// The keys by key id, each with the public key that checks its signatures: replaced
     /// together, so a revoked key stops verifying the moment it leaves the list.
-    private let state = Mutex<(keys: [String: APIKey], collection: JWTKeyCollection)>(([:], JWTKeyCollection()))
+    private let state = Mutex<[String: (key: APIKey, verifier: P256.Signing.PublicKey)]>([:])
     let bundleId: String
 
     public init(bundleId: String) {
         self.bundleId = bundleId
     }
 
-    public var all: [APIKey] { state.withLock { $0.keys.values.sorted { $0.keyId < $1.keyId } } }
+    public var all: [APIKey] { state.withLock { $0.values.map(\.key).sorted { $0.keyId < $1.keyId } } }
 
     public func add(_ key: APIKey) async throws {
         try await replace(with: all.filter { $0.keyId != key.keyId } + [key])
@@ -101,14 +115,9 @@ public final class APIKeyRing: Sendable {
 
     /// Makes `keys` the only ones that may call (a later key wins over an earlier one with its id).
     public func replace(with keys: [APIKey]) async throws {
-        let collection = JWTKeyCollection()
-        var byId: [String: APIKey] = [:]
-        for key in keys { byId[key.keyId] = key }
-        for key in byId.values {
-            await collection.add(
-                ecdsa: try ES256PublicKey(pem: key.publicKeyPEM), kid: JWKIdentifier(string: key.keyId))
-        }
-        state.withLock { $0 = (byId, collection) }
+        var byId: [String: (key: APIKey, verifier: P256.Signing.PublicKey)] = [:]
+        for key in keys { byId[key.keyId] = (key, try P256.Signing.PublicKey(pemRepresentation: key.publicKeyPEM)) }
+        state.withLock { $0 = byId }
     }
 
     private struct Header: Decodable {
@@ -130,8 +139,9 @@ public final class APIKeyRing: Sendable {
             throw AppStoreAuthError(reason: "not a bearer token")
         }
         let token = parts[1].trimmingCharacters(in: .whitespaces)
-        guard let headerPart = token.split(separator: ".", omittingEmptySubsequences: false).first,
-            let headerData = Base64URL.decode(String(headerPart)),
+        let pieces = token.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard pieces.count == 3, let headerData = Base64URL.decode(pieces[0]),
+            let payload = Base64URL.decode(pieces[1]), let signature = Base64URL.decode(pieces[2]),
             let header = try? JSONDecoder().decode(Header.self, from: headerData)
         else {
             throw AppStoreAuthError(reason: "the token is not a JWT")
@@ -140,18 +150,25 @@ public final class APIKeyRing: Sendable {
         guard header.crit == nil else {
             throw AppStoreAuthError(reason: "crit names extensions this server does not understand")
         }
-        guard let kid = header.kid,
-            let (key, collection) = state.withLock({ state in state.keys[kid].map { ($0, state.collection) } })
-        else {
+        guard let kid = header.kid, let (key, verifier) = state.withLock({ $0[kid] }) else {
             throw AppStoreAuthError(reason: "unknown kid")
+        }
+        // The signature covers the header and payload as sent (RFC 7515, 5.2), raw r || s for ES256.
+        guard let ecdsa = try? P256.Signing.ECDSASignature(rawRepresentation: signature),
+            verifier.isValidSignature(ecdsa, for: Data("\(pieces[0]).\(pieces[1])".utf8))
+        else {
+            throw AppStoreAuthError(reason: "the signature is not the key's")
         }
         let claims: ServerAPIClaims
         do {
-            claims = try await collection.verify(token, as: ServerAPIClaims.self)
+            claims = try ServerAPIClaims.decode(payload)
         } catch {
-            throw AppStoreAuthError(reason: "signature or claims refused: \(error)")
+            throw AppStoreAuthError(reason: "the claims are not an App Store Server API token's: \(error)")
         }
-        guard claims.iss.value == key.issuerId else { throw AppStoreAuthError(reason: "iss is not the key's issuer") }
+        guard claims.aud.values.contains(ServerAPIClaims.audience) else {
+            throw AppStoreAuthError(reason: "aud is not \(ServerAPIClaims.audience)")
+        }
+        guard claims.iss == key.issuerId else { throw AppStoreAuthError(reason: "iss is not the key's issuer") }
         guard claims.bid == bundleId else { throw AppStoreAuthError(reason: "bid is not \(bundleId)") }
         try Self.checkDates(claims, now: now)
     }
@@ -159,14 +176,14 @@ public final class APIKeyRing: Sendable {
     /// The token's dates against `now`: a token from the future is refused as a stale one is, so
     /// one issued for a date years ahead cannot serve until then.
     private static func checkDates(_ claims: ServerAPIClaims, now: Date) throws(AppStoreAuthError) {
-        guard claims.exp.value > now else { throw AppStoreAuthError(reason: "the token expired") }
+        guard claims.exp > now else { throw AppStoreAuthError(reason: "the token expired") }
         let latest = now.addingTimeInterval(clockSkew)
-        if let issued = claims.iat?.value, issued > latest { throw AppStoreAuthError(reason: "iat is in the future") }
-        if let notBefore = claims.nbf?.value, notBefore > latest {
+        if let issued = claims.iat, issued > latest { throw AppStoreAuthError(reason: "iat is in the future") }
+        if let notBefore = claims.nbf, notBefore > latest {
             throw AppStoreAuthError(reason: "nbf is in the future")
         }
-        let issued = claims.iat?.value ?? now
-        guard claims.exp.value.timeIntervalSince(issued) <= Self.lifetimeAllowance else {
+        let issued = claims.iat ?? now
+        guard claims.exp.timeIntervalSince(issued) <= Self.lifetimeAllowance else {
             throw AppStoreAuthError(reason: "the token lives longer than 60 minutes")
         }
     }
