@@ -34,7 +34,10 @@ struct ResetCommand: ParsableCommand {
     @Flag(name: .long, help: "Delete without asking: required.")
     var yes = false
 
-    static let files = ["store.sqlite", "app.sqlite"].flatMap { [$0, $0 + "-wal", $0 + "-shm", $0 + ".new"] }
+    /// Typed in full: inferred, this one line took the type checker most of a second.
+    static let files: [String] = ["store.sqlite", "app.sqlite"].flatMap { (name: String) -> [String] in
+        [name, name + "-wal", name + "-shm", name + ".new"]
+    }
 
     func run() throws {
         if state?.isEmpty == true || db?.isEmpty == true {
