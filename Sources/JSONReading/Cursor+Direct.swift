@@ -67,10 +67,8 @@ extension Cursor {
 
     /// The string at the cursor and whether it is plain (see `scannedString`); nil when the value
     /// there is not a string.
-    package mutating func readText(breaksAllowed: Bool = false) throws(JSONSyntaxError) -> (
-        text: String, plain: Bool
-    )? {
-        next(is: "\"") ? try scannedString(breaksAllowed: breaksAllowed) : nil
+    package mutating func readText() throws(JSONSyntaxError) -> (text: String, plain: Bool)? {
+        next(is: "\"") ? try scannedString() : nil
     }
 
     /// `true` or `false` at the cursor; nil for anything else (the parser's own `literal` reads them).

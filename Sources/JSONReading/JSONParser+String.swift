@@ -5,12 +5,9 @@ extension Cursor {
         try scannedString().text
     }
 
-    /// The string at the cursor, and whether it is plain: holding no character that may be
-    /// unprintable (`PlainText`) but, where `breaksAllowed`, line feeds and tabs written as `\n`
-    /// and `\t`; a check of its text may then skip that. Any other escape makes it not plain.
-    package mutating func scannedString(breaksAllowed: Bool = false) throws(JSONSyntaxError)
-        -> (text: String, plain: Bool)
-    {
+    /// The string at the cursor, and whether it is plain: written without escapes, and holding no
+    /// character that may be unprintable (`PlainText`), which a check of its text may then skip.
+    package mutating func scannedString() throws(JSONSyntaxError) -> (text: String, plain: Bool) {
         let opened = index
         index += 1
         let start = index
@@ -31,19 +28,16 @@ extension Cursor {
         }
         var result = ""
         var runStart = start
-        var plain = true
         while index < bytes.count {
             let byte = bytes[index]
             switch byte {
             case UInt8(ascii: "\""):
-                plain = try appendRun(from: runStart, to: &result) && plain
+                try appendRun(from: runStart, to: &result)
                 index += 1
-                return (result, plain)
+                return (result, false)
             case UInt8(ascii: "\\"):
-                plain = try appendRun(from: runStart, to: &result) && plain
-                let escaped = index + 1
+                try appendRun(from: runStart, to: &result)
                 try escape(into: &result)
-                plain = plain && Self.isPlain(escape: bytes[escaped], breaksAllowed: breaksAllowed)
                 runStart = index
             case 0x00..<0x20:
                 throw failure(byte == 0 ? "NUL byte inside a string (\(text.name) looks binary)" : unescaped(byte))
@@ -104,22 +98,9 @@ extension Cursor {
         return (String(copying: UTF8Span(unchecked: run.span, isKnownASCII: false)), !suspect)
     }
 
-    /// Appends the bytes from `start` to `index`; returns whether they are plain (`plainRun`).
-    private func appendRun(from start: Int, to result: inout String) throws(JSONSyntaxError) -> Bool {
-        guard start < index else { return true }
-        let run = try plainRun(from: start, ascii: false)
-        result += run.text
-        return run.plain
-    }
-
-    /// Whether the escape `\` `byte` stands for plain text: a quote, a backslash or a slash, and
-    /// where `breaksAllowed` a line feed or a tab.
-    private static func isPlain(escape byte: UInt8, breaksAllowed: Bool) -> Bool {
-        switch byte {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): true
-        case UInt8(ascii: "n"), UInt8(ascii: "t"): breaksAllowed
-        default: false
-        }
+    private func appendRun(from start: Int, to result: inout String) throws(JSONSyntaxError) {
+        guard start < index else { return }
+        result += try run(from: start, ascii: false)
     }
 
     /// The bytes from `start` to `index` as a string, refusing invalid UTF-8. (Validating once

@@ -9,7 +9,6 @@ package enum PlainText {
     /// U+FFF9…U+FFFB (the rest of U+F000…U+FFFF, such as the full-width punctuation of Chinese
     /// text, has none), and the others lead the remaining format characters (Arabic, Syriac,
     /// Mongolian, and beyond U+FFFF).
-    @inline(__always)
     package static func mayStartUnprintable(_ byte: UInt8, next: UInt8) -> Bool {
         switch byte {
         case 0x00..<0x20, 0x7F: return true
@@ -43,11 +42,6 @@ package enum PlainText {
                 index += 1
                 continue
             }
-            if index + 2 < count, let suspectHere = threeBytes(lead, run[index + 1], run[index + 2]) {
-                suspect = suspect || suspectHere
-                index += 3
-                continue
-            }
             let next = index + 1 < count ? run[index + 1] : 0
             guard let length = sequenceLength(lead, next: next), index + length <= count else { return nil }
             for offset in 2..<max(length, 2) where run[index + offset] & 0xC0 != 0x80 { return nil }
@@ -57,20 +51,8 @@ package enum PlainText {
         return suspect
     }
 
-    /// Whether the three bytes are a character of the kind most non-ASCII text is made of
-    /// (U+1000…U+CFFF, U+E000…U+FFFF: Chinese, Japanese, Korean, full-width punctuation), settled
-    /// without the general path's table; then whether it may be unprintable, else nil.
-    @inline(__always)
-    private static func threeBytes(_ lead: UInt8, _ second: UInt8, _ third: UInt8) -> Bool? {
-        guard lead & 0xF0 == 0xE0, lead != 0xE0, lead != 0xED, second & 0xC0 == 0x80, third & 0xC0 == 0x80 else {
-            return nil
-        }
-        return lead == 0xE1 || (lead == 0xE2 && second < 0x82) || (lead == 0xEF && (second == 0xBB || second == 0xBF))
-    }
-
     /// How many bytes the character that starts with `lead` (not ASCII) has, when `next`, its
     /// second byte, is one that may follow it; nil otherwise.
-    @inline(__always)
     private static func sequenceLength(_ lead: UInt8, next: UInt8) -> Int? {
         let (length, low, high): (Int, UInt8, UInt8) =
             switch lead {

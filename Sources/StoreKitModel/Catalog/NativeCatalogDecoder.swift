@@ -317,13 +317,10 @@ extension Validation {
         multiline: Bool = false
     ) -> LocalizedText? {
         guard let object = object(value, path()) else { return nil }
-        var texts = LocalizedTextBuilder(languages: languages)
-        var complete = true
+        var values = [String: String](minimumCapacity: object.members.count)
         for member in object.members {
             if let text = string(member.value, path().key(member.key), maxLength: maxLength, multiline: multiline) {
-                complete = texts.add(text, in: member.key) && complete
-            } else {
-                complete = false
+                values[member.key] = text
             }
         }
         if let missing = languages.missing(from: object.keys) {
@@ -334,6 +331,6 @@ extension Validation {
             )
             return nil
         }
-        return complete ? texts.text : nil
+        return values.count == object.members.count ? LocalizedText(values) : nil
     }
 }

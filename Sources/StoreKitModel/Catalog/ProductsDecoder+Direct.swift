@@ -15,7 +15,7 @@ import JSONReading
 extension ProductsDecoder {
     /// A product's members as written, in any order, before they are checked against each other.
     private struct Members {
-        var id: (text: String, plain: Bool)?
+        var id: String?
         var type: String?
         var title: LocalizedText?
         var description: LocalizedText?
@@ -25,8 +25,8 @@ extension ProductsDecoder {
         var prices: Range<Int>?
         /// The table read before that was written with the same bytes, if any.
         var pricesWritten: PriceTables.WrittenTable?
-        var wallet: WrittenWallet?
-        var subscription: WrittenSubscription?
+        var wallet: JSONValue?
+        var subscription: JSONValue?
         var familyShareable: Bool?
         var offers: JSONValue?
     }
@@ -45,8 +45,8 @@ extension ProductsDecoder {
         guard let members = (try? readMembers(&cursor, check: &check)) ?? nil,
             let id = members.id, let typeName = members.type, let title = members.title,
             let description = members.description, let pricesWritten = members.prices,
-            check.scannedString(id.text, plain: id.plain, maxLength: Product.maxIdLength) != nil,
-            Self.isProductId(id.text),
+            check.string(.string(id), JSONPath.root, maxLength: Product.maxIdLength) != nil, Self.isProductId(id),
+            firstSeen[id] == nil,
             let type = Self.types.first(where: { $0.0 == typeName })?.1
         else { return nil }
         let unavailable = storefrontList(members.unavailableIn, .root, check: &check)
@@ -54,20 +54,15 @@ extension ProductsDecoder {
             let prices = members.pricesWritten?.prices(except: unavailable)
                 ?? directPrices(cursor, pricesWritten, except: unavailable, check: &check)
         else { return nil }
-        guard let wallet = directWallet(members.wallet, type: type, check: &check),
-            let subscription = directSubscription(
-                members.subscription, type: type, unavailable: unavailable, check: &check)
-        else { return nil }
+        let wallet = walletGrant(members.wallet, .root, type: type, check: &check)
+        let subscription = subscriptionInfo(
+            members.subscription, .root, type: type, unavailable: unavailable, check: &check)
         let shareable = familyShareable(members.familyShareable.map(JSONValue.bool), .root, type: type, check: &check)
         let offers = codeOfferList(members.offers, .root, type: type, unavailable: unavailable, check: &check)
         guard check.problems.isEmpty, subscription != nil || !type.isSubscription, let offers else { return nil }
-        // One lookup: a repeated id puts the first definition back, for the tree reading to report.
-        if let first = firstSeen.updateValue(index, forKey: id.text) {
-            firstSeen[id.text] = first
-            return nil
-        }
+        firstSeen[id] = index
         return Product(
-            id: id.text, type: type, title: title, description: description, prices: prices,
+            id: id, type: type, title: title, description: description, prices: prices,
             unavailableIn: unavailable, removed: members.removed ?? false, wallet: wallet, subscription: subscription,
             familyShareable: shareable, codeOffers: offers)
     }
@@ -82,7 +77,7 @@ extension ProductsDecoder {
             switch key {
             case "id":
                 guard members.id == nil else { return false }
-                members.id = try value.readText()
+                members.id = try value.readString()
                 return members.id != nil
             case "type":
                 guard members.type == nil else { return false }
@@ -111,10 +106,10 @@ extension ProductsDecoder {
                 members.unavailableIn = try value.value()
             case "wallet":
                 guard members.wallet == nil else { return false }
-                members.wallet = try Self.writtenWallet(&value)
+                members.wallet = try value.value()
             case "subscription":
                 guard members.subscription == nil else { return false }
-                members.subscription = try Self.writtenSubscription(&value)
+                members.subscription = try value.value()
             case "offers":
                 guard members.offers == nil else { return false }
                 members.offers = try value.value()
@@ -138,19 +133,20 @@ extension ProductsDecoder {
     private static func localized(
         _ cursor: inout Cursor, languages: IdList, maxLength: Int, multiline: Bool, check: inout Validation
     ) throws(JSONSyntaxError) -> LocalizedText? {
-        var texts = LocalizedTextBuilder(languages: languages)
+        var values = [String: String](minimumCapacity: languages.ids.count)
+        var covered = 0
         let complete = try cursor.readObject {
             (value: inout Cursor, key: WrittenKey) throws(JSONSyntaxError) -> Bool in
-            // The language expected next, or one of the catalog's, is that string again; any
-            // other key is made one.
-            let expected = texts.nextInOrder.flatMap { key.equals($0) ? $0 : nil }
-            guard let language = expected ?? languages.ids.first(where: key.equals) ?? key.text,
-                let read = try value.readText(breaksAllowed: multiline),
-                check.scannedString(read.text, plain: read.plain, maxLength: maxLength, multiline: multiline) != nil
+            // One of the catalog's languages is that string again; any other key is made one.
+            guard let language = languages.ids.first(where: key.equals) ?? key.text,
+                let text = try value.readString(),
+                check.string(.string(text), JSONPath.root, maxLength: maxLength, multiline: multiline) != nil,
+                values.updateValue(text, forKey: language) == nil
             else { return false }
-            return texts.add(read.text, in: language)
+            if languages.contains(language) { covered += 1 }
+            return true
         }
-        return complete && texts.coversLanguages ? texts.text : nil
+        return complete && covered == languages.ids.count ? LocalizedText(values) : nil
     }
 
     /// The price table written at `range`: one written exactly like it before, or else parsed and

@@ -112,9 +112,9 @@ public struct Validation {
         return text
     }
 
-    /// `string`'s verdict on text read straight from the bytes with `Cursor.readText` (given
-    /// `breaksAllowed` as `multiline`): text its scan found plain needs only its length and
-    /// blankness checked; any other goes through `string`. Problems are reported at the root, for a reader that only asks whether there are any.
+    /// `string`'s verdict on text read straight from the bytes with `Cursor.readText`: text its
+    /// scan found plain needs only its length and blankness checked; any other goes through
+    /// `string`. Problems are reported at the root, for a reader that only asks whether there are any.
     mutating func scannedString(_ text: String, plain: Bool, maxLength: Int, multiline: Bool = false) -> String? {
         if plain, !text.isEmpty, text.utf8.count <= maxLength, !mayBeAllWhitespace(text) { return text }
         return string(.string(text), .root, maxLength: maxLength, multiline: multiline)
