@@ -65,12 +65,6 @@ extension Cursor {
         next(is: "\"") ? try string() : nil
     }
 
-    /// The string at the cursor and whether it is plain (see `scannedString`); nil when the value
-    /// there is not a string.
-    package mutating func readText() throws(JSONSyntaxError) -> (text: String, plain: Bool)? {
-        next(is: "\"") ? try scannedString() : nil
-    }
-
     /// `true` or `false` at the cursor; nil for anything else (the parser's own `literal` reads them).
     package mutating func readBool() -> Bool? {
         if next(is: "t") { return (try? literal("true")).map { true } }
@@ -107,11 +101,6 @@ extension Cursor {
             }
         }
         return nil
-    }
-
-    /// The number at the cursor as written; nil when the value there is not a number.
-    package mutating func readNumber() throws(JSONSyntaxError) -> String? {
-        next(is: "-") || (index < bytes.count && isDigit(bytes[index])) ? try number() : nil
     }
 
     package func next(is scalar: Unicode.Scalar) -> Bool {

@@ -2,28 +2,19 @@ extension Cursor {
     /// A string literal: the fast path takes a run without escapes as one string; escapes and
     /// invalid UTF-8 are handled on the slow path with a precise location.
     package mutating func string() throws(JSONSyntaxError) -> String {
-        try scannedString().text
-    }
-
-    /// The string at the cursor, and whether it is plain: written without escapes, and holding no
-    /// character that may be unprintable (`PlainText`), which a check of its text may then skip.
-    package mutating func scannedString() throws(JSONSyntaxError) -> (text: String, plain: Bool) {
         let opened = index
         index += 1
         let start = index
-        // Every byte OR-ed: below 0x80 means the run is ASCII. DEL is the one ASCII byte that
-        // ends no run and may not be in text.
-        var (bits, del) = skipPlainWords()
+        var bits = skipPlainWords()  // every byte OR-ed: below 0x80 means the run is ASCII
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                let text = try plainRun(from: start, ascii: bits < 0x80)
+                let text = try run(from: start, ascii: bits < 0x80)
                 index += 1
-                return (text.text, text.plain && !del)
+                return text
             }
             if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
             bits |= byte
-            del = del || byte == 0x7F
             index += 1
         }
         var result = ""
@@ -34,7 +25,7 @@ extension Cursor {
             case UInt8(ascii: "\""):
                 try appendRun(from: runStart, to: &result)
                 index += 1
-                return (result, false)
+                return result
             case UInt8(ascii: "\\"):
                 try appendRun(from: runStart, to: &result)
                 try escape(into: &result)
@@ -52,21 +43,18 @@ extension Cursor {
 
     /// Moves past the bytes of the string that are eight at a time neither a quote, a backslash
     /// nor a control character (any of which ends the fast path's run), which leaves the byte
-    /// loop only the last few bytes; returns their high bits OR-ed (0x80 unless they are ASCII),
-    /// and whether one of them is DEL.
-    private mutating func skipPlainWords() -> (bits: UInt8, del: Bool) {
-        guard let base = bytes.baseAddress else { return (0, false) }
+    /// loop only the last few bytes; returns their high bits OR-ed (0x80 unless they are ASCII).
+    private mutating func skipPlainWords() -> UInt8 {
+        guard let base = bytes.baseAddress else { return 0 }
         let raw = UnsafeRawPointer(base)
         var seen: UInt64 = 0
-        var del: UInt64 = 0
         while index + 8 <= bytes.count {
             let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
             if Self.mayEndRun(word) { break }
             seen |= word
-            del |= ByteWord.equal(to: 0x7F, in: word)
             index += 8
         }
-        return (ByteWord.nonASCII(in: seen) == 0 ? 0 : 0x80, del != 0)
+        return ByteWord.nonASCII(in: seen) == 0 ? 0 : 0x80
     }
 
     /// Whether a byte of `word` may be a quote, a backslash or below 0x20.
@@ -86,16 +74,6 @@ extension Cursor {
             }
         return
             "unescaped control character 0x\(String(byte, radix: 16, uppercase: true))\(name) inside a string; write it as \(escape)"
-    }
-
-    /// The bytes from `start` to `index` as a string, and whether they are plain (`PlainText`):
-    /// ASCII is copied as it is, anything else checked as UTF-8 and for unprintable characters
-    /// in one pass, or else refused as `run` refuses it.
-    private func plainRun(from start: Int, ascii: Bool) throws(JSONSyntaxError) -> (text: String, plain: Bool) {
-        let run = UnsafeBufferPointer(rebasing: bytes[start..<index])
-        if ascii { return (String(copying: UTF8Span(unchecked: run.span, isKnownASCII: true)), true) }
-        guard let suspect = PlainText.scanUTF8(run) else { return (try self.run(from: start, ascii: false), false) }
-        return (String(copying: UTF8Span(unchecked: run.span, isKnownASCII: false)), !suspect)
     }
 
     private func appendRun(from start: Int, to result: inout String) throws(JSONSyntaxError) {

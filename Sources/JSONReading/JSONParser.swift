@@ -347,25 +347,9 @@ package struct Cursor {
     package mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
-            case 0x20:
-                index += 1
-                skipSpaces()
-            case 0x0A, 0x0D, 0x09: index += 1
+            case 0x20, 0x0A, 0x0D, 0x09: index += 1
             default: return
             }
-        }
-    }
-
-    /// Moves past spaces eight at a time: a pretty-printed catalog indents every line with them.
-    private mutating func skipSpaces() {
-        guard let base = bytes.baseAddress else { return }
-        while index + 8 <= bytes.count {
-            let word = UInt64(
-                littleEndian: UnsafeRawPointer(base).loadUnaligned(fromByteOffset: index, as: UInt64.self))
-            // The bytes that are spaces become zero: the zero bits below the first other byte count them.
-            let spaces = (word ^ 0x2020_2020_2020_2020).trailingZeroBitCount / 8
-            index += spaces
-            if spaces < 8 { return }
         }
     }
 

@@ -112,14 +112,6 @@ public struct Validation {
         return text
     }
 
-    /// `string`'s verdict on text read straight from the bytes with `Cursor.readText`: text its
-    /// scan found plain needs only its length and blankness checked; any other goes through
-    /// `string`. Problems are reported at the root, for a reader that only asks whether there are any.
-    mutating func scannedString(_ text: String, plain: Bool, maxLength: Int, multiline: Bool = false) -> String? {
-        if plain, !text.isEmpty, text.utf8.count <= maxLength, !mayBeAllWhitespace(text) { return text }
-        return string(.string(text), .root, maxLength: maxLength, multiline: multiline)
-    }
-
     private func rule(for scalar: Unicode.Scalar, multiline: Bool) -> String {
         guard isControlOrLineBreak(scalar) else { return UnprintableName.rule(for: scalar) }
         return multiline
@@ -127,9 +119,14 @@ public struct Validation {
             : "this text must be a single line without control characters (only descriptions may contain line breaks and tabs)"
     }
 
-    /// False when no byte of `text` can start an unprintable character (`PlainText`). Printable
-    /// ASCII is passed over eight bytes at a time, so most text is settled by one quick pass over
-    /// its bytes.
+    /// False when no byte of `text` can start an unprintable character: bytes below 0x20 and 0x7F
+    /// are C0 controls and DEL; 0xC2 leads the C1 controls and U+00AD, 0xE2 0x80 and 0xE2 0x81
+    /// U+2000…U+207F (the zero-width, bidirectional and separator characters; the rest of
+    /// U+2000…U+2FFF has none), 0xEF 0xBB U+FEFF and 0xEF 0xBF U+FFF9…U+FFFB (the rest of
+    /// U+F000…U+FFFF, such as the full-width punctuation of Chinese text, has none), and the
+    /// others lead the remaining format characters (Arabic, Syriac, Mongolian, and beyond U+FFFF).
+    /// Printable ASCII is passed over eight bytes at a time, so most text is settled by one quick
+    /// pass over its bytes.
     private func mayHoldUnprintable(_ text: String) -> Bool {
         var text = text
         return text.withUTF8(Self.mayHoldUnprintable)
@@ -137,25 +134,43 @@ public struct Validation {
 
     private static func mayHoldUnprintable(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let raw = UnsafeRawBufferPointer(bytes)
-        var index = 0
-        while index < bytes.count {
-            if index + 8 <= bytes.count, isPrintableASCII(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
-                index += 8
-                continue
+        return suspectBytes.withUnsafeBufferPointer { suspect in
+            var index = 0
+            while index < bytes.count {
+                if index + 8 <= bytes.count, isPrintableASCII(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                {
+                    index += 8
+                    continue
+                }
+                let end = min(index + 8, bytes.count)
+                while index < end {
+                    if suspect[Int(bytes[index])], mayStartUnprintable(bytes, at: index) { return true }
+                    index += 1
+                }
             }
-            let end = min(index + 8, bytes.count)
-            while index < end {
-                let next = index + 1 < bytes.count ? bytes[index + 1] : 0
-                if PlainText.mayStartUnprintable(bytes[index], next: next) { return true }
-                index += 1
-            }
+            return false
         }
-        return false
+    }
+
+    /// The bytes `mayStartUnprintable` looks at more closely, by value: a lookup per byte, where
+    /// most bytes of text in other scripts are continuation bytes or lead bytes of no interest.
+    private static let suspectBytes: [Bool] = (0...255).map { byte in
+        byte < 0x20 || [0x7F, 0xC2, 0xD8, 0xDB, 0xDC, 0xE0, 0xE1, 0xE2, 0xEF, 0xF0, 0xF3].contains(byte)
     }
 
     /// Whether every byte of `word` is printable ASCII, 0x20…0x7E.
     private static func isPrintableASCII(_ word: UInt64) -> Bool {
         ByteWord.nonASCII(in: word) | ByteWord.below(0x20, in: word) | ByteWord.equal(to: 0x7F, in: word) == 0
+    }
+
+    private static func mayStartUnprintable(_ bytes: UnsafeBufferPointer<UInt8>, at position: Int) -> Bool {
+        let next = position + 1 < bytes.count ? bytes[position + 1] : 0
+        switch bytes[position] {
+        case 0x00..<0x20, 0x7F, 0xC2, 0xD8, 0xDB, 0xDC, 0xE0, 0xE1, 0xF0, 0xF3: return true
+        case 0xE2: return next < 0x82
+        case 0xEF: return next == 0xBB || next == 0xBF
+        default: return false
+        }
     }
 
     /// Scalar by scalar, without the slower walk by character that finds the position.
