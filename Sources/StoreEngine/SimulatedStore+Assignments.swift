@@ -74,7 +74,7 @@ extension SimulatedStore {
     nonisolated func syncAssignments(
         _ stored: StoredTransaction, product: Product, controls: TestControls, _ db: any SQLDatabase
     ) throws {
-        guard stored.reason == .renewal else { return }
+        guard stored.reason == .renewal, try Self.anythingAssigned(db) else { return }
         let members = try String.fetchAll(
             db,
             sql: """
@@ -86,6 +86,23 @@ extension SimulatedStore {
             try share(stored, product: product, with: member, ownership: .assigned, controls: controls, db)
         }
     }
+
+    /// Whether the store holds any assigned copy at all: read once a transaction (a sweep renews
+    /// hundreds of chains in one), so a store without assignments makes no join per renewal.
+    nonisolated static func anythingAssigned(_ db: any SQLDatabase) throws -> Bool {
+        if let known = db.memo.value(assignedMemoKey, as: Bool.self) { return known }
+        let assigned =
+            try Int.fetchOne(
+                db,
+                sql:
+                    "SELECT COUNT(*) FROM (SELECT 1 FROM transactions WHERE shared_from IS NOT NULL AND ownership = ? LIMIT 1) AS one",
+                arguments: [OwnershipType.assigned.rawValue]) ?? 0 > 0
+        db.memo.keep(assigned, as: assignedMemoKey)
+        return assigned
+    }
+
+    /// `anythingAssigned` as the transaction read it; forgotten when a copy is written.
+    static let assignedMemoKey = "assigned"
 
     /// Whether `member` holds a standing assigned copy of the purchase `originalId` names.
     private nonisolated func holdsAssignment(of originalId: String, member: String, _ db: any SQLDatabase) throws

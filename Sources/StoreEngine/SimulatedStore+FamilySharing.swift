@@ -76,6 +76,7 @@ extension SimulatedStore {
             ? NotificationEvent(.oneTimeCharge)
             : chain == nil ? NotificationEvent(.subscribed, .initialBuy) : NotificationEvent(.didRenew)
         try copy.insert(db)
+        db.memo.forget(Self.assignedMemoKey)
         return try journaledUpdate(copy, controls: controls, db)
     }
 
