@@ -27,6 +27,7 @@ import tempfile
 import time
 
 from server_bench import HERE, start_server, stop_server, summarize, wrk
+from server_bench import parser as server_bench_parser
 
 ROOT = os.path.dirname(HERE)
 SETUPS = ("sqlite, 1 server", "postgresql, 1 server", "postgresql, 2 servers")
@@ -89,12 +90,7 @@ http {{
 
 def options():
     """server_bench's options, and a second build to measure beside the first."""
-    import argparse
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--bin", required=True)
-    parser.add_argument("--catalog", required=True)
-    parser.add_argument("--out", required=True)
-    parser.add_argument("--quick", action="store_true")
+    parser = server_bench_parser()
     parser.add_argument("--ref-bin", help="another build's bin directory, measured in the same rounds")
     parser.add_argument("--ref-catalog", help="the catalog the other build serves (its own tree's)")
     parser.add_argument("--ref-name", default="ref")

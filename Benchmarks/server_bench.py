@@ -74,14 +74,18 @@ def summarize(samples):
     }
 
 
-def arguments():
+def parser():
     """The options every benchmark script takes from Benchmarks/run."""
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--bin", required=True)
-    parser.add_argument("--catalog", required=True)
-    parser.add_argument("--out", required=True)
-    parser.add_argument("--quick", action="store_true")
-    return parser.parse_args()
+    options = argparse.ArgumentParser()
+    options.add_argument("--bin", required=True)
+    options.add_argument("--catalog", required=True)
+    options.add_argument("--out", required=True)
+    options.add_argument("--quick", action="store_true")
+    return options
+
+
+def arguments():
+    return parser().parse_args()
 
 
 def main():
